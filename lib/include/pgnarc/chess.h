@@ -1,0 +1,158 @@
+// The rules of chess: squares, moves, positions, legal move generation, FEN, SAN and UCI.
+//
+// This is the lowest layer of pgnarc. The archive format stores each move as its index in the
+// canonical order of the position's legal moves, so everything here must be exactly right:
+// legal_moves() returns the moves already sorted in that order (see Position::legal_moves).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "pgnarc/status.h"
+
+namespace pgnarc {
+
+using Bitboard = std::uint64_t;
+
+// Squares are numbered a1=0, b1=1, ..., h1=7, a2=8, ..., h8=63 (file + 8 * rank).
+using Square = std::uint8_t;
+inline constexpr Square kNoSquare = 64;
+constexpr Square make_square(int file, int rank) { return static_cast<Square>(file + 8 * rank); }
+constexpr int file_of(Square s) { return s & 7; }
+constexpr int rank_of(Square s) { return s >> 3; }
+// "e4"; "-" for kNoSquare.
+std::string square_name(Square s);
+
+enum Color : std::uint8_t { kWhite = 0, kBlack = 1 };
+constexpr Color operator~(Color c) { return static_cast<Color>(c ^ 1); }
+
+// Zero is "no piece", so that a Piece (color * 8 + type) of zero is an empty square.
+enum PieceType : std::uint8_t {
+  kNoPieceType = 0, kPawn = 1, kKnight = 2, kBishop = 3, kRook = 4, kQueen = 5, kKing = 6
+};
+enum Piece : std::uint8_t { kNoPiece = 0 };
+constexpr Piece make_piece(Color c, PieceType t) { return static_cast<Piece>(c * 8 + t); }
+constexpr PieceType type_of(Piece p) { return static_cast<PieceType>(p & 7); }
+constexpr Color color_of(Piece p) { return static_cast<Color>(p >> 3); }
+
+enum CastleSide : std::uint8_t { kKingSide = 0, kQueenSide = 1 };
+
+// A move in 16 bits:
+//   bits  0-5   from square
+//   bits  6-11  to square; for castling the square of the castling rook ("king takes own rook"),
+//               in standard chess and Chess960 alike
+//   bits 12-13  promotion piece: 0 knight, 1 bishop, 2 rook, 3 queen (only for kind Promotion)
+//   bits 14-15  kind: 0 normal, 1 promotion, 2 en passant, 3 castling
+// Move::none() (all zero) is no move; Move::null() (b1b1) is the PGN null move "--".
+class Move {
+ public:
+  enum Kind : std::uint8_t { kNormal = 0, kPromotion = 1, kEnPassant = 2, kCastling = 3 };
+  constexpr Move() = default;
+  constexpr Move(Square from, Square to, Kind kind = kNormal, PieceType promo = kKnight)
+      : data_(static_cast<std::uint16_t>(from | (to << 6) | ((promo - kKnight) << 12) | (kind << 14))) {}
+  static constexpr Move none() { return Move(); }
+  static constexpr Move null() { return Move(1, 1); }
+  constexpr Square from() const { return data_ & 63; }
+  constexpr Square to() const { return (data_ >> 6) & 63; }
+  constexpr Kind kind() const { return static_cast<Kind>(data_ >> 14); }
+  constexpr PieceType promotion() const {
+    return kind() == kPromotion ? static_cast<PieceType>(((data_ >> 12) & 3) + kKnight) : kNoPieceType;
+  }
+  constexpr bool is_null() const { return data_ == null().data_; }
+  constexpr bool is_none() const { return data_ == 0; }
+  constexpr std::uint16_t raw() const { return data_; }
+  constexpr bool operator==(const Move&) const = default;
+
+ private:
+  std::uint16_t data_ = 0;
+};
+
+// At most 218 legal moves exist in any position; 256 leaves room.
+struct MoveList {
+  Move moves[256];
+  int size = 0;
+  const Move* begin() const { return moves; }
+  const Move* end() const { return moves + size; }
+  Move operator[](int i) const { return moves[i]; }
+};
+
+class Position {
+ public:
+  // The standard starting position.
+  Position();
+
+  // Parses a FEN (4 to 6 fields). Castling rights may be KQkq (outermost rook), X-FEN or
+  // Shredder-FEN file letters; the position counts as Chess960 (for UCI castling notation) when
+  // `chess960` is set or when a castling right cannot be standard. Fails with InvalidInput naming
+  // the field and the reason.
+  static Result<Position> from_fen(std::string_view fen, bool chess960 = false);
+  // FEN with X-FEN castling letters (KQkq where the rook is the outermost, else its file).
+  std::string fen() const;
+
+  Color side_to_move() const { return side_; }
+  Piece piece_on(Square s) const { return board_[s]; }
+  Bitboard occupied() const { return by_type_[0]; }
+  Bitboard pieces(Color c) const { return by_color_[c]; }
+  Bitboard pieces(Color c, PieceType t) const { return by_color_[c] & by_type_[t]; }
+  Square king_square(Color c) const {
+    return static_cast<Square>(std::countr_zero(pieces(c, kKing)));
+  }
+  // The en passant target square, only where a pawn of the side to move could capture there.
+  Square ep_square() const { return ep_; }
+  // The square of the rook that may castle on that side, or kNoSquare.
+  Square castling_rook(Color c, CastleSide s) const { return castle_rook_[c][s]; }
+  int halfmove_clock() const { return halfmove_; }
+  int fullmove_number() const { return fullmove_; }
+  bool chess960() const { return chess960_; }
+  void set_chess960(bool v) { chess960_ = v; }
+  bool in_check() const;
+
+  // All legal moves in canonical order: ascending (from square, to square, promotion piece) with
+  // promotions ordered N < B < R < Q and castling as (king square, own rook square).
+  MoveList legal_moves() const;
+  int legal_move_count() const;
+  // The index of `m` in legal_moves(), or -1 if `m` is not legal here.
+  int move_index(Move m) const;
+  // legal_moves()[index], or Move::none() if index is out of range.
+  Move move_at(int index) const;
+  bool is_legal(Move m) const { return move_index(m) >= 0; }
+
+  // Plays a legal move (unchecked: `m` must come from this position's legal moves).
+  void play(Move m);
+  // Passes the turn (PGN "--"). The side to move must not be in check for this to be a position
+  // reachable in chess, but the PGN null move is accepted as written.
+  void play_null();
+
+  // Canonical SAN: minimal disambiguation, "=Q", "+"/"#", "O-O"/"O-O-O". `m` must be legal.
+  std::string san(Move m) const;
+  // UCI notation; castling as e1g1 in standard chess, as king-takes-rook (e1h1) in Chess960.
+  std::string uci(Move m) const;
+  // Lenient SAN (also accepts UCI/long algebraic). Illegal or ambiguous input fails with
+  // InvalidInput giving the SAN and the FEN.
+  Result<Move> parse_san(std::string_view san) const;
+
+  // Number of leaf nodes of the legal move tree of `depth` plies.
+  std::uint64_t perft(int depth) const;
+
+  bool operator==(const Position&) const = default;
+
+ private:
+  struct Blank {};
+  explicit Position(Blank) {}
+  void put(Piece p, Square s);
+  void remove(Square s);
+
+  Bitboard by_type_[7] = {};  // [0] = all occupied squares, [t] = pieces of type t
+  Bitboard by_color_[2] = {};
+  Piece board_[64] = {};
+  Square castle_rook_[2][2] = {{kNoSquare, kNoSquare}, {kNoSquare, kNoSquare}};
+  Square ep_ = kNoSquare;
+  Color side_ = kWhite;
+  bool chess960_ = false;
+  std::uint16_t halfmove_ = 0;
+  std::uint16_t fullmove_ = 1;
+};
+
+}  // namespace pgnarc

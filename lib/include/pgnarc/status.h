@@ -1,0 +1,82 @@
+// Errors: one vocabulary for the whole library.
+//
+// Every fallible function returns a Result<T> (or Status, which is Result<void>). The error carries
+// a category and a message that already says where (file, game, line:column, block, offset): the
+// layer that knows the place writes it in.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace pgnarc {
+
+enum class ErrorCode : std::uint8_t {
+  InvalidInput,  // the user's data is wrong: bad FEN, illegal SAN, malformed PGN
+  Corruption,    // an archive's bytes fail a check: checksum, length, reserved value
+  Unsupported,   // well-formed but beyond this implementation: newer version, unknown codec
+  IO,            // the operating system refused: open, read, write, rename
+};
+
+// A short fixed name for the category ("invalid input", "corruption", ...).
+const char* to_string(ErrorCode code);
+
+class Error {
+ public:
+  Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  ErrorCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+  // "<category>: <message>"
+  std::string to_string() const;
+
+ private:
+  ErrorCode code_;
+  std::string message_;
+};
+
+// Either a value or an Error. Accessing the wrong alternative is a programming error (asserts via
+// std::get's bad_variant_access).
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const Error& error() const { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : err_(std::move(error)), has_error_(true) {}  // NOLINT
+  bool ok() const { return !has_error_; }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return err_; }
+
+ private:
+  Error err_{ErrorCode::InvalidInput, {}};
+  bool has_error_ = false;
+};
+
+using Status = Result<void>;
+
+inline Error invalid_input(std::string msg) { return {ErrorCode::InvalidInput, std::move(msg)}; }
+inline Error corruption(std::string msg) { return {ErrorCode::Corruption, std::move(msg)}; }
+inline Error unsupported(std::string msg) { return {ErrorCode::Unsupported, std::move(msg)}; }
+inline Error io_error(std::string msg) { return {ErrorCode::IO, std::move(msg)}; }
+
+}  // namespace pgnarc

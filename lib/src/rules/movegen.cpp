@@ -1,0 +1,236 @@
+#include "rules/movegen.h"
+
+namespace pgnarc::detail {
+
+Bitboard attackers_to(const Position& pos, Square s, Bitboard occ) {
+  const AttackTables& T = attack_tables();
+  Bitboard rq = pos.pieces(kWhite, kRook) | pos.pieces(kBlack, kRook) | pos.pieces(kWhite, kQueen) |
+                pos.pieces(kBlack, kQueen);
+  Bitboard bq = pos.pieces(kWhite, kBishop) | pos.pieces(kBlack, kBishop) |
+                pos.pieces(kWhite, kQueen) | pos.pieces(kBlack, kQueen);
+  return (T.pawn[kBlack][s] & pos.pieces(kWhite, kPawn)) |
+         (T.pawn[kWhite][s] & pos.pieces(kBlack, kPawn)) |
+         (T.knight[s] & (pos.pieces(kWhite, kKnight) | pos.pieces(kBlack, kKnight))) |
+         (T.king[s] & (pos.pieces(kWhite, kKing) | pos.pieces(kBlack, kKing))) |
+         (T.rook_attacks(s, occ) & rq) | (T.bishop_attacks(s, occ) & bq);
+}
+
+namespace {
+
+// Is `s` attacked by `by` with occupancy `occ`? (Pieces removed from `occ` still attack: callers
+// that remove a piece also make sure it is not one of `by`'s.)
+bool attacked(const Position& pos, const AttackTables& T, Square s, Color by, Bitboard occ) {
+  return (T.pawn[~by][s] & pos.pieces(by, kPawn)) || (T.knight[s] & pos.pieces(by, kKnight)) ||
+         (T.king[s] & pos.pieces(by, kKing)) ||
+         (T.rook_attacks(s, occ) & (pos.pieces(by, kRook) | pos.pieces(by, kQueen))) ||
+         (T.bishop_attacks(s, occ) & (pos.pieces(by, kBishop) | pos.pieces(by, kQueen)));
+}
+
+constexpr Square relative(Color c, Square s) { return c == kWhite ? s : static_cast<Square>(s ^ 56); }
+
+}  // namespace
+
+void generate_targets(const Position& pos, PieceTargets& out) {
+  const AttackTables& T = attack_tables();
+  const Color us = pos.side_to_move(), them = ~us;
+  const Bitboard occ = pos.occupied(), own = pos.pieces(us), enemy = pos.pieces(them);
+  const Square ksq = pos.king_square(us);
+
+  const Bitboard checkers = attackers_to(pos, ksq, occ) & enemy;
+  // Sliders that would attack the king on an empty board; with exactly one piece between, that
+  // piece (if ours) is pinned to the line.
+  Bitboard pinned = 0;
+  Bitboard snipers = (T.rook_attacks(ksq, 0) & (pos.pieces(them, kRook) | pos.pieces(them, kQueen))) |
+                     (T.bishop_attacks(ksq, 0) & (pos.pieces(them, kBishop) | pos.pieces(them, kQueen)));
+  while (snipers) {
+    Bitboard b = T.between[ksq][pop_lsb(snipers)] & occ;
+    if (b && !more_than_one(b)) pinned |= b & own;
+  }
+  const bool double_check = more_than_one(checkers);
+  const Bitboard check_mask = checkers ? T.between[ksq][lsb(checkers)] | checkers : ~Bitboard{0};
+
+  const int forward = us == kWhite ? 8 : -8;
+  const Bitboard promo_rank = rank_bb(us == kWhite ? 7 : 0);
+  const Bitboard double_rank = rank_bb(us == kWhite ? 3 : 4);
+  const Square ep = pos.ep_square();
+
+  out.count = 0;
+  out.promo_mask = 0;
+  Bitboard pieces = own;
+  while (pieces) {
+    const Square from = pop_lsb(pieces);
+    const PieceType pt = type_of(pos.piece_on(from));
+    Bitboard t = 0;
+    if (pt == kKing) {
+      Bitboard cand = T.king[ksq] & ~own;
+      const Bitboard occ_no_king = occ ^ bb(ksq);
+      while (cand) {
+        Square s = pop_lsb(cand);
+        if (!attacked(pos, T, s, them, occ_no_king)) t |= bb(s);
+      }
+      // Castling, Chess960 rules (which include the standard ones): not out of check; every square
+      // between king and its destination and between rook and its destination empty but for the
+      // two castling pieces; no square from the king's start to its destination attacked, tested
+      // with both castling pieces lifted so that neither shields the king's path.
+      if (!checkers) {
+        for (CastleSide side : {kKingSide, kQueenSide}) {
+          const Square rsq = pos.castling_rook(us, side);
+          if (rsq == kNoSquare) continue;
+          const Square kto = relative(us, side == kKingSide ? 6 : 2);
+          const Square rto = relative(us, side == kKingSide ? 5 : 3);
+          const Bitboard lifted = occ ^ bb(ksq) ^ bb(rsq);
+          const Bitboard path = (T.between[ksq][kto] | bb(kto) | T.between[rsq][rto] | bb(rto)) &
+                                ~(bb(ksq) | bb(rsq));
+          if (path & occ) continue;
+          Bitboard kpath = T.between[ksq][kto] | bb(kto) | bb(ksq);
+          bool safe = true;
+          while (kpath && safe) safe = !attacked(pos, T, pop_lsb(kpath), them, lifted);
+          if (safe) t |= bb(rsq);
+        }
+      }
+    } else if (double_check) {
+      continue;
+    } else {
+      switch (pt) {
+        case kPawn: {
+          const Square one = static_cast<Square>(from + forward);
+          if (!(occ & bb(one))) {
+            t |= bb(one);
+            const Square two = static_cast<Square>(one + forward);
+            if ((double_rank & bb(two)) && !(occ & bb(two))) t |= bb(two);
+          }
+          t |= T.pawn[us][from] & enemy;
+          break;
+        }
+        case kKnight: t = T.knight[from] & ~own; break;
+        case kBishop: t = T.bishop_attacks(from, occ) & ~own; break;
+        case kRook: t = T.rook_attacks(from, occ) & ~own; break;
+        case kQueen: t = T.queen_attacks(from, occ) & ~own; break;
+        default: break;
+      }
+      t &= check_mask;
+      if (pinned & bb(from)) t &= T.line[ksq][from];
+      // En passant removes two pawns from one rank and adds one on another, which no pin or check
+      // mask describes fully (the rank pin that exposes the king); test the resulting position.
+      if (pt == kPawn && ep != kNoSquare && (T.pawn[us][from] & bb(ep))) {
+        const Square captured = static_cast<Square>(ep - forward);
+        const Bitboard after = (occ ^ bb(from) ^ bb(captured)) | bb(ep);
+        const Bitboard rq = pos.pieces(them, kRook) | pos.pieces(them, kQueen);
+        const Bitboard bq = pos.pieces(them, kBishop) | pos.pieces(them, kQueen);
+        const bool exposed =
+            (T.rook_attacks(ksq, after) & rq) || (T.bishop_attacks(ksq, after) & bq) ||
+            (T.knight[ksq] & pos.pieces(them, kKnight)) ||
+            (T.pawn[us][ksq] & pos.pieces(them, kPawn) & ~bb(captured));
+        if (!exposed) t |= bb(ep);
+      }
+    }
+    if (!t) continue;
+    out.from[out.count] = from;
+    out.to[out.count] = t;
+    if (pt == kPawn && (t & promo_rank)) out.promo_mask |= 1u << out.count;
+    ++out.count;
+  }
+}
+
+Move make_move(const Position& pos, Square from, Square to, int promo) {
+  const Piece p = pos.piece_on(from);
+  if (type_of(p) == kKing && pos.piece_on(to) != kNoPiece && color_of(pos.piece_on(to)) == color_of(p))
+    return Move(from, to, Move::kCastling);
+  if (type_of(p) == kPawn) {
+    if (rank_of(to) == 0 || rank_of(to) == 7)
+      return Move(from, to, Move::kPromotion, static_cast<PieceType>(kKnight + promo));
+    if (to == pos.ep_square()) return Move(from, to, Move::kEnPassant);
+  }
+  return Move(from, to);
+}
+
+}  // namespace pgnarc::detail
+
+namespace pgnarc {
+
+using namespace detail;
+
+bool Position::in_check() const {
+  return attackers_to(*this, king_square(side_), occupied()) & pieces(~side_);
+}
+
+MoveList Position::legal_moves() const {
+  PieceTargets pt;
+  generate_targets(*this, pt);
+  MoveList list;
+  for (int i = 0; i < pt.count; ++i) {
+    Bitboard t = pt.to[i];
+    const int w = pt.weight(i);
+    while (t) {
+      const Square to = pop_lsb(t);
+      for (int p = 0; p < w; ++p) list.moves[list.size++] = make_move(*this, pt.from[i], to, p);
+    }
+  }
+  return list;
+}
+
+int Position::legal_move_count() const {
+  PieceTargets pt;
+  generate_targets(*this, pt);
+  return pt.total();
+}
+
+int Position::move_index(Move m) const {
+  if (m.is_none() || m.is_null()) return -1;
+  PieceTargets pt;
+  generate_targets(*this, pt);
+  int index = 0;
+  for (int i = 0; i < pt.count; ++i) {
+    if (pt.from[i] < m.from()) {
+      index += popcount(pt.to[i]) * pt.weight(i);
+      continue;
+    }
+    if (pt.from[i] > m.from() || !(pt.to[i] & bb(m.to()))) return -1;
+    const int promo = m.kind() == Move::kPromotion ? m.promotion() - kKnight : 0;
+    // The move must be exactly the one the board implies (kind and promotion included).
+    if (make_move(*this, m.from(), m.to(), promo) != m) return -1;
+    return index + popcount(pt.to[i] & (bb(m.to()) - 1)) * pt.weight(i) + promo;
+  }
+  return -1;
+}
+
+Move Position::move_at(int index) const {
+  if (index < 0) return Move::none();
+  PieceTargets pt;
+  generate_targets(*this, pt);
+  for (int i = 0; i < pt.count; ++i) {
+    const int w = pt.weight(i);
+    const int n = popcount(pt.to[i]) * w;
+    if (index >= n) {
+      index -= n;
+      continue;
+    }
+    Bitboard t = pt.to[i];
+    for (int k = index / w; k > 0; --k) t &= t - 1;
+    return make_move(*this, pt.from[i], lsb(t), index % w);
+  }
+  return Move::none();
+}
+
+std::uint64_t Position::perft(int depth) const {
+  if (depth <= 0) return 1;
+  PieceTargets pt;
+  generate_targets(*this, pt);
+  if (depth == 1) return static_cast<std::uint64_t>(pt.total());
+  std::uint64_t nodes = 0;
+  for (int i = 0; i < pt.count; ++i) {
+    Bitboard t = pt.to[i];
+    const int w = pt.weight(i);
+    while (t) {
+      const Square to = pop_lsb(t);
+      for (int p = 0; p < w; ++p) {
+        Position child = *this;
+        child.play(make_move(*this, pt.from[i], to, p));
+        nodes += child.perft(depth - 1);
+      }
+    }
+  }
+  return nodes;
+}
+
+}  // namespace pgnarc

@@ -1,0 +1,35 @@
+// Legal move generation in canonical order (internal to the rules layer).
+#pragma once
+
+#include "rules/bitboard.h"
+
+namespace pgnarc::detail {
+
+// The legal moves of a position as one target set per moving piece, pieces in ascending square
+// order. Expanding each set in ascending target order (and each promotion into N, B, R, Q) gives
+// the canonical move order directly, so nothing is ever sorted, and the index of a move (or the
+// move at an index) is found by counting bits.
+struct PieceTargets {
+  int count = 0;
+  Square from[16];
+  Bitboard to[16];
+  std::uint32_t promo_mask = 0;  // bit i: entry i is a pawn whose every move promotes (weight 4)
+
+  int weight(int i) const { return (promo_mask >> i & 1) ? 4 : 1; }
+  int total() const {
+    int n = 0;
+    for (int i = 0; i < count; ++i) n += popcount(to[i]) * weight(i);
+    return n;
+  }
+};
+
+void generate_targets(const Position& pos, PieceTargets& out);
+
+// Builds the Move for a target of the piece on `from` (castling, en passant and promotion kinds
+// are decided by the board); `promo` is 0..3 (N, B, R, Q) for promotions.
+Move make_move(const Position& pos, Square from, Square to, int promo);
+
+// Attackers of either color on `s` given occupancy `occ`.
+Bitboard attackers_to(const Position& pos, Square s, Bitboard occ);
+
+}  // namespace pgnarc::detail

@@ -1,0 +1,83 @@
+#include "rules/bitboard.h"
+
+namespace pgnarc {
+
+using namespace detail;
+
+std::string square_name(Square s) {
+  if (s >= 64) return "-";
+  return {static_cast<char>('a' + file_of(s)), static_cast<char>('1' + rank_of(s))};
+}
+
+Position::Position() {
+  *this = from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").value();
+}
+
+void Position::put(Piece p, Square s) {
+  board_[s] = p;
+  by_type_[0] |= bb(s);
+  by_type_[type_of(p)] |= bb(s);
+  by_color_[color_of(p)] |= bb(s);
+}
+
+void Position::remove(Square s) {
+  const Piece p = board_[s];
+  board_[s] = kNoPiece;
+  by_type_[0] &= ~bb(s);
+  by_type_[type_of(p)] &= ~bb(s);
+  by_color_[color_of(p)] &= ~bb(s);
+}
+
+void Position::play(Move m) {
+  const Color us = side_, them = ~us;
+  const Square from = m.from(), to = m.to();
+  const Piece piece = board_[from];
+  ++halfmove_;
+  if (us == kBlack) ++fullmove_;
+  ep_ = kNoSquare;
+
+  if (m.kind() == Move::kCastling) {
+    const bool king_side = to > from;
+    const Square base = us == kWhite ? 0 : 56;
+    remove(from);
+    remove(to);
+    put(make_piece(us, kKing), static_cast<Square>(base + (king_side ? 6 : 2)));
+    put(make_piece(us, kRook), static_cast<Square>(base + (king_side ? 5 : 3)));
+    castle_rook_[us][kKingSide] = castle_rook_[us][kQueenSide] = kNoSquare;
+  } else {
+    Square captured = to;
+    if (m.kind() == Move::kEnPassant) captured = static_cast<Square>(us == kWhite ? to - 8 : to + 8);
+    if (board_[captured] != kNoPiece) {
+      remove(captured);
+      halfmove_ = 0;
+      for (auto& r : castle_rook_[them])
+        if (r == captured) r = kNoSquare;
+    }
+    remove(from);
+    put(m.kind() == Move::kPromotion ? make_piece(us, m.promotion()) : piece, to);
+    if (type_of(piece) == kPawn) {
+      halfmove_ = 0;
+      // Record the en passant square only when an enemy pawn stands ready to capture there, so
+      // that equal positions have equal state.
+      if ((from ^ to) == 16) {
+        const Square ep = static_cast<Square>((from + to) / 2);
+        if (attack_tables().pawn[us][ep] & pieces(them, kPawn)) ep_ = ep;
+      }
+    } else if (type_of(piece) == kKing) {
+      castle_rook_[us][kKingSide] = castle_rook_[us][kQueenSide] = kNoSquare;
+    } else {
+      for (auto& r : castle_rook_[us])
+        if (r == from) r = kNoSquare;
+    }
+  }
+  side_ = them;
+}
+
+void Position::play_null() {
+  ++halfmove_;
+  if (side_ == kBlack) ++fullmove_;
+  ep_ = kNoSquare;
+  side_ = ~side_;
+}
+
+}  // namespace pgnarc

@@ -1,0 +1,208 @@
+// SAN and UCI: canonical output, lenient input.
+#include "rules/movegen.h"
+
+namespace pgnarc {
+
+using namespace detail;
+
+namespace {
+
+constexpr std::string_view kLetters = " PNBRQK";
+
+PieceType piece_from_letter(char c) {
+  const char upper = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
+  const auto i = kLetters.find(upper);
+  return i == std::string_view::npos || i == 0 ? kNoPieceType : static_cast<PieceType>(i);
+}
+
+bool is_file(char c) { return c >= 'a' && c <= 'h'; }
+bool is_rank(char c) { return c >= '1' && c <= '8'; }
+
+// One reading of a SAN token: what it says about the move.
+struct SanPattern {
+  PieceType piece = kNoPieceType;  // kNoPieceType: a pawn, or any piece when `from` is complete
+  int from_file = -1, from_rank = -1;
+  Square to = kNoSquare;
+  PieceType promo = kNoPieceType;
+  bool from_complete() const { return from_file >= 0 && from_rank >= 0; }
+};
+
+// Parses "<disambiguation><target square><promotion>", as in "Nbd7", "exd6", "e8=Q", "g1f3",
+// "e7e8q", "Nb1-c3", "e8(Q)". Returns false where the text is not of that shape.
+bool parse_body(std::string_view s, SanPattern& p) {
+  std::size_t j = std::string_view::npos;
+  for (std::size_t k = 0; k + 1 < s.size(); ++k)
+    if (is_file(s[k]) && is_rank(s[k + 1])) j = k;
+  if (j == std::string_view::npos) return false;
+  p.to = make_square(s[j] - 'a', s[j + 1] - '1');
+  for (char c : s.substr(0, j)) {
+    if (is_file(c) && p.from_file < 0) p.from_file = c - 'a';
+    else if (is_rank(c) && p.from_rank < 0) p.from_rank = c - '1';
+    else if (c != 'x' && c != ':' && c != '-') return false;
+  }
+  std::string_view tail = s.substr(j + 2);
+  if (!tail.empty() && (tail.front() == '=' || tail.front() == '(' || tail.front() == '/'))
+    tail.remove_prefix(1);
+  if (!tail.empty() && tail.back() == ')') tail.remove_suffix(1);
+  if (tail.size() > 1) return false;
+  if (tail.size() == 1) {
+    p.promo = piece_from_letter(tail[0]);
+    if (p.promo < kKnight || p.promo > kQueen) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string Position::san(Move m) const {
+  std::string s;
+  const Square from = m.from(), to = m.to();
+  if (m.kind() == Move::kCastling) {
+    s = to > from ? "O-O" : "O-O-O";
+  } else {
+    const PieceType pt = type_of(board_[from]);
+    const bool capture = board_[to] != kNoPiece || m.kind() == Move::kEnPassant;
+    if (pt == kPawn) {
+      if (capture) {
+        s += static_cast<char>('a' + file_of(from));
+        s += 'x';
+      }
+      s += square_name(to);
+      if (m.kind() == Move::kPromotion) {
+        s += '=';
+        s += kLetters[m.promotion()];
+      }
+    } else {
+      s += kLetters[pt];
+      PieceTargets targets;
+      generate_targets(*this, targets);
+      Bitboard others = 0;
+      for (int i = 0; i < targets.count; ++i)
+        if (targets.from[i] != from && type_of(board_[targets.from[i]]) == pt && (targets.to[i] & bb(to)))
+          others |= bb(targets.from[i]);
+      if (others) {
+        if (!(others & file_bb(file_of(from)))) s += static_cast<char>('a' + file_of(from));
+        else if (!(others & rank_bb(rank_of(from)))) s += static_cast<char>('1' + rank_of(from));
+        else s += square_name(from);
+      }
+      if (capture) s += 'x';
+      s += square_name(to);
+    }
+  }
+  Position after = *this;
+  after.play(m);
+  if (after.in_check()) s += after.legal_move_count() == 0 ? '#' : '+';
+  return s;
+}
+
+std::string Position::uci(Move m) const {
+  if (m.is_null()) return "0000";
+  if (m.is_none()) return "(none)";
+  Square to = m.to();
+  if (m.kind() == Move::kCastling && !chess960_)
+    to = make_square(to > m.from() ? 6 : 2, rank_of(m.from()));
+  std::string s = square_name(m.from()) + square_name(to);
+  if (m.kind() == Move::kPromotion) s += static_cast<char>(kLetters[m.promotion()] + 32);
+  return s;
+}
+
+Result<Move> Position::parse_san(std::string_view in) const {
+  std::string_view s = in;
+  auto strip_suffixes = [&] {
+    while (!s.empty() && (s.back() == '+' || s.back() == '#' || s.back() == '!' || s.back() == '?'))
+      s.remove_suffix(1);
+  };
+  strip_suffixes();
+  if (s.ends_with("e.p.")) s.remove_suffix(4);
+  else if (s.ends_with("ep")) s.remove_suffix(2);
+  strip_suffixes();
+
+  PieceTargets targets;
+  generate_targets(*this, targets);
+  const Color us = side_;
+  const Square ksq = king_square(us);
+
+  auto error = [&](const std::string& what, const std::string& detail = {}) {
+    return invalid_input(what + " \"" + std::string(in) + "\"" + detail + " in position " + fen());
+  };
+
+  // Castling in all its spellings.
+  {
+    std::string norm;
+    for (char c : s)
+      if (c != '-') norm += (c == '0' || c == 'o') ? 'O' : c;
+    if (norm == "OO" || norm == "OOO") {
+      const CastleSide side = norm == "OO" ? kKingSide : kQueenSide;
+      const Square r = castle_rook_[us][side];
+      for (int i = 0; i < targets.count; ++i)
+        if (targets.from[i] == ksq && r != kNoSquare && (targets.to[i] & bb(r)))
+          return Move(ksq, r, Move::kCastling);
+      return error("illegal move");
+    }
+  }
+
+  // The readings of the token: a leading lowercase 'b' may be a bishop or the b-file.
+  SanPattern readings[2];
+  int n_readings = 0;
+  if (s.empty()) return error("empty move");
+  {
+    SanPattern p;
+    std::string_view body = s;
+    const PieceType lead = piece_from_letter(s[0]);
+    if (lead != kNoPieceType && s[0] != 'b') {
+      p.piece = lead;
+      body.remove_prefix(1);
+    }
+    if (parse_body(body, p)) readings[n_readings++] = p;
+    if (s[0] == 'b') {
+      SanPattern q;
+      q.piece = kBishop;
+      if (parse_body(s.substr(1), q)) readings[n_readings++] = q;
+    }
+  }
+  if (n_readings == 0) return error("unreadable move");
+
+  // Readings are tried in order; the first that names any legal move decides (so a lowercase
+  // 'b' is the b-file when a pawn move fits, as canonical SAN means it, and a bishop otherwise).
+  Move found[8];
+  int n_found = 0;
+  bool missing_promotion = false;
+  for (int r = 0; r < n_readings && n_found == 0; ++r) {
+    const SanPattern& p = readings[r];
+    for (int i = 0; i < targets.count; ++i) {
+      const Square from = targets.from[i];
+      const PieceType pt = type_of(board_[from]);
+      if (p.piece != kNoPieceType ? pt != p.piece : (!p.from_complete() && pt != kPawn)) continue;
+      if (p.from_file >= 0 && file_of(from) != p.from_file) continue;
+      if (p.from_rank >= 0 && rank_of(from) != p.from_rank) continue;
+      Move m;
+      if (pt == kKing && p.from_complete()) {
+        // Long algebraic castling: the king's destination (e1g1) or its own rook (e1h1).
+        for (CastleSide side : {kKingSide, kQueenSide}) {
+          const Square rook = castle_rook_[us][side];
+          if (rook == kNoSquare || !(targets.to[i] & bb(rook))) continue;
+          const Square kto = make_square(side == kKingSide ? 6 : 2, rank_of(from));
+          if (p.to == rook || (p.to == kto && !(targets.to[i] & bb(kto)))) m = Move(from, rook, Move::kCastling);
+        }
+      }
+      if (m.is_none()) {
+        if (!(targets.to[i] & bb(p.to))) continue;
+        if (pt == kKing && board_[p.to] != kNoPiece && color_of(board_[p.to]) == us) continue;
+        const bool promotes = targets.promo_mask >> i & 1;
+        if (promotes != (p.promo != kNoPieceType)) {
+          missing_promotion |= promotes;
+          continue;
+        }
+        m = make_move(*this, from, p.to, promotes ? p.promo - kKnight : 0);
+      }
+      if (n_found < 8) found[n_found++] = m;
+    }
+  }
+  if (n_found == 1) return found[0];
+  if (n_found == 0) return error(missing_promotion ? "promotion piece missing in move" : "illegal move");
+  std::string list;
+  for (int k = 0; k < n_found; ++k) list += (k ? ", " : "") + san(found[k]);
+  return error("ambiguous move", " (" + list + ")");
+}
+
+}  // namespace pgnarc

@@ -1,0 +1,15 @@
+# Debian packages pgnarc needs to build and test; sourced by tools/setup and .ci/run.
+PGNARC_DEPS=(cmake make g++ libboost-dev libzstd-dev libgtest-dev libxxhash-dev zlib1g-dev)
+
+pgnarc_install_deps() {
+  local missing=()
+  for p in "${PGNARC_DEPS[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "installing: ${missing[*]}" >&2
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
