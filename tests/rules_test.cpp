@@ -321,3 +321,37 @@ TEST(Play, NullMovePassesTheTurn) {
 
 }  // namespace
 }  // namespace pgnarc
+
+#include "rules/bitboard.h"
+
+namespace pgnarc {
+namespace {
+
+Bitboard naive_slider(int s, Bitboard occ, bool diagonal) {
+  Bitboard out = 0;
+  for (int df = -1; df <= 1; ++df) {
+    for (int dr = -1; dr <= 1; ++dr) {
+      if ((!df && !dr) || (diagonal != (df && dr))) continue;
+      for (int f = (s & 7) + df, r = (s >> 3) + dr; on_board(f, r); f += df, r += dr) {
+        out |= Bitboard{1} << (f + 8 * r);
+        if (occ >> (f + 8 * r) & 1) break;
+      }
+    }
+  }
+  return out;
+}
+
+TEST(AttackTables, SlidersMatchRayWalkingForRandomOccupancies) {
+  const auto& T = detail::attack_tables();
+  std::mt19937_64 rng(3);
+  for (int s = 0; s < 64; ++s) {
+    for (int i = 0; i < 2000; ++i) {
+      const Bitboard occ = rng() & rng();
+      ASSERT_EQ(T.rook_attacks(s, occ), naive_slider(s, occ, false)) << s;
+      ASSERT_EQ(T.bishop_attacks(s, occ), naive_slider(s, occ, true)) << s;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc
