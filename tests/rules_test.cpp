@@ -355,3 +355,33 @@ TEST(AttackTables, SlidersMatchRayWalkingForRandomOccupancies) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// is_legal() decides without the full generator; it must agree with it on every candidate move,
+// legal or not, of every kind.
+TEST(MoveIndex, IsLegalAgreesWithTheGenerator) {
+  std::mt19937_64 rng(11);
+  long checked = 0;
+  for (const char* start : kStarts) {
+    test::random_walk(test::fen(start), 100, rng, [&](const Position& p) {
+      for (int from = 0; from < 64; ++from) {
+        for (int to = 0; to < 64; ++to) {
+          for (Move::Kind kind : {Move::kNormal, Move::kPromotion, Move::kEnPassant, Move::kCastling}) {
+            for (PieceType promo : {kKnight, kQueen}) {
+              if (kind != Move::kPromotion && promo != kKnight) continue;
+              const Move m(static_cast<Square>(from), static_cast<Square>(to), kind, promo);
+              ASSERT_EQ(p.is_legal(m), p.move_index(m) >= 0) << p.fen() << " " << p.uci(m);
+              ++checked;
+            }
+          }
+        }
+      }
+    });
+  }
+  EXPECT_GT(checked, 10'000'000);
+}
+
+}  // namespace
+}  // namespace pgnarc

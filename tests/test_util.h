@@ -10,6 +10,12 @@
 #include <gtest/gtest.h>
 
 #include "pgnarc/chess.h"
+#include "pgnarc/game.h"
+
+namespace pgnarc {
+// Readable test failure output.
+inline void PrintTo(const Tag& t, std::ostream* os) { *os << "[" << t.key << " \"" << t.value << "\"]"; }
+}  // namespace pgnarc
 
 namespace pgnarc::test {
 

@@ -117,7 +117,8 @@ class Position {
   int move_index(Move m) const;
   // legal_moves()[index], or Move::none() if index is out of range.
   Move move_at(int index) const;
-  bool is_legal(Move m) const { return move_index(m) >= 0; }
+  // Whether `m` is one of legal_moves() (decided without generating them all).
+  bool is_legal(Move m) const;
 
   // Plays a legal move (unchecked: `m` must come from this position's legal moves).
   void play(Move m);

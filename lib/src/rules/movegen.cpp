@@ -144,11 +144,68 @@ Move make_move(const Position& pos, Square from, Square to, int promo) {
   return Move(from, to);
 }
 
+bool king_safe_after(const Position& pos, Square from, Square to, bool en_passant) {
+  const AttackTables& T = attack_tables();
+  const Color us = pos.side_to_move(), them = ~us;
+  const Square captured = en_passant ? static_cast<Square>(us == kWhite ? to - 8 : to + 8) : to;
+  const Bitboard occ = (pos.occupied() ^ bb(from) ^ (en_passant ? bb(captured) : 0)) | bb(to);
+  const Bitboard alive = ~bb(captured);  // the captured piece no longer attacks
+  const Square ksq = type_of(pos.piece_on(from)) == kKing ? to : pos.king_square(us);
+  return !((T.pawn[us][ksq] & pos.pieces(them, kPawn) & alive) || (T.knight[ksq] & pos.pieces(them, kKnight) & alive) ||
+           (T.king[ksq] & pos.pieces(them, kKing)) ||
+           (T.rook_attacks(ksq, occ) & (pos.pieces(them, kRook) | pos.pieces(them, kQueen)) & alive) ||
+           (T.bishop_attacks(ksq, occ) & (pos.pieces(them, kBishop) | pos.pieces(them, kQueen)) & alive));
+}
+
+Bitboard pseudo_movers_to(const Position& pos, PieceType pt, Square to) {
+  const AttackTables& T = attack_tables();
+  const Color us = pos.side_to_move(), them = ~us;
+  const Bitboard occ = pos.occupied(), mine = pos.pieces(us, pt);
+  switch (pt) {
+    case kPawn: {
+      const int fwd = us == kWhite ? 8 : -8;
+      if (!(occ & bb(to))) {
+        Bitboard movers = 0;
+        const int one = to - fwd;
+        if (one >= 0 && one < 64) {
+          movers |= mine & bb(one);
+          const int two = one - fwd;
+          const bool double_rank = rank_of(to) == (us == kWhite ? 3 : 4);
+          if (double_rank && !(occ & bb(one)) && two >= 0 && two < 64) movers |= mine & bb(two);
+        }
+        if (to == pos.ep_square()) movers |= T.pawn[them][to] & mine;
+        return movers;
+      }
+      return (pos.pieces(them) & bb(to)) ? T.pawn[them][to] & mine : 0;
+    }
+    case kKnight: return T.knight[to] & mine;
+    case kBishop: return T.bishop_attacks(to, occ) & mine;
+    case kRook: return T.rook_attacks(to, occ) & mine;
+    case kQueen: return T.queen_attacks(to, occ) & mine;
+    case kKing: return T.king[to] & mine;
+    default: return 0;
+  }
+}
+
 }  // namespace pgnarc::detail
 
 namespace pgnarc {
 
 using namespace detail;
+
+bool Position::is_legal(Move m) const {
+  if (m.is_none() || m.is_null()) return false;
+  const Square from = m.from(), to = m.to();
+  const Piece p = board_[from];
+  if (p == kNoPiece || color_of(p) != side_) return false;
+  if (m.kind() == Move::kCastling) return move_index(m) >= 0;  // rare: the full generator decides
+  if (board_[to] != kNoPiece && color_of(board_[to]) == side_) return false;
+  const int promo = m.kind() == Move::kPromotion ? m.promotion() - kKnight : 0;
+  if (make_move(*this, from, to, promo) != m) return false;
+  if (!(pseudo_movers_to(*this, type_of(p), to) & bb(from))) return false;
+  return king_safe_after(*this, from, to, m.kind() == Move::kEnPassant);
+}
+
 
 bool Position::in_check() const {
   return attackers_to(*this, king_square(side_), occupied()) & pieces(~side_);

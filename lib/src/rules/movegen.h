@@ -29,6 +29,15 @@ void generate_targets(const Position& pos, PieceTargets& out);
 // are decided by the board); `promo` is 0..3 (N, B, R, Q) for promotions.
 Move make_move(const Position& pos, Square from, Square to, int promo);
 
+// For a move of the side to move from `from` to `to` (not castling) that is pseudo-legal: does it
+// leave the mover's king unattacked? `en_passant` says the pawn on the square behind `to` goes.
+bool king_safe_after(const Position& pos, Square from, Square to, bool en_passant);
+
+// The squares of the side to move's pieces of type `pt` that could move to `to` by the way that
+// piece moves (pawns: pushes to an empty `to`, captures of an enemy or the en passant square),
+// not yet checked for king safety. `to` must not hold a piece of the side to move.
+Bitboard pseudo_movers_to(const Position& pos, PieceType pt, Square to);
+
 // Attackers of either color on `s` given occupancy `occ`.
 Bitboard attackers_to(const Position& pos, Square s, Bitboard occ);
 

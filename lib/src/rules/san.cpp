@@ -1,4 +1,6 @@
 // SAN and UCI: canonical output, lenient input.
+#include <cstdlib>
+
 #include "rules/movegen.h"
 
 namespace pgnarc {
@@ -74,12 +76,12 @@ std::string Position::san(Move m) const {
       }
     } else {
       s += kLetters[pt];
-      PieceTargets targets;
-      generate_targets(*this, targets);
+      // Rivals: other pieces of the same type that can legally reach `to`.
       Bitboard others = 0;
-      for (int i = 0; i < targets.count; ++i)
-        if (targets.from[i] != from && type_of(board_[targets.from[i]]) == pt && (targets.to[i] & bb(to)))
-          others |= bb(targets.from[i]);
+      for (Bitboard c = pseudo_movers_to(*this, pt, to) & ~bb(from); c;) {
+        const Square o = pop_lsb(c);
+        if (king_safe_after(*this, o, to, false)) others |= bb(o);
+      }
       if (others) {
         if (!(others & file_bb(file_of(from)))) s += static_cast<char>('a' + file_of(from));
         else if (!(others & rank_bb(rank_of(from)))) s += static_cast<char>('1' + rank_of(from));
@@ -117,8 +119,6 @@ Result<Move> Position::parse_san(std::string_view in) const {
   else if (s.ends_with("ep")) s.remove_suffix(2);
   strip_suffixes();
 
-  PieceTargets targets;
-  generate_targets(*this, targets);
   const Color us = side_;
   const Square ksq = king_square(us);
 
@@ -132,11 +132,9 @@ Result<Move> Position::parse_san(std::string_view in) const {
     for (char c : s)
       if (c != '-') norm += (c == '0' || c == 'o') ? 'O' : c;
     if (norm == "OO" || norm == "OOO") {
-      const CastleSide side = norm == "OO" ? kKingSide : kQueenSide;
-      const Square r = castle_rook_[us][side];
-      for (int i = 0; i < targets.count; ++i)
-        if (targets.from[i] == ksq && r != kNoSquare && (targets.to[i] & bb(r)))
-          return Move(ksq, r, Move::kCastling);
+      const Square r = castle_rook_[us][norm == "OO" ? kKingSide : kQueenSide];
+      const Move m(ksq, r, Move::kCastling);
+      if (r != kNoSquare && is_legal(m)) return m;
       return error("illegal move");
     }
   }
@@ -164,38 +162,50 @@ Result<Move> Position::parse_san(std::string_view in) const {
 
   // Readings are tried in order; the first that names any legal move decides (so a lowercase
   // 'b' is the b-file when a pawn move fits, as canonical SAN means it, and a bishop otherwise).
+  // Candidates come from the attack tables; only they are checked for king safety.
   Move found[8];
   int n_found = 0;
   bool missing_promotion = false;
   for (int r = 0; r < n_readings && n_found == 0; ++r) {
     const SanPattern& p = readings[r];
-    for (int i = 0; i < targets.count; ++i) {
-      const Square from = targets.from[i];
-      const PieceType pt = type_of(board_[from]);
-      if (p.piece != kNoPieceType ? pt != p.piece : (!p.from_complete() && pt != kPawn)) continue;
-      if (p.from_file >= 0 && file_of(from) != p.from_file) continue;
-      if (p.from_rank >= 0 && rank_of(from) != p.from_rank) continue;
-      Move m;
-      if (pt == kKing && p.from_complete()) {
-        // Long algebraic castling: the king's destination (e1g1) or its own rook (e1h1).
+    PieceType pt = p.piece == kNoPieceType ? kPawn : p.piece;
+    Bitboard candidates;
+    if (p.from_complete()) {
+      // Long algebraic (UCI) input names the piece by its square.
+      const Square from = make_square(p.from_file, p.from_rank);
+      const Piece fp = board_[from];
+      if (fp == kNoPiece || color_of(fp) != us || (p.piece != kNoPieceType && type_of(fp) != p.piece)) continue;
+      pt = type_of(fp);
+      if (pt == kKing) {
+        // Castling as the king's destination two or more files away (e1g1) or its own rook (e1h1).
         for (CastleSide side : {kKingSide, kQueenSide}) {
           const Square rook = castle_rook_[us][side];
-          if (rook == kNoSquare || !(targets.to[i] & bb(rook))) continue;
+          if (rook == kNoSquare) continue;
           const Square kto = make_square(side == kKingSide ? 6 : 2, rank_of(from));
-          if (p.to == rook || (p.to == kto && !(targets.to[i] & bb(kto)))) m = Move(from, rook, Move::kCastling);
+          const int dist = std::abs(file_of(kto) - file_of(from));
+          const Move m(from, rook, Move::kCastling);
+          if ((p.to == rook || (p.to == kto && dist > 1)) && is_legal(m) && n_found < 8) found[n_found++] = m;
         }
+        if (n_found) break;
       }
-      if (m.is_none()) {
-        if (!(targets.to[i] & bb(p.to))) continue;
-        if (pt == kKing && board_[p.to] != kNoPiece && color_of(board_[p.to]) == us) continue;
-        const bool promotes = targets.promo_mask >> i & 1;
-        if (promotes != (p.promo != kNoPieceType)) {
-          missing_promotion |= promotes;
-          continue;
-        }
-        m = make_move(*this, from, p.to, promotes ? p.promo - kKnight : 0);
-      }
-      if (n_found < 8) found[n_found++] = m;
+      candidates = bb(from);
+    } else {
+      candidates = ~Bitboard{0};
+      if (p.from_file >= 0) candidates &= file_bb(p.from_file);
+      if (p.from_rank >= 0) candidates &= rank_bb(p.from_rank);
+    }
+    if (board_[p.to] != kNoPiece && color_of(board_[p.to]) == us) continue;
+    candidates &= pseudo_movers_to(*this, pt, p.to);
+    const bool promotes = pt == kPawn && (rank_of(p.to) == 0 || rank_of(p.to) == 7);
+    if (candidates && promotes != (p.promo != kNoPieceType)) {
+      missing_promotion |= promotes;
+      continue;
+    }
+    const bool en_passant = pt == kPawn && p.to == ep_;
+    while (candidates) {
+      const Square from = pop_lsb(candidates);
+      if (!king_safe_after(*this, from, p.to, en_passant)) continue;
+      if (n_found < 8) found[n_found++] = make_move(*this, from, p.to, promotes ? p.promo - kKnight : 0);
     }
   }
   if (n_found == 1) return found[0];

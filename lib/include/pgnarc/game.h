@@ -1,0 +1,120 @@
+// A game as pgnarc keeps it: tags, the start position they imply, and the movetext as a flat
+// stream of events in PGN order (moves, null moves, comments, NAGs, variation brackets).
+//
+// The event stream is a lossless serialisation of the game tree: a variation is the run of
+// events between kBeginVariation and kEndVariation, and it is an alternative to the move just
+// before kBeginVariation. Two games are "the same" (nothing lost) when their tags, events,
+// result, prelude and epilogue are equal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pgnarc/chess.h"
+#include "pgnarc/status.h"
+
+namespace pgnarc {
+
+struct Tag {
+  std::string key;
+  std::string value;  // unescaped bytes, kept as read (UTF-8, Latin-1, anything)
+  bool operator==(const Tag&) const = default;
+};
+
+enum class CommentKind : std::uint8_t {
+  kBrace = 0,   // {text}
+  kLine = 1,    // ;text up to the end of the line
+  kEscape = 2,  // %text: an escape line (the '%' in column 1 is not part of the text)
+};
+
+struct GameEvent {
+  enum Type : std::uint8_t {
+    kMove = 0,
+    kNullMove = 1,
+    kComment = 2,
+    kNag = 3,
+    kBeginVariation = 4,
+    kEndVariation = 5,
+  };
+  Type type = kMove;
+  CommentKind comment_kind = CommentKind::kBrace;  // kComment
+  std::uint8_t nag = 0;                            // kNag: $0..$255
+  Move move;                                       // kMove
+  std::string text;                                // kComment
+
+  static GameEvent make_move(Move m) { return GameEvent{kMove, {}, 0, m, {}}; }
+  static GameEvent null_move() { return GameEvent{kNullMove, {}, 0, {}, {}}; }
+  static GameEvent comment(std::string t, CommentKind k = CommentKind::kBrace) {
+    return GameEvent{kComment, k, 0, {}, std::move(t)};
+  }
+  static GameEvent make_nag(std::uint8_t n) { return GameEvent{kNag, {}, n, {}, {}}; }
+  static GameEvent begin_variation() { return GameEvent{kBeginVariation, {}, 0, {}, {}}; }
+  static GameEvent end_variation() { return GameEvent{kEndVariation, {}, 0, {}, {}}; }
+  bool operator==(const GameEvent&) const = default;
+};
+
+// The game termination marker; kNone when the movetext had none.
+enum class GameResult : std::uint8_t { kNone = 0, kWhiteWins = 1, kBlackWins = 2, kDraw = 3, kUnknown = 4 };
+// "1-0", "0-1", "1/2-1/2", "*", or "" for kNone.
+const char* result_text(GameResult r);
+
+struct Comment {
+  CommentKind kind = CommentKind::kBrace;
+  std::string text;
+  bool operator==(const Comment&) const = default;
+};
+
+struct Game {
+  std::vector<Comment> prelude;  // comments and escape lines before the tag section
+  std::vector<Tag> tags;         // in input order
+  std::vector<GameEvent> events;
+  GameResult result = GameResult::kNone;
+  std::vector<Comment> epilogue;  // comments after the termination marker
+
+  bool operator==(const Game&) const = default;
+
+  // The value of the first tag named `key`, or nullptr.
+  const std::string* tag(std::string_view key) const;
+  // Number of moves and null moves of the main line.
+  int mainline_plies() const;
+};
+
+// The start position the tags describe: the FEN tag if present (with or without SetUp "1"),
+// else the standard start; Chess960 when the Variant tag says so (Chess960, Fischerandom, ...)
+// or the castling rights need it. Variants other than standard chess and Chess960 fail with
+// Unsupported; a bad FEN fails with InvalidInput.
+Result<Position> start_position(const std::vector<Tag>& tags);
+
+// Walks a game's events keeping the position at every point: before(), after each kMove event
+// is passed to step(), is the position the move was played in. Variations rewind to the
+// position before the move they replace.
+class GameWalker {
+ public:
+  explicit GameWalker(const Position& start);
+  // Applies one event. Fails (InvalidInput) on an illegal move, a variation that does not
+  // follow a move, or an unmatched kEndVariation.
+  Status step(const GameEvent& e);
+  // The position the next move of the current line will be played in.
+  const Position& current() const { return frames_.back().current; }
+  // Whether a variation may open here (the current line has a move to replace).
+  bool can_begin_variation() const { return frames_.back().has_previous; }
+  // Nesting depth of variations (0 on the main line).
+  int depth() const { return static_cast<int>(frames_.size()) - 1; }
+
+  // Unchecked steps, for callers that have already validated the move.
+  void play(Move m);
+  void play_null();
+  bool begin_variation();  // false if no move to replace
+  bool end_variation();    // false if on the main line
+
+ private:
+  struct Frame {
+    Position current;
+    Position previous;  // before the last move of this line
+    bool has_previous = false;
+  };
+  std::vector<Frame> frames_;
+};
+
+}  // namespace pgnarc

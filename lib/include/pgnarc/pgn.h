@@ -1,0 +1,126 @@
+// PGN in and out: a streaming reader with a visitor, and a canonical writer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "pgnarc/chess.h"
+#include "pgnarc/game.h"
+#include "pgnarc/status.h"
+
+namespace pgnarc {
+
+// A stream of bytes. read() returns how many bytes it stored (0 only at the end) or an Error.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual Result<std::size_t> read(char* buf, std::size_t n) = 0;
+};
+
+// Opens a file ("-" for standard input). A zstd or gzip stream (several concatenated frames or
+// members included) is recognised by its magic bytes, not its name, and decompressed on the fly.
+Result<std::unique_ptr<ByteSource>> open_input(const std::string& path);
+// Bytes held in memory (decompressed too, when they start with a zstd or gzip magic number).
+std::unique_ptr<ByteSource> memory_input(std::string data);
+// Wraps `raw`, decompressing zstd or gzip if its first bytes say so.
+Result<std::unique_ptr<ByteSource>> decompressing_input(std::unique_ptr<ByteSource> raw, std::string name);
+
+// A place in the input: 1-based line and column (columns count bytes).
+struct SourcePos {
+  std::uint64_t line = 1;
+  std::uint32_t column = 1;
+};
+
+// Receives what the reader finds, in input order. A game's events end either with end_game()
+// (the game was read completely) or with game_error() (it was not, and the events delivered for
+// it so far must be discarded); raw_text is then the game's bytes exactly as they were in the
+// input, so that a caller can keep it verbatim.
+class PgnVisitor {
+ public:
+  virtual ~PgnVisitor() = default;
+  virtual void begin_game(std::uint64_t /*game_number*/, SourcePos) {}
+  virtual void tag(std::string_view /*key*/, std::string_view /*value*/, SourcePos) {}
+  // After the tags, before the first movetext event: the position the game starts from.
+  virtual void begin_movetext(const Position& /*start*/, SourcePos) {}
+  virtual void move(const Position& /*before*/, Move, SourcePos) {}
+  virtual void null_move(const Position& /*before*/, SourcePos) {}
+  // {...}, ;... and %... ; before begin_movetext they come before the tags (the prelude), after
+  // result() after the termination marker (the epilogue).
+  virtual void comment(std::string_view /*text*/, CommentKind, SourcePos) {}
+  virtual void nag(int /*value*/, SourcePos) {}
+  virtual void begin_variation(SourcePos) {}
+  virtual void end_variation(SourcePos) {}
+  virtual void result(GameResult, SourcePos) {}
+  virtual void end_game(std::string_view /*raw_text*/) {}
+  virtual void game_error(const Error&, std::string_view /*raw_text*/) {}
+};
+
+// Reads games one at a time from a ByteSource, in memory proportional to the largest game.
+class PgnReader {
+ public:
+  // `name` is used in error messages (a path, or "<stdin>").
+  PgnReader(std::unique_ptr<ByteSource> source, std::string name);
+  ~PgnReader();
+  PgnReader(const PgnReader&) = delete;
+  PgnReader& operator=(const PgnReader&) = delete;
+
+  // Opens `path` ("-" for stdin) with open_input().
+  static Result<std::unique_ptr<PgnReader>> open(const std::string& path);
+
+  // Reads the next game and reports it to `visitor`. Returns true if a game was read (well
+  // formed or not: bad PGN is reported through game_error and the reader resynchronises at the
+  // next game), false at the end of the input, or an Error if the source fails.
+  Result<bool> next(PgnVisitor& visitor);
+
+  std::uint64_t games_read() const;
+  std::uint64_t bytes_read() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A visitor that assembles Game values; after next() returns true, either ok() and game() hold
+// the game, or error() and raw_text() say what went wrong and what the bytes were (raw_text()
+// is kept only for games in error).
+class GameBuilder : public PgnVisitor {
+ public:
+  void begin_game(std::uint64_t, SourcePos) override;
+  void tag(std::string_view key, std::string_view value, SourcePos) override;
+  void begin_movetext(const Position& start, SourcePos) override;
+  void move(const Position&, Move m, SourcePos) override;
+  void null_move(const Position&, SourcePos) override;
+  void comment(std::string_view text, CommentKind kind, SourcePos) override;
+  void nag(int value, SourcePos) override;
+  void begin_variation(SourcePos) override;
+  void end_variation(SourcePos) override;
+  void result(GameResult r, SourcePos) override;
+  void end_game(std::string_view raw_text) override;
+  void game_error(const Error& e, std::string_view raw_text) override;
+
+  bool ok() const { return ok_; }
+  Game& game() { return game_; }
+  const Error& error() const { return error_; }
+  const std::string& raw_text() const { return raw_; }
+
+ private:
+  Game game_;
+  bool in_movetext_ = false;
+  bool after_result_ = false;
+  bool ok_ = false;
+  Error error_{ErrorCode::InvalidInput, {}};
+  std::string raw_;
+};
+
+// Canonical PGN export of one game, followed by a blank line: prelude, tags in their order,
+// a blank line, movetext wrapped at 80 columns with canonical SAN, move numbers ("N..." for a
+// black move that opens a line or follows a comment, NAG or variation), NAGs as $n, comments and
+// variations in place, the result. Deterministic byte for byte. Fails (InvalidInput) if a move
+// of the game is not legal where it stands.
+Status write_pgn(const Game& game, std::string& out);
+// The verbatim form of a game that could not be read: its bytes, then a blank line.
+void write_raw_game(std::string_view raw_text, std::string& out);
+
+}  // namespace pgnarc

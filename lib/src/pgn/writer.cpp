@@ -1,0 +1,159 @@
+// Canonical PGN export.
+#include "pgnarc/pgn.h"
+
+namespace pgnarc {
+
+namespace {
+
+constexpr std::size_t kWidth = 80;
+
+// Lays out movetext tokens in lines of at most 80 columns (a longer token gets a line of its own).
+class LineWriter {
+ public:
+  explicit LineWriter(std::string& out) : out_(out) {}
+  // `glue`: no space before this token (")"), and none after an "(".
+  void token(std::string_view t, bool glue = false) {
+    glue = glue || after_open_;
+    after_open_ = t == "(";
+    if (col_ > 0 && glue && col_ + t.size() <= kWidth) {
+      out_ += t;
+      col_ += t.size();
+      return;
+    }
+    if (col_ > 0) {
+      if (col_ + 1 + t.size() > kWidth) newline();
+      else {
+        out_ += ' ';
+        ++col_;
+      }
+    }
+    out_ += t;
+    col_ += t.size();
+  }
+  // A token that must end its line (";comment") or stand alone on one ("%escape").
+  void line_token(std::string_view t, bool column_one) {
+    if (column_one && col_ > 0) newline();
+    token(t);
+    newline();
+  }
+  void newline() {
+    out_ += '\n';
+    col_ = 0;
+    after_open_ = false;
+  }
+  void finish() {
+    if (col_ > 0) newline();
+  }
+
+ private:
+  std::string& out_;
+  std::size_t col_ = 0;
+  bool after_open_ = false;
+};
+
+std::string comment_token(CommentKind kind, std::string_view text) {
+  std::string t;
+  t.reserve(text.size() + 2);
+  switch (kind) {
+    case CommentKind::kBrace: t += '{'; break;
+    case CommentKind::kLine: t += ';'; break;
+    case CommentKind::kEscape: t += '%'; break;
+  }
+  t += text;
+  if (kind == CommentKind::kBrace) t += '}';
+  return t;
+}
+
+void write_comment(LineWriter& w, CommentKind kind, std::string_view text) {
+  const std::string t = comment_token(kind, text);
+  if (kind == CommentKind::kBrace) w.token(t);
+  else w.line_token(t, kind == CommentKind::kEscape);
+}
+
+void escape_tag_value(std::string_view v, std::string& out) {
+  for (char c : v) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+}
+
+}  // namespace
+
+Status write_pgn(const Game& game, std::string& out) {
+  for (const Comment& c : game.prelude) {
+    out += comment_token(c.kind, c.text);
+    out += '\n';
+  }
+  for (const Tag& t : game.tags) {
+    out += '[';
+    out += t.key;
+    out += " \"";
+    escape_tag_value(t.value, out);
+    out += "\"]\n";
+  }
+  if (!game.tags.empty()) out += '\n';
+
+  auto start = start_position(game.tags);
+  if (!start) return start.error();
+  GameWalker walker(*start);
+  std::string movetext;
+  LineWriter w(movetext);
+  bool need_number = true;  // a black move must say "N..." here
+  std::string token;
+  for (const GameEvent& e : game.events) {
+    switch (e.type) {
+      case GameEvent::kMove:
+      case GameEvent::kNullMove: {
+        const Position& pos = walker.current();
+        token.clear();
+        if (pos.side_to_move() == kWhite) token = std::to_string(pos.fullmove_number()) + ". ";
+        else if (need_number) token = std::to_string(pos.fullmove_number()) + "... ";
+        if (e.type == GameEvent::kMove) {
+          if (!pos.is_legal(e.move))
+            return invalid_input("cannot write game: illegal move " + pos.uci(e.move) + " in position " + pos.fen());
+          token += pos.san(e.move);
+          walker.play(e.move);
+        } else {
+          token += "--";
+          walker.play_null();
+        }
+        // The number and its move stay together on one line.
+        w.token(token);
+        need_number = false;
+        break;
+      }
+      case GameEvent::kComment:
+        write_comment(w, e.comment_kind, e.text);
+        need_number = true;
+        break;
+      case GameEvent::kNag:
+        w.token("$" + std::to_string(e.nag));
+        break;
+      case GameEvent::kBeginVariation:
+        if (!walker.begin_variation()) return invalid_input("cannot write game: variation without a move to replace");
+        w.token("(");
+        need_number = true;
+        break;
+      case GameEvent::kEndVariation:
+        if (!walker.end_variation()) return invalid_input("cannot write game: unmatched end of variation");
+        w.token(")", true);
+        need_number = true;
+        break;
+    }
+  }
+  if (walker.depth() != 0) return invalid_input("cannot write game: variation not closed");
+  if (game.result != GameResult::kNone) w.token(result_text(game.result));
+  for (const Comment& c : game.epilogue) write_comment(w, c.kind, c.text);
+  w.finish();
+  out += movetext;
+  if (!movetext.empty() || game.tags.empty()) out += '\n';
+  return {};
+}
+
+void write_raw_game(std::string_view raw_text, std::string& out) {
+  out += raw_text;
+  if (raw_text.empty() || (raw_text.back() != '\n' && raw_text.back() != '\r')) out += '\n';
+  out += '\n';
+}
+
+}  // namespace pgnarc

@@ -1,0 +1,123 @@
+#include "pgnarc/game.h"
+
+#include <algorithm>
+
+namespace pgnarc {
+
+const char* result_text(GameResult r) {
+  switch (r) {
+    case GameResult::kNone: return "";
+    case GameResult::kWhiteWins: return "1-0";
+    case GameResult::kBlackWins: return "0-1";
+    case GameResult::kDraw: return "1/2-1/2";
+    case GameResult::kUnknown: return "*";
+  }
+  return "";
+}
+
+const std::string* Game::tag(std::string_view key) const {
+  for (const Tag& t : tags)
+    if (t.key == key) return &t.value;
+  return nullptr;
+}
+
+int Game::mainline_plies() const {
+  int plies = 0, depth = 0;
+  for (const GameEvent& e : events) {
+    if (e.type == GameEvent::kBeginVariation) ++depth;
+    else if (e.type == GameEvent::kEndVariation) --depth;
+    else if (depth == 0 && (e.type == GameEvent::kMove || e.type == GameEvent::kNullMove)) ++plies;
+  }
+  return plies;
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c); });
+  return out;
+}
+
+}  // namespace
+
+Result<Position> start_position(const std::vector<Tag>& tags) {
+  const std::string* fen = nullptr;
+  const std::string* variant = nullptr;
+  for (const Tag& t : tags) {
+    if (t.key == "FEN" && !fen) fen = &t.value;
+    else if (t.key == "Variant" && !variant) variant = &t.value;
+  }
+  bool chess960 = false;
+  if (variant) {
+    const std::string v = lower(*variant);
+    if (v == "chess960" || v == "chess 960" || v == "fischerandom" || v == "fischer random" ||
+        v == "fischerrandom" || v == "frc" || v == "960" || v == "chess960 (fischer random)") {
+      chess960 = true;
+    } else if (!(v.empty() || v == "standard" || v == "chess" || v == "normal" || v == "from position" ||
+                 v == "fromposition" || v == "orthodox")) {
+      return unsupported("variant \"" + *variant + "\" is not standard chess or Chess960");
+    }
+  }
+  if (!fen) {
+    Position p;
+    p.set_chess960(chess960);
+    return p;
+  }
+  return Position::from_fen(*fen, chess960);
+}
+
+GameWalker::GameWalker(const Position& start) { frames_.push_back({start, start, false}); }
+
+void GameWalker::play(Move m) {
+  Frame& f = frames_.back();
+  f.previous = f.current;
+  f.has_previous = true;
+  f.current.play(m);
+}
+
+void GameWalker::play_null() {
+  Frame& f = frames_.back();
+  f.previous = f.current;
+  f.has_previous = true;
+  f.current.play_null();
+}
+
+bool GameWalker::begin_variation() {
+  if (!frames_.back().has_previous) return false;
+  const Position start = frames_.back().previous;
+  frames_.push_back({start, start, false});
+  return true;
+}
+
+bool GameWalker::end_variation() {
+  if (frames_.size() < 2) return false;
+  frames_.pop_back();
+  return true;
+}
+
+Status GameWalker::step(const GameEvent& e) {
+  switch (e.type) {
+    case GameEvent::kMove:
+      if (!current().is_legal(e.move))
+        return invalid_input("illegal move " + current().uci(e.move) + " in position " + current().fen());
+      play(e.move);
+      return {};
+    case GameEvent::kNullMove:
+      play_null();
+      return {};
+    case GameEvent::kBeginVariation:
+      if (!begin_variation()) return invalid_input("variation without a move to replace");
+      return {};
+    case GameEvent::kEndVariation:
+      if (!end_variation()) return invalid_input("end of variation without a beginning");
+      return {};
+    case GameEvent::kComment:
+    case GameEvent::kNag:
+      return {};
+  }
+  return {};
+}
+
+}  // namespace pgnarc
