@@ -4,6 +4,7 @@
 // (comments, tag lines, words) that never looks at chess; it keeps the whole game in the buffer,
 // so the exact bytes are at hand if the game turns out to be unreadable. The parser then reads
 // those bytes fully: tags, SAN against the position, comments, NAGs, variations.
+#include <array>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -14,16 +15,26 @@ namespace pgnarc {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_newline(char c) { return c == '\n' || c == '\r'; }
+// Character classes, one table lookup each in the hot loops.
+enum : std::uint8_t { kSpace = 1, kNewline = 2, kDelimiter = 4 };
+constexpr auto kClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned char c : {' ', '\t', '\f', '\v'}) t[c] = kSpace;
+  t['\n'] = t['\r'] = kSpace | kNewline;
+  for (unsigned char c : {'{', '}', '[', ']', '(', ')', ';', '$'}) t[c] = kDelimiter;
+  return t;
+}();
+inline std::uint8_t char_class(char c) { return kClass[static_cast<unsigned char>(c)]; }
+bool is_space(char c) { return char_class(c) & kSpace; }
+bool is_newline(char c) { return char_class(c) & kNewline; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 // Characters that end a word and are tokens of their own.
-bool is_delimiter(char c) {
-  return c == '{' || c == '}' || c == '[' || c == ']' || c == '(' || c == ')' || c == ';' || c == '$';
-}
+bool is_delimiter(char c) { return char_class(c) & kDelimiter; }
+bool ends_word(char c) { return char_class(c) & (kSpace | kDelimiter); }
 
 GameResult parse_result(std::string_view w) {
+  if (w.empty() || (w[0] != '0' && w[0] != '1' && w[0] != '*')) return GameResult::kNone;
   if (w == "1-0") return GameResult::kWhiteWins;
   if (w == "0-1") return GameResult::kBlackWins;
   if (w == "1/2-1/2") return GameResult::kDraw;
@@ -33,6 +44,15 @@ GameResult parse_result(std::string_view w) {
 
 // Advances line/column over [p, e): "\r\n", "\n" and a lone "\r" each end a line.
 void advance(const char* p, const char* e, std::uint64_t& line, std::uint32_t& col) {
+  if (!std::memchr(p, '\r', static_cast<std::size_t>(e - p))) {  // the usual case: LF only
+    const char* last = nullptr;
+    for (const char* q = p; (q = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(e - q))));) {
+      ++line;
+      last = ++q;
+    }
+    col = last ? static_cast<std::uint32_t>(e - last + 1) : col + static_cast<std::uint32_t>(e - p);
+    return;
+  }
   for (; p < e; ++p) {
     if (*p == '\n') {
       ++line;
@@ -63,6 +83,7 @@ bool looks_like_tag_line(const char* p, const char* e) {
 
 // "!" 1, "?" 2, "!!" 3, "??" 4, "!?" 5, "?!" 6; the Informant-style signs; 0 if none.
 int symbol_nag(std::string_view s) {
+  if (s.empty() || !(s[0] == '!' || s[0] == '?' || s[0] == '=' || s[0] == '+' || s[0] == '-')) return 0;
   static constexpr std::pair<std::string_view, int> kTable[] = {
       {"!", 1},    {"?", 2},    {"!!", 3},   {"??", 4},  {"!?", 5},  {"?!", 6},  {"=", 10},
       {"+=", 14},  {"=+", 15},  {"+/-", 16}, {"-/+", 17}, {"+-", 18}, {"-+", 19},
@@ -112,13 +133,18 @@ class GameParser {
     }
   }
   void skip_space() {
-    while (i_ < g_.size() && is_space(g_[i_])) bump();
+    while (i_ < g_.size()) {
+      const std::uint8_t k = char_class(g_[i_]);
+      if (!(k & kSpace)) return;
+      if (k & kNewline) bump();
+      else ++i_;
+    }
   }
   bool at_line_start() const { return static_cast<std::int64_t>(i_) == line_start_; }
 
   std::string_view word() {
     const std::size_t b = i_;
-    while (i_ < g_.size() && !is_space(g_[i_]) && !is_delimiter(g_[i_])) ++i_;
+    while (i_ < g_.size() && !ends_word(g_[i_])) ++i_;
     return g_.substr(b, i_ - b);
   }
 
@@ -549,7 +575,7 @@ struct PgnReader::Impl {
       }
       // A word; make sure all of it is in the buffer.
       std::size_t j = i;
-      while (j < n && !is_space(p[j]) && !is_delimiter(p[j])) ++j;
+      while (j < n && !ends_word(p[j])) ++j;
       if (j == n && !eof) {
         auto r = refill();
         if (!r) return r.error();

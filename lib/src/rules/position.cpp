@@ -10,7 +10,8 @@ std::string square_name(Square s) {
 }
 
 Position::Position() {
-  *this = from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").value();
+  static const Position start = from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").value();
+  *this = start;
 }
 
 void Position::put(Piece p, Square s) {

@@ -127,7 +127,7 @@ Result<Move> Position::parse_san(std::string_view in) const {
   };
 
   // Castling in all its spellings.
-  {
+  if (!s.empty() && (s[0] == 'O' || s[0] == '0' || s[0] == 'o')) {
     std::string norm;
     for (char c : s)
       if (c != '-') norm += (c == '0' || c == 'o') ? 'O' : c;
