@@ -127,7 +127,10 @@ Status write_pgn(const Game& game, std::string& out) {
         need_number = true;
         break;
       case GameEvent::kNag:
-        w.token("$" + std::to_string(e.nag));
+        token.clear();  // (char by char: GCC 12's -Wrestrict misfires on "$" + to_string)
+        token.push_back('$');
+        token += std::to_string(e.nag);
+        w.token(token);
         break;
       case GameEvent::kBeginVariation:
         if (!walker.begin_variation()) return invalid_input("cannot write game: variation without a move to replace");

@@ -62,12 +62,18 @@ void generate_targets(const Position& pos, PieceTargets& out) {
     const PieceType pt = type_of(pos.piece_on(from));
     Bitboard t = 0;
     if (pt == kKing) {
-      Bitboard cand = T.king[ksq] & ~own;
+      // Every square the enemy attacks with our king lifted (so sliders see through its square).
       const Bitboard occ_no_king = occ ^ bb(ksq);
-      while (cand) {
-        Square s = pop_lsb(cand);
-        if (!attacked(pos, T, s, them, occ_no_king)) t |= bb(s);
-      }
+      const Bitboard their_pawns = pos.pieces(them, kPawn);
+      Bitboard danger = them == kWhite ? ((their_pawns & ~file_bb(0)) << 7) | ((their_pawns & ~file_bb(7)) << 9)
+                                       : ((their_pawns & ~file_bb(0)) >> 9) | ((their_pawns & ~file_bb(7)) >> 7);
+      danger |= T.king[pos.king_square(them)];
+      for (Bitboard b = pos.pieces(them, kKnight); b;) danger |= T.knight[pop_lsb(b)];
+      for (Bitboard b = pos.pieces(them, kBishop) | pos.pieces(them, kQueen); b;)
+        danger |= T.bishop_attacks(pop_lsb(b), occ_no_king);
+      for (Bitboard b = pos.pieces(them, kRook) | pos.pieces(them, kQueen); b;)
+        danger |= T.rook_attacks(pop_lsb(b), occ_no_king);
+      t = T.king[ksq] & ~own & ~danger;
       // Castling, Chess960 rules (which include the standard ones): not out of check; every square
       // between king and its destination and between rook and its destination empty but for the
       // two castling pieces; no square from the king's start to its destination attacked, tested
@@ -187,6 +193,38 @@ Bitboard pseudo_movers_to(const Position& pos, PieceType pt, Square to) {
   }
 }
 
+int index_in(const Position& pos, const PieceTargets& pt, Move m) {
+  if (m.is_none() || m.is_null()) return -1;
+  int index = 0;
+  for (int i = 0; i < pt.count; ++i) {
+    if (pt.from[i] < m.from()) {
+      index += popcount(pt.to[i]) * pt.weight(i);
+      continue;
+    }
+    if (pt.from[i] > m.from() || !(pt.to[i] & bb(m.to()))) return -1;
+    const int promo = m.kind() == Move::kPromotion ? m.promotion() - kKnight : 0;
+    // The move must be exactly the one the board implies (kind and promotion included).
+    if (make_move(pos, m.from(), m.to(), promo) != m) return -1;
+    return index + popcount(pt.to[i] & (bb(m.to()) - 1)) * pt.weight(i) + promo;
+  }
+  return -1;
+}
+
+Move move_at_index(const Position& pos, const PieceTargets& pt, int index) {
+  for (int i = 0; i < pt.count; ++i) {
+    const int w = pt.weight(i);
+    const int n = popcount(pt.to[i]) * w;
+    if (index >= n) {
+      index -= n;
+      continue;
+    }
+    Bitboard t = pt.to[i];
+    for (int k = index / w; k > 0; --k) t &= t - 1;
+    return make_move(pos, pt.from[i], lsb(t), index % w);
+  }
+  return Move::none();
+}
+
 }  // namespace pgnarc::detail
 
 namespace pgnarc {
@@ -236,37 +274,14 @@ int Position::move_index(Move m) const {
   if (m.is_none() || m.is_null()) return -1;
   PieceTargets pt;
   generate_targets(*this, pt);
-  int index = 0;
-  for (int i = 0; i < pt.count; ++i) {
-    if (pt.from[i] < m.from()) {
-      index += popcount(pt.to[i]) * pt.weight(i);
-      continue;
-    }
-    if (pt.from[i] > m.from() || !(pt.to[i] & bb(m.to()))) return -1;
-    const int promo = m.kind() == Move::kPromotion ? m.promotion() - kKnight : 0;
-    // The move must be exactly the one the board implies (kind and promotion included).
-    if (make_move(*this, m.from(), m.to(), promo) != m) return -1;
-    return index + popcount(pt.to[i] & (bb(m.to()) - 1)) * pt.weight(i) + promo;
-  }
-  return -1;
+  return index_in(*this, pt, m);
 }
 
 Move Position::move_at(int index) const {
-  if (index < 0) return Move::none();
   PieceTargets pt;
   generate_targets(*this, pt);
-  for (int i = 0; i < pt.count; ++i) {
-    const int w = pt.weight(i);
-    const int n = popcount(pt.to[i]) * w;
-    if (index >= n) {
-      index -= n;
-      continue;
-    }
-    Bitboard t = pt.to[i];
-    for (int k = index / w; k > 0; --k) t &= t - 1;
-    return make_move(*this, pt.from[i], lsb(t), index % w);
-  }
-  return Move::none();
+  if (index < 0 || index >= pt.total()) return Move::none();
+  return move_at_index(*this, pt, index);
 }
 
 std::uint64_t Position::perft(int depth) const {

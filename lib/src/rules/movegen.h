@@ -25,6 +25,11 @@ struct PieceTargets {
 
 void generate_targets(const Position& pos, PieceTargets& out);
 
+// The index of `m` among the moves of `t` (generated for `pos`), or -1 if it is not one of them.
+int index_in(const Position& pos, const PieceTargets& t, Move m);
+// The move at `index` of `t` (0 <= index < t.total()).
+Move move_at_index(const Position& pos, const PieceTargets& t, int index);
+
 // Builds the Move for a target of the piece on `from` (castling, en passant and promotion kinds
 // are decided by the board); `promo` is 0..3 (N, B, R, Q) for promotions.
 Move make_move(const Position& pos, Square from, Square to, int promo);

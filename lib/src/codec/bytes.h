@@ -1,0 +1,55 @@
+// Little helpers for byte streams: LEB128 varints and a bounds-checked reader.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace pgnarc::detail {
+
+inline void put_varint(std::string& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out += static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+}
+
+inline void put_u8(std::string& out, std::uint8_t v) { out += static_cast<char>(v); }
+
+// Reads from a string_view, consuming it; every read is checked against what remains. Varints
+// must be minimal (no redundant 0x80 0x00 tails) and fit in 64 bits.
+class ByteReader {
+ public:
+  explicit ByteReader(std::string_view& in) : in_(in) {}
+  bool varint(std::uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (in_.empty()) return false;
+      const auto b = static_cast<std::uint8_t>(in_.front());
+      in_.remove_prefix(1);
+      if (shift == 63 && b > 1) return false;
+      v |= static_cast<std::uint64_t>(b & 0x7F) << shift;
+      if (!(b & 0x80)) return b != 0 || shift == 0;  // a final zero byte would not be minimal
+    }
+    return false;
+  }
+  bool u8(std::uint8_t& v) {
+    if (in_.empty()) return false;
+    v = static_cast<std::uint8_t>(in_.front());
+    in_.remove_prefix(1);
+    return true;
+  }
+  bool bytes(std::uint64_t n, std::string_view& out) {
+    if (n > in_.size()) return false;
+    out = in_.substr(0, n);
+    in_.remove_prefix(n);
+    return true;
+  }
+  std::size_t remaining() const { return in_.size(); }
+
+ private:
+  std::string_view& in_;
+};
+
+}  // namespace pgnarc::detail

@@ -1,0 +1,417 @@
+// The legal-move-index codec (codec identifier 1). The byte layout is defined in
+// format-spec/pgnarc-format.md, sections "Game records" and "Move integers".
+#include "pgnarc/codec.h"
+
+#include <boost/multiprecision/cpp_int.hpp>
+#include <array>
+#include <cmath>
+#include <iterator>
+
+#include "codec/bytes.h"
+#include "rules/movegen.h"
+
+namespace pgnarc {
+
+namespace mp = boost::multiprecision;
+using detail::ByteReader;
+using detail::PieceTargets;
+using detail::put_u8;
+using detail::put_varint;
+
+namespace {
+
+// Header byte of a game in the structure stream.
+constexpr std::uint8_t kResultMask = 0x07;
+constexpr std::uint8_t kAnnotated = 0x08;      // null moves, comments, NAGs or variations follow
+constexpr std::uint8_t kHasFrame = 0x10;       // prelude and epilogue comments follow
+constexpr std::uint8_t kRaw = 0x20;            // a verbatim game; nothing else is set
+constexpr std::uint8_t kReservedBits = 0xC0;
+
+// Item types of a line's annotation list.
+enum ItemType : std::uint8_t { kBrace = 0, kLine = 1, kEscape = 2, kNag = 3, kVariation = 4 };
+
+// Limits (format specification, "Limits").
+constexpr std::uint64_t kMaxPlies = 1u << 20;
+constexpr int kMaxDepth = 256;
+constexpr std::uint64_t kMaxItems = 1u << 24;
+
+// --- The mixed-radix integer ------------------------------------------------------------------
+
+// Appends the minimal little-endian bytes of G = d0.m + d0.n * (d1.m + d1.n * (...)), with a
+// varint length before them. Digits are folded into a 64-bit word while their bases' product
+// fits, and only then into the big integer (one multiply-add per about 13 plies).
+// `log2_bases` receives the sum of log2(n) over the digits (the entropy bound), computed per batch.
+void put_integer(std::string& out, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& digits,
+                 double& log2_bases) {
+  mp::cpp_int g = 0;
+  std::uint64_t v = 0, base = 1;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+    const auto [m, n] = *it;
+    if (n == 1) continue;
+    if (base > ~std::uint64_t{0} / n) {
+      g = g * base + v;
+      log2_bases += std::log2(static_cast<double>(base));
+      v = 0;
+      base = 1;
+    }
+    v = m + n * v;
+    base *= n;
+  }
+  g = g * base + v;
+  log2_bases += std::log2(static_cast<double>(base));
+  std::string bytes;
+  if (g != 0) mp::export_bits(g, std::back_inserter(bytes), 8, false);
+  put_varint(out, bytes.size());
+  out += bytes;
+}
+
+// Reads digits off an integer: next(n) returns G mod n and divides G by n, one pass of word
+// divisions over G's 64-bit limbs (most significant first), dropping limbs that become zero.
+// The limbs live in a buffer reused from game to game.
+class DigitReader {
+ public:
+  bool load(std::string_view bytes) {
+    if (!bytes.empty() && bytes.back() == 0) return false;  // not minimal
+    limbs_.assign((bytes.size() + 7) / 8, 0);
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+      limbs_[i / 8] |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(bytes[i])) << (8 * (i % 8));
+    return true;
+  }
+  std::uint32_t next(std::uint32_t n) {
+    // Bases are below 2^32, so each limb is divided as two 64-by-32 steps in machine words.
+    std::uint64_t r = 0;
+    for (std::size_t i = limbs_.size(); i-- > 0;) {
+      const std::uint64_t hi = (r << 32) | (limbs_[i] >> 32);
+      const std::uint64_t qh = hi / n;
+      r = hi % n;
+      const std::uint64_t lo = (r << 32) | (limbs_[i] & 0xFFFFFFFFu);
+      const std::uint64_t ql = lo / n;
+      r = lo % n;
+      limbs_[i] = (qh << 32) | ql;
+    }
+    while (!limbs_.empty() && limbs_.back() == 0) limbs_.pop_back();
+    return static_cast<std::uint32_t>(r);
+  }
+  bool exhausted() const { return limbs_.empty(); }
+
+ private:
+  std::vector<std::uint64_t> limbs_;
+};
+
+// --- Encoding ---------------------------------------------------------------------------------
+
+struct Item {
+  std::uint32_t slot;
+  std::uint8_t type;
+  std::uint8_t nag = 0;
+  const std::string* text = nullptr;
+  std::size_t var_begin = 0, var_end = 0;  // events of a variation, brackets excluded
+  Position start;                          // where a variation starts
+};
+
+// Does a variation open after the move at events[i - 1] (only comments and NAGs between)?
+bool variation_follows(const std::vector<GameEvent>& events, std::size_t i, std::size_t end) {
+  for (; i < end; ++i) {
+    if (events[i].type == GameEvent::kBeginVariation) return true;
+    if (events[i].type != GameEvent::kComment && events[i].type != GameEvent::kNag) return false;
+  }
+  return false;
+}
+
+Error bad_game(const std::string& why) { return invalid_input("cannot encode game: " + why); }
+
+// Encodes the line made of events [begin, end) (one nesting level; variations recurse).
+Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std::size_t end,
+                   const Position& start, bool annotated, int depth, CodecStreams& out, CodecStats* stats) {
+  if (depth > kMaxDepth) return bad_game("variations nested deeper than " + std::to_string(kMaxDepth));
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> digits;
+  std::vector<std::uint32_t> nulls;
+  std::vector<Item> items;
+  Position pos = start, prev = start;
+  std::uint32_t slot = 0;
+  PieceTargets targets;
+  for (std::size_t i = begin; i < end; ++i) {
+    const GameEvent& e = events[i];
+    switch (e.type) {
+      case GameEvent::kMove: {
+        detail::generate_targets(pos, targets);
+        const int index = detail::index_in(pos, targets, e.move);
+        if (index < 0) return bad_game("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
+        const int n = targets.total();
+        digits.emplace_back(static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(n));
+        if (variation_follows(events, i + 1, end)) prev = pos;
+        pos.play(e.move);
+        ++slot;
+        break;
+      }
+      case GameEvent::kNullMove:
+        nulls.push_back(slot);
+        if (variation_follows(events, i + 1, end)) prev = pos;
+        pos.play_null();
+        ++slot;
+        break;
+      case GameEvent::kComment:
+        items.push_back(Item{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, 0, 0, {}});
+        break;
+      case GameEvent::kNag:
+        items.push_back(Item{slot, kNag, e.nag, nullptr, 0, 0, {}});
+        break;
+      case GameEvent::kBeginVariation: {
+        if (slot == 0) return bad_game("a variation does not follow a move");
+        int level = 1;
+        std::size_t j = i + 1;
+        for (; j < end && level > 0; ++j) {
+          if (events[j].type == GameEvent::kBeginVariation) ++level;
+          else if (events[j].type == GameEvent::kEndVariation) --level;
+        }
+        if (level != 0) return bad_game("a variation is not closed");
+        items.push_back(Item{slot, kVariation, 0, nullptr, i + 1, j - 1, prev});
+        i = j - 1;
+        break;
+      }
+      case GameEvent::kEndVariation:
+        return bad_game("end of a variation that did not begin");
+    }
+  }
+  if (slot > kMaxPlies) return bad_game("more than " + std::to_string(kMaxPlies) + " plies in one line");
+  if (stats) stats->plies += slot;
+  if (depth == 0 && stats) stats->mainline_plies += slot;
+
+  put_varint(out.moves, slot);
+  double log2_bases = 0;
+  put_integer(out.moves, digits, log2_bases);
+  if (stats) stats->log2_legal_moves += log2_bases;
+  if (!annotated) return {};
+  put_varint(out.structure, nulls.size());
+  std::uint32_t last = 0;
+  for (std::size_t k = 0; k < nulls.size(); ++k) {
+    put_varint(out.structure, k == 0 ? nulls[0] : nulls[k] - last - 1);
+    last = nulls[k];
+  }
+  put_varint(out.structure, items.size());
+  last = 0;
+  for (const Item& it : items) {
+    put_varint(out.structure, it.slot - last);
+    last = it.slot;
+    put_u8(out.structure, it.type);
+    if (it.type == kNag) put_u8(out.structure, it.nag);
+    if (it.text) {
+      put_varint(out.texts, it.text->size());
+      out.texts += *it.text;
+    }
+  }
+  for (const Item& it : items)
+    if (it.type == kVariation)
+      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, depth + 1, out, stats); !st)
+        return st;
+  return {};
+}
+
+void put_comments(const std::vector<Comment>& comments, CodecStreams& out) {
+  put_varint(out.structure, comments.size());
+  for (const Comment& c : comments) {
+    put_u8(out.structure, static_cast<std::uint8_t>(c.kind));
+    put_varint(out.texts, c.text.size());
+    out.texts += c.text;
+  }
+}
+
+// --- Decoding ---------------------------------------------------------------------------------
+
+Error corrupt(const std::string& why) { return corruption("game record: " + why); }
+
+class Decoder {
+ public:
+  explicit Decoder(CodecCursor& in)
+      : in_(in), moves_(in.moves), structure_(in.structure), texts_(in.texts) {}
+
+  Result<DecodedGame> run(std::vector<Tag> tags) {
+    std::uint8_t header;
+    if (!structure_.u8(header)) return corrupt("structure stream ends before the game header");
+    if (header & kReservedBits) return corrupt("reserved bits set in game header");
+    DecodedGame out;
+    if (header & kRaw) {
+      if (header != kRaw) return corrupt("raw game header with other bits set");
+      std::uint64_t len;
+      std::string_view text;
+      ByteReader raw(in_.raw);
+      if (!raw.varint(len) || !raw.bytes(len, text)) return corrupt("raw text runs past the end of its section");
+      out.raw = true;
+      out.raw_text.assign(text);
+      return out;
+    }
+    const std::uint8_t result = header & kResultMask;
+    if (result > static_cast<std::uint8_t>(GameResult::kUnknown)) return corrupt("reserved result value");
+    Game& g = out.game;
+    g.result = static_cast<GameResult>(result);
+    g.tags = std::move(tags);
+    if (header & kHasFrame) {
+      if (auto st = read_comments(g.prelude); !st) return st.error();
+      if (auto st = read_comments(g.epilogue); !st) return st.error();
+    }
+    auto start = start_position(g.tags);
+    if (!start) return corrupt("the tags give no start position: " + start.error().message());
+    if (auto st = decode_line(*start, (header & kAnnotated) != 0, 0, g.events); !st) return st.error();
+    return out;
+  }
+
+ private:
+  Status read_comments(std::vector<Comment>& out) {
+    std::uint64_t n;
+    if (!structure_.varint(n) || n > structure_.remaining()) return corrupt("bad comment count");
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::uint8_t kind;
+      if (!structure_.u8(kind) || kind > kEscape) return corrupt("bad comment kind");
+      std::string_view text;
+      if (!read_text(text)) return corrupt("comment text runs past the end of its section");
+      out.push_back(Comment{static_cast<CommentKind>(kind), std::string(text)});
+    }
+    return {};
+  }
+
+  bool read_text(std::string_view& text) {
+    std::uint64_t len;
+    return texts_.varint(len) && texts_.bytes(len, text);
+  }
+
+  struct DItem {
+    std::uint32_t slot;
+    std::uint8_t type;
+    std::uint8_t nag;
+    std::string_view text;
+  };
+
+  Status decode_line(const Position& start, bool annotated, int depth, std::vector<GameEvent>& events) {
+    if (depth > kMaxDepth) return corrupt("variations nested too deep");
+    std::uint64_t plies, len;
+    std::string_view bytes;
+    if (!moves_.varint(plies) || plies > kMaxPlies) return corrupt("bad ply count");
+    if (!moves_.varint(len) || !moves_.bytes(len, bytes)) return corrupt("move integer runs past the end of its section");
+    std::vector<std::uint32_t> nulls;
+    std::vector<DItem> items;
+    if (annotated) {
+      std::uint64_t n;
+      if (!structure_.varint(n) || n > plies) return corrupt("bad null move count");
+      std::uint64_t at = 0;
+      for (std::uint64_t k = 0; k < n; ++k) {
+        std::uint64_t d;
+        if (!structure_.varint(d)) return corrupt("bad null move ply");
+        at += (k == 0 ? 0 : 1) + d;
+        if (at >= plies) return corrupt("null move past the end of the line");
+        nulls.push_back(static_cast<std::uint32_t>(at));
+      }
+      if (!structure_.varint(n) || n > kMaxItems || n > structure_.remaining()) return corrupt("bad item count");
+      std::uint64_t slot = 0;
+      for (std::uint64_t k = 0; k < n; ++k) {
+        std::uint64_t d;
+        DItem it{};
+        if (!structure_.varint(d) || !structure_.u8(it.type)) return corrupt("item runs past the end of its section");
+        slot += d;
+        if (slot > plies) return corrupt("item anchored past the end of the line");
+        it.slot = static_cast<std::uint32_t>(slot);
+        if (it.type > kVariation) return corrupt("reserved item type");
+        if (it.type == kNag && !structure_.u8(it.nag)) return corrupt("NAG runs past the end of its section");
+        if (it.type <= kEscape && !read_text(it.text)) return corrupt("comment text runs past the end of its section");
+        if (it.type == kVariation && slot == 0) return corrupt("variation before the first ply");
+        items.push_back(it);
+      }
+    }
+    DigitReader& digits = digit_readers_[static_cast<std::size_t>(depth)];
+    if (!digits.load(bytes)) return corrupt("move integer is not minimal");
+
+    Position pos = start, prev = start;
+    std::size_t next_item = 0, next_null = 0;
+    events.reserve(events.size() + plies + items.size());
+    PieceTargets targets;
+    for (std::uint32_t slot = 0;; ++slot) {
+      for (; next_item < items.size() && items[next_item].slot == slot; ++next_item) {
+        const DItem& it = items[next_item];
+        switch (it.type) {
+          case kNag: events.push_back(GameEvent::make_nag(it.nag)); break;
+          case kVariation:
+            events.push_back(GameEvent::begin_variation());
+            if (auto st = decode_line(prev, true, depth + 1, events); !st) return st;
+            events.push_back(GameEvent::end_variation());
+            break;
+          default:
+            events.push_back(GameEvent::comment(std::string(it.text), static_cast<CommentKind>(it.type)));
+        }
+      }
+      if (slot == plies) break;
+      // The position before this ply is needed only if a variation follows it.
+      bool variation_follows = false;
+      for (std::size_t k = next_item; k < items.size() && items[k].slot == slot + 1; ++k)
+        variation_follows |= items[k].type == kVariation;
+      if (variation_follows) prev = pos;
+      if (next_null < nulls.size() && nulls[next_null] == slot) {
+        ++next_null;
+        events.push_back(GameEvent::null_move());
+        pos.play_null();
+        continue;
+      }
+      detail::generate_targets(pos, targets);
+      const int n = targets.total();
+      if (n == 0) return corrupt("a move is coded where there is no legal move");
+      const std::uint32_t m = n == 1 ? 0 : digits.next(static_cast<std::uint32_t>(n));
+      const Move move = detail::move_at_index(pos, targets, static_cast<int>(m));
+      events.push_back(GameEvent::make_move(move));
+      pos.play(move);
+    }
+    if (!digits.exhausted()) return corrupt("move integer holds more than its plies");
+    return {};
+  }
+
+  CodecCursor& in_;
+  ByteReader moves_, structure_, texts_;
+  // One per nesting level (a variation is decoded while its parent line is part way through).
+  static thread_local std::array<DigitReader, kMaxDepth + 2> digit_readers_;
+};
+
+thread_local std::array<DigitReader, kMaxDepth + 2> Decoder::digit_readers_;
+
+}  // namespace
+
+Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
+  auto start = start_position(game.tags);
+  if (!start) return bad_game(start.error().message());
+  bool annotated = false;
+  for (const GameEvent& e : game.events) annotated |= e.type != GameEvent::kMove;
+  const bool frame = !game.prelude.empty() || !game.epilogue.empty();
+  // Encode into scratch streams first so that a failure leaves `out` untouched.
+  CodecStreams s;
+  put_u8(s.structure, static_cast<std::uint8_t>(static_cast<std::uint8_t>(game.result) | (annotated ? kAnnotated : 0) |
+                                                (frame ? kHasFrame : 0)));
+  if (frame) {
+    put_comments(game.prelude, s);
+    put_comments(game.epilogue, s);
+  }
+  CodecStats local;
+  if (auto st = encode_line(game.events, 0, game.events.size(), *start, annotated, 0, s, &local); !st) return st;
+  out.moves += s.moves;
+  out.structure += s.structure;
+  out.texts += s.texts;
+  if (stats) {
+    ++stats->games;
+    stats->plies += local.plies;
+    stats->mainline_plies += local.mainline_plies;
+    stats->log2_legal_moves += local.log2_legal_moves;
+  }
+  return {};
+}
+
+void encode_raw_game(std::string_view raw_text, CodecStreams& out, CodecStats* stats) {
+  put_u8(out.structure, kRaw);
+  put_varint(out.raw, raw_text.size());
+  out.raw += raw_text;
+  if (stats) {
+    ++stats->games;
+    ++stats->raw_games;
+  }
+}
+
+Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags) {
+  Decoder d(in);
+  return d.run(std::move(tags));
+}
+
+}  // namespace pgnarc

@@ -1,0 +1,267 @@
+// The move codec: exact bytes, round trips of random and real games, canonical output, and
+// rejection of damaged records.
+#include <functional>
+
+#include "pgn_util.h"
+#include "pgnarc/codec.h"
+
+namespace pgnarc {
+namespace {
+
+using test::read_all;
+
+std::string hex(std::string_view s) {
+  static const char* d = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    if (!out.empty()) out += ' ';
+    out += d[c >> 4];
+    out += d[c & 15];
+  }
+  return out;
+}
+
+Game parse_one(const std::string& pgn) {
+  auto games = read_all(pgn);
+  EXPECT_EQ(games.size(), 1u);
+  EXPECT_TRUE(games[0].ok) << games[0].error;
+  return games[0].game;
+}
+
+CodecStreams encode(const Game& g) {
+  CodecStreams s;
+  auto st = encode_game(g, s);
+  EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().to_string());
+  return s;
+}
+
+Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags) {
+  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  auto d = decode_game(c, tags);
+  if (d) {  // a record is consumed exactly
+    EXPECT_TRUE(c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty());
+  }
+  return d;
+}
+
+// [MOVE-INT-1] G = m0 + n0 * m1: 1. e4 is index 13 of 20 (b1a3 b1c3 g1f3 g1h3 a2a3 a2a4 ...
+// e2e3 e2e4); 1... e5 is index 8 of 20 (a7a5 a7a6 b7b5 b7b6 c7c5 c7c6 d7d5 d7d6 e7e5: the double
+// step has the lower target square). G = 13 + 20 * 8 = 173.
+TEST(CodecBytes, TwoPlies) {
+  const CodecStreams s = encode(parse_one("1. e4 e5"));
+  EXPECT_EQ(hex(s.moves), "02 01 ad");   // 2 plies, 1 byte, 0xAD = 173
+  EXPECT_EQ(hex(s.structure), "00");     // no result, nothing else
+  EXPECT_EQ(s.texts, "");
+}
+
+// [MOVE-INT-2] Trailing digits of value 0 survive because the ply count is explicit; G = 0 has
+// no bytes at all.
+TEST(CodecBytes, TrailingZeroDigitsAndEmptyInteger) {
+  Game g;  // every move is the first of the canonical order: b1a3, a7a5, a1b1, a8a6
+  Position p;
+  for (int i = 0; i < 4; ++i) {
+    g.events.push_back(GameEvent::make_move(p.move_at(0)));
+    p.play(p.move_at(0));
+  }
+  g.result = GameResult::kUnknown;
+  const CodecStreams s = encode(g);
+  EXPECT_EQ(hex(s.moves), "04 00");
+  EXPECT_EQ(hex(s.structure), "04");  // result * = 4
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->game, g);
+}
+
+TEST(CodecBytes, AnnotatedGame) {
+  const Game g = parse_one("[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0");
+  const CodecStreams s = encode(g);
+  // Main line: 2 plies (e4 and the null move); its integer is 13 (the null move has no digit).
+  // Variation: 1 ply, d2d4 = index 11.
+  EXPECT_EQ(hex(s.moves), "02 01 0d 01 01 0b");
+  // Header 1-0|annotated; main line: 1 null at ply 1; 3 items: comment at slot 0, NAG 1 at
+  // slot 1, variation at slot 1. Variation line: no nulls, no items.
+  EXPECT_EQ(hex(s.structure), "09 01 01 03 00 00 01 03 01 00 04 00 00");
+  EXPECT_EQ(s.texts, std::string("\x01" "c", 2));
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+}
+
+TEST(CodecBytes, EncodingIsDeterministic) {
+  for (const std::string& f : test::pgn_corpus_files()) {
+    for (const auto& rg : read_all(test::read_file(f))) {
+      if (!rg.ok) continue;
+      const CodecStreams a = encode(rg.game), b = encode(rg.game);
+      ASSERT_EQ(a.moves, b.moves);
+      ASSERT_EQ(a.structure, b.structure);
+      ASSERT_EQ(a.texts, b.texts);
+    }
+  }
+}
+
+// Every readable game of the real samples (annotations included) round-trips; unreadable ones
+// round-trip as raw records.
+TEST(CodecRoundTrip, CorpusSamplesNothingLost) {
+  int games = 0, raw = 0;
+  for (const std::string& f : test::pgn_corpus_files()) {
+    CodecStreams s;
+    const auto read = read_all(test::read_file(f));
+    for (const auto& rg : read) {
+      if (rg.ok) ASSERT_TRUE(encode_game(rg.game, s).ok()) << f;
+      else encode_raw_game(rg.raw, s);
+    }
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    for (const auto& rg : read) {
+      auto d = decode_game(c, rg.game.tags);
+      ASSERT_TRUE(d.ok()) << f << ": " << d.error().to_string();
+      ASSERT_EQ(d->raw, !rg.ok);
+      if (rg.ok) EXPECT_EQ(d->game, rg.game) << f;
+      else EXPECT_EQ(d->raw_text, rg.raw) << f;
+      ++games;
+      raw += !rg.ok;
+    }
+    EXPECT_TRUE(c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty()) << f;
+  }
+  EXPECT_GT(games, 450);
+  EXPECT_GT(raw, 3);
+}
+
+// A random legal game: every move drawn uniformly from the legal moves.
+Game random_moves_game(std::mt19937_64& rng, const std::string& fen, int max_plies) {
+  Game g;
+  if (!fen.empty()) g.tags.push_back({"FEN", fen});
+  Position p = fen.empty() ? Position() : *Position::from_fen(fen);
+  for (int i = 0; i < max_plies; ++i) {
+    const MoveList moves = p.legal_moves();
+    if (moves.size == 0) break;
+    const Move m = moves[static_cast<int>(rng() % static_cast<unsigned>(moves.size))];
+    g.events.push_back(GameEvent::make_move(m));
+    p.play(m);
+  }
+  return g;
+}
+
+TEST(CodecRoundTrip, MillionsOfRandomPlies) {
+  std::mt19937_64 rng(2026);
+  const std::vector<std::string> fens = {
+      "",
+      "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",  // castling both ways
+      "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",                            // en passant pins
+      "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1",                                    // promotions
+      "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",    // Chess960
+      "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1",                     // Chess960 castling
+      "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",               // 218 legal moves
+      "k7/8/1Q6/8/8/8/8/7K b - - 0 1",                                        // one legal move...
+  };
+  long plies = 0;
+  int castles = 0, en_passant = 0, promotions = 0, max_moves = 0, single = 0;
+  for (int round = 0; plies < 1'200'000; ++round) {
+    CodecStreams s;
+    std::vector<Game> games;
+    for (int i = 0; i < 200; ++i) {
+      games.push_back(random_moves_game(rng, fens[static_cast<std::size_t>(i) % fens.size()], 300));
+      ASSERT_TRUE(encode_game(games.back(), s).ok());
+    }
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    for (const Game& g : games) {
+      auto d = decode_game(c, g.tags);
+      ASSERT_TRUE(d.ok()) << d.error().to_string();
+      ASSERT_EQ(d->game, g);
+      Position p = *start_position(g.tags);
+      for (const GameEvent& e : g.events) {
+        const int n = p.legal_move_count();
+        max_moves = std::max(max_moves, n);
+        single += n == 1;
+        castles += e.move.kind() == Move::kCastling;
+        en_passant += e.move.kind() == Move::kEnPassant;
+        promotions += e.move.kind() == Move::kPromotion;
+        p.play(e.move);
+        ++plies;
+      }
+    }
+  }
+  EXPECT_GT(castles, 100);
+  EXPECT_GT(en_passant, 50);
+  EXPECT_GT(promotions, 1000);
+  EXPECT_EQ(max_moves, 218);
+  EXPECT_GT(single, 100);
+}
+
+TEST(CodecRoundTrip, RawGamesKeepTheirBytes) {
+  CodecStreams s;
+  const std::string raw = "[Variant \"Crazyhouse\"]\r\n\r\n1. e4 e5 2. N@f3 \xFF *";
+  encode_raw_game(raw, s);
+  auto d = decode(s, {});
+  ASSERT_TRUE(d.ok());
+  EXPECT_TRUE(d->raw);
+  EXPECT_EQ(d->raw_text, raw);
+}
+
+TEST(CodecEncode, RejectsWhatItCannotRepresent) {
+  Game g;
+  g.events.push_back(GameEvent::make_move(Move(12, 36)));  // e2e5
+  CodecStreams s;
+  EXPECT_FALSE(encode_game(g, s).ok());
+  EXPECT_TRUE(s.moves.empty() && s.structure.empty()) << "a failed encode leaves the streams untouched";
+  g.events = {GameEvent::begin_variation(), GameEvent::end_variation()};
+  EXPECT_FALSE(encode_game(g, s).ok());
+  g.events.clear();
+  g.tags = {{"Variant", "Atomic"}};
+  EXPECT_EQ(encode_game(g, s).error().code(), ErrorCode::InvalidInput);
+}
+
+// Damaged records are Corruption, never a crash and never an exception.
+TEST(CodecDecode, RejectsDamagedRecords) {
+  const Game g = parse_one("{c} 1. e4 $1 (1. d4 d5) e5 2. Nf3 1-0");
+  const CodecStreams good = encode(g);
+  auto expect_corrupt = [&](const CodecStreams& s, const std::string& why) {
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    auto d = decode_game(c, g.tags);
+    ASSERT_FALSE(d.ok()) << why;
+    EXPECT_EQ(d.error().code(), ErrorCode::Corruption) << why;
+  };
+  CodecStreams s = good;
+  s.structure[0] = static_cast<char>(s.structure[0] | 0x40);
+  expect_corrupt(s, "reserved header bit");
+  s = good;
+  s.structure[0] = static_cast<char>((s.structure[0] & ~7) | 6);
+  expect_corrupt(s, "reserved result");
+  s = good;
+  const auto len = static_cast<std::size_t>(s.moves[1]);  // the main line integer, one byte longer
+  s.moves.insert(2 + len, 1, '\0');                      // with a zero on top
+  s.moves[1] = static_cast<char>(len + 1);
+  expect_corrupt(s, "non-minimal integer");
+  s = good;
+  s.moves[0] = 1;  // fewer plies than the integer holds
+  expect_corrupt(s, "value left over");
+  for (std::size_t cut = 0; cut < good.moves.size(); ++cut) {
+    s = good;
+    s.moves.resize(cut);
+    expect_corrupt(s, "truncated moves at " + std::to_string(cut));
+  }
+  for (std::size_t cut = 0; cut < good.structure.size(); ++cut) {
+    s = good;
+    s.structure.resize(cut);
+    expect_corrupt(s, "truncated structure at " + std::to_string(cut));
+  }
+  s = good;
+  s.texts.resize(1);
+  expect_corrupt(s, "truncated text");
+  // Every single-bit change: an error or some game, never a crash or a hang.
+  for (int which = 0; which < 3; ++which) {
+    const std::size_t size = which == 0 ? good.moves.size() : which == 1 ? good.structure.size() : good.texts.size();
+    for (std::size_t i = 0; i < size; ++i) {
+      for (int bit = 0; bit < 8; ++bit) {
+        s = good;
+        std::string& t = which == 0 ? s.moves : which == 1 ? s.structure : s.texts;
+        t[i] = static_cast<char>(t[i] ^ (1 << bit));
+        CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+        auto d = decode_game(c, g.tags);
+        if (!d.ok()) EXPECT_EQ(d.error().code(), ErrorCode::Corruption);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc
