@@ -65,4 +65,8 @@ struct DecodedGame {
 // an integer that is not minimal or has value left over) fails with Corruption.
 Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags);
 
+// Advances `in` past the next game without decoding its moves (lengths and structure are still
+// checked). Fails with Corruption where decode_game would fail on the same lengths.
+Status skip_game(CodecCursor& in);
+
 }  // namespace pgnarc

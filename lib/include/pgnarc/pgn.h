@@ -74,6 +74,16 @@ class PgnReader {
   // next game), false at the end of the input, or an Error if the source fails.
   Result<bool> next(PgnVisitor& visitor);
 
+  // The next game's bytes without parsing them (for parsing on other threads with parse_game).
+  // Returns false at the end of the input.
+  struct RawGame {
+    std::string text;
+    std::uint64_t number = 0;  // 1-based position in the input
+    SourcePos start;
+  };
+  Result<bool> next_raw(RawGame& out);
+
+  const std::string& name() const;
   std::uint64_t games_read() const;
   std::uint64_t bytes_read() const;
 
@@ -81,6 +91,11 @@ class PgnReader {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Parses one game's bytes (as found by PgnReader::next_raw) and reports it to `visitor`, exactly
+// as PgnReader::next would; `source` names the input in error messages.
+void parse_game(std::string_view text, const std::string& source, std::uint64_t number, SourcePos start,
+                PgnVisitor& visitor);
 
 // A visitor that assembles Game values; after next() returns true, either ok() and game() hold
 // the game, or error() and raw_text() say what went wrong and what the bytes were (raw_text()

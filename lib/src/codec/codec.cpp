@@ -369,7 +369,69 @@ class Decoder {
 
 thread_local std::array<DigitReader, kMaxDepth + 2> Decoder::digit_readers_;
 
+// Walks a record's lengths and structure without the board.
+class Skipper {
+ public:
+  explicit Skipper(CodecCursor& in) : in_(in), moves_(in.moves), structure_(in.structure), texts_(in.texts) {}
+  Status run() {
+    std::uint8_t header;
+    if (!structure_.u8(header) || (header & kReservedBits)) return corrupt("bad game header");
+    if (header & kRaw) {
+      std::uint64_t len;
+      std::string_view text;
+      ByteReader raw(in_.raw);
+      if (header != kRaw || !raw.varint(len) || !raw.bytes(len, text)) return corrupt("bad raw game");
+      return {};
+    }
+    if (header & kHasFrame)
+      for (int list = 0; list < 2; ++list) {
+        std::uint64_t n;
+        if (!structure_.varint(n) || n > structure_.remaining()) return corrupt("bad comment count");
+        for (std::uint64_t i = 0; i < n; ++i) {
+          std::uint8_t kind;
+          if (!structure_.u8(kind) || kind > kEscape || !skip_text()) return corrupt("bad comment");
+        }
+      }
+    return line((header & kAnnotated) != 0, 0);
+  }
+
+ private:
+  bool skip_text() {
+    std::uint64_t len;
+    std::string_view t;
+    return texts_.varint(len) && texts_.bytes(len, t);
+  }
+  Status line(bool annotated, int depth) {
+    if (depth > kMaxDepth) return corrupt("variations nested too deep");
+    std::uint64_t plies, len;
+    std::string_view bytes;
+    if (!moves_.varint(plies) || plies > kMaxPlies || !moves_.varint(len) || !moves_.bytes(len, bytes))
+      return corrupt("bad line");
+    if (!annotated) return {};
+    std::uint64_t n, d;
+    if (!structure_.varint(n) || n > plies) return corrupt("bad null move count");
+    for (std::uint64_t k = 0; k < n; ++k)
+      if (!structure_.varint(d)) return corrupt("bad null move ply");
+    if (!structure_.varint(n) || n > kMaxItems || n > structure_.remaining()) return corrupt("bad item count");
+    std::uint64_t variations = 0;
+    for (std::uint64_t k = 0; k < n; ++k) {
+      std::uint8_t type, nag;
+      if (!structure_.varint(d) || !structure_.u8(type) || type > kVariation) return corrupt("bad item");
+      if (type == kNag && !structure_.u8(nag)) return corrupt("bad NAG");
+      if (type <= kEscape && !skip_text()) return corrupt("bad comment");
+      variations += type == kVariation;
+    }
+    for (std::uint64_t v = 0; v < variations; ++v)
+      if (auto st = line(true, depth + 1); !st) return st;
+    return {};
+  }
+  CodecCursor& in_;
+  ByteReader moves_, structure_, texts_;
+};
+
 }  // namespace
+
+Status skip_game(CodecCursor& in) { return Skipper(in).run(); }
 
 Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
   auto start = start_position(game.tags);

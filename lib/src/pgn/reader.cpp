@@ -619,6 +619,28 @@ Result<bool> PgnReader::next(PgnVisitor& visitor) {
   return true;
 }
 
+Result<bool> PgnReader::next_raw(RawGame& out) {
+  Impl& s = *impl_;
+  std::size_t length = 0;
+  SourcePos start;
+  auto found = s.find_game(length, start);
+  if (!found) return found.error();
+  if (!*found) return false;
+  out.number = ++s.games;
+  out.start = start;
+  out.text.assign(s.buf.data() + s.begin, length);
+  advance(out.text.data(), out.text.data() + out.text.size(), s.line, s.col);
+  s.begin += length;
+  return true;
+}
+
+void parse_game(std::string_view text, const std::string& source, std::uint64_t number, SourcePos start,
+                PgnVisitor& visitor) {
+  visitor.begin_game(number, start);
+  GameParser(text, source, number, start, visitor).run();
+}
+
+const std::string& PgnReader::name() const { return impl_->name; }
 std::uint64_t PgnReader::games_read() const { return impl_->games; }
 std::uint64_t PgnReader::bytes_read() const { return impl_->bytes; }
 

@@ -1,0 +1,134 @@
+// Archives (.pga): writing games into indexed, checksummed blocks, and reading them back by
+// number, in order, or by tag.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pgnarc/codec.h"
+#include "pgnarc/game.h"
+#include "pgnarc/pgn.h"
+#include "pgnarc/status.h"
+
+namespace pgnarc {
+
+struct WriterOptions {
+  unsigned threads = 0;                      // 0: all cores
+  std::size_t block_bytes = 256 * 1024;      // a block closes after this much input PGN ...
+  std::size_t block_games = 4096;            // ... or this many games
+  int zstd_level = 12;
+  bool compress = true;                      // false: every section stored uncompressed
+};
+
+// A game that had to be kept verbatim, and why (file, game, line:column, what).
+struct Problem {
+  std::uint64_t game_number = 0;  // in the archive, 1-based
+  Error error;
+};
+
+struct PackStats {
+  std::uint64_t games = 0;
+  std::uint64_t raw_games = 0;
+  std::uint64_t plies = 0;
+  std::uint64_t input_bytes = 0;
+  std::uint64_t output_bytes = 0;
+  std::uint64_t blocks = 0;
+};
+
+// Writes a new archive. Nothing appears at `path` until finish() succeeds: the archive is built
+// in a temporary file beside it and renamed into place, so an interrupted write never leaves a
+// file that looks complete. Memory stays bounded by a few blocks per thread.
+class ArchiveWriter {
+ public:
+  static Result<std::unique_ptr<ArchiveWriter>> create(const std::string& path, WriterOptions options = {});
+  ~ArchiveWriter();  // without finish(): the temporary file is removed
+
+  // Reads every game of `reader` (parsing on all threads). Games that cannot be coded are kept
+  // verbatim and reported to `on_problem` (in input order). Fails only on I/O errors.
+  // `on_progress` is called after each block with the games and input bytes done so far.
+  Status add_pgn(PgnReader& reader, const std::function<void(const Problem&)>& on_problem = {},
+                 const std::function<void(std::uint64_t games, std::uint64_t bytes)>& on_progress = {});
+  // Adds one game (fails with InvalidInput if it cannot be coded).
+  Status add_game(const Game& game);
+  // Copies every block of an existing archive without decoding its games (for append and merge).
+  Status add_archive_blocks(const std::string& path);
+  // Writes the index and the footer, syncs, and renames the file into place.
+  Result<PackStats> finish();
+
+  ArchiveWriter(const ArchiveWriter&) = delete;
+  ArchiveWriter& operator=(const ArchiveWriter&) = delete;
+
+ private:
+  ArchiveWriter() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A game read from an archive.
+struct ArchiveGame {
+  bool raw = false;
+  Game game;             // !raw
+  std::string raw_text;  // raw: the bytes exactly as they were in the input
+};
+
+// What find() looks for; every given field must match. Names (white, black, player, event,
+// site) match as case-insensitive substrings; `exact_names` makes them exact (case-sensitive).
+struct Query {
+  std::optional<std::string> white, black, player, event, site;
+  bool exact_names = false;
+  std::optional<std::string> result;           // "1-0", "0-1", "1/2-1/2", "*"
+  std::optional<std::string> eco;              // prefix: "B" or "B90"
+  std::optional<std::string> date_from, date_to;  // "YYYY", "YYYY.MM" or "YYYY.MM.DD"
+  std::vector<std::pair<std::string, std::string>> tags;  // exact key = value
+};
+
+struct ArchiveInfo {
+  std::uint16_t write_version = 0, read_version = 0;
+  std::uint64_t file_bytes = 0, games = 0, blocks = 0, index_bytes = 0;
+  // Stored (compressed) bytes by section, summed over blocks: tags, moves, structure, texts, raw;
+  // and the same uncompressed.
+  std::uint64_t section_stored[5] = {}, section_raw[5] = {};
+  std::uint64_t block_overhead_bytes = 0;  // block headers, section tables, checksums
+};
+
+class Archive {
+ public:
+  // Opens and checks the header, footer and index. Damage is Corruption naming the offset.
+  static Result<std::unique_ptr<Archive>> open(const std::string& path);
+  ~Archive();
+
+  std::uint64_t game_count() const;
+  std::uint64_t block_count() const;
+  // Game `index` (0-based). Unknown numbers fail with InvalidInput; damage with Corruption
+  // naming the block and its offset.
+  Result<ArchiveGame> read_game(std::uint64_t index);
+  // The same game as canonical PGN (a verbatim game as its bytes), as unpack writes it.
+  Result<std::string> read_pgn(std::uint64_t index);
+  // Only the tags of game `index` (raw games: none).
+  Result<std::vector<Tag>> read_tags(std::uint64_t index);
+  // Every game in order. `visit` returns false to stop early.
+  Status for_each(const std::function<bool(std::uint64_t index, ArchiveGame& game)>& visit);
+  // Indices (0-based, ascending) of the games matching `q`; the index skips blocks that cannot
+  // match and only the other blocks' tags are decoded.
+  Result<std::vector<std::uint64_t>> find(const Query& q);
+  // The same answer by decoding the tags of every block (the reference for find()).
+  Result<std::vector<std::uint64_t>> find_by_scan(const Query& q);
+  // Sizes by section (reads every block header; checks every block checksum).
+  Result<ArchiveInfo> info();
+  // Checks every checksum and decodes every game. Returns the first damage found.
+  Status verify(const std::function<void(std::uint64_t games_done)>& progress = {});
+
+  Archive(const Archive&) = delete;
+  Archive& operator=(const Archive&) = delete;
+
+ private:
+  Archive() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pgnarc

@@ -1,0 +1,106 @@
+// The container format (format-spec/pgnarc-format.md, section 9): file header, blocks,
+// sections, index, footer. Internal to the library.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pgnarc/archive.h"
+
+namespace pgnarc::container {
+
+inline constexpr char kFileMagic[8] = {'\x89', 'P', 'G', 'A', '\r', '\n', '\x1a', '\n'};
+inline constexpr char kBlockMagic[4] = {'P', 'G', 'A', 'B'};
+inline constexpr char kIndexMagic[4] = {'P', 'G', 'A', 'I'};
+inline constexpr char kFooterMagic[4] = {'P', 'G', 'A', 'F'};
+inline constexpr std::uint16_t kWriteVersion = 1;
+inline constexpr std::uint16_t kReadVersion = 1;
+inline constexpr std::size_t kHeaderSize = 32;
+inline constexpr std::size_t kFooterSize = 48;
+inline constexpr std::size_t kBlockHeaderSize = 12;
+inline constexpr std::size_t kSectionEntrySize = 12;
+inline constexpr int kSections = 5;  // tags, moves, structure, texts, raw
+inline constexpr std::uint32_t kMaxSectionBytes = 256u << 20;
+inline constexpr std::uint32_t kMaxBlockGames = 1u << 20;
+inline constexpr std::uint8_t kStored = 0, kZstd = 1;
+
+enum Section : int { kTags = 0, kMoves = 1, kStructure = 2, kTexts = 3, kRaw = 4 };
+
+// Little-endian fixed-width values.
+inline void put_le(std::string& out, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out += static_cast<char>(v >> (8 * i));
+}
+inline std::uint64_t get_le(const char* p, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = bytes; i-- > 0;) v = v << 8 | static_cast<std::uint8_t>(p[i]);
+  return v;
+}
+
+std::uint64_t hash64(std::string_view bytes);
+
+std::string file_header();
+// Checks magic, versions, reserved fields and checksum of the first 32 bytes.
+Status check_file_header(std::string_view bytes, std::uint16_t& write_version, std::uint16_t& read_version);
+
+// Per-block facts the index keeps so that a search can skip the block.
+struct BlockSummary {
+  std::uint32_t date_min = 99999999, date_max = 0;  // YYYYMMDD; unknown parts widen the range
+  std::uint8_t results = 0;  // bit 0 "1-0", 1 "0-1", 2 "1/2-1/2", 3 "*", 4 other or none
+};
+
+// The index's name table: field (0 White, 1 Black, 2 Event, 3 Site) -> value -> blocks.
+inline constexpr const char* kNameFields[4] = {"White", "Black", "Event", "Site"};
+
+// A block as it is built: the games' codec streams and tags.
+struct BlockBuilder {
+  CodecStreams streams;
+  std::vector<std::vector<Tag>> tags;  // per game (raw games: empty)
+  std::uint32_t games = 0;
+  BlockSummary summary;
+  void add_tags(const std::vector<Tag>& t);
+  // The block's bytes: header, section table, sections, checksum.
+  std::string finish(const WriterOptions& options) const;
+};
+
+// Date tag "YYYY.MM.DD" (with ?? parts) as the range of YYYYMMDD values it allows.
+void date_range(std::string_view date, std::uint32_t& lo, std::uint32_t& hi);
+std::uint8_t result_bit(const std::string* result_tag);
+
+// A block read back: its sections decompressed, its tags decoded.
+struct DecodedBlock {
+  std::uint32_t games = 0;
+  std::uint8_t codec = 0;
+  std::string sections[kSections];
+  std::uint32_t stored[kSections] = {};
+  std::vector<std::vector<Tag>> tags;
+};
+// `where` ("block 3 at offset 1234") prefixes every error. Checks the checksum first.
+Status decode_block(std::string_view bytes, const std::string& where, DecodedBlock& out, bool decode_tags = true);
+// Only the header and section table (sizes), after checking the checksum.
+Status read_block_sizes(std::string_view bytes, const std::string& where, std::uint32_t& games,
+                        std::uint32_t stored[kSections], std::uint32_t raw[kSections]);
+
+struct IndexEntry {
+  std::uint64_t offset = 0, size = 0, first_game = 0;
+  std::uint32_t games = 0;
+  BlockSummary summary;
+};
+struct Index {
+  std::vector<IndexEntry> blocks;
+  // names[field]: (value, blocks containing it ascending)
+  std::vector<std::pair<std::string, std::vector<std::uint32_t>>> names[4];
+};
+std::string encode_index(const Index& index, const WriterOptions& options);
+Status decode_index(std::string_view bytes, std::uint64_t index_offset, Index& out);
+
+std::string encode_footer(std::uint64_t index_offset, std::uint64_t index_size, std::uint64_t games,
+                          std::uint64_t blocks, std::uint64_t index_hash);
+struct Footer {
+  std::uint64_t index_offset = 0, index_size = 0, games = 0, blocks = 0, index_hash = 0;
+};
+Status decode_footer(std::string_view bytes, std::uint64_t file_size, Footer& out);
+
+}  // namespace pgnarc::container

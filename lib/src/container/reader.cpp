@@ -1,0 +1,305 @@
+// Archive: opening, random access by game number, iteration, search, verification.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "container/format.h"
+
+namespace pgnarc {
+
+using namespace container;
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  return out;
+}
+
+bool name_matches(std::string_view value, const std::string& want, bool exact) {
+  if (exact) return value == want;
+  return lower(value).find(lower(want)) != std::string::npos;
+}
+
+const std::string* find_tag(const std::vector<Tag>& tags, std::string_view key) {
+  for (const Tag& t : tags)
+    if (t.key == key) return &t.value;
+  return nullptr;
+}
+
+// A query date "YYYY[.MM[.DD]]" as the first (lo) or last (hi) YYYYMMDD value it covers.
+std::uint32_t query_date(const std::string& d, bool hi) {
+  std::uint32_t lo_v, hi_v;
+  date_range(d, lo_v, hi_v);
+  return hi ? hi_v : lo_v;
+}
+
+bool game_matches(const std::vector<Tag>& tags, const Query& q) {
+  auto has_name = [&](const char* key, const std::string& want) {
+    const std::string* v = find_tag(tags, key);
+    return v && name_matches(*v, want, q.exact_names);
+  };
+  if (q.white && !has_name("White", *q.white)) return false;
+  if (q.black && !has_name("Black", *q.black)) return false;
+  if (q.player && !has_name("White", *q.player) && !has_name("Black", *q.player)) return false;
+  if (q.event && !has_name("Event", *q.event)) return false;
+  if (q.site && !has_name("Site", *q.site)) return false;
+  if (q.result) {
+    const std::string* r = find_tag(tags, "Result");
+    if (!r || *r != *q.result) return false;
+  }
+  if (q.eco) {
+    const std::string* e = nullptr;
+    for (const Tag& t : tags)
+      if (lower(t.key) == "eco") {
+        e = &t.value;
+        break;
+      }
+    if (!e || e->compare(0, q.eco->size(), *q.eco) != 0) return false;
+  }
+  if (q.date_from || q.date_to) {
+    const std::string* d = find_tag(tags, "Date");
+    std::uint32_t lo = 0, hi = 99999999;
+    if (d) date_range(*d, lo, hi);
+    if (!d || lo == 0) return false;  // an unknown date matches no date range
+    if (q.date_from && lo < query_date(*q.date_from, false)) return false;
+    if (q.date_to && lo > query_date(*q.date_to, true)) return false;
+  }
+  for (const auto& [k, v] : q.tags) {
+    bool found = false;
+    for (const Tag& t : tags) found |= t.key == k && t.value == v;
+    if (!found) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+struct Archive::Impl {
+  std::string path;
+  int fd = -1;
+  const char* data = nullptr;
+  std::size_t size = 0;
+  std::uint16_t write_version = 0, read_version = 0;
+  Footer footer;
+  Index index;
+  // The last block decoded, with where each game starts in its streams.
+  std::uint32_t cached = ~0u;
+  DecodedBlock block;
+  std::vector<CodecCursor> starts;
+
+  ~Impl() {
+    if (data && size) ::munmap(const_cast<char*>(data), size);
+    if (fd >= 0) ::close(fd);
+  }
+
+  std::string where(std::uint32_t b) const {
+    return path + ": block " + std::to_string(b) + " at offset " + std::to_string(index.blocks[b].offset);
+  }
+  std::string_view bytes(std::uint32_t b) const {
+    return std::string_view(data + index.blocks[b].offset, index.blocks[b].size);
+  }
+
+  Status load(std::uint32_t b) {
+    if (cached == b) return {};
+    cached = ~0u;
+    if (auto st = decode_block(bytes(b), where(b), block); !st) return st;
+    if (block.games != index.blocks[b].games)
+      return corruption(where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
+                        std::to_string(index.blocks[b].games));
+    starts.clear();
+    CodecCursor c{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts], block.sections[kRaw]};
+    for (std::uint32_t g = 0; g < block.games; ++g) {
+      starts.push_back(c);
+      if (auto st = skip_game(c); !st) return corruption(where(b) + ": game " + std::to_string(g) + ": " + st.error().message());
+    }
+    if (!c.moves.empty() || !c.structure.empty() || !c.texts.empty() || !c.raw.empty())
+      return corruption(where(b) + ": bytes left over after its last game");
+    cached = b;
+    return {};
+  }
+
+  std::uint32_t block_of(std::uint64_t game) const {
+    auto it = std::upper_bound(index.blocks.begin(), index.blocks.end(), game,
+                               [](std::uint64_t g, const IndexEntry& e) { return g < e.first_game; });
+    return static_cast<std::uint32_t>(it - index.blocks.begin() - 1);
+  }
+
+  Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j) {
+    CodecCursor c = starts[j];
+    auto d = decode_game(c, block.tags[j]);
+    if (!d) return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + j + 1) + ": " +
+                              d.error().message());
+    ArchiveGame g;
+    g.raw = d->raw;
+    g.game = std::move(d->game);
+    g.raw_text = std::move(d->raw_text);
+    return g;
+  }
+
+  // Blocks that can hold a match, from the name table and the block summaries.
+  std::vector<bool> candidates(const Query& q) const {
+    std::vector<bool> ok(index.blocks.size(), true);
+    auto restrict_names = [&](std::initializer_list<int> fields, const std::string& want) {
+      std::vector<bool> hit(index.blocks.size(), false);
+      for (int f : fields)
+        for (const auto& [value, blocks] : index.names[f])
+          if (name_matches(value, want, q.exact_names))
+            for (std::uint32_t b : blocks) hit[b] = true;
+      for (std::size_t b = 0; b < ok.size(); ++b) ok[b] = ok[b] && hit[b];
+    };
+    if (q.white) restrict_names({0}, *q.white);
+    if (q.black) restrict_names({1}, *q.black);
+    if (q.player) restrict_names({0, 1}, *q.player);
+    if (q.event) restrict_names({2}, *q.event);
+    if (q.site) restrict_names({3}, *q.site);
+    for (std::size_t b = 0; b < ok.size(); ++b) {
+      const BlockSummary& s = index.blocks[b].summary;
+      if (q.result && !(s.results & result_bit(&*q.result))) ok[b] = false;
+      if (q.date_from && s.date_max < query_date(*q.date_from, false)) ok[b] = false;
+      if (q.date_to && s.date_min > query_date(*q.date_to, true)) ok[b] = false;
+    }
+    return ok;
+  }
+
+  Result<std::vector<std::uint64_t>> search(const Query& q, bool use_index) {
+    std::vector<std::uint64_t> out;
+    const std::vector<bool> ok = use_index ? candidates(q) : std::vector<bool>(index.blocks.size(), true);
+    DecodedBlock tags_only;
+    for (std::uint32_t b = 0; b < index.blocks.size(); ++b) {
+      if (!ok[b]) continue;
+      const std::vector<std::vector<Tag>>* tags;
+      if (cached == b) {
+        tags = &block.tags;
+      } else {
+        if (auto st = decode_block(bytes(b), where(b), tags_only); !st) return st.error();
+        if (tags_only.games != index.blocks[b].games) return corruption(where(b) + ": game count differs from the index");
+        tags = &tags_only.tags;
+      }
+      for (std::uint32_t j = 0; j < tags->size(); ++j)
+        if (game_matches((*tags)[j], q)) out.push_back(index.blocks[b].first_game + j);
+    }
+    return out;
+  }
+};
+
+Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
+  std::unique_ptr<Archive> a(new Archive());
+  a->impl_ = std::make_unique<Impl>();
+  Impl& s = *a->impl_;
+  s.path = path;
+  s.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (s.fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(s.fd, &st) != 0) return io_error("cannot stat " + path + ": " + std::strerror(errno));
+  s.size = static_cast<std::size_t>(st.st_size);
+  if (s.size < kHeaderSize + kFooterSize)
+    return corruption(path + ": " + std::to_string(s.size) + " bytes is too short for an archive (offset 0)");
+  void* m = ::mmap(nullptr, s.size, PROT_READ, MAP_PRIVATE, s.fd, 0);
+  if (m == MAP_FAILED) return io_error("cannot map " + path + ": " + std::strerror(errno));
+  s.data = static_cast<const char*>(m);
+  const std::string_view file(s.data, s.size);
+  auto prefix = [&](const Error& e) { return Error(e.code(), path + ": " + e.message()); };
+  if (auto r = check_file_header(file, s.write_version, s.read_version); !r) return prefix(r.error());
+  if (auto r = decode_footer(file.substr(s.size - kFooterSize), s.size, s.footer); !r) return prefix(r.error());
+  const std::string_view index = file.substr(s.footer.index_offset, s.footer.index_size);
+  if (hash64(index) != s.footer.index_hash)
+    return corruption(path + ": index checksum mismatch (index at offset " + std::to_string(s.footer.index_offset) + ")");
+  if (auto r = decode_index(index, s.footer.index_offset, s.index); !r) return prefix(r.error());
+  std::uint64_t games = 0;
+  for (const auto& e : s.index.blocks) games += e.games;
+  if (games != s.footer.games || s.index.blocks.size() != s.footer.blocks)
+    return corruption(path + ": footer and index disagree on the number of games or blocks (footer at offset " +
+                      std::to_string(s.size - kFooterSize) + ")");
+  return a;
+}
+
+Archive::~Archive() = default;
+
+std::uint64_t Archive::game_count() const { return impl_->footer.games; }
+std::uint64_t Archive::block_count() const { return impl_->index.blocks.size(); }
+
+Result<ArchiveGame> Archive::read_game(std::uint64_t i) {
+  Impl& s = *impl_;
+  if (i >= game_count())
+    return invalid_input("no game " + std::to_string(i + 1) + ": the archive has " + std::to_string(game_count()) + " games");
+  const std::uint32_t b = s.block_of(i);
+  if (auto st = s.load(b); !st) return st.error();
+  return s.decode(b, static_cast<std::uint32_t>(i - s.index.blocks[b].first_game));
+}
+
+Result<std::string> Archive::read_pgn(std::uint64_t i) {
+  auto g = read_game(i);
+  if (!g) return g.error();
+  std::string out;
+  if (g->raw) write_raw_game(g->raw_text, out);
+  else if (auto st = write_pgn(g->game, out); !st) return corruption(impl_->path + ": game " + std::to_string(i + 1) + ": " + st.error().message());
+  return out;
+}
+
+Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
+  Impl& s = *impl_;
+  if (i >= game_count()) return invalid_input("no game " + std::to_string(i + 1));
+  const std::uint32_t b = s.block_of(i);
+  if (auto st = s.load(b); !st) return st.error();
+  return s.block.tags[i - s.index.blocks[b].first_game];
+}
+
+Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {
+  Impl& s = *impl_;
+  for (std::uint32_t b = 0; b < s.index.blocks.size(); ++b) {
+    if (auto st = s.load(b); !st) return st;
+    for (std::uint32_t j = 0; j < s.block.games; ++j) {
+      auto g = s.decode(b, j);
+      if (!g) return g.error();
+      if (!visit(s.index.blocks[b].first_game + j, *g)) return {};
+    }
+  }
+  return {};
+}
+
+Result<std::vector<std::uint64_t>> Archive::find(const Query& q) { return impl_->search(q, true); }
+Result<std::vector<std::uint64_t>> Archive::find_by_scan(const Query& q) { return impl_->search(q, false); }
+
+Result<ArchiveInfo> Archive::info() {
+  Impl& s = *impl_;
+  ArchiveInfo info;
+  info.write_version = s.write_version;
+  info.read_version = s.read_version;
+  info.file_bytes = s.size;
+  info.games = game_count();
+  info.blocks = block_count();
+  info.index_bytes = s.footer.index_size;
+  for (std::uint32_t b = 0; b < s.index.blocks.size(); ++b) {
+    std::uint32_t games, stored[kSections], raw[kSections];
+    if (auto st = read_block_sizes(s.bytes(b), s.where(b), games, stored, raw); !st) return st.error();
+    std::uint64_t sum = 0;
+    for (int k = 0; k < kSections; ++k) {
+      info.section_stored[k] += stored[k];
+      info.section_raw[k] += raw[k];
+      sum += stored[k];
+    }
+    info.block_overhead_bytes += s.index.blocks[b].size - sum;
+  }
+  return info;
+}
+
+Status Archive::verify(const std::function<void(std::uint64_t)>& progress) {
+  std::uint64_t done = 0;
+  auto st = for_each([&](std::uint64_t, ArchiveGame&) {
+    if (progress && ++done % 4096 == 0) progress(done);
+    return true;
+  });
+  if (!st) return st;
+  if (progress) progress(game_count());
+  return {};
+}
+
+}  // namespace pgnarc
