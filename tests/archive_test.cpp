@@ -1,0 +1,255 @@
+// The container and reader library: round trips, random access, determinism, append and merge,
+// search, and detection of every single-byte flip and every truncation.
+#include <unistd.h>
+
+#include <cctype>
+#include <fstream>
+
+#include "pgn_util.h"
+#include "pgnarc/archive.h"
+
+namespace pgnarc {
+namespace {
+
+using test::read_all;
+using test::ReadGame;
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "/pgnarc_" + std::to_string(::getpid()) + "_" + name;
+}
+
+// All sample files, as one PGN text.
+const std::string& sample_pgn() {
+  static const std::string text = [] {
+    std::string t;
+    for (const std::string& f : test::pgn_corpus_files()) t += test::read_file(f) + "\n\n";
+    return t;
+  }();
+  return text;
+}
+
+std::string pack(const std::string& pgn, const std::string& name, WriterOptions o = {}) {
+  const std::string path = temp_path(name);
+  auto w = ArchiveWriter::create(path, o);
+  EXPECT_TRUE(w.ok());
+  PgnReader reader(memory_input(pgn), "sample.pgn");
+  EXPECT_TRUE((*w)->add_pgn(reader).ok());
+  auto stats = (*w)->finish();
+  EXPECT_TRUE(stats.ok()) << (stats.ok() ? "" : stats.error().to_string());
+  return path;
+}
+
+std::vector<ReadGame> unpack_games(const std::string& path) {
+  auto a = Archive::open(path);
+  EXPECT_TRUE(a.ok()) << (a.ok() ? "" : a.error().to_string());
+  std::vector<ReadGame> out;
+  if (!a.ok()) return out;
+  auto st = (*a)->for_each([&](std::uint64_t, ArchiveGame& g) {
+    ReadGame r;
+    r.ok = !g.raw;
+    if (g.raw) r.raw = g.raw_text;
+    else r.game = std::move(g.game);
+    out.push_back(std::move(r));
+    return true;
+  });
+  EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().to_string());
+  return out;
+}
+
+// Games as the archive must give them back: parsed games, or raw bytes for unreadable ones.
+std::vector<ReadGame> expected_games(const std::string& pgn) {
+  auto games = read_all(pgn);
+  for (auto& g : games) g.error.clear();
+  return games;
+}
+
+std::string file_bytes(const std::string& path) { return test::read_file(path); }
+
+WriterOptions small_blocks() {
+  WriterOptions o;
+  o.block_games = 7;
+  o.threads = 2;
+  return o;
+}
+
+TEST(Archive, RoundTripNothingLost) {
+  const std::string path = pack(sample_pgn(), "rt.pga", small_blocks());
+  const auto got = unpack_games(path);
+  const auto want = expected_games(sample_pgn());
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(got[i].ok, want[i].ok) << "game " << i + 1;
+    if (want[i].ok) ASSERT_EQ(got[i].game, want[i].game) << "game " << i + 1;
+    else ASSERT_EQ(got[i].raw, want[i].raw) << "game " << i + 1;
+  }
+  auto a = Archive::open(path);
+  EXPECT_GT((*a)->block_count(), 50u);
+}
+
+TEST(Archive, RandomAccessEqualsSequentialDecode) {
+  const std::string path = pack(sample_pgn(), "ra.pga", small_blocks());
+  const auto seq = unpack_games(path);
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  std::mt19937_64 rng(1);
+  for (int k = 0; k < 400; ++k) {
+    const std::uint64_t i = rng() % seq.size();
+    auto g = (*a)->read_game(i);
+    ASSERT_TRUE(g.ok()) << g.error().to_string();
+    EXPECT_EQ(!g->raw, seq[i].ok);
+    if (!g->raw) {
+      EXPECT_EQ(g->game, seq[i].game);
+      auto tags = (*a)->read_tags(i);
+      ASSERT_TRUE(tags.ok());
+      EXPECT_EQ(*tags, seq[i].game.tags);
+    }
+  }
+  EXPECT_EQ((*a)->read_game(seq.size()).error().code(), ErrorCode::InvalidInput);
+}
+
+TEST(Archive, SameBytesWhateverTheThreadCount) {
+  WriterOptions one = small_blocks(), four = small_blocks();
+  one.threads = 1;
+  four.threads = 4;
+  EXPECT_EQ(file_bytes(pack(sample_pgn(), "t1.pga", one)), file_bytes(pack(sample_pgn(), "t4.pga", four)));
+}
+
+TEST(Archive, EmptyArchive) {
+  const std::string path = pack("", "empty.pga");
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok()) << a.error().to_string();
+  EXPECT_EQ((*a)->game_count(), 0u);
+  EXPECT_TRUE((*a)->verify().ok());
+  EXPECT_EQ(file_bytes(path).size(), 32u + 4 + 1 + 4 + 5 + 48);  // header, index (5 empty counts), footer
+}
+
+TEST(Archive, AppendAndMergeEqualASinglePack) {
+  const std::string text = sample_pgn();
+  const std::size_t cut = text.find("\n\n[Event", text.size() / 2) + 2;
+  const std::string first = text.substr(0, cut), second = text.substr(cut);
+  const std::string a = pack(first, "a.pga", small_blocks()), b = pack(second, "b.pga", small_blocks());
+  const auto whole = unpack_games(pack(text, "whole.pga", small_blocks()));
+
+  const std::string merged = temp_path("merged.pga");
+  auto w = ArchiveWriter::create(merged);
+  ASSERT_TRUE((*w)->add_archive_blocks(a).ok());
+  ASSERT_TRUE((*w)->add_archive_blocks(b).ok());
+  ASSERT_TRUE((*w)->finish().ok());
+  EXPECT_EQ(unpack_games(merged), whole);
+
+  const std::string appended = pack(first, "appended.pga", small_blocks());
+  auto w2 = ArchiveWriter::create(appended, small_blocks());
+  ASSERT_TRUE((*w2)->add_archive_blocks(appended).ok());
+  PgnReader reader(memory_input(second), "second.pgn");
+  ASSERT_TRUE((*w2)->add_pgn(reader).ok());
+  ASSERT_TRUE((*w2)->finish().ok());
+  EXPECT_EQ(unpack_games(appended), whole);
+}
+
+TEST(Archive, UnfinishedWriterLeavesNothing) {
+  const std::string path = temp_path("unfinished.pga");
+  {
+    auto w = ArchiveWriter::create(path);
+    PgnReader reader(memory_input(sample_pgn()), "s.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+  }  // destroyed without finish()
+  EXPECT_NE(::access(path.c_str(), F_OK), 0);
+  EXPECT_NE(::access((path + ".tmp." + std::to_string(::getpid())).c_str(), F_OK), 0);
+}
+
+TEST(ArchiveSearch, IndexedFindEqualsScanAndBruteForce) {
+  const std::string path = pack(sample_pgn(), "find.pga", small_blocks());
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  const auto games = unpack_games(path);
+  std::vector<Query> queries(12);
+  queries[0].player = "carlsen";
+  queries[1].white = "Carlsen,M";
+  queries[1].exact_names = true;
+  queries[2].black = "ANAND";
+  queries[3].event = "olympiad";
+  queries[4].result = "1/2-1/2";
+  queries[5].eco = "B9";
+  queries[6].date_from = "2012.12.01";
+  queries[6].date_to = "2012.12.31";
+  queries[7].date_from = "1900";
+  queries[7].date_to = "1950";
+  queries[8].tags = {{"Variant", "Standard"}};
+  queries[9].player = "nobody-at-all";
+  queries[10].site = "lichess";
+  queries[10].result = "0-1";
+  queries[11].date_to = "1800";
+  for (std::size_t k = 0; k < queries.size(); ++k) {
+    auto fast = (*a)->find(queries[k]);
+    auto slow = (*a)->find_by_scan(queries[k]);
+    ASSERT_TRUE(fast.ok() && slow.ok());
+    EXPECT_EQ(*fast, *slow) << "query " << k;
+    if (k != 9) EXPECT_FALSE(fast->empty()) << "query " << k << " should match something";
+  }
+  // Brute force for one query: games whose White or Black contains "carlsen".
+  std::vector<std::uint64_t> brute;
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    if (!games[i].ok) continue;
+    for (const char* key : {"White", "Black"}) {
+      const std::string* v = games[i].game.tag(key);
+      std::string low = v ? *v : "";
+      for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (low.find("carlsen") != std::string::npos) {
+        brute.push_back(i);
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(*(*a)->find(queries[0]), brute);
+}
+
+// Every single-byte change anywhere in the file is detected: open or verify fails with
+// Corruption (or Unsupported for a future read version), never a crash or a wrong game.
+TEST(ArchiveDamage, EverySingleByteFlipIsDetected) {
+  const std::string text = test::read_file(test::corpus_path("pgn/annotated_human.pgn")).substr(0, 6000);
+  const std::string path = pack(text, "flip.pga", small_blocks());
+  const std::string good = file_bytes(path);
+  const std::string damaged = temp_path("damaged.pga");
+  int detected = 0;
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    std::string bad = good;
+    bad[i] = static_cast<char>(bad[i] ^ 0x5A);
+    { std::ofstream(damaged, std::ios::binary) << bad; }
+    auto a = Archive::open(damaged);
+    Status st = a.ok() ? (*a)->verify() : Status(a.error());
+    ASSERT_FALSE(st.ok()) << "flip at byte " << i << " not detected";
+    EXPECT_TRUE(st.error().code() == ErrorCode::Corruption || st.error().code() == ErrorCode::Unsupported)
+        << st.error().to_string();
+    ++detected;
+  }
+  EXPECT_EQ(detected, static_cast<int>(good.size()));
+}
+
+TEST(ArchiveDamage, EveryTruncationIsDetected) {
+  const std::string path = pack(sample_pgn().substr(0, 20000), "trunc.pga", small_blocks());
+  const std::string good = file_bytes(path);
+  const std::string damaged = temp_path("truncated.pga");
+  for (std::size_t len = 0; len < good.size(); ++len) {
+    { std::ofstream(damaged, std::ios::binary) << good.substr(0, len); }
+    auto a = Archive::open(damaged);
+    ASSERT_FALSE(a.ok()) << "truncation to " << len << " bytes opened";
+    EXPECT_EQ(a.error().code(), ErrorCode::Corruption);
+  }
+}
+
+TEST(ArchiveDamage, ErrorsNameTheBlockAndOffset) {
+  const std::string path = pack(sample_pgn().substr(0, 20000), "where.pga", small_blocks());
+  std::string bad = file_bytes(path);
+  bad[100] = static_cast<char>(bad[100] ^ 1);  // inside block 0
+  const std::string damaged = temp_path("where_damaged.pga");
+  { std::ofstream(damaged, std::ios::binary) << bad; }
+  auto a = Archive::open(damaged);
+  ASSERT_TRUE(a.ok());
+  auto g = (*a)->read_game(0);
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.error().message().find("block 0 at offset 32"), std::string::npos) << g.error().message();
+  EXPECT_NE(g.error().message().find("checksum mismatch"), std::string::npos) << g.error().message();
+}
+
+}  // namespace
+}  // namespace pgnarc

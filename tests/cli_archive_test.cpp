@@ -1,0 +1,167 @@
+// End-to-end: the pgnarc binary on small files, every subcommand and exit code, and pipes.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+#include "cli_util.h"
+
+namespace pgnarc {
+namespace {
+
+using test::run_cli;
+
+class CliArchive : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "/pgnarc_cli_" + std::to_string(::getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
+    pgn_ = dir_ + "/games.pgn";
+    std::ofstream(pgn_, std::ios::binary) << test::read_file(test::corpus_path("pgn/twic_events.pgn"))
+                                          << "\n\n[Event \"bad\"]\n\n1. e4 Ke3 *\n";
+  }
+  std::string p(const std::string& name) const { return "'" + dir_ + "/" + name + "'"; }
+  std::string dir_, pgn_;
+};
+
+TEST_F(CliArchive, PackUnpackRoundTrip) {
+  auto r = run_cli("pack '" + pgn_ + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("61 games (1 kept verbatim)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("game 61 kept verbatim"), std::string::npos) << r.err;
+  EXPECT_NE(test::read_file(dir_ + "/games.pga.log").find("illegal move \"Ke3\""), std::string::npos);
+  auto u = run_cli("unpack " + p("games.pga"));
+  ASSERT_EQ(u.exit_code, 0) << u.err;
+  EXPECT_TRUE(u.out.starts_with("[Event \"4th London Chess Classic\"]\n"));
+  EXPECT_TRUE(u.out.ends_with("[Event \"bad\"]\n\n1. e4 Ke3 *\n\n")) << "the bad game comes back byte for byte";
+  // unpack -o writes the same bytes; packing the output again and unpacking is stable.
+  ASSERT_EQ(run_cli("unpack " + p("games.pga") + " -o " + p("out.pgn")).exit_code, 0);
+  EXPECT_EQ(test::read_file(dir_ + "/out.pgn"), u.out);
+  ASSERT_EQ(run_cli("pack -q " + p("out.pgn") + " -o " + p("again.pga")).exit_code, 0);
+  EXPECT_EQ(run_cli("unpack " + p("again.pga")).out, u.out);
+}
+
+TEST_F(CliArchive, PackFromStdinAndCompressedInput) {
+  ASSERT_EQ(std::system(("gzip -c '" + pgn_ + "' > " + p("games.pgn.gz")).c_str()), 0);
+  ASSERT_EQ(run_cli("pack -q " + p("games.pgn.gz")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q - -o " + p("stdin.pga"), pgn_).exit_code, 0);
+  const std::string a = run_cli("unpack " + p("games.pga")).out, b = run_cli("unpack " + p("stdin.pga")).out;
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(run_cli("pack -q -").exit_code, 1) << "stdin needs -o";
+}
+
+TEST_F(CliArchive, GetPrintsGamesAsUnpackDoes) {
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
+  const std::string all = run_cli("unpack " + p("games.pga")).out;
+  std::vector<std::string> games;  // split the full output at game starts
+  std::size_t pos = 0;
+  while (pos < all.size()) {
+    std::size_t next = all.find("\n\n[Event ", pos);
+    next = next == std::string::npos ? all.size() : next + 2;
+    games.push_back(all.substr(pos, next - pos));
+    pos = next;
+  }
+  ASSERT_EQ(games.size(), 61u);
+  EXPECT_EQ(run_cli("get " + p("games.pga") + " 1").out, games[0]);
+  EXPECT_EQ(run_cli("get " + p("games.pga") + " 3-5 61").out, games[2] + games[3] + games[4] + games[60]);
+  auto r = run_cli("get " + p("games.pga") + " 62");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no game 62"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("get " + p("games.pga") + " 0").exit_code, 1);
+  EXPECT_EQ(run_cli("get " + p("games.pga") + " x").exit_code, 1);
+}
+
+TEST_F(CliArchive, FindCountNumbersPgn) {
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
+  auto r = run_cli("find " + p("games.pga") + " --player carlsen");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.starts_with("1\n")) << r.out;
+  const std::string count = run_cli("find " + p("games.pga") + " --player carlsen --count").out;
+  EXPECT_EQ(count, std::to_string(std::count(r.out.begin(), r.out.end(), '\n')) + "\n");
+  EXPECT_EQ(run_cli("find " + p("games.pga") + " --white Carlsen,M --exact --result 1-0 --count").out, "2\n");  // counted with grep on the sample
+  EXPECT_EQ(run_cli("find " + p("games.pga") + " --tag Round=4.1 --pgn").out, run_cli("get " + p("games.pga") + " 1").out);
+  EXPECT_EQ(run_cli("find " + p("games.pga") + " --result 2-0").exit_code, 1);
+  EXPECT_EQ(run_cli("find " + p("games.pga") + " --tag nokey").exit_code, 1);
+  EXPECT_EQ(run_cli("find " + p("games.pga") + " --date-from 2030 --count").out, "0\n");
+}
+
+TEST_F(CliArchive, AppendAndMerge) {
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "' -o " + p("a.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "' -o " + p("b.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("merge -q -o " + p("m.pga") + " " + p("a.pga") + " " + p("b.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("append -q " + p("a.pga") + " '" + pgn_ + "'").exit_code, 0);
+  const std::string one = run_cli("unpack " + p("b.pga")).out;
+  EXPECT_EQ(run_cli("unpack " + p("m.pga")).out, one + one);
+  EXPECT_EQ(run_cli("unpack " + p("a.pga")).out, one + one);
+  EXPECT_EQ(run_cli("merge -o " + p("m.pga") + " " + p("a.pga")).exit_code, 1) << "refuses to overwrite";
+}
+
+TEST_F(CliArchive, InfoAndVerify) {
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
+  auto r = run_cli("info " + p("games.pga"));
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("games:    61 (1 kept verbatim)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bits per ply"), std::string::npos);
+  r = run_cli("info " + p("games.pga") + " --json");
+  EXPECT_TRUE(r.out.starts_with("{\"write_version\": 1, \"read_version\": 1,")) << r.out;
+  EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
+  r = run_cli("verify " + p("games.pga"));
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.err.find("sound: 61 games"), std::string::npos) << r.err;
+}
+
+TEST_F(CliArchive, ExitCodes) {
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
+  auto r = run_cli("pack '" + pgn_ + "'");
+  EXPECT_EQ(r.exit_code, 1) << "an existing archive is not overwritten";
+  EXPECT_NE(r.err.find("--force"), std::string::npos);
+  EXPECT_EQ(run_cli("pack -q --force '" + pgn_ + "'").exit_code, 0);
+  r = run_cli("pack --strict '" + pgn_ + "' -o " + p("strict.pga"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("illegal move \"Ke3\""), std::string::npos) << r.err;
+  EXPECT_NE(::access((dir_ + "/strict.pga").c_str(), F_OK), 0) << "--strict leaves no archive";
+  r = run_cli("pack " + p("missing.pgn") + " -o " + p("x.pga"));
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+  // A damaged archive: exit 3, with the block and offset.
+  std::string bytes = test::read_file(dir_ + "/games.pga");
+  bytes[200] = static_cast<char>(bytes[200] ^ 1);
+  std::ofstream(dir_ + "/bad.pga", std::ios::binary) << bytes;
+  r = run_cli("verify " + p("bad.pga"));
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("block 0 at offset 32"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("unpack " + p("bad.pga")).exit_code, 3);
+  std::ofstream(dir_ + "/short.pga", std::ios::binary) << bytes.substr(0, bytes.size() - 1);
+  EXPECT_EQ(run_cli("unpack " + p("short.pga")).exit_code, 3);
+  EXPECT_EQ(run_cli("unpack " + p("none.pga")).exit_code, 4);
+  EXPECT_EQ(run_cli("unpack").exit_code, 1);
+  EXPECT_EQ(run_cli("unpack " + p("games.pga") + " --bogus").exit_code, 1);
+}
+
+TEST_F(CliArchive, OutputIsSafeToPipe) {
+  // A larger archive, so that unpack is still writing when head exits.
+  std::string big;
+  const std::string one = test::read_file(pgn_);
+  for (int i = 0; i < 30; ++i) big += one;
+  std::ofstream(dir_ + "/big.pgn", std::ios::binary) << big;
+  ASSERT_EQ(run_cli("pack -q " + p("big.pgn")).exit_code, 0);
+  const std::string cmd = std::string("'") + PGNARC_CLI + "' unpack " + p("big.pga") + " 2>" + p("err.txt") +
+                          " | head -3 > " + p("head.txt");
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(test::read_file(dir_ + "/err.txt"), "") << "nothing on stderr when the reader goes away";
+  EXPECT_EQ(test::read_file(dir_ + "/head.txt").substr(0, 36), "[Event \"4th London Chess Classic\"]\n[");
+}
+
+TEST_F(CliArchive, HelpForEveryCommand) {
+  for (const char* c : {"pack", "unpack", "get", "find", "append", "merge", "info", "verify", "perft"}) {
+    auto r = run_cli(std::string(c) + " --help");
+    EXPECT_EQ(r.exit_code, 0) << c;
+    EXPECT_EQ(r.out.substr(0, 14 + std::strlen(c)), std::string("usage: pgnarc ") + c) << c;
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc
