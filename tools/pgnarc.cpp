@@ -285,9 +285,10 @@ pgnarc::WriterOptions writer_options(const Args& a, int& rc) {
 void print_summary(const char* verb, const pgnarc::PackStats& s, std::uint64_t problems, const std::string& out,
                    const std::string& log_path) {
   if (g_quiet) return;
-  std::fprintf(stderr, "%s %s: %llu games (%llu kept verbatim), %llu plies, %llu bytes in, %llu bytes out", verb,
-               out.c_str(), static_cast<unsigned long long>(s.games), static_cast<unsigned long long>(s.raw_games),
-               static_cast<unsigned long long>(s.plies), static_cast<unsigned long long>(s.input_bytes),
+  std::fprintf(stderr, "%s %s: %llu games (%llu kept verbatim)", verb, out.c_str(),
+               static_cast<unsigned long long>(s.games), static_cast<unsigned long long>(s.raw_games));
+  if (s.plies) std::fprintf(stderr, ", %llu plies coded", static_cast<unsigned long long>(s.plies));
+  std::fprintf(stderr, ", %llu bytes in, %llu bytes out", static_cast<unsigned long long>(s.input_bytes),
                static_cast<unsigned long long>(s.output_bytes));
   if (s.output_bytes > 0 && s.input_bytes > 0)
     std::fprintf(stderr, ", ratio %.2f", static_cast<double>(s.input_bytes) / static_cast<double>(s.output_bytes));
