@@ -374,6 +374,19 @@ class GameParser {
 // The splitter: buffering and game boundaries.
 
 struct PgnReader::Impl {
+  // The next game's bytes (valid until the next call), its number and where it starts.
+  Result<bool> take(std::string_view& text, std::uint64_t& number, SourcePos& start) {
+    std::size_t length = 0;
+    auto found = find_game(length, start);
+    if (!found) return found.error();
+    if (!*found) return false;
+    number = ++games;
+    text = std::string_view(buf.data() + begin, length);
+    advance(text.data(), text.data() + text.size(), line, col);
+    begin += length;
+    return true;
+  }
+
   std::unique_ptr<ByteSource> src;
   std::string name;
   std::vector<char> buf;
@@ -604,34 +617,20 @@ Result<std::unique_ptr<PgnReader>> PgnReader::open(const std::string& path) {
 }
 
 Result<bool> PgnReader::next(PgnVisitor& visitor) {
-  Impl& s = *impl_;
-  std::size_t length = 0;
+  std::string_view text;
+  std::uint64_t number = 0;
   SourcePos start;
-  auto found = s.find_game(length, start);
-  if (!found) return found.error();
-  if (!*found) return false;
-  const std::uint64_t number = ++s.games;
-  const std::string_view text(s.buf.data() + s.begin, length);
-  visitor.begin_game(number, start);
-  GameParser(text, s.name, number, start, visitor).run();
-  advance(text.data(), text.data() + text.size(), s.line, s.col);
-  s.begin += length;
+  auto got = impl_->take(text, number, start);
+  if (!got || !*got) return got;
+  parse_game(text, impl_->name, number, start, visitor);
   return true;
 }
 
 Result<bool> PgnReader::next_raw(RawGame& out) {
-  Impl& s = *impl_;
-  std::size_t length = 0;
-  SourcePos start;
-  auto found = s.find_game(length, start);
-  if (!found) return found.error();
-  if (!*found) return false;
-  out.number = ++s.games;
-  out.start = start;
-  out.text.assign(s.buf.data() + s.begin, length);
-  advance(out.text.data(), out.text.data() + out.text.size(), s.line, s.col);
-  s.begin += length;
-  return true;
+  std::string_view text;
+  auto got = impl_->take(text, out.number, out.start);
+  if (got && *got) out.text.assign(text);
+  return got;
 }
 
 void parse_game(std::string_view text, const std::string& source, std::uint64_t number, SourcePos start,
