@@ -165,3 +165,18 @@ TEST_F(CliArchive, HelpForEveryCommand) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// Golden files: unpack and info of a small archive against expected outputs in corpus/cli/.
+TEST(CliGolden, UnpackAndInfoMatchExpectedFiles) {
+  const std::string dir = ::testing::TempDir() + "/pgnarc_golden_" + std::to_string(::getpid());
+  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  ASSERT_EQ(test::run_cli("pack -q '" + test::corpus_path("cli/input.pgn") + "' -o '" + dir + "/g.pga'").exit_code, 0);
+  EXPECT_EQ(test::run_cli("unpack '" + dir + "/g.pga'").out, test::read_file(test::corpus_path("cli/expected_unpack.pgn")));
+  EXPECT_EQ(test::run_cli("info '" + dir + "/g.pga'").out, test::read_file(test::corpus_path("cli/expected_info.txt")));
+}
+
+}  // namespace
+}  // namespace pgnarc

@@ -4,6 +4,8 @@
 //   pgnarc-bench parse FILE     read and validate every game (SAN resolved against the board)
 //   pgnarc-bench codec FILE     encode and decode every game in memory (moves and annotations),
 //                               checking each decodes to the game it came from
+//   pgnarc-bench access ARCHIVE PLAYER   latency of reading one random game (median, p99, warm),
+//                               and finding a player's games with the index and by a full scan
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +14,10 @@
 #include <cmath>
 #include <vector>
 
+#include <algorithm>
+#include <random>
+
+#include "pgnarc/archive.h"
 #include "pgnarc/codec.h"
 #include "pgnarc/pgn.h"
 
@@ -147,11 +153,46 @@ int cmd_codec(const char* path) {
   return 0;
 }
 
+int cmd_access(const char* path, const char* player) {
+  auto a = pgnarc::Archive::open(path);
+  if (!a) {
+    std::fprintf(stderr, "%s\n", a.error().to_string().c_str());
+    return 3;
+  }
+  const std::uint64_t n = (*a)->game_count();
+  if (n == 0) return 2;
+  if (auto st = (*a)->verify(); !st) return 3;  // warms the page cache
+  std::mt19937_64 rng(7);
+  std::vector<double> us;
+  for (int i = 0; i < 2000; ++i) {
+    const std::uint64_t g = rng() % n;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto game = (*a)->read_game(g);
+    us.push_back(seconds_since(t0) * 1e6);
+    if (!game) return 3;
+  }
+  std::sort(us.begin(), us.end());
+  pgnarc::Query q;
+  q.player = player;
+  auto t0 = std::chrono::steady_clock::now();
+  auto fast = (*a)->find(q);
+  const double t_index = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  auto slow = (*a)->find_by_scan(q);
+  const double t_scan = seconds_since(t0);
+  if (!fast || !slow || *fast != *slow) return 3;
+  std::printf("games=%llu read_median_us=%.1f read_p99_us=%.1f found=%zu find_index_ms=%.3f find_scan_ms=%.3f\n",
+              static_cast<unsigned long long>(n), us[us.size() / 2], us[us.size() * 99 / 100], fast->size(),
+              t_index * 1e3, t_scan * 1e3);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "parse") == 0) return cmd_parse(argv[2]);
   if (argc == 3 && std::strcmp(argv[1], "codec") == 0) return cmd_codec(argv[2]);
-  std::fprintf(stderr, "usage: pgnarc-bench parse|codec FILE\n");
+  if (argc == 4 && std::strcmp(argv[1], "access") == 0) return cmd_access(argv[2], argv[3]);
+  std::fprintf(stderr, "usage: pgnarc-bench parse|codec FILE, pgnarc-bench access ARCHIVE PLAYER\n");
   return 1;
 }

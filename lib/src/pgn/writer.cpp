@@ -11,10 +11,19 @@ constexpr std::size_t kWidth = 80;
 class LineWriter {
  public:
   explicit LineWriter(std::string& out) : out_(out) {}
-  // `glue`: no space before this token (")"), and none after an "(".
+  // `glue`: no space before this token (")"). An "(" is held back and written together with the
+  // token after it, so that it never ends a line.
   void token(std::string_view t, bool glue = false) {
-    glue = glue || after_open_;
-    after_open_ = t == "(";
+    if (t == "(") {
+      open_ += '(';
+      return;
+    }
+    std::string joined;
+    if (!open_.empty()) {
+      joined = open_ + std::string(t);
+      t = joined;
+      open_.clear();
+    }
     if (col_ > 0 && glue && col_ + t.size() <= kWidth) {
       out_ += t;
       col_ += t.size();
@@ -32,14 +41,20 @@ class LineWriter {
   }
   // A token that must end its line (";comment") or stand alone on one ("%escape").
   void line_token(std::string_view t, bool column_one) {
-    if (column_one && col_ > 0) newline();
+    if (column_one) {
+      if (!open_.empty()) {  // an escape line cannot carry the "(" before it
+        std::string held;
+        held.swap(open_);
+        token(held);
+      }
+      if (col_ > 0) newline();
+    }
     token(t);
     newline();
   }
   void newline() {
     out_ += '\n';
     col_ = 0;
-    after_open_ = false;
   }
   void finish() {
     if (col_ > 0) newline();
@@ -48,7 +63,7 @@ class LineWriter {
  private:
   std::string& out_;
   std::size_t col_ = 0;
-  bool after_open_ = false;
+  std::string open_;  // "(" not yet written
 };
 
 std::string comment_token(CommentKind kind, std::string_view text) {
