@@ -51,7 +51,6 @@ void generate_targets(const Position& pos, PieceTargets& out) {
 
   const int forward = us == kWhite ? 8 : -8;
   const Bitboard promo_rank = rank_bb(us == kWhite ? 7 : 0);
-  const Bitboard double_rank = rank_bb(us == kWhite ? 3 : 4);
   const Square ep = pos.ep_square();
 
   out.count = 0;
@@ -102,8 +101,11 @@ void generate_targets(const Position& pos, PieceTargets& out) {
           const Square one = static_cast<Square>(from + forward);
           if (!(occ & bb(one))) {
             t |= bb(one);
-            const Square two = static_cast<Square>(one + forward);
-            if ((double_rank & bb(two)) && !(occ & bb(two))) t |= bb(two);
+            // Only from the start rank: elsewhere the square two steps ahead may be off the board.
+            if (rank_of(from) == (us == kWhite ? 1 : 6)) {
+              const Square two = static_cast<Square>(one + forward);
+              if (!(occ & bb(two))) t |= bb(two);
+            }
           }
           t |= T.pawn[us][from] & enemy;
           break;
