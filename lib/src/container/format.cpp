@@ -3,6 +3,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <map>
 
 #include "codec/bytes.h"
@@ -147,8 +148,7 @@ std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
   return out;
 }
 
-Status decode_tags(std::string_view in, std::uint32_t games, const std::string& where,
-                   std::vector<std::vector<Tag>>& out) {
+Status decode_tags(std::string_view in, std::uint32_t games, const std::string& where, DecodedBlock& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   ByteReader r(in);
   std::uint64_t n_keys;
@@ -158,25 +158,31 @@ Status decode_tags(std::string_view in, std::uint32_t games, const std::string& 
     std::uint64_t len;
     if (!r.varint(len) || !r.bytes(len, k)) return bad("key runs past the end");
   }
-  out.assign(games, {});
+  // Per game, the keys of its tags (values are filled in from the columns below).
+  out.tag_views.clear();
+  out.tag_start.assign(1, 0);
   std::vector<std::uint64_t> column_size(n_keys, 0);
-  std::vector<std::vector<std::uint32_t>> game_keys(games);
+  std::vector<std::uint32_t> key_of;  // key index of each tag view
   for (std::uint32_t g = 0; g < games; ++g) {
     std::uint64_t n;
     if (!r.varint(n) || n > r.remaining()) return bad("bad tag count");
-    game_keys[g].resize(n);
-    for (auto& k : game_keys[g]) {
+    for (std::uint64_t i = 0; i < n; ++i) {
       std::uint64_t id;
       if (!r.varint(id) || id >= n_keys) return bad("bad key index");
-      k = static_cast<std::uint32_t>(id);
+      out.tag_views.push_back(TagView{keys[id], {}});
+      key_of.push_back(static_cast<std::uint32_t>(id));
       ++column_size[id];
     }
+    out.tag_start.push_back(static_cast<std::uint32_t>(out.tag_views.size()));
   }
-  std::vector<std::vector<std::string_view>> columns(n_keys);
+  // Where each column's values go: the tags with that key, in order.
+  std::vector<std::vector<std::uint32_t>> slots(n_keys);
+  for (std::uint64_t k = 0; k < n_keys; ++k) slots[k].reserve(column_size[k]);
+  for (std::uint32_t i = 0; i < key_of.size(); ++i) slots[key_of[i]].push_back(i);
+  std::vector<std::string_view> distinct;
   for (std::uint64_t k = 0; k < n_keys; ++k) {
-    std::vector<std::string_view> distinct;
-    columns[k].reserve(column_size[k]);
-    for (std::uint64_t i = 0; i < column_size[k]; ++i) {
+    distinct.clear();
+    for (std::uint32_t slot : slots[k]) {
       std::uint64_t ref;
       if (!r.varint(ref)) return bad("value runs past the end");
       if (ref == 0) {
@@ -184,19 +190,14 @@ Status decode_tags(std::string_view in, std::uint32_t games, const std::string& 
         std::string_view v;
         if (!r.varint(len) || !r.bytes(len, v)) return bad("value runs past the end");
         distinct.push_back(v);
-        columns[k].push_back(v);
+        out.tag_views[slot].value = v;
       } else {
         if (ref > distinct.size()) return bad("reference to a value not seen");
-        columns[k].push_back(distinct[ref - 1]);
+        out.tag_views[slot].value = distinct[ref - 1];
       }
     }
   }
   if (r.remaining() != 0) return bad("bytes left over");
-  std::vector<std::size_t> next(n_keys, 0);
-  for (std::uint32_t g = 0; g < games; ++g) {
-    out[g].reserve(game_keys[g].size());
-    for (std::uint32_t k : game_keys[g]) out[g].push_back(Tag{std::string(keys[k]), std::string(columns[k][next[k]++])});
-  }
   return {};
 }
 
@@ -300,7 +301,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
     }
     pos += out.stored[s];
   }
-  if (decode_tags_too) return decode_tags(out.sections[kTags], out.games, where, out.tags);
+  if (decode_tags_too) return decode_tags(out.sections[kTags], out.games, where, out);
   return {};
 }
 

@@ -69,13 +69,28 @@ struct BlockBuilder {
 void date_range(std::string_view date, std::uint32_t& lo, std::uint32_t& hi);
 std::uint8_t result_bit(const std::string* result_tag);
 
-// A block read back: its sections decompressed, its tags decoded.
+// One tag as views into a decoded tags section.
+struct TagView {
+  std::string_view key, value;
+};
+
+// A block read back: its sections decompressed, its tags parsed into views (strings are built
+// only for the games asked for).
 struct DecodedBlock {
   std::uint32_t games = 0;
   std::uint8_t codec = 0;
   std::string sections[kSections];
   std::uint32_t stored[kSections] = {};
-  std::vector<std::vector<Tag>> tags;
+  std::vector<TagView> tag_views;        // all games' tags, game after game
+  std::vector<std::uint32_t> tag_start;  // game j's tags are [tag_start[j], tag_start[j + 1])
+
+  std::vector<Tag> tags(std::uint32_t game) const {
+    std::vector<Tag> out;
+    out.reserve(tag_start[game + 1] - tag_start[game]);
+    for (std::uint32_t i = tag_start[game]; i < tag_start[game + 1]; ++i)
+      out.push_back(Tag{std::string(tag_views[i].key), std::string(tag_views[i].value)});
+    return out;
+  }
 };
 // `where` ("block 3 at offset 1234") prefixes every error. Checks the checksum first.
 Status decode_block(std::string_view bytes, const std::string& where, DecodedBlock& out, bool decode_tags = true);

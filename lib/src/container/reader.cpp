@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "container/format.h"
 
@@ -28,10 +29,18 @@ bool name_matches(std::string_view value, const std::string& want, bool exact) {
   return lower(value).find(lower(want)) != std::string::npos;
 }
 
-const std::string* find_tag(const std::vector<Tag>& tags, std::string_view key) {
-  for (const Tag& t : tags)
-    if (t.key == key) return &t.value;
-  return nullptr;
+// The tags of one game, as views into a decoded block.
+struct TagSpan {
+  const TagView* begin_;
+  const TagView* end_;
+  const TagView* begin() const { return begin_; }
+  const TagView* end() const { return end_; }
+};
+
+std::optional<std::string_view> find_tag(TagSpan tags, std::string_view key) {
+  for (const TagView& t : tags)
+    if (t.key == key) return t.value;
+  return std::nullopt;
 }
 
 // A query date "YYYY[.MM[.DD]]" as the first (lo) or last (hi) YYYYMMDD value it covers.
@@ -41,9 +50,9 @@ std::uint32_t query_date(const std::string& d, bool hi) {
   return hi ? hi_v : lo_v;
 }
 
-bool game_matches(const std::vector<Tag>& tags, const Query& q) {
+bool game_matches(TagSpan tags, const Query& q) {
   auto has_name = [&](const char* key, const std::string& want) {
-    const std::string* v = find_tag(tags, key);
+    const auto v = find_tag(tags, key);
     return v && name_matches(*v, want, q.exact_names);
   };
   if (q.white && !has_name("White", *q.white)) return false;
@@ -52,20 +61,20 @@ bool game_matches(const std::vector<Tag>& tags, const Query& q) {
   if (q.event && !has_name("Event", *q.event)) return false;
   if (q.site && !has_name("Site", *q.site)) return false;
   if (q.result) {
-    const std::string* r = find_tag(tags, "Result");
+    const auto r = find_tag(tags, "Result");
     if (!r || *r != *q.result) return false;
   }
   if (q.eco) {
-    const std::string* e = nullptr;
-    for (const Tag& t : tags)
+    std::optional<std::string_view> e;
+    for (const TagView& t : tags)
       if (lower(t.key) == "eco") {
-        e = &t.value;
+        e = t.value;
         break;
       }
-    if (!e || e->compare(0, q.eco->size(), *q.eco) != 0) return false;
+    if (!e || !e->starts_with(*q.eco)) return false;
   }
   if (q.date_from || q.date_to) {
-    const std::string* d = find_tag(tags, "Date");
+    const auto d = find_tag(tags, "Date");
     std::uint32_t lo = 0, hi = 99999999;
     if (d) date_range(*d, lo, hi);
     if (!d || lo == 0) return false;  // an unknown date matches no date range
@@ -74,7 +83,7 @@ bool game_matches(const std::vector<Tag>& tags, const Query& q) {
   }
   for (const auto& [k, v] : q.tags) {
     bool found = false;
-    for (const Tag& t : tags) found |= t.key == k && t.value == v;
+    for (const TagView& t : tags) found |= t.key == k && t.value == v;
     if (!found) return false;
   }
   return true;
@@ -134,7 +143,7 @@ struct Archive::Impl {
 
   Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j) {
     CodecCursor c = starts[j];
-    auto d = decode_game(c, block.tags[j]);
+    auto d = decode_game(c, block.tags(j));
     if (!d) return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + j + 1) + ": " +
                               d.error().message());
     ArchiveGame g;
@@ -175,16 +184,18 @@ struct Archive::Impl {
     DecodedBlock tags_only;
     for (std::uint32_t b = 0; b < index.blocks.size(); ++b) {
       if (!ok[b]) continue;
-      const std::vector<std::vector<Tag>>* tags;
+      const DecodedBlock* db;
       if (cached == b) {
-        tags = &block.tags;
+        db = &block;
       } else {
         if (auto st = decode_block(bytes(b), where(b), tags_only); !st) return st.error();
         if (tags_only.games != index.blocks[b].games) return corruption(where(b) + ": game count differs from the index");
-        tags = &tags_only.tags;
+        db = &tags_only;
       }
-      for (std::uint32_t j = 0; j < tags->size(); ++j)
-        if (game_matches((*tags)[j], q)) out.push_back(index.blocks[b].first_game + j);
+      for (std::uint32_t j = 0; j < db->games; ++j) {
+        const TagSpan span{db->tag_views.data() + db->tag_start[j], db->tag_views.data() + db->tag_start[j + 1]};
+        if (game_matches(span, q)) out.push_back(index.blocks[b].first_game + j);
+      }
     }
     return out;
   }
@@ -249,7 +260,7 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
   if (i >= game_count()) return invalid_input("no game " + std::to_string(i + 1));
   const std::uint32_t b = s.block_of(i);
   if (auto st = s.load(b); !st) return st.error();
-  return s.block.tags[i - s.index.blocks[b].first_game];
+  return s.block.tags(static_cast<std::uint32_t>(i - s.index.blocks[b].first_game));
 }
 
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {
