@@ -59,7 +59,9 @@ constexpr Help kHelp[] = {
      "recognised by content). Without -o the archive is the first input's name with .pga. An\n"
      "existing file is not overwritten without --force. Games that cannot be coded (illegal or\n"
      "unreadable moves, other variants) are kept verbatim and listed, with where and why, on\n"
-     "stderr and in OUT.pga.log; --strict makes any such game an error (exit 2, no archive).\n"},
+     "stderr and in OUT.pga.log; --strict makes any such game an error (exit 2, no archive).\n"
+     "--store writes every section uncompressed (the settings of the conformance vectors);\n"
+     "--block-games N closes a block after N games.\n"},
     {"unpack", "usage: pgnarc unpack ARCHIVE [-o OUT.pgn] [--quiet]\n\nWrites every game as canonical PGN; games kept verbatim are written as their original bytes.\n"},
     {"get", "usage: pgnarc get ARCHIVE N [N | N-M ...]\n\nWrites the games with those numbers (from 1), byte for byte as unpack writes them.\n"},
     {"find",
@@ -274,6 +276,7 @@ pgnarc::WriterOptions writer_options(const Args& a, int& rc) {
     if (!parse_number(*t, n) || n > 256) rc = usage_error("--threads takes a number from 0 to 256");
     o.threads = static_cast<unsigned>(n);
   }
+  if (a.flag("--store")) o.compress = false;
   if (auto b = a.value("--block-games")) {
     std::uint64_t n;
     if (!parse_number(*b, n) || n == 0 || n > 1000000) rc = usage_error("--block-games takes a number from 1 to 1000000");
@@ -584,7 +587,7 @@ struct Command {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> c = {
-      {"pack", cmd_pack, {"-o", "--threads", "--block-games"}, {"--strict", "--force"}},
+      {"pack", cmd_pack, {"-o", "--threads", "--block-games"}, {"--strict", "--force", "--store"}},
       {"unpack", cmd_unpack, {"-o"}, {}},
       {"get", cmd_get, {}, {}},
       {"find", cmd_find,

@@ -127,7 +127,9 @@ struct Archive::Impl {
     CodecCursor c{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts], block.sections[kRaw]};
     for (std::uint32_t g = 0; g < block.games; ++g) {
       starts.push_back(c);
-      if (auto st = skip_game(c); !st) return corruption(where(b) + ": game " + std::to_string(g) + ": " + st.error().message());
+      if (auto st = skip_game(c); !st)
+        return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + g + 1) + ": " +
+                          st.error().message());
     }
     if (!c.moves.empty() || !c.structure.empty() || !c.texts.empty() || !c.raw.empty())
       return corruption(where(b) + ": bytes left over after its last game");

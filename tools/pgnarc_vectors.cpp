@@ -1,0 +1,274 @@
+// pgnarc-vectors: writes the conformance vectors of corpus/conformance/ (run by hand after a
+// format change; tests/conformance_test.cpp checks the committed vectors against the library).
+//
+//   pgnarc-vectors DIR
+//
+// encode/NAME.pgn + NAME.pga: the exact archive a conforming writer produces from the PGN with
+//   the conformance settings (sections stored, one thread, blocks of 4096 games or 256 KiB
+//   unless the manifest says otherwise).
+// valid/NAME.pga + NAME.pgn: an archive and the canonical PGN it decodes to.
+// invalid/NAME.pga: an archive a reader must reject; the manifest gives the error class.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "codec/bytes.h"
+#include "container/format.h"
+#include "pgnarc/archive.h"
+
+namespace {
+
+using namespace pgnarc;
+using namespace pgnarc::container;
+
+std::string dir;
+std::string manifest;
+
+void write(const std::string& rel, const std::string& bytes) {
+  std::ofstream(dir + "/" + rel, std::ios::binary) << bytes;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string pack(const std::string& pgn, WriterOptions o) {
+  const std::string tmp = dir + "/.tmp.pga";
+  auto w = ArchiveWriter::create(tmp, o);
+  PgnReader reader(memory_input(pgn), "input.pgn");
+  if (!(*w)->add_pgn(reader).ok() || !(*w)->finish().ok()) std::abort();
+  std::string bytes = read(tmp);
+  std::remove(tmp.c_str());
+  return bytes;
+}
+
+std::string unpack(const std::string& pga) {
+  const std::string tmp = dir + "/.tmp.pga";
+  write(".tmp.pga", pga);
+  auto a = Archive::open(tmp);
+  std::string out;
+  if (!a) std::abort();
+  for (std::uint64_t i = 0; i < (*a)->game_count(); ++i) out += *(*a)->read_pgn(i);
+  std::remove(tmp.c_str());
+  return out;
+}
+
+WriterOptions stored(std::size_t block_games = 4096) {
+  WriterOptions o;
+  o.compress = false;
+  o.threads = 1;
+  o.block_games = block_games;
+  return o;
+}
+
+void encode_vector(const std::string& name, const std::string& pgn, const std::string& ids, const std::string& why,
+                   std::size_t block_games = 4096) {
+  // Every game must be coded, except in the vector that is about verbatim games.
+  PgnReader check(memory_input(pgn), name);
+  GameBuilder b;
+  while (*check.next(b))
+    if (!b.ok() && name != "verbatim") {
+      std::fprintf(stderr, "vector %s: %s\n", name.c_str(), b.error().message().c_str());
+      std::exit(1);
+    }
+  const std::string pga = pack(pgn, stored(block_games));
+  write("encode/" + name + ".pgn", pgn);
+  write("encode/" + name + ".pga", pga);
+  write("valid/" + name + ".pga", pga);
+  write("valid/" + name + ".pgn", unpack(pga));
+  manifest += "encode\t" + name + "\t" + (block_games == 4096 ? "-" : "block-games=" + std::to_string(block_games)) +
+              "\t" + ids + "\t" + why + "\n";
+  manifest += "valid\t" + name + "\t-\t" + ids + "\tthe archive of encode/" + name + "\n";
+}
+
+void valid_vector(const std::string& name, const std::string& pga, const std::string& ids, const std::string& why) {
+  write("valid/" + name + ".pga", pga);
+  write("valid/" + name + ".pgn", unpack(pga));
+  manifest += "valid\t" + name + "\t-\t" + ids + "\t" + why + "\n";
+}
+
+void invalid_vector(const std::string& name, const std::string& pga, const char* cls, const std::string& ids,
+                    const std::string& why) {
+  write("invalid/" + name + ".pga", pga);
+  manifest += "invalid\t" + name + "\t" + cls + "\t" + ids + "\t" + why + "\n";
+}
+
+// Rebuilds an archive of one block from hand-made streams and tags, with valid checksums.
+std::string archive_of(const CodecStreams& streams, const std::vector<std::vector<Tag>>& tags) {
+  BlockBuilder b;
+  b.streams = streams;
+  for (const auto& t : tags) b.add_tags(t);
+  const std::string block = b.finish(stored());
+  Index index;
+  IndexEntry e;
+  e.offset = kHeaderSize;
+  e.size = block.size();
+  e.games = b.games;
+  e.summary = b.summary;
+  index.blocks.push_back(e);
+  const std::string idx = encode_index(index, stored());
+  return file_header() + block + idx +
+         encode_footer(kHeaderSize + block.size(), idx.size(), b.games, 1, hash64(idx));
+}
+
+// Replaces the footer of `pga` so that its checksums match again after an index change.
+std::string with_index(const std::string& pga, const Index& index) {
+  Footer f;
+  if (!decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok()) std::abort();
+  const std::string idx = encode_index(index, stored());
+  std::uint64_t games = 0;
+  for (const auto& e : index.blocks) games += e.games;
+  return pga.substr(0, f.index_offset) + idx + encode_footer(f.index_offset, idx.size(), games, index.blocks.size(), hash64(idx));
+}
+
+Index index_of(const std::string& pga) {
+  Footer f;
+  Index idx;
+  if (!decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok()) std::abort();
+  if (!decode_index(std::string_view(pga).substr(f.index_offset, f.index_size), f.index_offset, idx).ok()) std::abort();
+  return idx;
+}
+
+std::string fix_header_checksum(std::string h) {
+  const std::uint64_t sum = hash64(std::string_view(h).substr(0, 28)) & 0xFFFFFFFFu;
+  for (int i = 0; i < 4; ++i) h[28 + i] = static_cast<char>(sum >> (8 * i));
+  return h;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
+    return 1;
+  }
+  dir = argv[1];
+  std::system(("mkdir -p '" + dir + "/encode' '" + dir + "/valid' '" + dir + "/invalid'").c_str());
+  manifest = "# kind\tname\tsettings or error class\trequirements\twhy\n";
+
+  // ---- encode (and valid) ----
+  encode_vector("empty", "", "FILE-HDR-1 INDEX-1 FOOTER-1", "an archive with no games");
+  encode_vector("two_plies", "1. e4 e5\n", "MOVE-ORDER-1 MOVE-INT-1 MOVE-INT-2 REC-HDR-1",
+                "the worked example of spec section 11.1 in a whole archive (spec section 11.3)");
+  encode_vector("zero_plies", "[Event \"tags only\"]\n[Result \"*\"]\n\n*\n", "MOVE-INT-2 TAGS-1", "one game of zero plies");
+  encode_vector("promotions", "[FEN \"7k/PPPP4/8/8/8/8/4pppp/K7 w - - 0 1\"]\n\n1. a8=N e1=Q+ 2. Ka2 f1=B 3. b8=B g1=R "
+                "4. c8=R+ Kh7 5. d8=Q h1=N *\n", "MOVE-ORDER-1 START-1", "promotions to every piece, both colours");
+  encode_vector("en_passant", "1. e4 a6 2. e5 d5 3. exd6 c5 4. Qf3 c4 5. b4 cxb3 *\n", "MOVE-ORDER-1", "en passant by both sides");
+  encode_vector("castling", "[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n1. O-O O-O-O 2. Rf2 Rd7 *\n",
+                "MOVE-ORDER-1", "castling on both wings, written king takes own rook");
+  encode_vector("chess960_king_stays", "[Variant \"Chess960\"]\n[FEN \"1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1\"]\n\n1. O-O O-O *\n",
+                "MOVE-ORDER-1 START-1", "Chess960 castling where the king does not move (g1, g8)");
+  encode_vector("setup_black_to_move", "[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/4P3/4K3 b - - 5 40\"]\n\n40... Kd4 41. e3+ Kd3 1/2-1/2\n",
+                "START-1", "a set-up position with Black to move");
+  encode_vector("null_moves", "1. e4 -- 2. d4 -- 3. c4 *\n", "REC-LINE-1", "null moves in the main line");
+  encode_vector("annotated", "[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0\n", "REC-HDR-1 REC-LINE-1",
+                "the worked example of spec section 11.2");
+  encode_vector("nested_variations",
+                "{before the tags}\n[Event \"nested\"]\n\n{game comment} 1. e4 {after e4} e5 (1... c5 $14 {Sicilian} (1... e6 "
+                "2. d4 ; French\n d5) 2. Nf3) 2. Nf3 $1 $32 (2. f4 exf4 (2... d5)) 2... Nc6 *\n%escape after\n",
+                "REC-HDR-1 REC-CMT-1 REC-LINE-1", "nested variations with comments of all three kinds, NAGs, prelude, epilogue");
+  encode_vector("verbatim", "[Event \"crazyhouse\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 Nc6 3. N@e5 *\n",
+                "REC-HDR-1", "a game kept verbatim (another variant)");
+  encode_vector("latin1_tags", "[Event \"Dortmund\"]\n[White \"M\xFCller, J\xFCrgen\"]\n[Black \"\xC9tienne\"]\n\n1. d4 *\n",
+                "TAGS-1", "tag values in Latin-1, kept byte for byte");
+  {
+    std::string many;
+    for (int i = 0; i < 9; ++i)
+      many += "[Event \"E\"]\n[Round \"" + std::to_string(i + 1) + "\"]\n[White \"P" + std::to_string(i % 3) +
+              "\"]\n[Date \"2020.01.0" + std::to_string(i + 1) + "\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+    encode_vector("many_blocks", many, "BLOCK-1 INDEX-1 TAGS-1", "nine games in five blocks of two", 2);
+  }
+
+  // ---- valid: compressed sections ----
+  {
+    WriterOptions z = stored();
+    z.compress = true;
+    valid_vector("zstd_sections",
+                 pack(read(dir + "/encode/nested_variations.pgn") + "\n" + read(dir + "/encode/many_blocks.pgn"), z),
+                 "BLOCK-1", "sections stored as zstd frames (a reader must accept them; the bytes are not canonical)");
+  }
+
+  // ---- invalid ----
+  const std::string good = read(dir + "/encode/many_blocks.pga");
+  const std::string two = read(dir + "/encode/two_plies.pga");
+  auto flip = [](std::string s, std::size_t at, char x = 1) {
+    s[at] = static_cast<char>(s[at] ^ x);
+    return s;
+  };
+  invalid_vector("short_file", two.substr(0, 79), "Corruption", "FOOTER-1", "shorter than a header and a footer");
+  invalid_vector("bad_magic", fix_header_checksum(flip(two, 1)), "Corruption", "FILE-HDR-1", "wrong file magic");
+  invalid_vector("header_checksum", flip(two, 28), "Corruption", "FILE-HDR-1", "header checksum mismatch");
+  invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
+  {
+    std::string h = two;
+    h[10] = 2;  // read version 2
+    invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
+                   "needs a reader of version 2: refused as unsupported, not corrupt");
+  }
+  invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
+  invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
+  invalid_vector("footer_checksum", flip(good, good.size() - 8), "Corruption", "FOOTER-1", "footer checksum mismatch");
+  {
+    Footer f;
+    if (!decode_footer(std::string_view(good).substr(good.size() - kFooterSize), good.size(), f).ok()) std::abort();
+    invalid_vector("index_checksum", flip(good, f.index_offset + 6), "Corruption", "FOOTER-1", "index checksum mismatch");
+    invalid_vector("block_checksum", flip(good, 60), "Corruption", "BLOCK-1", "a byte of block 0 changed");
+    Index idx = index_of(good);
+    idx.blocks[1].offset += 1;
+    invalid_vector("block_out_of_place", with_index(good, idx), "Corruption", "INDEX-1", "index entry not where the block is");
+    idx = index_of(good);
+    idx.blocks[0].games = 3;
+    idx.blocks[1].games = 1;
+    invalid_vector("game_count_mismatch", with_index(good, idx), "Corruption", "INDEX-1 BLOCK-1",
+                   "the index gives block 0 three games, the block holds two");
+    idx = index_of(good);
+    idx.blocks[2].size += 1000000;
+    invalid_vector("length_past_end", with_index(good, idx), "Corruption", "INDEX-1", "a block size that runs past the index");
+  }
+  {
+    // Game records with valid checksums but damaged contents.
+    const Game g = [] {
+      GameBuilder b;
+      PgnReader r(memory_input("1. e4 e5 2. Nf3 1-0"), "x");
+      (void)r.next(b);
+      return b.game();
+    }();
+    CodecStreams s;
+    if (!encode_game(g, s).ok()) std::abort();
+    CodecStreams bad = s;
+    bad.structure[0] = static_cast<char>(bad.structure[0] | 0x40);
+    invalid_vector("record_reserved_bit", archive_of(bad, {{}}), "Corruption", "REC-HDR-1", "reserved bit in a game header");
+    bad = s;
+    bad.moves[1] = static_cast<char>(bad.moves[1] + 1);
+    bad.moves.insert(2 + static_cast<std::size_t>(s.moves[1]), 1, '\0');
+    invalid_vector("integer_not_minimal", archive_of(bad, {{}}), "Corruption", "MOVE-INT-3", "move integer with a zero top byte");
+    bad = s;
+    bad.moves[0] = 2;  // 2 plies where the integer holds 3
+    invalid_vector("integer_left_over", archive_of(bad, {{}}), "Corruption", "MOVE-INT-5", "move integer with value left over");
+    bad = s;
+    bad.moves += s.moves;  // bytes after the block's last game
+    invalid_vector("bytes_left_over", archive_of(bad, {{}}), "Corruption", "BLOCK-2", "a section longer than its games");
+    CodecStreams item;
+    Game annotated = g;
+    annotated.events.insert(annotated.events.begin() + 1, GameEvent::make_nag(1));
+    if (!encode_game(annotated, item).ok()) std::abort();
+    item.structure[3] = 9;  // the NAG item's type byte -> reserved
+    invalid_vector("reserved_item_type", archive_of(item, {{}}), "Corruption", "REC-LINE-1", "reserved item type 9");
+    CodecStreams mate;
+    Game fools;
+    {
+      GameBuilder b;
+      PgnReader r(memory_input("1. f3 e5 2. g4 Qh4#"), "x");
+      (void)r.next(b);
+      fools = b.game();
+    }
+    if (!encode_game(fools, mate).ok()) std::abort();
+    mate.moves[0] = 5;  // a fifth ply after mate
+    invalid_vector("move_after_mate", archive_of(mate, {{}}), "Corruption", "MOVE-INT-4", "a coded ply where there is no legal move");
+  }
+  write("MANIFEST.tsv", manifest);
+  return 0;
+}
