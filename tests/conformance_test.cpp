@@ -117,7 +117,7 @@ std::string unhex(const std::string& text) {
 
 TEST(ConformanceSpec, WholeArchiveExampleIsTheVector) {
   const std::string s = spec();
-  const auto begin = s.find("```hex\n", s.find("### 11.3"));
+  const auto begin = s.find("```hex\n", s.find("### 12.3"));
   ASSERT_NE(begin, std::string::npos);
   const auto end = s.find("```", begin + 7);
   std::string bytes;
@@ -127,7 +127,7 @@ TEST(ConformanceSpec, WholeArchiveExampleIsTheVector) {
   EXPECT_EQ(bytes, test::read_file(test::corpus_path("conformance/encode/two_plies.pga")));
 }
 
-// Section 11.1 and 11.2: the byte column of each table, stream by stream.
+// Sections 12.1 and 12.2: the byte column of each table, stream by stream.
 std::map<std::string, std::string> spec_table(const std::string& heading) {
   const std::string s = spec();
   std::size_t at = s.find(heading);
@@ -150,8 +150,8 @@ std::map<std::string, std::string> spec_table(const std::string& heading) {
 }
 
 TEST(ConformanceSpec, GameRecordExamplesAreTheCodecsBytes) {
-  for (auto [heading, pgn] : {std::pair<const char*, const char*>{"### 11.1", "1. e4 e5"},
-                              {"### 11.2", "[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0"}}) {
+  for (auto [heading, pgn] : {std::pair<const char*, const char*>{"### 12.1", "1. e4 e5"},
+                              {"### 12.2", "[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0"}}) {
     auto games = test::read_all(pgn);
     ASSERT_EQ(games.size(), 1u);
     CodecStreams s;

@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
   // ---- encode (and valid) ----
   encode_vector("empty", "", "FILE-HDR-1 INDEX-1 FOOTER-1", "an archive with no games");
   encode_vector("two_plies", "1. e4 e5\n", "MOVE-ORDER-1 MOVE-INT-1 MOVE-INT-2 REC-HDR-1",
-                "the worked example of spec section 11.1 in a whole archive (spec section 11.3)");
+                "the worked example of spec section 12.1 in a whole archive (spec section 12.3)");
   encode_vector("zero_plies", "[Event \"tags only\"]\n[Result \"*\"]\n\n*\n", "MOVE-INT-2 TAGS-1", "one game of zero plies");
   encode_vector("promotions", "[FEN \"7k/PPPP4/8/8/8/8/4pppp/K7 w - - 0 1\"]\n\n1. a8=N e1=Q+ 2. Ka2 f1=B 3. b8=B g1=R "
                 "4. c8=R+ Kh7 5. d8=Q h1=N *\n", "MOVE-ORDER-1 START-1", "promotions to every piece, both colours");
@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
                 "START-1", "a set-up position with Black to move");
   encode_vector("null_moves", "1. e4 -- 2. d4 -- 3. c4 *\n", "REC-LINE-1", "null moves in the main line");
   encode_vector("annotated", "[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0\n", "REC-HDR-1 REC-LINE-1",
-                "the worked example of spec section 11.2");
+                "the worked example of spec section 12.2");
   encode_vector("nested_variations",
                 "{before the tags}\n[Event \"nested\"]\n\n{game comment} 1. e4 {after e4} e5 (1... c5 $14 {Sicilian} (1... e6 "
                 "2. d4 ; French\n d5) 2. Nf3) 2. Nf3 $1 $32 (2. f4 exf4 (2... d5)) 2... Nc6 *\n%escape after\n",
