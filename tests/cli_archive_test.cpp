@@ -180,3 +180,30 @@ TEST(CliGolden, UnpackAndInfoMatchExpectedFiles) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// Progress appears on a terminal (run under script(1), which gives the program a pty) and
+// never when stderr is a file or with --quiet.
+TEST(CliProgress, OnlyOnATerminal) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "script(1) not installed";
+  const std::string dir = ::testing::TempDir() + "/pgnarc_progress_" + std::to_string(::getpid());
+  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  std::string big;
+  const std::string one = test::read_file(test::corpus_path("pgn/twic_events.pgn"));
+  for (int i = 0; i < 80; ++i) big += one;  // about 4 MB: long enough for a progress update
+  std::ofstream(dir + "/big.pgn", std::ios::binary) << big;
+  const std::string pack = std::string("'") + PGNARC_CLI + "' pack '" + dir + "/big.pgn' -o '" + dir + "/big.pga' --force";
+  ASSERT_EQ(std::system(("script -qec \"" + pack + "\" /dev/null < /dev/null > '" + dir + "/tty.txt'").c_str()), 0);
+  const std::string tty = test::read_file(dir + "/tty.txt");
+  EXPECT_NE(tty.find("\rpacking ["), std::string::npos) << tty.substr(0, 200);
+  EXPECT_NE(tty.find("s left"), std::string::npos);
+  auto r = test::run_cli("pack '" + dir + "/big.pgn' -o '" + dir + "/big2.pga'");
+  EXPECT_EQ(r.err.find("packing"), std::string::npos) << "no progress when stderr is not a terminal";
+  ASSERT_EQ(std::system(("script -qec \"" + pack + " --quiet\" /dev/null < /dev/null > '" + dir + "/quiet.txt'").c_str()), 0);
+  EXPECT_EQ(test::read_file(dir + "/quiet.txt"), "");
+}
+
+}  // namespace
+}  // namespace pgnarc

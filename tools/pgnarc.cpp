@@ -2,6 +2,7 @@
 // is in the library.
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -177,7 +178,7 @@ class Progress {
     if (total_ > 0) {
       const double frac = std::min(1.0, static_cast<double>(done) / static_cast<double>(total_));
       const int width = 30, fill = static_cast<int>(frac * width);
-      std::snprintf(line, sizeof line, "\r%s [%.*s%*s] %3.0f%% %s/s, %.0fs left\033[K", what_, fill,
+      std::snprintf(line, sizeof line, "\r%s [%.*s%*s] %3.0f%% %s/s, %.0f s left\033[K", what_, fill,
                     "##############################", width - fill, "", frac * 100, human(rate, bytes).c_str(),
                     rate > 0 ? (static_cast<double>(total_ - std::min(done, total_)) / rate) : 0.0);
     } else {
@@ -246,7 +247,16 @@ int add_inputs(pgnarc::ArchiveWriter& w, const std::vector<std::string>& inputs,
   for (const std::string& in : inputs) {
     auto reader = pgnarc::PgnReader::open(in);
     if (!reader) return report(reader.error());
-    Progress progress("packing");
+    // The total is known for a plain file (compressed input is counted after decompression).
+    std::uint64_t total = 0;
+    if (in != "-" && in.ends_with(".pgn")) {
+      if (std::FILE* f = std::fopen(in.c_str(), "rb")) {
+        std::fseek(f, 0, SEEK_END);
+        total = static_cast<std::uint64_t>(std::max(0L, std::ftell(f)));
+        std::fclose(f);
+      }
+    }
+    Progress progress("packing", total);
     std::optional<Error> strict_error;
     auto st = w.add_pgn(
         **reader,
