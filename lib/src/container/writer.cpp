@@ -1,5 +1,7 @@
 // ArchiveWriter: games in, blocks out, in order, on N threads; then the index and the footer.
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -90,7 +92,7 @@ struct ArchiveWriter::Impl {
     return {};
   }
 
-  Status place(const std::string& bytes, std::uint32_t games, const BlockSummary& summary, const std::set<std::string> block_names[4]) {
+  Status place(std::string_view bytes, std::uint32_t games, const BlockSummary& summary, const std::set<std::string> block_names[4]) {
     const auto block_no = static_cast<std::uint32_t>(index.blocks.size());
     IndexEntry e;
     e.offset = offset;
@@ -212,23 +214,30 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
 Status ArchiveWriter::add_archive_blocks(const std::string& path) {
   Impl& s = *impl_;
   if (auto st = s.flush_pending(); !st) return st;
-  auto a = Archive::open(path);
+  auto a = Archive::open(path);  // checks header, footer and index
   if (!a) return a.error();
-  // Re-read the source's index for the block bytes and names.
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return io_error("cannot open " + path + ": " + std::strerror(errno));
-  std::string file;
-  {
-    char buf[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) file.append(buf, n);
-    std::fclose(f);
+  // Map the file and copy block by block: memory stays flat whatever the archive's size.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    return io_error("cannot stat " + path + ": " + std::strerror(errno));
   }
+  const auto size = static_cast<std::size_t>(st.st_size);
+  void* m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (m == MAP_FAILED) return io_error("cannot map " + path + ": " + std::strerror(errno));
+  struct Unmap {
+    void* p;
+    std::size_t n;
+    ~Unmap() { ::munmap(p, n); }
+  } unmap{m, size};
+  const std::string_view file(static_cast<const char*>(m), size);
   Footer footer;
-  if (auto st = decode_footer(std::string_view(file).substr(file.size() - kFooterSize), file.size(), footer); !st) return st;
+  if (auto r = decode_footer(file.substr(size - kFooterSize), size, footer); !r) return r;
   Index src;
-  if (auto st = decode_index(std::string_view(file).substr(footer.index_offset, footer.index_size), footer.index_offset, src); !st)
-    return st;
+  if (auto r = decode_index(file.substr(footer.index_offset, footer.index_size), footer.index_offset, src); !r) return r;
   std::vector<std::set<std::string>> block_names[4];
   for (int fld = 0; fld < 4; ++fld) {
     block_names[fld].resize(src.blocks.size());
@@ -237,17 +246,17 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
   }
   for (std::size_t b = 0; b < src.blocks.size(); ++b) {
     const IndexEntry& e = src.blocks[b];
-    const std::string bytes = file.substr(e.offset, e.size);
+    const std::string_view bytes = file.substr(e.offset, e.size);
     std::uint32_t games, stored[kSections], raw[kSections];
-    if (auto st = read_block_sizes(bytes, path + ": block " + std::to_string(b) + " at offset " + std::to_string(e.offset),
-                                   games, stored, raw);
-        !st)
-      return st;
+    if (auto r = read_block_sizes(bytes, path + ": block " + std::to_string(b) + " at offset " + std::to_string(e.offset),
+                                  games, stored, raw);
+        !r)
+      return r;
     std::set<std::string> names[4];
-    for (int fld = 0; fld < 4; ++fld) names[fld] = block_names[fld][b];
-    if (auto st = s.place(bytes, games, e.summary, names); !st) return st;
+    for (int fld = 0; fld < 4; ++fld) names[fld].swap(block_names[fld][b]);
+    if (auto r = s.place(bytes, games, e.summary, names); !r) return r;
   }
-  s.stats.input_bytes += file.size();
+  s.stats.input_bytes += size;
   return {};
 }
 
