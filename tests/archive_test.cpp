@@ -253,3 +253,39 @@ TEST(ArchiveDamage, ErrorsNameTheBlockAndOffset) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+TEST(ArchiveExport, ParallelExportEqualsGameByGame) {
+  WriterOptions o;
+  o.block_games = 7;
+  const std::string path = ::testing::TempDir() + "/pgnarc_export_" + std::to_string(::getpid()) + ".pga";
+  {
+    auto w = ArchiveWriter::create(path, o);
+    std::string text;
+    for (const std::string& f : test::pgn_corpus_files()) text += test::read_file(f) + "\n\n";
+    PgnReader reader(memory_input(text), "s.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  std::string one_by_one;
+  for (std::uint64_t i = 0; i < (*a)->game_count(); ++i) one_by_one += *(*a)->read_pgn(i);
+  for (unsigned threads : {1u, 4u}) {
+    std::string exported;
+    std::uint64_t last_progress = 0;
+    ASSERT_TRUE((*a)->export_pgn([&](std::string_view c) { exported += c; return true; }, threads,
+                                 [&](std::uint64_t g) { last_progress = g; })
+                    .ok());
+    EXPECT_EQ(exported, one_by_one) << threads << " threads";
+    EXPECT_EQ(last_progress, (*a)->game_count());
+  }
+  std::string first;
+  ASSERT_TRUE((*a)->export_pgn([&](std::string_view c) { first = c; return false; }).ok()) << "stopping early is not an error";
+  EXPECT_TRUE(one_by_one.starts_with(first));
+}
+
+}  // namespace
+}  // namespace pgnarc

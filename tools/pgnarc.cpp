@@ -397,24 +397,12 @@ int cmd_unpack(const Args& a) {
   Output out;
   if (auto r = out.open(a.value("-o")); !r) return report(r.error());
   Progress progress("unpacking", (*archive)->game_count());
-  std::string buf;
   int rc = kOk;
-  auto st = (*archive)->for_each([&](std::uint64_t i, pgnarc::ArchiveGame& g) {
-    if (g.raw) pgnarc::write_raw_game(g.raw_text, buf);
-    else if (auto w = pgnarc::write_pgn(g.game, buf); !w) {
-      rc = report(pgnarc::corruption("game " + std::to_string(i + 1) + ": " + w.error().message()));
-      return false;
-    }
-    if (buf.size() > (1 << 20)) {
-      if ((rc = write_out(out, buf))) return false;
-      buf.clear();
-      progress.update(i + 1);
-    }
-    return true;
-  });
+  auto st = (*archive)->export_pgn(
+      [&](std::string_view chunk) { return (rc = write_out(out, chunk)) == kOk; }, 0,
+      [&](std::uint64_t games) { progress.update(games); });
   if (!st) return report(st.error());
   if (rc) return rc;
-  if ((rc = write_out(out, buf))) return rc;
   if (std::fflush(out.f) != 0) return report(pgnarc::io_error("cannot write " + out.name + ": " + std::strerror(errno)));
   return kOk;
 }

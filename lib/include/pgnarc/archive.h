@@ -110,6 +110,11 @@ class Archive {
   Result<std::string> read_pgn(std::uint64_t index);
   // Only the tags of game `index` (raw games: none).
   Result<std::vector<Tag>> read_tags(std::uint64_t index);
+  // Every game as PGN text (as read_pgn gives it), in order, decoded on `threads` threads (0: all
+  // cores) block by block; `sink` receives consecutive chunks and returns false to stop early.
+  // `progress` (optional) gets the number of games done.
+  Status export_pgn(const std::function<bool(std::string_view chunk)>& sink, unsigned threads = 0,
+                    const std::function<void(std::uint64_t games_done)>& progress = {});
   // Every game in order. `visit` returns false to stop early.
   Status for_each(const std::function<bool(std::uint64_t index, ArchiveGame& game)>& visit);
   // Indices (0-based, ascending) of the games matching `q`; the index skips blocks that cannot

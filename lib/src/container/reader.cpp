@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <deque>
+#include <future>
+#include <thread>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -274,6 +277,62 @@ Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>&
       if (!g) return g.error();
       if (!visit(s.index.blocks[b].first_game + j, *g)) return {};
     }
+  }
+  return {};
+}
+
+namespace {
+
+// One block's games as PGN (a worker's job in export_pgn).
+Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
+                              std::uint64_t first_game) {
+  DecodedBlock block;
+  if (auto st = decode_block(bytes, where, block); !st) return st.error();
+  if (block.games != expected_games) return corruption(where + ": game count differs from the index");
+  CodecCursor c{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts], block.sections[kRaw]};
+  std::string out;
+  for (std::uint32_t j = 0; j < block.games; ++j) {
+    auto d = decode_game(c, block.tags(j));
+    if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
+    if (d->raw) write_raw_game(d->raw_text, out);
+    else if (auto st = write_pgn(d->game, out); !st)
+      return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
+  }
+  if (!c.moves.empty() || !c.structure.empty() || !c.texts.empty() || !c.raw.empty())
+    return corruption(where + ": bytes left over after its last game");
+  return out;
+}
+
+}  // namespace
+
+Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, unsigned threads,
+                           const std::function<void(std::uint64_t)>& progress) {
+  Impl& s = *impl_;
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  std::deque<std::future<Result<std::string>>> in_flight;
+  std::uint32_t next = 0, done_blocks = 0;
+  std::uint64_t games_done = 0;
+  const auto n = static_cast<std::uint32_t>(s.index.blocks.size());
+  while (done_blocks < n) {
+    // Keep two blocks per thread under way; deliver the oldest in order.
+    while (next < n && in_flight.size() < 2 * threads) {
+      const IndexEntry& e = s.index.blocks[next];
+      in_flight.push_back(std::async(std::launch::async, block_pgn, s.bytes(next), s.where(next), e.games, e.first_game));
+      ++next;
+    }
+    auto text = in_flight.front().get();
+    in_flight.pop_front();
+    if (!text) {
+      for (auto& f : in_flight) f.wait();
+      return text.error();
+    }
+    games_done += s.index.blocks[done_blocks].games;
+    ++done_blocks;
+    if (!sink(*text)) {
+      for (auto& f : in_flight) f.wait();
+      return {};
+    }
+    if (progress) progress(games_done);
   }
   return {};
 }
