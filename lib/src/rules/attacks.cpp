@@ -169,6 +169,10 @@ std::unique_ptr<AttackTables> build() {
     t->rook[s].attacks = t->slider_table.data() + rook_off[s];
     t->bishop[s].attacks = t->slider_table.data() + rook_table.size() + bishop_off[s];
   }
+  for (int sq = 0; sq < 64; ++sq) {
+    t->rook_rays[sq] = slide(sq, 0, kRookDirs);
+    t->bishop_rays[sq] = slide(sq, 0, kBishopDirs);
+  }
   for (int a = 0; a < 64; ++a) {
     for (int b = 0; b < 64; ++b) {
       t->between[a][b] = t->line[a][b] = 0;

@@ -39,6 +39,8 @@ struct AttackTables {
   Bitboard king[64];
   Bitboard between[64][64];  // squares strictly between two aligned squares, else 0
   Bitboard line[64][64];     // the whole line through two aligned squares, else 0
+  Bitboard rook_rays[64];    // rook attacks on an empty board
+  Bitboard bishop_rays[64];  // bishop attacks on an empty board
   Magic rook[64];
   Magic bishop[64];
   std::vector<Bitboard> slider_table;

@@ -40,8 +40,8 @@ void generate_targets(const Position& pos, PieceTargets& out) {
   // Sliders that would attack the king on an empty board; with exactly one piece between, that
   // piece (if ours) is pinned to the line.
   Bitboard pinned = 0;
-  Bitboard snipers = (T.rook_attacks(ksq, 0) & (pos.pieces(them, kRook) | pos.pieces(them, kQueen))) |
-                     (T.bishop_attacks(ksq, 0) & (pos.pieces(them, kBishop) | pos.pieces(them, kQueen)));
+  Bitboard snipers = (T.rook_rays[ksq] & (pos.pieces(them, kRook) | pos.pieces(them, kQueen))) |
+                     (T.bishop_rays[ksq] & (pos.pieces(them, kBishop) | pos.pieces(them, kQueen)));
   while (snipers) {
     Bitboard b = T.between[ksq][pop_lsb(snipers)] & occ;
     if (b && !more_than_one(b)) pinned |= b & own;
@@ -68,11 +68,18 @@ void generate_targets(const Position& pos, PieceTargets& out) {
                                        : ((their_pawns & ~file_bb(0)) >> 9) | ((their_pawns & ~file_bb(7)) >> 7);
       danger |= T.king[pos.king_square(them)];
       for (Bitboard b = pos.pieces(them, kKnight); b;) danger |= T.knight[pop_lsb(b)];
-      for (Bitboard b = pos.pieces(them, kBishop) | pos.pieces(them, kQueen); b;)
-        danger |= T.bishop_attacks(pop_lsb(b), occ_no_king);
-      for (Bitboard b = pos.pieces(them, kRook) | pos.pieces(them, kQueen); b;)
-        danger |= T.rook_attacks(pop_lsb(b), occ_no_king);
-      t = T.king[ksq] & ~own & ~danger;
+      // Only sliders whose empty-board rays reach a square the king could go to matter; the
+      // others need no (cache-missing) magic lookup.
+      const Bitboard zone = T.king[ksq] & ~own;
+      for (Bitboard b = pos.pieces(them, kBishop) | pos.pieces(them, kQueen); b;) {
+        const Square sq = pop_lsb(b);
+        if (T.bishop_rays[sq] & zone) danger |= T.bishop_attacks(sq, occ_no_king);
+      }
+      for (Bitboard b = pos.pieces(them, kRook) | pos.pieces(them, kQueen); b;) {
+        const Square sq = pop_lsb(b);
+        if (T.rook_rays[sq] & zone) danger |= T.rook_attacks(sq, occ_no_king);
+      }
+      t = zone & ~danger;
       // Castling, Chess960 rules (which include the standard ones): not out of check; every square
       // between king and its destination and between rook and its destination empty but for the
       // two castling pieces; no square from the king's start to its destination attacked, tested
