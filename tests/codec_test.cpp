@@ -4,6 +4,7 @@
 
 #include "pgn_util.h"
 #include "pgnarc/codec.h"
+#include "codec/bytes.h"
 
 namespace pgnarc {
 namespace {
@@ -261,6 +262,47 @@ TEST(CodecDecode, RejectsDamagedRecords) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// [REC-LINE-1] At most 2^16 plies per game, all lines together: a longer game is refused by the
+// encoder (and so kept verbatim by pack), and a record claiming more is corrupt.
+TEST(CodecLimits, AtMost65536PliesPerGame) {
+  Game g;
+  Position p;
+  const Move cycle[4] = {*p.parse_san("Nf3"), Move(62, 45), Move(21, 6), Move(45, 62)};  // Nf3 Nf6 Ng1 Ng8
+  for (int i = 0; i < 65536; ++i) g.events.push_back(GameEvent::make_move(cycle[i % 4]));
+  CodecStreams s;
+  ASSERT_TRUE(encode_game(g, s).ok());
+  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  auto d = decode_game(c, {});
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game.mainline_plies(), 65536);
+  g.events.push_back(GameEvent::make_move(cycle[0]));
+  CodecStreams t;
+  EXPECT_EQ(encode_game(g, t).error().code(), ErrorCode::InvalidInput);
+  // A record claiming 65537 plies (all digits zero: no integer bytes) is corrupt.
+  CodecStreams forged;
+  forged.structure = std::string(1, '\0');
+  detail::put_varint(forged.moves, 65537);
+  detail::put_varint(forged.moves, 0);
+  CodecCursor f{forged.moves, forged.structure, forged.texts, forged.raw};
+  EXPECT_EQ(decode_game(f, {}).error().code(), ErrorCode::Corruption);
+  // Variations count towards the same budget.
+  Game v;
+  v.events.push_back(GameEvent::make_move(cycle[0]));
+  for (int k = 0; k < 3; ++k) {
+    v.events.push_back(GameEvent::begin_variation());
+    for (int i = 0; i < 30000; ++i) v.events.push_back(GameEvent::make_move(cycle[i % 4]));
+    v.events.push_back(GameEvent::end_variation());
+  }
+  CodecStreams u;
+  EXPECT_FALSE(encode_game(v, u).ok());
 }
 
 }  // namespace

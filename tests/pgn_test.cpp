@@ -306,3 +306,24 @@ TEST(PgnStream, ZstdAndGzipDetectedByMagicBytes) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// Regression (found by fuzz_pgn and fuzz_roundtrip): a comment still open at the end of the
+// input made the splitter end the game before the '{' and then return empty games forever.
+TEST(PgnErrors, CommentOpenAtEndOfInputIsOneBadGame) {
+  for (const std::string text : {"1. e4 -- {. d6 -- 3. c4 *\n", "1. e4 e5 2. Nf3 { never closed\n\n  ",
+                                 "[Event \"x\"]\n\n1. d4 {"}) {
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{1} << 20}) {
+      const auto games = read_all(text, chunk);
+      ASSERT_EQ(games.size(), 1u) << text;
+      EXPECT_FALSE(games[0].ok);
+      EXPECT_EQ(games[0].raw, text.substr(0, text.find_last_not_of(" \n") + 1));
+      EXPECT_NE(games[0].error.find("never closed"), std::string::npos) << games[0].error;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc

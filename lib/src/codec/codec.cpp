@@ -31,7 +31,8 @@ constexpr std::uint8_t kReservedBits = 0xC0;
 enum ItemType : std::uint8_t { kBrace = 0, kLine = 1, kEscape = 2, kNag = 3, kVariation = 4 };
 
 // Limits (format specification, "Limits").
-constexpr std::uint64_t kMaxPlies = 1u << 20;
+// Plies in one game, all its lines together: bounds the work a few bytes can ask of a decoder.
+constexpr std::uint64_t kMaxPlies = 1u << 16;
 constexpr int kMaxDepth = 256;
 constexpr std::uint64_t kMaxItems = 1u << 24;
 
@@ -173,8 +174,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         return bad_game("end of a variation that did not begin");
     }
   }
-  if (slot > kMaxPlies) return bad_game("more than " + std::to_string(kMaxPlies) + " plies in one line");
   if (stats) stats->plies += slot;
+  if (!stats || stats->plies > kMaxPlies) return bad_game("more than " + std::to_string(kMaxPlies) + " plies");
   if (depth == 0 && stats) stats->mainline_plies += slot;
 
   put_varint(out.moves, slot);
@@ -285,7 +286,8 @@ class Decoder {
     if (depth > kMaxDepth) return corrupt("variations nested too deep");
     std::uint64_t plies, len;
     std::string_view bytes;
-    if (!moves_.varint(plies) || plies > kMaxPlies) return corrupt("bad ply count");
+    if (!moves_.varint(plies) || plies > kMaxPlies - total_plies_) return corrupt("more than 65536 plies in the game");
+    total_plies_ += plies;
     if (!moves_.varint(len) || !moves_.bytes(len, bytes)) return corrupt("move integer runs past the end of its section");
     std::vector<std::uint32_t> nulls;
     std::vector<DItem> items;
@@ -363,6 +365,7 @@ class Decoder {
 
   CodecCursor& in_;
   ByteReader moves_, structure_, texts_;
+  std::uint64_t total_plies_ = 0;
   // One per nesting level (a variation is decoded while its parent line is part way through).
   static thread_local std::array<DigitReader, kMaxDepth + 2> digit_readers_;
 };
@@ -405,8 +408,9 @@ class Skipper {
     if (depth > kMaxDepth) return corrupt("variations nested too deep");
     std::uint64_t plies, len;
     std::string_view bytes;
-    if (!moves_.varint(plies) || plies > kMaxPlies || !moves_.varint(len) || !moves_.bytes(len, bytes))
+    if (!moves_.varint(plies) || plies > kMaxPlies - total_plies_ || !moves_.varint(len) || !moves_.bytes(len, bytes))
       return corrupt("bad line");
+    total_plies_ += plies;
     if (!annotated) return {};
     std::uint64_t n, d;
     if (!structure_.varint(n) || n > plies) return corrupt("bad null move count");
@@ -427,6 +431,7 @@ class Skipper {
   }
   CodecCursor& in_;
   ByteReader moves_, structure_, texts_;
+  std::uint64_t total_plies_ = 0;
 };
 
 }  // namespace

@@ -380,6 +380,9 @@ struct PgnReader::Impl {
     auto found = find_game(length, start);
     if (!found) return found.error();
     if (!*found) return false;
+    // A game is never empty (it starts at a byte that is not white space); this guarantees
+    // progress whatever the input.
+    if (length == 0) length = 1;
     number = ++games;
     text = std::string_view(buf.data() + begin, length);
     advance(text.data(), text.data() + text.size(), line, col);
@@ -471,7 +474,11 @@ struct PgnReader::Impl {
       if (begin + i >= end) {
         auto r = refill();
         if (!r) return r.error();
-        if (begin + i >= end) break;  // end of input
+        if (begin + i >= end) {  // end of input: everything scanned belongs to this game
+          last_end = i;
+          while (last_end > 0 && is_space(buf[begin + last_end - 1])) --last_end;
+          break;
+        }
         continue;
       }
       const char* p = buf.data() + begin;
