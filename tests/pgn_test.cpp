@@ -327,3 +327,21 @@ TEST(PgnErrors, CommentOpenAtEndOfInputIsOneBadGame) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// Regression (found by fuzz_pgn): text with only move numbers parsed as an empty game, which
+// writes as nothing, so the game vanished on a round trip. It is now an unreadable game.
+TEST(PgnErrors, MoveNumbersAloneAreNotAGame) {
+  const auto games = read_all("[Event \"a\"]\n\n1. e4 *\n\n1 0.\n\n[Event \"b\"]\n\n1. d4 *\n");
+  ASSERT_EQ(games.size(), 3u);
+  EXPECT_TRUE(games[0].ok);
+  EXPECT_FALSE(games[1].ok);
+  EXPECT_EQ(games[1].raw, "1 0.");
+  EXPECT_NE(games[1].error.find("no tags, moves, comments or result"), std::string::npos) << games[1].error;
+  EXPECT_TRUE(games[2].ok);
+}
+
+}  // namespace
+}  // namespace pgnarc

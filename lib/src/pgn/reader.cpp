@@ -210,6 +210,7 @@ class GameParser {
       value.assign(g_.substr(quote + 1, close - quote - 1));
       i_ = end;
     }
+    any_event_ = true;
     v_.tag(key, value, at);
     tags_.push_back(Tag{key, std::move(value)});
     return std::nullopt;
@@ -235,11 +236,13 @@ class GameParser {
   }
 
   void emit_comment(std::string_view text, CommentKind kind, SourcePos at) {
+    any_event_ = true;
     v_.comment(text, kind, at);
   }
 
   MaybeError parse_move_word(std::string_view w, SourcePos at, bool after_move) {
     if (w == "--" || w == "Z0") {
+      any_event_ = true;
       v_.null_move(walker_->current(), at);
       walker_->play_null();
       last_was_move_ = true;
@@ -249,6 +252,7 @@ class GameParser {
     const Position& pos = walker_->current();
     auto m = pos.parse_san(w);
     if (!m) return fail(at, m.error().message());
+    any_event_ = true;
     v_.move(pos, *m, at);
     walker_->play(*m);
     last_was_move_ = true;
@@ -288,6 +292,7 @@ class GameParser {
       switch (c) {
         case '(':
           if (!walker_->begin_variation()) return fail(at, "variation '(' with no move before it to replace");
+          any_event_ = true;
           v_.begin_variation(at);
           bump();
           continue;
@@ -302,6 +307,7 @@ class GameParser {
           const std::size_t b = i_;
           while (i_ < g_.size() && is_digit(g_[i_]) && n < 1000) n = n * 10 + static_cast<unsigned>(g_[i_++] - '0');
           if (i_ == b || n > 255) return fail(at, "bad NAG \"" + std::string(g_.substr(b - 1, i_ - b + 1)) + "\": must be $0 to $255");
+          any_event_ = true;
           v_.nag(static_cast<int>(n), at);
           continue;
         }
@@ -316,6 +322,7 @@ class GameParser {
       const std::string_view w = word();
       if (const GameResult r = parse_result(w); r != GameResult::kNone) {
         if (walker_->depth() > 0) return fail(at, "game termination marker " + std::string(w) + " inside a variation");
+        any_event_ = true;
         v_.result(r, at);
         result_seen_ = true;
         continue;
@@ -334,6 +341,7 @@ class GameParser {
       }
       if (w.find_first_not_of('.') == std::string_view::npos) continue;  // "1 ..." style
       if (const int nag = symbol_nag(w)) {
+        any_event_ = true;
         v_.nag(nag, at);
         continue;
       }
@@ -345,12 +353,16 @@ class GameParser {
       if (s < w.size()) {
         const int nag = symbol_nag(w.substr(s));
         if (!nag) return fail(at, "unreadable annotation \"" + std::string(w.substr(s)) + "\"");
+        any_event_ = true;
         v_.nag(nag, at);
       }
     }
     const SourcePos end = here();
     if (auto e = start_movetext(end)) return e;
     if (walker_->depth() > 0) return fail(end, "variation not closed at the end of the game");
+    // Text that gave nothing at all (only move numbers or dots) is not a game; keeping it
+    // verbatim is the only way not to lose it.
+    if (!any_event_) return fail(SourcePos{line_, 1}, "no tags, moves, comments or result here");
     return std::nullopt;
   }
 
@@ -366,6 +378,7 @@ class GameParser {
   bool movetext_ = false;
   bool result_seen_ = false;
   bool last_was_move_ = false;
+  bool any_event_ = false;  // anything but move numbers was found
 };
 
 }  // namespace
