@@ -289,3 +289,44 @@ TEST(ArchiveExport, ParallelExportEqualsGameByGame) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// A damaged archive still yields the games of its sound blocks, never a game that was not in
+// it; with no damage, salvage equals a normal export.
+TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
+  WriterOptions o;
+  o.block_games = 5;
+  const std::string path = ::testing::TempDir() + "/pgnarc_salvage_" + std::to_string(::getpid()) + ".pga";
+  {
+    auto w = ArchiveWriter::create(path, o);
+    PgnReader reader(memory_input(test::read_file(test::corpus_path("pgn/twic_events.pgn"))), "s.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  std::string full;
+  ASSERT_TRUE((*Archive::open(path))->export_pgn([&](std::string_view c) { full += c; return true; }).ok());
+  auto sound = salvage_pgn(path, [&](std::string_view) { return true; });
+  ASSERT_TRUE(sound.ok());
+  EXPECT_TRUE(sound->skipped.empty());
+  EXPECT_EQ(sound->games, 60u);
+  const std::string good = test::read_file(path);
+  const std::string bad_path = path + ".bad";
+  std::mt19937_64 rng(4);
+  for (int k = 0; k < 300; ++k) {
+    std::string bad = good;
+    const std::size_t at = rng() % bad.size();
+    bad[at] = static_cast<char>(bad[at] ^ (1 + rng() % 255));
+    { std::ofstream(bad_path, std::ios::binary) << bad; }
+    std::string out;
+    auto rep = salvage_pgn(bad_path, [&](std::string_view c) { out += c; return true; });
+    ASSERT_TRUE(rep.ok());
+    EXPECT_GE(rep->games, 55u) << "at most one block of 5 games lost, byte " << at;
+    EXPECT_NE(full.find(out.substr(0, 200)), std::string::npos) << "salvaged text must come from the archive";
+    if (rep->games < 60) EXPECT_FALSE(rep->skipped.empty()) << "lost games are reported, byte " << at;
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc

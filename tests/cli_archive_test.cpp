@@ -1,4 +1,5 @@
 // End-to-end: the pgnarc binary on small files, every subcommand and exit code, and pipes.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -203,6 +204,49 @@ TEST(CliProgress, OnlyOnATerminal) {
   EXPECT_EQ(r.err.find("packing"), std::string::npos) << "no progress when stderr is not a terminal";
   ASSERT_EQ(std::system(("script -qec \"" + pack + " --quiet\" /dev/null < /dev/null > '" + dir + "/quiet.txt'").c_str()), 0);
   EXPECT_EQ(test::read_file(dir + "/quiet.txt"), "");
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// Writer faults: a pack stopped by a file size limit (as a full disk would) or killed outright
+// leaves no archive that looks complete, and an interrupted append leaves the old archive intact.
+TEST(CliFaults, FullDiskAndKillLeaveNoCompleteLookingFile) {
+  const std::string dir = ::testing::TempDir() + "/pgnarc_faults_" + std::to_string(::getpid());
+  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  std::string big;
+  const std::string one = test::read_file(test::corpus_path("pgn/twic_events.pgn"));
+  for (int i = 0; i < 40; ++i) big += one;
+  std::ofstream(dir + "/big.pgn", std::ios::binary) << big;
+  const std::string cli = std::string("'") + PGNARC_CLI + "'";
+  // A 64 KiB file size limit: the archive (about 280 KB) cannot be written.
+  int status = std::system(("ulimit -f 64; " + cli + " pack -q '" + dir + "/big.pgn' -o '" + dir + "/full.pga' 2>'" +
+                            dir + "/err.txt'").c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 4);
+  EXPECT_NE(test::read_file(dir + "/err.txt").find("cannot write"), std::string::npos);
+  EXPECT_NE(::access((dir + "/full.pga").c_str(), F_OK), 0) << "no archive after a failed write";
+  EXPECT_EQ(std::system(("ls '" + dir + "' | grep -q tmp").c_str()) == 0, false) << "temporary file removed";
+
+  // Append stopped the same way: the old archive is untouched and still sound.
+  ASSERT_EQ(test::run_cli("pack -q '" + test::corpus_path("pgn/twic_events.pgn") + "' -o '" + dir + "/old.pga'").exit_code, 0);
+  const std::string before = test::read_file(dir + "/old.pga");
+  status = std::system(("ulimit -f 64; " + cli + " append -q '" + dir + "/old.pga' '" + dir + "/big.pgn' 2>/dev/null").c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 4);
+  EXPECT_EQ(test::read_file(dir + "/old.pga"), before);
+  EXPECT_EQ(test::run_cli("verify -q '" + dir + "/old.pga'").exit_code, 0);
+
+  // SIGKILL at a few moments during a pack: never a file at the output path.
+  for (int ms : {5, 20, 60}) {
+    const std::string out = dir + "/killed" + std::to_string(ms) + ".pga";
+    std::system(("(" + cli + " pack -q '" + dir + "/big.pgn' -o '" + out + "' & p=$!; sleep 0." +
+                 (ms < 10 ? "00" : "0") + std::to_string(ms) + "; kill -9 $p; wait $p) 2>/dev/null")
+                    .c_str());
+    if (::access(out.c_str(), F_OK) == 0)  // the pack may have finished before the kill
+      EXPECT_EQ(test::run_cli("verify -q '" + out + "'").exit_code, 0) << ms;
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -34,7 +35,7 @@ constexpr const char* kUsageText =
     "commands:\n"
     "  pack [-o OUT.pga] [--threads N] [--strict] [--force] INPUT...\n"
     "                      archive PGN (.pgn, .pgn.zst, .pgn.gz, or - for stdin)\n"
-    "  unpack ARCHIVE [-o OUT.pgn]   all games as canonical PGN (stdout by default)\n"
+    "  unpack ARCHIVE [-o OUT.pgn] [--salvage]   all games as canonical PGN (stdout by default)\n"
     "  get ARCHIVE N [N | N-M ...]   those games (numbered from 1) as PGN\n"
     "  find ARCHIVE [filters] [--count | --numbers | --pgn]\n"
     "                      filters: --white S --black S --player S --event S --site S --exact\n"
@@ -63,7 +64,7 @@ constexpr Help kHelp[] = {
      "stderr and in OUT.pga.log; --strict makes any such game an error (exit 2, no archive).\n"
      "--store writes every section uncompressed (the settings of the conformance vectors);\n"
      "--block-games N closes a block after N games.\n"},
-    {"unpack", "usage: pgnarc unpack ARCHIVE [-o OUT.pgn] [--quiet]\n\nWrites every game as canonical PGN; games kept verbatim are written as their original bytes.\n"},
+    {"unpack", "usage: pgnarc unpack ARCHIVE [-o OUT.pgn] [--salvage] [--quiet]\n\nWrites every game as canonical PGN; games kept verbatim are written as their original bytes.\n--salvage reads a damaged archive without its index: the games of every block whose\nchecksum holds are written, damaged regions are reported, and the exit code is 3 if any.\n"},
     {"get", "usage: pgnarc get ARCHIVE N [N | N-M ...]\n\nWrites the games with those numbers (from 1), byte for byte as unpack writes them.\n"},
     {"find",
      "usage: pgnarc find ARCHIVE [--white S] [--black S] [--player S] [--event S] [--site S] [--exact]\n"
@@ -392,6 +393,20 @@ Result<std::unique_ptr<pgnarc::Archive>> open_archive(const std::string& path) {
 
 int cmd_unpack(const Args& a) {
   if (a.positional.size() != 1) return usage_error("unpack takes one archive");
+  if (a.flag("--salvage")) {
+    Output out;
+    if (auto r = out.open(a.value("-o")); !r) return report(r.error());
+    int rc = kOk;
+    auto rep = pgnarc::salvage_pgn(a.positional[0], [&](std::string_view chunk) { return (rc = write_out(out, chunk)) == kOk; });
+    if (!rep) return report(rep.error());
+    if (rc) return rc;
+    std::fflush(out.f);
+    for (const std::string& s : rep->skipped) std::fprintf(stderr, "pgnarc: %s\n", s.c_str());
+    if (!g_quiet)
+      std::fprintf(stderr, "pgnarc: salvaged %llu games from %llu sound blocks\n", (unsigned long long)rep->games,
+                   (unsigned long long)rep->blocks);
+    return rep->skipped.empty() ? kOk : kDamaged;
+  }
   auto archive = open_archive(a.positional[0]);
   if (!archive) return report(archive.error());
   Output out;
@@ -586,7 +601,7 @@ struct Command {
 const std::vector<Command>& commands() {
   static const std::vector<Command> c = {
       {"pack", cmd_pack, {"-o", "--threads", "--block-games"}, {"--strict", "--force", "--store"}},
-      {"unpack", cmd_unpack, {"-o"}, {}},
+      {"unpack", cmd_unpack, {"-o"}, {"--salvage"}},
       {"get", cmd_get, {}, {}},
       {"find", cmd_find,
        {"--white", "--black", "--player", "--event", "--site", "--result", "--eco", "--date-from", "--date-to", "--tag"},
@@ -603,6 +618,9 @@ const std::vector<Command>& commands() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file size limit (ulimit -f) makes write() fail with EFBIG instead of killing the process,
+  // so that a pack stopped that way reports an I/O error and removes its temporary file.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::vector<std::string_view> args(argv + 1, argv + argc);
   if (args.empty()) return usage_error("no command given");
   const std::string_view cmd = args[0];

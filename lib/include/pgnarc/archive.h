@@ -136,4 +136,16 @@ class Archive {
   std::unique_ptr<Impl> impl_;
 };
 
+// What salvage_pgn recovered and what it had to skip.
+struct SalvageReport {
+  std::uint64_t games = 0;            // games written
+  std::uint64_t blocks = 0;           // sound blocks found
+  std::vector<std::string> skipped;   // damaged regions, with offsets
+};
+
+// Reads a damaged archive without its index: walks the file for blocks whose checksum holds,
+// writes their games as PGN to `sink` in file order, and skips what does not check out. Fails
+// only on I/O errors.
+Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<bool(std::string_view chunk)>& sink);
+
 }  // namespace pgnarc

@@ -375,3 +375,77 @@ Status Archive::verify(const std::function<void(std::uint64_t)>& progress) {
 }
 
 }  // namespace pgnarc
+
+namespace pgnarc {
+
+Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<bool(std::string_view)>& sink) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    return io_error("cannot stat " + path + ": " + std::strerror(errno));
+  }
+  const auto size = static_cast<std::size_t>(st.st_size);
+  SalvageReport report;
+  if (size == 0) {
+    ::close(fd);
+    return report;
+  }
+  void* m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (m == MAP_FAILED) return io_error("cannot map " + path + ": " + std::strerror(errno));
+  const std::string_view file(static_cast<const char*>(m), size);
+  const std::string_view magic(kBlockMagic, 4);
+  std::size_t pos = std::min<std::size_t>(kHeaderSize, size), skip_from = std::string_view::npos;
+  auto note_skip = [&](std::size_t upto) {
+    if (skip_from != std::string_view::npos && upto > skip_from)
+      report.skipped.push_back(path + ": bytes " + std::to_string(skip_from) + " to " + std::to_string(upto) +
+                               " skipped (not a sound block)");
+    skip_from = std::string_view::npos;
+  };
+  while (pos + kBlockHeaderSize + kSections * kSectionEntrySize + 8 <= size) {
+    std::size_t len = 0;
+    if (file.substr(pos, 4) == magic) {
+      std::uint64_t total = kBlockHeaderSize + kSections * kSectionEntrySize + 8;
+      for (int k = 0; k < kSections; ++k) total += get_le(file.data() + pos + kBlockHeaderSize + k * kSectionEntrySize + 4, 4);
+      if (total <= size - pos) len = static_cast<std::size_t>(total);
+    }
+    Result<std::string> text = std::string();
+    if (len) {
+      std::uint32_t games = 0, stored[kSections], raw[kSections];
+      const std::string where = path + ": block at offset " + std::to_string(pos);
+      if (read_block_sizes(file.substr(pos, len), where, games, stored, raw).ok())
+        text = block_pgn(file.substr(pos, len), where, games, report.games);
+      else len = 0;
+      if (len && text) {
+        note_skip(pos);
+        ++report.blocks;
+        report.games += games;
+        if (!sink(*text)) break;
+        pos += len;
+        continue;
+      }
+    }
+    // Not a sound block here: look for the next block magic.
+    if (skip_from == std::string_view::npos) skip_from = pos;
+    const std::size_t next = file.find(magic, pos + 1);
+    if (next == std::string_view::npos) break;
+    pos = next;
+  }
+  // The index and footer follow the last block: not damage if they check out.
+  if (skip_from != std::string_view::npos && file.substr(skip_from, 4) == std::string_view(kIndexMagic, 4)) {
+    Footer f;
+    const bool sound = size >= kFooterSize && decode_footer(file.substr(size - kFooterSize), size, f).ok() &&
+                       f.index_offset == skip_from && hash64(file.substr(f.index_offset, f.index_size)) == f.index_hash;
+    if (!sound)
+      report.skipped.push_back(path + ": index or footer at offset " + std::to_string(skip_from) +
+                               " damaged (the games above do not depend on it)");
+    skip_from = std::string_view::npos;
+  }
+  if (skip_from != std::string_view::npos) note_skip(size);
+  ::munmap(m, size);
+  return report;
+}
+
+}  // namespace pgnarc
