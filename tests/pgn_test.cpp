@@ -345,3 +345,24 @@ TEST(PgnErrors, MoveNumbersAloneAreNotAGame) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// Regression (found by fuzz_pgn): in a game without tags, a comment before the first move was
+// a prelude or a movetext comment depending on a move number before it; written and read again
+// it changed sides. A game without tags has no prelude.
+TEST(PgnRead, GameWithoutTagsHasNoPrelude) {
+  for (const std::string text : {"1. ;note\n e4 *", "{c} 1. e4 *", "%esc\n{c}\n1. e4 *"}) {
+    const auto g = only(read_all(text));
+    ASSERT_TRUE(g.ok) << g.error;
+    EXPECT_TRUE(g.game.prelude.empty()) << text;
+    EXPECT_EQ(g.game.events.front().type, GameEvent::kComment) << text;
+    EXPECT_EQ(only(read_all(test::write_all({g}))).game, g.game) << text;
+  }
+  const auto with_tags = only(read_all("{c}\n[Event \"x\"]\n\n1. e4 *"));
+  EXPECT_EQ(with_tags.game.prelude.size(), 1u);
+}
+
+}  // namespace
+}  // namespace pgnarc

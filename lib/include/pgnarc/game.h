@@ -66,7 +66,8 @@ struct Comment {
 };
 
 struct Game {
-  std::vector<Comment> prelude;  // comments and escape lines before the tag section
+  std::vector<Comment> prelude;  // comments and escape lines before the tag section (a game
+                                 // read without tags has none: its leading comments are events)
   std::vector<Tag> tags;         // in input order
   std::vector<GameEvent> events;
   GameResult result = GameResult::kNone;

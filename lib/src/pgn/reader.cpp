@@ -673,7 +673,16 @@ void GameBuilder::begin_game(std::uint64_t, SourcePos) {
 void GameBuilder::tag(std::string_view key, std::string_view value, SourcePos) {
   game_.tags.push_back(Tag{std::string(key), std::string(value)});
 }
-void GameBuilder::begin_movetext(const Position&, SourcePos) { in_movetext_ = true; }
+void GameBuilder::begin_movetext(const Position&, SourcePos) {
+  in_movetext_ = true;
+  // A prelude is what stands before the tags; a game without tags has none, and its leading
+  // comments belong to the movetext (so that writing and reading again gives the same game).
+  if (game_.tags.empty() && !game_.prelude.empty()) {
+    for (auto it = game_.prelude.rbegin(); it != game_.prelude.rend(); ++it)
+      game_.events.insert(game_.events.begin(), GameEvent::comment(std::move(it->text), it->kind));
+    game_.prelude.clear();
+  }
+}
 void GameBuilder::move(const Position&, Move m, SourcePos) { game_.events.push_back(GameEvent::make_move(m)); }
 void GameBuilder::null_move(const Position&, SourcePos) { game_.events.push_back(GameEvent::null_move()); }
 void GameBuilder::comment(std::string_view text, CommentKind kind, SourcePos) {
