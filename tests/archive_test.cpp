@@ -330,3 +330,40 @@ TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
 
 }  // namespace
 }  // namespace pgnarc
+
+#include <sys/resource.h>
+
+#include "container/format.h"
+
+namespace pgnarc {
+namespace {
+
+// A block whose zstd section claims 256 MiB (with its checksum made right again) is rejected
+// without allocating what it claims: the buffer only grows with real output.
+TEST(ArchiveDamage, LyingSectionSizeCostsNoMemory) {
+  const std::string good = test::read_file(test::corpus_path("conformance/valid/zstd_sections.pga"));
+  std::string bad = good;
+  const std::size_t entry = 32 + container::kBlockHeaderSize + container::kSectionEntrySize * 2;  // structure
+  ASSERT_EQ(bad[entry + 1], 1) << "the structure section of this vector is zstd";
+  const std::uint32_t huge = 1u << 28;
+  for (int i = 0; i < 4; ++i) bad[entry + 8 + i] = static_cast<char>(huge >> (8 * i));
+  // Recompute the block checksum: the block ends where the next block or the index begins.
+  std::size_t end = bad.find("PGAB", 33);
+  if (end == std::string::npos) end = bad.find("PGAI", 33);
+  const std::uint64_t sum = container::hash64(std::string_view(bad).substr(32, end - 8 - 32));
+  for (int i = 0; i < 8; ++i) bad[end - 8 + i] = static_cast<char>(sum >> (8 * i));
+  const std::string path = ::testing::TempDir() + "/pgnarc_lying_" + std::to_string(::getpid()) + ".pga";
+  { std::ofstream(path, std::ios::binary) << bad; }
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  auto g = (*a)->read_game(0);
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.error().message().find("does not decompress to its size"), std::string::npos) << g.error().message();
+  getrusage(RUSAGE_SELF, &after);
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024) << "KB: the claimed 256 MiB was not allocated";
+}
+
+}  // namespace
+}  // namespace pgnarc

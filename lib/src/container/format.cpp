@@ -277,6 +277,37 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
 
 }  // namespace
 
+// Decompresses one zstd frame that must give exactly `size` bytes. The buffer grows only as
+// output is produced, so a size field that lies costs no memory beyond what the frame yields.
+bool decompress(std::string_view in, std::uint32_t size, std::string& out) {
+  static thread_local ZSTD_DCtx* dctx = ZSTD_createDCtx();
+  ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+  out.clear();
+  ZSTD_inBuffer input{in.data(), in.size(), 0};
+  std::size_t have = 0, ret = 1;
+  while (ret != 0) {
+    if (have == out.size()) {
+      if (have == size) {  // full: the frame must end here
+        char probe;
+        ZSTD_outBuffer o{&probe, 1, 0};
+        ret = ZSTD_decompressStream(dctx, &o, &input);
+        if (ZSTD_isError(ret) || o.pos != 0) return false;
+        if (ret != 0 && input.pos == input.size) return false;
+        continue;
+      }
+      out.resize(std::min<std::size_t>(size, std::max<std::size_t>(64 * 1024, 2 * have)));
+    }
+    ZSTD_outBuffer o{out.data() + have, out.size() - have, 0};
+    ret = ZSTD_decompressStream(dctx, &o, &input);
+    if (ZSTD_isError(ret)) return false;
+    have += o.pos;
+    if (ret != 0 && o.pos == 0 && input.pos == input.size) return false;  // truncated frame
+  }
+  if (have != size || input.pos != input.size) return false;
+  out.resize(have);
+  return true;
+}
+
 Status read_block_sizes(std::string_view b, const std::string& where, std::uint32_t& games,
                         std::uint32_t stored[kSections], std::uint32_t raw[kSections]) {
   std::uint8_t codec, enc[kSections];
@@ -292,12 +323,9 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
     const std::string_view stored = b.substr(pos, out.stored[s]);
     if (enc[s] == kStored) {
       out.sections[s].assign(stored);
-    } else {
-      out.sections[s].resize(raw[s]);
-      const std::size_t n = ZSTD_decompress(out.sections[s].data(), raw[s], stored.data(), stored.size());
-      if (ZSTD_isError(n) || n != raw[s])
-        return corruption(where + ": section " + std::to_string(s) + " does not decompress to its size (block byte " +
-                          std::to_string(pos) + ")");
+    } else if (!decompress(stored, raw[s], out.sections[s])) {
+      return corruption(where + ": section " + std::to_string(s) + " does not decompress to its size (block byte " +
+                        std::to_string(pos) + ")");
     }
     pos += out.stored[s];
   }
