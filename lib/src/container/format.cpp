@@ -280,7 +280,13 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
 // Decompresses one zstd frame that must give exactly `size` bytes. The buffer grows only as
 // output is produced, so a size field that lies costs no memory beyond what the frame yields.
 bool decompress(std::string_view in, std::uint32_t size, std::string& out) {
-  static thread_local ZSTD_DCtx* dctx = ZSTD_createDCtx();
+  // One context per thread, freed when the thread ends.
+  struct Context {
+    ZSTD_DCtx* p = ZSTD_createDCtx();
+    ~Context() { ZSTD_freeDCtx(p); }
+  };
+  static thread_local Context context;
+  ZSTD_DCtx* dctx = context.p;
   ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
   out.clear();
   ZSTD_inBuffer input{in.data(), in.size(), 0};
