@@ -1,9 +1,14 @@
 #include "container/format.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <map>
 
 #include "codec/bytes.h"
@@ -14,6 +19,32 @@ using detail::ByteReader;
 using detail::put_varint;
 
 std::uint64_t hash64(std::string_view bytes) { return XXH64(bytes.data(), bytes.size(), 0); }
+
+Result<std::unique_ptr<MappedFile>> MappedFile::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    return io_error("cannot stat " + path + ": " + std::strerror(errno));
+  }
+  std::unique_ptr<MappedFile> f(new MappedFile());
+  f->size_ = static_cast<std::size_t>(st.st_size);
+  if (f->size_ > 0) {
+    void* m = ::mmap(nullptr, f->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      ::close(fd);
+      return io_error("cannot map " + path + ": " + std::strerror(errno));
+    }
+    f->data_ = static_cast<const char*>(m);
+  }
+  ::close(fd);
+  return f;
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(const_cast<char*>(data_), size_);
+}
 
 std::string file_header() {
   std::string h(kFileMagic, 8);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,19 @@ inline std::uint64_t get_le(const char* p, int bytes) {
 }
 
 std::uint64_t hash64(std::string_view bytes);
+
+// A whole file mapped read-only (an empty file is an empty view); unmapped on destruction.
+class MappedFile {
+ public:
+  static Result<std::unique_ptr<MappedFile>> open(const std::string& path);
+  ~MappedFile();
+  std::string_view bytes() const { return {data_, size_}; }
+
+ private:
+  MappedFile() = default;
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
 
 std::string file_header();
 // Checks magic, versions, reserved fields and checksum of the first 32 bytes.

@@ -96,7 +96,7 @@ bool game_matches(TagSpan tags, const Query& q) {
 
 struct Archive::Impl {
   std::string path;
-  int fd = -1;
+  std::unique_ptr<MappedFile> map;
   const char* data = nullptr;
   std::size_t size = 0;
   std::uint16_t write_version = 0, read_version = 0;
@@ -107,10 +107,6 @@ struct Archive::Impl {
   DecodedBlock block;
   std::vector<CodecCursor> starts;
 
-  ~Impl() {
-    if (data && size) ::munmap(const_cast<char*>(data), size);
-    if (fd >= 0) ::close(fd);
-  }
 
   std::string where(std::uint32_t b) const {
     return path + ": block " + std::to_string(b) + " at offset " + std::to_string(index.blocks[b].offset);
@@ -211,16 +207,13 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
   a->impl_ = std::make_unique<Impl>();
   Impl& s = *a->impl_;
   s.path = path;
-  s.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (s.fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(s.fd, &st) != 0) return io_error("cannot stat " + path + ": " + std::strerror(errno));
-  s.size = static_cast<std::size_t>(st.st_size);
+  auto mapped = MappedFile::open(path);
+  if (!mapped) return mapped.error();
+  s.map = std::move(*mapped);
+  s.data = s.map->bytes().data();
+  s.size = s.map->bytes().size();
   if (s.size < kHeaderSize + kFooterSize)
     return corruption(path + ": " + std::to_string(s.size) + " bytes is too short for an archive (offset 0)");
-  void* m = ::mmap(nullptr, s.size, PROT_READ, MAP_PRIVATE, s.fd, 0);
-  if (m == MAP_FAILED) return io_error("cannot map " + path + ": " + std::strerror(errno));
-  s.data = static_cast<const char*>(m);
   const std::string_view file(s.data, s.size);
   auto prefix = [&](const Error& e) { return Error(e.code(), path + ": " + e.message()); };
   if (auto r = check_file_header(file, s.write_version, s.read_version); !r) return prefix(r.error());
@@ -379,23 +372,11 @@ Status Archive::verify(const std::function<void(std::uint64_t)>& progress) {
 namespace pgnarc {
 
 Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<bool(std::string_view)>& sink) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    return io_error("cannot stat " + path + ": " + std::strerror(errno));
-  }
-  const auto size = static_cast<std::size_t>(st.st_size);
+  auto mapped = MappedFile::open(path);
+  if (!mapped) return mapped.error();
+  const std::string_view file = (*mapped)->bytes();
+  const std::size_t size = file.size();
   SalvageReport report;
-  if (size == 0) {
-    ::close(fd);
-    return report;
-  }
-  void* m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  if (m == MAP_FAILED) return io_error("cannot map " + path + ": " + std::strerror(errno));
-  const std::string_view file(static_cast<const char*>(m), size);
   const std::string_view magic(kBlockMagic, 4);
   std::size_t pos = std::min<std::size_t>(kHeaderSize, size), skip_from = std::string_view::npos;
   auto note_skip = [&](std::size_t upto) {
@@ -444,7 +425,6 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     skip_from = std::string_view::npos;
   }
   if (skip_from != std::string_view::npos) note_skip(size);
-  ::munmap(m, size);
   return report;
 }
 

@@ -217,23 +217,10 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
   auto a = Archive::open(path);  // checks header, footer and index
   if (!a) return a.error();
   // Map the file and copy block by block: memory stays flat whatever the archive's size.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    return io_error("cannot stat " + path + ": " + std::strerror(errno));
-  }
-  const auto size = static_cast<std::size_t>(st.st_size);
-  void* m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  if (m == MAP_FAILED) return io_error("cannot map " + path + ": " + std::strerror(errno));
-  struct Unmap {
-    void* p;
-    std::size_t n;
-    ~Unmap() { ::munmap(p, n); }
-  } unmap{m, size};
-  const std::string_view file(static_cast<const char*>(m), size);
+  auto mapped = MappedFile::open(path);
+  if (!mapped) return mapped.error();
+  const std::string_view file = (*mapped)->bytes();
+  const std::size_t size = file.size();
   Footer footer;
   if (auto r = decode_footer(file.substr(size - kFooterSize), size, footer); !r) return r;
   Index src;
