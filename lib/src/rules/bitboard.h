@@ -3,7 +3,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <vector>
 
 #include "pgnarc/chess.h"
 
@@ -24,13 +23,20 @@ inline Square pop_lsb(Bitboard& b) {
 }
 inline bool more_than_one(Bitboard b) { return (b & (b - 1)) != 0; }
 
-// Fancy magic bitboards: attacks = table[((occupied & mask) * magic) >> shift].
-struct Magic {
-  Bitboard mask = 0;
-  Bitboard magic = 0;
-  const Bitboard* attacks = nullptr;
-  unsigned shift = 0;
-  Bitboard lookup(Bitboard occ) const { return attacks[((occ & mask) * magic) >> shift]; }
+// One line through a square (file, rank, diagonal or anti-diagonal), split at the square.
+struct LineMask {
+  Bitboard lower = 0;  // squares of the line below the square (smaller index)
+  Bitboard upper = 0;  // squares of the line above it
+  Bitboard both = 0;   // lower | upper
+
+  // Attacks along this line given occupancy `occ` (obstruction difference): the nearest blocker
+  // below is the most significant bit of the lower half; subtracting it from the upper half's
+  // blockers sets every bit from it up to the nearest blocker above.
+  Bitboard attacks(Bitboard occ) const {
+    const Bitboard lo = lower & occ, hi = upper & occ;
+    const Bitboard nearest_below = Bitboard{1} << (63 - std::countl_zero(lo | 1));
+    return both & (hi ^ (hi - nearest_below));
+  }
 };
 
 struct AttackTables {
@@ -41,18 +47,16 @@ struct AttackTables {
   Bitboard line[64][64];     // the whole line through two aligned squares, else 0
   Bitboard rook_rays[64];    // rook attacks on an empty board
   Bitboard bishop_rays[64];  // bishop attacks on an empty board
-  Magic rook[64];
-  Magic bishop[64];
-  std::vector<Bitboard> slider_table;
+  LineMask lines[64][4];     // file, rank, diagonal, anti-diagonal: slider attacks
 
-  Bitboard rook_attacks(int s, Bitboard occ) const { return rook[s].lookup(occ); }
-  Bitboard bishop_attacks(int s, Bitboard occ) const { return bishop[s].lookup(occ); }
+  Bitboard rook_attacks(int s, Bitboard occ) const { return lines[s][0].attacks(occ) | lines[s][1].attacks(occ); }
+  Bitboard bishop_attacks(int s, Bitboard occ) const { return lines[s][2].attacks(occ) | lines[s][3].attacks(occ); }
   Bitboard queen_attacks(int s, Bitboard occ) const {
     return rook_attacks(s, occ) | bishop_attacks(s, occ);
   }
 };
 
-// Built once, on first use, deterministically (the magic search uses a fixed seed).
+// Built once, on first use (a few microseconds: no table depends on occupancy).
 const AttackTables& attack_tables();
 
 }  // namespace pgnarc::detail

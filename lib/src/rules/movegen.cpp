@@ -28,123 +28,137 @@ bool attacked(const Position& pos, const AttackTables& T, Square s, Color by, Bi
 
 constexpr Square relative(Color c, Square s) { return c == kWhite ? s : static_cast<Square>(s ^ 56); }
 
+// The squares the enemy attacks, with our king lifted off the board (so that sliders see through
+// its square), restricted to what matters: only sliders whose empty-board rays reach `zone` are
+// looked up.
+Bitboard king_danger(const Position& pos, const AttackTables& T, Color them, Bitboard occ_no_king, Bitboard zone) {
+  const Bitboard their_pawns = pos.pieces(them, kPawn);
+  Bitboard danger = them == kWhite ? ((their_pawns & ~file_bb(0)) << 7) | ((their_pawns & ~file_bb(7)) << 9)
+                                   : ((their_pawns & ~file_bb(0)) >> 9) | ((their_pawns & ~file_bb(7)) >> 7);
+  danger |= T.king[pos.king_square(them)];
+  for (Bitboard b = pos.pieces(them, kKnight); b;) danger |= T.knight[pop_lsb(b)];
+  for (Bitboard b = pos.pieces(them, kBishop) | pos.pieces(them, kQueen); b;) {
+    const Square sq = pop_lsb(b);
+    if (T.bishop_rays[sq] & zone) danger |= T.bishop_attacks(sq, occ_no_king);
+  }
+  for (Bitboard b = pos.pieces(them, kRook) | pos.pieces(them, kQueen); b;) {
+    const Square sq = pop_lsb(b);
+    if (T.rook_rays[sq] & zone) danger |= T.rook_attacks(sq, occ_no_king);
+  }
+  return danger;
+}
+
 }  // namespace
 
+// Targets are computed piece type by piece type into the per-square table (no branch on the
+// piece type of each square), counting moves as they are found.
 void generate_targets(const Position& pos, PieceTargets& out) {
   const AttackTables& T = attack_tables();
   const Color us = pos.side_to_move(), them = ~us;
   const Bitboard occ = pos.occupied(), own = pos.pieces(us), enemy = pos.pieces(them);
   const Square ksq = pos.king_square(us);
+  const Bitboard their_rq = pos.pieces(them, kRook) | pos.pieces(them, kQueen);
+  const Bitboard their_bq = pos.pieces(them, kBishop) | pos.pieces(them, kQueen);
+  Bitboard* tgt = out.to;
 
-  const Bitboard checkers = attackers_to(pos, ksq, occ) & enemy;
-  // Sliders that would attack the king on an empty board; with exactly one piece between, that
-  // piece (if ours) is pinned to the line.
+  // Enemy sliders that would attack the king on an empty board: with nothing between they give
+  // check; with exactly one of our pieces between, that piece is pinned to the line.
+  Bitboard checkers = (T.pawn[us][ksq] & pos.pieces(them, kPawn)) | (T.knight[ksq] & pos.pieces(them, kKnight));
   Bitboard pinned = 0;
-  Bitboard snipers = (T.rook_rays[ksq] & (pos.pieces(them, kRook) | pos.pieces(them, kQueen))) |
-                     (T.bishop_rays[ksq] & (pos.pieces(them, kBishop) | pos.pieces(them, kQueen)));
+  Bitboard snipers = (T.rook_rays[ksq] & their_rq) | (T.bishop_rays[ksq] & their_bq);
   while (snipers) {
-    Bitboard b = T.between[ksq][pop_lsb(snipers)] & occ;
-    if (b && !more_than_one(b)) pinned |= b & own;
+    const Square s = pop_lsb(snipers);
+    const Bitboard b = T.between[ksq][s] & occ;
+    if (!b) checkers |= bb(s);
+    else if (!more_than_one(b)) pinned |= b & own;
   }
-  const bool double_check = more_than_one(checkers);
-  const Bitboard check_mask = checkers ? T.between[ksq][lsb(checkers)] | checkers : ~Bitboard{0};
 
-  const int forward = us == kWhite ? 8 : -8;
-  const Bitboard promo_rank = rank_bb(us == kWhite ? 7 : 0);
-  const Square ep = pos.ep_square();
-
-  out.count = 0;
-  out.promo_mask = 0;
-  Bitboard pieces = own;
-  while (pieces) {
-    const Square from = pop_lsb(pieces);
-    const PieceType pt = type_of(pos.piece_on(from));
-    Bitboard t = 0;
-    if (pt == kKing) {
-      // Every square the enemy attacks with our king lifted (so sliders see through its square).
-      const Bitboard occ_no_king = occ ^ bb(ksq);
-      const Bitboard their_pawns = pos.pieces(them, kPawn);
-      Bitboard danger = them == kWhite ? ((their_pawns & ~file_bb(0)) << 7) | ((their_pawns & ~file_bb(7)) << 9)
-                                       : ((their_pawns & ~file_bb(0)) >> 9) | ((their_pawns & ~file_bb(7)) >> 7);
-      danger |= T.king[pos.king_square(them)];
-      for (Bitboard b = pos.pieces(them, kKnight); b;) danger |= T.knight[pop_lsb(b)];
-      // Only sliders whose empty-board rays reach a square the king could go to matter; the
-      // others need no (cache-missing) magic lookup.
-      const Bitboard zone = T.king[ksq] & ~own;
-      for (Bitboard b = pos.pieces(them, kBishop) | pos.pieces(them, kQueen); b;) {
-        const Square sq = pop_lsb(b);
-        if (T.bishop_rays[sq] & zone) danger |= T.bishop_attacks(sq, occ_no_king);
-      }
-      for (Bitboard b = pos.pieces(them, kRook) | pos.pieces(them, kQueen); b;) {
-        const Square sq = pop_lsb(b);
-        if (T.rook_rays[sq] & zone) danger |= T.rook_attacks(sq, occ_no_king);
-      }
-      t = zone & ~danger;
-      // Castling, Chess960 rules (which include the standard ones): not out of check; every square
-      // between king and its destination and between rook and its destination empty but for the
-      // two castling pieces; no square from the king's start to its destination attacked, tested
-      // with both castling pieces lifted so that neither shields the king's path.
-      if (!checkers) {
-        for (CastleSide side : {kKingSide, kQueenSide}) {
-          const Square rsq = pos.castling_rook(us, side);
-          if (rsq == kNoSquare) continue;
-          const Square kto = relative(us, side == kKingSide ? 6 : 2);
-          const Square rto = relative(us, side == kKingSide ? 5 : 3);
-          const Bitboard lifted = occ ^ bb(ksq) ^ bb(rsq);
-          const Bitboard path = (T.between[ksq][kto] | bb(kto) | T.between[rsq][rto] | bb(rto)) &
-                                ~(bb(ksq) | bb(rsq));
-          if (path & occ) continue;
-          Bitboard kpath = T.between[ksq][kto] | bb(kto) | bb(ksq);
-          bool safe = true;
-          while (kpath && safe) safe = !attacked(pos, T, pop_lsb(kpath), them, lifted);
-          if (safe) t |= bb(rsq);
-        }
-      }
-    } else if (double_check) {
-      continue;
-    } else {
-      switch (pt) {
-        case kPawn: {
-          const Square one = static_cast<Square>(from + forward);
-          if (!(occ & bb(one))) {
-            t |= bb(one);
-            // Only from the start rank: elsewhere the square two steps ahead may be off the board.
-            if (rank_of(from) == (us == kWhite ? 1 : 6)) {
-              const Square two = static_cast<Square>(one + forward);
-              if (!(occ & bb(two))) t |= bb(two);
-            }
-          }
-          t |= T.pawn[us][from] & enemy;
-          break;
-        }
-        case kKnight: t = T.knight[from] & ~own; break;
-        case kBishop: t = T.bishop_attacks(from, occ) & ~own; break;
-        case kRook: t = T.rook_attacks(from, occ) & ~own; break;
-        case kQueen: t = T.queen_attacks(from, occ) & ~own; break;
-        default: break;
-      }
-      t &= check_mask;
-      if (pinned & bb(from)) t &= T.line[ksq][from];
-      // En passant removes two pawns from one rank and adds one on another, which no pin or check
-      // mask describes fully (the rank pin that exposes the king); test the resulting position.
-      if (pt == kPawn && ep != kNoSquare && (T.pawn[us][from] & bb(ep))) {
-        const Square captured = static_cast<Square>(ep - forward);
-        const Bitboard after = (occ ^ bb(from) ^ bb(captured)) | bb(ep);
-        const Bitboard rq = pos.pieces(them, kRook) | pos.pieces(them, kQueen);
-        const Bitboard bq = pos.pieces(them, kBishop) | pos.pieces(them, kQueen);
-        const bool exposed =
-            (T.rook_attacks(ksq, after) & rq) || (T.bishop_attacks(ksq, after) & bq) ||
-            (T.knight[ksq] & pos.pieces(them, kKnight)) ||
-            (T.pawn[us][ksq] & pos.pieces(them, kPawn) & ~bb(captured));
-        if (!exposed) t |= bb(ep);
+  {
+    // The king: every square the enemy does not attack, then castling (Chess960 rules, which
+    // include the standard ones): not out of check; every square between king and its
+    // destination and between rook and its destination empty but for the two castling pieces; no
+    // square from the king's start to its destination attacked, tested with both castling pieces
+    // lifted so that neither shields the king's path.
+    const Bitboard zone = T.king[ksq] & ~own;
+    Bitboard t = zone ? zone & ~king_danger(pos, T, them, occ ^ bb(ksq), zone) : 0;
+    if (!checkers) {
+      for (CastleSide side : {kKingSide, kQueenSide}) {
+        const Square rsq = pos.castling_rook(us, side);
+        if (rsq == kNoSquare) continue;
+        const Square kto = relative(us, side == kKingSide ? 6 : 2);
+        const Square rto = relative(us, side == kKingSide ? 5 : 3);
+        const Bitboard lifted = occ ^ bb(ksq) ^ bb(rsq);
+        const Bitboard path = (T.between[ksq][kto] | bb(kto) | T.between[rsq][rto] | bb(rto)) &
+                              ~(bb(ksq) | bb(rsq));
+        if (path & occ) continue;
+        Bitboard kpath = T.between[ksq][kto] | bb(kto) | bb(ksq);
+        bool safe = true;
+        while (kpath && safe) safe = !attacked(pos, T, pop_lsb(kpath), them, lifted);
+        if (safe) t |= bb(rsq);
       }
     }
-    if (!t) continue;
-    out.from[out.count] = from;
-    out.to[out.count] = t;
-    if (pt == kPawn && (t & promo_rank)) out.promo_mask |= 1u << out.count;
-    ++out.count;
+    tgt[ksq] = t;
+    out.movers = bb(ksq);
+    out.promoting = 0;
+    out.total = popcount(t);
   }
+  if (more_than_one(checkers)) return;  // double check: only the king moves
+
+  int n = 0;
+  const Bitboard target = ~own & (checkers ? T.between[ksq][lsb(checkers)] | checkers : ~Bitboard{0});
+  for (Bitboard b = pos.pieces(us, kKnight); b;) {
+    const Square s = pop_lsb(b);
+    n += popcount(tgt[s] = T.knight[s] & target);
+  }
+  for (Bitboard b = pos.pieces(us, kBishop); b;) {
+    const Square s = pop_lsb(b);
+    n += popcount(tgt[s] = T.bishop_attacks(s, occ) & target);
+  }
+  for (Bitboard b = pos.pieces(us, kRook); b;) {
+    const Square s = pop_lsb(b);
+    n += popcount(tgt[s] = T.rook_attacks(s, occ) & target);
+  }
+  for (Bitboard b = pos.pieces(us, kQueen); b;) {
+    const Square s = pop_lsb(b);
+    n += popcount(tgt[s] = T.queen_attacks(s, occ) & target);
+  }
+  const Bitboard empty = ~occ;
+  const Bitboard our_pawns = pos.pieces(us, kPawn);
+  for (Bitboard b = our_pawns; b;) {
+    const Square s = pop_lsb(b);
+    // One step, then two from the start rank (the square one step ahead lies on rank 3 or 6).
+    const Bitboard one = (us == kWhite ? bb(s) << 8 : bb(s) >> 8) & empty;
+    const Bitboard two = (us == kWhite ? (one & rank_bb(2)) << 8 : (one & rank_bb(5)) >> 8) & empty;
+    n += popcount(tgt[s] = (one | two | (T.pawn[us][s] & enemy)) & target);
+  }
+  // A pinned piece keeps only the moves along its pin (a pinned knight has none).
+  for (Bitboard b = pinned; b;) {
+    const Square s = pop_lsb(b);
+    n -= popcount(tgt[s] & ~T.line[ksq][s]);
+    tgt[s] &= T.line[ksq][s];
+  }
+  // En passant removes two pawns from one rank and adds one on another, which no pin or check
+  // mask describes fully (the rank pin that exposes the king); test the resulting position.
+  const Square ep = pos.ep_square();
+  if (ep != kNoSquare) {
+    const Square captured = static_cast<Square>(us == kWhite ? ep - 8 : ep + 8);
+    for (Bitboard b = T.pawn[them][ep] & our_pawns; b;) {
+      const Square s = pop_lsb(b);
+      const Bitboard after = (occ ^ bb(s) ^ bb(captured)) | bb(ep);
+      const bool exposed = (T.rook_attacks(ksq, after) & their_rq) || (T.bishop_attacks(ksq, after) & their_bq) ||
+                           (T.knight[ksq] & pos.pieces(them, kKnight)) ||
+                           (T.pawn[us][ksq] & pos.pieces(them, kPawn) & ~bb(captured));
+      if (!exposed) {
+        tgt[s] |= bb(ep);
+        ++n;
+      }
+    }
+  }
+  // Each promoting pawn's target is four moves (N, B, R, Q): three more than counted.
+  out.promoting = our_pawns & rank_bb(us == kWhite ? 6 : 1);
+  for (Bitboard b = out.promoting; b;) n += 3 * popcount(tgt[pop_lsb(b)]);
+  out.movers = own;
+  out.total += n;
 }
 
 Move make_move(const Position& pos, Square from, Square to, int promo) {
@@ -204,32 +218,31 @@ Bitboard pseudo_movers_to(const Position& pos, PieceType pt, Square to) {
 
 int index_in(const Position& pos, const PieceTargets& pt, Move m) {
   if (m.is_none() || m.is_null()) return -1;
+  const Square from = m.from(), to = m.to();
+  if (!(pt.movers & bb(from)) || !(pt.to[from] & bb(to))) return -1;
+  const int promo = m.kind() == Move::kPromotion ? m.promotion() - kKnight : 0;
+  // The move must be exactly the one the board implies (kind and promotion included).
+  if (make_move(pos, from, to, promo) != m) return -1;
   int index = 0;
-  for (int i = 0; i < pt.count; ++i) {
-    if (pt.from[i] < m.from()) {
-      index += popcount(pt.to[i]) * pt.weight(i);
-      continue;
-    }
-    if (pt.from[i] > m.from() || !(pt.to[i] & bb(m.to()))) return -1;
-    const int promo = m.kind() == Move::kPromotion ? m.promotion() - kKnight : 0;
-    // The move must be exactly the one the board implies (kind and promotion included).
-    if (make_move(pos, m.from(), m.to(), promo) != m) return -1;
-    return index + popcount(pt.to[i] & (bb(m.to()) - 1)) * pt.weight(i) + promo;
+  for (Bitboard b = pt.movers & (bb(from) - 1); b;) {
+    const Square s = pop_lsb(b);
+    index += popcount(pt.to[s]) * pt.weight(s);
   }
-  return -1;
+  return index + popcount(pt.to[from] & (bb(to) - 1)) * pt.weight(from) + promo;
 }
 
 Move move_at_index(const Position& pos, const PieceTargets& pt, int index) {
-  for (int i = 0; i < pt.count; ++i) {
-    const int w = pt.weight(i);
-    const int n = popcount(pt.to[i]) * w;
+  for (Bitboard b = pt.movers; b;) {
+    const Square s = pop_lsb(b);
+    const int w = pt.weight(s);
+    const int n = popcount(pt.to[s]) * w;
     if (index >= n) {
       index -= n;
       continue;
     }
-    Bitboard t = pt.to[i];
+    Bitboard t = pt.to[s];
     for (int k = index / w; k > 0; --k) t &= t - 1;
-    return make_move(pos, pt.from[i], lsb(t), index % w);
+    return make_move(pos, s, lsb(t), index % w);
   }
   return Move::none();
 }
@@ -262,12 +275,12 @@ MoveList Position::legal_moves() const {
   PieceTargets pt;
   generate_targets(*this, pt);
   MoveList list;
-  for (int i = 0; i < pt.count; ++i) {
-    Bitboard t = pt.to[i];
-    const int w = pt.weight(i);
-    while (t) {
+  for (Bitboard b = pt.movers; b;) {
+    const Square from = pop_lsb(b);
+    const int w = pt.weight(from);
+    for (Bitboard t = pt.to[from]; t;) {
       const Square to = pop_lsb(t);
-      for (int p = 0; p < w; ++p) list.moves[list.size++] = make_move(*this, pt.from[i], to, p);
+      for (int p = 0; p < w; ++p) list.moves[list.size++] = make_move(*this, from, to, p);
     }
   }
   return list;
@@ -276,7 +289,7 @@ MoveList Position::legal_moves() const {
 int Position::legal_move_count() const {
   PieceTargets pt;
   generate_targets(*this, pt);
-  return pt.total();
+  return pt.total;
 }
 
 int Position::move_index(Move m) const {
@@ -289,7 +302,7 @@ int Position::move_index(Move m) const {
 Move Position::move_at(int index) const {
   PieceTargets pt;
   generate_targets(*this, pt);
-  if (index < 0 || index >= pt.total()) return Move::none();
+  if (index < 0 || index >= pt.total) return Move::none();
   return move_at_index(*this, pt, index);
 }
 
@@ -297,16 +310,16 @@ std::uint64_t Position::perft(int depth) const {
   if (depth <= 0) return 1;
   PieceTargets pt;
   generate_targets(*this, pt);
-  if (depth == 1) return static_cast<std::uint64_t>(pt.total());
+  if (depth == 1) return static_cast<std::uint64_t>(pt.total);
   std::uint64_t nodes = 0;
-  for (int i = 0; i < pt.count; ++i) {
-    Bitboard t = pt.to[i];
-    const int w = pt.weight(i);
-    while (t) {
+  for (Bitboard b = pt.movers; b;) {
+    const Square from = pop_lsb(b);
+    const int w = pt.weight(from);
+    for (Bitboard t = pt.to[from]; t;) {
       const Square to = pop_lsb(t);
       for (int p = 0; p < w; ++p) {
         Position child = *this;
-        child.play(make_move(*this, pt.from[i], to, p));
+        child.play(make_move(*this, from, to, p));
         nodes += child.perft(depth - 1);
       }
     }

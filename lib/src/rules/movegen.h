@@ -5,29 +5,24 @@
 
 namespace pgnarc::detail {
 
-// The legal moves of a position as one target set per moving piece, pieces in ascending square
-// order. Expanding each set in ascending target order (and each promotion into N, B, R, Q) gives
-// the canonical move order directly, so nothing is ever sorted, and the index of a move (or the
-// move at an index) is found by counting bits.
+// The legal moves of a position as one target set per moving piece, indexed by the piece's
+// square. Expanding the sets of `movers` in ascending square order, each in ascending target
+// order (and each promotion into N, B, R, Q), gives the canonical move order directly, so nothing
+// is ever sorted, and the index of a move (or the move at an index) is found by counting bits.
 struct PieceTargets {
-  int count = 0;
-  Square from[16];
-  Bitboard to[16];
-  std::uint32_t promo_mask = 0;  // bit i: entry i is a pawn whose every move promotes (weight 4)
+  Bitboard movers = 0;     // squares whose entry of `to` is set (entries may be empty)
+  Bitboard promoting = 0;  // pawns whose every move promotes: each target is 4 moves
+  int total = 0;           // the number of legal moves
+  Bitboard to[64];         // only the entries of `movers` are written
 
-  int weight(int i) const { return (promo_mask >> i & 1) ? 4 : 1; }
-  int total() const {
-    int n = 0;
-    for (int i = 0; i < count; ++i) n += popcount(to[i]) * weight(i);
-    return n;
-  }
+  int weight(Square s) const { return (promoting >> s & 1) ? 4 : 1; }
 };
 
 void generate_targets(const Position& pos, PieceTargets& out);
 
 // The index of `m` among the moves of `t` (generated for `pos`), or -1 if it is not one of them.
 int index_in(const Position& pos, const PieceTargets& t, Move m);
-// The move at `index` of `t` (0 <= index < t.total()).
+// The move at `index` of `t` (0 <= index < t.total).
 Move move_at_index(const Position& pos, const PieceTargets& t, int index);
 
 // Builds the Move for a target of the piece on `from` (castling, en passant and promotion kinds
