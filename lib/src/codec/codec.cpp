@@ -66,29 +66,44 @@ void put_integer(std::string& out, const std::vector<std::pair<std::uint32_t, st
   out += bytes;
 }
 
-// Reads digits off an integer: next(n) returns G mod n and divides G by n, one pass of word
-// divisions over G's 64-bit limbs (most significant first), dropping limbs that become zero.
+// Reads digits off an integer: next(n) returns G mod n and divides G by n in one pass over G's
+// limbs, most significant first, dropping limbs that become zero. Limbs hold 48 bits so that the
+// partial dividend (remainder * 2^48 + limb) stays below 2^56; for such dividends and bases up to
+// 256 (a position has at most 218 legal moves) the quotient is the high word of a product with
+// ceil(2^64 / n) (Granlund and Montgomery, "Division by invariant integers using
+// multiplication", 1994, theorem 4.2 with N = 56, l = 8), so no division instruction is needed.
 // The limbs live in a buffer reused from game to game.
+__extension__ typedef unsigned __int128 Uint128;  // GCC and Clang; -Wpedantic knows it is an extension
+
 class DigitReader {
  public:
+  static constexpr int kLimbBits = 48;
+  static constexpr std::uint32_t kMaxFastBase = 256;
+
   bool load(std::string_view bytes) {
     if (!bytes.empty() && bytes.back() == 0) return false;  // not minimal
-    limbs_.assign((bytes.size() + 7) / 8, 0);
+    limbs_.assign((bytes.size() + 5) / 6, 0);
     for (std::size_t i = 0; i < bytes.size(); ++i)
-      limbs_[i / 8] |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(bytes[i])) << (8 * (i % 8));
+      limbs_[i / 6] |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(bytes[i])) << (8 * (i % 6));
+    while (!limbs_.empty() && limbs_.back() == 0) limbs_.pop_back();
     return true;
   }
   std::uint32_t next(std::uint32_t n) {
-    // Bases are below 2^32, so each limb is divided as two 64-by-32 steps in machine words.
     std::uint64_t r = 0;
-    for (std::size_t i = limbs_.size(); i-- > 0;) {
-      const std::uint64_t hi = (r << 32) | (limbs_[i] >> 32);
-      const std::uint64_t qh = hi / n;
-      r = hi % n;
-      const std::uint64_t lo = (r << 32) | (limbs_[i] & 0xFFFFFFFFu);
-      const std::uint64_t ql = lo / n;
-      r = lo % n;
-      limbs_[i] = (qh << 32) | ql;
+    if (n <= kMaxFastBase) {
+      const std::uint64_t m = kReciprocals[n];
+      for (std::size_t i = limbs_.size(); i-- > 0;) {
+        const std::uint64_t x = (r << kLimbBits) | limbs_[i];
+        const std::uint64_t q = static_cast<std::uint64_t>((static_cast<Uint128>(x) * m) >> 64);
+        r = x - q * n;
+        limbs_[i] = q;
+      }
+    } else {  // not reached by legal move counts; kept so that the reader is total
+      for (std::size_t i = limbs_.size(); i-- > 0;) {
+        const Uint128 x = (static_cast<Uint128>(r) << kLimbBits) | limbs_[i];
+        limbs_[i] = static_cast<std::uint64_t>(x / n);
+        r = static_cast<std::uint64_t>(x % n);
+      }
     }
     while (!limbs_.empty() && limbs_.back() == 0) limbs_.pop_back();
     return static_cast<std::uint32_t>(r);
@@ -96,6 +111,12 @@ class DigitReader {
   bool exhausted() const { return limbs_.empty(); }
 
  private:
+  // ceil(2^64 / n) for 2 <= n <= 256 (entries 0 and 1 are unused: base 1 reads no digit).
+  static constexpr std::array<std::uint64_t, kMaxFastBase + 1> kReciprocals = [] {
+    std::array<std::uint64_t, kMaxFastBase + 1> t{};
+    for (std::uint64_t n = 2; n <= kMaxFastBase; ++n) t[n] = ~std::uint64_t{0} / n + 1;
+    return t;
+  }();
   std::vector<std::uint64_t> limbs_;
 };
 
@@ -138,7 +159,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         detail::generate_targets(pos, targets);
         const int index = detail::index_in(pos, targets, e.move);
         if (index < 0) return bad_game("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
-        const int n = targets.total();
+        const int n = targets.total;
         digits.emplace_back(static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(n));
         if (variation_follows(events, i + 1, end)) prev = pos;
         pos.play(e.move);
@@ -352,7 +373,7 @@ class Decoder {
         continue;
       }
       detail::generate_targets(pos, targets);
-      const int n = targets.total();
+      const int n = targets.total;
       if (n == 0) return corrupt("a move is coded where there is no legal move");
       const std::uint32_t m = n == 1 ? 0 : digits.next(static_cast<std::uint32_t>(n));
       const Move move = detail::move_at_index(pos, targets, static_cast<int>(m));
