@@ -3,6 +3,7 @@
 #include "rules/bitboard.h"
 
 namespace pgnarc::detail {
+
 namespace {
 
 // Attacks of a slider on `s` moving along `dirs`, stopping at the first occupied square.
@@ -78,6 +79,17 @@ std::unique_ptr<AttackTables> build() {
       }
     }
   }
+  for (int c = 0; c < 2; ++c)
+    for (int kf = 0; kf < 8; ++kf)
+      for (int rf = 0; rf < 8; ++rf) {
+        const int base = c == kWhite ? 0 : 56;
+        const int ksq = base + kf, rsq = base + rf;
+        const bool king_side = rf > kf;
+        const int kto = base + (king_side ? 6 : 2), rto = base + (king_side ? 5 : 3);
+        const Bitboard king_path = t->between[ksq][kto] | bb(kto);
+        t->castle_empty[c][kf][rf] = (king_path | t->between[rsq][rto] | bb(rto)) & ~(bb(ksq) | bb(rsq));
+        t->castle_safe[c][kf][rf] = king_path | bb(ksq);
+      }
   return t;
 }
 

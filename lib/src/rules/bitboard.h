@@ -1,6 +1,7 @@
 // Bitboards and attack tables (internal to the rules layer).
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
 
@@ -22,6 +23,28 @@ inline Square pop_lsb(Bitboard& b) {
   return s;
 }
 inline bool more_than_one(Bitboard b) { return (b & (b - 1)) != 0; }
+
+// The square of the k-th lowest set bit of `b` (k from 0; `b` has more than k bits set), found
+// without branches by halving: 32, 16 and 8 low bits, then a table for the last byte.
+inline constexpr auto kNthBitInByte = [] {
+  std::array<std::array<std::uint8_t, 256>, 8> t{};  // [k][byte]; 0 where the byte has no k-th bit
+  for (int v = 0; v < 256; ++v)
+    for (int bit = 0, k = 0; bit < 8; ++bit)
+      if (v >> bit & 1) t[k++][v] = static_cast<std::uint8_t>(bit);
+  return t;
+}();
+inline Square nth_bit(Bitboard b, int k) {
+  int base = 0;
+  for (int width = 32; width >= 8; width /= 2) {
+    const Bitboard low = b & ((Bitboard{1} << width) - 1);
+    const int c = popcount(low);
+    const bool up = k >= c;
+    b = up ? b >> width : low;
+    k = up ? k - c : k;
+    base = up ? base + width : base;
+  }
+  return static_cast<Square>(base + kNthBitInByte[k][b & 0xFF]);
+}
 
 // One line through a square (file, rank, diagonal or anti-diagonal), split at the square.
 struct LineMask {
@@ -48,6 +71,11 @@ struct AttackTables {
   Bitboard rook_rays[64];    // rook attacks on an empty board
   Bitboard bishop_rays[64];  // bishop attacks on an empty board
   LineMask lines[64][4];     // file, rank, diagonal, anti-diagonal: slider attacks
+  // Castling of a color with its king on file kf and a rook on file rf of its first rank (the
+  // side follows from the files): the squares that must be empty but for the two castling
+  // pieces, and the squares from the king's start to its destination, which must not be attacked.
+  Bitboard castle_empty[2][8][8];
+  Bitboard castle_safe[2][8][8];
 
   Bitboard rook_attacks(int s, Bitboard occ) const { return lines[s][0].attacks(occ) | lines[s][1].attacks(occ); }
   Bitboard bishop_attacks(int s, Bitboard occ) const { return lines[s][2].attacks(occ) | lines[s][3].attacks(occ); }

@@ -26,7 +26,6 @@ bool attacked(const Position& pos, const AttackTables& T, Square s, Color by, Bi
          (T.bishop_attacks(s, occ) & (pos.pieces(by, kBishop) | pos.pieces(by, kQueen)));
 }
 
-constexpr Square relative(Color c, Square s) { return c == kWhite ? s : static_cast<Square>(s ^ 56); }
 
 // The squares the enemy attacks, with our king lifted off the board (so that sliders see through
 // its square), restricted to what matters: only sliders whose empty-board rays reach `zone` are
@@ -84,14 +83,9 @@ void generate_targets(const Position& pos, PieceTargets& out) {
     if (!checkers) {
       for (CastleSide side : {kKingSide, kQueenSide}) {
         const Square rsq = pos.castling_rook(us, side);
-        if (rsq == kNoSquare) continue;
-        const Square kto = relative(us, side == kKingSide ? 6 : 2);
-        const Square rto = relative(us, side == kKingSide ? 5 : 3);
+        if (rsq == kNoSquare || (T.castle_empty[us][file_of(ksq)][file_of(rsq)] & occ)) continue;
         const Bitboard lifted = occ ^ bb(ksq) ^ bb(rsq);
-        const Bitboard path = (T.between[ksq][kto] | bb(kto) | T.between[rsq][rto] | bb(rto)) &
-                              ~(bb(ksq) | bb(rsq));
-        if (path & occ) continue;
-        Bitboard kpath = T.between[ksq][kto] | bb(kto) | bb(ksq);
+        Bitboard kpath = T.castle_safe[us][file_of(ksq)][file_of(rsq)];
         bool safe = true;
         while (kpath && safe) safe = !attacked(pos, T, pop_lsb(kpath), them, lifted);
         if (safe) t |= bb(rsq);
@@ -162,15 +156,14 @@ void generate_targets(const Position& pos, PieceTargets& out) {
 }
 
 Move make_move(const Position& pos, Square from, Square to, int promo) {
-  const Piece p = pos.piece_on(from);
-  if (type_of(p) == kKing && pos.piece_on(to) != kNoPiece && color_of(pos.piece_on(to)) == color_of(p))
-    return Move(from, to, Move::kCastling);
-  if (type_of(p) == kPawn) {
-    if (rank_of(to) == 0 || rank_of(to) == 7)
-      return Move(from, to, Move::kPromotion, static_cast<PieceType>(kKnight + promo));
-    if (to == pos.ep_square()) return Move(from, to, Move::kEnPassant);
-  }
-  return Move(from, to);
+  // Without branches: the kinds exclude one another, so their codes combine by addition.
+  const Piece p = pos.piece_on(from), captured = pos.piece_on(to);
+  const bool king = type_of(p) == kKing, pawn = type_of(p) == kPawn;
+  const bool castling = king & (captured != kNoPiece) & (color_of(captured) == color_of(p));
+  const bool promotion = pawn & ((rank_of(to) == 0) | (rank_of(to) == 7));
+  const bool en_passant = pawn & (to == pos.ep_square());
+  const int kind = castling * Move::kCastling + promotion * Move::kPromotion + en_passant * Move::kEnPassant;
+  return Move(from, to, static_cast<Move::Kind>(kind), static_cast<PieceType>(kKnight + (promotion ? promo : 0)));
 }
 
 bool king_safe_after(const Position& pos, Square from, Square to, bool en_passant) {
@@ -240,9 +233,9 @@ Move move_at_index(const Position& pos, const PieceTargets& pt, int index) {
       index -= n;
       continue;
     }
-    Bitboard t = pt.to[s];
-    for (int k = index / w; k > 0; --k) t &= t - 1;
-    return make_move(pos, s, lsb(t), index % w);
+    // A promoting pawn's moves come in fours (N, B, R, Q) per target.
+    const bool promoting = w == 4;
+    return make_move(pos, s, nth_bit(pt.to[s], promoting ? index >> 2 : index), promoting ? index & 3 : 0);
   }
   return Move::none();
 }
