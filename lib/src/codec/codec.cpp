@@ -346,6 +346,23 @@ class Decoder {
     std::size_t next_item = 0, next_null = 0;
     events.reserve(events.size() + plies + items.size());
     PieceTargets targets;
+    // Plays the next coded move; false if the position has no legal move to code.
+    const auto play_next = [&] {
+      detail::generate_targets(pos, targets);
+      const int n = targets.total;
+      if (n == 0) return false;
+      const std::uint32_t m = n == 1 ? 0 : digits.next(static_cast<std::uint32_t>(n));
+      const Move move = detail::move_at_index(pos, targets, static_cast<int>(m));
+      events.emplace_back().move = move;  // a default event is a move
+      pos.play(move);
+      return true;
+    };
+    if (items.empty() && nulls.empty()) {  // moves only: the common case
+      for (std::uint64_t ply = 0; ply < plies; ++ply)
+        if (!play_next()) return corrupt("a move is coded where there is no legal move");
+      if (!digits.exhausted()) return corrupt("move integer holds more than its plies");
+      return {};
+    }
     for (std::uint32_t slot = 0;; ++slot) {
       for (; next_item < items.size() && items[next_item].slot == slot; ++next_item) {
         const DItem& it = items[next_item];
@@ -372,13 +389,7 @@ class Decoder {
         pos.play_null();
         continue;
       }
-      detail::generate_targets(pos, targets);
-      const int n = targets.total;
-      if (n == 0) return corrupt("a move is coded where there is no legal move");
-      const std::uint32_t m = n == 1 ? 0 : digits.next(static_cast<std::uint32_t>(n));
-      const Move move = detail::move_at_index(pos, targets, static_cast<int>(m));
-      events.push_back(GameEvent::make_move(move));
-      pos.play(move);
+      if (!play_next()) return corrupt("a move is coded where there is no legal move");
     }
     if (!digits.exhausted()) return corrupt("move integer holds more than its plies");
     return {};

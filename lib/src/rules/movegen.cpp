@@ -225,6 +225,15 @@ int index_in(const Position& pos, const PieceTargets& pt, Move m) {
 }
 
 Move move_at_index(const Position& pos, const PieceTargets& pt, int index) {
+  if (!pt.promoting) {  // every target is one move
+    for (Bitboard b = pt.movers; b;) {
+      const Square s = pop_lsb(b);
+      const int n = popcount(pt.to[s]);
+      if (index < n) return make_move(pos, s, nth_bit(pt.to[s], index), 0);
+      index -= n;
+    }
+    return Move::none();
+  }
   for (Bitboard b = pt.movers; b;) {
     const Square s = pop_lsb(b);
     const int w = pt.weight(s);

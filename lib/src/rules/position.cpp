@@ -54,8 +54,14 @@ void Position::play(Move m) {
       for (auto& r : castle_rook_[them])
         if (r == captured) r = kNoSquare;
     }
-    remove(from);
-    put(m.kind() == Move::kPromotion ? make_piece(us, m.promotion()) : piece, to);
+    // `to` is empty now: one exclusive-or per bitboard moves the piece.
+    const Piece placed = m.kind() == Move::kPromotion ? make_piece(us, m.promotion()) : piece;
+    by_type_[0] ^= bb(from) | bb(to);
+    by_type_[type_of(piece)] ^= bb(from);
+    by_type_[type_of(placed)] ^= bb(to);
+    by_color_[us] ^= bb(from) | bb(to);
+    board_[from] = kNoPiece;
+    board_[to] = placed;
     if (type_of(piece) == kPawn) {
       halfmove_ = 0;
       // Record the en passant square only when an enemy pawn stands ready to capture there, so
