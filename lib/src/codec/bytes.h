@@ -23,16 +23,12 @@ class ByteReader {
  public:
   explicit ByteReader(std::string_view& in) : in_(in) {}
   bool varint(std::uint64_t& v) {
-    v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (in_.empty()) return false;
-      const auto b = static_cast<std::uint8_t>(in_.front());
+    if (!in_.empty() && static_cast<std::uint8_t>(in_.front()) < 0x80) {  // one byte: most varints
+      v = static_cast<std::uint8_t>(in_.front());
       in_.remove_prefix(1);
-      if (shift == 63 && b > 1) return false;
-      v |= static_cast<std::uint64_t>(b & 0x7F) << shift;
-      if (!(b & 0x80)) return b != 0 || shift == 0;  // a final zero byte would not be minimal
+      return true;
     }
-    return false;
+    return long_varint(v);
   }
   bool u8(std::uint8_t& v) {
     if (in_.empty()) return false;
@@ -49,6 +45,19 @@ class ByteReader {
   std::size_t remaining() const { return in_.size(); }
 
  private:
+  [[gnu::noinline]] bool long_varint(std::uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (in_.empty()) return false;
+      const auto b = static_cast<std::uint8_t>(in_.front());
+      in_.remove_prefix(1);
+      if (shift == 63 && b > 1) return false;
+      v |= static_cast<std::uint64_t>(b & 0x7F) << shift;
+      if (!(b & 0x80)) return b != 0 || shift == 0;  // a final zero byte would not be minimal
+    }
+    return false;
+  }
+
   std::string_view& in_;
 };
 

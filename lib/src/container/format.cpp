@@ -189,11 +189,14 @@ Status decode_tags(std::string_view in, std::uint32_t games, const std::string& 
     std::uint64_t len;
     if (!r.varint(len) || !r.bytes(len, k)) return bad("key runs past the end");
   }
-  // Per game, the keys of its tags (values are filled in from the columns below).
+  // Per game, the keys of its tags (values are filled in from the columns below). Scratch
+  // arrays live in `out` so that a reader decoding block after block does not reallocate them.
+  auto& key_of = out.scratch_key_of;  // key index of each tag view
+  key_of.clear();
   out.tag_views.clear();
   out.tag_start.assign(1, 0);
-  std::vector<std::uint64_t> column_size(n_keys, 0);
-  std::vector<std::uint32_t> key_of;  // key index of each tag view
+  std::vector<std::uint32_t>& column_start = out.scratch_column_start;
+  column_start.assign(n_keys + 1, 0);
   for (std::uint32_t g = 0; g < games; ++g) {
     std::uint64_t n;
     if (!r.varint(n) || n > r.remaining()) return bad("bad tag count");
@@ -202,18 +205,24 @@ Status decode_tags(std::string_view in, std::uint32_t games, const std::string& 
       if (!r.varint(id) || id >= n_keys) return bad("bad key index");
       out.tag_views.push_back(TagView{keys[id], {}});
       key_of.push_back(static_cast<std::uint32_t>(id));
-      ++column_size[id];
+      ++column_start[id + 1];
     }
     out.tag_start.push_back(static_cast<std::uint32_t>(out.tag_views.size()));
   }
-  // Where each column's values go: the tags with that key, in order.
-  std::vector<std::vector<std::uint32_t>> slots(n_keys);
-  for (std::uint64_t k = 0; k < n_keys; ++k) slots[k].reserve(column_size[k]);
-  for (std::uint32_t i = 0; i < key_of.size(); ++i) slots[key_of[i]].push_back(i);
-  std::vector<std::string_view> distinct;
+  // Where each column's values go: the tags with that key, in order (a counting sort).
+  for (std::uint64_t k = 0; k < n_keys; ++k) column_start[k + 1] += column_start[k];
+  auto& slots = out.scratch_slots;
+  slots.resize(key_of.size());
+  {
+    std::vector<std::uint32_t>& fill = out.scratch_fill;
+    fill.assign(column_start.begin(), column_start.end() - 1);
+    for (std::uint32_t i = 0; i < key_of.size(); ++i) slots[fill[key_of[i]]++] = i;
+  }
+  std::vector<std::string_view>& distinct = out.scratch_distinct;
   for (std::uint64_t k = 0; k < n_keys; ++k) {
     distinct.clear();
-    for (std::uint32_t slot : slots[k]) {
+    for (std::uint32_t j = column_start[k]; j < column_start[k + 1]; ++j) {
+      const std::uint32_t slot = slots[j];
       std::uint64_t ref;
       if (!r.varint(ref)) return bad("value runs past the end");
       if (ref == 0) {
