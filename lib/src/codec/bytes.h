@@ -22,7 +22,7 @@ inline void put_u8(std::string& out, std::uint8_t v) { out += static_cast<char>(
 class ByteReader {
  public:
   explicit ByteReader(std::string_view& in) : in_(in) {}
-  bool varint(std::uint64_t& v) {
+  [[gnu::always_inline]] bool varint(std::uint64_t& v) {
     if (!in_.empty() && static_cast<std::uint8_t>(in_.front()) < 0x80) {  // one byte: most varints
       v = static_cast<std::uint8_t>(in_.front());
       in_.remove_prefix(1);
@@ -59,6 +59,26 @@ class ByteReader {
   }
 
   std::string_view& in_;
+};
+
+// The same reads over a range it owns, for hot loops: a ByteReader writes its position back
+// through its reference on every read, which keeps the position out of registers.
+class ByteCursor {
+ public:
+  explicit ByteCursor(std::string_view in) : in_(in) {}
+  [[gnu::always_inline]] bool varint(std::uint64_t& v) {
+    if (!in_.empty() && static_cast<std::uint8_t>(in_.front()) < 0x80) {
+      v = static_cast<std::uint8_t>(in_.front());
+      in_.remove_prefix(1);
+      return true;
+    }
+    return ByteReader(in_).varint(v);  // the longer forms, by the one set of rules
+  }
+  bool bytes(std::uint64_t n, std::string_view& out) { return ByteReader(in_).bytes(n, out); }
+  std::size_t remaining() const { return in_.size(); }
+
+ private:
+  std::string_view in_;
 };
 
 }  // namespace pgnarc::detail

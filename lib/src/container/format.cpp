@@ -16,6 +16,7 @@
 namespace pgnarc::container {
 
 using detail::ByteReader;
+using detail::ByteCursor;
 using detail::put_varint;
 
 std::uint64_t hash64(std::string_view bytes) { return XXH64(bytes.data(), bytes.size(), 0); }
@@ -179,9 +180,11 @@ std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
   return out;
 }
 
+}  // namespace
+
 Status decode_tags(std::string_view in, std::uint32_t games, const std::string& where, DecodedBlock& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  ByteReader r(in);
+  ByteCursor r(in);
   std::uint64_t n_keys;
   if (!r.varint(n_keys) || n_keys > r.remaining()) return bad("bad key count");
   std::vector<std::string_view> keys(n_keys);
@@ -241,7 +244,64 @@ Status decode_tags(std::string_view in, std::uint32_t games, const std::string& 
   return {};
 }
 
-}  // namespace
+// One game's tags: the same walk over the section as decode_tags (so the same checks), without
+// writing the other games' tags anywhere.
+Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t game, const std::string& where,
+                        std::vector<Tag>& out) {
+  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  ByteCursor r(in);
+  std::uint64_t n_keys;
+  if (!r.varint(n_keys) || n_keys > r.remaining()) return bad("bad key count");
+  std::vector<std::string_view> keys(n_keys);
+  for (auto& k : keys) {
+    std::uint64_t len;
+    if (!r.varint(len) || !r.bytes(len, k)) return bad("key runs past the end");
+  }
+  // The wanted game's tags as (key, rank in that key's column, position among its tags).
+  struct Want {
+    std::uint64_t key;
+    std::uint32_t rank, position;
+  };
+  std::vector<Want> want;
+  std::vector<std::uint32_t> column_size(n_keys, 0);
+  for (std::uint32_t g = 0; g < games; ++g) {
+    std::uint64_t n;
+    if (!r.varint(n) || n > r.remaining()) return bad("bad tag count");
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::uint64_t id;
+      if (!r.varint(id) || id >= n_keys) return bad("bad key index");
+      if (g == game) want.push_back(Want{id, column_size[id], static_cast<std::uint32_t>(i)});
+      ++column_size[id];
+    }
+  }
+  std::sort(want.begin(), want.end(), [](const Want& a, const Want& b) { return a.key != b.key ? a.key < b.key : a.rank < b.rank; });
+  out.assign(want.size(), Tag{});
+  std::size_t next = 0;
+  std::vector<std::string_view> distinct;
+  for (std::uint64_t k = 0; k < n_keys; ++k) {
+    distinct.clear();
+    distinct.reserve(column_size[k]);
+    for (std::uint32_t e = 0; e < column_size[k]; ++e) {
+      std::uint64_t ref;
+      std::string_view v;
+      if (!r.varint(ref)) return bad("value runs past the end");
+      if (ref == 0) {
+        std::uint64_t len;
+        if (!r.varint(len) || !r.bytes(len, v)) return bad("value runs past the end");
+        distinct.push_back(v);
+      } else {
+        if (ref > distinct.size()) return bad("reference to a value not seen");
+        v = distinct[ref - 1];
+      }
+      if (next < want.size() && want[next].key == k && want[next].rank == e) {
+        out[want[next].position] = Tag{std::string(keys[k]), std::string(v)};
+        ++next;
+      }
+    }
+  }
+  if (r.remaining() != 0) return bad("bytes left over");
+  return {};
+}
 
 // ---- blocks ------------------------------------------------------------------------------------
 

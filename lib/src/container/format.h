@@ -111,6 +111,12 @@ struct DecodedBlock {
 };
 // `where` ("block 3 at offset 1234") prefixes every error. Checks the checksum first.
 Status decode_block(std::string_view bytes, const std::string& where, DecodedBlock& out, bool decode_tags = true);
+// Decodes every game's tags of a block's tags section into out.tag_views and out.tag_start.
+Status decode_tags(std::string_view tags_section, std::uint32_t games, const std::string& where, DecodedBlock& out);
+// The tags of game `game` of a block's tags section (decoded without decode_tags), checked as
+// fully as decode_tags checks the whole section.
+Status decode_game_tags(std::string_view tags_section, std::uint32_t games, std::uint32_t game, const std::string& where,
+                        std::vector<Tag>& out);
 // Only the header and section table (sizes), after checking the checksum.
 Status read_block_sizes(std::string_view bytes, const std::string& where, std::uint32_t& games,
                         std::uint32_t stored[kSections], std::uint32_t raw[kSections]);

@@ -104,6 +104,7 @@ struct Archive::Impl {
   Index index;
   // The last block decoded, with where each game starts in its streams.
   std::uint32_t cached = ~0u;
+  bool tags_decoded = false;
   DecodedBlock block;
   std::vector<CodecCursor> starts;
 
@@ -115,10 +116,19 @@ struct Archive::Impl {
     return std::string_view(data + index.blocks[b].offset, index.blocks[b].size);
   }
 
+  // Loads block b. Its tags are decoded all at once only from the second game read in it: one
+  // random read needs only its own game's tags (decode_game_tags), a scan needs them all.
   Status load(std::uint32_t b) {
-    if (cached == b) return {};
+    if (cached == b) {
+      if (!tags_decoded) {
+        if (auto st = decode_tags(block.sections[kTags], block.games, where(b), block); !st) return st;
+        tags_decoded = true;
+      }
+      return {};
+    }
     cached = ~0u;
-    if (auto st = decode_block(bytes(b), where(b), block); !st) return st;
+    tags_decoded = false;
+    if (auto st = decode_block(bytes(b), where(b), block, false); !st) return st;
     if (block.games != index.blocks[b].games)
       return corruption(where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
                         std::to_string(index.blocks[b].games));
@@ -142,9 +152,19 @@ struct Archive::Impl {
     return static_cast<std::uint32_t>(it - index.blocks.begin() - 1);
   }
 
+  // Game j's tags of the loaded block b.
+  Result<std::vector<Tag>> tags_of(std::uint32_t b, std::uint32_t j) {
+    if (tags_decoded) return block.tags(j);
+    std::vector<Tag> tags;
+    if (auto st = decode_game_tags(block.sections[kTags], block.games, j, where(b), tags); !st) return st.error();
+    return tags;
+  }
+
   Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j) {
     CodecCursor c = starts[j];
-    auto d = decode_game(c, block.tags(j));
+    auto tags = tags_of(b, j);
+    if (!tags) return tags.error();
+    auto d = decode_game(c, std::move(*tags));
     if (!d) return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + j + 1) + ": " +
                               d.error().message());
     ArchiveGame g;
@@ -258,7 +278,7 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
   if (i >= game_count()) return invalid_input("no game " + std::to_string(i + 1));
   const std::uint32_t b = s.block_of(i);
   if (auto st = s.load(b); !st) return st.error();
-  return s.block.tags(static_cast<std::uint32_t>(i - s.index.blocks[b].first_game));
+  return s.tags_of(b, static_cast<std::uint32_t>(i - s.index.blocks[b].first_game));
 }
 
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {
