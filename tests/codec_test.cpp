@@ -88,6 +88,110 @@ TEST(CodecBytes, AnnotatedGame) {
   EXPECT_EQ(d->game, g);
 }
 
+// [REC-CLK-2] A canonical clock command in a brace comment is coded as a number: the first
+// clock of each parity is its value, the next ones the difference (zigzag); the text around the
+// command goes to the texts stream.
+TEST(CodecBytes, ClockComments) {
+  const CodecStreams s = encode(parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 {[%clk 0:00:58]} *"));
+  // header 0x0c (result *, annotated); no null moves; 3 items:
+  // slot 1, type 5, zigzag(60) = 120; slot 2, type 5, 120; slot 3, type 5, zigzag(58 - 60) = 3.
+  EXPECT_EQ(hex(s.structure), "0c 00 03 01 05 78 01 05 78 01 05 03");
+  EXPECT_EQ(hex(s.texts), "01 20 01 20 01 20 01 20 00 00");  // " " before and after twice, then none
+}
+
+// Comments that are not exactly a canonical clock command stay text, and every form comes back
+// byte for byte.
+TEST(CodecRoundTrip, ClockCommentsKeepTheirText) {
+  const char* texts[] = {
+      " [%clk 0:01:00] ",       "[%clk 0:00:00]",          " [%eval 0.2] [%clk 1:30:05] x",
+      " [%clk 0:00:40.5] ",     " [%clk 0:1:00] ",          " [%clk 00:01:00] ",
+      " [%clk 0:01:60] ",       " [%clk 0:60:00] ",         " [%clk 999999:59:59] ",
+      " [%clk 1000000:00:00] ", " [%clk 10:00:00] [%clk 0:00:01] ", " [%clk  0:01:00] ",
+      "[%clk 0:01:00",          " [%clk -0:01:00] ",        "[%clk 0:01:00]]",
+      " [%CLK 0:01:00] ",       "",                          "[%clk ]",
+  };
+  // Knights back and forth so that every move is legal.
+  std::string pgn;
+  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+  for (std::size_t i = 0; i < std::size(texts); ++i) {
+    if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
+    pgn += std::string(moves[i % 4]) + " {" + texts[i] + "} ";
+  }
+  const Game g = parse_one(pgn + "*");
+  const CodecStreams s = encode(g);
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  // The canonical ones (the first three, the 6-digit hour, the first of two commands, and a
+  // command followed by a stray "]") are numbers: count type-5 items in the structure stream,
+  // read the way the spec reads it.
+  int clocks = 0;
+  {
+    std::string_view st = s.structure;
+    detail::ByteReader r(st);
+    std::uint8_t header, type;
+    std::uint64_t v;
+    ASSERT_TRUE(r.u8(header) && r.varint(v) && v == 0 && r.varint(v));
+    const std::uint64_t items = v;
+    for (std::uint64_t i = 0; i < items; ++i) {
+      ASSERT_TRUE(r.varint(v) && r.u8(type));
+      if (type == 5) {
+        ++clocks;
+        ASSERT_TRUE(r.varint(v));
+      }
+    }
+  }
+  EXPECT_EQ(clocks, 6);
+}
+
+// A random walk of clocks (increments, long thinks, both players, a variation) round-trips.
+TEST(CodecRoundTrip, RandomClocks) {
+  std::uint64_t x = 12345;
+  auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+  for (int game = 0; game < 200; ++game) {
+    std::int64_t clock[2] = {static_cast<std::int64_t>(next() % 20000), static_cast<std::int64_t>(next() % 20000)};
+    std::string pgn;
+    for (int i = 0; i < 40; ++i) {
+      if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
+      std::int64_t& c = clock[i % 2];
+      c = std::max<std::int64_t>(0, c - static_cast<std::int64_t>(next() % 300) + static_cast<std::int64_t>(next() % 30));
+      char text[64];
+      std::snprintf(text, sizeof text, " [%%clk %lld:%02lld:%02lld] ", static_cast<long long>(c / 3600),
+                    static_cast<long long>(c / 60 % 60), static_cast<long long>(c % 60));
+      pgn += std::string(moves[i % 4]) + " {" + text + "} ";
+      if (i == 20) pgn += "(21. Nh3 {" + std::string(text) + "}) ";  // instead of 21. Nf3
+    }
+    const Game g = parse_one(pgn + "*");
+    auto d = decode(encode(g), g.tags);
+    ASSERT_TRUE(d.ok()) << d.error().to_string();
+    ASSERT_EQ(d->game, g) << pgn;
+  }
+}
+
+// [REC-CLK-1] Clock comments are refused in codec 1 blocks and below zero.
+TEST(CodecDecode, RejectsBadClocks) {
+  const Game g = parse_one("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 { [%clk 0:00:01] } *");
+  CodecStreams s = encode(g);
+  {
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw, kMoveCodecLegalIndexV1};
+    auto d = decode_game(c, g.tags);
+    ASSERT_FALSE(d.ok());
+    EXPECT_EQ(d.error().code(), ErrorCode::Corruption);
+    CodecCursor c2{s.moves, s.structure, s.texts, s.raw, kMoveCodecLegalIndexV1};
+    EXPECT_FALSE(skip_game(c2).ok());
+  }
+  s.structure.back() = 11;  // the third clock's difference: -4 -> -6, so 5 - 6 < 0
+  auto d = decode(s, g.tags);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().message().find("clock"), std::string::npos) << d.error().message();
+}
+
 TEST(CodecBytes, EncodingIsDeterministic) {
   for (const std::string& f : test::pgn_corpus_files()) {
     for (const auto& rg : read_all(test::read_file(f))) {

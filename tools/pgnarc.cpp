@@ -630,7 +630,8 @@ int main(int argc, char** argv) {
     return kOk;
   }
   if (cmd == "--version") {
-    std::printf("pgnarc %s (archive format: write version 1, read version 1)\n", kVersion);
+    std::printf("pgnarc %s (archive format: write version %d, read version %d)\n", kVersion, pgnarc::kFormatVersion,
+                pgnarc::kFormatVersion);
     return kOk;
   }
   for (const Command& c : commands()) {

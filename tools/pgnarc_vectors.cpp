@@ -90,6 +90,16 @@ void valid_vector(const std::string& name, const std::string& pga, const std::st
   manifest += "valid\t" + name + "\t-\t" + ids + "\t" + why + "\n";
 }
 
+// An archive made by an earlier writer, committed as it was: regenerating keeps it and its PGN.
+void kept_valid_vector(const std::string& name, const std::string& ids, const std::string& why) {
+  const std::string pga = read(dir + "/valid/" + name + ".pga");
+  if (pga.empty()) {
+    std::fprintf(stderr, "valid/%s.pga is missing: it cannot be made by this writer\n", name.c_str());
+    std::exit(1);
+  }
+  valid_vector(name, pga, ids, why);
+}
+
 void invalid_vector(const std::string& name, const std::string& pga, const char* cls, const std::string& ids,
                     const std::string& why) {
   write("invalid/" + name + ".pga", pga);
@@ -97,9 +107,11 @@ void invalid_vector(const std::string& name, const std::string& pga, const char*
 }
 
 // Rebuilds an archive of one block from hand-made streams and tags, with valid checksums.
-std::string archive_of(const CodecStreams& streams, const std::vector<std::vector<Tag>>& tags) {
+std::string archive_of(const CodecStreams& streams, const std::vector<std::vector<Tag>>& tags,
+                       std::uint8_t codec = kMoveCodecCurrent) {
   BlockBuilder b;
   b.streams = streams;
+  b.codec = codec;
   for (const auto& t : tags) b.add_tags(t);
   const std::string block = b.finish(stored());
   Index index;
@@ -181,6 +193,19 @@ int main(int argc, char** argv) {
               "\"]\n[Date \"2020.01.0" + std::to_string(i + 1) + "\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
     encode_vector("many_blocks", many, "BLOCK-1 INDEX-1 TAGS-1", "nine games in five blocks of two", 2);
   }
+  encode_vector("clocks",
+                "[Event \"clocks\"]\n[TimeControl \"60+1\"]\n\n1. e4 { [%clk 0:01:00] } 1... e5 { [%clk 0:01:00] } "
+                "2. Nf3 { [%eval 0.2] [%clk 0:00:58] } 2... Nc6 {[%clk 0:01:01]} 3. Bb5 { [%clk 0:00:40.5] } "
+                "3... a6 { [%clk 0:1:00] } 4. Ba4 { [%clk 10:00:00] [%clk 0:00:01] } (4. Bxc6 { [%clk 0:00:30] } dxc6 "
+                "{ [%clk 0:00:59] }) 4... Nf6 { [%clk 0:00:00] } *\n",
+                "REC-LINE-1 REC-CLK-1 REC-CLK-2",
+                "clock comments: coded as numbers where the command is canonical, kept as text where it is not "
+                "(tenths, a one-digit minute), in a variation, with text before and after");
+
+  // ---- valid: archives of earlier format versions, kept as they were written ----
+  for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
+    kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
+                      "written by a version 1 writer (codec 1): a reader of version 2 reads it unchanged");
 
   // ---- valid: compressed sections ----
   {
@@ -204,9 +229,9 @@ int main(int argc, char** argv) {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = 2;  // read version 2
+    h[10] = 3;  // read version 3
     invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version 2: refused as unsupported, not corrupt");
+                   "needs a reader of version 3: refused as unsupported, not corrupt");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
@@ -257,6 +282,24 @@ int main(int argc, char** argv) {
     if (!encode_game(annotated, item).ok()) std::abort();
     item.structure[3] = 9;  // the NAG item's type byte -> reserved
     invalid_vector("reserved_item_type", archive_of(item, {{}}), "Corruption", "REC-LINE-1", "reserved item type 9");
+    {
+      // A clock comment: item type 5, in a block of codec 1 (which has no such item) and with a
+      // clock that goes below zero.
+      GameBuilder b;
+      PgnReader r(memory_input("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 { [%clk 0:00:01] } *"), "x");
+      (void)r.next(b);
+      CodecStreams clocks;
+      if (!encode_game(b.game(), clocks).ok()) std::abort();
+      invalid_vector("clock_in_codec1", archive_of(clocks, {{}}, kMoveCodecLegalIndexV1), "Corruption", "REC-CLK-1",
+                     "a clock comment (item type 5) in a codec 1 block");
+      // structure: header, null count, item count 3, then (slot delta, type 5, zigzag delta) per
+      // clock; the third clock's delta -4 (zigzag 7) becomes -6 (zigzag 11): 5 - 6 < 0.
+      const std::size_t third = clocks.structure.rfind('\x07');
+      if (third == std::string::npos) std::abort();
+      clocks.structure[third] = 11;
+      invalid_vector("clock_below_zero", archive_of(clocks, {{}}), "Corruption", "REC-CLK-1",
+                     "a clock delta that takes the clock below zero");
+    }
     CodecStreams mate;
     Game fools;
     {

@@ -86,6 +86,10 @@ struct Query {
   std::vector<std::pair<std::string, std::string>> tags;  // exact key = value
 };
 
+// The archive format version this library writes (and the highest it reads); see the format
+// specification, section 9.2.
+inline constexpr std::uint16_t kFormatVersion = 2;
+
 struct ArchiveInfo {
   std::uint16_t write_version = 0, read_version = 0;
   std::uint64_t file_bytes = 0, games = 0, blocks = 0, index_bytes = 0;

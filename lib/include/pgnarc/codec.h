@@ -20,8 +20,12 @@
 
 namespace pgnarc {
 
-// The identifier of this move codec, carried by each block (see the format specification).
+// The identifier of the game record codec, carried by each block (see the format
+// specification): 1 = legal-move-index integers with text comments; 2 = the same, plus clock
+// comments ("[%clk H:MM:SS]") coded as numbers. Writers write the current one; readers read both.
 inline constexpr std::uint8_t kMoveCodecLegalIndexV1 = 1;
+inline constexpr std::uint8_t kMoveCodecLegalIndexV2 = 2;
+inline constexpr std::uint8_t kMoveCodecCurrent = kMoveCodecLegalIndexV2;
 
 // The per-game output of the codec, appended to four streams that a block keeps as sections.
 struct CodecStreams {
@@ -46,12 +50,13 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats = null
 // Appends a game kept verbatim: its bytes exactly as they were in the input.
 void encode_raw_game(std::string_view raw_text, CodecStreams& out, CodecStats* stats = nullptr);
 
-// Read positions in the four streams of a block.
+// Read positions in the four streams of a block, and the block's codec identifier.
 struct CodecCursor {
   std::string_view moves;
   std::string_view structure;
   std::string_view texts;
   std::string_view raw;
+  std::uint8_t codec = kMoveCodecCurrent;
 };
 
 struct DecodedGame {

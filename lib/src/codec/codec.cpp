@@ -27,8 +27,67 @@ constexpr std::uint8_t kHasFrame = 0x10;       // prelude and epilogue comments 
 constexpr std::uint8_t kRaw = 0x20;            // a verbatim game; nothing else is set
 constexpr std::uint8_t kReservedBits = 0xC0;
 
-// Item types of a line's annotation list.
-enum ItemType : std::uint8_t { kBrace = 0, kLine = 1, kEscape = 2, kNag = 3, kVariation = 4 };
+// Item types of a line's annotation list. A clock comment (codec 2) is a brace comment whose
+// text holds a clock command "[%clk H:MM:SS]": the seconds are coded as a number, the text
+// around the command as two texts.
+enum ItemType : std::uint8_t { kBrace = 0, kLine = 1, kEscape = 2, kNag = 3, kVariation = 4, kClock = 5 };
+
+// --- Clock comments -----------------------------------------------------------------------------
+
+constexpr std::string_view kClockOpen = "[%clk ";
+constexpr std::uint64_t kMaxClockSeconds = 999999ull * 3600 + 59 * 60 + 59;  // H has at most 6 digits
+
+// The command text "[%clk H:MM:SS]" of `seconds` (H without leading zeros).
+void append_clock(std::string& out, std::uint64_t seconds) {
+  out += kClockOpen;
+  out += std::to_string(seconds / 3600);
+  const auto two = [&](std::uint64_t v) {
+    out += static_cast<char>('0' + v / 10);
+    out += static_cast<char>('0' + v % 10);
+  };
+  out += ':';
+  two(seconds / 60 % 60);
+  out += ':';
+  two(seconds % 60);
+  out += ']';
+}
+
+// A brace comment's text split around its clock command: `before`, the command, `after`. Only
+// the first "[%clk " counts, and only if the command is in the form append_clock writes.
+struct ClockSplit {
+  std::string_view before, after;
+  std::uint64_t seconds = 0;
+};
+bool split_clock(std::string_view text, ClockSplit& out) {
+  const std::size_t at = text.find(kClockOpen);
+  if (at == std::string_view::npos) return false;
+  const std::size_t close = text.find(']', at);
+  if (close == std::string_view::npos) return false;
+  const std::string_view body = text.substr(at + kClockOpen.size(), close - at - kClockOpen.size());
+  // H:MM:SS, H of 1 to 6 digits without a leading zero, MM and SS of two digits below 60.
+  const std::size_t colon = body.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 6 || body.size() != colon + 6) return false;
+  std::uint64_t h = 0;
+  for (std::size_t i = 0; i < colon; ++i) {
+    if (body[i] < '0' || body[i] > '9') return false;
+    h = h * 10 + static_cast<std::uint64_t>(body[i] - '0');
+  }
+  if (colon > 1 && body[0] == '0') return false;
+  const auto digit = [&](std::size_t i) { return body[i] >= '0' && body[i] <= '9' ? body[i] - '0' : -1; };
+  const int m1 = digit(colon + 1), m2 = digit(colon + 2), s1 = digit(colon + 4), s2 = digit(colon + 5);
+  if (body[colon + 3] != ':' || m1 < 0 || m1 > 5 || m2 < 0 || s1 < 0 || s1 > 5 || s2 < 0) return false;
+  out.before = text.substr(0, at);
+  out.after = text.substr(close + 1);
+  out.seconds = h * 3600 + static_cast<std::uint64_t>(m1 * 10 + m2) * 60 + static_cast<std::uint64_t>(s1 * 10 + s2);
+  return true;
+}
+
+constexpr std::uint64_t zigzag(std::int64_t v) {
+  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+}
+constexpr std::int64_t unzigzag(std::uint64_t v) {
+  return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
+}
 
 // Limits (format specification, "Limits").
 // Plies in one game, all its lines together: bounds the work a few bytes can ask of a decoder.
@@ -127,6 +186,7 @@ struct Item {
   std::uint8_t type;
   std::uint8_t nag = 0;
   const std::string* text = nullptr;
+  ClockSplit clock;                        // kClock
   std::size_t var_begin = 0, var_end = 0;  // events of a variation, brackets excluded
   Position start;                          // where a variation starts
 };
@@ -172,11 +232,14 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         pos.play_null();
         ++slot;
         break;
-      case GameEvent::kComment:
-        items.push_back(Item{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, 0, 0, {}});
+      case GameEvent::kComment: {
+        Item it{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, {}, 0, 0, {}};
+        if (e.comment_kind == CommentKind::kBrace && split_clock(e.text, it.clock)) it.type = kClock;
+        items.push_back(std::move(it));
         break;
+      }
       case GameEvent::kNag:
-        items.push_back(Item{slot, kNag, e.nag, nullptr, 0, 0, {}});
+        items.push_back(Item{slot, kNag, e.nag, nullptr, {}, 0, 0, {}});
         break;
       case GameEvent::kBeginVariation: {
         if (slot == 0) return bad_game("a variation does not follow a move");
@@ -187,7 +250,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
           else if (events[j].type == GameEvent::kEndVariation) --level;
         }
         if (level != 0) return bad_game("a variation is not closed");
-        items.push_back(Item{slot, kVariation, 0, nullptr, i + 1, j - 1, prev});
+        items.push_back(Item{slot, kVariation, 0, nullptr, {}, i + 1, j - 1, prev});
         i = j - 1;
         break;
       }
@@ -212,12 +275,21 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   }
   put_varint(out.structure, items.size());
   last = 0;
+  std::uint64_t clock[2] = {0, 0};  // the last clock at even and at odd slots of this line
   for (const Item& it : items) {
     put_varint(out.structure, it.slot - last);
     last = it.slot;
     put_u8(out.structure, it.type);
     if (it.type == kNag) put_u8(out.structure, it.nag);
-    if (it.text) {
+    if (it.type == kClock) {
+      std::uint64_t& previous = clock[it.slot & 1];
+      put_varint(out.structure, zigzag(static_cast<std::int64_t>(it.clock.seconds - previous)));
+      previous = it.clock.seconds;
+      for (std::string_view part : {it.clock.before, it.clock.after}) {
+        put_varint(out.texts, part.size());
+        out.texts += part;
+      }
+    } else if (it.text) {
       put_varint(out.texts, it.text->size());
       out.texts += *it.text;
     }
@@ -295,12 +367,15 @@ class Decoder {
     std::uint64_t len;
     return texts_.varint(len) && texts_.bytes(len, text);
   }
+  // Clock comments came with codec 2.
+  std::uint8_t max_item_type() const { return in_.codec >= kMoveCodecLegalIndexV2 ? kClock : kVariation; }
 
   struct DItem {
     std::uint32_t slot;
     std::uint8_t type;
     std::uint8_t nag;
     std::string_view text;
+    std::string clock_text;  // kClock: the comment text rebuilt around its clock command
   };
 
   Status decode_line(const Position& start, bool annotated, int depth, std::vector<GameEvent>& events) {
@@ -325,6 +400,7 @@ class Decoder {
       }
       if (!structure_.varint(n) || n > kMaxItems || n > structure_.remaining()) return corrupt("bad item count");
       std::uint64_t slot = 0;
+      std::uint64_t clock[2] = {0, 0};
       for (std::uint64_t k = 0; k < n; ++k) {
         std::uint64_t d;
         DItem it{};
@@ -332,11 +408,25 @@ class Decoder {
         slot += d;
         if (slot > plies) return corrupt("item anchored past the end of the line");
         it.slot = static_cast<std::uint32_t>(slot);
-        if (it.type > kVariation) return corrupt("reserved item type");
+        if (it.type > max_item_type()) return corrupt("reserved item type");
         if (it.type == kNag && !structure_.u8(it.nag)) return corrupt("NAG runs past the end of its section");
         if (it.type <= kEscape && !read_text(it.text)) return corrupt("comment text runs past the end of its section");
         if (it.type == kVariation && slot == 0) return corrupt("variation before the first ply");
-        items.push_back(it);
+        if (it.type == kClock) {
+          std::uint64_t delta;
+          std::string_view before, after;
+          if (!structure_.varint(delta)) return corrupt("clock runs past the end of its section");
+          std::uint64_t& previous = clock[slot & 1];
+          const std::int64_t seconds = static_cast<std::int64_t>(previous) + unzigzag(delta);
+          if (seconds < 0 || static_cast<std::uint64_t>(seconds) > kMaxClockSeconds) return corrupt("clock out of range");
+          previous = static_cast<std::uint64_t>(seconds);
+          if (!read_text(before) || !read_text(after)) return corrupt("comment text runs past the end of its section");
+          it.clock_text.reserve(before.size() + after.size() + 16);
+          it.clock_text += before;
+          append_clock(it.clock_text, previous);
+          it.clock_text += after;
+        }
+        items.push_back(std::move(it));
       }
     }
     DigitReader& digits = digit_readers_[static_cast<std::size_t>(depth)];
@@ -373,6 +463,7 @@ class Decoder {
             if (auto st = decode_line(prev, true, depth + 1, events); !st) return st;
             events.push_back(GameEvent::end_variation());
             break;
+          case kClock: events.push_back(GameEvent::comment(std::move(items[next_item].clock_text))); break;
           default:
             events.push_back(GameEvent::comment(std::string(it.text), static_cast<CommentKind>(it.type)));
         }
@@ -450,11 +541,13 @@ class Skipper {
       if (!structure_.varint(d)) return corrupt("bad null move ply");
     if (!structure_.varint(n) || n > kMaxItems || n > structure_.remaining()) return corrupt("bad item count");
     std::uint64_t variations = 0;
+    const std::uint8_t max_type = in_.codec >= kMoveCodecLegalIndexV2 ? kClock : kVariation;
     for (std::uint64_t k = 0; k < n; ++k) {
       std::uint8_t type, nag;
-      if (!structure_.varint(d) || !structure_.u8(type) || type > kVariation) return corrupt("bad item");
+      if (!structure_.varint(d) || !structure_.u8(type) || type > max_type) return corrupt("bad item");
       if (type == kNag && !structure_.u8(nag)) return corrupt("bad NAG");
       if (type <= kEscape && !skip_text()) return corrupt("bad comment");
+      if (type == kClock && (!structure_.varint(d) || !skip_text() || !skip_text())) return corrupt("bad clock comment");
       variations += type == kVariation;
     }
     for (std::uint64_t v = 0; v < variations; ++v)

@@ -329,7 +329,7 @@ std::string BlockBuilder::finish(const WriterOptions& options) const {
     data += stored;
   }
   std::string block(kBlockMagic, 4);
-  block += static_cast<char>(kMoveCodecLegalIndexV1);
+  block += static_cast<char>(codec);
   block += static_cast<char>(kSections);
   put_le(block, 0, 2);
   put_le(block, games, 4);
@@ -352,7 +352,8 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
     return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), kBlockMagic, 4) != 0) return bad("bad block magic", 0);
   codec = static_cast<std::uint8_t>(b[4]);
-  if (codec != kMoveCodecLegalIndexV1) return unsupported(where + ": unknown move codec " + std::to_string(codec));
+  if (codec != kMoveCodecLegalIndexV1 && codec != kMoveCodecLegalIndexV2)
+    return unsupported(where + ": unknown move codec " + std::to_string(codec));
   if (static_cast<std::uint8_t>(b[5]) != kSections) return bad("section count is not 5", 5);
   if (get_le(b.data() + 6, 2) != 0) return bad("reserved bytes not zero", 6);
   games = static_cast<std::uint32_t>(get_le(b.data() + 8, 4));

@@ -17,8 +17,8 @@ inline constexpr char kFileMagic[8] = {'\x89', 'P', 'G', 'A', '\r', '\n', '\x1a'
 inline constexpr char kBlockMagic[4] = {'P', 'G', 'A', 'B'};
 inline constexpr char kIndexMagic[4] = {'P', 'G', 'A', 'I'};
 inline constexpr char kFooterMagic[4] = {'P', 'G', 'A', 'F'};
-inline constexpr std::uint16_t kWriteVersion = 1;
-inline constexpr std::uint16_t kReadVersion = 1;
+inline constexpr std::uint16_t kWriteVersion = kFormatVersion;
+inline constexpr std::uint16_t kReadVersion = kFormatVersion;  // the reader version a file of this writer needs
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;
 inline constexpr std::size_t kBlockHeaderSize = 12;
@@ -74,6 +74,7 @@ struct BlockBuilder {
   std::vector<std::vector<Tag>> tags;  // per game (raw games: empty)
   std::uint32_t games = 0;
   BlockSummary summary;
+  std::uint8_t codec = kMoveCodecCurrent;  // what the streams were coded with
   void add_tags(const std::vector<Tag>& t);
   // The block's bytes: header, section table, sections, checksum.
   std::string finish(const WriterOptions& options) const;

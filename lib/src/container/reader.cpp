@@ -133,7 +133,7 @@ struct Archive::Impl {
       return corruption(where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
                         std::to_string(index.blocks[b].games));
     starts.clear();
-    CodecCursor c{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts], block.sections[kRaw]};
+    CodecCursor c{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts], block.sections[kRaw], block.codec};
     for (std::uint32_t g = 0; g < block.games; ++g) {
       starts.push_back(c);
       if (auto st = skip_game(c); !st)
@@ -302,7 +302,7 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
   DecodedBlock block;
   if (auto st = decode_block(bytes, where, block); !st) return st.error();
   if (block.games != expected_games) return corruption(where + ": game count differs from the index");
-  CodecCursor c{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts], block.sections[kRaw]};
+  CodecCursor c{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts], block.sections[kRaw], block.codec};
   std::string out;
   for (std::uint32_t j = 0; j < block.games; ++j) {
     auto d = decode_game(c, block.tags(j));
