@@ -174,6 +174,18 @@ TEST(CodecRoundTrip, RandomClocks) {
   }
 }
 
+// The king captured after a null move in check: the game is coded, decodes, and a coded ply
+// after the capture is refused (the side without its king has no legal move).
+TEST(CodecRoundTrip, KingCaptureAfterNullMoveInCheck) {
+  const Game g = parse_one("1. e4 f5 2. Qh5+ -- 3. Qxe8 *");
+  CodecStreams s = encode(g);
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  s.moves[0] = static_cast<char>(s.moves[0] + 1);  // one more ply than the line has moves for
+  EXPECT_FALSE(decode(s, g.tags).ok());
+}
+
 // [REC-CLK-1] Clock comments are refused in codec 1 blocks and below zero.
 TEST(CodecDecode, RejectsBadClocks) {
   const Game g = parse_one("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 { [%clk 0:00:01] } *");

@@ -319,6 +319,27 @@ TEST(Play, NullMovePassesTheTurn) {
   EXPECT_EQ(p.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
 }
 
+// A null move played in check lets the other side capture the king (a diagonal step onto an
+// enemy piece, spec 5.3); the side left without its king has no legal move and is not in check
+// (found by fuzz_codec: the generator read the attack tables at square 64).
+TEST(Play, KingCapturedAfterANullMoveInCheck) {
+  Position p;
+  for (const char* san : {"e4", "f5", "Qh5+"}) p.play(*p.parse_san(san));
+  ASSERT_TRUE(p.in_check());
+  p.play_null();
+  auto capture = p.parse_san("Qxe8");
+  ASSERT_TRUE(capture.ok()) << capture.error().message();
+  EXPECT_TRUE(p.is_legal(*capture));
+  p.play(*capture);
+  EXPECT_EQ(p.legal_move_count(), 0);
+  EXPECT_TRUE(p.legal_moves().size == 0);
+  EXPECT_FALSE(p.in_check());
+  EXPECT_FALSE(p.parse_san("Kf7").ok());
+  EXPECT_FALSE(p.parse_san("O-O").ok());
+  EXPECT_EQ(p.castling_rook(kBlack, kKingSide), kNoSquare);  // rights go with the king
+  EXPECT_EQ(p.perft(2), 0u);
+}
+
 }  // namespace
 }  // namespace pgnarc
 

@@ -34,7 +34,7 @@ Bitboard king_danger(const Position& pos, const AttackTables& T, Color them, Bit
   const Bitboard their_pawns = pos.pieces(them, kPawn);
   Bitboard danger = them == kWhite ? ((their_pawns & ~file_bb(0)) << 7) | ((their_pawns & ~file_bb(7)) << 9)
                                    : ((their_pawns & ~file_bb(0)) >> 9) | ((their_pawns & ~file_bb(7)) >> 7);
-  danger |= T.king[pos.king_square(them)];
+  if (pos.pieces(them, kKing)) danger |= T.king[pos.king_square(them)];
   for (Bitboard b = pos.pieces(them, kKnight); b;) danger |= T.knight[pop_lsb(b)];
   for (Bitboard b = pos.pieces(them, kBishop) | pos.pieces(them, kQueen); b;) {
     const Square sq = pop_lsb(b);
@@ -59,6 +59,11 @@ void generate_targets(const Position& pos, PieceTargets& out) {
   const Bitboard their_rq = pos.pieces(them, kRook) | pos.pieces(them, kQueen);
   const Bitboard their_bq = pos.pieces(them, kBishop) | pos.pieces(them, kQueen);
   Bitboard* tgt = out.to;
+  if (ksq == kNoSquare) {  // a side without its king (captured after a null move in check) cannot move
+    out.movers = out.promoting = 0;
+    out.total = 0;
+    return;
+  }
 
   // Enemy sliders that would attack the king on an empty board: with nothing between they give
   // check; with exactly one of our pieces between, that piece is pinned to the line.
@@ -175,6 +180,7 @@ bool king_safe_after(const Position& pos, Square from, Square to, bool en_passan
   const Bitboard occ = (pos.occupied() ^ bb(from) ^ (en_passant ? bb(captured) : 0)) | bb(to);
   const Bitboard alive = ~bb(captured);  // the captured piece no longer attacks
   const Square ksq = type_of(pos.piece_on(from)) == kKing ? to : pos.king_square(us);
+  if (ksq == kNoSquare) return false;  // no king: no legal move (see generate_targets)
   return !((T.pawn[us][ksq] & pos.pieces(them, kPawn) & alive) || (T.knight[ksq] & pos.pieces(them, kKnight) & alive) ||
            (T.king[ksq] & pos.pieces(them, kKing)) ||
            (T.rook_attacks(ksq, occ) & (pos.pieces(them, kRook) | pos.pieces(them, kQueen)) & alive) ||
@@ -272,7 +278,7 @@ bool Position::is_legal(Move m) const {
 
 
 bool Position::in_check() const {
-  return attackers_to(*this, king_square(side_), occupied()) & pieces(~side_);
+  return pieces(side_, kKing) && (attackers_to(*this, king_square(side_), occupied()) & pieces(~side_));
 }
 
 MoveList Position::legal_moves() const {

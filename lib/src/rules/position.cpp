@@ -49,10 +49,11 @@ void Position::play(Move m) {
     Square captured = to;
     if (m.kind() == Move::kEnPassant) captured = static_cast<Square>(us == kWhite ? to - 8 : to + 8);
     if (board_[captured] != kNoPiece) {
+      const bool king = type_of(board_[captured]) == kKing;  // only after a null move in check
       remove(captured);
       halfmove_ = 0;
       for (auto& r : castle_rook_[them])
-        if (r == captured) r = kNoSquare;
+        if (r == captured || king) r = kNoSquare;
     }
     // `to` is empty now: one exclusive-or per bitboard moves the piece.
     const Piece placed = m.kind() == Move::kPromotion ? make_piece(us, m.promotion()) : piece;

@@ -125,6 +125,7 @@ Result<Move> Position::parse_san(std::string_view in) const {
   auto error = [&](const std::string& what, const std::string& detail = {}) {
     return invalid_input(what + " \"" + std::string(in) + "\"" + detail + " in position " + fen());
   };
+  if (ksq == kNoSquare) return error("no legal move (the side to move has no king)");
 
   // Castling in all its spellings.
   if (!s.empty() && (s[0] == 'O' || s[0] == '0' || s[0] == 'o')) {
