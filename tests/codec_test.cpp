@@ -5,6 +5,8 @@
 #include "pgn_util.h"
 #include "pgnarc/codec.h"
 #include "codec/bytes.h"
+#include "codec/noted.h"
+#include "pgn/noted.h"
 
 namespace pgnarc {
 namespace {
@@ -256,6 +258,43 @@ Game random_moves_game(std::mt19937_64& rng, const std::string& fen, int max_pli
     p.play(m);
   }
   return g;
+}
+
+// The SAN notes the decoder gives (codec/noted.h) write the same PGN as write_pgn, which
+// computes SAN on its own: checks, mates, disambiguation, variations, null moves, set-ups.
+TEST(CodecNotes, WriteTheSamePgnAsWritePgn) {
+  int games = 0;
+  std::vector<std::uint8_t> notes;
+  for (const std::string& f : test::pgn_corpus_files()) {
+    for (const auto& rg : read_all(test::read_file(f))) {
+      if (!rg.ok) continue;
+      CodecStreams s;
+      ASSERT_TRUE(encode_game(rg.game, s).ok()) << f;
+      CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+      auto d = detail::decode_game_noted(c, rg.game.tags, notes);
+      ASSERT_TRUE(d.ok()) << f << ": " << d.error().to_string();
+      std::string plain, noted;
+      ASSERT_TRUE(write_pgn(rg.game, plain).ok());
+      ASSERT_TRUE(detail::write_pgn_noted(d->game, notes, noted).ok());
+      ASSERT_EQ(noted, plain) << f;
+      ++games;
+    }
+  }
+  EXPECT_GT(games, 450);
+  // Random games: many checks, mates, promotions and pieces that need disambiguating.
+  std::mt19937_64 rng(99);
+  for (int i = 0; i < 3000; ++i) {
+    const Game g = random_moves_game(rng, i % 3 ? "" : "r3k2r/1P4P1/8/2N1N3/8/2N1N3/1p4p1/R3K2R w KQkq - 0 1", 300);
+    CodecStreams s;
+    ASSERT_TRUE(encode_game(g, s).ok());
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    auto d = detail::decode_game_noted(c, g.tags, notes);
+    ASSERT_TRUE(d.ok()) << d.error().to_string();
+    std::string plain, noted;
+    ASSERT_TRUE(write_pgn(g, plain).ok());
+    ASSERT_TRUE(detail::write_pgn_noted(d->game, notes, noted).ok());
+    ASSERT_EQ(noted, plain);
+  }
 }
 
 TEST(CodecRoundTrip, MillionsOfRandomPlies) {

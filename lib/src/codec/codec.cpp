@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "codec/bytes.h"
+#include "codec/noted.h"
 #include "rules/movegen.h"
 
 namespace pgnarc {
@@ -316,8 +317,8 @@ Error corrupt(const std::string& why) { return corruption("game record: " + why)
 
 class Decoder {
  public:
-  explicit Decoder(CodecCursor& in)
-      : in_(in), moves_(in.moves), structure_(in.structure), texts_(in.texts) {}
+  explicit Decoder(CodecCursor& in, std::vector<std::uint8_t>* notes = nullptr)
+      : in_(in), moves_(in.moves), structure_(in.structure), texts_(in.texts), notes_(notes) {}
 
   Result<DecodedGame> run(std::vector<Tag> tags) {
     std::uint8_t header;
@@ -436,21 +437,40 @@ class Decoder {
     std::size_t next_item = 0, next_null = 0;
     events.reserve(events.size() + plies + items.size());
     PieceTargets targets;
+    // With notes: the note of this line's last move waits for the position after it, which
+    // gives its check suffix.
+    std::size_t pending = kNoNote;
     // Plays the next coded move; false if the position has no legal move to code.
     const auto play_next = [&] {
       detail::generate_targets(pos, targets);
+      if (pending != kNoNote) {
+        (*notes_)[pending] = static_cast<std::uint8_t>((*notes_)[pending] | detail::san_suffix(targets) << 2);
+        pending = kNoNote;
+      }
       const int n = targets.total;
       if (n == 0) return false;
       const std::uint32_t m = n == 1 ? 0 : digits.next(static_cast<std::uint32_t>(n));
       const Move move = detail::move_at_index(pos, targets, static_cast<int>(m));
+      if (notes_) {
+        pending = notes_->size();
+        notes_->push_back(static_cast<std::uint8_t>(detail::san_disambiguation(pos, targets, move)));
+      }
       events.emplace_back().move = move;  // a default event is a move
       pos.play(move);
       return true;
+    };
+    // Before a null move and at the end of the line: the last move's suffix from `pos`.
+    const auto settle = [&] {
+      if (pending == kNoNote) return;
+      detail::generate_targets(pos, targets);
+      (*notes_)[pending] = static_cast<std::uint8_t>((*notes_)[pending] | detail::san_suffix(targets) << 2);
+      pending = kNoNote;
     };
     if (items.empty() && nulls.empty()) {  // moves only: the common case
       for (std::uint64_t ply = 0; ply < plies; ++ply)
         if (!play_next()) return corrupt("a move is coded where there is no legal move");
       if (!digits.exhausted()) return corrupt("move integer holds more than its plies");
+      settle();
       return {};
     }
     for (std::uint32_t slot = 0;; ++slot) {
@@ -476,6 +496,7 @@ class Decoder {
       if (variation_follows) prev = pos;
       if (next_null < nulls.size() && nulls[next_null] == slot) {
         ++next_null;
+        settle();
         events.push_back(GameEvent::null_move());
         pos.play_null();
         continue;
@@ -483,11 +504,14 @@ class Decoder {
       if (!play_next()) return corrupt("a move is coded where there is no legal move");
     }
     if (!digits.exhausted()) return corrupt("move integer holds more than its plies");
+    settle();
     return {};
   }
 
+  static constexpr std::size_t kNoNote = ~std::size_t{0};
   CodecCursor& in_;
   ByteReader moves_, structure_, texts_;
+  std::vector<std::uint8_t>* notes_;  // SAN notes of the moves, in event order (or null)
   std::uint64_t total_plies_ = 0;
   // One per nesting level (a variation is decoded while its parent line is part way through).
   static thread_local std::array<DigitReader, kMaxDepth + 2> digit_readers_;
@@ -603,6 +627,12 @@ void encode_raw_game(std::string_view raw_text, CodecStreams& out, CodecStats* s
 
 Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags) {
   Decoder d(in);
+  return d.run(std::move(tags));
+}
+
+Result<DecodedGame> detail::decode_game_noted(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>& notes) {
+  notes.clear();
+  Decoder d(in, &notes);
   return d.run(std::move(tags));
 }
 

@@ -13,6 +13,8 @@
 #include <optional>
 
 #include "container/format.h"
+#include "codec/noted.h"
+#include "pgn/noted.h"
 
 namespace pgnarc {
 
@@ -160,11 +162,12 @@ struct Archive::Impl {
     return tags;
   }
 
-  Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j) {
+  // `notes`: if given, receives the SAN notes of the game's moves (codec/noted.h).
+  Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* notes = nullptr) {
     CodecCursor c = starts[j];
     auto tags = tags_of(b, j);
     if (!tags) return tags.error();
-    auto d = decode_game(c, std::move(*tags));
+    auto d = notes ? detail::decode_game_noted(c, std::move(*tags), *notes) : decode_game(c, std::move(*tags));
     if (!d) return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + j + 1) + ": " +
                               d.error().message());
     ArchiveGame g;
@@ -265,11 +268,18 @@ Result<ArchiveGame> Archive::read_game(std::uint64_t i) {
 }
 
 Result<std::string> Archive::read_pgn(std::uint64_t i) {
-  auto g = read_game(i);
+  Impl& s = *impl_;
+  if (i >= game_count())
+    return invalid_input("no game " + std::to_string(i + 1) + ": the archive has " + std::to_string(game_count()) + " games");
+  const std::uint32_t b = s.block_of(i);
+  if (auto st = s.load(b); !st) return st.error();
+  std::vector<std::uint8_t> notes;
+  auto g = s.decode(b, static_cast<std::uint32_t>(i - s.index.blocks[b].first_game), &notes);
   if (!g) return g.error();
   std::string out;
   if (g->raw) write_raw_game(g->raw_text, out);
-  else if (auto st = write_pgn(g->game, out); !st) return corruption(impl_->path + ": game " + std::to_string(i + 1) + ": " + st.error().message());
+  else if (auto st = detail::write_pgn_noted(g->game, notes, out); !st)
+    return corruption(s.path + ": game " + std::to_string(i + 1) + ": " + st.error().message());
   return out;
 }
 
@@ -304,11 +314,12 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
   if (block.games != expected_games) return corruption(where + ": game count differs from the index");
   CodecCursor c{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts], block.sections[kRaw], block.codec};
   std::string out;
+  std::vector<std::uint8_t> notes;
   for (std::uint32_t j = 0; j < block.games; ++j) {
-    auto d = decode_game(c, block.tags(j));
+    auto d = detail::decode_game_noted(c, block.tags(j), notes);
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
     if (d->raw) write_raw_game(d->raw_text, out);
-    else if (auto st = write_pgn(d->game, out); !st)
+    else if (auto st = detail::write_pgn_noted(d->game, notes, out); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
   }
   if (!c.moves.empty() || !c.structure.empty() || !c.texts.empty() || !c.raw.empty())

@@ -1,6 +1,9 @@
 // Canonical PGN export.
 #include "pgnarc/pgn.h"
 
+#include "pgn/noted.h"
+#include "rules/movegen.h"
+
 namespace pgnarc {
 
 namespace {
@@ -92,9 +95,9 @@ void escape_tag_value(std::string_view v, std::string& out) {
   }
 }
 
-}  // namespace
 
-Status write_pgn(const Game& game, std::string& out) {
+// `notes`: null, or one note per move (pgn/noted.h).
+Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, std::string& out) {
   for (const Comment& c : game.prelude) {
     out += comment_token(c.kind, c.text);
     out += '\n';
@@ -114,6 +117,7 @@ Status write_pgn(const Game& game, std::string& out) {
   std::string movetext;
   LineWriter w(movetext);
   bool need_number = true;  // a black move must say "N..." here
+  std::size_t next_note = 0;
   std::string token;
   for (const GameEvent& e : game.events) {
     switch (e.type) {
@@ -124,9 +128,14 @@ Status write_pgn(const Game& game, std::string& out) {
         if (pos.side_to_move() == kWhite) token = std::to_string(pos.fullmove_number()) + ". ";
         else if (need_number) token = std::to_string(pos.fullmove_number()) + "... ";
         if (e.type == GameEvent::kMove) {
-          if (!pos.is_legal(e.move))
-            return invalid_input("cannot write game: illegal move " + pos.uci(e.move) + " in position " + pos.fen());
-          token += pos.san(e.move);
+          if (notes && next_note < notes->size()) {
+            const std::uint8_t note = (*notes)[next_note++];
+            detail::append_san(pos, e.move, note & 3, note >> 2, token);
+          } else {
+            if (!pos.is_legal(e.move))
+              return invalid_input("cannot write game: illegal move " + pos.uci(e.move) + " in position " + pos.fen());
+            token += pos.san(e.move);
+          }
           walker.play(e.move);
         } else {
           token += "--";
@@ -166,6 +175,14 @@ Status write_pgn(const Game& game, std::string& out) {
   out += movetext;
   if (!movetext.empty() || game.tags.empty()) out += '\n';
   return {};
+}
+
+}  // namespace
+
+Status write_pgn(const Game& game, std::string& out) { return write_pgn_impl(game, nullptr, out); }
+
+Status detail::write_pgn_noted(const Game& game, const std::vector<std::uint8_t>& notes, std::string& out) {
+  return write_pgn_impl(game, &notes, out);
 }
 
 void write_raw_game(std::string_view raw_text, std::string& out) {

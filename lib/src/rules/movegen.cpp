@@ -62,6 +62,7 @@ void generate_targets(const Position& pos, PieceTargets& out) {
   if (ksq == kNoSquare) {  // a side without its king (captured after a null move in check) cannot move
     out.movers = out.promoting = 0;
     out.total = 0;
+    out.check = false;
     return;
   }
 
@@ -97,6 +98,7 @@ void generate_targets(const Position& pos, PieceTargets& out) {
       }
     }
     tgt[ksq] = t;
+    out.check = checkers != 0;
     out.movers = bb(ksq);
     out.promoting = 0;
     out.total = popcount(t);

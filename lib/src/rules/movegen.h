@@ -1,6 +1,8 @@
 // Legal move generation in canonical order (internal to the rules layer).
 #pragma once
 
+#include <string>
+
 #include "rules/bitboard.h"
 
 namespace pgnarc::detail {
@@ -13,6 +15,7 @@ struct PieceTargets {
   Bitboard movers = 0;     // squares whose entry of `to` is set (entries may be empty)
   Bitboard promoting = 0;  // pawns whose every move promotes: each target is 4 moves
   int total = 0;           // the number of legal moves
+  bool check = false;      // the side to move is in check
   Bitboard to[64];         // only the entries of `movers` are written
 
   int weight(Square s) const { return (promoting >> s & 1) ? 4 : 1; }
@@ -37,6 +40,18 @@ bool king_safe_after(const Position& pos, Square from, Square to, bool en_passan
 // piece moves (pawns: pushes to an empty `to`, captures of an enemy or the en passant square),
 // not yet checked for king safety. `to` must not hold a piece of the side to move.
 Bitboard pseudo_movers_to(const Position& pos, PieceType pt, Square to);
+
+// SAN beyond what the board shows: which part of the from-square a piece move must show (0
+// none, 1 file, 2 rank, 3 both) and the suffix (0 none, 1 "+", 2 "#").
+enum SanSuffix : int { kNoSuffix = 0, kCheck = 1, kMate = 2 };
+// From the squares of the other pieces of the mover's type that can legally reach the target.
+int san_disambiguation(Square from, Bitboard rivals);
+// From targets generated for `pos`, for a legal move `m` of `pos`.
+int san_disambiguation(const Position& pos, const PieceTargets& t, Move m);
+// From targets generated for the position after the move.
+inline int san_suffix(const PieceTargets& after) { return after.check ? (after.total == 0 ? kMate : kCheck) : kNoSuffix; }
+// Appends the canonical SAN of legal move `m` of `pos`, given those two facts.
+void append_san(const Position& pos, Move m, int disambiguation, int suffix, std::string& out);
 
 // Attackers of either color on `s` given occupancy `occ`.
 Bitboard attackers_to(const Position& pos, Square s, Bitboard occ);

@@ -56,44 +56,78 @@ bool parse_body(std::string_view s, SanPattern& p) {
 
 }  // namespace
 
-std::string Position::san(Move m) const {
-  std::string s;
+namespace detail {
+
+int san_disambiguation(Square from, Bitboard rivals) {
+  if (!rivals) return 0;
+  if (!(rivals & file_bb(file_of(from)))) return 1;
+  if (!(rivals & rank_bb(rank_of(from)))) return 2;
+  return 3;
+}
+
+int san_disambiguation(const Position& pos, const PieceTargets& t, Move m) {
+  const PieceType pt = type_of(pos.piece_on(m.from()));
+  if (pt == kPawn || pt == kKing) return 0;  // pawn captures show their file; a king is alone
+  Bitboard rivals = 0;
+  for (Bitboard b = t.movers & pos.pieces(pos.side_to_move(), pt) & ~bb(m.from()); b;) {
+    const Square s = pop_lsb(b);
+    if (t.to[s] & bb(m.to())) rivals |= bb(s);
+  }
+  return san_disambiguation(m.from(), rivals);
+}
+
+void append_san(const Position& pos, Move m, int disambiguation, int suffix, std::string& s) {
   const Square from = m.from(), to = m.to();
+  const auto square = [&](Square q) {
+    s += static_cast<char>('a' + file_of(q));
+    s += static_cast<char>('1' + rank_of(q));
+  };
   if (m.kind() == Move::kCastling) {
-    s = to > from ? "O-O" : "O-O-O";
+    s += to > from ? "O-O" : "O-O-O";
   } else {
-    const PieceType pt = type_of(board_[from]);
-    const bool capture = board_[to] != kNoPiece || m.kind() == Move::kEnPassant;
+    const PieceType pt = type_of(pos.piece_on(from));
+    const bool capture = pos.piece_on(to) != kNoPiece || m.kind() == Move::kEnPassant;
     if (pt == kPawn) {
       if (capture) {
         s += static_cast<char>('a' + file_of(from));
         s += 'x';
       }
-      s += square_name(to);
+      square(to);
       if (m.kind() == Move::kPromotion) {
         s += '=';
         s += kLetters[m.promotion()];
       }
     } else {
       s += kLetters[pt];
-      // Rivals: other pieces of the same type that can legally reach `to`.
-      Bitboard others = 0;
-      for (Bitboard c = pseudo_movers_to(*this, pt, to) & ~bb(from); c;) {
-        const Square o = pop_lsb(c);
-        if (king_safe_after(*this, o, to, false)) others |= bb(o);
-      }
-      if (others) {
-        if (!(others & file_bb(file_of(from)))) s += static_cast<char>('a' + file_of(from));
-        else if (!(others & rank_bb(rank_of(from)))) s += static_cast<char>('1' + rank_of(from));
-        else s += square_name(from);
-      }
+      if (disambiguation & 1) s += static_cast<char>('a' + file_of(from));
+      if (disambiguation & 2) s += static_cast<char>('1' + rank_of(from));
       if (capture) s += 'x';
-      s += square_name(to);
+      square(to);
     }
+  }
+  if (suffix == kCheck) s += '+';
+  else if (suffix == kMate) s += '#';
+}
+
+}  // namespace detail
+
+std::string Position::san(Move m) const {
+  // Rivals: other pieces of the same type that can legally reach the target.
+  int disambiguation = 0;
+  const PieceType pt = type_of(board_[m.from()]);
+  if (m.kind() != Move::kCastling && pt != kPawn) {
+    Bitboard rivals = 0;
+    for (Bitboard c = pseudo_movers_to(*this, pt, m.to()) & ~bb(m.from()); c;) {
+      const Square o = pop_lsb(c);
+      if (king_safe_after(*this, o, m.to(), false)) rivals |= bb(o);
+    }
+    disambiguation = san_disambiguation(m.from(), rivals);
   }
   Position after = *this;
   after.play(m);
-  if (after.in_check()) s += after.legal_move_count() == 0 ? '#' : '+';
+  const int suffix = after.in_check() ? (after.legal_move_count() == 0 ? kMate : kCheck) : kNoSuffix;
+  std::string s;
+  append_san(*this, m, disambiguation, suffix, s);
   return s;
 }
 

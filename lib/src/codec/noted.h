@@ -1,0 +1,17 @@
+// Decoding with SAN notes (internal): the decoder generates every position's legal moves
+// anyway, which is all SAN needs beyond the board; writing PGN from these notes saves
+// generating them a second time.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pgnarc/codec.h"
+
+namespace pgnarc::detail {
+
+// decode_game, also giving one note per move of the game, in event order:
+// san_disambiguation | san_suffix << 2 (rules/movegen.h), for write_pgn_noted (pgn/noted.h).
+Result<DecodedGame> decode_game_noted(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>& notes);
+
+}  // namespace pgnarc::detail
