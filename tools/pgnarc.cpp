@@ -63,7 +63,8 @@ constexpr Help kHelp[] = {
      "unreadable moves, other variants) are kept verbatim and listed, with where and why, on\n"
      "stderr and in OUT.pga.log; --strict makes any such game an error (exit 2, no archive).\n"
      "--store writes every section uncompressed (the settings of the conformance vectors);\n"
-     "--block-games N closes a block after N games.\n"},
+     "--block-games N closes a block after N games (default 4096), --block-kib N after N KiB of\n"
+     "input PGN (default 256): smaller blocks read a single game faster and compress less well.\n"},
     {"unpack", "usage: pgnarc unpack ARCHIVE [-o OUT.pgn] [--salvage] [--quiet]\n\nWrites every game as canonical PGN; games kept verbatim are written as their original bytes.\n--salvage reads a damaged archive without its index: the games of every block whose\nchecksum holds are written, damaged regions are reported, and the exit code is 3 if any.\n"},
     {"get", "usage: pgnarc get ARCHIVE N [N | N-M ...]\n\nWrites the games with those numbers (from 1), byte for byte as unpack writes them.\n"},
     {"find",
@@ -292,6 +293,11 @@ pgnarc::WriterOptions writer_options(const Args& a, int& rc) {
     std::uint64_t n;
     if (!parse_number(*b, n) || n == 0 || n > 1000000) rc = usage_error("--block-games takes a number from 1 to 1000000");
     o.block_games = n;
+  }
+  if (auto b = a.value("--block-kib")) {
+    std::uint64_t n;
+    if (!parse_number(*b, n) || n == 0 || n > 65536) rc = usage_error("--block-kib takes a number from 1 to 65536");
+    o.block_bytes = n * 1024;
   }
   return o;
 }
@@ -600,13 +606,13 @@ struct Command {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> c = {
-      {"pack", cmd_pack, {"-o", "--threads", "--block-games"}, {"--strict", "--force", "--store"}},
+      {"pack", cmd_pack, {"-o", "--threads", "--block-games", "--block-kib"}, {"--strict", "--force", "--store"}},
       {"unpack", cmd_unpack, {"-o"}, {"--salvage"}},
       {"get", cmd_get, {}, {}},
       {"find", cmd_find,
        {"--white", "--black", "--player", "--event", "--site", "--result", "--eco", "--date-from", "--date-to", "--tag"},
        {"--count", "--numbers", "--pgn", "--exact"}},
-      {"append", cmd_append, {"--threads", "--block-games"}, {"--strict"}},
+      {"append", cmd_append, {"--threads", "--block-games", "--block-kib"}, {"--strict"}},
       {"merge", cmd_merge, {"-o", "--threads"}, {"--force"}},
       {"info", cmd_info, {}, {"--json"}},
       {"verify", cmd_verify, {}, {}},

@@ -74,8 +74,10 @@ class ByteCursor {
     }
     return ByteReader(in_).varint(v);  // the longer forms, by the one set of rules
   }
+  bool u8(std::uint8_t& v) { return ByteReader(in_).u8(v); }
   bool bytes(std::uint64_t n, std::string_view& out) { return ByteReader(in_).bytes(n, out); }
   std::size_t remaining() const { return in_.size(); }
+  std::string_view rest() const { return in_; }
 
  private:
   std::string_view in_;

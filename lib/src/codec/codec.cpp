@@ -523,7 +523,19 @@ thread_local std::array<DigitReader, kMaxDepth + 2> Decoder::digit_readers_;
 class Skipper {
  public:
   explicit Skipper(CodecCursor& in) : in_(in), moves_(in.moves), structure_(in.structure), texts_(in.texts) {}
+  // The cursor advances only past a game that could be skipped.
   Status run() {
+    Status st = walk();
+    if (st) {
+      in_.moves = moves_.rest();
+      in_.structure = structure_.rest();
+      in_.texts = texts_.rest();
+    }
+    return st;
+  }
+
+ private:
+  Status walk() {
     std::uint8_t header;
     if (!structure_.u8(header) || (header & kReservedBits)) return corrupt("bad game header");
     if (header & kRaw) {
@@ -545,7 +557,6 @@ class Skipper {
     return line((header & kAnnotated) != 0, 0);
   }
 
- private:
   bool skip_text() {
     std::uint64_t len;
     std::string_view t;
@@ -579,7 +590,7 @@ class Skipper {
     return {};
   }
   CodecCursor& in_;
-  ByteReader moves_, structure_, texts_;
+  detail::ByteCursor moves_, structure_, texts_;  // copies, written back by run()
   std::uint64_t total_plies_ = 0;
 };
 

@@ -109,6 +109,7 @@ struct Archive::Impl {
   bool tags_decoded = false;
   DecodedBlock block;
   std::vector<CodecCursor> starts;
+  CodecCursor next_start;  // where the first game not yet in `starts` begins
 
 
   std::string where(std::uint32_t b) const {
@@ -135,16 +136,30 @@ struct Archive::Impl {
       return corruption(where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
                         std::to_string(index.blocks[b].games));
     starts.clear();
-    CodecCursor c{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts], block.sections[kRaw], block.codec};
-    for (std::uint32_t g = 0; g < block.games; ++g) {
-      starts.push_back(c);
-      if (auto st = skip_game(c); !st)
+    next_start = CodecCursor{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts],
+                             block.sections[kRaw], block.codec};
+    cached = b;
+    return {};
+  }
+
+  // Finds where games up to j of the loaded block b start, skipping the games before them (a
+  // random read skips only the games before its own; the whole block, and the check that no
+  // bytes are left over after its last game, when a read reaches the last game).
+  Status find_start(std::uint32_t b, std::uint32_t j) {
+    while (starts.size() <= j) {
+      const auto g = static_cast<std::uint32_t>(starts.size());
+      starts.push_back(next_start);
+      if (auto st = skip_game(next_start); !st) {
+        starts.pop_back();
         return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + g + 1) + ": " +
                           st.error().message());
+      }
+      if (starts.size() == block.games && (!next_start.moves.empty() || !next_start.structure.empty() ||
+                                           !next_start.texts.empty() || !next_start.raw.empty())) {
+        starts.pop_back();
+        return corruption(where(b) + ": bytes left over after its last game");
+      }
     }
-    if (!c.moves.empty() || !c.structure.empty() || !c.texts.empty() || !c.raw.empty())
-      return corruption(where(b) + ": bytes left over after its last game");
-    cached = b;
     return {};
   }
 
@@ -164,6 +179,7 @@ struct Archive::Impl {
 
   // `notes`: if given, receives the SAN notes of the game's moves (codec/noted.h).
   Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* notes = nullptr) {
+    if (auto st = find_start(b, j); !st) return st.error();
     CodecCursor c = starts[j];
     auto tags = tags_of(b, j);
     if (!tags) return tags.error();
