@@ -64,7 +64,8 @@ constexpr Help kHelp[] = {
      "stderr and in OUT.pga.log; --strict makes any such game an error (exit 2, no archive).\n"
      "--store writes every section uncompressed (the settings of the conformance vectors);\n"
      "--block-games N closes a block after N games (default 4096), --block-kib N after N KiB of\n"
-     "input PGN (default 256): smaller blocks read a single game faster and compress less well.\n"},
+     "input PGN (default 256): smaller blocks read a single game faster and compress less well.\n"
+     "--level N (1-19) is the zstd level of the sections.\n"},
     {"unpack", "usage: pgnarc unpack ARCHIVE [-o OUT.pgn] [--salvage] [--quiet]\n\nWrites every game as canonical PGN; games kept verbatim are written as their original bytes.\n--salvage reads a damaged archive without its index: the games of every block whose\nchecksum holds are written, damaged regions are reported, and the exit code is 3 if any.\n"},
     {"get", "usage: pgnarc get ARCHIVE N [N | N-M ...]\n\nWrites the games with those numbers (from 1), byte for byte as unpack writes them.\n"},
     {"find",
@@ -293,6 +294,11 @@ pgnarc::WriterOptions writer_options(const Args& a, int& rc) {
     std::uint64_t n;
     if (!parse_number(*b, n) || n == 0 || n > 1000000) rc = usage_error("--block-games takes a number from 1 to 1000000");
     o.block_games = n;
+  }
+  if (auto l = a.value("--level")) {
+    std::uint64_t n;
+    if (!parse_number(*l, n) || n < 1 || n > 19) rc = usage_error("--level takes a number from 1 to 19");
+    o.zstd_level = static_cast<int>(n);
   }
   if (auto b = a.value("--block-kib")) {
     std::uint64_t n;
@@ -606,13 +612,13 @@ struct Command {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> c = {
-      {"pack", cmd_pack, {"-o", "--threads", "--block-games", "--block-kib"}, {"--strict", "--force", "--store"}},
+      {"pack", cmd_pack, {"-o", "--threads", "--block-games", "--block-kib", "--level"}, {"--strict", "--force", "--store"}},
       {"unpack", cmd_unpack, {"-o"}, {"--salvage"}},
       {"get", cmd_get, {}, {}},
       {"find", cmd_find,
        {"--white", "--black", "--player", "--event", "--site", "--result", "--eco", "--date-from", "--date-to", "--tag"},
        {"--count", "--numbers", "--pgn", "--exact"}},
-      {"append", cmd_append, {"--threads", "--block-games", "--block-kib"}, {"--strict"}},
+      {"append", cmd_append, {"--threads", "--block-games", "--block-kib", "--level"}, {"--strict"}},
       {"merge", cmd_merge, {"-o", "--threads"}, {"--force"}},
       {"info", cmd_info, {}, {"--json"}},
       {"verify", cmd_verify, {}, {}},
