@@ -47,6 +47,15 @@ MappedFile::~MappedFile() {
   if (data_) ::munmap(const_cast<char*>(data_), size_);
 }
 
+void MappedFile::release(std::string_view range) const {
+  if (!data_ || range.empty()) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = (reinterpret_cast<std::uintptr_t>(range.data()) + page - 1) / page * page;
+  const auto end = (reinterpret_cast<std::uintptr_t>(range.data()) + range.size()) / page * page;
+  // The pages stay in the page cache; a later read maps them again. Failure costs only memory.
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
 std::string file_header() {
   std::string h(kFileMagic, 8);
   put_le(h, kWriteVersion, 2);

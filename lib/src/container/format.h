@@ -48,6 +48,9 @@ class MappedFile {
   static Result<std::unique_ptr<MappedFile>> open(const std::string& path);
   ~MappedFile();
   std::string_view bytes() const { return {data_, size_}; }
+  // Drops the whole pages inside `range` (part of bytes()) from this process's memory, so that
+  // a pass over a large archive keeps a flat resident size (the pages stay in the page cache).
+  void release(std::string_view range) const;
 
  private:
   MappedFile() = default;

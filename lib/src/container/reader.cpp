@@ -316,6 +316,7 @@ Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>&
       if (!g) return g.error();
       if (!visit(s.index.blocks[b].first_game + j, *g)) return {};
     }
+    s.map->release(s.bytes(b));  // the block's sections are copies by now
   }
   return {};
 }
@@ -367,6 +368,7 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
       return text.error();
     }
     games_done += s.index.blocks[done_blocks].games;
+    s.map->release(s.bytes(done_blocks));
     ++done_blocks;
     if (!sink(*text)) {
       for (auto& f : in_flight) f.wait();
