@@ -201,6 +201,19 @@ TEST(ArchiveSearch, IndexedFindEqualsScanAndBruteForce) {
     }
   }
   EXPECT_EQ(*(*a)->find(queries[0]), brute);
+  // A search right after single-game reads (whose block keeps only that game's tags) sees every
+  // game's tags: once per block, the block of the game read is the one cached.
+  const auto all = *(*a)->find_by_scan(queries[4]);
+  auto b = Archive::open(path);
+  ASSERT_TRUE(b.ok());
+  for (std::uint64_t i = 0; i < (*b)->game_count(); i += 7) {
+    ASSERT_TRUE((*b)->read_game(i).ok());
+    auto fast = (*b)->find(queries[4]);
+    auto slow = (*b)->find_by_scan(queries[4]);
+    ASSERT_TRUE(fast.ok() && slow.ok());
+    ASSERT_EQ(*fast, all) << "after reading game " << i;
+    ASSERT_EQ(*slow, all) << "after reading game " << i;
+  }
 }
 
 // Every single-byte change anywhere in the file is detected: open or verify fails with

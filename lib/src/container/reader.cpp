@@ -225,7 +225,7 @@ struct Archive::Impl {
     for (std::uint32_t b = 0; b < index.blocks.size(); ++b) {
       if (!ok[b]) continue;
       const DecodedBlock* db;
-      if (cached == b) {
+      if (cached == b && tags_decoded) {  // a block read for one game has only that game's tags
         db = &block;
       } else {
         if (auto st = decode_block(bytes(b), where(b), tags_only); !st) return st.error();
