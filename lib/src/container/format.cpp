@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <map>
+#include <unordered_map>
 
 #include "codec/bytes.h"
 
@@ -153,7 +154,7 @@ namespace {
 // column (r >= 1).
 std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
   std::vector<std::string> keys;
-  std::map<std::string, std::uint32_t, std::less<>> key_id;
+  std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
   std::string per_game;
   for (const auto& g : games) {
     put_varint(per_game, g.size());
@@ -173,8 +174,10 @@ std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
   std::vector<std::vector<const std::string*>> columns(keys.size());
   for (const auto& g : games)
     for (const Tag& t : g) columns[key_id.find(t.key)->second].push_back(&t.value);
+  std::unordered_map<std::string_view, std::uint32_t> seen;
   for (const auto& col : columns) {
-    std::map<std::string_view, std::uint32_t> seen;
+    seen.clear();
+    seen.reserve(col.size());
     for (const std::string* v : col) {
       auto [it, fresh] = seen.try_emplace(*v, static_cast<std::uint32_t>(seen.size() + 1));
       if (fresh) {
