@@ -194,105 +194,41 @@ std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
 
 }  // namespace
 
-Status decode_tags(std::string_view in, std::uint32_t games, const std::string& where, DecodedBlock& out) {
-  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  ByteCursor r(in);
-  std::uint64_t n_keys;
-  if (!r.varint(n_keys) || n_keys > r.remaining()) return bad("bad key count");
-  std::vector<std::string_view> keys(n_keys);
-  for (auto& k : keys) {
-    std::uint64_t len;
-    if (!r.varint(len) || !r.bytes(len, k)) return bad("key runs past the end");
-  }
-  // Per game, the keys of its tags (values are filled in from the columns below). Scratch
-  // arrays live in `out` so that a reader decoding block after block does not reallocate them.
-  auto& key_of = out.scratch_key_of;  // key index of each tag view
-  key_of.clear();
-  out.tag_views.clear();
-  out.tag_start.assign(1, 0);
-  std::vector<std::uint32_t>& column_start = out.scratch_column_start;
-  column_start.assign(n_keys + 1, 0);
-  for (std::uint32_t g = 0; g < games; ++g) {
-    std::uint64_t n;
-    if (!r.varint(n) || n > r.remaining()) return bad("bad tag count");
-    for (std::uint64_t i = 0; i < n; ++i) {
-      std::uint64_t id;
-      if (!r.varint(id) || id >= n_keys) return bad("bad key index");
-      out.tag_views.push_back(TagView{keys[id], {}});
-      key_of.push_back(static_cast<std::uint32_t>(id));
-      ++column_start[id + 1];
-    }
-    out.tag_start.push_back(static_cast<std::uint32_t>(out.tag_views.size()));
-  }
-  // Where each column's values go: the tags with that key, in order (a counting sort).
-  for (std::uint64_t k = 0; k < n_keys; ++k) column_start[k + 1] += column_start[k];
-  auto& slots = out.scratch_slots;
-  slots.resize(key_of.size());
-  {
-    std::vector<std::uint32_t>& fill = out.scratch_fill;
-    fill.assign(column_start.begin(), column_start.end() - 1);
-    for (std::uint32_t i = 0; i < key_of.size(); ++i) slots[fill[key_of[i]]++] = i;
-  }
-  std::vector<std::string_view>& distinct = out.scratch_distinct;
-  for (std::uint64_t k = 0; k < n_keys; ++k) {
-    distinct.clear();
-    for (std::uint32_t j = column_start[k]; j < column_start[k + 1]; ++j) {
-      const std::uint32_t slot = slots[j];
-      std::uint64_t ref;
-      if (!r.varint(ref)) return bad("value runs past the end");
-      if (ref == 0) {
-        std::uint64_t len;
-        std::string_view v;
-        if (!r.varint(len) || !r.bytes(len, v)) return bad("value runs past the end");
-        distinct.push_back(v);
-        out.tag_views[slot].value = v;
-      } else {
-        if (ref > distinct.size()) return bad("reference to a value not seen");
-        out.tag_views[slot].value = distinct[ref - 1];
-      }
-    }
-  }
-  if (r.remaining() != 0) return bad("bytes left over");
-  return {};
-}
+namespace {
 
-// One game's tags: the same walk over the section as decode_tags (so the same checks), without
-// writing the other games' tags anywhere.
-Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t game, const std::string& where,
-                        std::vector<Tag>& out) {
+// The one walk over a tags section, with every check, for both decoders below. It reads the
+// key table; calls on_tag(game, key) for each game's tag keys in order; calls
+// on_columns(column_size) once every game's keys are read; then calls on_value(key, rank,
+// value) for every value, column after column (rank: the value's place in its column).
+// `distinct` is scratch space.
+template <typename OnTag, typename OnColumns, typename OnValue>
+Status walk_tags(std::string_view in, std::uint32_t games, const std::string& where,
+                 std::vector<std::string_view>& keys, std::vector<std::uint32_t>& column_size,
+                 std::vector<std::string_view>& distinct, OnTag&& on_tag, OnColumns&& on_columns,
+                 OnValue&& on_value) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   ByteCursor r(in);
   std::uint64_t n_keys;
   if (!r.varint(n_keys) || n_keys > r.remaining()) return bad("bad key count");
-  std::vector<std::string_view> keys(n_keys);
+  keys.resize(n_keys);
   for (auto& k : keys) {
     std::uint64_t len;
     if (!r.varint(len) || !r.bytes(len, k)) return bad("key runs past the end");
   }
-  // The wanted game's tags as (key, rank in that key's column, position among its tags).
-  struct Want {
-    std::uint64_t key;
-    std::uint32_t rank, position;
-  };
-  std::vector<Want> want;
-  std::vector<std::uint32_t> column_size(n_keys, 0);
+  column_size.assign(n_keys, 0);
   for (std::uint32_t g = 0; g < games; ++g) {
     std::uint64_t n;
     if (!r.varint(n) || n > r.remaining()) return bad("bad tag count");
     for (std::uint64_t i = 0; i < n; ++i) {
       std::uint64_t id;
       if (!r.varint(id) || id >= n_keys) return bad("bad key index");
-      if (g == game) want.push_back(Want{id, column_size[id], static_cast<std::uint32_t>(i)});
+      on_tag(g, static_cast<std::uint32_t>(id));
       ++column_size[id];
     }
   }
-  std::sort(want.begin(), want.end(), [](const Want& a, const Want& b) { return a.key != b.key ? a.key < b.key : a.rank < b.rank; });
-  out.assign(want.size(), Tag{});
-  std::size_t next = 0;
-  std::vector<std::string_view> distinct;
-  for (std::uint64_t k = 0; k < n_keys; ++k) {
+  on_columns(column_size);
+  for (std::uint32_t k = 0; k < n_keys; ++k) {
     distinct.clear();
-    distinct.reserve(column_size[k]);
     for (std::uint32_t e = 0; e < column_size[k]; ++e) {
       std::uint64_t ref;
       std::string_view v;
@@ -305,14 +241,76 @@ Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t 
         if (ref > distinct.size()) return bad("reference to a value not seen");
         v = distinct[ref - 1];
       }
-      if (next < want.size() && want[next].key == k && want[next].rank == e) {
-        out[want[next].position] = Tag{std::string(keys[k]), std::string(v)};
-        ++next;
-      }
+      on_value(k, e, v);
     }
   }
   if (r.remaining() != 0) return bad("bytes left over");
   return {};
+}
+
+}  // namespace
+
+Status decode_tags(std::string_view in, std::uint32_t games, const std::string& where, DecodedBlock& out) {
+  // Scratch arrays live in `out` so that a reader decoding block after block does not
+  // reallocate them.
+  auto& key_of = out.scratch_key_of;  // key index of each tag view
+  auto& column_start = out.scratch_column_start;
+  auto& slots = out.scratch_slots;
+  key_of.clear();
+  out.tag_views.clear();
+  out.tag_start.assign(1, 0);
+  std::vector<std::string_view> keys;
+  std::uint32_t current_game = 0;
+  return walk_tags(
+      in, games, where, keys, out.scratch_column_size, out.scratch_distinct,
+      [&](std::uint32_t game, std::uint32_t key) {
+        for (; current_game < game; ++current_game) out.tag_start.push_back(static_cast<std::uint32_t>(out.tag_views.size()));
+        out.tag_views.push_back(TagView{keys[key], {}});
+        key_of.push_back(key);
+      },
+      [&](const std::vector<std::uint32_t>& column_size) {
+        for (; current_game < games; ++current_game) out.tag_start.push_back(static_cast<std::uint32_t>(out.tag_views.size()));
+        // Where each column's values go: the tags with that key, in order (a counting sort).
+        column_start.assign(column_size.size() + 1, 0);
+        for (std::size_t k = 0; k < column_size.size(); ++k) column_start[k + 1] = column_start[k] + column_size[k];
+        slots.resize(key_of.size());
+        auto& fill = out.scratch_fill;
+        fill.assign(column_start.begin(), column_start.end() - 1);
+        for (std::uint32_t i = 0; i < key_of.size(); ++i) slots[fill[key_of[i]]++] = i;
+      },
+      [&](std::uint32_t key, std::uint32_t rank, std::string_view value) {
+        out.tag_views[slots[column_start[key] + rank]].value = value;
+      });
+}
+
+// One game's tags: the same walk over the section as decode_tags (so the same checks), without
+// writing the other games' tags anywhere.
+Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t game, const std::string& where,
+                        std::vector<Tag>& out) {
+  // The wanted game's tags as (key, rank in that key's column, position among its tags).
+  struct Want {
+    std::uint32_t key, rank, position;
+  };
+  std::vector<Want> want;
+  std::vector<std::string_view> keys, distinct;
+  std::vector<std::uint32_t> column_size;  // the walker's count so far: the rank of the next tag
+  std::size_t next = 0;
+  return walk_tags(
+      in, games, where, keys, column_size, distinct,
+      [&](std::uint32_t g, std::uint32_t key) {
+        if (g == game) want.push_back(Want{key, column_size[key], static_cast<std::uint32_t>(want.size())});
+      },
+      [&](const std::vector<std::uint32_t>&) {
+        std::sort(want.begin(), want.end(),
+                  [](const Want& a, const Want& b) { return a.key != b.key ? a.key < b.key : a.rank < b.rank; });
+        out.assign(want.size(), Tag{});
+      },
+      [&](std::uint32_t key, std::uint32_t rank, std::string_view value) {
+        if (next < want.size() && want[next].key == key && want[next].rank == rank) {
+          out[want[next].position] = Tag{std::string(keys[key]), std::string(value)};
+          ++next;
+        }
+      });
 }
 
 // ---- blocks ------------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ struct DecodedBlock {
   std::vector<TagView> tag_views;        // all games' tags, game after game
   std::vector<std::uint32_t> tag_start;  // game j's tags are [tag_start[j], tag_start[j + 1])
   // Scratch space of the tag decoder, kept between blocks.
-  std::vector<std::uint32_t> scratch_key_of, scratch_column_start, scratch_slots, scratch_fill;
+  std::vector<std::uint32_t> scratch_key_of, scratch_column_size, scratch_column_start, scratch_slots, scratch_fill;
   std::vector<std::string_view> scratch_distinct;
 
   std::vector<Tag> tags(std::uint32_t game) const {
