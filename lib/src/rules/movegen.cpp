@@ -26,7 +26,6 @@ bool attacked(const Position& pos, const AttackTables& T, Square s, Color by, Bi
          (T.bishop_attacks(s, occ) & (pos.pieces(by, kBishop) | pos.pieces(by, kQueen)));
 }
 
-
 // The squares the enemy attacks, with our king lifted off the board (so that sliders see through
 // its square), restricted to what matters: only sliders whose empty-board rays reach `zone` are
 // looked up.
