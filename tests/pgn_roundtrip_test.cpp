@@ -45,6 +45,24 @@ TEST(PgnWrite, WrapsAtEightyColumns) {
   EXPECT_EQ(out.substr(0, 40), "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 ");
 }
 
+// A game that cannot be written (a move that is not legal where it stands, a variation left
+// open) fails and leaves the output as it was, even after its tags were written.
+TEST(PgnWrite, AGameThatCannotBeWrittenLeavesTheOutputAsItWas) {
+  Game g;
+  g.tags = {{"Event", "x"}};
+  g.events.push_back(GameEvent::make_move(Move(12, 28)));  // e2e4
+  g.events.push_back(GameEvent::make_move(Move(12, 28)));  // e2e4 again, for Black: illegal
+  std::string out = "before";
+  auto st = write_pgn(g, out);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code(), ErrorCode::InvalidInput);
+  EXPECT_EQ(out, "before");
+  g.events.pop_back();
+  g.events.insert(g.events.begin() + 1, GameEvent::begin_variation());
+  EXPECT_FALSE(write_pgn(g, out).ok());
+  EXPECT_EQ(out, "before");
+}
+
 TEST(PgnWrite, RawGamesAreWrittenByteForByte) {
   std::string out;
   write_raw_game("[Event \"x\"]\r\n\r\n1. N@f3 *", out);

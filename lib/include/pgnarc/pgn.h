@@ -133,7 +133,7 @@ class GameBuilder : public PgnVisitor {
 // a blank line, movetext wrapped at 80 columns with canonical SAN, move numbers ("N..." for a
 // black move that opens a line or follows a comment, NAG or variation), NAGs as $n, comments and
 // variations in place, the result. Deterministic byte for byte. Fails (InvalidInput) if a move
-// of the game is not legal where it stands.
+// of the game is not legal where it stands, and then leaves `out` as it was.
 Status write_pgn(const Game& game, std::string& out);
 // The verbatim form of a game that could not be read: its bytes, then a blank line.
 void write_raw_game(std::string_view raw_text, std::string& out);

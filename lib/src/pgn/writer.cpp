@@ -1,6 +1,8 @@
 // Canonical PGN export.
 #include "pgnarc/pgn.h"
 
+#include <charconv>
+
 #include "pgn/noted.h"
 #include "rules/movegen.h"
 
@@ -114,8 +116,10 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
   auto start = start_position(game.tags);
   if (!start) return start.error();
   GameWalker walker(*start);
-  std::string movetext;
-  LineWriter w(movetext);
+  // The movetext goes straight to `out` (it starts a line: after the tags' empty line, or at
+  // the start of the game).
+  const std::size_t movetext_start = out.size();
+  LineWriter w(out);
   bool need_number = true;  // a black move must say "N..." here
   std::size_t next_note = 0;
   std::string token;
@@ -125,8 +129,12 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
       case GameEvent::kNullMove: {
         const Position& pos = walker.current();
         token.clear();
-        if (pos.side_to_move() == kWhite) token = std::to_string(pos.fullmove_number()) + ". ";
-        else if (need_number) token = std::to_string(pos.fullmove_number()) + "... ";
+        if (pos.side_to_move() == kWhite || need_number) {
+          char number[8];
+          const auto end = std::to_chars(number, number + sizeof number, pos.fullmove_number()).ptr;
+          token.append(number, end);
+          token += pos.side_to_move() == kWhite ? ". " : "... ";
+        }
         if (e.type == GameEvent::kMove) {
           if (notes && next_note < notes->size()) {
             const std::uint8_t note = (*notes)[next_note++];
@@ -172,17 +180,24 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
   if (game.result != GameResult::kNone) w.token(result_text(game.result));
   for (const Comment& c : game.epilogue) write_comment(w, c.kind, c.text);
   w.finish();
-  out += movetext;
-  if (!movetext.empty() || game.tags.empty()) out += '\n';
+  if (out.size() > movetext_start || game.tags.empty()) out += '\n';
   return {};
+}
+
+// A game that cannot be written leaves `out` as it was.
+Status write_pgn_or_nothing(const Game& game, const std::vector<std::uint8_t>* notes, std::string& out) {
+  const std::size_t before = out.size();
+  Status st = write_pgn_impl(game, notes, out);
+  if (!st) out.resize(before);
+  return st;
 }
 
 }  // namespace
 
-Status write_pgn(const Game& game, std::string& out) { return write_pgn_impl(game, nullptr, out); }
+Status write_pgn(const Game& game, std::string& out) { return write_pgn_or_nothing(game, nullptr, out); }
 
 Status detail::write_pgn_noted(const Game& game, const std::vector<std::uint8_t>& notes, std::string& out) {
-  return write_pgn_impl(game, &notes, out);
+  return write_pgn_or_nothing(game, &notes, out);
 }
 
 void write_raw_game(std::string_view raw_text, std::string& out) {
