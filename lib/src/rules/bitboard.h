@@ -84,7 +84,7 @@ struct AttackTables {
   }
 };
 
-// Built once, on first use (a few microseconds: no table depends on occupancy).
+// Built once, on first use (under a millisecond: no table depends on occupancy).
 const AttackTables& attack_tables();
 
 }  // namespace pgnarc::detail
