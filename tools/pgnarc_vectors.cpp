@@ -106,13 +106,20 @@ void invalid_vector(const std::string& name, const std::string& pga, const char*
   manifest += "invalid\t" + name + "\t" + cls + "\t" + ids + "\t" + why + "\n";
 }
 
-// Rebuilds an archive of one block from hand-made streams and tags, with valid checksums.
-std::string archive_of(const CodecStreams& streams, const std::vector<std::vector<Tag>>& tags,
-                       std::uint8_t codec = kMoveCodecCurrent) {
+// Rebuilds an archive of one block from hand-made streams and tags (one of each per game), with
+// valid checksums; `trailing_moves` goes into the moves section after the last game.
+std::string archive_of(const std::vector<CodecStreams>& games, const std::vector<std::vector<Tag>>& tags,
+                       std::uint8_t codec = kMoveCodecCurrent, const std::string& trailing_moves = "") {
   BlockBuilder b;
-  b.streams = streams;
   b.codec = codec;
-  for (const auto& t : tags) b.add_tags(t);
+  for (std::size_t g = 0; g < games.size(); ++g) {
+    b.streams.moves += games[g].moves;
+    b.streams.structure += games[g].structure;
+    b.streams.texts += games[g].texts;
+    b.streams.raw += games[g].raw;
+    b.end_game(tags[g]);
+  }
+  b.streams.moves += trailing_moves;
   const std::string block = b.finish(stored());
   Index index;
   IndexEntry e;
@@ -142,6 +149,17 @@ Index index_of(const std::string& pga) {
   if (!decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok()) std::abort();
   if (!decode_index(std::string_view(pga).substr(f.index_offset, f.index_size), f.index_offset, idx).ok()) std::abort();
   return idx;
+}
+
+// An archive of one block, with the block's bytes changed by `edit` and its checksum made right.
+template <typename Edit>
+std::string edit_block(std::string pga, Edit&& edit) {
+  Footer f;
+  if (!decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok()) std::abort();
+  std::string block = pga.substr(kHeaderSize, f.index_offset - kHeaderSize - 8);
+  edit(block);
+  put_le(block, hash64(block), 8);
+  return pga.replace(kHeaderSize, block.size(), block);
 }
 
 std::string fix_header_checksum(std::string h) {
@@ -205,7 +223,10 @@ int main(int argc, char** argv) {
   // ---- valid: archives of earlier format versions, kept as they were written ----
   for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
-                      "written by a version 1 writer (codec 1): a reader of version 2 reads it unchanged");
+                      "written by a version 1 writer (codec 1, layout 0): a reader of version 3 reads it unchanged");
+  for (const char* name : {"v2_many_blocks", "v2_latin1_tags", "v2_clocks"})
+    kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-1",
+                      "written by a version 2 writer (layout 0): a reader of version 3 reads it unchanged");
 
   // ---- valid: compressed sections ----
   {
@@ -229,9 +250,9 @@ int main(int argc, char** argv) {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = 3;  // read version 3
+    h[10] = 4;  // read version 4
     invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version 3: refused as unsupported, not corrupt");
+                   "needs a reader of version 4: refused as unsupported, not corrupt");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
@@ -265,23 +286,22 @@ int main(int argc, char** argv) {
     if (!encode_game(g, s).ok()) std::abort();
     CodecStreams bad = s;
     bad.structure[0] = static_cast<char>(bad.structure[0] | 0x40);
-    invalid_vector("record_reserved_bit", archive_of(bad, {{}}), "Corruption", "REC-HDR-1", "reserved bit in a game header");
+    invalid_vector("record_reserved_bit", archive_of({bad}, {{}}), "Corruption", "REC-HDR-1", "reserved bit in a game header");
     bad = s;
     bad.moves[1] = static_cast<char>(bad.moves[1] + 1);
     bad.moves.insert(2 + static_cast<std::size_t>(s.moves[1]), 1, '\0');
-    invalid_vector("integer_not_minimal", archive_of(bad, {{}}), "Corruption", "MOVE-INT-3", "move integer with a zero top byte");
+    invalid_vector("integer_not_minimal", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-3", "move integer with a zero top byte");
     bad = s;
     bad.moves[0] = 2;  // 2 plies where the integer holds 3
-    invalid_vector("integer_left_over", archive_of(bad, {{}}), "Corruption", "MOVE-INT-5", "move integer with value left over");
-    bad = s;
-    bad.moves += s.moves;  // bytes after the block's last game
-    invalid_vector("bytes_left_over", archive_of(bad, {{}}), "Corruption", "BLOCK-2", "a section longer than its games");
+    invalid_vector("integer_left_over", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-5", "move integer with value left over");
+    invalid_vector("bytes_left_over", archive_of({s}, {{}}, kMoveCodecCurrent, s.moves), "Corruption", "BLOCK-2 BLOCK-3",
+                   "a section longer than its games (bytes after the last game)");
     CodecStreams item;
     Game annotated = g;
     annotated.events.insert(annotated.events.begin() + 1, GameEvent::make_nag(1));
     if (!encode_game(annotated, item).ok()) std::abort();
     item.structure[3] = 9;  // the NAG item's type byte -> reserved
-    invalid_vector("reserved_item_type", archive_of(item, {{}}), "Corruption", "REC-LINE-1", "reserved item type 9");
+    invalid_vector("reserved_item_type", archive_of({item}, {{}}), "Corruption", "REC-LINE-1", "reserved item type 9");
     {
       // A clock comment: item type 5, in a block of codec 1 (which has no such item) and with a
       // clock that goes below zero.
@@ -290,14 +310,14 @@ int main(int argc, char** argv) {
       (void)r.next(b);
       CodecStreams clocks;
       if (!encode_game(b.game(), clocks).ok()) std::abort();
-      invalid_vector("clock_in_codec1", archive_of(clocks, {{}}, kMoveCodecLegalIndexV1), "Corruption", "REC-CLK-1",
+      invalid_vector("clock_in_codec1", archive_of({clocks}, {{}}, kMoveCodecLegalIndexV1), "Corruption", "REC-CLK-1",
                      "a clock comment (item type 5) in a codec 1 block");
       // structure: header, null count, item count 3, then (slot delta, type 5, zigzag delta) per
       // clock; the third clock's delta -4 (zigzag 7) becomes -6 (zigzag 11): 5 - 6 < 0.
       const std::size_t third = clocks.structure.rfind('\x07');
       if (third == std::string::npos) std::abort();
       clocks.structure[third] = 11;
-      invalid_vector("clock_below_zero", archive_of(clocks, {{}}), "Corruption", "REC-CLK-1",
+      invalid_vector("clock_below_zero", archive_of({clocks}, {{}}), "Corruption", "REC-CLK-1",
                      "a clock delta that takes the clock below zero");
     }
     CodecStreams mate;
@@ -310,7 +330,39 @@ int main(int argc, char** argv) {
     }
     if (!encode_game(fools, mate).ok()) std::abort();
     mate.moves[0] = 5;  // a fifth ply after mate
-    invalid_vector("move_after_mate", archive_of(mate, {{}}), "Corruption", "MOVE-INT-4", "a coded ply where there is no legal move");
+    {
+      // Tags of layout 1: two games, Event "a" and "b"; the section ends with the column's two
+      // one-byte references (0 0: both first uses).
+      const std::string tagged = archive_of({s, s},
+                                            {{Tag{"Event", "a"}}, {Tag{"Event", "b"}}});
+      const std::size_t tags_end = kBlockHeaderSize + kSections * kSectionEntrySize +
+                                   get_le(tagged.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+      invalid_vector("tag_reference_out_of_range", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 3; }),
+                     "Corruption", "TAGS-2", "a tag reference to a dictionary value not used before it");
+      invalid_vector("tag_dictionary_unused", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 1; }),
+                     "Corruption", "TAGS-2", "a dictionary value that no reference uses (the second game repeats the first's)");
+      invalid_vector("unknown_layout", edit_block(tagged, [](std::string& b) { b[6] = 2; }), "Unsupported", "BLOCK-1",
+                     "block layout 2 (not defined): refused as unsupported");
+    }
+    {
+      // The game directory (9.3.1) of 17 games: two entries of 16 and 1 games. The structure
+      // section is the third; its first byte is the step (16), then the moves column's two
+      // one-byte entries.
+      const std::string seventeen = archive_of(std::vector<CodecStreams>(17, s), std::vector<std::vector<Tag>>(17));
+      const std::size_t directory = kBlockHeaderSize + kSections * kSectionEntrySize +
+                                    get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + 4, 4) +
+                                    get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + kSectionEntrySize + 4, 4);
+      invalid_vector("directory_entry_misplaced", edit_block(seventeen, [&](std::string& b) {
+                       ++b[directory + 1];
+                       --b[directory + 2];
+                     }),
+                     "Corruption", "BLOCK-3", "a directory entry one byte too long in moves (the next one byte short)");
+      invalid_vector("directory_sum", edit_block(seventeen, [&](std::string& b) { ++b[directory + 2]; }), "Corruption",
+                     "BLOCK-3", "a directory whose moves column adds up to more than the moves section");
+      invalid_vector("directory_step_zero", edit_block(seventeen, [&](std::string& b) { b[directory] = 0; }), "Corruption",
+                     "BLOCK-3", "a directory of 0 games per entry");
+    }
+    invalid_vector("move_after_mate", archive_of({mate}, {{}}), "Corruption", "MOVE-INT-4", "a coded ply where there is no legal move");
   }
   write("MANIFEST.tsv", manifest);
   return 0;

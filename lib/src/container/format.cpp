@@ -131,9 +131,12 @@ std::uint8_t result_bit(const std::string* r) {
   return 16;
 }
 
-void BlockBuilder::add_tags(const std::vector<Tag>& t) {
+void BlockBuilder::end_game(const std::vector<Tag>& t) {
   tags.push_back(t);
   ++games;
+  // Every kDirectoryStep games, and at the block's last game (finish()), the directory gets
+  // what the group took in each stream.
+  if (games % kDirectoryStep == 0) close_directory_entry();
   const std::string* date = nullptr;
   const std::string* result = nullptr;
   for (const Tag& tag : t) {
@@ -149,12 +152,10 @@ void BlockBuilder::add_tags(const std::vector<Tag>& t) {
 
 namespace {
 
-// Tags in columns: key table, per game the keys used, then for each key its values in game
-// order, each either new (0, then the bytes) or the r-th distinct value seen before in that
-// column (r >= 1).
-std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
+// Parts 1 and 2 of a tags section (both layouts): the key table, then per game the keys used.
+std::vector<std::string> key_lists(const std::vector<std::vector<Tag>>& games,
+                                   std::unordered_map<std::string_view, std::uint32_t>& key_id, std::string& out) {
   std::vector<std::string> keys;
-  std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
   std::string per_game;
   for (const auto& g : games) {
     put_varint(per_game, g.size());
@@ -164,30 +165,51 @@ std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
       put_varint(per_game, it->second);
     }
   }
-  std::string out;
   put_varint(out, keys.size());
   for (const std::string& k : keys) {
     put_varint(out, k.size());
     out += k;
   }
   out += per_game;
+  return keys;
+}
+
+// Layout 1 (format version 3, spec 9.4.2): each column is a dictionary of its distinct values
+// in order of first use, then one fixed-width reference per tag, so that one game's values are
+// found without reading the other games' (references to a first use count the first uses before
+// them: a pass over at most one byte per tag of the column).
+std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
+  std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
+  std::string out;
+  const std::vector<std::string> keys = key_lists(games, key_id, out);
   std::vector<std::vector<const std::string*>> columns(keys.size());
   for (const auto& g : games)
     for (const Tag& t : g) columns[key_id.find(t.key)->second].push_back(&t.value);
   std::unordered_map<std::string_view, std::uint32_t> seen;
+  std::vector<std::uint32_t> refs;
+  std::string dictionary;
   for (const auto& col : columns) {
     seen.clear();
     seen.reserve(col.size());
+    refs.clear();
+    dictionary.clear();
+    // A reference is 0 for a value's first use (it enters the dictionary), else 1 + the
+    // value's place in the dictionary.
     for (const std::string* v : col) {
-      auto [it, fresh] = seen.try_emplace(*v, static_cast<std::uint32_t>(seen.size() + 1));
+      auto [it, fresh] = seen.try_emplace(*v, static_cast<std::uint32_t>(seen.size()));
       if (fresh) {
-        put_varint(out, 0);
-        put_varint(out, v->size());
-        out += *v;
-      } else {
-        put_varint(out, it->second);
+        put_varint(dictionary, v->size());
+        dictionary += *v;
       }
+      refs.push_back(fresh ? 0 : it->second + 1);
     }
+    put_varint(out, seen.size());
+    put_varint(out, dictionary.size());
+    out += dictionary;
+    // In byte planes: every reference's low byte, then every second byte, and so on.
+    const int width = tag_ref_width(seen.size());
+    for (int plane = 0; plane < width; ++plane)
+      for (std::uint32_t r : refs) out += static_cast<char>(r >> (8 * plane));
   }
   return out;
 }
@@ -196,18 +218,12 @@ std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
 
 namespace {
 
-// The one walk over a tags section, with every check, for both decoders below. It reads the
-// key table; calls on_tag(game, key) for each game's tag keys in order; calls
-// on_columns(column_size) once every game's keys are read; then calls on_value(key, rank,
-// value) for every value, column after column (rank: the value's place in its column).
-// `distinct` is scratch space.
-template <typename OnTag, typename OnColumns, typename OnValue>
-Status walk_tags(std::string_view in, std::uint32_t games, const std::string& where,
-                 std::vector<std::string_view>& keys, std::vector<std::uint32_t>& column_size,
-                 std::vector<std::string_view>& distinct, OnTag&& on_tag, OnColumns&& on_columns,
-                 OnValue&& on_value) {
+// Parts 1 and 2 of a tags section: the key table, then each game's keys; calls on_tag(game,
+// key) for every tag in order and counts each key's tags into column_size.
+template <typename OnTag>
+Status read_key_lists(ByteCursor& r, std::uint32_t games, const std::string& where, std::vector<std::string_view>& keys,
+                      std::vector<std::uint32_t>& column_size, OnTag&& on_tag) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  ByteCursor r(in);
   std::uint64_t n_keys;
   if (!r.varint(n_keys) || n_keys > r.remaining()) return bad("bad key count");
   keys.resize(n_keys);
@@ -226,22 +242,139 @@ Status walk_tags(std::string_view in, std::uint32_t games, const std::string& wh
       ++column_size[id];
     }
   }
+  return {};
+}
+
+// Reference `e` of `count` references stored in `width` byte planes (low bytes first).
+std::uint64_t plane_ref(std::string_view refs, std::uint32_t count, std::uint32_t e, int width) {
+  std::uint64_t v = 0;
+  for (int plane = width; plane-- > 0;)
+    v = v << 8 | static_cast<std::uint8_t>(refs[static_cast<std::size_t>(plane) * count + e]);
+  return v;
+}
+
+// A layout 1 column's header and dictionary: the number of distinct values and the dictionary's
+// bytes (not yet split into values), checked against the column's tag count.
+Status read_dictionary(ByteCursor& r, std::uint32_t tags, const std::string& where, std::uint64_t& distinct,
+                       std::string_view& dictionary) {
+  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  std::uint64_t bytes;
+  if (!r.varint(distinct) || distinct == 0 || distinct > tags) return bad("bad distinct value count");
+  if (!r.varint(bytes) || !r.bytes(bytes, dictionary)) return bad("dictionary runs past the end");
+  return {};
+}
+
+// The one walk over a whole tags section, with every check, for both decoders below (and both
+// layouts). It reads the key table; calls on_tag(game, key) for each game's tag keys in order;
+// calls on_columns(column_size) once every game's keys are read; then calls on_value(key, rank,
+// value) for every value, column after column (rank: the value's place in its column).
+// `distinct` is scratch space.
+template <typename OnTag, typename OnColumns, typename OnValue>
+Status walk_tags(std::string_view in, std::uint32_t games, std::uint8_t layout, const std::string& where,
+                 std::vector<std::string_view>& keys, std::vector<std::uint32_t>& column_size,
+                 std::vector<std::string_view>& distinct, OnTag&& on_tag, OnColumns&& on_columns,
+                 OnValue&& on_value) {
+  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  ByteCursor r(in);
+  if (auto st = read_key_lists(r, games, where, keys, column_size, on_tag); !st) return st;
   on_columns(column_size);
-  for (std::uint32_t k = 0; k < n_keys; ++k) {
+  for (std::uint32_t k = 0; k < keys.size(); ++k) {
     distinct.clear();
-    for (std::uint32_t e = 0; e < column_size[k]; ++e) {
-      std::uint64_t ref;
-      std::string_view v;
-      if (!r.varint(ref)) return bad("value runs past the end");
-      if (ref == 0) {
-        std::uint64_t len;
-        if (!r.varint(len) || !r.bytes(len, v)) return bad("value runs past the end");
-        distinct.push_back(v);
-      } else {
-        if (ref > distinct.size()) return bad("reference to a value not seen");
-        v = distinct[ref - 1];
+    if (layout == kBlockLayout0) {
+      for (std::uint32_t e = 0; e < column_size[k]; ++e) {
+        std::uint64_t ref;
+        std::string_view v;
+        if (!r.varint(ref)) return bad("value runs past the end");
+        if (ref == 0) {
+          std::uint64_t len;
+          if (!r.varint(len) || !r.bytes(len, v)) return bad("value runs past the end");
+          distinct.push_back(v);
+        } else {
+          if (ref > distinct.size()) return bad("reference to a value not seen");
+          v = distinct[ref - 1];
+        }
+        on_value(k, e, v);
       }
-      on_value(k, e, v);
+      continue;
+    }
+    std::uint64_t n_distinct;
+    std::string_view dictionary;
+    if (auto st = read_dictionary(r, column_size[k], where, n_distinct, dictionary); !st) return st;
+    ByteCursor d(dictionary);
+    for (std::uint64_t i = 0; i < n_distinct; ++i) {
+      std::uint64_t len;
+      std::string_view v;
+      if (!d.varint(len) || !d.bytes(len, v)) return bad("dictionary value runs past its dictionary");
+      distinct.push_back(v);
+    }
+    if (d.remaining() != 0) return bad("bytes left over in a dictionary");
+    const int width = tag_ref_width(n_distinct);
+    std::string_view refs;
+    if (!r.bytes(std::uint64_t{column_size[k]} * width, refs)) return bad("references run past the end");
+    // A first use (0) takes the next dictionary value; a repeat (r > 0) names one already used.
+    // A column of one value has no references.
+    std::uint64_t used = 0;
+    for (std::uint32_t e = 0; e < column_size[k]; ++e) {
+      if (width == 0) {
+        used = 1;
+        on_value(k, e, distinct[0]);
+        continue;
+      }
+      const std::uint64_t ref = plane_ref(refs, column_size[k], e, width);
+      if (ref == 0 ? used >= n_distinct : ref > used) return bad("reference to a value not in the dictionary");
+      on_value(k, e, distinct[ref == 0 ? used++ : ref - 1]);
+    }
+    if (used != n_distinct) return bad("dictionary value never used");
+  }
+  if (r.remaining() != 0) return bad("bytes left over");
+  return {};
+}
+
+// One game's tags from a layout 1 section: the key lists are read whole (they give each
+// column's length), then each column the game uses is entered by its dictionary and one
+// reference; the other columns are stepped over.
+Status game_tags_dictionary(std::string_view in, std::uint32_t games, std::uint32_t game, const std::string& where,
+                            std::vector<Tag>& out) {
+  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  struct Want {
+    std::uint32_t key, rank;
+  };
+  std::vector<Want> want;  // in the game's tag order
+  std::vector<std::string_view> keys;
+  std::vector<std::uint32_t> column_size;
+  ByteCursor r(in);
+  if (auto st = read_key_lists(r, games, where, keys, column_size,
+                               [&](std::uint32_t g, std::uint32_t key) {
+                                 if (g == game) want.push_back(Want{key, column_size[key]});
+                               });
+      !st)
+    return st;
+  out.assign(want.size(), Tag{});
+  for (std::uint32_t k = 0; k < keys.size(); ++k) {
+    std::uint64_t n_distinct;
+    std::string_view dictionary, refs;
+    if (auto st = read_dictionary(r, column_size[k], where, n_distinct, dictionary); !st) return st;
+    const int width = tag_ref_width(n_distinct);
+    if (!r.bytes(std::uint64_t{column_size[k]} * width, refs)) return bad("references run past the end");
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      if (want[i].key != k) continue;
+      const std::uint32_t rank = want[i].rank;
+      std::uint64_t ref = plane_ref(refs, column_size[k], rank, width);
+      if (width == 0) {  // one value, no references
+        ref = 0;
+      } else if (ref == 0) {  // a first use: its value is the next after those first used before it
+        for (std::uint32_t e = 0; e < rank; ++e) ref += plane_ref(refs, column_size[k], e, width) == 0;
+      } else {
+        --ref;
+      }
+      if (ref >= n_distinct) return bad("reference to a value not in the dictionary");
+      ByteCursor d(dictionary);
+      std::string_view v;
+      for (std::uint64_t j = 0; j <= ref; ++j) {
+        std::uint64_t len;
+        if (!d.varint(len) || !d.bytes(len, v)) return bad("dictionary value runs past its dictionary");
+      }
+      out[i] = Tag{std::string(keys[k]), std::string(v)};
     }
   }
   if (r.remaining() != 0) return bad("bytes left over");
@@ -250,7 +383,8 @@ Status walk_tags(std::string_view in, std::uint32_t games, const std::string& wh
 
 }  // namespace
 
-Status decode_tags(std::string_view in, std::uint32_t games, const std::string& where, DecodedBlock& out) {
+Status decode_tags(std::string_view in, std::uint32_t games, std::uint8_t layout, const std::string& where,
+                   DecodedBlock& out) {
   // Scratch arrays live in `out` so that a reader decoding block after block does not
   // reallocate them.
   auto& key_of = out.scratch_key_of;  // key index of each tag view
@@ -262,7 +396,7 @@ Status decode_tags(std::string_view in, std::uint32_t games, const std::string& 
   std::vector<std::string_view> keys;
   std::uint32_t current_game = 0;
   return walk_tags(
-      in, games, where, keys, out.scratch_column_size, out.scratch_distinct,
+      in, games, layout, where, keys, out.scratch_column_size, out.scratch_distinct,
       [&](std::uint32_t game, std::uint32_t key) {
         for (; current_game < game; ++current_game) out.tag_start.push_back(static_cast<std::uint32_t>(out.tag_views.size()));
         out.tag_views.push_back(TagView{keys[key], {}});
@@ -283,10 +417,11 @@ Status decode_tags(std::string_view in, std::uint32_t games, const std::string& 
       });
 }
 
-// One game's tags: the same walk over the section as decode_tags (so the same checks), without
-// writing the other games' tags anywhere.
-Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t game, const std::string& where,
-                        std::vector<Tag>& out) {
+// One game's tags. Layout 0: the same walk over the section as decode_tags (so the same checks),
+// without writing the other games' tags anywhere.
+Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t game, std::uint8_t layout,
+                        const std::string& where, std::vector<Tag>& out) {
+  if (layout == kBlockLayout1) return game_tags_dictionary(in, games, game, where, out);
   // The wanted game's tags as (key, rank in that key's column, position among its tags).
   struct Want {
     std::uint32_t key, rank, position;
@@ -296,7 +431,7 @@ Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t 
   std::vector<std::uint32_t> column_size;  // the walker's count so far: the rank of the next tag
   std::size_t next = 0;
   return walk_tags(
-      in, games, where, keys, column_size, distinct,
+      in, games, layout, where, keys, column_size, distinct,
       [&](std::uint32_t g, std::uint32_t key) {
         if (g == game) want.push_back(Want{key, column_size[key], static_cast<std::uint32_t>(want.size())});
       },
@@ -315,8 +450,24 @@ Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t 
 
 // ---- blocks ------------------------------------------------------------------------------------
 
-std::string BlockBuilder::finish(const WriterOptions& options) const {
-  const std::string plain[kSections] = {encode_tags(tags), streams.moves, streams.structure, streams.texts, streams.raw};
+void BlockBuilder::close_directory_entry() {
+  const std::string* stream[4] = {&streams.moves, &streams.structure, &streams.texts, &streams.raw};
+  for (int i = 0; i < 4; ++i) {
+    directory[i].push_back(static_cast<std::uint32_t>(stream[i]->size() - taken[i]));
+    taken[i] = stream[i]->size();
+  }
+}
+
+std::string BlockBuilder::finish(const WriterOptions& options) {
+  if (games % kDirectoryStep != 0) close_directory_entry();
+  // The structure section: the game directory (games per entry, then per stream one varint per
+  // entry), then the structure stream.
+  std::string structure;
+  put_varint(structure, kDirectoryStep);
+  for (const auto& column : directory)
+    for (std::uint32_t v : column) put_varint(structure, v);
+  structure += streams.structure;
+  const std::string plain[kSections] = {encode_tags(tags), streams.moves, structure, streams.texts, streams.raw};
   std::string table, data;
   for (int s = 0; s < kSections; ++s) {
     std::uint8_t encoding = kStored;
@@ -341,7 +492,8 @@ std::string BlockBuilder::finish(const WriterOptions& options) const {
   std::string block(kBlockMagic, 4);
   block += static_cast<char>(codec);
   block += static_cast<char>(kSections);
-  put_le(block, 0, 2);
+  block += static_cast<char>(kBlockLayout1);
+  block += '\0';
   put_le(block, games, 4);
   block += table;
   block += data;
@@ -352,7 +504,7 @@ std::string BlockBuilder::finish(const WriterOptions& options) const {
 namespace {
 
 Status parse_block_header(std::string_view b, const std::string& where, std::uint32_t& games, std::uint8_t& codec,
-                          std::uint8_t encodings[kSections], std::uint32_t stored[kSections], std::uint32_t raw[kSections]) {
+                          std::uint8_t& layout, std::uint8_t encodings[kSections], std::uint32_t stored[kSections], std::uint32_t raw[kSections]) {
   auto bad = [&](const std::string& what, std::size_t at) {
     return corruption(where + ": " + what + " (block byte " + std::to_string(at) + ")");
   };
@@ -365,7 +517,9 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
   if (codec != kMoveCodecLegalIndexV1 && codec != kMoveCodecLegalIndexV2)
     return unsupported(where + ": unknown move codec " + std::to_string(codec));
   if (static_cast<std::uint8_t>(b[5]) != kSections) return bad("section count is not 5", 5);
-  if (get_le(b.data() + 6, 2) != 0) return bad("reserved bytes not zero", 6);
+  layout = static_cast<std::uint8_t>(b[6]);
+  if (layout > kBlockLayout1) return unsupported(where + ": unknown block layout " + std::to_string(layout));
+  if (b[7] != 0) return bad("reserved byte not zero", 7);
   games = static_cast<std::uint32_t>(get_le(b.data() + 8, 4));
   if (games == 0 || games > kMaxBlockGames) return bad("game count out of range", 8);
   std::uint64_t total = 0;
@@ -425,16 +579,71 @@ bool decompress(std::string_view in, std::uint32_t size, std::string& out) {
   return true;
 }
 
+namespace {
+
+// Layout 1: the game directory at the start of the structure section (9.3.1), parsed into group
+// start offsets, with the check that each stream's column adds up to the stream's size.
+Status parse_directory(const std::string& where, DecodedBlock& out) {
+  out.directory_bytes = 0;
+  out.directory_step = 0;
+  for (auto& g : out.group_start) g.clear();
+  if (out.layout == kBlockLayout0) return {};
+  auto bad = [&](const char* what) { return corruption(where + ": game directory: " + what); };
+  ByteCursor r(out.sections[kStructure]);
+  std::uint64_t step;
+  if (!r.varint(step) || step == 0 || step > kMaxBlockGames) return bad("bad games per entry");
+  out.directory_step = static_cast<std::uint32_t>(step);
+  const std::uint32_t groups = static_cast<std::uint32_t>((out.games + step - 1) / step);
+  if (4ull * groups > r.remaining()) return bad("runs past the end of the structure section");
+  for (auto& col : out.group_start) {
+    col.resize(groups + 1);
+    std::uint64_t sum = 0;
+    for (std::uint32_t k = 0; k < groups; ++k) {
+      std::uint64_t v;
+      col[k] = static_cast<std::uint32_t>(sum);
+      if (!r.varint(v) || v > kMaxSectionBytes) return bad("runs past the end of the structure section");
+      sum += v;
+      if (sum > kMaxSectionBytes) return bad("entries add up to more than a section holds");
+    }
+    col[groups] = static_cast<std::uint32_t>(sum);
+  }
+  out.directory_bytes = out.sections[kStructure].size() - r.remaining();
+  const std::size_t sizes[4] = {out.sections[kMoves].size(), r.remaining(), out.sections[kTexts].size(),
+                                out.sections[kRaw].size()};
+  for (int i = 0; i < 4; ++i)
+    if (out.group_start[i].back() != sizes[i]) return bad("a stream's entries do not add up to its size");
+  return {};
+}
+
+}  // namespace
+
+CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k) {
+  auto from = [&](int i, std::string_view stream) { return stream.substr(block.group_start[i][k]); };
+  return CodecCursor{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
+                     from(3, block.sections[kRaw]), block.codec};
+}
+
+Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCursor& c, const std::string& where) {
+  if (block.layout == kBlockLayout0 || ((j + 1) % block.directory_step != 0 && j + 1 != block.games)) return {};
+  const CodecCursor want = group_cursor(block, (j + 1 + block.directory_step - 1) / block.directory_step);
+  if (c.moves.size() != want.moves.size() || c.structure.size() != want.structure.size() ||
+      c.texts.size() != want.texts.size() || c.raw.size() != want.raw.size())
+    return corruption(where + ": game directory: the games up to game " + std::to_string(j + 1) +
+                      " of the block do not end where their entry says");
+  return {};
+}
+
 Status read_block_sizes(std::string_view b, const std::string& where, std::uint32_t& games,
                         std::uint32_t stored[kSections], std::uint32_t raw[kSections]) {
-  std::uint8_t codec, enc[kSections];
-  return parse_block_header(b, where, games, codec, enc, stored, raw);
+  std::uint8_t codec, layout, enc[kSections];
+  return parse_block_header(b, where, games, codec, layout, enc, stored, raw);
 }
 
 Status decode_block(std::string_view b, const std::string& where, DecodedBlock& out, bool decode_tags_too) {
   std::uint8_t enc[kSections];
   std::uint32_t raw[kSections];
-  if (auto st = parse_block_header(b, where, out.games, out.codec, enc, out.stored, raw); !st) return st;
+  if (auto st = parse_block_header(b, where, out.games, out.codec, out.layout, enc, out.stored, raw); !st)
+    return st;
   std::size_t pos = kBlockHeaderSize + kSections * kSectionEntrySize;
   for (int s = 0; s < kSections; ++s) {
     const std::string_view stored = b.substr(pos, out.stored[s]);
@@ -446,7 +655,8 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
     }
     pos += out.stored[s];
   }
-  if (decode_tags_too) return decode_tags(out.sections[kTags], out.games, where, out);
+  if (auto st = parse_directory(where, out); !st) return st;
+  if (decode_tags_too) return decode_tags(out.sections[kTags], out.games, out.layout, where, out);
   return {};
 }
 

@@ -27,6 +27,15 @@ inline constexpr int kSections = 5;  // tags, moves, structure, texts, raw
 inline constexpr std::uint32_t kMaxSectionBytes = 256u << 20;
 inline constexpr std::uint32_t kMaxBlockGames = 1u << 20;
 inline constexpr std::uint8_t kStored = 0, kZstd = 1;
+// Block layouts (block header byte 6). 0 (format versions 1 and 2): tag values inline in their
+// columns (spec 9.4.1). 1 (version 3): a dictionary per tag column with fixed-width references
+// (9.4.2), and the structure section opens with the game directory (9.3.1).
+inline constexpr std::uint8_t kBlockLayout0 = 0, kBlockLayout1 = 1;
+// Bytes per reference in a layout 1 column of `distinct` values: none for one value, else the
+// fewest that hold 0 to `distinct`.
+inline constexpr int tag_ref_width(std::uint64_t distinct) {
+  return distinct <= 1 ? 0 : distinct < (1u << 8) ? 1 : distinct < (1u << 16) ? 2 : distinct < (1u << 24) ? 3 : 4;
+}
 
 enum Section : int { kTags = 0, kMoves = 1, kStructure = 2, kTexts = 3, kRaw = 4 };
 
@@ -78,9 +87,18 @@ struct BlockBuilder {
   std::uint32_t games = 0;
   BlockSummary summary;
   std::uint8_t codec = kMoveCodecCurrent;  // what the streams were coded with
-  void add_tags(const std::vector<Tag>& t);
+  // The game directory (9.3.1): games per entry, and what the games ended so far took in each
+  // stream (moves, structure, texts, raw) while the current entry is open.
+  static constexpr std::uint32_t kDirectoryStep = 16;
+  std::vector<std::uint32_t> directory[4];
+  std::size_t taken[4] = {};  // bytes of each stream at the last entry's end
+  // Ends a game whose records were just appended to `streams`: its tags, the directory and the
+  // block summary.
+  void end_game(const std::vector<Tag>& t);
   // The block's bytes: header, section table, sections, checksum.
-  std::string finish(const WriterOptions& options) const;
+  // (Closes the directory's last entry.)
+  std::string finish(const WriterOptions& options);
+  void close_directory_entry();
 };
 
 // Date tag "YYYY.MM.DD" (with ?? parts) as the range of YYYYMMDD values it allows.
@@ -97,8 +115,16 @@ struct TagView {
 struct DecodedBlock {
   std::uint32_t games = 0;
   std::uint8_t codec = 0;
+  std::uint8_t layout = kBlockLayout0;
   std::string sections[kSections];
   std::uint32_t stored[kSections] = {};
+  // Layout 1: the game directory (the structure section's first `directory_bytes` bytes), as the
+  // offset where each group of `directory_step` games starts in each stream (moves, structure
+  // stream, texts, raw), one more entry than groups. Layout 0 leaves these empty.
+  std::size_t directory_bytes = 0;
+  std::uint32_t directory_step = 0;
+  std::vector<std::uint32_t> group_start[4];
+  std::string_view structure_stream() const { return std::string_view(sections[kStructure]).substr(directory_bytes); }
   std::vector<TagView> tag_views;        // all games' tags, game after game
   std::vector<std::uint32_t> tag_start;  // game j's tags are [tag_start[j], tag_start[j + 1])
   // Scratch space of the tag decoder, kept between blocks.
@@ -116,11 +142,18 @@ struct DecodedBlock {
 // `where` ("block 3 at offset 1234") prefixes every error. Checks the checksum first.
 Status decode_block(std::string_view bytes, const std::string& where, DecodedBlock& out, bool decode_tags = true);
 // Decodes every game's tags of a block's tags section into out.tag_views and out.tag_start.
-Status decode_tags(std::string_view tags_section, std::uint32_t games, const std::string& where, DecodedBlock& out);
-// The tags of game `game` of a block's tags section (decoded without decode_tags), checked as
-// fully as decode_tags checks the whole section.
-Status decode_game_tags(std::string_view tags_section, std::uint32_t games, std::uint32_t game, const std::string& where,
-                        std::vector<Tag>& out);
+Status decode_tags(std::string_view tags_section, std::uint32_t games, std::uint8_t layout, const std::string& where,
+                   DecodedBlock& out);
+// The tags of game `game` of a block's tags section (decoded without decode_tags). Layout 0 is
+// checked as fully as decode_tags checks it; layout 1 reads only the key lists, the columns'
+// headers and the game's own references and values, each bounds-checked.
+Status decode_game_tags(std::string_view tags_section, std::uint32_t games, std::uint32_t game, std::uint8_t layout,
+                        const std::string& where, std::vector<Tag>& out);
+// Layout 1: the streams from the start of games group `k` (games k * directory_step on).
+CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k);
+// Layout 1: after game j was decoded in order, leaving `c`: if j ends its group, the group must
+// end where the directory says in every stream.
+Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCursor& c, const std::string& where);
 // Only the header and section table (sizes), after checking the checksum.
 Status read_block_sizes(std::string_view bytes, const std::string& where, std::uint32_t& games,
                         std::uint32_t stored[kSections], std::uint32_t raw[kSections]);

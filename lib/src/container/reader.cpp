@@ -119,12 +119,15 @@ struct Archive::Impl {
     return std::string_view(data + index.blocks[b].offset, index.blocks[b].size);
   }
 
-  // Loads block b. Its tags are decoded all at once only from the second game read in it: one
-  // random read needs only its own game's tags (decode_game_tags), a scan needs them all.
-  Status load(std::uint32_t b) {
-    if (cached == b) {
+  // Loads block b. Its tags are decoded all at once only from the second game read in it (or at
+  // once with `all_tags`): one random read needs only its own game's tags (decode_game_tags), a
+  // scan needs them all.
+  Status load(std::uint32_t b, bool all_tags = false) {
+    if (cached == b || all_tags) {
+      if (cached != b)
+        if (auto st = load(b); !st) return st;
       if (!tags_decoded) {
-        if (auto st = decode_tags(block.sections[kTags], block.games, where(b), block); !st) return st;
+        if (auto st = decode_tags(block.sections[kTags], block.games, block.layout, where(b), block); !st) return st;
         tags_decoded = true;
       }
       return {};
@@ -136,7 +139,7 @@ struct Archive::Impl {
       return corruption(where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
                         std::to_string(index.blocks[b].games));
     starts.clear();
-    next_start = CodecCursor{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts],
+    next_start = CodecCursor{block.sections[kMoves], block.structure_stream(), block.sections[kTexts],
                              block.sections[kRaw], block.codec};
     cached = b;
     return {};
@@ -163,6 +166,22 @@ struct Archive::Impl {
     return {};
   }
 
+  // Where game j of the loaded block b starts. Layout 1: from its group's directory entry,
+  // skipping the group's games before it; layout 0: skipping every game before it.
+  Result<CodecCursor> start_of(std::uint32_t b, std::uint32_t j) {
+    if (block.layout == kBlockLayout0) {
+      if (auto st = find_start(b, j); !st) return st.error();
+      return starts[j];
+    }
+    const std::uint32_t group = j / block.directory_step;
+    CodecCursor c = group_cursor(block, group);
+    for (std::uint32_t g = group * block.directory_step; g < j; ++g)
+      if (auto st = skip_game(c); !st)
+        return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + g + 1) + ": " +
+                          st.error().message());
+    return c;
+  }
+
   std::uint32_t block_of(std::uint64_t game) const {
     auto it = std::upper_bound(index.blocks.begin(), index.blocks.end(), game,
                                [](std::uint64_t g, const IndexEntry& e) { return g < e.first_game; });
@@ -173,19 +192,21 @@ struct Archive::Impl {
   Result<std::vector<Tag>> tags_of(std::uint32_t b, std::uint32_t j) {
     if (tags_decoded) return block.tags(j);
     std::vector<Tag> tags;
-    if (auto st = decode_game_tags(block.sections[kTags], block.games, j, where(b), tags); !st) return st.error();
+    if (auto st = decode_game_tags(block.sections[kTags], block.games, j, block.layout, where(b), tags); !st) return st.error();
     return tags;
   }
 
   // `notes`: if given, receives the SAN notes of the game's moves (codec/noted.h).
   Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* notes = nullptr) {
-    if (auto st = find_start(b, j); !st) return st.error();
-    CodecCursor c = starts[j];
+    auto start = start_of(b, j);
+    if (!start) return start.error();
+    CodecCursor c = *start;
     auto tags = tags_of(b, j);
     if (!tags) return tags.error();
     auto d = notes ? detail::decode_game_noted(c, std::move(*tags), *notes) : decode_game(c, std::move(*tags));
     if (!d) return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + j + 1) + ": " +
                               d.error().message());
+    if (auto st = check_group_end(block, j, c, where(b)); !st) return st.error();
     ArchiveGame g;
     g.raw = d->raw;
     g.game = std::move(d->game);
@@ -310,7 +331,7 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {
   Impl& s = *impl_;
   for (std::uint32_t b = 0; b < s.index.blocks.size(); ++b) {
-    if (auto st = s.load(b); !st) return st;
+    if (auto st = s.load(b, true); !st) return st;
     for (std::uint32_t j = 0; j < s.block.games; ++j) {
       auto g = s.decode(b, j);
       if (!g) return g.error();
@@ -329,12 +350,13 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
   DecodedBlock block;
   if (auto st = decode_block(bytes, where, block); !st) return st.error();
   if (block.games != expected_games) return corruption(where + ": game count differs from the index");
-  CodecCursor c{block.sections[kMoves], block.sections[kStructure], block.sections[kTexts], block.sections[kRaw], block.codec};
+  CodecCursor c{block.sections[kMoves], block.structure_stream(), block.sections[kTexts], block.sections[kRaw], block.codec};
   std::string out;
   std::vector<std::uint8_t> notes;
   for (std::uint32_t j = 0; j < block.games; ++j) {
     auto d = detail::decode_game_noted(c, block.tags(j), notes);
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
+    if (auto st = check_group_end(block, j, c, where); !st) return st.error();
     if (d->raw) write_raw_game(d->raw_text, out);
     else if (auto st = detail::write_pgn_noted(d->game, notes, out); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());

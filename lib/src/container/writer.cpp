@@ -47,13 +47,13 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
     if (builder.ok()) st = encode_game(builder.game(), b.streams, &out.stats);
     if (builder.ok() && st) {
       collect_names(builder.game().tags, out.names);
-      b.add_tags(builder.game().tags);
+      b.end_game(builder.game().tags);
     } else {
       Error e = builder.ok() ? Error(st.error().code(), source + ": game " + std::to_string(rg.number) + ": " +
                                                             st.error().message())
                              : builder.error();
       encode_raw_game(rg.text, b.streams, &out.stats);
-      b.add_tags({});
+      b.end_game({});
       out.problems.push_back(Problem{i, std::move(e)});
     }
   }
@@ -157,7 +157,7 @@ ArchiveWriter::~ArchiveWriter() {
 Status ArchiveWriter::add_game(const Game& game) {
   Impl& s = *impl_;
   if (auto st = encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
-  s.pending.add_tags(game.tags);
+  s.pending.end_game(game.tags);
   collect_names(game.tags, s.pending_names);
   s.pending_bytes += 64 + 8 * game.events.size();
   if (s.pending.games >= s.options.block_games || s.pending_bytes >= s.options.block_bytes) return s.flush_pending();
