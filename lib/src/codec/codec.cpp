@@ -453,7 +453,7 @@ class Decoder {
       const Move move = detail::move_at_index(pos, targets, static_cast<int>(m));
       if (notes_) {
         pending = notes_->size();
-        notes_->push_back(static_cast<std::uint8_t>(detail::san_disambiguation(pos, targets, move)));
+        notes_->push_back(detail::san_note(pos, targets, move));
       }
       events.emplace_back().move = move;  // a default event is a move
       pos.play(move);

@@ -10,8 +10,9 @@
 
 namespace pgnarc::detail {
 
-// decode_game, also giving one note per move of the game, in event order:
-// san_disambiguation | san_suffix << 2 (rules/movegen.h), for write_pgn_noted (pgn/noted.h).
+// decode_game, also giving one note per move of the game, in event order (san_note,
+// rules/movegen.h: disambiguation, check suffix, capture and moving piece), for
+// write_pgn_noted (pgn/noted.h), which then needs no board.
 Result<DecodedGame> decode_game_noted(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>& notes);
 
 }  // namespace pgnarc::detail

@@ -11,7 +11,8 @@
 namespace pgnarc::detail {
 
 // write_pgn for a game whose moves come with decode_game_noted's notes: the moves are taken as
-// legal and their SAN is built from the notes; the output is write_pgn's, byte for byte.
+// legal and their SAN is built from the notes alone (no board is kept: only the side to move
+// and the move number); the output is write_pgn's, byte for byte.
 Status write_pgn_noted(const Game& game, const std::vector<std::uint8_t>& notes, std::string& out);
 
 }  // namespace pgnarc::detail

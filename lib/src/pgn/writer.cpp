@@ -2,6 +2,7 @@
 #include "pgnarc/pgn.h"
 
 #include <charconv>
+#include <type_traits>
 
 #include "pgn/noted.h"
 #include "rules/movegen.h"
@@ -98,8 +99,56 @@ void escape_tag_value(std::string_view v, std::string& out) {
 }
 
 
-// `notes`: null, or one note per move (pgn/noted.h).
+// What numbering the moves needs, without a board: the side to move and the move number, with
+// GameWalker's handling of variations (a variation starts where the line's last move started).
+class TurnWalker {
+ public:
+  struct Turn {
+    Color side;
+    int fullmove;
+    Color side_to_move() const { return side; }
+    int fullmove_number() const { return fullmove; }
+  };
+  explicit TurnWalker(const Position& start) {
+    const Turn t{start.side_to_move(), start.fullmove_number()};
+    frames_.push_back({t, t, false});
+  }
+  const Turn& current() const { return frames_.back().current; }
+  int depth() const { return static_cast<int>(frames_.size()) - 1; }
+  void play(Move) { advance(); }
+  void play_null() { advance(); }
+  bool begin_variation() {
+    if (!frames_.back().has_previous) return false;
+    const Turn t = frames_.back().previous;
+    frames_.push_back({t, t, false});
+    return true;
+  }
+  bool end_variation() {
+    if (frames_.size() < 2) return false;
+    frames_.pop_back();
+    return true;
+  }
+
+ private:
+  void advance() {
+    Frame& f = frames_.back();
+    f.previous = f.current;
+    f.has_previous = true;
+    if (f.current.side == kBlack) ++f.current.fullmove;
+    f.current.side = ~f.current.side;
+  }
+  struct Frame {
+    Turn current, previous;
+    bool has_previous;
+  };
+  std::vector<Frame> frames_;
+};
+
+// With a GameWalker, each move is checked and its SAN found on the board; with a TurnWalker,
+// `notes` (one per move, pgn/noted.h) give what SAN needs and the moves are taken as legal.
+template <typename Walker>
 Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, std::string& out) {
+  constexpr bool noted = std::is_same_v<Walker, TurnWalker>;
   for (const Comment& c : game.prelude) {
     out += comment_token(c.kind, c.text);
     out += '\n';
@@ -115,7 +164,7 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
 
   auto start = start_position(game.tags);
   if (!start) return start.error();
-  GameWalker walker(*start);
+  Walker walker(*start);
   // The movetext goes straight to `out` (it starts a line: after the tags' empty line, or at
   // the start of the game).
   const std::size_t movetext_start = out.size();
@@ -127,30 +176,46 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
     switch (e.type) {
       case GameEvent::kMove:
       case GameEvent::kNullMove: {
-        const Position& pos = walker.current();
-        token.clear();
-        if (pos.side_to_move() == kWhite || need_number) {
-          char number[8];
-          const auto end = std::to_chars(number, number + sizeof number, pos.fullmove_number()).ptr;
-          token.append(number, end);
-          token += pos.side_to_move() == kWhite ? ". " : "... ";
-        }
-        if (e.type == GameEvent::kMove) {
-          if (notes && next_note < notes->size()) {
+        const auto& pos = walker.current();
+        if constexpr (noted) {  // the common case, into a buffer: number, then SAN or "--"
+          char buf[16 + detail::kMaxSanLength];
+          char* p = buf;
+          if (pos.side_to_move() == kWhite || need_number) {
+            p = std::to_chars(p, buf + 12, pos.fullmove_number()).ptr;
+            for (const char* c = pos.side_to_move() == kWhite ? ". " : "... "; *c; ++c) *p++ = *c;
+          }
+          if (e.type == GameEvent::kMove) {
+            if (next_note >= notes->size()) return invalid_input("cannot write game: a move without its SAN note");
             const std::uint8_t note = (*notes)[next_note++];
-            detail::append_san(pos, e.move, note & 3, note >> 2, token);
+            p = detail::write_san(e.move, detail::note_piece(note), detail::note_capture(note),
+                                  detail::note_disambiguation(note), detail::note_suffix(note), p);
+            walker.play(e.move);
           } else {
+            *p++ = '-';
+            *p++ = '-';
+            walker.play_null();
+          }
+          w.token(std::string_view(buf, static_cast<std::size_t>(p - buf)));
+        } else {
+          token.clear();
+          if (pos.side_to_move() == kWhite || need_number) {
+            char number[8];
+            const auto end = std::to_chars(number, number + sizeof number, pos.fullmove_number()).ptr;
+            token.append(number, end);
+            token += pos.side_to_move() == kWhite ? ". " : "... ";
+          }
+          if (e.type == GameEvent::kMove) {
             if (!pos.is_legal(e.move))
               return invalid_input("cannot write game: illegal move " + pos.uci(e.move) + " in position " + pos.fen());
             token += pos.san(e.move);
+            walker.play(e.move);
+          } else {
+            token += "--";
+            walker.play_null();
           }
-          walker.play(e.move);
-        } else {
-          token += "--";
-          walker.play_null();
+          // The number and its move stay together on one line.
+          w.token(token);
         }
-        // The number and its move stay together on one line.
-        w.token(token);
         need_number = false;
         break;
       }
@@ -187,7 +252,7 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
 // A game that cannot be written leaves `out` as it was.
 Status write_pgn_or_nothing(const Game& game, const std::vector<std::uint8_t>* notes, std::string& out) {
   const std::size_t before = out.size();
-  Status st = write_pgn_impl(game, notes, out);
+  Status st = notes ? write_pgn_impl<TurnWalker>(game, notes, out) : write_pgn_impl<GameWalker>(game, nullptr, out);
   if (!st) out.resize(before);
   return st;
 }

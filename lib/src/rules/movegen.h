@@ -52,6 +52,20 @@ int san_disambiguation(const Position& pos, const PieceTargets& t, Move m);
 inline int san_suffix(const PieceTargets& after) { return after.check ? (after.total == 0 ? kMate : kCheck) : kNoSuffix; }
 // Appends the canonical SAN of legal move `m` of `pos`, given those two facts.
 void append_san(const Position& pos, Move m, int disambiguation, int suffix, std::string& out);
+// The same from what SAN takes from the board: the moving piece's type and whether it captures.
+void append_san(Move m, PieceType piece, bool capture, int disambiguation, int suffix, std::string& out);
+// The same into a buffer of at least kMaxSanLength bytes; returns the end of what it wrote.
+inline constexpr int kMaxSanLength = 8;  // "Qa1xb2+", "exd8=Q#", "O-O-O+"
+char* write_san(Move m, PieceType piece, bool capture, int disambiguation, int suffix, char* out);
+
+// A SAN note (codec/noted.h): everything SAN needs beyond the move, so that PGN is written
+// without a board. Bits 0-1 disambiguation, 2-3 suffix (set once the next position is known),
+// 4 capture, 5-7 the moving piece's type.
+inline int note_disambiguation(std::uint8_t note) { return note & 3; }
+inline int note_suffix(std::uint8_t note) { return note >> 2 & 3; }
+inline bool note_capture(std::uint8_t note) { return note >> 4 & 1; }
+inline PieceType note_piece(std::uint8_t note) { return static_cast<PieceType>(note >> 5); }
+std::uint8_t san_note(const Position& pos, const PieceTargets& t, Move m);
 
 // Attackers of either color on `s` given occupancy `occ`.
 Bitboard attackers_to(const Position& pos, Square s, Bitboard occ);

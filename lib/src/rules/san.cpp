@@ -76,37 +76,55 @@ int san_disambiguation(const Position& pos, const PieceTargets& t, Move m) {
   return san_disambiguation(m.from(), rivals);
 }
 
-void append_san(const Position& pos, Move m, int disambiguation, int suffix, std::string& s) {
+char* write_san(Move m, PieceType pt, bool capture, int disambiguation, int suffix, char* p) {
   const Square from = m.from(), to = m.to();
   const auto square = [&](Square q) {
-    s += static_cast<char>('a' + file_of(q));
-    s += static_cast<char>('1' + rank_of(q));
+    *p++ = static_cast<char>('a' + file_of(q));
+    *p++ = static_cast<char>('1' + rank_of(q));
   };
   if (m.kind() == Move::kCastling) {
-    s += to > from ? "O-O" : "O-O-O";
-  } else {
-    const PieceType pt = type_of(pos.piece_on(from));
-    const bool capture = pos.piece_on(to) != kNoPiece || m.kind() == Move::kEnPassant;
-    if (pt == kPawn) {
-      if (capture) {
-        s += static_cast<char>('a' + file_of(from));
-        s += 'x';
-      }
-      square(to);
-      if (m.kind() == Move::kPromotion) {
-        s += '=';
-        s += kLetters[m.promotion()];
-      }
-    } else {
-      s += kLetters[pt];
-      if (disambiguation & 1) s += static_cast<char>('a' + file_of(from));
-      if (disambiguation & 2) s += static_cast<char>('1' + rank_of(from));
-      if (capture) s += 'x';
-      square(to);
+    for (const char* c = to > from ? "O-O" : "O-O-O"; *c; ++c) *p++ = *c;
+  } else if (pt == kPawn) {
+    if (capture) {
+      *p++ = static_cast<char>('a' + file_of(from));
+      *p++ = 'x';
     }
+    square(to);
+    if (m.kind() == Move::kPromotion) {
+      *p++ = '=';
+      *p++ = kLetters[m.promotion()];
+    }
+  } else {
+    *p++ = kLetters[pt];
+    if (disambiguation & 1) *p++ = static_cast<char>('a' + file_of(from));
+    if (disambiguation & 2) *p++ = static_cast<char>('1' + rank_of(from));
+    if (capture) *p++ = 'x';
+    square(to);
   }
-  if (suffix == kCheck) s += '+';
-  else if (suffix == kMate) s += '#';
+  if (suffix == kCheck) *p++ = '+';
+  else if (suffix == kMate) *p++ = '#';
+  return p;
+}
+
+void append_san(Move m, PieceType pt, bool capture, int disambiguation, int suffix, std::string& s) {
+  char buf[kMaxSanLength];
+  s.append(buf, write_san(m, pt, capture, disambiguation, suffix, buf));
+}
+
+namespace {
+bool is_capture(const Position& pos, Move m) {
+  // (Castling is written as the king taking its own rook; it is not a capture.)
+  return m.kind() != Move::kCastling && (pos.piece_on(m.to()) != kNoPiece || m.kind() == Move::kEnPassant);
+}
+}  // namespace
+
+void append_san(const Position& pos, Move m, int disambiguation, int suffix, std::string& s) {
+  append_san(m, type_of(pos.piece_on(m.from())), is_capture(pos, m), disambiguation, suffix, s);
+}
+
+std::uint8_t san_note(const Position& pos, const PieceTargets& t, Move m) {
+  return static_cast<std::uint8_t>(san_disambiguation(pos, t, m) | is_capture(pos, m) << 4 |
+                                   type_of(pos.piece_on(m.from())) << 5);
 }
 
 }  // namespace detail
