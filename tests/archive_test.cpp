@@ -427,5 +427,49 @@ TEST(ArchiveDamage, LyingSectionSizeCostsNoMemory) {
   EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024) << "KB: the claimed 256 MiB was not allocated";
 }
 
+// A layout 0 block (format versions 1 and 2: no game directory) of two games whose moves section
+// runs on after its last game (a line record of 0 plies, with every checksum made right) is
+// rejected by a pass in order and by a read of its last game.
+TEST(ArchiveDamage, LayoutZeroBytesAfterTheLastGame) {
+  using namespace container;
+  const std::string good = test::read_file(test::corpus_path("conformance/valid/v2_many_blocks.pga"));
+  Footer f;
+  ASSERT_TRUE(decode_footer(std::string_view(good).substr(good.size() - kFooterSize), good.size(), f).ok());
+  Index index;
+  ASSERT_TRUE(decode_index(std::string_view(good).substr(f.index_offset, f.index_size), f.index_offset, index).ok());
+  ASSERT_GT(index.blocks.size(), 1u);
+  ASSERT_EQ(index.blocks[0].games, 2u);
+  std::string block = good.substr(kHeaderSize, index.blocks[0].size - 8);
+  ASSERT_EQ(block[6], 0) << "a layout 0 block";
+  const std::size_t moves_entry = kBlockHeaderSize + kSectionEntrySize;
+  ASSERT_EQ(block[moves_entry + 1], kStored);
+  const std::uint64_t tags_size = get_le(block.data() + kBlockHeaderSize + 4, 4);
+  const std::uint64_t moves_size = get_le(block.data() + moves_entry + 4, 4);
+  block.insert(kBlockHeaderSize + kSections * kSectionEntrySize + tags_size + moves_size, std::string(2, '\0'));
+  for (int field : {4, 8})
+    for (int i = 0; i < 4; ++i) block[moves_entry + field + i] = static_cast<char>((moves_size + 2) >> (8 * i));
+  put_le(block, hash64(block), 8);
+  index.blocks[0].size = block.size();
+  for (std::size_t b = 1; b < index.blocks.size(); ++b) index.blocks[b].offset += 2;
+  WriterOptions stored;
+  stored.compress = false;
+  const std::string idx = encode_index(index, stored);
+  const std::string rest = good.substr(kHeaderSize + block.size() - 2, f.index_offset - (kHeaderSize + block.size() - 2));
+  const std::string bad = good.substr(0, kHeaderSize) + block + rest + idx +
+                          encode_footer(f.index_offset + 2, idx.size(), f.games, index.blocks.size(), hash64(idx));
+  const std::string path = temp_path("layout0_left_over.pga");
+  { std::ofstream(path, std::ios::binary) << bad; }
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok()) << a.error().to_string();
+  const Status st = (*a)->verify();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("left over"), std::string::npos) << st.error().to_string();
+  auto fresh = Archive::open(path);
+  ASSERT_TRUE(fresh.ok());
+  auto last = (*fresh)->read_game(1);  // the block's last game
+  ASSERT_FALSE(last.ok());
+  EXPECT_NE(last.error().message().find("left over"), std::string::npos) << last.error().to_string();
+}
+
 }  // namespace
 }  // namespace pgnarc

@@ -108,8 +108,11 @@ struct Archive::Impl {
   std::uint32_t cached = ~0u;
   bool tags_decoded = false;
   DecodedBlock block;
-  std::vector<CodecCursor> starts;
+  std::vector<CodecCursor> starts;  // layout 0
   CodecCursor next_start;  // where the first game not yet in `starts` begins
+  // Where the game after the last one decoded begins (a pass in order starts each game there).
+  std::uint32_t after_game = ~0u;
+  CodecCursor after_cursor;
 
 
   std::string where(std::uint32_t b) const {
@@ -123,25 +126,24 @@ struct Archive::Impl {
   // once with `all_tags`): one random read needs only its own game's tags (decode_game_tags), a
   // scan needs them all.
   Status load(std::uint32_t b, bool all_tags = false) {
-    if (cached == b || all_tags) {
-      if (cached != b)
-        if (auto st = load(b); !st) return st;
-      if (!tags_decoded) {
-        if (auto st = decode_tags(block.sections[kTags], block.games, block.layout, where(b), block); !st) return st;
-        tags_decoded = true;
-      }
-      return {};
+    const bool again = cached == b;
+    if (!again) {
+      cached = ~0u;
+      tags_decoded = false;
+      if (auto st = decode_block(bytes(b), where(b), block, false); !st) return st;
+      if (block.games != index.blocks[b].games)
+        return corruption(where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
+                          std::to_string(index.blocks[b].games));
+      starts.clear();
+      next_start = CodecCursor{block.sections[kMoves], block.structure_stream(), block.sections[kTexts],
+                               block.sections[kRaw], block.codec};
+      after_game = ~0u;
+      cached = b;
     }
-    cached = ~0u;
-    tags_decoded = false;
-    if (auto st = decode_block(bytes(b), where(b), block, false); !st) return st;
-    if (block.games != index.blocks[b].games)
-      return corruption(where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
-                        std::to_string(index.blocks[b].games));
-    starts.clear();
-    next_start = CodecCursor{block.sections[kMoves], block.structure_stream(), block.sections[kTexts],
-                             block.sections[kRaw], block.codec};
-    cached = b;
+    if ((again || all_tags) && !tags_decoded) {
+      if (auto st = decode_tags(block.sections[kTags], block.games, block.layout, where(b), block); !st) return st;
+      tags_decoded = true;
+    }
     return {};
   }
 
@@ -166,9 +168,11 @@ struct Archive::Impl {
     return {};
   }
 
-  // Where game j of the loaded block b starts. Layout 1: from its group's directory entry,
-  // skipping the group's games before it; layout 0: skipping every game before it.
+  // Where game j of the loaded block b starts: where the last game decoded ended, if j follows
+  // it; else, layout 1: from its group's directory entry, skipping the group's games before it;
+  // layout 0: skipping every game before it.
   Result<CodecCursor> start_of(std::uint32_t b, std::uint32_t j) {
+    if (j == after_game) return after_cursor;
     if (block.layout == kBlockLayout0) {
       if (auto st = find_start(b, j); !st) return st.error();
       return starts[j];
@@ -207,6 +211,10 @@ struct Archive::Impl {
     if (!d) return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + j + 1) + ": " +
                               d.error().message());
     if (auto st = check_group_end(block, j, c, where(b)); !st) return st.error();
+    if (j + 1 == block.games && (!c.moves.empty() || !c.structure.empty() || !c.texts.empty() || !c.raw.empty()))
+      return corruption(where(b) + ": bytes left over after its last game");
+    after_game = j + 1;
+    after_cursor = c;
     ArchiveGame g;
     g.raw = d->raw;
     g.game = std::move(d->game);
