@@ -159,6 +159,43 @@ TEST(Archive, SameBytesWhateverTheThreadCount) {
   EXPECT_EQ(file_bytes(pack(sample_pgn(), "t1.pga", one)), file_bytes(pack(sample_pgn(), "t4.pga", four)));
 }
 
+// An archive of format version 2 (layout 0 blocks) merged with, and appended to by, this writer
+// (layout 1 blocks): both kinds of block in one file read as the games packed alone, in order,
+// at random and through search.
+TEST(Archive, OlderBlocksMixWithNewOnes) {
+  const std::string old_path = test::corpus_path("conformance/valid/v2_many_blocks.pga");
+  const std::string old_pgn = test::read_file(test::corpus_path("conformance/valid/v2_many_blocks.pgn"));
+  const std::string more = "[Event \"E\"]\n[White \"P1\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+  const auto whole = unpack_games(pack(old_pgn + "\n" + more, "mixed_whole.pga", small_blocks()));
+  const std::string mixed = temp_path("mixed.pga");
+  {
+    auto w = ArchiveWriter::create(mixed, small_blocks());
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->add_archive_blocks(old_path).ok());
+    PgnReader reader(memory_input(more), "more.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const auto got = unpack_games(mixed);
+  EXPECT_EQ(got, whole);
+  auto a = Archive::open(mixed);
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE((*a)->verify().ok());
+  for (std::uint64_t i = (*a)->game_count(); i-- > 0;) {  // backwards: every read a random one
+    auto g = (*a)->read_game(i);
+    ASSERT_TRUE(g.ok()) << g.error().to_string();
+    EXPECT_EQ(g->game, got[i].game) << "game " << i;
+  }
+  Query q;
+  q.player = "P1";
+  auto fast = (*a)->find(q);
+  auto slow = (*a)->find_by_scan(q);
+  ASSERT_TRUE(fast.ok() && slow.ok());
+  EXPECT_EQ(*fast, *slow);
+  EXPECT_EQ(fast->back(), (*a)->game_count() - 1) << "the appended game is found";
+  EXPECT_GE(fast->size(), 2u);
+}
+
 TEST(Archive, EmptyArchive) {
   const std::string path = pack("", "empty.pga");
   auto a = Archive::open(path);
