@@ -42,6 +42,9 @@ struct TagSpan {
   const TagView* end() const { return end_; }
 };
 
+// Whether a block's games have taken every byte of its streams (spec BLOCK-2).
+bool all_consumed(const CodecCursor& c) { return c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty(); }
+
 std::optional<std::string_view> find_tag(TagSpan tags, std::string_view key) {
   for (const TagView& t : tags)
     if (t.key == key) return t.value;
@@ -159,8 +162,7 @@ struct Archive::Impl {
         return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + g + 1) + ": " +
                           st.error().message());
       }
-      if (starts.size() == block.games && (!next_start.moves.empty() || !next_start.structure.empty() ||
-                                           !next_start.texts.empty() || !next_start.raw.empty())) {
+      if (starts.size() == block.games && !all_consumed(next_start)) {
         starts.pop_back();
         return corruption(where(b) + ": bytes left over after its last game");
       }
@@ -211,7 +213,7 @@ struct Archive::Impl {
     if (!d) return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + j + 1) + ": " +
                               d.error().message());
     if (auto st = check_group_end(block, j, c, where(b)); !st) return st.error();
-    if (j + 1 == block.games && (!c.moves.empty() || !c.structure.empty() || !c.texts.empty() || !c.raw.empty()))
+    if (j + 1 == block.games && !all_consumed(c))
       return corruption(where(b) + ": bytes left over after its last game");
     after_game = j + 1;
     after_cursor = c;
@@ -369,7 +371,7 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
     else if (auto st = detail::write_pgn_noted(d->game, notes, out); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
   }
-  if (!c.moves.empty() || !c.structure.empty() || !c.texts.empty() || !c.raw.empty())
+  if (!all_consumed(c))
     return corruption(where + ": bytes left over after its last game");
   return out;
 }
