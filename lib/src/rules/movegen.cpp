@@ -1,5 +1,14 @@
 #include "rules/movegen.h"
 
+// The two hottest functions of decoding and encoding get a second copy built for x86-64-v3
+// (BMI1/2, LZCNT, AVX2), picked when the library loads (GCC function multiversioning); other
+// x86-64 CPUs run the default copy. Measured: 6% more plies/s decoded (pgnarc-bench codec).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PGNARC_HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define PGNARC_HOT_CLONES
+#endif
+
 namespace pgnarc::detail {
 
 Bitboard attackers_to(const Position& pos, Square s, Bitboard occ) {
@@ -50,7 +59,7 @@ Bitboard king_danger(const Position& pos, const AttackTables& T, Color them, Bit
 
 // Targets are computed piece type by piece type into the per-square table (no branch on the
 // piece type of each square), counting moves as they are found.
-void generate_targets(const Position& pos, PieceTargets& out) {
+PGNARC_HOT_CLONES void generate_targets(const Position& pos, PieceTargets& out) {
   const AttackTables& T = attack_tables();
   const Color us = pos.side_to_move(), them = ~us;
   const Bitboard occ = pos.occupied(), own = pos.pieces(us), enemy = pos.pieces(them);
@@ -233,7 +242,7 @@ int index_in(const Position& pos, const PieceTargets& pt, Move m) {
   return index + popcount(pt.to[from] & (bb(to) - 1)) * pt.weight(from) + promo;
 }
 
-Move move_at_index(const Position& pos, const PieceTargets& pt, int index) {
+PGNARC_HOT_CLONES Move move_at_index(const Position& pos, const PieceTargets& pt, int index) {
   if (!pt.promoting) {  // every target is one move
     for (Bitboard b = pt.movers; b;) {
       const Square s = pop_lsb(b);
