@@ -17,6 +17,12 @@ inline void put_varint(std::string& out, std::uint64_t v) {
 
 inline void put_u8(std::string& out, std::uint8_t v) { out += static_cast<char>(v); }
 
+// A length-prefixed string: varint length, then the bytes (read back by prefixed()).
+inline void put_prefixed(std::string& out, std::string_view v) {
+  put_varint(out, v.size());
+  out += v;
+}
+
 // Reads from a string_view, consuming it; every read is checked against what remains. Varints
 // must be minimal (no redundant 0x80 0x00 tails) and fit in 64 bits.
 class ByteReader {
@@ -41,6 +47,11 @@ class ByteReader {
     out = in_.substr(0, n);
     in_.remove_prefix(n);
     return true;
+  }
+  // A varint length, then that many bytes (a length-prefixed string).
+  bool prefixed(std::string_view& out) {
+    std::uint64_t n;
+    return varint(n) && bytes(n, out);
   }
   std::size_t remaining() const { return in_.size(); }
 
@@ -76,6 +87,10 @@ class ByteCursor {
   }
   bool u8(std::uint8_t& v) { return ByteReader(in_).u8(v); }
   bool bytes(std::uint64_t n, std::string_view& out) { return ByteReader(in_).bytes(n, out); }
+  bool prefixed(std::string_view& out) {
+    std::uint64_t n;
+    return varint(n) && bytes(n, out);
+  }
   std::size_t remaining() const { return in_.size(); }
   std::string_view rest() const { return in_; }
 

@@ -17,6 +17,7 @@ namespace mp = boost::multiprecision;
 using detail::ByteReader;
 using detail::PieceTargets;
 using detail::put_u8;
+using detail::put_prefixed;
 using detail::put_varint;
 
 namespace {
@@ -122,8 +123,7 @@ void put_integer(std::string& out, const std::vector<std::pair<std::uint32_t, st
   log2_bases += std::log2(static_cast<double>(base));
   std::string bytes;
   if (g != 0) mp::export_bits(g, std::back_inserter(bytes), 8, false);
-  put_varint(out, bytes.size());
-  out += bytes;
+  put_prefixed(out, bytes);
 }
 
 // Reads digits off an integer: next(n) returns G mod n and divides G by n in one pass over G's
@@ -287,12 +287,10 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
       put_varint(out.structure, zigzag(static_cast<std::int64_t>(it.clock.seconds - previous)));
       previous = it.clock.seconds;
       for (std::string_view part : {it.clock.before, it.clock.after}) {
-        put_varint(out.texts, part.size());
-        out.texts += part;
+        put_prefixed(out.texts, part);
       }
     } else if (it.text) {
-      put_varint(out.texts, it.text->size());
-      out.texts += *it.text;
+      put_prefixed(out.texts, *it.text);
     }
   }
   for (const Item& it : items)
@@ -306,8 +304,7 @@ void put_comments(const std::vector<Comment>& comments, CodecStreams& out) {
   put_varint(out.structure, comments.size());
   for (const Comment& c : comments) {
     put_u8(out.structure, static_cast<std::uint8_t>(c.kind));
-    put_varint(out.texts, c.text.size());
-    out.texts += c.text;
+    put_prefixed(out.texts, c.text);
   }
 }
 
@@ -327,10 +324,9 @@ class Decoder {
     DecodedGame out;
     if (header & kRaw) {
       if (header != kRaw) return corrupt("raw game header with other bits set");
-      std::uint64_t len;
       std::string_view text;
       ByteReader raw(in_.raw);
-      if (!raw.varint(len) || !raw.bytes(len, text)) return corrupt("raw text runs past the end of its section");
+      if (!raw.prefixed(text)) return corrupt("raw text runs past the end of its section");
       out.raw = true;
       out.raw_text.assign(text);
       return out;
@@ -365,8 +361,7 @@ class Decoder {
   }
 
   bool read_text(std::string_view& text) {
-    std::uint64_t len;
-    return texts_.varint(len) && texts_.bytes(len, text);
+    return texts_.prefixed(text);
   }
   // Clock comments came with codec 2.
   std::uint8_t max_item_type() const { return in_.codec >= kMoveCodecLegalIndexV2 ? kClock : kVariation; }
@@ -381,11 +376,11 @@ class Decoder {
 
   Status decode_line(const Position& start, bool annotated, int depth, std::vector<GameEvent>& events) {
     if (depth > kMaxDepth) return corrupt("variations nested too deep");
-    std::uint64_t plies, len;
+    std::uint64_t plies;
     std::string_view bytes;
     if (!moves_.varint(plies) || plies > kMaxPlies - total_plies_) return corrupt("more than 65536 plies in the game");
     total_plies_ += plies;
-    if (!moves_.varint(len) || !moves_.bytes(len, bytes)) return corrupt("move integer runs past the end of its section");
+    if (!moves_.prefixed(bytes)) return corrupt("move integer runs past the end of its section");
     std::vector<std::uint32_t> nulls;
     std::vector<DItem> items;
     if (annotated) {
@@ -539,10 +534,9 @@ class Skipper {
     std::uint8_t header;
     if (!structure_.u8(header) || (header & kReservedBits)) return corrupt("bad game header");
     if (header & kRaw) {
-      std::uint64_t len;
       std::string_view text;
       ByteReader raw(in_.raw);
-      if (header != kRaw || !raw.varint(len) || !raw.bytes(len, text)) return corrupt("bad raw game");
+      if (header != kRaw || !raw.prefixed(text)) return corrupt("bad raw game");
       return {};
     }
     if (header & kHasFrame)
@@ -558,15 +552,14 @@ class Skipper {
   }
 
   bool skip_text() {
-    std::uint64_t len;
     std::string_view t;
-    return texts_.varint(len) && texts_.bytes(len, t);
+    return texts_.prefixed(t);
   }
   Status line(bool annotated, int depth) {
     if (depth > kMaxDepth) return corrupt("variations nested too deep");
-    std::uint64_t plies, len;
+    std::uint64_t plies;
     std::string_view bytes;
-    if (!moves_.varint(plies) || plies > kMaxPlies - total_plies_ || !moves_.varint(len) || !moves_.bytes(len, bytes))
+    if (!moves_.varint(plies) || plies > kMaxPlies - total_plies_ || !moves_.prefixed(bytes))
       return corrupt("bad line");
     total_plies_ += plies;
     if (!annotated) return {};
@@ -628,8 +621,7 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
 
 void encode_raw_game(std::string_view raw_text, CodecStreams& out, CodecStats* stats) {
   put_u8(out.structure, kRaw);
-  put_varint(out.raw, raw_text.size());
-  out.raw += raw_text;
+  put_prefixed(out.raw, raw_text);
   if (stats) {
     ++stats->games;
     ++stats->raw_games;

@@ -18,6 +18,7 @@ namespace pgnarc::container {
 
 using detail::ByteReader;
 using detail::ByteCursor;
+using detail::put_prefixed;
 using detail::put_varint;
 
 std::uint64_t hash64(std::string_view bytes) { return XXH64(bytes.data(), bytes.size(), 0); }
@@ -167,8 +168,7 @@ std::vector<std::string> key_lists(const std::vector<std::vector<Tag>>& games,
   }
   put_varint(out, keys.size());
   for (const std::string& k : keys) {
-    put_varint(out, k.size());
-    out += k;
+    put_prefixed(out, k);
   }
   out += per_game;
   return keys;
@@ -198,14 +198,12 @@ std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
     for (const std::string* v : col) {
       auto [it, fresh] = seen.try_emplace(*v, static_cast<std::uint32_t>(seen.size()));
       if (fresh) {
-        put_varint(dictionary, v->size());
-        dictionary += *v;
+        put_prefixed(dictionary, *v);
       }
       refs.push_back(fresh ? 0 : it->second + 1);
     }
     put_varint(out, seen.size());
-    put_varint(out, dictionary.size());
-    out += dictionary;
+    put_prefixed(out, dictionary);
     // In byte planes: every reference's low byte, then every second byte, and so on.
     const int width = tag_ref_width(seen.size());
     for (int plane = 0; plane < width; ++plane)
@@ -213,10 +211,6 @@ std::string encode_tags(const std::vector<std::vector<Tag>>& games) {
   }
   return out;
 }
-
-}  // namespace
-
-namespace {
 
 // Parts 1 and 2 of a tags section: the key table, then each game's keys; calls on_tag(game,
 // key) for every tag in order and counts each key's tags into column_size.
@@ -228,8 +222,7 @@ Status read_key_lists(ByteCursor& r, std::uint32_t games, const std::string& whe
   if (!r.varint(n_keys) || n_keys > r.remaining()) return bad("bad key count");
   keys.resize(n_keys);
   for (auto& k : keys) {
-    std::uint64_t len;
-    if (!r.varint(len) || !r.bytes(len, k)) return bad("key runs past the end");
+    if (!r.prefixed(k)) return bad("key runs past the end");
   }
   column_size.assign(n_keys, 0);
   for (std::uint32_t g = 0; g < games; ++g) {
@@ -245,8 +238,11 @@ Status read_key_lists(ByteCursor& r, std::uint32_t games, const std::string& whe
   return {};
 }
 
-// Reference `e` of `count` references stored in `width` byte planes (low bytes first).
+// Reference `e` of `count` references stored in `width` byte planes (low bytes first). A column
+// of one value stores none (width 0): its first tag is that value's first use (0), the others
+// repeat it (1).
 std::uint64_t plane_ref(std::string_view refs, std::uint32_t count, std::uint32_t e, int width) {
+  if (width == 0) return e != 0;
   std::uint64_t v = 0;
   for (int plane = width; plane-- > 0;)
     v = v << 8 | static_cast<std::uint8_t>(refs[static_cast<std::size_t>(plane) * count + e]);
@@ -286,8 +282,7 @@ Status walk_tags(std::string_view in, std::uint32_t games, std::uint8_t layout, 
         std::string_view v;
         if (!r.varint(ref)) return bad("value runs past the end");
         if (ref == 0) {
-          std::uint64_t len;
-          if (!r.varint(len) || !r.bytes(len, v)) return bad("value runs past the end");
+          if (!r.prefixed(v)) return bad("value runs past the end");
           distinct.push_back(v);
         } else {
           if (ref > distinct.size()) return bad("reference to a value not seen");
@@ -302,9 +297,8 @@ Status walk_tags(std::string_view in, std::uint32_t games, std::uint8_t layout, 
     if (auto st = read_dictionary(r, column_size[k], where, n_distinct, dictionary); !st) return st;
     ByteCursor d(dictionary);
     for (std::uint64_t i = 0; i < n_distinct; ++i) {
-      std::uint64_t len;
       std::string_view v;
-      if (!d.varint(len) || !d.bytes(len, v)) return bad("dictionary value runs past its dictionary");
+      if (!d.prefixed(v)) return bad("dictionary value runs past its dictionary");
       distinct.push_back(v);
     }
     if (d.remaining() != 0) return bad("bytes left over in a dictionary");
@@ -312,14 +306,8 @@ Status walk_tags(std::string_view in, std::uint32_t games, std::uint8_t layout, 
     std::string_view refs;
     if (!r.bytes(std::uint64_t{column_size[k]} * width, refs)) return bad("references run past the end");
     // A first use (0) takes the next dictionary value; a repeat (r > 0) names one already used.
-    // A column of one value has no references.
     std::uint64_t used = 0;
     for (std::uint32_t e = 0; e < column_size[k]; ++e) {
-      if (width == 0) {
-        used = 1;
-        on_value(k, e, distinct[0]);
-        continue;
-      }
       const std::uint64_t ref = plane_ref(refs, column_size[k], e, width);
       if (ref == 0 ? used >= n_distinct : ref > used) return bad("reference to a value not in the dictionary");
       on_value(k, e, distinct[ref == 0 ? used++ : ref - 1]);
@@ -360,9 +348,7 @@ Status game_tags_dictionary(std::string_view in, std::uint32_t games, std::uint3
       if (want[i].key != k) continue;
       const std::uint32_t rank = want[i].rank;
       std::uint64_t ref = plane_ref(refs, column_size[k], rank, width);
-      if (width == 0) {  // one value, no references
-        ref = 0;
-      } else if (ref == 0) {  // a first use: its value is the next after those first used before it
+      if (ref == 0) {  // a first use: its value is the next after those first used before it
         for (std::uint32_t e = 0; e < rank; ++e) ref += plane_ref(refs, column_size[k], e, width) == 0;
       } else {
         --ref;
@@ -371,8 +357,7 @@ Status game_tags_dictionary(std::string_view in, std::uint32_t games, std::uint3
       ByteCursor d(dictionary);
       std::string_view v;
       for (std::uint64_t j = 0; j <= ref; ++j) {
-        std::uint64_t len;
-        if (!d.varint(len) || !d.bytes(len, v)) return bad("dictionary value runs past its dictionary");
+        if (!d.prefixed(v)) return bad("dictionary value runs past its dictionary");
       }
       out[i] = Tag{std::string(keys[k]), std::string(v)};
     }
@@ -676,8 +661,7 @@ std::string encode_index(const Index& index, const WriterOptions& options) {
   for (const auto& field : index.names) {
     put_varint(body, field.size());
     for (const auto& [value, blocks] : field) {
-      put_varint(body, value.size());
-      body += value;
+      put_prefixed(body, value);
       put_varint(body, blocks.size());
       std::uint32_t last = 0;
       for (std::size_t i = 0; i < blocks.size(); ++i) {
@@ -747,9 +731,9 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, Index& out) 
     if (!r.varint(count) || count > r.remaining()) return bad("bad name count");
     field.resize(count);
     for (auto& [value, blocks] : field) {
-      std::uint64_t len, postings;
+      std::uint64_t postings;
       std::string_view v;
-      if (!r.varint(len) || !r.bytes(len, v) || !r.varint(postings) || postings > out.blocks.size())
+      if (!r.prefixed(v) || !r.varint(postings) || postings > out.blocks.size())
         return bad("name entry runs past the end");
       value.assign(v);
       blocks.resize(postings);
