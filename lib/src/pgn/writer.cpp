@@ -1,6 +1,7 @@
 // Canonical PGN export.
 #include "pgnarc/pgn.h"
 
+#include <algorithm>
 #include <charconv>
 #include <type_traits>
 
@@ -171,51 +172,37 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
   LineWriter w(out);
   bool need_number = true;  // a black move must say "N..." here
   std::size_t next_note = 0;
-  std::string token;
   for (const GameEvent& e : game.events) {
     switch (e.type) {
       case GameEvent::kMove:
       case GameEvent::kNullMove: {
+        // The number and its move form one token, so that they stay together on one line.
         const auto& pos = walker.current();
-        if constexpr (noted) {  // the common case, into a buffer: number, then SAN or "--"
-          char buf[16 + detail::kMaxSanLength];
-          char* p = buf;
-          if (pos.side_to_move() == kWhite || need_number) {
-            p = std::to_chars(p, buf + 12, pos.fullmove_number()).ptr;
-            for (const char* c = pos.side_to_move() == kWhite ? ". " : "... "; *c; ++c) *p++ = *c;
-          }
-          if (e.type == GameEvent::kMove) {
+        char buf[16 + detail::kMaxSanLength];
+        char* p = buf;
+        if (pos.side_to_move() == kWhite || need_number) {
+          p = std::to_chars(p, buf + 12, pos.fullmove_number()).ptr;
+          for (const char* c = pos.side_to_move() == kWhite ? ". " : "... "; *c; ++c) *p++ = *c;
+        }
+        if (e.type == GameEvent::kMove) {
+          if constexpr (noted) {
             if (next_note >= notes->size()) return invalid_input("cannot write game: a move without its SAN note");
             const std::uint8_t note = (*notes)[next_note++];
             p = detail::write_san(e.move, detail::note_piece(note), detail::note_capture(note),
                                   detail::note_disambiguation(note), detail::note_suffix(note), p);
-            walker.play(e.move);
           } else {
-            *p++ = '-';
-            *p++ = '-';
-            walker.play_null();
-          }
-          w.token(std::string_view(buf, static_cast<std::size_t>(p - buf)));
-        } else {
-          token.clear();
-          if (pos.side_to_move() == kWhite || need_number) {
-            char number[8];
-            const auto end = std::to_chars(number, number + sizeof number, pos.fullmove_number()).ptr;
-            token.append(number, end);
-            token += pos.side_to_move() == kWhite ? ". " : "... ";
-          }
-          if (e.type == GameEvent::kMove) {
             if (!pos.is_legal(e.move))
               return invalid_input("cannot write game: illegal move " + pos.uci(e.move) + " in position " + pos.fen());
-            token += pos.san(e.move);
-            walker.play(e.move);
-          } else {
-            token += "--";
-            walker.play_null();
+            const std::string san = pos.san(e.move);
+            p = std::copy(san.begin(), san.end(), p);
           }
-          // The number and its move stay together on one line.
-          w.token(token);
+          walker.play(e.move);
+        } else {
+          *p++ = '-';
+          *p++ = '-';
+          walker.play_null();
         }
+        w.token(std::string_view(buf, static_cast<std::size_t>(p - buf)));
         need_number = false;
         break;
       }
@@ -223,12 +210,11 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
         write_comment(w, e.comment_kind, e.text);
         need_number = true;
         break;
-      case GameEvent::kNag:
-        token.clear();  // (char by char: GCC 12's -Wrestrict misfires on "$" + to_string)
-        token.push_back('$');
-        token += std::to_string(e.nag);
-        w.token(token);
+      case GameEvent::kNag: {
+        char nag[4] = {'$'};
+        w.token(std::string_view(nag, static_cast<std::size_t>(std::to_chars(nag + 1, nag + 4, e.nag).ptr - nag)));
         break;
+      }
       case GameEvent::kBeginVariation:
         if (!walker.begin_variation()) return invalid_input("cannot write game: variation without a move to replace");
         w.token("(");

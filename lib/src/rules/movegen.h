@@ -52,9 +52,8 @@ int san_disambiguation(const Position& pos, const PieceTargets& t, Move m);
 inline int san_suffix(const PieceTargets& after) { return after.check ? (after.total == 0 ? kMate : kCheck) : kNoSuffix; }
 // Appends the canonical SAN of legal move `m` of `pos`, given those two facts.
 void append_san(const Position& pos, Move m, int disambiguation, int suffix, std::string& out);
-// The same from what SAN takes from the board: the moving piece's type and whether it captures.
-void append_san(Move m, PieceType piece, bool capture, int disambiguation, int suffix, std::string& out);
-// The same into a buffer of at least kMaxSanLength bytes; returns the end of what it wrote.
+// The same from what SAN takes from the board (the moving piece's type and whether it captures),
+// into a buffer of at least kMaxSanLength bytes; returns the end of what it wrote.
 inline constexpr int kMaxSanLength = 8;  // "Qa1xb2+", "exd8=Q#", "O-O-O+"
 char* write_san(Move m, PieceType piece, bool capture, int disambiguation, int suffix, char* out);
 

@@ -106,11 +106,6 @@ char* write_san(Move m, PieceType pt, bool capture, int disambiguation, int suff
   return p;
 }
 
-void append_san(Move m, PieceType pt, bool capture, int disambiguation, int suffix, std::string& s) {
-  char buf[kMaxSanLength];
-  s.append(buf, write_san(m, pt, capture, disambiguation, suffix, buf));
-}
-
 namespace {
 bool is_capture(const Position& pos, Move m) {
   // (Castling is written as the king taking its own rook; it is not a capture.)
@@ -119,7 +114,8 @@ bool is_capture(const Position& pos, Move m) {
 }  // namespace
 
 void append_san(const Position& pos, Move m, int disambiguation, int suffix, std::string& s) {
-  append_san(m, type_of(pos.piece_on(m.from())), is_capture(pos, m), disambiguation, suffix, s);
+  char buf[kMaxSanLength];
+  s.append(buf, write_san(m, type_of(pos.piece_on(m.from())), is_capture(pos, m), disambiguation, suffix, buf));
 }
 
 std::uint8_t san_note(const Position& pos, const PieceTargets& t, Move m) {
