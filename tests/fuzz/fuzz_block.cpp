@@ -2,7 +2,8 @@
 // without its last 8 bytes; the checksum is computed here), wrapped in a valid archive. So the
 // decoders behind the checksum are reached: block header, sections, tags of both layouts, the
 // game directory, game records. Damage must be an error, never a crash; and where a pass in
-// order reads every game, a fresh reader's random read of each game must give the same game.
+// order reads every game, unpack must write those games and a fresh reader's random read of
+// each game must give the same PGN.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 
 #include "container/format.h"
 #include "pgnarc/archive.h"
+#include "pgnarc/pgn.h"
 
 namespace {
 
@@ -41,6 +43,11 @@ std::unique_ptr<pgnarc::Archive> open_bytes(const std::string& bytes, int& fd) {
   return a ? std::move(*a) : nullptr;
 }
 
+int close_all(int fd) {
+  if (fd >= 0) ::close(fd);
+  return 0;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -54,9 +61,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   int fd = -1;
   auto a = open_bytes(bytes, fd);
   if (a) {
+    // Each game's PGN from a pass in order; together they are what unpack writes.
     std::vector<std::string> in_order;
     const bool whole = a->for_each([&](std::uint64_t, pgnarc::ArchiveGame& g) {
-      in_order.push_back(g.raw ? g.raw_text : g.game.tags.empty() ? std::string() : g.game.tags[0].value);
+      std::string pgn;
+      if (g.raw) pgnarc::write_raw_game(g.raw_text, pgn);
+      else if (!pgnarc::write_pgn(g.game, pgn).ok()) __builtin_trap();  // a decoded game is legal
+      in_order.push_back(std::move(pgn));
       return true;
     }).ok();
     std::string unpacked;
@@ -65,17 +76,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       return true;
     }, 1).ok();
     if (whole != exported) __builtin_trap();  // the two passes in order check the same things
-    for (std::uint32_t j = 0; j < games; ++j) {
+    if (!whole) return close_all(fd);
+    std::string joined;
+    for (const std::string& g : in_order) joined += g;
+    if (joined != unpacked) __builtin_trap();
+    for (std::uint32_t j = 0; j < games; ++j) {  // each game read at random, by a fresh reader
       int fd2 = -1;
-      auto fresh = open_bytes(bytes, fd2);
-      if (fresh) {
+      if (auto fresh = open_bytes(bytes, fd2)) {
         auto one = fresh->read_pgn(j);
-        auto again = a->read_pgn(j);
-        if (whole && (!one || !again || *one != *again)) __builtin_trap();
+        if (!one || *one != in_order[j]) __builtin_trap();
       }
-      if (fd2 >= 0) ::close(fd2);
+      close_all(fd2);
     }
   }
-  if (fd >= 0) ::close(fd);
-  return 0;
+  return close_all(fd);
 }
