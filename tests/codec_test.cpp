@@ -82,8 +82,9 @@ TEST(CodecBytes, AnnotatedGame) {
   // Variation: 1 ply, d2d4 = index 11.
   EXPECT_EQ(hex(s.moves), "02 01 0d 01 01 0b");
   // Header 1-0|annotated; main line: 1 null at ply 1; 3 items: comment at slot 0, NAG 1 at
-  // slot 1, variation at slot 1. Variation line: no nulls, no items.
-  EXPECT_EQ(hex(s.structure), "09 01 01 03 00 00 01 03 01 00 04 00 00");
+  // slot 1, variation at slot 1 (a line's first varint is nulls * 2 + clock track, here 1 * 2 +
+  // 0). Variation line: no nulls, no clock track, no items.
+  EXPECT_EQ(hex(s.structure), "09 02 01 03 00 00 01 03 01 00 04 00 00");
   EXPECT_EQ(s.texts, std::string("\x01" "c", 2));
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
@@ -94,11 +95,83 @@ TEST(CodecBytes, AnnotatedGame) {
 // clock of each parity is its value, the next ones the difference (zigzag); the text around the
 // command goes to the texts stream.
 TEST(CodecBytes, ClockComments) {
-  const CodecStreams s = encode(parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 {[%clk 0:00:58]} *"));
-  // header 0x0c (result *, annotated); no null moves; 3 items:
-  // slot 1, type 5, zigzag(60) = 120; slot 2, type 5, 120; slot 3, type 5, zigzag(58 - 60) = 3.
-  EXPECT_EQ(hex(s.structure), "0c 00 03 01 05 78 01 05 78 01 05 03");
+  // Not every ply has a clock (the third has a NAG first), so the clocks are items.
+  const CodecStreams s = encode(parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 $1 {[%clk 0:00:58]} *"));
+  // header 0x0c (result *, annotated); no null moves; no clock track; 4 items:
+  // slot 1, type 5, zigzag(60) = 120; slot 2, type 5, 120; slot 3, NAG 1; slot 3, type 5,
+  // zigzag(58 - 60) = 3.
+  EXPECT_EQ(hex(s.structure), "0c 00 04 01 05 78 01 05 78 01 03 01 00 05 03");
   EXPECT_EQ(hex(s.texts), "01 20 01 20 01 20 01 20 00 00");  // " " before and after twice, then none
+}
+
+// [REC-CLK-3] When every ply of a line is followed first by a clock comment, the clocks form the
+// line's clock track: one varint per ply, zigzag(difference) * 4 + frame, where frame 1 is the
+// text " " before and after the command (lichess), 2 no text, 0 two texts in the texts stream.
+TEST(CodecBytes, ClockTrack) {
+  const CodecStreams s =
+      encode(parse_one("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 { [%eval 0.2] [%clk 0:00:58] } $1 *"));
+  // header 0x0c; 0 null moves * 2 + track 1; zigzag(60) * 4 + 1 = 481 = e1 03; zigzag(60) * 4 +
+  // 2 = 482 = e2 03; zigzag(-2) * 4 + 0 = 12 = 0c (texts " [%eval 0.2] " and " "); then 1 item:
+  // slot 3, NAG 1.
+  EXPECT_EQ(hex(s.structure), "0c 01 e1 03 e2 03 0c 01 03 03 01");
+  EXPECT_EQ(s.texts, std::string("\x0d [%eval 0.2] \x01 ", 16));
+  const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 { [%eval 0.2] [%clk 0:00:58] } $1 *");
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+}
+
+// The track is all or nothing: clocks on every ply but the last, a clock that comes after
+// another comment, a ply whose comment is not a canonical clock, and a track in a variation
+// while the main line has none: each line round-trips, and only full lines use the track.
+TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
+  const char* games[] = {
+      "1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 *",
+      "1. e4 { [%clk 0:01:00] } e5 {x} { [%clk 0:01:00] } *",
+      "1. e4 { [%clk 0:01:00] } e5 { [%clk 0:1:00] } *",
+      "1. e4 e5 { [%clk 0:01:00] } (1... c5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:59] }) *",
+      "1. e4 { [%clk 0:01:00] } -- { [%clk 0:01:00] } 2. d4 { [%clk 0:00:59] } { [%clk 0:00:58] } *",
+  };
+  const bool main_line_track[] = {false, false, false, false, true};
+  for (std::size_t i = 0; i < std::size(games); ++i) {
+    const Game g = parse_one(games[i]);
+    const CodecStreams s = encode(g);
+    auto d = decode(s, g.tags);
+    ASSERT_TRUE(d.ok()) << games[i] << ": " << d.error().to_string();
+    EXPECT_EQ(d->game, g) << games[i];
+    // header, then the main line's nulls * 2 + track
+    std::string_view st = s.structure;
+    detail::ByteReader r(st);
+    std::uint8_t header;
+    std::uint64_t v;
+    ASSERT_TRUE(r.u8(header) && r.varint(v));
+    EXPECT_EQ(v & 1, main_line_track[i] ? 1u : 0u) << games[i];
+  }
+}
+
+// [REC-CLK-4] A reserved frame, a track on a line without plies and a track cut short are
+// refused, by the decoder and by the skipper alike.
+TEST(CodecDecode, RejectsBadClockTracks) {
+  const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } *");
+  const CodecStreams good = encode(g);
+  ASSERT_EQ(hex(good.structure), "0c 01 e1 03 e1 03 00");
+  auto rejected = [&](const CodecStreams& s, const char* what) {
+    auto d = decode(s, g.tags);
+    ASSERT_FALSE(d.ok()) << what;
+    EXPECT_EQ(d.error().code(), ErrorCode::Corruption) << what;
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    EXPECT_FALSE(skip_game(c).ok()) << what;
+  };
+  CodecStreams s = good;
+  s.structure[2] = static_cast<char>(0xe3);  // frame 3
+  rejected(s, "reserved frame");
+  s = good;
+  s.moves = std::string("\x00\x00", 2);  // the line has no plies, yet a track
+  s.structure = std::string("\x0c\x01\xe1\x03\x00", 5);
+  rejected(s, "track without plies");
+  s = good;
+  s.structure.resize(4);  // the second clock is missing
+  rejected(s, "track cut short");
 }
 
 // Comments that are not exactly a canonical clock command stay text, and every form comes back
@@ -190,14 +263,21 @@ TEST(CodecRoundTrip, KingCaptureAfterNullMoveInCheck) {
 
 // [REC-CLK-1] Clock comments are refused in codec 1 blocks and below zero.
 TEST(CodecDecode, RejectsBadClocks) {
-  const Game g = parse_one("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 { [%clk 0:00:01] } *");
+  // (The NAG keeps the clocks out of a clock track: they are type 5 items.)
+  const Game g = parse_one("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 $1 { [%clk 0:00:01] } *");
   CodecStreams s = encode(g);
   {
-    CodecCursor c{s.moves, s.structure, s.texts, s.raw, kMoveCodecLegalIndexV1};
+    // With no null moves and no clock track, the record is also a codec 2 record.
+    const std::string v2 = s.structure;
+    CodecCursor two{s.moves, v2, s.texts, s.raw, kMoveCodecLegalIndexV2};
+    auto ok = decode_game(two, g.tags);
+    ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+    EXPECT_EQ(ok->game, g);
+    CodecCursor c{s.moves, v2, s.texts, s.raw, kMoveCodecLegalIndexV1};
     auto d = decode_game(c, g.tags);
     ASSERT_FALSE(d.ok());
     EXPECT_EQ(d.error().code(), ErrorCode::Corruption);
-    CodecCursor c2{s.moves, s.structure, s.texts, s.raw, kMoveCodecLegalIndexV1};
+    CodecCursor c2{s.moves, v2, s.texts, s.raw, kMoveCodecLegalIndexV1};
     EXPECT_FALSE(skip_game(c2).ok());
   }
   s.structure.back() = 11;  // the third clock's difference: -4 -> -6, so 5 - 6 < 0

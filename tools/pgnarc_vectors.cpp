@@ -219,14 +219,24 @@ int main(int argc, char** argv) {
                 "REC-LINE-1 REC-CLK-1 REC-CLK-2",
                 "clock comments: coded as numbers where the command is canonical, kept as text where it is not "
                 "(tenths, a one-digit minute), in a variation, with text before and after");
+  encode_vector("clock_track",
+                "[Event \"clock track\"]\n[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:03:00] } 1... c5 { [%clk 0:03:00] } "
+                "2. Nf3 {[%clk 0:03:01]} 2... d6 { [%eval 0.3] [%clk 0:02:58] } 3. d4 { [%clk 0:02:55] } $1 "
+                "(3. c3 { [%clk 0:02:50] } 3... Nf6 { [%clk 0:02:57] }) 3... cxd4 { [%clk 0:02:59] } {thinks} 0-1\n",
+                "REC-LINE-1 REC-CLK-2 REC-CLK-3",
+                "clock tracks (every ply followed first by a clock): frames 0, 1 and 2, other items after the "
+                "track's clock at a slot, a variation with its own track");
 
   // ---- valid: archives of earlier format versions, kept as they were written ----
   for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
-                      "written by a version 1 writer (codec 1, layout 0): a reader of version 3 reads it unchanged");
+                      "written by a version 1 writer (codec 1, layout 0): a reader of version 4 reads it unchanged");
   for (const char* name : {"v2_many_blocks", "v2_latin1_tags", "v2_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-1",
-                      "written by a version 2 writer (layout 0): a reader of version 3 reads it unchanged");
+                      "written by a version 2 writer (layout 0): a reader of version 4 reads it unchanged");
+  for (const char* name : {"v3_many_blocks", "v3_nested_variations", "v3_clocks"})
+    kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-2 BLOCK-3 REC-CLK-1",
+                      "written by a version 3 writer (codec 2, layout 1): a reader of version 4 reads it unchanged");
 
   // ---- valid: compressed sections ----
   {
@@ -250,9 +260,9 @@ int main(int argc, char** argv) {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = 4;  // read version 4
+    h[10] = 5;  // read version 5
     invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version 4: refused as unsupported, not corrupt");
+                   "needs a reader of version 5: refused as unsupported, not corrupt");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
@@ -306,19 +316,43 @@ int main(int argc, char** argv) {
       // A clock comment: item type 5, in a block of codec 1 (which has no such item) and with a
       // clock that goes below zero.
       GameBuilder b;
-      PgnReader r(memory_input("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 { [%clk 0:00:01] } *"), "x");
+      // (The NAG keeps the clocks out of a clock track, 8.3.2.)
+      PgnReader r(memory_input("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 $1 { [%clk 0:00:01] } *"), "x");
       (void)r.next(b);
       CodecStreams clocks;
       if (!encode_game(b.game(), clocks).ok()) std::abort();
       invalid_vector("clock_in_codec1", archive_of({clocks}, {{}}, kMoveCodecLegalIndexV1), "Corruption", "REC-CLK-1",
                      "a clock comment (item type 5) in a codec 1 block");
-      // structure: header, null count, item count 3, then (slot delta, type 5, zigzag delta) per
-      // clock; the third clock's delta -4 (zigzag 7) becomes -6 (zigzag 11): 5 - 6 < 0.
+      // structure: header, null count (no clock track), item count 4, then (slot delta, type 5,
+      // zigzag delta) per clock and the NAG; the third clock's delta -4 (zigzag 7) becomes -6
+      // (zigzag 11): 5 - 6 < 0.
       const std::size_t third = clocks.structure.rfind('\x07');
       if (third == std::string::npos) std::abort();
       clocks.structure[third] = 11;
       invalid_vector("clock_below_zero", archive_of({clocks}, {{}}), "Corruption", "REC-CLK-1",
                      "a clock delta that takes the clock below zero");
+    }
+    {
+      // A clock track (8.3.2): structure 0c 01 2a 2a 1e 00 (no null moves and a track; frames 2:
+      // zigzag(5) * 4 + 2 twice, then zigzag(-4) * 4 + 2), damaged three ways.
+      GameBuilder b;
+      PgnReader r(memory_input("1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
+      (void)r.next(b);
+      CodecStreams track;
+      if (!encode_game(b.game(), track).ok() || track.structure != std::string("\x0c\x01\x2a\x2a\x1e\x00", 6))
+        std::abort();
+      CodecStreams bad = track;
+      bad.structure[3] = 0x2b;
+      invalid_vector("clock_track_frame", archive_of({bad}, {{}}), "Corruption", "REC-CLK-4", "a clock track entry of frame 3");
+      bad = track;
+      bad.structure[4] = 0x2e;  // zigzag(-6) * 4 + 2: 5 - 6 < 0
+      invalid_vector("clock_track_below_zero", archive_of({bad}, {{}}), "Corruption", "REC-CLK-4",
+                     "a clock track difference that takes the clock below zero");
+      bad = track;
+      bad.moves = std::string("\x00\x00", 2);  // a line of 0 plies
+      bad.structure = std::string("\x0c\x01\x2a\x00", 4);
+      invalid_vector("clock_track_without_plies", archive_of({bad}, {{}}), "Corruption", "REC-CLK-4",
+                     "a clock track on a line of no plies");
     }
     CodecStreams mate;
     Game fools;

@@ -22,10 +22,13 @@ namespace pgnarc {
 
 // The identifier of the game record codec, carried by each block (see the format
 // specification): 1 = legal-move-index integers with text comments; 2 = the same, plus clock
-// comments ("[%clk H:MM:SS]") coded as numbers. Writers write the current one; readers read both.
+// comments ("[%clk H:MM:SS]") coded as numbers; 3 = the same, plus the clock track (a line whose
+// every ply carries a clock codes those clocks as one number each). Writers write the current
+// one; readers read all three.
 inline constexpr std::uint8_t kMoveCodecLegalIndexV1 = 1;
 inline constexpr std::uint8_t kMoveCodecLegalIndexV2 = 2;
-inline constexpr std::uint8_t kMoveCodecCurrent = kMoveCodecLegalIndexV2;
+inline constexpr std::uint8_t kMoveCodecLegalIndexV3 = 3;
+inline constexpr std::uint8_t kMoveCodecCurrent = kMoveCodecLegalIndexV3;
 
 // The per-game output of the codec, appended to four streams that a block keeps as sections.
 struct CodecStreams {

@@ -1,4 +1,4 @@
-// The legal-move-index codec (codec identifier 1). The byte layout is defined in
+// The legal-move-index codec (codec identifiers 1 to 3). The byte layout is defined in
 // format-spec/pgnarc-format.md, sections "Game records" and "Move integers".
 #include "pgnarc/codec.h"
 
@@ -33,6 +33,8 @@ constexpr std::uint8_t kReservedBits = 0xC0;
 // text holds a clock command "[%clk H:MM:SS]": the seconds are coded as a number, the text
 // around the command as two texts.
 enum ItemType : std::uint8_t { kBrace = 0, kLine = 1, kEscape = 2, kNag = 3, kVariation = 4, kClock = 5 };
+// The text around a clock of the clock track (codec 3): the two low bits of its number.
+enum ClockFrame : std::uint64_t { kFrameTexts = 0, kFrameSpaces = 1, kFrameBare = 2, kFrameReserved = 3 };
 
 // --- Clock comments -----------------------------------------------------------------------------
 
@@ -268,16 +270,41 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   put_integer(out.moves, digits, log2_bases);
   if (stats) stats->log2_legal_moves += log2_bases;
   if (!annotated) return {};
-  put_varint(out.structure, nulls.size());
+  // The clock track (codec 3, spec 8.3.2): when every ply of the line is followed first of all
+  // by a clock comment, those comments are coded as one number each, without slot or type.
+  std::vector<bool> in_track(items.size(), false);
+  bool track = slot > 0;
+  for (std::size_t k = 0, s = 1; track && s <= slot; ++s) {
+    while (k < items.size() && items[k].slot < s) ++k;
+    track = k < items.size() && items[k].slot == s && items[k].type == kClock;
+    if (track) in_track[k] = true;
+  }
+  if (!track) in_track.assign(items.size(), false);
+  put_varint(out.structure, nulls.size() * 2 + (track ? 1 : 0));
   std::uint32_t last = 0;
   for (std::size_t k = 0; k < nulls.size(); ++k) {
     put_varint(out.structure, k == 0 ? nulls[0] : nulls[k] - last - 1);
     last = nulls[k];
   }
-  put_varint(out.structure, items.size());
-  last = 0;
   std::uint64_t clock[2] = {0, 0};  // the last clock at even and at odd slots of this line
-  for (const Item& it : items) {
+  for (std::size_t k = 0; track && k < items.size(); ++k) {
+    if (!in_track[k]) continue;
+    const ClockSplit& c = items[k].clock;
+    std::uint64_t& previous = clock[items[k].slot & 1];
+    const std::uint64_t frame = c.before == " " && c.after == " " ? kFrameSpaces
+                                : c.before.empty() && c.after.empty() ? kFrameBare
+                                                                        : kFrameTexts;
+    put_varint(out.structure, zigzag(static_cast<std::int64_t>(c.seconds - previous)) << 2 | frame);
+    previous = c.seconds;
+    if (frame == kFrameTexts)
+      for (std::string_view part : {c.before, c.after}) put_prefixed(out.texts, part);
+  }
+  put_varint(out.structure, items.size() - (track ? slot : 0));
+  last = 0;
+  clock[0] = clock[1] = 0;  // items' clocks count from 0 again
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const Item& it = items[k];
+    if (in_track[k]) continue;
     put_varint(out.structure, it.slot - last);
     last = it.slot;
     put_u8(out.structure, it.type);
@@ -374,6 +401,57 @@ class Decoder {
     std::string clock_text;  // kClock: the comment text rebuilt around its clock command
   };
 
+  static std::string clock_comment(std::string_view before, std::uint64_t seconds, std::string_view after) {
+    std::string text;
+    text.reserve(before.size() + after.size() + 16);
+    text += before;
+    append_clock(text, seconds);
+    text += after;
+    return text;
+  }
+
+  // A line's clock track (codec 3, 8.3.2): one clock comment per slot 1 .. plies, appended to
+  // `items` in slot order.
+  Status read_track(std::uint64_t plies, std::vector<DItem>& items) {
+    if (plies == 0) return corrupt("clock track on a line without plies");
+    if (plies > structure_.remaining()) return corrupt("clock track runs past the end of its section");
+    items.reserve(plies);
+    std::uint64_t clock[2] = {0, 0};
+    for (std::uint64_t slot = 1; slot <= plies; ++slot) {
+      std::uint64_t v;
+      if (!structure_.varint(v)) return corrupt("clock track runs past the end of its section");
+      std::string_view before = " ", after = " ";
+      switch (v & 3) {
+        case kFrameTexts:
+          if (!read_text(before) || !read_text(after)) return corrupt("comment text runs past the end of its section");
+          break;
+        case kFrameSpaces: break;
+        case kFrameBare: before = after = {}; break;
+        default: return corrupt("reserved clock frame");
+      }
+      std::uint64_t& previous = clock[slot & 1];
+      const std::int64_t seconds = static_cast<std::int64_t>(previous) + unzigzag(v >> 2);
+      if (seconds < 0 || static_cast<std::uint64_t>(seconds) > kMaxClockSeconds) return corrupt("clock out of range");
+      previous = static_cast<std::uint64_t>(seconds);
+      items.push_back(DItem{static_cast<std::uint32_t>(slot), kClock, 0, {}, clock_comment(before, previous, after)});
+    }
+    return {};
+  }
+
+  // items = the track's clocks (the first `track` entries, slots 1, 2, ...) then the line's other
+  // items in slot order: puts each track clock first among the items of its slot.
+  static void merge_track(std::vector<DItem>& items, std::size_t track) {
+    std::vector<DItem> merged;
+    merged.reserve(items.size());
+    std::size_t other = track;
+    for (std::size_t k = 0; k < track; ++k) {
+      for (; other < items.size() && items[other].slot < items[k].slot; ++other) merged.push_back(std::move(items[other]));
+      merged.push_back(std::move(items[k]));
+    }
+    for (; other < items.size(); ++other) merged.push_back(std::move(items[other]));
+    items = std::move(merged);
+  }
+
   Status decode_line(const Position& start, bool annotated, int depth, std::vector<GameEvent>& events) {
     if (depth > kMaxDepth) return corrupt("variations nested too deep");
     std::uint64_t plies;
@@ -385,7 +463,10 @@ class Decoder {
     std::vector<DItem> items;
     if (annotated) {
       std::uint64_t n;
-      if (!structure_.varint(n) || n > plies) return corrupt("bad null move count");
+      if (!structure_.varint(n)) return corrupt("bad null move count");
+      const bool track = in_.codec >= kMoveCodecLegalIndexV3 && (n & 1) != 0;
+      if (in_.codec >= kMoveCodecLegalIndexV3) n >>= 1;
+      if (n > plies) return corrupt("bad null move count");
       std::uint64_t at = 0;
       for (std::uint64_t k = 0; k < n; ++k) {
         std::uint64_t d;
@@ -394,6 +475,9 @@ class Decoder {
         if (at >= plies) return corrupt("null move past the end of the line");
         nulls.push_back(static_cast<std::uint32_t>(at));
       }
+      if (track)
+        if (auto st = read_track(plies, items); !st) return st;
+      const std::size_t tracked = items.size();
       if (!structure_.varint(n) || n > kMaxItems || n > structure_.remaining()) return corrupt("bad item count");
       std::uint64_t slot = 0;
       std::uint64_t clock[2] = {0, 0};
@@ -417,13 +501,11 @@ class Decoder {
           if (seconds < 0 || static_cast<std::uint64_t>(seconds) > kMaxClockSeconds) return corrupt("clock out of range");
           previous = static_cast<std::uint64_t>(seconds);
           if (!read_text(before) || !read_text(after)) return corrupt("comment text runs past the end of its section");
-          it.clock_text.reserve(before.size() + after.size() + 16);
-          it.clock_text += before;
-          append_clock(it.clock_text, previous);
-          it.clock_text += after;
+          it.clock_text = clock_comment(before, previous, after);
         }
         items.push_back(std::move(it));
       }
+      if (tracked > 0) merge_track(items, tracked);
     }
     DigitReader& digits = digit_readers_[static_cast<std::size_t>(depth)];
     if (!digits.load(bytes)) return corrupt("move integer is not minimal");
@@ -564,9 +646,19 @@ class Skipper {
     total_plies_ += plies;
     if (!annotated) return {};
     std::uint64_t n, d;
-    if (!structure_.varint(n) || n > plies) return corrupt("bad null move count");
+    if (!structure_.varint(n)) return corrupt("bad null move count");
+    const bool track = in_.codec >= kMoveCodecLegalIndexV3 && (n & 1) != 0;
+    if (in_.codec >= kMoveCodecLegalIndexV3) n >>= 1;
+    if (n > plies) return corrupt("bad null move count");
     for (std::uint64_t k = 0; k < n; ++k)
       if (!structure_.varint(d)) return corrupt("bad null move ply");
+    if (track) {
+      if (plies == 0) return corrupt("clock track on a line without plies");
+      for (std::uint64_t k = 0; k < plies; ++k) {
+        if (!structure_.varint(d) || (d & 3) == kFrameReserved) return corrupt("bad clock track");
+        if ((d & 3) == kFrameTexts && (!skip_text() || !skip_text())) return corrupt("bad clock comment");
+      }
+    }
     if (!structure_.varint(n) || n > kMaxItems || n > structure_.remaining()) return corrupt("bad item count");
     std::uint64_t variations = 0;
     const std::uint8_t max_type = in_.codec >= kMoveCodecLegalIndexV2 ? kClock : kVariation;
