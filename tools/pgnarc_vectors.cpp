@@ -61,6 +61,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   o.compress = false;
   o.threads = 1;
   o.block_games = block_games;
+  o.block_bytes = 256 * 1024;  // the conformance settings, whatever the library's default
   return o;
 }
 

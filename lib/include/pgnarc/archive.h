@@ -18,7 +18,7 @@ namespace pgnarc {
 
 struct WriterOptions {
   unsigned threads = 0;                      // 0: all cores
-  std::size_t block_bytes = 256 * 1024;      // a block closes after this much input PGN ...
+  std::size_t block_bytes = 128 * 1024;      // a block closes after this much input PGN ...
   std::size_t block_games = 4096;            // ... or this many games
   int zstd_level = 9;                        // of the sections (level 12: about 1% smaller, 3x slower on long comments)
   bool compress = true;                      // false: every section stored uncompressed
