@@ -7,7 +7,19 @@
 
 #include "pgnarc/chess.h"
 
+// A second build of the move generator for x86-64-v3 CPUs (movegen.cpp), with GCC on x86-64.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PGNARC_HAVE_V3 1
+#else
+#define PGNARC_HAVE_V3 0
+#endif
+
 namespace pgnarc::detail {
+
+// Whether this CPU runs the x86-64-v3 build: it has every x86-64-v3 instruction and a PEXT that
+// is not microcoded (AMD before Zen 3 takes hundreds of cycles per PEXT). Safe to call before
+// constructors run.
+bool v3_generator_supported();
 
 constexpr Bitboard bb(int s) { return Bitboard{1} << s; }
 constexpr Bitboard kFileA = 0x0101010101010101ULL;
@@ -76,6 +88,16 @@ struct AttackTables {
   // pieces, and the squares from the king's start to its destination, which must not be attacked.
   Bitboard castle_empty[2][8][8];
   Bitboard castle_safe[2][8][8];
+  // Slider attacks for PEXT lookups (built only where v3_generator_supported()): for a square,
+  // the squares whose occupancy matters (`mask`: the rays without their last square) and where
+  // its attack sets start in `pext_attacks`, each stored as PEXT of the set with the empty-board
+  // rays (so 16 bits hold it).
+  struct PextSlot {
+    Bitboard mask = 0;
+    std::uint32_t offset = 0;
+  };
+  PextSlot rook_pext[64], bishop_pext[64];
+  const std::uint16_t* pext_attacks = nullptr;
 
   Bitboard rook_attacks(int s, Bitboard occ) const { return lines[s][0].attacks(occ) | lines[s][1].attacks(occ); }
   Bitboard bishop_attacks(int s, Bitboard occ) const { return lines[s][2].attacks(occ) | lines[s][3].attacks(occ); }

@@ -1,12 +1,7 @@
 #include "rules/movegen.h"
 
-// The two hottest functions of decoding and encoding get a second copy built for x86-64-v3
-// (BMI1/2, LZCNT, AVX2), picked when the library loads (GCC function multiversioning); other
-// x86-64 CPUs run the default copy. Measured: 6% more plies/s decoded (pgnarc-bench codec).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define PGNARC_HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define PGNARC_HOT_CLONES
+#if PGNARC_HAVE_V3
+#include <immintrin.h>
 #endif
 
 namespace pgnarc::detail {
@@ -24,151 +19,52 @@ Bitboard attackers_to(const Position& pos, Square s, Bitboard occ) {
          (T.rook_attacks(s, occ) & rq) | (T.bishop_attacks(s, occ) & bq);
 }
 
-namespace {
+// The generator and the move selection, twice: `base` for every CPU and, on x86-64 with GCC,
+// `v3` built for x86-64-v3 with PEXT slider lookups; the library picks one when it loads.
+#define PGNARC_IMPL_NS base
+#define PGNARC_IMPL_TARGET
+#define PGNARC_IMPL_PEXT 0
+#include "rules/movegen_impl.h"
+#undef PGNARC_IMPL_NS
+#undef PGNARC_IMPL_TARGET
+#undef PGNARC_IMPL_PEXT
+#if PGNARC_HAVE_V3
+#define PGNARC_IMPL_NS v3
+#define PGNARC_IMPL_TARGET __attribute__((target("arch=x86-64-v3")))
+#define PGNARC_IMPL_PEXT 1
+#include "rules/movegen_impl.h"
+#undef PGNARC_IMPL_NS
+#undef PGNARC_IMPL_TARGET
+#undef PGNARC_IMPL_PEXT
+#endif
 
-// Is `s` attacked by `by` with occupancy `occ`? (Pieces removed from `occ` still attack: callers
-// that remove a piece also make sure it is not one of `by`'s.)
-bool attacked(const Position& pos, const AttackTables& T, Square s, Color by, Bitboard occ) {
-  return (T.pawn[~by][s] & pos.pieces(by, kPawn)) || (T.knight[s] & pos.pieces(by, kKnight)) ||
-         (T.king[s] & pos.pieces(by, kKing)) ||
-         (T.rook_attacks(s, occ) & (pos.pieces(by, kRook) | pos.pieces(by, kQueen))) ||
-         (T.bishop_attacks(s, occ) & (pos.pieces(by, kBishop) | pos.pieces(by, kQueen)));
+}  // namespace pgnarc::detail
+
+// The entry points resolve to one copy when the library is loaded (an ifunc: no indirection
+// per call). The resolvers run before constructors, so they only ask the CPU.
+#if PGNARC_HAVE_V3
+extern "C" {
+static auto pgnarc_resolve_generate_targets() -> decltype(&pgnarc::detail::base::generate_targets) {
+  return pgnarc::detail::v3_generator_supported() ? pgnarc::detail::v3::generate_targets
+                                                  : pgnarc::detail::base::generate_targets;
 }
-
-// The squares the enemy attacks, with our king lifted off the board (so that sliders see through
-// its square), restricted to what matters: only sliders whose empty-board rays reach `zone` are
-// looked up.
-Bitboard king_danger(const Position& pos, const AttackTables& T, Color them, Bitboard occ_no_king, Bitboard zone) {
-  const Bitboard their_pawns = pos.pieces(them, kPawn);
-  Bitboard danger = them == kWhite ? ((their_pawns & ~file_bb(0)) << 7) | ((their_pawns & ~file_bb(7)) << 9)
-                                   : ((their_pawns & ~file_bb(0)) >> 9) | ((their_pawns & ~file_bb(7)) >> 7);
-  if (pos.pieces(them, kKing)) danger |= T.king[pos.king_square(them)];
-  for (Bitboard b = pos.pieces(them, kKnight); b;) danger |= T.knight[pop_lsb(b)];
-  for (Bitboard b = pos.pieces(them, kBishop) | pos.pieces(them, kQueen); b;) {
-    const Square sq = pop_lsb(b);
-    if (T.bishop_rays[sq] & zone) danger |= T.bishop_attacks(sq, occ_no_king);
-  }
-  for (Bitboard b = pos.pieces(them, kRook) | pos.pieces(them, kQueen); b;) {
-    const Square sq = pop_lsb(b);
-    if (T.rook_rays[sq] & zone) danger |= T.rook_attacks(sq, occ_no_king);
-  }
-  return danger;
+static auto pgnarc_resolve_move_at_index() -> decltype(&pgnarc::detail::base::move_at_index) {
+  return pgnarc::detail::v3_generator_supported() ? pgnarc::detail::v3::move_at_index
+                                                  : pgnarc::detail::base::move_at_index;
 }
-
-}  // namespace
-
-// Targets are computed piece type by piece type into the per-square table (no branch on the
-// piece type of each square), counting moves as they are found.
-PGNARC_HOT_CLONES void generate_targets(const Position& pos, PieceTargets& out) {
-  const AttackTables& T = attack_tables();
-  const Color us = pos.side_to_move(), them = ~us;
-  const Bitboard occ = pos.occupied(), own = pos.pieces(us), enemy = pos.pieces(them);
-  const Square ksq = pos.king_square(us);
-  const Bitboard their_rq = pos.pieces(them, kRook) | pos.pieces(them, kQueen);
-  const Bitboard their_bq = pos.pieces(them, kBishop) | pos.pieces(them, kQueen);
-  Bitboard* tgt = out.to;
-  if (ksq == kNoSquare) {  // a side without its king (captured after a null move in check) cannot move
-    out.movers = out.promoting = 0;
-    out.total = 0;
-    out.check = false;
-    return;
-  }
-
-  // Enemy sliders that would attack the king on an empty board: with nothing between they give
-  // check; with exactly one of our pieces between, that piece is pinned to the line.
-  Bitboard checkers = (T.pawn[us][ksq] & pos.pieces(them, kPawn)) | (T.knight[ksq] & pos.pieces(them, kKnight));
-  Bitboard pinned = 0;
-  Bitboard snipers = (T.rook_rays[ksq] & their_rq) | (T.bishop_rays[ksq] & their_bq);
-  while (snipers) {
-    const Square s = pop_lsb(snipers);
-    const Bitboard b = T.between[ksq][s] & occ;
-    if (!b) checkers |= bb(s);
-    else if (!more_than_one(b)) pinned |= b & own;
-  }
-
-  {
-    // The king: every square the enemy does not attack, then castling (Chess960 rules, which
-    // include the standard ones): not out of check; every square between king and its
-    // destination and between rook and its destination empty but for the two castling pieces; no
-    // square from the king's start to its destination attacked, tested with both castling pieces
-    // lifted so that neither shields the king's path.
-    const Bitboard zone = T.king[ksq] & ~own;
-    Bitboard t = zone ? zone & ~king_danger(pos, T, them, occ ^ bb(ksq), zone) : 0;
-    if (!checkers) {
-      for (CastleSide side : {kKingSide, kQueenSide}) {
-        const Square rsq = pos.castling_rook(us, side);
-        if (rsq == kNoSquare || (T.castle_empty[us][file_of(ksq)][file_of(rsq)] & occ)) continue;
-        const Bitboard lifted = occ ^ bb(ksq) ^ bb(rsq);
-        Bitboard kpath = T.castle_safe[us][file_of(ksq)][file_of(rsq)];
-        bool safe = true;
-        while (kpath && safe) safe = !attacked(pos, T, pop_lsb(kpath), them, lifted);
-        if (safe) t |= bb(rsq);
-      }
-    }
-    tgt[ksq] = t;
-    out.check = checkers != 0;
-    out.movers = bb(ksq);
-    out.promoting = 0;
-    out.total = popcount(t);
-  }
-  if (more_than_one(checkers)) return;  // double check: only the king moves
-
-  int n = 0;
-  const Bitboard target = ~own & (checkers ? T.between[ksq][lsb(checkers)] | checkers : ~Bitboard{0});
-  for (Bitboard b = pos.pieces(us, kKnight); b;) {
-    const Square s = pop_lsb(b);
-    n += popcount(tgt[s] = T.knight[s] & target);
-  }
-  for (Bitboard b = pos.pieces(us, kBishop); b;) {
-    const Square s = pop_lsb(b);
-    n += popcount(tgt[s] = T.bishop_attacks(s, occ) & target);
-  }
-  for (Bitboard b = pos.pieces(us, kRook); b;) {
-    const Square s = pop_lsb(b);
-    n += popcount(tgt[s] = T.rook_attacks(s, occ) & target);
-  }
-  for (Bitboard b = pos.pieces(us, kQueen); b;) {
-    const Square s = pop_lsb(b);
-    n += popcount(tgt[s] = T.queen_attacks(s, occ) & target);
-  }
-  const Bitboard empty = ~occ;
-  const Bitboard our_pawns = pos.pieces(us, kPawn);
-  for (Bitboard b = our_pawns; b;) {
-    const Square s = pop_lsb(b);
-    // One step, then two from the start rank (the square one step ahead lies on rank 3 or 6).
-    const Bitboard one = (us == kWhite ? bb(s) << 8 : bb(s) >> 8) & empty;
-    const Bitboard two = (us == kWhite ? (one & rank_bb(2)) << 8 : (one & rank_bb(5)) >> 8) & empty;
-    n += popcount(tgt[s] = (one | two | (T.pawn[us][s] & enemy)) & target);
-  }
-  // A pinned piece keeps only the moves along its pin (a pinned knight has none).
-  for (Bitboard b = pinned; b;) {
-    const Square s = pop_lsb(b);
-    n -= popcount(tgt[s] & ~T.line[ksq][s]);
-    tgt[s] &= T.line[ksq][s];
-  }
-  // En passant removes two pawns from one rank and adds one on another, which no pin or check
-  // mask describes fully (the rank pin that exposes the king); test the resulting position.
-  const Square ep = pos.ep_square();
-  if (ep != kNoSquare) {
-    const Square captured = static_cast<Square>(us == kWhite ? ep - 8 : ep + 8);
-    for (Bitboard b = T.pawn[them][ep] & our_pawns; b;) {
-      const Square s = pop_lsb(b);
-      const Bitboard after = (occ ^ bb(s) ^ bb(captured)) | bb(ep);
-      const bool exposed = (T.rook_attacks(ksq, after) & their_rq) || (T.bishop_attacks(ksq, after) & their_bq) ||
-                           (T.knight[ksq] & pos.pieces(them, kKnight)) ||
-                           (T.pawn[us][ksq] & pos.pieces(them, kPawn) & ~bb(captured));
-      if (!exposed) {
-        tgt[s] |= bb(ep);
-        ++n;
-      }
-    }
-  }
-  // Each promoting pawn's target is four moves (N, B, R, Q): three more than counted.
-  out.promoting = our_pawns & rank_bb(us == kWhite ? 6 : 1);
-  for (Bitboard b = out.promoting; b;) n += 3 * popcount(tgt[pop_lsb(b)]);
-  out.movers = own;
-  out.total += n;
 }
+namespace pgnarc::detail {
+void generate_targets(const Position& pos, PieceTargets& out) __attribute__((ifunc("pgnarc_resolve_generate_targets")));
+Move move_at_index(const Position& pos, const PieceTargets& t, int index) __attribute__((ifunc("pgnarc_resolve_move_at_index")));
+}  // namespace pgnarc::detail
+#else
+namespace pgnarc::detail {
+void generate_targets(const Position& pos, PieceTargets& out) { base::generate_targets(pos, out); }
+Move move_at_index(const Position& pos, const PieceTargets& t, int index) { return base::move_at_index(pos, t, index); }
+}  // namespace pgnarc::detail
+#endif
+
+namespace pgnarc::detail {
 
 Move make_move(const Position& pos, Square from, Square to, int promo) {
   // Without branches: the kinds exclude one another, so their codes combine by addition.
@@ -240,31 +136,6 @@ int index_in(const Position& pos, const PieceTargets& pt, Move m) {
     index += popcount(pt.to[s]) * pt.weight(s);
   }
   return index + popcount(pt.to[from] & (bb(to) - 1)) * pt.weight(from) + promo;
-}
-
-PGNARC_HOT_CLONES Move move_at_index(const Position& pos, const PieceTargets& pt, int index) {
-  if (!pt.promoting) {  // every target is one move
-    for (Bitboard b = pt.movers; b;) {
-      const Square s = pop_lsb(b);
-      const int n = popcount(pt.to[s]);
-      if (index < n) return make_move(pos, s, nth_bit(pt.to[s], index), 0);
-      index -= n;
-    }
-    return Move::none();
-  }
-  for (Bitboard b = pt.movers; b;) {
-    const Square s = pop_lsb(b);
-    const int w = pt.weight(s);
-    const int n = popcount(pt.to[s]) * w;
-    if (index >= n) {
-      index -= n;
-      continue;
-    }
-    // A promoting pawn's moves come in fours (N, B, R, Q) per target.
-    const bool promoting = w == 4;
-    return make_move(pos, s, nth_bit(pt.to[s], promoting ? index >> 2 : index), promoting ? index & 3 : 0);
-  }
-  return Move::none();
 }
 
 }  // namespace pgnarc::detail

@@ -28,6 +28,20 @@ int index_in(const Position& pos, const PieceTargets& t, Move m);
 // The move at `index` of `t` (0 <= index < t.total).
 Move move_at_index(const Position& pos, const PieceTargets& t, int index);
 
+// generate_targets and move_at_index run one of two builds of the same code, chosen when the
+// library loads: `base` (any x86-64-v2 or other CPU) or, where v3_generator_supported(), `v3`
+// (x86-64-v3 instructions, slider attacks by PEXT lookups). Both are reachable for tests.
+namespace base {
+void generate_targets(const Position& pos, PieceTargets& out);
+Move move_at_index(const Position& pos, const PieceTargets& t, int index);
+}  // namespace base
+#if PGNARC_HAVE_V3
+namespace v3 {
+void generate_targets(const Position& pos, PieceTargets& out);
+Move move_at_index(const Position& pos, const PieceTargets& t, int index);
+}  // namespace v3
+#endif
+
 // Builds the Move for a target of the piece on `from` (castling, en passant and promotion kinds
 // are decided by the board); `promo` is 0..3 (N, B, R, Q) for promotions.
 Move make_move(const Position& pos, Square from, Square to, int promo);

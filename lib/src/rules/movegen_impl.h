@@ -1,0 +1,200 @@
+// The hot part of the move generator, included twice by movegen.cpp: once as namespace `base`
+// for every CPU, once as namespace `v3` with each function built for x86-64-v3 (BMI2, LZCNT,
+// AVX2), where slider attacks are PEXT table lookups. The includer defines PGNARC_IMPL_NS,
+// PGNARC_IMPL_TARGET (the function attribute) and PGNARC_IMPL_PEXT (0 or 1). Helpers from
+// bitboard.h inlined here are built for the including function's target; any out-of-line
+// copy of them is the baseline one, so nothing here leaks x86-64-v3 code into other callers.
+
+namespace PGNARC_IMPL_NS {
+
+#if PGNARC_IMPL_PEXT
+// Attacks as PEXT lookups: the occupancy of the relevant squares, gathered into an index, picks
+// the attack set stored compressed to the empty-board rays (PDEP expands it).
+PGNARC_IMPL_TARGET static inline Bitboard rook_attacks(const AttackTables& T, int s, Bitboard occ) {
+  const AttackTables::PextSlot& p = T.rook_pext[s];
+  return _pdep_u64(T.pext_attacks[p.offset + _pext_u64(occ, p.mask)], T.rook_rays[s]);
+}
+PGNARC_IMPL_TARGET static inline Bitboard bishop_attacks(const AttackTables& T, int s, Bitboard occ) {
+  const AttackTables::PextSlot& p = T.bishop_pext[s];
+  return _pdep_u64(T.pext_attacks[p.offset + _pext_u64(occ, p.mask)], T.bishop_rays[s]);
+}
+PGNARC_IMPL_TARGET static inline Square nth_set_bit(Bitboard b, int k) {
+  return static_cast<Square>(__builtin_ctzll(_pdep_u64(Bitboard{1} << k, b)));
+}
+#else
+static inline Bitboard rook_attacks(const AttackTables& T, int s, Bitboard occ) { return T.rook_attacks(s, occ); }
+static inline Bitboard bishop_attacks(const AttackTables& T, int s, Bitboard occ) { return T.bishop_attacks(s, occ); }
+static inline Square nth_set_bit(Bitboard b, int k) { return nth_bit(b, k); }
+#endif
+PGNARC_IMPL_TARGET static inline Bitboard queen_attacks(const AttackTables& T, int s, Bitboard occ) {
+  return rook_attacks(T, s, occ) | bishop_attacks(T, s, occ);
+}
+
+// Is `s` attacked by `by` with occupancy `occ`? (Pieces removed from `occ` still attack: callers
+// that remove a piece also make sure it is not one of `by`'s.)
+PGNARC_IMPL_TARGET static bool attacked(const Position& pos, const AttackTables& T, Square s, Color by, Bitboard occ) {
+  return (T.pawn[~by][s] & pos.pieces(by, kPawn)) || (T.knight[s] & pos.pieces(by, kKnight)) ||
+         (T.king[s] & pos.pieces(by, kKing)) ||
+         (rook_attacks(T, s, occ) & (pos.pieces(by, kRook) | pos.pieces(by, kQueen))) ||
+         (bishop_attacks(T, s, occ) & (pos.pieces(by, kBishop) | pos.pieces(by, kQueen)));
+}
+
+// The squares the enemy attacks, with our king lifted off the board (so that sliders see through
+// its square), restricted to what matters: only sliders whose empty-board rays reach `zone` are
+// looked up.
+PGNARC_IMPL_TARGET static Bitboard king_danger(const Position& pos, const AttackTables& T, Color them, Bitboard occ_no_king, Bitboard zone) {
+  const Bitboard their_pawns = pos.pieces(them, kPawn);
+  Bitboard danger = them == kWhite ? ((their_pawns & ~file_bb(0)) << 7) | ((their_pawns & ~file_bb(7)) << 9)
+                                   : ((their_pawns & ~file_bb(0)) >> 9) | ((their_pawns & ~file_bb(7)) >> 7);
+  if (pos.pieces(them, kKing)) danger |= T.king[pos.king_square(them)];
+  for (Bitboard b = pos.pieces(them, kKnight); b;) danger |= T.knight[pop_lsb(b)];
+  for (Bitboard b = pos.pieces(them, kBishop) | pos.pieces(them, kQueen); b;) {
+    const Square sq = pop_lsb(b);
+    if (T.bishop_rays[sq] & zone) danger |= bishop_attacks(T, sq, occ_no_king);
+  }
+  for (Bitboard b = pos.pieces(them, kRook) | pos.pieces(them, kQueen); b;) {
+    const Square sq = pop_lsb(b);
+    if (T.rook_rays[sq] & zone) danger |= rook_attacks(T, sq, occ_no_king);
+  }
+  return danger;
+}
+
+// Targets are computed piece type by piece type into the per-square table (no branch on the
+// piece type of each square), counting moves as they are found.
+PGNARC_IMPL_TARGET void generate_targets(const Position& pos, PieceTargets& out) {
+  const AttackTables& T = attack_tables();
+  const Color us = pos.side_to_move(), them = ~us;
+  const Bitboard occ = pos.occupied(), own = pos.pieces(us), enemy = pos.pieces(them);
+  const Square ksq = pos.king_square(us);
+  const Bitboard their_rq = pos.pieces(them, kRook) | pos.pieces(them, kQueen);
+  const Bitboard their_bq = pos.pieces(them, kBishop) | pos.pieces(them, kQueen);
+  Bitboard* tgt = out.to;
+  if (ksq == kNoSquare) {  // a side without its king (captured after a null move in check) cannot move
+    out.movers = out.promoting = 0;
+    out.total = 0;
+    out.check = false;
+    return;
+  }
+
+  // Enemy sliders that would attack the king on an empty board: with nothing between they give
+  // check; with exactly one of our pieces between, that piece is pinned to the line.
+  Bitboard checkers = (T.pawn[us][ksq] & pos.pieces(them, kPawn)) | (T.knight[ksq] & pos.pieces(them, kKnight));
+  Bitboard pinned = 0;
+  Bitboard snipers = (T.rook_rays[ksq] & their_rq) | (T.bishop_rays[ksq] & their_bq);
+  while (snipers) {
+    const Square s = pop_lsb(snipers);
+    const Bitboard b = T.between[ksq][s] & occ;
+    if (!b) checkers |= bb(s);
+    else if (!more_than_one(b)) pinned |= b & own;
+  }
+
+  {
+    // The king: every square the enemy does not attack, then castling (Chess960 rules, which
+    // include the standard ones): not out of check; every square between king and its
+    // destination and between rook and its destination empty but for the two castling pieces; no
+    // square from the king's start to its destination attacked, tested with both castling pieces
+    // lifted so that neither shields the king's path.
+    const Bitboard zone = T.king[ksq] & ~own;
+    Bitboard t = zone ? zone & ~king_danger(pos, T, them, occ ^ bb(ksq), zone) : 0;
+    if (!checkers) {
+      for (CastleSide side : {kKingSide, kQueenSide}) {
+        const Square rsq = pos.castling_rook(us, side);
+        if (rsq == kNoSquare || (T.castle_empty[us][file_of(ksq)][file_of(rsq)] & occ)) continue;
+        const Bitboard lifted = occ ^ bb(ksq) ^ bb(rsq);
+        Bitboard kpath = T.castle_safe[us][file_of(ksq)][file_of(rsq)];
+        bool safe = true;
+        while (kpath && safe) safe = !attacked(pos, T, pop_lsb(kpath), them, lifted);
+        if (safe) t |= bb(rsq);
+      }
+    }
+    tgt[ksq] = t;
+    out.check = checkers != 0;
+    out.movers = bb(ksq);
+    out.promoting = 0;
+    out.total = popcount(t);
+  }
+  if (more_than_one(checkers)) return;  // double check: only the king moves
+
+  int n = 0;
+  const Bitboard target = ~own & (checkers ? T.between[ksq][lsb(checkers)] | checkers : ~Bitboard{0});
+  for (Bitboard b = pos.pieces(us, kKnight); b;) {
+    const Square s = pop_lsb(b);
+    n += popcount(tgt[s] = T.knight[s] & target);
+  }
+  for (Bitboard b = pos.pieces(us, kBishop); b;) {
+    const Square s = pop_lsb(b);
+    n += popcount(tgt[s] = bishop_attacks(T, s, occ) & target);
+  }
+  for (Bitboard b = pos.pieces(us, kRook); b;) {
+    const Square s = pop_lsb(b);
+    n += popcount(tgt[s] = rook_attacks(T, s, occ) & target);
+  }
+  for (Bitboard b = pos.pieces(us, kQueen); b;) {
+    const Square s = pop_lsb(b);
+    n += popcount(tgt[s] = queen_attacks(T, s, occ) & target);
+  }
+  const Bitboard empty = ~occ;
+  const Bitboard our_pawns = pos.pieces(us, kPawn);
+  for (Bitboard b = our_pawns; b;) {
+    const Square s = pop_lsb(b);
+    // One step, then two from the start rank (the square one step ahead lies on rank 3 or 6).
+    const Bitboard one = (us == kWhite ? bb(s) << 8 : bb(s) >> 8) & empty;
+    const Bitboard two = (us == kWhite ? (one & rank_bb(2)) << 8 : (one & rank_bb(5)) >> 8) & empty;
+    n += popcount(tgt[s] = (one | two | (T.pawn[us][s] & enemy)) & target);
+  }
+  // A pinned piece keeps only the moves along its pin (a pinned knight has none).
+  for (Bitboard b = pinned; b;) {
+    const Square s = pop_lsb(b);
+    n -= popcount(tgt[s] & ~T.line[ksq][s]);
+    tgt[s] &= T.line[ksq][s];
+  }
+  // En passant removes two pawns from one rank and adds one on another, which no pin or check
+  // mask describes fully (the rank pin that exposes the king); test the resulting position.
+  const Square ep = pos.ep_square();
+  if (ep != kNoSquare) {
+    const Square captured = static_cast<Square>(us == kWhite ? ep - 8 : ep + 8);
+    for (Bitboard b = T.pawn[them][ep] & our_pawns; b;) {
+      const Square s = pop_lsb(b);
+      const Bitboard after = (occ ^ bb(s) ^ bb(captured)) | bb(ep);
+      const bool exposed = (rook_attacks(T, ksq, after) & their_rq) || (bishop_attacks(T, ksq, after) & their_bq) ||
+                           (T.knight[ksq] & pos.pieces(them, kKnight)) ||
+                           (T.pawn[us][ksq] & pos.pieces(them, kPawn) & ~bb(captured));
+      if (!exposed) {
+        tgt[s] |= bb(ep);
+        ++n;
+      }
+    }
+  }
+  // Each promoting pawn's target is four moves (N, B, R, Q): three more than counted.
+  out.promoting = our_pawns & rank_bb(us == kWhite ? 6 : 1);
+  for (Bitboard b = out.promoting; b;) n += 3 * popcount(tgt[pop_lsb(b)]);
+  out.movers = own;
+  out.total += n;
+}
+
+PGNARC_IMPL_TARGET Move move_at_index(const Position& pos, const PieceTargets& pt, int index) {
+  if (!pt.promoting) {  // every target is one move
+    for (Bitboard b = pt.movers; b;) {
+      const Square s = pop_lsb(b);
+      const int n = popcount(pt.to[s]);
+      if (index < n) return make_move(pos, s, nth_set_bit(pt.to[s], index), 0);
+      index -= n;
+    }
+    return Move::none();
+  }
+  for (Bitboard b = pt.movers; b;) {
+    const Square s = pop_lsb(b);
+    const int w = pt.weight(s);
+    const int n = popcount(pt.to[s]) * w;
+    if (index >= n) {
+      index -= n;
+      continue;
+    }
+    // A promoting pawn's moves come in fours (N, B, R, Q) per target.
+    const bool promoting = w == 4;
+    return make_move(pos, s, nth_set_bit(pt.to[s], promoting ? index >> 2 : index), promoting ? index & 3 : 0);
+  }
+  return Move::none();
+}
+
+}  // namespace PGNARC_IMPL_NS
