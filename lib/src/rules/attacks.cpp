@@ -136,7 +136,7 @@ std::unique_ptr<AttackTables> build() {
 
 }  // namespace
 
-bool v3_generator_supported() {
+PGNARC_NO_SANITIZE bool v3_generator_supported() {
 #if PGNARC_HAVE_V3
   __builtin_cpu_init();
   if (!__builtin_cpu_supports("x86-64-v3")) return false;

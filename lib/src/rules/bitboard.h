@@ -18,8 +18,14 @@ namespace pgnarc::detail {
 
 // Whether this CPU runs the x86-64-v3 build: it has every x86-64-v3 instruction and a PEXT that
 // is not microcoded (AMD before Zen 3 takes hundreds of cycles per PEXT). Safe to call before
-// constructors run.
-bool v3_generator_supported();
+// constructors run: the ifunc resolvers call it while relocations are processed, before the
+// sanitizers' runtime is up, so it and they are built without sanitizer instrumentation.
+#if defined(__GNUC__)
+#define PGNARC_NO_SANITIZE __attribute__((no_sanitize("address", "undefined")))
+#else
+#define PGNARC_NO_SANITIZE
+#endif
+PGNARC_NO_SANITIZE bool v3_generator_supported();
 
 constexpr Bitboard bb(int s) { return Bitboard{1} << s; }
 constexpr Bitboard kFileA = 0x0101010101010101ULL;

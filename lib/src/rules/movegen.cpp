@@ -44,11 +44,11 @@ Bitboard attackers_to(const Position& pos, Square s, Bitboard occ) {
 // per call). The resolvers run before constructors, so they only ask the CPU.
 #if PGNARC_HAVE_V3
 extern "C" {
-static auto pgnarc_resolve_generate_targets() -> decltype(&pgnarc::detail::base::generate_targets) {
+PGNARC_NO_SANITIZE static auto pgnarc_resolve_generate_targets() -> decltype(&pgnarc::detail::base::generate_targets) {
   return pgnarc::detail::v3_generator_supported() ? pgnarc::detail::v3::generate_targets
                                                   : pgnarc::detail::base::generate_targets;
 }
-static auto pgnarc_resolve_move_at_index() -> decltype(&pgnarc::detail::base::move_at_index) {
+PGNARC_NO_SANITIZE static auto pgnarc_resolve_move_at_index() -> decltype(&pgnarc::detail::base::move_at_index) {
   return pgnarc::detail::v3_generator_supported() ? pgnarc::detail::v3::move_at_index
                                                   : pgnarc::detail::base::move_at_index;
 }
