@@ -95,13 +95,14 @@ TEST(CodecBytes, AnnotatedGame) {
 // clock of each parity is its value, the next ones the difference (zigzag); the text around the
 // command goes to the texts stream.
 TEST(CodecBytes, ClockComments) {
-  // Not every ply has a clock (the third has a NAG first), so the clocks are items.
-  const CodecStreams s = encode(parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 $1 {[%clk 0:00:58]} *"));
+  // Not every ply has a clock first (the third has another comment first), so the clocks are
+  // items.
+  const CodecStreams s = encode(parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 {x} {[%clk 0:00:58]} *"));
   // header 0x0c (result *, annotated); no null moves; no clock track; 4 items:
-  // slot 1, type 5, zigzag(60) = 120; slot 2, type 5, 120; slot 3, NAG 1; slot 3, type 5,
-  // zigzag(58 - 60) = 3.
-  EXPECT_EQ(hex(s.structure), "0c 00 04 01 05 78 01 05 78 01 03 01 00 05 03");
-  EXPECT_EQ(hex(s.texts), "01 20 01 20 01 20 01 20 00 00");  // " " before and after twice, then none
+  // slot 1, type 5, zigzag(60) = 120; slot 2, type 5, 120; slot 3, brace comment; slot 3,
+  // type 5, zigzag(58 - 60) = 3.
+  EXPECT_EQ(hex(s.structure), "0c 00 04 01 05 78 01 05 78 01 00 00 05 03");
+  EXPECT_EQ(hex(s.texts), "01 20 01 20 01 20 01 20 01 78 00 00");  // " " around twice, "x", then none
 }
 
 // [REC-CLK-3] When every ply of a line is followed first by a clock comment, the clocks form the
@@ -109,13 +110,13 @@ TEST(CodecBytes, ClockComments) {
 // text " " before and after the command (lichess), 2 no text, 0 two texts in the texts stream.
 TEST(CodecBytes, ClockTrack) {
   const CodecStreams s =
-      encode(parse_one("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 { [%eval 0.2] [%clk 0:00:58] } $1 *"));
+      encode(parse_one("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 $1 { think [%clk 0:00:58] } *"));
   // header 0x0c; 0 null moves * 2 + track 1; zigzag(60) * 4 + 1 = 481 = e1 03; zigzag(60) * 4 +
-  // 2 = 482 = e2 03; zigzag(-2) * 4 + 0 = 12 = 0c (texts " [%eval 0.2] " and " "); then 1 item:
+  // 2 = 482 = e2 03; zigzag(-2) * 4 + 0 = 12 = 0c (texts " think " and " "); then 1 item:
   // slot 3, NAG 1.
   EXPECT_EQ(hex(s.structure), "0c 01 e1 03 e2 03 0c 01 03 03 01");
-  EXPECT_EQ(s.texts, std::string("\x0d [%eval 0.2] \x01 ", 16));
-  const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 { [%eval 0.2] [%clk 0:00:58] } $1 *");
+  EXPECT_EQ(s.texts, std::string("\x07 think \x01 ", 10));
+  const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 $1 { think [%clk 0:00:58] } *");
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game, g);
@@ -131,8 +132,11 @@ TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
       "1. e4 { [%clk 0:01:00] } e5 { [%clk 0:1:00] } *",
       "1. e4 e5 { [%clk 0:01:00] } (1... c5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:59] }) *",
       "1. e4 { [%clk 0:01:00] } -- { [%clk 0:01:00] } 2. d4 { [%clk 0:00:59] } { [%clk 0:00:58] } *",
+      "1. e4 $1 $3 { [%clk 0:01:00] } { after } e5 $2 { [%clk 0:01:00] } (1... c5) *",
+      "1. e4 { [%clk 0:01:00] } $1 e5 { [%clk 0:01:00] } *",
   };
-  const bool main_line_track[] = {false, false, false, false, true};
+  // (Codec 4: NAGs may come before a slot's clock, not right after it.)
+  const bool main_line_track[] = {false, false, false, false, true, true, false};
   for (std::size_t i = 0; i < std::size(games); ++i) {
     const Game g = parse_one(games[i]);
     const CodecStreams s = encode(g);
@@ -149,8 +153,84 @@ TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
   }
 }
 
-// [REC-CLK-4] A reserved frame, a track on a line without plies and a track cut short are
-// refused, by the decoder and by the skipper alike.
+// [REC-CLK-5] lichess's analysed form, " [%eval E] " before a track's clock and " " after it,
+// is frame 3: the evaluation follows the clock's number, zigzag(centipawns) * 2 or
+// zigzag(mate) * 2 + 1.
+TEST(CodecBytes, EvaluationInAClockTrack) {
+  const Game g = parse_one("1. e4 { [%eval 0.17] [%clk 0:01:00] } e5 { [%eval #-3] [%clk 0:01:00] } *");
+  const CodecStreams s = encode(g);
+  // zigzag(60) * 4 + 3 = 483 = e3 03, then zigzag(17) * 2 = 68 = 44; e3 03, zigzag(-3) * 2 + 1 = 11.
+  EXPECT_EQ(hex(s.structure), "0c 01 e3 03 44 e3 03 0b 00");
+  EXPECT_EQ(s.texts, "");
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  // The skipper steps over the evaluation's varint too (68 has 0 in its two low bits: read as
+  // a frame it would ask for two texts).
+  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  ASSERT_TRUE(skip_game(c).ok());
+  EXPECT_TRUE(c.structure.empty() && c.moves.empty());
+}
+
+// Every evaluation text comes back byte for byte; only the forms lichess writes become numbers.
+TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
+  const char* evals[] = {"0.17", "0.2",  "-1.0",  "0.0",  "#3",        "#-12",      "123456.78", "-0.05",
+                         "0.20", "-0.0", "+0.5",  "1",    ".5",        "00.5",      "#0",        "#-0",
+                         "#03",  "1.",   "0.1.2", "#1000", "1234567.0", "0.5] [%eval 1.0", "", "0.x"};
+  const int canonical = 8;
+  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+  std::string pgn;
+  for (std::size_t i = 0; i < std::size(evals); ++i) {
+    if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
+    pgn += std::string(moves[i % 4]) + " { [%eval " + evals[i] + "] [%clk 0:01:00] } ";
+  }
+  const Game g = parse_one(pgn + "*");
+  const CodecStreams s = encode(g);
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  // The track: header, nulls * 2 + 1, then per ply the clock's varint (frame in its low two
+  // bits) and, for frame 3, the evaluation's.
+  std::string_view st = s.structure;
+  detail::ByteReader r(st);
+  std::uint8_t header;
+  std::uint64_t v;
+  ASSERT_TRUE(r.u8(header) && r.varint(v) && v == 1);
+  int frames3 = 0;
+  for (std::size_t i = 0; i < std::size(evals); ++i) {
+    ASSERT_TRUE(r.varint(v));
+    if ((v & 3) == 3) {
+      ++frames3;
+      ASSERT_TRUE(r.varint(v));
+    }
+  }
+  EXPECT_EQ(frames3, canonical);
+}
+
+// [REC-CLK-6] A mate in 0, an evaluation out of range, and frame 3 in a codec 3 block are refused.
+TEST(CodecDecode, RejectsBadEvaluations) {
+  const Game g = parse_one("1. e4 { [%eval #2] [%clk 0:01:00] } *");
+  const CodecStreams good = encode(g);
+  ASSERT_EQ(hex(good.structure), "0c 01 e3 03 09 00");  // zigzag(2) * 2 + 1 = 9
+  auto rejected = [&](const CodecStreams& s, std::uint8_t codec, const char* what) {
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw, codec};
+    auto d = decode_game(c, g.tags);
+    ASSERT_FALSE(d.ok()) << what;
+    EXPECT_EQ(d.error().code(), ErrorCode::Corruption) << what;
+  };
+  CodecStreams s = good;
+  s.structure[4] = 1;  // mate in 0
+  rejected(s, kMoveCodecCurrent, "mate in 0");
+  s = good;
+  s.structure = std::string("\x0c\x01\xe3\x03\x80\x90\xbc\xfd\x02\x00", 10);  // zigzag(2e8 cp) * 2
+  rejected(s, kMoveCodecCurrent, "evaluation out of range");
+  rejected(good, kMoveCodecLegalIndexV3, "frame 3 in codec 3");
+  CodecCursor skip{good.moves, good.structure, good.texts, good.raw, kMoveCodecLegalIndexV3};
+  EXPECT_FALSE(skip_game(skip).ok());
+}
+
+// [REC-CLK-4] A track on a line without plies and a track cut short are refused, by the
+// decoder and by the skipper alike.
 TEST(CodecDecode, RejectsBadClockTracks) {
   const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } *");
   const CodecStreams good = encode(g);
@@ -163,9 +243,6 @@ TEST(CodecDecode, RejectsBadClockTracks) {
     EXPECT_FALSE(skip_game(c).ok()) << what;
   };
   CodecStreams s = good;
-  s.structure[2] = static_cast<char>(0xe3);  // frame 3
-  rejected(s, "reserved frame");
-  s = good;
   s.moves = std::string("\x00\x00", 2);  // the line has no plies, yet a track
   s.structure = std::string("\x0c\x01\xe1\x03\x00", 5);
   rejected(s, "track without plies");
@@ -263,8 +340,9 @@ TEST(CodecRoundTrip, KingCaptureAfterNullMoveInCheck) {
 
 // [REC-CLK-1] Clock comments are refused in codec 1 blocks and below zero.
 TEST(CodecDecode, RejectsBadClocks) {
-  // (The NAG keeps the clocks out of a clock track: they are type 5 items.)
-  const Game g = parse_one("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 $1 { [%clk 0:00:01] } *");
+  // (The comment before the last clock keeps the clocks out of a clock track: they are type 5
+  // items.)
+  const Game g = parse_one("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 {x} { [%clk 0:00:01] } *");
   CodecStreams s = encode(g);
   {
     // With no null moves and no clock track, the record is also a codec 2 record.

@@ -225,19 +225,30 @@ int main(int argc, char** argv) {
                 "2. Nf3 {[%clk 0:03:01]} 2... d6 { [%eval 0.3] [%clk 0:02:58] } 3. d4 { [%clk 0:02:55] } $1 "
                 "(3. c3 { [%clk 0:02:50] } 3... Nf6 { [%clk 0:02:57] }) 3... cxd4 { [%clk 0:02:59] } {thinks} 0-1\n",
                 "REC-LINE-1 REC-CLK-2 REC-CLK-3",
-                "clock tracks (every ply followed first by a clock): frames 0, 1 and 2, other items after the "
+                "clock tracks (every ply followed first by a clock): frames 0 to 3, other items after the "
                 "track's clock at a slot, a variation with its own track");
+  encode_vector("evaluations",
+                "[Event \"evaluations\"]\n\n1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%eval 0.2] [%clk 0:03:00] } "
+                "2. Nf3 { [%eval -1.0] [%clk 0:02:58] } 2... Nc6 { [%eval 0.0] [%clk 0:02:59] } "
+                "3. Bb5 { [%eval #3] [%clk 0:02:50] } 3... a6 { [%eval #-12] [%clk 0:02:41] } "
+                "4. Ba4 { [%eval 0.20] [%clk 0:02:40] } 4... Nf6 { [%eval -0.05] [%clk 0:02:40] } *\n",
+                "REC-CLK-3 REC-CLK-5",
+                "evaluations before a track's clock: pawns with one and two decimals, 0.0, mates both ways "
+                "(frame 3), and 0.20, not in lichess's form, kept as text (frame 0)");
 
   // ---- valid: archives of earlier format versions, kept as they were written ----
   for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
-                      "written by a version 1 writer (codec 1, layout 0): a reader of version 4 reads it unchanged");
+                      "written by a version 1 writer (codec 1, layout 0): a reader of version 5 reads it unchanged");
   for (const char* name : {"v2_many_blocks", "v2_latin1_tags", "v2_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-1",
-                      "written by a version 2 writer (layout 0): a reader of version 4 reads it unchanged");
+                      "written by a version 2 writer (layout 0): a reader of version 5 reads it unchanged");
   for (const char* name : {"v3_many_blocks", "v3_nested_variations", "v3_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-2 BLOCK-3 REC-CLK-1",
-                      "written by a version 3 writer (codec 2, layout 1): a reader of version 4 reads it unchanged");
+                      "written by a version 3 writer (codec 2, layout 1): a reader of version 5 reads it unchanged");
+  for (const char* name : {"v4_clock_track", "v4_clocks"})
+    kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-3",
+                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 5 reads it unchanged");
 
   // ---- valid: compressed sections ----
   {
@@ -261,9 +272,9 @@ int main(int argc, char** argv) {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = 5;  // read version 5
+    h[10] = 6;  // read version 6
     invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version 5: refused as unsupported, not corrupt");
+                   "needs a reader of version 6: refused as unsupported, not corrupt");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
@@ -317,15 +328,15 @@ int main(int argc, char** argv) {
       // A clock comment: item type 5, in a block of codec 1 (which has no such item) and with a
       // clock that goes below zero.
       GameBuilder b;
-      // (The NAG keeps the clocks out of a clock track, 8.3.2.)
-      PgnReader r(memory_input("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 $1 { [%clk 0:00:01] } *"), "x");
+      // (The comment before the last clock keeps the clocks out of a clock track, 8.3.2.)
+      PgnReader r(memory_input("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 {x} { [%clk 0:00:01] } *"), "x");
       (void)r.next(b);
       CodecStreams clocks;
       if (!encode_game(b.game(), clocks).ok()) std::abort();
       invalid_vector("clock_in_codec1", archive_of({clocks}, {{}}, kMoveCodecLegalIndexV1), "Corruption", "REC-CLK-1",
                      "a clock comment (item type 5) in a codec 1 block");
       // structure: header, null count (no clock track), item count 4, then (slot delta, type 5,
-      // zigzag delta) per clock and the NAG; the third clock's delta -4 (zigzag 7) becomes -6
+      // zigzag delta) per clock and the comment; the third clock's delta -4 (zigzag 7) becomes -6
       // (zigzag 11): 5 - 6 < 0.
       const std::size_t third = clocks.structure.rfind('\x07');
       if (third == std::string::npos) std::abort();
@@ -344,7 +355,8 @@ int main(int argc, char** argv) {
         std::abort();
       CodecStreams bad = track;
       bad.structure[3] = 0x2b;
-      invalid_vector("clock_track_frame", archive_of({bad}, {{}}), "Corruption", "REC-CLK-4", "a clock track entry of frame 3");
+      invalid_vector("clock_track_frame", archive_of({bad}, {{}}, kMoveCodecLegalIndexV3), "Corruption", "REC-CLK-4",
+                     "a clock track entry of frame 3 in a codec 3 block");
       bad = track;
       bad.structure[4] = 0x2e;  // zigzag(-6) * 4 + 2: 5 - 6 < 0
       invalid_vector("clock_track_below_zero", archive_of({bad}, {{}}), "Corruption", "REC-CLK-4",
@@ -354,6 +366,11 @@ int main(int argc, char** argv) {
       bad.structure = std::string("\x0c\x01\x2a\x00", 4);
       invalid_vector("clock_track_without_plies", archive_of({bad}, {{}}), "Corruption", "REC-CLK-4",
                      "a clock track on a line of no plies");
+      // Frame 3 with an evaluation of mate in 0 (zigzag(0) * 2 + 1): 0c 01 2b 01 2a 1e 00.
+      bad = track;
+      bad.structure = std::string("\x0c\x01\x2b\x01\x2a\x1e\x00", 7);
+      invalid_vector("evaluation_mate_zero", archive_of({bad}, {{}}), "Corruption", "REC-CLK-6",
+                     "an evaluation of mate in 0");
     }
     CodecStreams mate;
     Game fools;

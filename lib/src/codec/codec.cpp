@@ -1,4 +1,4 @@
-// The legal-move-index codec (codec identifiers 1 to 3). The byte layout is defined in
+// The legal-move-index codec (codec identifiers 1 to 4). The byte layout is defined in
 // format-spec/pgnarc-format.md, sections "Game records" and "Move integers".
 #include "pgnarc/codec.h"
 
@@ -34,7 +34,9 @@ constexpr std::uint8_t kReservedBits = 0xC0;
 // around the command as two texts.
 enum ItemType : std::uint8_t { kBrace = 0, kLine = 1, kEscape = 2, kNag = 3, kVariation = 4, kClock = 5 };
 // The text around a clock of the clock track (codec 3): the two low bits of its number.
-enum ClockFrame : std::uint64_t { kFrameTexts = 0, kFrameSpaces = 1, kFrameBare = 2, kFrameReserved = 3 };
+// Frame 3 (codec 4) is lichess's analysed form " [%eval E] [%clk H:MM:SS] ": the evaluation is
+// a number after the clock's.
+enum ClockFrame : std::uint64_t { kFrameTexts = 0, kFrameSpaces = 1, kFrameBare = 2, kFrameEval = 3 };
 
 // --- Clock comments -----------------------------------------------------------------------------
 
@@ -83,6 +85,67 @@ bool split_clock(std::string_view text, ClockSplit& out) {
   out.before = text.substr(0, at);
   out.after = text.substr(close + 1);
   out.seconds = h * 3600 + static_cast<std::uint64_t>(m1 * 10 + m2) * 60 + static_cast<std::uint64_t>(s1 * 10 + s2);
+  return true;
+}
+
+// --- Evaluations (codec 4) ----------------------------------------------------------------------
+
+// An evaluation command "[%eval E]" as lichess writes it: E is centipawns as a decimal with one
+// or two fraction digits (two unless the second is 0: "0.17", "0.2", "-1.0", "0.0"), or a mate
+// "#N" / "#-N" (N >= 1). Coded as zigzag(centipawns) * 2, or zigzag(N) * 2 + 1.
+constexpr std::string_view kEvalOpen = "[%eval ";
+constexpr std::int64_t kMaxEvalCentipawns = 99999999;  // 6 integer digits
+constexpr std::int64_t kMaxEvalMate = 999;
+
+void append_eval(std::string& out, std::int64_t value, bool mate) {
+  out += kEvalOpen;
+  if (mate) {
+    out += '#';
+    out += std::to_string(value);
+  } else {
+    if (value < 0) out += '-';
+    const std::uint64_t v = static_cast<std::uint64_t>(value < 0 ? -value : value);
+    out += std::to_string(v / 100);
+    out += '.';
+    out += static_cast<char>('0' + v / 10 % 10);
+    if (v % 10 != 0) out += static_cast<char>('0' + v % 10);
+  }
+  out += ']';
+}
+
+// Parses `text` as exactly "[%eval E]" in the form append_eval writes.
+bool parse_eval(std::string_view text, std::int64_t& value, bool& mate) {
+  if (!text.starts_with(kEvalOpen) || !text.ends_with(']')) return false;
+  std::string_view e = text.substr(kEvalOpen.size(), text.size() - kEvalOpen.size() - 1);
+  mate = !e.empty() && e[0] == '#';
+  if (mate) e.remove_prefix(1);
+  const bool negative = !e.empty() && e[0] == '-';
+  if (negative) e.remove_prefix(1);
+  const auto digits = [](std::string_view d, std::size_t max, std::int64_t& out) {
+    if (d.empty() || d.size() > max || (d.size() > 1 && d[0] == '0')) return false;
+    out = 0;
+    for (char c : d) {
+      if (c < '0' || c > '9') return false;
+      out = out * 10 + (c - '0');
+    }
+    return true;
+  };
+  std::int64_t v = 0;
+  if (mate) {
+    if (!digits(e, 3, v) || v == 0) return false;
+  } else {
+    const std::size_t dot = e.find('.');
+    if (dot == std::string_view::npos) return false;
+    std::int64_t whole = 0;
+    const std::string_view frac = e.substr(dot + 1);
+    if (!digits(e.substr(0, dot), 6, whole) || frac.empty() || frac.size() > 2) return false;
+    for (char c : frac)
+      if (c < '0' || c > '9') return false;
+    if (frac.size() == 2 && frac[1] == '0') return false;  // written as one digit
+    v = whole * 100 + (frac[0] - '0') * 10 + (frac.size() == 2 ? frac[1] - '0' : 0);
+    if (negative && v == 0) return false;  // "-0.0"
+  }
+  value = negative ? -v : v;
   return true;
 }
 
@@ -273,10 +336,15 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   // The clock track (codec 3, spec 8.3.2): when every ply of the line is followed first of all
   // by a clock comment, those comments are coded as one number each, without slot or type.
   std::vector<bool> in_track(items.size(), false);
+  // (Codec 4: NAGs may come before the clock at a slot, as in lichess's "6... Bg4? { [%eval
+  // 1.87] [%clk 0:10:03] }", if the item after the clock is not a NAG, so that a reader can
+  // put the clock back after the slot's leading NAGs.)
   bool track = slot > 0;
   for (std::size_t k = 0, s = 1; track && s <= slot; ++s) {
     while (k < items.size() && items[k].slot < s) ++k;
-    track = k < items.size() && items[k].slot == s && items[k].type == kClock;
+    while (k < items.size() && items[k].slot == s && items[k].type == kNag) ++k;
+    track = k < items.size() && items[k].slot == s && items[k].type == kClock &&
+            !(k + 1 < items.size() && items[k + 1].slot == s && items[k + 1].type == kNag);
     if (track) in_track[k] = true;
   }
   if (!track) in_track.assign(items.size(), false);
@@ -287,15 +355,25 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     last = nulls[k];
   }
   std::uint64_t clock[2] = {0, 0};  // the last clock at even and at odd slots of this line
+  std::int64_t last_eval = 0;       // the track's last evaluation in centipawns
   for (std::size_t k = 0; track && k < items.size(); ++k) {
     if (!in_track[k]) continue;
     const ClockSplit& c = items[k].clock;
     std::uint64_t& previous = clock[items[k].slot & 1];
+    std::int64_t eval = 0;
+    bool mate = false;
+    const bool eval_frame = c.after == " " && c.before.size() > 2 && c.before.front() == ' ' && c.before.back() == ' ' &&
+                            parse_eval(c.before.substr(1, c.before.size() - 2), eval, mate);
     const std::uint64_t frame = c.before == " " && c.after == " " ? kFrameSpaces
                                 : c.before.empty() && c.after.empty() ? kFrameBare
-                                                                        : kFrameTexts;
+                                : eval_frame                           ? kFrameEval
+                                                                       : kFrameTexts;
     put_varint(out.structure, zigzag(static_cast<std::int64_t>(c.seconds - previous)) << 2 | frame);
     previous = c.seconds;
+    if (frame == kFrameEval) {
+      put_varint(out.structure, zigzag(mate ? eval : eval - last_eval) << 1 | (mate ? 1 : 0));
+      if (!mate) last_eval = eval;
+    }
     if (frame == kFrameTexts)
       for (std::string_view part : {c.before, c.after}) put_prefixed(out.texts, part);
   }
@@ -417,17 +495,33 @@ class Decoder {
     if (plies > structure_.remaining()) return corrupt("clock track runs past the end of its section");
     items.reserve(plies);
     std::uint64_t clock[2] = {0, 0};
+    std::int64_t last_eval = 0;
     for (std::uint64_t slot = 1; slot <= plies; ++slot) {
       std::uint64_t v;
       if (!structure_.varint(v)) return corrupt("clock track runs past the end of its section");
       std::string_view before = " ", after = " ";
+      std::string eval_text;
       switch (v & 3) {
         case kFrameTexts:
           if (!read_text(before) || !read_text(after)) return corrupt("comment text runs past the end of its section");
           break;
         case kFrameSpaces: break;
         case kFrameBare: before = after = {}; break;
-        default: return corrupt("reserved clock frame");
+        default: {
+          if (in_.codec < kMoveCodecLegalIndexV4) return corrupt("reserved clock frame");
+          std::uint64_t e;
+          if (!structure_.varint(e)) return corrupt("evaluation runs past the end of its section");
+          const bool mate = e & 1;
+          const std::int64_t value = (mate ? 0 : last_eval) + unzigzag(e >> 1);
+          if (mate ? value == 0 || value < -kMaxEvalMate || value > kMaxEvalMate
+                   : value < -kMaxEvalCentipawns || value > kMaxEvalCentipawns)
+            return corrupt("evaluation out of range");
+          if (!mate) last_eval = value;
+          eval_text = " ";
+          append_eval(eval_text, value, mate);
+          eval_text += ' ';
+          before = eval_text;
+        }
       }
       std::uint64_t& previous = clock[slot & 1];
       const std::int64_t seconds = static_cast<std::int64_t>(previous) + unzigzag(v >> 2);
@@ -439,13 +533,18 @@ class Decoder {
   }
 
   // items = the track's clocks (the first `track` entries, slots 1, 2, ...) then the line's other
-  // items in slot order: puts each track clock first among the items of its slot.
-  static void merge_track(std::vector<DItem>& items, std::size_t track) {
+  // items in slot order: puts each track clock first among the items of its slot (codec 3) or
+  // after the slot's leading NAGs (codec 4).
+  void merge_track(std::vector<DItem>& items, std::size_t track) const {
+    const bool after_nags = in_.codec >= kMoveCodecLegalIndexV4;
     std::vector<DItem> merged;
     merged.reserve(items.size());
     std::size_t other = track;
     for (std::size_t k = 0; k < track; ++k) {
-      for (; other < items.size() && items[other].slot < items[k].slot; ++other) merged.push_back(std::move(items[other]));
+      const std::uint32_t s = items[k].slot;
+      for (; other < items.size() && items[other].slot < s; ++other) merged.push_back(std::move(items[other]));
+      for (; after_nags && other < items.size() && items[other].slot == s && items[other].type == kNag; ++other)
+        merged.push_back(std::move(items[other]));
       merged.push_back(std::move(items[k]));
     }
     for (; other < items.size(); ++other) merged.push_back(std::move(items[other]));
@@ -655,7 +754,10 @@ class Skipper {
     if (track) {
       if (plies == 0) return corrupt("clock track on a line without plies");
       for (std::uint64_t k = 0; k < plies; ++k) {
-        if (!structure_.varint(d) || (d & 3) == kFrameReserved) return corrupt("bad clock track");
+        std::uint64_t eval;
+        if (!structure_.varint(d)) return corrupt("bad clock track");
+        if ((d & 3) == kFrameEval && (in_.codec < kMoveCodecLegalIndexV4 || !structure_.varint(eval)))
+          return corrupt("bad clock track");
         if ((d & 3) == kFrameTexts && (!skip_text() || !skip_text())) return corrupt("bad clock comment");
       }
     }
