@@ -47,6 +47,18 @@ Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags) 
   return d;
 }
 
+// Knights going back and forth (every move legal), ply i followed by the brace comment
+// {comments[i]}.
+Game knights_with_comments(const std::vector<std::string>& comments) {
+  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+  std::string pgn;
+  for (std::size_t i = 0; i < comments.size(); ++i) {
+    if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
+    pgn += std::string(moves[i % 4]) + " {" + comments[i] + "} ";
+  }
+  return parse_one(pgn + "*");
+}
+
 // [MOVE-INT-1] G = m0 + n0 * m1: 1. e4 is index 13 of 20 (b1a3 b1c3 g1f3 g1h3 a2a3 a2a4 ...
 // e2e3 e2e4); 1... e5 is index 8 of 20 (a7a5 a7a6 b7b5 b7b6 c7c5 c7c6 d7d5 d7d6 e7e5: the double
 // step has the lower target square). G = 13 + 20 * 8 = 173.
@@ -178,13 +190,9 @@ TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
                          "0.20", "-0.0", "+0.5",  "1",    ".5",        "00.5",      "#0",        "#-0",
                          "#03",  "1.",   "0.1.2", "#1000", "1234567.0", "0.5] [%eval 1.0", "", "0.x"};
   const int canonical = 8;
-  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
-  std::string pgn;
-  for (std::size_t i = 0; i < std::size(evals); ++i) {
-    if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
-    pgn += std::string(moves[i % 4]) + " { [%eval " + evals[i] + "] [%clk 0:01:00] } ";
-  }
-  const Game g = parse_one(pgn + "*");
+  std::vector<std::string> comments;
+  for (const char* e : evals) comments.push_back(std::string(" [%eval ") + e + "] [%clk 0:01:00] ");
+  const Game g = knights_with_comments(comments);
   const CodecStreams s = encode(g);
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
@@ -262,14 +270,7 @@ TEST(CodecRoundTrip, ClockCommentsKeepTheirText) {
       "[%clk 0:01:00",          " [%clk -0:01:00] ",        "[%clk 0:01:00]]",
       " [%CLK 0:01:00] ",       "",                          "[%clk ]",
   };
-  // Knights back and forth so that every move is legal.
-  std::string pgn;
-  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
-  for (std::size_t i = 0; i < std::size(texts); ++i) {
-    if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
-    pgn += std::string(moves[i % 4]) + " {" + texts[i] + "} ";
-  }
-  const Game g = parse_one(pgn + "*");
+  const Game g = knights_with_comments(std::vector<std::string>(std::begin(texts), std::end(texts)));
   const CodecStreams s = encode(g);
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
