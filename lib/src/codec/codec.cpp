@@ -156,6 +156,34 @@ constexpr std::int64_t unzigzag(std::uint64_t v) {
   return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
 }
 
+// The last clocks of a line's two players (slots of even and odd parity), from which clocks are
+// coded as differences (8.3.1, 8.3.2); each counts from 0.
+struct ClockPair {
+  std::uint64_t last[2] = {0, 0};
+  // The zigzag difference that codes `seconds` at `slot`.
+  std::uint64_t encode(std::uint64_t slot, std::uint64_t seconds) {
+    const std::uint64_t d = zigzag(static_cast<std::int64_t>(seconds - last[slot & 1]));
+    last[slot & 1] = seconds;
+    return d;
+  }
+  // The clock the zigzag difference `d` codes at `slot`; false if it leaves the clock's range.
+  bool decode(std::uint64_t slot, std::uint64_t d, std::uint64_t& seconds) {
+    const std::int64_t v = static_cast<std::int64_t>(last[slot & 1]) + unzigzag(d);
+    if (v < 0 || static_cast<std::uint64_t>(v) > kMaxClockSeconds) return false;
+    seconds = last[slot & 1] = static_cast<std::uint64_t>(v);
+    return true;
+  }
+};
+
+// From codec 3 on, a line's null move count varint also says whether the line has a clock track
+// (its low bit): takes that bit off `n`.
+bool take_track_bit(std::uint8_t codec, std::uint64_t& n) {
+  if (codec < kMoveCodecLegalIndexV3) return false;
+  const bool track = n & 1;
+  n >>= 1;
+  return track;
+}
+
 // Limits (format specification, "Limits").
 // Plies in one game, all its lines together: bounds the work a few bytes can ask of a decoder.
 constexpr std::uint64_t kMaxPlies = 1u << 16;
@@ -354,12 +382,11 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     put_varint(out.structure, k == 0 ? nulls[0] : nulls[k] - last - 1);
     last = nulls[k];
   }
-  std::uint64_t clock[2] = {0, 0};  // the last clock at even and at odd slots of this line
-  std::int64_t last_eval = 0;       // the track's last evaluation in centipawns
+  ClockPair track_clocks, item_clocks;
+  std::int64_t last_eval = 0;  // the track's last evaluation in centipawns
   for (std::size_t k = 0; track && k < items.size(); ++k) {
     if (!in_track[k]) continue;
     const ClockSplit& c = items[k].clock;
-    std::uint64_t& previous = clock[items[k].slot & 1];
     std::int64_t eval = 0;
     bool mate = false;
     const bool eval_frame = c.after == " " && c.before.size() > 2 && c.before.front() == ' ' && c.before.back() == ' ' &&
@@ -368,8 +395,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
                                 : c.before.empty() && c.after.empty() ? kFrameBare
                                 : eval_frame                           ? kFrameEval
                                                                        : kFrameTexts;
-    put_varint(out.structure, zigzag(static_cast<std::int64_t>(c.seconds - previous)) << 2 | frame);
-    previous = c.seconds;
+    put_varint(out.structure, track_clocks.encode(items[k].slot, c.seconds) << 2 | frame);
     if (frame == kFrameEval) {
       put_varint(out.structure, zigzag(mate ? eval : eval - last_eval) << 1 | (mate ? 1 : 0));
       if (!mate) last_eval = eval;
@@ -379,7 +405,6 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   }
   put_varint(out.structure, items.size() - (track ? slot : 0));
   last = 0;
-  clock[0] = clock[1] = 0;  // items' clocks count from 0 again
   for (std::size_t k = 0; k < items.size(); ++k) {
     const Item& it = items[k];
     if (in_track[k]) continue;
@@ -388,9 +413,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     put_u8(out.structure, it.type);
     if (it.type == kNag) put_u8(out.structure, it.nag);
     if (it.type == kClock) {
-      std::uint64_t& previous = clock[it.slot & 1];
-      put_varint(out.structure, zigzag(static_cast<std::int64_t>(it.clock.seconds - previous)));
-      previous = it.clock.seconds;
+      put_varint(out.structure, item_clocks.encode(it.slot, it.clock.seconds));
       for (std::string_view part : {it.clock.before, it.clock.after}) {
         put_prefixed(out.texts, part);
       }
@@ -494,7 +517,7 @@ class Decoder {
     if (plies == 0) return corrupt("clock track on a line without plies");
     if (plies > structure_.remaining()) return corrupt("clock track runs past the end of its section");
     items.reserve(plies);
-    std::uint64_t clock[2] = {0, 0};
+    ClockPair clocks;
     std::int64_t last_eval = 0;
     for (std::uint64_t slot = 1; slot <= plies; ++slot) {
       std::uint64_t v;
@@ -523,11 +546,9 @@ class Decoder {
           before = eval_text;
         }
       }
-      std::uint64_t& previous = clock[slot & 1];
-      const std::int64_t seconds = static_cast<std::int64_t>(previous) + unzigzag(v >> 2);
-      if (seconds < 0 || static_cast<std::uint64_t>(seconds) > kMaxClockSeconds) return corrupt("clock out of range");
-      previous = static_cast<std::uint64_t>(seconds);
-      items.push_back(DItem{static_cast<std::uint32_t>(slot), kClock, 0, {}, clock_comment(before, previous, after)});
+      std::uint64_t seconds;
+      if (!clocks.decode(slot, v >> 2, seconds)) return corrupt("clock out of range");
+      items.push_back(DItem{static_cast<std::uint32_t>(slot), kClock, 0, {}, clock_comment(before, seconds, after)});
     }
     return {};
   }
@@ -536,6 +557,8 @@ class Decoder {
   // items in slot order: puts each track clock first among the items of its slot (codec 3) or
   // after the slot's leading NAGs (codec 4).
   void merge_track(std::vector<DItem>& items, std::size_t track) const {
+    // No track, or nothing but the track (a lichess game without NAGs): already in order.
+    if (track == 0 || track == items.size()) return;
     const bool after_nags = in_.codec >= kMoveCodecLegalIndexV4;
     std::vector<DItem> merged;
     merged.reserve(items.size());
@@ -563,8 +586,7 @@ class Decoder {
     if (annotated) {
       std::uint64_t n;
       if (!structure_.varint(n)) return corrupt("bad null move count");
-      const bool track = in_.codec >= kMoveCodecLegalIndexV3 && (n & 1) != 0;
-      if (in_.codec >= kMoveCodecLegalIndexV3) n >>= 1;
+      const bool track = take_track_bit(in_.codec, n);
       if (n > plies) return corrupt("bad null move count");
       std::uint64_t at = 0;
       for (std::uint64_t k = 0; k < n; ++k) {
@@ -579,7 +601,7 @@ class Decoder {
       const std::size_t tracked = items.size();
       if (!structure_.varint(n) || n > kMaxItems || n > structure_.remaining()) return corrupt("bad item count");
       std::uint64_t slot = 0;
-      std::uint64_t clock[2] = {0, 0};
+      ClockPair clocks;
       for (std::uint64_t k = 0; k < n; ++k) {
         std::uint64_t d;
         DItem it{};
@@ -592,19 +614,16 @@ class Decoder {
         if (it.type <= kEscape && !read_text(it.text)) return corrupt("comment text runs past the end of its section");
         if (it.type == kVariation && slot == 0) return corrupt("variation before the first ply");
         if (it.type == kClock) {
-          std::uint64_t delta;
+          std::uint64_t delta, seconds;
           std::string_view before, after;
           if (!structure_.varint(delta)) return corrupt("clock runs past the end of its section");
-          std::uint64_t& previous = clock[slot & 1];
-          const std::int64_t seconds = static_cast<std::int64_t>(previous) + unzigzag(delta);
-          if (seconds < 0 || static_cast<std::uint64_t>(seconds) > kMaxClockSeconds) return corrupt("clock out of range");
-          previous = static_cast<std::uint64_t>(seconds);
+          if (!clocks.decode(slot, delta, seconds)) return corrupt("clock out of range");
           if (!read_text(before) || !read_text(after)) return corrupt("comment text runs past the end of its section");
-          it.clock_text = clock_comment(before, previous, after);
+          it.clock_text = clock_comment(before, seconds, after);
         }
         items.push_back(std::move(it));
       }
-      if (tracked > 0) merge_track(items, tracked);
+      merge_track(items, tracked);
     }
     DigitReader& digits = digit_readers_[static_cast<std::size_t>(depth)];
     if (!digits.load(bytes)) return corrupt("move integer is not minimal");
@@ -746,8 +765,7 @@ class Skipper {
     if (!annotated) return {};
     std::uint64_t n, d;
     if (!structure_.varint(n)) return corrupt("bad null move count");
-    const bool track = in_.codec >= kMoveCodecLegalIndexV3 && (n & 1) != 0;
-    if (in_.codec >= kMoveCodecLegalIndexV3) n >>= 1;
+    const bool track = take_track_bit(in_.codec, n);
     if (n > plies) return corrupt("bad null move count");
     for (std::uint64_t k = 0; k < n; ++k)
       if (!structure_.varint(d)) return corrupt("bad null move ply");

@@ -25,17 +25,11 @@ Bitboard attackers_to(const Position& pos, Square s, Bitboard occ) {
 #define PGNARC_IMPL_TARGET
 #define PGNARC_IMPL_PEXT 0
 #include "rules/movegen_impl.h"
-#undef PGNARC_IMPL_NS
-#undef PGNARC_IMPL_TARGET
-#undef PGNARC_IMPL_PEXT
 #if PGNARC_HAVE_V3
 #define PGNARC_IMPL_NS v3
 #define PGNARC_IMPL_TARGET __attribute__((target("arch=x86-64-v3")))
 #define PGNARC_IMPL_PEXT 1
 #include "rules/movegen_impl.h"
-#undef PGNARC_IMPL_NS
-#undef PGNARC_IMPL_TARGET
-#undef PGNARC_IMPL_PEXT
 #endif
 
 }  // namespace pgnarc::detail

@@ -1,9 +1,10 @@
 // The hot part of the move generator, included twice by movegen.cpp: once as namespace `base`
 // for every CPU, once as namespace `v3` with each function built for x86-64-v3 (BMI2, LZCNT,
 // AVX2), where slider attacks are PEXT table lookups. The includer defines PGNARC_IMPL_NS,
-// PGNARC_IMPL_TARGET (the function attribute) and PGNARC_IMPL_PEXT (0 or 1). Helpers from
-// bitboard.h inlined here are built for the including function's target; any out-of-line
-// copy of them is the baseline one, so nothing here leaks x86-64-v3 code into other callers.
+// PGNARC_IMPL_TARGET (the function attribute) and PGNARC_IMPL_PEXT (0 or 1), which this file
+// undefines at its end. Helpers from bitboard.h inlined here are built for the including
+// function's target; any out-of-line copy of them is the baseline one, so nothing here leaks
+// x86-64-v3 code into other callers.
 
 namespace PGNARC_IMPL_NS {
 
@@ -198,3 +199,7 @@ PGNARC_IMPL_TARGET Move move_at_index(const Position& pos, const PieceTargets& p
 }
 
 }  // namespace PGNARC_IMPL_NS
+
+#undef PGNARC_IMPL_NS
+#undef PGNARC_IMPL_TARGET
+#undef PGNARC_IMPL_PEXT
