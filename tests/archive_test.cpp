@@ -510,3 +510,136 @@ TEST(ArchiveDamage, LayoutZeroBytesAfterTheLastGame) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// The sample games with a long comment after every ply (words drawn from a small vocabulary,
+// seeded), so that blocks have texts sections worth framing by group.
+std::string commented_pgn() {
+  static const char* kWords[] = {"depth", "nodes", "pv", "eval", "book", "tb", "time", "score", "line", "best"};
+  std::mt19937_64 rng(5);
+  std::string out;
+  for (const ReadGame& g : read_all(sample_pgn())) {
+    if (!g.ok) continue;
+    Game game = g.game;
+    std::vector<GameEvent> events;
+    for (const GameEvent& e : game.events) {
+      events.push_back(e);
+      if (e.type != GameEvent::kMove) continue;
+      GameEvent c;
+      c.type = GameEvent::kComment;
+      for (int w = 0; w < 12; ++w) c.text += std::string(w ? " " : "") + kWords[rng() % 10] + "=" + std::to_string(rng() % 1000);
+      events.push_back(c);
+    }
+    game.events = std::move(events);
+    std::string pgn;
+    EXPECT_TRUE(write_pgn(game, pgn).ok());
+    out += pgn + "\n";
+  }
+  return out;
+}
+
+WriterOptions framed_blocks() {
+  WriterOptions o;
+  o.block_games = 40;
+  o.frame_bytes = 2048;
+  o.threads = 2;
+  return o;
+}
+
+// Each block's section encodings (file bytes: blocks back to back from offset 32 to the index),
+// and the offset of each block's texts section.
+struct BlockSections {
+  std::size_t offset = 0, texts_at = 0;
+  std::uint32_t games = 0;
+  std::uint8_t encoding[container::kSections] = {};
+};
+std::vector<BlockSections> block_sections(const std::string& file) {
+  using namespace container;
+  std::vector<BlockSections> out;
+  std::size_t pos = kHeaderSize;
+  while (file.compare(pos, 4, "PGAB") == 0) {
+    BlockSections b;
+    b.offset = pos;
+    b.games = static_cast<std::uint32_t>(get_le(file.data() + pos + 8, 4));
+    std::size_t size = kBlockHeaderSize + kSections * kSectionEntrySize + 8;
+    for (int s = 0; s < kSections; ++s) {
+      const char* e = file.data() + pos + kBlockHeaderSize + s * kSectionEntrySize;
+      b.encoding[s] = static_cast<std::uint8_t>(e[1]);
+      if (s == kTexts) b.texts_at = pos + size - 8;
+      size += get_le(e + 4, 4);
+    }
+    out.push_back(b);
+    pos += size;
+  }
+  return out;
+}
+
+// Texts framed by group (encoding 2) read back as they were written: in order, at random (each
+// read decompresses only its group), by export, and as the same games an archive of one frame
+// per section gives.
+TEST(ArchiveFrames, GroupFramedTextsRoundTrip) {
+  const std::string pgn = commented_pgn();
+  const std::string framed = pack(pgn, "framed.pga", framed_blocks());
+  WriterOptions whole = framed_blocks();
+  whole.frame_bytes = 0;
+  const std::string plain = pack(pgn, "unframed.pga", whole);
+  int by_group = 0, blocks = 0;
+  for (const BlockSections& b : block_sections(file_bytes(framed))) {
+    ++blocks;
+    by_group += b.encoding[container::kTexts] == container::kZstdByGroup;
+    EXPECT_NE(b.encoding[container::kTags], container::kZstdByGroup);
+  }
+  for (const BlockSections& b : block_sections(file_bytes(plain))) EXPECT_NE(b.encoding[container::kTexts], container::kZstdByGroup);
+  ASSERT_GT(blocks, 3);
+  EXPECT_GE(by_group, blocks - 1) << "every block's texts but the last, short block's are framed by group";
+
+  const auto want = expected_games(pgn);
+  const auto seq = unpack_games(framed);
+  ASSERT_EQ(seq.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(seq[i].game, want[i].game) << "game " << i + 1;
+  auto a = Archive::open(framed);
+  auto b = Archive::open(plain);
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 300; ++k) {
+    const std::uint64_t i = rng() % seq.size();
+    auto g = (*a)->read_pgn(i);
+    ASSERT_TRUE(g.ok()) << g.error().to_string();
+    EXPECT_EQ(*g, *(*b)->read_pgn(i)) << "game " << i + 1;
+  }
+  std::string ea, eb;
+  ASSERT_TRUE((*a)->export_pgn([&](std::string_view s) { ea += s; return true; }, 2).ok());
+  ASSERT_TRUE((*b)->export_pgn([&](std::string_view s) { eb += s; return true; }, 2).ok());
+  EXPECT_EQ(ea, eb);
+}
+
+// A block whose first group's frame is damaged (its magic number changed, the block checksum
+// made right again) is rejected even by a read of a game in its last group, which would not
+// decompress that frame: every frame header is checked against the directory first (BLOCK-4).
+// Other blocks still read.
+TEST(ArchiveFrames, DamagedFrameFailsEveryReadOfItsBlock) {
+  const std::string path = pack(commented_pgn(), "framed_bad.pga", framed_blocks());
+  std::string bytes = file_bytes(path);
+  const auto blocks = block_sections(bytes);
+  ASSERT_GT(blocks.size(), 2u);
+  ASSERT_EQ(blocks[0].encoding[container::kTexts], container::kZstdByGroup);
+  bytes[blocks[0].texts_at] ^= 1;
+  const std::size_t end = blocks[1].offset;
+  const std::uint64_t sum = container::hash64(std::string_view(bytes).substr(blocks[0].offset, end - 8 - blocks[0].offset));
+  for (int i = 0; i < 8; ++i) bytes[end - 8 + i] = static_cast<char>(sum >> (8 * i));
+  { std::ofstream(path, std::ios::binary) << bytes; }
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  auto last = (*a)->read_game(blocks[0].games - 1);
+  ASSERT_FALSE(last.ok());
+  EXPECT_EQ(last.error().code(), ErrorCode::Corruption);
+  EXPECT_NE(last.error().message().find("block 0"), std::string::npos) << last.error().to_string();
+  EXPECT_NE(last.error().message().find("no Zstandard frame"), std::string::npos) << last.error().to_string();
+  EXPECT_TRUE((*a)->read_game(blocks[0].games).ok()) << "block 1 is sound";
+  EXPECT_FALSE((*a)->verify().ok());
+}
+
+}  // namespace
+}  // namespace pgnarc

@@ -163,6 +163,22 @@ std::string edit_block(std::string pga, Edit&& edit) {
   return pga.replace(kHeaderSize, block.size(), block);
 }
 
+// An archive of one block whose texts and raw sections are group-framed (encoding 2), one game
+// per directory group: the games of encode/nested_variations and encode/verbatim, and two games
+// (one coded, one verbatim) whose long comments compress well enough to pay for the frames.
+std::string framed_archive() {
+  std::string remark;
+  for (int i = 0; i < 12; ++i) remark += "the same engine line again, ";
+  const std::string pgn = read(dir + "/encode/nested_variations.pgn") + "\n[Event \"remarks\"]\n\n1. e4 {" + remark +
+                          "} e5 {" + remark + "} *\n\n" + read(dir + "/encode/verbatim.pgn") +
+                          "\n[Event \"remarks\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 {" + remark + "} e5 {" + remark +
+                          "} *\n";
+  WriterOptions o = stored();
+  o.compress = true;
+  o.frame_bytes = 1;
+  return pack(pgn, o);
+}
+
 std::string fix_header_checksum(std::string h) {
   const std::uint64_t sum = hash64(std::string_view(h).substr(0, 28)) & 0xFFFFFFFFu;
   for (int i = 0; i < 4; ++i) h[28 + i] = static_cast<char>(sum >> (8 * i));
@@ -239,16 +255,19 @@ int main(int argc, char** argv) {
   // ---- valid: archives of earlier format versions, kept as they were written ----
   for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
-                      "written by a version 1 writer (codec 1, layout 0): a reader of version 5 reads it unchanged");
+                      "written by a version 1 writer (codec 1, layout 0): a reader of version 6 reads it unchanged");
   for (const char* name : {"v2_many_blocks", "v2_latin1_tags", "v2_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-1",
-                      "written by a version 2 writer (layout 0): a reader of version 5 reads it unchanged");
+                      "written by a version 2 writer (layout 0): a reader of version 6 reads it unchanged");
   for (const char* name : {"v3_many_blocks", "v3_nested_variations", "v3_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-2 BLOCK-3 REC-CLK-1",
-                      "written by a version 3 writer (codec 2, layout 1): a reader of version 5 reads it unchanged");
+                      "written by a version 3 writer (codec 2, layout 1): a reader of version 6 reads it unchanged");
   for (const char* name : {"v4_clock_track", "v4_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-3",
-                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 5 reads it unchanged");
+                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 6 reads it unchanged");
+  for (const char* name : {"v5_evaluations", "v5_many_blocks"})
+    kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-5",
+                      "written by a version 5 writer (codec 4, read version 5): a reader of version 6 reads it unchanged");
 
   // ---- valid: compressed sections ----
   {
@@ -257,6 +276,13 @@ int main(int argc, char** argv) {
     valid_vector("zstd_sections",
                  pack(read(dir + "/encode/nested_variations.pgn") + "\n" + read(dir + "/encode/many_blocks.pgn"), z),
                  "BLOCK-1", "sections stored as zstd frames (a reader must accept them; the bytes are not canonical)");
+  }
+  {
+    // Texts and raw sections in one zstd frame per directory group (encoding 2), here one game
+    // per group: games without comments have empty frames.
+    valid_vector("group_frames", framed_archive(), "BLOCK-1 BLOCK-4",
+                 "texts and raw sections of one zstd frame per directory group of one game, some frames empty "
+                 "(a reader must accept them; the bytes are not canonical)");
   }
 
   // ---- invalid ----
@@ -272,9 +298,9 @@ int main(int argc, char** argv) {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = 6;  // read version 6
+    h[10] = 7;  // read version 7
     invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version 6: refused as unsupported, not corrupt");
+                   "needs a reader of version 7: refused as unsupported, not corrupt");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
@@ -415,6 +441,24 @@ int main(int argc, char** argv) {
                      "BLOCK-3", "a directory of 0 games per entry");
     }
     invalid_vector("move_after_mate", archive_of({mate}, {{}}), "Corruption", "MOVE-INT-4", "a coded ply where there is no legal move");
+  }
+  {
+    // Group-framed sections (9.3, BLOCK-4), from the valid vector group_frames: the texts
+    // section's frames start at `texts`; each frame's header is its magic (4 bytes), its frame
+    // header descriptor, then (single segment, content under 256 bytes) a one-byte content size.
+    const std::string framed = framed_archive();
+    const std::string_view block = std::string_view(framed).substr(kHeaderSize);
+    std::size_t texts = kBlockHeaderSize + kSections * kSectionEntrySize;
+    for (int s = 0; s < kTexts; ++s) texts += get_le(block.data() + kBlockHeaderSize + s * kSectionEntrySize + 4, 4);
+    if (block[kBlockHeaderSize + kTexts * kSectionEntrySize + 1] != kZstdByGroup ||
+        (static_cast<std::uint8_t>(block[texts + 4]) & 0xE0) != 0x20)
+      std::abort();  // not the layout this vector edits
+    invalid_vector("group_frame_size", edit_block(framed, [&](std::string& b) { ++b[texts + 5]; }), "Corruption",
+                   "BLOCK-4", "the first group's frame declares one byte more than the directory gives the group");
+    invalid_vector("group_frame_magic", edit_block(framed, [&](std::string& b) { b[texts] ^= 1; }), "Corruption",
+                   "BLOCK-4", "the first group's frame does not begin with the Zstandard magic number");
+    invalid_vector("group_frames_for_tags", edit_block(framed, [&](std::string& b) { b[kBlockHeaderSize + 1] = kZstdByGroup; }),
+                   "Corruption", "BLOCK-1", "encoding 2 (one frame per group) on the tags section, which has no directory column");
   }
   write("MANIFEST.tsv", manifest);
   return 0;

@@ -22,6 +22,10 @@ struct WriterOptions {
   std::size_t block_games = 4096;            // ... or this many games
   int zstd_level = 9;                        // of the sections (level 12: about 1% smaller, 3x slower on long comments)
   bool compress = true;                      // false: every section stored uncompressed
+  // A block's comments (texts) or verbatim games (raw) larger than twice this are split into
+  // zstd frames of about this many bytes (whole directory groups of games), so that reading one
+  // game decompresses only its own frame; 0: one frame per section.
+  std::size_t frame_bytes = 32 * 1024;
 };
 
 // A game that had to be kept verbatim, and why (file, game, line:column, what).
@@ -88,7 +92,7 @@ struct Query {
 
 // The archive format version this library writes (and the highest it reads); see the format
 // specification, section 9.2.
-inline constexpr std::uint16_t kFormatVersion = 5;
+inline constexpr std::uint16_t kFormatVersion = 6;
 
 struct ArchiveInfo {
   std::uint16_t write_version = 0, read_version = 0;

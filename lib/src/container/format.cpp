@@ -135,9 +135,8 @@ std::uint8_t result_bit(const std::string* r) {
 void BlockBuilder::end_game(const std::vector<Tag>& t) {
   tags.push_back(t);
   ++games;
-  // Every kDirectoryStep games, and at the block's last game (finish()), the directory gets
-  // what the group took in each stream.
-  if (games % kDirectoryStep == 0) close_directory_entry();
+  const std::string* stream[4] = {&streams.moves, &streams.structure, &streams.texts, &streams.raw};
+  for (int i = 0; i < 4; ++i) game_end[i].push_back(static_cast<std::uint32_t>(stream[i]->size()));
   const std::string* date = nullptr;
   const std::string* result = nullptr;
   for (const Tag& tag : t) {
@@ -435,43 +434,68 @@ Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t 
 
 // ---- blocks ------------------------------------------------------------------------------------
 
-void BlockBuilder::close_directory_entry() {
-  const std::string* stream[4] = {&streams.moves, &streams.structure, &streams.texts, &streams.raw};
-  for (int i = 0; i < 4; ++i) {
-    directory[i].push_back(static_cast<std::uint32_t>(stream[i]->size() - taken[i]));
-    taken[i] = stream[i]->size();
-  }
+std::uint32_t BlockBuilder::directory_step(const WriterOptions& options) const {
+  constexpr std::uint64_t kStep = 16;
+  const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
+  if (!options.compress || options.frame_bytes == 0 || big <= 2 * options.frame_bytes) return kStep;
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
 }
 
-std::string BlockBuilder::finish(const WriterOptions& options) {
-  if (games % kDirectoryStep != 0) close_directory_entry();
-  // The structure section: the game directory (games per entry, then per stream one varint per
-  // entry), then the structure stream.
+namespace {
+
+// `plain` as one zstd frame at `level` (its header gives its content size), or nothing if that fails.
+std::string compress_frame(std::string_view plain, int level) {
+  std::string packed(ZSTD_compressBound(plain.size()), '\0');
+  const std::size_t n = ZSTD_compress(packed.data(), packed.size(), plain.data(), plain.size(), level);
+  if (ZSTD_isError(n)) return {};
+  packed.resize(n);
+  return packed;
+}
+
+}  // namespace
+
+std::string BlockBuilder::finish(const WriterOptions& options) const {
+  // The game directory (9.3.1): games per group, then per stream one varint per group (the
+  // bytes the group's games take), then the structure stream.
+  const std::uint32_t step = directory_step(options);
+  const std::uint32_t groups = (games + step - 1) / step;
   std::string structure;
-  put_varint(structure, kDirectoryStep);
-  for (const auto& column : directory)
-    for (std::uint32_t v : column) put_varint(structure, v);
+  put_varint(structure, step);
+  for (const auto& ends : game_end)
+    for (std::uint32_t k = 0; k < groups; ++k)
+      put_varint(structure, ends[std::min(games, (k + 1) * step) - 1] - (k ? ends[k * step - 1] : 0));
   structure += streams.structure;
-  const std::string plain[kSections] = {encode_tags(tags), streams.moves, structure, streams.texts, streams.raw};
+  const std::string tags_plain = encode_tags(tags);
+  const std::string_view plain[kSections] = {tags_plain, streams.moves, structure, streams.texts, streams.raw};
   std::string table, data;
   for (int s = 0; s < kSections; ++s) {
+    const std::string_view raw = plain[s];
     std::uint8_t encoding = kStored;
-    std::string_view stored = plain[s];
     std::string packed;
-    if (options.compress && !plain[s].empty()) {
-      packed.resize(ZSTD_compressBound(plain[s].size()));
-      const std::size_t n = ZSTD_compress(packed.data(), packed.size(), plain[s].data(), plain[s].size(), options.zstd_level);
-      if (!ZSTD_isError(n) && n < plain[s].size()) {
-        packed.resize(n);
-        stored = packed;
-        encoding = kZstd;
+    if (options.compress && !raw.empty()) {
+      // Texts and raw games larger than two frames go one frame per group (9.3), others in one.
+      if ((s == kTexts || s == kRaw) && options.frame_bytes && raw.size() > 2 * options.frame_bytes && groups > 1) {
+        const auto& ends = game_end[s - 1];
+        bool ok = true;
+        for (std::uint32_t k = 0; k < groups && ok; ++k) {
+          const std::uint32_t from = k ? ends[k * step - 1] : 0, to = ends[std::min(games, (k + 1) * step) - 1];
+          const std::string frame = compress_frame(raw.substr(from, to - from), options.zstd_level);
+          ok = !frame.empty();
+          packed += frame;
+        }
+        if (ok) encoding = kZstdByGroup;
+      } else {
+        packed = compress_frame(raw, options.zstd_level);
+        if (!packed.empty()) encoding = kZstd;
       }
+      if (encoding != kStored && packed.size() >= raw.size()) encoding = kStored;
     }
+    const std::string_view stored = encoding == kStored ? raw : std::string_view(packed);
     table += static_cast<char>(s);
     table += static_cast<char>(encoding);
     put_le(table, 0, 2);
     put_le(table, stored.size(), 4);
-    put_le(table, plain[s].size(), 4);
+    put_le(table, raw.size(), 4);
     data += stored;
   }
   std::string block(kBlockMagic, 4);
@@ -513,7 +537,9 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
     const std::size_t at = kBlockHeaderSize + static_cast<std::size_t>(s) * kSectionEntrySize;
     if (static_cast<std::uint8_t>(e[0]) != s) return bad("sections out of order", at);
     encodings[s] = static_cast<std::uint8_t>(e[1]);
-    if (encodings[s] > kZstd) return bad("unknown section encoding", at + 1);
+    // One frame per group: texts and raw sections of layout 1 only (they have a directory column).
+    if (encodings[s] > kZstdByGroup || (encodings[s] == kZstdByGroup && (layout != kBlockLayout1 || s < kTexts)))
+      return bad("unknown section encoding", at + 1);
     if (get_le(e + 2, 2) != 0) return bad("reserved bytes not zero", at + 2);
     stored[s] = static_cast<std::uint32_t>(get_le(e + 4, 4));
     raw[s] = static_cast<std::uint32_t>(get_le(e + 8, 4));
@@ -527,16 +553,24 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
 
 }  // namespace
 
-// Decompresses one zstd frame that must give exactly `size` bytes. The buffer grows only as
-// output is produced, so a size field that lies costs no memory beyond what the frame yields.
-bool decompress(std::string_view in, std::uint32_t size, std::string& out) {
-  // One context per thread, freed when the thread ends.
+namespace {
+
+// One decompression context per thread, freed when the thread ends.
+ZSTD_DCtx* thread_dctx() {
   struct Context {
     ZSTD_DCtx* p = ZSTD_createDCtx();
     ~Context() { ZSTD_freeDCtx(p); }
   };
   static thread_local Context context;
-  ZSTD_DCtx* dctx = context.p;
+  return context.p;
+}
+
+}  // namespace
+
+// Decompresses one zstd frame that must give exactly `size` bytes. The buffer grows only as
+// output is produced, so a size field that lies costs no memory beyond what the frame yields.
+bool decompress(std::string_view in, std::uint32_t size, std::string& out) {
+  ZSTD_DCtx* dctx = thread_dctx();
   ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
   out.clear();
   ZSTD_inBuffer input{in.data(), in.size(), 0};
@@ -568,7 +602,8 @@ namespace {
 
 // Layout 1: the game directory at the start of the structure section (9.3.1), parsed into group
 // start offsets, with the check that each stream's column adds up to the stream's size.
-Status parse_directory(const std::string& where, DecodedBlock& out) {
+// `raw`: the sections' sizes from the block's table (group-framed sections are not decoded yet).
+Status parse_directory(const std::string& where, const std::uint32_t raw[kSections], DecodedBlock& out) {
   out.directory_bytes = 0;
   out.directory_step = 0;
   for (auto& g : out.group_start) g.clear();
@@ -593,8 +628,7 @@ Status parse_directory(const std::string& where, DecodedBlock& out) {
     col[groups] = static_cast<std::uint32_t>(sum);
   }
   out.directory_bytes = out.sections[kStructure].size() - r.remaining();
-  const std::size_t sizes[4] = {out.sections[kMoves].size(), r.remaining(), out.sections[kTexts].size(),
-                                out.sections[kRaw].size()};
+  const std::size_t sizes[4] = {out.sections[kMoves].size(), r.remaining(), raw[kTexts], raw[kRaw]};
   for (int i = 0; i < 4; ++i)
     if (out.group_start[i].back() != sizes[i]) return bad("a stream's entries do not add up to its size");
   return {};
@@ -602,19 +636,26 @@ Status parse_directory(const std::string& where, DecodedBlock& out) {
 
 }  // namespace
 
-CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k) {
-  auto from = [&](int i, std::string_view stream) { return stream.substr(block.group_start[i][k]); };
+CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounded) {
+  auto from = [&](int i, std::string_view stream) {
+    const std::uint32_t start = block.group_start[i][k];
+    return bounded ? stream.substr(start, block.group_start[i][k + 1] - start) : stream.substr(start);
+  };
   return CodecCursor{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
                      from(3, block.sections[kRaw]), block.codec};
 }
 
 Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCursor& c, const std::string& where) {
   if (block.layout == kBlockLayout0 || ((j + 1) % block.directory_step != 0 && j + 1 != block.games)) return {};
-  const CodecCursor want = group_cursor(block, (j + 1 + block.directory_step - 1) / block.directory_step);
-  if (c.moves.size() != want.moves.size() || c.structure.size() != want.structure.size() ||
-      c.texts.size() != want.texts.size() || c.raw.size() != want.raw.size())
-    return corruption(where + ": game directory: the games up to game " + std::to_string(j + 1) +
-                      " of the block do not end where their entry says");
+  // Where the games stopped reading, against where the next group starts (or the streams end).
+  const std::uint32_t next = (j + block.directory_step) / block.directory_step;
+  const std::string_view base[4] = {block.sections[kMoves], block.structure_stream(), block.sections[kTexts],
+                                    block.sections[kRaw]};
+  const std::string_view at[4] = {c.moves, c.structure, c.texts, c.raw};
+  for (int i = 0; i < 4; ++i)
+    if (at[i].data() != base[i].data() + block.group_start[i][next])
+      return corruption(where + ": game directory: the games up to game " + std::to_string(j + 1) +
+                        " of the block do not end where their entry says");
   return {};
 }
 
@@ -624,24 +665,109 @@ Status read_block_sizes(std::string_view b, const std::string& where, std::uint3
   return parse_block_header(b, where, games, codec, layout, enc, stored, raw);
 }
 
-Status decode_block(std::string_view b, const std::string& where, DecodedBlock& out, bool decode_tags_too) {
-  std::uint8_t enc[kSections];
+namespace {
+
+// A section of encoding kZstdByGroup (9.3): one Zstandard frame per directory group, each
+// declaring the size its group takes in the stream (`column`: group start offsets), nothing
+// after the last. Records where each frame starts.
+Status walk_frames(const DecodedBlock& block, int s, std::size_t block_pos, const std::string& where,
+                   std::vector<std::uint32_t>& frame_start) {
+  const std::string_view in = block.stored_bytes[s];
+  const std::vector<std::uint32_t>& column = block.group_start[s - 1];
+  auto bad = [&](const std::string& what, std::size_t at) {
+    return corruption(where + ": section " + std::to_string(s) + ": " + what + " (block byte " +
+                      std::to_string(block_pos + at) + ")");
+  };
+  frame_start.clear();
+  std::size_t pos = 0;
+  for (std::size_t k = 0; k + 1 < column.size(); ++k) {
+    frame_start.push_back(static_cast<std::uint32_t>(pos));
+    const std::string_view rest = in.substr(pos);
+    if (rest.size() < 4 || get_le(rest.data(), 4) != ZSTD_MAGICNUMBER)
+      return bad("group " + std::to_string(k) + " has no Zstandard frame", pos);
+    const std::size_t n = ZSTD_findFrameCompressedSize(rest.data(), rest.size());
+    if (ZSTD_isError(n)) return bad("group " + std::to_string(k) + "'s frame is damaged", pos);
+    const unsigned long long content = ZSTD_getFrameContentSize(rest.data(), n);
+    if (content != column[k + 1] - column[k])
+      return bad("group " + std::to_string(k) + "'s frame does not declare the size the directory gives", pos);
+    pos += n;
+  }
+  frame_start.push_back(static_cast<std::uint32_t>(pos));
+  if (pos != in.size()) return bad("bytes after the last group's frame", pos);
+  return {};
+}
+
+// Decompresses frame k of group-framed section s into its place in the section.
+Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const std::string& where) {
+  const std::uint32_t from = block.frame_start[s][k], to = block.frame_start[s][k + 1];
+  const std::uint32_t at = block.group_start[s - 1][k], size = block.group_start[s - 1][k + 1] - at;
+  const std::size_t n = ZSTD_decompressDCtx(thread_dctx(), block.sections[s].data() + at, size,
+                                            block.stored_bytes[s].data() + from, to - from);
+  if (ZSTD_isError(n) || n != size)
+    return corruption(where + ": section " + std::to_string(s) + ": group " + std::to_string(k) +
+                      "'s frame does not decompress to its size");
+  return {};
+}
+
+}  // namespace
+
+Status decode_block(std::string_view b, const std::string& where, DecodedBlock& out, BlockParts parts) {
   std::uint32_t raw[kSections];
-  if (auto st = parse_block_header(b, where, out.games, out.codec, out.layout, enc, out.stored, raw); !st)
+  if (auto st = parse_block_header(b, where, out.games, out.codec, out.layout, out.encoding, out.stored, raw); !st)
     return st;
   std::size_t pos = kBlockHeaderSize + kSections * kSectionEntrySize;
+  std::size_t section_pos[kSections];
   for (int s = 0; s < kSections; ++s) {
     const std::string_view stored = b.substr(pos, out.stored[s]);
-    if (enc[s] == kStored) {
+    out.stored_bytes[s] = stored;
+    out.frame_start[s].clear();
+    out.frame_done[s].clear();
+    section_pos[s] = pos;
+    pos += out.stored[s];
+    if (parts == BlockParts::kTagsOnly && s != kTags) {
+      out.sections[s].clear();
+      continue;
+    }
+    if (out.encoding[s] == kStored) {
       out.sections[s].assign(stored);
+    } else if (out.encoding[s] == kZstdByGroup) {
+      out.sections[s].clear();  // filled group by group once the directory is known
     } else if (!decompress(stored, raw[s], out.sections[s])) {
       return corruption(where + ": section " + std::to_string(s) + " does not decompress to its size (block byte " +
-                        std::to_string(pos) + ")");
+                        std::to_string(section_pos[s]) + ")");
     }
-    pos += out.stored[s];
   }
-  if (auto st = parse_directory(where, out); !st) return st;
-  if (decode_tags_too) return decode_tags(out.sections[kTags], out.games, out.layout, where, out);
+  if (parts == BlockParts::kTagsOnly) {
+    out.directory_bytes = 0;
+    return decode_tags(out.sections[kTags], out.games, out.layout, where, out);
+  }
+  if (auto st = parse_directory(where, raw, out); !st) return st;
+  for (int s = kTexts; s < kSections; ++s) {
+    if (out.encoding[s] != kZstdByGroup) continue;
+    if (auto st = walk_frames(out, s, section_pos[s], where, out.frame_start[s]); !st) return st;
+    const auto groups = static_cast<std::uint32_t>(out.frame_start[s].size() - 1);
+    if (parts == BlockParts::kLazyGroups) {
+      out.sections[s].assign(raw[s], '\0');
+      out.frame_done[s].assign(groups, false);
+      continue;
+    }
+    // The section grows only as frames give their bytes (a declared size that lies costs no
+    // memory beyond what the frames before it yielded).
+    for (std::uint32_t k = 0; k < groups; ++k) {
+      out.sections[s].resize(out.group_start[s - 1][k + 1]);
+      if (auto st = decompress_group(out, s, k, where); !st) return st;
+    }
+  }
+  if (parts == BlockParts::kAll) return decode_tags(out.sections[kTags], out.games, out.layout, where, out);
+  return {};
+}
+
+Status group_ready(DecodedBlock& block, std::uint32_t k, const std::string& where) {
+  for (int s = kTexts; s < kSections; ++s) {
+    if (block.frame_done[s].empty() || block.frame_done[s][k]) continue;
+    if (auto st = decompress_group(block, s, k, where); !st) return st;
+    block.frame_done[s][k] = true;
+  }
   return {};
 }
 

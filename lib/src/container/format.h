@@ -26,7 +26,9 @@ inline constexpr std::size_t kSectionEntrySize = 12;
 inline constexpr int kSections = 5;  // tags, moves, structure, texts, raw
 inline constexpr std::uint32_t kMaxSectionBytes = 256u << 20;
 inline constexpr std::uint32_t kMaxBlockGames = 1u << 20;
-inline constexpr std::uint8_t kStored = 0, kZstd = 1;
+// Section encodings (9.3): stored, one zstd frame, or (layout 1 moves, texts and raw sections)
+// one zstd frame per directory group, so that one game's group decompresses on its own.
+inline constexpr std::uint8_t kStored = 0, kZstd = 1, kZstdByGroup = 2;
 // Block layouts (block header byte 6). 0 (format versions 1 and 2): tag values inline in their
 // columns (spec 9.4.1). 1 (version 3): a dictionary per tag column with fixed-width references
 // (9.4.2), and the structure section opens with the game directory (9.3.1).
@@ -87,18 +89,17 @@ struct BlockBuilder {
   std::uint32_t games = 0;
   BlockSummary summary;
   std::uint8_t codec = kMoveCodecCurrent;  // what the streams were coded with
-  // The game directory (9.3.1): games per entry, and what the games ended so far took in each
-  // stream (moves, structure, texts, raw) while the current entry is open.
-  static constexpr std::uint32_t kDirectoryStep = 16;
-  std::vector<std::uint32_t> directory[4];
-  std::size_t taken[4] = {};  // bytes of each stream at the last entry's end
-  // Ends a game whose records were just appended to `streams`: its tags, the directory and the
-  // block summary.
+  // Where each game ended in each stream (moves, structure, texts, raw): the game directory
+  // (9.3.1) is made from these when the block is finished.
+  std::vector<std::uint32_t> game_end[4];
+  // Ends a game whose records were just appended to `streams`: its tags, its ends and the block
+  // summary.
   void end_game(const std::vector<Tag>& t);
   // The block's bytes: header, section table, sections, checksum.
-  // (Closes the directory's last entry.)
-  std::string finish(const WriterOptions& options);
-  void close_directory_entry();
+  std::string finish(const WriterOptions& options) const;
+  // Games per directory group (9.3.1): 16, or fewer where the texts or raw stream is to be
+  // split into zstd frames of about options.frame_bytes each.
+  std::uint32_t directory_step(const WriterOptions& options) const;
 };
 
 // Date tag "YYYY.MM.DD" (with ?? parts) as the range of YYYYMMDD values it allows.
@@ -118,6 +119,14 @@ struct DecodedBlock {
   std::uint8_t layout = kBlockLayout0;
   std::string sections[kSections];
   std::uint32_t stored[kSections] = {};
+  std::uint8_t encoding[kSections] = {};
+  // Sections of encoding kZstdByGroup read lazily (decode_block with kLazyGroups): the stored
+  // bytes (a view into the block, which must outlive this), where each group's frame starts in
+  // them (one more entry than groups), and which groups are in `sections` already (the rest of
+  // the section is zeros until group_ready() decompresses them).
+  std::string_view stored_bytes[kSections];
+  std::vector<std::uint32_t> frame_start[kSections];
+  std::vector<bool> frame_done[kSections];
   // Layout 1: the game directory (the structure section's first `directory_bytes` bytes), as the
   // offset where each group of `directory_step` games starts in each stream (moves, structure
   // stream, texts, raw), one more entry than groups. Layout 0 leaves these empty.
@@ -139,8 +148,16 @@ struct DecodedBlock {
     return out;
   }
 };
+// What decode_block decodes. kAll: every section, the tags parsed into tag_views. kLazyGroups:
+// the tags are left unparsed (for decode_tags or decode_game_tags), and group-framed sections
+// are only checked (each frame's declared size against the directory) and left compressed
+// until group_ready() asks for a group. kTagsOnly: the tags section alone, parsed (the other
+// sections are left empty and unchecked; the block checksum still covers them).
+enum class BlockParts { kAll, kLazyGroups, kTagsOnly };
 // `where` ("block 3 at offset 1234") prefixes every error. Checks the checksum first.
-Status decode_block(std::string_view bytes, const std::string& where, DecodedBlock& out, bool decode_tags = true);
+Status decode_block(std::string_view bytes, const std::string& where, DecodedBlock& out, BlockParts parts = BlockParts::kAll);
+// After decode_block with kLazyGroups: decompresses group k's frames where not done yet.
+Status group_ready(DecodedBlock& block, std::uint32_t k, const std::string& where);
 // Decodes every game's tags of a block's tags section into out.tag_views and out.tag_start.
 Status decode_tags(std::string_view tags_section, std::uint32_t games, std::uint8_t layout, const std::string& where,
                    DecodedBlock& out);
@@ -149,8 +166,9 @@ Status decode_tags(std::string_view tags_section, std::uint32_t games, std::uint
 // headers and the game's own references and values, each bounds-checked.
 Status decode_game_tags(std::string_view tags_section, std::uint32_t games, std::uint32_t game, std::uint8_t layout,
                         const std::string& where, std::vector<Tag>& out);
-// Layout 1: the streams from the start of games group `k` (games k * directory_step on).
-CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k);
+// Layout 1: the streams from the start of games group `k` (games k * directory_step on); with
+// `bounded`, the streams end where the group ends (a lazily read block has only that group).
+CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounded = false);
 // Layout 1: after game j was decoded in order, leaving `c`: if j ends its group, the group must
 // end where the directory says in every stream.
 Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCursor& c, const std::string& where);

@@ -133,7 +133,7 @@ struct Archive::Impl {
     if (!again) {
       cached = ~0u;
       tags_decoded = false;
-      if (auto st = decode_block(bytes(b), where(b), block, false); !st) return st;
+      if (auto st = decode_block(bytes(b), where(b), block, BlockParts::kLazyGroups); !st) return st;
       if (block.games != index.blocks[b].games)
         return corruption(where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
                           std::to_string(index.blocks[b].games));
@@ -171,16 +171,19 @@ struct Archive::Impl {
   }
 
   // Where game j of the loaded block b starts: where the last game decoded ended, if j follows
-  // it; else, layout 1: from its group's directory entry, skipping the group's games before it;
+  // it in its group; else, layout 1: from its group's directory entry (the group's frames
+  // decompressed, the streams ending with the group), skipping the group's games before it;
   // layout 0: skipping every game before it.
   Result<CodecCursor> start_of(std::uint32_t b, std::uint32_t j) {
-    if (j == after_game) return after_cursor;
     if (block.layout == kBlockLayout0) {
+      if (j == after_game) return after_cursor;
       if (auto st = find_start(b, j); !st) return st.error();
       return starts[j];
     }
+    if (j == after_game && j % block.directory_step != 0) return after_cursor;
     const std::uint32_t group = j / block.directory_step;
-    CodecCursor c = group_cursor(block, group);
+    if (auto st = group_ready(block, group, where(b)); !st) return st.error();
+    CodecCursor c = group_cursor(block, group, true);
     for (std::uint32_t g = group * block.directory_step; g < j; ++g)
       if (auto st = skip_game(c); !st)
         return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + g + 1) + ": " +
@@ -259,7 +262,7 @@ struct Archive::Impl {
       if (cached == b && tags_decoded) {  // a block read for one game has only that game's tags
         db = &block;
       } else {
-        if (auto st = decode_block(bytes(b), where(b), tags_only); !st) return st.error();
+        if (auto st = decode_block(bytes(b), where(b), tags_only, BlockParts::kTagsOnly); !st) return st.error();
         if (tags_only.games != index.blocks[b].games) return corruption(where(b) + ": game count differs from the index");
         db = &tags_only;
       }
