@@ -443,10 +443,16 @@ std::uint32_t BlockBuilder::directory_step(const WriterOptions& options) const {
 
 namespace {
 
-// `plain` as one zstd frame at `level` (its header gives its content size), or nothing if that fails.
+// `plain` as one zstd frame at `level` (its header gives its content size), or nothing if that
+// fails. One compression context per thread, reused (the same bytes as ZSTD_compress).
 std::string compress_frame(std::string_view plain, int level) {
+  struct Context {
+    ZSTD_CCtx* p = ZSTD_createCCtx();
+    ~Context() { ZSTD_freeCCtx(p); }
+  };
+  static thread_local Context context;
   std::string packed(ZSTD_compressBound(plain.size()), '\0');
-  const std::size_t n = ZSTD_compress(packed.data(), packed.size(), plain.data(), plain.size(), level);
+  const std::size_t n = ZSTD_compressCCtx(context.p, packed.data(), packed.size(), plain.data(), plain.size(), level);
   if (ZSTD_isError(n)) return {};
   packed.resize(n);
   return packed;
@@ -800,12 +806,8 @@ std::string encode_index(const Index& index, const WriterOptions& options) {
   std::uint8_t encoding = kStored;
   std::string packed;
   if (options.compress && !body.empty()) {
-    packed.resize(ZSTD_compressBound(body.size()));
-    const std::size_t n = ZSTD_compress(packed.data(), packed.size(), body.data(), body.size(), options.zstd_level);
-    if (!ZSTD_isError(n) && n < body.size()) {
-      packed.resize(n);
-      encoding = kZstd;
-    }
+    packed = compress_frame(body, options.zstd_level);
+    if (!packed.empty() && packed.size() < body.size()) encoding = kZstd;
   }
   out += static_cast<char>(encoding);
   put_le(out, body.size(), 4);
