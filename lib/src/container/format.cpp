@@ -745,6 +745,8 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   }
   if (parts == BlockParts::kTagsOnly) {
     out.directory_bytes = 0;
+    out.directory_step = 0;
+    for (auto& g : out.group_start) g.clear();
     return decode_tags(out.sections[kTags], out.games, out.layout, where, out);
   }
   if (auto st = parse_directory(where, raw, out); !st) return st;
