@@ -114,6 +114,36 @@ TEST_F(CliArchive, InfoAndVerify) {
   EXPECT_NE(r.err.find("sound: 61 games"), std::string::npos) << r.err;
 }
 
+// Comments above 64 KiB in a block are framed by group unless --frame-kib 0 says otherwise;
+// info says where; both archives unpack to the same PGN.
+TEST_F(CliArchive, FrameKibFramesLargeComments) {
+  std::string pgn;
+  for (int g = 0; g < 40; ++g) {
+    pgn += "[Event \"long comments\"]\n[Round \"" + std::to_string(g + 1) + "\"]\n\n";
+    const char* moves[] = {"1. Nf3", "Nf6", "2. Ng1", "Ng8"};
+    for (int m = 0; m < 40; ++m) {
+      pgn += std::string(m % 4 == 0 && m ? "1. " : "") + (m % 4 == 0 ? "Nf3" : moves[m % 4]) + " {";
+      for (int w = 0; w < 12; ++w) pgn += "d=" + std::to_string((g * 131 + m * 17 + w * 7) % 97) + " ";
+      pgn += "} ";
+    }
+    pgn += "*\n\n";
+  }
+  {
+    std::ofstream(dir_ + "/long.pgn") << pgn;
+  }
+  ASSERT_EQ(run_cli("pack -q " + p("long.pgn") + " -o " + p("framed.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --frame-kib 0 " + p("long.pgn") + " -o " + p("whole.pga")).exit_code, 0);
+  auto framed = run_cli("info " + p("framed.pga"));
+  EXPECT_NE(framed.out.find("texts (comments): one zstd frame per group of games in 1 of 1 blocks"), std::string::npos)
+      << framed.out;
+  EXPECT_EQ(run_cli("info " + p("whole.pga")).out.find("one zstd frame per group"), std::string::npos);
+  EXPECT_NE(run_cli("info --json " + p("framed.pga")).out.find("\"texts\": {\"stored\""), std::string::npos);
+  const std::string unpacked = run_cli("unpack " + p("framed.pga")).out;
+  EXPECT_EQ(unpacked, run_cli("unpack " + p("whole.pga")).out);
+  EXPECT_NE(unpacked.find("d=0 d=7"), std::string::npos) << "the comments came back";
+  EXPECT_EQ(run_cli("pack -q --frame-kib x " + p("long.pgn") + " -o " + p("bad.pga")).exit_code, 1);
+}
+
 TEST_F(CliArchive, ExitCodes) {
   ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
   auto r = run_cli("pack '" + pgn_ + "'");

@@ -525,6 +525,7 @@ int cmd_info(const Args& a) {
   });
   if (!st) return report(st.error());
   const char* names[5] = {"tags", "moves", "structure", "texts", "raw"};
+  const char* contents[5] = {"tags", "moves", "structure", "texts (comments)", "raw (verbatim games)"};
   const double bits_per_ply = plies ? info->section_stored[1] * 8.0 / static_cast<double>(plies) : 0;
   std::string s;
   char line[256];
@@ -539,8 +540,9 @@ int cmd_info(const Args& a) {
                   (unsigned long long)info->block_overhead_bytes, bits_per_ply);
     s += line;
     for (int k = 0; k < 5; ++k) {
-      std::snprintf(line, sizeof line, "%s\"%s\": {\"stored\": %llu, \"raw\": %llu}", k ? ", " : "", names[k],
-                    (unsigned long long)info->section_stored[k], (unsigned long long)info->section_raw[k]);
+      std::snprintf(line, sizeof line, "%s\"%s\": {\"stored\": %llu, \"raw\": %llu, \"framed_blocks\": %llu}",
+                    k ? ", " : "", names[k], (unsigned long long)info->section_stored[k],
+                    (unsigned long long)info->section_raw[k], (unsigned long long)info->section_framed_blocks[k]);
       s += line;
     }
     s += "}}\n";
@@ -562,6 +564,12 @@ int cmd_info(const Args& a) {
     std::snprintf(line, sizeof line, "%-10s %12llu\n%-10s %12llu\n", "index", (unsigned long long)info->index_bytes,
                   "overhead", (unsigned long long)(info->block_overhead_bytes + 32 + 48));
     s += line;
+    for (int k = 0; k < 5; ++k)
+      if (info->section_framed_blocks[k]) {
+        std::snprintf(line, sizeof line, "%s: one zstd frame per group of games in %llu of %llu blocks\n", contents[k],
+                      (unsigned long long)info->section_framed_blocks[k], (unsigned long long)info->blocks);
+        s += line;
+      }
   }
   Output out;
   return write_out(out, s);

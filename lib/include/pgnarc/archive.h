@@ -100,6 +100,8 @@ struct ArchiveInfo {
   // Stored (compressed) bytes by section, summed over blocks: tags, moves, structure, texts, raw;
   // and the same uncompressed.
   std::uint64_t section_stored[5] = {}, section_raw[5] = {};
+  // Blocks whose section is stored as one zstd frame per group of games (format 6, encoding 2).
+  std::uint64_t section_framed_blocks[5] = {};
   std::uint64_t block_overhead_bytes = 0;  // block headers, section tables, checksums
 };
 

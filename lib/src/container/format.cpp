@@ -666,9 +666,11 @@ Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCu
 }
 
 Status read_block_sizes(std::string_view b, const std::string& where, std::uint32_t& games,
-                        std::uint32_t stored[kSections], std::uint32_t raw[kSections]) {
+                        std::uint32_t stored[kSections], std::uint32_t raw[kSections], std::uint8_t* encodings) {
   std::uint8_t codec, layout, enc[kSections];
-  return parse_block_header(b, where, games, codec, layout, enc, stored, raw);
+  auto st = parse_block_header(b, where, games, codec, layout, enc, stored, raw);
+  if (encodings) std::copy(enc, enc + kSections, encodings);
+  return st;
 }
 
 namespace {

@@ -172,9 +172,10 @@ CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounde
 // Layout 1: after game j was decoded in order, leaving `c`: if j ends its group, the group must
 // end where the directory says in every stream.
 Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCursor& c, const std::string& where);
-// Only the header and section table (sizes), after checking the checksum.
+// Only the header and section table (sizes, and encodings if asked), after checking the checksum.
 Status read_block_sizes(std::string_view bytes, const std::string& where, std::uint32_t& games,
-                        std::uint32_t stored[kSections], std::uint32_t raw[kSections]);
+                        std::uint32_t stored[kSections], std::uint32_t raw[kSections],
+                        std::uint8_t* encodings = nullptr);
 
 struct IndexEntry {
   std::uint64_t offset = 0, size = 0, first_game = 0;

@@ -428,9 +428,11 @@ Result<ArchiveInfo> Archive::info() {
   info.index_bytes = s.footer.index_size;
   for (std::uint32_t b = 0; b < s.index.blocks.size(); ++b) {
     std::uint32_t games, stored[kSections], raw[kSections];
-    if (auto st = read_block_sizes(s.bytes(b), s.where(b), games, stored, raw); !st) return st.error();
+    std::uint8_t encodings[kSections];
+    if (auto st = read_block_sizes(s.bytes(b), s.where(b), games, stored, raw, encodings); !st) return st.error();
     std::uint64_t sum = 0;
     for (int k = 0; k < kSections; ++k) {
+      info.section_framed_blocks[k] += encodings[k] == kZstdByGroup;
       info.section_stored[k] += stored[k];
       info.section_raw[k] += raw[k];
       sum += stored[k];
