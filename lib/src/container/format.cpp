@@ -465,11 +465,13 @@ std::string BlockBuilder::finish(const WriterOptions& options) const {
   // bytes the group's games take), then the structure stream.
   const std::uint32_t step = directory_step(options);
   const std::uint32_t groups = (games + step - 1) / step;
+  // Where group k starts and ends in stream i.
+  const auto group_from = [&](int i, std::uint32_t k) { return k ? game_end[i][k * step - 1] : 0u; };
+  const auto group_to = [&](int i, std::uint32_t k) { return game_end[i][std::min(games, (k + 1) * step) - 1]; };
   std::string structure;
   put_varint(structure, step);
-  for (const auto& ends : game_end)
-    for (std::uint32_t k = 0; k < groups; ++k)
-      put_varint(structure, ends[std::min(games, (k + 1) * step) - 1] - (k ? ends[k * step - 1] : 0));
+  for (int i = 0; i < 4; ++i)
+    for (std::uint32_t k = 0; k < groups; ++k) put_varint(structure, group_to(i, k) - group_from(i, k));
   structure += streams.structure;
   const std::string tags_plain = encode_tags(tags);
   const std::string_view plain[kSections] = {tags_plain, streams.moves, structure, streams.texts, streams.raw};
@@ -481,11 +483,10 @@ std::string BlockBuilder::finish(const WriterOptions& options) const {
     if (options.compress && !raw.empty()) {
       // Texts and raw games larger than two frames go one frame per group (9.3), others in one.
       if ((s == kTexts || s == kRaw) && options.frame_bytes && raw.size() > 2 * options.frame_bytes && groups > 1) {
-        const auto& ends = game_end[s - 1];
         bool ok = true;
         for (std::uint32_t k = 0; k < groups && ok; ++k) {
-          const std::uint32_t from = k ? ends[k * step - 1] : 0, to = ends[std::min(games, (k + 1) * step) - 1];
-          const std::string frame = compress_frame(raw.substr(from, to - from), options.zstd_level);
+          const std::uint32_t from = group_from(s - 1, k);
+          const std::string frame = compress_frame(raw.substr(from, group_to(s - 1, k) - from), options.zstd_level);
           ok = !frame.empty();
           packed += frame;
         }
@@ -677,10 +678,10 @@ namespace {
 
 // A section of encoding kZstdByGroup (9.3): one Zstandard frame per directory group, each
 // declaring the size its group takes in the stream (`column`: group start offsets), nothing
-// after the last. Records where each frame starts.
-Status walk_frames(const DecodedBlock& block, int s, std::size_t block_pos, const std::string& where,
-                   std::vector<std::uint32_t>& frame_start) {
+// after the last. Records where each frame starts in block.frame_start[s].
+Status walk_frames(DecodedBlock& block, int s, std::size_t block_pos, const std::string& where) {
   const std::string_view in = block.stored_bytes[s];
+  std::vector<std::uint32_t>& frame_start = block.frame_start[s];
   const std::vector<std::uint32_t>& column = block.group_start[s - 1];
   auto bad = [&](const std::string& what, std::size_t at) {
     return corruption(where + ": section " + std::to_string(s) + ": " + what + " (block byte " +
@@ -754,7 +755,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   if (auto st = parse_directory(where, raw, out); !st) return st;
   for (int s = kTexts; s < kSections; ++s) {
     if (out.encoding[s] != kZstdByGroup) continue;
-    if (auto st = walk_frames(out, s, section_pos[s], where, out.frame_start[s]); !st) return st;
+    if (auto st = walk_frames(out, s, section_pos[s], where); !st) return st;
     const auto groups = static_cast<std::uint32_t>(out.frame_start[s].size() - 1);
     if (parts == BlockParts::kLazyGroups) {
       out.sections[s].assign(raw[s], '\0');
