@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 
 #include "cli_util.h"
 
@@ -87,6 +88,33 @@ TEST_F(CliArchive, FindCountNumbersPgn) {
   EXPECT_EQ(run_cli("find " + p("games.pga") + " --result 2-0").exit_code, 1);
   EXPECT_EQ(run_cli("find " + p("games.pga") + " --tag nokey").exit_code, 1);
   EXPECT_EQ(run_cli("find " + p("games.pga") + " --date-from 2030 --count").out, "0\n");
+}
+
+// --list: one line per game from its tags (number, White, Black, Result, Date, Event), the same
+// lines from get and find; each line's values are the game's own tags; a verbatim game (no
+// tags coded) has empty fields.
+TEST_F(CliArchive, ListLinesFromTags) {
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
+  const std::string listed = run_cli("get " + p("games.pga") + " 1-61 --list").out;
+  ASSERT_EQ(std::count(listed.begin(), listed.end(), '\n'), 61);
+  const std::string first = listed.substr(0, listed.find('\n') + 1);
+  const std::string pgn = run_cli("get " + p("games.pga") + " 1").out;
+  auto tag = [&](const std::string& key) {
+    const auto at = pgn.find("[" + key + " \"");
+    return at == std::string::npos ? std::string() : pgn.substr(at + key.size() + 3, pgn.find("\"]", at) - at - key.size() - 3);
+  };
+  EXPECT_EQ(first, "1\t" + tag("White") + "\t" + tag("Black") + "\t" + tag("Result") + "\t" + tag("Date") + "\t" +
+                       tag("Event") + "\n");
+  EXPECT_TRUE(listed.ends_with("61\t\t\t\t\t\n")) << "the verbatim game: " << listed.substr(listed.rfind('\n', listed.size() - 2));
+  // find --list lists exactly the games find numbers, with get's lines.
+  const std::string numbers = run_cli("find " + p("games.pga") + " --player carlsen").out;
+  const std::string found = run_cli("find " + p("games.pga") + " --player carlsen --list").out;
+  std::string expected;
+  std::istringstream in(numbers);
+  for (std::string n; std::getline(in, n);) expected += run_cli("get " + p("games.pga") + " " + n + " --list").out;
+  EXPECT_EQ(found, expected);
+  EXPECT_NE(found.find("Carlsen"), std::string::npos);
+  EXPECT_EQ(run_cli("find " + p("games.pga") + " --player carlsen --list --count").exit_code, 1);
 }
 
 TEST_F(CliArchive, AppendAndMerge) {

@@ -36,8 +36,8 @@ constexpr const char* kUsageText =
     "  pack [-o OUT.pga] [--threads N] [--strict] [--force] INPUT...\n"
     "                      archive PGN (.pgn, .pgn.zst, .pgn.gz, or - for stdin)\n"
     "  unpack ARCHIVE [-o OUT.pgn] [--salvage]   all games as canonical PGN (stdout by default)\n"
-    "  get ARCHIVE N [N | N-M ...]   those games (numbered from 1) as PGN\n"
-    "  find ARCHIVE [filters] [--count | --numbers | --pgn]\n"
+    "  get ARCHIVE N [N | N-M ...] [--list]   those games (numbered from 1) as PGN, or listed\n"
+    "  find ARCHIVE [filters] [--count | --numbers | --pgn | --list]\n"
     "                      filters: --white S --black S --player S --event S --site S --exact\n"
     "                      --result R --eco E --date-from D --date-to D --tag KEY=VALUE\n"
     "  append ARCHIVE INPUT...       add games to an archive\n"
@@ -71,13 +71,16 @@ constexpr Help kHelp[] = {
      "are compressed in frames of about N KiB (whole groups of games), so that reading one game\n"
      "decompresses only its frame (engine-annotated archives: reads about 2x faster, 4% larger).\n"},
     {"unpack", "usage: pgnarc unpack ARCHIVE [-o OUT.pgn] [--salvage] [--quiet]\n\nWrites every game as canonical PGN; games kept verbatim are written as their original bytes.\n--salvage reads a damaged archive without its index: the games of every block whose\nchecksum holds are written, damaged regions are reported, and the exit code is 3 if any.\n"},
-    {"get", "usage: pgnarc get ARCHIVE N [N | N-M ...]\n\nWrites the games with those numbers (from 1), byte for byte as unpack writes them.\n"},
+    {"get", "usage: pgnarc get ARCHIVE N [N | N-M ...] [--list]\n\nWrites the games with those numbers (from 1), byte for byte as unpack writes them.\n"
+            "--list writes one line per game instead, from its tags alone (no moves are decoded):\n"
+            "number, White, Black, Result, Date, Event, separated by tabs.\n"},
     {"find",
      "usage: pgnarc find ARCHIVE [--white S] [--black S] [--player S] [--event S] [--site S] [--exact]\n"
      "                   [--result R] [--eco E] [--date-from D] [--date-to D] [--tag KEY=VALUE]...\n"
-     "                   [--count | --numbers | --pgn]\n\n"
+     "                   [--count | --numbers | --pgn | --list]\n\n"
      "Names match as case-insensitive substrings (--exact: exact). Dates are YYYY[.MM[.DD]]; games\n"
-     "with unknown dates match no date range. Prints game numbers (default), their count, or PGN.\n"},
+     "with unknown dates match no date range. Prints game numbers (default), their count, their PGN,\n"
+     "or (--list) one line per game from its tags: number, White, Black, Result, Date, Event, by tabs.\n"},
     {"append", "usage: pgnarc append ARCHIVE INPUT...\n\nAdds the games of the inputs to ARCHIVE. The old blocks are copied, not re-encoded; the\narchive is replaced only when the new one is complete.\n"},
     {"merge", "usage: pgnarc merge -o OUT.pga [--force] ARCHIVE...\n\nJoins archives into OUT.pga by copying their blocks, without decoding games.\n"},
     {"info", "usage: pgnarc info ARCHIVE [--json]\n\nGames, blocks, bytes by section, bits per ply of moves, format versions.\n"},
@@ -443,6 +446,24 @@ int cmd_unpack(const Args& a) {
   return kOk;
 }
 
+// Game `i`'s line of `get --list` and `find --list`: its number, then the values of White,
+// Black, Result, Date and Event (empty where the game has no such tag), separated by tabs; a
+// tab or control character inside a value is written as a space.
+pgnarc::Result<std::string> list_line(pgnarc::Archive& archive, std::uint64_t i) {
+  auto tags = archive.read_tags(i);
+  if (!tags) return tags.error();
+  std::string line = std::to_string(i + 1);
+  for (const char* key : {"White", "Black", "Result", "Date", "Event"}) {
+    line += '\t';
+    for (const pgnarc::Tag& t : *tags)
+      if (t.key == key) {
+        for (char c : t.value) line += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+        break;
+      }
+  }
+  return line + "\n";
+}
+
 int cmd_get(const Args& a) {
   if (a.positional.size() < 2) return usage_error("get needs an archive and game numbers");
   auto archive = open_archive(a.positional[0]);
@@ -462,9 +483,9 @@ int cmd_get(const Args& a) {
   Output out;
   for (auto [lo, hi] : ranges) {
     for (std::uint64_t n = lo; n <= hi; ++n) {
-      auto pgn = (*archive)->read_pgn(n - 1);
-      if (!pgn) return report(pgn.error());
-      if (int rc = write_out(out, *pgn)) return rc;
+      auto text = a.flag("--list") ? list_line(**archive, n - 1) : (*archive)->read_pgn(n - 1);
+      if (!text) return report(text.error());
+      if (int rc = write_out(out, *text)) return rc;
     }
   }
   return kOk;
@@ -490,8 +511,8 @@ int cmd_find(const Args& a) {
   }
   if (q.result && *q.result != "1-0" && *q.result != "0-1" && *q.result != "1/2-1/2" && *q.result != "*")
     return usage_error("--result takes 1-0, 0-1, 1/2-1/2 or *");
-  const int modes = a.flag("--count") + a.flag("--numbers") + a.flag("--pgn");
-  if (modes > 1) return usage_error("choose one of --count, --numbers, --pgn");
+  const int modes = a.flag("--count") + a.flag("--numbers") + a.flag("--pgn") + a.flag("--list");
+  if (modes > 1) return usage_error("choose one of --count, --numbers, --pgn, --list");
   auto archive = open_archive(a.positional[0]);
   if (!archive) return report(archive.error());
   auto found = (*archive)->find(q);
@@ -499,10 +520,10 @@ int cmd_find(const Args& a) {
   Output out;
   if (a.flag("--count")) return write_out(out, std::to_string(found->size()) + "\n");
   for (std::uint64_t i : *found) {
-    if (a.flag("--pgn")) {
-      auto pgn = (*archive)->read_pgn(i);
-      if (!pgn) return report(pgn.error());
-      if (int rc = write_out(out, *pgn)) return rc;
+    if (a.flag("--pgn") || a.flag("--list")) {
+      auto text = a.flag("--list") ? list_line(**archive, i) : (*archive)->read_pgn(i);
+      if (!text) return report(text.error());
+      if (int rc = write_out(out, *text)) return rc;
     } else if (int rc = write_out(out, std::to_string(i + 1) + "\n")) {
       return rc;
     }
@@ -631,10 +652,10 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> c = {
       {"pack", cmd_pack, {"-o", "--threads", "--block-games", "--block-kib", "--level", "--frame-kib"}, {"--strict", "--force", "--store"}},
       {"unpack", cmd_unpack, {"-o"}, {"--salvage"}},
-      {"get", cmd_get, {}, {}},
+      {"get", cmd_get, {}, {"--list"}},
       {"find", cmd_find,
        {"--white", "--black", "--player", "--event", "--site", "--result", "--eco", "--date-from", "--date-to", "--tag"},
-       {"--count", "--numbers", "--pgn", "--exact"}},
+       {"--count", "--numbers", "--pgn", "--list", "--exact"}},
       {"append", cmd_append, {"--threads", "--block-games", "--block-kib", "--level", "--frame-kib"}, {"--strict"}},
       {"merge", cmd_merge, {"-o", "--threads"}, {"--force"}},
       {"info", cmd_info, {}, {"--json"}},
