@@ -14,8 +14,10 @@ namespace {
 using test::read_all;
 using test::ReadGame;
 
+// Files of this test program live in one scratch directory, removed when the program ends.
 std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "/pgnarc_" + std::to_string(::getpid()) + "_" + name;
+  static const test::ScratchDir dir("archive_test");
+  return dir.file(name);
 }
 
 // All sample files, as one PGN text.
@@ -355,7 +357,7 @@ namespace {
 TEST(ArchiveExport, ParallelExportEqualsGameByGame) {
   WriterOptions o;
   o.block_games = 7;
-  const std::string path = ::testing::TempDir() + "/pgnarc_export_" + std::to_string(::getpid()) + ".pga";
+  const std::string path = temp_path("export.pga");
   {
     auto w = ArchiveWriter::create(path, o);
     std::string text;
@@ -393,7 +395,7 @@ namespace {
 TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
   WriterOptions o;
   o.block_games = 5;
-  const std::string path = ::testing::TempDir() + "/pgnarc_salvage_" + std::to_string(::getpid()) + ".pga";
+  const std::string path = temp_path("salvage.pga");
   {
     auto w = ArchiveWriter::create(path, o);
     PgnReader reader(memory_input(test::read_file(test::corpus_path("pgn/twic_events.pgn"))), "s.pgn");
@@ -451,7 +453,7 @@ TEST(ArchiveDamage, LyingSectionSizeCostsNoMemory) {
   if (end == std::string::npos) end = bad.find("PGAI", 33);
   const std::uint64_t sum = container::hash64(std::string_view(bad).substr(32, end - 8 - 32));
   for (int i = 0; i < 8; ++i) bad[end - 8 + i] = static_cast<char>(sum >> (8 * i));
-  const std::string path = ::testing::TempDir() + "/pgnarc_lying_" + std::to_string(::getpid()) + ".pga";
+  const std::string path = temp_path("lying.pga");
   { std::ofstream(path, std::ios::binary) << bad; }
   rusage before{}, after{};
   getrusage(RUSAGE_SELF, &before);

@@ -17,14 +17,13 @@ using test::run_cli;
 class CliArchive : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "/pgnarc_cli_" + std::to_string(::getpid()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
+    dir_ = scratch_.path();
     pgn_ = dir_ + "/games.pgn";
     std::ofstream(pgn_, std::ios::binary) << test::read_file(test::corpus_path("pgn/twic_events.pgn"))
                                           << "\n\n[Event \"bad\"]\n\n1. e4 Ke3 *\n";
   }
   std::string p(const std::string& name) const { return "'" + dir_ + "/" + name + "'"; }
+  test::ScratchDir scratch_{"cli"};
   std::string dir_, pgn_;
 };
 
@@ -230,8 +229,8 @@ namespace {
 
 // Golden files: unpack and info of a small archive against expected outputs in corpus/cli/.
 TEST(CliGolden, UnpackAndInfoMatchExpectedFiles) {
-  const std::string dir = ::testing::TempDir() + "/pgnarc_golden_" + std::to_string(::getpid());
-  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  const test::ScratchDir scratch("golden");
+  const std::string& dir = scratch.path();
   ASSERT_EQ(test::run_cli("pack -q '" + test::corpus_path("cli/input.pgn") + "' -o '" + dir + "/g.pga'").exit_code, 0);
   EXPECT_EQ(test::run_cli("unpack '" + dir + "/g.pga'").out, test::read_file(test::corpus_path("cli/expected_unpack.pgn")));
   EXPECT_EQ(test::run_cli("info '" + dir + "/g.pga'").out, test::read_file(test::corpus_path("cli/expected_info.txt")));
@@ -247,8 +246,8 @@ namespace {
 // never when stderr is a file or with --quiet.
 TEST(CliProgress, OnlyOnATerminal) {
   if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "script(1) not installed";
-  const std::string dir = ::testing::TempDir() + "/pgnarc_progress_" + std::to_string(::getpid());
-  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  const test::ScratchDir scratch("progress");
+  const std::string& dir = scratch.path();
   std::string big;
   const std::string one = test::read_file(test::corpus_path("pgn/twic_events.pgn"));
   for (int i = 0; i < 80; ++i) big += one;  // about 4 MB: long enough for a progress update
@@ -273,8 +272,8 @@ namespace {
 // Writer faults: a pack stopped by a file size limit (as a full disk would) or killed outright
 // leaves no archive that looks complete, and an interrupted append leaves the old archive intact.
 TEST(CliFaults, FullDiskAndKillLeaveNoCompleteLookingFile) {
-  const std::string dir = ::testing::TempDir() + "/pgnarc_faults_" + std::to_string(::getpid());
-  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  const test::ScratchDir scratch("faults");
+  const std::string& dir = scratch.path();
   std::string big;
   const std::string one = test::read_file(test::corpus_path("pgn/twic_events.pgn"));
   for (int i = 0; i < 40; ++i) big += one;

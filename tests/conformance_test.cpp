@@ -51,7 +51,8 @@ TEST_P(Conformance, Vector) {
     o.compress = false;
     o.threads = 1;
     if (v.setting.starts_with("block-games=")) o.block_games = std::stoul(v.setting.substr(12));
-    const std::string out = ::testing::TempDir() + "/conform_" + std::to_string(::getpid()) + "_" + v.name + ".pga";
+    const test::ScratchDir scratch("conform");
+    const std::string out = scratch.file(v.name + ".pga");
     auto w = ArchiveWriter::create(out, o);
     ASSERT_TRUE(w.ok());
     PgnReader reader(memory_input(test::read_file(vector_path(v, ".pgn"))), "input.pgn");

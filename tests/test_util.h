@@ -1,11 +1,15 @@
 // Helpers shared by the tests.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -20,6 +24,29 @@ inline void PrintTo(const Tag& t, std::ostream* os) { *os << "[" << t.key << " \
 namespace pgnarc::test {
 
 inline std::string corpus_path(const std::string& rel) { return std::string(PGNARC_CORPUS_DIR) + "/" + rel; }
+
+// A directory of its own under the test temporary directory, removed with everything in it when
+// the object goes (tests leave nothing behind).
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& tag) {
+    static std::atomic<int> counter{0};
+    path_ = ::testing::TempDir() + "/pgnarc_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
