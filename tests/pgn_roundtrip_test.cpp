@@ -82,6 +82,14 @@ void check_round_trip(const std::string& text, const std::string& what) {
     else EXPECT_EQ(second[i].raw, first[i].raw) << what << " game " << i + 1;
   }
   EXPECT_EQ(test::write_all(second), written) << what;
+  // Each game written on its own reads back the same too (then it ends the input: what it ends
+  // with, such as a ';' comment with spaces after its text, is not followed by another game).
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    if (!first[i].ok) continue;
+    const auto alone = read_all(test::write_all({first[i]}));
+    ASSERT_EQ(alone.size(), 1u) << what << " game " << i + 1;
+    EXPECT_TRUE(alone[0].ok && alone[0].game == first[i].game) << what << " game " << i + 1 << " written alone";
+  }
 }
 
 TEST(PgnRoundTrip, CorpusSamples) {

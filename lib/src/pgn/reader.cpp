@@ -488,8 +488,13 @@ struct PgnReader::Impl {
         auto r = refill();
         if (!r) return r.error();
         if (begin + i >= end) {  // end of input: everything scanned belongs to this game
-          last_end = i;
-          while (last_end > 0 && is_space(buf[begin + last_end - 1])) --last_end;
+          // An unclosed brace comment runs to the end (less trailing white space); otherwise
+          // last_end already ends the last token, and a ';' or '%' comment keeps the spaces at
+          // the end of its line (they are part of its text).
+          if (state == kBrace) {
+            last_end = i;
+            while (last_end > 0 && is_space(buf[begin + last_end - 1])) --last_end;
+          }
           break;
         }
         continue;
