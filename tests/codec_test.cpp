@@ -38,8 +38,8 @@ CodecStreams encode(const Game& g) {
   return s;
 }
 
-Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags) {
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags, std::uint8_t codec = kMoveCodecCurrent) {
+  CodecCursor c{s.moves, s.structure, s.texts, s.raw, codec};
   auto d = decode_game(c, tags);
   if (d) {  // a record is consumed exactly
     EXPECT_TRUE(c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty());
@@ -133,20 +133,62 @@ TEST(CodecBytes, ClockComments) {
 }
 
 // [REC-CLK-3] When every ply of a line is followed first by a clock comment, the clocks form the
-// line's clock track: one varint per ply, zigzag(difference) * 4 + frame, where frame 1 is the
-// text " " before and after the command (lichess), 2 no text, 0 two texts in the texts stream.
+// line's clock track. Codec 5 [REC-CLK-7]: the frames as runs (varint count, then varint
+// (length - 1) * 4 + frame each), then per ply the clock's symbol zigzag(predicted - clock), one
+// byte below 255. Frame 1 is the text " " before and after the command (lichess), 2 no text, 0
+// two texts in the texts stream. Without a TimeControl tag the prediction is 0 for each
+// player's first clock, then that player's previous clock.
 TEST(CodecBytes, ClockTrack) {
-  const CodecStreams s =
-      encode(parse_one("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 $1 { think [%clk 0:00:58] } *"));
-  // header 0x0c; 0 null moves * 2 + track 1; zigzag(60) * 4 + 1 = 481 = e1 03; zigzag(60) * 4 +
-  // 2 = 482 = e2 03; zigzag(-2) * 4 + 0 = 12 = 0c (texts " think " and " "); then 1 item:
-  // slot 3, NAG 1.
-  EXPECT_EQ(hex(s.structure), "0c 01 e1 03 e2 03 0c 01 03 03 01");
-  EXPECT_EQ(s.texts, std::string("\x07 think \x01 ", 10));
   const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 $1 { think [%clk 0:00:58] } *");
+  const CodecStreams s = encode(g);
+  // header 0x0c; 0 null moves * 2 + track 1; 3 runs of one ply: frames 1, 2, 0; symbols
+  // zigzag(0 - 60) = 119 = 77 twice, zigzag(60 - 58) = 4 (texts " think " and " "); then 1
+  // item: slot 3, NAG 1.
+  EXPECT_EQ(hex(s.structure), "0c 01 03 01 02 00 77 77 04 01 03 03 01");
+  EXPECT_EQ(s.texts, std::string("\x07 think \x01 ", 10));
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game, g);
+  // Codec 4 (kept readable): one varint per ply, zigzag(clock - previous) * 4 + frame:
+  // zigzag(60) * 4 + 1 = 481 = e1 03; zigzag(60) * 4 + 2 = e2 03; zigzag(-2) * 4 + 0 = 0c.
+  CodecStreams v4 = s;
+  v4.structure = std::string("\x0c\x01\xe1\x03\xe2\x03\x0c\x01\x03\x03\x01", 11);
+  // (Codec 3 would put the clock before the NAG that opens slot 3.)
+  auto old = decode(v4, g.tags, kMoveCodecLegalIndexV4);
+  ASSERT_TRUE(old.ok()) << old.error().to_string();
+  EXPECT_EQ(old->game, g);
+}
+
+// [REC-CLK-7] With [TimeControl "B+I"], each player's first clock is predicted as B and each
+// later one as that player's previous clock plus I; a symbol of 255 or more is the byte 255 and
+// a varint of the rest. One frame for the whole track is one run.
+TEST(CodecBytes, ClockTrackPredictedFromTimeControl) {
+  const Game g = parse_one("[TimeControl \"60+1\"]\n\n1. e4 {[%clk 0:01:00]} e5 {[%clk 0:01:00]} "
+                           "2. Nf3 {[%clk 0:01:00]} Nc6 {[%clk 0:00:30]} 3. Bc4 {[%clk 3:00:00]} *");
+  const CodecStreams s = encode(g);
+  // One run of 5 plies of frame 2: (5 - 1) * 4 + 2 = 18 = 12. Symbols: 60 - 60 = 0 twice;
+  // (60 + 1) - 60 = 1: zigzag 2; (60 + 1) - 30 = 31: zigzag 62 = 3e; (60 + 1) - 10800 = -10739:
+  // zigzag 21477 = 255 + 21222 = ff, varint e6 a5 01.
+  EXPECT_EQ(hex(s.structure), "0c 01 01 12 00 00 02 3e ff e6 a5 01 00");
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  // The prediction is part of the code: the same bytes under other tags are other clocks.
+  auto other = decode(s, {Tag{"TimeControl", "60+2"}});
+  ASSERT_TRUE(other.ok()) << other.error().to_string();
+  EXPECT_NE(other->game.events, g.events);
+  // Values that are not "B+I" of 1 to 9 digits each predict from 0 and 0, like no tag.
+  for (const char* tc : {"60", "-", "60+", "+1", "1234567890+0", "60+1+1", "6O+1", "60+ 1"}) {
+    Game h = g;
+    h.tags = {Tag{"TimeControl", tc}};
+    const CodecStreams t = encode(h);
+    Game bare = g;
+    bare.tags.clear();
+    EXPECT_EQ(t.structure, encode(bare).structure) << tc;
+    auto back = decode(t, h.tags);
+    ASSERT_TRUE(back.ok()) << tc;
+    EXPECT_EQ(back->game, h) << tc;
+  }
 }
 
 // The track is all or nothing: clocks on every ply but the last, a clock that comes after
@@ -181,22 +223,31 @@ TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
 }
 
 // [REC-CLK-5] lichess's analysed form, " [%eval E] " before a track's clock and " " after it,
-// is frame 3: the evaluation follows the clock's number, zigzag(centipawns) * 2 or
+// is frame 3: the evaluation follows the clock's symbol, zigzag(centipawns) * 2 or
 // zigzag(mate) * 2 + 1.
 TEST(CodecBytes, EvaluationInAClockTrack) {
   const Game g = parse_one("1. e4 { [%eval 0.17] [%clk 0:01:00] } e5 { [%eval #-3] [%clk 0:01:00] } *");
   const CodecStreams s = encode(g);
-  // zigzag(60) * 4 + 3 = 483 = e3 03, then zigzag(17) * 2 = 68 = 44; e3 03, zigzag(-3) * 2 + 1 = 11.
-  EXPECT_EQ(hex(s.structure), "0c 01 e3 03 44 e3 03 0b 00");
+  // One run of 2 plies of frame 3: 07; 77 (the clock), zigzag(17) * 2 = 68 = 44; 77,
+  // zigzag(-3) * 2 + 1 = 11 = 0b.
+  EXPECT_EQ(hex(s.structure), "0c 01 01 07 77 44 77 0b 00");
   EXPECT_EQ(s.texts, "");
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game, g);
-  // The skipper steps over the evaluation's varint too (68 has 0 in its two low bits: read as
-  // a frame it would ask for two texts).
+  // The skipper steps over the evaluation's varint too.
   CodecCursor c{s.moves, s.structure, s.texts, s.raw};
   ASSERT_TRUE(skip_game(c).ok());
   EXPECT_TRUE(c.structure.empty() && c.moves.empty());
+  // Codec 4: zigzag(60) * 4 + 3 = 483 = e3 03, then the evaluation.
+  CodecStreams v4 = s;
+  v4.structure = std::string("\x0c\x01\xe3\x03\x44\xe3\x03\x0b\x00", 9);
+  auto old = decode(v4, g.tags, kMoveCodecLegalIndexV4);
+  ASSERT_TRUE(old.ok()) << old.error().to_string();
+  EXPECT_EQ(old->game, g);
+  CodecCursor c4{v4.moves, v4.structure, v4.texts, v4.raw, kMoveCodecLegalIndexV4};
+  ASSERT_TRUE(skip_game(c4).ok());
+  EXPECT_TRUE(c4.structure.empty());
 }
 
 // Every evaluation text comes back byte for byte; only the forms lichess writes become numbers.
@@ -212,52 +263,76 @@ TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game, g);
-  // The track: header, nulls * 2 + 1, then per ply the clock's varint (frame in its low two
-  // bits) and, for frame 3, the evaluation's.
+  // The track: header, nulls * 2 + 1, then the frame runs: the plies of frame 3 add up to the
+  // evaluations in lichess's form.
   std::string_view st = s.structure;
   detail::ByteReader r(st);
   std::uint8_t header;
-  std::uint64_t v;
-  ASSERT_TRUE(r.u8(header) && r.varint(v) && v == 1);
-  int frames3 = 0;
-  for (std::size_t i = 0; i < std::size(evals); ++i) {
+  std::uint64_t v, runs;
+  ASSERT_TRUE(r.u8(header) && r.varint(v) && v == 1 && r.varint(runs));
+  std::uint64_t frames3 = 0, plies = 0;
+  for (std::uint64_t i = 0; i < runs; ++i) {
     ASSERT_TRUE(r.varint(v));
-    if ((v & 3) == 3) {
-      ++frames3;
-      ASSERT_TRUE(r.varint(v));
-    }
+    plies += (v >> 2) + 1;
+    if ((v & 3) == 3) frames3 += (v >> 2) + 1;
   }
-  EXPECT_EQ(frames3, canonical);
+  EXPECT_EQ(plies, std::size(evals));
+  EXPECT_EQ(frames3, static_cast<std::uint64_t>(canonical));
 }
 
 // [REC-CLK-6] A mate in 0, an evaluation out of range, and frame 3 in a codec 3 block are refused.
 TEST(CodecDecode, RejectsBadEvaluations) {
   const Game g = parse_one("1. e4 { [%eval #2] [%clk 0:01:00] } *");
   const CodecStreams good = encode(g);
-  ASSERT_EQ(hex(good.structure), "0c 01 e3 03 09 00");  // zigzag(2) * 2 + 1 = 9
+  ASSERT_EQ(hex(good.structure), "0c 01 01 03 77 09 00");  // zigzag(2) * 2 + 1 = 9
   // (The skipper checks lengths, not values: only the codec 3 case must fail it too.)
   CodecStreams s = good;
-  s.structure[4] = 1;  // mate in 0
+  s.structure[5] = 1;  // mate in 0
   expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kNotChecked, "mate in 0");
   s = good;
-  s.structure = std::string("\x0c\x01\xe3\x03\x80\x90\xbc\xfd\x02\x00", 10);  // zigzag(2e8 cp) * 2
+  s.structure = std::string("\x0c\x01\x01\x03\x77\x80\x90\xbc\xfd\x02\x00", 11);  // zigzag(2e8 cp) * 2
   expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kNotChecked, "evaluation out of range");
-  expect_corrupt(good, g.tags, kMoveCodecLegalIndexV3, Skip::kAlsoFails, "frame 3 in codec 3");
+  s = good;
+  s.structure = std::string("\x0c\x01\xe3\x03\x09\x00", 6);  // the codec 4 form
+  ASSERT_TRUE(decode(s, g.tags, kMoveCodecLegalIndexV4).ok());
+  expect_corrupt(s, g.tags, kMoveCodecLegalIndexV3, Skip::kAlsoFails, "frame 3 in codec 3");
 }
 
-// [REC-CLK-4] A track on a line without plies and a track cut short are refused, by the
-// decoder and by the skipper alike.
+// [REC-CLK-4] [REC-CLK-7] A track on a line without plies, a track cut short, frame runs that do
+// not cover the line exactly or repeat a frame, and a clock below zero are refused; all but the
+// last by the skipper too.
 TEST(CodecDecode, RejectsBadClockTracks) {
   const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } *");
   const CodecStreams good = encode(g);
-  ASSERT_EQ(hex(good.structure), "0c 01 e1 03 e1 03 00");
-  CodecStreams s = good;
+  ASSERT_EQ(hex(good.structure), "0c 01 01 05 77 77 00");
+  const auto with = [&](const char* bytes, std::size_t n) {
+    CodecStreams s = good;
+    s.structure = std::string(bytes, n);
+    return s;
+  };
+  CodecStreams s = with("\x0c\x01\x01\x01\x77\x00", 6);
   s.moves = std::string("\x00\x00", 2);  // the line has no plies, yet a track
-  s.structure = std::string("\x0c\x01\xe1\x03\x00", 5);
   expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kAlsoFails, "track without plies");
   s = good;
-  s.structure.resize(4);  // the second clock is missing
+  s.structure.resize(5);  // the second clock is missing
   expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kAlsoFails, "track cut short");
+  expect_corrupt(with("\x0c\x01\x00\x77\x77\x00", 6), g.tags, kMoveCodecCurrent, Skip::kAlsoFails, "no runs");
+  expect_corrupt(with("\x0c\x01\x01\x09\x77\x77\x00", 7), g.tags, kMoveCodecCurrent, Skip::kAlsoFails,
+                 "a run longer than the line");
+  expect_corrupt(with("\x0c\x01\x01\x01\x77\x77\x00", 7), g.tags, kMoveCodecCurrent, Skip::kAlsoFails,
+                 "runs shorter than the line");
+  expect_corrupt(with("\x0c\x01\x02\x01\x01\x77\x77\x00", 8), g.tags, kMoveCodecCurrent, Skip::kAlsoFails,
+                 "two runs of one frame");
+  expect_corrupt(with("\x0c\x01\x01\x05\x02\x77\x00", 7), g.tags, kMoveCodecCurrent, Skip::kNotChecked,
+                 "a clock of 0 - 1 seconds");
+  expect_corrupt(with("\x0c\x01\x01\x05\xff\xff\xff\xff\xff\xff\xff\x7f\x77\x00", 14), g.tags,
+                 kMoveCodecCurrent, Skip::kAlsoFails, "a symbol beyond any clock");
+  // Codec 4 form: a track on a line without plies, and cut short.
+  s = with("\x0c\x01\xe1\x03\x00", 5);
+  s.moves = std::string("\x00\x00", 2);
+  expect_corrupt(s, g.tags, kMoveCodecLegalIndexV4, Skip::kAlsoFails, "codec 4 track without plies");
+  expect_corrupt(with("\x0c\x01\xe1\x03", 4), g.tags, kMoveCodecLegalIndexV4, Skip::kAlsoFails,
+                 "codec 4 track cut short");
 }
 
 // Comments that are not exactly a canonical clock command stay text, and every form comes back
@@ -321,7 +396,14 @@ TEST(CodecRoundTrip, RandomClocks) {
       pgn += std::string(moves[i % 4]) + " {" + text + "} ";
       if (i == 20) pgn += "(21. Nh3 {" + std::string(text) + "}) ";  // instead of 21. Nf3
     }
-    const Game g = parse_one(pgn + "*");
+    // Half the games with a time control (codec 5 predicts from it), some of it far from the
+    // clocks (symbols of 255 and more), some with the largest base and increment.
+    std::string tags;
+    if (game % 2 == 1) {
+      const std::uint64_t base = game % 7 == 1 ? 999999999 : next() % 20000, inc = game % 7 == 1 ? 999999999 : next() % 60;
+      tags = "[TimeControl \"" + std::to_string(base) + "+" + std::to_string(inc) + "\"]\n\n";
+    }
+    const Game g = parse_one(tags + pgn + "*");
     auto d = decode(encode(g), g.tags);
     ASSERT_TRUE(d.ok()) << d.error().to_string();
     ASSERT_EQ(d->game, g) << pgn;

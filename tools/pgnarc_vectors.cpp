@@ -255,19 +255,22 @@ int main(int argc, char** argv) {
   // ---- valid: archives of earlier format versions, kept as they were written ----
   for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
-                      "written by a version 1 writer (codec 1, layout 0): a reader of version 6 reads it unchanged");
+                      "written by a version 1 writer (codec 1, layout 0): a reader of version 7 reads it unchanged");
   for (const char* name : {"v2_many_blocks", "v2_latin1_tags", "v2_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-1",
-                      "written by a version 2 writer (layout 0): a reader of version 6 reads it unchanged");
+                      "written by a version 2 writer (layout 0): a reader of version 7 reads it unchanged");
   for (const char* name : {"v3_many_blocks", "v3_nested_variations", "v3_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-2 BLOCK-3 REC-CLK-1",
-                      "written by a version 3 writer (codec 2, layout 1): a reader of version 6 reads it unchanged");
+                      "written by a version 3 writer (codec 2, layout 1): a reader of version 7 reads it unchanged");
   for (const char* name : {"v4_clock_track", "v4_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-3",
-                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 6 reads it unchanged");
+                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 7 reads it unchanged");
   for (const char* name : {"v5_evaluations", "v5_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-5",
-                      "written by a version 5 writer (codec 4, read version 5): a reader of version 6 reads it unchanged");
+                      "written by a version 5 writer (codec 4, read version 5): a reader of version 7 reads it unchanged");
+  kept_valid_vector("v6_clock_track", "FILE-HDR-2 BLOCK-1 REC-CLK-3 REC-CLK-5",
+                    "written by a version 6 writer (codec 4 clock tracks, read version 6): a reader of version 7 reads it "
+                    "unchanged");
 
   // ---- valid: compressed sections ----
   {
@@ -298,9 +301,9 @@ int main(int argc, char** argv) {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = 7;  // read version 7
+    h[10] = 8;  // read version 8
     invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version 7: refused as unsupported, not corrupt");
+                   "needs a reader of version 8: refused as unsupported, not corrupt");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
@@ -371,32 +374,53 @@ int main(int argc, char** argv) {
                      "a clock delta that takes the clock below zero");
     }
     {
-      // A clock track (8.3.2): structure 0c 01 2a 2a 1e 00 (no null moves and a track; frames 2:
-      // zigzag(5) * 4 + 2 twice, then zigzag(-4) * 4 + 2), damaged three ways.
+      // A clock track of codec 4 (8.3.2): structure 0c 01 2a 2a 1e 00 (no null moves and a
+      // track; frames 2: zigzag(5) * 4 + 2 twice, then zigzag(-4) * 4 + 2), damaged four ways.
       GameBuilder b;
       PgnReader r(memory_input("1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
       (void)r.next(b);
       CodecStreams track;
-      if (!encode_game(b.game(), track).ok() || track.structure != std::string("\x0c\x01\x2a\x2a\x1e\x00", 6))
-        std::abort();
+      if (!encode_game(b.game(), track).ok()) std::abort();
+      track.structure = std::string("\x0c\x01\x2a\x2a\x1e\x00", 6);
       CodecStreams bad = track;
       bad.structure[3] = 0x2b;
       invalid_vector("clock_track_frame", archive_of({bad}, {{}}, kMoveCodecLegalIndexV3), "Corruption", "REC-CLK-4",
                      "a clock track entry of frame 3 in a codec 3 block");
       bad = track;
       bad.structure[4] = 0x2e;  // zigzag(-6) * 4 + 2: 5 - 6 < 0
-      invalid_vector("clock_track_below_zero", archive_of({bad}, {{}}), "Corruption", "REC-CLK-4",
-                     "a clock track difference that takes the clock below zero");
+      invalid_vector("clock_track_below_zero", archive_of({bad}, {{}}, kMoveCodecLegalIndexV4), "Corruption",
+                     "REC-CLK-4", "a clock track difference that takes the clock below zero (codec 4)");
       bad = track;
       bad.moves = std::string("\x00\x00", 2);  // a line of 0 plies
       bad.structure = std::string("\x0c\x01\x2a\x00", 4);
-      invalid_vector("clock_track_without_plies", archive_of({bad}, {{}}), "Corruption", "REC-CLK-4",
-                     "a clock track on a line of no plies");
+      invalid_vector("clock_track_without_plies", archive_of({bad}, {{}}, kMoveCodecLegalIndexV4), "Corruption",
+                     "REC-CLK-4", "a clock track on a line of no plies (codec 4)");
       // Frame 3 with an evaluation of mate in 0 (zigzag(0) * 2 + 1): 0c 01 2b 01 2a 1e 00.
       bad = track;
       bad.structure = std::string("\x0c\x01\x2b\x01\x2a\x1e\x00", 7);
-      invalid_vector("evaluation_mate_zero", archive_of({bad}, {{}}), "Corruption", "REC-CLK-6",
-                     "an evaluation of mate in 0");
+      invalid_vector("evaluation_mate_zero", archive_of({bad}, {{}}, kMoveCodecLegalIndexV4), "Corruption",
+                     "REC-CLK-6", "an evaluation of mate in 0 (codec 4)");
+      // Codec 5, with [TimeControl "5+0"]: one run of 3 plies of frame 2 ((3 - 1) * 4 + 2 = 0a),
+      // then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8: 0c 01 01 0a 00 00 08 00.
+      const std::vector<std::vector<Tag>> tc = {{Tag{"TimeControl", "5+0"}}};
+      b = GameBuilder();
+      PgnReader r5(memory_input("[TimeControl \"5+0\"]\n\n1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
+      (void)r5.next(b);
+      CodecStreams v5;
+      if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x01\x01\x0a\x00\x00\x08\x00", 8))
+        std::abort();
+      bad = v5;
+      bad.structure = std::string("\x0c\x01\x02\x06\x02\x00\x00\x08\x00", 9);  // runs of 2 and 1 plies, both frame 2
+      invalid_vector("clock_runs_repeat", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                     "two consecutive frame runs of one frame (the writer merges them)");
+      bad = v5;
+      bad.structure[3] = 0x06;  // one run of 2 plies on a line of 3
+      invalid_vector("clock_runs_short", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                     "frame runs that cover fewer plies than the line has");
+      bad = v5;
+      bad.structure[6] = 0x0c;  // zigzag(6): 5 - 6 < 0
+      invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                     "a clock symbol that takes the clock below zero");
     }
     CodecStreams mate;
     Game fools;

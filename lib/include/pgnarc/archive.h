@@ -92,7 +92,7 @@ struct Query {
 
 // The archive format version this library writes (and the highest it reads); see the format
 // specification, section 9.2.
-inline constexpr std::uint16_t kFormatVersion = 6;
+inline constexpr std::uint16_t kFormatVersion = 7;
 
 struct ArchiveInfo {
   std::uint16_t write_version = 0, read_version = 0;

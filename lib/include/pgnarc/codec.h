@@ -24,13 +24,15 @@ namespace pgnarc {
 // specification): 1 = legal-move-index integers with text comments; 2 = the same, plus clock
 // comments ("[%clk H:MM:SS]") coded as numbers; 3 = the same, plus the clock track (a line whose
 // every ply carries a clock codes those clocks as one number each); 4 = the same, plus lichess's
-// evaluation before a track's clock ("[%eval 0.17] [%clk 0:01:00]") as a number. Writers write
-// the current one; readers read all four.
+// evaluation before a track's clock ("[%eval 0.17] [%clk 0:01:00]") as a number; 5 = the same,
+// with a track's frames as runs and each clock as a one-byte symbol against the clock predicted
+// from the game's TimeControl. Writers write the current one; readers read all five.
 inline constexpr std::uint8_t kMoveCodecLegalIndexV1 = 1;
 inline constexpr std::uint8_t kMoveCodecLegalIndexV2 = 2;
 inline constexpr std::uint8_t kMoveCodecLegalIndexV3 = 3;
 inline constexpr std::uint8_t kMoveCodecLegalIndexV4 = 4;
-inline constexpr std::uint8_t kMoveCodecCurrent = kMoveCodecLegalIndexV4;
+inline constexpr std::uint8_t kMoveCodecLegalIndexV5 = 5;
+inline constexpr std::uint8_t kMoveCodecCurrent = kMoveCodecLegalIndexV5;
 
 // The per-game output of the codec, appended to four streams that a block keeps as sections.
 struct CodecStreams {

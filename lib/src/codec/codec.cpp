@@ -33,7 +33,8 @@ constexpr std::uint8_t kReservedBits = 0xC0;
 // text holds a clock command "[%clk H:MM:SS]": the seconds are coded as a number, the text
 // around the command as two texts.
 enum ItemType : std::uint8_t { kBrace = 0, kLine = 1, kEscape = 2, kNag = 3, kVariation = 4, kClock = 5 };
-// The text around a clock of the clock track (codec 3): the two low bits of its number.
+// The text around a clock of the clock track (codec 3): the two low bits of its number (codec 5: of
+// its frame run).
 // Frame 3 (codec 4) is lichess's analysed form " [%eval E] [%clk H:MM:SS] ": the evaluation is
 // a number after the clock's.
 enum ClockFrame : std::uint64_t { kFrameTexts = 0, kFrameSpaces = 1, kFrameBare = 2, kFrameEval = 3 };
@@ -175,6 +176,65 @@ struct ClockPair {
   }
 };
 
+// Codec 5 (8.3.2): a track's clocks are coded against a prediction from the game's time control:
+// each player's first clock against the base, each later one against that player's previous
+// clock plus the increment.
+struct ClockBasis {
+  std::int64_t base = 0, increment = 0;
+};
+// From the game's first TimeControl tag, if its value is "B+I" (each 1 to 9 decimal digits);
+// else 0 and 0.
+ClockBasis clock_basis(const std::vector<Tag>& tags) {
+  for (const Tag& t : tags) {
+    if (t.key != "TimeControl") continue;
+    ClockBasis b;
+    const std::size_t plus = t.value.find('+');
+    const auto number = [](std::string_view d, std::int64_t& out) {
+      if (d.empty() || d.size() > 9) return false;
+      out = 0;
+      for (char c : d) {
+        if (c < '0' || c > '9') return false;
+        out = out * 10 + (c - '0');
+      }
+      return true;
+    };
+    if (plus == std::string::npos || !number(std::string_view(t.value).substr(0, plus), b.base) ||
+        !number(std::string_view(t.value).substr(plus + 1), b.increment))
+      return {};
+    return b;
+  }
+  return {};
+}
+// The clock a codec 5 track predicts at `slot` (1-based) of a line, from the clocks before it.
+struct ClockPredictor {
+  ClockBasis basis;
+  std::int64_t last[2] = {0, 0};
+  std::int64_t predict(std::uint64_t slot) const { return slot <= 2 ? basis.base : last[slot & 1] + basis.increment; }
+};
+// A track symbol: one byte below 255, else 255 and a varint of the rest.
+constexpr std::uint64_t kSymbolEscape = 255;
+void put_symbol(std::string& out, std::uint64_t u) {
+  if (u < kSymbolEscape) {
+    put_u8(out, static_cast<std::uint8_t>(u));
+  } else {
+    put_u8(out, static_cast<std::uint8_t>(kSymbolEscape));
+    put_varint(out, u - kSymbolEscape);
+  }
+}
+// Symbols of valid clocks are far below this; larger ones are rejected before any arithmetic.
+constexpr std::uint64_t kMaxSymbol = std::uint64_t{1} << 40;
+template <class Reader>
+bool get_symbol(Reader& in, std::uint64_t& u) {
+  std::uint8_t b;
+  if (!in.u8(b)) return false;
+  u = b;
+  if (b < kSymbolEscape) return true;
+  std::uint64_t rest;
+  if (!in.varint(rest) || rest > kMaxSymbol) return false;
+  u = kSymbolEscape + rest;
+  return true;
+}
+
 // From codec 3 on, a line's null move count varint also says whether the line has a clock track
 // (its low bit): takes that bit off `n`.
 bool take_track_bit(std::uint8_t codec, std::uint64_t& n) {
@@ -298,7 +358,8 @@ Error bad_game(const std::string& why) { return invalid_input("cannot encode gam
 
 // Encodes the line made of events [begin, end) (one nesting level; variations recurse).
 Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std::size_t end,
-                   const Position& start, bool annotated, int depth, CodecStreams& out, CodecStats* stats) {
+                   const Position& start, bool annotated, int depth, const ClockBasis& basis, CodecStreams& out,
+                   CodecStats* stats) {
   if (depth > kMaxDepth) return bad_game("variations nested deeper than " + std::to_string(kMaxDepth));
   std::vector<std::pair<std::uint32_t, std::uint32_t>> digits;
   std::vector<std::uint32_t> nulls;
@@ -382,8 +443,16 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     put_varint(out.structure, k == 0 ? nulls[0] : nulls[k] - last - 1);
     last = nulls[k];
   }
-  ClockPair track_clocks, item_clocks;
-  std::int64_t last_eval = 0;  // the track's last evaluation in centipawns
+  ClockPair item_clocks;
+  // The track (codec 5, 8.3.2): the frames as runs, then per slot the clock's symbol against its
+  // prediction, the evaluation of frame 3 and the texts of frame 0.
+  struct TrackEntry {
+    const Item* item;
+    std::uint8_t frame;
+    bool mate;
+    std::int64_t eval;
+  };
+  std::vector<TrackEntry> entries;
   for (std::size_t k = 0; track && k < items.size(); ++k) {
     if (!in_track[k]) continue;
     const ClockSplit& c = items[k].clock;
@@ -395,13 +464,30 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
                                 : c.before.empty() && c.after.empty() ? kFrameBare
                                 : eval_frame                           ? kFrameEval
                                                                        : kFrameTexts;
-    put_varint(out.structure, track_clocks.encode(items[k].slot, c.seconds) << 2 | frame);
-    if (frame == kFrameEval) {
-      put_varint(out.structure, zigzag(mate ? eval : eval - last_eval) << 1 | (mate ? 1 : 0));
-      if (!mate) last_eval = eval;
+    entries.push_back(TrackEntry{&items[k], static_cast<std::uint8_t>(frame), mate, eval});
+  }
+  if (track) {
+    std::vector<std::pair<std::uint64_t, std::uint8_t>> runs;  // (length, frame)
+    for (const TrackEntry& e : entries) {
+      if (runs.empty() || runs.back().second != e.frame) runs.emplace_back(0, e.frame);
+      ++runs.back().first;
     }
-    if (frame == kFrameTexts)
-      for (std::string_view part : {c.before, c.after}) put_prefixed(out.texts, part);
+    put_varint(out.structure, runs.size());
+    for (const auto& [length, f] : runs) put_varint(out.structure, (length - 1) << 2 | f);
+    ClockPredictor clocks{basis, {0, 0}};
+    std::int64_t last_eval = 0;  // the track's last evaluation in centipawns
+    for (const TrackEntry& e : entries) {
+      const ClockSplit& c = e.item->clock;
+      const auto seconds = static_cast<std::int64_t>(c.seconds);
+      put_symbol(out.structure, zigzag(clocks.predict(e.item->slot) - seconds));
+      clocks.last[e.item->slot & 1] = seconds;
+      if (e.frame == kFrameEval) {
+        put_varint(out.structure, zigzag(e.mate ? e.eval : e.eval - last_eval) << 1 | (e.mate ? 1 : 0));
+        if (!e.mate) last_eval = e.eval;
+      }
+      if (e.frame == kFrameTexts)
+        for (std::string_view part : {c.before, c.after}) put_prefixed(out.texts, part);
+    }
   }
   put_varint(out.structure, items.size() - (track ? slot : 0));
   last = 0;
@@ -423,7 +509,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   }
   for (const Item& it : items)
     if (it.type == kVariation)
-      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, depth + 1, out, stats); !st)
+      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, depth + 1, basis, out, stats); !st)
         return st;
   return {};
 }
@@ -464,6 +550,7 @@ class Decoder {
     Game& g = out.game;
     g.result = static_cast<GameResult>(result);
     g.tags = std::move(tags);
+    tags_ = &g.tags;
     if (header & kHasFrame) {
       if (auto st = read_comments(g.prelude); !st) return st.error();
       if (auto st = read_comments(g.epilogue); !st) return st.error();
@@ -517,6 +604,7 @@ class Decoder {
     if (plies == 0) return corrupt("clock track on a line without plies");
     if (plies > structure_.remaining()) return corrupt("clock track runs past the end of its section");
     items.reserve(plies);
+    if (in_.codec >= kMoveCodecLegalIndexV5) return read_runs_track(plies, items);
     ClockPair clocks;
     std::int64_t last_eval = 0;
     for (std::uint64_t slot = 1; slot <= plies; ++slot) {
@@ -532,23 +620,79 @@ class Decoder {
         case kFrameBare: before = after = {}; break;
         default: {
           if (in_.codec < kMoveCodecLegalIndexV4) return corrupt("reserved clock frame");
-          std::uint64_t e;
-          if (!structure_.varint(e)) return corrupt("evaluation runs past the end of its section");
-          const bool mate = e & 1;
-          const std::int64_t value = (mate ? 0 : last_eval) + unzigzag(e >> 1);
-          if (mate ? value == 0 || value < -kMaxEvalMate || value > kMaxEvalMate
-                   : value < -kMaxEvalCentipawns || value > kMaxEvalCentipawns)
-            return corrupt("evaluation out of range");
-          if (!mate) last_eval = value;
-          eval_text = " ";
-          append_eval(eval_text, value, mate);
-          eval_text += ' ';
+          if (auto st = read_eval(last_eval, eval_text); !st) return st;
           before = eval_text;
         }
       }
       std::uint64_t seconds;
       if (!clocks.decode(slot, v >> 2, seconds)) return corrupt("clock out of range");
       items.push_back(DItem{static_cast<std::uint32_t>(slot), kClock, 0, {}, clock_comment(before, seconds, after)});
+    }
+    return {};
+  }
+
+  // A frame 3 track entry's evaluation (codec 4 on), as the text before its clock command.
+  Status read_eval(std::int64_t& last_eval, std::string& eval_text) {
+    std::uint64_t e;
+    if (!structure_.varint(e)) return corrupt("evaluation runs past the end of its section");
+    const bool mate = e & 1;
+    const std::int64_t value = (mate ? 0 : last_eval) + unzigzag(e >> 1);
+    if (mate ? value == 0 || value < -kMaxEvalMate || value > kMaxEvalMate
+             : value < -kMaxEvalCentipawns || value > kMaxEvalCentipawns)
+      return corrupt("evaluation out of range");
+    if (!mate) last_eval = value;
+    eval_text = " ";
+    append_eval(eval_text, value, mate);
+    eval_text += ' ';
+    return {};
+  }
+
+  // A codec 5 track (8.3.2): the frames as runs, then per slot a clock symbol against the
+  // clock predicted from the game's time control, and the frame's evaluation or texts.
+  Status read_runs_track(std::uint64_t plies, std::vector<DItem>& items) {
+    std::uint64_t n_runs;
+    if (!structure_.varint(n_runs) || n_runs == 0 || n_runs > plies) return corrupt("bad clock track frame runs");
+    runs_.clear();
+    std::uint64_t covered = 0;
+    for (std::uint64_t r = 0; r < n_runs; ++r) {
+      std::uint64_t v;
+      if (!structure_.varint(v)) return corrupt("clock track runs past the end of its section");
+      const auto frame = static_cast<std::uint8_t>(v & 3);
+      const std::uint64_t length = (v >> 2) + 1;
+      if (length > plies - covered) return corrupt("clock track frame runs longer than the line");
+      if (!runs_.empty() && runs_.back().second == frame) return corrupt("two clock track frame runs of one frame");
+      covered += length;
+      runs_.emplace_back(length, frame);
+    }
+    if (covered != plies) return corrupt("clock track frame runs shorter than the line");
+    if (!basis_known_) {
+      basis_ = clock_basis(*tags_);
+      basis_known_ = true;
+    }
+    ClockPredictor clocks{basis_, {0, 0}};
+    std::int64_t last_eval = 0;
+    std::string eval_text;
+    std::uint64_t slot = 0;
+    for (const auto& [length, frame] : runs_) {
+      for (std::uint64_t i = 0; i < length; ++i) {
+        ++slot;
+        std::uint64_t u;
+        if (!get_symbol(structure_, u)) return corrupt("clock track runs past the end of its section");
+        const std::int64_t seconds = clocks.predict(slot) - unzigzag(u);
+        if (seconds < 0 || static_cast<std::uint64_t>(seconds) > kMaxClockSeconds) return corrupt("clock out of range");
+        clocks.last[slot & 1] = seconds;
+        std::string_view before = " ", after = " ";
+        if (frame == kFrameTexts) {
+          if (!read_text(before) || !read_text(after)) return corrupt("comment text runs past the end of its section");
+        } else if (frame == kFrameBare) {
+          before = after = {};
+        } else if (frame == kFrameEval) {
+          if (auto st = read_eval(last_eval, eval_text); !st) return st;
+          before = eval_text;
+        }
+        items.push_back(DItem{static_cast<std::uint32_t>(slot), kClock, 0, {},
+                              clock_comment(before, static_cast<std::uint64_t>(seconds), after)});
+      }
     }
     return {};
   }
@@ -708,6 +852,11 @@ class Decoder {
   ByteReader moves_, structure_, texts_;
   std::vector<std::uint8_t>* notes_;  // SAN notes of the moves, in event order (or null)
   std::uint64_t total_plies_ = 0;
+  // Codec 5 tracks: the game's tags, and the clock basis read from them at the first track.
+  const std::vector<Tag>* tags_ = nullptr;
+  bool basis_known_ = false;
+  ClockBasis basis_;
+  std::vector<std::pair<std::uint64_t, std::uint8_t>> runs_;  // a track's frame runs: (length, frame)
   // One per nesting level (a variation is decoded while its parent line is part way through).
   static thread_local std::array<DigitReader, kMaxDepth + 2> digit_readers_;
 };
@@ -769,7 +918,9 @@ class Skipper {
     if (n > plies) return corrupt("bad null move count");
     for (std::uint64_t k = 0; k < n; ++k)
       if (!structure_.varint(d)) return corrupt("bad null move ply");
-    if (track) {
+    if (track && in_.codec >= kMoveCodecLegalIndexV5) {
+      if (auto st = skip_runs_track(plies); !st) return st;
+    } else if (track) {
       if (plies == 0) return corrupt("clock track on a line without plies");
       for (std::uint64_t k = 0; k < plies; ++k) {
         std::uint64_t eval;
@@ -794,6 +945,34 @@ class Skipper {
       if (auto st = line(true, depth + 1); !st) return st;
     return {};
   }
+  // A codec 5 track: its frame runs, then per slot a symbol and the frame's evaluation or texts.
+  Status skip_runs_track(std::uint64_t plies) {
+    std::uint64_t n_runs, v, u, eval;
+    if (plies == 0) return corrupt("clock track on a line without plies");
+    if (!structure_.varint(n_runs) || n_runs == 0 || n_runs > plies) return corrupt("bad clock track");
+    std::uint64_t covered = 0;
+    int last_frame = -1;
+    // The frames of the runs are checked here and read again below (runs are few).
+    const std::string_view runs_at = structure_.rest();
+    for (std::uint64_t r = 0; r < n_runs; ++r) {
+      if (!structure_.varint(v) || (v >> 2) + 1 > plies - covered || static_cast<int>(v & 3) == last_frame)
+        return corrupt("bad clock track");
+      covered += (v >> 2) + 1;
+      last_frame = static_cast<int>(v & 3);
+    }
+    if (covered != plies) return corrupt("bad clock track");
+    detail::ByteCursor runs(runs_at);
+    for (std::uint64_t r = 0; r < n_runs; ++r) {
+      (void)runs.varint(v);
+      for (std::uint64_t i = 0; i <= v >> 2; ++i) {
+        if (!get_symbol(structure_, u)) return corrupt("bad clock track");
+        if ((v & 3) == kFrameEval && !structure_.varint(eval)) return corrupt("bad clock track");
+        if ((v & 3) == kFrameTexts && (!skip_text() || !skip_text())) return corrupt("bad clock comment");
+      }
+    }
+    return {};
+  }
+
   CodecCursor& in_;
   detail::ByteCursor moves_, structure_, texts_;  // copies, written back by run()
   std::uint64_t total_plies_ = 0;
@@ -818,7 +997,8 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
     put_comments(game.epilogue, s);
   }
   CodecStats local;
-  if (auto st = encode_line(game.events, 0, game.events.size(), *start, annotated, 0, s, &local); !st) return st;
+  const ClockBasis basis = clock_basis(game.tags);
+  if (auto st = encode_line(game.events, 0, game.events.size(), *start, annotated, 0, basis, s, &local); !st) return st;
   out.moves += s.moves;
   out.structure += s.structure;
   out.texts += s.texts;

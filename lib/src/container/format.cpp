@@ -530,7 +530,7 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
     return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), kBlockMagic, 4) != 0) return bad("bad block magic", 0);
   codec = static_cast<std::uint8_t>(b[4]);
-  if (codec < kMoveCodecLegalIndexV1 || codec > kMoveCodecLegalIndexV4)
+  if (codec < kMoveCodecLegalIndexV1 || codec > kMoveCodecLegalIndexV5)
     return unsupported(where + ": unknown move codec " + std::to_string(codec));
   if (static_cast<std::uint8_t>(b[5]) != kSections) return bad("section count is not 5", 5);
   layout = static_cast<std::uint8_t>(b[6]);
