@@ -204,7 +204,7 @@ TEST(Archive, EmptyArchive) {
   ASSERT_TRUE(a.ok()) << a.error().to_string();
   EXPECT_EQ((*a)->game_count(), 0u);
   EXPECT_TRUE((*a)->verify().ok());
-  EXPECT_EQ(file_bytes(path).size(), 32u + 4 + 1 + 4 + 5 + 48);  // header, index (5 empty counts), footer
+  EXPECT_EQ(file_bytes(path).size(), 32u + 4 + 1 + 4 + 6 + 48);  // header, index (6 empty counts), footer
 }
 
 TEST(Archive, AppendAndMergeEqualASinglePack) {
@@ -475,7 +475,7 @@ TEST(ArchiveDamage, LayoutZeroBytesAfterTheLastGame) {
   Footer f;
   ASSERT_TRUE(decode_footer(std::string_view(good).substr(good.size() - kFooterSize), good.size(), f).ok());
   Index index;
-  ASSERT_TRUE(decode_index(std::string_view(good).substr(f.index_offset, f.index_size), f.index_offset, index).ok());
+  ASSERT_TRUE(decode_index(std::string_view(good).substr(f.index_offset, f.index_size), f.index_offset, 2, index).ok());
   ASSERT_GT(index.blocks.size(), 1u);
   ASSERT_EQ(index.blocks[0].games, 2u);
   std::string block = good.substr(kHeaderSize, index.blocks[0].size - 8);
@@ -492,7 +492,7 @@ TEST(ArchiveDamage, LayoutZeroBytesAfterTheLastGame) {
   for (std::size_t b = 1; b < index.blocks.size(); ++b) index.blocks[b].offset += 2;
   WriterOptions stored;
   stored.compress = false;
-  const std::string idx = encode_index(index, stored);
+  const std::string idx = encode_index(index, stored, 2);
   const std::string rest = good.substr(kHeaderSize + block.size() - 2, f.index_offset - (kHeaderSize + block.size() - 2));
   const std::string bad = good.substr(0, kHeaderSize) + block + rest + idx +
                           encode_footer(f.index_offset + 2, idx.size(), f.games, index.blocks.size(), hash64(idx));
@@ -550,8 +550,8 @@ WriterOptions framed_blocks() {
   return o;
 }
 
-// Each block's section encodings (file bytes: blocks back to back from offset 32 to the index),
-// and the offset of each block's texts section.
+// Each block's section encodings (file bytes: blocks back to back from offset 32 to the index,
+// with a tag dictionary element among them), and the offset of each block's texts section.
 struct BlockSections {
   std::size_t offset = 0, texts_at = 0;
   std::uint32_t games = 0;
@@ -561,7 +561,9 @@ std::vector<BlockSections> block_sections(const std::string& file) {
   using namespace container;
   std::vector<BlockSections> out;
   std::size_t pos = kHeaderSize;
-  while (file.compare(pos, 4, "PGAB") == 0) {
+  for (;;) {
+    if (const std::size_t n = dictionary_element_size(std::string_view(file).substr(pos))) pos += n;
+    if (file.compare(pos, 4, "PGAB") != 0) break;
     BlockSections b;
     b.offset = pos;
     b.games = static_cast<std::uint32_t>(get_le(file.data() + pos + 8, 4));
@@ -641,6 +643,144 @@ TEST(ArchiveFrames, DamagedFrameFailsEveryReadOfItsBlock) {
   EXPECT_NE(last.error().message().find("no Zstandard frame"), std::string::npos) << last.error().to_string();
   EXPECT_TRUE((*a)->read_game(blocks[0].games).ok()) << "block 1 is sound";
   EXPECT_FALSE((*a)->verify().ok());
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// 400 games whose tags repeat enough for a tag dictionary (the input of valid/tag_dictionary).
+const std::string& dictionary_pgn() {
+  static const std::string text = test::read_file(test::corpus_path("conformance/valid/tag_dictionary.pgn"));
+  return text;
+}
+WriterOptions dictionary_blocks(unsigned threads = 2) {
+  WriterOptions o;
+  o.block_games = 50;
+  o.dictionary_bytes = 4096;
+  o.threads = threads;
+  return o;
+}
+ArchiveInfo info_of(const std::string& path) {
+  auto a = Archive::open(path);
+  EXPECT_TRUE(a.ok()) << (a.ok() ? "" : a.error().to_string());
+  auto i = (*a)->info();
+  EXPECT_TRUE(i.ok());
+  return *i;
+}
+
+// [DICT-1] [BLOCK-5] The writer trains one dictionary on the first blocks' tags and compresses
+// every block's tags with it; the archive is smaller than without, reads back the same games in
+// order, at random and by export, and its bytes do not depend on the thread count.
+TEST(ArchiveDictionary, TrainedOnceUsedByEveryBlock) {
+  ASSERT_GT(dictionary_pgn().size(), 50000u);
+  const std::string with = pack(dictionary_pgn(), "dict.pga", dictionary_blocks());
+  WriterOptions none = dictionary_blocks();
+  none.dictionary_bytes = 0;
+  const std::string without = pack(dictionary_pgn(), "nodict.pga", none);
+  const ArchiveInfo i = info_of(with);
+  EXPECT_EQ(i.dictionaries, 1u);
+  EXPECT_EQ(i.dictionary_blocks, i.blocks);
+  EXPECT_GT(i.blocks, 4u);
+  EXPECT_EQ(info_of(without).dictionaries, 0u);
+  EXPECT_LT(file_bytes(with).size(), file_bytes(without).size());
+  EXPECT_LT(i.section_stored[0] + i.dictionary_bytes, info_of(without).section_stored[0]);
+
+  EXPECT_EQ(unpack_games(with), unpack_games(without));
+  auto a = Archive::open(with);
+  auto b = Archive::open(without);
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::mt19937_64 rng(5);
+  for (int k = 0; k < 200; ++k) {
+    const std::uint64_t g = rng() % (*a)->game_count();
+    auto x = (*a)->read_pgn(g);
+    ASSERT_TRUE(x.ok()) << x.error().to_string();
+    EXPECT_EQ(*x, *(*b)->read_pgn(g));
+  }
+  std::string ea, eb;
+  ASSERT_TRUE((*a)->export_pgn([&](std::string_view s) { ea += s; return true; }, 2).ok());
+  ASSERT_TRUE((*b)->export_pgn([&](std::string_view s) { eb += s; return true; }, 2).ok());
+  EXPECT_EQ(ea, eb);
+  Query q;
+  q.event = "rapid";
+  EXPECT_EQ(*(*a)->find(q), *(*b)->find(q));
+
+  for (unsigned threads : {1u, 3u})
+    EXPECT_EQ(file_bytes(pack(dictionary_pgn(), "dict_t.pga", dictionary_blocks(threads))), file_bytes(with))
+        << threads << " threads";
+  // A few games (too little tags to train on) get no dictionary.
+  EXPECT_EQ(info_of(pack(test::read_file(test::corpus_path("pgn/twic_events.pgn")), "small.pga")).dictionaries, 0u);
+}
+
+// An archive appended to keeps its dictionary for the new blocks; a merge copies each input's
+// dictionary once (the same dictionary twice is kept once).
+TEST(ArchiveDictionary, AppendKeepsItMergeCopiesEach) {
+  const std::string text = dictionary_pgn();
+  const std::string first = pack(text, "d1.pga", dictionary_blocks());
+  ASSERT_EQ(info_of(first).dictionaries, 1u);
+
+  const std::string appended = temp_path("dappended.pga");
+  {
+    auto w = ArchiveWriter::create(appended, dictionary_blocks());
+    ASSERT_TRUE((*w)->add_archive_blocks(first).ok());
+    PgnReader reader(memory_input(text), "again.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const ArchiveInfo ai = info_of(appended);
+  EXPECT_EQ(ai.dictionaries, 1u);
+  EXPECT_EQ(ai.blocks, 2 * info_of(first).blocks);
+  EXPECT_EQ(ai.dictionary_blocks, ai.blocks) << "the new blocks use the archive's dictionary";
+  auto twice = unpack_games(first);
+  for (auto& g : unpack_games(first)) twice.push_back(g);
+  EXPECT_EQ(unpack_games(appended), twice);
+
+  WriterOptions bigger = dictionary_blocks();
+  bigger.dictionary_bytes = 6144;  // another dictionary
+  const std::string other = pack(text + "\n\n" + text, "d2.pga", bigger);
+  ASSERT_EQ(info_of(other).dictionaries, 1u);
+  const std::string merged = temp_path("dmerged.pga");
+  {
+    auto w = ArchiveWriter::create(merged, dictionary_blocks());
+    for (const std::string& p : {first, other, first}) ASSERT_TRUE((*w)->add_archive_blocks(p).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const ArchiveInfo mi = info_of(merged);
+  EXPECT_EQ(mi.dictionaries, 2u);
+  EXPECT_EQ(mi.dictionary_bytes, info_of(first).dictionary_bytes + info_of(other).dictionary_bytes);
+  auto expect = unpack_games(first);
+  for (auto& g : unpack_games(other)) expect.push_back(g);
+  for (auto& g : unpack_games(first)) expect.push_back(g);
+  EXPECT_EQ(unpack_games(merged), expect);
+}
+
+// Every single-byte change of the dictionary element is detected when the archive opens; salvage
+// without the index still finds the dictionary and reads every block.
+TEST(ArchiveDictionary, DamageToTheDictionaryIsDetected) {
+  using namespace container;
+  const std::string path = pack(dictionary_pgn(), "ddamage.pga", dictionary_blocks());
+  const std::string good = file_bytes(path);
+  const std::size_t size = dictionary_element_size(std::string_view(good).substr(kHeaderSize));
+  ASSERT_GT(size, 100u);
+  const std::string damaged = temp_path("ddamaged.pga");
+  for (std::size_t i = kHeaderSize; i < kHeaderSize + size; ++i) {
+    std::string bad = good;
+    bad[i] = static_cast<char>(bad[i] ^ 0x10);
+    { std::ofstream(damaged, std::ios::binary) << bad; }
+    auto a = Archive::open(damaged);
+    ASSERT_FALSE(a.ok()) << "flip at byte " << i;
+    EXPECT_EQ(a.error().code(), ErrorCode::Corruption);
+    EXPECT_NE(a.error().message().find("dictionary at offset 32"), std::string::npos) << a.error().to_string();
+  }
+  std::string salvaged, exported;
+  auto rep = salvage_pgn(path, [&](std::string_view s) { salvaged += s; return true; });
+  ASSERT_TRUE(rep.ok());
+  EXPECT_TRUE(rep->skipped.empty()) << rep->skipped.front();
+  auto a = Archive::open(path);
+  ASSERT_TRUE((*a)->export_pgn([&](std::string_view s) { exported += s; return true; }, 1).ok());
+  EXPECT_EQ(salvaged, exported);
 }
 
 }  // namespace

@@ -134,7 +134,7 @@ TEST_F(CliArchive, InfoAndVerify) {
   EXPECT_NE(r.out.find("games:    61 (1 kept verbatim)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bits per ply"), std::string::npos);
   r = run_cli("info " + p("games.pga") + " --json");
-  EXPECT_TRUE(r.out.starts_with("{\"write_version\": 7, \"read_version\": 7,")) << r.out;
+  EXPECT_TRUE(r.out.starts_with("{\"write_version\": 8, \"read_version\": 8,")) << r.out;
   EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
   r = run_cli("verify " + p("games.pga"));
   EXPECT_EQ(r.exit_code, 0);
@@ -169,6 +169,22 @@ TEST_F(CliArchive, FrameKibFramesLargeComments) {
   EXPECT_EQ(unpacked, run_cli("unpack " + p("whole.pga")).out);
   EXPECT_NE(unpacked.find("d=0 d=7"), std::string::npos) << "the comments came back";
   EXPECT_EQ(run_cli("pack -q --frame-kib x " + p("long.pgn") + " -o " + p("bad.pga")).exit_code, 1);
+}
+
+// --dict-kib: the default trains a tag dictionary on enough tags, info reports it, 0 turns it
+// off, and both archives unpack alike.
+TEST_F(CliArchive, DictKibTrainsATagDictionary) {
+  const std::string input = "'" + test::corpus_path("conformance/valid/tag_dictionary.pgn") + "'";
+  ASSERT_EQ(run_cli("pack -q --block-games 50 " + input + " -o " + p("dict.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --block-games 50 --dict-kib 0 " + input + " -o " + p("plain.pga")).exit_code, 0);
+  auto with = run_cli("info " + p("dict.pga"));
+  EXPECT_NE(with.out.find("\ndictionary "), std::string::npos) << with.out;
+  EXPECT_NE(with.out.find("tags: compressed with the archive's tag dictionary in 8 of 8 blocks"), std::string::npos)
+      << with.out;
+  EXPECT_EQ(run_cli("info " + p("plain.pga")).out.find("dictionary"), std::string::npos);
+  EXPECT_NE(run_cli("info --json " + p("dict.pga")).out.find("\"dictionaries\": 1, "), std::string::npos);
+  EXPECT_EQ(run_cli("unpack " + p("dict.pga")).out, run_cli("unpack " + p("plain.pga")).out);
+  EXPECT_EQ(run_cli("pack -q --dict-kib 2000 " + input + " -o " + p("bad.pga")).exit_code, 1);
 }
 
 TEST_F(CliArchive, ExitCodes) {

@@ -69,7 +69,11 @@ constexpr Help kHelp[] = {
      "--level N (1-19) is the zstd level of the sections.\n"
      "--frame-kib N (default 32; 0: never): a block's comments or verbatim games larger than 2N KiB\n"
      "are compressed in frames of about N KiB (whole groups of games), so that reading one game\n"
-     "decompresses only its frame (engine-annotated archives: reads about 2x faster, 4% larger).\n"},
+     "decompresses only its frame (engine-annotated archives: reads about 2x faster, 4% larger).\n"
+     "--dict-kib N (default 64; 0: none): the tags of all blocks are compressed with one zstd\n"
+     "dictionary of at most N KiB, trained on the first blocks' tags and kept once in the archive,\n"
+     "where that makes the archive smaller (OTB and lichess files: 5-8% smaller). An archive\n"
+     "appended to keeps its dictionary.\n"},
     {"unpack", "usage: pgnarc unpack ARCHIVE [-o OUT.pgn] [--salvage] [--quiet]\n\nWrites every game as canonical PGN; games kept verbatim are written as their original bytes.\n--salvage reads a damaged archive without its index: the games of every block whose\nchecksum holds are written, damaged regions are reported, and the exit code is 3 if any.\n"},
     {"get", "usage: pgnarc get ARCHIVE N [N | N-M ...] [--list]\n\nWrites the games with those numbers (from 1), byte for byte as unpack writes them.\n"
             "--list writes one line per game instead, from its tags alone (no moves are decoded):\n"
@@ -317,6 +321,11 @@ pgnarc::WriterOptions writer_options(const Args& a, int& rc) {
     if (!parse_number(*f, n) || n > 65536) rc = usage_error("--frame-kib takes a number from 0 to 65536");
     o.frame_bytes = n * 1024;
   }
+  if (auto d = a.value("--dict-kib")) {
+    std::uint64_t n;
+    if (!parse_number(*d, n) || n > 1024) rc = usage_error("--dict-kib takes a number from 0 to 1024");
+    o.dictionary_bytes = n * 1024;
+  }
   return o;
 }
 
@@ -554,11 +563,13 @@ int cmd_info(const Args& a) {
     std::snprintf(line, sizeof line,
                   "{\"write_version\": %u, \"read_version\": %u, \"file_bytes\": %llu, \"games\": %llu, "
                   "\"verbatim_games\": %llu, \"blocks\": %llu, \"plies\": %llu, \"index_bytes\": %llu, "
-                  "\"block_overhead_bytes\": %llu, \"moves_bits_per_ply\": %.4f, \"sections\": {",
+                  "\"block_overhead_bytes\": %llu, \"dictionaries\": %llu, \"dictionary_bytes\": %llu, "
+                  "\"dictionary_blocks\": %llu, \"moves_bits_per_ply\": %.4f, \"sections\": {",
                   info->write_version, info->read_version, (unsigned long long)info->file_bytes,
                   (unsigned long long)info->games, (unsigned long long)raw, (unsigned long long)info->blocks,
                   (unsigned long long)plies, (unsigned long long)info->index_bytes,
-                  (unsigned long long)info->block_overhead_bytes, bits_per_ply);
+                  (unsigned long long)info->block_overhead_bytes, (unsigned long long)info->dictionaries,
+                  (unsigned long long)info->dictionary_bytes, (unsigned long long)info->dictionary_blocks, bits_per_ply);
     s += line;
     for (int k = 0; k < 5; ++k) {
       std::snprintf(line, sizeof line, "%s\"%s\": {\"stored\": %llu, \"raw\": %llu, \"framed_blocks\": %llu}",
@@ -582,9 +593,19 @@ int cmd_info(const Args& a) {
                     100.0 * info->section_stored[k] / static_cast<double>(info->file_bytes));
       s += line;
     }
-    std::snprintf(line, sizeof line, "%-10s %12llu\n%-10s %12llu\n", "index", (unsigned long long)info->index_bytes,
-                  "overhead", (unsigned long long)(info->block_overhead_bytes + 32 + 48));
+    std::snprintf(line, sizeof line, "%-10s %12llu\n", "index", (unsigned long long)info->index_bytes);
     s += line;
+    if (info->dictionaries) {
+      std::snprintf(line, sizeof line, "%-10s %12llu\n", "dictionary", (unsigned long long)info->dictionary_bytes);
+      s += line;
+    }
+    std::snprintf(line, sizeof line, "%-10s %12llu\n", "overhead", (unsigned long long)(info->block_overhead_bytes + 32 + 48));
+    s += line;
+    if (info->dictionaries) {
+      std::snprintf(line, sizeof line, "tags: compressed with the archive's tag dictionary in %llu of %llu blocks\n",
+                    (unsigned long long)info->dictionary_blocks, (unsigned long long)info->blocks);
+      s += line;
+    }
     for (int k = 0; k < 5; ++k)
       if (info->section_framed_blocks[k]) {
         std::snprintf(line, sizeof line, "%s: one zstd frame per group of games in %llu of %llu blocks\n", contents[k],
@@ -650,7 +671,8 @@ struct Command {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> c = {
-      {"pack", cmd_pack, {"-o", "--threads", "--block-games", "--block-kib", "--level", "--frame-kib"}, {"--strict", "--force", "--store"}},
+      {"pack", cmd_pack, {"-o", "--threads", "--block-games", "--block-kib", "--level", "--frame-kib", "--dict-kib"},
+       {"--strict", "--force", "--store"}},
       {"unpack", cmd_unpack, {"-o"}, {"--salvage"}},
       {"get", cmd_get, {}, {"--list"}},
       {"find", cmd_find,

@@ -110,7 +110,8 @@ void invalid_vector(const std::string& name, const std::string& pga, const char*
 // Rebuilds an archive of one block from hand-made streams and tags (one of each per game), with
 // valid checksums; `trailing_moves` goes into the moves section after the last game.
 std::string archive_of(const std::vector<CodecStreams>& games, const std::vector<std::vector<Tag>>& tags,
-                       std::uint8_t codec = kMoveCodecCurrent, const std::string& trailing_moves = "") {
+                       std::uint8_t codec = kMoveCodecCurrent, const std::string& trailing_moves = "",
+                       const WriterDictionary* dict = nullptr) {
   BlockBuilder b;
   b.codec = codec;
   for (std::size_t g = 0; g < games.size(); ++g) {
@@ -121,7 +122,9 @@ std::string archive_of(const std::vector<CodecStreams>& games, const std::vector
     b.end_game(tags[g]);
   }
   b.streams.moves += trailing_moves;
-  const std::string block = b.finish(stored());
+  WriterOptions o = stored();
+  o.compress = dict != nullptr;  // with a dictionary: the tags section compressed with it
+  const std::string block = b.finish(o, dict);
   Index index;
   IndexEntry e;
   e.offset = kHeaderSize;
@@ -148,7 +151,7 @@ Index index_of(const std::string& pga) {
   Footer f;
   Index idx;
   if (!decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok()) std::abort();
-  if (!decode_index(std::string_view(pga).substr(f.index_offset, f.index_size), f.index_offset, idx).ok()) std::abort();
+  if (!decode_index(std::string_view(pga).substr(f.index_offset, f.index_size), f.index_offset, kFormatVersion, idx).ok()) std::abort();
   return idx;
 }
 
@@ -177,6 +180,31 @@ std::string framed_archive() {
   o.compress = true;
   o.frame_bytes = 1;
   return pack(pgn, o);
+}
+
+// 400 games whose tags repeat enough (events, openings, time controls) for a tag dictionary, in
+// blocks of 50 games, sections compressed, the dictionary at most 4 KiB.
+std::string dictionary_pgn() {
+  const char* events[] = {"Rated Blitz game", "Rated Bullet game", "Rated Rapid game", "Casual Blitz game"};
+  const char* openings[] = {"Sicilian Defense: Najdorf Variation", "French Defense: Winawer Variation",
+                            "Queen's Gambit Declined: Orthodox Defense", "Ruy Lopez: Berlin Defense",
+                            "King's Indian Defense: Classical Variation"};
+  std::string pgn;
+  for (int i = 0; i < 400; ++i) {
+    const auto n = [](int v) { return std::to_string(v); };
+    pgn += std::string("[Event \"") + events[i % 4] + "\"]\n[Site \"https://example.org/" + n(i * 7919 % 100003) +
+           "\"]\n[Date \"2021.10." + (i % 28 < 9 ? "0" : "") + n(i % 28 + 1) + "\"]\n[White \"player" + n(i * 37 % 101) +
+           "\"]\n[Black \"player" + n(i * 53 % 103) + "\"]\n[Result \"1-0\"]\n[WhiteElo \"" + n(1500 + i * 13 % 700) +
+           "\"]\n[BlackElo \"" + n(1500 + i * 17 % 700) + "\"]\n[TimeControl \"180+2\"]\n[ECO \"B" + n(10 + i % 90) +
+           "\"]\n[Opening \"" + openings[i % 5] + "\"]\n[Termination \"Normal\"]\n\n1. e4 e5 1-0\n\n";
+  }
+  return pgn;
+}
+WriterOptions dictionary_options() {
+  WriterOptions o = stored(50);
+  o.compress = true;
+  o.dictionary_bytes = 4096;
+  return o;
 }
 
 std::string fix_header_checksum(std::string h) {
@@ -255,22 +283,26 @@ int main(int argc, char** argv) {
   // ---- valid: archives of earlier format versions, kept as they were written ----
   for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
-                      "written by a version 1 writer (codec 1, layout 0): a reader of version 7 reads it unchanged");
+                      "written by a version 1 writer (codec 1, layout 0): a reader of version 8 reads it unchanged");
   for (const char* name : {"v2_many_blocks", "v2_latin1_tags", "v2_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-1",
-                      "written by a version 2 writer (layout 0): a reader of version 7 reads it unchanged");
+                      "written by a version 2 writer (layout 0): a reader of version 8 reads it unchanged");
   for (const char* name : {"v3_many_blocks", "v3_nested_variations", "v3_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-2 BLOCK-3 REC-CLK-1",
-                      "written by a version 3 writer (codec 2, layout 1): a reader of version 7 reads it unchanged");
+                      "written by a version 3 writer (codec 2, layout 1): a reader of version 8 reads it unchanged");
   for (const char* name : {"v4_clock_track", "v4_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-3",
-                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 7 reads it unchanged");
+                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 8 reads it unchanged");
   for (const char* name : {"v5_evaluations", "v5_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-5",
-                      "written by a version 5 writer (codec 4, read version 5): a reader of version 7 reads it unchanged");
+                      "written by a version 5 writer (codec 4, read version 5): a reader of version 8 reads it unchanged");
   kept_valid_vector("v6_clock_track", "FILE-HDR-2 BLOCK-1 REC-CLK-3 REC-CLK-5",
-                    "written by a version 6 writer (codec 4 clock tracks, read version 6): a reader of version 7 reads it "
+                    "written by a version 6 writer (codec 4 clock tracks, read version 6): a reader of version 8 reads it "
                     "unchanged");
+  for (const char* name : {"v7_clock_track", "v7_many_blocks"})
+    kept_valid_vector(name, "FILE-HDR-2 INDEX-1 REC-CLK-7",
+                      "written by a version 7 writer (codec 5, an index without a dictionary table): a reader of version 8 "
+                      "reads it unchanged");
 
   // ---- valid: compressed sections ----
   {
@@ -288,6 +320,19 @@ int main(int argc, char** argv) {
                  "(a reader must accept them; the bytes are not canonical)");
   }
 
+  {
+    // The tags of every block compressed with one trained dictionary (9.9, encoding 3).
+    const std::string pga = pack(dictionary_pgn(), dictionary_options());
+    if (index_of(pga).dictionaries.size() != 1) {
+      std::fprintf(stderr, "tag_dictionary: the writer made no dictionary\n");
+      return 1;
+    }
+    valid_vector("tag_dictionary", pga, "BLOCK-1 BLOCK-5 DICT-1 INDEX-1",
+                 "400 games in 8 blocks whose tags sections are compressed with the archive's tag dictionary, an "
+                 "element between the header and the first block (a reader must accept it; the bytes are not "
+                 "canonical)");
+  }
+
   // ---- invalid ----
   const std::string good = read(dir + "/encode/many_blocks.pga");
   const std::string two = read(dir + "/encode/two_plies.pga");
@@ -301,11 +346,47 @@ int main(int argc, char** argv) {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = 8;  // read version 8
+    h[10] = 9;  // read version 9
     invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version 8: refused as unsupported, not corrupt");
+                   "needs a reader of version 9: refused as unsupported, not corrupt");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
+  {
+    // Tag dictionaries damaged: the element's bytes, the index's ID for it, its place; a block
+    // naming a dictionary the archive lacks; encoding 3 on a section other than tags.
+    const std::string dict = read(dir + "/valid/tag_dictionary.pga");
+    Index idx = index_of(dict);
+    const DictionaryEntry d = idx.dictionaries.at(0);
+    invalid_vector("dictionary_checksum", flip(dict, d.offset + d.size / 2), "Corruption", "DICT-1",
+                   "a byte of the dictionary element changed");
+    idx.dictionaries[0].id ^= 1;
+    invalid_vector("dictionary_id_mismatch", with_index(dict, idx), "Corruption", "DICT-1 INDEX-1",
+                   "the index gives the dictionary another ID than its element");
+    idx = index_of(dict);
+    idx.dictionaries[0].offset += 1;
+    invalid_vector("dictionary_out_of_place", with_index(dict, idx), "Corruption", "INDEX-1",
+                   "a dictionary entry not where the element is");
+    GameBuilder b;
+    PgnReader r(memory_input(dictionary_pgn()), "x");
+    std::vector<CodecStreams> streams;
+    std::vector<std::vector<Tag>> tags;
+    for (int i = 0; i < 50 && *r.next(b); ++i) {
+      streams.emplace_back();
+      if (!encode_game(b.game(), streams.back()).ok()) std::abort();
+      tags.push_back(b.game().tags);
+    }
+    // (The dictionary of valid/tag_dictionary, without its element.)
+    std::uint32_t id;
+    std::string content;
+    if (!read_dictionary_element(std::string_view(dict).substr(d.offset, d.size), "x", id, content).ok()) std::abort();
+    const auto trained = WriterDictionary::make(content, 9);
+    if (!trained) std::abort();
+    invalid_vector("dictionary_unknown", archive_of(streams, tags, kMoveCodecCurrent, "", trained.get()), "Corruption",
+                   "BLOCK-5", "a tags section compressed with a dictionary the archive does not hold");
+    invalid_vector("dictionary_encoding_on_moves",
+                   edit_block(two, [](std::string& blk) { blk[kBlockHeaderSize + kSectionEntrySize + 1] = kZstdDictionary; }),
+                   "Corruption", "BLOCK-1", "encoding 3 (dictionary) on the moves section");
+  }
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
   invalid_vector("footer_checksum", flip(good, good.size() - 8), "Corruption", "FOOTER-1", "footer checksum mismatch");
   {

@@ -26,6 +26,11 @@ struct WriterOptions {
   // zstd frames of about this many bytes (whole directory groups of games), so that reading one
   // game decompresses only its own frame; 0: one frame per section.
   std::size_t frame_bytes = 32 * 1024;
+  // The tags sections of an archive are compressed with one zstd dictionary of at most this
+  // many bytes, trained by the writer on its first blocks' tags (about 64 of them, or 1 MiB of
+  // tags) and kept in the file once, if that makes the archive smaller; 0: no dictionary.
+  // Appended blocks use the archive's dictionary.
+  std::size_t dictionary_bytes = 64 * 1024;
 };
 
 // A game that had to be kept verbatim, and why (file, game, line:column, what).
@@ -92,7 +97,7 @@ struct Query {
 
 // The archive format version this library writes (and the highest it reads); see the format
 // specification, section 9.2.
-inline constexpr std::uint16_t kFormatVersion = 7;
+inline constexpr std::uint16_t kFormatVersion = 8;
 
 struct ArchiveInfo {
   std::uint16_t write_version = 0, read_version = 0;
@@ -102,6 +107,9 @@ struct ArchiveInfo {
   std::uint64_t section_stored[5] = {}, section_raw[5] = {};
   // Blocks whose section is stored as one zstd frame per group of games (format 6, encoding 2).
   std::uint64_t section_framed_blocks[5] = {};
+  // Tag dictionaries (format 8): how many, their bytes in the file, and the blocks whose tags
+  // section is compressed with one.
+  std::uint64_t dictionaries = 0, dictionary_bytes = 0, dictionary_blocks = 0;
   std::uint64_t block_overhead_bytes = 0;  // block headers, section tables, checksums
 };
 

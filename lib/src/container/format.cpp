@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
+#include <zdict.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -441,10 +442,7 @@ std::uint32_t BlockBuilder::directory_step(const WriterOptions& options) const {
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
 }
 
-namespace {
-
-// `plain` as one zstd frame at `level` (its header gives its content size), or nothing if that
-// fails. One compression context per thread, reused (the same bytes as ZSTD_compress).
+// One compression context per thread, reused (the same bytes as ZSTD_compress).
 std::string compress_frame(std::string_view plain, int level) {
   struct Context {
     ZSTD_CCtx* p = ZSTD_createCCtx();
@@ -458,9 +456,9 @@ std::string compress_frame(std::string_view plain, int level) {
   return packed;
 }
 
-}  // namespace
+std::string BlockBuilder::tags_section() const { return encode_tags(tags); }
 
-std::string BlockBuilder::finish(const WriterOptions& options) const {
+std::string BlockBuilder::finish(const WriterOptions& options, const WriterDictionary* dict) const {
   // The game directory (9.3.1): games per group, then per stream one varint per group (the
   // bytes the group's games take), then the structure stream.
   const std::uint32_t step = directory_step(options);
@@ -491,6 +489,9 @@ std::string BlockBuilder::finish(const WriterOptions& options) const {
           packed += frame;
         }
         if (ok) encoding = kZstdByGroup;
+      } else if (s == kTags && dict) {
+        packed = dict->compress(raw);
+        if (!packed.empty()) encoding = kZstdDictionary;
       } else {
         packed = compress_frame(raw, options.zstd_level);
         if (!packed.empty()) encoding = kZstd;
@@ -545,7 +546,9 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
     if (static_cast<std::uint8_t>(e[0]) != s) return bad("sections out of order", at);
     encodings[s] = static_cast<std::uint8_t>(e[1]);
     // One frame per group: texts and raw sections of layout 1 only (they have a directory column).
-    if (encodings[s] > kZstdByGroup || (encodings[s] == kZstdByGroup && (layout != kBlockLayout1 || s < kTexts)))
+    // A dictionary: tags sections only (of layout 1, the only layout written with format 8).
+    if (encodings[s] > kZstdDictionary || (encodings[s] == kZstdByGroup && (layout != kBlockLayout1 || s < kTexts)) ||
+        (encodings[s] == kZstdDictionary && (layout != kBlockLayout1 || s != kTags)))
       return bad("unknown section encoding", at + 1);
     if (get_le(e + 2, 2) != 0) return bad("reserved bytes not zero", at + 2);
     stored[s] = static_cast<std::uint32_t>(get_le(e + 4, 4));
@@ -574,11 +577,13 @@ ZSTD_DCtx* thread_dctx() {
 
 }  // namespace
 
-// Decompresses one zstd frame that must give exactly `size` bytes. The buffer grows only as
-// output is produced, so a size field that lies costs no memory beyond what the frame yields.
-bool decompress(std::string_view in, std::uint32_t size, std::string& out) {
+// Decompresses one zstd frame that must give exactly `size` bytes, with the digested dictionary
+// `ddict` (a ZSTD_DDict) or none. The buffer grows only as output is produced, so a size field
+// that lies costs no memory beyond what the frame yields.
+bool decompress(std::string_view in, std::uint32_t size, std::string& out, const void* ddict = nullptr) {
   ZSTD_DCtx* dctx = thread_dctx();
   ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+  if (ZSTD_isError(ZSTD_DCtx_refDDict(dctx, static_cast<const ZSTD_DDict*>(ddict)))) return false;
   out.clear();
   ZSTD_inBuffer input{in.data(), in.size(), 0};
   std::size_t have = 0, ret = 1;
@@ -710,7 +715,9 @@ Status walk_frames(DecodedBlock& block, int s, std::size_t block_pos, const std:
 Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const std::string& where) {
   const std::uint32_t from = block.frame_start[s][k], to = block.frame_start[s][k + 1];
   const std::uint32_t at = block.group_start[s - 1][k], size = block.group_start[s - 1][k + 1] - at;
-  const std::size_t n = ZSTD_decompressDCtx(thread_dctx(), block.sections[s].data() + at, size,
+  ZSTD_DCtx* dctx = thread_dctx();
+  ZSTD_DCtx_refDDict(dctx, nullptr);  // a dictionary is sticky: drop the last one used
+  const std::size_t n = ZSTD_decompressDCtx(dctx, block.sections[s].data() + at, size,
                                             block.stored_bytes[s].data() + from, to - from);
   if (ZSTD_isError(n) || n != size)
     return corruption(where + ": section " + std::to_string(s) + ": group " + std::to_string(k) +
@@ -737,11 +744,20 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
       out.sections[s].clear();
       continue;
     }
+    const void* ddict = nullptr;
+    if (out.encoding[s] == kZstdDictionary) {
+      // The frame must name a dictionary of the archive (BLOCK-5).
+      const unsigned id = ZSTD_getDictID_fromFrame(stored.data(), stored.size());
+      ddict = id && out.dictionaries ? out.dictionaries->find(id) : nullptr;
+      if (!ddict)
+        return corruption(where + ": section " + std::to_string(s) + " names tag dictionary " + std::to_string(id) +
+                          ", which the archive does not hold (block byte " + std::to_string(section_pos[s]) + ")");
+    }
     if (out.encoding[s] == kStored) {
       out.sections[s].assign(stored);
     } else if (out.encoding[s] == kZstdByGroup) {
       out.sections[s].clear();  // filled group by group once the directory is known
-    } else if (!decompress(stored, raw[s], out.sections[s])) {
+    } else if (!decompress(stored, raw[s], out.sections[s], ddict)) {
       return corruption(where + ": section " + std::to_string(s) + " does not decompress to its size (block byte " +
                         std::to_string(section_pos[s]) + ")");
     }
@@ -782,10 +798,137 @@ Status group_ready(DecodedBlock& block, std::uint32_t k, const std::string& wher
   return {};
 }
 
+// ---- tag dictionaries (9.9) ---------------------------------------------------------------------
+
+std::shared_ptr<const WriterDictionary> WriterDictionary::make(std::string content, int level) {
+  const unsigned id = ZDICT_getDictID(content.data(), content.size());
+  if (id == 0 || content.size() > kMaxDictionaryBytes) return nullptr;
+  std::shared_ptr<WriterDictionary> d(new WriterDictionary());
+  d->id_ = id;
+  d->content_ = std::move(content);
+  d->cdict_ = ZSTD_createCDict(d->content_.data(), d->content_.size(), level);
+  if (!d->cdict_) return nullptr;
+  return d;
+}
+
+WriterDictionary::~WriterDictionary() { ZSTD_freeCDict(static_cast<ZSTD_CDict*>(cdict_)); }
+
+std::string WriterDictionary::compress(std::string_view plain) const {
+  struct Context {
+    ZSTD_CCtx* p = ZSTD_createCCtx();
+    ~Context() { ZSTD_freeCCtx(p); }
+  };
+  static thread_local Context context;
+  std::string packed(ZSTD_compressBound(plain.size()), '\0');
+  const std::size_t n = ZSTD_compress_usingCDict(context.p, packed.data(), packed.size(), plain.data(), plain.size(),
+                                                 static_cast<const ZSTD_CDict*>(cdict_));
+  if (ZSTD_isError(n)) return {};
+  packed.resize(n);
+  return packed;
+}
+
+std::string train_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity) {
+  constexpr std::size_t kSample = 4096;
+  std::string samples;
+  std::vector<std::size_t> sizes;
+  for (const std::string& sec : sections)
+    for (std::size_t at = 0; at < sec.size(); at += kSample) {
+      sizes.push_back(std::min(kSample, sec.size() - at));
+      samples.append(sec, at, sizes.back());
+    }
+  std::string dict(capacity, '\0');
+  const std::size_t n = ZDICT_trainFromBuffer(dict.data(), dict.size(), samples.data(), sizes.data(),
+                                              static_cast<unsigned>(sizes.size()));
+  if (ZDICT_isError(n)) return {};
+  dict.resize(n);
+  return dict;
+}
+
+std::string encode_dictionary_element(const WriterDictionary& dict, const WriterOptions& options) {
+  const std::string& content = dict.content();
+  std::string packed;
+  std::uint8_t encoding = kStored;
+  if (options.compress) {
+    packed = compress_frame(content, options.zstd_level);
+    if (!packed.empty() && packed.size() < content.size()) encoding = kZstd;
+  }
+  const std::string_view stored = encoding == kZstd ? std::string_view(packed) : std::string_view(content);
+  std::string e(kDictionaryMagic, 4);
+  put_le(e, dict.id(), 4);
+  e += static_cast<char>(encoding);
+  put_le(e, 0, 3);
+  put_le(e, stored.size(), 4);
+  put_le(e, content.size(), 4);
+  e += stored;
+  put_le(e, hash64(e), 8);
+  return e;
+}
+
+std::size_t dictionary_element_size(std::string_view b) {
+  if (b.size() < kDictionaryHeaderSize + 8 || std::memcmp(b.data(), kDictionaryMagic, 4) != 0) return 0;
+  const std::uint64_t total = kDictionaryHeaderSize + get_le(b.data() + 12, 4) + 8;
+  return total <= b.size() ? static_cast<std::size_t>(total) : 0;
+}
+
+Status read_dictionary_element(std::string_view b, const std::string& where, std::uint32_t& id, std::string& content) {
+  auto bad = [&](const std::string& what, std::size_t at) {
+    return corruption(where + ": " + what + " (dictionary byte " + std::to_string(at) + ")");
+  };
+  if (b.size() < kDictionaryHeaderSize + 8) return bad("shorter than a dictionary element", 0);
+  if (get_le(b.data() + b.size() - 8, 8) != hash64(b.substr(0, b.size() - 8))) return bad("checksum mismatch", b.size() - 8);
+  if (std::memcmp(b.data(), kDictionaryMagic, 4) != 0) return bad("bad dictionary magic", 0);
+  id = static_cast<std::uint32_t>(get_le(b.data() + 4, 4));
+  const auto encoding = static_cast<std::uint8_t>(b[8]);
+  if (encoding > kZstd) return bad("unknown dictionary encoding", 8);
+  if (get_le(b.data() + 9, 3) != 0) return bad("reserved bytes not zero", 9);
+  const std::uint64_t stored = get_le(b.data() + 12, 4), raw = get_le(b.data() + 16, 4);
+  if (kDictionaryHeaderSize + stored + 8 != b.size()) return bad("stored size does not match the element's size", 12);
+  if (raw > kMaxDictionaryBytes || (encoding == kStored && raw != stored)) return bad("bad dictionary size", 16);
+  const std::string_view body = b.substr(kDictionaryHeaderSize, stored);
+  if (encoding == kStored) content.assign(body);
+  else if (!decompress(body, static_cast<std::uint32_t>(raw), content))
+    return bad("does not decompress to its size", kDictionaryHeaderSize);
+  // A Zstandard dictionary (RFC 8878, 5): magic EC30A437, then the ID the element gives.
+  if (content.size() < 8 || get_le(content.data(), 4) != 0xEC30A437u || get_le(content.data() + 4, 4) != id || id == 0)
+    return bad("not a Zstandard dictionary of the element's ID", kDictionaryHeaderSize);
+  return {};
+}
+
+ReaderDictionaries::~ReaderDictionaries() {
+  for (auto& [id, d] : entries_) ZSTD_freeDDict(static_cast<ZSTD_DDict*>(d));
+}
+
+Status ReaderDictionaries::add(std::string_view element, const std::string& where, std::uint32_t expected_id) {
+  std::uint32_t id;
+  std::string content;
+  if (auto st = read_dictionary_element(element, where, id, content); !st) return st;
+  if (expected_id && id != expected_id)
+    return corruption(where + ": holds dictionary " + std::to_string(id) + ", the index says " + std::to_string(expected_id));
+  if (find(id)) return corruption(where + ": a second dictionary with ID " + std::to_string(id));
+  ZSTD_DDict* d = ZSTD_createDDict(content.data(), content.size());
+  if (!d) return corruption(where + ": the dictionary cannot be loaded");
+  entries_.emplace_back(id, d);
+  return {};
+}
+
+const void* ReaderDictionaries::find(std::uint32_t id) const {
+  for (const auto& [i, d] : entries_)
+    if (i == id) return d;
+  return nullptr;
+}
+
 // ---- index and footer --------------------------------------------------------------------------
 
-std::string encode_index(const Index& index, const WriterOptions& options) {
+std::string encode_index(const Index& index, const WriterOptions& options, std::uint16_t read_version) {
   std::string body;
+  if (read_version >= 8) {
+    put_varint(body, index.dictionaries.size());
+    for (const DictionaryEntry& d : index.dictionaries) {
+      put_varint(body, d.offset);
+      put_varint(body, d.size);
+      put_varint(body, d.id);
+    }
+  }
   put_varint(body, index.blocks.size());
   for (const IndexEntry& e : index.blocks) {
     put_varint(body, e.offset);
@@ -820,7 +963,7 @@ std::string encode_index(const Index& index, const WriterOptions& options) {
   return out;
 }
 
-Status decode_index(std::string_view b, std::uint64_t index_offset, Index& out) {
+Status decode_index(std::string_view b, std::uint64_t index_offset, std::uint16_t read_version, Index& out) {
   const std::string where = "index at offset " + std::to_string(index_offset);
   auto bad = [&](const std::string& what) { return corruption(where + ": " + what); };
   if (b.size() < 9 || std::memcmp(b.data(), kIndexMagic, 4) != 0) return bad("bad index magic");
@@ -839,15 +982,42 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, Index& out) 
   std::string_view in = body;
   ByteReader r(in);
   std::uint64_t n;
+  // Format 8 on: the dictionaries, in file order, with distinct IDs.
+  out.dictionaries.clear();
+  if (read_version >= 8) {
+    if (!r.varint(n) || n > r.remaining()) return bad("bad dictionary count");
+    out.dictionaries.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      DictionaryEntry& d = out.dictionaries[k];
+      std::uint64_t id;
+      if (!r.varint(d.offset) || !r.varint(d.size) || !r.varint(id)) return bad("dictionary entry runs past the end");
+      if (id == 0 || id > 0xFFFFFFFFu) return bad("dictionary ID out of range");
+      d.id = static_cast<std::uint32_t>(id);
+      for (std::size_t j = 0; j < k; ++j)
+        if (out.dictionaries[j].id == d.id) return bad("two dictionaries with ID " + std::to_string(id));
+    }
+  }
   if (!r.varint(n) || n > r.remaining()) return bad("bad block count");
   std::uint64_t next_offset = kHeaderSize, first = 0;
+  std::size_t next_dict = 0;
+  // Dictionaries and blocks follow each other from the header to the index, without gaps or
+  // overlaps (a dictionary comes where the element before it ends).
+  const auto skip_dictionaries = [&]() -> Status {
+    for (; next_dict < out.dictionaries.size() && out.dictionaries[next_dict].offset == next_offset; ++next_dict) {
+      const DictionaryEntry& d = out.dictionaries[next_dict];
+      if (d.size < kDictionaryHeaderSize + 8 || d.size > index_offset - d.offset)
+        return bad("dictionary entry out of place (dictionary at " + std::to_string(d.offset) + ")");
+      next_offset = d.offset + d.size;
+    }
+    return {};
+  };
   out.blocks.resize(n);
   for (auto& e : out.blocks) {
     std::uint64_t games, dmin, dmax;
     std::uint8_t results;
     if (!r.varint(e.offset) || !r.varint(e.size) || !r.varint(games) || !r.varint(dmin) || !r.varint(dmax) || !r.u8(results))
       return bad("block entry runs past the end");
-    // Blocks follow each other from the header to the index, without gaps or overlaps.
+    if (auto st = skip_dictionaries(); !st) return st;
     if (e.offset != next_offset || e.size > index_offset - e.offset || games == 0 || games > kMaxBlockGames)
       return bad("block entry out of place (block at " + std::to_string(e.offset) + ")");
     next_offset = e.offset + e.size;
@@ -858,6 +1028,9 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, Index& out) 
     e.summary.date_max = static_cast<std::uint32_t>(std::min<std::uint64_t>(dmax, 99999999));
     e.summary.results = results;
   }
+  if (auto st = skip_dictionaries(); !st) return st;
+  if (next_dict != out.dictionaries.size())
+    return bad("dictionary entry out of place (dictionary at " + std::to_string(out.dictionaries[next_dict].offset) + ")");
   if (next_offset != index_offset) return bad("blocks do not end where the index begins");
   for (auto& field : out.names) {
     std::uint64_t count;

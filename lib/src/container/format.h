@@ -17,6 +17,7 @@ inline constexpr char kFileMagic[8] = {'\x89', 'P', 'G', 'A', '\r', '\n', '\x1a'
 inline constexpr char kBlockMagic[4] = {'P', 'G', 'A', 'B'};
 inline constexpr char kIndexMagic[4] = {'P', 'G', 'A', 'I'};
 inline constexpr char kFooterMagic[4] = {'P', 'G', 'A', 'F'};
+inline constexpr char kDictionaryMagic[4] = {'P', 'G', 'A', 'D'};
 inline constexpr std::uint16_t kWriteVersion = kFormatVersion;
 inline constexpr std::uint16_t kReadVersion = kFormatVersion;  // the reader version a file of this writer needs
 inline constexpr std::size_t kHeaderSize = 32;
@@ -29,6 +30,13 @@ inline constexpr std::uint32_t kMaxBlockGames = 1u << 20;
 // Section encodings (9.3): stored, one zstd frame, or (layout 1 moves, texts and raw sections)
 // one zstd frame per directory group, so that one game's group decompresses on its own.
 inline constexpr std::uint8_t kStored = 0, kZstd = 1, kZstdByGroup = 2;
+// Encoding 3 (format 8, tags sections only): one zstd frame compressed with the archive's tag
+// dictionary that its frame header names.
+inline constexpr std::uint8_t kZstdDictionary = 3;
+// A dictionary element (9.9): magic, ID, encoding, 3 reserved bytes, stored and raw sizes, the
+// dictionary, checksum.
+inline constexpr std::size_t kDictionaryHeaderSize = 20;
+inline constexpr std::uint32_t kMaxDictionaryBytes = 1u << 20;
 // Block layouts (block header byte 6). 0 (format versions 1 and 2): tag values inline in their
 // columns (spec 9.4.1). 1 (version 3): a dictionary per tag column with fixed-width references
 // (9.4.2), and the structure section opens with the game directory (9.3.1).
@@ -82,6 +90,61 @@ struct BlockSummary {
 // The index's name table: field (0 White, 1 Black, 2 Event, 3 Site) -> value -> blocks.
 inline constexpr const char* kNameFields[4] = {"White", "Black", "Event", "Site"};
 
+// A tag dictionary as the writer uses it: its ID, its bytes (a Zstandard dictionary) and the
+// digested form for compression (shared by all threads).
+class WriterDictionary {
+ public:
+  // Null if `content` is not a usable dictionary.
+  static std::shared_ptr<const WriterDictionary> make(std::string content, int level);
+  ~WriterDictionary();
+  std::uint32_t id() const { return id_; }
+  const std::string& content() const { return content_; }
+  // `plain` as one zstd frame made with the dictionary (its header names the dictionary and the
+  // content size), or nothing if that fails.
+  std::string compress(std::string_view plain) const;
+
+ private:
+  WriterDictionary() = default;
+  std::uint32_t id_ = 0;
+  std::string content_;
+  void* cdict_ = nullptr;  // ZSTD_CDict
+};
+
+// `plain` as one zstd frame at `level` (its header gives its content size), or nothing if that
+// fails.
+std::string compress_frame(std::string_view plain, int level);
+
+// Trains a dictionary of at most `capacity` bytes on `sections` (cut into 4 KiB samples);
+// empty if training fails (too little or too uniform input).
+std::string train_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity);
+// The dictionary element (9.9) that carries `dict` (its content zstd-compressed when that is
+// smaller and `options.compress`).
+std::string encode_dictionary_element(const WriterDictionary& dict, const WriterOptions& options);
+
+// The tag dictionaries of an archive, by ID, ready for decompression.
+class ReaderDictionaries {
+ public:
+  ReaderDictionaries() = default;
+  ~ReaderDictionaries();
+  ReaderDictionaries(const ReaderDictionaries&) = delete;
+  ReaderDictionaries& operator=(const ReaderDictionaries&) = delete;
+  // Checks a dictionary element (DICT-1) and adds its dictionary; `where` prefixes errors.
+  // `expected_id`, if not 0, is the ID the index gives it.
+  Status add(std::string_view element, const std::string& where, std::uint32_t expected_id = 0);
+  // The digested dictionary of `id` (a ZSTD_DDict), or null.
+  const void* find(std::uint32_t id) const;
+  bool empty() const { return entries_.empty(); }
+
+ private:
+  std::vector<std::pair<std::uint32_t, void*>> entries_;
+};
+// The size of the dictionary element at the start of `bytes`, read from its header (0 if it
+// does not start with one or its sizes run past `bytes`); nothing is checked but the magic.
+std::size_t dictionary_element_size(std::string_view bytes);
+// The ID and content of a checked dictionary element (for copying it between archives).
+Status read_dictionary_element(std::string_view element, const std::string& where, std::uint32_t& id,
+                               std::string& content);
+
 // A block as it is built: the games' codec streams and tags.
 struct BlockBuilder {
   CodecStreams streams;
@@ -95,8 +158,11 @@ struct BlockBuilder {
   // Ends a game whose records were just appended to `streams`: its tags, its ends and the block
   // summary.
   void end_game(const std::vector<Tag>& t);
-  // The block's bytes: header, section table, sections, checksum.
-  std::string finish(const WriterOptions& options) const;
+  // The block's bytes: header, section table, sections, checksum. With `dict`, the tags
+  // section is compressed with it (encoding 3) where compression pays.
+  std::string finish(const WriterOptions& options, const WriterDictionary* dict = nullptr) const;
+  // The tags section before compression (9.4.2).
+  std::string tags_section() const;
   // Games per directory group (9.3.1): 16, or fewer where the texts or raw stream is to be
   // split into zstd frames of about options.frame_bytes each.
   std::uint32_t directory_step(const WriterOptions& options) const;
@@ -114,6 +180,9 @@ struct TagView {
 // A block read back: its sections decompressed, its tags parsed into views (strings are built
 // only for the games asked for).
 struct DecodedBlock {
+  // The archive's tag dictionaries, for a tags section of encoding 3 (set by the caller; null:
+  // the archive has none, and such a section is corrupt).
+  const ReaderDictionaries* dictionaries = nullptr;
   std::uint32_t games = 0;
   std::uint8_t codec = 0;
   std::uint8_t layout = kBlockLayout0;
@@ -182,13 +251,20 @@ struct IndexEntry {
   std::uint32_t games = 0;
   BlockSummary summary;
 };
+struct DictionaryEntry {
+  std::uint64_t offset = 0, size = 0;
+  std::uint32_t id = 0;
+};
 struct Index {
+  std::vector<DictionaryEntry> dictionaries;  // format 8 on: in file order
   std::vector<IndexEntry> blocks;
   // names[field]: (value, blocks containing it ascending)
   std::vector<std::pair<std::string, std::vector<std::uint32_t>>> names[4];
 };
-std::string encode_index(const Index& index, const WriterOptions& options);
-Status decode_index(std::string_view bytes, std::uint64_t index_offset, Index& out);
+// The index of a file of `read_version` (below 8: without the dictionary table).
+std::string encode_index(const Index& index, const WriterOptions& options, std::uint16_t read_version = kReadVersion);
+// `read_version`: the file's (from 8 on the body opens with the dictionary table).
+Status decode_index(std::string_view bytes, std::uint64_t index_offset, std::uint16_t read_version, Index& out);
 
 std::string encode_footer(std::uint64_t index_offset, std::uint64_t index_size, std::uint64_t games,
                           std::uint64_t blocks, std::uint64_t index_hash);

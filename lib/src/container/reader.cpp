@@ -107,6 +107,7 @@ struct Archive::Impl {
   std::uint16_t write_version = 0, read_version = 0;
   Footer footer;
   Index index;
+  ReaderDictionaries dictionaries;  // loaded and checked at open
   // The last block decoded, with where each game starts in its streams.
   std::uint32_t cached = ~0u;
   bool tags_decoded = false;
@@ -256,6 +257,7 @@ struct Archive::Impl {
     std::vector<std::uint64_t> out;
     const std::vector<bool> ok = use_index ? candidates(q) : std::vector<bool>(index.blocks.size(), true);
     DecodedBlock tags_only;
+    tags_only.dictionaries = &dictionaries;
     for (std::uint32_t b = 0; b < index.blocks.size(); ++b) {
       if (!ok[b]) continue;
       const DecodedBlock* db;
@@ -294,7 +296,12 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
   const std::string_view index = file.substr(s.footer.index_offset, s.footer.index_size);
   if (hash64(index) != s.footer.index_hash)
     return corruption(path + ": index checksum mismatch (index at offset " + std::to_string(s.footer.index_offset) + ")");
-  if (auto r = decode_index(index, s.footer.index_offset, s.index); !r) return prefix(r.error());
+  if (auto r = decode_index(index, s.footer.index_offset, s.read_version, s.index); !r) return prefix(r.error());
+  for (const DictionaryEntry& d : s.index.dictionaries)
+    if (auto r = s.dictionaries.add(file.substr(d.offset, d.size), path + ": dictionary at offset " + std::to_string(d.offset), d.id);
+        !r)
+      return r.error();
+  s.block.dictionaries = &s.dictionaries;
   std::uint64_t games = 0;
   for (const auto& e : s.index.blocks) games += e.games;
   if (games != s.footer.games || s.index.blocks.size() != s.footer.blocks)
@@ -359,8 +366,9 @@ namespace {
 
 // One block's games as PGN (a worker's job in export_pgn).
 Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
-                              std::uint64_t first_game) {
+                              std::uint64_t first_game, const ReaderDictionaries* dictionaries) {
   DecodedBlock block;
+  block.dictionaries = dictionaries;
   if (auto st = decode_block(bytes, where, block); !st) return st.error();
   if (block.games != expected_games) return corruption(where + ": game count differs from the index");
   CodecCursor c{block.sections[kMoves], block.structure_stream(), block.sections[kTexts], block.sections[kRaw], block.codec};
@@ -393,7 +401,8 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
     // Keep two blocks per thread under way; deliver the oldest in order.
     while (next < n && in_flight.size() < 2 * threads) {
       const IndexEntry& e = s.index.blocks[next];
-      in_flight.push_back(std::async(std::launch::async, block_pgn, s.bytes(next), s.where(next), e.games, e.first_game));
+      in_flight.push_back(std::async(std::launch::async, block_pgn, s.bytes(next), s.where(next), e.games, e.first_game,
+                                     &s.dictionaries));
       ++next;
     }
     auto text = in_flight.front().get();
@@ -426,6 +435,8 @@ Result<ArchiveInfo> Archive::info() {
   info.games = game_count();
   info.blocks = block_count();
   info.index_bytes = s.footer.index_size;
+  info.dictionaries = s.index.dictionaries.size();
+  for (const DictionaryEntry& d : s.index.dictionaries) info.dictionary_bytes += d.size;
   for (std::uint32_t b = 0; b < s.index.blocks.size(); ++b) {
     std::uint32_t games, stored[kSections], raw[kSections];
     std::uint8_t encodings[kSections];
@@ -433,6 +444,7 @@ Result<ArchiveInfo> Archive::info() {
     std::uint64_t sum = 0;
     for (int k = 0; k < kSections; ++k) {
       info.section_framed_blocks[k] += encodings[k] == kZstdByGroup;
+      info.dictionary_blocks += encodings[k] == kZstdDictionary;
       info.section_stored[k] += stored[k];
       info.section_raw[k] += raw[k];
       sum += stored[k];
@@ -463,7 +475,12 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
   const std::string_view file = (*mapped)->bytes();
   const std::size_t size = file.size();
   SalvageReport report;
-  const std::string_view magic(kBlockMagic, 4);
+  const std::string_view magic(kBlockMagic, 4), dict_magic(kDictionaryMagic, 4);
+  // Tag dictionaries are found by their magic too; a damaged one fails the blocks that use it.
+  ReaderDictionaries dictionaries;
+  for (std::size_t at = file.find(dict_magic, kHeaderSize); at != std::string_view::npos; at = file.find(dict_magic, at + 1))
+    if (const std::size_t n = dictionary_element_size(file.substr(at)))
+      (void)dictionaries.add(file.substr(at, n), path + ": dictionary at offset " + std::to_string(at));
   std::size_t pos = std::min<std::size_t>(kHeaderSize, size), skip_from = std::string_view::npos;
   auto note_skip = [&](std::size_t upto) {
     if (skip_from != std::string_view::npos && upto > skip_from)
@@ -472,6 +489,16 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     skip_from = std::string_view::npos;
   };
   while (pos + kBlockHeaderSize + kSections * kSectionEntrySize + 8 <= size) {
+    if (file.substr(pos, 4) == dict_magic) {  // a sound dictionary is not damage
+      std::uint32_t id;
+      std::string content;
+      const std::size_t n = dictionary_element_size(file.substr(pos));
+      if (n && read_dictionary_element(file.substr(pos, n), path, id, content).ok()) {
+        note_skip(pos);
+        pos += n;
+        continue;
+      }
+    }
     std::size_t len = 0;
     if (file.substr(pos, 4) == magic) {
       std::uint64_t total = kBlockHeaderSize + kSections * kSectionEntrySize + 8;
@@ -483,7 +510,7 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
       std::uint32_t games = 0, stored[kSections], raw[kSections];
       const std::string where = path + ": block at offset " + std::to_string(pos);
       if (read_block_sizes(file.substr(pos, len), where, games, stored, raw).ok())
-        text = block_pgn(file.substr(pos, len), where, games, report.games);
+        text = block_pgn(file.substr(pos, len), where, games, report.games, &dictionaries);
       else len = 0;
       if (len && text) {
         note_skip(pos);

@@ -20,9 +20,14 @@ using namespace container;
 
 namespace {
 
-// One encoded block and what the index needs to know of it.
+// One encoded block and what the index needs to know of it. A block made before the writer has
+// decided on a tag dictionary is `deferred`: its builder is kept unfinished, with its tags
+// section (training input), until the decision.
 struct EncodedBlock {
   std::string bytes;
+  bool deferred = false;
+  BlockBuilder builder;
+  std::string tags_raw;
   std::uint32_t games = 0;
   BlockSummary summary;
   std::set<std::string> names[4];
@@ -36,7 +41,8 @@ void collect_names(const std::vector<Tag>& tags, std::set<std::string> names[4])
       if (t.key == kNameFields[f]) names[f].insert(t.value);
 }
 
-EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options) {
+EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options,
+                          std::shared_ptr<const WriterDictionary> dict, bool defer) {
   EncodedBlock out;
   BlockBuilder b;
   GameBuilder builder;
@@ -59,9 +65,23 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
   }
   out.games = b.games;
   out.summary = b.summary;
-  out.bytes = b.finish(options);
+  if (defer) {
+    out.deferred = true;
+    out.tags_raw = b.tags_section();
+    out.builder = std::move(b);
+  } else {
+    out.bytes = b.finish(options, dict.get());
+  }
   return out;
 }
+
+// The writer holds blocks for training until this many, or this many bytes of their tags.
+constexpr std::size_t kMaxHeldBlocks = 64;
+constexpr std::size_t kMaxHeldTagBytes = 1u << 20;
+// A dictionary is trained only on at least 8 times its size of tags, and only if it can hold
+// 4 KiB (less is not worth an element).
+constexpr std::size_t kTrainingPerDictionaryByte = 8;
+constexpr std::size_t kMinDictionaryBytes = 4096;
 
 }  // namespace
 
@@ -78,6 +98,20 @@ struct ArchiveWriter::Impl {
   std::set<std::string> pending_names[4];
   CodecStats pending_stats;
   bool finished = false;
+  // Tag dictionary (9.9): undecided until the first blocks' tags train one (or show that none
+  // pays), or until an archive copied in offers one (append); blocks made meanwhile are held.
+  bool dict_decided = true;
+  std::shared_ptr<const WriterDictionary> dict;
+  std::vector<EncodedBlock> held;
+  std::size_t held_tags = 0;
+  std::uint64_t held_games = 0;
+  // Every dictionary in the file so far: ID -> content (a copied one with the same ID must be
+  // the same dictionary); the last one copied in, for blocks made after it.
+  std::map<std::uint32_t, std::string> dict_contents;
+  std::shared_ptr<const WriterDictionary> copied_dict;
+
+  // Games placed or held: the number of the next game made.
+  std::uint64_t games_so_far() const { return stats.games + held_games; }
 
   Status write_all(std::string_view bytes) {
     while (!bytes.empty()) {
@@ -109,28 +143,117 @@ struct ArchiveWriter::Impl {
     return {};
   }
 
+  Status place_dictionary(std::string_view element, std::uint32_t id, const std::string& content) {
+    DictionaryEntry d;
+    d.offset = offset;
+    d.size = element.size();
+    d.id = id;
+    if (auto st = write_all(element); !st) return st;
+    index.dictionaries.push_back(d);
+    dict_contents.emplace(id, content);
+    return {};
+  }
+
+  // Places a block (its problems reported first), or holds it while the dictionary is undecided.
   Status place(EncodedBlock& b, const std::function<void(const Problem&)>& on_problem) {
-    const std::uint64_t first = stats.games;
+    for (Problem& p : b.problems) {
+      p.game_number += games_so_far() + 1;
+      if (on_problem) on_problem(p);
+    }
+    b.problems.clear();
+    if (!dict_decided && copied_dict)
+      if (auto st = decide(); !st) return st;
+    if (b.deferred && !dict_decided) {
+      held_games += b.games;
+      held_tags += b.tags_raw.size();
+      held.push_back(std::move(b));
+      if (held.size() >= kMaxHeldBlocks || held_tags >= kMaxHeldTagBytes) return decide();
+      return {};
+    }
+    if (b.deferred) b.bytes = b.builder.finish(options, dict.get());
+    return place_finished(b);
+  }
+
+  Status place_finished(EncodedBlock& b) {
     if (auto st = place(b.bytes, b.games, b.summary, b.names); !st) return st;
     stats.raw_games += b.stats.raw_games;
     stats.plies += b.stats.plies;
-    for (Problem& p : b.problems) {
-      p.game_number += first + 1;
-      if (on_problem) on_problem(p);
+    return {};
+  }
+
+  // Decides on the tag dictionary: the one an archive copied in offers, else one trained on the
+  // held blocks' tags if it makes them smaller, counting its own element; then finishes and
+  // places the held blocks.
+  Status decide() {
+    if (dict_decided) return {};
+    dict_decided = true;
+    if (copied_dict) {
+      dict = copied_dict;
+    } else if (!held.empty()) {
+      std::vector<std::string> sections;
+      std::size_t total = 0;
+      for (const EncodedBlock& b : held) {
+        sections.push_back(b.tags_raw);
+        total += b.tags_raw.size();
+      }
+      const std::size_t capacity =
+          std::min<std::size_t>({options.dictionary_bytes, total / kTrainingPerDictionaryByte, kMaxDictionaryBytes});
+      std::shared_ptr<const WriterDictionary> trained;
+      if (capacity >= kMinDictionaryBytes) {
+        std::string content = train_tag_dictionary(sections, capacity);
+        if (!content.empty()) trained = WriterDictionary::make(std::move(content), options.zstd_level);
+      }
+      if (trained) {
+        const std::string element = encode_dictionary_element(*trained, options);
+        std::size_t with = element.size(), without = 0;
+        for (const std::string& sec : sections) {
+          with += trained->compress(sec).size();
+          without += compress_frame(sec, options.zstd_level).size();
+        }
+        if (with < without) {
+          if (auto st = place_dictionary(element, trained->id(), trained->content()); !st) return st;
+          dict = trained;
+        }
+      }
+    }
+    // Finish the held blocks, several at a time, and place them in order.
+    std::vector<EncodedBlock> blocks = std::move(held);
+    held.clear();
+    held_games = 0;
+    held_tags = 0;
+    const std::size_t step = std::max(1u, options.threads);
+    for (std::size_t i = 0; i < blocks.size(); i += step) {
+      std::vector<std::future<std::string>> done;
+      for (std::size_t j = i; j < std::min(blocks.size(), i + step); ++j)
+        done.push_back(std::async(step > 1 ? std::launch::async : std::launch::deferred,
+                                  [this, &b = blocks[j]] { return b.builder.finish(options, dict.get()); }));
+      for (std::size_t j = i; j < std::min(blocks.size(), i + step); ++j) {
+        blocks[j].bytes = done[j - i].get();
+        if (auto st = place_finished(blocks[j]); !st) return st;
+      }
     }
     return {};
   }
 
   Status flush_pending() {
     if (pending.games == 0) return {};
-    const std::string bytes = pending.finish(options);
-    if (auto st = place(bytes, pending.games, pending.summary, pending_names); !st) return st;
-    stats.plies += pending_stats.plies;
+    EncodedBlock b;
+    b.games = pending.games;
+    b.summary = pending.summary;
+    for (int f = 0; f < 4; ++f) b.names[f].swap(pending_names[f]);
+    b.stats = pending_stats;
+    if (dict_decided) {
+      b.bytes = pending.finish(options, dict.get());
+    } else {
+      b.deferred = true;
+      b.tags_raw = pending.tags_section();
+      b.builder = std::move(pending);
+    }
     pending = BlockBuilder{};
     pending_bytes = 0;
     pending_stats = CodecStats{};
     for (auto& s : pending_names) s.clear();
-    return {};
+    return place(b, nullptr);
   }
 };
 
@@ -142,6 +265,7 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
   s.tmp_path = path + ".tmp." + std::to_string(::getpid());
   s.options = options;
   if (s.options.threads == 0) s.options.threads = std::max(1u, std::thread::hardware_concurrency());
+  s.dict_decided = !(s.options.compress && s.options.dictionary_bytes > 0);
   s.fd = ::open(s.tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (s.fd < 0) return io_error("cannot create " + s.tmp_path + ": " + std::strerror(errno));
   if (auto st = s.write_all(file_header()); !st) return st.error();
@@ -175,7 +299,7 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
     EncodedBlock b = in_flight.front().get();
     in_flight.pop_front();
     auto st = s.place(b, on_problem);
-    if (on_progress) on_progress(s.stats.games, reader.bytes_read() - bytes_before);
+    if (on_progress) on_progress(s.games_so_far(), reader.bytes_read() - bytes_before);
     return st;
   };
   bool more = true;
@@ -194,13 +318,16 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
       batch.push_back(std::move(rg));
     }
     if (batch.empty()) break;
+    // A block made while the dictionary is undecided is finished later (the decision may come
+    // while it is in flight: place() finishes it then).
+    const bool defer = !s.dict_decided;
     if (s.options.threads <= 1) {
-      EncodedBlock b = encode_block(std::move(batch), source, s.options);
+      EncodedBlock b = encode_block(std::move(batch), source, s.options, s.dict, defer);
       if (auto st = s.place(b, on_problem); !st) return st;
-      if (on_progress) on_progress(s.stats.games, reader.bytes_read() - bytes_before);
+      if (on_progress) on_progress(s.games_so_far(), reader.bytes_read() - bytes_before);
       continue;
     }
-    in_flight.push_back(std::async(std::launch::async, encode_block, std::move(batch), source, s.options));
+    in_flight.push_back(std::async(std::launch::async, encode_block, std::move(batch), source, s.options, s.dict, defer));
     // Bounded memory: at most two blocks per thread are waiting.
     while (in_flight.size() >= 2 * s.options.threads)
       if (auto st = drain_one(); !st) return st;
@@ -214,7 +341,9 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
 Status ArchiveWriter::add_archive_blocks(const std::string& path) {
   Impl& s = *impl_;
   if (auto st = s.flush_pending(); !st) return st;
-  auto a = Archive::open(path);  // checks header, footer and index
+  if (!s.held.empty())  // blocks made before this archive's come before them
+    if (auto st = s.decide(); !st) return st;
+  auto a = Archive::open(path);  // checks header, footer, index and dictionaries
   if (!a) return a.error();
   // Map the file and copy block by block: memory stays flat whatever the archive's size.
   auto mapped = MappedFile::open(path);
@@ -223,8 +352,30 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
   const std::size_t size = file.size();
   Footer footer;
   if (auto r = decode_footer(file.substr(size - kFooterSize), size, footer); !r) return r;
+  std::uint16_t write_version, read_version;
+  if (auto r = check_file_header(file, write_version, read_version); !r) return r;
   Index src;
-  if (auto r = decode_index(file.substr(footer.index_offset, footer.index_size), footer.index_offset, src); !r) return r;
+  if (auto r = decode_index(file.substr(footer.index_offset, footer.index_size), footer.index_offset, read_version, src);
+      !r)
+    return r;
+  // Its dictionaries first (one already here with the same ID must be the same dictionary).
+  for (const DictionaryEntry& d : src.dictionaries) {
+    const std::string_view element = file.substr(d.offset, d.size);
+    std::uint32_t id;
+    std::string content;
+    if (auto r = read_dictionary_element(element, path + ": dictionary at offset " + std::to_string(d.offset), id, content);
+        !r)
+      return r;
+    if (auto it = s.dict_contents.find(id); it != s.dict_contents.end()) {
+      if (it->second != content)
+        return invalid_input(path + ": its tag dictionary " + std::to_string(id) +
+                             " differs from another of the same ID: these archives cannot be joined by copying");
+    } else if (auto st = s.place_dictionary(element, id, content); !st) {
+      return st;
+    }
+    s.copied_dict = WriterDictionary::make(std::move(content), s.options.zstd_level);
+    if (!s.copied_dict) return corruption(path + ": dictionary at offset " + std::to_string(d.offset) + " cannot be loaded");
+  }
   std::vector<std::set<std::string>> block_names[4];
   for (int fld = 0; fld < 4; ++fld) {
     block_names[fld].resize(src.blocks.size());
@@ -250,6 +401,7 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
 Result<PackStats> ArchiveWriter::finish() {
   Impl& s = *impl_;
   if (auto st = s.flush_pending(); !st) return st.error();
+  if (auto st = s.decide(); !st) return st.error();
   for (int f = 0; f < 4; ++f) {
     s.index.names[f].reserve(s.names[f].size());
     for (auto& [value, blocks] : s.names[f]) s.index.names[f].emplace_back(value, std::move(blocks));
