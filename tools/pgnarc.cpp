@@ -558,7 +558,7 @@ int cmd_info(const Args& a) {
   const char* contents[5] = {"tags", "moves", "structure", "texts (comments)", "raw (verbatim games)"};
   const double bits_per_ply = plies ? info->section_stored[1] * 8.0 / static_cast<double>(plies) : 0;
   std::string s;
-  char line[256];
+  char line[1024];  // each snprintf below fits
   if (a.flag("--json")) {
     std::snprintf(line, sizeof line,
                   "{\"write_version\": %u, \"read_version\": %u, \"file_bytes\": %llu, \"games\": %llu, "
