@@ -785,3 +785,93 @@ TEST(ArchiveDictionary, DamageToTheDictionaryIsDetected) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// Opening reads only the index's dictionary and block tables; the name tables are decoded when
+// a search or verify first needs them. So an archive whose name table is damaged (a posting
+// naming a block that does not exist, every checksum made right) opens and reads games, while
+// an indexed search and verify report the damage.
+TEST(ArchiveDamage, NameTablesAreCheckedWhenFirstUsed) {
+  using namespace container;
+  const std::string path = pack(sample_pgn(), "names.pga", small_blocks());
+  const std::string good = file_bytes(path);
+  Footer f;
+  ASSERT_TRUE(decode_footer(std::string_view(good).substr(good.size() - kFooterSize), good.size(), f).ok());
+  Index index;
+  ASSERT_TRUE(decode_index(std::string_view(good).substr(f.index_offset, f.index_size), f.index_offset, kFormatVersion, index).ok());
+  ASSERT_FALSE(index.names[0].empty());
+  index.names[0][0].second.back() = static_cast<std::uint32_t>(index.blocks.size() + 5);
+  const std::string idx = encode_index(index, small_blocks());
+  const std::string bad = good.substr(0, f.index_offset) + idx +
+                          encode_footer(f.index_offset, idx.size(), f.games, index.blocks.size(), hash64(idx));
+  const std::string damaged = temp_path("names_damaged.pga");
+  { std::ofstream(damaged, std::ios::binary) << bad; }
+  auto a = Archive::open(damaged);
+  ASSERT_TRUE(a.ok()) << a.error().to_string();
+  EXPECT_TRUE((*a)->read_pgn((*a)->game_count() - 1).ok());
+  Query q;
+  q.white = "a";
+  auto found = (*a)->find(q);
+  ASSERT_FALSE(found.ok());
+  EXPECT_EQ(found.error().code(), ErrorCode::Corruption);
+  EXPECT_NE(found.error().message().find("posting names a block that does not exist"), std::string::npos)
+      << found.error().to_string();
+  EXPECT_TRUE((*a)->find_by_scan(q).ok()) << "a scan needs no name table";
+  auto b = Archive::open(damaged);
+  Status st = (*b)->verify();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code(), ErrorCode::Corruption);
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// The block table read alone (IndexParts::kBlocks) equals the one a full decode gives, also when
+// it spans several of the growing decompression steps (10,000 blocks: about 90 KB of body), and
+// a body cut short in its block table is still Corruption.
+TEST(ArchiveIndex, BlockTableAloneEqualsTheFullDecode) {
+  using namespace container;
+  Index index;
+  const std::uint64_t n = 10000;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    IndexEntry e;
+    e.offset = kHeaderSize + i * 1000;
+    e.size = 1000;
+    e.games = static_cast<std::uint32_t>(1 + i % 7);
+    e.summary.date_min = static_cast<std::uint32_t>(20200101 + i % 28);
+    e.summary.date_max = e.summary.date_min;
+    e.summary.results = static_cast<std::uint8_t>(1 << (i % 4));
+    index.blocks.push_back(e);
+  }
+  index.names[0].push_back({"Carlsen, Magnus", {1, 5, 9999}});
+  const std::uint64_t index_offset = kHeaderSize + n * 1000;
+  const std::string bytes = encode_index(index, WriterOptions{});
+  ASSERT_EQ(bytes[4], kZstd);
+  Index all, blocks;
+  ASSERT_TRUE(decode_index(bytes, index_offset, kFormatVersion, all).ok());
+  ASSERT_TRUE(decode_index(bytes, index_offset, kFormatVersion, blocks, IndexParts::kBlocks).ok());
+  ASSERT_EQ(blocks.blocks.size(), n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    EXPECT_EQ(blocks.blocks[i].offset, all.blocks[i].offset);
+    EXPECT_EQ(blocks.blocks[i].first_game, all.blocks[i].first_game);
+    EXPECT_EQ(blocks.blocks[i].summary.results, all.blocks[i].summary.results);
+  }
+  EXPECT_TRUE(blocks.names[0].empty());
+  EXPECT_EQ(all.names[0].size(), 1u);
+  // The same body as one zstd frame cut short: the block table runs past what it yields.
+  for (std::size_t keep : {bytes.size() / 4, bytes.size() / 2, bytes.size() - 3}) {
+    Index cut;
+    const Status st = decode_index(std::string_view(bytes).substr(0, keep), index_offset, kFormatVersion, cut,
+                                   IndexParts::kBlocks);
+    ASSERT_FALSE(st.ok()) << keep;
+    EXPECT_EQ(st.error().code(), ErrorCode::Corruption);
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc

@@ -963,61 +963,59 @@ std::string encode_index(const Index& index, const WriterOptions& options, std::
   return out;
 }
 
-Status decode_index(std::string_view b, std::uint64_t index_offset, std::uint16_t read_version, Index& out) {
-  const std::string where = "index at offset " + std::to_string(index_offset);
-  auto bad = [&](const std::string& what) { return corruption(where + ": " + what); };
-  if (b.size() < 9 || std::memcmp(b.data(), kIndexMagic, 4) != 0) return bad("bad index magic");
-  const auto encoding = static_cast<std::uint8_t>(b[4]);
-  const std::uint64_t raw_size = get_le(b.data() + 5, 4);
-  if (encoding > kZstd || raw_size > (1ull << 31)) return bad("bad index encoding or size");
-  std::string body;
-  if (encoding == kZstd) {
-    body.resize(raw_size);
-    const std::size_t n = ZSTD_decompress(body.data(), raw_size, b.data() + 9, b.size() - 9);
-    if (ZSTD_isError(n) || n != raw_size) return bad("does not decompress to its size");
-  } else {
-    if (b.size() - 9 != raw_size) return bad("size mismatch");
-    body.assign(b.substr(9));
-  }
-  std::string_view in = body;
-  ByteReader r(in);
+namespace {
+
+// The dictionary and block tables at the start of an index body. `whole`: `body` is all of it;
+// if not, running out of bytes is kShort (decompress more and try again), not damage.
+enum class Parsed { kOk, kShort, kBad };
+Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offset, std::uint16_t read_version,
+                    Index& out, std::size_t& used, std::string& why) {
+  ByteReader r(body);
+  const auto bad = [&](const std::string& what) {
+    why = what;
+    return Parsed::kBad;
+  };
+  const auto short_or = [&](const std::string& what) { return whole ? bad(what) : Parsed::kShort; };
+  const std::size_t size = body.size();
   std::uint64_t n;
   // Format 8 on: the dictionaries, in file order, with distinct IDs.
   out.dictionaries.clear();
   if (read_version >= 8) {
-    if (!r.varint(n) || n > r.remaining()) return bad("bad dictionary count");
+    if (!r.varint(n)) return short_or("bad dictionary count");
+    if (n > r.remaining()) return short_or("bad dictionary count");
     out.dictionaries.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
       DictionaryEntry& d = out.dictionaries[k];
       std::uint64_t id;
-      if (!r.varint(d.offset) || !r.varint(d.size) || !r.varint(id)) return bad("dictionary entry runs past the end");
+      if (!r.varint(d.offset) || !r.varint(d.size) || !r.varint(id)) return short_or("dictionary entry runs past the end");
       if (id == 0 || id > 0xFFFFFFFFu) return bad("dictionary ID out of range");
       d.id = static_cast<std::uint32_t>(id);
       for (std::size_t j = 0; j < k; ++j)
         if (out.dictionaries[j].id == d.id) return bad("two dictionaries with ID " + std::to_string(id));
     }
   }
-  if (!r.varint(n) || n > r.remaining()) return bad("bad block count");
+  if (!r.varint(n)) return short_or("bad block count");
+  if (n > r.remaining()) return short_or("bad block count");
   std::uint64_t next_offset = kHeaderSize, first = 0;
   std::size_t next_dict = 0;
   // Dictionaries and blocks follow each other from the header to the index, without gaps or
   // overlaps (a dictionary comes where the element before it ends).
-  const auto skip_dictionaries = [&]() -> Status {
+  const auto skip_dictionaries = [&]() {
     for (; next_dict < out.dictionaries.size() && out.dictionaries[next_dict].offset == next_offset; ++next_dict) {
       const DictionaryEntry& d = out.dictionaries[next_dict];
-      if (d.size < kDictionaryHeaderSize + 8 || d.size > index_offset - d.offset)
-        return bad("dictionary entry out of place (dictionary at " + std::to_string(d.offset) + ")");
+      if (d.size < kDictionaryHeaderSize + 8 || d.size > index_offset - d.offset) return false;
       next_offset = d.offset + d.size;
     }
-    return {};
+    return true;
   };
   out.blocks.resize(n);
   for (auto& e : out.blocks) {
     std::uint64_t games, dmin, dmax;
     std::uint8_t results;
     if (!r.varint(e.offset) || !r.varint(e.size) || !r.varint(games) || !r.varint(dmin) || !r.varint(dmax) || !r.u8(results))
-      return bad("block entry runs past the end");
-    if (auto st = skip_dictionaries(); !st) return st;
+      return short_or("block entry runs past the end");
+    if (!skip_dictionaries())
+      return bad("dictionary entry out of place (dictionary at " + std::to_string(out.dictionaries[next_dict].offset) + ")");
     if (e.offset != next_offset || e.size > index_offset - e.offset || games == 0 || games > kMaxBlockGames)
       return bad("block entry out of place (block at " + std::to_string(e.offset) + ")");
     next_offset = e.offset + e.size;
@@ -1028,10 +1026,64 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, std::uint16_
     e.summary.date_max = static_cast<std::uint32_t>(std::min<std::uint64_t>(dmax, 99999999));
     e.summary.results = results;
   }
-  if (auto st = skip_dictionaries(); !st) return st;
+  if (!skip_dictionaries())
+    return bad("dictionary entry out of place (dictionary at " + std::to_string(out.dictionaries[next_dict].offset) + ")");
   if (next_dict != out.dictionaries.size())
     return bad("dictionary entry out of place (dictionary at " + std::to_string(out.dictionaries[next_dict].offset) + ")");
   if (next_offset != index_offset) return bad("blocks do not end where the index begins");
+  used = size - r.remaining();
+  return Parsed::kOk;
+}
+
+}  // namespace
+
+Status decode_index(std::string_view b, std::uint64_t index_offset, std::uint16_t read_version, Index& out,
+                    IndexParts parts) {
+  const std::string where = "index at offset " + std::to_string(index_offset);
+  auto bad = [&](const std::string& what) { return corruption(where + ": " + what); };
+  if (b.size() < 9 || std::memcmp(b.data(), kIndexMagic, 4) != 0) return bad("bad index magic");
+  const auto encoding = static_cast<std::uint8_t>(b[4]);
+  const std::uint64_t raw_size = get_le(b.data() + 5, 4);
+  if (encoding > kZstd || raw_size > (1ull << 31)) return bad("bad index encoding or size");
+  if (encoding == kStored && b.size() - 9 != raw_size) return bad("size mismatch");
+  std::string body;
+  std::size_t used = 0;
+  std::string why;
+  if (encoding == kZstd && parts == IndexParts::kBlocks) {
+    // Only as much of the body as the tables need, decompressed in growing steps (the name
+    // tables after them can be most of a large archive's index).
+    ZSTD_DCtx* dctx = thread_dctx();
+    ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+    ZSTD_DCtx_refDDict(dctx, nullptr);
+    ZSTD_inBuffer input{b.data() + 9, b.size() - 9, 0};
+    std::size_t have = 0, step = 64 * 1024;
+    for (;;) {
+      body.resize(std::min<std::size_t>(raw_size, have + step));
+      step *= 2;
+      ZSTD_outBuffer o{body.data(), body.size(), have};
+      while (o.pos < o.size) {
+        const std::size_t ret = ZSTD_decompressStream(dctx, &o, &input);
+        if (ZSTD_isError(ret)) return bad("does not decompress to its size");
+        if (ret == 0 || (input.pos == input.size && o.pos < o.size)) break;
+      }
+      have = o.pos;
+      const bool whole = have == raw_size;
+      const Parsed p = parse_tables(std::string_view(body).substr(0, have), whole, index_offset, read_version, out, used, why);
+      if (p == Parsed::kOk) return {};
+      if (p == Parsed::kBad) return bad(why);
+      if (have < body.size()) return bad("does not decompress to its size");  // the frame ended early
+    }
+  }
+  if (encoding == kZstd) {
+    body.resize(raw_size);
+    const std::size_t n = ZSTD_decompress(body.data(), raw_size, b.data() + 9, b.size() - 9);
+    if (ZSTD_isError(n) || n != raw_size) return bad("does not decompress to its size");
+  }
+  const std::string_view all = encoding == kZstd ? std::string_view(body) : b.substr(9);
+  if (parse_tables(all, true, index_offset, read_version, out, used, why) != Parsed::kOk) return bad(why);
+  if (parts == IndexParts::kBlocks) return {};
+  std::string_view in = all.substr(used);
+  ByteReader r(in);
   for (auto& field : out.names) {
     std::uint64_t count;
     if (!r.varint(count) || count > r.remaining()) return bad("bad name count");

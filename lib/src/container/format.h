@@ -263,8 +263,12 @@ struct Index {
 };
 // The index of a file of `read_version` (below 8: without the dictionary table).
 std::string encode_index(const Index& index, const WriterOptions& options, std::uint16_t read_version = kReadVersion);
-// `read_version`: the file's (from 8 on the body opens with the dictionary table).
-Status decode_index(std::string_view bytes, std::uint64_t index_offset, std::uint16_t read_version, Index& out);
+// `read_version`: the file's (from 8 on the body opens with the dictionary table). kBlocks
+// decodes and checks the dictionary and block tables only, decompressing no more of the body
+// than they take (opening an archive needs no more); kAll also the name tables.
+enum class IndexParts { kAll, kBlocks };
+Status decode_index(std::string_view bytes, std::uint64_t index_offset, std::uint16_t read_version, Index& out,
+                    IndexParts parts = IndexParts::kAll);
 
 std::string encode_footer(std::uint64_t index_offset, std::uint64_t index_size, std::uint64_t games,
                           std::uint64_t blocks, std::uint64_t index_hash);

@@ -253,8 +253,24 @@ struct Archive::Impl {
     return ok;
   }
 
+  // The index's name tables, decoded (and checked) the first time a search or verify needs them:
+  // opening an archive reads only the dictionary and block tables.
+  bool names_loaded = false;
+  Status load_names() {
+    if (names_loaded) return {};
+    Index full;
+    const std::string_view bytes(data + footer.index_offset, footer.index_size);
+    if (auto st = decode_index(bytes, footer.index_offset, read_version, full); !st)
+      return Error(st.error().code(), path + ": " + st.error().message());
+    for (int f = 0; f < 4; ++f) index.names[f] = std::move(full.names[f]);
+    names_loaded = true;
+    return {};
+  }
+
   Result<std::vector<std::uint64_t>> search(const Query& q, bool use_index) {
     std::vector<std::uint64_t> out;
+    if (use_index)
+      if (auto st = load_names(); !st) return st.error();
     const std::vector<bool> ok = use_index ? candidates(q) : std::vector<bool>(index.blocks.size(), true);
     DecodedBlock tags_only;
     tags_only.dictionaries = &dictionaries;
@@ -296,7 +312,8 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
   const std::string_view index = file.substr(s.footer.index_offset, s.footer.index_size);
   if (hash64(index) != s.footer.index_hash)
     return corruption(path + ": index checksum mismatch (index at offset " + std::to_string(s.footer.index_offset) + ")");
-  if (auto r = decode_index(index, s.footer.index_offset, s.read_version, s.index); !r) return prefix(r.error());
+  if (auto r = decode_index(index, s.footer.index_offset, s.read_version, s.index, IndexParts::kBlocks); !r)
+    return prefix(r.error());
   for (const DictionaryEntry& d : s.index.dictionaries)
     if (auto r = s.dictionaries.add(file.substr(d.offset, d.size), path + ": dictionary at offset " + std::to_string(d.offset), d.id);
         !r)
@@ -455,6 +472,7 @@ Result<ArchiveInfo> Archive::info() {
 }
 
 Status Archive::verify(const std::function<void(std::uint64_t)>& progress) {
+  if (auto st = impl_->load_names(); !st) return st;
   std::uint64_t done = 0;
   auto st = for_each([&](std::uint64_t, ArchiveGame&) {
     if (progress && ++done % 4096 == 0) progress(done);
