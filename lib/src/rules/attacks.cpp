@@ -61,7 +61,9 @@ __attribute__((target("bmi2"))) void build_pext(AttackTables& t) {
         }
         Bitboard occ = 0;
         do {  // every subset of the mask (Carry-Rippler)
-          const Bitboard attacks = slide(sq, occ, rook ? kRookDirs : kBishopDirs);
+          // (By the line masks, built already: ten times faster than walking the rays, which
+          // matters to a process that reads one game.)
+          const Bitboard attacks = rook ? t.rook_attacks(sq, occ) : t.bishop_attacks(sq, occ);
           table[p.offset + _pext_u64(occ, p.mask)] = static_cast<std::uint16_t>(_pext_u64(attacks, rays));
           occ = (occ - p.mask) & p.mask;
         } while (occ);
@@ -109,10 +111,12 @@ std::unique_ptr<AttackTables> build() {
     for (int b = 0; b < 64; ++b) {
       t->between[a][b] = t->line[a][b] = 0;
       if (a == b) continue;
-      for (const auto* dirs : {kRookDirs, kBishopDirs}) {
-        if (slide(a, 0, dirs) & bb(b)) {
-          t->line[a][b] = (slide(a, 0, dirs) & slide(b, 0, dirs)) | bb(a) | bb(b);
-          t->between[a][b] = slide(a, bb(b), dirs) & slide(b, bb(a), dirs);
+      for (const bool rook : {true, false}) {
+        const Bitboard* rays = rook ? t->rook_rays : t->bishop_rays;
+        if (rays[a] & bb(b)) {
+          t->line[a][b] = (rays[a] & rays[b]) | bb(a) | bb(b);
+          t->between[a][b] = rook ? t->rook_attacks(a, bb(b)) & t->rook_attacks(b, bb(a))
+                                  : t->bishop_attacks(a, bb(b)) & t->bishop_attacks(b, bb(a));
         }
       }
     }
