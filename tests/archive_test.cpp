@@ -714,6 +714,26 @@ TEST(ArchiveDictionary, TrainedOnceUsedByEveryBlock) {
   EXPECT_EQ(info_of(pack(test::read_file(test::corpus_path("pgn/twic_events.pgn")), "small.pga")).dictionaries, 0u);
 }
 
+// Games given one by one (ArchiveWriter::add_game) go through the same hold and training.
+TEST(ArchiveDictionary, GamesAddedOneByOneGetOneToo) {
+  std::vector<Game> games;
+  for (const auto& g : test::read_all(dictionary_pgn())) games.push_back(g.game);
+  const std::string path = temp_path("dgames.pga");
+  {
+    WriterOptions o = dictionary_blocks();
+    o.block_bytes = 1 << 30;  // blocks close by count: 50 games
+    auto w = ArchiveWriter::create(path, o);
+    for (const Game& g : games) ASSERT_TRUE((*w)->add_game(g).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const ArchiveInfo i = info_of(path);
+  EXPECT_EQ(i.dictionaries, 1u);
+  EXPECT_EQ(i.dictionary_blocks, i.blocks);
+  const auto back = unpack_games(path);
+  ASSERT_EQ(back.size(), games.size());
+  for (std::size_t k = 0; k < games.size(); ++k) EXPECT_EQ(back[k].game, games[k]) << k;
+}
+
 // An archive appended to keeps its dictionary for the new blocks; a merge copies each input's
 // dictionary once (the same dictionary twice is kept once).
 TEST(ArchiveDictionary, AppendKeepsItMergeCopiesEach) {
