@@ -70,7 +70,7 @@ constexpr Help kHelp[] = {
      "--frame-kib N (default 32; 0: never): a block's comments or verbatim games larger than 2N KiB\n"
      "are compressed in frames of about N KiB (whole groups of games), so that reading one game\n"
      "decompresses only its frame (engine-annotated archives: reads about 2x faster, 4% larger).\n"
-     "--dict-kib N (default 64; 0: none): the tags of all blocks are compressed with one zstd\n"
+     "--dict-kib N (default 128; 0: none): the tags of all blocks are compressed with one zstd\n"
      "dictionary of at most N KiB, trained on the first blocks' tags and kept once in the archive,\n"
      "where that makes the archive smaller (OTB and lichess files: 5-8% smaller). An archive\n"
      "appended to keeps its dictionary.\n"},

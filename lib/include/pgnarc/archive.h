@@ -27,10 +27,10 @@ struct WriterOptions {
   // game decompresses only its own frame; 0: one frame per section.
   std::size_t frame_bytes = 32 * 1024;
   // The tags sections of an archive are compressed with one zstd dictionary of at most this
-  // many bytes, trained by the writer on its first blocks' tags (about 64 of them, or 1 MiB of
-  // tags) and kept in the file once, if that makes the archive smaller; 0: no dictionary.
-  // Appended blocks use the archive's dictionary.
-  std::size_t dictionary_bytes = 64 * 1024;
+  // many bytes (and at most an eighth of the tags it is trained on), trained by the writer on
+  // its first blocks' tags (up to 256 blocks, or 4 MiB of tags) and kept in the file once, if
+  // that makes the archive smaller; 0: no dictionary. Appended blocks use the archive's.
+  std::size_t dictionary_bytes = 128 * 1024;
 };
 
 // A game that had to be kept verbatim, and why (file, game, line:column, what).
