@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <deque>
 #include <future>
+#include <map>
 #include <thread>
 #include <cerrno>
 #include <cstring>
@@ -496,9 +497,11 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
   const std::string_view magic(kBlockMagic, 4), dict_magic(kDictionaryMagic, 4);
   // Tag dictionaries are found by their magic too; a damaged one fails the blocks that use it.
   ReaderDictionaries dictionaries;
+  std::map<std::size_t, std::size_t> sound_dictionaries;  // offset -> size
   for (std::size_t at = file.find(dict_magic, kHeaderSize); at != std::string_view::npos; at = file.find(dict_magic, at + 1))
     if (const std::size_t n = dictionary_element_size(file.substr(at)))
-      (void)dictionaries.add(file.substr(at, n), path + ": dictionary at offset " + std::to_string(at));
+      if (dictionaries.add(file.substr(at, n), path + ": dictionary at offset " + std::to_string(at)).ok())
+        sound_dictionaries.emplace(at, n);
   std::size_t pos = std::min<std::size_t>(kHeaderSize, size), skip_from = std::string_view::npos;
   auto note_skip = [&](std::size_t upto) {
     if (skip_from != std::string_view::npos && upto > skip_from)
@@ -507,15 +510,10 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     skip_from = std::string_view::npos;
   };
   while (pos + kBlockHeaderSize + kSections * kSectionEntrySize + 8 <= size) {
-    if (file.substr(pos, 4) == dict_magic) {  // a sound dictionary is not damage
-      std::uint32_t id;
-      std::string content;
-      const std::size_t n = dictionary_element_size(file.substr(pos));
-      if (n && read_dictionary_element(file.substr(pos, n), path, id, content).ok()) {
-        note_skip(pos);
-        pos += n;
-        continue;
-      }
+    if (auto d = sound_dictionaries.find(pos); d != sound_dictionaries.end()) {  // a sound dictionary is not damage
+      note_skip(pos);
+      pos += d->second;
+      continue;
     }
     std::size_t len = 0;
     if (file.substr(pos, 4) == magic) {
