@@ -235,6 +235,29 @@ bool get_symbol(Reader& in, std::uint64_t& u) {
   return true;
 }
 
+// A codec 5 track's frame runs (8.3.2, REC-CLK-7), as (length, frame) into `runs`: null, or
+// why they are wrong (none, one reaching past the line, two in a row with one frame, fewer
+// plies than the line's).
+using FrameRuns = std::vector<std::pair<std::uint64_t, std::uint8_t>>;
+template <class Reader>
+const char* read_frame_runs(Reader& in, std::uint64_t plies, FrameRuns& runs) {
+  std::uint64_t n;
+  if (!in.varint(n) || n == 0 || n > plies) return "bad clock track frame runs";
+  runs.clear();
+  std::uint64_t covered = 0;
+  for (std::uint64_t r = 0; r < n; ++r) {
+    std::uint64_t v;
+    if (!in.varint(v)) return "clock track runs past the end of its section";
+    const auto frame = static_cast<std::uint8_t>(v & 3);
+    const std::uint64_t length = (v >> 2) + 1;
+    if (length > plies - covered) return "clock track frame runs longer than the line";
+    if (!runs.empty() && runs.back().second == frame) return "two clock track frame runs of one frame";
+    covered += length;
+    runs.emplace_back(length, frame);
+  }
+  return covered == plies ? nullptr : "clock track frame runs shorter than the line";
+}
+
 // From codec 3 on, a line's null move count varint also says whether the line has a clock track
 // (its low bit): takes that bit off `n`.
 bool take_track_bit(std::uint8_t codec, std::uint64_t& n) {
@@ -650,21 +673,7 @@ class Decoder {
   // A codec 5 track (8.3.2): the frames as runs, then per slot a clock symbol against the
   // clock predicted from the game's time control, and the frame's evaluation or texts.
   Status read_runs_track(std::uint64_t plies, std::vector<DItem>& items) {
-    std::uint64_t n_runs;
-    if (!structure_.varint(n_runs) || n_runs == 0 || n_runs > plies) return corrupt("bad clock track frame runs");
-    runs_.clear();
-    std::uint64_t covered = 0;
-    for (std::uint64_t r = 0; r < n_runs; ++r) {
-      std::uint64_t v;
-      if (!structure_.varint(v)) return corrupt("clock track runs past the end of its section");
-      const auto frame = static_cast<std::uint8_t>(v & 3);
-      const std::uint64_t length = (v >> 2) + 1;
-      if (length > plies - covered) return corrupt("clock track frame runs longer than the line");
-      if (!runs_.empty() && runs_.back().second == frame) return corrupt("two clock track frame runs of one frame");
-      covered += length;
-      runs_.emplace_back(length, frame);
-    }
-    if (covered != plies) return corrupt("clock track frame runs shorter than the line");
+    if (const char* why = read_frame_runs(structure_, plies, runs_)) return corrupt(why);
     if (!basis_known_) {
       basis_ = clock_basis(*tags_);
       basis_known_ = true;
@@ -856,7 +865,7 @@ class Decoder {
   const std::vector<Tag>* tags_ = nullptr;
   bool basis_known_ = false;
   ClockBasis basis_;
-  std::vector<std::pair<std::uint64_t, std::uint8_t>> runs_;  // a track's frame runs: (length, frame)
+  FrameRuns runs_;  // a track's frame runs
   // One per nesting level (a variation is decoded while its parent line is part way through).
   static thread_local std::array<DigitReader, kMaxDepth + 2> digit_readers_;
 };
@@ -947,38 +956,29 @@ class Skipper {
   }
   // A codec 5 track: its frame runs, then per slot a symbol and the frame's evaluation or texts.
   Status skip_runs_track(std::uint64_t plies) {
-    std::uint64_t n_runs, v, u, eval;
     if (plies == 0) return corrupt("clock track on a line without plies");
-    if (!structure_.varint(n_runs) || n_runs == 0 || n_runs > plies) return corrupt("bad clock track");
-    std::uint64_t covered = 0;
-    int last_frame = -1;
-    // The frames of the runs are checked here and read again below (runs are few).
-    const std::string_view runs_at = structure_.rest();
-    for (std::uint64_t r = 0; r < n_runs; ++r) {
-      if (!structure_.varint(v) || (v >> 2) + 1 > plies - covered || static_cast<int>(v & 3) == last_frame)
-        return corrupt("bad clock track");
-      covered += (v >> 2) + 1;
-      last_frame = static_cast<int>(v & 3);
-    }
-    if (covered != plies) return corrupt("bad clock track");
-    detail::ByteCursor runs(runs_at);
-    for (std::uint64_t r = 0; r < n_runs; ++r) {
-      (void)runs.varint(v);
-      for (std::uint64_t i = 0; i <= v >> 2; ++i) {
+    if (const char* why = read_frame_runs(structure_, plies, runs_)) return corrupt(why);
+    std::uint64_t u, eval;
+    for (const auto& [length, frame] : runs_)
+      for (std::uint64_t i = 0; i < length; ++i) {
         if (!get_symbol(structure_, u)) return corrupt("bad clock track");
-        if ((v & 3) == kFrameEval && !structure_.varint(eval)) return corrupt("bad clock track");
-        if ((v & 3) == kFrameTexts && (!skip_text() || !skip_text())) return corrupt("bad clock comment");
+        if (frame == kFrameEval && !structure_.varint(eval)) return corrupt("bad clock track");
+        if (frame == kFrameTexts && (!skip_text() || !skip_text())) return corrupt("bad clock comment");
       }
-    }
     return {};
   }
 
   CodecCursor& in_;
   detail::ByteCursor moves_, structure_, texts_;  // copies, written back by run()
   std::uint64_t total_plies_ = 0;
+  // A codec 5 track's frame runs, kept between games (a random read skips many; a track is done
+  // with them before the line's variations are walked).
+  static thread_local FrameRuns runs_;
 };
 
 }  // namespace
+
+thread_local FrameRuns Skipper::runs_;
 
 Status skip_game(CodecCursor& in) { return Skipper(in).run(); }
 

@@ -442,19 +442,30 @@ std::uint32_t BlockBuilder::directory_step(const WriterOptions& options) const {
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
 }
 
-// One compression context per thread, reused (the same bytes as ZSTD_compress).
-std::string compress_frame(std::string_view plain, int level) {
+namespace {
+
+// `plain` as one zstd frame, at `level` or with the digested dictionary `cdict` (a ZSTD_CDict,
+// whose level it carries). One compression context per thread, reused (the same bytes as
+// ZSTD_compress and ZSTD_compress_usingCDict).
+std::string compress_with(std::string_view plain, int level, const void* cdict) {
   struct Context {
     ZSTD_CCtx* p = ZSTD_createCCtx();
     ~Context() { ZSTD_freeCCtx(p); }
   };
   static thread_local Context context;
   std::string packed(ZSTD_compressBound(plain.size()), '\0');
-  const std::size_t n = ZSTD_compressCCtx(context.p, packed.data(), packed.size(), plain.data(), plain.size(), level);
+  const std::size_t n =
+      cdict ? ZSTD_compress_usingCDict(context.p, packed.data(), packed.size(), plain.data(), plain.size(),
+                                       static_cast<const ZSTD_CDict*>(cdict))
+            : ZSTD_compressCCtx(context.p, packed.data(), packed.size(), plain.data(), plain.size(), level);
   if (ZSTD_isError(n)) return {};
   packed.resize(n);
   return packed;
 }
+
+}  // namespace
+
+std::string compress_frame(std::string_view plain, int level) { return compress_with(plain, level, nullptr); }
 
 std::string BlockBuilder::tags_section() const { return encode_tags(tags); }
 
@@ -565,13 +576,17 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
 
 namespace {
 
-// One decompression context per thread, freed when the thread ends.
-ZSTD_DCtx* thread_dctx() {
+// The thread's decompression context (freed when the thread ends), ready for a new frame with
+// the digested dictionary `ddict` (a ZSTD_DDict) or none: a context keeps the last dictionary
+// it was given, so every use says which.
+ZSTD_DCtx* thread_dctx(const void* ddict = nullptr) {
   struct Context {
     ZSTD_DCtx* p = ZSTD_createDCtx();
     ~Context() { ZSTD_freeDCtx(p); }
   };
   static thread_local Context context;
+  ZSTD_DCtx_reset(context.p, ZSTD_reset_session_only);
+  ZSTD_DCtx_refDDict(context.p, static_cast<const ZSTD_DDict*>(ddict));
   return context.p;
 }
 
@@ -581,9 +596,7 @@ ZSTD_DCtx* thread_dctx() {
 // `ddict` (a ZSTD_DDict) or none. The buffer grows only as output is produced, so a size field
 // that lies costs no memory beyond what the frame yields.
 bool decompress(std::string_view in, std::uint32_t size, std::string& out, const void* ddict = nullptr) {
-  ZSTD_DCtx* dctx = thread_dctx();
-  ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
-  if (ZSTD_isError(ZSTD_DCtx_refDDict(dctx, static_cast<const ZSTD_DDict*>(ddict)))) return false;
+  ZSTD_DCtx* dctx = thread_dctx(ddict);
   out.clear();
   ZSTD_inBuffer input{in.data(), in.size(), 0};
   std::size_t have = 0, ret = 1;
@@ -715,9 +728,7 @@ Status walk_frames(DecodedBlock& block, int s, std::size_t block_pos, const std:
 Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const std::string& where) {
   const std::uint32_t from = block.frame_start[s][k], to = block.frame_start[s][k + 1];
   const std::uint32_t at = block.group_start[s - 1][k], size = block.group_start[s - 1][k + 1] - at;
-  ZSTD_DCtx* dctx = thread_dctx();
-  ZSTD_DCtx_refDDict(dctx, nullptr);  // a dictionary is sticky: drop the last one used
-  const std::size_t n = ZSTD_decompressDCtx(dctx, block.sections[s].data() + at, size,
+  const std::size_t n = ZSTD_decompressDCtx(thread_dctx(), block.sections[s].data() + at, size,
                                             block.stored_bytes[s].data() + from, to - from);
   if (ZSTD_isError(n) || n != size)
     return corruption(where + ": section " + std::to_string(s) + ": group " + std::to_string(k) +
@@ -813,19 +824,7 @@ std::shared_ptr<const WriterDictionary> WriterDictionary::make(std::string conte
 
 WriterDictionary::~WriterDictionary() { ZSTD_freeCDict(static_cast<ZSTD_CDict*>(cdict_)); }
 
-std::string WriterDictionary::compress(std::string_view plain) const {
-  struct Context {
-    ZSTD_CCtx* p = ZSTD_createCCtx();
-    ~Context() { ZSTD_freeCCtx(p); }
-  };
-  static thread_local Context context;
-  std::string packed(ZSTD_compressBound(plain.size()), '\0');
-  const std::size_t n = ZSTD_compress_usingCDict(context.p, packed.data(), packed.size(), plain.data(), plain.size(),
-                                                 static_cast<const ZSTD_CDict*>(cdict_));
-  if (ZSTD_isError(n)) return {};
-  packed.resize(n);
-  return packed;
-}
+std::string WriterDictionary::compress(std::string_view plain) const { return compress_with(plain, 0, cdict_); }
 
 std::string train_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity) {
   constexpr std::size_t kSample = 4096;
@@ -981,8 +980,7 @@ Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offse
   // Format 8 on: the dictionaries, in file order, with distinct IDs.
   out.dictionaries.clear();
   if (read_version >= 8) {
-    if (!r.varint(n)) return short_or("bad dictionary count");
-    if (n > r.remaining()) return short_or("bad dictionary count");
+    if (!r.varint(n) || n > r.remaining()) return short_or("bad dictionary count");
     out.dictionaries.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
       DictionaryEntry& d = out.dictionaries[k];
@@ -994,8 +992,7 @@ Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offse
         if (out.dictionaries[j].id == d.id) return bad("two dictionaries with ID " + std::to_string(id));
     }
   }
-  if (!r.varint(n)) return short_or("bad block count");
-  if (n > r.remaining()) return short_or("bad block count");
+  if (!r.varint(n) || n > r.remaining()) return short_or("bad block count");
   std::uint64_t next_offset = kHeaderSize, first = 0;
   std::size_t next_dict = 0;
   // Dictionaries and blocks follow each other from the header to the index, without gaps or
@@ -1008,14 +1005,16 @@ Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offse
     }
     return true;
   };
+  const auto misplaced_dictionary = [&] {
+    return bad("dictionary entry out of place (dictionary at " + std::to_string(out.dictionaries[next_dict].offset) + ")");
+  };
   out.blocks.resize(n);
   for (auto& e : out.blocks) {
     std::uint64_t games, dmin, dmax;
     std::uint8_t results;
     if (!r.varint(e.offset) || !r.varint(e.size) || !r.varint(games) || !r.varint(dmin) || !r.varint(dmax) || !r.u8(results))
       return short_or("block entry runs past the end");
-    if (!skip_dictionaries())
-      return bad("dictionary entry out of place (dictionary at " + std::to_string(out.dictionaries[next_dict].offset) + ")");
+    if (!skip_dictionaries()) return misplaced_dictionary();
     if (e.offset != next_offset || e.size > index_offset - e.offset || games == 0 || games > kMaxBlockGames)
       return bad("block entry out of place (block at " + std::to_string(e.offset) + ")");
     next_offset = e.offset + e.size;
@@ -1026,10 +1025,8 @@ Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offse
     e.summary.date_max = static_cast<std::uint32_t>(std::min<std::uint64_t>(dmax, 99999999));
     e.summary.results = results;
   }
-  if (!skip_dictionaries())
-    return bad("dictionary entry out of place (dictionary at " + std::to_string(out.dictionaries[next_dict].offset) + ")");
-  if (next_dict != out.dictionaries.size())
-    return bad("dictionary entry out of place (dictionary at " + std::to_string(out.dictionaries[next_dict].offset) + ")");
+  // (Every dictionary must have been passed: one left over is not where its entry says.)
+  if (!skip_dictionaries() || next_dict != out.dictionaries.size()) return misplaced_dictionary();
   if (next_offset != index_offset) return bad("blocks do not end where the index begins");
   used = size - r.remaining();
   return Parsed::kOk;
@@ -1053,8 +1050,6 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, std::uint16_
     // Only as much of the body as the tables need, decompressed in growing steps (the name
     // tables after them can be most of a large archive's index).
     ZSTD_DCtx* dctx = thread_dctx();
-    ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
-    ZSTD_DCtx_refDDict(dctx, nullptr);
     ZSTD_inBuffer input{b.data() + 9, b.size() - 9, 0};
     std::size_t have = 0, step = 64 * 1024;
     for (;;) {
