@@ -61,12 +61,16 @@ PGNARC_IMPL_TARGET static Bitboard king_danger(const Position& pos, const Attack
 }
 
 // Targets are computed piece type by piece type into the per-square table (no branch on the
-// piece type of each square), counting moves as they are found.
-PGNARC_IMPL_TARGET void generate_targets(const Position& pos, PieceTargets& out) {
+// piece type of each square), counting moves as they are found; built once per side to move, so
+// that pawn directions and ranks are constants.
+template <Color Us>
+PGNARC_IMPL_TARGET static inline void generate_for(const Position& pos, PieceTargets& out) {
+  constexpr Color them = ~Us;
+  // A pawn's forward step, as a shift of its bitboard (bits pushed off the board vanish).
+  const auto forward = [](Bitboard b) { return Us == kWhite ? b << 8 : b >> 8; };
   const AttackTables& T = attack_tables();
-  const Color us = pos.side_to_move(), them = ~us;
-  const Bitboard occ = pos.occupied(), own = pos.pieces(us), enemy = pos.pieces(them);
-  const Square ksq = pos.king_square(us);
+  const Bitboard occ = pos.occupied(), own = pos.pieces(Us), enemy = pos.pieces(them);
+  const Square ksq = pos.king_square(Us);
   const Bitboard their_rq = pos.pieces(them, kRook) | pos.pieces(them, kQueen);
   const Bitboard their_bq = pos.pieces(them, kBishop) | pos.pieces(them, kQueen);
   Bitboard* tgt = out.to;
@@ -79,7 +83,7 @@ PGNARC_IMPL_TARGET void generate_targets(const Position& pos, PieceTargets& out)
 
   // Enemy sliders that would attack the king on an empty board: with nothing between they give
   // check; with exactly one of our pieces between, that piece is pinned to the line.
-  Bitboard checkers = (T.pawn[us][ksq] & pos.pieces(them, kPawn)) | (T.knight[ksq] & pos.pieces(them, kKnight));
+  Bitboard checkers = (T.pawn[Us][ksq] & pos.pieces(them, kPawn)) | (T.knight[ksq] & pos.pieces(them, kKnight));
   Bitboard pinned = 0;
   Bitboard snipers = (T.rook_rays[ksq] & their_rq) | (T.bishop_rays[ksq] & their_bq);
   while (snipers) {
@@ -97,16 +101,16 @@ PGNARC_IMPL_TARGET void generate_targets(const Position& pos, PieceTargets& out)
     // lifted so that neither shields the king's path.
     const Bitboard zone = T.king[ksq] & ~own;
     Bitboard t = zone ? zone & ~king_danger(pos, T, them, occ ^ bb(ksq), zone) : 0;
+    const auto castle = [&](Square rsq) {
+      if (rsq == kNoSquare || (T.castle_empty[Us][file_of(ksq)][file_of(rsq)] & occ)) return;
+      const Bitboard lifted = occ ^ bb(ksq) ^ bb(rsq);
+      for (Bitboard kpath = T.castle_safe[Us][file_of(ksq)][file_of(rsq)]; kpath;)
+        if (attacked(pos, T, pop_lsb(kpath), them, lifted)) return;
+      t |= bb(rsq);
+    };
     if (!checkers) {
-      for (CastleSide side : {kKingSide, kQueenSide}) {
-        const Square rsq = pos.castling_rook(us, side);
-        if (rsq == kNoSquare || (T.castle_empty[us][file_of(ksq)][file_of(rsq)] & occ)) continue;
-        const Bitboard lifted = occ ^ bb(ksq) ^ bb(rsq);
-        Bitboard kpath = T.castle_safe[us][file_of(ksq)][file_of(rsq)];
-        bool safe = true;
-        while (kpath && safe) safe = !attacked(pos, T, pop_lsb(kpath), them, lifted);
-        if (safe) t |= bb(rsq);
-      }
+      castle(pos.castling_rook(Us, kKingSide));
+      castle(pos.castling_rook(Us, kQueenSide));
     }
     tgt[ksq] = t;
     out.check = checkers != 0;
@@ -118,30 +122,36 @@ PGNARC_IMPL_TARGET void generate_targets(const Position& pos, PieceTargets& out)
 
   int n = 0;
   const Bitboard target = ~own & (checkers ? T.between[ksq][lsb(checkers)] | checkers : ~Bitboard{0});
-  for (Bitboard b = pos.pieces(us, kKnight); b;) {
+  for (Bitboard b = pos.pieces(Us, kKnight); b;) {
     const Square s = pop_lsb(b);
     n += popcount(tgt[s] = T.knight[s] & target);
   }
-  for (Bitboard b = pos.pieces(us, kBishop); b;) {
+  for (Bitboard b = pos.pieces(Us, kBishop); b;) {
     const Square s = pop_lsb(b);
     n += popcount(tgt[s] = bishop_attacks(T, s, occ) & target);
   }
-  for (Bitboard b = pos.pieces(us, kRook); b;) {
+  for (Bitboard b = pos.pieces(Us, kRook); b;) {
     const Square s = pop_lsb(b);
     n += popcount(tgt[s] = rook_attacks(T, s, occ) & target);
   }
-  for (Bitboard b = pos.pieces(us, kQueen); b;) {
+  for (Bitboard b = pos.pieces(Us, kQueen); b;) {
     const Square s = pop_lsb(b);
     n += popcount(tgt[s] = queen_attacks(T, s, occ) & target);
   }
-  const Bitboard empty = ~occ;
-  const Bitboard our_pawns = pos.pieces(us, kPawn);
+  // Pawns: the destinations of all pawns at once (one step; two from the start rank, whose
+  // first step lands on rank 3 or 6; captures), counted there and then handed to each pawn.
+  const Bitboard our_pawns = pos.pieces(Us, kPawn);
+  const Bitboard step = forward(our_pawns) & ~occ;
+  const Bitboard steps = step & target;
+  const Bitboard double_steps = forward(step & rank_bb(Us == kWhite ? 2 : 5)) & ~occ & target;
+  const Bitboard captures = enemy & target;
+  const Bitboard west = Us == kWhite ? (our_pawns & ~file_bb(0)) << 7 : (our_pawns & ~file_bb(0)) >> 9;
+  const Bitboard east = Us == kWhite ? (our_pawns & ~file_bb(7)) << 9 : (our_pawns & ~file_bb(7)) >> 7;
+  n += popcount(steps) + popcount(double_steps) + popcount(west & captures) + popcount(east & captures);
   for (Bitboard b = our_pawns; b;) {
     const Square s = pop_lsb(b);
-    // One step, then two from the start rank (the square one step ahead lies on rank 3 or 6).
-    const Bitboard one = (us == kWhite ? bb(s) << 8 : bb(s) >> 8) & empty;
-    const Bitboard two = (us == kWhite ? (one & rank_bb(2)) << 8 : (one & rank_bb(5)) >> 8) & empty;
-    n += popcount(tgt[s] = (one | two | (T.pawn[us][s] & enemy)) & target);
+    const Bitboard ahead = forward(bb(s));
+    tgt[s] = (ahead & steps) | (forward(ahead) & double_steps) | (T.pawn[Us][s] & captures);
   }
   // A pinned piece keeps only the moves along its pin (a pinned knight has none).
   for (Bitboard b = pinned; b;) {
@@ -153,13 +163,13 @@ PGNARC_IMPL_TARGET void generate_targets(const Position& pos, PieceTargets& out)
   // mask describes fully (the rank pin that exposes the king); test the resulting position.
   const Square ep = pos.ep_square();
   if (ep != kNoSquare) {
-    const Square captured = static_cast<Square>(us == kWhite ? ep - 8 : ep + 8);
+    const Square captured = static_cast<Square>(Us == kWhite ? ep - 8 : ep + 8);
     for (Bitboard b = T.pawn[them][ep] & our_pawns; b;) {
       const Square s = pop_lsb(b);
       const Bitboard after = (occ ^ bb(s) ^ bb(captured)) | bb(ep);
       const bool exposed = (rook_attacks(T, ksq, after) & their_rq) || (bishop_attacks(T, ksq, after) & their_bq) ||
                            (T.knight[ksq] & pos.pieces(them, kKnight)) ||
-                           (T.pawn[us][ksq] & pos.pieces(them, kPawn) & ~bb(captured));
+                           (T.pawn[Us][ksq] & pos.pieces(them, kPawn) & ~bb(captured));
       if (!exposed) {
         tgt[s] |= bb(ep);
         ++n;
@@ -167,10 +177,15 @@ PGNARC_IMPL_TARGET void generate_targets(const Position& pos, PieceTargets& out)
     }
   }
   // Each promoting pawn's target is four moves (N, B, R, Q): three more than counted.
-  out.promoting = our_pawns & rank_bb(us == kWhite ? 6 : 1);
+  out.promoting = our_pawns & rank_bb(Us == kWhite ? 6 : 1);
   for (Bitboard b = out.promoting; b;) n += 3 * popcount(tgt[pop_lsb(b)]);
   out.movers = own;
   out.total += n;
+}
+
+PGNARC_IMPL_TARGET void generate_targets(const Position& pos, PieceTargets& out) {
+  if (pos.side_to_move() == kWhite) generate_for<kWhite>(pos, out);
+  else generate_for<kBlack>(pos, out);
 }
 
 PGNARC_IMPL_TARGET Move move_at_index(const Position& pos, const PieceTargets& pt, int index) {
