@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <set>
 
 #include "pgn_util.h"
 #include "pgnarc/archive.h"
@@ -241,6 +242,49 @@ TEST(Archive, UnfinishedWriterLeavesNothing) {
   EXPECT_NE(::access((path + ".tmp." + std::to_string(::getpid())).c_str(), F_OK), 0);
 }
 
+// [NAME-1] Name tables in many small chunks (64 bytes each), collected with a memory budget so
+// small that every name goes to the scratch file: the archive is byte for byte the one made with
+// the names held in memory, and an exact search for each White and Black value (reading only the
+// chunk whose range holds it) and substring searches find what a scan finds.
+TEST(ArchiveSearch, SmallNameChunksAndSpilledNamesFindTheSame) {
+  WriterOptions o = small_blocks();
+  o.name_chunk_bytes = 64;
+  const std::string held = file_bytes(pack(sample_pgn(), "chunks_held.pga", o));
+  o.name_memory_bytes = 1;
+  const std::string path = pack(sample_pgn(), "chunks_spilled.pga", o);
+  ASSERT_EQ(file_bytes(path), held) << "the archive depends on the writer's name memory";
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  auto info = (*a)->info();
+  ASSERT_TRUE(info.ok());
+  EXPECT_GT(info->name_chunks, 8u) << "the sample should need many chunks";
+  ASSERT_TRUE((*a)->verify().ok());
+  std::set<std::string> names;
+  for (const ReadGame& g : unpack_games(path))
+    for (const char* key : {"White", "Black"})
+      if (const std::string* v = g.game.tag(key)) names.insert(*v);
+  ASSERT_GT(names.size(), 10u);
+  std::vector<Query> queries;
+  for (const std::string& n : names) {
+    Query q;
+    q.player = n;
+    q.exact_names = true;
+    queries.push_back(q);
+  }
+  for (const char* part : {"a", "carlsen", "zz-nobody", "Kasparov"}) {
+    Query q;
+    q.player = part;
+    queries.push_back(q);
+  }
+  for (const Query& q : queries) {
+    auto fast = (*a)->find(q);
+    auto slow = (*a)->find_by_scan(q);
+    ASSERT_TRUE(fast.ok() && slow.ok()) << *q.player;
+    EXPECT_EQ(*fast, *slow) << *q.player;
+    if (q.exact_names) EXPECT_FALSE(fast->empty()) << *q.player;
+  }
+}
+
 TEST(ArchiveSearch, IndexedFindEqualsScanAndBruteForce) {
   const std::string path = pack(sample_pgn(), "find.pga", small_blocks());
   auto a = Archive::open(path);
@@ -448,8 +492,10 @@ TEST(ArchiveDamage, LyingSectionSizeCostsNoMemory) {
   ASSERT_NE(entry, 0u) << "this vector has a zstd section";
   const std::uint32_t huge = 1u << 28;
   for (int i = 0; i < 4; ++i) bad[entry + 8 + i] = static_cast<char>(huge >> (8 * i));
-  // Recompute the block checksum: the block ends where the next block or the index begins.
+  // Recompute the block checksum: the block ends where the next block, the name chunks or the
+  // index begin.
   std::size_t end = bad.find("PGAB", 33);
+  if (end == std::string::npos) end = bad.find("PGAN", 33);  // the name chunks
   if (end == std::string::npos) end = bad.find("PGAI", 33);
   const std::uint64_t sum = container::hash64(std::string_view(bad).substr(32, end - 8 - 32));
   for (int i = 0; i < 8; ++i) bad[end - 8 + i] = static_cast<char>(sum >> (8 * i));
@@ -809,23 +855,45 @@ TEST(ArchiveDictionary, DamageToTheDictionaryIsDetected) {
 namespace pgnarc {
 namespace {
 
-// Opening reads only the index's dictionary and block tables; the name tables are decoded when
-// a search or verify first needs them. So an archive whose name table is damaged (a posting
-// naming a block that does not exist, every checksum made right) opens and reads games, while
-// an indexed search and verify report the damage.
+// Opening reads only the index (its tables and the name directory); a name chunk is read and
+// checked when a search or verify first needs it. So an archive whose name chunk is damaged (a
+// posting naming a block that does not exist, every checksum made right) opens and reads games,
+// while an indexed search and verify report the damage.
 TEST(ArchiveDamage, NameTablesAreCheckedWhenFirstUsed) {
   using namespace container;
-  const std::string path = pack(sample_pgn(), "names.pga", small_blocks());
+  WriterOptions o = small_blocks();
+  o.dictionary_bytes = 0;  // chunks compressed without a dictionary: this test rewrites them
+  const std::string path = pack(sample_pgn(), "names.pga", o);
   const std::string good = file_bytes(path);
   Footer f;
   ASSERT_TRUE(decode_footer(std::string_view(good).substr(good.size() - kFooterSize), good.size(), f).ok());
   Index index;
   ASSERT_TRUE(decode_index(std::string_view(good).substr(f.index_offset, f.index_size), f.index_offset, kFormatVersion, index).ok());
-  ASSERT_FALSE(index.names[0].empty());
-  index.names[0][0].second.back() = static_cast<std::uint32_t>(index.blocks.size() + 5);
-  const std::string idx = encode_index(index, small_blocks());
-  const std::string bad = good.substr(0, f.index_offset) + idx +
-                          encode_footer(f.index_offset, idx.size(), f.games, index.blocks.size(), hash64(idx));
+  ASSERT_FALSE(index.name_chunks[0].empty());
+  // Every chunk read back and written again after the blocks, the first White value's last
+  // posting pointing past the blocks.
+  const std::uint64_t names_start = index.name_chunks[0][0].offset;
+  std::string tail;
+  for (int field = 0; field < 4; ++field)
+    for (std::size_t k = 0; k < index.name_chunks[field].size(); ++k) {
+      NameChunkEntry& c = index.name_chunks[field][k];
+      std::vector<NameEntry> entries;
+      const auto& chunks = index.name_chunks[field];
+      ASSERT_TRUE(read_name_chunk(std::string_view(good).substr(c.offset, c.size), "chunk", field, c,
+                                  k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, index.blocks.size(), entries)
+                      .ok());
+      if (field == 0 && k == 0) entries[0].blocks.back() = static_cast<std::uint32_t>(index.blocks.size() + 5);
+      std::string body;
+      for (const NameEntry& e : entries) put_name_entry(body, e.value, e.blocks);
+      const std::string element = encode_name_chunk(field, entries.size(), body, o);
+      c.offset = names_start + tail.size();
+      c.size = element.size();
+      tail += element;
+    }
+  const std::uint64_t index_offset = names_start + tail.size();
+  const std::string idx = encode_index(index, o);
+  const std::string bad = good.substr(0, names_start) + tail + idx +
+                          encode_footer(index_offset, idx.size(), f.games, index.blocks.size(), hash64(idx));
   const std::string damaged = temp_path("names_damaged.pga");
   { std::ofstream(damaged, std::ios::binary) << bad; }
   auto a = Archive::open(damaged);
@@ -870,11 +938,12 @@ TEST(ArchiveIndex, BlockTableAloneEqualsTheFullDecode) {
   }
   index.names[0].push_back({"Carlsen, Magnus", {1, 5, 9999}});
   const std::uint64_t index_offset = kHeaderSize + n * 1000;
-  const std::string bytes = encode_index(index, WriterOptions{});
+  constexpr std::uint16_t kV8 = 8;  // the last format with the name tables in the index body
+  const std::string bytes = encode_index(index, WriterOptions{}, kV8);
   ASSERT_EQ(bytes[4], kZstd);
   Index all, blocks;
-  ASSERT_TRUE(decode_index(bytes, index_offset, kFormatVersion, all).ok());
-  ASSERT_TRUE(decode_index(bytes, index_offset, kFormatVersion, blocks, IndexParts::kBlocks).ok());
+  ASSERT_TRUE(decode_index(bytes, index_offset, kV8, all).ok());
+  ASSERT_TRUE(decode_index(bytes, index_offset, kV8, blocks, IndexParts::kBlocks).ok());
   ASSERT_EQ(blocks.blocks.size(), n);
   for (std::uint64_t i = 0; i < n; ++i) {
     EXPECT_EQ(blocks.blocks[i].offset, all.blocks[i].offset);
@@ -886,8 +955,7 @@ TEST(ArchiveIndex, BlockTableAloneEqualsTheFullDecode) {
   // The same body as one zstd frame cut short: the block table runs past what it yields.
   for (std::size_t keep : {bytes.size() / 4, bytes.size() / 2, bytes.size() - 3}) {
     Index cut;
-    const Status st = decode_index(std::string_view(bytes).substr(0, keep), index_offset, kFormatVersion, cut,
-                                   IndexParts::kBlocks);
+    const Status st = decode_index(std::string_view(bytes).substr(0, keep), index_offset, kV8, cut, IndexParts::kBlocks);
     ASSERT_FALSE(st.ok()) << keep;
     EXPECT_EQ(st.error().code(), ErrorCode::Corruption);
   }

@@ -564,12 +564,14 @@ int cmd_info(const Args& a) {
                   "{\"write_version\": %u, \"read_version\": %u, \"file_bytes\": %llu, \"games\": %llu, "
                   "\"verbatim_games\": %llu, \"blocks\": %llu, \"plies\": %llu, \"index_bytes\": %llu, "
                   "\"block_overhead_bytes\": %llu, \"dictionaries\": %llu, \"dictionary_bytes\": %llu, "
-                  "\"dictionary_blocks\": %llu, \"moves_bits_per_ply\": %.4f, \"sections\": {",
+                  "\"dictionary_blocks\": %llu, \"name_chunks\": %llu, \"name_bytes\": %llu, "
+                  "\"moves_bits_per_ply\": %.4f, \"sections\": {",
                   info->write_version, info->read_version, (unsigned long long)info->file_bytes,
                   (unsigned long long)info->games, (unsigned long long)raw, (unsigned long long)info->blocks,
                   (unsigned long long)plies, (unsigned long long)info->index_bytes,
                   (unsigned long long)info->block_overhead_bytes, (unsigned long long)info->dictionaries,
-                  (unsigned long long)info->dictionary_bytes, (unsigned long long)info->dictionary_blocks, bits_per_ply);
+                  (unsigned long long)info->dictionary_bytes, (unsigned long long)info->dictionary_blocks,
+                  (unsigned long long)info->name_chunks, (unsigned long long)info->name_bytes, bits_per_ply);
     s += line;
     for (int k = 0; k < 5; ++k) {
       std::snprintf(line, sizeof line, "%s\"%s\": {\"stored\": %llu, \"raw\": %llu, \"framed_blocks\": %llu}",
@@ -595,6 +597,11 @@ int cmd_info(const Args& a) {
     }
     std::snprintf(line, sizeof line, "%-10s %12llu\n", "index", (unsigned long long)info->index_bytes);
     s += line;
+    if (info->name_chunks) {
+      std::snprintf(line, sizeof line, "%-10s %12llu   in %llu chunks\n", "names", (unsigned long long)info->name_bytes,
+                    (unsigned long long)info->name_chunks);
+      s += line;
+    }
     if (info->dictionaries) {
       std::snprintf(line, sizeof line, "%-10s %12llu\n", "dictionary", (unsigned long long)info->dictionary_bytes);
       s += line;

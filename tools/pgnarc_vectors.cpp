@@ -155,6 +155,39 @@ Index index_of(const std::string& pga) {
   return idx;
 }
 
+// The archive with its name chunks read back, changed by `edit(field, chunk, entries)` and written
+// again after the blocks (stored), the index and footer made to match.
+template <typename Edit>
+std::string edit_names(const std::string& pga, Edit&& edit) {
+  Footer f;
+  if (!decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok()) std::abort();
+  Index idx = index_of(pga);
+  const std::uint64_t start = idx.name_chunks[0].at(0).offset;
+  std::string tail;
+  for (int field = 0; field < 4; ++field) {
+    const std::vector<NameChunkEntry> chunks = idx.name_chunks[field];
+    for (std::size_t k = 0; k < chunks.size(); ++k) {
+      std::vector<NameEntry> entries;
+      if (!read_name_chunk(std::string_view(pga).substr(chunks[k].offset, chunks[k].size), "x", field, chunks[k],
+                           k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, idx.blocks.size(), entries)
+               .ok())
+        std::abort();
+      edit(field, k, entries);
+      std::string body;
+      for (const NameEntry& e : entries) put_name_entry(body, e.value, e.blocks);
+      const std::string element = encode_name_chunk(field, entries.size(), body, stored());
+      NameChunkEntry& c = idx.name_chunks[field][k];
+      c.offset = start + tail.size();
+      c.size = element.size();
+      c.first = entries.at(0).value;
+      tail += element;
+    }
+  }
+  const std::string index = encode_index(idx, stored());
+  return pga.substr(0, start) + tail + index +
+         encode_footer(start + tail.size(), index.size(), f.games, idx.blocks.size(), hash64(index));
+}
+
 // An archive of one block, with the block's bytes changed by `edit` and its checksum made right.
 template <typename Edit>
 std::string edit_block(std::string pga, Edit&& edit) {
@@ -283,26 +316,30 @@ int main(int argc, char** argv) {
   // ---- valid: archives of earlier format versions, kept as they were written ----
   for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
-                      "written by a version 1 writer (codec 1, layout 0): a reader of version 8 reads it unchanged");
+                      "written by a version 1 writer (codec 1, layout 0): a reader of version 9 reads it unchanged");
   for (const char* name : {"v2_many_blocks", "v2_latin1_tags", "v2_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-1",
-                      "written by a version 2 writer (layout 0): a reader of version 8 reads it unchanged");
+                      "written by a version 2 writer (layout 0): a reader of version 9 reads it unchanged");
   for (const char* name : {"v3_many_blocks", "v3_nested_variations", "v3_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-2 BLOCK-3 REC-CLK-1",
-                      "written by a version 3 writer (codec 2, layout 1): a reader of version 8 reads it unchanged");
+                      "written by a version 3 writer (codec 2, layout 1): a reader of version 9 reads it unchanged");
   for (const char* name : {"v4_clock_track", "v4_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-3",
-                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 8 reads it unchanged");
+                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 9 reads it unchanged");
   for (const char* name : {"v5_evaluations", "v5_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-5",
-                      "written by a version 5 writer (codec 4, read version 5): a reader of version 8 reads it unchanged");
+                      "written by a version 5 writer (codec 4, read version 5): a reader of version 9 reads it unchanged");
   kept_valid_vector("v6_clock_track", "FILE-HDR-2 BLOCK-1 REC-CLK-3 REC-CLK-5",
                     "written by a version 6 writer (codec 4 clock tracks, read version 6): a reader of version 8 reads it "
                     "unchanged");
   for (const char* name : {"v7_clock_track", "v7_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 INDEX-1 REC-CLK-7",
-                      "written by a version 7 writer (codec 5, an index without a dictionary table): a reader of version 8 "
+                      "written by a version 7 writer (codec 5, an index without a dictionary table): a reader of version 9 "
                       "reads it unchanged");
+  for (const char* name : {"v8_tag_dictionary", "v8_many_blocks"})
+    kept_valid_vector(name, "FILE-HDR-2 INDEX-1 DICT-1",
+                      "written by a version 8 writer (the name tables in the index body): a reader of version 9 reads "
+                      "it unchanged");
 
   // ---- valid: compressed sections ----
   {
@@ -333,6 +370,18 @@ int main(int argc, char** argv) {
                  "canonical)");
   }
 
+  // Name tables in many chunks (9.10): 64 bytes of entries each.
+  WriterOptions chunked = stored(7);
+  chunked.name_chunk_bytes = 64;
+  const std::string names_pgn = read(dir + "/encode/many_blocks.pgn") + "\n" + dictionary_pgn();
+  const std::string named = pack(names_pgn, chunked);
+  if (index_of(named).name_chunks[0].size() < 3) {
+    std::fprintf(stderr, "name_chunks: the writer made too few White chunks\n");
+    return 1;
+  }
+  valid_vector("name_chunks", named, "INDEX-1 NAME-1",
+               "blocks of 7 games and name tables in chunks of about 64 bytes of entries: three or more per field");
+
   // ---- invalid ----
   const std::string good = read(dir + "/encode/many_blocks.pga");
   const std::string two = read(dir + "/encode/two_plies.pga");
@@ -346,9 +395,9 @@ int main(int argc, char** argv) {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = 9;  // read version 9
+    h[10] = 10;  // read version 10
     invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version 9: refused as unsupported, not corrupt");
+                   "needs a reader of version 10: refused as unsupported, not corrupt");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
   {
@@ -386,6 +435,34 @@ int main(int argc, char** argv) {
     invalid_vector("dictionary_encoding_on_moves",
                    edit_block(two, [](std::string& blk) { blk[kBlockHeaderSize + kSectionEntrySize + 1] = kZstdDictionary; }),
                    "Corruption", "BLOCK-1", "encoding 3 (dictionary) on the moves section");
+  }
+  {
+    // Name chunks damaged (9.10): the element's bytes, its place, the directory's order and first
+    // value, a posting past the blocks, a chunk's last value not below the next one's first.
+    const Index idx = index_of(named);
+    const NameChunkEntry c = idx.name_chunks[0][1];
+    invalid_vector("name_chunk_checksum", flip(named, c.offset + c.size / 2), "Corruption", "NAME-1",
+                   "a byte of a name chunk changed");
+    Index moved = idx;
+    moved.name_chunks[0][1].offset += 1;
+    invalid_vector("name_chunk_out_of_place", with_index(named, moved), "Corruption", "INDEX-1",
+                   "a name chunk entry not where the chunk is");
+    Index unordered = idx;
+    unordered.name_chunks[0][1].first = unordered.name_chunks[0][0].first;
+    invalid_vector("name_chunks_not_ascending", with_index(named, unordered), "Corruption", "INDEX-1",
+                   "two name chunks of a field with the same first value in the directory");
+    Index renamed = idx;
+    renamed.name_chunks[0][1].first += '\x01';
+    invalid_vector("name_chunk_first_value", with_index(named, renamed), "Corruption", "NAME-1",
+                   "the directory gives a name chunk another first value than the chunk holds");
+    invalid_vector("name_posting_past_blocks", edit_names(named, [&](int field, std::size_t k, std::vector<NameEntry>& e) {
+                     if (field == 1 && k == 0) e[0].blocks.back() = static_cast<std::uint32_t>(idx.blocks.size());
+                   }),
+                   "Corruption", "NAME-1", "a posting naming a block past the last");
+    invalid_vector("name_chunks_overlap", edit_names(named, [&](int field, std::size_t k, std::vector<NameEntry>& e) {
+                     if (field == 0 && k == 0) e.push_back(NameEntry{idx.name_chunks[0][1].first, {0}});
+                   }),
+                   "Corruption", "NAME-1", "a name chunk's last value equal to the next chunk's first");
   }
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
   invalid_vector("footer_checksum", flip(good, good.size() - 8), "Corruption", "FOOTER-1", "footer checksum mismatch");

@@ -31,6 +31,13 @@ struct WriterOptions {
   // its first blocks' tags (up to 256 blocks, or 4 MiB of tags) and kept in the file once, if
   // that makes the archive smaller; 0: no dictionary. Appended blocks use the archive's.
   std::size_t dictionary_bytes = 128 * 1024;
+  // The name tables (White, Black, Event and Site values, each with the blocks holding it) are
+  // written in chunks of about this many bytes, so that a search reads only the chunks it needs.
+  std::size_t name_chunk_bytes = 64 * 1024;
+  // The writer keeps the name tables in memory up to about this many bytes, then sorts them into
+  // a scratch file beside the output (deleted at once) and merges those at the end: memory stays
+  // bounded however many distinct names there are. The archive does not depend on it.
+  std::size_t name_memory_bytes = 64u << 20;
 };
 
 // A game that had to be kept verbatim, and why (file, game, line:column, what).
@@ -97,7 +104,7 @@ struct Query {
 
 // The archive format version this library writes (and the highest it reads); see the format
 // specification, section 9.2.
-inline constexpr std::uint16_t kFormatVersion = 8;
+inline constexpr std::uint16_t kFormatVersion = 9;
 
 struct ArchiveInfo {
   std::uint16_t write_version = 0, read_version = 0;
@@ -111,6 +118,9 @@ struct ArchiveInfo {
   // section is compressed with one.
   std::uint64_t dictionaries = 0, dictionary_bytes = 0, dictionary_blocks = 0;
   std::uint64_t block_overhead_bytes = 0;  // block headers, section tables, checksums
+  // Name tables in chunks of their own (format 9): how many chunks, and their bytes in the file
+  // (before format 9 the name tables are part of index_bytes).
+  std::uint64_t name_chunks = 0, name_bytes = 0;
 };
 
 class Archive {
@@ -130,7 +140,8 @@ class Archive {
   Result<std::vector<Tag>> read_tags(std::uint64_t index);
   // Every game as PGN text (as read_pgn gives it), in order, decoded on `threads` threads (0: all
   // cores) block by block; `sink` receives consecutive chunks and returns false to stop early.
-  // `progress` (optional) gets the number of games done.
+  // `progress` (optional) gets the number of games done. After the last game the name tables
+  // (format 9) are checked too: damage there is Corruption, with every game delivered.
   Status export_pgn(const std::function<bool(std::string_view chunk)>& sink, unsigned threads = 0,
                     const std::function<void(std::uint64_t games_done)>& progress = {});
   // Every game in order. `visit` returns false to stop early.

@@ -916,6 +916,111 @@ const void* ReaderDictionaries::find(std::uint32_t id) const {
   return nullptr;
 }
 
+// ---- name chunks (format 9) ----------------------------------------------------------------------
+
+void put_name_entry(std::string& out, std::string_view value, const std::vector<std::uint32_t>& blocks) {
+  put_prefixed(out, value);
+  put_varint(out, blocks.size());
+  std::uint32_t last = 0;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    put_varint(out, i == 0 ? blocks[i] : blocks[i] - last - 1);
+    last = blocks[i];
+  }
+}
+
+std::string encode_name_chunk(int field, std::uint64_t count, std::string_view entries, const WriterOptions& options,
+                              const WriterDictionary* dict) {
+  std::string content;
+  put_varint(content, count);
+  content += entries;
+  std::string packed;
+  std::uint8_t encoding = kStored;
+  if (options.compress) {
+    packed = compress_frame(content, options.zstd_level);
+    if (!packed.empty() && packed.size() < content.size()) encoding = kZstd;
+    if (dict) {
+      std::string with = dict->compress(content);
+      if (!with.empty() && with.size() < (encoding == kZstd ? packed.size() : content.size())) {
+        packed.swap(with);
+        encoding = kZstdDictionary;
+      }
+    }
+  }
+  const std::string_view stored = encoding == kStored ? std::string_view(content) : std::string_view(packed);
+  std::string e(kNameChunkMagic, 4);
+  e += static_cast<char>(field);
+  e += static_cast<char>(encoding);
+  put_le(e, 0, 2);
+  put_le(e, stored.size(), 4);
+  put_le(e, content.size(), 4);
+  e += stored;
+  put_le(e, hash64(e), 8);
+  return e;
+}
+
+std::size_t name_chunk_element_size(std::string_view b) {
+  if (b.size() < kNameChunkHeaderSize + 8 || std::memcmp(b.data(), kNameChunkMagic, 4) != 0) return 0;
+  const std::uint64_t total = kNameChunkHeaderSize + get_le(b.data() + 8, 4) + 8;
+  return total <= b.size() ? static_cast<std::size_t>(total) : 0;
+}
+
+Status read_name_chunk(std::string_view b, const std::string& where, int field, const NameChunkEntry& entry,
+                       const std::string* next_first, std::uint64_t blocks, std::vector<NameEntry>& out,
+                       const ReaderDictionaries* dictionaries) {
+  auto bad = [&](const std::string& what, std::size_t at) {
+    return corruption(where + ": " + what + " (name chunk byte " + std::to_string(at) + ")");
+  };
+  out.clear();
+  if (b.size() < kNameChunkHeaderSize + 8) return bad("shorter than a name chunk", 0);
+  if (get_le(b.data() + b.size() - 8, 8) != hash64(b.substr(0, b.size() - 8))) return bad("checksum mismatch", b.size() - 8);
+  if (std::memcmp(b.data(), kNameChunkMagic, 4) != 0) return bad("bad name chunk magic", 0);
+  if (static_cast<std::uint8_t>(b[4]) != field) return bad("holds another field than the index says", 4);
+  const auto encoding = static_cast<std::uint8_t>(b[5]);
+  if (encoding != kStored && encoding != kZstd && encoding != kZstdDictionary) return bad("unknown name chunk encoding", 5);
+  if (get_le(b.data() + 6, 2) != 0) return bad("reserved bytes not zero", 6);
+  const std::uint64_t stored = get_le(b.data() + 8, 4), raw = get_le(b.data() + 12, 4);
+  if (kNameChunkHeaderSize + stored + 8 != b.size()) return bad("stored size does not match the element's size", 8);
+  if (raw > kMaxNameChunkBytes || (encoding == kStored && raw != stored)) return bad("bad name chunk size", 12);
+  const std::string_view body = b.substr(kNameChunkHeaderSize, stored);
+  const void* ddict = nullptr;
+  if (encoding == kZstdDictionary) {  // the frame names a dictionary of the archive
+    const unsigned id = ZSTD_getDictID_fromFrame(body.data(), body.size());
+    ddict = id && dictionaries ? dictionaries->find(id) : nullptr;
+    if (!ddict)
+      return bad("names tag dictionary " + std::to_string(id) + ", which the archive does not hold", kNameChunkHeaderSize);
+  }
+  std::string content;
+  if (encoding != kStored && !decompress(body, static_cast<std::uint32_t>(raw), content, ddict))
+    return bad("does not decompress to its size", kNameChunkHeaderSize);
+  std::string_view entries = encoding == kStored ? body : std::string_view(content);
+  ByteReader r(entries);
+  std::uint64_t count;
+  if (!r.varint(count) || count != entry.values) return bad("holds another number of values than the index says", 16);
+  out.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    NameEntry& e = out[i];
+    std::string_view v;
+    std::uint64_t postings;
+    if (!r.prefixed(v) || !r.varint(postings) || postings == 0 || postings > blocks)
+      return bad("name entry " + std::to_string(i) + " runs past the end or has no blocks", 16);
+    if (i == 0 ? v != entry.first : !(out[i - 1].value < v))
+      return bad(i == 0 ? "first value differs from the index" : "values not in ascending order", 16);
+    e.value.assign(v);
+    e.blocks.resize(postings);
+    std::uint64_t at = 0;
+    for (std::size_t k = 0; k < postings; ++k) {
+      std::uint64_t d;
+      if (!r.varint(d) || d >= blocks) return bad("posting list runs past the end", 16);
+      at += (k == 0 ? 0 : 1) + d;
+      if (at >= blocks) return bad("posting names a block that does not exist", 16);
+      e.blocks[k] = static_cast<std::uint32_t>(at);
+    }
+  }
+  if (r.remaining() != 0) return bad("bytes left over", 16);
+  if (next_first && !(out.back().value < *next_first)) return bad("last value not below the next chunk's first", 16);
+  return {};
+}
+
 // ---- index and footer --------------------------------------------------------------------------
 
 std::string encode_index(const Index& index, const WriterOptions& options, std::uint16_t read_version) {
@@ -937,16 +1042,20 @@ std::string encode_index(const Index& index, const WriterOptions& options, std::
     put_varint(body, e.summary.date_max);
     body += static_cast<char>(e.summary.results);
   }
-  for (const auto& field : index.names) {
-    put_varint(body, field.size());
-    for (const auto& [value, blocks] : field) {
-      put_prefixed(body, value);
-      put_varint(body, blocks.size());
-      std::uint32_t last = 0;
-      for (std::size_t i = 0; i < blocks.size(); ++i) {
-        put_varint(body, i == 0 ? blocks[i] : blocks[i] - last - 1);
-        last = blocks[i];
+  if (read_version >= 9) {
+    for (const auto& chunks : index.name_chunks) {
+      put_varint(body, chunks.size());
+      for (const NameChunkEntry& c : chunks) {
+        put_varint(body, c.offset);
+        put_varint(body, c.size);
+        put_varint(body, c.values);
+        put_prefixed(body, c.first);
       }
+    }
+  } else {
+    for (const auto& field : index.names) {
+      put_varint(body, field.size());
+      for (const auto& [value, blocks] : field) put_name_entry(body, value, blocks);
     }
   }
   std::string out(kIndexMagic, 4);
@@ -1027,6 +1136,26 @@ Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offse
   }
   // (Every dictionary must have been passed: one left over is not where its entry says.)
   if (!skip_dictionaries() || next_dict != out.dictionaries.size()) return misplaced_dictionary();
+  // Format 9 on: the name chunks follow, field after field, each field's first values ascending.
+  for (auto& chunks : out.name_chunks) chunks.clear();
+  if (read_version >= 9) {
+    for (auto& chunks : out.name_chunks) {
+      if (!r.varint(n) || n > r.remaining()) return short_or("bad name chunk count");
+      chunks.resize(n);
+      for (std::size_t k = 0; k < n; ++k) {
+        NameChunkEntry& c = chunks[k];
+        std::string_view first_value;
+        if (!r.varint(c.offset) || !r.varint(c.size) || !r.varint(c.values) || !r.prefixed(first_value))
+          return short_or("name chunk entry runs past the end");
+        if (c.offset != next_offset || c.size < kNameChunkHeaderSize + 8 || c.size > index_offset - c.offset ||
+            c.values == 0 || c.values > c.size)
+          return bad("name chunk entry out of place (chunk at " + std::to_string(c.offset) + ")");
+        c.first.assign(first_value);
+        if (k > 0 && !(chunks[k - 1].first < c.first)) return bad("name chunks not in ascending order");
+        next_offset = c.offset + c.size;
+      }
+    }
+  }
   if (next_offset != index_offset) return bad("blocks do not end where the index begins");
   used = size - r.remaining();
   return Parsed::kOk;
@@ -1064,7 +1193,7 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, std::uint16_
       have = o.pos;
       const bool whole = have == raw_size;
       const Parsed p = parse_tables(std::string_view(body).substr(0, have), whole, index_offset, read_version, out, used, why);
-      if (p == Parsed::kOk) return {};
+      if (p == Parsed::kOk) return read_version < 9 || (whole && used == have) ? Status{} : bad("bytes left over");
       if (p == Parsed::kBad) return bad(why);
       if (have < body.size()) return bad("does not decompress to its size");  // the frame ended early
     }
@@ -1076,7 +1205,7 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, std::uint16_
   }
   const std::string_view all = encoding == kZstd ? std::string_view(body) : b.substr(9);
   if (parse_tables(all, true, index_offset, read_version, out, used, why) != Parsed::kOk) return bad(why);
-  if (parts == IndexParts::kBlocks) return {};
+  if (parts == IndexParts::kBlocks || read_version >= 9) return read_version < 9 || used == all.size() ? Status{} : bad("bytes left over");
   std::string_view in = all.substr(used);
   ByteReader r(in);
   for (auto& field : out.names) {

@@ -37,6 +37,11 @@ inline constexpr std::uint8_t kZstdDictionary = 3;
 // dictionary, checksum.
 inline constexpr std::size_t kDictionaryHeaderSize = 20;
 inline constexpr std::uint32_t kMaxDictionaryBytes = 1u << 20;
+// A name chunk element (format 9, 9.10): magic, field, encoding, 2 reserved bytes, stored and raw
+// sizes, entries, checksum.
+inline constexpr char kNameChunkMagic[4] = {'P', 'G', 'A', 'N'};
+inline constexpr std::size_t kNameChunkHeaderSize = 16;
+inline constexpr std::uint32_t kMaxNameChunkBytes = 1u << 24;
 // Block layouts (block header byte 6). 0 (format versions 1 and 2): tag values inline in their
 // columns (spec 9.4.1). 1 (version 3): a dictionary per tag column with fixed-width references
 // (9.4.2), and the structure section opens with the game directory (9.3.1).
@@ -89,6 +94,38 @@ struct BlockSummary {
 
 // The index's name table: field (0 White, 1 Black, 2 Event, 3 Site) -> value -> blocks.
 inline constexpr const char* kNameFields[4] = {"White", "Black", "Event", "Site"};
+
+class WriterDictionary;
+class ReaderDictionaries;
+
+// One value of a name table and the blocks holding a game with it (ascending).
+struct NameEntry {
+  std::string value;
+  std::vector<std::uint32_t> blocks;
+};
+// Appends an entry as the name tables store it (9.5, 9.10): the value, the number of postings,
+// the first block and each next one as the gap to the one before less one.
+void put_name_entry(std::string& out, std::string_view value, const std::vector<std::uint32_t>& blocks);
+// The name chunk element (9.10) of `field` holding `count` entries (`entries`, each encoded by
+// put_name_entry); with `options.compress`, compressed (with `dict`, the archive's tag
+// dictionary, if given: names are tag values) where that is smaller.
+std::string encode_name_chunk(int field, std::uint64_t count, std::string_view entries, const WriterOptions& options,
+                              const WriterDictionary* dict = nullptr);
+// The size of the name chunk element at the start of `bytes` from its header (0 if it does not
+// start with one or its sizes run past `bytes`); nothing is checked but the magic.
+std::size_t name_chunk_element_size(std::string_view bytes);
+// What the index says of a name chunk: where it is, how many values it holds, its first value.
+struct NameChunkEntry {
+  std::uint64_t offset = 0, size = 0, values = 0;
+  std::string first;
+};
+// Checks the name chunk `element` of `field` (NAME-1) against its directory entry `entry`, the
+// next chunk's first value (`next_first`, null for the field's last chunk) and the number of
+// blocks, and reads its entries; `where` prefixes errors. `dictionaries`: the archive's (null if
+// none), for a chunk compressed with one.
+Status read_name_chunk(std::string_view element, const std::string& where, int field, const NameChunkEntry& entry,
+                       const std::string* next_first, std::uint64_t blocks, std::vector<NameEntry>& out,
+                       const ReaderDictionaries* dictionaries = nullptr);
 
 // A tag dictionary as the writer uses it: its ID, its bytes (a Zstandard dictionary) and the
 // digested form for compression (shared by all threads).
@@ -258,14 +295,19 @@ struct DictionaryEntry {
 struct Index {
   std::vector<DictionaryEntry> dictionaries;  // format 8 on: in file order
   std::vector<IndexEntry> blocks;
-  // names[field]: (value, blocks containing it ascending)
+  // Up to format 8, the name tables in the index body: names[field]: (value, blocks containing
+  // it ascending).
   std::vector<std::pair<std::string, std::vector<std::uint32_t>>> names[4];
+  // Format 9 on, the name directory: name_chunks[field], in file order.
+  std::vector<NameChunkEntry> name_chunks[4];
 };
 // The index of a file of `read_version` (below 8: without the dictionary table).
 std::string encode_index(const Index& index, const WriterOptions& options, std::uint16_t read_version = kReadVersion);
-// `read_version`: the file's (from 8 on the body opens with the dictionary table). kBlocks
-// decodes and checks the dictionary and block tables only, decompressing no more of the body
-// than they take (opening an archive needs no more); kAll also the name tables.
+// `read_version`: the file's (from 8 on the body opens with the dictionary table; from 9 on it
+// ends with the name directory, and the name tables are elements of their own). kBlocks
+// decodes and checks the dictionary and block tables (and from 9 the name directory) only,
+// decompressing no more of the body than they take (opening an archive needs no more); kAll
+// also the name tables of files before 9.
 enum class IndexParts { kAll, kBlocks };
 Status decode_index(std::string_view bytes, std::uint64_t index_offset, std::uint16_t read_version, Index& out,
                     IndexParts parts = IndexParts::kAll);

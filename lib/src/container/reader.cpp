@@ -229,22 +229,51 @@ struct Archive::Impl {
     return g;
   }
 
-  // Blocks that can hold a match, from the name table and the block summaries.
-  std::vector<bool> candidates(const Query& q) const {
+  // Name chunk k of `field` (format 9), checked and read.
+  Status read_chunk(int field, std::size_t k, std::vector<NameEntry>& out) const {
+    const auto& chunks = index.name_chunks[field];
+    const NameChunkEntry& c = chunks[k];
+    return read_name_chunk(std::string_view(data + c.offset, c.size), path + ": name chunk at offset " + std::to_string(c.offset),
+                           field, c, k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, index.blocks.size(), out,
+                           &dictionaries);
+  }
+
+  // Calls visit(value, blocks) for the values of `field` that can equal `want` (with `exact`)
+  // or that can contain it: from format 9 on, chunk by chunk (an exact name reads the one chunk
+  // whose range holds it); before, from the tables load_names() decoded.
+  Status for_names(int field, const std::string& want, bool exact,
+                   const std::function<void(const std::string&, const std::vector<std::uint32_t>&)>& visit) const {
+    for (const auto& [value, blocks] : index.names[field]) visit(value, blocks);
+    const auto& chunks = index.name_chunks[field];
+    std::vector<NameEntry> entries;
+    for (std::size_t k = 0; k < chunks.size(); ++k) {
+      if (exact && (want < chunks[k].first || (k + 1 < chunks.size() && !(want < chunks[k + 1].first)))) continue;
+      if (auto st = read_chunk(field, k, entries); !st) return st;
+      for (const NameEntry& e : entries) visit(e.value, e.blocks);
+    }
+    return {};
+  }
+
+  // Blocks that can hold a match, from the name tables and the block summaries.
+  Result<std::vector<bool>> candidates(const Query& q) const {
     std::vector<bool> ok(index.blocks.size(), true);
-    auto restrict_names = [&](std::initializer_list<int> fields, const std::string& want) {
+    auto restrict_names = [&](const std::vector<int>& fields, const std::string& want) -> Status {
       std::vector<bool> hit(index.blocks.size(), false);
-      for (int f : fields)
-        for (const auto& [value, blocks] : index.names[f])
+      for (int f : fields) {
+        auto st = for_names(f, want, q.exact_names, [&](const std::string& value, const std::vector<std::uint32_t>& blocks) {
           if (name_matches(value, want, q.exact_names))
             for (std::uint32_t b : blocks) hit[b] = true;
+        });
+        if (!st) return st;
+      }
       for (std::size_t b = 0; b < ok.size(); ++b) ok[b] = ok[b] && hit[b];
+      return {};
     };
-    if (q.white) restrict_names({0}, *q.white);
-    if (q.black) restrict_names({1}, *q.black);
-    if (q.player) restrict_names({0, 1}, *q.player);
-    if (q.event) restrict_names({2}, *q.event);
-    if (q.site) restrict_names({3}, *q.site);
+    const std::pair<const std::optional<std::string>*, std::vector<int>> name_fields[] = {
+        {&q.white, {0}}, {&q.black, {1}}, {&q.player, {0, 1}}, {&q.event, {2}}, {&q.site, {3}}};
+    for (const auto& [want, fields] : name_fields)
+      if (*want)
+        if (auto st = restrict_names(fields, **want); !st) return st.error();
     for (std::size_t b = 0; b < ok.size(); ++b) {
       const BlockSummary& s = index.blocks[b].summary;
       if (q.result && !(s.results & result_bit(&*q.result))) ok[b] = false;
@@ -254,11 +283,11 @@ struct Archive::Impl {
     return ok;
   }
 
-  // The index's name tables, decoded (and checked) the first time a search or verify needs them:
-  // opening an archive reads only the dictionary and block tables.
+  // Before format 9, the index's name tables, decoded (and checked) the first time a search or
+  // verify needs them: opening an archive reads only the dictionary and block tables.
   bool names_loaded = false;
   Status load_names() {
-    if (names_loaded) return {};
+    if (names_loaded || read_version >= 9) return {};
     Index full;
     const std::string_view bytes(data + footer.index_offset, footer.index_size);
     if (auto st = decode_index(bytes, footer.index_offset, read_version, full); !st)
@@ -268,11 +297,25 @@ struct Archive::Impl {
     return {};
   }
 
+  // Every name chunk checked (format 9; verify).
+  Status check_name_chunks() const {
+    std::vector<NameEntry> entries;
+    for (int f = 0; f < 4; ++f)
+      for (std::size_t k = 0; k < index.name_chunks[f].size(); ++k)
+        if (auto st = read_chunk(f, k, entries); !st) return st;
+    return {};
+  }
+
   Result<std::vector<std::uint64_t>> search(const Query& q, bool use_index) {
     std::vector<std::uint64_t> out;
     if (use_index)
       if (auto st = load_names(); !st) return st.error();
-    const std::vector<bool> ok = use_index ? candidates(q) : std::vector<bool>(index.blocks.size(), true);
+    std::vector<bool> ok(index.blocks.size(), true);
+    if (use_index) {
+      auto c = candidates(q);
+      if (!c) return c.error();
+      ok = std::move(*c);
+    }
     DecodedBlock tags_only;
     tags_only.dictionaries = &dictionaries;
     for (std::uint32_t b = 0; b < index.blocks.size(); ++b) {
@@ -438,7 +481,9 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
     }
     if (progress) progress(games_done);
   }
-  return {};
+  // Every byte of the archive is checked on the way: the name chunks last (format 9), one at a
+  // time (damage there harms no game, but is reported).
+  return s.check_name_chunks();
 }
 
 Result<std::vector<std::uint64_t>> Archive::find(const Query& q) { return impl_->search(q, true); }
@@ -455,6 +500,11 @@ Result<ArchiveInfo> Archive::info() {
   info.index_bytes = s.footer.index_size;
   info.dictionaries = s.index.dictionaries.size();
   for (const DictionaryEntry& d : s.index.dictionaries) info.dictionary_bytes += d.size;
+  for (const auto& chunks : s.index.name_chunks)
+    for (const NameChunkEntry& c : chunks) {
+      ++info.name_chunks;
+      info.name_bytes += c.size;
+    }
   for (std::uint32_t b = 0; b < s.index.blocks.size(); ++b) {
     std::uint32_t games, stored[kSections], raw[kSections];
     std::uint8_t encodings[kSections];
@@ -474,6 +524,7 @@ Result<ArchiveInfo> Archive::info() {
 
 Status Archive::verify(const std::function<void(std::uint64_t)>& progress) {
   if (auto st = impl_->load_names(); !st) return st;
+  if (auto st = impl_->check_name_chunks(); !st) return st;
   std::uint64_t done = 0;
   auto st = for_each([&](std::uint64_t, ArchiveGame&) {
     if (progress && ++done % 4096 == 0) progress(done);
@@ -513,6 +564,13 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     if (auto d = sound_dictionaries.find(pos); d != sound_dictionaries.end()) {  // a sound dictionary is not damage
       note_skip(pos);
       pos += d->second;
+      continue;
+    }
+    // Nor is a name chunk (format 9) whose checksum holds: the games do not depend on it.
+    if (const std::size_t n = name_chunk_element_size(file.substr(pos));
+        n && get_le(file.data() + pos + n - 8, 8) == hash64(file.substr(pos, n - 8))) {
+      note_skip(pos);
+      pos += n;
       continue;
     }
     std::size_t len = 0;

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "container/format.h"
+#include "container/names.h"
 
 namespace pgnarc {
 
@@ -94,7 +95,7 @@ struct ArchiveWriter::Impl {
   WriterOptions options;
   std::uint64_t offset = 0;
   Index index;
-  std::map<std::string, std::vector<std::uint32_t>> names[4];
+  std::unique_ptr<NameCollector> names;
   PackStats stats;
   BlockBuilder pending;  // for add_game
   std::size_t pending_bytes = 0;
@@ -129,7 +130,9 @@ struct ArchiveWriter::Impl {
     return {};
   }
 
-  Status place(std::string_view bytes, std::uint32_t games, const BlockSummary& summary, const std::set<std::string> block_names[4]) {
+  // `block_names`: the names of the block's games (null: none given here; append and merge add
+  // a copied archive's from its own tables).
+  Status place(std::string_view bytes, std::uint32_t games, const BlockSummary& summary, const std::set<std::string>* block_names) {
     const auto block_no = static_cast<std::uint32_t>(index.blocks.size());
     IndexEntry e;
     e.offset = offset;
@@ -139,8 +142,10 @@ struct ArchiveWriter::Impl {
     e.summary = summary;
     if (auto st = write_all(bytes); !st) return st;
     index.blocks.push_back(e);
-    for (int f = 0; f < 4; ++f)
-      for (const std::string& v : block_names[f]) names[f][v].push_back(block_no);
+    if (block_names)
+      for (int f = 0; f < 4; ++f)
+        for (const std::string& v : block_names[f])
+          if (auto st = names->add(f, v, block_no); !st) return st;
     stats.games += games;
     ++stats.blocks;
     return {};
@@ -155,6 +160,33 @@ struct ArchiveWriter::Impl {
     index.dictionaries.push_back(d);
     dict_contents.emplace(id, content);
     return {};
+  }
+
+  // The name tables as chunk elements after the last block (9.10), listed in the index.
+  Status write_names() {
+    std::string entries, first;
+    std::uint64_t count = 0;
+    int field = 0;
+    const auto close_chunk = [&]() -> Status {
+      if (count == 0) return {};
+      const std::string element = encode_name_chunk(field, count, entries, options, dict.get());
+      index.name_chunks[field].push_back(NameChunkEntry{offset, element.size(), count, first});
+      entries.clear();
+      count = 0;
+      return write_all(element);
+    };
+    auto st = names->drain([&](int f, NameEntry& e) -> Status {
+      if (f != field) {
+        if (auto r = close_chunk(); !r) return r;
+        field = f;
+      }
+      if (count == 0) first = e.value;
+      put_name_entry(entries, e.value, e.blocks);
+      ++count;
+      return entries.size() >= options.name_chunk_bytes ? close_chunk() : Status{};
+    });
+    if (!st) return st;
+    return close_chunk();
   }
 
   // Places a block (its problems reported first), or holds it while the dictionary is undecided.
@@ -267,6 +299,7 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
   s.path = path;
   s.tmp_path = path + ".tmp." + std::to_string(::getpid());
   s.options = options;
+  s.names = std::make_unique<NameCollector>(s.tmp_path + ".names", s.options.name_memory_bytes);
   if (s.options.threads == 0) s.options.threads = std::max(1u, std::thread::hardware_concurrency());
   s.dict_decided = !(s.options.compress && s.options.dictionary_bytes > 0);
   s.fd = ::open(s.tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -362,6 +395,7 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
       !r)
     return r;
   // Its dictionaries first (one already here with the same ID must be the same dictionary).
+  ReaderDictionaries src_dictionaries;  // for its name chunks
   for (const DictionaryEntry& d : src.dictionaries) {
     const std::string_view element = file.substr(d.offset, d.size);
     std::uint32_t id;
@@ -376,15 +410,11 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
     } else if (auto st = s.place_dictionary(element, id, content); !st) {
       return st;
     }
+    if (auto st = src_dictionaries.add(element, path + ": dictionary at offset " + std::to_string(d.offset)); !st) return st;
     s.copied_dict = WriterDictionary::make(std::move(content), s.options.zstd_level);
     if (!s.copied_dict) return corruption(path + ": dictionary at offset " + std::to_string(d.offset) + " cannot be loaded");
   }
-  std::vector<std::set<std::string>> block_names[4];
-  for (int fld = 0; fld < 4; ++fld) {
-    block_names[fld].resize(src.blocks.size());
-    for (const auto& [value, blocks] : src.names[fld])
-      for (std::uint32_t b : blocks) block_names[fld][b].insert(value);
-  }
+  const auto base = static_cast<std::uint32_t>(s.index.blocks.size());
   for (std::size_t b = 0; b < src.blocks.size(); ++b) {
     const IndexEntry& e = src.blocks[b];
     const std::string_view bytes = file.substr(e.offset, e.size);
@@ -393,9 +423,30 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
                                   games, stored, raw);
         !r)
       return r;
-    std::set<std::string> names[4];
-    for (int fld = 0; fld < 4; ++fld) names[fld].swap(block_names[fld][b]);
-    if (auto r = s.place(bytes, games, e.summary, names); !r) return r;
+    if (auto r = s.place(bytes, games, e.summary, nullptr); !r) return r;
+  }
+  // Then its name tables, renumbered (each value's blocks still arrive in ascending order: every
+  // block given before is below `base`).
+  const auto add_entry = [&](int fld, std::string_view value, const std::vector<std::uint32_t>& blocks) -> Status {
+    for (std::uint32_t b : blocks)
+      if (auto st = s.names->add(fld, value, base + b); !st) return st;
+    return {};
+  };
+  for (int fld = 0; fld < 4; ++fld) {
+    for (const auto& [value, blocks] : src.names[fld])  // format 8 and before
+      if (auto st = add_entry(fld, value, blocks); !st) return st;
+    const auto& chunks = src.name_chunks[fld];  // format 9 on
+    std::vector<NameEntry> entries;
+    for (std::size_t k = 0; k < chunks.size(); ++k) {
+      const NameChunkEntry& c = chunks[k];
+      if (auto r = read_name_chunk(file.substr(c.offset, c.size), path + ": name chunk at offset " + std::to_string(c.offset),
+                                   fld, c, k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, src.blocks.size(), entries,
+                                   &src_dictionaries);
+          !r)
+        return r;
+      for (const NameEntry& n : entries)
+        if (auto st = add_entry(fld, n.value, n.blocks); !st) return st;
+    }
   }
   s.stats.input_bytes += size;
   return {};
@@ -405,10 +456,7 @@ Result<PackStats> ArchiveWriter::finish() {
   Impl& s = *impl_;
   if (auto st = s.flush_pending(); !st) return st.error();
   if (auto st = s.decide(); !st) return st.error();
-  for (int f = 0; f < 4; ++f) {
-    s.index.names[f].reserve(s.names[f].size());
-    for (auto& [value, blocks] : s.names[f]) s.index.names[f].emplace_back(value, std::move(blocks));
-  }
+  if (auto st = s.write_names(); !st) return st.error();
   const std::uint64_t index_offset = s.offset;
   const std::string index = encode_index(s.index, s.options);
   if (auto st = s.write_all(index); !st) return st.error();
