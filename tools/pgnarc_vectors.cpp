@@ -330,7 +330,7 @@ int main(int argc, char** argv) {
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-5",
                       "written by a version 5 writer (codec 4, read version 5): a reader of version 9 reads it unchanged");
   kept_valid_vector("v6_clock_track", "FILE-HDR-2 BLOCK-1 REC-CLK-3 REC-CLK-5",
-                    "written by a version 6 writer (codec 4 clock tracks, read version 6): a reader of version 8 reads it "
+                    "written by a version 6 writer (codec 4 clock tracks, read version 6): a reader of version 9 reads it "
                     "unchanged");
   for (const char* name : {"v7_clock_track", "v7_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 INDEX-1 REC-CLK-7",

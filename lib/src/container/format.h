@@ -41,7 +41,9 @@ inline constexpr std::uint32_t kMaxDictionaryBytes = 1u << 20;
 // sizes, entries, checksum.
 inline constexpr char kNameChunkMagic[4] = {'P', 'G', 'A', 'N'};
 inline constexpr std::size_t kNameChunkHeaderSize = 16;
-inline constexpr std::uint32_t kMaxNameChunkBytes = 1u << 24;
+// (A chunk holds at least one entry whole: a value found in every block of a large archive, such
+// as lichess's "Rated Blitz game", needs a byte per block.)
+inline constexpr std::uint32_t kMaxNameChunkBytes = 1u << 30;
 // Block layouts (block header byte 6). 0 (format versions 1 and 2): tag values inline in their
 // columns (spec 9.4.1). 1 (version 3): a dictionary per tag column with fixed-width references
 // (9.4.2), and the structure section opens with the game directory (9.3.1).

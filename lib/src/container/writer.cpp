@@ -169,6 +169,9 @@ struct ArchiveWriter::Impl {
     int field = 0;
     const auto close_chunk = [&]() -> Status {
       if (count == 0) return {};
+      if (entries.size() + 10 > kMaxNameChunkBytes)
+        return invalid_input("the name table entry of " + std::string(kNameFields[field]) + " \"" + first +
+                             "\" is too large for a name chunk (2^30 bytes)");
       const std::string element = encode_name_chunk(field, count, entries, options, dict.get());
       index.name_chunks[field].push_back(NameChunkEntry{offset, element.size(), count, first});
       entries.clear();
