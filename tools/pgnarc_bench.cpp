@@ -205,16 +205,27 @@ int cmd_access(const char* path, const char* player) {
   std::sort(us.begin(), us.end());
   pgnarc::Query q;
   q.player = player;
+  // The first indexed search reads the name tables (format 9: the chunks it needs; before: all
+  // of them, unless verify above did); the figure is the median of the five after it.
   auto t0 = std::chrono::steady_clock::now();
   auto fast = (*a)->find(q);
-  const double t_index = seconds_since(t0);
+  const double t_first = seconds_since(t0);
+  std::vector<double> again;
+  for (int i = 0; i < 5; ++i) {
+    t0 = std::chrono::steady_clock::now();
+    fast = (*a)->find(q);
+    again.push_back(seconds_since(t0));
+  }
+  std::sort(again.begin(), again.end());
+  const double t_index = again[again.size() / 2];
   t0 = std::chrono::steady_clock::now();
   auto slow = (*a)->find_by_scan(q);
   const double t_scan = seconds_since(t0);
   if (!fast || !slow || *fast != *slow) return 3;
-  std::printf("games=%llu read_median_us=%.1f read_p99_us=%.1f found=%zu find_index_ms=%.3f find_scan_ms=%.3f\n",
+  std::printf("games=%llu read_median_us=%.1f read_p99_us=%.1f found=%zu find_index_ms=%.3f find_scan_ms=%.3f "
+              "find_index_first_ms=%.3f\n",
               static_cast<unsigned long long>(n), us[us.size() / 2], us[us.size() * 99 / 100], fast->size(),
-              t_index * 1e3, t_scan * 1e3);
+              t_index * 1e3, t_scan * 1e3, t_first * 1e3);
   return 0;
 }
 

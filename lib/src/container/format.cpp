@@ -964,13 +964,11 @@ std::size_t name_chunk_element_size(std::string_view b) {
   return total <= b.size() ? static_cast<std::size_t>(total) : 0;
 }
 
-Status read_name_chunk(std::string_view b, const std::string& where, int field, const NameChunkEntry& entry,
-                       const std::string* next_first, std::uint64_t blocks, std::vector<NameEntry>& out,
-                       const ReaderDictionaries* dictionaries) {
+Status open_name_chunk(std::string_view b, const std::string& where, int field, const ReaderDictionaries* dictionaries,
+                       std::string& content) {
   auto bad = [&](const std::string& what, std::size_t at) {
     return corruption(where + ": " + what + " (name chunk byte " + std::to_string(at) + ")");
   };
-  out.clear();
   if (b.size() < kNameChunkHeaderSize + 8) return bad("shorter than a name chunk", 0);
   if (get_le(b.data() + b.size() - 8, 8) != hash64(b.substr(0, b.size() - 8))) return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), kNameChunkMagic, 4) != 0) return bad("bad name chunk magic", 0);
@@ -989,36 +987,55 @@ Status read_name_chunk(std::string_view b, const std::string& where, int field, 
     if (!ddict)
       return bad("names tag dictionary " + std::to_string(id) + ", which the archive does not hold", kNameChunkHeaderSize);
   }
-  std::string content;
-  if (encoding != kStored && !decompress(body, static_cast<std::uint32_t>(raw), content, ddict))
+  if (encoding == kStored) content.assign(body);
+  else if (!decompress(body, static_cast<std::uint32_t>(raw), content, ddict))
     return bad("does not decompress to its size", kNameChunkHeaderSize);
-  std::string_view entries = encoding == kStored ? body : std::string_view(content);
-  ByteReader r(entries);
+  return {};
+}
+
+Status visit_name_entries(std::string_view content, const std::string& where, const NameChunkEntry& entry,
+                          const std::string* next_first, std::uint64_t blocks,
+                          const std::function<void(std::string_view, const std::vector<std::uint32_t>&)>& visit) {
+  auto bad = [&](const std::string& what) { return corruption(where + ": " + what + " (name chunk entries)"); };
+  ByteReader r(content);
   std::uint64_t count;
-  if (!r.varint(count) || count != entry.values) return bad("holds another number of values than the index says", 16);
-  out.resize(count);
+  if (!r.varint(count) || count != entry.values) return bad("holds another number of values than the index says");
+  std::vector<std::uint32_t> postings_of;
+  std::string_view last;
   for (std::size_t i = 0; i < count; ++i) {
-    NameEntry& e = out[i];
     std::string_view v;
     std::uint64_t postings;
     if (!r.prefixed(v) || !r.varint(postings) || postings == 0 || postings > blocks)
-      return bad("name entry " + std::to_string(i) + " runs past the end or has no blocks", 16);
-    if (i == 0 ? v != entry.first : !(out[i - 1].value < v))
-      return bad(i == 0 ? "first value differs from the index" : "values not in ascending order", 16);
-    e.value.assign(v);
-    e.blocks.resize(postings);
+      return bad("name entry " + std::to_string(i) + " runs past the end or has no blocks");
+    if (i == 0 ? v != entry.first : !(last < v))
+      return bad(i == 0 ? "first value differs from the index" : "values not in ascending order");
+    last = v;
+    postings_of.resize(postings);
     std::uint64_t at = 0;
     for (std::size_t k = 0; k < postings; ++k) {
       std::uint64_t d;
-      if (!r.varint(d) || d >= blocks) return bad("posting list runs past the end", 16);
+      if (!r.varint(d) || d >= blocks) return bad("posting list runs past the end");
       at += (k == 0 ? 0 : 1) + d;
-      if (at >= blocks) return bad("posting names a block that does not exist", 16);
-      e.blocks[k] = static_cast<std::uint32_t>(at);
+      if (at >= blocks) return bad("posting names a block that does not exist");
+      postings_of[k] = static_cast<std::uint32_t>(at);
     }
+    visit(v, postings_of);
   }
-  if (r.remaining() != 0) return bad("bytes left over", 16);
-  if (next_first && !(out.back().value < *next_first)) return bad("last value not below the next chunk's first", 16);
+  if (r.remaining() != 0) return bad("bytes left over");
+  if (next_first && !(last < *next_first)) return bad("last value not below the next chunk's first");
   return {};
+}
+
+Status read_name_chunk(std::string_view b, const std::string& where, int field, const NameChunkEntry& entry,
+                       const std::string* next_first, std::uint64_t blocks, std::vector<NameEntry>& out,
+                       const ReaderDictionaries* dictionaries) {
+  out.clear();
+  std::string content;
+  if (auto st = open_name_chunk(b, where, field, dictionaries, content); !st) return st;
+  return visit_name_entries(content, where, entry, next_first, blocks,
+                            [&](std::string_view v, const std::vector<std::uint32_t>& postings) {
+                              out.push_back(NameEntry{std::string(v), postings});
+                            });
 }
 
 // ---- index and footer --------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -121,7 +122,18 @@ struct NameChunkEntry {
   std::uint64_t offset = 0, size = 0, values = 0;
   std::string first;
 };
-// Checks the name chunk `element` of `field` (NAME-1) against its directory entry `entry`, the
+// A name chunk element of `field` checked (checksum, header, sizes; NAME-1) and its entries
+// decoded into `content`; `dictionaries`: the archive's (null if none). The entries are checked
+// by visit_name_entries.
+Status open_name_chunk(std::string_view element, const std::string& where, int field,
+                       const ReaderDictionaries* dictionaries, std::string& content);
+// Calls visit(value, blocks) for each entry of a chunk's decoded `content`, checking them
+// against the chunk's directory entry, the next chunk's first value (null for a field's last
+// chunk) and the number of blocks (NAME-1); stops at the first damage.
+Status visit_name_entries(std::string_view content, const std::string& where, const NameChunkEntry& entry,
+                          const std::string* next_first, std::uint64_t blocks,
+                          const std::function<void(std::string_view, const std::vector<std::uint32_t>&)>& visit);
+// Both: checks the name chunk `element` of `field` (NAME-1) against its directory entry `entry`, the
 // next chunk's first value (`next_first`, null for the field's last chunk) and the number of
 // blocks, and reads its entries; `where` prefixes errors. `dictionaries`: the archive's (null if
 // none), for a chunk compressed with one.

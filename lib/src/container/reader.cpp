@@ -35,6 +35,14 @@ bool name_matches(std::string_view value, const std::string& want, bool exact) {
   return lower(value).find(lower(want)) != std::string::npos;
 }
 
+// Does `value` contain `want_lower` (already lower case), ignoring ASCII case? Without copying
+// `value`: the name tables' values are tested by the hundred thousand.
+bool contains_lower(std::string_view value, std::string_view want_lower) {
+  const auto fold = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+  return std::search(value.begin(), value.end(), want_lower.begin(), want_lower.end(),
+                     [&](char a, char b) { return fold(a) == b; }) != value.end();
+}
+
 // The tags of one game, as views into a decoded block.
 struct TagSpan {
   const TagView* begin_;
@@ -229,39 +237,61 @@ struct Archive::Impl {
     return g;
   }
 
-  // Name chunk k of `field` (format 9), checked and read.
-  Status read_chunk(int field, std::size_t k, std::vector<NameEntry>& out) const {
+  // Name chunks (format 9) read and checked once, their decoded entries kept for later searches
+  // up to kChunkCacheBytes (oldest dropped first): a session of searches reads each chunk once.
+  static constexpr std::size_t kChunkCacheBytes = 16u << 20;
+  std::map<std::pair<int, std::size_t>, std::string> chunk_cache;
+  std::deque<std::pair<int, std::size_t>> chunk_order;
+  std::size_t chunk_cache_bytes = 0;
+
+  // Calls visit(value, blocks) for each entry of name chunk k of `field`, checked.
+  Status visit_chunk(int field, std::size_t k,
+                     const std::function<void(std::string_view, const std::vector<std::uint32_t>&)>& visit) {
     const auto& chunks = index.name_chunks[field];
     const NameChunkEntry& c = chunks[k];
-    return read_name_chunk(std::string_view(data + c.offset, c.size), path + ": name chunk at offset " + std::to_string(c.offset),
-                           field, c, k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, index.blocks.size(), out,
-                           &dictionaries);
+    const std::string where = path + ": name chunk at offset " + std::to_string(c.offset);
+    auto it = chunk_cache.find({field, k});
+    if (it == chunk_cache.end()) {
+      std::string content;
+      if (auto st = open_name_chunk(std::string_view(data + c.offset, c.size), where, field, &dictionaries, content); !st)
+        return st;
+      while (!chunk_order.empty() && chunk_cache_bytes + content.size() > kChunkCacheBytes) {
+        auto old = chunk_cache.find(chunk_order.front());
+        chunk_cache_bytes -= old->second.size();
+        chunk_cache.erase(old);
+        chunk_order.pop_front();
+      }
+      chunk_cache_bytes += content.size();
+      chunk_order.push_back({field, k});
+      it = chunk_cache.emplace(std::make_pair(field, k), std::move(content)).first;
+    }
+    return visit_name_entries(it->second, where, c, k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr,
+                              index.blocks.size(), visit);
   }
 
   // Calls visit(value, blocks) for the values of `field` that can equal `want` (with `exact`)
   // or that can contain it: from format 9 on, chunk by chunk (an exact name reads the one chunk
   // whose range holds it); before, from the tables load_names() decoded.
   Status for_names(int field, const std::string& want, bool exact,
-                   const std::function<void(const std::string&, const std::vector<std::uint32_t>&)>& visit) const {
+                   const std::function<void(std::string_view, const std::vector<std::uint32_t>&)>& visit) {
     for (const auto& [value, blocks] : index.names[field]) visit(value, blocks);
     const auto& chunks = index.name_chunks[field];
-    std::vector<NameEntry> entries;
     for (std::size_t k = 0; k < chunks.size(); ++k) {
       if (exact && (want < chunks[k].first || (k + 1 < chunks.size() && !(want < chunks[k + 1].first)))) continue;
-      if (auto st = read_chunk(field, k, entries); !st) return st;
-      for (const NameEntry& e : entries) visit(e.value, e.blocks);
+      if (auto st = visit_chunk(field, k, visit); !st) return st;
     }
     return {};
   }
 
   // Blocks that can hold a match, from the name tables and the block summaries.
-  Result<std::vector<bool>> candidates(const Query& q) const {
+  Result<std::vector<bool>> candidates(const Query& q) {
     std::vector<bool> ok(index.blocks.size(), true);
     auto restrict_names = [&](const std::vector<int>& fields, const std::string& want) -> Status {
       std::vector<bool> hit(index.blocks.size(), false);
       for (int f : fields) {
-        auto st = for_names(f, want, q.exact_names, [&](const std::string& value, const std::vector<std::uint32_t>& blocks) {
-          if (name_matches(value, want, q.exact_names))
+        const std::string want_lower = lower(want);
+        auto st = for_names(f, want, q.exact_names, [&](std::string_view value, const std::vector<std::uint32_t>& blocks) {
+          if (q.exact_names ? value == want : contains_lower(value, want_lower))
             for (std::uint32_t b : blocks) hit[b] = true;
         });
         if (!st) return st;
@@ -297,12 +327,23 @@ struct Archive::Impl {
     return {};
   }
 
-  // Every name chunk checked (format 9; verify).
+  // Every name chunk checked (format 9; verify, the end of export_pgn). Read past the cache,
+  // which it leaves as it was: a pass over every chunk should not fill it.
   Status check_name_chunks() const {
-    std::vector<NameEntry> entries;
-    for (int f = 0; f < 4; ++f)
-      for (std::size_t k = 0; k < index.name_chunks[f].size(); ++k)
-        if (auto st = read_chunk(f, k, entries); !st) return st;
+    std::string content;
+    for (int f = 0; f < 4; ++f) {
+      const auto& chunks = index.name_chunks[f];
+      for (std::size_t k = 0; k < chunks.size(); ++k) {
+        const NameChunkEntry& c = chunks[k];
+        const std::string where = path + ": name chunk at offset " + std::to_string(c.offset);
+        if (auto st = open_name_chunk(std::string_view(data + c.offset, c.size), where, f, &dictionaries, content); !st)
+          return st;
+        if (auto st = visit_name_entries(content, where, c, k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr,
+                                         index.blocks.size(), [](std::string_view, const std::vector<std::uint32_t>&) {});
+            !st)
+          return st;
+      }
+    }
     return {};
   }
 
