@@ -231,6 +231,56 @@ TEST(Archive, AppendAndMergeEqualASinglePack) {
   EXPECT_EQ(unpack_games(appended), whole);
 }
 
+// [NAME-1] Append and merge carry the copied archives' name chunks over, renumbered: in an
+// archive merged from two (and in one appended to), with small chunks and names spilled to the
+// scratch file at every step, an exact search for every White, Black, Event and Site value finds
+// what a scan finds, and finds something.
+TEST(Archive, AppendAndMergeKeepEveryName) {
+  const char* const fields[4] = {"White", "Black", "Event", "Site"};
+  WriterOptions o = small_blocks();
+  o.name_chunk_bytes = 64;
+  o.name_memory_bytes = 1;
+  const std::string text = sample_pgn();
+  const std::size_t cut = text.find("\n\n[Event", text.size() / 2) + 2;
+  const std::string first = text.substr(0, cut), second = text.substr(cut);
+  const std::string a = pack(first, "names_a.pga", o), b = pack(second, "names_b.pga", o);
+  const std::string merged = temp_path("names_merged.pga");
+  {
+    auto w = ArchiveWriter::create(merged, o);
+    ASSERT_TRUE((*w)->add_archive_blocks(a).ok());
+    ASSERT_TRUE((*w)->add_archive_blocks(b).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const std::string appended = pack(first, "names_appended.pga", o);
+  {
+    auto w = ArchiveWriter::create(appended, o);
+    ASSERT_TRUE((*w)->add_archive_blocks(appended).ok());
+    PgnReader reader(memory_input(second), "second.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  for (const std::string& path : {merged, appended}) {
+    auto arc = Archive::open(path);
+    ASSERT_TRUE(arc.ok());
+    ASSERT_TRUE((*arc)->verify().ok()) << path;
+    std::set<std::pair<int, std::string>> values;
+    for (const ReadGame& g : unpack_games(path))
+      for (int f = 0; f < 4; ++f)
+        if (const std::string* v = g.game.tag(fields[f])) values.insert({f, *v});
+    ASSERT_GT(values.size(), 20u);
+    for (const auto& [f, v] : values) {
+      Query q;
+      q.exact_names = true;
+      (f == 0 ? q.white : f == 1 ? q.black : f == 2 ? q.event : q.site) = v;
+      auto fast = (*arc)->find(q);
+      auto slow = (*arc)->find_by_scan(q);
+      ASSERT_TRUE(fast.ok() && slow.ok()) << v;
+      EXPECT_EQ(*fast, *slow) << path << ": " << fields[f] << " " << v;
+      EXPECT_FALSE(fast->empty()) << v;
+    }
+  }
+}
+
 TEST(Archive, UnfinishedWriterLeavesNothing) {
   const std::string path = temp_path("unfinished.pga");
   {
