@@ -843,31 +843,55 @@ std::string train_tag_dictionary(const std::vector<std::string>& sections, std::
   return dict;
 }
 
-std::string encode_dictionary_element(const WriterDictionary& dict, const WriterOptions& options) {
-  const std::string& content = dict.content();
+namespace {
+
+// Elements beside the blocks (a dictionary, a name chunk) share a shape: `head` (the magic and
+// the element's own fields, its encoding byte at `encoding_at`), then the stored size and the
+// raw size (4 bytes each), the content as stored, and XXH64 of every byte before. The content is
+// stored as it is, or compressed (options.compress) where that is smaller: with zstd (encoding
+// 1) or, given `dict`, with the archive's tag dictionary (encoding 3), the smaller of the two.
+std::string make_element(std::string head, std::size_t encoding_at, std::string_view content, const WriterOptions& options,
+                         const WriterDictionary* dict = nullptr) {
   std::string packed;
   std::uint8_t encoding = kStored;
   if (options.compress) {
     packed = compress_frame(content, options.zstd_level);
     if (!packed.empty() && packed.size() < content.size()) encoding = kZstd;
+    if (dict) {
+      std::string with = dict->compress(content);
+      if (!with.empty() && with.size() < (encoding == kZstd ? packed.size() : content.size())) {
+        packed.swap(with);
+        encoding = kZstdDictionary;
+      }
+    }
   }
-  const std::string_view stored = encoding == kZstd ? std::string_view(packed) : std::string_view(content);
-  std::string e(kDictionaryMagic, 4);
-  put_le(e, dict.id(), 4);
-  e += static_cast<char>(encoding);
-  put_le(e, 0, 3);
-  put_le(e, stored.size(), 4);
-  put_le(e, content.size(), 4);
-  e += stored;
-  put_le(e, hash64(e), 8);
-  return e;
+  const std::string_view stored = encoding == kStored ? content : std::string_view(packed);
+  head[encoding_at] = static_cast<char>(encoding);
+  put_le(head, stored.size(), 4);
+  put_le(head, content.size(), 4);
+  head += stored;
+  put_le(head, hash64(head), 8);
+  return head;
 }
 
-std::size_t dictionary_element_size(std::string_view b) {
-  if (b.size() < kDictionaryHeaderSize + 8 || std::memcmp(b.data(), kDictionaryMagic, 4) != 0) return 0;
-  const std::uint64_t total = kDictionaryHeaderSize + get_le(b.data() + 12, 4) + 8;
+// The size of the element at the start of `b` whose header (`header_size` bytes, the stored
+// size at `stored_size_at`) follows `magic`; 0 if `b` does not start with one or it runs past `b`.
+std::size_t element_size(std::string_view b, const char* magic, std::size_t header_size, std::size_t stored_size_at) {
+  if (b.size() < header_size + 8 || std::memcmp(b.data(), magic, 4) != 0) return 0;
+  const std::uint64_t total = header_size + get_le(b.data() + stored_size_at, 4) + 8;
   return total <= b.size() ? static_cast<std::size_t>(total) : 0;
 }
+
+}  // namespace
+
+std::string encode_dictionary_element(const WriterDictionary& dict, const WriterOptions& options) {
+  std::string head(kDictionaryMagic, 4);  // magic, ID, encoding, 3 reserved bytes
+  put_le(head, dict.id(), 4);
+  put_le(head, 0, 4);
+  return make_element(std::move(head), 8, dict.content(), options);
+}
+
+std::size_t dictionary_element_size(std::string_view b) { return element_size(b, kDictionaryMagic, kDictionaryHeaderSize, 12); }
 
 Status read_dictionary_element(std::string_view b, const std::string& where, std::uint32_t& id, std::string& content) {
   auto bad = [&](const std::string& what, std::size_t at) {
@@ -933,36 +957,13 @@ std::string encode_name_chunk(int field, std::uint64_t count, std::string_view e
   std::string content;
   put_varint(content, count);
   content += entries;
-  std::string packed;
-  std::uint8_t encoding = kStored;
-  if (options.compress) {
-    packed = compress_frame(content, options.zstd_level);
-    if (!packed.empty() && packed.size() < content.size()) encoding = kZstd;
-    if (dict) {
-      std::string with = dict->compress(content);
-      if (!with.empty() && with.size() < (encoding == kZstd ? packed.size() : content.size())) {
-        packed.swap(with);
-        encoding = kZstdDictionary;
-      }
-    }
-  }
-  const std::string_view stored = encoding == kStored ? std::string_view(content) : std::string_view(packed);
-  std::string e(kNameChunkMagic, 4);
-  e += static_cast<char>(field);
-  e += static_cast<char>(encoding);
-  put_le(e, 0, 2);
-  put_le(e, stored.size(), 4);
-  put_le(e, content.size(), 4);
-  e += stored;
-  put_le(e, hash64(e), 8);
-  return e;
+  std::string head(kNameChunkMagic, 4);  // magic, field, encoding, 2 reserved bytes
+  head += static_cast<char>(field);
+  put_le(head, 0, 3);
+  return make_element(std::move(head), 5, content, options, dict);
 }
 
-std::size_t name_chunk_element_size(std::string_view b) {
-  if (b.size() < kNameChunkHeaderSize + 8 || std::memcmp(b.data(), kNameChunkMagic, 4) != 0) return 0;
-  const std::uint64_t total = kNameChunkHeaderSize + get_le(b.data() + 8, 4) + 8;
-  return total <= b.size() ? static_cast<std::size_t>(total) : 0;
-}
+std::size_t name_chunk_element_size(std::string_view b) { return element_size(b, kNameChunkMagic, kNameChunkHeaderSize, 8); }
 
 Status open_name_chunk(std::string_view b, const std::string& where, int field, const ReaderDictionaries* dictionaries,
                        std::string& content) {
