@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -278,6 +279,26 @@ TEST(Archive, AppendAndMergeKeepEveryName) {
       EXPECT_EQ(*fast, *slow) << path << ": " << fields[f] << " " << v;
       EXPECT_FALSE(fast->empty()) << v;
     }
+  }
+}
+
+// The writer's name scratch file is gone as soon as it is made: a pack that spills names at
+// every step leaves nothing beside its archive, finished or not.
+TEST(Archive, NameScratchFileLeavesNothing) {
+  const test::ScratchDir dir("scratch");
+  WriterOptions o = small_blocks();
+  o.name_memory_bytes = 1;
+  for (const bool finish : {true, false}) {
+    auto w = ArchiveWriter::create(dir.file("spilled.pga"), o);
+    ASSERT_TRUE(w.ok());
+    PgnReader reader(memory_input(sample_pgn()), "s.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    if (finish) ASSERT_TRUE((*w)->finish().ok());
+    w->reset();
+    std::vector<std::string> left;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path())) left.push_back(e.path().filename().string());
+    EXPECT_EQ(left, finish ? std::vector<std::string>{"spilled.pga"} : std::vector<std::string>{}) << finish;
+    std::filesystem::remove(dir.file("spilled.pga"));
   }
 }
 
