@@ -245,16 +245,26 @@ struct Archive::Impl {
   std::size_t chunk_cache_bytes = 0;
 
   // Calls visit(value, blocks) for each entry of name chunk k of `field`, checked.
-  Status visit_chunk(int field, std::size_t k,
-                     const std::function<void(std::string_view, const std::vector<std::uint32_t>&)>& visit) {
+  using NameVisitor = std::function<void(std::string_view, const std::vector<std::uint32_t>&)>;
+  std::string chunk_where(int field, std::size_t k) const {
+    return path + ": name chunk at offset " + std::to_string(index.name_chunks[field][k].offset);
+  }
+  // Name chunk k of `field` checked and decoded into `content`.
+  Status open_chunk(int field, std::size_t k, std::string& content) const {
+    const NameChunkEntry& c = index.name_chunks[field][k];
+    return open_name_chunk(std::string_view(data + c.offset, c.size), chunk_where(field, k), field, &dictionaries, content);
+  }
+  // The entries of chunk k of `field`, decoded into `content`, checked and visited.
+  Status visit_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const {
     const auto& chunks = index.name_chunks[field];
-    const NameChunkEntry& c = chunks[k];
-    const std::string where = path + ": name chunk at offset " + std::to_string(c.offset);
+    return visit_name_entries(content, chunk_where(field, k), chunks[k], k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr,
+                              index.blocks.size(), visit);
+  }
+  Status visit_chunk(int field, std::size_t k, const NameVisitor& visit) {
     auto it = chunk_cache.find({field, k});
     if (it == chunk_cache.end()) {
       std::string content;
-      if (auto st = open_name_chunk(std::string_view(data + c.offset, c.size), where, field, &dictionaries, content); !st)
-        return st;
+      if (auto st = open_chunk(field, k, content); !st) return st;
       while (!chunk_order.empty() && chunk_cache_bytes + content.size() > kChunkCacheBytes) {
         auto old = chunk_cache.find(chunk_order.front());
         chunk_cache_bytes -= old->second.size();
@@ -265,15 +275,13 @@ struct Archive::Impl {
       chunk_order.push_back({field, k});
       it = chunk_cache.emplace(std::make_pair(field, k), std::move(content)).first;
     }
-    return visit_name_entries(it->second, where, c, k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr,
-                              index.blocks.size(), visit);
+    return visit_entries(field, k, it->second, visit);
   }
 
   // Calls visit(value, blocks) for the values of `field` that can equal `want` (with `exact`)
   // or that can contain it: from format 9 on, chunk by chunk (an exact name reads the one chunk
   // whose range holds it); before, from the tables load_names() decoded.
-  Status for_names(int field, const std::string& want, bool exact,
-                   const std::function<void(std::string_view, const std::vector<std::uint32_t>&)>& visit) {
+  Status for_names(int field, const std::string& want, bool exact, const NameVisitor& visit) {
     for (const auto& [value, blocks] : index.names[field]) visit(value, blocks);
     const auto& chunks = index.name_chunks[field];
     for (std::size_t k = 0; k < chunks.size(); ++k) {
@@ -331,19 +339,11 @@ struct Archive::Impl {
   // which it leaves as it was: a pass over every chunk should not fill it.
   Status check_name_chunks() const {
     std::string content;
-    for (int f = 0; f < 4; ++f) {
-      const auto& chunks = index.name_chunks[f];
-      for (std::size_t k = 0; k < chunks.size(); ++k) {
-        const NameChunkEntry& c = chunks[k];
-        const std::string where = path + ": name chunk at offset " + std::to_string(c.offset);
-        if (auto st = open_name_chunk(std::string_view(data + c.offset, c.size), where, f, &dictionaries, content); !st)
-          return st;
-        if (auto st = visit_name_entries(content, where, c, k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr,
-                                         index.blocks.size(), [](std::string_view, const std::vector<std::uint32_t>&) {});
-            !st)
-          return st;
+    for (int f = 0; f < 4; ++f)
+      for (std::size_t k = 0; k < index.name_chunks[f].size(); ++k) {
+        if (auto st = open_chunk(f, k, content); !st) return st;
+        if (auto st = visit_entries(f, k, content, [](std::string_view, const std::vector<std::uint32_t>&) {}); !st) return st;
       }
-    }
     return {};
   }
 
