@@ -845,12 +845,27 @@ std::string train_tag_dictionary(const std::vector<std::string>& sections, std::
 
 namespace {
 
-// Elements beside the blocks (a dictionary, a name chunk) share a shape: `head` (the magic and
-// the element's own fields, its encoding byte at `encoding_at`), then the stored size and the
-// raw size (4 bytes each), the content as stored, and XXH64 of every byte before. The content is
-// stored as it is, or compressed (options.compress) where that is smaller: with zstd (encoding
-// 1) or, given `dict`, with the archive's tag dictionary (encoding 3), the smaller of the two.
-std::string make_element(std::string head, std::size_t encoding_at, std::string_view content, const WriterOptions& options,
+// Elements beside the blocks share a form (9.9, 9.10): a magic and the element's own fields,
+// among them an encoding byte and reserved bytes, then the stored size and the raw size (4 bytes
+// each), the content as stored, and XXH64 of every byte before. An element kind is where those
+// fields sit and how large its content may be.
+struct ElementShape {
+  const char* magic;
+  const char* name;  // in errors: "dictionary", "name chunk"
+  std::size_t header_size, encoding_at, reserved_at, reserved_bytes, stored_size_at;
+  std::uint32_t max_raw;
+  bool dictionary_encoding;  // encoding 3 (zstd with one of the archive's tag dictionaries) allowed
+};
+constexpr ElementShape kDictionaryShape{kDictionaryMagic, "dictionary", kDictionaryHeaderSize, 8, 9, 3, 12,
+                                        kMaxDictionaryBytes, false};
+constexpr ElementShape kNameChunkShape{kNameChunkMagic, "name chunk", kNameChunkHeaderSize, 5, 6, 2, 8,
+                                       kMaxNameChunkBytes, true};
+
+// The element of `shape` whose header starts with `head` (up to its encoding byte, which is
+// written here), holding `content`: stored as it is, or compressed (options.compress) where that
+// is smaller, with zstd (encoding 1) or, given `dict`, with the archive's tag dictionary
+// (encoding 3), the smaller of the two.
+std::string make_element(const ElementShape& shape, std::string head, std::string_view content, const WriterOptions& options,
                          const WriterDictionary* dict = nullptr) {
   std::string packed;
   std::uint8_t encoding = kStored;
@@ -866,7 +881,8 @@ std::string make_element(std::string head, std::size_t encoding_at, std::string_
     }
   }
   const std::string_view stored = encoding == kStored ? content : std::string_view(packed);
-  head[encoding_at] = static_cast<char>(encoding);
+  head += static_cast<char>(encoding);
+  put_le(head, 0, static_cast<int>(shape.reserved_bytes));
   put_le(head, stored.size(), 4);
   put_le(head, content.size(), 4);
   head += stored;
@@ -874,46 +890,64 @@ std::string make_element(std::string head, std::size_t encoding_at, std::string_
   return head;
 }
 
-// The size of the element at the start of `b` whose header (`header_size` bytes, the stored
-// size at `stored_size_at`) follows `magic`; 0 if `b` does not start with one or it runs past `b`.
-std::size_t element_size(std::string_view b, const char* magic, std::size_t header_size, std::size_t stored_size_at) {
-  if (b.size() < header_size + 8 || std::memcmp(b.data(), magic, 4) != 0) return 0;
-  const std::uint64_t total = header_size + get_le(b.data() + stored_size_at, 4) + 8;
+// The size of the element of `shape` at the start of `b`, from its header; 0 if `b` does not
+// start with its magic or the sizes run past `b`.
+std::size_t element_size(std::string_view b, const ElementShape& shape) {
+  if (b.size() < shape.header_size + 8 || std::memcmp(b.data(), shape.magic, 4) != 0) return 0;
+  const std::uint64_t total = shape.header_size + get_le(b.data() + shape.stored_size_at, 4) + 8;
   return total <= b.size() ? static_cast<std::size_t>(total) : 0;
+}
+
+// Checks the element `b` of `shape` (checksum first, then magic, encoding, reserved bytes and
+// sizes) and decodes its content; `dictionaries` (null if none) for encoding 3. The element's
+// own fields are its caller's to check.
+Status open_element(std::string_view b, const std::string& where, const ElementShape& shape,
+                    const ReaderDictionaries* dictionaries, std::string& content) {
+  const std::string name = shape.name;
+  auto bad = [&](const std::string& what, std::size_t at) {
+    return corruption(where + ": " + what + " (" + name + " byte " + std::to_string(at) + ")");
+  };
+  if (b.size() < shape.header_size + 8) return bad("shorter than a " + name + " element", 0);
+  if (get_le(b.data() + b.size() - 8, 8) != hash64(b.substr(0, b.size() - 8))) return bad("checksum mismatch", b.size() - 8);
+  if (std::memcmp(b.data(), shape.magic, 4) != 0) return bad("bad " + name + " magic", 0);
+  const auto encoding = static_cast<std::uint8_t>(b[shape.encoding_at]);
+  if (encoding > kZstd && !(shape.dictionary_encoding && encoding == kZstdDictionary))
+    return bad("unknown " + name + " encoding", shape.encoding_at);
+  if (get_le(b.data() + shape.reserved_at, static_cast<int>(shape.reserved_bytes)) != 0)
+    return bad("reserved bytes not zero", shape.reserved_at);
+  const std::uint64_t stored = get_le(b.data() + shape.stored_size_at, 4), raw = get_le(b.data() + shape.stored_size_at + 4, 4);
+  if (shape.header_size + stored + 8 != b.size()) return bad("stored size does not match the element's size", shape.stored_size_at);
+  if (raw > shape.max_raw || (encoding == kStored && raw != stored)) return bad("bad " + name + " size", shape.stored_size_at + 4);
+  const std::string_view body = b.substr(shape.header_size, stored);
+  const void* ddict = nullptr;
+  if (encoding == kZstdDictionary) {  // the frame names a dictionary of the archive
+    const unsigned id = ZSTD_getDictID_fromFrame(body.data(), body.size());
+    ddict = id && dictionaries ? dictionaries->find(id) : nullptr;
+    if (!ddict) return bad("names tag dictionary " + std::to_string(id) + ", which the archive does not hold", shape.header_size);
+  }
+  if (encoding == kStored) content.assign(body);
+  else if (!decompress(body, static_cast<std::uint32_t>(raw), content, ddict))
+    return bad("does not decompress to its size", shape.header_size);
+  return {};
 }
 
 }  // namespace
 
 std::string encode_dictionary_element(const WriterDictionary& dict, const WriterOptions& options) {
-  std::string head(kDictionaryMagic, 4);  // magic, ID, encoding, 3 reserved bytes
+  std::string head(kDictionaryMagic, 4);  // magic, ID; then encoding, 3 reserved bytes
   put_le(head, dict.id(), 4);
-  put_le(head, 0, 4);
-  return make_element(std::move(head), 8, dict.content(), options);
+  return make_element(kDictionaryShape, std::move(head), dict.content(), options);
 }
 
-std::size_t dictionary_element_size(std::string_view b) { return element_size(b, kDictionaryMagic, kDictionaryHeaderSize, 12); }
+std::size_t dictionary_element_size(std::string_view b) { return element_size(b, kDictionaryShape); }
 
 Status read_dictionary_element(std::string_view b, const std::string& where, std::uint32_t& id, std::string& content) {
-  auto bad = [&](const std::string& what, std::size_t at) {
-    return corruption(where + ": " + what + " (dictionary byte " + std::to_string(at) + ")");
-  };
-  if (b.size() < kDictionaryHeaderSize + 8) return bad("shorter than a dictionary element", 0);
-  if (get_le(b.data() + b.size() - 8, 8) != hash64(b.substr(0, b.size() - 8))) return bad("checksum mismatch", b.size() - 8);
-  if (std::memcmp(b.data(), kDictionaryMagic, 4) != 0) return bad("bad dictionary magic", 0);
+  if (auto st = open_element(b, where, kDictionaryShape, nullptr, content); !st) return st;
   id = static_cast<std::uint32_t>(get_le(b.data() + 4, 4));
-  const auto encoding = static_cast<std::uint8_t>(b[8]);
-  if (encoding > kZstd) return bad("unknown dictionary encoding", 8);
-  if (get_le(b.data() + 9, 3) != 0) return bad("reserved bytes not zero", 9);
-  const std::uint64_t stored = get_le(b.data() + 12, 4), raw = get_le(b.data() + 16, 4);
-  if (kDictionaryHeaderSize + stored + 8 != b.size()) return bad("stored size does not match the element's size", 12);
-  if (raw > kMaxDictionaryBytes || (encoding == kStored && raw != stored)) return bad("bad dictionary size", 16);
-  const std::string_view body = b.substr(kDictionaryHeaderSize, stored);
-  if (encoding == kStored) content.assign(body);
-  else if (!decompress(body, static_cast<std::uint32_t>(raw), content))
-    return bad("does not decompress to its size", kDictionaryHeaderSize);
   // A Zstandard dictionary (RFC 8878, 5): magic EC30A437, then the ID the element gives.
   if (content.size() < 8 || get_le(content.data(), 4) != 0xEC30A437u || get_le(content.data() + 4, 4) != id || id == 0)
-    return bad("not a Zstandard dictionary of the element's ID", kDictionaryHeaderSize);
+    return corruption(where + ": not a Zstandard dictionary of the element's ID (dictionary byte " +
+                      std::to_string(kDictionaryHeaderSize) + ")");
   return {};
 }
 
@@ -921,9 +955,11 @@ ReaderDictionaries::~ReaderDictionaries() {
   for (auto& [id, d] : entries_) ZSTD_freeDDict(static_cast<ZSTD_DDict*>(d));
 }
 
-Status ReaderDictionaries::add(std::string_view element, const std::string& where, std::uint32_t expected_id) {
+Status ReaderDictionaries::add(std::string_view element, const std::string& where, std::uint32_t expected_id,
+                               std::string* content_out) {
   std::uint32_t id;
-  std::string content;
+  std::string own;
+  std::string& content = content_out ? *content_out : own;
   if (auto st = read_dictionary_element(element, where, id, content); !st) return st;
   if (expected_id && id != expected_id)
     return corruption(where + ": holds dictionary " + std::to_string(id) + ", the index says " + std::to_string(expected_id));
@@ -952,45 +988,39 @@ void put_name_entry(std::string& out, std::string_view value, const std::vector<
   }
 }
 
+const char* read_name_entry(std::string_view& in, std::string_view& value, std::vector<std::uint32_t>& postings,
+                            std::uint64_t blocks) {
+  ByteReader r(in);
+  std::uint64_t n;
+  if (!r.prefixed(value) || !r.varint(n) || n > blocks) return "name entry runs past the end";
+  postings.resize(n);
+  std::uint64_t at = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::uint64_t d;
+    if (!r.varint(d)) return "posting list runs past the end";
+    if (d >= blocks || (at += (k == 0 ? 0 : 1) + d) >= blocks) return "posting names a block that does not exist";
+    postings[k] = static_cast<std::uint32_t>(at);
+  }
+  return nullptr;
+}
+
 std::string encode_name_chunk(int field, std::uint64_t count, std::string_view entries, const WriterOptions& options,
                               const WriterDictionary* dict) {
   std::string content;
   put_varint(content, count);
   content += entries;
-  std::string head(kNameChunkMagic, 4);  // magic, field, encoding, 2 reserved bytes
+  std::string head(kNameChunkMagic, 4);  // magic, field; then encoding, 2 reserved bytes
   head += static_cast<char>(field);
-  put_le(head, 0, 3);
-  return make_element(std::move(head), 5, content, options, dict);
+  return make_element(kNameChunkShape, std::move(head), content, options, dict);
 }
 
-std::size_t name_chunk_element_size(std::string_view b) { return element_size(b, kNameChunkMagic, kNameChunkHeaderSize, 8); }
+std::size_t name_chunk_element_size(std::string_view b) { return element_size(b, kNameChunkShape); }
 
 Status open_name_chunk(std::string_view b, const std::string& where, int field, const ReaderDictionaries* dictionaries,
                        std::string& content) {
-  auto bad = [&](const std::string& what, std::size_t at) {
-    return corruption(where + ": " + what + " (name chunk byte " + std::to_string(at) + ")");
-  };
-  if (b.size() < kNameChunkHeaderSize + 8) return bad("shorter than a name chunk", 0);
-  if (get_le(b.data() + b.size() - 8, 8) != hash64(b.substr(0, b.size() - 8))) return bad("checksum mismatch", b.size() - 8);
-  if (std::memcmp(b.data(), kNameChunkMagic, 4) != 0) return bad("bad name chunk magic", 0);
-  if (static_cast<std::uint8_t>(b[4]) != field) return bad("holds another field than the index says", 4);
-  const auto encoding = static_cast<std::uint8_t>(b[5]);
-  if (encoding != kStored && encoding != kZstd && encoding != kZstdDictionary) return bad("unknown name chunk encoding", 5);
-  if (get_le(b.data() + 6, 2) != 0) return bad("reserved bytes not zero", 6);
-  const std::uint64_t stored = get_le(b.data() + 8, 4), raw = get_le(b.data() + 12, 4);
-  if (kNameChunkHeaderSize + stored + 8 != b.size()) return bad("stored size does not match the element's size", 8);
-  if (raw > kMaxNameChunkBytes || (encoding == kStored && raw != stored)) return bad("bad name chunk size", 12);
-  const std::string_view body = b.substr(kNameChunkHeaderSize, stored);
-  const void* ddict = nullptr;
-  if (encoding == kZstdDictionary) {  // the frame names a dictionary of the archive
-    const unsigned id = ZSTD_getDictID_fromFrame(body.data(), body.size());
-    ddict = id && dictionaries ? dictionaries->find(id) : nullptr;
-    if (!ddict)
-      return bad("names tag dictionary " + std::to_string(id) + ", which the archive does not hold", kNameChunkHeaderSize);
-  }
-  if (encoding == kStored) content.assign(body);
-  else if (!decompress(body, static_cast<std::uint32_t>(raw), content, ddict))
-    return bad("does not decompress to its size", kNameChunkHeaderSize);
+  if (auto st = open_element(b, where, kNameChunkShape, dictionaries, content); !st) return st;
+  if (static_cast<std::uint8_t>(b[4]) != field)
+    return corruption(where + ": holds another field than the index says (name chunk byte 4)");
   return {};
 }
 
@@ -1001,26 +1031,16 @@ Status visit_name_entries(std::string_view content, const std::string& where, co
   ByteReader r(content);
   std::uint64_t count;
   if (!r.varint(count) || count != entry.values) return bad("holds another number of values than the index says");
-  std::vector<std::uint32_t> postings_of;
+  std::vector<std::uint32_t> postings;
   std::string_view last;
   for (std::size_t i = 0; i < count; ++i) {
     std::string_view v;
-    std::uint64_t postings;
-    if (!r.prefixed(v) || !r.varint(postings) || postings == 0 || postings > blocks)
-      return bad("name entry " + std::to_string(i) + " runs past the end or has no blocks");
+    if (const char* why = read_name_entry(content, v, postings, blocks)) return bad(why);
+    if (postings.empty()) return bad("name entry " + std::to_string(i) + " has no blocks");
     if (i == 0 ? v != entry.first : !(last < v))
       return bad(i == 0 ? "first value differs from the index" : "values not in ascending order");
     last = v;
-    postings_of.resize(postings);
-    std::uint64_t at = 0;
-    for (std::size_t k = 0; k < postings; ++k) {
-      std::uint64_t d;
-      if (!r.varint(d) || d >= blocks) return bad("posting list runs past the end");
-      at += (k == 0 ? 0 : 1) + d;
-      if (at >= blocks) return bad("posting names a block that does not exist");
-      postings_of[k] = static_cast<std::uint32_t>(at);
-    }
-    visit(v, postings_of);
+    visit(v, postings);
   }
   if (r.remaining() != 0) return bad("bytes left over");
   if (next_first && !(last < *next_first)) return bad("last value not below the next chunk's first");
@@ -1175,6 +1195,9 @@ Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offse
     }
   }
   if (next_offset != index_offset) return bad("blocks do not end where the index begins");
+  // From 9 on the directory ends the body: anything after it (here, or still to decompress) is
+  // left over.
+  if (read_version >= 9 && (r.remaining() != 0 || !whole)) return bad("bytes left over");
   used = size - r.remaining();
   return Parsed::kOk;
 }
@@ -1211,7 +1234,7 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, std::uint16_
       have = o.pos;
       const bool whole = have == raw_size;
       const Parsed p = parse_tables(std::string_view(body).substr(0, have), whole, index_offset, read_version, out, used, why);
-      if (p == Parsed::kOk) return read_version < 9 || (whole && used == have) ? Status{} : bad("bytes left over");
+      if (p == Parsed::kOk) return {};
       if (p == Parsed::kBad) return bad(why);
       if (have < body.size()) return bad("does not decompress to its size");  // the frame ended early
     }
@@ -1223,7 +1246,7 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, std::uint16_
   }
   const std::string_view all = encoding == kZstd ? std::string_view(body) : b.substr(9);
   if (parse_tables(all, true, index_offset, read_version, out, used, why) != Parsed::kOk) return bad(why);
-  if (parts == IndexParts::kBlocks || read_version >= 9) return read_version < 9 || used == all.size() ? Status{} : bad("bytes left over");
+  if (parts == IndexParts::kBlocks || read_version >= 9) return {};
   std::string_view in = all.substr(used);
   ByteReader r(in);
   for (auto& field : out.names) {
@@ -1231,20 +1254,9 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, std::uint16_
     if (!r.varint(count) || count > r.remaining()) return bad("bad name count");
     field.resize(count);
     for (auto& [value, blocks] : field) {
-      std::uint64_t postings;
       std::string_view v;
-      if (!r.prefixed(v) || !r.varint(postings) || postings > out.blocks.size())
-        return bad("name entry runs past the end");
+      if (const char* problem = read_name_entry(in, v, blocks, out.blocks.size())) return bad(problem);
       value.assign(v);
-      blocks.resize(postings);
-      std::uint64_t at = 0;
-      for (std::size_t i = 0; i < postings; ++i) {
-        std::uint64_t d;
-        if (!r.varint(d)) return bad("posting list runs past the end");
-        at += (i == 0 ? 0 : 1) + d;
-        if (at >= out.blocks.size()) return bad("posting names a block that does not exist");
-        blocks[i] = static_cast<std::uint32_t>(at);
-      }
     }
   }
   if (r.remaining() != 0) return bad("bytes left over");

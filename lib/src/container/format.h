@@ -109,6 +109,12 @@ struct NameEntry {
 // Appends an entry as the name tables store it (9.5, 9.10): the value, the number of postings,
 // the first block and each next one as the gap to the one before less one.
 void put_name_entry(std::string& out, std::string_view value, const std::vector<std::uint32_t>& blocks);
+// Reads one entry in that form from the front of `in` into `value` (a view into `in`) and
+// `postings`, each posting a block below `blocks` (a block count). Null, or why it cannot
+// ("name entry runs past the end", "posting list runs past the end", "posting names a block
+// that does not exist"); `in` is then left part way.
+const char* read_name_entry(std::string_view& in, std::string_view& value, std::vector<std::uint32_t>& postings,
+                            std::uint64_t blocks);
 // The name chunk element (9.10) of `field` holding `count` entries (`entries`, each encoded by
 // put_name_entry); with `options.compress`, compressed (with `dict`, the archive's tag
 // dictionary, if given: names are tag values) where that is smaller.
@@ -180,8 +186,10 @@ class ReaderDictionaries {
   ReaderDictionaries(const ReaderDictionaries&) = delete;
   ReaderDictionaries& operator=(const ReaderDictionaries&) = delete;
   // Checks a dictionary element (DICT-1) and adds its dictionary; `where` prefixes errors.
-  // `expected_id`, if not 0, is the ID the index gives it.
-  Status add(std::string_view element, const std::string& where, std::uint32_t expected_id = 0);
+  // `expected_id`, if not 0, is the ID the index gives it; `content`, if given, receives the
+  // dictionary's bytes (for copying it into another archive).
+  Status add(std::string_view element, const std::string& where, std::uint32_t expected_id = 0,
+             std::string* content = nullptr);
   // The digested dictionary of `id` (a ZSTD_DDict), or null.
   const void* find(std::uint32_t id) const;
   bool empty() const { return entries_.empty(); }

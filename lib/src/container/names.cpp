@@ -7,7 +7,6 @@
 #include <cstring>
 #include <queue>
 
-#include "codec/bytes.h"
 
 namespace pgnarc::container {
 
@@ -21,21 +20,10 @@ constexpr std::size_t kReadStep = 64 * 1024;
 
 // Parses one entry as put_name_entry wrote it; false if `in` ends first (nothing is consumed).
 bool parse_entry(std::string_view& in, NameEntry& e) {
-  std::string_view v = in;
-  detail::ByteReader r(v);
-  std::string_view value;
-  std::uint64_t postings;
-  if (!r.prefixed(value) || !r.varint(postings)) return false;
-  e.blocks.resize(postings);
-  std::uint64_t at = 0;
-  for (std::size_t k = 0; k < postings; ++k) {
-    std::uint64_t d;
-    if (!r.varint(d)) return false;
-    at += (k == 0 ? 0 : 1) + d;
-    e.blocks[k] = static_cast<std::uint32_t>(at);
-  }
+  std::string_view rest = in, value;
+  if (read_name_entry(rest, value, e.blocks, std::uint64_t{1} << 32)) return false;
   e.value.assign(value);
-  in = v;
+  in = rest;
   return true;
 }
 

@@ -30,17 +30,16 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-bool name_matches(std::string_view value, const std::string& want, bool exact) {
-  if (exact) return value == want;
-  return lower(value).find(lower(want)) != std::string::npos;
-}
-
 // Does `value` contain `want_lower` (already lower case), ignoring ASCII case? Without copying
 // `value`: the name tables' values are tested by the hundred thousand.
 bool contains_lower(std::string_view value, std::string_view want_lower) {
   const auto fold = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
   return std::search(value.begin(), value.end(), want_lower.begin(), want_lower.end(),
                      [&](char a, char b) { return fold(a) == b; }) != value.end();
+}
+
+bool name_matches(std::string_view value, const std::string& want, bool exact) {
+  return exact ? value == want : contains_lower(value, lower(want));
 }
 
 // The tags of one game, as views into a decoded block.
@@ -296,8 +295,8 @@ struct Archive::Impl {
     std::vector<bool> ok(index.blocks.size(), true);
     auto restrict_names = [&](const std::vector<int>& fields, const std::string& want) -> Status {
       std::vector<bool> hit(index.blocks.size(), false);
+      const std::string want_lower = lower(want);  // (name_matches, lowered once for every value)
       for (int f : fields) {
-        const std::string want_lower = lower(want);
         auto st = for_names(f, want, q.exact_names, [&](std::string_view value, const std::vector<std::uint32_t>& blocks) {
           if (q.exact_names ? value == want : contains_lower(value, want_lower))
             for (std::uint32_t b : blocks) hit[b] = true;

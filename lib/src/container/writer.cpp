@@ -401,11 +401,10 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
   ReaderDictionaries src_dictionaries;  // for its name chunks
   for (const DictionaryEntry& d : src.dictionaries) {
     const std::string_view element = file.substr(d.offset, d.size);
-    std::uint32_t id;
+    const std::string where = path + ": dictionary at offset " + std::to_string(d.offset);
+    const std::uint32_t id = d.id;
     std::string content;
-    if (auto r = read_dictionary_element(element, path + ": dictionary at offset " + std::to_string(d.offset), id, content);
-        !r)
-      return r;
+    if (auto r = src_dictionaries.add(element, where, id, &content); !r) return r;
     if (auto it = s.dict_contents.find(id); it != s.dict_contents.end()) {
       if (it->second != content)
         return invalid_input(path + ": its tag dictionary " + std::to_string(id) +
@@ -413,9 +412,8 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
     } else if (auto st = s.place_dictionary(element, id, content); !st) {
       return st;
     }
-    if (auto st = src_dictionaries.add(element, path + ": dictionary at offset " + std::to_string(d.offset)); !st) return st;
     s.copied_dict = WriterDictionary::make(std::move(content), s.options.zstd_level);
-    if (!s.copied_dict) return corruption(path + ": dictionary at offset " + std::to_string(d.offset) + " cannot be loaded");
+    if (!s.copied_dict) return corruption(where + " cannot be loaded");
   }
   const auto base = static_cast<std::uint32_t>(s.index.blocks.size());
   for (std::size_t b = 0; b < src.blocks.size(); ++b) {
@@ -435,20 +433,22 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
       if (auto st = s.names->add(fld, value, base + b); !st) return st;
     return {};
   };
+  std::string content;
   for (int fld = 0; fld < 4; ++fld) {
     for (const auto& [value, blocks] : src.names[fld])  // format 8 and before
       if (auto st = add_entry(fld, value, blocks); !st) return st;
     const auto& chunks = src.name_chunks[fld];  // format 9 on
-    std::vector<NameEntry> entries;
     for (std::size_t k = 0; k < chunks.size(); ++k) {
       const NameChunkEntry& c = chunks[k];
-      if (auto r = read_name_chunk(file.substr(c.offset, c.size), path + ": name chunk at offset " + std::to_string(c.offset),
-                                   fld, c, k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, src.blocks.size(), entries,
-                                   &src_dictionaries);
-          !r)
-        return r;
-      for (const NameEntry& n : entries)
-        if (auto st = add_entry(fld, n.value, n.blocks); !st) return st;
+      const std::string where = path + ": name chunk at offset " + std::to_string(c.offset);
+      if (auto r = open_name_chunk(file.substr(c.offset, c.size), where, fld, &src_dictionaries, content); !r) return r;
+      Status added;
+      auto r = visit_name_entries(content, where, c, k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, src.blocks.size(),
+                                  [&](std::string_view value, const std::vector<std::uint32_t>& blocks) {
+                                    if (added) added = add_entry(fld, value, blocks);
+                                  });
+      if (!r) return r;
+      if (!added) return added;
     }
   }
   s.stats.input_bytes += size;
