@@ -533,6 +533,25 @@ TEST(CodecNotes, WriteTheSamePgnAsWritePgn) {
   }
 }
 
+// Long games give integers of thousands of bits: the decoder reads digits off short integers
+// by a table of limb weights and off longer ones by division alone; both must give the moves.
+TEST(CodecRoundTrip, IntegersLongerThanTheWeightTable) {
+  std::mt19937_64 rng(77);
+  std::size_t longest = 0;
+  for (int i = 0; i < 12; ++i) {
+    const Game g = random_moves_game(rng, "", 200 + 300 * i);
+    CodecStreams s;
+    ASSERT_TRUE(encode_game(g, s).ok());
+    longest = std::max(longest, s.moves.size());
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    auto d = decode_game(c, g.tags);
+    ASSERT_TRUE(d.ok()) << d.error().to_string();
+    ASSERT_EQ(d->game, g) << "game " << i;
+  }
+  // 64 limbs of 48 bits are 384 bytes; the longest game must go well past them.
+  EXPECT_GT(longest, 600u);
+}
+
 TEST(CodecRoundTrip, MillionsOfRandomPlies) {
   std::mt19937_64 rng(2026);
   const std::vector<std::string> fens = {
