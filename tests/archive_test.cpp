@@ -505,6 +505,45 @@ TEST(ArchiveExport, ParallelExportEqualsGameByGame) {
 namespace pgnarc {
 namespace {
 
+// A damaged block stops a parallel export with Corruption while later blocks are under way:
+// what was delivered is the blocks before it, whole, and the workers are stopped and joined.
+TEST(ArchiveExport, DamagedBlockStopsTheWorkersCleanly) {
+  WriterOptions o;
+  o.block_games = 5;
+  const std::string path = temp_path("export_damage.pga");
+  {
+    auto w = ArchiveWriter::create(path, o);
+    PgnReader reader(memory_input(test::read_file(test::corpus_path("pgn/twic_events.pgn"))), "s.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  std::string full;
+  std::vector<std::size_t> block_ends;
+  ASSERT_TRUE((*Archive::open(path))->export_pgn([&](std::string_view c) {
+    full += c;
+    block_ends.push_back(full.size());
+    return true;
+  }).ok());
+  ASSERT_EQ(block_ends.size(), 12u);
+  std::string bad = test::read_file(path);
+  bad[bad.size() / 2] ^= 0x20;  // inside a block in the middle of the file
+  const std::string bad_path = path + ".bad";
+  { std::ofstream(bad_path, std::ios::binary) << bad; }
+  for (unsigned threads : {2u, 4u, 8u}) {
+    auto a = Archive::open(bad_path);
+    ASSERT_TRUE(a.ok()) << a.error().to_string();
+    std::string exported;
+    const Status st = (*a)->export_pgn([&](std::string_view c) { exported += c; return true; }, threads);
+    ASSERT_FALSE(st.ok()) << threads << " threads";
+    EXPECT_EQ(st.error().code(), ErrorCode::Corruption) << st.error().to_string();
+    EXPECT_NE(st.error().to_string().find("block"), std::string::npos) << st.error().to_string();
+    EXPECT_TRUE(full.starts_with(exported)) << threads << " threads";
+    EXPECT_LT(exported.size(), full.size());
+    EXPECT_TRUE(exported.empty() || std::count(block_ends.begin(), block_ends.end(), exported.size()) == 1)
+        << "delivered part of a block";
+  }
+}
+
 // A damaged archive still yields the games of its sound blocks, never a game that was not in
 // it; with no damage, salvage equals a normal export.
 TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
