@@ -21,7 +21,7 @@ namespace pgnarc::detail {
 // constructors run: the ifunc resolvers call it while relocations are processed, before the
 // sanitizers' runtime is up, so it and they are built without sanitizer instrumentation.
 #if defined(__GNUC__)
-#define PGNARC_NO_SANITIZE __attribute__((no_sanitize("address", "undefined")))
+#define PGNARC_NO_SANITIZE __attribute__((no_sanitize("address", "undefined", "thread")))
 #else
 #define PGNARC_NO_SANITIZE
 #endif
