@@ -156,9 +156,7 @@ PGNARC_NO_SANITIZE bool v3_generator_supported() {
 #endif
 }
 
-const AttackTables& attack_tables() {
-  static const std::unique_ptr<AttackTables> tables = build();
-  return *tables;
-}
+// Never freed, so that no reader can see them destroyed while static objects are torn down.
+const AttackTables& build_attack_tables() { return *build().release(); }
 
 }  // namespace pgnarc::detail

@@ -112,7 +112,12 @@ struct AttackTables {
   }
 };
 
-// Built once, on first use (under a millisecond: no table depends on occupancy).
-const AttackTables& attack_tables();
+// Built once, on first use (under a millisecond: no table depends on occupancy). Inline, so
+// that each use is a test of the guard and a load rather than a function call.
+const AttackTables& build_attack_tables();
+inline const AttackTables& attack_tables() {
+  static const AttackTables& tables = build_attack_tables();
+  return tables;
+}
 
 }  // namespace pgnarc::detail
