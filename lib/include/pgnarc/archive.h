@@ -153,7 +153,8 @@ class Archive {
   Result<std::vector<std::uint64_t>> find_by_scan(const Query& q);
   // Sizes by section (reads every block header; checks every block checksum).
   Result<ArchiveInfo> info();
-  // Checks every checksum and decodes every game. Returns the first damage found.
+  // Checks every checksum and decodes every game, on all cores (as export_pgn, whose PGN it
+  // drops), then the name tables. Returns the first damage found, in file order.
   Status verify(const std::function<void(std::uint64_t games_done)>& progress = {});
 
   Archive(const Archive&) = delete;
