@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <deque>
+#include <exception>
 #include <map>
 #include <thread>
 #include <cerrno>
@@ -502,6 +503,7 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
   // copies, about a fifth of unpack's CPU time.
   const std::uint32_t window = 2 * threads;
   std::vector<std::optional<Result<std::string>>> done(window);
+  std::vector<std::exception_ptr> thrown(window);  // rethrown on delivery, as std::async would
   std::vector<std::string> buffers;
   std::mutex mutex;
   std::condition_variable delivered, taken;
@@ -520,22 +522,36 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
       }
       lock.unlock();
       const IndexEntry& e = s.index.blocks[b];
-      auto text = block_pgn(s.bytes(b), s.where(b), e.games, e.first_game, &s.dictionaries, std::move(buffer));
+      std::optional<Result<std::string>> text;
+      std::exception_ptr error;
+      try {
+        text = block_pgn(s.bytes(b), s.where(b), e.games, e.first_game, &s.dictionaries, std::move(buffer));
+      } catch (...) {  // out of memory, say: the caller sees it, not std::terminate
+        text = std::string();
+        error = std::current_exception();
+      }
       lock.lock();
       done[b % window] = std::move(text);
+      thrown[b % window] = error;
       delivered.notify_all();
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<std::uint32_t>(threads, n); ++t) pool.emplace_back(work);
-  const auto finish = [&] {
-    {
-      std::lock_guard lock(mutex);
-      stop = true;
+  // The workers are stopped and joined however this function ends (a sink may throw).
+  struct Pool {
+    std::mutex& mutex;
+    std::condition_variable& taken;
+    bool& stop;
+    std::vector<std::thread> threads;
+    ~Pool() {
+      {
+        std::lock_guard lock(mutex);
+        stop = true;
+      }
+      taken.notify_all();
+      for (auto& t : threads) t.join();
     }
-    taken.notify_all();
-    for (auto& t : pool) t.join();
-  };
+  } pool{mutex, taken, stop, {}};
+  for (unsigned t = 0; t < std::min<std::uint32_t>(threads, n); ++t) pool.threads.emplace_back(work);
   std::uint64_t games_done = 0;
   for (std::uint32_t b = 0; b < n; ++b) {
     std::optional<Result<std::string>> text;
@@ -544,17 +560,12 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
       delivered.wait(lock, [&] { return done[b % window].has_value(); });
       text = std::move(done[b % window]);
       done[b % window].reset();
+      if (thrown[b % window]) std::rethrow_exception(thrown[b % window]);
     }
-    if (!*text) {
-      finish();
-      return text->error();
-    }
+    if (!*text) return text->error();
     games_done += s.index.blocks[b].games;
     s.map->release(s.bytes(b));
-    if (!sink(**text)) {
-      finish();
-      return {};
-    }
+    if (!sink(**text)) return {};
     {
       std::lock_guard lock(mutex);
       buffers.push_back(std::move(**text));
@@ -563,7 +574,6 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
     taken.notify_all();
     if (progress) progress(games_done);
   }
-  finish();
   // Every byte of the archive is checked on the way: the name chunks last (format 9), one at a
   // time (damage there harms no game, but is reported).
   return s.check_name_chunks();
