@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 
 #include "pgn_util.h"
 #include "pgnarc/archive.h"
@@ -510,13 +511,7 @@ namespace {
 TEST(ArchiveExport, DamagedBlockStopsTheWorkersCleanly) {
   WriterOptions o;
   o.block_games = 5;
-  const std::string path = temp_path("export_damage.pga");
-  {
-    auto w = ArchiveWriter::create(path, o);
-    PgnReader reader(memory_input(test::read_file(test::corpus_path("pgn/twic_events.pgn"))), "s.pgn");
-    ASSERT_TRUE((*w)->add_pgn(reader).ok());
-    ASSERT_TRUE((*w)->finish().ok());
-  }
+  const std::string path = pack(test::read_file(test::corpus_path("pgn/twic_events.pgn")), "export_damage.pga", o);
   std::string full;
   std::vector<std::size_t> block_ends;
   ASSERT_TRUE((*Archive::open(path))->export_pgn([&](std::string_view c) {
@@ -544,18 +539,28 @@ TEST(ArchiveExport, DamagedBlockStopsTheWorkersCleanly) {
   }
 }
 
+// A sink that throws ends the export with its exception, the workers stopped and joined (a
+// joinable thread left behind would end the process).
+TEST(ArchiveExport, SinkThatThrowsStopsTheWorkers) {
+  WriterOptions o;
+  o.block_games = 5;
+  const std::string path = pack(test::read_file(test::corpus_path("pgn/twic_events.pgn")), "export_throw.pga", o);
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  int chunks = 0;
+  EXPECT_THROW((void)(*a)->export_pgn([&](std::string_view) {
+    if (++chunks == 3) throw std::runtime_error("disk full");
+    return true;
+  }, 4), std::runtime_error);
+  EXPECT_EQ(chunks, 3);
+}
+
 // A damaged archive still yields the games of its sound blocks, never a game that was not in
 // it; with no damage, salvage equals a normal export.
 TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
   WriterOptions o;
   o.block_games = 5;
-  const std::string path = temp_path("salvage.pga");
-  {
-    auto w = ArchiveWriter::create(path, o);
-    PgnReader reader(memory_input(test::read_file(test::corpus_path("pgn/twic_events.pgn"))), "s.pgn");
-    ASSERT_TRUE((*w)->add_pgn(reader).ok());
-    ASSERT_TRUE((*w)->finish().ok());
-  }
+  const std::string path = pack(test::read_file(test::corpus_path("pgn/twic_events.pgn")), "salvage.pga", o);
   std::string full;
   ASSERT_TRUE((*Archive::open(path))->export_pgn([&](std::string_view c) { full += c; return true; }).ok());
   auto sound = salvage_pgn(path, [&](std::string_view) { return true; });
