@@ -40,9 +40,29 @@ bool contains_lower(std::string_view value, std::string_view want_lower) {
                      [&](char a, char b) { return fold(a) == b; }) != value.end();
 }
 
-bool name_matches(std::string_view value, const std::string& want, bool exact) {
-  return exact ? value == want : contains_lower(value, lower(want));
-}
+// A name a query asks for (equal, or contained ignoring ASCII case), lowered once per search:
+// it is tested against every value of the name tables and, in a scan, every game's tag.
+struct NameWant {
+  std::string want, want_lower;
+  bool exact = false;
+  NameWant(const std::string& w, bool e) : want(w), want_lower(e ? std::string() : lower(w)), exact(e) {}
+  bool operator()(std::string_view value) const { return exact ? value == want : contains_lower(value, want_lower); }
+};
+
+// The names of a query, each prepared once.
+struct QueryNames {
+  std::optional<NameWant> white, black, player, event, site;
+  explicit QueryNames(const Query& q) {
+    const auto make = [&](const std::optional<std::string>& w, std::optional<NameWant>& out) {
+      if (w) out.emplace(*w, q.exact_names);
+    };
+    make(q.white, white);
+    make(q.black, black);
+    make(q.player, player);
+    make(q.event, event);
+    make(q.site, site);
+  }
+};
 
 // The tags of one game, as views into a decoded block.
 struct TagSpan {
@@ -68,16 +88,16 @@ std::uint32_t query_date(const std::string& d, bool hi) {
   return hi ? hi_v : lo_v;
 }
 
-bool game_matches(TagSpan tags, const Query& q) {
-  auto has_name = [&](const char* key, const std::string& want) {
+bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
+  auto has_name = [&](const char* key, const NameWant& want) {
     const auto v = find_tag(tags, key);
-    return v && name_matches(*v, want, q.exact_names);
+    return v && want(*v);
   };
-  if (q.white && !has_name("White", *q.white)) return false;
-  if (q.black && !has_name("Black", *q.black)) return false;
-  if (q.player && !has_name("White", *q.player) && !has_name("Black", *q.player)) return false;
-  if (q.event && !has_name("Event", *q.event)) return false;
-  if (q.site && !has_name("Site", *q.site)) return false;
+  if (names.white && !has_name("White", *names.white)) return false;
+  if (names.black && !has_name("Black", *names.black)) return false;
+  if (names.player && !has_name("White", *names.player) && !has_name("Black", *names.player)) return false;
+  if (names.event && !has_name("Event", *names.event)) return false;
+  if (names.site && !has_name("Site", *names.site)) return false;
   if (q.result) {
     const auto r = find_tag(tags, "Result");
     if (!r || *r != *q.result) return false;
@@ -293,14 +313,13 @@ struct Archive::Impl {
   }
 
   // Blocks that can hold a match, from the name tables and the block summaries.
-  Result<std::vector<bool>> candidates(const Query& q) {
+  Result<std::vector<bool>> candidates(const Query& q, const QueryNames& names) {
     std::vector<bool> ok(index.blocks.size(), true);
-    auto restrict_names = [&](const std::vector<int>& fields, const std::string& want) -> Status {
+    auto restrict_names = [&](const std::vector<int>& fields, const NameWant& want) -> Status {
       std::vector<bool> hit(index.blocks.size(), false);
-      const std::string want_lower = lower(want);  // (name_matches, lowered once for every value)
       for (int f : fields) {
-        auto st = for_names(f, want, q.exact_names, [&](std::string_view value, const std::vector<std::uint32_t>& blocks) {
-          if (q.exact_names ? value == want : contains_lower(value, want_lower))
+        auto st = for_names(f, want.want, want.exact, [&](std::string_view value, const std::vector<std::uint32_t>& blocks) {
+          if (want(value))
             for (std::uint32_t b : blocks) hit[b] = true;
         });
         if (!st) return st;
@@ -308,8 +327,8 @@ struct Archive::Impl {
       for (std::size_t b = 0; b < ok.size(); ++b) ok[b] = ok[b] && hit[b];
       return {};
     };
-    const std::pair<const std::optional<std::string>*, std::vector<int>> name_fields[] = {
-        {&q.white, {0}}, {&q.black, {1}}, {&q.player, {0, 1}}, {&q.event, {2}}, {&q.site, {3}}};
+    const std::pair<const std::optional<NameWant>*, std::vector<int>> name_fields[] = {
+        {&names.white, {0}}, {&names.black, {1}}, {&names.player, {0, 1}}, {&names.event, {2}}, {&names.site, {3}}};
     for (const auto& [want, fields] : name_fields)
       if (*want)
         if (auto st = restrict_names(fields, **want); !st) return st.error();
@@ -352,9 +371,10 @@ struct Archive::Impl {
     std::vector<std::uint64_t> out;
     if (use_index)
       if (auto st = load_names(); !st) return st.error();
+    const QueryNames names(q);
     std::vector<bool> ok(index.blocks.size(), true);
     if (use_index) {
-      auto c = candidates(q);
+      auto c = candidates(q, names);
       if (!c) return c.error();
       ok = std::move(*c);
     }
@@ -372,7 +392,7 @@ struct Archive::Impl {
       }
       for (std::uint32_t j = 0; j < db->games; ++j) {
         const TagSpan span{db->tag_views.data() + db->tag_start[j], db->tag_views.data() + db->tag_start[j + 1]};
-        if (game_matches(span, q)) out.push_back(index.blocks[b].first_game + j);
+        if (game_matches(span, q, names)) out.push_back(index.blocks[b].first_game + j);
       }
     }
     return out;
