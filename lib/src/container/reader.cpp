@@ -489,7 +489,7 @@ namespace {
 
 // One block's games as PGN (a worker's job in export_pgn).
 Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
-                              std::uint64_t first_game, const ReaderDictionaries* dictionaries, std::string out) {
+                              std::uint64_t first_game, const ReaderDictionaries* dictionaries, std::string out = {}) {
   DecodedBlock block;
   block.dictionaries = dictionaries;
   if (auto st = decode_block(bytes, where, block); !st) return st.error();
@@ -522,8 +522,12 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
   // that memory stays mapped and warm: a thread and a fresh buffer per block cost page faults and
   // copies, about a fifth of unpack's CPU time.
   const std::uint32_t window = 2 * threads;
-  std::vector<std::optional<Result<std::string>>> done(window);
-  std::vector<std::exception_ptr> thrown(window);  // rethrown on delivery, as std::async would
+  struct Slot {  // block b's outcome waits in slot b % window
+    bool ready = false;
+    Result<std::string> text = std::string();
+    std::exception_ptr thrown;  // rethrown on delivery, as std::async would
+  };
+  std::vector<Slot> done(window);
   std::vector<std::string> buffers;
   std::mutex mutex;
   std::condition_variable delivered, taken;
@@ -542,17 +546,15 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
       }
       lock.unlock();
       const IndexEntry& e = s.index.blocks[b];
-      std::optional<Result<std::string>> text;
-      std::exception_ptr error;
+      Slot slot;
+      slot.ready = true;
       try {
-        text = block_pgn(s.bytes(b), s.where(b), e.games, e.first_game, &s.dictionaries, std::move(buffer));
+        slot.text = block_pgn(s.bytes(b), s.where(b), e.games, e.first_game, &s.dictionaries, std::move(buffer));
       } catch (...) {  // out of memory, say: the caller sees it, not std::terminate
-        text = std::string();
-        error = std::current_exception();
+        slot.thrown = std::current_exception();
       }
       lock.lock();
-      done[b % window] = std::move(text);
-      thrown[b % window] = error;
+      done[b % window] = std::move(slot);
       delivered.notify_all();
     }
   };
@@ -574,21 +576,20 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
   for (unsigned t = 0; t < std::min<std::uint32_t>(threads, n); ++t) pool.threads.emplace_back(work);
   std::uint64_t games_done = 0;
   for (std::uint32_t b = 0; b < n; ++b) {
-    std::optional<Result<std::string>> text;
+    Slot slot;
     {
       std::unique_lock lock(mutex);
-      delivered.wait(lock, [&] { return done[b % window].has_value(); });
-      text = std::move(done[b % window]);
-      done[b % window].reset();
-      if (thrown[b % window]) std::rethrow_exception(thrown[b % window]);
+      delivered.wait(lock, [&] { return done[b % window].ready; });
+      std::swap(slot, done[b % window]);
     }
-    if (!*text) return text->error();
+    if (slot.thrown) std::rethrow_exception(slot.thrown);
+    if (!slot.text) return slot.text.error();
     games_done += s.index.blocks[b].games;
     s.map->release(s.bytes(b));
-    if (!sink(**text)) return {};
+    if (!sink(*slot.text)) return {};
     {
       std::lock_guard lock(mutex);
-      buffers.push_back(std::move(**text));
+      buffers.push_back(std::move(*slot.text));
       ++consumed;
     }
     taken.notify_all();
@@ -692,7 +693,7 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
       std::uint32_t games = 0, stored[kSections], raw[kSections];
       const std::string where = path + ": block at offset " + std::to_string(pos);
       if (read_block_sizes(file.substr(pos, len), where, games, stored, raw).ok())
-        text = block_pgn(file.substr(pos, len), where, games, report.games, &dictionaries, std::string());
+        text = block_pgn(file.substr(pos, len), where, games, report.games, &dictionaries);
       else len = 0;
       if (len && text) {
         note_skip(pos);
