@@ -357,20 +357,24 @@ class DigitReader {
     for (std::size_t i = 0; i < size_; i += kGroup)
       sum += limb[i] * w[i] + limb[i + 1] * w[i + 1] + limb[i + 2] * w[i + 2] + limb[i + 3] * w[i + 3];
     sum = (sum >> kLimbBits) * w[1] + (sum & ((std::uint64_t{1} << kLimbBits) - 1));
-    const std::uint64_t digit = sum - static_cast<std::uint64_t>((static_cast<Uint128>(sum) * m) >> 64) * n;
+    const std::uint64_t digit = sum - quotient(sum, m) * n;
     divide(n, m);
     return static_cast<std::uint32_t>(digit);
   }
   bool exhausted() const { return size_ == 0; }
 
  private:
+  // floor(x / n) for x < 2^56, from m = ceil(2^64 / n) (the theorem above).
+  static std::uint64_t quotient(std::uint64_t x, std::uint64_t m) {
+    return static_cast<std::uint64_t>((static_cast<Uint128>(x) * m) >> 64);
+  }
   // Divides G by n (2 <= n <= 256, m its reciprocal); returns the remainder.
   std::uint64_t divide(std::uint64_t n, std::uint64_t m) {
     std::uint64_t* const limb = limbs_.data();
     std::uint64_t r = 0;
     const auto step = [&](std::uint64_t& l) {
       const std::uint64_t x = (r << kLimbBits) | l;
-      const std::uint64_t q = static_cast<std::uint64_t>((static_cast<Uint128>(x) * m) >> 64);
+      const std::uint64_t q = quotient(x, m);
       r = x - q * n;
       l = q;
     };
