@@ -134,7 +134,7 @@ TEST_F(CliArchive, InfoAndVerify) {
   EXPECT_NE(r.out.find("games:    61 (1 kept verbatim)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bits per ply"), std::string::npos);
   r = run_cli("info " + p("games.pga") + " --json");
-  EXPECT_TRUE(r.out.starts_with("{\"write_version\": 9, \"read_version\": 9,")) << r.out;
+  EXPECT_TRUE(r.out.starts_with("{\"write_version\": 10, \"read_version\": 10,")) << r.out;
   EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
   r = run_cli("verify " + p("games.pga"));
   EXPECT_EQ(r.exit_code, 0);

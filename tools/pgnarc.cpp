@@ -564,14 +564,16 @@ int cmd_info(const Args& a) {
                   "{\"write_version\": %u, \"read_version\": %u, \"file_bytes\": %llu, \"games\": %llu, "
                   "\"verbatim_games\": %llu, \"blocks\": %llu, \"plies\": %llu, \"index_bytes\": %llu, "
                   "\"block_overhead_bytes\": %llu, \"dictionaries\": %llu, \"dictionary_bytes\": %llu, "
-                  "\"dictionary_blocks\": %llu, \"name_chunks\": %llu, \"name_bytes\": %llu, "
+                  "\"dictionary_blocks\": %llu, \"name_chunks\": %llu, \"name_bytes\": %llu, \"table_chunks\": %llu, "
+                  "\"table_bytes\": %llu, "
                   "\"moves_bits_per_ply\": %.4f, \"sections\": {",
                   info->write_version, info->read_version, (unsigned long long)info->file_bytes,
                   (unsigned long long)info->games, (unsigned long long)raw, (unsigned long long)info->blocks,
                   (unsigned long long)plies, (unsigned long long)info->index_bytes,
                   (unsigned long long)info->block_overhead_bytes, (unsigned long long)info->dictionaries,
                   (unsigned long long)info->dictionary_bytes, (unsigned long long)info->dictionary_blocks,
-                  (unsigned long long)info->name_chunks, (unsigned long long)info->name_bytes, bits_per_ply);
+                  (unsigned long long)info->name_chunks, (unsigned long long)info->name_bytes,
+                  (unsigned long long)info->table_chunks, (unsigned long long)info->table_bytes, bits_per_ply);
     s += line;
     for (int k = 0; k < 5; ++k) {
       std::snprintf(line, sizeof line, "%s\"%s\": {\"stored\": %llu, \"raw\": %llu, \"framed_blocks\": %llu}",
@@ -598,8 +600,13 @@ int cmd_info(const Args& a) {
     std::snprintf(line, sizeof line, "%-10s %12llu\n", "index", (unsigned long long)info->index_bytes);
     s += line;
     if (info->name_chunks) {
-      std::snprintf(line, sizeof line, "%-10s %12llu   in %llu chunks\n", "names", (unsigned long long)info->name_bytes,
-                    (unsigned long long)info->name_chunks);
+      std::snprintf(line, sizeof line, "%-10s %12llu   in %llu chunk%s\n", "names", (unsigned long long)info->name_bytes,
+                    (unsigned long long)info->name_chunks, info->name_chunks == 1 ? "" : "s");
+      s += line;
+    }
+    if (info->table_chunks) {
+      std::snprintf(line, sizeof line, "%-10s %12llu   in %llu chunk%s\n", "blocks", (unsigned long long)info->table_bytes,
+                    (unsigned long long)info->table_chunks, info->table_chunks == 1 ? "" : "s");
       s += line;
     }
     if (info->dictionaries) {

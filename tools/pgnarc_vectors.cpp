@@ -132,35 +132,51 @@ std::string archive_of(const std::vector<CodecStreams>& games, const std::vector
   e.games = b.games;
   e.summary = b.summary;
   index.blocks.push_back(e);
+  const std::uint64_t tail_at = kHeaderSize + block.size();
+  const std::string table = encode_block_table(index, tail_at, WriterOptions{}.table_chunk_blocks, stored());
   const std::string idx = encode_index(index, stored());
-  return file_header() + block + idx +
-         encode_footer(kHeaderSize + block.size(), idx.size(), b.games, 1, hash64(idx));
+  return file_header() + block + table + idx + encode_footer(tail_at + table.size(), idx.size(), b.games, 1, hash64(idx));
 }
 
-// Replaces the footer of `pga` so that its checksums match again after an index change.
-std::string with_index(const std::string& pga, const Index& index) {
+Footer footer_of(const std::string& pga) {
   Footer f;
   if (!decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok()) std::abort();
+  return f;
+}
+
+// The index of `pga` with its block table read (format 10: from the table chunks).
+Index index_of(const std::string& pga) {
+  const Footer f = footer_of(pga);
+  Index idx;
+  if (!decode_index(std::string_view(pga).substr(f.index_offset, f.index_size), f.index_offset, kFormatVersion, idx).ok()) std::abort();
+  if (!load_block_table(pga, "x", f.index_offset, f.games, idx).ok()) std::abort();
+  return idx;
+}
+
+// `pga` up to `tail_at`, then `tail`, the block table of `index` (chunks of `per_chunk` blocks)
+// and `index` (the footer made to match: counts from index.blocks).
+std::string rebuild(const std::string& pga, std::uint64_t tail_at, const std::string& tail, Index index,
+                    std::uint64_t per_chunk = WriterOptions{}.table_chunk_blocks) {
+  const std::string table = encode_block_table(index, tail_at + tail.size(), per_chunk, stored());
   const std::string idx = encode_index(index, stored());
   std::uint64_t games = 0;
   for (const auto& e : index.blocks) games += e.games;
-  return pga.substr(0, f.index_offset) + idx + encode_footer(f.index_offset, idx.size(), games, index.blocks.size(), hash64(idx));
+  const std::uint64_t index_offset = tail_at + tail.size() + table.size();
+  return pga.substr(0, tail_at) + tail + table + idx +
+         encode_footer(index_offset, idx.size(), games, index.blocks.size(), hash64(idx));
 }
 
-Index index_of(const std::string& pga) {
-  Footer f;
-  Index idx;
-  if (!decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok()) std::abort();
-  if (!decode_index(std::string_view(pga).substr(f.index_offset, f.index_size), f.index_offset, kFormatVersion, idx).ok()) std::abort();
-  return idx;
+// `pga` with its block table and index made again from `index` (checksums right).
+std::string with_index(const std::string& pga, const Index& index) {
+  const Index old = index_of(pga);
+  const std::uint64_t at = old.table_chunks.empty() ? footer_of(pga).index_offset : old.table_chunks[0].offset;
+  return rebuild(pga, at, "", index);
 }
 
 // The archive with its name chunks read back, changed by `edit(field, chunk, entries)` and written
 // again after the blocks (stored), the index and footer made to match.
 template <typename Edit>
 std::string edit_names(const std::string& pga, Edit&& edit) {
-  Footer f;
-  if (!decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok()) std::abort();
   Index idx = index_of(pga);
   const std::uint64_t start = idx.name_chunks[0].at(0).offset;
   std::string tail;
@@ -183,17 +199,13 @@ std::string edit_names(const std::string& pga, Edit&& edit) {
       tail += element;
     }
   }
-  const std::string index = encode_index(idx, stored());
-  return pga.substr(0, start) + tail + index +
-         encode_footer(start + tail.size(), index.size(), f.games, idx.blocks.size(), hash64(index));
+  return rebuild(pga, start, tail, idx);
 }
 
 // An archive of one block, with the block's bytes changed by `edit` and its checksum made right.
 template <typename Edit>
 std::string edit_block(std::string pga, Edit&& edit) {
-  Footer f;
-  if (!decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok()) std::abort();
-  std::string block = pga.substr(kHeaderSize, f.index_offset - kHeaderSize - 8);
+  std::string block = pga.substr(kHeaderSize, index_of(pga).blocks.at(0).size - 8);
   edit(block);
   put_le(block, hash64(block), 8);
   return pga.replace(kHeaderSize, block.size(), block);
@@ -316,29 +328,34 @@ int main(int argc, char** argv) {
   // ---- valid: archives of earlier format versions, kept as they were written ----
   for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
-                      "written by a version 1 writer (codec 1, layout 0): a reader of version 9 reads it unchanged");
+                      "written by a version 1 writer (codec 1, layout 0): a reader of version 10 reads it unchanged");
   for (const char* name : {"v2_many_blocks", "v2_latin1_tags", "v2_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-1",
-                      "written by a version 2 writer (layout 0): a reader of version 9 reads it unchanged");
+                      "written by a version 2 writer (layout 0): a reader of version 10 reads it unchanged");
   for (const char* name : {"v3_many_blocks", "v3_nested_variations", "v3_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-2 BLOCK-3 REC-CLK-1",
-                      "written by a version 3 writer (codec 2, layout 1): a reader of version 9 reads it unchanged");
+                      "written by a version 3 writer (codec 2, layout 1): a reader of version 10 reads it unchanged");
   for (const char* name : {"v4_clock_track", "v4_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-3",
-                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 9 reads it unchanged");
+                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 10 reads it unchanged");
   for (const char* name : {"v5_evaluations", "v5_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-5",
-                      "written by a version 5 writer (codec 4, read version 5): a reader of version 9 reads it unchanged");
+                      "written by a version 5 writer (codec 4, read version 5): a reader of version 10 reads it unchanged");
   kept_valid_vector("v6_clock_track", "FILE-HDR-2 BLOCK-1 REC-CLK-3 REC-CLK-5",
-                    "written by a version 6 writer (codec 4 clock tracks, read version 6): a reader of version 9 reads it "
+                    "written by a version 6 writer (codec 4 clock tracks, read version 6): a reader of version 10 reads it "
                     "unchanged");
   for (const char* name : {"v7_clock_track", "v7_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 INDEX-1 REC-CLK-7",
-                      "written by a version 7 writer (codec 5, an index without a dictionary table): a reader of version 9 "
+                      "written by a version 7 writer (codec 5, an index without a dictionary table): a reader of version 10 "
                       "reads it unchanged");
   for (const char* name : {"v8_tag_dictionary", "v8_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 INDEX-1 DICT-1",
-                      "written by a version 8 writer (the name tables in the index body): a reader of version 9 reads "
+                      "written by a version 8 writer (the name tables in the index body): a reader of version 10 reads "
+                      "it unchanged");
+
+  for (const char* name : {"v9_name_chunks", "v9_many_blocks"})
+    kept_valid_vector(name, "FILE-HDR-2 INDEX-1 NAME-1",
+                      "written by a version 9 writer (the block table in the index body): a reader of version 10 reads "
                       "it unchanged");
 
   // ---- valid: compressed sections ----
@@ -382,6 +399,18 @@ int main(int argc, char** argv) {
   valid_vector("name_chunks", named, "INDEX-1 NAME-1",
                "blocks of 7 games and name tables in chunks of about 64 bytes of entries: three or more per field");
 
+  // The block table in many chunks (9.11): blocks of two games, two blocks a chunk.
+  WriterOptions tabled = stored(2);
+  tabled.table_chunk_blocks = 2;
+  const std::string table_pgn = read(dir + "/encode/many_blocks.pgn");
+  const std::string tabled_pga = pack(table_pgn, tabled);
+  if (index_of(tabled_pga).table_chunks.size() != 3) {
+    std::fprintf(stderr, "table_chunks: the writer made another number of chunks than 3\n");
+    return 1;
+  }
+  valid_vector("table_chunks", tabled_pga, "INDEX-1 TABLE-1",
+               "nine games in five blocks, the block table in chunks of two blocks (the last of one)");
+
   // ---- invalid ----
   const std::string good = read(dir + "/encode/many_blocks.pga");
   const std::string two = read(dir + "/encode/two_plies.pga");
@@ -395,9 +424,9 @@ int main(int argc, char** argv) {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = 10;  // read version 10
+    h[10] = 11;  // read version 11
     invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version 10: refused as unsupported, not corrupt");
+                   "needs a reader of version 11: refused as unsupported, not corrupt");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
   {
@@ -463,6 +492,37 @@ int main(int argc, char** argv) {
                      if (field == 0 && k == 0) e.push_back(NameEntry{idx.name_chunks[0][1].first, {0}});
                    }),
                    "Corruption", "NAME-1", "a name chunk's last value equal to the next chunk's first");
+  }
+  {
+    // Block table chunks damaged (9.11): the element's bytes, its place, the directory's block
+    // count and first game, an entry past the blocks.
+    const Index idx = index_of(tabled_pga);
+    const TableChunkEntry c = idx.table_chunks[1];
+    invalid_vector("table_chunk_checksum", flip(tabled_pga, c.offset + c.size / 2), "Corruption", "TABLE-1",
+                   "a byte of the second block table chunk changed");
+    Index moved = idx;
+    moved.table_chunks[1].offset += 1;
+    const auto with_directory = [&](const Index& dir_index) {  // the chunks as they are, the directory changed
+      const std::string index = encode_index(dir_index, stored());
+      const Footer f = footer_of(tabled_pga);
+      return tabled_pga.substr(0, f.index_offset) + index +
+             encode_footer(f.index_offset, index.size(), f.games, f.blocks, hash64(index));
+    };
+    invalid_vector("table_chunk_out_of_place", with_directory(moved), "Corruption", "INDEX-1",
+                   "a block table chunk entry not where the chunk is");
+    Index recounted = idx;
+    recounted.table_chunks[0].blocks -= 1;
+    recounted.table_chunks[1].blocks += 1;
+    invalid_vector("table_chunk_block_count", with_directory(recounted), "Corruption", "TABLE-1",
+                   "the directory gives the first chunk one block, it lists two");
+    Index renumbered = idx;
+    renumbered.table_chunks[1].first_game -= 1;
+    invalid_vector("table_chunk_first_game", with_directory(renumbered), "Corruption", "TABLE-1",
+                   "the directory puts the second chunk's first game one earlier than the first chunk's blocks hold");
+    Index gapped = idx;
+    gapped.blocks[2].offset += 1;
+    invalid_vector("table_block_out_of_place", rebuild(tabled_pga, idx.table_chunks[0].offset, "", gapped, 2), "Corruption",
+                   "INDEX-1", "a block entry of the second chunk not where the block is");
   }
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
   invalid_vector("footer_checksum", flip(good, good.size() - 8), "Corruption", "FOOTER-1", "footer checksum mismatch");

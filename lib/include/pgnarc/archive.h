@@ -34,6 +34,10 @@ struct WriterOptions {
   // The name tables (White, Black, Event and Site values, each with the blocks holding it) are
   // written in chunks of about this many bytes, so that a search reads only the chunks it needs.
   std::size_t name_chunk_bytes = 64 * 1024;
+  // The block table (each block's place, game count and date and result summary) is written in
+  // chunks of this many blocks, so that opening an archive reads none of it and reading a game
+  // reads one chunk (1 to 2^20).
+  std::size_t table_chunk_blocks = 1024;
   // The writer keeps the name tables in memory up to about this many bytes, then sorts them into
   // a scratch file beside the output (deleted at once) and merges those at the end: memory stays
   // bounded however many distinct names there are. The archive does not depend on it.
@@ -104,7 +108,7 @@ struct Query {
 
 // The archive format version this library writes (and the highest it reads); see the format
 // specification, section 9.2.
-inline constexpr std::uint16_t kFormatVersion = 9;
+inline constexpr std::uint16_t kFormatVersion = 10;
 
 struct ArchiveInfo {
   std::uint16_t write_version = 0, read_version = 0;
@@ -121,6 +125,9 @@ struct ArchiveInfo {
   // Name tables in chunks of their own (format 9): how many chunks, and their bytes in the file
   // (before format 9 the name tables are part of index_bytes).
   std::uint64_t name_chunks = 0, name_bytes = 0;
+  // The block table in chunks of its own (format 10): how many, and their bytes in the file
+  // (before format 10 the block table is part of index_bytes).
+  std::uint64_t table_chunks = 0, table_bytes = 0;
 };
 
 class Archive {

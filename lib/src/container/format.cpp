@@ -860,6 +860,8 @@ constexpr ElementShape kDictionaryShape{kDictionaryMagic, "dictionary", kDiction
                                         kMaxDictionaryBytes, false};
 constexpr ElementShape kNameChunkShape{kNameChunkMagic, "name chunk", kNameChunkHeaderSize, 5, 6, 2, 8,
                                        kMaxNameChunkBytes, true};
+constexpr ElementShape kTableChunkShape{kTableChunkMagic, "block table chunk", kTableChunkHeaderSize, 4, 5, 3, 8,
+                                        kMaxTableChunkBytes, false};
 
 // The element of `shape` whose header starts with `head` (up to its encoding byte, which is
 // written here), holding `content`: stored as it is, or compressed (options.compress) where that
@@ -1061,6 +1063,147 @@ Status read_name_chunk(std::string_view b, const std::string& where, int field, 
 
 // ---- index and footer --------------------------------------------------------------------------
 
+namespace {
+
+// A block's entry as the block table stores it (9.5): offset, size, games, date_min, date_max
+// (varints), results (a byte). In a table chunk (9.11) the offset is written as the gap from
+// `previous_end` (the end of the chunk's entry before; 0 for its first).
+void put_block_entry(std::string& out, const IndexEntry& e, std::uint64_t previous_end = 0) {
+  put_varint(out, e.offset - previous_end);
+  put_varint(out, e.size);
+  put_varint(out, e.games);
+  put_varint(out, e.summary.date_min);
+  put_varint(out, e.summary.date_max);
+  out += static_cast<char>(e.summary.results);
+}
+// Reads one (first_game is left to the caller); false if it runs past the end, or if its game
+// count is 0 or above kMaxBlockGames (`bad_games` then says which).
+bool read_block_entry(ByteReader& r, IndexEntry& e, bool& bad_games) {
+  std::uint64_t games, dmin, dmax;
+  std::uint8_t results;
+  bad_games = false;
+  if (!r.varint(e.offset) || !r.varint(e.size) || !r.varint(games) || !r.varint(dmin) || !r.varint(dmax) || !r.u8(results))
+    return false;
+  if (games == 0 || games > kMaxBlockGames) {
+    bad_games = true;
+    return false;
+  }
+  e.games = static_cast<std::uint32_t>(games);
+  e.summary.date_min = static_cast<std::uint32_t>(std::min<std::uint64_t>(dmin, 99999999));
+  e.summary.date_max = static_cast<std::uint32_t>(std::min<std::uint64_t>(dmax, 99999999));
+  e.summary.results = results;
+  return true;
+}
+
+}  // namespace
+
+bool LayoutCheck::skip_dictionaries() {
+  for (; next_dict_ < dicts_.size() && dicts_[next_dict_].offset == next_offset_; ++next_dict_) {
+    const DictionaryEntry& d = dicts_[next_dict_];
+    if (d.size < kDictionaryHeaderSize + 8 || d.size > end_ - d.offset) return false;
+    next_offset_ = d.offset + d.size;
+  }
+  return true;
+}
+
+const char* LayoutCheck::add(const IndexEntry& e) {
+  if (!skip_dictionaries()) return "dictionary entry out of place";
+  if (e.offset != next_offset_ || e.offset > end_ || e.size > end_ - e.offset) return "block entry out of place";
+  next_offset_ = e.offset + e.size;
+  return nullptr;
+}
+
+const char* LayoutCheck::close() {
+  // (Every dictionary must have been passed: one left over is not where its entry says.)
+  if (!skip_dictionaries() || next_dict_ != dicts_.size()) return "dictionary entry out of place";
+  return nullptr;
+}
+
+std::uint64_t block_total(const Index& index) {
+  if (index.table_chunks.empty()) return index.blocks.size();
+  std::uint64_t n = 0;
+  for (const TableChunkEntry& c : index.table_chunks) n += c.blocks;
+  return n;
+}
+
+std::uint64_t blocks_end(const Index& index, std::uint64_t index_offset) {
+  for (const auto& chunks : index.name_chunks)
+    if (!chunks.empty()) return chunks[0].offset;
+  return index.table_chunks.empty() ? index_offset : index.table_chunks[0].offset;
+}
+
+std::string encode_block_table(Index& index, std::uint64_t offset, std::uint64_t per_chunk, const WriterOptions& options) {
+  std::string out;
+  index.table_chunks.clear();
+  for (std::size_t b = 0; b < index.blocks.size(); b += per_chunk) {
+    const std::size_t end = std::min<std::size_t>(index.blocks.size(), b + per_chunk);
+    std::string content;
+    put_varint(content, end - b);
+    for (std::size_t i = b; i < end; ++i)
+      put_block_entry(content, index.blocks[i], i == b ? 0 : index.blocks[i - 1].offset + index.blocks[i - 1].size);
+    const std::string element = make_element(kTableChunkShape, std::string(kTableChunkMagic, 4), content, options);
+    index.table_chunks.push_back(TableChunkEntry{offset + out.size(), element.size(), end - b, index.blocks[b].first_game});
+    out += element;
+  }
+  return out;
+}
+
+std::size_t table_chunk_element_size(std::string_view b) { return element_size(b, kTableChunkShape); }
+
+Status read_table_chunk(std::string_view file, const Index& index, std::size_t k, std::uint64_t games, std::uint64_t end,
+                        const std::string& where, std::vector<IndexEntry>& out) {
+  const TableChunkEntry& c = index.table_chunks[k];
+  std::string content;
+  if (c.offset > file.size() || c.size > file.size() - c.offset) return corruption(where + ": runs past the end of the file");
+  if (auto st = open_element(file.substr(c.offset, c.size), where, kTableChunkShape, nullptr, content); !st) return st;
+  auto bad = [&](const std::string& what) { return corruption(where + ": " + what + " (block table chunk entries)"); };
+  std::string_view in(content);
+  ByteReader r(in);
+  std::uint64_t count;
+  if (!r.varint(count) || count != c.blocks) return bad("lists another number of blocks than the index says");
+  out.resize(count);
+  std::uint64_t first = c.first_game, at = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    IndexEntry& e = out[i];
+    bool bad_games;
+    if (!read_block_entry(r, e, bad_games))
+      return bad(bad_games ? "block entry " + std::to_string(i) + " with 0 or too many games" : "block entry runs past the end");
+    // (Its offset is the gap from the entry before.)
+    if (e.offset > end - at || (e.offset += at) < kHeaderSize || e.size > end - e.offset)
+      return bad("block entry " + std::to_string(i) + " out of place (block at " + std::to_string(e.offset) + ")");
+    at = e.offset + e.size;
+    e.first_game = first;
+    first += e.games;
+  }
+  if (r.remaining() != 0) return bad("bytes left over");
+  const std::uint64_t next_first = k + 1 < index.table_chunks.size() ? index.table_chunks[k + 1].first_game : games;
+  if (first != next_first)
+    return bad("its blocks hold " + std::to_string(first - c.first_game) + " games, the index says " +
+               std::to_string(next_first - c.first_game));
+  return {};
+}
+
+Status load_block_table(std::string_view file, const std::string& path, std::uint64_t index_offset, std::uint64_t games,
+                        Index& index) {
+  if (index.table_chunks.empty()) return {};
+  const std::uint64_t end = blocks_end(index, index_offset);
+  index.blocks.clear();
+  std::vector<IndexEntry> part;
+  LayoutCheck layout(index.dictionaries, end);
+  for (std::size_t k = 0; k < index.table_chunks.size(); ++k) {
+    const std::string where = path + ": block table chunk at offset " + std::to_string(index.table_chunks[k].offset);
+    if (auto st = read_table_chunk(file, index, k, games, end, where, part); !st) return st;
+    for (const IndexEntry& e : part)
+      if (const char* why = layout.add(e))
+        return corruption(where + ": " + why + " (block at " + std::to_string(e.offset) + ")");
+    index.blocks.insert(index.blocks.end(), part.begin(), part.end());
+  }
+  if (const char* why = layout.close()) return corruption(path + ": " + why);
+  if (layout.offset() != end)
+    return corruption(path + ": blocks and dictionaries do not end where the name chunks, block table or index begin");
+  return {};
+}
+
 std::string encode_index(const Index& index, const WriterOptions& options, std::uint16_t read_version) {
   std::string body;
   if (read_version >= 8) {
@@ -1071,14 +1214,17 @@ std::string encode_index(const Index& index, const WriterOptions& options, std::
       put_varint(body, d.id);
     }
   }
-  put_varint(body, index.blocks.size());
-  for (const IndexEntry& e : index.blocks) {
-    put_varint(body, e.offset);
-    put_varint(body, e.size);
-    put_varint(body, e.games);
-    put_varint(body, e.summary.date_min);
-    put_varint(body, e.summary.date_max);
-    body += static_cast<char>(e.summary.results);
+  if (read_version >= 10) {
+    put_varint(body, index.table_chunks.size());
+    for (const TableChunkEntry& c : index.table_chunks) {
+      put_varint(body, c.offset);
+      put_varint(body, c.size);
+      put_varint(body, c.blocks);
+      put_varint(body, c.first_game);
+    }
+  } else {
+    put_varint(body, index.blocks.size());
+    for (const IndexEntry& e : index.blocks) put_block_entry(body, e);
   }
   if (read_version >= 9) {
     for (const auto& chunks : index.name_chunks) {
@@ -1139,42 +1285,51 @@ Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offse
         if (out.dictionaries[j].id == d.id) return bad("two dictionaries with ID " + std::to_string(id));
     }
   }
-  if (!r.varint(n) || n > r.remaining()) return short_or("bad block count");
-  std::uint64_t next_offset = kHeaderSize, first = 0;
-  std::size_t next_dict = 0;
-  // Dictionaries and blocks follow each other from the header to the index, without gaps or
-  // overlaps (a dictionary comes where the element before it ends).
-  const auto skip_dictionaries = [&]() {
-    for (; next_dict < out.dictionaries.size() && out.dictionaries[next_dict].offset == next_offset; ++next_dict) {
-      const DictionaryEntry& d = out.dictionaries[next_dict];
-      if (d.size < kDictionaryHeaderSize + 8 || d.size > index_offset - d.offset) return false;
-      next_offset = d.offset + d.size;
+  out.blocks.clear();
+  out.table_chunks.clear();
+  std::uint64_t next_offset = kHeaderSize;
+  if (read_version >= 10) {
+    // The block directory: chunks of at least one block, each block of at least one game.
+    if (!r.varint(n) || n > r.remaining()) return short_or("bad block table chunk count");
+    out.table_chunks.resize(n);
+    std::uint64_t blocks = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      TableChunkEntry& c = out.table_chunks[k];
+      if (!r.varint(c.offset) || !r.varint(c.size) || !r.varint(c.blocks) || !r.varint(c.first_game))
+        return short_or("block table chunk entry runs past the end");
+      if (c.blocks == 0 || c.blocks > kMaxTableChunkBlocks || (blocks += c.blocks) > 0xFFFFFFFFu)
+        return bad("block table chunk with 0 or too many blocks");
+      if (k == 0 ? c.first_game != 0
+                 : c.first_game < out.table_chunks[k - 1].first_game + out.table_chunks[k - 1].blocks)
+        return bad("block table chunk's first game out of order");
     }
-    return true;
-  };
-  const auto misplaced_dictionary = [&] {
-    return bad("dictionary entry out of place (dictionary at " + std::to_string(out.dictionaries[next_dict].offset) + ")");
-  };
-  out.blocks.resize(n);
-  for (auto& e : out.blocks) {
-    std::uint64_t games, dmin, dmax;
-    std::uint8_t results;
-    if (!r.varint(e.offset) || !r.varint(e.size) || !r.varint(games) || !r.varint(dmin) || !r.varint(dmax) || !r.u8(results))
-      return short_or("block entry runs past the end");
-    if (!skip_dictionaries()) return misplaced_dictionary();
-    if (e.offset != next_offset || e.size > index_offset - e.offset || games == 0 || games > kMaxBlockGames)
-      return bad("block entry out of place (block at " + std::to_string(e.offset) + ")");
-    next_offset = e.offset + e.size;
-    e.games = static_cast<std::uint32_t>(games);
-    e.first_game = first;
-    first += games;
-    e.summary.date_min = static_cast<std::uint32_t>(std::min<std::uint64_t>(dmin, 99999999));
-    e.summary.date_max = static_cast<std::uint32_t>(std::min<std::uint64_t>(dmax, 99999999));
-    e.summary.results = results;
+  } else {
+    if (!r.varint(n) || n > r.remaining()) return short_or("bad block count");
+    LayoutCheck layout(out.dictionaries, index_offset);
+    out.blocks.resize(n);
+    std::uint64_t first = 0;
+    for (auto& e : out.blocks) {
+      bool bad_games;
+      if (!read_block_entry(r, e, bad_games)) {
+        if (!bad_games) return short_or("block entry runs past the end");
+        return bad("block entry out of place (block at " + std::to_string(e.offset) + ")");
+      }
+      if (const char* problem = layout.add(e)) return bad(std::string(problem) + " (block at " + std::to_string(e.offset) + ")");
+      e.first_game = first;
+      first += e.games;
+    }
+    if (const char* problem = layout.close()) return bad(problem);
+    next_offset = layout.offset();
   }
-  // (Every dictionary must have been passed: one left over is not where its entry says.)
-  if (!skip_dictionaries() || next_dict != out.dictionaries.size()) return misplaced_dictionary();
   // Format 9 on: the name chunks follow, field after field, each field's first values ascending.
+  // From 10 on the blocks' end is not known before their table is read: the first name chunk
+  // (or, without one, the first table chunk) starts the chain of elements after them.
+  constexpr std::uint64_t kChainStart = ~std::uint64_t{0};
+  if (read_version >= 10) next_offset = kChainStart;
+  const auto chained = [&](std::uint64_t offset) {
+    if (next_offset == kChainStart) next_offset = offset < kHeaderSize ? kHeaderSize : offset;
+    return offset == next_offset;
+  };
   for (auto& chunks : out.name_chunks) chunks.clear();
   if (read_version >= 9) {
     for (auto& chunks : out.name_chunks) {
@@ -1185,7 +1340,7 @@ Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offse
         std::string_view first_value;
         if (!r.varint(c.offset) || !r.varint(c.size) || !r.varint(c.values) || !r.prefixed(first_value))
           return short_or("name chunk entry runs past the end");
-        if (c.offset != next_offset || c.size < kNameChunkHeaderSize + 8 || c.size > index_offset - c.offset ||
+        if (!chained(c.offset) || c.size < kNameChunkHeaderSize + 8 || c.size > index_offset - c.offset ||
             c.values == 0 || c.values > c.size)
           return bad("name chunk entry out of place (chunk at " + std::to_string(c.offset) + ")");
         c.first.assign(first_value);
@@ -1193,6 +1348,29 @@ Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offse
         next_offset = c.offset + c.size;
       }
     }
+  }
+  // Format 10: the block table chunks follow the name chunks, up to the index; the blocks and
+  // dictionaries before them are checked when the table is read (load_block_table), but for
+  // the dictionaries' bounds, and all of it when there are no blocks.
+  if (read_version >= 10) {
+    for (const TableChunkEntry& c : out.table_chunks) {
+      if (!chained(c.offset) || c.size < kTableChunkHeaderSize + 8 || c.size > index_offset - c.offset)
+        return bad("block table chunk entry out of place (chunk at " + std::to_string(c.offset) + ")");
+      next_offset = c.offset + c.size;
+    }
+    const std::uint64_t end = blocks_end(out, index_offset);
+    std::uint64_t at = kHeaderSize;
+    for (const DictionaryEntry& d : out.dictionaries) {
+      if (d.offset < at || d.offset > end || d.size < kDictionaryHeaderSize + 8 || d.size > end - d.offset)
+        return bad("dictionary entry out of place (dictionary at " + std::to_string(d.offset) + ")");
+      at = d.offset + d.size;
+    }
+    if (out.table_chunks.empty()) {
+      LayoutCheck layout(out.dictionaries, end);
+      if (const char* problem = layout.close()) return bad(problem);
+      if (layout.offset() != end) return bad("blocks do not end where the index begins");
+    }
+    if (next_offset == kChainStart) next_offset = index_offset;
   }
   if (next_offset != index_offset) return bad("blocks do not end where the index begins");
   // From 9 on the directory ends the body: anything after it (here, or still to decompress) is

@@ -45,6 +45,12 @@ inline constexpr std::size_t kNameChunkHeaderSize = 16;
 // (A chunk holds at least one entry whole: a value found in every block of a large archive, such
 // as lichess's "Rated Blitz game", needs a byte per block.)
 inline constexpr std::uint32_t kMaxNameChunkBytes = 1u << 30;
+// A block table chunk element (format 10, 9.11): magic, encoding, 3 reserved bytes, stored and
+// raw sizes, entries, checksum.
+inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
+inline constexpr std::size_t kTableChunkHeaderSize = 16;
+inline constexpr std::uint32_t kMaxTableChunkBytes = 1u << 30;
+inline constexpr std::uint64_t kMaxTableChunkBlocks = 1u << 20;
 // Block layouts (block header byte 6). 0 (format versions 1 and 2): tag values inline in their
 // columns (spec 9.4.1). 1 (version 3): a dictionary per tag column with fixed-width references
 // (9.4.2), and the structure section opens with the game directory (9.3.1).
@@ -314,9 +320,17 @@ struct DictionaryEntry {
   std::uint64_t offset = 0, size = 0;
   std::uint32_t id = 0;
 };
+// What the index says of a block table chunk (format 10): where it is, how many blocks it lists
+// and the number (from 0) of its first block's first game.
+struct TableChunkEntry {
+  std::uint64_t offset = 0, size = 0, blocks = 0, first_game = 0;
+};
 struct Index {
   std::vector<DictionaryEntry> dictionaries;  // format 8 on: in file order
+  // The block table: before format 10 decoded with the index; from 10 on, left empty by
+  // decode_index (the chunks are elements of their own: load_block_table, read_table_chunk).
   std::vector<IndexEntry> blocks;
+  std::vector<TableChunkEntry> table_chunks;  // format 10 on: the block directory, in file order
   // Up to format 8, the name tables in the index body: names[field]: (value, blocks containing
   // it ascending).
   std::vector<std::pair<std::string, std::vector<std::uint32_t>>> names[4];
@@ -333,6 +347,45 @@ std::string encode_index(const Index& index, const WriterOptions& options, std::
 enum class IndexParts { kAll, kBlocks };
 Status decode_index(std::string_view bytes, std::uint64_t index_offset, std::uint16_t read_version, Index& out,
                     IndexParts parts = IndexParts::kAll);
+
+// Format 10: the blocks' total count (the index's `blocks` before, its block directory from 10
+// on).
+std::uint64_t block_total(const Index& index);
+// Where the blocks and dictionaries end: the first name chunk, else the first table chunk, else
+// the index.
+std::uint64_t blocks_end(const Index& index, std::uint64_t index_offset);
+// Checks that the dictionaries and blocks (in order, each given to add()) follow each other from
+// the header on without gaps or overlaps, none past `end` (INDEX-1); after close(), offset() is
+// where they end.
+class LayoutCheck {
+ public:
+  LayoutCheck(const std::vector<DictionaryEntry>& dictionaries, std::uint64_t end) : dicts_(dictionaries), end_(end) {}
+  // Null, or what is wrong.
+  const char* add(const IndexEntry& e);
+  const char* close();
+  std::uint64_t offset() const { return next_offset_; }
+
+ private:
+  bool skip_dictionaries();
+  const std::vector<DictionaryEntry>& dicts_;
+  std::uint64_t end_, next_offset_ = kHeaderSize;
+  std::size_t next_dict_ = 0;
+};
+// The block table chunk elements (9.11) of index.blocks, `per_chunk` blocks each, to be written
+// from `offset` on; fills index.table_chunks.
+std::string encode_block_table(Index& index, std::uint64_t offset, std::uint64_t per_chunk, const WriterOptions& options);
+// The size of the table chunk element at the start of `bytes` from its header (0 if it does not
+// start with one or its sizes run past `bytes`); nothing is checked but the magic.
+std::size_t table_chunk_element_size(std::string_view bytes);
+// Checks table chunk `k` of `index` (TABLE-1: checksum, header, its entries against the
+// directory; `games`: the file's total, `end`: blocks_end) and decodes its blocks' entries into
+// `out` (first_game filled in). `where` prefixes errors.
+Status read_table_chunk(std::string_view file, const Index& index, std::size_t k, std::uint64_t games, std::uint64_t end,
+                        const std::string& where, std::vector<IndexEntry>& out);
+// Format 10: reads every table chunk into index.blocks and checks the layout (INDEX-1); before,
+// nothing to do. `path` prefixes errors.
+Status load_block_table(std::string_view file, const std::string& path, std::uint64_t index_offset, std::uint64_t games,
+                        Index& index);
 
 std::string encode_footer(std::uint64_t index_offset, std::uint64_t index_size, std::uint64_t games,
                           std::uint64_t blocks, std::uint64_t index_hash);

@@ -149,11 +149,57 @@ struct Archive::Impl {
   CodecCursor after_cursor;
 
 
+  // The block table: before format 10 decoded whole at open (as one chunk); from 10 on, chunk
+  // by chunk when first needed, so that opening reads none of it and a random read one chunk.
+  // Whole-archive passes (export, search, info) read every chunk first, and then check that
+  // blocks and dictionaries follow each other without gaps (INDEX-1).
+  std::uint64_t block_total = 0;
+  std::uint64_t end_of_blocks = 0;  // where blocks and dictionaries end
+  std::vector<std::vector<IndexEntry>> table;  // per chunk; empty until read
+  std::vector<std::uint64_t> chunk_first_block;  // per chunk, then block_total
+  bool layout_checked = false;
+
+  std::size_t chunk_of(std::uint32_t b) const {
+    return static_cast<std::size_t>(std::upper_bound(chunk_first_block.begin(), chunk_first_block.end(), b) -
+                                    chunk_first_block.begin() - 1);
+  }
+  bool have_entry(std::uint32_t b) const { return b < block_total && !table[chunk_of(b)].empty(); }
+  // Block b's entry; its chunk must have been read.
+  const IndexEntry& entry(std::uint32_t b) const {
+    const std::size_t k = chunk_of(b);
+    return table[k][b - chunk_first_block[k]];
+  }
+  Status need_chunk(std::size_t k) {
+    if (!table[k].empty()) return {};
+    const std::string where =
+        path + ": block table chunk at offset " + std::to_string(index.table_chunks[k].offset);
+    std::vector<IndexEntry> entries;  // kept only once the whole chunk checks out
+    if (auto st = read_table_chunk(std::string_view(data, size), index, k, footer.games, end_of_blocks, where, entries); !st)
+      return st;
+    table[k] = std::move(entries);
+    return {};
+  }
+  Status need_all() {
+    for (std::size_t k = 0; k < table.size(); ++k)
+      if (auto st = need_chunk(k); !st) return st;
+    if (layout_checked) return {};
+    LayoutCheck layout(index.dictionaries, end_of_blocks);
+    for (std::uint32_t b = 0; b < block_total; ++b)
+      if (const char* why = layout.add(entry(b)))
+        return corruption(path + ": block table: " + why + " (block " + std::to_string(b) + " at offset " +
+                          std::to_string(entry(b).offset) + ")");
+    if (const char* why = layout.close()) return corruption(path + ": block table: " + why);
+    if (layout.offset() != end_of_blocks)
+      return corruption(path + ": block table: blocks and dictionaries do not end where the name chunks, block table or index begin");
+    layout_checked = true;
+    return {};
+  }
+
   std::string where(std::uint32_t b) const {
-    return path + ": block " + std::to_string(b) + " at offset " + std::to_string(index.blocks[b].offset);
+    return path + ": block " + std::to_string(b) + (have_entry(b) ? " at offset " + std::to_string(entry(b).offset) : "");
   }
   std::string_view bytes(std::uint32_t b) const {
-    return std::string_view(data + index.blocks[b].offset, index.blocks[b].size);
+    return std::string_view(data + entry(b).offset, entry(b).size);
   }
 
   // Loads block b. Its tags are decoded all at once only from the second game read in it (or at
@@ -165,9 +211,9 @@ struct Archive::Impl {
       cached = ~0u;
       tags_decoded = false;
       if (auto st = decode_block(bytes(b), where(b), block, BlockParts::kLazyGroups); !st) return st;
-      if (block.games != index.blocks[b].games)
+      if (block.games != entry(b).games)
         return corruption(where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
-                          std::to_string(index.blocks[b].games));
+                          std::to_string(entry(b).games));
       starts.clear();
       next_start = CodecCursor{block.sections[kMoves], block.structure_stream(), block.sections[kTexts],
                                block.sections[kRaw], block.codec};
@@ -190,7 +236,7 @@ struct Archive::Impl {
       starts.push_back(next_start);
       if (auto st = skip_game(next_start); !st) {
         starts.pop_back();
-        return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + g + 1) + ": " +
+        return corruption(where(b) + ": game " + std::to_string(entry(b).first_game + g + 1) + ": " +
                           st.error().message());
       }
       if (starts.size() == block.games && !all_consumed(next_start)) {
@@ -217,15 +263,23 @@ struct Archive::Impl {
     CodecCursor c = group_cursor(block, group, true);
     for (std::uint32_t g = group * block.directory_step; g < j; ++g)
       if (auto st = skip_game(c); !st)
-        return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + g + 1) + ": " +
+        return corruption(where(b) + ": game " + std::to_string(entry(b).first_game + g + 1) + ": " +
                           st.error().message());
     return c;
   }
 
-  std::uint32_t block_of(std::uint64_t game) const {
-    auto it = std::upper_bound(index.blocks.begin(), index.blocks.end(), game,
+  // The block holding game `game` (below the game count), its table chunk read.
+  Result<std::uint32_t> block_of(std::uint64_t game) {
+    std::size_t k = 0;
+    if (!index.table_chunks.empty())
+      k = static_cast<std::size_t>(std::upper_bound(index.table_chunks.begin(), index.table_chunks.end(), game,
+                                                    [](std::uint64_t g, const TableChunkEntry& c) { return g < c.first_game; }) -
+                                   index.table_chunks.begin() - 1);
+    if (auto st = need_chunk(k); !st) return st.error();
+    const auto& entries = table[k];
+    auto it = std::upper_bound(entries.begin(), entries.end(), game,
                                [](std::uint64_t g, const IndexEntry& e) { return g < e.first_game; });
-    return static_cast<std::uint32_t>(it - index.blocks.begin() - 1);
+    return static_cast<std::uint32_t>(chunk_first_block[k] + (it - entries.begin() - 1));
   }
 
   // Game j's tags of the loaded block b.
@@ -244,7 +298,7 @@ struct Archive::Impl {
     auto tags = tags_of(b, j);
     if (!tags) return tags.error();
     auto d = notes ? detail::decode_game_noted(c, std::move(*tags), *notes) : decode_game(c, std::move(*tags));
-    if (!d) return corruption(where(b) + ": game " + std::to_string(index.blocks[b].first_game + j + 1) + ": " +
+    if (!d) return corruption(where(b) + ": game " + std::to_string(entry(b).first_game + j + 1) + ": " +
                               d.error().message());
     if (auto st = check_group_end(block, j, c, where(b)); !st) return st.error();
     if (j + 1 == block.games && !all_consumed(c))
@@ -279,7 +333,7 @@ struct Archive::Impl {
   Status visit_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const {
     const auto& chunks = index.name_chunks[field];
     return visit_name_entries(content, chunk_where(field, k), chunks[k], k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr,
-                              index.blocks.size(), visit);
+                              block_total, visit);
   }
   Status visit_chunk(int field, std::size_t k, const NameVisitor& visit) {
     auto it = chunk_cache.find({field, k});
@@ -314,9 +368,9 @@ struct Archive::Impl {
 
   // Blocks that can hold a match, from the name tables and the block summaries.
   Result<std::vector<bool>> candidates(const Query& q, const QueryNames& names) {
-    std::vector<bool> ok(index.blocks.size(), true);
+    std::vector<bool> ok(block_total, true);
     auto restrict_names = [&](const std::vector<int>& fields, const NameWant& want) -> Status {
-      std::vector<bool> hit(index.blocks.size(), false);
+      std::vector<bool> hit(block_total, false);
       for (int f : fields) {
         auto st = for_names(f, want.want, want.exact, [&](std::string_view value, const std::vector<std::uint32_t>& blocks) {
           if (want(value))
@@ -333,7 +387,7 @@ struct Archive::Impl {
       if (*want)
         if (auto st = restrict_names(fields, **want); !st) return st.error();
     for (std::size_t b = 0; b < ok.size(); ++b) {
-      const BlockSummary& s = index.blocks[b].summary;
+      const BlockSummary& s = entry(static_cast<std::uint32_t>(b)).summary;
       if (q.result && !(s.results & result_bit(&*q.result))) ok[b] = false;
       if (q.date_from && s.date_max < query_date(*q.date_from, false)) ok[b] = false;
       if (q.date_to && s.date_min > query_date(*q.date_to, true)) ok[b] = false;
@@ -371,8 +425,9 @@ struct Archive::Impl {
     std::vector<std::uint64_t> out;
     if (use_index)
       if (auto st = load_names(); !st) return st.error();
+    if (auto st = need_all(); !st) return st.error();
     const QueryNames names(q);
-    std::vector<bool> ok(index.blocks.size(), true);
+    std::vector<bool> ok(block_total, true);
     if (use_index) {
       auto c = candidates(q, names);
       if (!c) return c.error();
@@ -380,19 +435,19 @@ struct Archive::Impl {
     }
     DecodedBlock tags_only;
     tags_only.dictionaries = &dictionaries;
-    for (std::uint32_t b = 0; b < index.blocks.size(); ++b) {
+    for (std::uint32_t b = 0; b < block_total; ++b) {
       if (!ok[b]) continue;
       const DecodedBlock* db;
       if (cached == b && tags_decoded) {  // a block read for one game has only that game's tags
         db = &block;
       } else {
         if (auto st = decode_block(bytes(b), where(b), tags_only, BlockParts::kTagsOnly); !st) return st.error();
-        if (tags_only.games != index.blocks[b].games) return corruption(where(b) + ": game count differs from the index");
+        if (tags_only.games != entry(b).games) return corruption(where(b) + ": game count differs from the index");
         db = &tags_only;
       }
       for (std::uint32_t j = 0; j < db->games; ++j) {
         const TagSpan span{db->tag_views.data() + db->tag_start[j], db->tag_views.data() + db->tag_start[j + 1]};
-        if (game_matches(span, q, names)) out.push_back(index.blocks[b].first_game + j);
+        if (game_matches(span, q, names)) out.push_back(entry(b).first_game + j);
       }
     }
     return out;
@@ -425,9 +480,32 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
         !r)
       return r.error();
   s.block.dictionaries = &s.dictionaries;
+  // The block table as chunks (format 10), or the index's whole table as one chunk before.
+  s.block_total = block_total(s.index);
+  s.end_of_blocks = blocks_end(s.index, s.footer.index_offset);
   std::uint64_t games = 0;
-  for (const auto& e : s.index.blocks) games += e.games;
-  if (games != s.footer.games || s.index.blocks.size() != s.footer.blocks)
+  if (s.index.table_chunks.empty()) {
+    for (const auto& e : s.index.blocks) games += e.games;
+    if (!s.index.blocks.empty()) {
+      s.table.push_back(std::move(s.index.blocks));
+      s.chunk_first_block.push_back(0);
+    }
+    s.layout_checked = true;  // by decode_index
+  } else {
+    // A chunk's games are counted when it is read (against the next chunk's first game, or the
+    // footer's count for the last); here the last chunk must be left at least a game a block.
+    const TableChunkEntry& last = s.index.table_chunks.back();
+    if (last.first_game + last.blocks <= s.footer.games) games = s.footer.games;
+    else games = s.footer.games + 1;  // (disagrees)
+    s.table.resize(s.index.table_chunks.size());
+    std::uint64_t first = 0;
+    for (const TableChunkEntry& c : s.index.table_chunks) {
+      s.chunk_first_block.push_back(first);
+      first += c.blocks;
+    }
+  }
+  s.chunk_first_block.push_back(s.block_total);
+  if (games != s.footer.games || s.block_total != s.footer.blocks)
     return corruption(path + ": footer and index disagree on the number of games or blocks (footer at offset " +
                       std::to_string(s.size - kFooterSize) + ")");
   return a;
@@ -436,25 +514,29 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
 Archive::~Archive() = default;
 
 std::uint64_t Archive::game_count() const { return impl_->footer.games; }
-std::uint64_t Archive::block_count() const { return impl_->index.blocks.size(); }
+std::uint64_t Archive::block_count() const { return impl_->block_total; }
 
 Result<ArchiveGame> Archive::read_game(std::uint64_t i) {
   Impl& s = *impl_;
   if (i >= game_count())
     return invalid_input("no game " + std::to_string(i + 1) + ": the archive has " + std::to_string(game_count()) + " games");
-  const std::uint32_t b = s.block_of(i);
+  const auto found = s.block_of(i);
+  if (!found) return found.error();
+  const std::uint32_t b = *found;
   if (auto st = s.load(b); !st) return st.error();
-  return s.decode(b, static_cast<std::uint32_t>(i - s.index.blocks[b].first_game));
+  return s.decode(b, static_cast<std::uint32_t>(i - s.entry(b).first_game));
 }
 
 Result<std::string> Archive::read_pgn(std::uint64_t i) {
   Impl& s = *impl_;
   if (i >= game_count())
     return invalid_input("no game " + std::to_string(i + 1) + ": the archive has " + std::to_string(game_count()) + " games");
-  const std::uint32_t b = s.block_of(i);
+  const auto found = s.block_of(i);
+  if (!found) return found.error();
+  const std::uint32_t b = *found;
   if (auto st = s.load(b); !st) return st.error();
   std::vector<std::uint8_t> notes;
-  auto g = s.decode(b, static_cast<std::uint32_t>(i - s.index.blocks[b].first_game), &notes);
+  auto g = s.decode(b, static_cast<std::uint32_t>(i - s.entry(b).first_game), &notes);
   if (!g) return g.error();
   std::string out;
   if (g->raw) write_raw_game(g->raw_text, out);
@@ -466,19 +548,22 @@ Result<std::string> Archive::read_pgn(std::uint64_t i) {
 Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
   Impl& s = *impl_;
   if (i >= game_count()) return invalid_input("no game " + std::to_string(i + 1));
-  const std::uint32_t b = s.block_of(i);
+  const auto found = s.block_of(i);
+  if (!found) return found.error();
+  const std::uint32_t b = *found;
   if (auto st = s.load(b); !st) return st.error();
-  return s.tags_of(b, static_cast<std::uint32_t>(i - s.index.blocks[b].first_game));
+  return s.tags_of(b, static_cast<std::uint32_t>(i - s.entry(b).first_game));
 }
 
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {
   Impl& s = *impl_;
-  for (std::uint32_t b = 0; b < s.index.blocks.size(); ++b) {
+  if (auto st = s.need_all(); !st) return st;
+  for (std::uint32_t b = 0; b < s.block_total; ++b) {
     if (auto st = s.load(b, true); !st) return st;
     for (std::uint32_t j = 0; j < s.block.games; ++j) {
       auto g = s.decode(b, j);
       if (!g) return g.error();
-      if (!visit(s.index.blocks[b].first_game + j, *g)) return {};
+      if (!visit(s.entry(b).first_game + j, *g)) return {};
     }
     s.map->release(s.bytes(b));  // the block's sections are copies by now
   }
@@ -516,7 +601,8 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
                            const std::function<void(std::uint64_t)>& progress) {
   Impl& s = *impl_;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const auto n = static_cast<std::uint32_t>(s.index.blocks.size());
+  if (auto st = s.need_all(); !st) return st;
+  const auto n = static_cast<std::uint32_t>(s.block_total);
   // Workers that live through the whole export take blocks in order, at most two per thread
   // ahead of the one delivered next. Their output buffers come back to a pool once delivered, so
   // that memory stays mapped and warm: a thread and a fresh buffer per block cost page faults and
@@ -545,7 +631,7 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
         buffers.pop_back();
       }
       lock.unlock();
-      const IndexEntry& e = s.index.blocks[b];
+      const IndexEntry& e = s.entry(b);
       Slot slot;
       slot.ready = true;
       try {
@@ -584,7 +670,7 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
     }
     if (slot.thrown) std::rethrow_exception(slot.thrown);
     if (!slot.text) return slot.text.error();
-    games_done += s.index.blocks[b].games;
+    games_done += s.entry(b).games;
     s.map->release(s.bytes(b));
     if (!sink(*slot.text)) return {};
     {
@@ -619,7 +705,12 @@ Result<ArchiveInfo> Archive::info() {
       ++info.name_chunks;
       info.name_bytes += c.size;
     }
-  for (std::uint32_t b = 0; b < s.index.blocks.size(); ++b) {
+  for (const TableChunkEntry& c : s.index.table_chunks) {
+    ++info.table_chunks;
+    info.table_bytes += c.size;
+  }
+  if (auto st = s.need_all(); !st) return st.error();
+  for (std::uint32_t b = 0; b < s.block_total; ++b) {
     std::uint32_t games, stored[kSections], raw[kSections];
     std::uint8_t encodings[kSections];
     if (auto st = read_block_sizes(s.bytes(b), s.where(b), games, stored, raw, encodings); !st) return st.error();
@@ -631,7 +722,7 @@ Result<ArchiveInfo> Archive::info() {
       info.section_raw[k] += raw[k];
       sum += stored[k];
     }
-    info.block_overhead_bytes += s.index.blocks[b].size - sum;
+    info.block_overhead_bytes += s.entry(b).size - sum;
   }
   return info;
 }
@@ -675,9 +766,11 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
       pos += d->second;
       continue;
     }
-    // Nor is a name chunk (format 9) whose checksum holds: the games do not depend on it.
-    if (const std::size_t n = name_chunk_element_size(file.substr(pos));
-        n && get_le(file.data() + pos + n - 8, 8) == hash64(file.substr(pos, n - 8))) {
+    // Nor is a name chunk (format 9) or block table chunk (10) whose checksum holds: the games
+    // do not depend on them.
+    std::size_t n = name_chunk_element_size(file.substr(pos));
+    if (!n) n = table_chunk_element_size(file.substr(pos));
+    if (n && get_le(file.data() + pos + n - 8, 8) == hash64(file.substr(pos, n - 8))) {
       note_skip(pos);
       pos += n;
       continue;

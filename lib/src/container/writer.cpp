@@ -296,6 +296,8 @@ struct ArchiveWriter::Impl {
 };
 
 Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& path, WriterOptions options) {
+  if (options.table_chunk_blocks == 0 || options.table_chunk_blocks > kMaxTableChunkBlocks)
+    return invalid_input("the block table chunk size must be 1 to 2^20 blocks");
   std::unique_ptr<ArchiveWriter> w(new ArchiveWriter());
   w->impl_ = std::make_unique<Impl>();
   Impl& s = *w->impl_;
@@ -397,6 +399,7 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
   if (auto r = decode_index(file.substr(footer.index_offset, footer.index_size), footer.index_offset, read_version, src);
       !r)
     return r;
+  if (auto r = load_block_table(file, path, footer.index_offset, footer.games, src); !r) return r;
   // Its dictionaries first (one already here with the same ID must be the same dictionary).
   ReaderDictionaries src_dictionaries;  // for its name chunks
   for (const DictionaryEntry& d : src.dictionaries) {
@@ -460,6 +463,8 @@ Result<PackStats> ArchiveWriter::finish() {
   if (auto st = s.flush_pending(); !st) return st.error();
   if (auto st = s.decide(); !st) return st.error();
   if (auto st = s.write_names(); !st) return st.error();
+  if (auto st = s.write_all(encode_block_table(s.index, s.offset, s.options.table_chunk_blocks, s.options)); !st)
+    return st.error();
   const std::uint64_t index_offset = s.offset;
   const std::string index = encode_index(s.index, s.options);
   if (auto st = s.write_all(index); !st) return st.error();
