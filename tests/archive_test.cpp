@@ -1152,6 +1152,22 @@ TEST(ArchiveIndex, BlockTableIsReadChunkByChunk) {
   auto found = (*d)->find(q);
   ASSERT_FALSE(found.ok());
   EXPECT_EQ(found.error().code(), ErrorCode::Corruption);
+  // An exact name whose games all lie before the damaged chunk: the search reads only the
+  // chunks of the blocks the name table gives, and finds what it finds in the sound archive.
+  auto first_tags = (*a)->read_tags(0);
+  ASSERT_TRUE(first_tags.ok());
+  Query by_name;
+  by_name.exact_names = true;
+  for (const Tag& t : *first_tags)
+    if (t.key == "White") by_name.white = t.value;
+  ASSERT_TRUE(by_name.white.has_value());
+  auto expected = (*a)->find(by_name);
+  ASSERT_TRUE(expected.ok());
+  ASSERT_FALSE(expected->empty());
+  ASSERT_LT(expected->back(), c.first_game) << "the test needs a name found only before the damaged chunk";
+  auto named_found = (*d)->find(by_name);
+  ASSERT_TRUE(named_found.ok()) << named_found.error().to_string();
+  EXPECT_EQ(*named_found, *expected);
 
   // The directory moved the second chunk's first game one earlier: the first chunk, whose
   // checksum holds, lists one game more than the directory leaves it. Reading a game of it

@@ -386,7 +386,11 @@ struct Archive::Impl {
     for (const auto& [want, fields] : name_fields)
       if (*want)
         if (auto st = restrict_names(fields, **want); !st) return st.error();
+    // Only the table chunks of blocks the names leave are read (format 10): an exact name
+    // search of a large archive reads a few.
     for (std::size_t b = 0; b < ok.size(); ++b) {
+      if (!ok[b]) continue;
+      if (auto st = need_chunk(chunk_of(static_cast<std::uint32_t>(b))); !st) return st.error();
       const BlockSummary& s = entry(static_cast<std::uint32_t>(b)).summary;
       if (q.result && !(s.results & result_bit(&*q.result))) ok[b] = false;
       if (q.date_from && s.date_max < query_date(*q.date_from, false)) ok[b] = false;
@@ -423,9 +427,11 @@ struct Archive::Impl {
 
   Result<std::vector<std::uint64_t>> search(const Query& q, bool use_index) {
     std::vector<std::uint64_t> out;
-    if (use_index)
+    if (use_index) {
       if (auto st = load_names(); !st) return st.error();
-    if (auto st = need_all(); !st) return st.error();
+    } else if (auto st = need_all(); !st) {  // a scan reads every block
+      return st.error();
+    }
     const QueryNames names(q);
     std::vector<bool> ok(block_total, true);
     if (use_index) {
