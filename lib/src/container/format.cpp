@@ -1097,6 +1097,24 @@ bool read_block_entry(ByteReader& r, IndexEntry& e, bool& bad_games) {
 
 }  // namespace
 
+// Checks that the dictionaries and blocks (in order, each given to add()) follow each other from
+// the header on without gaps or overlaps, none past `end` (INDEX-1); after close(), offset() is
+// where they end.
+class LayoutCheck {
+ public:
+  LayoutCheck(const std::vector<DictionaryEntry>& dictionaries, std::uint64_t end) : dicts_(dictionaries), end_(end) {}
+  // Null, or what is wrong.
+  const char* add(const IndexEntry& e);
+  const char* close();
+  std::uint64_t offset() const { return next_offset_; }
+
+ private:
+  bool skip_dictionaries();
+  const std::vector<DictionaryEntry>& dicts_;
+  std::uint64_t end_, next_offset_ = kHeaderSize;
+  std::size_t next_dict_ = 0;
+};
+
 bool LayoutCheck::skip_dictionaries() {
   for (; next_dict_ < dicts_.size() && dicts_[next_dict_].offset == next_offset_; ++next_dict_) {
     const DictionaryEntry& d = dicts_[next_dict_];
@@ -1183,25 +1201,32 @@ Status read_table_chunk(std::string_view file, const Index& index, std::size_t k
   return {};
 }
 
+Status check_block_layout(const std::vector<DictionaryEntry>& dictionaries, std::uint64_t end, std::uint64_t blocks,
+                          const std::function<const IndexEntry&(std::uint64_t)>& entry, const std::string& path) {
+  LayoutCheck layout(dictionaries, end);
+  for (std::uint64_t b = 0; b < blocks; ++b)
+    if (const char* problem = layout.add(entry(b)))
+      return corruption(path + ": block table: " + problem + " (block " + std::to_string(b) + " at offset " +
+                        std::to_string(entry(b).offset) + ")");
+  if (const char* problem = layout.close()) return corruption(path + ": block table: " + problem);
+  if (layout.offset() != end)
+    return corruption(path + ": block table: blocks and dictionaries do not end where the name chunks, block table or index begin");
+  return {};
+}
+
 Status load_block_table(std::string_view file, const std::string& path, std::uint64_t index_offset, std::uint64_t games,
                         Index& index) {
   if (index.table_chunks.empty()) return {};
   const std::uint64_t end = blocks_end(index, index_offset);
   index.blocks.clear();
   std::vector<IndexEntry> part;
-  LayoutCheck layout(index.dictionaries, end);
   for (std::size_t k = 0; k < index.table_chunks.size(); ++k) {
     const std::string where = path + ": block table chunk at offset " + std::to_string(index.table_chunks[k].offset);
     if (auto st = read_table_chunk(file, index, k, games, end, where, part); !st) return st;
-    for (const IndexEntry& e : part)
-      if (const char* why = layout.add(e))
-        return corruption(where + ": " + why + " (block at " + std::to_string(e.offset) + ")");
     index.blocks.insert(index.blocks.end(), part.begin(), part.end());
   }
-  if (const char* why = layout.close()) return corruption(path + ": " + why);
-  if (layout.offset() != end)
-    return corruption(path + ": blocks and dictionaries do not end where the name chunks, block table or index begin");
-  return {};
+  return check_block_layout(index.dictionaries, end, index.blocks.size(),
+                            [&](std::uint64_t b) -> const IndexEntry& { return index.blocks[b]; }, path);
 }
 
 std::string encode_index(const Index& index, const WriterOptions& options, std::uint16_t read_version) {

@@ -354,23 +354,10 @@ std::uint64_t block_total(const Index& index);
 // Where the blocks and dictionaries end: the first name chunk, else the first table chunk, else
 // the index.
 std::uint64_t blocks_end(const Index& index, std::uint64_t index_offset);
-// Checks that the dictionaries and blocks (in order, each given to add()) follow each other from
-// the header on without gaps or overlaps, none past `end` (INDEX-1); after close(), offset() is
-// where they end.
-class LayoutCheck {
- public:
-  LayoutCheck(const std::vector<DictionaryEntry>& dictionaries, std::uint64_t end) : dicts_(dictionaries), end_(end) {}
-  // Null, or what is wrong.
-  const char* add(const IndexEntry& e);
-  const char* close();
-  std::uint64_t offset() const { return next_offset_; }
-
- private:
-  bool skip_dictionaries();
-  const std::vector<DictionaryEntry>& dicts_;
-  std::uint64_t end_, next_offset_ = kHeaderSize;
-  std::size_t next_dict_ = 0;
-};
+// Checks that the dictionaries and blocks 0 to blocks - 1 (`entry(b)`) tile
+// the file from the header to `end` (INDEX-1); `path` prefixes errors.
+Status check_block_layout(const std::vector<DictionaryEntry>& dictionaries, std::uint64_t end, std::uint64_t blocks,
+                          const std::function<const IndexEntry&(std::uint64_t)>& entry, const std::string& path);
 // The block table chunk elements (9.11) of index.blocks, `per_chunk` blocks each, to be written
 // from `offset` on; fills index.table_chunks.
 std::string encode_block_table(Index& index, std::uint64_t offset, std::uint64_t per_chunk, const WriterOptions& options);

@@ -183,14 +183,8 @@ struct Archive::Impl {
     for (std::size_t k = 0; k < table.size(); ++k)
       if (auto st = need_chunk(k); !st) return st;
     if (layout_checked) return {};
-    LayoutCheck layout(index.dictionaries, end_of_blocks);
-    for (std::uint32_t b = 0; b < block_total; ++b)
-      if (const char* why = layout.add(entry(b)))
-        return corruption(path + ": block table: " + why + " (block " + std::to_string(b) + " at offset " +
-                          std::to_string(entry(b).offset) + ")");
-    if (const char* why = layout.close()) return corruption(path + ": block table: " + why);
-    if (layout.offset() != end_of_blocks)
-      return corruption(path + ": block table: blocks and dictionaries do not end where the name chunks, block table or index begin");
+    const auto at = [this](std::uint64_t b) -> const IndexEntry& { return entry(static_cast<std::uint32_t>(b)); };
+    if (auto st = check_block_layout(index.dictionaries, end_of_blocks, block_total, at, path); !st) return st;
     layout_checked = true;
     return {};
   }
@@ -489,9 +483,11 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
   // The block table as chunks (format 10), or the index's whole table as one chunk before.
   s.block_total = block_total(s.index);
   s.end_of_blocks = blocks_end(s.index, s.footer.index_offset);
-  std::uint64_t games = 0;
+  bool agree = s.block_total == s.footer.blocks;
   if (s.index.table_chunks.empty()) {
+    std::uint64_t games = 0;
     for (const auto& e : s.index.blocks) games += e.games;
+    agree = agree && games == s.footer.games;
     if (!s.index.blocks.empty()) {
       s.table.push_back(std::move(s.index.blocks));
       s.chunk_first_block.push_back(0);
@@ -501,8 +497,7 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
     // A chunk's games are counted when it is read (against the next chunk's first game, or the
     // footer's count for the last); here the last chunk must be left at least a game a block.
     const TableChunkEntry& last = s.index.table_chunks.back();
-    if (last.first_game + last.blocks <= s.footer.games) games = s.footer.games;
-    else games = s.footer.games + 1;  // (disagrees)
+    agree = agree && last.first_game + last.blocks <= s.footer.games;
     s.table.resize(s.index.table_chunks.size());
     std::uint64_t first = 0;
     for (const TableChunkEntry& c : s.index.table_chunks) {
@@ -511,7 +506,7 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
     }
   }
   s.chunk_first_block.push_back(s.block_total);
-  if (games != s.footer.games || s.block_total != s.footer.blocks)
+  if (!agree)
     return corruption(path + ": footer and index disagree on the number of games or blocks (footer at offset " +
                       std::to_string(s.size - kFooterSize) + ")");
   return a;
