@@ -233,6 +233,53 @@ TEST(Archive, AppendAndMergeEqualASinglePack) {
   EXPECT_EQ(unpack_games(appended), whole);
 }
 
+// [TABLE-1] The same with block tables of many chunks: sources of two blocks a chunk, the
+// joined archive of three, so that every copied chunk is read and cut again. Its games, a
+// search by the block summaries and its verification agree with a single pack.
+TEST(Archive, AppendAndMergeReadEveryTableChunk) {
+  WriterOptions two = small_blocks(), three = small_blocks();
+  two.table_chunk_blocks = 2;
+  three.table_chunk_blocks = 3;
+  const std::string text = sample_pgn();
+  const std::size_t cut = text.find("\n\n[Event", text.size() / 2) + 2;
+  const std::string first = text.substr(0, cut), second = text.substr(cut);
+  const std::string a = pack(first, "tables_a.pga", two), b = pack(second, "tables_b.pga", two);
+  const auto whole = unpack_games(pack(text, "tables_whole.pga", small_blocks()));
+  const std::string merged = temp_path("tables_merged.pga");
+  {
+    auto w = ArchiveWriter::create(merged, three);
+    ASSERT_TRUE((*w)->add_archive_blocks(a).ok());
+    ASSERT_TRUE((*w)->add_archive_blocks(b).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const std::string appended = pack(first, "tables_appended.pga", two);
+  {
+    auto w = ArchiveWriter::create(appended, three);
+    ASSERT_TRUE((*w)->add_archive_blocks(appended).ok());
+    PgnReader reader(memory_input(second), "second.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  for (const std::string& path : {merged, appended}) {
+    EXPECT_EQ(unpack_games(path), whole) << path;
+    auto arc = Archive::open(path);
+    ASSERT_TRUE(arc.ok());
+    EXPECT_TRUE((*arc)->verify().ok()) << path;
+    auto info = (*arc)->info();
+    ASSERT_TRUE(info.ok());
+    ASSERT_GT(info->blocks, 6u);
+    EXPECT_EQ(info->table_chunks, (info->blocks + 2) / 3) << path;
+    Query q;
+    q.result = "1-0";
+    q.date_from = "1990";
+    auto fast = (*arc)->find(q);
+    auto slow = (*arc)->find_by_scan(q);
+    ASSERT_TRUE(fast.ok() && slow.ok()) << path;
+    EXPECT_EQ(*fast, *slow) << path;
+    EXPECT_FALSE(fast->empty()) << path;
+  }
+}
+
 // [NAME-1] Append and merge carry the copied archives' name chunks over, renumbered: in an
 // archive merged from two (and in one appended to), with small chunks and names spilled to the
 // scratch file at every step, an exact search for every White, Black, Event and Site value finds
