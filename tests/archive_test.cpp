@@ -210,26 +210,39 @@ TEST(Archive, EmptyArchive) {
   EXPECT_EQ(file_bytes(path).size(), 32u + 4 + 1 + 4 + 6 + 48);  // header, index (6 empty counts), footer
 }
 
-TEST(Archive, AppendAndMergeEqualASinglePack) {
+// The sample cut in two at a game boundary, each half packed with `parts`, then joined two ways
+// by writers with `joined`: merged (both archives' blocks copied) and appended to (the first
+// archive's blocks copied, the second half added as PGN). Returns the two paths.
+std::pair<std::string, std::string> join_halves(const std::string& prefix, const WriterOptions& parts,
+                                                const WriterOptions& joined) {
   const std::string text = sample_pgn();
   const std::size_t cut = text.find("\n\n[Event", text.size() / 2) + 2;
   const std::string first = text.substr(0, cut), second = text.substr(cut);
-  const std::string a = pack(first, "a.pga", small_blocks()), b = pack(second, "b.pga", small_blocks());
-  const auto whole = unpack_games(pack(text, "whole.pga", small_blocks()));
+  const std::string a = pack(first, prefix + "_a.pga", parts), b = pack(second, prefix + "_b.pga", parts);
+  const std::string merged = temp_path(prefix + "_merged.pga");
+  {
+    auto w = ArchiveWriter::create(merged, joined);
+    EXPECT_TRUE(w.ok());
+    EXPECT_TRUE((*w)->add_archive_blocks(a).ok());
+    EXPECT_TRUE((*w)->add_archive_blocks(b).ok());
+    EXPECT_TRUE((*w)->finish().ok());
+  }
+  const std::string appended = pack(first, prefix + "_appended.pga", parts);
+  {
+    auto w = ArchiveWriter::create(appended, joined);
+    EXPECT_TRUE(w.ok());
+    EXPECT_TRUE((*w)->add_archive_blocks(appended).ok());
+    PgnReader reader(memory_input(second), "second.pgn");
+    EXPECT_TRUE((*w)->add_pgn(reader).ok());
+    EXPECT_TRUE((*w)->finish().ok());
+  }
+  return {merged, appended};
+}
 
-  const std::string merged = temp_path("merged.pga");
-  auto w = ArchiveWriter::create(merged);
-  ASSERT_TRUE((*w)->add_archive_blocks(a).ok());
-  ASSERT_TRUE((*w)->add_archive_blocks(b).ok());
-  ASSERT_TRUE((*w)->finish().ok());
+TEST(Archive, AppendAndMergeEqualASinglePack) {
+  const auto whole = unpack_games(pack(sample_pgn(), "whole.pga", small_blocks()));
+  const auto [merged, appended] = join_halves("join", small_blocks(), small_blocks());
   EXPECT_EQ(unpack_games(merged), whole);
-
-  const std::string appended = pack(first, "appended.pga", small_blocks());
-  auto w2 = ArchiveWriter::create(appended, small_blocks());
-  ASSERT_TRUE((*w2)->add_archive_blocks(appended).ok());
-  PgnReader reader(memory_input(second), "second.pgn");
-  ASSERT_TRUE((*w2)->add_pgn(reader).ok());
-  ASSERT_TRUE((*w2)->finish().ok());
   EXPECT_EQ(unpack_games(appended), whole);
 }
 
@@ -240,26 +253,8 @@ TEST(Archive, AppendAndMergeReadEveryTableChunk) {
   WriterOptions two = small_blocks(), three = small_blocks();
   two.table_chunk_blocks = 2;
   three.table_chunk_blocks = 3;
-  const std::string text = sample_pgn();
-  const std::size_t cut = text.find("\n\n[Event", text.size() / 2) + 2;
-  const std::string first = text.substr(0, cut), second = text.substr(cut);
-  const std::string a = pack(first, "tables_a.pga", two), b = pack(second, "tables_b.pga", two);
-  const auto whole = unpack_games(pack(text, "tables_whole.pga", small_blocks()));
-  const std::string merged = temp_path("tables_merged.pga");
-  {
-    auto w = ArchiveWriter::create(merged, three);
-    ASSERT_TRUE((*w)->add_archive_blocks(a).ok());
-    ASSERT_TRUE((*w)->add_archive_blocks(b).ok());
-    ASSERT_TRUE((*w)->finish().ok());
-  }
-  const std::string appended = pack(first, "tables_appended.pga", two);
-  {
-    auto w = ArchiveWriter::create(appended, three);
-    ASSERT_TRUE((*w)->add_archive_blocks(appended).ok());
-    PgnReader reader(memory_input(second), "second.pgn");
-    ASSERT_TRUE((*w)->add_pgn(reader).ok());
-    ASSERT_TRUE((*w)->finish().ok());
-  }
+  const auto whole = unpack_games(pack(sample_pgn(), "tables_whole.pga", small_blocks()));
+  const auto [merged, appended] = join_halves("tables", two, three);
   for (const std::string& path : {merged, appended}) {
     EXPECT_EQ(unpack_games(path), whole) << path;
     auto arc = Archive::open(path);
@@ -289,25 +284,7 @@ TEST(Archive, AppendAndMergeKeepEveryName) {
   WriterOptions o = small_blocks();
   o.name_chunk_bytes = 64;
   o.name_memory_bytes = 1;
-  const std::string text = sample_pgn();
-  const std::size_t cut = text.find("\n\n[Event", text.size() / 2) + 2;
-  const std::string first = text.substr(0, cut), second = text.substr(cut);
-  const std::string a = pack(first, "names_a.pga", o), b = pack(second, "names_b.pga", o);
-  const std::string merged = temp_path("names_merged.pga");
-  {
-    auto w = ArchiveWriter::create(merged, o);
-    ASSERT_TRUE((*w)->add_archive_blocks(a).ok());
-    ASSERT_TRUE((*w)->add_archive_blocks(b).ok());
-    ASSERT_TRUE((*w)->finish().ok());
-  }
-  const std::string appended = pack(first, "names_appended.pga", o);
-  {
-    auto w = ArchiveWriter::create(appended, o);
-    ASSERT_TRUE((*w)->add_archive_blocks(appended).ok());
-    PgnReader reader(memory_input(second), "second.pgn");
-    ASSERT_TRUE((*w)->add_pgn(reader).ok());
-    ASSERT_TRUE((*w)->finish().ok());
-  }
+  const auto [merged, appended] = join_halves("names", o, o);
   for (const std::string& path : {merged, appended}) {
     auto arc = Archive::open(path);
     ASSERT_TRUE(arc.ok());
