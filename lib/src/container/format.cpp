@@ -1095,8 +1095,6 @@ bool read_block_entry(ByteReader& r, IndexEntry& e, bool& bad_games) {
   return true;
 }
 
-}  // namespace
-
 // Checks that the dictionaries and blocks (in order, each given to add()) follow each other from
 // the header on without gaps or overlaps, none past `end` (INDEX-1); after close(), offset() is
 // where they end.
@@ -1136,6 +1134,8 @@ const char* LayoutCheck::close() {
   if (!skip_dictionaries() || next_dict_ != dicts_.size()) return "dictionary entry out of place";
   return nullptr;
 }
+
+}  // namespace
 
 std::uint64_t block_total(const Index& index) {
   if (index.table_chunks.empty()) return index.blocks.size();
