@@ -605,7 +605,7 @@ int cmd_info(const Args& a) {
       s += line;
     }
     if (info->table_chunks) {
-      std::snprintf(line, sizeof line, "%-10s %12llu   in %llu chunk%s\n", "blocks", (unsigned long long)info->table_bytes,
+      std::snprintf(line, sizeof line, "%-10s %12llu   in %llu chunk%s\n", "table", (unsigned long long)info->table_bytes,
                     (unsigned long long)info->table_chunks, info->table_chunks == 1 ? "" : "s");
       s += line;
     }
