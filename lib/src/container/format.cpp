@@ -1104,6 +1104,8 @@ class LayoutCheck {
   // Null, or what is wrong.
   const char* add(const IndexEntry& e);
   const char* close();
+  // close(), and the blocks and dictionaries must end at `end`.
+  const char* finish();
   std::uint64_t offset() const { return next_offset_; }
 
  private:
@@ -1132,6 +1134,12 @@ const char* LayoutCheck::add(const IndexEntry& e) {
 const char* LayoutCheck::close() {
   // (Every dictionary must have been passed: one left over is not where its entry says.)
   if (!skip_dictionaries() || next_dict_ != dicts_.size()) return "dictionary entry out of place";
+  return nullptr;
+}
+
+const char* LayoutCheck::finish() {
+  if (const char* problem = close()) return problem;
+  if (next_offset_ != end_) return "blocks and dictionaries do not end where the name chunks, block table or index begin";
   return nullptr;
 }
 
@@ -1208,9 +1216,7 @@ Status check_block_layout(const std::vector<DictionaryEntry>& dictionaries, std:
     if (const char* problem = layout.add(entry(b)))
       return corruption(path + ": block table: " + problem + " (block " + std::to_string(b) + " at offset " +
                         std::to_string(entry(b).offset) + ")");
-  if (const char* problem = layout.close()) return corruption(path + ": block table: " + problem);
-  if (layout.offset() != end)
-    return corruption(path + ": block table: blocks and dictionaries do not end where the name chunks, block table or index begin");
+  if (const char* problem = layout.finish()) return corruption(path + ": block table: " + problem);
   return {};
 }
 
@@ -1390,11 +1396,8 @@ Parsed parse_tables(std::string_view body, bool whole, std::uint64_t index_offse
         return bad("dictionary entry out of place (dictionary at " + std::to_string(d.offset) + ")");
       at = d.offset + d.size;
     }
-    if (out.table_chunks.empty()) {
-      LayoutCheck layout(out.dictionaries, end);
-      if (const char* problem = layout.close()) return bad(problem);
-      if (layout.offset() != end) return bad("blocks do not end where the index begins");
-    }
+    if (out.table_chunks.empty())
+      if (const char* problem = LayoutCheck(out.dictionaries, end).finish()) return bad(problem);
     if (next_offset == kChainStart) next_offset = index_offset;
   }
   if (next_offset != index_offset) return bad("blocks do not end where the index begins");
