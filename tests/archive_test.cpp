@@ -618,6 +618,14 @@ TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
 namespace pgnarc {
 namespace {
 
+// The footer and index (its body read as `read_version`) of the archive bytes `pga`.
+void read_footer_and_index(const std::string& pga, container::Footer& f, container::Index& index,
+                           std::uint16_t read_version = kFormatVersion) {
+  using namespace container;
+  ASSERT_TRUE(decode_footer(std::string_view(pga).substr(pga.size() - kFooterSize), pga.size(), f).ok());
+  ASSERT_TRUE(decode_index(std::string_view(pga).substr(f.index_offset, f.index_size), f.index_offset, read_version, index).ok());
+}
+
 // A block whose zstd section claims 256 MiB (with its checksum made right again) is rejected
 // without allocating what it claims: the buffer only grows with real output.
 TEST(ArchiveDamage, LyingSectionSizeCostsNoMemory) {
@@ -658,9 +666,8 @@ TEST(ArchiveDamage, LayoutZeroBytesAfterTheLastGame) {
   using namespace container;
   const std::string good = test::read_file(test::corpus_path("conformance/valid/v2_many_blocks.pga"));
   Footer f;
-  ASSERT_TRUE(decode_footer(std::string_view(good).substr(good.size() - kFooterSize), good.size(), f).ok());
   Index index;
-  ASSERT_TRUE(decode_index(std::string_view(good).substr(f.index_offset, f.index_size), f.index_offset, 2, index).ok());
+  ASSERT_NO_FATAL_FAILURE(read_footer_and_index(good, f, index, 2));
   ASSERT_GT(index.blocks.size(), 1u);
   ASSERT_EQ(index.blocks[0].games, 2u);
   std::string block = good.substr(kHeaderSize, index.blocks[0].size - 8);
@@ -1005,9 +1012,8 @@ TEST(ArchiveDamage, NameTablesAreCheckedWhenFirstUsed) {
   const std::string path = pack(sample_pgn(), "names.pga", o);
   const std::string good = file_bytes(path);
   Footer f;
-  ASSERT_TRUE(decode_footer(std::string_view(good).substr(good.size() - kFooterSize), good.size(), f).ok());
   Index index;
-  ASSERT_TRUE(decode_index(std::string_view(good).substr(f.index_offset, f.index_size), f.index_offset, kFormatVersion, index).ok());
+  ASSERT_NO_FATAL_FAILURE(read_footer_and_index(good, f, index));
   ASSERT_TRUE(load_block_table(good, "x", f.index_offset, f.games, index).ok());
   ASSERT_FALSE(index.name_chunks[0].empty());
   // Every chunk read back and written again after the blocks, the first White value's last
@@ -1152,9 +1158,8 @@ TEST(ArchiveIndex, BlockTableIsReadChunkByChunk) {
   // The second chunk damaged (a byte of its entries flipped: its checksum no longer holds).
   const std::string good = file_bytes(path);
   Footer f;
-  ASSERT_TRUE(decode_footer(std::string_view(good).substr(good.size() - kFooterSize), good.size(), f).ok());
   Index index;
-  ASSERT_TRUE(decode_index(std::string_view(good).substr(f.index_offset, f.index_size), f.index_offset, kFormatVersion, index).ok());
+  ASSERT_NO_FATAL_FAILURE(read_footer_and_index(good, f, index));
   ASSERT_GE(index.table_chunks.size(), 3u);
   const TableChunkEntry c = index.table_chunks[1];
   const std::string damaged = temp_path("table_chunk_damaged.pga");
