@@ -151,19 +151,19 @@ struct Archive::Impl {
 
   // The block table: before format 10 decoded whole at open (as one chunk); from 10 on, chunk
   // by chunk when first needed, so that opening reads none of it and a random read one chunk.
-  // Whole-archive passes (export, search, info) read every chunk first, and then check that
-  // blocks and dictionaries follow each other without gaps (INDEX-1).
-  std::uint64_t block_total = 0;
+  // Whole-archive passes (export, verify, info, a scan) read every chunk first, and then check
+  // that blocks and dictionaries follow each other without gaps (INDEX-1); an indexed search
+  // reads the chunks of the blocks the name tables leave.
   std::uint64_t end_of_blocks = 0;  // where blocks and dictionaries end
   std::vector<std::vector<IndexEntry>> table;  // per chunk; empty until read
-  std::vector<std::uint64_t> chunk_first_block;  // per chunk, then block_total
+  std::vector<std::uint64_t> chunk_first_block;  // per chunk, then the block count
   bool layout_checked = false;
 
   std::size_t chunk_of(std::uint32_t b) const {
     return static_cast<std::size_t>(std::upper_bound(chunk_first_block.begin(), chunk_first_block.end(), b) -
                                     chunk_first_block.begin() - 1);
   }
-  bool have_entry(std::uint32_t b) const { return b < block_total && !table[chunk_of(b)].empty(); }
+  bool have_entry(std::uint32_t b) const { return b < footer.blocks && !table[chunk_of(b)].empty(); }
   // Block b's entry; its chunk must have been read.
   const IndexEntry& entry(std::uint32_t b) const {
     const std::size_t k = chunk_of(b);
@@ -184,7 +184,7 @@ struct Archive::Impl {
       if (auto st = need_chunk(k); !st) return st;
     if (layout_checked) return {};
     const auto at = [this](std::uint64_t b) -> const IndexEntry& { return entry(static_cast<std::uint32_t>(b)); };
-    if (auto st = check_block_layout(index.dictionaries, end_of_blocks, block_total, at, path); !st) return st;
+    if (auto st = check_block_layout(index.dictionaries, end_of_blocks, footer.blocks, at, path); !st) return st;
     layout_checked = true;
     return {};
   }
@@ -327,7 +327,7 @@ struct Archive::Impl {
   Status visit_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const {
     const auto& chunks = index.name_chunks[field];
     return visit_name_entries(content, chunk_where(field, k), chunks[k], k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr,
-                              block_total, visit);
+                              footer.blocks, visit);
   }
   Status visit_chunk(int field, std::size_t k, const NameVisitor& visit) {
     auto it = chunk_cache.find({field, k});
@@ -362,9 +362,9 @@ struct Archive::Impl {
 
   // Blocks that can hold a match, from the name tables and the block summaries.
   Result<std::vector<bool>> candidates(const Query& q, const QueryNames& names) {
-    std::vector<bool> ok(block_total, true);
+    std::vector<bool> ok(footer.blocks, true);
     auto restrict_names = [&](const std::vector<int>& fields, const NameWant& want) -> Status {
-      std::vector<bool> hit(block_total, false);
+      std::vector<bool> hit(footer.blocks, false);
       for (int f : fields) {
         auto st = for_names(f, want.want, want.exact, [&](std::string_view value, const std::vector<std::uint32_t>& blocks) {
           if (want(value))
@@ -427,7 +427,7 @@ struct Archive::Impl {
       return st.error();
     }
     const QueryNames names(q);
-    std::vector<bool> ok(block_total, true);
+    std::vector<bool> ok(footer.blocks, true);
     if (use_index) {
       auto c = candidates(q, names);
       if (!c) return c.error();
@@ -435,7 +435,7 @@ struct Archive::Impl {
     }
     DecodedBlock tags_only;
     tags_only.dictionaries = &dictionaries;
-    for (std::uint32_t b = 0; b < block_total; ++b) {
+    for (std::uint32_t b = 0; b < footer.blocks; ++b) {
       if (!ok[b]) continue;
       const DecodedBlock* db;
       if (cached == b && tags_decoded) {  // a block read for one game has only that game's tags
@@ -481,9 +481,8 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
       return r.error();
   s.block.dictionaries = &s.dictionaries;
   // The block table as chunks (format 10), or the index's whole table as one chunk before.
-  s.block_total = block_total(s.index);
   s.end_of_blocks = blocks_end(s.index, s.footer.index_offset);
-  bool agree = s.block_total == s.footer.blocks;
+  bool agree = block_total(s.index) == s.footer.blocks;
   if (s.index.table_chunks.empty()) {
     std::uint64_t games = 0;
     for (const auto& e : s.index.blocks) games += e.games;
@@ -505,7 +504,7 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
       first += c.blocks;
     }
   }
-  s.chunk_first_block.push_back(s.block_total);
+  s.chunk_first_block.push_back(s.footer.blocks);
   if (!agree)
     return corruption(path + ": footer and index disagree on the number of games or blocks (footer at offset " +
                       std::to_string(s.size - kFooterSize) + ")");
@@ -515,7 +514,7 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
 Archive::~Archive() = default;
 
 std::uint64_t Archive::game_count() const { return impl_->footer.games; }
-std::uint64_t Archive::block_count() const { return impl_->block_total; }
+std::uint64_t Archive::block_count() const { return impl_->footer.blocks; }
 
 Result<ArchiveGame> Archive::read_game(std::uint64_t i) {
   Impl& s = *impl_;
@@ -559,7 +558,7 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {
   Impl& s = *impl_;
   if (auto st = s.need_all(); !st) return st;
-  for (std::uint32_t b = 0; b < s.block_total; ++b) {
+  for (std::uint32_t b = 0; b < s.footer.blocks; ++b) {
     if (auto st = s.load(b, true); !st) return st;
     for (std::uint32_t j = 0; j < s.block.games; ++j) {
       auto g = s.decode(b, j);
@@ -603,7 +602,7 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
   Impl& s = *impl_;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   if (auto st = s.need_all(); !st) return st;
-  const auto n = static_cast<std::uint32_t>(s.block_total);
+  const auto n = static_cast<std::uint32_t>(s.footer.blocks);
   // Workers that live through the whole export take blocks in order, at most two per thread
   // ahead of the one delivered next. Their output buffers come back to a pool once delivered, so
   // that memory stays mapped and warm: a thread and a fresh buffer per block cost page faults and
@@ -711,7 +710,7 @@ Result<ArchiveInfo> Archive::info() {
     info.table_bytes += c.size;
   }
   if (auto st = s.need_all(); !st) return st.error();
-  for (std::uint32_t b = 0; b < s.block_total; ++b) {
+  for (std::uint32_t b = 0; b < s.footer.blocks; ++b) {
     std::uint32_t games, stored[kSections], raw[kSections];
     std::uint8_t encodings[kSections];
     if (auto st = read_block_sizes(s.bytes(b), s.where(b), games, stored, raw, encodings); !st) return st.error();
