@@ -710,9 +710,12 @@ namespace {
 
 // The sample games with a long comment after every ply (words drawn from a small vocabulary,
 // seeded), so that blocks have texts sections worth framing by group.
-std::string commented_pgn() {
+// The sample's games with a comment after every move: words with random numbers, or (`engine`)
+// an engine's report in the same words at every move, numbers drifting as in engine games.
+std::string commented_pgn(bool engine = false) {
   static const char* kWords[] = {"depth", "nodes", "pv", "eval", "book", "tb", "time", "score", "line", "best"};
   std::mt19937_64 rng(5);
+  std::uint64_t depth = 20, nodes = 1000000, clock = 7200;
   std::string out;
   for (const ReadGame& g : read_all(sample_pgn())) {
     if (!g.ok) continue;
@@ -723,7 +726,16 @@ std::string commented_pgn() {
       if (e.type != GameEvent::kMove) continue;
       GameEvent c;
       c.type = GameEvent::kComment;
-      for (int w = 0; w < 12; ++w) c.text += std::string(w ? " " : "") + kWords[rng() % 10] + "=" + std::to_string(rng() % 1000);
+      if (engine) {
+        depth = std::max<std::uint64_t>(10, depth + rng() % 5 - 2);
+        nodes += rng() % 500000;
+        clock -= rng() % 60;
+        c.text = "d=" + std::to_string(depth) + ", mt=00:0" + std::to_string(rng() % 10) + ":" +
+                 std::to_string(10 + rng() % 50) + ", tl=" + std::to_string(clock) + ", n=" + std::to_string(nodes) +
+                 ", ev=0." + std::to_string(10 + rng() % 90) + ", tb=0";
+      } else {
+        for (int w = 0; w < 12; ++w) c.text += std::string(w ? " " : "") + kWords[rng() % 10] + "=" + std::to_string(rng() % 1000);
+      }
       events.push_back(c);
     }
     game.events = std::move(events);
@@ -748,6 +760,7 @@ struct BlockSections {
   std::size_t offset = 0, texts_at = 0;
   std::uint32_t games = 0;
   std::uint8_t encoding[container::kSections] = {};
+  std::uint32_t stored[container::kSections] = {};
 };
 std::vector<BlockSections> block_sections(const std::string& file) {
   using namespace container;
@@ -763,6 +776,7 @@ std::vector<BlockSections> block_sections(const std::string& file) {
     for (int s = 0; s < kSections; ++s) {
       const char* e = file.data() + pos + kBlockHeaderSize + s * kSectionEntrySize;
       b.encoding[s] = static_cast<std::uint8_t>(e[1]);
+      b.stored[s] = static_cast<std::uint32_t>(get_le(e + 4, 4));
       if (s == kTexts) b.texts_at = pos + size - 8;
       size += get_le(e + 4, 4);
     }
@@ -772,43 +786,101 @@ std::vector<BlockSections> block_sections(const std::string& file) {
   return out;
 }
 
-// Texts framed by group (encoding 2) read back as they were written: in order, at random (each
-// read decompresses only its group), by export, and as the same games an archive of one frame
-// per section gives.
+// Texts framed by group (encodings 2 and 5) read back as they were written: in order, at random
+// (each read decompresses only its group), by export, and as the same games an archive of one
+// plain frame per section gives; with and without the column form (9.3.2).
 TEST(ArchiveFrames, GroupFramedTextsRoundTrip) {
-  const std::string pgn = commented_pgn();
-  const std::string framed = pack(pgn, "framed.pga", framed_blocks());
+  const std::string pgn = commented_pgn(true);
   WriterOptions whole = framed_blocks();
   whole.frame_bytes = 0;
+  whole.text_columns = false;
   const std::string plain = pack(pgn, "unframed.pga", whole);
-  int by_group = 0, blocks = 0;
-  for (const BlockSections& b : block_sections(file_bytes(framed))) {
-    ++blocks;
-    by_group += b.encoding[container::kTexts] == container::kZstdByGroup;
-    EXPECT_NE(b.encoding[container::kTags], container::kZstdByGroup);
-  }
-  for (const BlockSections& b : block_sections(file_bytes(plain))) EXPECT_NE(b.encoding[container::kTexts], container::kZstdByGroup);
-  ASSERT_GT(blocks, 3);
-  EXPECT_GE(by_group, blocks - 1) << "every block's texts but the last, short block's are framed by group";
-
+  for (const BlockSections& b : block_sections(file_bytes(plain))) EXPECT_LE(b.encoding[container::kTexts], container::kZstd);
   const auto want = expected_games(pgn);
-  const auto seq = unpack_games(framed);
-  ASSERT_EQ(seq.size(), want.size());
-  for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(seq[i].game, want[i].game) << "game " << i + 1;
-  auto a = Archive::open(framed);
   auto b = Archive::open(plain);
-  ASSERT_TRUE(a.ok() && b.ok());
-  std::mt19937_64 rng(3);
-  for (int k = 0; k < 300; ++k) {
-    const std::uint64_t i = rng() % seq.size();
-    auto g = (*a)->read_pgn(i);
-    ASSERT_TRUE(g.ok()) << g.error().to_string();
-    EXPECT_EQ(*g, *(*b)->read_pgn(i)) << "game " << i + 1;
-  }
-  std::string ea, eb;
-  ASSERT_TRUE((*a)->export_pgn([&](std::string_view s) { ea += s; return true; }, 2).ok());
+  ASSERT_TRUE(b.ok());
+  std::string eb;
   ASSERT_TRUE((*b)->export_pgn([&](std::string_view s) { eb += s; return true; }, 2).ok());
-  EXPECT_EQ(ea, eb);
+
+  for (const bool columns : {false, true}) {
+    for (const bool by_group : {false, true}) {
+      SCOPED_TRACE(std::string(columns ? "column form" : "plain") + (by_group ? ", by group" : ", one frame"));
+      WriterOptions o = framed_blocks();
+      o.text_columns = columns;
+      if (!by_group) o.frame_bytes = 0;
+      const std::string framed = pack(pgn, "framed.pga", o);
+      const std::uint8_t encoding = by_group ? (columns ? container::kZstdColumnsByGroup : container::kZstdByGroup)
+                                             : (columns ? container::kZstdColumns : container::kZstd);
+      int same = 0, blocks = 0;
+      for (const BlockSections& s : block_sections(file_bytes(framed))) {
+        ++blocks;
+        same += s.encoding[container::kTexts] == encoding;
+        EXPECT_FALSE(container::by_group(s.encoding[container::kTags]));
+      }
+      ASSERT_GT(blocks, 3);
+      // (The writer keeps the plain form where it compresses smaller: for one block of these.)
+      EXPECT_GE(same, blocks * 3 / 4);
+
+      const auto seq = unpack_games(framed);
+      ASSERT_EQ(seq.size(), want.size());
+      for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(seq[i].game, want[i].game) << "game " << i + 1;
+      auto a = Archive::open(framed);
+      ASSERT_TRUE(a.ok());
+      std::mt19937_64 rng(3);
+      for (int k = 0; k < 300; ++k) {
+        const std::uint64_t i = rng() % seq.size();
+        auto g = (*a)->read_pgn(i);
+        ASSERT_TRUE(g.ok()) << g.error().to_string();
+        EXPECT_EQ(*g, *(*b)->read_pgn(i)) << "game " << i + 1;
+      }
+      std::string ea;
+      ASSERT_TRUE((*a)->export_pgn([&](std::string_view s) { ea += s; return true; }, 2).ok());
+      EXPECT_EQ(ea, eb);
+    }
+  }
+}
+
+// The writer keeps a block's texts in the column form where that compresses them smaller:
+// engine reports (numbers in the same places from move to move) are; random words with random
+// numbers are not, and keep the plain form. Either way the archive is no larger than without
+// the column form. A block whose texts hold a marker byte has no column form.
+TEST(ArchiveFrames, ColumnFormOnlyWhereSmaller) {
+  for (const bool engine : {true, false}) {
+    SCOPED_TRACE(engine ? "engine reports" : "random words");
+    const std::string pgn = commented_pgn(engine);
+    WriterOptions o = framed_blocks();
+    const std::string columns = pack(pgn, "columns.pga", o);
+    o.text_columns = false;
+    const std::string plain = pack(pgn, "plain.pga", o);
+    std::uint64_t texts_columns = 0, texts_plain = 0;
+    int column_blocks = 0, blocks = 0;
+    for (const BlockSections& s : block_sections(file_bytes(columns))) {
+      texts_columns += s.stored[container::kTexts];
+      column_blocks += s.encoding[container::kTexts] >= container::kZstdColumns;
+      ++blocks;
+    }
+    for (const BlockSections& s : block_sections(file_bytes(plain))) texts_plain += s.stored[container::kTexts];
+    if (engine) {
+      EXPECT_LT(texts_columns, texts_plain);
+      EXPECT_GE(column_blocks, blocks * 3 / 4);
+    } else {
+      EXPECT_EQ(texts_columns, texts_plain);
+      EXPECT_EQ(column_blocks, 0);
+    }
+  }
+
+  // One comment of the first block's with a marker byte: that block's texts keep the plain form.
+  std::string pgn = commented_pgn(true);
+  pgn.replace(pgn.find("tb=0"), 4, "tb=\x01");
+  const std::string path = pack(pgn, "marker.pga", framed_blocks());
+  const auto blocks = block_sections(file_bytes(path));
+  ASSERT_GT(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].encoding[container::kTexts], container::kZstdByGroup);
+  EXPECT_EQ(blocks[1].encoding[container::kTexts], container::kZstdColumnsByGroup);
+  const auto games = unpack_games(path);
+  const auto want = expected_games(pgn);
+  ASSERT_EQ(games.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(games[i].game, want[i].game) << "game " << i + 1;
 }
 
 // A block whose first group's frame is damaged (its magic number changed, the block checksum
@@ -816,11 +888,11 @@ TEST(ArchiveFrames, GroupFramedTextsRoundTrip) {
 // decompress that frame: every frame header is checked against the directory first (BLOCK-4).
 // Other blocks still read.
 TEST(ArchiveFrames, DamagedFrameFailsEveryReadOfItsBlock) {
-  const std::string path = pack(commented_pgn(), "framed_bad.pga", framed_blocks());
+  const std::string path = pack(commented_pgn(true), "framed_bad.pga", framed_blocks());
   std::string bytes = file_bytes(path);
   const auto blocks = block_sections(bytes);
   ASSERT_GT(blocks.size(), 2u);
-  ASSERT_EQ(blocks[0].encoding[container::kTexts], container::kZstdByGroup);
+  ASSERT_EQ(blocks[0].encoding[container::kTexts], container::kZstdColumnsByGroup);
   bytes[blocks[0].texts_at] ^= 1;
   const std::size_t end = blocks[1].offset;
   const std::uint64_t sum = container::hash64(std::string_view(bytes).substr(blocks[0].offset, end - 8 - blocks[0].offset));

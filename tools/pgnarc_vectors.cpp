@@ -14,6 +14,7 @@
 
 #include "codec/bytes.h"
 #include "container/format.h"
+#include "container/text_columns.h"
 #include "pgnarc/archive.h"
 
 namespace {
@@ -224,7 +225,60 @@ std::string framed_archive() {
   WriterOptions o = stored();
   o.compress = true;
   o.frame_bytes = 1;
+  o.text_columns = false;
   return pack(pgn, o);
+}
+
+// Games with engine reports after every move ("d=20, mt=00:01:07, ..."), whose texts compress
+// smaller in their column form (9.3.2).
+std::string engine_pgn() {
+  const char* moves[] = {"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6"};
+  std::string pgn;
+  for (int g = 0; g < 6; ++g) {
+    pgn += "[Event \"engines\"]\n[Round \"" + std::to_string(g + 1) + "\"]\n\n";
+    for (int i = 0; i < 14; ++i) {
+      if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
+      pgn += std::string(moves[i]) + " {d=" + std::to_string(18 + (i * 7 + g) % 9) + ", mt=00:0" +
+             std::to_string((i + g) % 6) + ":" + std::to_string(10 + (i * 13 + g * 5) % 50) +
+             ", tl=" + std::to_string(7200 - i * 61 - g) + ", n=" + std::to_string(1000000 + i * 98765 + g * 4321) +
+             ", pv=" + moves[i] + ", tb=0} ";
+    }
+    pgn += "*\n\n";
+  }
+  return pgn;
+}
+
+// engine_pgn() in one block, texts in the column form: one frame (encoding 4) or one per group
+// of one game (5).
+std::string columns_archive(bool by_group) {
+  WriterOptions o = stored();
+  o.compress = true;
+  o.frame_bytes = by_group ? 1 : 0;
+  return pack(engine_pgn(), o);
+}
+
+// Where the texts section of the archive's one block starts (block bytes), and its size.
+std::pair<std::size_t, std::size_t> texts_of(std::string_view block) {
+  std::size_t at = kBlockHeaderSize + kSections * kSectionEntrySize;
+  for (int s = 0; s < kTexts; ++s) at += get_le(block.data() + kBlockHeaderSize + s * kSectionEntrySize + 4, 4);
+  return {at, get_le(block.data() + kBlockHeaderSize + kTexts * kSectionEntrySize + 4, 4)};
+}
+
+// An archive of one block (from columns_archive(false)) whose texts section is one zstd frame of
+// `form`, given as a column form: the block, block table, index and footer made to match.
+std::string with_texts_form(const std::string& pga, const std::string& form) {
+  const Index idx = index_of(pga);
+  std::string block = pga.substr(kHeaderSize, idx.blocks.at(0).size);
+  const auto [at, size] = texts_of(block);
+  const std::string frame = compress_frame(form, 9);
+  block = block.substr(0, at) + frame + block.substr(at + size, block.size() - 8 - at - size);
+  const std::size_t entry = kBlockHeaderSize + kTexts * kSectionEntrySize;
+  for (int i = 0; i < 4; ++i) block[entry + 4 + i] = static_cast<char>(frame.size() >> (8 * i));
+  put_le(block, hash64(block), 8);
+  Index index = idx;
+  index.blocks[0].size = block.size();
+  for (auto& field : index.name_chunks) field.clear();  // (search then scans)
+  return rebuild(file_header() + block, kHeaderSize + block.size(), "", index);
 }
 
 // 400 games whose tags repeat enough (events, openings, time controls) for a tag dictionary, in
@@ -328,21 +382,21 @@ int main(int argc, char** argv) {
   // ---- valid: archives of earlier format versions, kept as they were written ----
   for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
-                      "written by a version 1 writer (codec 1, layout 0): a reader of version 10 reads it unchanged");
+                      "written by a version 1 writer (codec 1, layout 0): a reader of version 11 reads it unchanged");
   for (const char* name : {"v2_many_blocks", "v2_latin1_tags", "v2_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-1",
-                      "written by a version 2 writer (layout 0): a reader of version 10 reads it unchanged");
+                      "written by a version 2 writer (layout 0): a reader of version 11 reads it unchanged");
   for (const char* name : {"v3_many_blocks", "v3_nested_variations", "v3_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-2 BLOCK-3 REC-CLK-1",
-                      "written by a version 3 writer (codec 2, layout 1): a reader of version 10 reads it unchanged");
+                      "written by a version 3 writer (codec 2, layout 1): a reader of version 11 reads it unchanged");
   for (const char* name : {"v4_clock_track", "v4_clocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-3",
-                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 10 reads it unchanged");
+                      "written by a version 4 writer (codec 3, clock tracks): a reader of version 11 reads it unchanged");
   for (const char* name : {"v5_evaluations", "v5_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-5",
-                      "written by a version 5 writer (codec 4, read version 5): a reader of version 10 reads it unchanged");
+                      "written by a version 5 writer (codec 4, read version 5): a reader of version 11 reads it unchanged");
   kept_valid_vector("v6_clock_track", "FILE-HDR-2 BLOCK-1 REC-CLK-3 REC-CLK-5",
-                    "written by a version 6 writer (codec 4 clock tracks, read version 6): a reader of version 10 reads it "
+                    "written by a version 6 writer (codec 4 clock tracks, read version 6): a reader of version 11 reads it "
                     "unchanged");
   for (const char* name : {"v7_clock_track", "v7_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 INDEX-1 REC-CLK-7",
@@ -350,12 +404,16 @@ int main(int argc, char** argv) {
                       "reads it unchanged");
   for (const char* name : {"v8_tag_dictionary", "v8_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 INDEX-1 DICT-1",
-                      "written by a version 8 writer (the name tables in the index body): a reader of version 10 reads "
+                      "written by a version 8 writer (the name tables in the index body): a reader of version 11 reads "
                       "it unchanged");
 
   for (const char* name : {"v9_name_chunks", "v9_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 INDEX-1 NAME-1",
-                      "written by a version 9 writer (the block table in the index body): a reader of version 10 reads "
+                      "written by a version 9 writer (the block table in the index body): a reader of version 11 reads "
+                      "it unchanged");
+  for (const char* name : {"v10_table_chunks", "v10_group_frames"})
+    kept_valid_vector(name, "FILE-HDR-2 BLOCK-4 TABLE-1",
+                      "written by a version 10 writer (texts without the column form): a reader of version 11 reads "
                       "it unchanged");
 
   // ---- valid: compressed sections ----
@@ -374,6 +432,20 @@ int main(int argc, char** argv) {
                  "(a reader must accept them; the bytes are not canonical)");
   }
 
+  {
+    // Texts in the column form (9.3.2): one frame (encoding 4), one per group (encoding 5).
+    for (const bool by_group : {false, true}) {
+      const std::string pga = columns_archive(by_group);
+      const std::string_view block = std::string_view(pga).substr(kHeaderSize);
+      if (block[kBlockHeaderSize + kTexts * kSectionEntrySize + 1] != (by_group ? kZstdColumnsByGroup : kZstdColumns))
+        std::abort();  // the writer kept the plain form: not what this vector is for
+      valid_vector(by_group ? "text_columns_by_group" : "text_columns", pga, by_group ? "BLOCK-1 BLOCK-4 TEXT-COL-1" : "BLOCK-1 TEXT-COL-1",
+                   by_group ? "engine reports as texts in the column form, one zstd frame per directory group of one game "
+                              "(a reader must accept them; the bytes are not canonical)"
+                            : "engine reports as texts in the column form, one zstd frame (a reader must accept it; the "
+                              "bytes are not canonical)");
+    }
+  }
   {
     // The tags of every block compressed with one trained dictionary (9.9, encoding 3).
     const std::string pga = pack(dictionary_pgn(), dictionary_options());
@@ -424,9 +496,9 @@ int main(int argc, char** argv) {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = 11;  // read version 11
+    h[10] = 12;  // read version 12
     invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version 11: refused as unsupported, not corrupt");
+                   "needs a reader of version 12: refused as unsupported, not corrupt");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
   {
@@ -701,6 +773,54 @@ int main(int argc, char** argv) {
                    "BLOCK-4", "the first group's frame does not begin with the Zstandard magic number");
     invalid_vector("group_frames_for_tags", edit_block(framed, [&](std::string& b) { b[kBlockHeaderSize + 1] = kZstdByGroup; }),
                    "Corruption", "BLOCK-1", "encoding 2 (one frame per group) on the tags section, which has no directory column");
+  }
+  {
+    // Texts in the column form (9.3.2, TEXT-COL-1): forms the writer would not make, in a frame
+    // that decompresses; the form on a tags section; a group frame declaring more than the form
+    // of its group can take.
+    const std::string pga = columns_archive(false);
+    const Index idx = index_of(pga);
+    std::string streams;
+    {
+      DecodedBlock b;
+      if (!decode_block(std::string_view(pga).substr(kHeaderSize, idx.blocks.at(0).size), "x", b).ok()) std::abort();
+      streams = b.sections[kTexts];
+    }
+    std::string form;
+    if (!texts_to_columns(streams, form)) std::abort();
+    if (unpack(with_texts_form(pga, form)) != unpack(pga)) std::abort();  // the helper alone changes no game
+    const std::size_t d = form.find("d=\x01");
+    if (d == std::string::npos) std::abort();
+    std::string after_letter = form;
+    after_letter.erase(d + 1, 1);  // "d\x01": the number would follow a letter
+    invalid_vector("text_columns_marker_after_letter", with_texts_form(pga, after_letter), "Corruption", "TEXT-COL-1",
+                   "a texts section whose column form has a number marker right after a letter (\"d\" then the "
+                   "marker: texts_to_columns would have kept such digits in the text)");
+    std::string longer = form;
+    const std::size_t numbers = form.rfind(std::string(1, '\0') + "7");  // a number of the tl= column
+    if (numbers == std::string::npos) std::abort();
+    longer.insert(numbers + 1, "1");
+    invalid_vector("text_columns_size", with_texts_form(pga, longer), "Corruption", "TEXT-COL-1",
+                   "a texts section whose column form rebuilds one byte more texts than the section's raw size");
+    const std::string two = read(dir + "/encode/two_plies.pga");
+    invalid_vector("text_columns_for_tags",
+                   edit_block(two, [](std::string& b) { b[kBlockHeaderSize + 1] = kZstdColumns; }), "Corruption",
+                   "BLOCK-1", "encoding 4 (the column form) on the tags section");
+    const std::string grouped = columns_archive(true);
+    const std::string_view block = std::string_view(grouped).substr(kHeaderSize);
+    const std::size_t texts = texts_of(block).first;
+    // The frame header descriptor (texts + 4): single segment (bit 5), then the content size in
+    // 1 or 2 bytes (bits 7-6: 0 or 1); it is set to the most those bytes say.
+    const auto fhd = static_cast<std::uint8_t>(block[texts + 4]);
+    if (!(fhd & 0x20) || (fhd >> 6) > 1 || (fhd & 0x03)) std::abort();  // not the header this vector edits
+    const std::size_t fcs_bytes = (fhd >> 6) + 1;
+    const std::size_t declared = fcs_bytes == 1 ? 255 : 65535 + 256;
+    invalid_vector("text_columns_group_frame_size", edit_block(grouped, [&](std::string& b) {
+                     for (std::size_t i = 0; i < fcs_bytes; ++i) b[texts + 5 + i] = static_cast<char>(0xFF);
+                   }),
+                   "Corruption", "BLOCK-4",
+                   "the first group's frame declares " + std::to_string(declared) +
+                       " bytes, more than the column form of its group's texts can take");
   }
   write("MANIFEST.tsv", manifest);
   return 0;

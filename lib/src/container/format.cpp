@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "codec/bytes.h"
+#include "container/text_columns.h"
 
 namespace pgnarc::container {
 
@@ -490,22 +491,44 @@ std::string BlockBuilder::finish(const WriterOptions& options, const WriterDicti
     std::uint8_t encoding = kStored;
     std::string packed;
     if (options.compress && !raw.empty()) {
-      // Texts and raw games larger than two frames go one frame per group (9.3), others in one.
-      if ((s == kTexts || s == kRaw) && options.frame_bytes && raw.size() > 2 * options.frame_bytes && groups > 1) {
-        bool ok = true;
-        for (std::uint32_t k = 0; k < groups && ok; ++k) {
-          const std::uint32_t from = group_from(s - 1, k);
-          const std::string frame = compress_frame(raw.substr(from, group_to(s - 1, k) - from), options.zstd_level);
-          ok = !frame.empty();
-          packed += frame;
+      // Texts also in their column form (9.3.2), kept where every entry allows it and it
+      // compresses smaller.
+      std::string whole_form;
+      const bool columns = s == kTexts && options.text_columns && texts_to_columns(raw, whole_form);
+      // The section as frames of `parts` (the whole, or one per group), of the stream's bytes or
+      // of their column form; empty if zstd failed.
+      const auto frames = [&](bool column_form, bool by_group) {
+        std::string out, form;
+        for (std::uint32_t k = 0, parts = by_group ? groups : 1; k < parts; ++k) {
+          const std::uint32_t from = by_group ? group_from(s - 1, k) : 0;
+          std::string_view bytes = by_group ? raw.substr(from, group_to(s - 1, k) - from) : raw;
+          if (column_form) {
+            form.clear();
+            texts_to_columns(bytes, form);
+            bytes = form;
+          }
+          const std::string frame = compress_frame(bytes, options.zstd_level);
+          if (frame.empty()) return std::string();
+          out += frame;
         }
-        if (ok) encoding = kZstdByGroup;
-      } else if (s == kTags && dict) {
+        return out;
+      };
+      if (s == kTags && dict) {
         packed = dict->compress(raw);
         if (!packed.empty()) encoding = kZstdDictionary;
       } else {
-        packed = compress_frame(raw, options.zstd_level);
-        if (!packed.empty()) encoding = kZstd;
+        // Texts and raw games larger than two frames go one frame per group (9.3), others in one.
+        const bool by_group =
+            (s == kTexts || s == kRaw) && options.frame_bytes && raw.size() > 2 * options.frame_bytes && groups > 1;
+        packed = frames(false, by_group);
+        if (!packed.empty()) encoding = by_group ? kZstdByGroup : kZstd;
+        if (columns) {
+          std::string in_columns = frames(true, by_group);
+          if (!in_columns.empty() && (packed.empty() || in_columns.size() < packed.size())) {
+            packed = std::move(in_columns);
+            encoding = by_group ? kZstdColumnsByGroup : kZstdColumns;
+          }
+        }
       }
       if (encoding != kStored && packed.size() >= raw.size()) encoding = kStored;
     }
@@ -558,8 +581,10 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
     encodings[s] = static_cast<std::uint8_t>(e[1]);
     // One frame per group: texts and raw sections of layout 1 only (they have a directory column).
     // A dictionary: tags sections only (of layout 1, the only layout written with format 8).
-    if (encodings[s] > kZstdDictionary || (encodings[s] == kZstdByGroup && (layout != kBlockLayout1 || s < kTexts)) ||
-        (encodings[s] == kZstdDictionary && (layout != kBlockLayout1 || s != kTags)))
+    // Column forms (format 11): texts sections of layout 1 only.
+    if (encodings[s] > kZstdColumnsByGroup || (encodings[s] == kZstdByGroup && (layout != kBlockLayout1 || s < kTexts)) ||
+        (encodings[s] == kZstdDictionary && (layout != kBlockLayout1 || s != kTags)) ||
+        (encodings[s] >= kZstdColumns && (layout != kBlockLayout1 || s != kTexts)))
       return bad("unknown section encoding", at + 1);
     if (get_le(e + 2, 2) != 0) return bad("reserved bytes not zero", at + 2);
     stored[s] = static_cast<std::uint32_t>(get_le(e + 4, 4));
@@ -714,8 +739,8 @@ Status walk_frames(DecodedBlock& block, int s, std::size_t block_pos, const std:
       return bad("group " + std::to_string(k) + " has no Zstandard frame", pos);
     const std::size_t n = ZSTD_findFrameCompressedSize(rest.data(), rest.size());
     if (ZSTD_isError(n)) return bad("group " + std::to_string(k) + "'s frame is damaged", pos);
-    const unsigned long long content = ZSTD_getFrameContentSize(rest.data(), n);
-    if (content != column[k + 1] - column[k])
+    const unsigned long long content = ZSTD_getFrameContentSize(rest.data(), n), size = column[k + 1] - column[k];
+    if (block.encoding[s] == kZstdColumnsByGroup ? content > max_columns_size(size) : content != size)
       return bad("group " + std::to_string(k) + "'s frame does not declare the size the directory gives", pos);
     pos += n;
   }
@@ -724,15 +749,32 @@ Status walk_frames(DecodedBlock& block, int s, std::size_t block_pos, const std:
   return {};
 }
 
+// The texts stream of `size` bytes appended to `out` from `frame`, a zstd frame of its column
+// form (9.3.2) that declares its size (checked by the caller, or here: up to the form's bound).
+Status texts_from_columns(std::string_view frame, std::size_t size, std::string& out, const std::string& what) {
+  static thread_local std::string form;
+  const unsigned long long declared = ZSTD_getFrameContentSize(frame.data(), frame.size());
+  if (declared > max_columns_size(size) || !decompress(frame, static_cast<std::uint32_t>(declared), form))
+    return corruption(what + " does not decompress to its declared size");
+  if (const char* why = columns_to_texts(form, size, out)) return corruption(what + ": column form: " + why);
+  return {};
+}
+
 // Decompresses frame k of group-framed section s into its place in the section.
 Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const std::string& where) {
   const std::uint32_t from = block.frame_start[s][k], to = block.frame_start[s][k + 1];
   const std::uint32_t at = block.group_start[s - 1][k], size = block.group_start[s - 1][k + 1] - at;
-  const std::size_t n = ZSTD_decompressDCtx(thread_dctx(), block.sections[s].data() + at, size,
-                                            block.stored_bytes[s].data() + from, to - from);
-  if (ZSTD_isError(n) || n != size)
-    return corruption(where + ": section " + std::to_string(s) + ": group " + std::to_string(k) +
-                      "'s frame does not decompress to its size");
+  const std::string_view frame = block.stored_bytes[s].substr(from, to - from);
+  const std::string what = where + ": section " + std::to_string(s) + ": group " + std::to_string(k) + "'s frame";
+  if (block.encoding[s] == kZstdColumnsByGroup) {
+    static thread_local std::string texts;
+    texts.clear();
+    if (auto st = texts_from_columns(frame, size, texts, what); !st) return st;
+    std::copy(texts.begin(), texts.end(), block.sections[s].begin() + at);
+    return {};
+  }
+  const std::size_t n = ZSTD_decompressDCtx(thread_dctx(), block.sections[s].data() + at, size, frame.data(), frame.size());
+  if (ZSTD_isError(n) || n != size) return corruption(what + " does not decompress to its size");
   return {};
 }
 
@@ -766,8 +808,15 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
     }
     if (out.encoding[s] == kStored) {
       out.sections[s].assign(stored);
-    } else if (out.encoding[s] == kZstdByGroup) {
+    } else if (by_group(out.encoding[s])) {
       out.sections[s].clear();  // filled group by group once the directory is known
+    } else if (out.encoding[s] == kZstdColumns) {
+      out.sections[s].clear();
+      if (auto st = texts_from_columns(stored, raw[s], out.sections[s],
+                                       where + ": section " + std::to_string(s) + " (block byte " +
+                                           std::to_string(section_pos[s]) + ")");
+          !st)
+        return st;
     } else if (!decompress(stored, raw[s], out.sections[s], ddict)) {
       return corruption(where + ": section " + std::to_string(s) + " does not decompress to its size (block byte " +
                         std::to_string(section_pos[s]) + ")");
@@ -781,7 +830,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   }
   if (auto st = parse_directory(where, raw, out); !st) return st;
   for (int s = kTexts; s < kSections; ++s) {
-    if (out.encoding[s] != kZstdByGroup) continue;
+    if (!by_group(out.encoding[s])) continue;
     if (auto st = walk_frames(out, s, section_pos[s], where); !st) return st;
     const auto groups = static_cast<std::uint32_t>(out.frame_start[s].size() - 1);
     if (parts == BlockParts::kLazyGroups) {

@@ -716,7 +716,8 @@ Result<ArchiveInfo> Archive::info() {
     if (auto st = read_block_sizes(s.bytes(b), s.where(b), games, stored, raw, encodings); !st) return st.error();
     std::uint64_t sum = 0;
     for (int k = 0; k < kSections; ++k) {
-      info.section_framed_blocks[k] += encodings[k] == kZstdByGroup;
+      info.section_framed_blocks[k] += by_group(encodings[k]);
+      info.text_column_blocks += k == kTexts && encodings[k] >= kZstdColumns;
       info.dictionary_blocks += encodings[k] == kZstdDictionary;
       info.section_stored[k] += stored[k];
       info.section_raw[k] += raw[k];
