@@ -1,14 +1,16 @@
-#include "text_columns.h"
+#include "container/text_columns.h"
 
-#include <cstdint>
-#include <cstring>
-#include <algorithm>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <utility>
 #include <vector>
 
-#include "../codec/bytes.h"
+#include "codec/bytes.h"
 
 namespace pgnarc::container {
 
@@ -17,20 +19,23 @@ namespace {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 
-// Where each number goes in the columns: numbers are listed entry by entry (entry i's k-th number
-// at first[i] + k), columns list them by position k, then by entry. column_slot[c] is the number
-// that the c-th value of the columns is.
+// Numbers per column, from the numbers of each of `texts` texts: column k holds a number of every
+// text with more than k.
+void column_sizes(const std::uint32_t* count, std::size_t texts, std::vector<std::uint32_t>& size) {
+  std::uint32_t most = 0;
+  for (std::size_t i = 0; i < texts; ++i) most = std::max(most, count[i]);
+  size.assign(most + 1, 0);
+  for (std::size_t i = 0; i < texts; ++i) ++size[count[i]];  // [k]: texts with k numbers
+  for (std::uint32_t k = most; k-- > 0;) size[k] += size[k + 1];  // with k or more
+  size.erase(size.begin());  // [k]: with more than k
+}
+
+// The columns' order of the numbers listed text by text (text i's k-th number at first[i] + k):
+// by position k, then by text. column_slot[c] is the number that the c-th value of the columns is.
 std::vector<std::uint32_t> column_order(const std::vector<std::uint32_t>& count, std::size_t numbers) {
-  std::vector<std::uint32_t> column_size;
-  for (const std::uint32_t c : count) {
-    if (c > column_size.size()) column_size.resize(c, 0);
-    for (std::uint32_t k = 0; k < c; ++k) ++column_size[k];
-  }
-  std::vector<std::uint32_t> fill(column_size.size(), 0);
-  for (std::size_t k = 0, at = 0; k < column_size.size(); ++k) {
-    fill[k] = static_cast<std::uint32_t>(at);
-    at += column_size[k];
-  }
+  std::vector<std::uint32_t> fill;
+  column_sizes(count.data(), count.size(), fill);
+  for (std::uint32_t k = 0, at = 0; k < fill.size(); ++k) at += std::exchange(fill[k], at);
   std::vector<std::uint32_t> column_slot(numbers);
   std::uint32_t first = 0;
   for (const std::uint32_t c : count) {
@@ -84,15 +89,12 @@ bool texts_to_columns(std::string_view stream, std::string& out) {
 
 namespace {
 
-// The 16 bytes from q, and bit masks of where those before `limit` hold a terminator, a marker,
-// or a byte that is neither a digit nor a terminator. The reader's passes step through the column
-// form 16 bytes at a time and visit only the bytes these masks flag. Bytes from `buffer_end` on
-// are not read (they come out as spaces).
+// Bit masks of the 16 bytes from q: where those before `limit` hold a terminator, a marker, a
+// digit, an ASCII letter, or a byte that is neither a digit nor a terminator. The reader's passes
+// step through the column form 16 bytes at a time and visit only the bytes these masks flag.
+// Bytes from `buffer_end` on are not read (they count as spaces).
 struct Chunk {
-#if !defined(__SSE2__)
-  char bytes[16];
-#endif
-  std::uint32_t terminators = 0, markers = 0, not_number = 0, digits = 0, letters = 0;
+  std::uint32_t terminators = 0, markers = 0, digits = 0, letters = 0, not_number = 0;
 };
 
 inline void load_chunk(const char* q, const char* limit, const char* buffer_end, Chunk& c) {
@@ -105,29 +107,32 @@ inline void load_chunk(const char* q, const char* limit, const char* buffer_end,
     std::memcpy(padded, q, static_cast<std::size_t>(buffer_end - q));
     from = padded;
   }
+  std::uint32_t terminators = 0, markers = 0, digits = 0, letters = 0;
 #if defined(__SSE2__)
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from));
-  const __m128i t = _mm_cmpeq_epi8(v, _mm_setzero_si128());
-  const __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
-  const __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-  c.terminators = static_cast<std::uint32_t>(_mm_movemask_epi8(t)) & valid;
-  c.markers = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(kNumberMarker)))) & valid;
-  c.not_number = ~static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_or_si128(t, digit))) & valid;
-  c.digits = static_cast<std::uint32_t>(_mm_movemask_epi8(digit)) & valid;
-  const __m128i l = _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
-  c.letters = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(25)), l))) & valid;
+  const auto mask = [](__m128i m) { return static_cast<std::uint32_t>(_mm_movemask_epi8(m)); };
+  // Unsigned x - lo <= span, as min(x - lo, span) == x - lo.
+  const auto in_range = [&](__m128i x, char lo, char span) {
+    const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8(lo));
+    return mask(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span)), d));
+  };
+  terminators = mask(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+  markers = mask(_mm_cmpeq_epi8(v, _mm_set1_epi8(kNumberMarker)));
+  digits = in_range(v, '0', 9);
+  letters = in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 25);  // 0x20 folds A-Z onto a-z
 #else
-  std::memcpy(c.bytes, from, 16);
-  c.terminators = c.markers = c.not_number = c.digits = c.letters = 0;
   for (std::size_t i = 0; i < 16; ++i) {
-    const std::uint32_t bit = (1u << i) & valid;
-    c.digits |= is_digit(c.bytes[i]) ? bit : 0;
-    c.letters |= is_letter(c.bytes[i]) ? bit : 0;
-    c.terminators |= c.bytes[i] == kColumnTerminator ? bit : 0;
-    c.markers |= c.bytes[i] == kNumberMarker ? bit : 0;
-    c.not_number |= c.bytes[i] != kColumnTerminator && !is_digit(c.bytes[i]) ? bit : 0;
+    terminators |= std::uint32_t{from[i] == kColumnTerminator} << i;
+    markers |= std::uint32_t{from[i] == kNumberMarker} << i;
+    digits |= std::uint32_t{is_digit(from[i])} << i;
+    letters |= std::uint32_t{is_letter(from[i])} << i;
   }
 #endif
+  c.terminators = terminators & valid;
+  c.markers = markers & valid;
+  c.digits = digits & valid;
+  c.letters = letters & valid;
+  c.not_number = ~(terminators | digits) & valid;
 }
 
 }  // namespace
@@ -135,8 +140,8 @@ inline void load_chunk(const char* q, const char* limit, const char* buffer_end,
 const char* columns_to_texts(std::string_view columns, std::size_t size, std::string& out) {
   detail::ByteCursor in(columns);
   std::uint64_t entries;
-  // Every entry takes at least its length byte in the stream.
-  if (!in.varint(entries) || entries > size) return "bad entry count";
+  // Every entry takes at least its length byte in the stream, and its terminator in the form.
+  if (!in.varint(entries) || entries > size || entries > in.remaining()) return "bad entry count";
   const char* p = in.rest().data();
   const char* const end = p + in.rest().size();
   // The texts: where each starts (text[e], ended by a terminator just before text[e + 1]), and
@@ -190,13 +195,7 @@ const char* columns_to_texts(std::string_view columns, std::size_t size, std::st
       letter_or_digit_before = letter_or_digit >> 15 & 1;
     }
     p = text_at[entries];
-    // Column k holds a number of every text with more than k.
-    std::uint32_t most = 0;
-    for (std::uint64_t i = 0; i < entries; ++i) most = std::max(most, count_of[i]);
-    column_size.assign(most + 1, 0);
-    for (std::uint64_t i = 0; i < entries; ++i) ++column_size[count_of[i]];  // [k]: texts with k numbers
-    for (std::uint32_t k = most; k-- > 0;) column_size[k] += column_size[k + 1];  // with k or more
-    column_size.erase(column_size.begin());  // [k]: with more than k
+    column_sizes(count_of, entries, column_size);
   }
   // The columns: digits, each number ended by a terminator. Numbers are counted in column order;
   // number i ends at end_of[i] (and starts after number i - 1's terminator).
