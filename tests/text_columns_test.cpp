@@ -119,7 +119,8 @@ TEST(TextColumns, FormsTheWriterWouldNotMakeAreRefused) {
       {good, 6, "the texts are larger than the section says"},
       {good, 8, "the texts are not the size the section says"},
       {"\x80", 7, "bad entry count"},
-      {"\x09", 7, "bad entry count"},  // more entries than bytes
+      {"\x09", 7, "bad entry count"},  // more entries than bytes of texts
+      {"\x05", 7, "bad entry count"},  // more entries than bytes of the form (each ends with a terminator)
       {form("\x02", "x \x01 y" + z, ""), 7, "a text runs past the end of the columns"},
       {form("\x02", "x \x01 y" + z, "12" + z), 7, "a text holds a digit after neither a letter nor a digit"},
       {form("\x01", "x \x01 y", ""), 7, "a text runs past the end of the columns"},
