@@ -502,7 +502,9 @@ std::string BlockBuilder::finish(const WriterOptions& options, const WriterDicti
         for (std::uint32_t k = 0, parts = by_group ? groups : 1; k < parts; ++k) {
           const std::uint32_t from = by_group ? group_from(s - 1, k) : 0;
           std::string_view bytes = by_group ? raw.substr(from, group_to(s - 1, k) - from) : raw;
-          if (column_form) {
+          if (column_form && !by_group) {
+            bytes = whole_form;
+          } else if (column_form) {
             form.clear();
             texts_to_columns(bytes, form);
             bytes = form;
