@@ -883,6 +883,41 @@ TEST(ArchiveFrames, ColumnFormOnlyWhereSmaller) {
   for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(games[i].game, want[i].game) << "game " << i + 1;
 }
 
+// Verbatim games (crazyhouse: another variant) in the column form of the raw section come back
+// byte for byte, in order and at random, and take less room than in the plain form.
+TEST(ArchiveFrames, VerbatimGamesInColumnForm) {
+  const std::string pgn = test::read_file(test::corpus_path("pgn/variant_crazyhouse.pgn"));
+  WriterOptions o = small_blocks();
+  const std::string columns = pack(pgn, "raw_columns.pga", o);
+  o.text_columns = false;
+  const std::string plain = pack(pgn, "raw_plain.pga", o);
+  std::uint64_t raw_columns = 0, raw_plain = 0;
+  int column_blocks = 0;
+  for (const BlockSections& s : block_sections(file_bytes(columns))) {
+    raw_columns += s.stored[container::kRaw];
+    column_blocks += s.encoding[container::kRaw] >= container::kZstdColumns;
+  }
+  for (const BlockSections& s : block_sections(file_bytes(plain))) raw_plain += s.stored[container::kRaw];
+  EXPECT_GT(column_blocks, 0);
+  EXPECT_LT(raw_columns, raw_plain);
+  const auto want = expected_games(pgn);
+  const auto got = unpack_games(columns);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_FALSE(want[i].ok) << "game " << i + 1 << " is a crazyhouse game, kept verbatim";
+    ASSERT_EQ(got[i].raw, want[i].raw) << "game " << i + 1;
+  }
+  auto a = Archive::open(columns);
+  ASSERT_TRUE(a.ok());
+  std::mt19937_64 rng(9);
+  for (int k = 0; k < 100; ++k) {
+    const std::uint64_t i = rng() % got.size();
+    auto g = (*a)->read_game(i);
+    ASSERT_TRUE(g.ok()) << g.error().to_string();
+    EXPECT_EQ(g->raw_text, want[i].raw) << "game " << i + 1;
+  }
+}
+
 // A block whose first group's frame is damaged (its magic number changed, the block checksum
 // made right again) is rejected even by a read of a game in its last group, which would not
 // decompress that frame: every frame header is checked against the directory first (BLOCK-4).

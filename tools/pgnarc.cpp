@@ -576,12 +576,12 @@ int cmd_info(const Args& a) {
                   (unsigned long long)info->table_chunks, (unsigned long long)info->table_bytes, bits_per_ply);
     s += line;
     for (int k = 0; k < 5; ++k) {
-      std::snprintf(line, sizeof line, "%s\"%s\": {\"stored\": %llu, \"raw\": %llu, \"framed_blocks\": %llu",
+      std::snprintf(line, sizeof line,
+                    "%s\"%s\": {\"stored\": %llu, \"raw\": %llu, \"framed_blocks\": %llu, \"column_blocks\": %llu}",
                     k ? ", " : "", names[k], (unsigned long long)info->section_stored[k],
-                    (unsigned long long)info->section_raw[k], (unsigned long long)info->section_framed_blocks[k]);
+                    (unsigned long long)info->section_raw[k], (unsigned long long)info->section_framed_blocks[k],
+                    (unsigned long long)info->section_column_blocks[k]);
       s += line;
-      if (k == 3) s += ", \"column_blocks\": " + std::to_string(info->text_column_blocks);
-      s += "}";
     }
     s += "}}\n";
   } else {
@@ -628,11 +628,12 @@ int cmd_info(const Args& a) {
                       (unsigned long long)info->section_framed_blocks[k], (unsigned long long)info->blocks);
         s += line;
       }
-    if (info->text_column_blocks) {
-      std::snprintf(line, sizeof line, "%s: wording and numbers apart (column form) in %llu of %llu blocks\n", contents[3],
-                    (unsigned long long)info->text_column_blocks, (unsigned long long)info->blocks);
-      s += line;
-    }
+    for (int k = 0; k < 5; ++k)
+      if (info->section_column_blocks[k]) {
+        std::snprintf(line, sizeof line, "%s: wording and numbers apart (column form) in %llu of %llu blocks\n",
+                      contents[k], (unsigned long long)info->section_column_blocks[k], (unsigned long long)info->blocks);
+        s += line;
+      }
   }
   Output out;
   return write_out(out, s);

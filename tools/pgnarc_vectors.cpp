@@ -443,6 +443,24 @@ int main(int argc, char** argv) {
     }
   }
   {
+    // Verbatim games (crazyhouse, kept as text) with a raw section in the column form.
+    const std::string pgn = read(dir + "/../pgn/variant_crazyhouse.pgn");
+    std::string six;
+    for (std::size_t at = 0, n = 0; n < 6 && at != std::string::npos; ++n) {
+      const std::size_t next = pgn.find("\n[Event ", at + 1);
+      six += pgn.substr(at, next == std::string::npos ? std::string::npos : next + 1 - at);
+      at = next == std::string::npos ? next : next + 1;
+    }
+    WriterOptions o = stored();
+    o.compress = true;
+    const std::string pga = pack(six, o);
+    if (std::string_view(pga).substr(kHeaderSize)[kBlockHeaderSize + kRaw * kSectionEntrySize + 1] != kZstdColumns)
+      std::abort();  // the writer kept the plain form: not what this vector is for
+    valid_vector("raw_columns", pga, "BLOCK-1 TEXT-COL-1",
+                 "six crazyhouse games kept verbatim, the raw section in the column form (a reader must accept it; "
+                 "the bytes are not canonical)");
+  }
+  {
     // The tags of every block compressed with one trained dictionary (9.9, encoding 3).
     const std::string pga = pack(dictionary_pgn(), dictionary_options());
     if (index_of(pga).dictionaries.size() != 1) {

@@ -26,8 +26,9 @@ struct WriterOptions {
   // zstd frames of about this many bytes (whole directory groups of games), so that reading one
   // game decompresses only its own frame; 0: one frame per section.
   std::size_t frame_bytes = 32 * 1024;
-  // Comments compressed in their column form (format 11, spec 9.3.2: wording and numbers apart,
-  // 8-19% smaller on commented games); false: as the plain stream, as format 10 did.
+  // Comments and verbatim games compressed in their column form where that is smaller (format
+  // 11, spec 9.3.2: wording and numbers apart; TCEC's comments 16% smaller); false: as the plain
+  // stream only, as format 10 did.
   bool text_columns = true;
   // The tags sections of an archive are compressed with one zstd dictionary of at most this
   // many bytes (and at most an eighth of the tags it is trained on), trained by the writer on
@@ -121,8 +122,9 @@ struct ArchiveInfo {
   std::uint64_t section_stored[5] = {}, section_raw[5] = {};
   // Blocks whose section is stored as one zstd frame per group of games (format 6, encoding 2).
   std::uint64_t section_framed_blocks[5] = {};
-  // Blocks whose texts are stored in their column form (format 11, encodings 4 and 5).
-  std::uint64_t text_column_blocks = 0;
+  // Blocks whose section is stored in its column form (format 11, encodings 4 and 5: texts and
+  // raw sections).
+  std::uint64_t section_column_blocks[5] = {};
   // Tag dictionaries (format 8): how many, their bytes in the file, and the blocks whose tags
   // section is compressed with one.
   std::uint64_t dictionaries = 0, dictionary_bytes = 0, dictionary_blocks = 0;

@@ -491,10 +491,10 @@ std::string BlockBuilder::finish(const WriterOptions& options, const WriterDicti
     std::uint8_t encoding = kStored;
     std::string packed;
     if (options.compress && !raw.empty()) {
-      // Texts also in their column form (9.3.2), kept where every entry allows it and it
-      // compresses smaller.
+      // Texts and verbatim games also in their column form (9.3.2), kept where every entry
+      // allows it and it compresses smaller.
       std::string whole_form;
-      const bool columns = s == kTexts && options.text_columns && texts_to_columns(raw, whole_form);
+      const bool columns = (s == kTexts || s == kRaw) && options.text_columns && texts_to_columns(raw, whole_form);
       // The section as frames of `parts` (the whole, or one per group), of the stream's bytes or
       // of their column form; empty if zstd failed.
       const auto frames = [&](bool column_form, bool by_group) {
@@ -583,10 +583,10 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
     encodings[s] = static_cast<std::uint8_t>(e[1]);
     // One frame per group: texts and raw sections of layout 1 only (they have a directory column).
     // A dictionary: tags sections only (of layout 1, the only layout written with format 8).
-    // Column forms (format 11): texts sections of layout 1 only.
+    // Column forms (format 11): texts and raw sections of layout 1 only.
     if (encodings[s] > kZstdColumnsByGroup || (encodings[s] == kZstdByGroup && (layout != kBlockLayout1 || s < kTexts)) ||
         (encodings[s] == kZstdDictionary && (layout != kBlockLayout1 || s != kTags)) ||
-        (encodings[s] >= kZstdColumns && (layout != kBlockLayout1 || s != kTexts)))
+        (encodings[s] >= kZstdColumns && (layout != kBlockLayout1 || s < kTexts)))
       return bad("unknown section encoding", at + 1);
     if (get_le(e + 2, 2) != 0) return bad("reserved bytes not zero", at + 2);
     stored[s] = static_cast<std::uint32_t>(get_le(e + 4, 4));

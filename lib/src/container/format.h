@@ -34,8 +34,8 @@ inline constexpr std::uint8_t kStored = 0, kZstd = 1, kZstdByGroup = 2;
 // Encoding 3 (format 8, tags sections only): one zstd frame compressed with the archive's tag
 // dictionary that its frame header names.
 inline constexpr std::uint8_t kZstdDictionary = 3;
-// Encodings 4 and 5 (format 11, texts sections of layout 1 only): as 1 and 2, but each frame holds
-// the column form of its bytes of the texts stream (9.3.2, text_columns.h).
+// Encodings 4 and 5 (format 11, texts and raw sections of layout 1 only): as 1 and 2, but each
+// frame holds the column form of its bytes of the stream (9.3.2, text_columns.h).
 inline constexpr std::uint8_t kZstdColumns = 4, kZstdColumnsByGroup = 5;
 inline constexpr bool by_group(std::uint8_t encoding) { return encoding == kZstdByGroup || encoding == kZstdColumnsByGroup; }
 // A dictionary element (9.9): magic, ID, encoding, 3 reserved bytes, stored and raw sizes, the

@@ -717,7 +717,7 @@ Result<ArchiveInfo> Archive::info() {
     std::uint64_t sum = 0;
     for (int k = 0; k < kSections; ++k) {
       info.section_framed_blocks[k] += by_group(encodings[k]);
-      info.text_column_blocks += k == kTexts && encodings[k] >= kZstdColumns;
+      info.section_column_blocks[k] += encodings[k] >= kZstdColumns;
       info.dictionary_blocks += encodings[k] == kZstdDictionary;
       info.section_stored[k] += stored[k];
       info.section_raw[k] += raw[k];
