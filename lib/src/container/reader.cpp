@@ -25,6 +25,29 @@ using namespace container;
 
 namespace {
 
+// A pass over the blocks (a scan, an unpack) gives their mapped pages back once read, so that
+// resident memory stays flat, but in runs of at least 8 MiB: each madvise interrupts the CPUs
+// of the process's other threads to flush their TLBs, which done per block (about 13 KB on
+// PGN Mentor) took some 5% of unpack's time.
+class PageReleaser {
+ public:
+  explicit PageReleaser(const MappedFile& map) : map_(map) {}
+  // Block bytes read: released with those before them once the run is long enough.
+  void done(std::string_view block) {
+    const char* end = block.data() + block.size();
+    if (!from_ || block.data() < from_) from_ = block.data();
+    if (end - from_ >= kRun) {
+      map_.release({from_, static_cast<std::size_t>(end - from_)});
+      from_ = end;
+    }
+  }
+
+ private:
+  static constexpr std::ptrdiff_t kRun = std::ptrdiff_t{8} << 20;
+  const MappedFile& map_;
+  const char* from_ = nullptr;
+};
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out)
@@ -558,6 +581,7 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {
   Impl& s = *impl_;
   if (auto st = s.need_all(); !st) return st;
+  PageReleaser pages(*s.map);
   for (std::uint32_t b = 0; b < s.footer.blocks; ++b) {
     if (auto st = s.load(b, true); !st) return st;
     for (std::uint32_t j = 0; j < s.block.games; ++j) {
@@ -565,7 +589,7 @@ Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>&
       if (!g) return g.error();
       if (!visit(s.entry(b).first_game + j, *g)) return {};
     }
-    s.map->release(s.bytes(b));  // the block's sections are copies by now
+    pages.done(s.bytes(b));  // the block's sections are copies by now
   }
   return {};
 }
@@ -661,6 +685,7 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
   } pool{mutex, taken, stop, {}};
   for (unsigned t = 0; t < std::min<std::uint32_t>(threads, n); ++t) pool.threads.emplace_back(work);
   std::uint64_t games_done = 0;
+  PageReleaser pages(*s.map);
   for (std::uint32_t b = 0; b < n; ++b) {
     Slot slot;
     {
@@ -671,7 +696,7 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
     if (slot.thrown) std::rethrow_exception(slot.thrown);
     if (!slot.text) return slot.text.error();
     games_done += s.entry(b).games;
-    s.map->release(s.bytes(b));
+    pages.done(s.bytes(b));
     if (!sink(*slot.text)) return {};
     {
       std::lock_guard lock(mutex);
