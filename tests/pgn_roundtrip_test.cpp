@@ -21,6 +21,10 @@ TEST(PgnWrite, CanonicalLayout) {
             "[FEN \"4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1\"]\n\n1. b8=Q+ Kd7 2. O-O-O+ *\n\n");
   // Line comments end their line; escape lines stand alone in column 1.
   EXPECT_EQ(rewrite("1. e4 ; note\n e5\n%escape\n2. Nf3 *"), "1. e4 ; note\n1... e5\n%escape\n2. Nf3 *\n\n");
+  // A variation that opens with an escape line ends its "(" line (written "(%escape" once, which
+  // reads back as a move).
+  EXPECT_EQ(rewrite("1. e4 (\n%escape\n1. d4) 1... e5 *"), "1. e4 (\n%escape\n1. d4) 1... e5 *\n\n");
+  EXPECT_EQ(rewrite("1. e4 (; note\n1. d4) *"), "1. e4 (; note\n1. d4) *\n\n");
   // Null moves, prelude and epilogue.
   EXPECT_EQ(rewrite("{before}\n[Event \"x\"]\n\n1. e4 -- 2. d4 * {after}"),
             "{before}\n[Event \"x\"]\n\n1. e4 -- 2. d4 * {after}\n\n");
@@ -141,9 +145,11 @@ Game random_game(std::mt19937_64& rng, const std::string& fen) {
       if (r == 1) g.events.push_back(GameEvent::make_nag(static_cast<std::uint8_t>(rng() % 256)));
       if (r == 2) g.events.push_back(GameEvent::comment(texts[rng() % texts.size()]));
       if (r == 3) g.events.push_back(GameEvent::comment("line comment", CommentKind::kLine));
+      if (r == 5) g.events.push_back(GameEvent::comment("escape line", CommentKind::kEscape));
       if (r == 4 && have_move && depth < 3) {
         g.events.push_back(GameEvent::begin_variation());
         if (rng() % 3 == 0) g.events.push_back(GameEvent::comment("variation start"));
+        else if (rng() % 4 == 0) g.events.push_back(GameEvent::comment("escape at a variation's start", CommentKind::kEscape));
         line(before, static_cast<int>(rng() % 6), depth + 1);
         g.events.push_back(GameEvent::end_variation());
       }

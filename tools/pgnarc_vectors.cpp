@@ -345,6 +345,10 @@ int main(int argc, char** argv) {
                 "{before the tags}\n[Event \"nested\"]\n\n{game comment} 1. e4 {after e4} e5 (1... c5 $14 {Sicilian} (1... e6 "
                 "2. d4 ; French\n d5) 2. Nf3) 2. Nf3 $1 $32 (2. f4 exf4 (2... d5)) 2... Nc6 *\n%escape after\n",
                 "REC-HDR-1 REC-CMT-1 REC-LINE-1", "nested variations with comments of all three kinds, NAGs, prelude, epilogue");
+  encode_vector("escape_in_variation",
+                "[Event \"escape\"]\n\n1. e4 (\n%escape opens the variation\n1. d4) (; a line comment opens this one\n1. c4) "
+                "1... e5 *\n",
+                "REC-CMT-1 REC-LINE-1", "variations opening with an escape line (its ( ends the line before) and a line comment");
   encode_vector("verbatim", "[Event \"crazyhouse\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 Nc6 3. N@e5 *\n",
                 "REC-HDR-1", "a game kept verbatim (another variant)");
   encode_vector("latin1_tags", "[Event \"Dortmund\"]\n[White \"M\xFCller, J\xFCrgen\"]\n[Black \"\xC9tienne\"]\n\n1. d4 *\n",

@@ -18,19 +18,53 @@ constexpr std::size_t kWidth = 80;
 class LineWriter {
  public:
   explicit LineWriter(std::string& out) : out_(out) {}
-  // `glue`: no space before this token (")"). An "(" is held back and written together with the
-  // token after it, so that it never ends a line.
+  // An "(" is held back and written together with the token after it, so that it never ends a
+  // line.
+  void open_variation() { open_ += '('; }
+  // `glue`: no space before this token (")").
   void token(std::string_view t, bool glue = false) {
-    if (t == "(") {
-      open_ += '(';
+    if (open_.empty()) return put(t, glue);
+    const std::string joined = open_ + std::string(t);
+    open_.clear();
+    put(joined, glue);
+  }
+  // A token that must end its line (";comment") or stand alone on one ("%escape").
+  void line_token(std::string_view t, bool column_one) {
+    if (column_one) {
+      if (!open_.empty()) {  // an escape line cannot carry the "(" before it
+        std::string held;
+        held.swap(open_);
+        put(held, false);
+      }
+      if (col_ > 0) newline();
+    }
+    token(t);
+    newline();
+  }
+  // A move's token (its number and SAN), written at buf + 1 with buf[0] free for what goes
+  // before it, so that separator and token are one append (unpack writes one per ply).
+  void move(char* buf, std::size_t n) {
+    if (!open_.empty()) return token(std::string_view(buf + 1, n));
+    if (col_ == 0) {
+      out_.append(buf + 1, n);
+      col_ = n;
       return;
     }
-    std::string joined;
-    if (!open_.empty()) {
-      joined = open_ + std::string(t);
-      t = joined;
-      open_.clear();
-    }
+    const bool wrap = col_ + 1 + n > kWidth;
+    buf[0] = wrap ? '\n' : ' ';
+    col_ = wrap ? n : col_ + 1 + n;
+    out_.append(buf, n + 1);
+  }
+  void newline() {
+    out_ += '\n';
+    col_ = 0;
+  }
+  void finish() {
+    if (col_ > 0) newline();
+  }
+
+ private:
+  void put(std::string_view t, bool glue) {
     if (col_ > 0 && glue && col_ + t.size() <= kWidth) {
       out_ += t;
       col_ += t.size();
@@ -46,28 +80,6 @@ class LineWriter {
     out_ += t;
     col_ += t.size();
   }
-  // A token that must end its line (";comment") or stand alone on one ("%escape").
-  void line_token(std::string_view t, bool column_one) {
-    if (column_one) {
-      if (!open_.empty()) {  // an escape line cannot carry the "(" before it
-        std::string held;
-        held.swap(open_);
-        token(held);
-      }
-      if (col_ > 0) newline();
-    }
-    token(t);
-    newline();
-  }
-  void newline() {
-    out_ += '\n';
-    col_ = 0;
-  }
-  void finish() {
-    if (col_ > 0) newline();
-  }
-
- private:
   std::string& out_;
   std::size_t col_ = 0;
   std::string open_;  // "(" not yet written
@@ -178,10 +190,10 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
       case GameEvent::kNullMove: {
         // The number and its move form one token, so that they stay together on one line.
         const auto& pos = walker.current();
-        char buf[16 + detail::kMaxSanLength];
-        char* p = buf;
+        char buf[1 + 16 + detail::kMaxSanLength];
+        char* p = buf + 1;
         if (pos.side_to_move() == kWhite || need_number) {
-          p = std::to_chars(p, buf + 12, pos.fullmove_number()).ptr;
+          p = std::to_chars(p, buf + 13, pos.fullmove_number()).ptr;
           for (const char* c = pos.side_to_move() == kWhite ? ". " : "... "; *c; ++c) *p++ = *c;
         }
         if (e.type == GameEvent::kMove) {
@@ -202,7 +214,7 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
           *p++ = '-';
           walker.play_null();
         }
-        w.token(std::string_view(buf, static_cast<std::size_t>(p - buf)));
+        w.move(buf, static_cast<std::size_t>(p - buf - 1));
         need_number = false;
         break;
       }
@@ -217,7 +229,7 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
       }
       case GameEvent::kBeginVariation:
         if (!walker.begin_variation()) return invalid_input("cannot write game: variation without a move to replace");
-        w.token("(");
+        w.open_variation();
         need_number = true;
         break;
       case GameEvent::kEndVariation:
