@@ -40,6 +40,10 @@ TEST_F(CliArchive, PackUnpackRoundTrip) {
   // unpack -o writes the same bytes; packing the output again and unpacking is stable.
   ASSERT_EQ(run_cli("unpack " + p("games.pga") + " -o " + p("out.pgn")).exit_code, 0);
   EXPECT_EQ(test::read_file(dir_ + "/out.pgn"), u.out);
+  // The same bytes on one thread as on all cores.
+  auto one = run_cli("unpack --threads 1 " + p("games.pga"));
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.out, u.out);
   ASSERT_EQ(run_cli("pack -q " + p("out.pgn") + " -o " + p("again.pga")).exit_code, 0);
   EXPECT_EQ(run_cli("unpack " + p("again.pga")).out, u.out);
 }
@@ -136,9 +140,11 @@ TEST_F(CliArchive, InfoAndVerify) {
   r = run_cli("info " + p("games.pga") + " --json");
   EXPECT_TRUE(r.out.starts_with("{\"write_version\": 11, \"read_version\": 11,")) << r.out;
   EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
-  r = run_cli("verify " + p("games.pga"));
-  EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.err.find("sound: 61 games"), std::string::npos) << r.err;
+  for (const char* threads : {"", " --threads 1", " --threads 3"}) {
+    r = run_cli("verify " + p("games.pga") + threads);
+    EXPECT_EQ(r.exit_code, 0) << threads;
+    EXPECT_NE(r.err.find("sound: 61 games"), std::string::npos) << threads << r.err;
+  }
 }
 
 // Comments above 64 KiB in a block are framed by group unless --frame-kib 0 says otherwise;
@@ -221,6 +227,12 @@ TEST_F(CliArchive, ExitCodes) {
   EXPECT_EQ(run_cli("unpack " + p("none.pga")).exit_code, 4);
   EXPECT_EQ(run_cli("unpack").exit_code, 1);
   EXPECT_EQ(run_cli("unpack " + p("games.pga") + " --bogus").exit_code, 1);
+  for (const char* cmd : {"unpack", "verify"})
+    for (const char* bad : {" --threads x", " --threads 257", " --threads"}) {
+      r = run_cli(std::string(cmd) + " " + p("games.pga") + bad);
+      EXPECT_EQ(r.exit_code, 1) << cmd << bad;
+      EXPECT_TRUE(r.out.empty()) << cmd << bad;
+    }
 }
 
 TEST_F(CliArchive, OutputIsSafeToPipe) {

@@ -35,7 +35,7 @@ constexpr const char* kUsageText =
     "commands:\n"
     "  pack [-o OUT.pga] [--threads N] [--strict] [--force] INPUT...\n"
     "                      archive PGN (.pgn, .pgn.zst, .pgn.gz, or - for stdin)\n"
-    "  unpack ARCHIVE [-o OUT.pgn] [--salvage]   all games as canonical PGN (stdout by default)\n"
+    "  unpack ARCHIVE [-o OUT.pgn] [--threads N] [--salvage]   all games as canonical PGN (stdout by default)\n"
     "  get ARCHIVE N [N | N-M ...] [--list]   those games (numbered from 1) as PGN, or listed\n"
     "  find ARCHIVE [filters] [--count | --numbers | --pgn | --list]\n"
     "                      filters: --white S --black S --player S --event S --site S --exact\n"
@@ -43,7 +43,7 @@ constexpr const char* kUsageText =
     "  append ARCHIVE INPUT...       add games to an archive\n"
     "  merge -o OUT.pga [--force] ARCHIVE...   join archives (blocks copied, not decoded)\n"
     "  info ARCHIVE [--json]         games, blocks, bytes by section, bits per ply, versions\n"
-    "  verify ARCHIVE                checksums and a full decode\n"
+    "  verify ARCHIVE [--threads N]  checksums and a full decode\n"
     "  perft FEN DEPTH [--divide] [--chess960]\n"
     "\n"
     "  pgnarc --help, pgnarc COMMAND --help, pgnarc --version; --quiet silences all but errors\n"
@@ -74,7 +74,7 @@ constexpr Help kHelp[] = {
      "dictionary of at most N KiB, trained on the first blocks' tags and kept once in the archive,\n"
      "where that makes the archive smaller (OTB and lichess files: 5-8% smaller). An archive\n"
      "appended to keeps its dictionary.\n"},
-    {"unpack", "usage: pgnarc unpack ARCHIVE [-o OUT.pgn] [--salvage] [--quiet]\n\nWrites every game as canonical PGN; games kept verbatim are written as their original bytes.\n--salvage reads a damaged archive without its index: the games of every block whose\nchecksum holds are written, damaged regions are reported, and the exit code is 3 if any.\n"},
+    {"unpack", "usage: pgnarc unpack ARCHIVE [-o OUT.pgn] [--threads N] [--salvage] [--quiet]\n\nWrites every game as canonical PGN; games kept verbatim are written as their original bytes.\nBlocks are decoded on N threads (default 0: all cores); the output is the same for any N.\n--salvage reads a damaged archive without its index: the games of every block whose\nchecksum holds are written, damaged regions are reported, and the exit code is 3 if any.\n"},
     {"get", "usage: pgnarc get ARCHIVE N [N | N-M ...] [--list]\n\nWrites the games with those numbers (from 1), byte for byte as unpack writes them.\n"
             "--list writes one line per game instead, from its tags alone (no moves are decoded):\n"
             "number, White, Black, Result, Date, Event, separated by tabs.\n"},
@@ -88,7 +88,7 @@ constexpr Help kHelp[] = {
     {"append", "usage: pgnarc append ARCHIVE INPUT...\n\nAdds the games of the inputs to ARCHIVE. The old blocks are copied, not re-encoded; the\narchive is replaced only when the new one is complete.\n"},
     {"merge", "usage: pgnarc merge -o OUT.pga [--force] ARCHIVE...\n\nJoins archives into OUT.pga by copying their blocks, without decoding games.\n"},
     {"info", "usage: pgnarc info ARCHIVE [--json]\n\nGames, blocks, bytes by section, bits per ply of moves, format versions.\n"},
-    {"verify", "usage: pgnarc verify ARCHIVE\n\nChecks every checksum and decodes every game; exit 0 only if all is sound, 3 otherwise.\n"},
+    {"verify", "usage: pgnarc verify ARCHIVE [--threads N]\n\nChecks every checksum and decodes every game (on N threads, default 0: all cores); exit 0\nonly if all is sound, 3 otherwise.\n"},
     {"perft",
      "usage: pgnarc perft FEN DEPTH [--divide] [--chess960]\n\n"
      "Prints the number of leaf nodes of the legal move tree of DEPTH plies from FEN ('startpos'\n"
@@ -292,14 +292,22 @@ int add_inputs(pgnarc::ArchiveWriter& w, const std::vector<std::string>& inputs,
   return kOk;
 }
 
+// --threads N (0, the default: all cores); on a bad value, rc is the usage error's exit code.
+unsigned threads_option(const Args& a, int& rc) {
+  const auto t = a.value("--threads");
+  if (!t) return 0;
+  std::uint64_t n;
+  if (!parse_number(*t, n) || n > 256) {
+    rc = usage_error("--threads takes a number from 0 to 256");
+    return 0;
+  }
+  return static_cast<unsigned>(n);
+}
+
 pgnarc::WriterOptions writer_options(const Args& a, int& rc) {
   pgnarc::WriterOptions o;
   rc = kOk;
-  if (auto t = a.value("--threads")) {
-    std::uint64_t n;
-    if (!parse_number(*t, n) || n > 256) rc = usage_error("--threads takes a number from 0 to 256");
-    o.threads = static_cast<unsigned>(n);
-  }
+  o.threads = threads_option(a, rc);
   if (a.flag("--store")) o.compress = false;
   if (auto b = a.value("--block-games")) {
     std::uint64_t n;
@@ -440,14 +448,16 @@ int cmd_unpack(const Args& a) {
                    (unsigned long long)rep->blocks);
     return rep->skipped.empty() ? kOk : kDamaged;
   }
+  int rc = kOk;
+  const unsigned threads = threads_option(a, rc);
+  if (rc) return rc;
   auto archive = open_archive(a.positional[0]);
   if (!archive) return report(archive.error());
   Output out;
   if (auto r = out.open(a.value("-o")); !r) return report(r.error());
   Progress progress("unpacking", (*archive)->game_count());
-  int rc = kOk;
   auto st = (*archive)->export_pgn(
-      [&](std::string_view chunk) { return (rc = write_out(out, chunk)) == kOk; }, 0,
+      [&](std::string_view chunk) { return (rc = write_out(out, chunk)) == kOk; }, threads,
       [&](std::uint64_t games) { progress.update(games); });
   if (!st) return report(st.error());
   if (rc) return rc;
@@ -641,11 +651,15 @@ int cmd_info(const Args& a) {
 
 int cmd_verify(const Args& a) {
   if (a.positional.size() != 1) return usage_error("verify takes one archive");
+  int rc = kOk;
+  const unsigned threads = threads_option(a, rc);
+  if (rc) return rc;
   auto archive = open_archive(a.positional[0]);
   if (!archive) return report(archive.error());
   if (auto info = (*archive)->info(); !info) return report(info.error());
   Progress progress("verifying", (*archive)->game_count());
-  if (auto st = (*archive)->verify([&](std::uint64_t done) { progress.update(done); }); !st) return report(st.error());
+  if (auto st = (*archive)->verify([&](std::uint64_t done) { progress.update(done); }, threads); !st)
+    return report(st.error());
   if (!g_quiet)
     std::fprintf(stderr, "%s: sound: %llu games in %llu blocks, every checksum and every game checked\n",
                  a.positional[0].c_str(), (unsigned long long)(*archive)->game_count(),
@@ -695,7 +709,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> c = {
       {"pack", cmd_pack, {"-o", "--threads", "--block-games", "--block-kib", "--level", "--frame-kib", "--dict-kib"},
        {"--strict", "--force", "--store"}},
-      {"unpack", cmd_unpack, {"-o"}, {"--salvage"}},
+      {"unpack", cmd_unpack, {"-o", "--threads"}, {"--salvage"}},
       {"get", cmd_get, {}, {"--list"}},
       {"find", cmd_find,
        {"--white", "--black", "--player", "--event", "--site", "--result", "--eco", "--date-from", "--date-to", "--tag"},
@@ -703,7 +717,7 @@ const std::vector<Command>& commands() {
       {"append", cmd_append, {"--threads", "--block-games", "--block-kib", "--level", "--frame-kib"}, {"--strict"}},
       {"merge", cmd_merge, {"-o", "--threads"}, {"--force"}},
       {"info", cmd_info, {}, {"--json"}},
-      {"verify", cmd_verify, {}, {}},
+      {"verify", cmd_verify, {"--threads"}, {}},
       {"perft", cmd_perft, {}, {"--divide", "--chess960"}},
   };
   return c;

@@ -167,9 +167,10 @@ class Archive {
   Result<std::vector<std::uint64_t>> find_by_scan(const Query& q);
   // Sizes by section (reads every block header; checks every block checksum).
   Result<ArchiveInfo> info();
-  // Checks every checksum and decodes every game, on all cores (as export_pgn, whose PGN it
-  // drops), then the name tables. Returns the first damage found, in file order.
-  Status verify(const std::function<void(std::uint64_t games_done)>& progress = {});
+  // Checks every checksum and decodes every game on `threads` threads (0: all cores), as
+  // export_pgn does (its PGN is dropped), then the name tables. Returns the first damage found,
+  // in file order.
+  Status verify(const std::function<void(std::uint64_t games_done)>& progress = {}, unsigned threads = 0);
 
   Archive(const Archive&) = delete;
   Archive& operator=(const Archive&) = delete;

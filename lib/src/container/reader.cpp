@@ -756,9 +756,9 @@ Result<ArchiveInfo> Archive::info() {
 // Every block decoded on every core by the export's workers (their PGN dropped): the same
 // checks as reading each game in turn (checksums, counts, every game, leftover bytes), then
 // the name chunks. Format 8 tables are decoded first, which checks them.
-Status Archive::verify(const std::function<void(std::uint64_t)>& progress) {
+Status Archive::verify(const std::function<void(std::uint64_t)>& progress, unsigned threads) {
   if (auto st = impl_->load_names(); !st) return st;
-  return export_pgn([](std::string_view) { return true; }, 0, progress);
+  return export_pgn([](std::string_view) { return true; }, threads, progress);
 }
 
 }  // namespace pgnarc
