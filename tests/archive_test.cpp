@@ -381,6 +381,35 @@ TEST(ArchiveSearch, SmallNameChunksAndSpilledNamesFindTheSame) {
   }
 }
 
+// A malformed date is refused, not read as "any date" (a typo of --date-from once matched
+// every dated game); "-" and "/" stand for "." and give the same games.
+TEST(ArchiveSearch, MalformedDatesAreRefused) {
+  const std::string path = pack(sample_pgn(), "dates.pga", small_blocks());
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  for (const char* bad : {"20xx", "2012.13", "2012.12.32", "2012.00", "12", "2012.1.5", "", "2012.12.04 "}) {
+    Query q;
+    q.date_to = bad;
+    EXPECT_NE(query_error(q), "") << bad;
+    for (bool indexed : {true, false}) {
+      auto r = indexed ? (*a)->find(q) : (*a)->find_by_scan(q);
+      ASSERT_FALSE(r.ok()) << bad;
+      EXPECT_EQ(r.error().code(), ErrorCode::InvalidInput) << bad;
+      EXPECT_NE(r.error().message().find(std::string("'") + bad + "'"), std::string::npos) << r.error().message();
+    }
+  }
+  Query dots, dashes, slashes;
+  dots.date_from = "2012.12.01";
+  dashes.date_from = "2012-12-01";
+  slashes.date_from = "2012/12/01";
+  for (const Query* q : {&dots, &dashes, &slashes}) EXPECT_EQ(query_error(*q), "");
+  const auto want = (*a)->find(dots);
+  ASSERT_TRUE(want.ok());
+  EXPECT_FALSE(want->empty());
+  EXPECT_EQ(*(*a)->find(dashes), *want);
+  EXPECT_EQ(*(*a)->find(slashes), *want);
+}
+
 TEST(ArchiveSearch, IndexedFindEqualsScanAndBruteForce) {
   const std::string path = pack(sample_pgn(), "find.pga", small_blocks());
   auto a = Archive::open(path);

@@ -91,6 +91,14 @@ TEST_F(CliArchive, FindCountNumbersPgn) {
   EXPECT_EQ(run_cli("find " + p("games.pga") + " --result 2-0").exit_code, 1);
   EXPECT_EQ(run_cli("find " + p("games.pga") + " --tag nokey").exit_code, 1);
   EXPECT_EQ(run_cli("find " + p("games.pga") + " --date-from 2030 --count").out, "0\n");
+  r = run_cli("find " + p("games.pga") + " --date-from 20xx --count");
+  EXPECT_EQ(r.exit_code, 1) << "a typo is not 'any date'";
+  EXPECT_NE(r.err.find("--date-from '20xx' is not YYYY, YYYY.MM or YYYY.MM.DD"), std::string::npos) << r.err;
+  const auto dashes = run_cli("find " + p("games.pga") + " --date-from 2012-12-05 --count");
+  const auto dots = run_cli("find " + p("games.pga") + " --date-from 2012.12.05 --count");
+  EXPECT_EQ(dashes.exit_code, 0) << dashes.err;
+  EXPECT_EQ(dashes.out, dots.out);
+  EXPECT_NE(dots.out, "0\n");
 }
 
 // --list: one line per game from its tags (number, White, Black, Result, Date, Event), the same

@@ -82,9 +82,10 @@ constexpr Help kHelp[] = {
      "usage: pgnarc find ARCHIVE [--white S] [--black S] [--player S] [--event S] [--site S] [--exact]\n"
      "                   [--result R] [--eco E] [--date-from D] [--date-to D] [--tag KEY=VALUE]...\n"
      "                   [--count | --numbers | --pgn | --list]\n\n"
-     "Names match as case-insensitive substrings (--exact: exact). Dates are YYYY[.MM[.DD]]; games\n"
-     "with unknown dates match no date range. Prints game numbers (default), their count, their PGN,\n"
-     "or (--list) one line per game from its tags: number, White, Black, Result, Date, Event, by tabs.\n"},
+     "Names match as case-insensitive substrings (--exact: exact). Dates are YYYY[.MM[.DD]] (or\n"
+     "with - or /; anything else is refused); games with unknown dates match no date range.\n"
+     "Prints game numbers (default), their count, their PGN, or (--list) one line per game from\n"
+     "its tags: number, White, Black, Result, Date, Event, by tabs.\n"},
     {"append", "usage: pgnarc append ARCHIVE INPUT...\n\nAdds the games of the inputs to ARCHIVE. The old blocks are copied, not re-encoded; the\narchive is replaced only when the new one is complete.\n"},
     {"merge", "usage: pgnarc merge -o OUT.pga [--force] ARCHIVE...\n\nJoins archives into OUT.pga by copying their blocks, without decoding games.\n"},
     {"info", "usage: pgnarc info ARCHIVE [--json]\n\nGames, blocks, bytes by section, bits per ply of moves, format versions.\n"},
@@ -530,6 +531,7 @@ int cmd_find(const Args& a) {
   }
   if (q.result && *q.result != "1-0" && *q.result != "0-1" && *q.result != "1/2-1/2" && *q.result != "*")
     return usage_error("--result takes 1-0, 0-1, 1/2-1/2 or *");
+  if (const std::string why = pgnarc::query_error(q); !why.empty()) return usage_error("--" + why);
   const int modes = a.flag("--count") + a.flag("--numbers") + a.flag("--pgn") + a.flag("--list");
   if (modes > 1) return usage_error("choose one of --count, --numbers, --pgn, --list");
   auto archive = open_archive(a.positional[0]);

@@ -106,9 +106,13 @@ struct Query {
   bool exact_names = false;
   std::optional<std::string> result;           // "1-0", "0-1", "1/2-1/2", "*"
   std::optional<std::string> eco;              // prefix: "B" or "B90"
-  std::optional<std::string> date_from, date_to;  // "YYYY", "YYYY.MM" or "YYYY.MM.DD"
+  std::optional<std::string> date_from, date_to;  // "YYYY", "YYYY.MM" or "YYYY.MM.DD" (see query_error)
   std::vector<std::pair<std::string, std::string>> tags;  // exact key = value
 };
+
+// Why find() would refuse `q` (a date that is not YYYY, YYYY.MM or YYYY.MM.DD with a month
+// 01-12 and a day 01-31; "-" or "/" may stand for "."), or "" if it is well formed.
+std::string query_error(const Query& q);
 
 // The archive format version this library writes (and the highest it reads); see the format
 // specification, section 9.2.
@@ -161,7 +165,8 @@ class Archive {
   // Every game in order. `visit` returns false to stop early.
   Status for_each(const std::function<bool(std::uint64_t index, ArchiveGame& game)>& visit);
   // Indices (0-based, ascending) of the games matching `q`; the index skips blocks that cannot
-  // match and only the other blocks' tags are decoded.
+  // match and only the other blocks' tags are decoded. A malformed query (query_error) is
+  // InvalidInput.
   Result<std::vector<std::uint64_t>> find(const Query& q);
   // The same answer by decoding the tags of every block (the reference for find()).
   Result<std::vector<std::uint64_t>> find_by_scan(const Query& q);

@@ -104,6 +104,17 @@ std::optional<std::string_view> find_tag(TagSpan tags, std::string_view key) {
   return std::nullopt;
 }
 
+// Is `d` "YYYY", "YYYY.MM" or "YYYY.MM.DD" (month 01-12, day 01-31; "-" or "/" may stand for
+// ".")?
+bool well_formed_date(std::string_view d) {
+  if (d.size() != 4 && d.size() != 7 && d.size() != 10) return false;
+  const auto separator = [](char c) { return c == '.' || c == '-' || c == '/'; };
+  for (std::size_t i = 0; i < d.size(); ++i)
+    if (i == 4 || i == 7 ? !separator(d[i]) : d[i] < '0' || d[i] > '9') return false;
+  const auto two = [&](std::size_t at) { return (d[at] - '0') * 10 + (d[at + 1] - '0'); };
+  return (d.size() < 7 || (two(5) >= 1 && two(5) <= 12)) && (d.size() < 10 || (two(8) >= 1 && two(8) <= 31));
+}
+
 // A query date "YYYY[.MM[.DD]]" as the first (lo) or last (hi) YYYYMMDD value it covers.
 std::uint32_t query_date(const std::string& d, bool hi) {
   std::uint32_t lo_v, hi_v;
@@ -443,6 +454,7 @@ struct Archive::Impl {
   }
 
   Result<std::vector<std::uint64_t>> search(const Query& q, bool use_index) {
+    if (const std::string why = query_error(q); !why.empty()) return invalid_input(why);
     std::vector<std::uint64_t> out;
     if (use_index) {
       if (auto st = load_names(); !st) return st.error();
@@ -709,6 +721,13 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
   // Every byte of the archive is checked on the way: the name chunks last (format 9), one at a
   // time (damage there harms no game, but is reported).
   return s.check_name_chunks();
+}
+
+std::string query_error(const Query& q) {
+  for (const auto& [name, date] : {std::pair{"date-from", &q.date_from}, std::pair{"date-to", &q.date_to}})
+    if (*date && !well_formed_date(**date))
+      return std::string(name) + " '" + **date + "' is not YYYY, YYYY.MM or YYYY.MM.DD";
+  return {};
 }
 
 Result<std::vector<std::uint64_t>> Archive::find(const Query& q) { return impl_->search(q, true); }
