@@ -454,6 +454,10 @@ TEST(ArchiveSearch, IndexedFindEqualsScanAndBruteForce) {
     }
   }
   EXPECT_EQ(*(*a)->find(queries[0]), brute);
+  // ECO prefixes match in either case.
+  Query lower_eco;
+  lower_eco.eco = "b9";
+  EXPECT_EQ(*(*a)->find(lower_eco), *(*a)->find(queries[5]));
   // A search right after single-game reads (whose block keeps only that game's tags) sees every
   // game's tags: once per block, the block of the game read is the one cached.
   const auto all = *(*a)->find_by_scan(queries[4]);

@@ -105,7 +105,7 @@ struct Query {
   std::optional<std::string> white, black, player, event, site;
   bool exact_names = false;
   std::optional<std::string> result;           // "1-0", "0-1", "1/2-1/2", "*"
-  std::optional<std::string> eco;              // prefix: "B" or "B90"
+  std::optional<std::string> eco;              // prefix, in either case: "B", "b9" or "B90"
   std::optional<std::string> date_from, date_to;  // "YYYY", "YYYY.MM" or "YYYY.MM.DD" (see query_error)
   std::vector<std::pair<std::string, std::string>> tags;  // exact key = value
 };

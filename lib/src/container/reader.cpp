@@ -143,7 +143,8 @@ bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
         e = t.value;
         break;
       }
-    if (!e || !e->starts_with(*q.eco)) return false;
+    // A prefix, in either case ("b9" finds B90).
+    if (!e || e->size() < q.eco->size() || lower(e->substr(0, q.eco->size())) != lower(*q.eco)) return false;
   }
   if (q.date_from || q.date_to) {
     const auto d = find_tag(tags, "Date");
