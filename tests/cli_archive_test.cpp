@@ -235,7 +235,7 @@ TEST_F(CliArchive, ExitCodes) {
   EXPECT_EQ(run_cli("unpack " + p("none.pga")).exit_code, 4);
   EXPECT_EQ(run_cli("unpack").exit_code, 1);
   EXPECT_EQ(run_cli("unpack " + p("games.pga") + " --bogus").exit_code, 1);
-  for (const char* cmd : {"unpack", "verify"})
+  for (const char* cmd : {"unpack", "unpack --salvage", "verify"})
     for (const char* bad : {" --threads x", " --threads 257", " --threads"}) {
       r = run_cli(std::string(cmd) + " " + p("games.pga") + bad);
       EXPECT_EQ(r.exit_code, 1) << cmd << bad;

@@ -435,10 +435,12 @@ Result<std::unique_ptr<pgnarc::Archive>> open_archive(const std::string& path) {
 
 int cmd_unpack(const Args& a) {
   if (a.positional.size() != 1) return usage_error("unpack takes one archive");
+  int rc = kOk;
+  const unsigned threads = threads_option(a, rc);  // (salvage reads block by block on one)
+  if (rc) return rc;
   if (a.flag("--salvage")) {
     Output out;
     if (auto r = out.open(a.value("-o")); !r) return report(r.error());
-    int rc = kOk;
     auto rep = pgnarc::salvage_pgn(a.positional[0], [&](std::string_view chunk) { return (rc = write_out(out, chunk)) == kOk; });
     if (!rep) return report(rep.error());
     if (rc) return rc;
@@ -449,9 +451,6 @@ int cmd_unpack(const Args& a) {
                    (unsigned long long)rep->blocks);
     return rep->skipped.empty() ? kOk : kDamaged;
   }
-  int rc = kOk;
-  const unsigned threads = threads_option(a, rc);
-  if (rc) return rc;
   auto archive = open_archive(a.positional[0]);
   if (!archive) return report(archive.error());
   Output out;
