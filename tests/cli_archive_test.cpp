@@ -71,8 +71,14 @@ TEST_F(CliArchive, GetPrintsGamesAsUnpackDoes) {
   }
   ASSERT_EQ(games.size(), 61u);
   EXPECT_EQ(run_cli("get " + p("games.pga") + " 1").out, games[0]);
+  test::CliResult r;
   EXPECT_EQ(run_cli("get " + p("games.pga") + " 3-5 61").out, games[2] + games[3] + games[4] + games[60]);
-  auto r = run_cli("get " + p("games.pga") + " 62");
+  EXPECT_EQ(run_cli("get " + p("games.pga") + " 60-").out, games[59] + games[60]) << "N- runs to the last game";
+  r = run_cli("get " + p("games.pga") + " 62-");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no game 62"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("get " + p("games.pga") + " -3").exit_code, 1);
+  r = run_cli("get " + p("games.pga") + " 62");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no game 62"), std::string::npos) << r.err;
   EXPECT_EQ(run_cli("get " + p("games.pga") + " 0").exit_code, 1);

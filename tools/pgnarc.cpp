@@ -36,7 +36,7 @@ constexpr const char* kUsageText =
     "  pack [-o OUT.pga] [--threads N] [--strict] [--force] INPUT...\n"
     "                      archive PGN (.pgn, .pgn.zst, .pgn.gz, or - for stdin)\n"
     "  unpack ARCHIVE [-o OUT.pgn] [--threads N] [--salvage]   all games as canonical PGN (stdout by default)\n"
-    "  get ARCHIVE N [N | N-M ...] [--list]   those games (numbered from 1) as PGN, or listed\n"
+    "  get ARCHIVE N [N | N-M | N- ...] [--list]   those games (numbered from 1) as PGN, or listed\n"
     "  find ARCHIVE [filters] [--count | --numbers | --pgn | --list]\n"
     "                      filters: --white S --black S --player S --event S --site S --exact\n"
     "                      --result R --eco E --date-from D --date-to D --tag KEY=VALUE\n"
@@ -75,7 +75,7 @@ constexpr Help kHelp[] = {
      "where that makes the archive smaller (OTB and lichess files: 5-8% smaller). An archive\n"
      "appended to keeps its dictionary.\n"},
     {"unpack", "usage: pgnarc unpack ARCHIVE [-o OUT.pgn] [--threads N] [--salvage] [--quiet]\n\nWrites every game as canonical PGN; games kept verbatim are written as their original bytes.\nBlocks are decoded on N threads (default 0: all cores); the output is the same for any N.\n--salvage reads a damaged archive without its index: the games of every block whose\nchecksum holds are written, damaged regions are reported, and the exit code is 3 if any.\n"},
-    {"get", "usage: pgnarc get ARCHIVE N [N | N-M ...] [--list]\n\nWrites the games with those numbers (from 1), byte for byte as unpack writes them.\n"
+    {"get", "usage: pgnarc get ARCHIVE N [N | N-M | N- ...] [--list]\n\nWrites the games with those numbers (from 1; N- runs to the last game), byte for byte as\nunpack writes them.\n"
             "--list writes one line per game instead, from its tags alone (no moves are decoded):\n"
             "number, White, Black, Result, Date, Event, separated by tabs.\n"},
     {"find",
@@ -491,8 +491,11 @@ int cmd_get(const Args& a) {
   for (std::size_t i = 1; i < a.positional.size(); ++i) {
     const std::string& s = a.positional[i];
     const auto dash = s.find('-');
+    const bool to_last = dash != std::string::npos && dash + 1 == s.size();  // "N-"
     std::uint64_t lo, hi;
     if (dash == std::string::npos ? !parse_number(s, lo) || (hi = lo, false)
+        : to_last                 ? !parse_number(std::string_view(s).substr(0, dash), lo) ||
+                                        (hi = std::max(lo, (*archive)->game_count()), false)
                                   : !parse_number(std::string_view(s).substr(0, dash), lo) ||
                                         !parse_number(std::string_view(s).substr(dash + 1), hi))
       return usage_error("not a game number or range: '" + s + "'");
