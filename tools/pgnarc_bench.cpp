@@ -3,7 +3,8 @@
 //
 //   pgnarc-bench parse FILE     read and validate every game (SAN resolved against the board)
 //   pgnarc-bench codec FILE     encode and decode every game in memory (moves and annotations),
-//                               checking each decodes to the game it came from
+//                               checking each decodes to the game it came from; and the main
+//                               lines replayed by move generation alone (the bound on decoding)
 //   pgnarc-bench access ARCHIVE PLAYER   latency of reading one random game (median, p99, warm),
 //                               and finding a player's games with the index and by a full scan
 #include <chrono>
@@ -21,6 +22,7 @@
 #include "pgnarc/archive.h"
 #include "pgnarc/codec.h"
 #include "pgnarc/pgn.h"
+#include "rules/movegen.h"
 
 namespace {
 
@@ -173,14 +175,60 @@ int cmd_codec(const char* path) {
       return 3;
     }
   }
+  // Move generation alone: each main line replayed from move indices found beforehand, by the
+  // generator, the move selection and Position::play that decoding runs per ply, without the
+  // integer's digits, events or notes. Decoding cannot be faster than this.
+  std::vector<std::pair<pgnarc::Position, std::vector<std::uint8_t>>> lines;
+  std::uint64_t replay_plies = 0, want_sum = 0;
+  for (const auto& g : bare) {
+    auto start = pgnarc::start_position(g.tags);
+    if (!start) continue;
+    pgnarc::Position pos = *start;
+    pgnarc::detail::PieceTargets t;
+    std::vector<std::uint8_t> indices;
+    for (const auto& e : g.events) {
+      pgnarc::detail::generate_targets(pos, t);
+      const int index = pgnarc::detail::index_in(pos, t, e.move);
+      if (index < 0) return 3;  // encode_game accepted it: the generator must agree
+      indices.push_back(static_cast<std::uint8_t>(index));
+      want_sum += e.move.from() * 64u + e.move.to();
+      pos.play(e.move);
+    }
+    replay_plies += indices.size();
+    lines.emplace_back(*start, std::move(indices));
+  }
+  std::vector<double> movegen_times, movegen_cpu;
+  for (int pass = 0; pass < kPasses; ++pass) {
+    std::uint64_t sum = 0;
+    pgnarc::detail::PieceTargets t;
+    const double c0 = thread_cpu_seconds();
+    auto t0 = std::chrono::steady_clock::now();
+    for (const auto& [start, indices] : lines) {
+      pgnarc::Position pos = start;
+      for (const std::uint8_t index : indices) {
+        pgnarc::detail::generate_targets(pos, t);
+        const pgnarc::Move m = pgnarc::detail::move_at_index(pos, t, index);
+        sum += m.from() * 64u + m.to();
+        pos.play(m);
+      }
+    }
+    movegen_times.push_back(seconds_since(t0));
+    movegen_cpu.push_back(thread_cpu_seconds() - c0);
+    if (sum != want_sum) {
+      std::fprintf(stderr, "move generation replay differs from the games\n");
+      return 3;
+    }
+  }
   const double plies = static_cast<double>(stats.plies);
   std::printf("games=%zu unreadable=%llu plies=%llu move_bytes=%zu bits_per_ply=%.4f log2_bound_bits_per_ply=%.4f "
               "bytes_per_game=%.2f encode_seconds=%.6f decode_seconds=%.6f encode_plies_per_s=%.0f "
               "decode_plies_per_s=%.0f encode_cpu_plies_per_s=%.0f decode_cpu_plies_per_s=%.0f "
-              "annotated_structure_bytes=%zu annotated_text_bytes=%zu\n",
+              "annotated_structure_bytes=%zu annotated_text_bytes=%zu movegen_plies_per_s=%.0f "
+              "movegen_cpu_plies_per_s=%.0f\n",
               games.size(), unreadable, static_cast<unsigned long long>(stats.plies), streams.moves.size(),
               streams.moves.size() * 8.0 / plies, bound / plies, streams.moves.size() / double(games.size()),
-              t_encode, t_decode, plies / t_encode, plies / t_decode, plies / c_encode, plies / c_decode, full.structure.size(), full.texts.size());
+              t_encode, t_decode, plies / t_encode, plies / t_decode, plies / c_encode, plies / c_decode, full.structure.size(), full.texts.size(),
+              replay_plies / median(movegen_times), replay_plies / median(movegen_cpu));
   return 0;
 }
 
