@@ -60,19 +60,6 @@ Move move_at_index(const Position& pos, const PieceTargets& t, int index) { retu
 
 namespace pgnarc::detail {
 
-Move make_move(const Position& pos, Square from, Square to, int promo) {
-  // Without branches: the kinds exclude one another, so their codes combine by addition.
-  const Piece p = pos.piece_on(from), captured = pos.piece_on(to);
-  const bool king = type_of(p) == kKing, pawn = type_of(p) == kPawn;
-  const bool own_target = captured != kNoPiece && color_of(captured) == color_of(p);
-  const bool last_rank = static_cast<unsigned>(rank_of(to) - 1) >= 6u;  // rank 1 or 8
-  const bool castling = king && own_target;
-  const bool promotion = pawn && last_rank;
-  const bool en_passant = pawn && to == pos.ep_square();
-  const int kind = castling * Move::kCastling + promotion * Move::kPromotion + en_passant * Move::kEnPassant;
-  return Move(from, to, static_cast<Move::Kind>(kind), static_cast<PieceType>(kKnight + (promotion ? promo : 0)));
-}
-
 bool king_safe_after(const Position& pos, Square from, Square to, bool en_passant) {
   const AttackTables& T = attack_tables();
   const Color us = pos.side_to_move(), them = ~us;

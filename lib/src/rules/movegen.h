@@ -44,7 +44,18 @@ Move move_at_index(const Position& pos, const PieceTargets& t, int index);
 
 // Builds the Move for a target of the piece on `from` (castling, en passant and promotion kinds
 // are decided by the board); `promo` is 0..3 (N, B, R, Q) for promotions.
-Move make_move(const Position& pos, Square from, Square to, int promo);
+inline Move make_move(const Position& pos, Square from, Square to, int promo) {
+  // Without branches: the kinds exclude one another, so their codes combine by addition.
+  const Piece p = pos.piece_on(from), captured = pos.piece_on(to);
+  const bool king = type_of(p) == kKing, pawn = type_of(p) == kPawn;
+  const bool own_target = captured != kNoPiece && color_of(captured) == color_of(p);
+  const bool last_rank = static_cast<unsigned>(rank_of(to) - 1) >= 6u;  // rank 1 or 8
+  const bool castling = king && own_target;
+  const bool promotion = pawn && last_rank;
+  const bool en_passant = pawn && to == pos.ep_square();
+  const int kind = castling * Move::kCastling + promotion * Move::kPromotion + en_passant * Move::kEnPassant;
+  return Move(from, to, static_cast<Move::Kind>(kind), static_cast<PieceType>(kKnight + (promotion ? promo : 0)));
+}
 
 // For a move of the side to move from `from` to `to` (not castling) that is pseudo-legal: does it
 // leave the mover's king unattacked? `en_passant` says the pawn on the square behind `to` goes.
