@@ -34,10 +34,15 @@ void Position::play(Move m) {
   const Square from = m.from(), to = m.to();
   const Piece piece = board_[from];
   ++halfmove_;
-  if (us == kBlack) ++fullmove_;
+  fullmove_ = static_cast<std::uint16_t>(fullmove_ + us);  // after Black's move
   ep_ = kNoSquare;
+  side_ = them;
+  // Castling rights change only while some remain, and then only when a king moves or a piece
+  // leaves or lands on a castling rook's square (a capture of the king itself happens only
+  // after a null move in check).
+  const bool rights = (castle_rook_[0][0] & castle_rook_[0][1] & castle_rook_[1][0] & castle_rook_[1][1]) != kNoSquare;
 
-  if (m.kind() == Move::kCastling) {
+  if (m.kind() == Move::kCastling) [[unlikely]] {
     const bool king_side = to > from;
     const Square base = us == kWhite ? 0 : 56;
     remove(from);
@@ -45,40 +50,40 @@ void Position::play(Move m) {
     put(make_piece(us, kKing), static_cast<Square>(base + (king_side ? 6 : 2)));
     put(make_piece(us, kRook), static_cast<Square>(base + (king_side ? 5 : 3)));
     castle_rook_[us][kKingSide] = castle_rook_[us][kQueenSide] = kNoSquare;
-  } else {
-    Square captured = to;
-    if (m.kind() == Move::kEnPassant) captured = static_cast<Square>(us == kWhite ? to - 8 : to + 8);
-    if (board_[captured] != kNoPiece) {
-      const bool king = type_of(board_[captured]) == kKing;  // only after a null move in check
-      remove(captured);
-      halfmove_ = 0;
-      for (auto& r : castle_rook_[them])
-        if (r == captured || king) r = kNoSquare;
-    }
-    // `to` is empty now: one exclusive-or per bitboard moves the piece.
-    const Piece placed = m.kind() == Move::kPromotion ? make_piece(us, m.promotion()) : piece;
-    by_type_[0] ^= bb(from) | bb(to);
-    by_type_[type_of(piece)] ^= bb(from);
-    by_type_[type_of(placed)] ^= bb(to);
-    by_color_[us] ^= bb(from) | bb(to);
-    board_[from] = kNoPiece;
-    board_[to] = placed;
-    if (type_of(piece) == kPawn) {
-      halfmove_ = 0;
-      // Record the en passant square only when an enemy pawn stands ready to capture there, so
-      // that equal positions have equal state.
-      if ((from ^ to) == 16) {
-        const Square ep = static_cast<Square>((from + to) / 2);
-        if (attack_tables().pawn[us][ep] & pieces(them, kPawn)) ep_ = ep;
-      }
-    } else if (type_of(piece) == kKing) {
-      castle_rook_[us][kKingSide] = castle_rook_[us][kQueenSide] = kNoSquare;
-    } else {
-      for (auto& r : castle_rook_[us])
-        if (r == from) r = kNoSquare;
-    }
+    return;
   }
-  side_ = them;
+  Square captured = to;
+  if (m.kind() == Move::kEnPassant) [[unlikely]]
+    captured = static_cast<Square>(us == kWhite ? to - 8 : to + 8);
+  const Piece victim = board_[captured];
+  if (victim != kNoPiece) {
+    remove(captured);
+    halfmove_ = 0;
+    if (rights)
+      for (auto& r : castle_rook_[them])
+        if (r == captured || type_of(victim) == kKing) r = kNoSquare;
+  }
+  // `to` is empty now: one exclusive-or per bitboard moves the piece.
+  const Piece placed = m.kind() == Move::kPromotion ? make_piece(us, m.promotion()) : piece;
+  by_type_[0] ^= bb(from) | bb(to);
+  by_type_[type_of(piece)] ^= bb(from);
+  by_type_[type_of(placed)] ^= bb(to);
+  by_color_[us] ^= bb(from) | bb(to);
+  board_[from] = kNoPiece;
+  board_[to] = placed;
+  if (type_of(piece) == kPawn) {
+    halfmove_ = 0;
+    // Record the en passant square only when an enemy pawn stands ready to capture there, so
+    // that equal positions have equal state.
+    if ((from ^ to) == 16) {
+      const Square ep = static_cast<Square>((from + to) / 2);
+      if (attack_tables().pawn[us][ep] & pieces(them, kPawn)) ep_ = ep;
+    }
+  } else if (rights) {
+    if (type_of(piece) == kKing) castle_rook_[us][kKingSide] = castle_rook_[us][kQueenSide] = kNoSquare;
+    for (auto& r : castle_rook_[us])
+      if (r == from) r = kNoSquare;
+  }
 }
 
 void Position::play_null() {
