@@ -50,11 +50,12 @@ PGNARC_IMPL_TARGET static Bitboard king_danger(const Position& pos, const Attack
                                    : ((their_pawns & ~file_bb(0)) >> 9) | ((their_pawns & ~file_bb(7)) >> 7);
   if (pos.pieces(them, kKing)) danger |= T.king[pos.king_square(them)];
   {
+    // Knights: each one file aside, then two ranks up or down; and two files aside, then one
+    // rank up or down (the file masks drop the squares that would wrap around the board).
     const Bitboard n = pos.pieces(them, kKnight);
-    const Bitboard not_a = ~file_bb(0), not_ab = ~(file_bb(0) | file_bb(1));
-    const Bitboard not_h = ~file_bb(7), not_gh = ~(file_bb(6) | file_bb(7));
-    danger |= ((n << 17) & not_a) | ((n << 15) & not_h) | ((n << 10) & not_ab) | ((n << 6) & not_gh) |
-              ((n >> 17) & not_h) | ((n >> 15) & not_a) | ((n >> 10) & not_gh) | ((n >> 6) & not_ab);
+    const Bitboard one_file = ((n >> 1) & ~file_bb(7)) | ((n << 1) & ~file_bb(0));
+    const Bitboard two_files = ((n >> 2) & ~(file_bb(6) | file_bb(7))) | ((n << 2) & ~(file_bb(0) | file_bb(1)));
+    danger |= (one_file << 16) | (one_file >> 16) | (two_files << 8) | (two_files >> 8);
   }
   for (Bitboard b = pos.pieces(them, kBishop) | pos.pieces(them, kQueen); b;) {
     const Square sq = pop_lsb(b);
