@@ -22,8 +22,10 @@ namespace pgnarc::detail {
 // sanitizers' runtime is up, so it and they are built without sanitizer instrumentation.
 #if defined(__GNUC__)
 #define PGNARC_NO_SANITIZE __attribute__((no_sanitize("address", "undefined", "thread")))
+#define PGNARC_ALWAYS_INLINE __attribute__((always_inline)) inline
 #else
 #define PGNARC_NO_SANITIZE
+#define PGNARC_ALWAYS_INLINE inline
 #endif
 PGNARC_NO_SANITIZE bool v3_generator_supported();
 
