@@ -120,7 +120,8 @@ class Position {
   // Whether `m` is one of legal_moves() (decided without generating them all).
   bool is_legal(Move m) const;
 
-  // Plays a legal move (unchecked: `m` must come from this position's legal moves).
+  // Plays a legal move (unchecked: `m` must come from this position's legal moves). Inline, as
+  // decoding runs it once a ply; castling and en passant go out of line.
   void play(Move m);
   // Passes the turn (PGN "--"). The side to move must not be in check for this to be a position
   // reachable in chess, but the PGN null move is accepted as written.
@@ -144,6 +145,7 @@ class Position {
   explicit Position(Blank) {}
   void put(Piece p, Square s);
   void remove(Square s);
+  void play_castling_or_en_passant(Move m);
 
   Bitboard by_type_[7] = {};  // [0] = all occupied squares, [t] = pieces of type t
   Bitboard by_color_[2] = {};
@@ -155,5 +157,53 @@ class Position {
   std::uint16_t halfmove_ = 0;
   std::uint16_t fullmove_ = 1;
 };
+
+inline void Position::play(Move m) {
+  if (m.kind() >= Move::kEnPassant) [[unlikely]] {
+    play_castling_or_en_passant(m);
+    return;
+  }
+  const Color us = side_, them = ~us;
+  const Square from = m.from(), to = m.to();
+  const Bitboard from_bb = Bitboard{1} << from, to_bb = Bitboard{1} << to;
+  const Piece piece = board_[from], victim = board_[to];
+  ++halfmove_;
+  fullmove_ = static_cast<std::uint16_t>(fullmove_ + us);  // after Black's move
+  ep_ = kNoSquare;
+  side_ = them;
+  // Castling rights change only while some remain, and then only when a king moves or a piece
+  // leaves or lands on a castling rook's square (a king is captured only after a null move in
+  // check).
+  const bool rights = (castle_rook_[0][0] & castle_rook_[0][1] & castle_rook_[1][0] & castle_rook_[1][1]) != kNoSquare;
+  if (victim != kNoPiece) {
+    by_type_[type_of(victim)] ^= to_bb;
+    by_color_[them] ^= to_bb;
+    by_type_[0] ^= to_bb;
+    halfmove_ = 0;
+    if (rights)
+      for (auto& r : castle_rook_[them])
+        if (r == to || type_of(victim) == kKing) r = kNoSquare;
+  }
+  // `to` is empty now: one exclusive-or per bitboard moves the piece.
+  const Piece placed = m.kind() == Move::kPromotion ? make_piece(us, m.promotion()) : piece;
+  by_type_[0] ^= from_bb | to_bb;
+  by_type_[type_of(piece)] ^= from_bb;
+  by_type_[type_of(placed)] ^= to_bb;
+  by_color_[us] ^= from_bb | to_bb;
+  board_[from] = kNoPiece;
+  board_[to] = placed;
+  if (type_of(piece) == kPawn) {
+    halfmove_ = 0;
+    // Record the en passant square only when an enemy pawn stands beside the pawn that moved
+    // two squares, ready to capture, so that equal positions have equal state.
+    constexpr Bitboard kFileA = 0x0101010101010101ULL, kFileH = kFileA << 7;
+    if ((from ^ to) == 16 && (((to_bb << 1) & ~kFileA) | ((to_bb >> 1) & ~kFileH)) & pieces(them, kPawn))
+      ep_ = static_cast<Square>((from + to) / 2);
+  } else if (rights) {
+    if (type_of(piece) == kKing) castle_rook_[us][kKingSide] = castle_rook_[us][kQueenSide] = kNoSquare;
+    for (auto& r : castle_rook_[us])
+      if (r == from) r = kNoSquare;
+  }
+}
 
 }  // namespace pgnarc
