@@ -104,11 +104,16 @@ void write_comment(LineWriter& w, CommentKind kind, std::string_view text) {
   else w.line_token(t, kind == CommentKind::kEscape);
 }
 
+// Appends the runs between quotes and backslashes whole (most values have neither).
 void escape_tag_value(std::string_view v, std::string& out) {
-  for (char c : v) {
-    if (c == '\\' || c == '"') out += '\\';
-    out += c;
-  }
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (v[i] == '\\' || v[i] == '"') {
+      out.append(v.data() + run, i - run);
+      out += '\\';
+      run = i;  // the character itself starts the next run
+    }
+  out.append(v.data() + run, v.size() - run);
 }
 
 
