@@ -79,6 +79,10 @@ TEST(Fen, ErrorsNameTheFieldAndTheReason) {
       {"4k3/8/8/8/8/8/8/4K3 w - - 0 -3", "field 6 (fullmove number)", "is not a number"},
       {"4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "field 2 (side to move)", "the side not to move (black) is in check"},
       {"4k3/8/8/8/8/8/8/4K3 w", "", "expected 4 to 6 fields, found 2"},
+      {"4k3/8/8/8/8/8/8/4K3 w - - 0 1 2", "", "expected 4 to 6 fields, found 7 or more"},
+      {"4k3/8/8/8/8/8/8/4K3 w - - 0 1 2 3 4 5", "", "expected 4 to 6 fields, found 7 or more"},
+      {"4k3/8/8/8/8/8/8/4X3 w - - 0 1", "field 1", "bad piece letter 'X'"},
+      {"4k3/8/8/8/8/8/8/4\xc3\xa9K2 w - - 0 1", "field 1", "bad piece letter"},
       {"QQQQQQQQ/QQQQQQQk/QQ6/8/8/8/8/4K3 w - - 0 1", "field 1", "more than 16 white pieces"},
   };
   for (const Case& c : cases) {

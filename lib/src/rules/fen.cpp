@@ -1,6 +1,7 @@
 // FEN: a strict parser whose errors name the field and the reason, and the writer.
+#include <array>
 #include <charconv>
-#include <vector>
+#include <cstdint>
 
 #include "rules/movegen.h"
 
@@ -17,26 +18,44 @@ Error fen_error(std::string_view fen, int field, std::string_view field_name, co
                        std::string(field_name) + "): " + why);
 }
 
-std::vector<std::string_view> split_fields(std::string_view s) {
-  std::vector<std::string_view> out;
+// Up to seven fields (one more than a FEN has, so that too many are seen), without allocating:
+// a game from a set-up position parses its FEN every time it is decoded.
+struct Fields {
+  std::array<std::string_view, 7> at;
+  std::size_t size = 0;
+  const std::string_view& operator[](std::size_t i) const { return at[i]; }
+};
+
+Fields split_fields(std::string_view s) {
+  Fields out;
   std::size_t i = 0;
-  while (i < s.size()) {
+  while (i < s.size() && out.size < out.at.size()) {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
     std::size_t j = i;
     while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
-    if (j > i) out.push_back(s.substr(i, j - i));
+    if (j > i) out.at[out.size++] = s.substr(i, j - i);
     i = j;
   }
   return out;
 }
 
+// A FEN piece letter's type, either case; kNoPieceType for any other character.
+constexpr std::array<std::uint8_t, 256> kLetterType = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (std::size_t i = 1; i < kPieceLetters.size(); ++i) {
+    t[static_cast<unsigned char>(kPieceLetters[i])] = static_cast<std::uint8_t>(i);
+    t[static_cast<unsigned char>(kPieceLetters[i] + 32)] = static_cast<std::uint8_t>(i);
+  }
+  return t;
+}();
+
 }  // namespace
 
 Result<Position> Position::from_fen(std::string_view fen, bool chess960) {
   const auto fields = split_fields(fen);
-  if (fields.size() < 4 || fields.size() > 6)
+  if (fields.size < 4 || fields.size > 6)
     return invalid_input("bad FEN \"" + std::string(fen) + "\": expected 4 to 6 fields, found " +
-                         std::to_string(fields.size()));
+                         (fields.size > 6 ? std::string("7 or more") : std::to_string(fields.size)));
   Position pos{Blank{}};
   // Field 1: piece placement, rank 8 first.
   {
@@ -54,13 +73,11 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960) {
         if (file > 8)
           return fen_error(fen, 1, kName, "rank " + std::to_string(rank + 1) + " has more than 8 squares");
       } else {
-        const char upper = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
-        const auto t = kPieceLetters.find(upper);
-        if (t == std::string_view::npos || t == 0)
-          return fen_error(fen, 1, kName, std::string("bad piece letter '") + c + "'");
+        const unsigned t = kLetterType[static_cast<unsigned char>(c)];
+        if (t == 0) return fen_error(fen, 1, kName, std::string("bad piece letter '") + c + "'");
         if (file >= 8)
           return fen_error(fen, 1, kName, "rank " + std::to_string(rank + 1) + " has more than 8 squares");
-        const Color color = c == upper ? kWhite : kBlack;
+        const Color color = c >= 'a' ? kBlack : kWhite;
         const auto type = static_cast<PieceType>(t);
         if (type == kPawn && (rank == 0 || rank == 7))
           return fen_error(fen, 1, kName, "pawn on " + square_name(make_square(file, rank)));
@@ -148,7 +165,7 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960) {
   }
 
   // Fields 5 and 6: halfmove clock and fullmove number (optional, as in EPD-style FENs).
-  for (std::size_t i = 4; i < fields.size(); ++i) {
+  for (std::size_t i = 4; i < fields.size; ++i) {
     const auto f = fields[i];
     unsigned value = 0;
     auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), value);
