@@ -1,7 +1,6 @@
 // FEN: a strict parser whose errors name the field and the reason, and the writer.
 #include <array>
 #include <charconv>
-#include <cstdint>
 
 #include "rules/movegen.h"
 
@@ -10,8 +9,6 @@ namespace pgnarc {
 using namespace detail;
 
 namespace {
-
-constexpr std::string_view kPieceLetters = " PNBRQK";
 
 Error fen_error(std::string_view fen, int field, std::string_view field_name, const std::string& why) {
   return invalid_input("bad FEN \"" + std::string(fen) + "\": field " + std::to_string(field) + " (" +
@@ -39,16 +36,6 @@ Fields split_fields(std::string_view s) {
   return out;
 }
 
-// A FEN piece letter's type, either case; kNoPieceType for any other character.
-constexpr std::array<std::uint8_t, 256> kLetterType = [] {
-  std::array<std::uint8_t, 256> t{};
-  for (std::size_t i = 1; i < kPieceLetters.size(); ++i) {
-    t[static_cast<unsigned char>(kPieceLetters[i])] = static_cast<std::uint8_t>(i);
-    t[static_cast<unsigned char>(kPieceLetters[i] + 32)] = static_cast<std::uint8_t>(i);
-  }
-  return t;
-}();
-
 }  // namespace
 
 Result<Position> Position::from_fen(std::string_view fen, bool chess960) {
@@ -73,12 +60,11 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960) {
         if (file > 8)
           return fen_error(fen, 1, kName, "rank " + std::to_string(rank + 1) + " has more than 8 squares");
       } else {
-        const unsigned t = kLetterType[static_cast<unsigned char>(c)];
-        if (t == 0) return fen_error(fen, 1, kName, std::string("bad piece letter '") + c + "'");
+        const PieceType type = piece_from_letter(c);
+        if (type == kNoPieceType) return fen_error(fen, 1, kName, std::string("bad piece letter '") + c + "'");
         if (file >= 8)
           return fen_error(fen, 1, kName, "rank " + std::to_string(rank + 1) + " has more than 8 squares");
         const Color color = c >= 'a' ? kBlack : kWhite;
-        const auto type = static_cast<PieceType>(t);
         if (type == kPawn && (rank == 0 || rank == 7))
           return fen_error(fen, 1, kName, "pawn on " + square_name(make_square(file, rank)));
         pos.put(make_piece(color, type), make_square(file, rank));

@@ -1,7 +1,10 @@
 // Legal move generation in canonical order (internal to the rules layer).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "rules/bitboard.h"
 
@@ -81,6 +84,23 @@ void append_san(const Position& pos, Move m, int disambiguation, int suffix, std
 // into a buffer of at least kMaxSanLength bytes; returns the end of what it wrote.
 inline constexpr int kMaxSanLength = 8;  // "Qa1xb2+", "exd8=Q#", "O-O-O+"
 char* write_san(Move m, PieceType piece, bool capture, int disambiguation, int suffix, char* out);
+
+// Piece letters by type, as SAN and FEN write them (index 0, kNoPieceType, is a space).
+inline constexpr std::string_view kPieceLetters = " PNBRQK";
+// The type a piece letter names, in either case (FEN writes black's in lower case; SAN input is
+// lenient); kNoPieceType for any other character. A table, not a search: FEN starts are parsed
+// once per decoded game.
+inline PieceType piece_from_letter(char c) {
+  static constexpr auto kTypes = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (std::size_t i = 1; i < kPieceLetters.size(); ++i) {
+      t[static_cast<unsigned char>(kPieceLetters[i])] = static_cast<std::uint8_t>(i);
+      t[static_cast<unsigned char>(kPieceLetters[i] + 32)] = static_cast<std::uint8_t>(i);
+    }
+    return t;
+  }();
+  return static_cast<PieceType>(kTypes[static_cast<unsigned char>(c)]);
+}
 
 // A SAN note (codec/noted.h): everything SAN needs beyond the move, so that PGN is written
 // without a board. Bits 0-1 disambiguation, 2-3 suffix (set once the next position is known),

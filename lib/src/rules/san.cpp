@@ -9,14 +9,6 @@ using namespace detail;
 
 namespace {
 
-constexpr std::string_view kLetters = " PNBRQK";
-
-PieceType piece_from_letter(char c) {
-  const char upper = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
-  const auto i = kLetters.find(upper);
-  return i == std::string_view::npos || i == 0 ? kNoPieceType : static_cast<PieceType>(i);
-}
-
 bool is_file(char c) { return c >= 'a' && c <= 'h'; }
 bool is_rank(char c) { return c >= '1' && c <= '8'; }
 
@@ -92,10 +84,10 @@ char* write_san(Move m, PieceType pt, bool capture, int disambiguation, int suff
     square(to);
     if (m.kind() == Move::kPromotion) {
       *p++ = '=';
-      *p++ = kLetters[m.promotion()];
+      *p++ = kPieceLetters[m.promotion()];
     }
   } else {
-    *p++ = kLetters[pt];
+    *p++ = kPieceLetters[pt];
     if (disambiguation & 1) *p++ = static_cast<char>('a' + file_of(from));
     if (disambiguation & 2) *p++ = static_cast<char>('1' + rank_of(from));
     if (capture) *p++ = 'x';
@@ -152,7 +144,7 @@ std::string Position::uci(Move m) const {
   if (m.kind() == Move::kCastling && !chess960_)
     to = make_square(to > m.from() ? 6 : 2, rank_of(m.from()));
   std::string s = square_name(m.from()) + square_name(to);
-  if (m.kind() == Move::kPromotion) s += static_cast<char>(kLetters[m.promotion()] + 32);
+  if (m.kind() == Move::kPromotion) s += static_cast<char>(kPieceLetters[m.promotion()] + 32);
   return s;
 }
 
