@@ -2,7 +2,9 @@
 #include "pgnarc/pgn.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstring>
 #include <type_traits>
 
 #include "pgn/noted.h"
@@ -15,14 +17,24 @@ namespace {
 constexpr std::size_t kWidth = 80;
 
 // Lays out movetext tokens in lines of at most 80 columns (a longer token gets a line of its own).
+// Moves, the token of nearly every call, gather in a buffer of the current line that goes to
+// `out` as one append when the line ends or another kind of token comes (unpack: one append per
+// line instead of one per ply).
 class LineWriter {
  public:
+  // The size of the buffer `move` takes: a separator, a move number with its dots, and SAN.
+  static constexpr std::size_t kMoveBuffer = 1 + 16 + detail::kMaxSanLength;
+
   explicit LineWriter(std::string& out) : out_(out) {}
+  LineWriter(const LineWriter&) = delete;
+  LineWriter& operator=(const LineWriter&) = delete;
+  ~LineWriter() { flush(); }
   // An "(" is held back and written together with the token after it, so that it never ends a
   // line.
   void open_variation() { open_ += '('; }
   // `glue`: no space before this token (")").
   void token(std::string_view t, bool glue = false) {
+    flush();
     if (open_.empty()) return put(t, glue);
     const std::string joined = open_ + std::string(t);
     open_.clear();
@@ -30,6 +42,7 @@ class LineWriter {
   }
   // A token that must end its line (";comment") or stand alone on one ("%escape").
   void line_token(std::string_view t, bool column_one) {
+    flush();
     if (column_one) {
       if (!open_.empty()) {  // an escape line cannot carry the "(" before it
         std::string held;
@@ -41,29 +54,43 @@ class LineWriter {
     token(t);
     newline();
   }
-  // A move's token (its number and SAN), written at buf + 1 with buf[0] free for what goes
-  // before it, so that separator and token are one append (unpack writes one per ply).
+  // A move's token (its number and SAN) of `n` bytes, written at buf + 1 of a buffer of
+  // kMoveBuffer bytes, with buf[0] free for the separator before it.
   void move(char* buf, std::size_t n) {
     if (!open_.empty()) return token(std::string_view(buf + 1, n));
+    char* const line = line_.data();
     if (col_ == 0) {
-      out_.append(buf + 1, n);
-      col_ = n;
+      std::memcpy(line, buf + 1, kMoveBuffer - 1);  // a fixed size: a few moves, not a call
+      pending_ = col_ = n;
       return;
     }
-    const bool wrap = col_ + 1 + n > kWidth;
-    buf[0] = wrap ? '\n' : ' ';
-    col_ = wrap ? n : col_ + 1 + n;
-    out_.append(buf, n + 1);
+    if (col_ + 1 + n > kWidth) {
+      flush();
+      out_ += '\n';
+      std::memcpy(line, buf + 1, kMoveBuffer - 1);
+      pending_ = col_ = n;
+      return;
+    }
+    buf[0] = ' ';
+    std::memcpy(line + pending_, buf, kMoveBuffer);
+    pending_ += n + 1;
+    col_ += n + 1;
   }
   void newline() {
+    flush();
     out_ += '\n';
     col_ = 0;
   }
   void finish() {
     if (col_ > 0) newline();
+    flush();
   }
 
  private:
+  void flush() {
+    out_.append(line_.data(), pending_);
+    pending_ = 0;
+  }
   void put(std::string_view t, bool glue) {
     if (col_ > 0 && glue && col_ + t.size() <= kWidth) {
       out_ += t;
@@ -83,6 +110,10 @@ class LineWriter {
   std::string& out_;
   std::size_t col_ = 0;
   std::string open_;  // "(" not yet written
+  // The current line's moves not yet in `out_`: at most kWidth bytes, and a whole buffer is
+  // copied past them.
+  std::size_t pending_ = 0;
+  std::array<char, kWidth + kMoveBuffer> line_;
 };
 
 std::string comment_token(CommentKind kind, std::string_view text) {
@@ -104,8 +135,13 @@ void write_comment(LineWriter& w, CommentKind kind, std::string_view text) {
   else w.line_token(t, kind == CommentKind::kEscape);
 }
 
-// Appends the runs between quotes and backslashes whole (most values have neither).
+// Appends the runs between quotes and backslashes whole (most values have neither, which two
+// library scans find faster than a loop over the characters: unpack writes ten or more a game).
 void escape_tag_value(std::string_view v, std::string& out) {
+  if (v.find('"') == v.npos && v.find('\\') == v.npos) {
+    out += v;
+    return;
+  }
   std::size_t run = 0;
   for (std::size_t i = 0; i < v.size(); ++i)
     if (v[i] == '\\' || v[i] == '"') {
@@ -195,7 +231,7 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
       case GameEvent::kNullMove: {
         // The number and its move form one token, so that they stay together on one line.
         const auto& pos = walker.current();
-        char buf[1 + 16 + detail::kMaxSanLength];
+        char buf[LineWriter::kMoveBuffer];
         char* p = buf + 1;
         if (pos.side_to_move() == kWhite || need_number) {
           p = std::to_chars(p, buf + 13, pos.fullmove_number()).ptr;
