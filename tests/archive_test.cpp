@@ -9,7 +9,8 @@
 #include <stdexcept>
 
 #include "pgn_util.h"
-#include "pgnarc/archive.h"
+#include "pgnarc/pgnarc.h"
+#include "support/scan_oracle.h"
 
 namespace pgnarc {
 namespace {
@@ -194,7 +195,7 @@ TEST(Archive, OlderBlocksMixWithNewOnes) {
   Query q;
   q.player = "P1";
   auto fast = (*a)->find(q);
-  auto slow = (*a)->find_by_scan(q);
+  auto slow = test::find_by_scan(**a, q);
   ASSERT_TRUE(fast.ok() && slow.ok());
   EXPECT_EQ(*fast, *slow);
   EXPECT_EQ(fast->back(), (*a)->game_count() - 1) << "the appended game is found";
@@ -268,7 +269,7 @@ TEST(Archive, AppendAndMergeReadEveryTableChunk) {
     q.result = "1-0";
     q.date_from = "1990";
     auto fast = (*arc)->find(q);
-    auto slow = (*arc)->find_by_scan(q);
+    auto slow = test::find_by_scan(**arc, q);
     ASSERT_TRUE(fast.ok() && slow.ok()) << path;
     EXPECT_EQ(*fast, *slow) << path;
     EXPECT_FALSE(fast->empty()) << path;
@@ -299,7 +300,7 @@ TEST(Archive, AppendAndMergeKeepEveryName) {
       q.exact_names = true;
       (f == 0 ? q.white : f == 1 ? q.black : f == 2 ? q.event : q.site) = v;
       auto fast = (*arc)->find(q);
-      auto slow = (*arc)->find_by_scan(q);
+      auto slow = test::find_by_scan(**arc, q);
       ASSERT_TRUE(fast.ok() && slow.ok()) << v;
       EXPECT_EQ(*fast, *slow) << path << ": " << fields[f] << " " << v;
       EXPECT_FALSE(fast->empty()) << v;
@@ -374,7 +375,7 @@ TEST(ArchiveSearch, SmallNameChunksAndSpilledNamesFindTheSame) {
   }
   for (const Query& q : queries) {
     auto fast = (*a)->find(q);
-    auto slow = (*a)->find_by_scan(q);
+    auto slow = test::find_by_scan(**a, q);
     ASSERT_TRUE(fast.ok() && slow.ok()) << *q.player;
     EXPECT_EQ(*fast, *slow) << *q.player;
     if (q.exact_names) EXPECT_FALSE(fast->empty()) << *q.player;
@@ -392,7 +393,7 @@ TEST(ArchiveSearch, MalformedDatesAreRefused) {
     q.date_to = bad;
     EXPECT_NE(query_error(q), "") << bad;
     for (bool indexed : {true, false}) {
-      auto r = indexed ? (*a)->find(q) : (*a)->find_by_scan(q);
+      auto r = indexed ? (*a)->find(q) : test::find_by_scan(**a, q);
       ASSERT_FALSE(r.ok()) << bad;
       EXPECT_EQ(r.error().code(), ErrorCode::InvalidInput) << bad;
       EXPECT_NE(r.error().message().find(std::string("'") + bad + "'"), std::string::npos) << r.error().message();
@@ -434,7 +435,7 @@ TEST(ArchiveSearch, IndexedFindEqualsScanAndBruteForce) {
   queries[11].date_to = "1800";
   for (std::size_t k = 0; k < queries.size(); ++k) {
     auto fast = (*a)->find(queries[k]);
-    auto slow = (*a)->find_by_scan(queries[k]);
+    auto slow = test::find_by_scan(**a, queries[k]);
     ASSERT_TRUE(fast.ok() && slow.ok());
     EXPECT_EQ(*fast, *slow) << "query " << k;
     if (k != 9) EXPECT_FALSE(fast->empty()) << "query " << k << " should match something";
@@ -460,13 +461,13 @@ TEST(ArchiveSearch, IndexedFindEqualsScanAndBruteForce) {
   EXPECT_EQ(*(*a)->find(lower_eco), *(*a)->find(queries[5]));
   // A search right after single-game reads (whose block keeps only that game's tags) sees every
   // game's tags: once per block, the block of the game read is the one cached.
-  const auto all = *(*a)->find_by_scan(queries[4]);
+  const auto all = *test::find_by_scan(**a, queries[4]);
   auto b = Archive::open(path);
   ASSERT_TRUE(b.ok());
   for (std::uint64_t i = 0; i < (*b)->game_count(); i += 7) {
     ASSERT_TRUE((*b)->read_game(i).ok());
     auto fast = (*b)->find(queries[4]);
-    auto slow = (*b)->find_by_scan(queries[4]);
+    auto slow = test::find_by_scan(**b, queries[4]);
     ASSERT_TRUE(fast.ok() && slow.ok());
     ASSERT_EQ(*fast, all) << "after reading game " << i;
     ASSERT_EQ(*slow, all) << "after reading game " << i;
@@ -1018,7 +1019,7 @@ TEST(ArchiveDictionary, TrainedOnceUsedByEveryBlock) {
   EXPECT_GT(i.blocks, 4u);
   EXPECT_EQ(info_of(without).dictionaries, 0u);
   EXPECT_LT(file_bytes(with).size(), file_bytes(without).size());
-  EXPECT_LT(i.section_stored[0] + i.dictionary_bytes, info_of(without).section_stored[0]);
+  EXPECT_LT(i.section(Section::Tags).stored + i.dictionary_bytes, info_of(without).section(Section::Tags).stored);
 
   EXPECT_EQ(unpack_games(with), unpack_games(without));
   auto a = Archive::open(with);
@@ -1193,7 +1194,7 @@ TEST(ArchiveDamage, NameTablesAreCheckedWhenFirstUsed) {
   EXPECT_EQ(found.error().code(), ErrorCode::Corruption);
   EXPECT_NE(found.error().message().find("posting names a block that does not exist"), std::string::npos)
       << found.error().to_string();
-  EXPECT_TRUE((*a)->find_by_scan(q).ok()) << "a scan needs no name table";
+  EXPECT_TRUE(test::find_by_scan(**a, q).ok()) << "a scan needs no name table";
   auto b = Archive::open(damaged);
   Status st = (*b)->verify();
   ASSERT_FALSE(st.ok());

@@ -3,7 +3,7 @@
 #include <functional>
 
 #include "pgn_util.h"
-#include "pgnarc/codec.h"
+#include "codec/codec.h"
 #include "codec/bytes.h"
 #include "codec/noted.h"
 #include "pgn/noted.h"

@@ -8,7 +8,8 @@
 #include <set>
 
 #include "pgn_util.h"
-#include "pgnarc/archive.h"
+#include "codec/codec.h"
+#include "pgnarc/pgnarc.h"
 
 namespace pgnarc {
 namespace {

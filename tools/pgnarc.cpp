@@ -14,8 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pgnarc/archive.h"
-#include "pgnarc/chess.h"
+#include "pgnarc/pgnarc.h"
 
 namespace {
 
@@ -27,7 +26,6 @@ using Result = pgnarc::Result<T>;
 // Exit codes, as documented in --help and the README.
 enum Exit : int { kOk = 0, kUsage = 1, kBadInput = 2, kDamaged = 3, kIoError = 4 };
 
-constexpr const char* kVersion = "0.1.0";
 
 constexpr const char* kUsageText =
     "usage: pgnarc <command> [options]\n"
@@ -568,9 +566,9 @@ int cmd_info(const Args& a) {
     return true;
   });
   if (!st) return report(st.error());
-  const char* names[5] = {"tags", "moves", "structure", "texts", "raw"};
+  
   const char* contents[5] = {"tags", "moves", "structure", "texts (comments)", "raw (verbatim games)"};
-  const double bits_per_ply = plies ? info->section_stored[1] * 8.0 / static_cast<double>(plies) : 0;
+  const double bits_per_ply = plies ? info->section(pgnarc::Section::Moves).stored * 8.0 / static_cast<double>(plies) : 0;
   std::string s;
   char line[1024];  // each snprintf below fits
   if (a.flag("--json")) {
@@ -589,12 +587,12 @@ int cmd_info(const Args& a) {
                   (unsigned long long)info->name_chunks, (unsigned long long)info->name_bytes,
                   (unsigned long long)info->table_chunks, (unsigned long long)info->table_bytes, bits_per_ply);
     s += line;
-    for (int k = 0; k < 5; ++k) {
+    for (std::size_t k = 0; k < pgnarc::kSectionCount; ++k) {
       std::snprintf(line, sizeof line,
                     "%s\"%s\": {\"stored\": %llu, \"raw\": %llu, \"framed_blocks\": %llu, \"column_blocks\": %llu}",
-                    k ? ", " : "", names[k], (unsigned long long)info->section_stored[k],
-                    (unsigned long long)info->section_raw[k], (unsigned long long)info->section_framed_blocks[k],
-                    (unsigned long long)info->section_column_blocks[k]);
+                    k ? ", " : "", pgnarc::section_name(pgnarc::kAllSections[k]), (unsigned long long)info->sections[k].stored,
+                    (unsigned long long)info->sections[k].raw, (unsigned long long)info->sections[k].framed_blocks,
+                    (unsigned long long)info->sections[k].column_blocks);
       s += line;
     }
     s += "}}\n";
@@ -607,10 +605,10 @@ int cmd_info(const Args& a) {
                   (unsigned long long)plies, bits_per_ply);
     s += line;
     s += "section    stored bytes   uncompressed   share of file\n";
-    for (int k = 0; k < 5; ++k) {
-      std::snprintf(line, sizeof line, "%-10s %12llu   %12llu   %5.1f%%\n", names[k],
-                    (unsigned long long)info->section_stored[k], (unsigned long long)info->section_raw[k],
-                    100.0 * info->section_stored[k] / static_cast<double>(info->file_bytes));
+    for (std::size_t k = 0; k < pgnarc::kSectionCount; ++k) {
+      std::snprintf(line, sizeof line, "%-10s %12llu   %12llu   %5.1f%%\n", pgnarc::section_name(pgnarc::kAllSections[k]),
+                    (unsigned long long)info->sections[k].stored, (unsigned long long)info->sections[k].raw,
+                    100.0 * info->sections[k].stored / static_cast<double>(info->file_bytes));
       s += line;
     }
     std::snprintf(line, sizeof line, "%-10s %12llu\n", "index", (unsigned long long)info->index_bytes);
@@ -629,23 +627,23 @@ int cmd_info(const Args& a) {
       std::snprintf(line, sizeof line, "%-10s %12llu\n", "dictionary", (unsigned long long)info->dictionary_bytes);
       s += line;
     }
-    std::snprintf(line, sizeof line, "%-10s %12llu\n", "overhead", (unsigned long long)(info->block_overhead_bytes + 32 + 48));
+    std::snprintf(line, sizeof line, "%-10s %12llu\n", "overhead", (unsigned long long)(info->block_overhead_bytes + info->header_bytes + info->footer_bytes));
     s += line;
     if (info->dictionaries) {
       std::snprintf(line, sizeof line, "tags: compressed with the archive's tag dictionary in %llu of %llu blocks\n",
                     (unsigned long long)info->dictionary_blocks, (unsigned long long)info->blocks);
       s += line;
     }
-    for (int k = 0; k < 5; ++k)
-      if (info->section_framed_blocks[k]) {
+    for (std::size_t k = 0; k < pgnarc::kSectionCount; ++k)
+      if (info->sections[k].framed_blocks) {
         std::snprintf(line, sizeof line, "%s: one zstd frame per group of games in %llu of %llu blocks\n", contents[k],
-                      (unsigned long long)info->section_framed_blocks[k], (unsigned long long)info->blocks);
+                      (unsigned long long)info->sections[k].framed_blocks, (unsigned long long)info->blocks);
         s += line;
       }
-    for (int k = 0; k < 5; ++k)
-      if (info->section_column_blocks[k]) {
+    for (std::size_t k = 0; k < pgnarc::kSectionCount; ++k)
+      if (info->sections[k].column_blocks) {
         std::snprintf(line, sizeof line, "%s: wording and numbers apart (column form) in %llu of %llu blocks\n",
-                      contents[k], (unsigned long long)info->section_column_blocks[k], (unsigned long long)info->blocks);
+                      contents[k], (unsigned long long)info->sections[k].column_blocks, (unsigned long long)info->blocks);
         s += line;
       }
   }
@@ -742,7 +740,7 @@ int main(int argc, char** argv) {
     return kOk;
   }
   if (cmd == "--version") {
-    std::printf("pgnarc %s (archive format: write version %d, read version %d)\n", kVersion, pgnarc::kFormatVersion,
+    std::printf("pgnarc %s (archive format: write version %d, read version %d)\n", pgnarc::library_version(), pgnarc::kFormatVersion,
                 pgnarc::kFormatVersion);
     return kOk;
   }

@@ -15,7 +15,7 @@
 #include "codec/bytes.h"
 #include "container/format.h"
 #include "container/text_columns.h"
-#include "pgnarc/archive.h"
+#include "pgnarc/pgnarc.h"
 
 namespace {
 

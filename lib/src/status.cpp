@@ -1,4 +1,5 @@
 #include "pgnarc/status.h"
+#include "pgnarc/version.h"
 
 namespace pgnarc {
 
@@ -14,5 +15,7 @@ const char* to_string(ErrorCode code) {
 }
 
 std::string Error::to_string() const { return std::string(pgnarc::to_string(code_)) + ": " + message_; }
+
+const char* library_version() { return PGNARC_VERSION_STRING; }
 
 }  // namespace pgnarc

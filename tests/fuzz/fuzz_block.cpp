@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "container/format.h"
-#include "pgnarc/archive.h"
+#include "pgnarc/pgnarc.h"
 #include "pgnarc/pgn.h"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "pgnarc/codec.h"
+#include "codec/codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 6) return 0;

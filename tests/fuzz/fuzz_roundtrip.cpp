@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "pgnarc/archive.h"
+#include "pgnarc/pgnarc.h"
 
 namespace {
 

@@ -1,96 +1,21 @@
-// Archives (.pga): writing games into indexed, checksummed blocks, and reading them back by
-// number, in order, or by tag.
+// Reading archives (.pga): games by number, in order, or by tag.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "pgnarc/codec.h"
+#include "pgnarc/export.h"
 #include "pgnarc/game.h"
-#include "pgnarc/pgn.h"
+#include "pgnarc/query.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc {
-
-struct WriterOptions {
-  unsigned threads = 0;                      // 0: all cores
-  std::size_t block_bytes = 128 * 1024;      // a block closes after this much input PGN ...
-  std::size_t block_games = 4096;            // ... or this many games
-  int zstd_level = 9;                        // of the sections (level 12: about 1% smaller, 3x slower on long comments)
-  bool compress = true;                      // false: every section stored uncompressed
-  // A block's comments (texts) or verbatim games (raw) larger than twice this are split into
-  // zstd frames of about this many bytes (whole directory groups of games), so that reading one
-  // game decompresses only its own frame; 0: one frame per section.
-  std::size_t frame_bytes = 32 * 1024;
-  // Comments and verbatim games compressed in their column form where that is smaller (format
-  // 11, spec 9.3.2: wording and numbers apart; TCEC's comments 16% smaller); false: as the plain
-  // stream only, as format 10 did.
-  bool text_columns = true;
-  // The tags sections of an archive are compressed with one zstd dictionary of at most this
-  // many bytes (and at most an eighth of the tags it is trained on), trained by the writer on
-  // its first blocks' tags (up to 256 blocks, or 4 MiB of tags) and kept in the file once, if
-  // that makes the archive smaller; 0: no dictionary. Appended blocks use the archive's.
-  std::size_t dictionary_bytes = 128 * 1024;
-  // The name tables (White, Black, Event and Site values, each with the blocks holding it) are
-  // written in chunks of about this many bytes, so that a search reads only the chunks it needs.
-  std::size_t name_chunk_bytes = 64 * 1024;
-  // The block table (each block's place, game count and date and result summary) is written in
-  // chunks of this many blocks, so that opening an archive reads none of it and reading a game
-  // reads one chunk (1 to 2^20).
-  std::size_t table_chunk_blocks = 1024;
-  // The writer keeps the name tables in memory up to about this many bytes, then sorts them into
-  // a scratch file beside the output (deleted at once) and merges those at the end: memory stays
-  // bounded however many distinct names there are. The archive does not depend on it.
-  std::size_t name_memory_bytes = 64u << 20;
-};
-
-// A game that had to be kept verbatim, and why (file, game, line:column, what).
-struct Problem {
-  std::uint64_t game_number = 0;  // in the archive, 1-based
-  Error error;
-};
-
-struct PackStats {
-  std::uint64_t games = 0;
-  std::uint64_t raw_games = 0;
-  std::uint64_t plies = 0;
-  std::uint64_t input_bytes = 0;
-  std::uint64_t output_bytes = 0;
-  std::uint64_t blocks = 0;
-};
-
-// Writes a new archive. Nothing appears at `path` until finish() succeeds: the archive is built
-// in a temporary file beside it and renamed into place, so an interrupted write never leaves a
-// file that looks complete. Memory stays bounded by a few blocks per thread.
-class ArchiveWriter {
- public:
-  static Result<std::unique_ptr<ArchiveWriter>> create(const std::string& path, WriterOptions options = {});
-  ~ArchiveWriter();  // without finish(): the temporary file is removed
-
-  // Reads every game of `reader` (parsing on all threads). Games that cannot be coded are kept
-  // verbatim and reported to `on_problem` (in input order). Fails only on I/O errors.
-  // `on_progress` is called after each block with the games and input bytes done so far.
-  Status add_pgn(PgnReader& reader, const std::function<void(const Problem&)>& on_problem = {},
-                 const std::function<void(std::uint64_t games, std::uint64_t bytes)>& on_progress = {});
-  // Adds one game (fails with InvalidInput if it cannot be coded).
-  Status add_game(const Game& game);
-  // Copies every block of an existing archive without decoding its games (for append and merge).
-  Status add_archive_blocks(const std::string& path);
-  // Writes the index and the footer, syncs, and renames the file into place.
-  Result<PackStats> finish();
-
-  ArchiveWriter(const ArchiveWriter&) = delete;
-  ArchiveWriter& operator=(const ArchiveWriter&) = delete;
-
- private:
-  ArchiveWriter() = default;
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
 
 // A game read from an archive.
 struct ArchiveGame {
@@ -99,51 +24,53 @@ struct ArchiveGame {
   std::string raw_text;  // raw: the bytes exactly as they were in the input
 };
 
-// What find() looks for; every given field must match. Names (white, black, player, event,
-// site) match as case-insensitive substrings; `exact_names` makes them exact (case-sensitive).
-struct Query {
-  std::optional<std::string> white, black, player, event, site;
-  bool exact_names = false;
-  std::optional<std::string> result;           // "1-0", "0-1", "1/2-1/2", "*"
-  std::optional<std::string> eco;              // prefix, in either case: "B", "b9" or "B90"
-  std::optional<std::string> date_from, date_to;  // "YYYY", "YYYY.MM" or "YYYY.MM.DD" (see query_error)
-  std::vector<std::pair<std::string, std::string>> tags;  // exact key = value
+// The sections of a block, in the order they are stored.
+enum class Section : std::uint8_t {
+  Tags,       // tag keys and values, by column
+  Moves,      // the move integers
+  Structure,  // results, null moves, where comments, NAGs and variations sit
+  Texts,      // comment texts
+  Raw,        // games kept verbatim
 };
+inline constexpr std::size_t kSectionCount = 5;
+inline constexpr std::array<Section, kSectionCount> kAllSections = {Section::Tags, Section::Moves, Section::Structure,
+                                                                    Section::Texts, Section::Raw};
+// "tags", "moves", "structure", "texts", "raw".
+PGNARC_EXPORT const char* section_name(Section s);
 
-// Why find() would refuse `q` (a date that is not YYYY, YYYY.MM or YYYY.MM.DD with a month
-// 01-12 and a day 01-31; "-" or "/" may stand for "."), or "" if it is well formed.
-std::string query_error(const Query& q);
-
-// The archive format version this library writes (and the highest it reads); see the format
-// specification, section 9.2.
-inline constexpr std::uint16_t kFormatVersion = 11;
+// One section's figures, summed over the blocks.
+struct SectionInfo {
+  std::uint64_t stored = 0;         // bytes in the file
+  std::uint64_t raw = 0;            // bytes uncompressed
+  std::uint64_t framed_blocks = 0;  // blocks storing it as one zstd frame per group of games
+  std::uint64_t column_blocks = 0;  // blocks storing it in its column form (wording and numbers apart)
+};
 
 struct ArchiveInfo {
   std::uint16_t write_version = 0, read_version = 0;
-  std::uint64_t file_bytes = 0, games = 0, blocks = 0, index_bytes = 0;
-  // Stored (compressed) bytes by section, summed over blocks: tags, moves, structure, texts, raw;
-  // and the same uncompressed.
-  std::uint64_t section_stored[5] = {}, section_raw[5] = {};
-  // Blocks whose section is stored as one zstd frame per group of games (format 6, encoding 2).
-  std::uint64_t section_framed_blocks[5] = {};
-  // Blocks whose section is stored in its column form (format 11, encodings 4 and 5: texts and
-  // raw sections).
-  std::uint64_t section_column_blocks[5] = {};
-  // Tag dictionaries (format 8): how many, their bytes in the file, and the blocks whose tags
-  // section is compressed with one.
-  std::uint64_t dictionaries = 0, dictionary_bytes = 0, dictionary_blocks = 0;
+  std::uint64_t file_bytes = 0, games = 0, blocks = 0;
+  std::array<SectionInfo, kSectionCount> sections{};
+  const SectionInfo& section(Section s) const { return sections[static_cast<std::size_t>(s)]; }
+  std::uint64_t header_bytes = 0, footer_bytes = 0;  // the file's fixed parts
+  std::uint64_t index_bytes = 0;
   std::uint64_t block_overhead_bytes = 0;  // block headers, section tables, checksums
-  // Name tables in chunks of their own (format 9): how many chunks, and their bytes in the file
-  // (before format 9 the name tables are part of index_bytes).
+  // The tag dictionaries: how many, their bytes in the file, and the blocks whose tags section
+  // is compressed with one.
+  std::uint64_t dictionaries = 0, dictionary_bytes = 0, dictionary_blocks = 0;
+  // The name tables (which blocks hold each White, Black, Event and Site value): chunks, bytes.
   std::uint64_t name_chunks = 0, name_bytes = 0;
-  // The block table in chunks of its own (format 10): how many, and their bytes in the file
-  // (before format 10 the block table is part of index_bytes).
+  // The block table (each block's place, games, dates and results): chunks, bytes.
   std::uint64_t table_chunks = 0, table_bytes = 0;
 };
 
-class Archive {
+// An open archive, read through a read-only memory map. An Archive keeps the block it read last
+// (and search caches), so one Archive is used by one thread at a time; threads that read at once
+// each open their own (opening reads only the header, footer and the start of the index).
+// export_pgn and verify run worker threads of their own.
+class PGNARC_EXPORT Archive {
  public:
-  // Opens and checks the header, footer and index. Damage is Corruption naming the offset.
+  // Opens and checks the header, footer and index. Damage is Corruption naming the offset; an
+  // archive of another format version is Unsupported.
   static Result<std::unique_ptr<Archive>> open(const std::string& path);
   ~Archive();
 
@@ -159,7 +86,7 @@ class Archive {
   // Every game as PGN text (as read_pgn gives it), in order, decoded on `threads` threads (0: all
   // cores) block by block; `sink` receives consecutive chunks and returns false to stop early.
   // `progress` (optional) gets the number of games done. After the last game the name tables
-  // (format 9) are checked too: damage there is Corruption, with every game delivered.
+  // are checked too: damage there is Corruption, with every game delivered.
   Status export_pgn(const std::function<bool(std::string_view chunk)>& sink, unsigned threads = 0,
                     const std::function<void(std::uint64_t games_done)>& progress = {});
   // Every game in order. `visit` returns false to stop early.
@@ -168,8 +95,6 @@ class Archive {
   // match and only the other blocks' tags are decoded. A malformed query (query_error) is
   // InvalidInput.
   Result<std::vector<std::uint64_t>> find(const Query& q);
-  // The same answer by decoding the tags of every block (the reference for find()).
-  Result<std::vector<std::uint64_t>> find_by_scan(const Query& q);
   // Sizes by section (reads every block header; checks every block checksum).
   Result<ArchiveInfo> info();
   // Checks every checksum and decodes every game on `threads` threads (0: all cores), as
@@ -185,17 +110,5 @@ class Archive {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-// What salvage_pgn recovered and what it had to skip.
-struct SalvageReport {
-  std::uint64_t games = 0;            // games written
-  std::uint64_t blocks = 0;           // sound blocks found
-  std::vector<std::string> skipped;   // damaged regions, with offsets
-};
-
-// Reads a damaged archive without its index: walks the file for blocks whose checksum holds,
-// writes their games as PGN to `sink` in file order, and skips what does not check out. Fails
-// only on I/O errors.
-Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<bool(std::string_view chunk)>& sink);
 
 }  // namespace pgnarc

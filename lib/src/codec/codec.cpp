@@ -1,6 +1,6 @@
 // The legal-move-index codec (codec identifiers 1 to 4). The byte layout is defined in
 // format-spec/pgnarc-format.md, sections "Game records" and "Move integers".
-#include "pgnarc/codec.h"
+#include "codec/codec.h"
 
 #include <boost/multiprecision/cpp_int.hpp>
 #include <array>

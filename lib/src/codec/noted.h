@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "pgnarc/codec.h"
+#include "codec/codec.h"
 
 namespace pgnarc::detail {
 

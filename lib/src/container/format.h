@@ -10,7 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "codec/codec.h"
 #include "pgnarc/archive.h"
+#include "pgnarc/archive_writer.h"
+#include "pgnarc/salvage.h"
+#include "pgnarc/version.h"
 
 namespace pgnarc::container {
 
@@ -65,7 +69,7 @@ inline constexpr int tag_ref_width(std::uint64_t distinct) {
   return distinct <= 1 ? 0 : distinct < (1u << 8) ? 1 : distinct < (1u << 16) ? 2 : distinct < (1u << 24) ? 3 : 4;
 }
 
-enum Section : int { kTags = 0, kMoves = 1, kStructure = 2, kTexts = 3, kRaw = 4 };
+enum SectionIndex : int { kTags = 0, kMoves = 1, kStructure = 2, kTexts = 3, kRaw = 4 };
 
 // Little-endian fixed-width values.
 inline void put_le(std::string& out, std::uint64_t v, int bytes) {

@@ -454,21 +454,14 @@ struct Archive::Impl {
     return {};
   }
 
-  Result<std::vector<std::uint64_t>> search(const Query& q, bool use_index) {
+  Result<std::vector<std::uint64_t>> search(const Query& q) {
     if (const std::string why = query_error(q); !why.empty()) return invalid_input(why);
     std::vector<std::uint64_t> out;
-    if (use_index) {
-      if (auto st = load_names(); !st) return st.error();
-    } else if (auto st = need_all(); !st) {  // a scan reads every block
-      return st.error();
-    }
+    if (auto st = load_names(); !st) return st.error();
     const QueryNames names(q);
-    std::vector<bool> ok(footer.blocks, true);
-    if (use_index) {
-      auto c = candidates(q, names);
-      if (!c) return c.error();
-      ok = std::move(*c);
-    }
+    auto c = candidates(q, names);
+    if (!c) return c.error();
+    const std::vector<bool> ok = std::move(*c);
     DecodedBlock tags_only;
     tags_only.dictionaries = &dictionaries;
     for (std::uint32_t b = 0; b < footer.blocks; ++b) {
@@ -731,8 +724,18 @@ std::string query_error(const Query& q) {
   return {};
 }
 
-Result<std::vector<std::uint64_t>> Archive::find(const Query& q) { return impl_->search(q, true); }
-Result<std::vector<std::uint64_t>> Archive::find_by_scan(const Query& q) { return impl_->search(q, false); }
+Result<std::vector<std::uint64_t>> Archive::find(const Query& q) { return impl_->search(q); }
+
+const char* section_name(pgnarc::Section s) {
+  switch (s) {
+    case Section::Tags: return "tags";
+    case Section::Moves: return "moves";
+    case Section::Structure: return "structure";
+    case Section::Texts: return "texts";
+    case Section::Raw: return "raw";
+  }
+  return "?";
+}
 
 Result<ArchiveInfo> Archive::info() {
   Impl& s = *impl_;
@@ -743,6 +746,8 @@ Result<ArchiveInfo> Archive::info() {
   info.games = game_count();
   info.blocks = block_count();
   info.index_bytes = s.footer.index_size;
+  info.header_bytes = kHeaderSize;
+  info.footer_bytes = kFooterSize;
   info.dictionaries = s.index.dictionaries.size();
   for (const DictionaryEntry& d : s.index.dictionaries) info.dictionary_bytes += d.size;
   for (const auto& chunks : s.index.name_chunks)
@@ -761,11 +766,12 @@ Result<ArchiveInfo> Archive::info() {
     if (auto st = read_block_sizes(s.bytes(b), s.where(b), games, stored, raw, encodings); !st) return st.error();
     std::uint64_t sum = 0;
     for (int k = 0; k < kSections; ++k) {
-      info.section_framed_blocks[k] += by_group(encodings[k]);
-      info.section_column_blocks[k] += encodings[k] >= kZstdColumns;
+      SectionInfo& section = info.sections[static_cast<std::size_t>(k)];
+      section.framed_blocks += by_group(encodings[k]);
+      section.column_blocks += encodings[k] >= kZstdColumns;
       info.dictionary_blocks += encodings[k] == kZstdDictionary;
-      info.section_stored[k] += stored[k];
-      info.section_raw[k] += raw[k];
+      section.stored += stored[k];
+      section.raw += raw[k];
       sum += stored[k];
     }
     info.block_overhead_bytes += s.entry(b).size - sum;

@@ -1,0 +1,93 @@
+// Writing archives (.pga): games in, indexed and checksummed blocks out.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "pgnarc/export.h"
+#include "pgnarc/game.h"
+#include "pgnarc/pgn.h"
+#include "pgnarc/status.h"
+
+namespace pgnarc {
+
+struct WriterOptions {
+  unsigned threads = 0;                  // 0: all cores
+  std::size_t block_bytes = 128 * 1024;  // a block closes after this much input PGN ...
+  std::size_t block_games = 4096;        // ... or this many games
+  int zstd_level = 9;                    // of the sections (12: about 1% smaller, 3x slower on long comments)
+  bool compress = true;                  // false: every section stored uncompressed
+  // A block's comments (texts) or verbatim games (raw) larger than twice this are split into
+  // zstd frames of about this many bytes (whole directory groups of games), so that reading one
+  // game decompresses only its own frame; 0: one frame per section.
+  std::size_t frame_bytes = 32 * 1024;
+  // Comments and verbatim games are also compressed in their column form (wording and numbers
+  // apart), kept where that is smaller; false: as the plain stream only.
+  bool text_columns = true;
+  // The tags sections of an archive are compressed with one zstd dictionary of at most this
+  // many bytes (and at most an eighth of the tags it is trained on), trained by the writer on
+  // its first blocks' tags (up to 256 blocks, or 4 MiB of tags) and kept in the file once, if
+  // that makes the archive smaller; 0: no dictionary. Appended blocks use the archive's.
+  std::size_t dictionary_bytes = 128 * 1024;
+  // The name tables (White, Black, Event and Site values, each with the blocks holding it) are
+  // written in chunks of about this many bytes, so that a search reads only the chunks it needs.
+  std::size_t name_chunk_bytes = 64 * 1024;
+  // The block table (each block's place, game count and date and result summary) is written in
+  // chunks of this many blocks, so that opening an archive reads none of it and reading a game
+  // reads one chunk (1 to 2^20).
+  std::size_t table_chunk_blocks = 1024;
+  // The writer keeps the name tables in memory up to about this many bytes, then sorts them into
+  // a scratch file beside the output (deleted at once) and merges those at the end: memory stays
+  // bounded however many distinct names there are. The archive does not depend on it.
+  std::size_t name_memory_bytes = 64u << 20;
+};
+
+// A game that had to be kept verbatim, and why (file, game, line:column, what).
+struct Problem {
+  std::uint64_t game_number = 0;  // in the archive, 1-based
+  Error error;
+};
+
+struct PackStats {
+  std::uint64_t games = 0;
+  std::uint64_t raw_games = 0;
+  std::uint64_t plies = 0;
+  std::uint64_t input_bytes = 0;
+  std::uint64_t output_bytes = 0;
+  std::uint64_t blocks = 0;
+};
+
+// Writes a new archive. Nothing appears at `path` until finish() succeeds: the archive is built
+// in a temporary file beside it and renamed into place, so an interrupted write never leaves a
+// file that looks complete. Memory stays bounded by a few blocks per thread. One writer is used
+// from one thread at a time (it runs its own worker threads).
+class PGNARC_EXPORT ArchiveWriter {
+ public:
+  static Result<std::unique_ptr<ArchiveWriter>> create(const std::string& path, WriterOptions options = {});
+  ~ArchiveWriter();  // without finish(): the temporary file is removed
+
+  // Reads every game of `reader` (parsing on all threads). Games that cannot be coded are kept
+  // verbatim and reported to `on_problem` (in input order). Fails only on I/O errors.
+  // `on_progress` is called after each block with the games and input bytes done so far.
+  Status add_pgn(PgnReader& reader, const std::function<void(const Problem&)>& on_problem = {},
+                 const std::function<void(std::uint64_t games, std::uint64_t bytes)>& on_progress = {});
+  // Adds one game (fails with InvalidInput if it cannot be coded).
+  Status add_game(const Game& game);
+  // Copies every block of an existing archive without decoding its games (for append and merge).
+  Status add_archive_blocks(const std::string& path);
+  // Writes the index and the footer, syncs, and renames the file into place.
+  Result<PackStats> finish();
+
+  ArchiveWriter(const ArchiveWriter&) = delete;
+  ArchiveWriter& operator=(const ArchiveWriter&) = delete;
+
+ private:
+  ArchiveWriter() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pgnarc

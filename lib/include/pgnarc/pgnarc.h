@@ -1,0 +1,13 @@
+// The whole public API of the pgnarc library.
+#pragma once
+
+#include "pgnarc/archive.h"
+#include "pgnarc/archive_writer.h"
+#include "pgnarc/chess.h"
+#include "pgnarc/export.h"
+#include "pgnarc/game.h"
+#include "pgnarc/pgn.h"
+#include "pgnarc/query.h"
+#include "pgnarc/salvage.h"
+#include "pgnarc/status.h"
+#include "pgnarc/version.h"
