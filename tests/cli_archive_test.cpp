@@ -7,7 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>  // header-only, on the system include path (tools/deps.sh installs it)
+
 #include "cli_util.h"
+#include "pgnarc/version.h"
 
 namespace pgnarc {
 namespace {
@@ -161,6 +164,39 @@ TEST_F(CliArchive, InfoAndVerify) {
   }
 }
 
+// info --json is one JSON object holding every figure of info, under the same names since the
+// first version, and agrees with the text.
+TEST_F(CliArchive, InfoJsonKeys) {
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
+  const auto r = run_cli("info --json " + p("games.pga"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::ordered_json::parse(r.out);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : j.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "write_version", "read_version", "file_bytes", "games", "verbatim_games",
+                      "blocks", "plies", "index_bytes", "block_overhead_bytes", "dictionaries",
+                      "dictionary_bytes", "dictionary_blocks", "name_chunks", "name_bytes",
+                      "table_chunks", "table_bytes", "moves_bits_per_ply", "sections"}));
+  EXPECT_EQ(j["games"], 61);
+  EXPECT_EQ(j["verbatim_games"], 1);
+  EXPECT_EQ(j["file_bytes"], test::read_file(dir_ + "/games.pga").size());
+  std::vector<std::string> sections;
+  for (const auto& [name, figures] : j["sections"].items()) {
+    sections.push_back(name);
+    for (const char* k : {"stored", "raw", "framed_blocks", "column_blocks"})
+      EXPECT_TRUE(figures.contains(k)) << name << k;
+  }
+  EXPECT_EQ(sections, (std::vector<std::string>{"tags", "moves", "structure", "texts", "raw"}));
+  const std::string text = run_cli("info " + p("games.pga")).out;
+  EXPECT_NE(text.find("plies:    " + std::to_string(j["plies"].get<std::uint64_t>()) + "\n"),
+            std::string::npos);
+  char moves[64];
+  std::snprintf(moves, sizeof moves, "moves              %llu",
+                (unsigned long long)j["sections"]["moves"]["stored"].get<std::uint64_t>());
+  EXPECT_NE(text.find(moves), std::string::npos) << text;
+}
+
 // Comments above 64 KiB in a block are framed by group unless --frame-kib 0 says otherwise;
 // info says where; both archives unpack to the same PGN.
 TEST_F(CliArchive, FrameKibFramesLargeComments) {
@@ -261,6 +297,165 @@ TEST_F(CliArchive, OutputIsSafeToPipe) {
   EXPECT_EQ(std::system(cmd.c_str()), 0);
   EXPECT_EQ(test::read_file(dir_ + "/err.txt"), "") << "nothing on stderr when the reader goes away";
   EXPECT_EQ(test::read_file(dir_ + "/head.txt").substr(0, 36), "[Event \"4th London Chess Classic\"]\n[");
+}
+
+// Options as CLI11 reads them: --opt=value as well as --opt value, and -- ends the options, so a
+// file whose name starts with - can be packed.
+TEST_F(CliArchive, OptionValuesAfterEqualsAndDoubleDash) {
+  ASSERT_EQ(run_cli("pack -q --block-games=10 --level=3 '" + pgn_ + "' --output=" + p("eq.pga"))
+                .exit_code,
+            0);
+  ASSERT_EQ(
+      run_cli("pack -q --block-games 10 --level 3 '" + pgn_ + "' -o " + p("sp.pga")).exit_code, 0);
+  EXPECT_EQ(test::read_file(dir_ + "/eq.pga"), test::read_file(dir_ + "/sp.pga"));
+  EXPECT_NE(run_cli("info " + p("eq.pga")).out.find("blocks:   7\n"), std::string::npos)
+      << "61 games, 10 a block";
+  EXPECT_EQ(run_cli("find --player=carlsen --result=1-0 --count " + p("eq.pga")).out, "2\n");
+  EXPECT_EQ(run_cli("unpack --threads=1 " + p("eq.pga")).out, run_cli("unpack " + p("sp.pga")).out);
+
+  std::ofstream(dir_ + "/-x.pgn", std::ios::binary) << test::read_file(pgn_);
+  const std::string in_dir = "cd '" + dir_ + "' && '" + PGNARC_CLI + "' ";
+  EXPECT_NE(std::system((in_dir + "pack -x.pgn 2>err.txt").c_str()), 0);
+  EXPECT_NE(test::read_file(dir_ + "/err.txt").find("unknown option -x.pgn"), std::string::npos);
+  ASSERT_EQ(std::system((in_dir + "pack -q -- -x.pgn").c_str()), 0);
+  ASSERT_EQ(std::system((in_dir + "unpack -o out.pgn -- -x.pga").c_str()), 0);
+  EXPECT_EQ(test::read_file(dir_ + "/out.pgn"), run_cli("unpack " + p("sp.pga")).out);
+}
+
+// `pgnarc help CMD` is `pgnarc CMD --help`; `pgnarc --help` lists every command; each command's
+// help lists every option it takes.
+TEST_F(CliArchive, HelpCommandAndProgramHelp) {
+  const char* commands[] = {"pack",  "unpack", "get",    "find", "append",
+                            "merge", "info",   "verify", "perft"};
+  const auto program = run_cli("--help");
+  EXPECT_EQ(program.exit_code, 0);
+  EXPECT_EQ(run_cli("help").out, program.out);
+  EXPECT_EQ(run_cli("-h").out, program.out);
+  for (const char* c : commands) {
+    EXPECT_NE(program.out.find(std::string("\n  ") + c + " "), std::string::npos) << c;
+    const auto help = run_cli(std::string("help ") + c);
+    EXPECT_EQ(help.exit_code, 0) << c;
+    EXPECT_EQ(help.out, run_cli(std::string(c) + " --help").out) << c;
+    EXPECT_EQ(help.out, run_cli(std::string(c) + " -h").out) << c;
+    EXPECT_NE(help.out.find("\n  -q, --quiet"), std::string::npos) << c;
+  }
+  const std::string find = run_cli("help find").out;
+  for (const char* o : {"--white S", "--black S", "--player S", "--event S", "--site S", "--exact",
+                        "--result R", "--eco E", "--date-from D", "--date-to D", "--tag KEY=VALUE",
+                        "--count", "--numbers", "--pgn", "--list"})
+    EXPECT_NE(find.find(std::string("\n  ") + o + " "), std::string::npos) << o << "\n" << find;
+  const std::string pack = run_cli("help pack").out;
+  for (const char* o :
+       {"-o, --output OUT.pga", "--threads N", "--strict", "--force", "--store", "--block-games N",
+        "--block-kib N", "--level N", "--frame-kib N", "--dict-kib N"})
+    EXPECT_NE(pack.find(std::string("\n  ") + o + " "), std::string::npos) << o << "\n" << pack;
+  EXPECT_NE(pack.find("(default 4096)"), std::string::npos)
+      << "defaults come from the library's WriterOptions";
+  auto r = run_cli("help frobnicate");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos) << r.err;
+}
+
+TEST_F(CliArchive, QuietBeforeOrAfterTheCommand) {
+  auto r = run_cli("pack '" + pgn_ + "' -o " + p("loud.pga"));
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.err.find("packed "), std::string::npos) << r.err;
+  for (const std::string& line :
+       {"-q pack '" + pgn_ + "' -o " + p("a.pga"), "--quiet pack '" + pgn_ + "' -o " + p("b.pga"),
+        "pack -q '" + pgn_ + "' -o " + p("c.pga"),
+        "pack '" + pgn_ + "' -o " + p("d.pga") + " --quiet", "-q verify " + p("loud.pga"),
+        "verify " + p("loud.pga") + " -q"}) {
+    r = run_cli(line);
+    EXPECT_EQ(r.exit_code, 0) << line;
+    EXPECT_EQ(r.err, "") << line;
+  }
+}
+
+// Unknown options, missing values and missing arguments: exit 1, a message naming what is wrong,
+// and the command's help suggested.
+TEST_F(CliArchive, UsageErrorsNameTheProblemAndSuggestHelp) {
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
+  struct Case {
+    std::string args, message, help;
+  };
+  const Case cases[] = {
+      {"unpack " + p("games.pga") + " --bogus", "pgnarc: unknown option --bogus\n",
+       "pgnarc unpack --help"},
+      {"unpack " + p("games.pga") + " --threads", "pgnarc: --threads needs a value\n",
+       "pgnarc unpack --help"},
+      {"verify " + p("games.pga") + " --threads=257",
+       "pgnarc: --threads takes a number from 0 to 256\n", "pgnarc verify --help"},
+      {"find " + p("games.pga") + " --player", "pgnarc: --player needs a value\n",
+       "pgnarc find --help"},
+      {"info", "pgnarc: ARCHIVE is required\n", "pgnarc info --help"},
+      {"info " + p("games.pga") + " " + p("games.pga"), "pgnarc: unexpected argument '",
+       "pgnarc info --help"},
+      {"merge " + p("games.pga"), "pgnarc: --output is required\n", "pgnarc merge --help"},
+      {"pack -q --level 20 '" + pgn_ + "' -o " + p("x.pga"),
+       "pgnarc: --level takes a number from 1 to 19\n", "pgnarc pack --help"},
+      {"get " + p("games.pga") + " 2-1",
+       "pgnarc: game numbers start at 1 and ranges go upwards: '2-1'\n", "pgnarc get --help"},
+      {"perft startpos 21", "pgnarc: depth must be a number from 0 to 20, not '21'\n",
+       "pgnarc perft --help"},
+      {"frobnicate", "pgnarc: unknown command 'frobnicate'\n", "pgnarc --help"},
+      {"", "pgnarc: no command given\n", "pgnarc --help"},
+      {"--bogus pack", "pgnarc: unknown option --bogus\n", "pgnarc pack --help"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, 1) << c.args;
+    EXPECT_TRUE(r.out.empty()) << c.args;
+    EXPECT_TRUE(r.err.starts_with(c.message)) << c.args << "\n" << r.err;
+    EXPECT_TRUE(r.err.ends_with("Try '" + c.help + "'.\n")) << c.args << "\n" << r.err;
+  }
+}
+
+TEST_F(CliArchive, VersionNamesTheFormatVersions) {
+  for (const char* args : {"--version", "info --version"}) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << args;
+    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() +
+                         " (archive format: write version " + std::to_string(kFormatVersion) +
+                         ", read version " + std::to_string(kFormatVersion) + ")\n")
+        << args;
+  }
+}
+
+// find's filters hold one value each (a game must match all of them): a repeated one is refused
+// rather than silently keeping the last; --tag may be repeated and all must match.
+TEST_F(CliArchive, FindRefusesARepeatedFilterButTakesManyTags) {
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
+  for (const char* twice :
+       {"--player carlsen --player adams", "--white a --white=b", "--eco B --eco C",
+        "--result 1-0 --result 0-1", "--date-from 2012 --date-from 2011", "--site x --site x"}) {
+    const auto r = run_cli("find " + p("games.pga") + " " + twice);
+    EXPECT_EQ(r.exit_code, 1) << twice;
+    const std::string name = std::string(twice).substr(0, std::string(twice).find(' '));
+    EXPECT_TRUE(r.err.starts_with("pgnarc: " + name + " given twice;")) << twice << "\n" << r.err;
+  }
+  EXPECT_EQ(run_cli("find " + p("games.pga") + " --tag Round=4.1 --count").out, "1\n");
+  EXPECT_EQ(
+      run_cli("find " + p("games.pga") + " --tag Round=4.1 --tag White=Carlsen,M --count").out,
+      "1\n");
+  EXPECT_EQ(run_cli("find " + p("games.pga") + " --tag Round=4.1 --tag White=Adams,Mi --count").out,
+            "0\n");
+  EXPECT_EQ(run_cli("find " + p("games.pga") + " --tag=Round=4.1 --tag White=Carlsen,M").out,
+            "1\n");
+}
+
+// Output that cannot be written (a full disk) is an I/O error, from every command that writes
+// to standard output, not a silent success.
+TEST_F(CliArchive, FailedWritesAreIoErrors) {
+  if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
+  for (const std::string& cmd :
+       {"get " + p("games.pga") + " 1", "find " + p("games.pga") + " --player carlsen",
+        "info " + p("games.pga"), "info --json " + p("games.pga"), "unpack " + p("games.pga"),
+        "unpack " + p("games.pga") + " -o /dev/full", std::string("perft startpos 2 --divide")}) {
+    const auto r = run_cli(cmd + " >/dev/full");
+    EXPECT_EQ(r.exit_code, 4) << cmd;
+    EXPECT_NE(r.err.find("cannot write"), std::string::npos) << cmd << "\n" << r.err;
+  }
 }
 
 TEST_F(CliArchive, HelpForEveryCommand) {

@@ -1,0 +1,74 @@
+// What the commands print and where: exit codes, error messages, --quiet, the progress line,
+// and output to standard output or a file with every write checked.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "pgnarc/status.h"
+
+namespace pgnarc::cli {
+
+// Exit codes, as `pgnarc --help` and the README give them.
+enum Exit : int { kOk = 0, kUsage = 1, kBadInput = 2, kDamaged = 3, kIoError = 4 };
+
+// --quiet: nothing but errors on stderr (no summaries, no progress line).
+void set_quiet(bool quiet);
+bool quiet();
+
+// The exit code of a library error.
+int exit_code_for(ErrorCode code);
+// Prints "pgnarc: <category>: <message>" on stderr; returns its exit code.
+int report(const Error& e);
+
+// Appends printf-style text to `out`, however long.
+void appendf(std::string& out, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+// A progress line on stderr when it is a terminal and not --quiet, redrawn at most five times a
+// second and erased when the work ends.
+class Progress {
+ public:
+  // `total` units (games, or bytes); 0: unknown, the line then shows the count and the rate.
+  explicit Progress(const char* what, std::uint64_t total = 0);
+  ~Progress();
+  // `done` units so far: games, or bytes when `bytes` is true.
+  void update(std::uint64_t done, bool bytes = false);
+
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+ private:
+  const char* what_;
+  std::uint64_t total_;
+  bool on_, shown_ = false;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+// Standard output, or a file. Every write is checked: after the first failure, writes do nothing
+// and return false, and close() reports it as an I/O error naming the file.
+class Output {
+ public:
+  Output() = default;
+  ~Output();
+  // Creates `path` (truncating it); empty or "-": standard output.
+  Status open(const std::string& path);
+  // Writes `s`; false if this or an earlier write failed.
+  bool write(std::string_view s);
+  // Flushes (and closes a file); the first failure of a write, the flush or the close.
+  Status close();
+
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+
+ private:
+  void fail();
+  std::FILE* f_ = stdout;
+  std::string name_ = "<stdout>";
+  std::optional<Error> error_;
+};
+
+}  // namespace pgnarc::cli

@@ -1,0 +1,189 @@
+// info, verify: what an archive holds, and whether it is sound.
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "commands.h"
+#include "console.h"
+#include "pgnarc/pgnarc.h"
+
+namespace pgnarc::cli {
+namespace {
+
+using ull = unsigned long long;
+
+// What `info` shows beside ArchiveInfo: counted by decoding every game.
+struct Counts {
+  std::uint64_t plies = 0;     // moves of the main lines and the variations
+  std::uint64_t verbatim = 0;  // games kept verbatim
+  double bits_per_ply = 0;     // of the moves section
+};
+
+// `info --json`, keys in this order: the figures of ArchiveInfo under their own names, then
+// sections.<name>.{stored, raw, framed_blocks, column_blocks}.
+nlohmann::ordered_json info_json(const ArchiveInfo& info, const Counts& n) {
+  nlohmann::ordered_json j;
+  j["write_version"] = info.write_version;
+  j["read_version"] = info.read_version;
+  j["file_bytes"] = info.file_bytes;
+  j["games"] = info.games;
+  j["verbatim_games"] = n.verbatim;
+  j["blocks"] = info.blocks;
+  j["plies"] = n.plies;
+  j["index_bytes"] = info.index_bytes;
+  j["block_overhead_bytes"] = info.block_overhead_bytes;
+  j["dictionaries"] = info.dictionaries;
+  j["dictionary_bytes"] = info.dictionary_bytes;
+  j["dictionary_blocks"] = info.dictionary_blocks;
+  j["name_chunks"] = info.name_chunks;
+  j["name_bytes"] = info.name_bytes;
+  j["table_chunks"] = info.table_chunks;
+  j["table_bytes"] = info.table_bytes;
+  j["moves_bits_per_ply"] = n.bits_per_ply;
+  nlohmann::ordered_json& sections = j["sections"];
+  for (Section s : kAllSections) {
+    const SectionInfo& si = info.section(s);
+    sections[section_name(s)] = {{"stored", si.stored},
+                                 {"raw", si.raw},
+                                 {"framed_blocks", si.framed_blocks},
+                                 {"column_blocks", si.column_blocks}};
+  }
+  return j;
+}
+
+// On one line with ", " and ": " between items, and fractions to four places, as info has always
+// printed it (scripts may read it as text).
+void write_json_line(const nlohmann::ordered_json& j, std::string& out) {
+  if (j.is_object()) {
+    out += '{';
+    const char* sep = "";
+    for (const auto& [key, value] : j.items()) {
+      out += sep + nlohmann::ordered_json(key).dump() + ": ";
+      write_json_line(value, out);
+      sep = ", ";
+    }
+    out += '}';
+  } else if (j.is_number_float()) {
+    appendf(out, "%.4f", j.get<double>());
+  } else {
+    out += j.dump();
+  }
+}
+
+std::string info_text(const ArchiveInfo& info, const Counts& n) {
+  std::string s;
+  appendf(s,
+          "format:   write version %u, read version %u\n"
+          "file:     %llu bytes\n"
+          "games:    %llu (%llu kept verbatim)\n"
+          "blocks:   %llu\n"
+          "plies:    %llu\n"
+          "moves:    %.3f bits per ply\n",
+          info.write_version, info.read_version, ull(info.file_bytes), ull(info.games),
+          ull(n.verbatim), ull(info.blocks), ull(n.plies), n.bits_per_ply);
+  s += "section    stored bytes   uncompressed   share of file\n";
+  for (Section k : kAllSections) {
+    const SectionInfo& si = info.section(k);
+    appendf(s, "%-10s %12llu   %12llu   %5.1f%%\n", section_name(k), ull(si.stored), ull(si.raw),
+            100.0 * static_cast<double>(si.stored) / static_cast<double>(info.file_bytes));
+  }
+  appendf(s, "%-10s %12llu\n", "index", ull(info.index_bytes));
+  if (info.name_chunks)
+    appendf(s, "%-10s %12llu   in %llu chunk%s\n", "names", ull(info.name_bytes),
+            ull(info.name_chunks), info.name_chunks == 1 ? "" : "s");
+  if (info.table_chunks)
+    appendf(s, "%-10s %12llu   in %llu chunk%s\n", "table", ull(info.table_bytes),
+            ull(info.table_chunks), info.table_chunks == 1 ? "" : "s");
+  if (info.dictionaries) appendf(s, "%-10s %12llu\n", "dictionary", ull(info.dictionary_bytes));
+  appendf(s, "%-10s %12llu\n", "overhead",
+          ull(info.block_overhead_bytes + info.header_bytes + info.footer_bytes));
+  if (info.dictionaries)
+    appendf(s, "tags: compressed with the archive's tag dictionary in %llu of %llu blocks\n",
+            ull(info.dictionary_blocks), ull(info.blocks));
+  // What each section holds, for the lines on how blocks store it.
+  const char* contents[kSectionCount] = {"tags", "moves", "structure", "texts (comments)",
+                                         "raw (verbatim games)"};
+  for (std::size_t k = 0; k < kSectionCount; ++k)
+    if (info.sections[k].framed_blocks)
+      appendf(s, "%s: one zstd frame per group of games in %llu of %llu blocks\n", contents[k],
+              ull(info.sections[k].framed_blocks), ull(info.blocks));
+  for (std::size_t k = 0; k < kSectionCount; ++k)
+    if (info.sections[k].column_blocks)
+      appendf(s, "%s: wording and numbers apart (column form) in %llu of %llu blocks\n",
+              contents[k], ull(info.sections[k].column_blocks), ull(info.blocks));
+  return s;
+}
+
+struct InfoArgs {
+  std::string archive;
+  bool json = false;
+};
+
+int info(const InfoArgs& a) {
+  auto archive = Archive::open(a.archive);
+  if (!archive) return report(archive.error());
+  auto info = (*archive)->info();
+  if (!info) return report(info.error());
+  Counts n;
+  auto st = (*archive)->for_each([&](std::uint64_t, ArchiveGame& g) {
+    if (g.raw) ++n.verbatim;
+    for (const auto& e : g.game.events) n.plies += e.type == GameEvent::kMove;
+    return true;
+  });
+  if (!st) return report(st.error());
+  if (n.plies)
+    n.bits_per_ply = static_cast<double>(info->section(Section::Moves).stored) * 8.0 /
+                     static_cast<double>(n.plies);
+  std::string text;
+  if (a.json) {
+    write_json_line(info_json(*info, n), text);
+    text += '\n';
+  } else {
+    text = info_text(*info, n);
+  }
+  Output out;
+  out.write(text);
+  if (auto closed = out.close(); !closed) return report(closed.error());
+  return kOk;
+}
+
+struct VerifyArgs {
+  std::string archive;
+  unsigned threads = 0;
+};
+
+int verify(const VerifyArgs& a) {
+  auto archive = Archive::open(a.archive);
+  if (!archive) return report(archive.error());
+  if (auto info = (*archive)->info(); !info) return report(info.error());
+  Progress progress("verifying", (*archive)->game_count());
+  if (auto st = (*archive)->verify([&](std::uint64_t done) { progress.update(done); }, a.threads);
+      !st)
+    return report(st.error());
+  if (!quiet())
+    std::fprintf(stderr,
+                 "%s: sound: %llu games in %llu blocks, every checksum and every game checked\n",
+                 a.archive.c_str(), ull((*archive)->game_count()), ull((*archive)->block_count()));
+  return kOk;
+}
+
+}  // namespace
+
+Run declare_info(CLI::App& cmd) {
+  auto a = std::make_shared<InfoArgs>();
+  cmd.footer("Games, blocks, bytes by section, bits per ply of moves, format versions.");
+  cmd.add_option("ARCHIVE", a->archive, "the archive to describe")->required();
+  cmd.add_flag("--json", a->json, "the same figures as one JSON object");
+  return [a] { return info(*a); };
+}
+
+Run declare_verify(CLI::App& cmd) {
+  auto a = std::make_shared<VerifyArgs>();
+  cmd.footer(
+      "Checks every checksum and decodes every game; exit 0 only if all is sound, 3 otherwise.");
+  cmd.add_option("ARCHIVE", a->archive, "the archive to check")->required();
+  add_threads(cmd, a->threads, "decode blocks");
+  return [a] { return verify(*a); };
+}
+
+}  // namespace pgnarc::cli

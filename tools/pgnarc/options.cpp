@@ -1,0 +1,29 @@
+// Options that several commands take, declared the same way everywhere.
+#include <charconv>
+
+#include "commands.h"
+
+namespace pgnarc::cli {
+
+std::function<std::string(const std::string&)> number_check(const std::string& name,
+                                                            std::uint64_t lo, std::uint64_t hi) {
+  return [=](const std::string& s) -> std::string {
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || v < lo || v > hi)
+      throw UsageError(name + " takes a number from " + std::to_string(lo) + " to " +
+                       std::to_string(hi));
+    return {};
+  };
+}
+
+CLI::Option* add_threads(CLI::App& cmd, unsigned& threads, const std::string& work) {
+  return add_number(cmd, "--threads", threads, 0, 256, work + " on N threads, 0 for all cores");
+}
+
+CLI::Option* add_output(CLI::App& cmd, std::string& path, const std::string& file,
+                        const std::string& help) {
+  return cmd.add_option("-o,--output", path, help)->type_name(file);
+}
+
+}  // namespace pgnarc::cli

@@ -1,0 +1,273 @@
+// pack, append, merge: the commands that write an archive.
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "commands.h"
+#include "console.h"
+#include "pgnarc/pgnarc.h"
+
+namespace pgnarc::cli {
+namespace {
+
+// The writer settings, as the options give them (in KiB) and as the library takes them.
+struct WriterArgs {
+  WriterOptions options;
+  std::uint64_t block_kib = options.block_bytes / 1024;
+  std::uint64_t frame_kib = options.frame_bytes / 1024;
+  std::uint64_t dict_kib = options.dictionary_bytes / 1024;
+  bool store = false;
+
+  WriterOptions resolve() const {
+    WriterOptions o = options;
+    o.block_bytes = block_kib * 1024;
+    o.frame_bytes = frame_kib * 1024;
+    o.dictionary_bytes = dict_kib * 1024;
+    o.compress = !store;
+    return o;
+  }
+};
+
+// Which writer settings a command takes: merge copies blocks (only --threads); append encodes
+// games into blocks; pack also starts the archive (--store, --dict-kib; append keeps the
+// archive's dictionary).
+enum class Writes { kBlocks, kGames, kNewArchive };
+
+void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
+  add_threads(cmd, w.options.threads, what == Writes::kBlocks ? "work" : "encode blocks");
+  if (what == Writes::kBlocks) return;
+  add_number(cmd, "--block-games", w.options.block_games, 1, 1000000,
+             "close a block after N games");
+  add_number(cmd, "--block-kib", w.block_kib, 1, 65536,
+             "close a block after N KiB of input PGN; smaller blocks read a single game faster and "
+             "compress less well (256: archives 3-8% smaller, random reads about 1.5x slower)");
+  add_number(cmd, "--level", w.options.zstd_level, 1, 19, "the zstd level of the sections");
+  add_number(
+      cmd, "--frame-kib", w.frame_kib, 0, 65536,
+      "a block's comments or verbatim games larger than 2N KiB are compressed in frames of about "
+      "N KiB (whole groups of games), so that reading one game decompresses only its frame "
+      "(engine-annotated archives: reads about 2x faster, 4% larger); 0: never");
+  if (what == Writes::kGames) return;
+  add_number(
+      cmd, "--dict-kib", w.dict_kib, 0, 1024,
+      "compress the tags of all blocks with one zstd dictionary of at most N KiB, trained on the "
+      "first blocks' tags and kept once in the archive, where that makes the archive smaller "
+      "(OTB and lichess files: 5-8% smaller); 0: none");
+  cmd.add_flag("--store", w.store,
+               "store every section uncompressed (the settings of the conformance vectors)");
+}
+
+bool file_exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+// "games.pgn.zst" -> "games.pga".
+std::string default_archive_name(std::string in) {
+  for (const char* ext : {".zst", ".gz"})
+    if (in.size() > std::strlen(ext) && in.ends_with(ext)) in.resize(in.size() - std::strlen(ext));
+  if (in.ends_with(".pgn")) in.resize(in.size() - 4);
+  return in + ".pga";
+}
+
+int refuse_to_overwrite(const std::string& path) {
+  std::fprintf(stderr, "pgnarc: %s exists; use --force to overwrite it\n", path.c_str());
+  return kUsage;
+}
+
+// Games kept verbatim: each one goes to the log (file, game, line:column and why); the first ten
+// are also shown on stderr, unless --strict makes the first an error.
+struct Verbatim {
+  bool strict = false;
+  std::uint64_t count = 0;
+  std::string log;
+};
+
+int add_inputs(ArchiveWriter& w, const std::vector<std::string>& inputs, Verbatim& verbatim) {
+  for (const std::string& in : inputs) {
+    auto reader = PgnReader::open(in);
+    if (!reader) return report(reader.error());
+    // The total is known for a plain file (compressed input is counted after decompression).
+    std::uint64_t total = 0;
+    if (in != "-" && in.ends_with(".pgn")) {
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(in, ec);
+      if (!ec) total = size;
+    }
+    Progress progress("packing", total);
+    std::optional<Error> strict_error;
+    auto st = w.add_pgn(
+        **reader,
+        [&](const Problem& p) {
+          ++verbatim.count;
+          verbatim.log += "game " + std::to_string(p.game_number) +
+                          " kept verbatim: " + p.error.message() + "\n";
+          if (verbatim.strict && !strict_error) strict_error = p.error;
+          if (!verbatim.strict && !quiet() && verbatim.count <= 10)
+            std::fprintf(stderr, "pgnarc: game %llu kept verbatim: %s\n",
+                         static_cast<unsigned long long>(p.game_number), p.error.message().c_str());
+        },
+        [&](std::uint64_t, std::uint64_t bytes) { progress.update(bytes, true); });
+    if (!st) return report(st.error());
+    if (strict_error) {
+      std::fprintf(stderr, "pgnarc: --strict: %s\n", strict_error->message().c_str());
+      return kBadInput;
+    }
+  }
+  return kOk;
+}
+
+void print_summary(const char* verb, const PackStats& s, std::uint64_t verbatim,
+                   const std::string& out, const std::string& log_path) {
+  if (quiet()) return;
+  std::string line;
+  appendf(line, "%s %s: %llu games (%llu kept verbatim)", verb, out.c_str(),
+          static_cast<unsigned long long>(s.games), static_cast<unsigned long long>(s.raw_games));
+  if (s.plies) appendf(line, ", %llu plies coded", static_cast<unsigned long long>(s.plies));
+  appendf(line, ", %llu bytes in, %llu bytes out", static_cast<unsigned long long>(s.input_bytes),
+          static_cast<unsigned long long>(s.output_bytes));
+  if (s.output_bytes > 0 && s.input_bytes > 0)
+    appendf(line, ", ratio %.2f",
+            static_cast<double>(s.input_bytes) / static_cast<double>(s.output_bytes));
+  line += '\n';
+  if (verbatim > 10)
+    appendf(line, "pgnarc: %llu games kept verbatim in all",
+            static_cast<unsigned long long>(verbatim));
+  if (verbatim > 0)
+    appendf(line, "%sthe list is in %s\n", verbatim > 10 ? "; " : "pgnarc: ", log_path.c_str());
+  std::fputs(line.c_str(), stderr);
+}
+
+// Writes the list of games kept verbatim to `path`; with none, pack removes a stale list.
+int write_log(const std::string& path, const std::string& log) {
+  Output f;
+  if (auto st = f.open(path); !st) return report(st.error());
+  f.write(log);
+  if (auto st = f.close(); !st) return report(st.error());
+  return kOk;
+}
+
+// ---- pack ---------------------------------------------------------------------------------------
+
+struct PackArgs {
+  std::vector<std::string> inputs;
+  std::string out;
+  bool force = false;
+  Verbatim verbatim;
+  WriterArgs writer;
+};
+
+int pack(PackArgs& a) {
+  std::string out = a.out;
+  if (out.empty()) {
+    if (a.inputs[0] == "-") throw UsageError("pack from stdin needs -o OUT.pga");
+    out = default_archive_name(a.inputs[0]);
+  }
+  if (file_exists(out) && !a.force) return refuse_to_overwrite(out);
+  auto w = ArchiveWriter::create(out, a.writer.resolve());
+  if (!w) return report(w.error());
+  if (int rc = add_inputs(**w, a.inputs, a.verbatim)) return rc;
+  auto stats = (*w)->finish();
+  if (!stats) return report(stats.error());
+  const std::string log = out + ".log";
+  print_summary("packed", *stats, a.verbatim.count, out, log);
+  if (a.verbatim.log.empty()) {
+    std::remove(log.c_str());
+    return kOk;
+  }
+  return write_log(log, a.verbatim.log);
+}
+
+// ---- append -------------------------------------------------------------------------------------
+
+struct AppendArgs {
+  std::string archive;
+  std::vector<std::string> inputs;
+  Verbatim verbatim;
+  WriterArgs writer;
+};
+
+int append(AppendArgs& a) {
+  auto w = ArchiveWriter::create(a.archive, a.writer.resolve());
+  if (!w) return report(w.error());
+  if (auto st = (*w)->add_archive_blocks(a.archive); !st) return report(st.error());
+  if (int rc = add_inputs(**w, a.inputs, a.verbatim)) return rc;
+  auto stats = (*w)->finish();
+  if (!stats) return report(stats.error());
+  const std::string log = a.archive + ".log";
+  print_summary("appended to", *stats, a.verbatim.count, a.archive, log);
+  return a.verbatim.log.empty() ? kOk : write_log(log, a.verbatim.log);
+}
+
+// ---- merge --------------------------------------------------------------------------------------
+
+struct MergeArgs {
+  std::vector<std::string> archives;
+  std::string out;
+  bool force = false;
+  WriterArgs writer;
+};
+
+int merge(const MergeArgs& a) {
+  if (file_exists(a.out) && !a.force) return refuse_to_overwrite(a.out);
+  auto w = ArchiveWriter::create(a.out, a.writer.resolve());
+  if (!w) return report(w.error());
+  for (const std::string& in : a.archives)
+    if (auto st = (*w)->add_archive_blocks(in); !st) return report(st.error());
+  auto stats = (*w)->finish();
+  if (!stats) return report(stats.error());
+  print_summary("merged into", *stats, 0, a.out, a.out + ".log");
+  return kOk;
+}
+
+constexpr const char* kInputHelp =
+    "PGN: a .pgn, .pgn.zst or .pgn.gz file (compression is recognised by content), or - for stdin";
+constexpr const char* kStrictHelp =
+    "a game that cannot be coded is an error (exit 2, no archive written) instead of being kept "
+    "verbatim";
+
+}  // namespace
+
+Run declare_pack(CLI::App& cmd) {
+  auto a = std::make_shared<PackArgs>();
+  cmd.footer(
+      "Archives the games of the inputs. An existing archive is not overwritten without --force. "
+      "Games that cannot be coded (illegal or unreadable moves, other variants) are kept verbatim "
+      "and listed, with where and why, on stderr and in OUT.pga.log.");
+  cmd.add_option("INPUT", a->inputs, kInputHelp)->required();
+  add_output(
+      cmd, a->out, "OUT.pga",
+      "the archive to write (default: the first input's name with .pga for .pgn, .pgn.zst or "
+      ".pgn.gz; needed when that input is -)");
+  cmd.add_flag("--force", a->force, "overwrite OUT.pga if it exists");
+  cmd.add_flag("--strict", a->verbatim.strict, kStrictHelp);
+  add_writer_options(cmd, a->writer, Writes::kNewArchive);
+  return [a] { return pack(*a); };
+}
+
+Run declare_append(CLI::App& cmd) {
+  auto a = std::make_shared<AppendArgs>();
+  cmd.footer(
+      "Adds the games of the inputs to ARCHIVE. The old blocks are copied, not re-encoded, and the "
+      "archive keeps its tag dictionary; it is replaced only when the new one is complete. Games "
+      "kept verbatim are listed in ARCHIVE.log.");
+  cmd.add_option("ARCHIVE", a->archive, "the archive to add to")->required();
+  cmd.add_option("INPUT", a->inputs, kInputHelp)->required();
+  cmd.add_flag("--strict", a->verbatim.strict, kStrictHelp);
+  add_writer_options(cmd, a->writer, Writes::kGames);
+  return [a] { return append(*a); };
+}
+
+Run declare_merge(CLI::App& cmd) {
+  auto a = std::make_shared<MergeArgs>();
+  cmd.footer("Joins archives into OUT.pga by copying their blocks, without decoding games.");
+  cmd.add_option("ARCHIVE", a->archives, "the archives to join, in order")->required();
+  add_output(cmd, a->out, "OUT.pga", "the archive to write")->required();
+  cmd.add_flag("--force", a->force, "overwrite OUT.pga if it exists");
+  add_writer_options(cmd, a->writer, Writes::kBlocks);
+  return [a] { return merge(*a); };
+}
+
+}  // namespace pgnarc::cli

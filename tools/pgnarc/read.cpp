@@ -1,0 +1,256 @@
+// unpack, get, find: the commands that read games out of an archive.
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "commands.h"
+#include "console.h"
+#include "pgnarc/pgnarc.h"
+
+namespace pgnarc::cli {
+namespace {
+
+// Game `i`'s line of `get --list` and `find --list`: its number, then the values of White,
+// Black, Result, Date and Event (empty where the game has no such tag), separated by tabs; a
+// tab or control character inside a value is written as a space.
+Result<std::string> list_line(Archive& archive, std::uint64_t i) {
+  auto tags = archive.read_tags(i);
+  if (!tags) return tags.error();
+  std::string line = std::to_string(i + 1);
+  for (const char* key : {"White", "Black", "Result", "Date", "Event"}) {
+    line += '\t';
+    for (const Tag& t : *tags)
+      if (t.key == key) {
+        for (char c : t.value) line += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+        break;
+      }
+  }
+  return line + "\n";
+}
+
+// Writes games `numbers` (0-based) of `archive` to standard output, as PGN or as list lines.
+int write_games(Archive& archive, const std::vector<std::uint64_t>& numbers, bool list) {
+  Output out;
+  for (std::uint64_t i : numbers) {
+    auto text = list ? list_line(archive, i) : archive.read_pgn(i);
+    if (!text) return report(text.error());
+    if (!out.write(*text)) break;
+  }
+  if (auto st = out.close(); !st) return report(st.error());
+  return kOk;
+}
+
+constexpr const char* kListHelp =
+    "one line per game, from its tags alone (no moves are decoded): number, White, Black, "
+    "Result, Date, Event, separated by tabs";
+
+// ---- unpack -------------------------------------------------------------------------------------
+
+struct UnpackArgs {
+  std::string archive, out;
+  unsigned threads = 0;
+  bool salvage = false;
+};
+
+int salvage(const UnpackArgs& a) {
+  Output out;
+  if (auto st = out.open(a.out); !st) return report(st.error());
+  auto rep = salvage_pgn(a.archive, [&](std::string_view chunk) { return out.write(chunk); });
+  if (!rep) return report(rep.error());
+  if (auto st = out.close(); !st) return report(st.error());
+  for (const std::string& s : rep->skipped) std::fprintf(stderr, "pgnarc: %s\n", s.c_str());
+  if (!quiet())
+    std::fprintf(stderr, "pgnarc: salvaged %llu games from %llu sound blocks\n",
+                 static_cast<unsigned long long>(rep->games),
+                 static_cast<unsigned long long>(rep->blocks));
+  return rep->skipped.empty() ? kOk : kDamaged;
+}
+
+int unpack(const UnpackArgs& a) {
+  if (a.salvage) return salvage(a);
+  auto archive = Archive::open(a.archive);
+  if (!archive) return report(archive.error());
+  Output out;
+  if (auto st = out.open(a.out); !st) return report(st.error());
+  Progress progress("unpacking", (*archive)->game_count());
+  auto st = (*archive)->export_pgn([&](std::string_view chunk) { return out.write(chunk); },
+                                   a.threads, [&](std::uint64_t games) { progress.update(games); });
+  if (auto closed = out.close(); !closed) return report(closed.error());
+  if (!st) return report(st.error());
+  return kOk;
+}
+
+// ---- get ----------------------------------------------------------------------------------------
+
+struct GetArgs {
+  std::string archive;
+  std::vector<std::string> numbers;
+  bool list = false;
+};
+
+bool parse_number(std::string_view s, std::uint64_t& v) {
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && end == s.data() + s.size();
+}
+
+// "N", "N-M" or "N-" (to `last`) as a range of game numbers from 1.
+std::pair<std::uint64_t, std::uint64_t> parse_range(const std::string& s, std::uint64_t last) {
+  const auto dash = s.find('-');
+  std::uint64_t lo = 0, hi = 0;
+  const bool ok =
+      dash == std::string::npos ? parse_number(s, lo) && (hi = lo, true)
+      : dash + 1 == s.size()
+          ? parse_number(std::string_view(s).substr(0, dash), lo) && (hi = std::max(lo, last), true)
+          : parse_number(std::string_view(s).substr(0, dash), lo) &&
+                parse_number(std::string_view(s).substr(dash + 1), hi);
+  if (!ok) throw UsageError("not a game number or range: '" + s + "'");
+  if (lo == 0 || hi < lo)
+    throw UsageError("game numbers start at 1 and ranges go upwards: '" + s + "'");
+  return {lo, hi};
+}
+
+int get(const GetArgs& a) {
+  auto archive = Archive::open(a.archive);
+  if (!archive) return report(archive.error());
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+  for (const std::string& s : a.numbers) ranges.push_back(parse_range(s, (*archive)->game_count()));
+  Output out;
+  bool writing = true;
+  for (const auto& [lo, hi] : ranges)
+    for (std::uint64_t n = lo; writing && n <= hi; ++n) {
+      auto text = a.list ? list_line(**archive, n - 1) : (*archive)->read_pgn(n - 1);
+      if (!text) return report(text.error());  // an unknown number, after the games before it
+      writing = out.write(*text);
+    }
+  if (auto st = out.close(); !st) return report(st.error());
+  return kOk;
+}
+
+// ---- find ---------------------------------------------------------------------------------------
+
+struct FindArgs {
+  std::string archive;
+  Query query;
+  std::vector<std::string> tags;
+  bool count = false, numbers = false, pgn = false, list = false;
+  std::vector<const CLI::Option*> one_value;  // the filters that Query holds one value of
+};
+
+int find(FindArgs& a) {
+  for (const CLI::Option* o : a.one_value)
+    if (o->count() > 1)
+      throw UsageError(o->get_name() + " given twice; a game must match every filter, and " +
+                       o->get_name() + " takes one value (only --tag may be repeated)");
+  if (a.count + a.numbers + a.pgn + a.list > 1)
+    throw UsageError("choose one of --count, --numbers, --pgn, --list");
+  for (const std::string& kv : a.tags) {
+    const auto eq = kv.find('=');
+    a.query.tags.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  auto archive = Archive::open(a.archive);
+  if (!archive) return report(archive.error());
+  auto found = (*archive)->find(a.query);
+  if (!found) return report(found.error());
+  if (a.pgn || a.list) return write_games(**archive, *found, a.list);
+  Output out;
+  if (a.count) {
+    out.write(std::to_string(found->size()) + "\n");
+  } else {
+    for (std::uint64_t i : *found)
+      if (!out.write(std::to_string(i + 1) + "\n")) break;
+  }
+  if (auto st = out.close(); !st) return report(st.error());
+  return kOk;
+}
+
+// Adds a filter that takes one value (VALUE names it in the help), stored in `field`.
+CLI::Option* add_filter(CLI::App& cmd, FindArgs& a, const std::string& name,
+                        const std::string& value, std::optional<std::string>& field,
+                        const std::string& help) {
+  CLI::Option* o = cmd.add_option_function<std::string>(
+      name, [&field](const std::string& v) { field = v; }, help);
+  a.one_value.push_back(o);
+  return o->group("filters")->type_name(value);
+}
+
+}  // namespace
+
+Run declare_unpack(CLI::App& cmd) {
+  auto a = std::make_shared<UnpackArgs>();
+  cmd.footer(
+      "Writes every game as canonical PGN; games kept verbatim are written as their original "
+      "bytes. The output is the same for any number of threads.");
+  cmd.add_option("ARCHIVE", a->archive, "the archive to read")->required();
+  add_output(cmd, a->out, "OUT.pgn", "write the PGN to OUT.pgn (default: standard output)");
+  add_threads(cmd, a->threads, "decode blocks");
+  cmd.add_flag("--salvage", a->salvage,
+               "read a damaged archive without its index: the games of every block whose checksum "
+               "holds are written, damaged regions are reported, and the exit code is 3 if any");
+  return [a] { return unpack(*a); };
+}
+
+Run declare_get(CLI::App& cmd) {
+  auto a = std::make_shared<GetArgs>();
+  cmd.footer("Writes the games with those numbers, byte for byte as unpack writes them.");
+  cmd.add_option("ARCHIVE", a->archive, "the archive to read")->required();
+  cmd.add_option("N", a->numbers, "a game number (from 1), a range N-M, or N- (to the last game)")
+      ->required();
+  cmd.add_flag("--list", a->list, kListHelp);
+  return [a] { return get(*a); };
+}
+
+Run declare_find(CLI::App& cmd) {
+  auto a = std::make_shared<FindArgs>();
+  cmd.footer(
+      "Prints the numbers of the games that match every filter given (or their count, their PGN, "
+      "or one line each). Names match as case-insensitive substrings (--exact: exactly). Dates are "
+      "YYYY[.MM[.DD]] (or with - or /); games with unknown dates match no date range.");
+  cmd.add_option("ARCHIVE", a->archive, "the archive to search")->required();
+  Query& q = a->query;
+  add_filter(cmd, *a, "--white", "S", q.white, "White's name");
+  add_filter(cmd, *a, "--black", "S", q.black, "Black's name");
+  add_filter(cmd, *a, "--player", "S", q.player, "White's or Black's name");
+  add_filter(cmd, *a, "--event", "S", q.event, "the event");
+  add_filter(cmd, *a, "--site", "S", q.site, "the site");
+  cmd.add_flag("--exact", q.exact_names, "names match exactly (case-sensitive)")->group("filters");
+  add_filter(cmd, *a, "--result", "R", q.result, "1-0, 0-1, 1/2-1/2 or *")
+      ->check([](const std::string& r) -> std::string {
+        if (r != "1-0" && r != "0-1" && r != "1/2-1/2" && r != "*")
+          throw UsageError("--result takes 1-0, 0-1, 1/2-1/2 or *");
+        return {};
+      });
+  add_filter(cmd, *a, "--eco", "E", q.eco, "the ECO code's prefix, in either case (B, b9, B90)");
+  for (const char* name : {"--date-from", "--date-to"}) {
+    const bool from = name == std::string_view("--date-from");
+    add_filter(cmd, *a, name, "D", from ? q.date_from : q.date_to,
+               from ? "played on or after D" : "played on or before D")
+        ->check([from](const std::string& d) -> std::string {
+          Query one;
+          (from ? one.date_from : one.date_to) = d;
+          if (const std::string why = query_error(one); !why.empty()) throw UsageError("--" + why);
+          return {};
+        });
+  }
+  cmd.add_option("--tag", a->tags, "tag KEY has exactly VALUE (repeat for more: all must match)")
+      ->group("filters")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false)
+      ->check([](const std::string& kv) -> std::string {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+          throw UsageError("--tag takes KEY=VALUE, not '" + kv + "'");
+        return {};
+      });
+  const std::string output = "output (one of them)";
+  cmd.add_flag("--numbers", a->numbers, "the games' numbers, one a line (the default)")
+      ->group(output);
+  cmd.add_flag("--count", a->count, "how many games match")->group(output);
+  cmd.add_flag("--pgn", a->pgn, "the games as PGN, as unpack writes them")->group(output);
+  cmd.add_flag("--list", a->list, kListHelp)->group(output);
+  return [a] { return find(*a); };
+}
+
+}  // namespace pgnarc::cli
