@@ -1,6 +1,6 @@
 // Fuzz target: one block of arbitrary bytes, made to pass its checksum (the input is the block
 // without its last 8 bytes; the checksum is computed here), wrapped in a valid archive. So the
-// decoders behind the checksum are reached: block header, sections, tags of both layouts, the
+// decoders behind the checksum are reached: block header, sections, the tags section, the
 // game directory, game records. Damage must be an error, never a crash; and where a pass in
 // order reads every game, unpack must write those games and a fresh reader's random read of
 // each game must give the same PGN.
@@ -11,28 +11,38 @@
 #include <string>
 #include <vector>
 
+#include "common/endian.h"
+#include "common/hash.h"
+#include "container/block_table.h"
+#include "container/file_header.h"
 #include "container/format.h"
+#include "container/index.h"
 #include "pgnarc/pgnarc.h"
 #include "pgnarc/pgn.h"
 
 namespace {
 
 std::string archive_around(const std::string& block, std::uint32_t games) {
-  using namespace pgnarc;
   using namespace pgnarc::container;
-  Index index;
-  IndexEntry e;
+  BlockEntry e;
   e.offset = kHeaderSize;
   e.size = block.size();
   e.games = games;
   e.summary.date_min = 0;  // widest: a search must not skip the block
   e.summary.date_max = 99999999;
   e.summary.results = 31;
-  index.blocks.push_back(e);
-  WriterOptions stored;
+  StoreOptions stored;
   stored.compress = false;
+  Index index;
+  const std::string table = encode_block_table({e}, kHeaderSize + block.size(), 1, stored, index.table_chunks);
   const std::string idx = encode_index(index, stored);
-  return file_header() + block + idx + encode_footer(kHeaderSize + block.size(), idx.size(), games, 1, hash64(idx));
+  Footer f;
+  f.index_offset = kHeaderSize + block.size() + table.size();
+  f.index_size = idx.size();
+  f.games = games;
+  f.blocks = 1;
+  f.index_hash = pgnarc::detail::hash64(idx);
+  return file_header() + block + table + idx + encode_footer(f);
 }
 
 std::unique_ptr<pgnarc::Archive> open_bytes(const std::string& bytes, int& fd) {
@@ -52,6 +62,9 @@ int close_all(int fd) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace pgnarc::container;
+  using pgnarc::detail::get_le;
+  using pgnarc::detail::hash64;
+  using pgnarc::detail::put_le;
   if (size < kBlockHeaderSize) return 0;
   std::string block(reinterpret_cast<const char*>(data), size);
   const auto games = static_cast<std::uint32_t>(get_le(block.data() + 8, 4));

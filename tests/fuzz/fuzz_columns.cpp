@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "codec/bytes.h"
+#include "common/bytes.h"
 #include "container/text_columns.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

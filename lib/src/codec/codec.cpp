@@ -7,7 +7,7 @@
 #include <cmath>
 #include <iterator>
 
-#include "codec/bytes.h"
+#include "common/bytes.h"
 #include "codec/noted.h"
 #include "rules/movegen.h"
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "codec/bytes.h"
+#include "common/bytes.h"
 
 namespace pgnarc::container {
 

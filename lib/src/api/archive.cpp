@@ -1,0 +1,232 @@
+// Archive: opening, random access by game number, passes, info and verify.
+#include <algorithm>
+
+#include "api/archive_impl.h"
+#include "codec/noted.h"
+#include "container/format.h"
+#include "pgn/noted.h"
+#include "pgnarc/pgn.h"
+
+namespace pgnarc {
+
+using namespace container;
+
+Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
+  const bool again = cached == b;
+  if (!again) {
+    cached = ~0u;
+    tags_decoded = false;
+    if (auto st = decode_block(file->block_bytes(b), file->where(b), block, BlockParts::kLazyGroups); !st) return st;
+    if (block.games != file->entry(b).games)
+      return corruption(file->where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
+                        std::to_string(file->entry(b).games));
+    after_game = ~0u;
+    cached = b;
+  }
+  if ((again || all_tags) && !tags_decoded) {
+    if (auto st = decode_tags_section(block.sections[kTags], block.games, file->where(b), block.tags); !st) return st;
+    tags_decoded = true;
+  }
+  return {};
+}
+
+Result<std::pair<std::uint32_t, std::uint32_t>> Archive::Impl::locate(std::uint64_t index) {
+  const auto found = file->block_of(index);
+  if (!found) return found.error();
+  const std::uint32_t b = *found;
+  if (auto st = load(b); !st) return st.error();
+  return std::pair{b, static_cast<std::uint32_t>(index - file->entry(b).first_game)};
+}
+
+// Where the last game decoded ended, if j follows it in its group; else from its group's
+// directory entry (the group's frames decompressed, the streams ending with the group),
+// skipping the group's games before it.
+Result<CodecCursor> Archive::Impl::start_of(std::uint32_t b, std::uint32_t j) {
+  const std::uint32_t step = block.directory.step;
+  if (j == after_game && j % step != 0) return after_cursor;
+  const std::uint32_t group = j / step;
+  if (auto st = group_ready(block, group, file->where(b)); !st) return st.error();
+  CodecCursor c = group_cursor(block, group, true);
+  for (std::uint32_t g = group * step; g < j; ++g)
+    if (auto st = skip_game(c); !st)
+      return corruption(file->where(b) + ": game " + std::to_string(file->entry(b).first_game + g + 1) + ": " +
+                        st.error().message());
+  return c;
+}
+
+Result<std::vector<Tag>> Archive::Impl::tags_of(std::uint32_t b, std::uint32_t j) {
+  if (tags_decoded) return block.tags.game(j);
+  std::vector<Tag> tags;
+  if (auto st = decode_game_tags(block.sections[kTags], block.games, j, file->where(b), tags); !st) return st.error();
+  return tags;
+}
+
+Result<ArchiveGame> Archive::Impl::decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* hints) {
+  auto start = start_of(b, j);
+  if (!start) return start.error();
+  CodecCursor c = *start;
+  auto tags = tags_of(b, j);
+  if (!tags) return tags.error();
+  auto d = hints ? detail::decode_game_noted(c, std::move(*tags), *hints) : decode_game(c, std::move(*tags));
+  if (!d)
+    return corruption(file->where(b) + ": game " + std::to_string(file->entry(b).first_game + j + 1) + ": " +
+                      d.error().message());
+  if (auto st = check_group_end(block, j, c, file->where(b)); !st) return st.error();
+  if (j + 1 == block.games && !all_consumed(c)) return corruption(file->where(b) + ": bytes left over after its last game");
+  after_game = j + 1;
+  after_cursor = c;
+  ArchiveGame g;
+  g.raw = d->raw;
+  g.game = std::move(d->game);
+  g.raw_text = std::move(d->raw_text);
+  return g;
+}
+
+Status Archive::Impl::visit_chunk(int field, std::size_t k, const NameVisitor& visit) {
+  auto it = chunk_cache.find({field, k});
+  if (it == chunk_cache.end()) {
+    std::string content;
+    if (auto st = file->open_name_chunk(field, k, content); !st) return st;
+    while (!chunk_order.empty() && chunk_cache_bytes + content.size() > kChunkCacheBytes) {
+      auto old = chunk_cache.find(chunk_order.front());
+      chunk_cache_bytes -= old->second.size();
+      chunk_cache.erase(old);
+      chunk_order.pop_front();
+    }
+    chunk_cache_bytes += content.size();
+    chunk_order.push_back({field, k});
+    it = chunk_cache.emplace(std::make_pair(field, k), std::move(content)).first;
+  }
+  return file->visit_name_entries(field, k, it->second, visit);
+}
+
+Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
+  auto file = ArchiveFile::open(path);
+  if (!file) return file.error();
+  std::unique_ptr<Archive> a(new Archive());
+  a->impl_ = std::make_unique<Impl>();
+  a->impl_->file = std::move(*file);
+  a->impl_->block.dictionaries = &a->impl_->file->dictionaries();
+  return a;
+}
+
+Archive::~Archive() = default;
+
+std::uint64_t Archive::game_count() const { return impl_->file->games(); }
+std::uint64_t Archive::block_count() const { return impl_->file->blocks(); }
+
+namespace {
+
+Error no_game(std::uint64_t i, std::uint64_t count) {
+  return invalid_input("no game " + std::to_string(i + 1) + ": the archive has " + std::to_string(count) + " games");
+}
+
+}  // namespace
+
+Result<ArchiveGame> Archive::read_game(std::uint64_t i) {
+  if (i >= game_count()) return no_game(i, game_count());
+  const auto at = impl_->locate(i);
+  if (!at) return at.error();
+  return impl_->decode(at->first, at->second);
+}
+
+Result<std::string> Archive::read_pgn(std::uint64_t i) {
+  if (i >= game_count()) return no_game(i, game_count());
+  const auto at = impl_->locate(i);
+  if (!at) return at.error();
+  std::vector<std::uint8_t> hints;
+  auto g = impl_->decode(at->first, at->second, &hints);
+  if (!g) return g.error();
+  std::string out;
+  if (g->raw) write_raw_game(g->raw_text, out);
+  else if (auto st = detail::write_pgn_noted(g->game, hints, out); !st)
+    return corruption(impl_->file->path() + ": game " + std::to_string(i + 1) + ": " + st.error().message());
+  return out;
+}
+
+Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
+  if (i >= game_count()) return no_game(i, game_count());
+  const auto at = impl_->locate(i);
+  if (!at) return at.error();
+  return impl_->tags_of(at->first, at->second);
+}
+
+Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {
+  Impl& s = *impl_;
+  if (auto st = s.file->need_all(); !st) return st;
+  detail::PageReleaser pages(s.file->map());
+  for (std::uint32_t b = 0; b < s.file->blocks(); ++b) {
+    if (auto st = s.load(b, true); !st) return st;
+    for (std::uint32_t j = 0; j < s.block.games; ++j) {
+      auto g = s.decode(b, j);
+      if (!g) return g.error();
+      if (!visit(s.file->entry(b).first_game + j, *g)) return {};
+    }
+    pages.done(s.file->block_bytes(b));  // the block's sections are copies by now
+  }
+  return {};
+}
+
+Result<std::vector<std::uint64_t>> Archive::find(const Query& q) { return impl_->search(q); }
+
+const char* section_name(Section s) {
+  switch (s) {
+    case Section::Tags: return "tags";
+    case Section::Moves: return "moves";
+    case Section::Structure: return "structure";
+    case Section::Texts: return "texts";
+    case Section::Raw: return "raw";
+  }
+  return "?";
+}
+
+Result<ArchiveInfo> Archive::info() {
+  ArchiveFile& f = *impl_->file;
+  const Index& index = f.index();
+  ArchiveInfo info;
+  info.write_version = f.write_version();
+  info.read_version = kVersion;
+  info.file_bytes = f.bytes().size();
+  info.games = f.games();
+  info.blocks = f.blocks();
+  info.index_bytes = f.footer().index_size;
+  info.header_bytes = kHeaderSize;
+  info.footer_bytes = kFooterSize;
+  info.dictionaries = index.dictionaries.size();
+  for (const DictionaryEntry& d : index.dictionaries) info.dictionary_bytes += d.size;
+  for (const auto& chunks : index.name_chunks)
+    for (const NameChunkEntry& c : chunks) {
+      ++info.name_chunks;
+      info.name_bytes += c.size;
+    }
+  for (const TableChunkEntry& c : index.table_chunks) {
+    ++info.table_chunks;
+    info.table_bytes += c.size;
+  }
+  if (auto st = f.need_all(); !st) return st.error();
+  for (std::uint32_t b = 0; b < f.blocks(); ++b) {
+    BlockSizes sizes;
+    if (auto st = read_block_sizes(f.block_bytes(b), f.where(b), sizes); !st) return st.error();
+    std::uint64_t sum = 0;
+    for (int k = 0; k < kSections; ++k) {
+      SectionInfo& section = info.sections[static_cast<std::size_t>(k)];
+      section.framed_blocks += by_group(sizes.encoding[k]);
+      section.column_blocks += sizes.encoding[k] >= kZstdColumns;
+      info.dictionary_blocks += sizes.encoding[k] == kZstdDictionary;
+      section.stored += sizes.stored[k];
+      section.raw += sizes.raw[k];
+      sum += sizes.stored[k];
+    }
+    info.block_overhead_bytes += f.entry(b).size - sum;
+  }
+  return info;
+}
+
+// Every block decoded on every core by the export's workers (their PGN dropped): the same
+// checks as reading each game in turn (checksums, counts, every game, leftover bytes), then
+// the name chunks.
+Status Archive::verify(const std::function<void(std::uint64_t)>& progress, unsigned threads) {
+  return export_pgn([](std::string_view) { return true; }, threads, progress);
+}
+
+}  // namespace pgnarc

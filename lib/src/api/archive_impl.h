@@ -1,0 +1,65 @@
+// What an open Archive holds: the checked file, the block last decoded with where the next game
+// in it starts, and the name chunks a search has read.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "container/archive_file.h"
+#include "api/query_match.h"
+#include "container/block_reader.h"
+#include "pgnarc/archive.h"
+
+namespace pgnarc {
+
+struct Archive::Impl {
+  std::unique_ptr<container::ArchiveFile> file;
+
+  // The last block decoded. Its tags are decoded all at once only from the second game read in
+  // it (or at once for a pass): one random read needs only its own game's tags.
+  std::uint32_t cached = ~0u;
+  bool tags_decoded = false;
+  container::DecodedBlock block;
+  // Where the game after the last one decoded begins (a pass in order starts each game there).
+  std::uint32_t after_game = ~0u;
+  CodecCursor after_cursor;
+
+  // Loads block b (its table chunk read), lazily: group-framed sections stay compressed until a
+  // game of their group is read.
+  Status load(std::uint32_t b, bool all_tags = false);
+  // Game j of the loaded block b: its tags and moves, every check made. `hints`: if given,
+  // receives the SAN hints of the game's moves (codec/san_hints.h).
+  Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* hints = nullptr);
+  // Game j's tags of the loaded block b.
+  Result<std::vector<Tag>> tags_of(std::uint32_t b, std::uint32_t j);
+  // Loads the block of game `index` and gives its number and the game's place in it.
+  Result<std::pair<std::uint32_t, std::uint32_t>> locate(std::uint64_t index);
+
+  // Name chunks read and checked once, their decoded entries kept for later searches up to
+  // kChunkCacheBytes (oldest dropped first): a session of searches reads each chunk once.
+  static constexpr std::size_t kChunkCacheBytes = 16u << 20;
+  std::map<std::pair<int, std::size_t>, std::string> chunk_cache;
+  std::deque<std::pair<int, std::size_t>> chunk_order;
+  std::size_t chunk_cache_bytes = 0;
+  Status visit_chunk(int field, std::size_t k, const container::NameVisitor& visit);
+
+  // The games matching `q` (query.cpp).
+  Result<std::vector<std::uint64_t>> search(const Query& q);
+  // Calls visit(value, blocks) for the values of `field` that can equal `want` (with `exact`)
+  // or that can contain it, chunk by chunk (an exact name reads the one chunk whose range
+  // holds it).
+  Status for_names(int field, const std::string& want, bool exact, const container::NameVisitor& visit);
+  // Blocks that can hold a match, from the name chunks and the block summaries.
+  Result<std::vector<bool>> candidates(const Query& q, const detail::QueryNames& names);
+
+ private:
+  // Where game j of the loaded block b starts.
+  Result<CodecCursor> start_of(std::uint32_t b, std::uint32_t j);
+};
+
+}  // namespace pgnarc

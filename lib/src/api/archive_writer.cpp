@@ -1,0 +1,396 @@
+// ArchiveWriter: games in, blocks out, in order, on N threads; then the name chunks, the block
+// table, the index and the footer.
+#include "pgnarc/archive_writer.h"
+
+#include <unistd.h>
+
+#include <map>
+#include <optional>
+#include <thread>
+
+#include "api/pack_pipeline.h"
+#include "common/file_writer.h"
+#include "common/hash.h"
+#include "common/thread_pool.h"
+#include "common/zstd_frame.h"
+#include "container/archive_file.h"
+#include "container/block_reader.h"
+#include "container/file_header.h"
+#include "container/index.h"
+#include "container/name_collector.h"
+
+namespace pgnarc {
+
+using namespace container;
+
+namespace {
+
+// The writer holds blocks for training until this many, or this many bytes of their tags (more
+// training makes a better dictionary for large archives: PGN Mentor, 89,694 games, -1.5% with
+// 256 blocks and 128 KiB against 64 blocks and 64 KiB; the held blocks cost memory, 73 MB
+// peak there).
+constexpr std::size_t kMaxHeldBlocks = 256;
+constexpr std::size_t kMaxHeldTagBytes = 4u << 20;
+// A dictionary is trained only on at least 8 times its size of tags, and only if it can hold
+// 4 KiB (less is not worth an element).
+constexpr std::size_t kTrainingPerDictionaryByte = 8;
+constexpr std::size_t kMinDictionaryBytes = 4096;
+
+}  // namespace
+
+struct ArchiveWriter::Impl {
+  std::optional<detail::AtomicFile> file;
+  WriterOptions options;
+  StoreOptions store;
+  std::vector<BlockEntry> blocks;
+  Index index;
+  std::unique_ptr<NameCollector> names;
+  PackStats stats;
+  BlockBuilder pending;  // for add_game
+  std::size_t pending_bytes = 0;
+  BlockNames pending_names;
+  CodecStats pending_stats;
+  // Tag dictionary (9.9): undecided until the first blocks' tags train one (or show that none
+  // pays), or until an archive copied in offers one (append); blocks made meanwhile are held.
+  bool dict_decided = true;
+  std::shared_ptr<const WriterDictionary> dict;
+  std::vector<EncodedBlock> held;
+  std::size_t held_tags = 0;
+  std::uint64_t held_games = 0;
+  // Every dictionary in the file so far: ID -> content (a copied one with the same ID must be
+  // the same dictionary); the last one copied in, for blocks made after it.
+  std::map<std::uint32_t, std::string> dict_contents;
+  std::shared_ptr<const WriterDictionary> copied_dict;
+
+  // Games placed or held: the number of the next game made.
+  std::uint64_t games_so_far() const { return stats.games + held_games; }
+  unsigned workers() const { return options.threads > 1 ? options.threads : 0; }
+
+  // `block_names`: the names of the block's games (null: none given here; append and merge add
+  // a copied archive's from its own name chunks).
+  Status place(std::string_view bytes, std::uint32_t games, const BlockSummary& summary, const BlockNames* block_names) {
+    const auto block_no = static_cast<std::uint32_t>(blocks.size());
+    BlockEntry e;
+    e.offset = file->offset();
+    e.size = bytes.size();
+    e.games = games;
+    e.first_game = stats.games;
+    e.summary = summary;
+    if (auto st = file->write(bytes); !st) return st;
+    blocks.push_back(e);
+    if (block_names)
+      for (int f = 0; f < kNameFieldCount; ++f)
+        for (const std::string& v : (*block_names)[f])
+          if (auto st = names->add(f, v, block_no); !st) return st;
+    stats.games += games;
+    ++stats.blocks;
+    return {};
+  }
+
+  Status place_dictionary(std::string_view element, std::uint32_t id, const std::string& content) {
+    DictionaryEntry d;
+    d.offset = file->offset();
+    d.size = element.size();
+    d.id = id;
+    if (auto st = file->write(element); !st) return st;
+    index.dictionaries.push_back(d);
+    dict_contents.emplace(id, content);
+    return {};
+  }
+
+  // The name tables as chunk elements after the last block (9.10), listed in the index.
+  Status write_names() {
+    std::string entries, first;
+    std::uint64_t count = 0;
+    int field = 0;
+    const auto close_chunk = [&]() -> Status {
+      if (count == 0) return {};
+      if (entries.size() + 10 > kMaxNameChunkBytes)
+        return invalid_input("the name table entry of " + std::string(kNameFields[field]) + " \"" + first +
+                             "\" is too large for a name chunk (2^30 bytes)");
+      const std::string element = encode_name_chunk(field, count, entries, store, dict.get());
+      index.name_chunks[field].push_back(NameChunkEntry{file->offset(), element.size(), count, first});
+      entries.clear();
+      count = 0;
+      return file->write(element);
+    };
+    auto st = names->drain([&](int f, NameEntry& e) -> Status {
+      if (f != field) {
+        if (auto r = close_chunk(); !r) return r;
+        field = f;
+      }
+      if (count == 0) first = e.value;
+      put_name_entry(entries, e.value, e.blocks);
+      ++count;
+      return entries.size() >= options.name_chunk_bytes ? close_chunk() : Status{};
+    });
+    if (!st) return st;
+    return close_chunk();
+  }
+
+  // Places a block (its problems reported first), or holds it while the dictionary is undecided.
+  Status place(EncodedBlock& b, const std::function<void(const Problem&)>& on_problem) {
+    for (Problem& p : b.problems) {
+      p.game_number += games_so_far() + 1;
+      if (on_problem) on_problem(p);
+    }
+    b.problems.clear();
+    if (!dict_decided && copied_dict)
+      if (auto st = decide(); !st) return st;
+    if (b.deferred && !dict_decided) {
+      held_games += b.games;
+      held_tags += b.tags_raw.size();
+      held.push_back(std::move(b));
+      if (held.size() >= kMaxHeldBlocks || held_tags >= kMaxHeldTagBytes) return decide();
+      return {};
+    }
+    if (b.deferred) b.bytes = b.builder.finish(store, dict.get());
+    return place_finished(b);
+  }
+
+  Status place_finished(const EncodedBlock& b) {
+    if (auto st = place(b.bytes, b.games, b.summary, &b.names); !st) return st;
+    stats.raw_games += b.stats.raw_games;
+    stats.plies += b.stats.plies;
+    return {};
+  }
+
+  // A dictionary trained on the held blocks' tags, if it makes them smaller counting its own
+  // element (placed then); else null.
+  Result<std::shared_ptr<const WriterDictionary>> train() {
+    const std::shared_ptr<const WriterDictionary> none;
+    std::vector<std::string> sections;
+    std::size_t total = 0;
+    for (const EncodedBlock& b : held) {
+      sections.push_back(b.tags_raw);
+      total += b.tags_raw.size();
+    }
+    const std::size_t capacity =
+        std::min<std::size_t>({options.dictionary_bytes, total / kTrainingPerDictionaryByte, kMaxDictionaryBytes});
+    if (capacity < kMinDictionaryBytes) return none;
+    std::string content = train_tag_dictionary(sections, capacity);
+    if (content.empty()) return none;
+    auto trained = WriterDictionary::make(std::move(content), options.zstd_level);
+    if (!trained) return none;
+    const std::string element = encode_dictionary_element(*trained, store);
+    std::size_t with = element.size(), without = 0;
+    for (const std::string& sec : sections) {
+      with += trained->compress(sec).size();
+      without += detail::compress_frame(sec, options.zstd_level).size();
+    }
+    if (with >= without) return none;
+    if (auto st = place_dictionary(element, trained->id(), trained->content()); !st) return st.error();
+    return trained;
+  }
+
+  // Decides on the tag dictionary: the one an archive copied in offers, else one trained on the
+  // held blocks; then finishes the held blocks on the workers and places them in order.
+  Status decide() {
+    if (dict_decided) return {};
+    dict_decided = true;
+    if (copied_dict) {
+      dict = copied_dict;
+    } else if (!held.empty()) {
+      auto trained = train();
+      if (!trained) return trained.error();
+      dict = *trained;
+    }
+    std::vector<EncodedBlock> blocks_held = std::move(held);
+    held.clear();
+    held_games = 0;
+    held_tags = 0;
+    detail::OrderedPool<std::string> pool(workers());
+    const std::size_t window = std::max(1u, options.threads);
+    std::size_t submitted = 0;
+    for (EncodedBlock& b : blocks_held) {
+      while (submitted < blocks_held.size() && pool.pending() < window) {
+        const EncodedBlock& next = blocks_held[submitted++];
+        pool.submit([this, &next] { return next.builder.finish(store, dict.get()); });
+      }
+      b.bytes = pool.next();
+      if (auto st = place_finished(b); !st) return st;
+    }
+    return {};
+  }
+
+  Status flush_pending() {
+    if (pending.games == 0) return {};
+    EncodedBlock b;
+    b.games = pending.games;
+    b.summary = pending.summary;
+    for (int f = 0; f < kNameFieldCount; ++f) b.names[f].swap(pending_names[f]);
+    b.stats = pending_stats;
+    if (dict_decided) {
+      b.bytes = pending.finish(store, dict.get());
+    } else {
+      b.deferred = true;
+      b.tags_raw = pending.tags_section();
+      b.builder = std::move(pending);
+    }
+    pending = BlockBuilder{};
+    pending_bytes = 0;
+    pending_stats = CodecStats{};
+    for (auto& s : pending_names) s.clear();
+    return place(b, nullptr);
+  }
+
+  // The blocks of the archive at `path` copied as they are, with its dictionaries and name
+  // tables (renumbered).
+  Status copy_archive(const std::string& path);
+};
+
+Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& path, WriterOptions options) {
+  if (options.table_chunk_blocks == 0 || options.table_chunk_blocks > kMaxTableChunkBlocks)
+    return invalid_input("the block table chunk size must be 1 to 2^20 blocks");
+  std::unique_ptr<ArchiveWriter> w(new ArchiveWriter());
+  w->impl_ = std::make_unique<Impl>();
+  Impl& s = *w->impl_;
+  s.options = options;
+  if (s.options.threads == 0) s.options.threads = std::max(1u, std::thread::hardware_concurrency());
+  s.store = store_options(s.options);
+  s.dict_decided = !(s.options.compress && s.options.dictionary_bytes > 0);
+  auto file = detail::AtomicFile::create(path);
+  if (!file) return file.error();
+  s.file.emplace(std::move(*file));
+  s.names = std::make_unique<NameCollector>(s.file->temp_path() + ".names", s.options.name_memory_bytes);
+  if (auto st = s.file->write(file_header()); !st) return st.error();
+  return w;
+}
+
+ArchiveWriter::~ArchiveWriter() = default;
+
+Status ArchiveWriter::add_game(const Game& game) {
+  Impl& s = *impl_;
+  if (auto st = encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
+  s.pending.end_game(game.tags);
+  collect_names(game.tags, s.pending_names);
+  s.pending_bytes += 64 + 8 * game.events.size();
+  if (s.pending.games >= s.options.block_games || s.pending_bytes >= s.options.block_bytes) return s.flush_pending();
+  return {};
+}
+
+Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const Problem&)>& on_problem,
+                              const std::function<void(std::uint64_t, std::uint64_t)>& on_progress) {
+  Impl& s = *impl_;
+  if (auto st = s.flush_pending(); !st) return st;
+  const std::string source = reader.name();
+  const std::uint64_t bytes_before = reader.bytes_read();
+  // Bounded memory: at most two blocks per thread are in flight.
+  detail::OrderedPool<EncodedBlock> pool(s.workers());
+  const std::size_t window = s.workers() ? 2 * s.options.threads : 1;
+  auto place_next = [&]() -> Status {
+    EncodedBlock b = pool.next();
+    auto st = s.place(b, on_problem);
+    if (on_progress) on_progress(s.games_so_far(), reader.bytes_read() - bytes_before);
+    return st;
+  };
+  for (;;) {
+    std::vector<PgnReader::RawGame> batch;
+    std::size_t bytes = 0;
+    bool more = true;
+    while (batch.size() < s.options.block_games && bytes < s.options.block_bytes) {
+      PgnReader::RawGame rg;
+      auto got = reader.next_raw(rg);
+      if (!got) return got.error();
+      if (!*got) {
+        more = false;
+        break;
+      }
+      bytes += rg.text.size();
+      batch.push_back(std::move(rg));
+    }
+    if (!batch.empty()) {
+      // A block made while the dictionary is undecided is finished later (the decision may come
+      // while it is in flight: place() finishes it then).
+      pool.submit([&s, &source, batch = std::move(batch), dict = s.dict, defer = !s.dict_decided]() mutable {
+        return encode_block(std::move(batch), source, s.options, std::move(dict), defer);
+      });
+    }
+    while (pool.pending() >= (more ? window : 1))
+      if (auto st = place_next(); !st) return st;
+    if (!more) break;
+  }
+  s.stats.input_bytes += reader.bytes_read() - bytes_before;
+  return {};
+}
+
+Status ArchiveWriter::add_archive_blocks(const std::string& path) {
+  Impl& s = *impl_;
+  if (auto st = s.flush_pending(); !st) return st;
+  if (!s.held.empty())  // blocks made before this archive's come before them
+    if (auto st = s.decide(); !st) return st;
+  return s.copy_archive(path);
+}
+
+Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
+  auto opened = ArchiveFile::open(path);  // checks header, footer, index and dictionaries
+  if (!opened) return opened.error();
+  ArchiveFile& src = **opened;
+  if (auto st = src.need_all(); !st) return st;
+  const std::string_view bytes = src.bytes();
+  // Its dictionaries first (one already here with the same ID must be the same dictionary).
+  for (const DictionaryEntry& d : src.index().dictionaries) {
+    const std::string_view element = bytes.substr(d.offset, d.size);
+    const std::string where = path + ": dictionary at offset " + std::to_string(d.offset);
+    std::uint32_t id;
+    std::string content;
+    if (auto r = read_dictionary_element(element, where, id, content); !r) return r;
+    if (auto it = dict_contents.find(id); it != dict_contents.end()) {
+      if (it->second != content)
+        return invalid_input(path + ": its tag dictionary " + std::to_string(id) +
+                             " differs from another of the same ID: these archives cannot be joined by copying");
+    } else if (auto st = place_dictionary(element, id, content); !st) {
+      return st;
+    }
+    copied_dict = WriterDictionary::make(std::move(content), options.zstd_level);
+    if (!copied_dict) return corruption(where + " cannot be loaded");
+  }
+  // Its blocks as they are (each checked against its checksum and section table).
+  const auto base = static_cast<std::uint32_t>(blocks.size());
+  for (std::uint32_t b = 0; b < src.blocks(); ++b) {
+    BlockSizes sizes;
+    if (auto r = read_block_sizes(src.block_bytes(b), src.where(b), sizes); !r) return r;
+    if (auto r = place(src.block_bytes(b), sizes.games, src.entry(b).summary, nullptr); !r) return r;
+  }
+  // Then its name tables, renumbered (each value's blocks still arrive in ascending order: every
+  // block given before is below `base`).
+  std::string content;
+  for (int field = 0; field < kNameFieldCount; ++field) {
+    for (std::size_t k = 0; k < src.index().name_chunks[field].size(); ++k) {
+      if (auto r = src.open_name_chunk(field, k, content); !r) return r;
+      Status added;
+      auto r = src.visit_name_entries(field, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
+        for (std::uint32_t b : in)
+          if (added) added = names->add(field, value, base + b);
+      });
+      if (!r) return r;
+      if (!added) return added;
+    }
+  }
+  stats.input_bytes += bytes.size();
+  return {};
+}
+
+Result<PackStats> ArchiveWriter::finish() {
+  Impl& s = *impl_;
+  if (auto st = s.flush_pending(); !st) return st.error();
+  if (auto st = s.decide(); !st) return st.error();
+  if (auto st = s.write_names(); !st) return st.error();
+  const std::string table =
+      encode_block_table(s.blocks, s.file->offset(), s.options.table_chunk_blocks, s.store, s.index.table_chunks);
+  if (auto st = s.file->write(table); !st) return st.error();
+  Footer footer;
+  footer.index_offset = s.file->offset();
+  const std::string index = encode_index(s.index, s.store);
+  if (auto st = s.file->write(index); !st) return st.error();
+  footer.index_size = index.size();
+  footer.games = s.stats.games;
+  footer.blocks = s.blocks.size();
+  footer.index_hash = detail::hash64(index);
+  if (auto st = s.file->write(encode_footer(footer)); !st) return st.error();
+  s.stats.output_bytes = s.file->offset();
+  if (auto st = s.file->commit(); !st) return st.error();
+  return s.stats;
+}
+
+}  // namespace pgnarc

@@ -1,0 +1,35 @@
+#include "api/block_pgn.h"
+
+#include <vector>
+
+#include "codec/noted.h"
+#include "container/block_reader.h"
+#include "pgn/noted.h"
+#include "pgnarc/pgn.h"
+
+namespace pgnarc {
+
+using namespace container;
+
+Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
+                              std::uint64_t first_game, const ReaderDictionaries* dictionaries, std::string out) {
+  DecodedBlock block;
+  block.dictionaries = dictionaries;
+  if (auto st = decode_block(bytes, where, block); !st) return st.error();
+  if (block.games != expected_games) return corruption(where + ": game count differs from the index");
+  CodecCursor c = block.cursor();
+  out.clear();
+  std::vector<std::uint8_t> hints;
+  for (std::uint32_t j = 0; j < block.games; ++j) {
+    auto d = detail::decode_game_noted(c, block.tags.game(j), hints);
+    if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
+    if (auto st = check_group_end(block, j, c, where); !st) return st.error();
+    if (d->raw) write_raw_game(d->raw_text, out);
+    else if (auto st = detail::write_pgn_noted(d->game, hints, out); !st)
+      return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
+  }
+  if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");
+  return out;
+}
+
+}  // namespace pgnarc

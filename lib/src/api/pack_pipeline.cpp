@@ -1,0 +1,56 @@
+#include "api/pack_pipeline.h"
+
+namespace pgnarc {
+
+using namespace container;
+
+StoreOptions store_options(const WriterOptions& options) {
+  StoreOptions s;
+  s.compress = options.compress;
+  s.zstd_level = options.zstd_level;
+  s.text_columns = options.text_columns;
+  s.frame_bytes = options.frame_bytes;
+  return s;
+}
+
+void collect_names(const std::vector<Tag>& tags, BlockNames& names) {
+  for (const Tag& t : tags)
+    for (int f = 0; f < kNameFieldCount; ++f)
+      if (t.key == kNameFields[f]) names[f].insert(t.value);
+}
+
+EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options,
+                          std::shared_ptr<const WriterDictionary> dict, bool defer) {
+  EncodedBlock out;
+  BlockBuilder b;
+  GameBuilder builder;
+  for (std::size_t i = 0; i < raws.size(); ++i) {
+    const auto& rg = raws[i];
+    parse_game(rg.text, source, rg.number, rg.start, builder);
+    Status st;
+    if (builder.ok()) st = encode_game(builder.game(), b.streams, &out.stats);
+    if (builder.ok() && st) {
+      collect_names(builder.game().tags, out.names);
+      b.end_game(builder.game().tags);
+    } else {
+      Error e = builder.ok() ? Error(st.error().code(), source + ": game " + std::to_string(rg.number) + ": " +
+                                                            st.error().message())
+                             : builder.error();
+      encode_raw_game(rg.text, b.streams, &out.stats);
+      b.end_game({});
+      out.problems.push_back(Problem{i, std::move(e)});
+    }
+  }
+  out.games = b.games;
+  out.summary = b.summary;
+  if (defer) {
+    out.deferred = true;
+    out.tags_raw = b.tags_section();
+    out.builder = std::move(b);
+  } else {
+    out.bytes = b.finish(store_options(options), dict.get());
+  }
+  return out;
+}
+
+}  // namespace pgnarc

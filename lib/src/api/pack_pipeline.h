@@ -1,0 +1,47 @@
+// The pack pipeline's unit of work: a batch of PGN games parsed, coded and made into a block,
+// on a worker thread; the writer places the blocks in order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "codec/codec.h"
+#include "container/block_builder.h"
+#include "container/format.h"
+#include "container/tag_dictionary.h"
+#include "pgnarc/archive_writer.h"
+#include "pgnarc/pgn.h"
+
+namespace pgnarc {
+
+// The container's view of the writer's options.
+container::StoreOptions store_options(const WriterOptions& options);
+
+// The White, Black, Event and Site values of a block's games, for the name chunks.
+using BlockNames = std::set<std::string>[container::kNameFieldCount];
+void collect_names(const std::vector<Tag>& tags, BlockNames& names);
+
+// One encoded block and what the index needs to know of it. A block made before the writer has
+// decided on a tag dictionary is `deferred`: its builder is kept unfinished, with its tags
+// section (training input), until the decision.
+struct EncodedBlock {
+  std::string bytes;
+  bool deferred = false;
+  container::BlockBuilder builder;
+  std::string tags_raw;
+  std::uint32_t games = 0;
+  container::BlockSummary summary;
+  BlockNames names;
+  std::vector<Problem> problems;  // game_number relative to the block (0-based) until placed
+  CodecStats stats;
+};
+
+// The block of `games` (read from `source`): each parsed and coded, or kept verbatim with its
+// problem if it cannot be. Finished with `dict` unless `defer`.
+EncodedBlock encode_block(std::vector<PgnReader::RawGame> games, const std::string& source, const WriterOptions& options,
+                          std::shared_ptr<const container::WriterDictionary> dict, bool defer);
+
+}  // namespace pgnarc

@@ -1,0 +1,193 @@
+// Archive::find: the blocks a query can match, from the name chunks and the block summaries,
+// then their games' tags.
+#include <algorithm>
+#include <optional>
+
+#include "api/archive_impl.h"
+#include "api/query_match.h"
+#include "container/block_summary.h"
+#include "container/format.h"
+#include "pgnarc/query.h"
+
+namespace pgnarc {
+
+using namespace container;
+
+namespace detail {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  return out;
+}
+
+// Does `value` contain `want_lower` (already lower case), ignoring ASCII case? Without copying
+// `value`: the name tables' values are tested by the hundred thousand.
+bool contains_lower(std::string_view value, std::string_view want_lower) {
+  const auto fold = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+  return std::search(value.begin(), value.end(), want_lower.begin(), want_lower.end(),
+                     [&](char a, char b) { return fold(a) == b; }) != value.end();
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::contains_lower;
+using detail::lower;
+using detail::NameWant;
+using detail::QueryNames;
+
+// The tags of one game, as views into a decoded block.
+struct TagSpan {
+  const TagView* begin_;
+  const TagView* end_;
+  const TagView* begin() const { return begin_; }
+  const TagView* end() const { return end_; }
+};
+
+std::optional<std::string_view> find_tag(TagSpan tags, std::string_view key) {
+  for (const TagView& t : tags)
+    if (t.key == key) return t.value;
+  return std::nullopt;
+}
+
+// Is `d` "YYYY", "YYYY.MM" or "YYYY.MM.DD" (month 01-12, day 01-31; "-" or "/" may stand for
+// ".")?
+bool well_formed_date(std::string_view d) {
+  if (d.size() != 4 && d.size() != 7 && d.size() != 10) return false;
+  const auto separator = [](char c) { return c == '.' || c == '-' || c == '/'; };
+  for (std::size_t i = 0; i < d.size(); ++i)
+    if (i == 4 || i == 7 ? !separator(d[i]) : d[i] < '0' || d[i] > '9') return false;
+  const auto two = [&](std::size_t at) { return (d[at] - '0') * 10 + (d[at + 1] - '0'); };
+  return (d.size() < 7 || (two(5) >= 1 && two(5) <= 12)) && (d.size() < 10 || (two(8) >= 1 && two(8) <= 31));
+}
+
+// A query date "YYYY[.MM[.DD]]" as the first (lo) or last (hi) YYYYMMDD value it covers.
+std::uint32_t query_date(const std::string& d, bool hi) {
+  std::uint32_t lo_v, hi_v;
+  date_range(d, lo_v, hi_v);
+  return hi ? hi_v : lo_v;
+}
+
+bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
+  auto has_name = [&](const char* key, const NameWant& want) {
+    const auto v = find_tag(tags, key);
+    return v && want(*v);
+  };
+  if (names.white && !has_name("White", *names.white)) return false;
+  if (names.black && !has_name("Black", *names.black)) return false;
+  if (names.player && !has_name("White", *names.player) && !has_name("Black", *names.player)) return false;
+  if (names.event && !has_name("Event", *names.event)) return false;
+  if (names.site && !has_name("Site", *names.site)) return false;
+  if (q.result) {
+    const auto r = find_tag(tags, "Result");
+    if (!r || *r != *q.result) return false;
+  }
+  if (q.eco) {
+    std::optional<std::string_view> e;
+    for (const TagView& t : tags)
+      if (lower(t.key) == "eco") {
+        e = t.value;
+        break;
+      }
+    // A prefix, in either case ("b9" finds B90).
+    if (!e || e->size() < q.eco->size() || lower(e->substr(0, q.eco->size())) != lower(*q.eco)) return false;
+  }
+  if (q.date_from || q.date_to) {
+    const auto d = find_tag(tags, "Date");
+    std::uint32_t lo = 0, hi = 99999999;
+    if (d) date_range(*d, lo, hi);
+    if (!d || lo == 0) return false;  // an unknown date matches no date range
+    if (q.date_from && lo < query_date(*q.date_from, false)) return false;
+    if (q.date_to && lo > query_date(*q.date_to, true)) return false;
+  }
+  for (const auto& [k, v] : q.tags) {
+    bool found = false;
+    for (const TagView& t : tags) found |= t.key == k && t.value == v;
+    if (!found) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string query_error(const Query& q) {
+  for (const auto& [name, date] : {std::pair{"date-from", &q.date_from}, std::pair{"date-to", &q.date_to}})
+    if (*date && !well_formed_date(**date))
+      return std::string(name) + " '" + **date + "' is not YYYY, YYYY.MM or YYYY.MM.DD";
+  return {};
+}
+
+Status Archive::Impl::for_names(int field, const std::string& want, bool exact, const NameVisitor& visit) {
+  const auto& chunks = file->index().name_chunks[field];
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    if (exact && (want < chunks[k].first || (k + 1 < chunks.size() && !(want < chunks[k + 1].first)))) continue;
+    if (auto st = visit_chunk(field, k, visit); !st) return st;
+  }
+  return {};
+}
+
+Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const detail::QueryNames& names) {
+  ArchiveFile& f = *file;
+  std::vector<bool> ok(f.blocks(), true);
+  auto restrict_names = [&](const std::vector<int>& fields, const NameWant& want) -> Status {
+    std::vector<bool> hit(f.blocks(), false);
+    for (int field : fields) {
+      auto st = for_names(field, want.want, want.exact, [&](std::string_view value, const std::vector<std::uint32_t>& blocks) {
+        if (want(value))
+          for (std::uint32_t b : blocks) hit[b] = true;
+      });
+      if (!st) return st;
+    }
+    for (std::size_t b = 0; b < ok.size(); ++b) ok[b] = ok[b] && hit[b];
+    return {};
+  };
+  const std::pair<const std::optional<NameWant>*, std::vector<int>> name_fields[] = {
+      {&names.white, {0}}, {&names.black, {1}}, {&names.player, {0, 1}}, {&names.event, {2}}, {&names.site, {3}}};
+  for (const auto& [want, fields] : name_fields)
+    if (*want)
+      if (auto st = restrict_names(fields, **want); !st) return st.error();
+  // Only the table chunks of blocks the names leave are read: an exact name search of a large
+  // archive reads a few.
+  for (std::uint32_t b = 0; b < ok.size(); ++b) {
+    if (!ok[b]) continue;
+    if (auto st = f.need_chunk(f.chunk_of(b)); !st) return st.error();
+    const BlockSummary& summary = f.entry(b).summary;
+    if (q.result && !(summary.results & result_bit(&*q.result))) ok[b] = false;
+    if (q.date_from && summary.date_max < query_date(*q.date_from, false)) ok[b] = false;
+    if (q.date_to && summary.date_min > query_date(*q.date_to, true)) ok[b] = false;
+  }
+  return ok;
+}
+
+Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
+  if (const std::string why = query_error(q); !why.empty()) return invalid_input(why);
+  std::vector<std::uint64_t> out;
+  const QueryNames names(q);
+  auto c = candidates(q, names);
+  if (!c) return c.error();
+  const std::vector<bool> ok = std::move(*c);
+  DecodedBlock tags_only;
+  tags_only.dictionaries = &file->dictionaries();
+  for (std::uint32_t b = 0; b < file->blocks(); ++b) {
+    if (!ok[b]) continue;
+    const DecodedBlock* db;
+    if (cached == b && tags_decoded) {  // a block read for one game has only that game's tags
+      db = &block;
+    } else {
+      if (auto st = decode_block(file->block_bytes(b), file->where(b), tags_only, BlockParts::kTagsOnly); !st)
+        return st.error();
+      if (tags_only.games != file->entry(b).games) return corruption(file->where(b) + ": game count differs from the index");
+      db = &tags_only;
+    }
+    for (std::uint32_t j = 0; j < db->games; ++j) {
+      const TagSpan span{db->tags.views.data() + db->tags.start[j], db->tags.views.data() + db->tags.start[j + 1]};
+      if (game_matches(span, q, names)) out.push_back(file->entry(b).first_game + j);
+    }
+  }
+  return out;
+}
+
+}  // namespace pgnarc

@@ -1,0 +1,107 @@
+// salvage_pgn: the games of a damaged archive, found block by block without its index.
+#include <map>
+
+#include "api/block_pgn.h"
+#include "common/endian.h"
+#include "common/hash.h"
+#include "common/mapped_file.h"
+#include "container/block_reader.h"
+#include "container/block_table.h"
+#include "container/file_header.h"
+#include "container/format.h"
+#include "container/name_chunk.h"
+#include "container/tag_dictionary.h"
+#include "pgnarc/salvage.h"
+
+namespace pgnarc {
+
+using namespace container;
+using detail::get_le;
+using detail::hash64;
+
+namespace {
+
+// The size of the block at the start of `bytes` from its section table (0 if it does not start
+// with a block magic or its sizes run past `bytes`); nothing else is checked.
+std::size_t block_size(std::string_view bytes) {
+  if (bytes.size() < kMinBlockSize || bytes.substr(0, 4) != std::string_view(kBlockMagic, 4)) return 0;
+  std::uint64_t total = kMinBlockSize;
+  for (int k = 0; k < kSections; ++k) total += get_le(bytes.data() + kBlockHeaderSize + k * kSectionEntrySize + 4, 4);
+  return total <= bytes.size() ? static_cast<std::size_t>(total) : 0;
+}
+
+}  // namespace
+
+Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<bool(std::string_view)>& sink) {
+  auto mapped = detail::MappedFile::open(path);
+  if (!mapped) return mapped.error();
+  const std::string_view file = (*mapped)->bytes();
+  const std::size_t size = file.size();
+  SalvageReport report;
+  const std::string_view magic(kBlockMagic, 4), dict_magic(kDictionaryMagic, 4);
+  // Tag dictionaries are found by their magic too; a damaged one fails the blocks that use it.
+  ReaderDictionaries dictionaries;
+  std::map<std::size_t, std::size_t> sound_dictionaries;  // offset -> size
+  for (std::size_t at = file.find(dict_magic, kHeaderSize); at != std::string_view::npos; at = file.find(dict_magic, at + 1))
+    if (const std::size_t n = dictionary_element_size(file.substr(at)))
+      if (dictionaries.add(file.substr(at, n), path + ": dictionary at offset " + std::to_string(at)).ok())
+        sound_dictionaries.emplace(at, n);
+  std::size_t pos = std::min<std::size_t>(kHeaderSize, size), skip_from = std::string_view::npos;
+  auto note_skip = [&](std::size_t upto) {
+    if (skip_from != std::string_view::npos && upto > skip_from)
+      report.skipped.push_back(path + ": bytes " + std::to_string(skip_from) + " to " + std::to_string(upto) +
+                               " skipped (not a sound block)");
+    skip_from = std::string_view::npos;
+  };
+  while (pos + kMinBlockSize <= size) {
+    if (auto d = sound_dictionaries.find(pos); d != sound_dictionaries.end()) {  // a sound dictionary is not damage
+      note_skip(pos);
+      pos += d->second;
+      continue;
+    }
+    // Nor is a name chunk or block table chunk whose checksum holds: the games do not depend on
+    // them.
+    std::size_t n = name_chunk_element_size(file.substr(pos));
+    if (!n) n = table_chunk_element_size(file.substr(pos));
+    if (n && get_le(file.data() + pos + n - 8, 8) == hash64(file.substr(pos, n - 8))) {
+      note_skip(pos);
+      pos += n;
+      continue;
+    }
+    if (const std::size_t len = block_size(file.substr(pos))) {
+      const std::string_view block = file.substr(pos, len);
+      const std::string where = path + ": block at offset " + std::to_string(pos);
+      BlockSizes sizes;
+      if (read_block_sizes(block, where, sizes).ok()) {
+        auto text = block_pgn(block, where, sizes.games, report.games, &dictionaries);
+        if (text) {
+          note_skip(pos);
+          ++report.blocks;
+          report.games += sizes.games;
+          if (!sink(*text)) break;
+          pos += len;
+          continue;
+        }
+      }
+    }
+    // Not a sound block here: look for the next block magic.
+    if (skip_from == std::string_view::npos) skip_from = pos;
+    const std::size_t next = file.find(magic, pos + 1);
+    if (next == std::string_view::npos) break;
+    pos = next;
+  }
+  // The index and footer follow the last block: not damage if they check out.
+  if (skip_from != std::string_view::npos && file.substr(skip_from, 4) == std::string_view(kIndexMagic, 4)) {
+    Footer f;
+    const bool sound = size >= kFooterSize && decode_footer(file.substr(size - kFooterSize), size, f).ok() &&
+                       f.index_offset == skip_from && hash64(file.substr(f.index_offset, f.index_size)) == f.index_hash;
+    if (!sound)
+      report.skipped.push_back(path + ": index or footer at offset " + std::to_string(skip_from) +
+                               " damaged (the games above do not depend on it)");
+    skip_from = std::string_view::npos;
+  }
+  if (skip_from != std::string_view::npos) note_skip(size);
+  return report;
+}
+
+}  // namespace pgnarc

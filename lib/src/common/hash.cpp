@@ -1,0 +1,9 @@
+#include "common/hash.h"
+
+#include <xxhash.h>
+
+namespace pgnarc::detail {
+
+std::uint64_t hash64(std::string_view bytes) { return XXH64(bytes.data(), bytes.size(), 0); }
+
+}  // namespace pgnarc::detail

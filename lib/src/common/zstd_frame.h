@@ -1,0 +1,29 @@
+// Zstandard frames: compression with a per-thread context, and decompression that allocates
+// only as output is produced (a size field that lies costs no memory).
+#pragma once
+
+#include <zstd.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace pgnarc::detail {
+
+// `plain` as one zstd frame at `level`, its header giving the content size; empty if zstd fails.
+std::string compress_frame(std::string_view plain, int level);
+// `plain` as one zstd frame made with the digested dictionary `cdict` (which carries its level);
+// empty if zstd fails.
+std::string compress_frame(std::string_view plain, const ZSTD_CDict* cdict);
+
+// The calling thread's decompression context (freed when the thread ends), reset for a new
+// frame and bound to `ddict` or to none: a context keeps the last dictionary it was given, so
+// every use says which.
+ZSTD_DCtx* thread_dctx(const ZSTD_DDict* ddict = nullptr);
+
+// Decompresses the one frame `in` into `out`, which must come to exactly `size` bytes (false
+// otherwise, or if bytes follow the frame), with `ddict` or no dictionary. `out` grows only as
+// output is produced.
+bool decompress_exact(std::string_view in, std::uint32_t size, std::string& out, const ZSTD_DDict* ddict = nullptr);
+
+}  // namespace pgnarc::detail

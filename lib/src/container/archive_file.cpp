@@ -1,0 +1,126 @@
+#include "container/archive_file.h"
+
+#include <algorithm>
+
+#include "common/hash.h"
+#include "container/format.h"
+
+namespace pgnarc::container {
+
+Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(const std::string& path) {
+  std::unique_ptr<ArchiveFile> a(new ArchiveFile());
+  ArchiveFile& s = *a;
+  s.path_ = path;
+  auto mapped = detail::MappedFile::open(path);
+  if (!mapped) return mapped.error();
+  s.map_ = std::move(*mapped);
+  const std::string_view file = s.map_->bytes();
+  const std::size_t size = file.size();
+  if (size < kHeaderSize + kFooterSize)
+    return corruption(path + ": " + std::to_string(size) + " bytes is too short for an archive (offset 0)");
+  auto prefix = [&](const Error& e) { return Error(e.code(), path + ": " + e.message()); };
+  if (auto r = check_file_header(file, s.write_version_); !r) return prefix(r.error());
+  if (auto r = decode_footer(file.substr(size - kFooterSize), size, s.footer_); !r) return prefix(r.error());
+  const std::string_view index = file.substr(s.footer_.index_offset, s.footer_.index_size);
+  if (detail::hash64(index) != s.footer_.index_hash)
+    return corruption(path + ": index checksum mismatch (index at offset " + std::to_string(s.footer_.index_offset) + ")");
+  if (auto r = decode_index(index, s.footer_.index_offset, s.index_); !r) return prefix(r.error());
+  for (const DictionaryEntry& d : s.index_.dictionaries)
+    if (auto r = s.dictionaries_.add(file.substr(d.offset, d.size), path + ": dictionary at offset " + std::to_string(d.offset), d.id);
+        !r)
+      return r.error();
+  s.end_of_blocks_ = blocks_end(s.index_, s.footer_.index_offset);
+  // A chunk's games are counted when it is read (against the next chunk's first game, or the
+  // footer's count for the last); here the last chunk must be left at least a game a block.
+  bool agree = block_total(s.index_) == s.footer_.blocks;
+  if (!s.index_.table_chunks.empty()) {
+    const TableChunkEntry& last = s.index_.table_chunks.back();
+    agree = agree && last.first_game + last.blocks <= s.footer_.games;
+  } else {
+    agree = agree && s.footer_.games == 0;
+    s.layout_checked_ = true;  // by decode_index
+  }
+  if (!agree)
+    return corruption(path + ": footer and index disagree on the number of games or blocks (footer at offset " +
+                      std::to_string(size - kFooterSize) + ")");
+  s.table_.resize(s.index_.table_chunks.size());
+  std::uint64_t first = 0;
+  for (const TableChunkEntry& c : s.index_.table_chunks) {
+    s.chunk_first_block_.push_back(first);
+    first += c.blocks;
+  }
+  s.chunk_first_block_.push_back(s.footer_.blocks);
+  return a;
+}
+
+std::size_t ArchiveFile::chunk_of(std::uint32_t b) const {
+  return static_cast<std::size_t>(std::upper_bound(chunk_first_block_.begin(), chunk_first_block_.end(), b) -
+                                  chunk_first_block_.begin() - 1);
+}
+
+std::string ArchiveFile::where(std::uint32_t b) const {
+  const bool known = b < footer_.blocks && !table_[chunk_of(b)].empty();
+  return path_ + ": block " + std::to_string(b) + (known ? " at offset " + std::to_string(entry(b).offset) : "");
+}
+
+Status ArchiveFile::need_chunk(std::size_t k) {
+  if (!table_[k].empty()) return {};
+  const std::string where = path_ + ": block table chunk at offset " + std::to_string(index_.table_chunks[k].offset);
+  std::vector<BlockEntry> entries;  // kept only once the whole chunk checks out
+  if (auto st = read_table_chunk(bytes(), index_.table_chunks, k, footer_.games, end_of_blocks_, where, entries); !st)
+    return st;
+  table_[k] = std::move(entries);
+  return {};
+}
+
+Status ArchiveFile::need_all() {
+  for (std::size_t k = 0; k < table_.size(); ++k)
+    if (auto st = need_chunk(k); !st) return st;
+  if (layout_checked_) return {};
+  const auto at = [this](std::uint64_t b) -> const BlockEntry& { return entry(static_cast<std::uint32_t>(b)); };
+  if (auto st = check_block_layout(index_.dictionaries, end_of_blocks_, footer_.blocks, at, path_); !st) return st;
+  layout_checked_ = true;
+  return {};
+}
+
+Result<std::uint32_t> ArchiveFile::block_of(std::uint64_t game) {
+  const auto& chunks = index_.table_chunks;
+  const auto k = static_cast<std::size_t>(
+      std::upper_bound(chunks.begin(), chunks.end(), game,
+                       [](std::uint64_t g, const TableChunkEntry& c) { return g < c.first_game; }) -
+      chunks.begin() - 1);
+  if (auto st = need_chunk(k); !st) return st.error();
+  const auto& entries = table_[k];
+  auto it = std::upper_bound(entries.begin(), entries.end(), game,
+                             [](std::uint64_t g, const BlockEntry& e) { return g < e.first_game; });
+  return static_cast<std::uint32_t>(chunk_first_block_[k] + (it - entries.begin() - 1));
+}
+
+std::string ArchiveFile::name_chunk_where(int field, std::size_t k) const {
+  return path_ + ": name chunk at offset " + std::to_string(index_.name_chunks[field][k].offset);
+}
+
+Status ArchiveFile::open_name_chunk(int field, std::size_t k, std::string& content) const {
+  const NameChunkEntry& c = index_.name_chunks[field][k];
+  return container::open_name_chunk(bytes().substr(c.offset, c.size), name_chunk_where(field, k), field, &dictionaries_,
+                                    content);
+}
+
+Status ArchiveFile::visit_name_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const {
+  const auto& chunks = index_.name_chunks[field];
+  return container::visit_name_entries(content, name_chunk_where(field, k), chunks[k],
+                                       k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, footer_.blocks, visit);
+}
+
+Status ArchiveFile::check_name_chunks() const {
+  std::string content;
+  for (int f = 0; f < kNameFieldCount; ++f)
+    for (std::size_t k = 0; k < index_.name_chunks[f].size(); ++k) {
+      if (auto st = open_name_chunk(f, k, content); !st) return st;
+      if (auto st = visit_name_entries(f, k, content, [](std::string_view, const std::vector<std::uint32_t>&) {}); !st)
+        return st;
+    }
+  return {};
+}
+
+}  // namespace pgnarc::container

@@ -1,0 +1,77 @@
+// An archive opened and checked once (header, footer, index, dictionaries), with its block
+// table read chunk by chunk as needed and its name chunks read on demand. Reading, append,
+// merge and info all go through it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/mapped_file.h"
+#include "container/block_table.h"
+#include "container/file_header.h"
+#include "container/index.h"
+#include "container/name_chunk.h"
+#include "container/tag_dictionary.h"
+#include "pgnarc/status.h"
+
+namespace pgnarc::container {
+
+class ArchiveFile {
+ public:
+  // Maps `path` and checks header, footer, the index's checksum and directories, the tag
+  // dictionaries, and that footer and index agree. Errors start with the path.
+  static Result<std::unique_ptr<ArchiveFile>> open(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  std::string_view bytes() const { return map_->bytes(); }
+  const detail::MappedFile& map() const { return *map_; }
+  std::uint16_t write_version() const { return write_version_; }
+  const Footer& footer() const { return footer_; }
+  const Index& index() const { return index_; }
+  const ReaderDictionaries& dictionaries() const { return dictionaries_; }
+  std::uint64_t games() const { return footer_.games; }
+  std::uint32_t blocks() const { return static_cast<std::uint32_t>(footer_.blocks); }
+
+  // The block table. A chunk is read and checked (TABLE-1) the first time a block of it is
+  // needed; need_all() reads every chunk and checks that blocks and dictionaries tile the file
+  // (INDEX-1), as every whole-archive pass does first.
+  Status need_chunk(std::size_t k);
+  Status need_all();
+  std::size_t chunk_of(std::uint32_t block) const;
+  // The block holding game `game` (below games()), its chunk read.
+  Result<std::uint32_t> block_of(std::uint64_t game);
+  // Block b's entry; its chunk must have been read.
+  const BlockEntry& entry(std::uint32_t b) const {
+    const std::size_t k = chunk_of(b);
+    return table_[k][b - chunk_first_block_[k]];
+  }
+  std::string_view block_bytes(std::uint32_t b) const { return bytes().substr(entry(b).offset, entry(b).size); }
+  // "PATH: block B at offset O": what errors about block b start with.
+  std::string where(std::uint32_t b) const;
+
+  // Name chunk k of `field`, checked (NAME-1) and decoded into `content`.
+  Status open_name_chunk(int field, std::size_t k, std::string& content) const;
+  // The entries of that chunk's `content`, checked against the directory and visited.
+  Status visit_name_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const;
+  // Every name chunk checked (verify, the end of an export).
+  Status check_name_chunks() const;
+  std::string name_chunk_where(int field, std::size_t k) const;
+
+ private:
+  ArchiveFile() = default;
+  std::string path_;
+  std::unique_ptr<detail::MappedFile> map_;
+  std::uint16_t write_version_ = 0;
+  Footer footer_;
+  Index index_;
+  ReaderDictionaries dictionaries_;
+  std::uint64_t end_of_blocks_ = 0;                // where blocks and dictionaries end
+  std::vector<std::vector<BlockEntry>> table_;     // per chunk; empty until read
+  std::vector<std::uint64_t> chunk_first_block_;   // per chunk, then the block count
+  bool layout_checked_ = false;
+};
+
+}  // namespace pgnarc::container

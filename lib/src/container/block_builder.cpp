@@ -1,0 +1,119 @@
+#include "container/block_builder.h"
+
+#include <algorithm>
+
+#include "common/bytes.h"
+#include "common/endian.h"
+#include "common/hash.h"
+#include "common/zstd_frame.h"
+#include "container/tag_dictionary.h"
+#include "container/tags_section.h"
+#include "container/text_columns.h"
+
+namespace pgnarc::container {
+
+using detail::put_le;
+using detail::put_varint;
+
+void BlockBuilder::end_game(const std::vector<Tag>& game_tags) {
+  tags.push_back(game_tags);
+  ++games;
+  const std::string* stream[4] = {&streams.moves, &streams.structure, &streams.texts, &streams.raw};
+  for (int i = 0; i < 4; ++i) game_end[i].push_back(static_cast<std::uint32_t>(stream[i]->size()));
+  summary.add_game(game_tags);
+}
+
+std::string BlockBuilder::tags_section() const { return encode_tags_section(tags); }
+
+std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
+  constexpr std::uint64_t kStep = 16;
+  const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
+  if (!options.compress || options.frame_bytes == 0 || big <= 2 * options.frame_bytes) return kStep;
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
+}
+
+std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictionary* dict) const {
+  // The game directory (9.3.1): games per group, then per stream one varint per group (the
+  // bytes the group's games take), then the structure stream.
+  const std::uint32_t step = directory_step(options);
+  const std::uint32_t groups = (games + step - 1) / step;
+  // Where group k starts and ends in stream i.
+  const auto group_from = [&](int i, std::uint32_t k) { return k ? game_end[i][k * step - 1] : 0u; };
+  const auto group_to = [&](int i, std::uint32_t k) { return game_end[i][std::min(games, (k + 1) * step) - 1]; };
+  std::string structure;
+  put_varint(structure, step);
+  for (int i = 0; i < 4; ++i)
+    for (std::uint32_t k = 0; k < groups; ++k) put_varint(structure, group_to(i, k) - group_from(i, k));
+  structure += streams.structure;
+  const std::string tags_plain = encode_tags_section(tags);
+  const std::string_view plain[kSections] = {tags_plain, streams.moves, structure, streams.texts, streams.raw};
+  std::string table, data;
+  for (int s = 0; s < kSections; ++s) {
+    const std::string_view raw = plain[s];
+    std::uint8_t encoding = kStored;
+    std::string packed;
+    if (options.compress && !raw.empty()) {
+      // Texts and verbatim games also in their column form (9.3.2), kept where every entry
+      // allows it and it compresses smaller.
+      std::string whole_form;
+      const bool columns = (s == kTexts || s == kRaw) && options.text_columns && texts_to_columns(raw, whole_form);
+      // The section as frames of the whole or of each group, of the stream's bytes or of their
+      // column form; empty if zstd failed.
+      const auto frames = [&](bool column_form, bool by_group) {
+        std::string out, form;
+        for (std::uint32_t k = 0, parts = by_group ? groups : 1; k < parts; ++k) {
+          const std::uint32_t from = by_group ? group_from(s - 1, k) : 0;
+          std::string_view bytes = by_group ? raw.substr(from, group_to(s - 1, k) - from) : raw;
+          if (column_form && !by_group) {
+            bytes = whole_form;
+          } else if (column_form) {
+            form.clear();
+            texts_to_columns(bytes, form);
+            bytes = form;
+          }
+          const std::string frame = detail::compress_frame(bytes, options.zstd_level);
+          if (frame.empty()) return std::string();
+          out += frame;
+        }
+        return out;
+      };
+      if (s == kTags && dict) {
+        packed = dict->compress(raw);
+        if (!packed.empty()) encoding = kZstdDictionary;
+      } else {
+        // Texts and raw games larger than two frames go one frame per group (9.3), others in one.
+        const bool by_group =
+            (s == kTexts || s == kRaw) && options.frame_bytes && raw.size() > 2 * options.frame_bytes && groups > 1;
+        packed = frames(false, by_group);
+        if (!packed.empty()) encoding = by_group ? kZstdByGroup : kZstd;
+        if (columns) {
+          std::string in_columns = frames(true, by_group);
+          if (!in_columns.empty() && (packed.empty() || in_columns.size() < packed.size())) {
+            packed = std::move(in_columns);
+            encoding = by_group ? kZstdColumnsByGroup : kZstdColumns;
+          }
+        }
+      }
+      if (encoding != kStored && packed.size() >= raw.size()) encoding = kStored;
+    }
+    const std::string_view stored = encoding == kStored ? raw : std::string_view(packed);
+    table += static_cast<char>(s);
+    table += static_cast<char>(encoding);
+    put_le(table, 0, 2);
+    put_le(table, stored.size(), 4);
+    put_le(table, raw.size(), 4);
+    data += stored;
+  }
+  std::string block(kBlockMagic, 4);
+  block += static_cast<char>(kMoveCodecCurrent);
+  block += static_cast<char>(kSections);
+  block += static_cast<char>(kBlockLayout);
+  block += '\0';
+  put_le(block, games, 4);
+  block += table;
+  block += data;
+  put_le(block, detail::hash64(block), 8);
+  return block;
+}
+
+}  // namespace pgnarc::container

@@ -1,0 +1,39 @@
+// A block as it is built (9.3): the games' codec streams and tags, then the block's bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codec/codec.h"
+#include "container/block_summary.h"
+#include "container/format.h"
+#include "pgnarc/game.h"
+
+namespace pgnarc::container {
+
+class WriterDictionary;
+
+struct BlockBuilder {
+  CodecStreams streams;
+  std::vector<std::vector<Tag>> tags;  // per game (verbatim games: none)
+  std::uint32_t games = 0;
+  BlockSummary summary;
+  // Where each game ended in each stream (moves, structure, texts, raw): the game directory
+  // (9.3.1) is made from these when the block is finished.
+  std::vector<std::uint32_t> game_end[4];
+
+  // Ends a game whose records were just appended to `streams`: its tags, its ends and the block
+  // summary.
+  void end_game(const std::vector<Tag>& game_tags);
+  // The block's bytes: header, section table, sections, checksum. With `dict`, the tags
+  // section is compressed with it (encoding 3) where compression pays.
+  std::string finish(const StoreOptions& options, const WriterDictionary* dict = nullptr) const;
+  // The tags section before compression (9.4).
+  std::string tags_section() const;
+  // Games per directory group (9.3.1): 16, or fewer where the texts or raw stream is to be
+  // split into zstd frames of about options.frame_bytes each.
+  std::uint32_t directory_step(const StoreOptions& options) const;
+};
+
+}  // namespace pgnarc::container

@@ -1,0 +1,253 @@
+#include "container/block_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/bytes.h"
+#include "common/endian.h"
+#include "common/hash.h"
+#include "common/zstd_frame.h"
+#include "container/tag_dictionary.h"
+#include "container/text_columns.h"
+
+namespace pgnarc::container {
+
+using detail::ByteCursor;
+using detail::get_le;
+
+Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes& out) {
+  auto bad = [&](const std::string& what, std::size_t at) {
+    return corruption(where + ": " + what + " (block byte " + std::to_string(at) + ")");
+  };
+  if (b.size() < kMinBlockSize) return bad("block shorter than its header", 0);
+  if (get_le(b.data() + b.size() - 8, 8) != detail::hash64(b.substr(0, b.size() - 8)))
+    return bad("checksum mismatch", b.size() - 8);
+  if (std::memcmp(b.data(), kBlockMagic, 4) != 0) return bad("bad block magic", 0);
+  const auto codec = static_cast<std::uint8_t>(b[4]);
+  if (codec != kMoveCodecCurrent) return unsupported(where + ": unknown move codec " + std::to_string(codec));
+  if (static_cast<std::uint8_t>(b[5]) != kSections) return bad("section count is not 5", 5);
+  const auto layout = static_cast<std::uint8_t>(b[6]);
+  if (layout != kBlockLayout) return unsupported(where + ": unknown block layout " + std::to_string(layout));
+  if (b[7] != 0) return bad("reserved byte not zero", 7);
+  out.games = static_cast<std::uint32_t>(get_le(b.data() + 8, 4));
+  if (out.games == 0 || out.games > kMaxBlockGames) return bad("game count out of range", 8);
+  std::uint64_t total = 0;
+  for (int s = 0; s < kSections; ++s) {
+    const char* e = b.data() + kBlockHeaderSize + s * kSectionEntrySize;
+    const std::size_t at = kBlockHeaderSize + static_cast<std::size_t>(s) * kSectionEntrySize;
+    if (static_cast<std::uint8_t>(e[0]) != s) return bad("sections out of order", at);
+    const auto encoding = out.encoding[s] = static_cast<std::uint8_t>(e[1]);
+    // One frame per group and the column form: texts and raw sections (they have a directory
+    // column and hold text); a tag dictionary: tags sections.
+    if (encoding > kZstdColumnsByGroup || (encoding == kZstdByGroup && s < kTexts) ||
+        (encoding == kZstdDictionary && s != kTags) || (encoding >= kZstdColumns && s < kTexts))
+      return bad("unknown section encoding", at + 1);
+    if (get_le(e + 2, 2) != 0) return bad("reserved bytes not zero", at + 2);
+    out.stored[s] = static_cast<std::uint32_t>(get_le(e + 4, 4));
+    out.raw[s] = static_cast<std::uint32_t>(get_le(e + 8, 4));
+    if (out.raw[s] > kMaxSectionBytes) return bad("section larger than the limit", at + 8);
+    if (encoding == kStored && out.stored[s] != out.raw[s]) return bad("stored section sizes differ", at + 4);
+    total += out.stored[s];
+  }
+  if (total != b.size() - kMinBlockSize) return bad("section sizes do not add up to the block size", kBlockHeaderSize);
+  return {};
+}
+
+namespace {
+
+// The game directory at the start of the structure section, parsed into group start offsets,
+// with the check that each stream's column adds up to the stream's size. `raw`: the sections'
+// sizes from the block's table (group-framed sections are not decoded yet).
+Status parse_directory(const std::string& where, const std::uint32_t raw[kSections], DecodedBlock& out) {
+  GameDirectory& dir = out.directory;
+  dir.bytes = 0;
+  dir.step = 0;
+  for (auto& g : dir.group_start) g.clear();
+  auto bad = [&](const char* what) { return corruption(where + ": game directory: " + what); };
+  ByteCursor r(out.sections[kStructure]);
+  std::uint64_t step;
+  if (!r.varint(step) || step == 0 || step > kMaxBlockGames) return bad("bad games per entry");
+  dir.step = static_cast<std::uint32_t>(step);
+  const std::uint32_t groups = static_cast<std::uint32_t>((out.games + step - 1) / step);
+  if (4ull * groups > r.remaining()) return bad("runs past the end of the structure section");
+  for (auto& col : dir.group_start) {
+    col.resize(groups + 1);
+    std::uint64_t sum = 0;
+    for (std::uint32_t k = 0; k < groups; ++k) {
+      std::uint64_t v;
+      col[k] = static_cast<std::uint32_t>(sum);
+      if (!r.varint(v) || v > kMaxSectionBytes) return bad("runs past the end of the structure section");
+      sum += v;
+      if (sum > kMaxSectionBytes) return bad("entries add up to more than a section holds");
+    }
+    col[groups] = static_cast<std::uint32_t>(sum);
+  }
+  dir.bytes = out.sections[kStructure].size() - r.remaining();
+  const std::size_t sizes[4] = {out.sections[kMoves].size(), r.remaining(), raw[kTexts], raw[kRaw]};
+  for (int i = 0; i < 4; ++i)
+    if (dir.group_start[i].back() != sizes[i]) return bad("a stream's entries do not add up to its size");
+  return {};
+}
+
+// A section of one Zstandard frame per directory group (9.3), each declaring the size its group
+// takes in the stream, nothing after the last: records where each frame starts.
+Status walk_frames(DecodedBlock& block, int s, std::size_t block_pos, const std::string& where) {
+  GroupFrames& frames = block.frames[s];
+  const std::vector<std::uint32_t>& column = block.directory.group_start[s - 1];
+  auto bad = [&](const std::string& what, std::size_t at) {
+    return corruption(where + ": section " + std::to_string(s) + ": " + what + " (block byte " +
+                      std::to_string(block_pos + at) + ")");
+  };
+  frames.start.clear();
+  std::size_t pos = 0;
+  for (std::size_t k = 0; k + 1 < column.size(); ++k) {
+    frames.start.push_back(static_cast<std::uint32_t>(pos));
+    const std::string_view rest = frames.stored.substr(pos);
+    if (rest.size() < 4 || get_le(rest.data(), 4) != ZSTD_MAGICNUMBER)
+      return bad("group " + std::to_string(k) + " has no Zstandard frame", pos);
+    const std::size_t n = ZSTD_findFrameCompressedSize(rest.data(), rest.size());
+    if (ZSTD_isError(n)) return bad("group " + std::to_string(k) + "'s frame is damaged", pos);
+    const unsigned long long content = ZSTD_getFrameContentSize(rest.data(), n), size = column[k + 1] - column[k];
+    if (block.encoding[s] == kZstdColumnsByGroup ? content > max_columns_size(size) : content != size)
+      return bad("group " + std::to_string(k) + "'s frame does not declare the size the directory gives", pos);
+    pos += n;
+  }
+  frames.start.push_back(static_cast<std::uint32_t>(pos));
+  if (pos != frames.stored.size()) return bad("bytes after the last group's frame", pos);
+  return {};
+}
+
+// The texts stream of `size` bytes appended to `out` from `frame`, a zstd frame of its column
+// form (9.3.2) that declares its size (checked by the caller, or here: up to the form's bound).
+Status texts_from_columns(std::string_view frame, std::size_t size, std::string& out, const std::string& what) {
+  static thread_local std::string form;
+  const unsigned long long declared = ZSTD_getFrameContentSize(frame.data(), frame.size());
+  if (declared > max_columns_size(size) || !detail::decompress_exact(frame, static_cast<std::uint32_t>(declared), form))
+    return corruption(what + " does not decompress to its declared size");
+  if (const char* why = columns_to_texts(form, size, out)) return corruption(what + ": column form: " + why);
+  return {};
+}
+
+// Decompresses frame k of group-framed section s into its place in the section.
+Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const std::string& where) {
+  const GroupFrames& frames = block.frames[s];
+  const std::uint32_t from = frames.start[k], to = frames.start[k + 1];
+  const std::uint32_t at = block.directory.group_start[s - 1][k], size = block.directory.group_start[s - 1][k + 1] - at;
+  const std::string_view frame = frames.stored.substr(from, to - from);
+  const std::string what = where + ": section " + std::to_string(s) + ": group " + std::to_string(k) + "'s frame";
+  if (block.encoding[s] == kZstdColumnsByGroup) {
+    static thread_local std::string texts;
+    texts.clear();
+    if (auto st = texts_from_columns(frame, size, texts, what); !st) return st;
+    std::copy(texts.begin(), texts.end(), block.sections[s].begin() + at);
+    return {};
+  }
+  const std::size_t n =
+      ZSTD_decompressDCtx(detail::thread_dctx(), block.sections[s].data() + at, size, frame.data(), frame.size());
+  if (ZSTD_isError(n) || n != size) return corruption(what + " does not decompress to its size");
+  return {};
+}
+
+}  // namespace
+
+Status decode_block(std::string_view b, const std::string& where, DecodedBlock& out, BlockParts parts) {
+  BlockSizes sizes;
+  if (auto st = read_block_sizes(b, where, sizes); !st) return st;
+  out.games = sizes.games;
+  std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
+  std::copy(sizes.stored, sizes.stored + kSections, out.stored);
+  const std::uint32_t* raw = sizes.raw;
+  std::size_t pos = kBlockHeaderSize + kSections * kSectionEntrySize;
+  std::size_t section_pos[kSections];
+  for (int s = 0; s < kSections; ++s) {
+    const std::string_view stored = b.substr(pos, out.stored[s]);
+    out.frames[s].stored = stored;
+    out.frames[s].start.clear();
+    out.frames[s].done.clear();
+    section_pos[s] = pos;
+    pos += out.stored[s];
+    if (parts == BlockParts::kTagsOnly && s != kTags) {
+      out.sections[s].clear();
+      continue;
+    }
+    const std::string at = " (block byte " + std::to_string(section_pos[s]) + ")";
+    const ZSTD_DDict* ddict = nullptr;
+    if (out.encoding[s] == kZstdDictionary) {
+      // The frame must name a dictionary of the archive (BLOCK-5).
+      const unsigned id = ZSTD_getDictID_fromFrame(stored.data(), stored.size());
+      ddict = id && out.dictionaries ? out.dictionaries->find(id) : nullptr;
+      if (!ddict)
+        return corruption(where + ": section " + std::to_string(s) + " names tag dictionary " + std::to_string(id) +
+                          ", which the archive does not hold" + at);
+    }
+    if (out.encoding[s] == kStored) {
+      out.sections[s].assign(stored);
+    } else if (by_group(out.encoding[s])) {
+      out.sections[s].clear();  // filled group by group once the directory is known
+    } else if (out.encoding[s] == kZstdColumns) {
+      out.sections[s].clear();
+      if (auto st = texts_from_columns(stored, raw[s], out.sections[s], where + ": section " + std::to_string(s) + at); !st)
+        return st;
+    } else if (!detail::decompress_exact(stored, raw[s], out.sections[s], ddict)) {
+      return corruption(where + ": section " + std::to_string(s) + " does not decompress to its size" + at);
+    }
+  }
+  if (parts == BlockParts::kTagsOnly) {
+    out.directory = GameDirectory{};
+    return decode_tags_section(out.sections[kTags], out.games, where, out.tags);
+  }
+  if (auto st = parse_directory(where, raw, out); !st) return st;
+  for (int s = kTexts; s < kSections; ++s) {
+    if (!by_group(out.encoding[s])) continue;
+    if (auto st = walk_frames(out, s, section_pos[s], where); !st) return st;
+    const auto groups = static_cast<std::uint32_t>(out.frames[s].start.size() - 1);
+    if (parts == BlockParts::kLazyGroups) {
+      out.sections[s].assign(raw[s], '\0');
+      out.frames[s].done.assign(groups, false);
+      continue;
+    }
+    // The section grows only as frames give their bytes (a declared size that lies costs no
+    // memory beyond what the frames before it yielded).
+    for (std::uint32_t k = 0; k < groups; ++k) {
+      out.sections[s].resize(out.directory.group_start[s - 1][k + 1]);
+      if (auto st = decompress_group(out, s, k, where); !st) return st;
+    }
+  }
+  if (parts == BlockParts::kAll) return decode_tags_section(out.sections[kTags], out.games, where, out.tags);
+  return {};
+}
+
+Status group_ready(DecodedBlock& block, std::uint32_t k, const std::string& where) {
+  for (int s = kTexts; s < kSections; ++s) {
+    if (block.frames[s].done.empty() || block.frames[s].done[k]) continue;
+    if (auto st = decompress_group(block, s, k, where); !st) return st;
+    block.frames[s].done[k] = true;
+  }
+  return {};
+}
+
+CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounded) {
+  auto from = [&](int i, std::string_view stream) {
+    const std::uint32_t start = block.directory.group_start[i][k];
+    return bounded ? stream.substr(start, block.directory.group_start[i][k + 1] - start) : stream.substr(start);
+  };
+  return CodecCursor{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
+                     from(3, block.sections[kRaw])};
+}
+
+Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCursor& c, const std::string& where) {
+  const std::uint32_t step = block.directory.step;
+  if ((j + 1) % step != 0 && j + 1 != block.games) return {};
+  // Where the games stopped reading, against where the next group starts (or the streams end).
+  const std::uint32_t next = (j + step) / step;
+  const std::string_view base[4] = {block.sections[kMoves], block.structure_stream(), block.sections[kTexts],
+                                    block.sections[kRaw]};
+  const std::string_view at[4] = {c.moves, c.structure, c.texts, c.raw};
+  for (int i = 0; i < 4; ++i)
+    if (at[i].data() != base[i].data() + block.directory.group_start[i][next])
+      return corruption(where + ": game directory: the games up to game " + std::to_string(j + 1) +
+                        " of the block do not end where their entry says");
+  return {};
+}
+
+}  // namespace pgnarc::container

@@ -1,0 +1,84 @@
+// A block read back (9.3): its header and section table checked, its sections decompressed
+// (group-framed ones lazily, group by group), its game directory parsed, its tags decoded.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codec/codec.h"
+#include "container/format.h"
+#include "container/tags_section.h"
+#include "pgnarc/status.h"
+
+namespace pgnarc::container {
+
+class ReaderDictionaries;
+
+// The game directory (9.3.1) at the start of the structure section: where each group of `step`
+// games starts in each stream (moves, structure stream, texts, raw), one more entry than groups.
+struct GameDirectory {
+  std::size_t bytes = 0;  // its size: the structure stream follows it
+  std::uint32_t step = 0;
+  std::vector<std::uint32_t> group_start[4];
+};
+
+// A section of one zstd frame per directory group, read lazily: the stored bytes (a view into
+// the block, which must outlive it), where each group's frame starts in them (one more entry
+// than groups), and which groups are decompressed into the section already.
+struct GroupFrames {
+  std::string_view stored;
+  std::vector<std::uint32_t> start;
+  std::vector<bool> done;
+};
+
+struct DecodedBlock {
+  // The archive's tag dictionaries, for a tags section of encoding 3 (set by the caller; null:
+  // the archive has none, and such a section is corrupt).
+  const ReaderDictionaries* dictionaries = nullptr;
+  std::uint32_t games = 0;
+  std::uint8_t encoding[kSections] = {};
+  std::uint32_t stored[kSections] = {};
+  std::string sections[kSections];
+  GroupFrames frames[kSections];
+  GameDirectory directory;
+  BlockTags tags;
+
+  std::string_view structure_stream() const { return std::string_view(sections[kStructure]).substr(directory.bytes); }
+  // The streams of the whole block.
+  CodecCursor cursor() const {
+    return CodecCursor{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw]};
+  }
+};
+
+// What decode_block decodes. kAll: every section, the tags decoded into `tags`. kLazyGroups: the
+// tags are left undecoded (for decode_tags_section or decode_game_tags), and group-framed
+// sections are only checked (each frame's declared size against the directory) and left
+// compressed until group_ready() asks for a group. kTagsOnly: the tags section alone, decoded
+// (the other sections are left empty and unchecked; the block checksum still covers them).
+enum class BlockParts { kAll, kLazyGroups, kTagsOnly };
+// `where` ("block 3 at offset 1234") prefixes every error. Checks the checksum first.
+Status decode_block(std::string_view bytes, const std::string& where, DecodedBlock& out, BlockParts parts = BlockParts::kAll);
+// After decode_block with kLazyGroups: decompresses group k's frames where not done yet.
+Status group_ready(DecodedBlock& block, std::uint32_t k, const std::string& where);
+// The streams from the start of games group `k` (games k * directory.step on); with `bounded`,
+// the streams end where the group ends (a lazily read block has only that group).
+CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounded = false);
+// After game j was decoded in order, leaving `c`: if j ends its group, the group must end where
+// the directory says in every stream.
+Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCursor& c, const std::string& where);
+// Whether a block's games have taken every byte of its streams (BLOCK-2).
+inline bool all_consumed(const CodecCursor& c) {
+  return c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty();
+}
+
+// A block's header and section table, checked with its checksum (no section decoded).
+struct BlockSizes {
+  std::uint32_t games = 0;
+  std::uint8_t encoding[kSections] = {};
+  std::uint32_t stored[kSections] = {}, raw[kSections] = {};
+};
+Status read_block_sizes(std::string_view bytes, const std::string& where, BlockSizes& out);
+
+}  // namespace pgnarc::container

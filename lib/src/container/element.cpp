@@ -1,0 +1,77 @@
+#include "container/element.h"
+
+#include <cstring>
+
+#include "common/endian.h"
+#include "common/hash.h"
+#include "common/zstd_frame.h"
+#include "container/tag_dictionary.h"
+
+namespace pgnarc::container {
+
+using detail::get_le;
+using detail::hash64;
+using detail::put_le;
+
+std::string make_element(const ElementShape& shape, std::string head, std::string_view content,
+                         const StoreOptions& options, const WriterDictionary* dict) {
+  std::string packed;
+  std::uint8_t encoding = kStored;
+  if (options.compress) {
+    packed = detail::compress_frame(content, options.zstd_level);
+    if (!packed.empty() && packed.size() < content.size()) encoding = kZstd;
+    if (dict) {
+      std::string with = dict->compress(content);
+      if (!with.empty() && with.size() < (encoding == kZstd ? packed.size() : content.size())) {
+        packed.swap(with);
+        encoding = kZstdDictionary;
+      }
+    }
+  }
+  const std::string_view stored = encoding == kStored ? content : std::string_view(packed);
+  head += static_cast<char>(encoding);
+  put_le(head, 0, static_cast<int>(shape.reserved_bytes));
+  put_le(head, stored.size(), 4);
+  put_le(head, content.size(), 4);
+  head += stored;
+  put_le(head, hash64(head), 8);
+  return head;
+}
+
+std::size_t element_size(std::string_view b, const ElementShape& shape) {
+  if (b.size() < shape.header_size + 8 || std::memcmp(b.data(), shape.magic, 4) != 0) return 0;
+  const std::uint64_t total = shape.header_size + get_le(b.data() + shape.stored_size_at, 4) + 8;
+  return total <= b.size() ? static_cast<std::size_t>(total) : 0;
+}
+
+Status open_element(std::string_view b, const std::string& where, const ElementShape& shape,
+                    const ReaderDictionaries* dictionaries, std::string& content) {
+  const std::string name = shape.name;
+  auto bad = [&](const std::string& what, std::size_t at) {
+    return corruption(where + ": " + what + " (" + name + " byte " + std::to_string(at) + ")");
+  };
+  if (b.size() < shape.header_size + 8) return bad("shorter than a " + name + " element", 0);
+  if (get_le(b.data() + b.size() - 8, 8) != hash64(b.substr(0, b.size() - 8))) return bad("checksum mismatch", b.size() - 8);
+  if (std::memcmp(b.data(), shape.magic, 4) != 0) return bad("bad " + name + " magic", 0);
+  const auto encoding = static_cast<std::uint8_t>(b[shape.encoding_at]);
+  if (encoding > kZstd && !(shape.dictionary_encoding && encoding == kZstdDictionary))
+    return bad("unknown " + name + " encoding", shape.encoding_at);
+  if (get_le(b.data() + shape.reserved_at, static_cast<int>(shape.reserved_bytes)) != 0)
+    return bad("reserved bytes not zero", shape.reserved_at);
+  const std::uint64_t stored = get_le(b.data() + shape.stored_size_at, 4), raw = get_le(b.data() + shape.stored_size_at + 4, 4);
+  if (shape.header_size + stored + 8 != b.size()) return bad("stored size does not match the element's size", shape.stored_size_at);
+  if (raw > shape.max_raw || (encoding == kStored && raw != stored)) return bad("bad " + name + " size", shape.stored_size_at + 4);
+  const std::string_view body = b.substr(shape.header_size, stored);
+  const ZSTD_DDict* ddict = nullptr;
+  if (encoding == kZstdDictionary) {  // the frame names a dictionary of the archive
+    const unsigned id = ZSTD_getDictID_fromFrame(body.data(), body.size());
+    ddict = id && dictionaries ? dictionaries->find(id) : nullptr;
+    if (!ddict) return bad("names tag dictionary " + std::to_string(id) + ", which the archive does not hold", shape.header_size);
+  }
+  if (encoding == kStored) content.assign(body);
+  else if (!detail::decompress_exact(body, static_cast<std::uint32_t>(raw), content, ddict))
+    return bad("does not decompress to its size", shape.header_size);
+  return {};
+}
+
+}  // namespace pgnarc::container

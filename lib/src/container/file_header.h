@@ -1,0 +1,26 @@
+// The file header (9.2) and the footer (9.6): the fixed-size ends of an archive.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "pgnarc/status.h"
+
+namespace pgnarc::container {
+
+// The 32-byte header this library writes.
+std::string file_header();
+// Checks the first 32 bytes of `file`: size, magic and checksum (Corruption), the read version
+// (Unsupported unless this library's), the reserved fields (Corruption). Gives the write version.
+Status check_file_header(std::string_view file, std::uint16_t& write_version);
+
+struct Footer {
+  std::uint64_t index_offset = 0, index_size = 0, games = 0, blocks = 0, index_hash = 0;
+};
+std::string encode_footer(const Footer& footer);
+// Reads and checks the 48 bytes `bytes` that end a file of `file_size` bytes (magic, checksum,
+// the index where it can be); Corruption naming the footer's offset.
+Status decode_footer(std::string_view bytes, std::uint64_t file_size, Footer& out);
+
+}  // namespace pgnarc::container

@@ -1,0 +1,67 @@
+// Name chunks (9.10): the index's name tables (White, Black, Event and Site values, each with
+// the blocks holding a game with it) as elements after the blocks, each chunk a run of one
+// field's values in ascending byte order, listed by the index's name directory.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "container/format.h"
+#include "pgnarc/status.h"
+
+namespace pgnarc::container {
+
+class WriterDictionary;
+class ReaderDictionaries;
+
+// One value of a name table and the blocks holding a game with it (ascending).
+struct NameEntry {
+  std::string value;
+  std::vector<std::uint32_t> blocks;
+};
+
+// What the index says of a name chunk: where it is, how many values it holds, its first value.
+struct NameChunkEntry {
+  std::uint64_t offset = 0, size = 0, values = 0;
+  std::string first;
+};
+
+// Appends an entry as the name chunks store it: the value, the number of postings, the first
+// block and each next one as the gap to the one before less one.
+void put_name_entry(std::string& out, std::string_view value, const std::vector<std::uint32_t>& blocks);
+// Reads one entry in that form from the front of `in` into `value` (a view into `in`) and
+// `postings`, each posting a block below `blocks` (a block count). Null, or why it cannot
+// ("name entry runs past the end", "posting list runs past the end", "posting names a block
+// that does not exist"); `in` is then left part way.
+const char* read_name_entry(std::string_view& in, std::string_view& value, std::vector<std::uint32_t>& postings,
+                            std::uint64_t blocks);
+
+// The name chunk element of `field` holding `count` entries (`entries`, each encoded by
+// put_name_entry); compressed (with `dict`, the archive's tag dictionary, if given: names are
+// tag values) where that is smaller.
+std::string encode_name_chunk(int field, std::uint64_t count, std::string_view entries, const StoreOptions& options,
+                              const WriterDictionary* dict = nullptr);
+// The size of the name chunk element at the start of `bytes` from its header (0 if it does not
+// start with one or its sizes run past `bytes`); nothing is checked but the magic.
+std::size_t name_chunk_element_size(std::string_view bytes);
+
+// A name chunk element of `field` checked (checksum, header, sizes; NAME-1) and its entries
+// decoded into `content`; `dictionaries`: the archive's (null if none).
+Status open_name_chunk(std::string_view element, const std::string& where, int field,
+                       const ReaderDictionaries* dictionaries, std::string& content);
+// Calls visit(value, blocks) for each entry of a chunk's decoded `content`, checking them
+// against the chunk's directory entry, the next chunk's first value (null for a field's last
+// chunk) and the number of blocks (NAME-1); stops at the first damage.
+using NameVisitor = std::function<void(std::string_view, const std::vector<std::uint32_t>&)>;
+Status visit_name_entries(std::string_view content, const std::string& where, const NameChunkEntry& entry,
+                          const std::string* next_first, std::uint64_t blocks, const NameVisitor& visit);
+
+// Both: the entries of the name chunk `element`, checked, into `out`.
+Status read_name_chunk(std::string_view element, const std::string& where, int field, const NameChunkEntry& entry,
+                       const std::string* next_first, std::uint64_t blocks, std::vector<NameEntry>& out,
+                       const ReaderDictionaries* dictionaries = nullptr);
+
+}  // namespace pgnarc::container

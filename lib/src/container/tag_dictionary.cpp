@@ -1,0 +1,92 @@
+#include "container/tag_dictionary.h"
+
+#include <zdict.h>
+
+#include <algorithm>
+
+#include "common/endian.h"
+#include "common/zstd_frame.h"
+#include "container/element.h"
+
+namespace pgnarc::container {
+
+using detail::get_le;
+using detail::put_le;
+
+std::shared_ptr<const WriterDictionary> WriterDictionary::make(std::string content, int level) {
+  const unsigned id = ZDICT_getDictID(content.data(), content.size());
+  if (id == 0 || content.size() > kMaxDictionaryBytes) return nullptr;
+  std::shared_ptr<WriterDictionary> d(new WriterDictionary());
+  d->id_ = id;
+  d->content_ = std::move(content);
+  d->cdict_ = ZSTD_createCDict(d->content_.data(), d->content_.size(), level);
+  if (!d->cdict_) return nullptr;
+  return d;
+}
+
+WriterDictionary::~WriterDictionary() { ZSTD_freeCDict(cdict_); }
+
+std::string WriterDictionary::compress(std::string_view plain) const { return detail::compress_frame(plain, cdict_); }
+
+std::string train_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity) {
+  constexpr std::size_t kSample = 4096;
+  std::string samples;
+  std::vector<std::size_t> sizes;
+  for (const std::string& sec : sections)
+    for (std::size_t at = 0; at < sec.size(); at += kSample) {
+      sizes.push_back(std::min(kSample, sec.size() - at));
+      samples.append(sec, at, sizes.back());
+    }
+  std::string dict(capacity, '\0');
+  const std::size_t n = ZDICT_trainFromBuffer(dict.data(), dict.size(), samples.data(), sizes.data(),
+                                              static_cast<unsigned>(sizes.size()));
+  if (ZDICT_isError(n)) return {};
+  dict.resize(n);
+  return dict;
+}
+
+std::string encode_dictionary_element(const WriterDictionary& dict, const StoreOptions& options) {
+  std::string head(kDictionaryMagic, 4);  // magic, ID; then encoding, 3 reserved bytes
+  put_le(head, dict.id(), 4);
+  return make_element(kDictionaryShape, std::move(head), dict.content(), options);
+}
+
+std::size_t dictionary_element_size(std::string_view b) { return element_size(b, kDictionaryShape); }
+
+ReaderDictionaries::~ReaderDictionaries() {
+  for (auto& [id, d] : entries_) ZSTD_freeDDict(d);
+}
+
+Status read_dictionary_element(std::string_view element, const std::string& where, std::uint32_t& id,
+                               std::string& content) {
+  if (auto st = open_element(element, where, kDictionaryShape, nullptr, content); !st) return st;
+  id = static_cast<std::uint32_t>(get_le(element.data() + 4, 4));
+  // A Zstandard dictionary (RFC 8878, 5): magic EC30A437, then the ID the element gives.
+  if (content.size() < 8 || get_le(content.data(), 4) != 0xEC30A437u || get_le(content.data() + 4, 4) != id || id == 0)
+    return corruption(where + ": not a Zstandard dictionary of the element's ID (dictionary byte " +
+                      std::to_string(kDictionaryHeaderSize) + ")");
+  return {};
+}
+
+Status ReaderDictionaries::add(std::string_view element, const std::string& where, std::uint32_t expected_id,
+                               std::string* content_out) {
+  std::string own;
+  std::string& content = content_out ? *content_out : own;
+  std::uint32_t id;
+  if (auto st = read_dictionary_element(element, where, id, content); !st) return st;
+  if (expected_id && id != expected_id)
+    return corruption(where + ": holds dictionary " + std::to_string(id) + ", the index says " + std::to_string(expected_id));
+  if (find(id)) return corruption(where + ": a second dictionary with ID " + std::to_string(id));
+  ZSTD_DDict* d = ZSTD_createDDict(content.data(), content.size());
+  if (!d) return corruption(where + ": the dictionary cannot be loaded");
+  entries_.emplace_back(id, d);
+  return {};
+}
+
+const ZSTD_DDict* ReaderDictionaries::find(std::uint32_t id) const {
+  for (const auto& [i, d] : entries_)
+    if (i == id) return d;
+  return nullptr;
+}
+
+}  // namespace pgnarc::container

@@ -1,0 +1,76 @@
+// Tag dictionaries (9.9): a Zstandard dictionary trained on an archive's tags sections, kept
+// once in the file as an element, with which tags sections and name chunks are compressed.
+#pragma once
+
+#include <zstd.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "container/format.h"
+#include "pgnarc/status.h"
+
+namespace pgnarc::container {
+
+// A tag dictionary as the writer uses it: its ID, its bytes and the digested form for
+// compression (shared by all threads).
+class WriterDictionary {
+ public:
+  // Null if `content` is not a usable dictionary.
+  static std::shared_ptr<const WriterDictionary> make(std::string content, int level);
+  ~WriterDictionary();
+  WriterDictionary(const WriterDictionary&) = delete;
+  WriterDictionary& operator=(const WriterDictionary&) = delete;
+  std::uint32_t id() const { return id_; }
+  const std::string& content() const { return content_; }
+  // `plain` as one zstd frame made with the dictionary (its header names the dictionary and the
+  // content size), or nothing if that fails.
+  std::string compress(std::string_view plain) const;
+
+ private:
+  WriterDictionary() = default;
+  std::uint32_t id_ = 0;
+  std::string content_;
+  ZSTD_CDict* cdict_ = nullptr;
+};
+
+// Trains a dictionary of at most `capacity` bytes on `sections` (cut into 4 KiB samples);
+// empty if training fails (too little or too uniform input).
+std::string train_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity);
+
+// The dictionary element that carries `dict` (its content zstd-compressed where that is
+// smaller and options.compress).
+std::string encode_dictionary_element(const WriterDictionary& dict, const StoreOptions& options);
+// The size of the dictionary element at the start of `bytes`, read from its header (0 if it
+// does not start with one or its sizes run past `bytes`); nothing is checked but the magic.
+std::size_t dictionary_element_size(std::string_view bytes);
+
+// The ID and content of a checked dictionary element (DICT-1), for copying it between archives.
+Status read_dictionary_element(std::string_view element, const std::string& where, std::uint32_t& id,
+                               std::string& content);
+
+// The tag dictionaries of an archive, by ID, ready for decompression.
+class ReaderDictionaries {
+ public:
+  ReaderDictionaries() = default;
+  ~ReaderDictionaries();
+  ReaderDictionaries(const ReaderDictionaries&) = delete;
+  ReaderDictionaries& operator=(const ReaderDictionaries&) = delete;
+  // Checks a dictionary element (DICT-1) and adds its dictionary; `where` prefixes errors.
+  // `expected_id`, if not 0, is the ID the index gives it; `content`, if given, receives the
+  // dictionary's bytes (for copying it into another archive).
+  Status add(std::string_view element, const std::string& where, std::uint32_t expected_id = 0,
+             std::string* content = nullptr);
+  // The digested dictionary of `id`, or null.
+  const ZSTD_DDict* find(std::uint32_t id) const;
+  bool empty() const { return entries_.empty(); }
+
+ private:
+  std::vector<std::pair<std::uint32_t, ZSTD_DDict*>> entries_;
+};
+
+}  // namespace pgnarc::container

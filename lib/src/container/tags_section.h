@@ -1,0 +1,52 @@
+// The tags section of a block (9.4): the key table, each game's keys, then per key a column of
+// its values, each column a value list (its distinct values in order of first use) and one
+// fixed-width reference per tag.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pgnarc/game.h"
+#include "pgnarc/status.h"
+
+namespace pgnarc::container {
+
+// Bytes per reference in a column of `distinct` values: none for one value, else the fewest
+// that hold 0 to `distinct`.
+inline constexpr int tag_ref_width(std::uint64_t distinct) {
+  return distinct <= 1 ? 0 : distinct < (1u << 8) ? 1 : distinct < (1u << 16) ? 2 : distinct < (1u << 24) ? 3 : 4;
+}
+
+// The tags section of games with these tags (a verbatim game has none).
+std::string encode_tags_section(const std::vector<std::vector<Tag>>& games);
+
+// One tag as views into a decoded tags section.
+struct TagView {
+  std::string_view key, value;
+};
+
+// Every game's tags of a block as views into its tags section (which must outlive them). The
+// vectors are kept between blocks so that decoding block after block does not reallocate.
+struct BlockTags {
+  std::vector<TagView> views;        // all games' tags, game after game
+  std::vector<std::uint32_t> start;  // game j's tags are views[start[j]] to views[start[j + 1]]
+
+  std::vector<Tag> game(std::uint32_t j) const;
+
+  // The decoder's scratch space.
+  std::vector<std::uint32_t> key_of, column_size, column_start, slots, fill;
+  std::vector<std::string_view> distinct;
+};
+
+// Decodes every game's tags of the tags section `in` of a block of `games` games, checking the
+// whole section (TAGS-1); `where` ("block 3 at offset 1234") prefixes errors.
+Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out);
+
+// The tags of game `game` alone: reads the key lists, the columns' headers and the game's own
+// references and values, each bounds-checked; the other games' values are passed over.
+Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t game, const std::string& where,
+                        std::vector<Tag>& out);
+
+}  // namespace pgnarc::container

@@ -1,0 +1,719 @@
+// The move codec: exact bytes, round trips of random and real games, canonical output, and
+// rejection of damaged records.
+#include <functional>
+
+#include "support/pgn_util.h"
+#include "codec/codec.h"
+#include "common/bytes.h"
+#include "codec/noted.h"
+#include "pgn/noted.h"
+
+namespace pgnarc {
+namespace {
+
+using test::read_all;
+
+std::string hex(std::string_view s) {
+  static const char* d = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    if (!out.empty()) out += ' ';
+    out += d[c >> 4];
+    out += d[c & 15];
+  }
+  return out;
+}
+
+Game parse_one(const std::string& pgn) {
+  auto games = read_all(pgn);
+  EXPECT_EQ(games.size(), 1u);
+  EXPECT_TRUE(games[0].ok) << games[0].error;
+  return games[0].game;
+}
+
+CodecStreams encode(const Game& g) {
+  CodecStreams s;
+  auto st = encode_game(g, s);
+  EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().to_string());
+  return s;
+}
+
+Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags, std::uint8_t codec = kMoveCodecCurrent) {
+  CodecCursor c{s.moves, s.structure, s.texts, s.raw, codec};
+  auto d = decode_game(c, tags);
+  if (d) {  // a record is consumed exactly
+    EXPECT_TRUE(c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty());
+  }
+  return d;
+}
+
+// Decoding `s` in a block of `codec` fails as Corruption; with Skip::kAlsoFails, so does skipping
+// it.
+enum class Skip { kAlsoFails, kNotChecked };
+void expect_corrupt(const CodecStreams& s, const std::vector<Tag>& tags, std::uint8_t codec, Skip skip,
+                    const char* what) {
+  CodecCursor c{s.moves, s.structure, s.texts, s.raw, codec};
+  auto d = decode_game(c, tags);
+  ASSERT_FALSE(d.ok()) << what;
+  EXPECT_EQ(d.error().code(), ErrorCode::Corruption) << what;
+  if (skip == Skip::kAlsoFails) {
+    CodecCursor again{s.moves, s.structure, s.texts, s.raw, codec};
+    EXPECT_FALSE(skip_game(again).ok()) << what;
+  }
+}
+
+// Knights going back and forth (every move legal), ply i followed by the brace comment
+// {comments[i]}.
+Game knights_with_comments(const std::vector<std::string>& comments) {
+  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+  std::string pgn;
+  for (std::size_t i = 0; i < comments.size(); ++i) {
+    if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
+    pgn += std::string(moves[i % 4]) + " {" + comments[i] + "} ";
+  }
+  return parse_one(pgn + "*");
+}
+
+// [MOVE-INT-1] G = m0 + n0 * m1: 1. e4 is index 13 of 20 (b1a3 b1c3 g1f3 g1h3 a2a3 a2a4 ...
+// e2e3 e2e4); 1... e5 is index 8 of 20 (a7a5 a7a6 b7b5 b7b6 c7c5 c7c6 d7d5 d7d6 e7e5: the double
+// step has the lower target square). G = 13 + 20 * 8 = 173.
+TEST(CodecBytes, TwoPlies) {
+  const CodecStreams s = encode(parse_one("1. e4 e5"));
+  EXPECT_EQ(hex(s.moves), "02 01 ad");   // 2 plies, 1 byte, 0xAD = 173
+  EXPECT_EQ(hex(s.structure), "00");     // no result, nothing else
+  EXPECT_EQ(s.texts, "");
+}
+
+// [MOVE-INT-2] Trailing digits of value 0 survive because the ply count is explicit; G = 0 has
+// no bytes at all.
+TEST(CodecBytes, TrailingZeroDigitsAndEmptyInteger) {
+  Game g;  // every move is the first of the canonical order: b1a3, a7a5, a1b1, a8a6
+  Position p;
+  for (int i = 0; i < 4; ++i) {
+    g.events.push_back(GameEvent::make_move(p.move_at(0)));
+    p.play(p.move_at(0));
+  }
+  g.result = GameResult::kUnknown;
+  const CodecStreams s = encode(g);
+  EXPECT_EQ(hex(s.moves), "04 00");
+  EXPECT_EQ(hex(s.structure), "04");  // result * = 4
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->game, g);
+}
+
+TEST(CodecBytes, AnnotatedGame) {
+  const Game g = parse_one("[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0");
+  const CodecStreams s = encode(g);
+  // Main line: 2 plies (e4 and the null move); its integer is 13 (the null move has no digit).
+  // Variation: 1 ply, d2d4 = index 11.
+  EXPECT_EQ(hex(s.moves), "02 01 0d 01 01 0b");
+  // Header 1-0|annotated; main line: 1 null at ply 1; 3 items: comment at slot 0, NAG 1 at
+  // slot 1, variation at slot 1 (a line's first varint is nulls * 2 + clock track, here 1 * 2 +
+  // 0). Variation line: no nulls, no clock track, no items.
+  EXPECT_EQ(hex(s.structure), "09 02 01 03 00 00 01 03 01 00 04 00 00");
+  EXPECT_EQ(s.texts, std::string("\x01" "c", 2));
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+}
+
+// [REC-CLK-2] A canonical clock command in a brace comment is coded as a number: the first
+// clock of each parity is its value, the next ones the difference (zigzag); the text around the
+// command goes to the texts stream.
+TEST(CodecBytes, ClockComments) {
+  // Not every ply has a clock first (the third has another comment first), so the clocks are
+  // items.
+  const CodecStreams s = encode(parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 {x} {[%clk 0:00:58]} *"));
+  // header 0x0c (result *, annotated); no null moves; no clock track; 4 items:
+  // slot 1, type 5, zigzag(60) = 120; slot 2, type 5, 120; slot 3, brace comment; slot 3,
+  // type 5, zigzag(58 - 60) = 3.
+  EXPECT_EQ(hex(s.structure), "0c 00 04 01 05 78 01 05 78 01 00 00 05 03");
+  EXPECT_EQ(hex(s.texts), "01 20 01 20 01 20 01 20 01 78 00 00");  // " " around twice, "x", then none
+}
+
+// [REC-CLK-3] When every ply of a line is followed first by a clock comment, the clocks form the
+// line's clock track. Codec 5 [REC-CLK-7]: the frames as runs (varint count, then varint
+// (length - 1) * 4 + frame each), then per ply the clock's symbol zigzag(predicted - clock), one
+// byte below 255. Frame 1 is the text " " before and after the command (lichess), 2 no text, 0
+// two texts in the texts stream. Without a TimeControl tag the prediction is 0 for each
+// player's first clock, then that player's previous clock.
+TEST(CodecBytes, ClockTrack) {
+  const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 $1 { think [%clk 0:00:58] } *");
+  const CodecStreams s = encode(g);
+  // header 0x0c; 0 null moves * 2 + track 1; 3 runs of one ply: frames 1, 2, 0; symbols
+  // zigzag(0 - 60) = 119 = 77 twice, zigzag(60 - 58) = 4 (texts " think " and " "); then 1
+  // item: slot 3, NAG 1.
+  EXPECT_EQ(hex(s.structure), "0c 01 03 01 02 00 77 77 04 01 03 03 01");
+  EXPECT_EQ(s.texts, std::string("\x07 think \x01 ", 10));
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  // Codec 4 (kept readable): one varint per ply, zigzag(clock - previous) * 4 + frame:
+  // zigzag(60) * 4 + 1 = 481 = e1 03; zigzag(60) * 4 + 2 = e2 03; zigzag(-2) * 4 + 0 = 0c.
+  CodecStreams v4 = s;
+  v4.structure = std::string("\x0c\x01\xe1\x03\xe2\x03\x0c\x01\x03\x03\x01", 11);
+  // (Codec 3 would put the clock before the NAG that opens slot 3.)
+  auto old = decode(v4, g.tags, kMoveCodecLegalIndexV4);
+  ASSERT_TRUE(old.ok()) << old.error().to_string();
+  EXPECT_EQ(old->game, g);
+}
+
+// [REC-CLK-7] With [TimeControl "B+I"], each player's first clock is predicted as B and each
+// later one as that player's previous clock plus I; a symbol of 255 or more is the byte 255 and
+// a varint of the rest. One frame for the whole track is one run.
+TEST(CodecBytes, ClockTrackPredictedFromTimeControl) {
+  const Game g = parse_one("[TimeControl \"60+1\"]\n\n1. e4 {[%clk 0:01:00]} e5 {[%clk 0:01:00]} "
+                           "2. Nf3 {[%clk 0:01:00]} Nc6 {[%clk 0:00:30]} 3. Bc4 {[%clk 3:00:00]} *");
+  const CodecStreams s = encode(g);
+  // One run of 5 plies of frame 2: (5 - 1) * 4 + 2 = 18 = 12. Symbols: 60 - 60 = 0 twice;
+  // (60 + 1) - 60 = 1: zigzag 2; (60 + 1) - 30 = 31: zigzag 62 = 3e; (60 + 1) - 10800 = -10739:
+  // zigzag 21477 = 255 + 21222 = ff, varint e6 a5 01.
+  EXPECT_EQ(hex(s.structure), "0c 01 01 12 00 00 02 3e ff e6 a5 01 00");
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  // The prediction is part of the code: the same bytes under other tags are other clocks.
+  auto other = decode(s, {Tag{"TimeControl", "60+2"}});
+  ASSERT_TRUE(other.ok()) << other.error().to_string();
+  EXPECT_NE(other->game.events, g.events);
+  // Values that are not "B+I" of 1 to 9 digits each predict from 0 and 0, like no tag.
+  for (const char* tc : {"60", "-", "60+", "+1", "1234567890+0", "60+1+1", "6O+1", "60+ 1"}) {
+    Game h = g;
+    h.tags = {Tag{"TimeControl", tc}};
+    const CodecStreams t = encode(h);
+    Game bare = g;
+    bare.tags.clear();
+    EXPECT_EQ(t.structure, encode(bare).structure) << tc;
+    auto back = decode(t, h.tags);
+    ASSERT_TRUE(back.ok()) << tc;
+    EXPECT_EQ(back->game, h) << tc;
+  }
+}
+
+// The track is all or nothing: clocks on every ply but the last, a clock that comes after
+// another comment, a ply whose comment is not a canonical clock, and a track in a variation
+// while the main line has none: each line round-trips, and only full lines use the track.
+TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
+  const char* games[] = {
+      "1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 *",
+      "1. e4 { [%clk 0:01:00] } e5 {x} { [%clk 0:01:00] } *",
+      "1. e4 { [%clk 0:01:00] } e5 { [%clk 0:1:00] } *",
+      "1. e4 e5 { [%clk 0:01:00] } (1... c5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:59] }) *",
+      "1. e4 { [%clk 0:01:00] } -- { [%clk 0:01:00] } 2. d4 { [%clk 0:00:59] } { [%clk 0:00:58] } *",
+      "1. e4 $1 $3 { [%clk 0:01:00] } { after } e5 $2 { [%clk 0:01:00] } (1... c5) *",
+      "1. e4 { [%clk 0:01:00] } $1 e5 { [%clk 0:01:00] } *",
+  };
+  // (Codec 4: NAGs may come before a slot's clock, not right after it.)
+  const bool main_line_track[] = {false, false, false, false, true, true, false};
+  for (std::size_t i = 0; i < std::size(games); ++i) {
+    const Game g = parse_one(games[i]);
+    const CodecStreams s = encode(g);
+    auto d = decode(s, g.tags);
+    ASSERT_TRUE(d.ok()) << games[i] << ": " << d.error().to_string();
+    EXPECT_EQ(d->game, g) << games[i];
+    // header, then the main line's nulls * 2 + track
+    std::string_view st = s.structure;
+    detail::ByteReader r(st);
+    std::uint8_t header;
+    std::uint64_t v;
+    ASSERT_TRUE(r.u8(header) && r.varint(v));
+    EXPECT_EQ(v & 1, main_line_track[i] ? 1u : 0u) << games[i];
+  }
+}
+
+// [REC-CLK-5] lichess's analysed form, " [%eval E] " before a track's clock and " " after it,
+// is frame 3: the evaluation follows the clock's symbol, zigzag(centipawns) * 2 or
+// zigzag(mate) * 2 + 1.
+TEST(CodecBytes, EvaluationInAClockTrack) {
+  const Game g = parse_one("1. e4 { [%eval 0.17] [%clk 0:01:00] } e5 { [%eval #-3] [%clk 0:01:00] } *");
+  const CodecStreams s = encode(g);
+  // One run of 2 plies of frame 3: 07; 77 (the clock), zigzag(17) * 2 = 68 = 44; 77,
+  // zigzag(-3) * 2 + 1 = 11 = 0b.
+  EXPECT_EQ(hex(s.structure), "0c 01 01 07 77 44 77 0b 00");
+  EXPECT_EQ(s.texts, "");
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  // The skipper steps over the evaluation's varint too.
+  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  ASSERT_TRUE(skip_game(c).ok());
+  EXPECT_TRUE(c.structure.empty() && c.moves.empty());
+  // Codec 4: zigzag(60) * 4 + 3 = 483 = e3 03, then the evaluation.
+  CodecStreams v4 = s;
+  v4.structure = std::string("\x0c\x01\xe3\x03\x44\xe3\x03\x0b\x00", 9);
+  auto old = decode(v4, g.tags, kMoveCodecLegalIndexV4);
+  ASSERT_TRUE(old.ok()) << old.error().to_string();
+  EXPECT_EQ(old->game, g);
+  CodecCursor c4{v4.moves, v4.structure, v4.texts, v4.raw, kMoveCodecLegalIndexV4};
+  ASSERT_TRUE(skip_game(c4).ok());
+  EXPECT_TRUE(c4.structure.empty());
+}
+
+// Every evaluation text comes back byte for byte; only the forms lichess writes become numbers.
+TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
+  const char* evals[] = {"0.17", "0.2",  "-1.0",  "0.0",  "#3",        "#-12",      "123456.78", "-0.05",
+                         "0.20", "-0.0", "+0.5",  "1",    ".5",        "00.5",      "#0",        "#-0",
+                         "#03",  "1.",   "0.1.2", "#1000", "1234567.0", "0.5] [%eval 1.0", "", "0.x"};
+  const int canonical = 8;
+  std::vector<std::string> comments;
+  for (const char* e : evals) comments.push_back(std::string(" [%eval ") + e + "] [%clk 0:01:00] ");
+  const Game g = knights_with_comments(comments);
+  const CodecStreams s = encode(g);
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  // The track: header, nulls * 2 + 1, then the frame runs: the plies of frame 3 add up to the
+  // evaluations in lichess's form.
+  std::string_view st = s.structure;
+  detail::ByteReader r(st);
+  std::uint8_t header;
+  std::uint64_t v, runs;
+  ASSERT_TRUE(r.u8(header) && r.varint(v) && v == 1 && r.varint(runs));
+  std::uint64_t frames3 = 0, plies = 0;
+  for (std::uint64_t i = 0; i < runs; ++i) {
+    ASSERT_TRUE(r.varint(v));
+    plies += (v >> 2) + 1;
+    if ((v & 3) == 3) frames3 += (v >> 2) + 1;
+  }
+  EXPECT_EQ(plies, std::size(evals));
+  EXPECT_EQ(frames3, static_cast<std::uint64_t>(canonical));
+}
+
+// [REC-CLK-6] A mate in 0, an evaluation out of range, and frame 3 in a codec 3 block are refused.
+TEST(CodecDecode, RejectsBadEvaluations) {
+  const Game g = parse_one("1. e4 { [%eval #2] [%clk 0:01:00] } *");
+  const CodecStreams good = encode(g);
+  ASSERT_EQ(hex(good.structure), "0c 01 01 03 77 09 00");  // zigzag(2) * 2 + 1 = 9
+  // (The skipper checks lengths, not values: only the codec 3 case must fail it too.)
+  CodecStreams s = good;
+  s.structure[5] = 1;  // mate in 0
+  expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kNotChecked, "mate in 0");
+  s = good;
+  s.structure = std::string("\x0c\x01\x01\x03\x77\x80\x90\xbc\xfd\x02\x00", 11);  // zigzag(2e8 cp) * 2
+  expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kNotChecked, "evaluation out of range");
+  s = good;
+  s.structure = std::string("\x0c\x01\xe3\x03\x09\x00", 6);  // the codec 4 form
+  ASSERT_TRUE(decode(s, g.tags, kMoveCodecLegalIndexV4).ok());
+  expect_corrupt(s, g.tags, kMoveCodecLegalIndexV3, Skip::kAlsoFails, "frame 3 in codec 3");
+}
+
+// [REC-CLK-4] [REC-CLK-7] A track on a line without plies, a track cut short, frame runs that do
+// not cover the line exactly or repeat a frame, and a clock below zero are refused; all but the
+// last by the skipper too.
+TEST(CodecDecode, RejectsBadClockTracks) {
+  const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } *");
+  const CodecStreams good = encode(g);
+  ASSERT_EQ(hex(good.structure), "0c 01 01 05 77 77 00");
+  const auto with = [&](const char* bytes, std::size_t n) {
+    CodecStreams s = good;
+    s.structure = std::string(bytes, n);
+    return s;
+  };
+  CodecStreams s = with("\x0c\x01\x01\x01\x77\x00", 6);
+  s.moves = std::string("\x00\x00", 2);  // the line has no plies, yet a track
+  expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kAlsoFails, "track without plies");
+  s = good;
+  s.structure.resize(5);  // the second clock is missing
+  expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kAlsoFails, "track cut short");
+  expect_corrupt(with("\x0c\x01\x00\x77\x77\x00", 6), g.tags, kMoveCodecCurrent, Skip::kAlsoFails, "no runs");
+  expect_corrupt(with("\x0c\x01\x01\x09\x77\x77\x00", 7), g.tags, kMoveCodecCurrent, Skip::kAlsoFails,
+                 "a run longer than the line");
+  expect_corrupt(with("\x0c\x01\x01\x01\x77\x77\x00", 7), g.tags, kMoveCodecCurrent, Skip::kAlsoFails,
+                 "runs shorter than the line");
+  expect_corrupt(with("\x0c\x01\x02\x01\x01\x77\x77\x00", 8), g.tags, kMoveCodecCurrent, Skip::kAlsoFails,
+                 "two runs of one frame");
+  expect_corrupt(with("\x0c\x01\x01\x05\x02\x77\x00", 7), g.tags, kMoveCodecCurrent, Skip::kNotChecked,
+                 "a clock of 0 - 1 seconds");
+  expect_corrupt(with("\x0c\x01\x01\x05\xff\xff\xff\xff\xff\xff\xff\x7f\x77\x00", 14), g.tags,
+                 kMoveCodecCurrent, Skip::kAlsoFails, "a symbol beyond any clock");
+  // Codec 4 form: a track on a line without plies, and cut short.
+  s = with("\x0c\x01\xe1\x03\x00", 5);
+  s.moves = std::string("\x00\x00", 2);
+  expect_corrupt(s, g.tags, kMoveCodecLegalIndexV4, Skip::kAlsoFails, "codec 4 track without plies");
+  expect_corrupt(with("\x0c\x01\xe1\x03", 4), g.tags, kMoveCodecLegalIndexV4, Skip::kAlsoFails,
+                 "codec 4 track cut short");
+}
+
+// Comments that are not exactly a canonical clock command stay text, and every form comes back
+// byte for byte.
+TEST(CodecRoundTrip, ClockCommentsKeepTheirText) {
+  const char* texts[] = {
+      " [%clk 0:01:00] ",       "[%clk 0:00:00]",          " [%eval 0.2] [%clk 1:30:05] x",
+      " [%clk 0:00:40.5] ",     " [%clk 0:1:00] ",          " [%clk 00:01:00] ",
+      " [%clk 0:01:60] ",       " [%clk 0:60:00] ",         " [%clk 999999:59:59] ",
+      " [%clk 1000000:00:00] ", " [%clk 10:00:00] [%clk 0:00:01] ", " [%clk  0:01:00] ",
+      "[%clk 0:01:00",          " [%clk -0:01:00] ",        "[%clk 0:01:00]]",
+      " [%CLK 0:01:00] ",       "",                          "[%clk ]",
+  };
+  const Game g = knights_with_comments(std::vector<std::string>(std::begin(texts), std::end(texts)));
+  const CodecStreams s = encode(g);
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  // The canonical ones (the first three, the 6-digit hour, the first of two commands, and a
+  // command followed by a stray "]") are numbers: count type-5 items in the structure stream,
+  // read the way the spec reads it.
+  int clocks = 0;
+  {
+    std::string_view st = s.structure;
+    detail::ByteReader r(st);
+    std::uint8_t header, type;
+    std::uint64_t v;
+    ASSERT_TRUE(r.u8(header) && r.varint(v) && v == 0 && r.varint(v));
+    const std::uint64_t items = v;
+    for (std::uint64_t i = 0; i < items; ++i) {
+      ASSERT_TRUE(r.varint(v) && r.u8(type));
+      if (type == 5) {
+        ++clocks;
+        ASSERT_TRUE(r.varint(v));
+      }
+    }
+  }
+  EXPECT_EQ(clocks, 6);
+}
+
+// A random walk of clocks (increments, long thinks, both players, a variation) round-trips.
+TEST(CodecRoundTrip, RandomClocks) {
+  std::uint64_t x = 12345;
+  auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+  for (int game = 0; game < 200; ++game) {
+    std::int64_t clock[2] = {static_cast<std::int64_t>(next() % 20000), static_cast<std::int64_t>(next() % 20000)};
+    std::string pgn;
+    for (int i = 0; i < 40; ++i) {
+      if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
+      std::int64_t& c = clock[i % 2];
+      c = std::max<std::int64_t>(0, c - static_cast<std::int64_t>(next() % 300) + static_cast<std::int64_t>(next() % 30));
+      char text[64];
+      std::snprintf(text, sizeof text, " [%%clk %lld:%02lld:%02lld] ", static_cast<long long>(c / 3600),
+                    static_cast<long long>(c / 60 % 60), static_cast<long long>(c % 60));
+      pgn += std::string(moves[i % 4]) + " {" + text + "} ";
+      if (i == 20) pgn += "(21. Nh3 {" + std::string(text) + "}) ";  // instead of 21. Nf3
+    }
+    // Half the games with a time control (codec 5 predicts from it), some of it far from the
+    // clocks (symbols of 255 and more), some with the largest base and increment.
+    std::string tags;
+    if (game % 2 == 1) {
+      const std::uint64_t base = game % 7 == 1 ? 999999999 : next() % 20000, inc = game % 7 == 1 ? 999999999 : next() % 60;
+      tags = "[TimeControl \"" + std::to_string(base) + "+" + std::to_string(inc) + "\"]\n\n";
+    }
+    const Game g = parse_one(tags + pgn + "*");
+    auto d = decode(encode(g), g.tags);
+    ASSERT_TRUE(d.ok()) << d.error().to_string();
+    ASSERT_EQ(d->game, g) << pgn;
+  }
+}
+
+// The king captured after a null move in check: the game is coded, decodes, and a coded ply
+// after the capture is refused (the side without its king has no legal move).
+TEST(CodecRoundTrip, KingCaptureAfterNullMoveInCheck) {
+  const Game g = parse_one("1. e4 f5 2. Qh5+ -- 3. Qxe8 *");
+  CodecStreams s = encode(g);
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  s.moves[0] = static_cast<char>(s.moves[0] + 1);  // one more ply than the line has moves for
+  EXPECT_FALSE(decode(s, g.tags).ok());
+}
+
+// [REC-CLK-1] Clock comments are refused in codec 1 blocks and below zero.
+TEST(CodecDecode, RejectsBadClocks) {
+  // (The comment before the last clock keeps the clocks out of a clock track: they are type 5
+  // items.)
+  const Game g = parse_one("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 {x} { [%clk 0:00:01] } *");
+  CodecStreams s = encode(g);
+  {
+    // With no null moves and no clock track, the record is also a codec 2 record.
+    CodecCursor two{s.moves, s.structure, s.texts, s.raw, kMoveCodecLegalIndexV2};
+    auto ok = decode_game(two, g.tags);
+    ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+    EXPECT_EQ(ok->game, g);
+    expect_corrupt(s, g.tags, kMoveCodecLegalIndexV1, Skip::kAlsoFails, "clock item in codec 1");
+  }
+  s.structure.back() = 11;  // the third clock's difference: -4 -> -6, so 5 - 6 < 0
+  auto d = decode(s, g.tags);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().message().find("clock"), std::string::npos) << d.error().message();
+}
+
+TEST(CodecBytes, EncodingIsDeterministic) {
+  for (const std::string& f : test::pgn_corpus_files()) {
+    for (const auto& rg : read_all(test::read_file(f))) {
+      if (!rg.ok) continue;
+      const CodecStreams a = encode(rg.game), b = encode(rg.game);
+      ASSERT_EQ(a.moves, b.moves);
+      ASSERT_EQ(a.structure, b.structure);
+      ASSERT_EQ(a.texts, b.texts);
+    }
+  }
+}
+
+// Every readable game of the real samples (annotations included) round-trips; unreadable ones
+// round-trip as raw records.
+TEST(CodecRoundTrip, CorpusSamplesNothingLost) {
+  int games = 0, raw = 0;
+  for (const std::string& f : test::pgn_corpus_files()) {
+    CodecStreams s;
+    const auto read = read_all(test::read_file(f));
+    for (const auto& rg : read) {
+      if (rg.ok) ASSERT_TRUE(encode_game(rg.game, s).ok()) << f;
+      else encode_raw_game(rg.raw, s);
+    }
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    for (const auto& rg : read) {
+      auto d = decode_game(c, rg.game.tags);
+      ASSERT_TRUE(d.ok()) << f << ": " << d.error().to_string();
+      ASSERT_EQ(d->raw, !rg.ok);
+      if (rg.ok) EXPECT_EQ(d->game, rg.game) << f;
+      else EXPECT_EQ(d->raw_text, rg.raw) << f;
+      ++games;
+      raw += !rg.ok;
+    }
+    EXPECT_TRUE(c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty()) << f;
+  }
+  EXPECT_GT(games, 450);
+  EXPECT_GT(raw, 3);
+}
+
+// A random legal game: every move drawn uniformly from the legal moves.
+Game random_moves_game(std::mt19937_64& rng, const std::string& fen, int max_plies) {
+  Game g;
+  if (!fen.empty()) g.tags.push_back({"FEN", fen});
+  Position p = fen.empty() ? Position() : *Position::from_fen(fen);
+  for (int i = 0; i < max_plies; ++i) {
+    const MoveList moves = p.legal_moves();
+    if (moves.size == 0) break;
+    const Move m = moves[static_cast<int>(rng() % static_cast<unsigned>(moves.size))];
+    g.events.push_back(GameEvent::make_move(m));
+    p.play(m);
+  }
+  return g;
+}
+
+// The SAN notes the decoder gives (codec/noted.h) write the same PGN as write_pgn, which
+// computes SAN on its own: checks, mates, disambiguation, variations, null moves, set-ups.
+TEST(CodecNotes, WriteTheSamePgnAsWritePgn) {
+  int games = 0;
+  std::vector<std::uint8_t> notes;
+  for (const std::string& f : test::pgn_corpus_files()) {
+    for (const auto& rg : read_all(test::read_file(f))) {
+      if (!rg.ok) continue;
+      CodecStreams s;
+      ASSERT_TRUE(encode_game(rg.game, s).ok()) << f;
+      CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+      auto d = detail::decode_game_noted(c, rg.game.tags, notes);
+      ASSERT_TRUE(d.ok()) << f << ": " << d.error().to_string();
+      std::string plain, noted;
+      ASSERT_TRUE(write_pgn(rg.game, plain).ok());
+      ASSERT_TRUE(detail::write_pgn_noted(d->game, notes, noted).ok());
+      ASSERT_EQ(noted, plain) << f;
+      ++games;
+    }
+  }
+  EXPECT_GT(games, 450);
+  // Random games: many checks, mates, promotions and pieces that need disambiguating.
+  std::mt19937_64 rng(99);
+  for (int i = 0; i < 3000; ++i) {
+    const Game g = random_moves_game(rng, i % 3 ? "" : "r3k2r/1P4P1/8/2N1N3/8/2N1N3/1p4p1/R3K2R w KQkq - 0 1", 300);
+    CodecStreams s;
+    ASSERT_TRUE(encode_game(g, s).ok());
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    auto d = detail::decode_game_noted(c, g.tags, notes);
+    ASSERT_TRUE(d.ok()) << d.error().to_string();
+    std::string plain, noted;
+    ASSERT_TRUE(write_pgn(g, plain).ok());
+    ASSERT_TRUE(detail::write_pgn_noted(d->game, notes, noted).ok());
+    ASSERT_EQ(noted, plain);
+  }
+}
+
+// Long games give integers of thousands of bits: the decoder reads digits off short integers
+// by a table of limb weights and off longer ones by division alone; both must give the moves.
+TEST(CodecRoundTrip, IntegersLongerThanTheWeightTable) {
+  std::mt19937_64 rng(77);
+  std::size_t longest = 0;
+  for (int i = 0; i < 12; ++i) {
+    const Game g = random_moves_game(rng, "", 200 + 300 * i);
+    CodecStreams s;
+    ASSERT_TRUE(encode_game(g, s).ok());
+    longest = std::max(longest, s.moves.size());
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    auto d = decode_game(c, g.tags);
+    ASSERT_TRUE(d.ok()) << d.error().to_string();
+    ASSERT_EQ(d->game, g) << "game " << i;
+  }
+  // 64 limbs of 48 bits are 384 bytes; the longest game must go well past them.
+  EXPECT_GT(longest, 600u);
+}
+
+TEST(CodecRoundTrip, MillionsOfRandomPlies) {
+  std::mt19937_64 rng(2026);
+  const std::vector<std::string> fens = {
+      "",
+      "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",  // castling both ways
+      "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",                            // en passant pins
+      "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1",                                    // promotions
+      "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",    // Chess960
+      "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1",                     // Chess960 castling
+      "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",               // 218 legal moves
+      "k7/8/1Q6/8/8/8/8/7K b - - 0 1",                                        // one legal move...
+  };
+  long plies = 0;
+  int castles = 0, en_passant = 0, promotions = 0, max_moves = 0, single = 0;
+  for (int round = 0; plies < 1'200'000; ++round) {
+    CodecStreams s;
+    std::vector<Game> games;
+    for (int i = 0; i < 200; ++i) {
+      games.push_back(random_moves_game(rng, fens[static_cast<std::size_t>(i) % fens.size()], 300));
+      ASSERT_TRUE(encode_game(games.back(), s).ok());
+    }
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    for (const Game& g : games) {
+      auto d = decode_game(c, g.tags);
+      ASSERT_TRUE(d.ok()) << d.error().to_string();
+      ASSERT_EQ(d->game, g);
+      Position p = *start_position(g.tags);
+      for (const GameEvent& e : g.events) {
+        const int n = p.legal_move_count();
+        max_moves = std::max(max_moves, n);
+        single += n == 1;
+        castles += e.move.kind() == Move::kCastling;
+        en_passant += e.move.kind() == Move::kEnPassant;
+        promotions += e.move.kind() == Move::kPromotion;
+        p.play(e.move);
+        ++plies;
+      }
+    }
+  }
+  EXPECT_GT(castles, 100);
+  EXPECT_GT(en_passant, 50);
+  EXPECT_GT(promotions, 1000);
+  EXPECT_EQ(max_moves, 218);
+  EXPECT_GT(single, 100);
+}
+
+TEST(CodecRoundTrip, RawGamesKeepTheirBytes) {
+  CodecStreams s;
+  const std::string raw = "[Variant \"Crazyhouse\"]\r\n\r\n1. e4 e5 2. N@f3 \xFF *";
+  encode_raw_game(raw, s);
+  auto d = decode(s, {});
+  ASSERT_TRUE(d.ok());
+  EXPECT_TRUE(d->raw);
+  EXPECT_EQ(d->raw_text, raw);
+}
+
+TEST(CodecEncode, RejectsWhatItCannotRepresent) {
+  Game g;
+  g.events.push_back(GameEvent::make_move(Move(12, 36)));  // e2e5
+  CodecStreams s;
+  EXPECT_FALSE(encode_game(g, s).ok());
+  EXPECT_TRUE(s.moves.empty() && s.structure.empty()) << "a failed encode leaves the streams untouched";
+  g.events = {GameEvent::begin_variation(), GameEvent::end_variation()};
+  EXPECT_FALSE(encode_game(g, s).ok());
+  g.events.clear();
+  g.tags = {{"Variant", "Atomic"}};
+  EXPECT_EQ(encode_game(g, s).error().code(), ErrorCode::InvalidInput);
+}
+
+// Damaged records are Corruption, never a crash and never an exception.
+TEST(CodecDecode, RejectsDamagedRecords) {
+  const Game g = parse_one("{c} 1. e4 $1 (1. d4 d5) e5 2. Nf3 1-0");
+  const CodecStreams good = encode(g);
+  auto expect_corrupt = [&](const CodecStreams& s, const std::string& why) {
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    auto d = decode_game(c, g.tags);
+    ASSERT_FALSE(d.ok()) << why;
+    EXPECT_EQ(d.error().code(), ErrorCode::Corruption) << why;
+  };
+  CodecStreams s = good;
+  s.structure[0] = static_cast<char>(s.structure[0] | 0x40);
+  expect_corrupt(s, "reserved header bit");
+  s = good;
+  s.structure[0] = static_cast<char>((s.structure[0] & ~7) | 6);
+  expect_corrupt(s, "reserved result");
+  s = good;
+  const auto len = static_cast<std::size_t>(s.moves[1]);  // the main line integer, one byte longer
+  s.moves.insert(2 + len, 1, '\0');                      // with a zero on top
+  s.moves[1] = static_cast<char>(len + 1);
+  expect_corrupt(s, "non-minimal integer");
+  s = good;
+  s.moves[0] = 1;  // fewer plies than the integer holds
+  expect_corrupt(s, "value left over");
+  for (std::size_t cut = 0; cut < good.moves.size(); ++cut) {
+    s = good;
+    s.moves.resize(cut);
+    expect_corrupt(s, "truncated moves at " + std::to_string(cut));
+  }
+  for (std::size_t cut = 0; cut < good.structure.size(); ++cut) {
+    s = good;
+    s.structure.resize(cut);
+    expect_corrupt(s, "truncated structure at " + std::to_string(cut));
+  }
+  s = good;
+  s.texts.resize(1);
+  expect_corrupt(s, "truncated text");
+  // Every single-bit change: an error or some game, never a crash or a hang.
+  for (int which = 0; which < 3; ++which) {
+    const std::size_t size = which == 0 ? good.moves.size() : which == 1 ? good.structure.size() : good.texts.size();
+    for (std::size_t i = 0; i < size; ++i) {
+      for (int bit = 0; bit < 8; ++bit) {
+        s = good;
+        std::string& t = which == 0 ? s.moves : which == 1 ? s.structure : s.texts;
+        t[i] = static_cast<char>(t[i] ^ (1 << bit));
+        CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+        auto d = decode_game(c, g.tags);
+        if (!d.ok()) EXPECT_EQ(d.error().code(), ErrorCode::Corruption);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// [REC-LINE-1] At most 2^16 plies per game, all lines together: a longer game is refused by the
+// encoder (and so kept verbatim by pack), and a record claiming more is corrupt.
+TEST(CodecLimits, AtMost65536PliesPerGame) {
+  Game g;
+  Position p;
+  const Move cycle[4] = {*p.parse_san("Nf3"), Move(62, 45), Move(21, 6), Move(45, 62)};  // Nf3 Nf6 Ng1 Ng8
+  for (int i = 0; i < 65536; ++i) g.events.push_back(GameEvent::make_move(cycle[i % 4]));
+  CodecStreams s;
+  ASSERT_TRUE(encode_game(g, s).ok());
+  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  auto d = decode_game(c, {});
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game.mainline_plies(), 65536);
+  g.events.push_back(GameEvent::make_move(cycle[0]));
+  CodecStreams t;
+  EXPECT_EQ(encode_game(g, t).error().code(), ErrorCode::InvalidInput);
+  // A record claiming 65537 plies (all digits zero: no integer bytes) is corrupt.
+  CodecStreams forged;
+  forged.structure = std::string(1, '\0');
+  detail::put_varint(forged.moves, 65537);
+  detail::put_varint(forged.moves, 0);
+  CodecCursor f{forged.moves, forged.structure, forged.texts, forged.raw};
+  EXPECT_EQ(decode_game(f, {}).error().code(), ErrorCode::Corruption);
+  // Variations count towards the same budget.
+  Game v;
+  v.events.push_back(GameEvent::make_move(cycle[0]));
+  for (int k = 0; k < 3; ++k) {
+    v.events.push_back(GameEvent::begin_variation());
+    for (int i = 0; i < 30000; ++i) v.events.push_back(GameEvent::make_move(cycle[i % 4]));
+    v.events.push_back(GameEvent::end_variation());
+  }
+  CodecStreams u;
+  EXPECT_FALSE(encode_game(v, u).ok());
+}
+
+}  // namespace
+}  // namespace pgnarc

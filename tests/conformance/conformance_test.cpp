@@ -1,0 +1,174 @@
+// Runs every conformance vector of corpus/conformance/MANIFEST.tsv through the library, and
+// checks that the worked examples of the format specification are what the code produces.
+#include <unistd.h>
+
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "support/pgn_util.h"
+#include "codec/codec.h"
+#include "pgnarc/pgnarc.h"
+
+namespace pgnarc {
+namespace {
+
+struct Vector {
+  std::string kind, name, setting, ids, why;
+};
+
+std::vector<Vector> manifest() {
+  std::vector<Vector> out;
+  std::istringstream in(test::read_file(test::corpus_path("conformance/MANIFEST.tsv")));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    Vector v;
+    std::istringstream f(line);
+    std::getline(f, v.kind, '\t');
+    std::getline(f, v.name, '\t');
+    std::getline(f, v.setting, '\t');
+    std::getline(f, v.ids, '\t');
+    std::getline(f, v.why, '\t');
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::string vector_path(const Vector& v, const char* ext) {
+  return test::corpus_path("conformance/" + v.kind + "/" + v.name + ext);
+}
+
+void PrintTo(const Vector& v, std::ostream* os) { *os << v.kind << "/" << v.name; }
+
+class Conformance : public ::testing::TestWithParam<Vector> {};
+
+TEST_P(Conformance, Vector) {
+  const Vector& v = GetParam();
+  SCOPED_TRACE(v.kind + "/" + v.name + " [" + v.ids + "] " + v.why);
+  if (v.kind == "encode") {
+    WriterOptions o;
+    o.compress = false;
+    o.threads = 1;
+    if (v.setting.starts_with("block-games=")) o.block_games = std::stoul(v.setting.substr(12));
+    const test::ScratchDir scratch("conform");
+    const std::string out = scratch.file(v.name + ".pga");
+    auto w = ArchiveWriter::create(out, o);
+    ASSERT_TRUE(w.ok());
+    PgnReader reader(memory_input(test::read_file(vector_path(v, ".pgn"))), "input.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+    EXPECT_EQ(test::read_file(out), test::read_file(vector_path(v, ".pga"))) << "writer output differs from the vector";
+  } else if (v.kind == "valid") {
+    auto a = Archive::open(vector_path(v, ".pga"));
+    ASSERT_TRUE(a.ok()) << a.error().to_string();
+    EXPECT_TRUE((*a)->verify().ok());
+    std::string pgn;
+    for (std::uint64_t i = 0; i < (*a)->game_count(); ++i) {
+      auto g = (*a)->read_pgn(i);
+      ASSERT_TRUE(g.ok()) << g.error().to_string();
+      pgn += *g;
+    }
+    EXPECT_EQ(pgn, test::read_file(vector_path(v, ".pgn")));
+  } else {
+    ASSERT_EQ(v.kind, "invalid");
+    auto a = Archive::open(vector_path(v, ".pga"));
+    Status st = a.ok() ? (*a)->verify() : Status(a.error());
+    ASSERT_FALSE(st.ok()) << "accepted a vector that must be rejected";
+    EXPECT_EQ(to_string(st.error().code()), v.setting == "Corruption" ? std::string("corruption") : std::string("unsupported"))
+        << st.error().to_string();
+    if (a.ok()) {  // the parallel export decodes whole blocks at once, a path of its own
+      Status ex = (*a)->export_pgn([](std::string_view) { return true; }, 2);
+      ASSERT_FALSE(ex.ok()) << "export accepted a vector that must be rejected";
+      EXPECT_EQ(ex.error().code(), st.error().code()) << ex.error().to_string();
+    }
+  }
+}
+
+std::string vector_name(const ::testing::TestParamInfo<Vector>& info) { return info.param.kind + "_" + info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(Manifest, Conformance, ::testing::ValuesIn(manifest()), vector_name);
+
+TEST(ConformanceManifest, CoversWhatTheSpecAsksFor) {
+  const auto m = manifest();
+  std::set<std::string> names, classes;
+  for (const auto& v : m) {
+    names.insert(v.kind + "/" + v.name);
+    if (v.kind == "invalid") classes.insert(v.setting);
+    EXPECT_FALSE(v.ids.empty()) << v.name << " cites no requirement";
+  }
+  for (const char* n : {"encode/empty", "encode/zero_plies", "encode/promotions", "encode/en_passant", "encode/castling",
+                        "encode/chess960_king_stays", "encode/setup_black_to_move", "encode/null_moves",
+                        "encode/nested_variations", "encode/verbatim", "encode/latin1_tags", "encode/many_blocks",
+                        "valid/zstd_sections"})
+    EXPECT_TRUE(names.count(n)) << n;
+  EXPECT_EQ(classes, (std::set<std::string>{"Corruption", "Unsupported"}));
+  EXPECT_GE(m.size(), 45u);
+}
+
+// The spec's hex must be the code's bytes, so the document cannot drift from the code.
+std::string spec() { return test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/pgnarc-format.md"); }
+
+std::string unhex(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    auto val = [](char c) { return c >= 'a' ? c - 'a' + 10 : c - '0'; };
+    if (std::isxdigit(static_cast<unsigned char>(text[i])) && std::isxdigit(static_cast<unsigned char>(text[i + 1]))) {
+      out += static_cast<char>(val(text[i]) * 16 + val(text[i + 1]));
+      ++i;
+    }
+  }
+  return out;
+}
+
+TEST(ConformanceSpec, WholeArchiveExampleIsTheVector) {
+  const std::string s = spec();
+  const auto begin = s.find("```hex\n", s.find("### 12.3"));
+  ASSERT_NE(begin, std::string::npos);
+  const auto end = s.find("```", begin + 7);
+  std::string bytes;
+  std::istringstream lines(s.substr(begin + 7, end - begin - 7));
+  std::string line;
+  while (std::getline(lines, line)) bytes += unhex(line.substr(line.find(':') + 1));
+  EXPECT_EQ(bytes, test::read_file(test::corpus_path("conformance/encode/two_plies.pga")));
+}
+
+// Sections 12.1 and 12.2: the byte column of each table, stream by stream.
+std::map<std::string, std::string> spec_table(const std::string& heading) {
+  const std::string s = spec();
+  std::size_t at = s.find(heading);
+  std::map<std::string, std::string> streams;
+  std::string current;
+  std::istringstream lines(s.substr(at, s.find("###", at + 5) - at));
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.starts_with("| ") || line.starts_with("| stream") || line.starts_with("|---")) continue;
+    const auto c1 = line.find('|', 1), c2 = line.find('|', c1 + 1);
+    std::string name = line.substr(1, c1 - 1);  // the first cell, blank on continuation rows
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    if (!name.empty()) current = name;
+    const std::string cell = line.substr(c1 + 1, c2 - c1 - 1);
+    const auto b = cell.find('`'), e = cell.rfind('`');
+    if (b != std::string::npos && e > b) streams[current] += unhex(cell.substr(b + 1, e - b - 1));
+  }
+  return streams;
+}
+
+TEST(ConformanceSpec, GameRecordExamplesAreTheCodecsBytes) {
+  for (auto [heading, pgn] : {std::pair<const char*, const char*>{"### 12.1", "1. e4 e5"},
+                              {"### 12.2", "[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0"}}) {
+    auto games = test::read_all(pgn);
+    ASSERT_EQ(games.size(), 1u);
+    CodecStreams s;
+    ASSERT_TRUE(encode_game(games[0].game, s).ok());
+    auto table = spec_table(heading);
+    EXPECT_EQ(table["moves"], s.moves) << heading;
+    EXPECT_EQ(table["structure"], s.structure) << heading;
+    EXPECT_EQ(table["texts"], s.texts) << heading;
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc

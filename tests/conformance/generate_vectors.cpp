@@ -1,0 +1,679 @@
+// pgnarc-vectors: writes the conformance vectors of corpus/conformance/ (run by hand after a
+// format change; tests/conformance/conformance_test.cpp checks the committed vectors against
+// the library).
+//
+//   pgnarc-vectors DIR
+//
+// encode/NAME.pgn + NAME.pga: the exact archive a conforming writer produces from the PGN with
+//   the conformance settings (sections stored, one thread, blocks of 4096 games or 256 KiB
+//   unless the manifest says otherwise).
+// valid/NAME.pga + NAME.pgn: an archive and the canonical PGN it decodes to.
+// invalid/NAME.pga: an archive a reader must reject; the manifest gives the error class.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "common/endian.h"
+#include "common/hash.h"
+#include "common/zstd_frame.h"
+#include "container/block_reader.h"
+#include "container/format.h"
+#include "container/text_columns.h"
+#include "pgnarc/pgnarc.h"
+#include "support/archive_surgery.h"
+
+namespace {
+
+using namespace pgnarc;
+using namespace pgnarc::container;
+using namespace pgnarc::test;
+using pgnarc::detail::get_le;
+using pgnarc::detail::hash64;
+using pgnarc::detail::put_le;
+
+std::string dir;
+std::string manifest;
+
+void write(const std::string& rel, const std::string& bytes) {
+  std::ofstream(dir + "/" + rel, std::ios::binary) << bytes;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string pack(const std::string& pgn, WriterOptions o) {
+  const std::string tmp = dir + "/.tmp.pga";
+  auto w = ArchiveWriter::create(tmp, o);
+  PgnReader reader(memory_input(pgn), "input.pgn");
+  if (!(*w)->add_pgn(reader).ok() || !(*w)->finish().ok()) std::abort();
+  std::string bytes = read(tmp);
+  std::remove(tmp.c_str());
+  return bytes;
+}
+
+std::string unpack(const std::string& pga) {
+  const std::string tmp = dir + "/.tmp.pga";
+  write(".tmp.pga", pga);
+  auto a = Archive::open(tmp);
+  std::string out;
+  if (!a) std::abort();
+  for (std::uint64_t i = 0; i < (*a)->game_count(); ++i) out += *(*a)->read_pgn(i);
+  std::remove(tmp.c_str());
+  return out;
+}
+
+WriterOptions stored(std::size_t block_games = 4096) {
+  WriterOptions o;
+  o.compress = false;
+  o.threads = 1;
+  o.block_games = block_games;
+  o.block_bytes = 256 * 1024;  // the conformance settings, whatever the library's default
+  return o;
+}
+
+void encode_vector(const std::string& name, const std::string& pgn, const std::string& ids, const std::string& why,
+                   std::size_t block_games = 4096) {
+  // Every game must be coded, except in the vector that is about verbatim games.
+  PgnReader check(memory_input(pgn), name);
+  GameBuilder b;
+  while (*check.next(b))
+    if (!b.ok() && name != "verbatim") {
+      std::fprintf(stderr, "vector %s: %s\n", name.c_str(), b.error().message().c_str());
+      std::exit(1);
+    }
+  const std::string pga = pack(pgn, stored(block_games));
+  write("encode/" + name + ".pgn", pgn);
+  write("encode/" + name + ".pga", pga);
+  write("valid/" + name + ".pga", pga);
+  write("valid/" + name + ".pgn", unpack(pga));
+  manifest += "encode\t" + name + "\t" + (block_games == 4096 ? "-" : "block-games=" + std::to_string(block_games)) +
+              "\t" + ids + "\t" + why + "\n";
+  manifest += "valid\t" + name + "\t-\t" + ids + "\tthe archive of encode/" + name + "\n";
+}
+
+void valid_vector(const std::string& name, const std::string& pga, const std::string& ids, const std::string& why) {
+  write("valid/" + name + ".pga", pga);
+  write("valid/" + name + ".pgn", unpack(pga));
+  manifest += "valid\t" + name + "\t-\t" + ids + "\t" + why + "\n";
+}
+
+void invalid_vector(const std::string& name, const std::string& pga, const char* cls, const std::string& ids,
+                    const std::string& why) {
+  write("invalid/" + name + ".pga", pga);
+  manifest += "invalid\t" + name + "\t" + cls + "\t" + ids + "\t" + why + "\n";
+}
+
+// An archive of one block whose texts and raw sections are group-framed (encoding 2), one game
+// per directory group: the games of encode/nested_variations and encode/verbatim, and two games
+// (one coded, one verbatim) whose long comments compress well enough to pay for the frames.
+std::string framed_archive() {
+  std::string remark;
+  for (int i = 0; i < 12; ++i) remark += "the same engine line again, ";
+  const std::string pgn = read(dir + "/encode/nested_variations.pgn") + "\n[Event \"remarks\"]\n\n1. e4 {" + remark +
+                          "} e5 {" + remark + "} *\n\n" + read(dir + "/encode/verbatim.pgn") +
+                          "\n[Event \"remarks\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 {" + remark + "} e5 {" + remark +
+                          "} *\n";
+  WriterOptions o = stored();
+  o.compress = true;
+  o.frame_bytes = 1;
+  o.text_columns = false;
+  return pack(pgn, o);
+}
+
+// Games with engine reports after every move ("d=20, mt=00:01:07, ..."), whose texts compress
+// smaller in their column form (9.3.2).
+std::string engine_pgn() {
+  const char* moves[] = {"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6"};
+  std::string pgn;
+  for (int g = 0; g < 6; ++g) {
+    pgn += "[Event \"engines\"]\n[Round \"" + std::to_string(g + 1) + "\"]\n\n";
+    for (int i = 0; i < 14; ++i) {
+      if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
+      pgn += std::string(moves[i]) + " {d=" + std::to_string(18 + (i * 7 + g) % 9) + ", mt=00:0" +
+             std::to_string((i + g) % 6) + ":" + std::to_string(10 + (i * 13 + g * 5) % 50) +
+             ", tl=" + std::to_string(7200 - i * 61 - g) + ", n=" + std::to_string(1000000 + i * 98765 + g * 4321) +
+             ", pv=" + moves[i] + ", tb=0} ";
+    }
+    pgn += "*\n\n";
+  }
+  return pgn;
+}
+
+// engine_pgn() in one block, texts in the column form: one frame (encoding 4) or one per group
+// of one game (5).
+std::string columns_archive(bool by_group) {
+  WriterOptions o = stored();
+  o.compress = true;
+  o.frame_bytes = by_group ? 1 : 0;
+  return pack(engine_pgn(), o);
+}
+
+// An archive of one block (from columns_archive(false)) whose texts section is one zstd frame of
+// `form`, given as a column form: the block, block table, index and footer made to match.
+std::string with_texts_form(const std::string& pga, const std::string& form) {
+  ArchiveParts parts = parts_of(pga);
+  std::string block = pga.substr(kHeaderSize, parts.blocks.at(0).size);
+  const auto [at, size] = section_of(block, kTexts);
+  const std::string frame = detail::compress_frame(form, 9);
+  block = block.substr(0, at) + frame + block.substr(at + size, block.size() - 8 - at - size);
+  const std::size_t entry = kBlockHeaderSize + kTexts * kSectionEntrySize;
+  for (int i = 0; i < 4; ++i) block[entry + 4 + i] = static_cast<char>(frame.size() >> (8 * i));
+  put_le(block, hash64(block), 8);
+  parts.blocks[0].size = block.size();
+  for (auto& field : parts.index.name_chunks) field.clear();  // (search then scans)
+  return rebuild(file_header() + block, kHeaderSize + block.size(), "", parts.index, parts.blocks);
+}
+
+// 400 games whose tags repeat enough (events, openings, time controls) for a tag dictionary, in
+// blocks of 50 games, sections compressed, the dictionary at most 4 KiB.
+std::string dictionary_pgn() {
+  const char* events[] = {"Rated Blitz game", "Rated Bullet game", "Rated Rapid game", "Casual Blitz game"};
+  const char* openings[] = {"Sicilian Defense: Najdorf Variation", "French Defense: Winawer Variation",
+                            "Queen's Gambit Declined: Orthodox Defense", "Ruy Lopez: Berlin Defense",
+                            "King's Indian Defense: Classical Variation"};
+  std::string pgn;
+  for (int i = 0; i < 400; ++i) {
+    const auto n = [](int v) { return std::to_string(v); };
+    pgn += std::string("[Event \"") + events[i % 4] + "\"]\n[Site \"https://example.org/" + n(i * 7919 % 100003) +
+           "\"]\n[Date \"2021.10." + (i % 28 < 9 ? "0" : "") + n(i % 28 + 1) + "\"]\n[White \"player" + n(i * 37 % 101) +
+           "\"]\n[Black \"player" + n(i * 53 % 103) + "\"]\n[Result \"1-0\"]\n[WhiteElo \"" + n(1500 + i * 13 % 700) +
+           "\"]\n[BlackElo \"" + n(1500 + i * 17 % 700) + "\"]\n[TimeControl \"180+2\"]\n[ECO \"B" + n(10 + i % 90) +
+           "\"]\n[Opening \"" + openings[i % 5] + "\"]\n[Termination \"Normal\"]\n\n1. e4 e5 1-0\n\n";
+  }
+  return pgn;
+}
+WriterOptions dictionary_options() {
+  WriterOptions o = stored(50);
+  o.compress = true;
+  o.dictionary_bytes = 4096;
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
+    return 1;
+  }
+  dir = argv[1];
+  std::system(("mkdir -p '" + dir + "/encode' '" + dir + "/valid' '" + dir + "/invalid'").c_str());
+  manifest = "# kind\tname\tsettings or error class\trequirements\twhy\n";
+
+  // ---- encode (and valid) ----
+  encode_vector("empty", "", "FILE-HDR-1 INDEX-1 FOOTER-1", "an archive with no games");
+  encode_vector("two_plies", "1. e4 e5\n", "MOVE-ORDER-1 MOVE-INT-1 MOVE-INT-2 REC-HDR-1",
+                "the worked example of spec section 12.1 in a whole archive (spec section 12.3)");
+  encode_vector("zero_plies", "[Event \"tags only\"]\n[Result \"*\"]\n\n*\n", "MOVE-INT-2 TAGS-1", "one game of zero plies");
+  encode_vector("promotions", "[FEN \"7k/PPPP4/8/8/8/8/4pppp/K7 w - - 0 1\"]\n\n1. a8=N e1=Q+ 2. Ka2 f1=B 3. b8=B g1=R "
+                "4. c8=R+ Kh7 5. d8=Q h1=N *\n", "MOVE-ORDER-1 START-1", "promotions to every piece, both colours");
+  encode_vector("en_passant", "1. e4 a6 2. e5 d5 3. exd6 c5 4. Qf3 c4 5. b4 cxb3 *\n", "MOVE-ORDER-1", "en passant by both sides");
+  encode_vector("castling", "[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n1. O-O O-O-O 2. Rf2 Rd7 *\n",
+                "MOVE-ORDER-1", "castling on both wings, written king takes own rook");
+  encode_vector("chess960_king_stays", "[Variant \"Chess960\"]\n[FEN \"1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1\"]\n\n1. O-O O-O *\n",
+                "MOVE-ORDER-1 START-1", "Chess960 castling where the king does not move (g1, g8)");
+  encode_vector("setup_black_to_move", "[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/4P3/4K3 b - - 5 40\"]\n\n40... Kd4 41. e3+ Kd3 1/2-1/2\n",
+                "START-1", "a set-up position with Black to move");
+  encode_vector("null_moves", "1. e4 -- 2. d4 -- 3. c4 *\n", "REC-LINE-1", "null moves in the main line");
+  encode_vector("annotated", "[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0\n", "REC-HDR-1 REC-LINE-1",
+                "the worked example of spec section 12.2");
+  encode_vector("nested_variations",
+                "{before the tags}\n[Event \"nested\"]\n\n{game comment} 1. e4 {after e4} e5 (1... c5 $14 {Sicilian} (1... e6 "
+                "2. d4 ; French\n d5) 2. Nf3) 2. Nf3 $1 $32 (2. f4 exf4 (2... d5)) 2... Nc6 *\n%escape after\n",
+                "REC-HDR-1 REC-CMT-1 REC-LINE-1", "nested variations with comments of all three kinds, NAGs, prelude, epilogue");
+  encode_vector("escape_in_variation",
+                "[Event \"escape\"]\n\n1. e4 (\n%escape opens the variation\n1. d4) (; a line comment opens this one\n1. c4) "
+                "1... e5 *\n",
+                "REC-CMT-1 REC-LINE-1", "variations opening with an escape line (its ( ends the line before) and a line comment");
+  encode_vector("verbatim", "[Event \"crazyhouse\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 Nc6 3. N@e5 *\n",
+                "REC-HDR-1", "a game kept verbatim (another variant)");
+  encode_vector("latin1_tags", "[Event \"Dortmund\"]\n[White \"M\xFCller, J\xFCrgen\"]\n[Black \"\xC9tienne\"]\n\n1. d4 *\n",
+                "TAGS-1", "tag values in Latin-1, kept byte for byte");
+  {
+    std::string many;
+    for (int i = 0; i < 9; ++i)
+      many += "[Event \"E\"]\n[Round \"" + std::to_string(i + 1) + "\"]\n[White \"P" + std::to_string(i % 3) +
+              "\"]\n[Date \"2020.01.0" + std::to_string(i + 1) + "\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+    encode_vector("many_blocks", many, "BLOCK-1 INDEX-1 TAGS-1", "nine games in five blocks of two", 2);
+  }
+  encode_vector("clocks",
+                "[Event \"clocks\"]\n[TimeControl \"60+1\"]\n\n1. e4 { [%clk 0:01:00] } 1... e5 { [%clk 0:01:00] } "
+                "2. Nf3 { [%eval 0.2] [%clk 0:00:58] } 2... Nc6 {[%clk 0:01:01]} 3. Bb5 { [%clk 0:00:40.5] } "
+                "3... a6 { [%clk 0:1:00] } 4. Ba4 { [%clk 10:00:00] [%clk 0:00:01] } (4. Bxc6 { [%clk 0:00:30] } dxc6 "
+                "{ [%clk 0:00:59] }) 4... Nf6 { [%clk 0:00:00] } *\n",
+                "REC-LINE-1 REC-CLK-1 REC-CLK-2",
+                "clock comments: coded as numbers where the command is canonical, kept as text where it is not "
+                "(tenths, a one-digit minute), in a variation, with text before and after");
+  encode_vector("clock_track",
+                "[Event \"clock track\"]\n[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:03:00] } 1... c5 { [%clk 0:03:00] } "
+                "2. Nf3 {[%clk 0:03:01]} 2... d6 { [%eval 0.3] [%clk 0:02:58] } 3. d4 { [%clk 0:02:55] } $1 "
+                "(3. c3 { [%clk 0:02:50] } 3... Nf6 { [%clk 0:02:57] }) 3... cxd4 { [%clk 0:02:59] } {thinks} 0-1\n",
+                "REC-LINE-1 REC-CLK-2 REC-CLK-3",
+                "clock tracks (every ply followed first by a clock): frames 0 to 3, other items after the "
+                "track's clock at a slot, a variation with its own track");
+  encode_vector("evaluations",
+                "[Event \"evaluations\"]\n\n1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%eval 0.2] [%clk 0:03:00] } "
+                "2. Nf3 { [%eval -1.0] [%clk 0:02:58] } 2... Nc6 { [%eval 0.0] [%clk 0:02:59] } "
+                "3. Bb5 { [%eval #3] [%clk 0:02:50] } 3... a6 { [%eval #-12] [%clk 0:02:41] } "
+                "4. Ba4 { [%eval 0.20] [%clk 0:02:40] } 4... Nf6 { [%eval -0.05] [%clk 0:02:40] } *\n",
+                "REC-CLK-3 REC-CLK-5",
+                "evaluations before a track's clock: pawns with one and two decimals, 0.0, mates both ways "
+                "(frame 3), and 0.20, not in lichess's form, kept as text (frame 0)");
+
+  // ---- valid: compressed sections ----
+  {
+    WriterOptions z = stored();
+    z.compress = true;
+    valid_vector("zstd_sections",
+                 pack(read(dir + "/encode/nested_variations.pgn") + "\n" + read(dir + "/encode/many_blocks.pgn"), z),
+                 "BLOCK-1", "sections stored as zstd frames (a reader must accept them; the bytes are not canonical)");
+  }
+  {
+    // Texts and raw sections in one zstd frame per directory group (encoding 2), here one game
+    // per group: games without comments have empty frames.
+    valid_vector("group_frames", framed_archive(), "BLOCK-1 BLOCK-4",
+                 "texts and raw sections of one zstd frame per directory group of one game, some frames empty "
+                 "(a reader must accept them; the bytes are not canonical)");
+  }
+
+  {
+    // Texts in the column form (9.3.2): one frame (encoding 4), one per group (encoding 5).
+    for (const bool by_group : {false, true}) {
+      const std::string pga = columns_archive(by_group);
+      const std::string_view block = std::string_view(pga).substr(kHeaderSize);
+      if (block[kBlockHeaderSize + kTexts * kSectionEntrySize + 1] != (by_group ? kZstdColumnsByGroup : kZstdColumns))
+        std::abort();  // the writer kept the plain form: not what this vector is for
+      valid_vector(by_group ? "text_columns_by_group" : "text_columns", pga, by_group ? "BLOCK-1 BLOCK-4 TEXT-COL-1" : "BLOCK-1 TEXT-COL-1",
+                   by_group ? "engine reports as texts in the column form, one zstd frame per directory group of one game "
+                              "(a reader must accept them; the bytes are not canonical)"
+                            : "engine reports as texts in the column form, one zstd frame (a reader must accept it; the "
+                              "bytes are not canonical)");
+    }
+  }
+  {
+    // Verbatim games (crazyhouse, kept as text) with a raw section in the column form.
+    const std::string pgn = read(dir + "/../pgn/variant_crazyhouse.pgn");
+    std::string six;
+    for (std::size_t at = 0, n = 0; n < 6 && at != std::string::npos; ++n) {
+      const std::size_t next = pgn.find("\n[Event ", at + 1);
+      six += pgn.substr(at, next == std::string::npos ? std::string::npos : next + 1 - at);
+      at = next == std::string::npos ? next : next + 1;
+    }
+    WriterOptions o = stored();
+    o.compress = true;
+    const std::string pga = pack(six, o);
+    if (std::string_view(pga).substr(kHeaderSize)[kBlockHeaderSize + kRaw * kSectionEntrySize + 1] != kZstdColumns)
+      std::abort();  // the writer kept the plain form: not what this vector is for
+    valid_vector("raw_columns", pga, "BLOCK-1 TEXT-COL-1",
+                 "six crazyhouse games kept verbatim, the raw section in the column form (a reader must accept it; "
+                 "the bytes are not canonical)");
+  }
+  {
+    // The tags of every block compressed with one trained dictionary (9.9, encoding 3).
+    const std::string pga = pack(dictionary_pgn(), dictionary_options());
+    if (parts_of(pga).index.dictionaries.size() != 1) {
+      std::fprintf(stderr, "tag_dictionary: the writer made no dictionary\n");
+      return 1;
+    }
+    valid_vector("tag_dictionary", pga, "BLOCK-1 BLOCK-5 DICT-1 INDEX-1",
+                 "400 games in 8 blocks whose tags sections are compressed with the archive's tag dictionary, an "
+                 "element between the header and the first block (a reader must accept it; the bytes are not "
+                 "canonical)");
+  }
+
+  // Name tables in many chunks (9.10): 64 bytes of entries each.
+  WriterOptions chunked = stored(7);
+  chunked.name_chunk_bytes = 64;
+  const std::string names_pgn = read(dir + "/encode/many_blocks.pgn") + "\n" + dictionary_pgn();
+  const std::string named = pack(names_pgn, chunked);
+  if (parts_of(named).index.name_chunks[0].size() < 3) {
+    std::fprintf(stderr, "name_chunks: the writer made too few White chunks\n");
+    return 1;
+  }
+  valid_vector("name_chunks", named, "INDEX-1 NAME-1",
+               "blocks of 7 games and name tables in chunks of about 64 bytes of entries: three or more per field");
+
+  // The block table in many chunks (9.11): blocks of two games, two blocks a chunk.
+  WriterOptions tabled = stored(2);
+  tabled.table_chunk_blocks = 2;
+  const std::string table_pgn = read(dir + "/encode/many_blocks.pgn");
+  const std::string tabled_pga = pack(table_pgn, tabled);
+  if (parts_of(tabled_pga).index.table_chunks.size() != 3) {
+    std::fprintf(stderr, "table_chunks: the writer made another number of chunks than 3\n");
+    return 1;
+  }
+  valid_vector("table_chunks", tabled_pga, "INDEX-1 TABLE-1",
+               "nine games in five blocks, the block table in chunks of two blocks (the last of one)");
+
+  // ---- invalid ----
+  const std::string good = read(dir + "/encode/many_blocks.pga");
+  const std::string two = read(dir + "/encode/two_plies.pga");
+  auto flip = [](std::string s, std::size_t at, char x = 1) {
+    s[at] = static_cast<char>(s[at] ^ x);
+    return s;
+  };
+  invalid_vector("short_file", two.substr(0, 79), "Corruption", "FOOTER-1", "shorter than a header and a footer");
+  invalid_vector("bad_magic", fix_header_checksum(flip(two, 1)), "Corruption", "FILE-HDR-1", "wrong file magic");
+  invalid_vector("header_checksum", flip(two, 28), "Corruption", "FILE-HDR-1", "header checksum mismatch");
+  invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
+  {
+    std::string h = two;
+    h[10] = static_cast<char>(kFormatVersion + 1);  // the next read version
+    invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
+                   "needs a reader of version " + std::to_string(kFormatVersion + 1) +
+                       ": refused as unsupported, not corrupt");
+    h[10] = static_cast<char>(kFormatVersion - 1);  // a draft's read version
+    invalid_vector("older_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
+                   "needs a reader of version " + std::to_string(kFormatVersion - 1) +
+                       ", a draft of the format this reader does not read: refused as unsupported");
+  }
+  invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
+  {
+    // Tag dictionaries damaged: the element's bytes, the index's ID for it, its place; a block
+    // naming a dictionary the archive lacks; encoding 3 on a section other than tags.
+    const std::string dict = read(dir + "/valid/tag_dictionary.pga");
+    Index idx = parts_of(dict).index;
+    const DictionaryEntry d = idx.dictionaries.at(0);
+    invalid_vector("dictionary_checksum", flip(dict, d.offset + d.size / 2), "Corruption", "DICT-1",
+                   "a byte of the dictionary element changed");
+    idx.dictionaries[0].id ^= 1;
+    invalid_vector("dictionary_id_mismatch", with_index(dict, idx), "Corruption", "DICT-1 INDEX-1",
+                   "the index gives the dictionary another ID than its element");
+    idx = parts_of(dict).index;
+    idx.dictionaries[0].offset += 1;
+    invalid_vector("dictionary_out_of_place", with_index(dict, idx), "Corruption", "INDEX-1",
+                   "a dictionary entry not where the element is");
+    GameBuilder b;
+    PgnReader r(memory_input(dictionary_pgn()), "x");
+    std::vector<CodecStreams> streams;
+    std::vector<std::vector<Tag>> tags;
+    for (int i = 0; i < 50 && *r.next(b); ++i) {
+      streams.emplace_back();
+      if (!encode_game(b.game(), streams.back()).ok()) std::abort();
+      tags.push_back(b.game().tags);
+    }
+    // (The dictionary of valid/tag_dictionary, without its element.)
+    std::uint32_t id;
+    std::string content;
+    if (!read_dictionary_element(std::string_view(dict).substr(d.offset, d.size), "x", id, content).ok()) std::abort();
+    const auto trained = WriterDictionary::make(content, 9);
+    if (!trained) std::abort();
+    invalid_vector("dictionary_unknown", archive_of(streams, tags, "", trained.get()), "Corruption",
+                   "BLOCK-5", "a tags section compressed with a dictionary the archive does not hold");
+    invalid_vector("dictionary_encoding_on_moves",
+                   edit_block(two, [](std::string& blk) { blk[kBlockHeaderSize + kSectionEntrySize + 1] = kZstdDictionary; }),
+                   "Corruption", "BLOCK-1", "encoding 3 (dictionary) on the moves section");
+  }
+  {
+    // Name chunks damaged (9.10): the element's bytes, its place, the directory's order and first
+    // value, a posting past the blocks, a chunk's last value not below the next one's first.
+    const ArchiveParts named_parts = parts_of(named);
+    const Index& idx = named_parts.index;
+    const NameChunkEntry c = idx.name_chunks[0][1];
+    invalid_vector("name_chunk_checksum", flip(named, c.offset + c.size / 2), "Corruption", "NAME-1",
+                   "a byte of a name chunk changed");
+    Index moved = idx;
+    moved.name_chunks[0][1].offset += 1;
+    invalid_vector("name_chunk_out_of_place", with_index(named, moved), "Corruption", "INDEX-1",
+                   "a name chunk entry not where the chunk is");
+    Index unordered = idx;
+    unordered.name_chunks[0][1].first = unordered.name_chunks[0][0].first;
+    invalid_vector("name_chunks_not_ascending", with_index(named, unordered), "Corruption", "INDEX-1",
+                   "two name chunks of a field with the same first value in the directory");
+    Index renamed = idx;
+    renamed.name_chunks[0][1].first += '\x01';
+    invalid_vector("name_chunk_first_value", with_index(named, renamed), "Corruption", "NAME-1",
+                   "the directory gives a name chunk another first value than the chunk holds");
+    invalid_vector("name_posting_past_blocks", edit_names(named, [&](int field, std::size_t k, std::vector<NameEntry>& e) {
+                     if (field == 1 && k == 0) e[0].blocks.back() = static_cast<std::uint32_t>(named_parts.blocks.size());
+                   }),
+                   "Corruption", "NAME-1", "a posting naming a block past the last");
+    invalid_vector("name_chunks_overlap", edit_names(named, [&](int field, std::size_t k, std::vector<NameEntry>& e) {
+                     if (field == 0 && k == 0) e.push_back(NameEntry{idx.name_chunks[0][1].first, {0}});
+                   }),
+                   "Corruption", "NAME-1", "a name chunk's last value equal to the next chunk's first");
+  }
+  {
+    // Block table chunks damaged (9.11): the element's bytes, its place, the directory's block
+    // count and first game, an entry past the blocks.
+    const ArchiveParts tabled_parts = parts_of(tabled_pga);
+    const Index& idx = tabled_parts.index;
+    const TableChunkEntry c = idx.table_chunks[1];
+    invalid_vector("table_chunk_checksum", flip(tabled_pga, c.offset + c.size / 2), "Corruption", "TABLE-1",
+                   "a byte of the second block table chunk changed");
+    Index moved = idx;
+    moved.table_chunks[1].offset += 1;
+    invalid_vector("table_chunk_out_of_place", with_index(tabled_pga, moved), "Corruption", "INDEX-1",
+                   "a block table chunk entry not where the chunk is");
+    Index recounted = idx;
+    recounted.table_chunks[0].blocks -= 1;
+    recounted.table_chunks[1].blocks += 1;
+    invalid_vector("table_chunk_block_count", with_index(tabled_pga, recounted), "Corruption", "TABLE-1",
+                   "the directory gives the first chunk one block, it lists two");
+    Index renumbered = idx;
+    renumbered.table_chunks[1].first_game -= 1;
+    invalid_vector("table_chunk_first_game", with_index(tabled_pga, renumbered), "Corruption", "TABLE-1",
+                   "the directory puts the second chunk's first game one earlier than the first chunk's blocks hold");
+    ArchiveParts gapped = tabled_parts;
+    gapped.blocks[2].offset += 1;
+    invalid_vector("table_block_out_of_place",
+                   rebuild(tabled_pga, idx.table_chunks[0].offset, "", gapped.index, gapped.blocks, 2), "Corruption",
+                   "INDEX-1", "a block entry of the second chunk not where the block is");
+  }
+  invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
+  invalid_vector("footer_checksum", flip(good, good.size() - 8), "Corruption", "FOOTER-1", "footer checksum mismatch");
+  {
+    Footer f;
+    if (!decode_footer(std::string_view(good).substr(good.size() - kFooterSize), good.size(), f).ok()) std::abort();
+    invalid_vector("index_checksum", flip(good, f.index_offset + 6), "Corruption", "FOOTER-1", "index checksum mismatch");
+    invalid_vector("block_checksum", flip(good, 60), "Corruption", "BLOCK-1", "a byte of block 0 changed");
+    ArchiveParts idx = parts_of(good);
+    idx.blocks[1].offset += 1;
+    invalid_vector("block_out_of_place", with_tables(good, idx), "Corruption", "INDEX-1", "index entry not where the block is");
+    idx = parts_of(good);
+    idx.blocks[0].games = 3;
+    idx.blocks[1].games = 1;
+    invalid_vector("game_count_mismatch", with_tables(good, idx), "Corruption", "INDEX-1 BLOCK-1",
+                   "the index gives block 0 three games, the block holds two");
+    idx = parts_of(good);
+    idx.blocks[2].size += 1000000;
+    invalid_vector("length_past_end", with_tables(good, idx), "Corruption", "INDEX-1", "a block size that runs past the index");
+  }
+  {
+    // Game records with valid checksums but damaged contents.
+    const Game g = [] {
+      GameBuilder b;
+      PgnReader r(memory_input("1. e4 e5 2. Nf3 1-0"), "x");
+      (void)r.next(b);
+      return b.game();
+    }();
+    CodecStreams s;
+    if (!encode_game(g, s).ok()) std::abort();
+    CodecStreams bad = s;
+    bad.structure[0] = static_cast<char>(bad.structure[0] | 0x40);
+    invalid_vector("record_reserved_bit", archive_of({bad}, {{}}), "Corruption", "REC-HDR-1", "reserved bit in a game header");
+    bad = s;
+    bad.moves[1] = static_cast<char>(bad.moves[1] + 1);
+    bad.moves.insert(2 + static_cast<std::size_t>(s.moves[1]), 1, '\0');
+    invalid_vector("integer_not_minimal", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-3", "move integer with a zero top byte");
+    bad = s;
+    bad.moves[0] = 2;  // 2 plies where the integer holds 3
+    invalid_vector("integer_left_over", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-5", "move integer with value left over");
+    invalid_vector("bytes_left_over", archive_of({s}, {{}}, s.moves), "Corruption", "BLOCK-2 BLOCK-3",
+                   "a section longer than its games (bytes after the last game)");
+    CodecStreams item;
+    Game annotated = g;
+    annotated.events.insert(annotated.events.begin() + 1, GameEvent::make_nag(1));
+    if (!encode_game(annotated, item).ok()) std::abort();
+    item.structure[3] = 9;  // the NAG item's type byte -> reserved
+    invalid_vector("reserved_item_type", archive_of({item}, {{}}), "Corruption", "REC-LINE-1", "reserved item type 9");
+    {
+      // A clock comment (item type 5) with a clock that goes below zero.
+      GameBuilder b;
+      // (The comment before the last clock keeps the clocks out of a clock track, 8.3.2.)
+      PgnReader r(memory_input("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 {x} { [%clk 0:00:01] } *"), "x");
+      (void)r.next(b);
+      CodecStreams clocks;
+      if (!encode_game(b.game(), clocks).ok()) std::abort();
+      // structure: header, null count (no clock track), item count 4, then (slot delta, type 5,
+      // zigzag delta) per clock and the comment; the third clock's delta -4 (zigzag 7) becomes -6
+      // (zigzag 11): 5 - 6 < 0.
+      const std::size_t third = clocks.structure.rfind('\x07');
+      if (third == std::string::npos) std::abort();
+      clocks.structure[third] = 11;
+      invalid_vector("clock_below_zero", archive_of({clocks}, {{}}), "Corruption", "REC-CLK-1",
+                     "a clock delta that takes the clock below zero");
+    }
+    {
+      // Codec 5, with [TimeControl "5+0"]: one run of 3 plies of frame 2 ((3 - 1) * 4 + 2 = 0a),
+      // then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8: 0c 01 01 0a 00 00 08 00.
+      const std::vector<std::vector<Tag>> tc = {{Tag{"TimeControl", "5+0"}}};
+      GameBuilder b;
+      PgnReader r5(memory_input("[TimeControl \"5+0\"]\n\n1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
+      (void)r5.next(b);
+      CodecStreams v5;
+      if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x01\x01\x0a\x00\x00\x08\x00", 8))
+        std::abort();
+      CodecStreams bad = v5;
+      bad.structure = std::string("\x0c\x01\x02\x06\x02\x00\x00\x08\x00", 9);  // runs of 2 and 1 plies, both frame 2
+      invalid_vector("clock_runs_repeat", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                     "two consecutive frame runs of one frame (the writer merges them)");
+      bad = v5;
+      bad.structure[3] = 0x06;  // one run of 2 plies on a line of 3
+      invalid_vector("clock_runs_short", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                     "frame runs that cover fewer plies than the line has");
+      bad = v5;
+      bad.structure[6] = 0x0c;  // zigzag(6): 5 - 6 < 0
+      invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                     "a clock symbol that takes the clock below zero");
+      bad = v5;
+      bad.moves = std::string("\x00\x00", 2);  // a line of 0 plies
+      bad.structure = std::string("\x0c\x01\x01\x02\x00\x00", 6);
+      invalid_vector("clock_track_without_plies", archive_of({bad}, tc), "Corruption", "REC-CLK-4",
+                     "a clock track on a line of no plies");
+      // One run of 3 plies of frame 3 ((3 - 1) * 4 + 3 = 0b), the first evaluation mate in 0
+      // (zigzag(0) * 2 + 1 = 01).
+      bad = v5;
+      bad.structure = std::string("\x0c\x01\x01\x0b\x00\x01\x00\x00\x08\x00\x00", 11);
+      invalid_vector("evaluation_mate_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-6",
+                     "an evaluation of mate in 0");
+    }
+    CodecStreams mate;
+    Game fools;
+    {
+      GameBuilder b;
+      PgnReader r(memory_input("1. f3 e5 2. g4 Qh4#"), "x");
+      (void)r.next(b);
+      fools = b.game();
+    }
+    if (!encode_game(fools, mate).ok()) std::abort();
+    mate.moves[0] = 5;  // a fifth ply after mate
+    {
+      // Tags: two games, Event "a" and "b"; the section ends with the column's two one-byte
+      // references (0 0: both first uses).
+      const std::string tagged = archive_of({s, s},
+                                            {{Tag{"Event", "a"}}, {Tag{"Event", "b"}}});
+      const std::size_t tags_end = kBlockHeaderSize + kSections * kSectionEntrySize +
+                                   get_le(tagged.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+      invalid_vector("tag_reference_out_of_range", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 3; }),
+                     "Corruption", "TAGS-2", "a tag reference to a value of the value list not used before it");
+      invalid_vector("tag_value_unused", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 1; }),
+                     "Corruption", "TAGS-2", "a value of the value list that no reference uses (the second game repeats the first's)");
+      invalid_vector("unknown_layout", edit_block(tagged, [](std::string& b) { b[6] = 2; }), "Unsupported", "BLOCK-1",
+                     "block layout 2 (not defined): refused as unsupported");
+      invalid_vector("unknown_codec", edit_block(tagged, [](std::string& b) { b[4] = 4; }), "Unsupported", "BLOCK-1",
+                     "a block of game record codec 4 (a draft this reader does not read): refused as unsupported");
+    }
+    {
+      // The game directory (9.3.1) of 17 games: two entries of 16 and 1 games. The structure
+      // section is the third; its first byte is the step (16), then the moves column's two
+      // one-byte entries.
+      const std::string seventeen = archive_of(std::vector<CodecStreams>(17, s), std::vector<std::vector<Tag>>(17));
+      const std::size_t directory = kBlockHeaderSize + kSections * kSectionEntrySize +
+                                    get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + 4, 4) +
+                                    get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + kSectionEntrySize + 4, 4);
+      invalid_vector("directory_entry_misplaced", edit_block(seventeen, [&](std::string& b) {
+                       ++b[directory + 1];
+                       --b[directory + 2];
+                     }),
+                     "Corruption", "BLOCK-3", "a directory entry one byte too long in moves (the next one byte short)");
+      invalid_vector("directory_sum", edit_block(seventeen, [&](std::string& b) { ++b[directory + 2]; }), "Corruption",
+                     "BLOCK-3", "a directory whose moves column adds up to more than the moves section");
+      invalid_vector("directory_step_zero", edit_block(seventeen, [&](std::string& b) { b[directory] = 0; }), "Corruption",
+                     "BLOCK-3", "a directory of 0 games per entry");
+    }
+    invalid_vector("move_after_mate", archive_of({mate}, {{}}), "Corruption", "MOVE-INT-4", "a coded ply where there is no legal move");
+  }
+  {
+    // Group-framed sections (9.3, BLOCK-4), from the valid vector group_frames: the texts
+    // section's frames start at `texts`; each frame's header is its magic (4 bytes), its frame
+    // header descriptor, then (single segment, content under 256 bytes) a one-byte content size.
+    const std::string framed = framed_archive();
+    const std::string_view block = std::string_view(framed).substr(kHeaderSize);
+    std::size_t texts = kBlockHeaderSize + kSections * kSectionEntrySize;
+    for (int s = 0; s < kTexts; ++s) texts += get_le(block.data() + kBlockHeaderSize + s * kSectionEntrySize + 4, 4);
+    if (block[kBlockHeaderSize + kTexts * kSectionEntrySize + 1] != kZstdByGroup ||
+        (static_cast<std::uint8_t>(block[texts + 4]) & 0xE0) != 0x20)
+      std::abort();  // not the layout this vector edits
+    invalid_vector("group_frame_size", edit_block(framed, [&](std::string& b) { ++b[texts + 5]; }), "Corruption",
+                   "BLOCK-4", "the first group's frame declares one byte more than the directory gives the group");
+    invalid_vector("group_frame_magic", edit_block(framed, [&](std::string& b) { b[texts] ^= 1; }), "Corruption",
+                   "BLOCK-4", "the first group's frame does not begin with the Zstandard magic number");
+    invalid_vector("group_frames_for_tags", edit_block(framed, [&](std::string& b) { b[kBlockHeaderSize + 1] = kZstdByGroup; }),
+                   "Corruption", "BLOCK-1", "encoding 2 (one frame per group) on the tags section, which has no directory column");
+  }
+  {
+    // Texts in the column form (9.3.2, TEXT-COL-1): forms the writer would not make, in a frame
+    // that decompresses; the form on a tags section; a group frame declaring more than the form
+    // of its group can take.
+    const std::string pga = columns_archive(false);
+    std::string streams;
+    {
+      DecodedBlock b;
+      if (!decode_block(std::string_view(pga).substr(kHeaderSize, parts_of(pga).blocks.at(0).size), "x", b).ok())
+        std::abort();
+      streams = b.sections[kTexts];
+    }
+    std::string form;
+    if (!texts_to_columns(streams, form)) std::abort();
+    if (unpack(with_texts_form(pga, form)) != unpack(pga)) std::abort();  // the helper alone changes no game
+    const std::size_t d = form.find("d=\x01");
+    if (d == std::string::npos) std::abort();
+    std::string after_letter = form;
+    after_letter.erase(d + 1, 1);  // "d\x01": the number would follow a letter
+    invalid_vector("text_columns_marker_after_letter", with_texts_form(pga, after_letter), "Corruption", "TEXT-COL-1",
+                   "a texts section whose column form has a number marker right after a letter (\"d\" then the "
+                   "marker: texts_to_columns would have kept such digits in the text)");
+    std::string longer = form;
+    const std::size_t numbers = form.rfind(std::string(1, '\0') + "7");  // a number of the tl= column
+    if (numbers == std::string::npos) std::abort();
+    longer.insert(numbers + 1, "1");
+    invalid_vector("text_columns_size", with_texts_form(pga, longer), "Corruption", "TEXT-COL-1",
+                   "a texts section whose column form rebuilds one byte more texts than the section's raw size");
+    const std::string two = read(dir + "/encode/two_plies.pga");
+    invalid_vector("text_columns_for_tags",
+                   edit_block(two, [](std::string& b) { b[kBlockHeaderSize + 1] = kZstdColumns; }), "Corruption",
+                   "BLOCK-1", "encoding 4 (the column form) on the tags section");
+    const std::string grouped = columns_archive(true);
+    const std::string_view block = std::string_view(grouped).substr(kHeaderSize);
+    const std::size_t texts = section_of(block, kTexts).first;
+    // The frame header descriptor (texts + 4): single segment (bit 5), then the content size in
+    // 1 or 2 bytes (bits 7-6: 0 or 1); it is set to the most those bytes say.
+    const auto fhd = static_cast<std::uint8_t>(block[texts + 4]);
+    if (!(fhd & 0x20) || (fhd >> 6) > 1 || (fhd & 0x03)) std::abort();  // not the header this vector edits
+    const std::size_t fcs_bytes = (fhd >> 6) + 1;
+    const std::size_t declared = fcs_bytes == 1 ? 255 : 65535 + 256;
+    invalid_vector("text_columns_group_frame_size", edit_block(grouped, [&](std::string& b) {
+                     for (std::size_t i = 0; i < fcs_bytes; ++i) b[texts + 5 + i] = static_cast<char>(0xFF);
+                   }),
+                   "Corruption", "BLOCK-4",
+                   "the first group's frame declares " + std::to_string(declared) +
+                       " bytes, more than the column form of its group's texts can take");
+  }
+  write("MANIFEST.tsv", manifest);
+  return 0;
+}

@@ -1,0 +1,649 @@
+// The archive's bytes: what the writer lays out (frames, column forms, dictionaries, name and
+// block table chunks) and what the reader makes of damage to each part, with the container's
+// own decoders.
+#include <sys/resource.h>
+
+#include <fstream>
+#include <random>
+#include <set>
+
+#include "common/endian.h"
+#include "common/hash.h"
+#include "container/format.h"
+#include "container/tag_dictionary.h"
+#include "support/archive_fixtures.h"
+#include "support/archive_surgery.h"
+#include "support/scan_oracle.h"
+
+namespace pgnarc {
+using namespace test;
+using detail::get_le;
+using detail::hash64;
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// A block whose zstd section claims 256 MiB (with its checksum made right again) is rejected
+// without allocating what it claims: the buffer only grows with real output.
+TEST(ArchiveDamage, LyingSectionSizeCostsNoMemory) {
+  const std::string good = test::read_file(test::corpus_path("conformance/valid/zstd_sections.pga"));
+  std::string bad = good;
+  std::size_t entry = 0;  // the first zstd section's table entry
+  for (int s = 0; s < container::kSections && !entry; ++s) {
+    const std::size_t e = 32 + container::kBlockHeaderSize + container::kSectionEntrySize * s;
+    if (bad[e + 1] == container::kZstd) entry = e;
+  }
+  ASSERT_NE(entry, 0u) << "this vector has a zstd section";
+  const std::uint32_t huge = 1u << 28;
+  for (int i = 0; i < 4; ++i) bad[entry + 8 + i] = static_cast<char>(huge >> (8 * i));
+  // Recompute the block checksum: the block ends where the next block, the name chunks or the
+  // index begin.
+  std::size_t end = bad.find("PGAB", 33);
+  if (end == std::string::npos) end = bad.find("PGAN", 33);  // the name chunks
+  if (end == std::string::npos) end = bad.find("PGAI", 33);
+  const std::uint64_t sum = hash64(std::string_view(bad).substr(32, end - 8 - 32));
+  for (int i = 0; i < 8; ++i) bad[end - 8 + i] = static_cast<char>(sum >> (8 * i));
+  const std::string path = temp_path("lying.pga");
+  { std::ofstream(path, std::ios::binary) << bad; }
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  auto g = (*a)->read_game(0);
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.error().message().find("does not decompress to its size"), std::string::npos) << g.error().message();
+  getrusage(RUSAGE_SELF, &after);
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024) << "KB: the claimed 256 MiB was not allocated";
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// The sample games with a long comment after every ply (words drawn from a small vocabulary,
+// seeded), so that blocks have texts sections worth framing by group.
+// The sample's games with a comment after every move: words with random numbers, or (`engine`)
+// an engine's report in the same words at every move, numbers drifting as in engine games.
+std::string commented_pgn(bool engine = false) {
+  static const char* kWords[] = {"depth", "nodes", "pv", "eval", "book", "tb", "time", "score", "line", "best"};
+  std::mt19937_64 rng(5);
+  std::uint64_t depth = 20, nodes = 1000000, clock = 7200;
+  std::string out;
+  for (const ReadGame& g : read_all(sample_pgn())) {
+    if (!g.ok) continue;
+    Game game = g.game;
+    std::vector<GameEvent> events;
+    for (const GameEvent& e : game.events) {
+      events.push_back(e);
+      if (e.type != GameEvent::kMove) continue;
+      GameEvent c;
+      c.type = GameEvent::kComment;
+      if (engine) {
+        depth = std::max<std::uint64_t>(10, depth + rng() % 5 - 2);
+        nodes += rng() % 500000;
+        clock -= rng() % 60;
+        c.text = "d=" + std::to_string(depth) + ", mt=00:0" + std::to_string(rng() % 10) + ":" +
+                 std::to_string(10 + rng() % 50) + ", tl=" + std::to_string(clock) + ", n=" + std::to_string(nodes) +
+                 ", ev=0." + std::to_string(10 + rng() % 90) + ", tb=0";
+      } else {
+        for (int w = 0; w < 12; ++w) c.text += std::string(w ? " " : "") + kWords[rng() % 10] + "=" + std::to_string(rng() % 1000);
+      }
+      events.push_back(c);
+    }
+    game.events = std::move(events);
+    std::string pgn;
+    EXPECT_TRUE(write_pgn(game, pgn).ok());
+    out += pgn + "\n";
+  }
+  return out;
+}
+
+WriterOptions framed_blocks() {
+  WriterOptions o;
+  o.block_games = 40;
+  o.frame_bytes = 2048;
+  o.threads = 2;
+  return o;
+}
+
+// Each block's section encodings (file bytes: blocks back to back from offset 32 to the index,
+// with a tag dictionary element among them), and the offset of each block's texts section.
+struct BlockSections {
+  std::size_t offset = 0, texts_at = 0;
+  std::uint32_t games = 0;
+  std::uint8_t encoding[container::kSections] = {};
+  std::uint32_t stored[container::kSections] = {};
+};
+std::vector<BlockSections> block_sections(const std::string& file) {
+  using namespace container;
+  std::vector<BlockSections> out;
+  std::size_t pos = kHeaderSize;
+  for (;;) {
+    if (const std::size_t n = dictionary_element_size(std::string_view(file).substr(pos))) pos += n;
+    if (file.compare(pos, 4, "PGAB") != 0) break;
+    BlockSections b;
+    b.offset = pos;
+    b.games = static_cast<std::uint32_t>(get_le(file.data() + pos + 8, 4));
+    std::size_t size = kBlockHeaderSize + kSections * kSectionEntrySize + 8;
+    for (int s = 0; s < kSections; ++s) {
+      const char* e = file.data() + pos + kBlockHeaderSize + s * kSectionEntrySize;
+      b.encoding[s] = static_cast<std::uint8_t>(e[1]);
+      b.stored[s] = static_cast<std::uint32_t>(get_le(e + 4, 4));
+      if (s == kTexts) b.texts_at = pos + size - 8;
+      size += get_le(e + 4, 4);
+    }
+    out.push_back(b);
+    pos += size;
+  }
+  return out;
+}
+
+// Texts framed by group (encodings 2 and 5) read back as they were written: in order, at random
+// (each read decompresses only its group), by export, and as the same games an archive of one
+// plain frame per section gives; with and without the column form (9.3.2).
+TEST(ArchiveFrames, GroupFramedTextsRoundTrip) {
+  const std::string pgn = commented_pgn(true);
+  WriterOptions whole = framed_blocks();
+  whole.frame_bytes = 0;
+  whole.text_columns = false;
+  const std::string plain = pack(pgn, "unframed.pga", whole);
+  for (const BlockSections& b : block_sections(file_bytes(plain))) EXPECT_LE(b.encoding[container::kTexts], container::kZstd);
+  const auto want = expected_games(pgn);
+  auto b = Archive::open(plain);
+  ASSERT_TRUE(b.ok());
+  std::string eb;
+  ASSERT_TRUE((*b)->export_pgn([&](std::string_view s) { eb += s; return true; }, 2).ok());
+
+  for (const bool columns : {false, true}) {
+    for (const bool by_group : {false, true}) {
+      SCOPED_TRACE(std::string(columns ? "column form" : "plain") + (by_group ? ", by group" : ", one frame"));
+      WriterOptions o = framed_blocks();
+      o.text_columns = columns;
+      if (!by_group) o.frame_bytes = 0;
+      const std::string framed = pack(pgn, "framed.pga", o);
+      const std::uint8_t encoding = by_group ? (columns ? container::kZstdColumnsByGroup : container::kZstdByGroup)
+                                             : (columns ? container::kZstdColumns : container::kZstd);
+      int same = 0, blocks = 0;
+      for (const BlockSections& s : block_sections(file_bytes(framed))) {
+        ++blocks;
+        same += s.encoding[container::kTexts] == encoding;
+        EXPECT_FALSE(container::by_group(s.encoding[container::kTags]));
+      }
+      ASSERT_GT(blocks, 3);
+      // (The writer keeps the plain form where it compresses smaller: for one block of these.)
+      EXPECT_GE(same, blocks * 3 / 4);
+
+      const auto seq = unpack_games(framed);
+      ASSERT_EQ(seq.size(), want.size());
+      for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(seq[i].game, want[i].game) << "game " << i + 1;
+      auto a = Archive::open(framed);
+      ASSERT_TRUE(a.ok());
+      std::mt19937_64 rng(3);
+      for (int k = 0; k < 300; ++k) {
+        const std::uint64_t i = rng() % seq.size();
+        auto g = (*a)->read_pgn(i);
+        ASSERT_TRUE(g.ok()) << g.error().to_string();
+        EXPECT_EQ(*g, *(*b)->read_pgn(i)) << "game " << i + 1;
+      }
+      std::string ea;
+      ASSERT_TRUE((*a)->export_pgn([&](std::string_view s) { ea += s; return true; }, 2).ok());
+      EXPECT_EQ(ea, eb);
+    }
+  }
+}
+
+// The writer keeps a block's texts in the column form where that compresses them smaller:
+// engine reports (numbers in the same places from move to move) are; random words with random
+// numbers are not, and keep the plain form. Either way the archive is no larger than without
+// the column form. A block whose texts hold a marker byte has no column form.
+TEST(ArchiveFrames, ColumnFormOnlyWhereSmaller) {
+  for (const bool engine : {true, false}) {
+    SCOPED_TRACE(engine ? "engine reports" : "random words");
+    const std::string pgn = commented_pgn(engine);
+    WriterOptions o = framed_blocks();
+    const std::string columns = pack(pgn, "columns.pga", o);
+    o.text_columns = false;
+    const std::string plain = pack(pgn, "plain.pga", o);
+    std::uint64_t texts_columns = 0, texts_plain = 0;
+    int column_blocks = 0, blocks = 0;
+    for (const BlockSections& s : block_sections(file_bytes(columns))) {
+      texts_columns += s.stored[container::kTexts];
+      column_blocks += s.encoding[container::kTexts] >= container::kZstdColumns;
+      ++blocks;
+    }
+    for (const BlockSections& s : block_sections(file_bytes(plain))) texts_plain += s.stored[container::kTexts];
+    if (engine) {
+      EXPECT_LT(texts_columns, texts_plain);
+      EXPECT_GE(column_blocks, blocks * 3 / 4);
+    } else {
+      EXPECT_EQ(texts_columns, texts_plain);
+      EXPECT_EQ(column_blocks, 0);
+    }
+  }
+
+  // One comment of the first block's with a marker byte: that block's texts keep the plain form.
+  std::string pgn = commented_pgn(true);
+  pgn.replace(pgn.find("tb=0"), 4, "tb=\x01");
+  const std::string path = pack(pgn, "marker.pga", framed_blocks());
+  const auto blocks = block_sections(file_bytes(path));
+  ASSERT_GT(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].encoding[container::kTexts], container::kZstdByGroup);
+  EXPECT_EQ(blocks[1].encoding[container::kTexts], container::kZstdColumnsByGroup);
+  const auto games = unpack_games(path);
+  const auto want = expected_games(pgn);
+  ASSERT_EQ(games.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(games[i].game, want[i].game) << "game " << i + 1;
+}
+
+// Verbatim games (crazyhouse: another variant) in the column form of the raw section come back
+// byte for byte, in order and at random, and take less room than in the plain form.
+TEST(ArchiveFrames, VerbatimGamesInColumnForm) {
+  const std::string pgn = test::read_file(test::corpus_path("pgn/variant_crazyhouse.pgn"));
+  WriterOptions o = small_blocks();
+  const std::string columns = pack(pgn, "raw_columns.pga", o);
+  o.text_columns = false;
+  const std::string plain = pack(pgn, "raw_plain.pga", o);
+  std::uint64_t raw_columns = 0, raw_plain = 0;
+  int column_blocks = 0;
+  for (const BlockSections& s : block_sections(file_bytes(columns))) {
+    raw_columns += s.stored[container::kRaw];
+    column_blocks += s.encoding[container::kRaw] >= container::kZstdColumns;
+  }
+  for (const BlockSections& s : block_sections(file_bytes(plain))) raw_plain += s.stored[container::kRaw];
+  EXPECT_GT(column_blocks, 0);
+  EXPECT_LT(raw_columns, raw_plain);
+  const auto want = expected_games(pgn);
+  const auto got = unpack_games(columns);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_FALSE(want[i].ok) << "game " << i + 1 << " is a crazyhouse game, kept verbatim";
+    ASSERT_EQ(got[i].raw, want[i].raw) << "game " << i + 1;
+  }
+  auto a = Archive::open(columns);
+  ASSERT_TRUE(a.ok());
+  std::mt19937_64 rng(9);
+  for (int k = 0; k < 100; ++k) {
+    const std::uint64_t i = rng() % got.size();
+    auto g = (*a)->read_game(i);
+    ASSERT_TRUE(g.ok()) << g.error().to_string();
+    EXPECT_EQ(g->raw_text, want[i].raw) << "game " << i + 1;
+  }
+}
+
+// A block whose first group's frame is damaged (its magic number changed, the block checksum
+// made right again) is rejected even by a read of a game in its last group, which would not
+// decompress that frame: every frame header is checked against the directory first (BLOCK-4).
+// Other blocks still read.
+TEST(ArchiveFrames, DamagedFrameFailsEveryReadOfItsBlock) {
+  const std::string path = pack(commented_pgn(true), "framed_bad.pga", framed_blocks());
+  std::string bytes = file_bytes(path);
+  const auto blocks = block_sections(bytes);
+  ASSERT_GT(blocks.size(), 2u);
+  ASSERT_EQ(blocks[0].encoding[container::kTexts], container::kZstdColumnsByGroup);
+  bytes[blocks[0].texts_at] ^= 1;
+  const std::size_t end = blocks[1].offset;
+  const std::uint64_t sum = hash64(std::string_view(bytes).substr(blocks[0].offset, end - 8 - blocks[0].offset));
+  for (int i = 0; i < 8; ++i) bytes[end - 8 + i] = static_cast<char>(sum >> (8 * i));
+  { std::ofstream(path, std::ios::binary) << bytes; }
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  auto last = (*a)->read_game(blocks[0].games - 1);
+  ASSERT_FALSE(last.ok());
+  EXPECT_EQ(last.error().code(), ErrorCode::Corruption);
+  EXPECT_NE(last.error().message().find("block 0"), std::string::npos) << last.error().to_string();
+  EXPECT_NE(last.error().message().find("no Zstandard frame"), std::string::npos) << last.error().to_string();
+  EXPECT_TRUE((*a)->read_game(blocks[0].games).ok()) << "block 1 is sound";
+  EXPECT_FALSE((*a)->verify().ok());
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// 400 games whose tags repeat enough for a tag dictionary (the input of valid/tag_dictionary).
+const std::string& dictionary_pgn() {
+  static const std::string text = test::read_file(test::corpus_path("conformance/valid/tag_dictionary.pgn"));
+  return text;
+}
+WriterOptions dictionary_blocks(unsigned threads = 2) {
+  WriterOptions o;
+  o.block_games = 50;
+  o.dictionary_bytes = 4096;
+  o.threads = threads;
+  return o;
+}
+ArchiveInfo info_of(const std::string& path) {
+  auto a = Archive::open(path);
+  EXPECT_TRUE(a.ok()) << (a.ok() ? "" : a.error().to_string());
+  auto i = (*a)->info();
+  EXPECT_TRUE(i.ok());
+  return *i;
+}
+
+// [DICT-1] [BLOCK-5] The writer trains one dictionary on the first blocks' tags and compresses
+// every block's tags with it; the archive is smaller than without, reads back the same games in
+// order, at random and by export, and its bytes do not depend on the thread count.
+TEST(ArchiveDictionary, TrainedOnceUsedByEveryBlock) {
+  ASSERT_GT(dictionary_pgn().size(), 50000u);
+  const std::string with = pack(dictionary_pgn(), "dict.pga", dictionary_blocks());
+  WriterOptions none = dictionary_blocks();
+  none.dictionary_bytes = 0;
+  const std::string without = pack(dictionary_pgn(), "nodict.pga", none);
+  const ArchiveInfo i = info_of(with);
+  EXPECT_EQ(i.dictionaries, 1u);
+  EXPECT_EQ(i.dictionary_blocks, i.blocks);
+  EXPECT_GT(i.blocks, 4u);
+  EXPECT_EQ(info_of(without).dictionaries, 0u);
+  EXPECT_LT(file_bytes(with).size(), file_bytes(without).size());
+  EXPECT_LT(i.section(Section::Tags).stored + i.dictionary_bytes, info_of(without).section(Section::Tags).stored);
+
+  EXPECT_EQ(unpack_games(with), unpack_games(without));
+  auto a = Archive::open(with);
+  auto b = Archive::open(without);
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::mt19937_64 rng(5);
+  for (int k = 0; k < 200; ++k) {
+    const std::uint64_t g = rng() % (*a)->game_count();
+    auto x = (*a)->read_pgn(g);
+    ASSERT_TRUE(x.ok()) << x.error().to_string();
+    EXPECT_EQ(*x, *(*b)->read_pgn(g));
+  }
+  std::string ea, eb;
+  ASSERT_TRUE((*a)->export_pgn([&](std::string_view s) { ea += s; return true; }, 2).ok());
+  ASSERT_TRUE((*b)->export_pgn([&](std::string_view s) { eb += s; return true; }, 2).ok());
+  EXPECT_EQ(ea, eb);
+  Query q;
+  q.event = "rapid";
+  EXPECT_EQ(*(*a)->find(q), *(*b)->find(q));
+
+  for (unsigned threads : {1u, 3u})
+    EXPECT_EQ(file_bytes(pack(dictionary_pgn(), "dict_t.pga", dictionary_blocks(threads))), file_bytes(with))
+        << threads << " threads";
+  // A few games (too little tags to train on) get no dictionary.
+  EXPECT_EQ(info_of(pack(test::read_file(test::corpus_path("pgn/twic_events.pgn")), "small.pga")).dictionaries, 0u);
+}
+
+// Games given one by one (ArchiveWriter::add_game) go through the same hold and training.
+TEST(ArchiveDictionary, GamesAddedOneByOneGetOneToo) {
+  std::vector<Game> games;
+  for (const auto& g : test::read_all(dictionary_pgn())) games.push_back(g.game);
+  const std::string path = temp_path("dgames.pga");
+  {
+    WriterOptions o = dictionary_blocks();
+    o.block_bytes = 1 << 30;  // blocks close by count: 50 games
+    auto w = ArchiveWriter::create(path, o);
+    for (const Game& g : games) ASSERT_TRUE((*w)->add_game(g).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const ArchiveInfo i = info_of(path);
+  EXPECT_EQ(i.dictionaries, 1u);
+  EXPECT_EQ(i.dictionary_blocks, i.blocks);
+  const auto back = unpack_games(path);
+  ASSERT_EQ(back.size(), games.size());
+  for (std::size_t k = 0; k < games.size(); ++k) EXPECT_EQ(back[k].game, games[k]) << k;
+}
+
+// An archive appended to keeps its dictionary for the new blocks; a merge copies each input's
+// dictionary once (the same dictionary twice is kept once).
+TEST(ArchiveDictionary, AppendKeepsItMergeCopiesEach) {
+  const std::string text = dictionary_pgn();
+  const std::string first = pack(text, "d1.pga", dictionary_blocks());
+  ASSERT_EQ(info_of(first).dictionaries, 1u);
+
+  const std::string appended = temp_path("dappended.pga");
+  {
+    auto w = ArchiveWriter::create(appended, dictionary_blocks());
+    ASSERT_TRUE((*w)->add_archive_blocks(first).ok());
+    PgnReader reader(memory_input(text), "again.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const ArchiveInfo ai = info_of(appended);
+  EXPECT_EQ(ai.dictionaries, 1u);
+  EXPECT_EQ(ai.blocks, 2 * info_of(first).blocks);
+  EXPECT_EQ(ai.dictionary_blocks, ai.blocks) << "the new blocks use the archive's dictionary";
+  auto twice = unpack_games(first);
+  for (auto& g : unpack_games(first)) twice.push_back(g);
+  EXPECT_EQ(unpack_games(appended), twice);
+
+  WriterOptions bigger = dictionary_blocks();
+  bigger.dictionary_bytes = 6144;  // another dictionary
+  const std::string other = pack(text + "\n\n" + text, "d2.pga", bigger);
+  ASSERT_EQ(info_of(other).dictionaries, 1u);
+  const std::string merged = temp_path("dmerged.pga");
+  {
+    auto w = ArchiveWriter::create(merged, dictionary_blocks());
+    for (const std::string& p : {first, other, first}) ASSERT_TRUE((*w)->add_archive_blocks(p).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const ArchiveInfo mi = info_of(merged);
+  EXPECT_EQ(mi.dictionaries, 2u);
+  EXPECT_EQ(mi.dictionary_bytes, info_of(first).dictionary_bytes + info_of(other).dictionary_bytes);
+  auto expect = unpack_games(first);
+  for (auto& g : unpack_games(other)) expect.push_back(g);
+  for (auto& g : unpack_games(first)) expect.push_back(g);
+  EXPECT_EQ(unpack_games(merged), expect);
+}
+
+// Every single-byte change of the dictionary element is detected when the archive opens; salvage
+// without the index still finds the dictionary and reads every block.
+TEST(ArchiveDictionary, DamageToTheDictionaryIsDetected) {
+  using namespace container;
+  const std::string path = pack(dictionary_pgn(), "ddamage.pga", dictionary_blocks());
+  const std::string good = file_bytes(path);
+  const std::size_t size = dictionary_element_size(std::string_view(good).substr(kHeaderSize));
+  ASSERT_GT(size, 100u);
+  const std::string damaged = temp_path("ddamaged.pga");
+  for (std::size_t i = kHeaderSize; i < kHeaderSize + size; ++i) {
+    std::string bad = good;
+    bad[i] = static_cast<char>(bad[i] ^ 0x10);
+    { std::ofstream(damaged, std::ios::binary) << bad; }
+    auto a = Archive::open(damaged);
+    ASSERT_FALSE(a.ok()) << "flip at byte " << i;
+    EXPECT_EQ(a.error().code(), ErrorCode::Corruption);
+    EXPECT_NE(a.error().message().find("dictionary at offset 32"), std::string::npos) << a.error().to_string();
+  }
+  std::string salvaged, exported;
+  auto rep = salvage_pgn(path, [&](std::string_view s) { salvaged += s; return true; });
+  ASSERT_TRUE(rep.ok());
+  EXPECT_TRUE(rep->skipped.empty()) << rep->skipped.front();
+  auto a = Archive::open(path);
+  ASSERT_TRUE((*a)->export_pgn([&](std::string_view s) { exported += s; return true; }, 1).ok());
+  EXPECT_EQ(salvaged, exported);
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// Opening reads only the index (its tables and the name directory); a name chunk is read and
+// checked when a search or verify first needs it. So an archive whose name chunk is damaged (a
+// posting naming a block that does not exist, every checksum made right) opens and reads games,
+// while an indexed search and verify report the damage.
+TEST(ArchiveDamage, NameTablesAreCheckedWhenFirstUsed) {
+  using namespace container;
+  WriterOptions o = small_blocks();
+  o.dictionary_bytes = 0;  // chunks compressed without a dictionary: this test rewrites them
+  const std::string path = pack(sample_pgn(), "names.pga", o);
+  const std::string good = file_bytes(path);
+  const ArchiveParts parts = parts_of(good);
+  ASSERT_FALSE(parts.index.name_chunks[0].empty());
+  // Every chunk read back and written again after the blocks, the first White value's last
+  // posting pointing past the blocks; then the block table.
+  const std::string bad = edit_names(good, [&](int field, std::size_t k, std::vector<NameEntry>& entries) {
+    if (field == 0 && k == 0) entries[0].blocks.back() = static_cast<std::uint32_t>(parts.blocks.size() + 5);
+  });
+  const std::string damaged = temp_path("names_damaged.pga");
+  { std::ofstream(damaged, std::ios::binary) << bad; }
+  auto a = Archive::open(damaged);
+  ASSERT_TRUE(a.ok()) << a.error().to_string();
+  EXPECT_TRUE((*a)->read_pgn((*a)->game_count() - 1).ok());
+  Query q;
+  q.white = "a";
+  auto found = (*a)->find(q);
+  ASSERT_FALSE(found.ok());
+  EXPECT_EQ(found.error().code(), ErrorCode::Corruption);
+  EXPECT_NE(found.error().message().find("posting names a block that does not exist"), std::string::npos)
+      << found.error().to_string();
+  EXPECT_TRUE(test::find_by_scan(**a, q).ok()) << "a scan needs no name table";
+  auto b = Archive::open(damaged);
+  Status st = (*b)->verify();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code(), ErrorCode::Corruption);
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// The index's directories round-trip (5,000 block table chunks: a body of some 40 KB,
+// compressed), and an index cut short anywhere is Corruption.
+TEST(ArchiveIndex, IndexRoundTripsAndACutIndexIsCorruption) {
+  using namespace container;
+  Index index;
+  const std::uint64_t n = 5000, base = kHeaderSize + 1000;
+  for (std::uint64_t i = 0; i < n; ++i)
+    index.table_chunks.push_back(TableChunkEntry{base + i * 100, 100, 1, i});
+  const std::uint64_t index_offset = base + n * 100;
+  StoreOptions o;
+  const std::string bytes = encode_index(index, o);
+  ASSERT_EQ(bytes[4], kZstd);
+  Index back;
+  ASSERT_TRUE(decode_index(bytes, index_offset, back).ok());
+  ASSERT_EQ(back.table_chunks.size(), n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    EXPECT_EQ(back.table_chunks[i].offset, index.table_chunks[i].offset);
+    EXPECT_EQ(back.table_chunks[i].first_game, index.table_chunks[i].first_game);
+  }
+  for (std::size_t keep : {std::size_t{9}, bytes.size() / 4, bytes.size() / 2, bytes.size() - 3}) {
+    Index cut;
+    const Status st = decode_index(std::string_view(bytes).substr(0, keep), index_offset, cut);
+    ASSERT_FALSE(st.ok()) << keep;
+    EXPECT_EQ(st.error().code(), ErrorCode::Corruption);
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+std::string pgn_of(const ArchiveGame& g) {
+  if (g.raw) return g.raw_text;
+  std::string out;
+  EXPECT_TRUE(write_pgn(g.game, out).ok());
+  return out;
+}
+
+std::string with_byte_flipped(std::string bytes, std::uint64_t at) {
+  bytes[at] = static_cast<char>(bytes[at] ^ 0x20);
+  return bytes;
+}
+
+// The block table is in chunks that a reader reads when first needed. Reading games
+// by number through many small chunks gives what a sequential pass gives; a damaged chunk does
+// not stop the archive opening or the games whose blocks other chunks list, but reading a game
+// it lists, verifying and searching report it as Corruption naming the chunk.
+TEST(ArchiveIndex, BlockTableIsReadChunkByChunk) {
+  using namespace container;
+  WriterOptions o = small_blocks();
+  o.block_games = 2;
+  o.table_chunk_blocks = 3;
+  const std::string path = pack(sample_pgn(), "table_chunks.pga", o);
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok()) << a.error().to_string();
+  auto info = (*a)->info();
+  ASSERT_TRUE(info.ok());
+  ASSERT_GT(info->blocks, 9u);
+  EXPECT_EQ(info->table_chunks, (info->blocks + 2) / 3);
+  std::vector<std::string> in_order;
+  ASSERT_TRUE((*a)->for_each([&](std::uint64_t, ArchiveGame& g) {
+                    in_order.push_back(pgn_of(g));
+                    return true;
+                  }).ok());
+  ASSERT_EQ(in_order.size(), (*a)->game_count());
+  auto fresh = Archive::open(path);  // each chunk read on demand, from the last game back
+  for (std::uint64_t i = (*fresh)->game_count(); i-- > 0;) {
+    auto g = (*fresh)->read_game(i);
+    ASSERT_TRUE(g.ok()) << g.error().to_string();
+    EXPECT_EQ(pgn_of(*g), in_order[i]) << "game " << i + 1;
+  }
+
+  // The second chunk damaged (a byte of its entries flipped: its checksum no longer holds).
+  const std::string good = file_bytes(path);
+  const Index index = parts_of(good).index;
+  ASSERT_GE(index.table_chunks.size(), 3u);
+  const TableChunkEntry c = index.table_chunks[1];
+  const std::string damaged = temp_path("table_chunk_damaged.pga");
+  { std::ofstream(damaged, std::ios::binary) << with_byte_flipped(good, c.offset + kTableChunkHeaderSize + 1); }
+  auto d = Archive::open(damaged);
+  ASSERT_TRUE(d.ok()) << "opening reads no table chunk: " << d.error().to_string();
+  EXPECT_TRUE((*d)->read_pgn(0).ok()) << "chunk 0 is sound";
+  EXPECT_TRUE((*d)->read_pgn((*d)->game_count() - 1).ok()) << "the last chunk is sound";
+  const std::string named = "block table chunk at offset " + std::to_string(c.offset);
+  auto bad = (*d)->read_pgn(c.first_game);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code(), ErrorCode::Corruption);
+  EXPECT_NE(bad.error().message().find(named), std::string::npos) << bad.error().to_string();
+  const Status verified = (*d)->verify();
+  ASSERT_FALSE(verified.ok());
+  EXPECT_NE(verified.error().message().find(named), std::string::npos) << verified.error().to_string();
+  Query q;
+  q.result = "1-0";
+  auto found = (*d)->find(q);
+  ASSERT_FALSE(found.ok());
+  EXPECT_EQ(found.error().code(), ErrorCode::Corruption);
+  // An exact name whose games all lie before the damaged chunk: the search reads only the
+  // chunks of the blocks the name table gives, and finds what it finds in the sound archive.
+  auto first_tags = (*a)->read_tags(0);
+  ASSERT_TRUE(first_tags.ok());
+  Query by_name;
+  by_name.exact_names = true;
+  for (const Tag& t : *first_tags)
+    if (t.key == "White") by_name.white = t.value;
+  ASSERT_TRUE(by_name.white.has_value());
+  auto expected = (*a)->find(by_name);
+  ASSERT_TRUE(expected.ok());
+  ASSERT_FALSE(expected->empty());
+  ASSERT_LT(expected->back(), c.first_game) << "the test needs a name found only before the damaged chunk";
+  auto named_found = (*d)->find(by_name);
+  ASSERT_TRUE(named_found.ok()) << named_found.error().to_string();
+  EXPECT_EQ(*named_found, *expected);
+
+  // The directory moved the second chunk's first game one earlier: the first chunk, whose
+  // checksum holds, lists one game more than the directory leaves it. Reading a game of it
+  // fails, and fails again: a chunk that fails its checks is not kept as read.
+  Index moved = index;
+  moved.table_chunks[1].first_game -= 1;
+  const std::string renumbered = temp_path("table_chunk_renumbered.pga");
+  { std::ofstream(renumbered, std::ios::binary) << with_index(good, moved); }
+  auto r = Archive::open(renumbered);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto g = (*r)->read_pgn(0);
+    ASSERT_FALSE(g.ok()) << "attempt " << attempt;
+    EXPECT_EQ(g.error().code(), ErrorCode::Corruption);
+    EXPECT_NE(g.error().message().find("its blocks hold"), std::string::npos) << g.error().to_string();
+  }
+}
+
+TEST(ArchiveIndex, TableChunkSizeOutOfRangeIsRefused) {
+  WriterOptions o;
+  o.table_chunk_blocks = 0;
+  auto w = ArchiveWriter::create(temp_path("no_table.pga"), o);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error().code(), ErrorCode::InvalidInput);
+}
+
+}  // namespace
+}  // namespace pgnarc

@@ -1,0 +1,97 @@
+// FEN: strict parsing with errors that name the field and the reason; output.
+#include "support/test_util.h"
+
+namespace pgnarc {
+namespace {
+
+std::string fen_error(const std::string& fen) {
+  auto r = Position::from_fen(fen);
+  return r.ok() ? "ok" : r.error().message();
+}
+
+bool mentions(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST(Fen, RoundTripsCanonicalFens) {
+  for (const char* f : {
+           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+           "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+           "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+           "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w KQkq - 1 9",
+           "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1",
+           "1r1kr3/8/8/8/8/8/8/RR1K4 w Bq - 0 1",
+       }) {
+    EXPECT_EQ(test::fen(f).fen(), f);
+  }
+}
+
+TEST(Fen, ShredderAndXFenCastlingAreTheSamePosition) {
+  EXPECT_EQ(test::fen("2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9"),
+            test::fen("2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w KQkq - 1 9"));
+  Position shredder = test::fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+  shredder.set_chess960(false);
+  EXPECT_EQ(shredder, Position());
+}
+
+TEST(Fen, Chess960IsInferredFromCastlingRights) {
+  EXPECT_FALSE(Position().chess960());
+  EXPECT_TRUE(test::fen("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1").chess960());
+  EXPECT_TRUE(test::fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1").chess960());
+  EXPECT_TRUE(Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", true)->chess960());
+}
+
+TEST(Fen, OptionalClocksAndExtraSpaces) {
+  EXPECT_EQ(test::fen("4k3/8/8/8/8/8/8/4K3 w - -").fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+  EXPECT_EQ(test::fen("  4k3/8/8/8/8/8/8/4K3  b  -  -  3  40 ").fen(), "4k3/8/8/8/8/8/8/4K3 b - - 3 40");
+}
+
+TEST(Fen, EnPassantSquareKeptOnlyWhenACaptureIsPossible) {
+  EXPECT_EQ(test::fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").ep_square(), kNoSquare);
+  EXPECT_EQ(test::fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").ep_square(), 20);
+}
+
+TEST(Fen, ErrorsNameTheFieldAndTheReason) {
+  struct Case {
+    const char* fen;
+    const char* field;
+    const char* reason;
+  };
+  const Case cases[] = {
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "field 1 (piece placement)", "expected 8 ranks, found 7"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w - - 0 1", "field 1", "more than 8 ranks"},
+      {"rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "field 1", "bad piece letter 'X'"},
+      {"rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "field 1", "rank 7 has 7 squares, not 8"},
+      {"rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "field 1", "rank 7 has more than 8 squares"},
+      {"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "field 1", "bad piece letter '9'"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKKNR w kq - 0 1", "field 1", "more than one white king"},
+      {"rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "field 1", "no black king"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/PNBQKBNR w k - 0 1", "field 1", "pawn on a1"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "field 2 (side to move)", "expected 'w' or 'b'"},
+      {"4k3/8/8/8/8/8/8/R3K3 w K - 0 1", "field 3 (castling)", "right 'K' but no rook"},
+      {"4k3/8/8/8/8/8/4K3/R6R w Q - 0 1", "field 3 (castling)", "king is not on its first rank"},
+      {"4k3/8/8/8/8/8/8/R3K2R w KH - 0 1", "field 3 (castling)", "two rights for the same side"},
+      {"4k3/8/8/8/8/8/8/R3K2R w KX - 0 1", "field 3 (castling)", "bad character 'X'"},
+      {"4k3/8/8/8/8/8/8/4K3 w - e4 0 1", "field 4 (en passant)", "must be on rank 6"},
+      {"4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "field 4 (en passant)", "no pawn can just have made a double step"},
+      {"4k3/8/8/8/8/8/8/4K3 w - z9 0 1", "field 4 (en passant)", "is not a square"},
+      {"4k3/8/8/8/8/8/8/4K3 w - - x 1", "field 5 (halfmove clock)", "is not a number"},
+      {"4k3/8/8/8/8/8/8/4K3 w - - 0 -3", "field 6 (fullmove number)", "is not a number"},
+      {"4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "field 2 (side to move)", "the side not to move (black) is in check"},
+      {"4k3/8/8/8/8/8/8/4K3 w", "", "expected 4 to 6 fields, found 2"},
+      {"4k3/8/8/8/8/8/8/4K3 w - - 0 1 2", "", "expected 4 to 6 fields, found 7 or more"},
+      {"4k3/8/8/8/8/8/8/4K3 w - - 0 1 2 3 4 5", "", "expected 4 to 6 fields, found 7 or more"},
+      {"4k3/8/8/8/8/8/8/4X3 w - - 0 1", "field 1", "bad piece letter 'X'"},
+      {"4k3/8/8/8/8/8/8/4\xc3\xa9K2 w - - 0 1", "field 1", "bad piece letter"},
+      {"QQQQQQQQ/QQQQQQQk/QQ6/8/8/8/8/4K3 w - - 0 1", "field 1", "more than 16 white pieces"},
+  };
+  for (const Case& c : cases) {
+    const std::string msg = fen_error(c.fen);
+    EXPECT_TRUE(mentions(msg, c.field)) << c.fen << " -> " << msg;
+    EXPECT_TRUE(mentions(msg, c.reason)) << c.fen << " -> " << msg;
+    EXPECT_TRUE(mentions(msg, c.fen)) << "error should quote the FEN: " << msg;
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc
