@@ -254,8 +254,8 @@ int cmd_access(const char* path, const char* player) {
   std::sort(us.begin(), us.end());
   pgnarc::Query q;
   q.player = player;
-  // The first indexed search reads the name tables (format 9: the chunks it needs; before: all
-  // of them, unless verify above did); the figure is the median of the five after it.
+  // The first indexed search reads the name chunks it needs (cached for the next searches); the
+  // figure is the median of the five after it.
   auto t0 = std::chrono::steady_clock::now();
   auto fast = (*a)->find(q);
   const double t_first = seconds_since(t0);

@@ -193,18 +193,14 @@ WriterOptions dictionary_options() {
   return o;
 }
 
-}  // namespace
+// `s` with the byte at `at` xor-ed with `x`.
+std::string flip(std::string s, std::size_t at, char x = 1) {
+  s[at] = static_cast<char>(s[at] ^ x);
+  return s;
+}
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
-    return 1;
-  }
-  dir = argv[1];
-  std::system(("mkdir -p '" + dir + "/encode' '" + dir + "/valid' '" + dir + "/invalid'").c_str());
-  manifest = "# kind\tname\tsettings or error class\trequirements\twhy\n";
-
-  // ---- encode (and valid) ----
+// Archives a writer must produce byte for byte (and read back).
+void encode_vectors() {
   encode_vector("empty", "", "FILE-HDR-1 INDEX-1 FOOTER-1", "an archive with no games");
   encode_vector("two_plies", "1. e4 e5\n", "MOVE-ORDER-1 MOVE-INT-1 MOVE-INT-2 REC-HDR-1",
                 "the worked example of spec section 12.1 in a whole archive (spec section 12.3)");
@@ -264,7 +260,11 @@ int main(int argc, char** argv) {
                 "evaluations before a track's clock: pawns with one and two decimals, 0.0, mates both ways "
                 "(frame 3), and 0.20, not in lichess's form, kept as text (frame 0)");
 
-  // ---- valid: compressed sections ----
+}
+
+// Archives a reader must read: compressed sections, frames, column forms, a tag dictionary, name
+// and block table chunks.
+void valid_vectors() {
   {
     WriterOptions z = stored();
     z.compress = true;
@@ -317,7 +317,7 @@ int main(int argc, char** argv) {
     const std::string pga = pack(dictionary_pgn(), dictionary_options());
     if (parts_of(pga).index.dictionaries.size() != 1) {
       std::fprintf(stderr, "tag_dictionary: the writer made no dictionary\n");
-      return 1;
+      std::exit(1);
     }
     valid_vector("tag_dictionary", pga, "BLOCK-1 BLOCK-5 DICT-1 INDEX-1",
                  "400 games in 8 blocks whose tags sections are compressed with the archive's tag dictionary, an "
@@ -332,7 +332,7 @@ int main(int argc, char** argv) {
   const std::string named = pack(names_pgn, chunked);
   if (parts_of(named).index.name_chunks[0].size() < 3) {
     std::fprintf(stderr, "name_chunks: the writer made too few White chunks\n");
-    return 1;
+    std::exit(1);
   }
   valid_vector("name_chunks", named, "INDEX-1 NAME-1",
                "blocks of 7 games and name tables in chunks of about 64 bytes of entries: three or more per field");
@@ -344,18 +344,16 @@ int main(int argc, char** argv) {
   const std::string tabled_pga = pack(table_pgn, tabled);
   if (parts_of(tabled_pga).index.table_chunks.size() != 3) {
     std::fprintf(stderr, "table_chunks: the writer made another number of chunks than 3\n");
-    return 1;
+    std::exit(1);
   }
   valid_vector("table_chunks", tabled_pga, "INDEX-1 TABLE-1",
                "nine games in five blocks, the block table in chunks of two blocks (the last of one)");
+}
 
-  // ---- invalid ----
+// Damage to the header, footer, index and block table entries.
+void invalid_file_vectors() {
   const std::string good = read(dir + "/encode/many_blocks.pga");
   const std::string two = read(dir + "/encode/two_plies.pga");
-  auto flip = [](std::string s, std::size_t at, char x = 1) {
-    s[at] = static_cast<char>(s[at] ^ x);
-    return s;
-  };
   invalid_vector("short_file", two.substr(0, 79), "Corruption", "FOOTER-1", "shorter than a header and a footer");
   invalid_vector("bad_magic", fix_header_checksum(flip(two, 1)), "Corruption", "FILE-HDR-1", "wrong file magic");
   invalid_vector("header_checksum", flip(two, 28), "Corruption", "FILE-HDR-1", "header checksum mismatch");
@@ -372,98 +370,6 @@ int main(int argc, char** argv) {
                        ", a draft of the format this reader does not read: refused as unsupported");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
-  {
-    // Tag dictionaries damaged: the element's bytes, the index's ID for it, its place; a block
-    // naming a dictionary the archive lacks; encoding 3 on a section other than tags.
-    const std::string dict = read(dir + "/valid/tag_dictionary.pga");
-    Index idx = parts_of(dict).index;
-    const DictionaryEntry d = idx.dictionaries.at(0);
-    invalid_vector("dictionary_checksum", flip(dict, d.offset + d.size / 2), "Corruption", "DICT-1",
-                   "a byte of the dictionary element changed");
-    idx.dictionaries[0].id ^= 1;
-    invalid_vector("dictionary_id_mismatch", with_index(dict, idx), "Corruption", "DICT-1 INDEX-1",
-                   "the index gives the dictionary another ID than its element");
-    idx = parts_of(dict).index;
-    idx.dictionaries[0].offset += 1;
-    invalid_vector("dictionary_out_of_place", with_index(dict, idx), "Corruption", "INDEX-1",
-                   "a dictionary entry not where the element is");
-    GameBuilder b;
-    PgnReader r(memory_input(dictionary_pgn()), "x");
-    std::vector<CodecStreams> streams;
-    std::vector<std::vector<Tag>> tags;
-    for (int i = 0; i < 50 && *r.next(b); ++i) {
-      streams.emplace_back();
-      if (!encode_game(b.game(), streams.back()).ok()) std::abort();
-      tags.push_back(b.game().tags);
-    }
-    // (The dictionary of valid/tag_dictionary, without its element.)
-    std::uint32_t id;
-    std::string content;
-    if (!read_dictionary_element(std::string_view(dict).substr(d.offset, d.size), "x", id, content).ok()) std::abort();
-    const auto trained = WriterDictionary::make(content, 9);
-    if (!trained) std::abort();
-    invalid_vector("dictionary_unknown", archive_of(streams, tags, "", trained.get()), "Corruption",
-                   "BLOCK-5", "a tags section compressed with a dictionary the archive does not hold");
-    invalid_vector("dictionary_encoding_on_moves",
-                   edit_block(two, [](std::string& blk) { blk[kBlockHeaderSize + kSectionEntrySize + 1] = kZstdDictionary; }),
-                   "Corruption", "BLOCK-1", "encoding 3 (dictionary) on the moves section");
-  }
-  {
-    // Name chunks damaged (9.10): the element's bytes, its place, the directory's order and first
-    // value, a posting past the blocks, a chunk's last value not below the next one's first.
-    const ArchiveParts named_parts = parts_of(named);
-    const Index& idx = named_parts.index;
-    const NameChunkEntry c = idx.name_chunks[0][1];
-    invalid_vector("name_chunk_checksum", flip(named, c.offset + c.size / 2), "Corruption", "NAME-1",
-                   "a byte of a name chunk changed");
-    Index moved = idx;
-    moved.name_chunks[0][1].offset += 1;
-    invalid_vector("name_chunk_out_of_place", with_index(named, moved), "Corruption", "INDEX-1",
-                   "a name chunk entry not where the chunk is");
-    Index unordered = idx;
-    unordered.name_chunks[0][1].first = unordered.name_chunks[0][0].first;
-    invalid_vector("name_chunks_not_ascending", with_index(named, unordered), "Corruption", "INDEX-1",
-                   "two name chunks of a field with the same first value in the directory");
-    Index renamed = idx;
-    renamed.name_chunks[0][1].first += '\x01';
-    invalid_vector("name_chunk_first_value", with_index(named, renamed), "Corruption", "NAME-1",
-                   "the directory gives a name chunk another first value than the chunk holds");
-    invalid_vector("name_posting_past_blocks", edit_names(named, [&](int field, std::size_t k, std::vector<NameEntry>& e) {
-                     if (field == 1 && k == 0) e[0].blocks.back() = static_cast<std::uint32_t>(named_parts.blocks.size());
-                   }),
-                   "Corruption", "NAME-1", "a posting naming a block past the last");
-    invalid_vector("name_chunks_overlap", edit_names(named, [&](int field, std::size_t k, std::vector<NameEntry>& e) {
-                     if (field == 0 && k == 0) e.push_back(NameEntry{idx.name_chunks[0][1].first, {0}});
-                   }),
-                   "Corruption", "NAME-1", "a name chunk's last value equal to the next chunk's first");
-  }
-  {
-    // Block table chunks damaged (9.11): the element's bytes, its place, the directory's block
-    // count and first game, an entry past the blocks.
-    const ArchiveParts tabled_parts = parts_of(tabled_pga);
-    const Index& idx = tabled_parts.index;
-    const TableChunkEntry c = idx.table_chunks[1];
-    invalid_vector("table_chunk_checksum", flip(tabled_pga, c.offset + c.size / 2), "Corruption", "TABLE-1",
-                   "a byte of the second block table chunk changed");
-    Index moved = idx;
-    moved.table_chunks[1].offset += 1;
-    invalid_vector("table_chunk_out_of_place", with_index(tabled_pga, moved), "Corruption", "INDEX-1",
-                   "a block table chunk entry not where the chunk is");
-    Index recounted = idx;
-    recounted.table_chunks[0].blocks -= 1;
-    recounted.table_chunks[1].blocks += 1;
-    invalid_vector("table_chunk_block_count", with_index(tabled_pga, recounted), "Corruption", "TABLE-1",
-                   "the directory gives the first chunk one block, it lists two");
-    Index renumbered = idx;
-    renumbered.table_chunks[1].first_game -= 1;
-    invalid_vector("table_chunk_first_game", with_index(tabled_pga, renumbered), "Corruption", "TABLE-1",
-                   "the directory puts the second chunk's first game one earlier than the first chunk's blocks hold");
-    ArchiveParts gapped = tabled_parts;
-    gapped.blocks[2].offset += 1;
-    invalid_vector("table_block_out_of_place",
-                   rebuild(tabled_pga, idx.table_chunks[0].offset, "", gapped.index, gapped.blocks, 2), "Corruption",
-                   "INDEX-1", "a block entry of the second chunk not where the block is");
-  }
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
   invalid_vector("footer_checksum", flip(good, good.size() - 8), "Corruption", "FOOTER-1", "footer checksum mismatch");
   {
@@ -483,197 +389,327 @@ int main(int argc, char** argv) {
     idx.blocks[2].size += 1000000;
     invalid_vector("length_past_end", with_tables(good, idx), "Corruption", "INDEX-1", "a block size that runs past the index");
   }
+}
+
+// Tag dictionaries damaged: the element's bytes, the index's ID for it, its place; a block
+// naming a dictionary the archive lacks; encoding 3 on a section other than tags.
+void invalid_dictionary_vectors() {
+  const std::string two = read(dir + "/encode/two_plies.pga");
+  // Tag dictionaries damaged: the element's bytes, the index's ID for it, its place; a block
+  // naming a dictionary the archive lacks; encoding 3 on a section other than tags.
+  const std::string dict = read(dir + "/valid/tag_dictionary.pga");
+  Index idx = parts_of(dict).index;
+  const DictionaryEntry d = idx.dictionaries.at(0);
+  invalid_vector("dictionary_checksum", flip(dict, d.offset + d.size / 2), "Corruption", "DICT-1",
+                 "a byte of the dictionary element changed");
+  idx.dictionaries[0].id ^= 1;
+  invalid_vector("dictionary_id_mismatch", with_index(dict, idx), "Corruption", "DICT-1 INDEX-1",
+                 "the index gives the dictionary another ID than its element");
+  idx = parts_of(dict).index;
+  idx.dictionaries[0].offset += 1;
+  invalid_vector("dictionary_out_of_place", with_index(dict, idx), "Corruption", "INDEX-1",
+                 "a dictionary entry not where the element is");
+  GameBuilder b;
+  PgnReader r(memory_input(dictionary_pgn()), "x");
+  std::vector<CodecStreams> streams;
+  std::vector<std::vector<Tag>> tags;
+  for (int i = 0; i < 50 && *r.next(b); ++i) {
+    streams.emplace_back();
+    if (!encode_game(b.game(), streams.back()).ok()) std::abort();
+    tags.push_back(b.game().tags);
+  }
+  // (The dictionary of valid/tag_dictionary, without its element.)
+  std::uint32_t id;
+  std::string content;
+  if (!read_dictionary_element(std::string_view(dict).substr(d.offset, d.size), "x", id, content).ok()) std::abort();
+  const auto trained = WriterDictionary::make(content, 9);
+  if (!trained) std::abort();
+  invalid_vector("dictionary_unknown", archive_of(streams, tags, "", trained.get()), "Corruption",
+                 "BLOCK-5", "a tags section compressed with a dictionary the archive does not hold");
+  invalid_vector("dictionary_encoding_on_moves",
+                 edit_block(two, [](std::string& blk) { blk[kBlockHeaderSize + kSectionEntrySize + 1] = kZstdDictionary; }),
+                 "Corruption", "BLOCK-1", "encoding 3 (dictionary) on the moves section");
+}
+
+// Name chunks damaged (9.10).
+void invalid_name_vectors() {
+  const std::string named = read(dir + "/valid/name_chunks.pga");
+  // Name chunks damaged (9.10): the element's bytes, its place, the directory's order and first
+  // value, a posting past the blocks, a chunk's last value not below the next one's first.
+  const ArchiveParts named_parts = parts_of(named);
+  const Index& idx = named_parts.index;
+  const NameChunkEntry c = idx.name_chunks[0][1];
+  invalid_vector("name_chunk_checksum", flip(named, c.offset + c.size / 2), "Corruption", "NAME-1",
+                 "a byte of a name chunk changed");
+  Index moved = idx;
+  moved.name_chunks[0][1].offset += 1;
+  invalid_vector("name_chunk_out_of_place", with_index(named, moved), "Corruption", "INDEX-1",
+                 "a name chunk entry not where the chunk is");
+  Index unordered = idx;
+  unordered.name_chunks[0][1].first = unordered.name_chunks[0][0].first;
+  invalid_vector("name_chunks_not_ascending", with_index(named, unordered), "Corruption", "INDEX-1",
+                 "two name chunks of a field with the same first value in the directory");
+  Index renamed = idx;
+  renamed.name_chunks[0][1].first += '\x01';
+  invalid_vector("name_chunk_first_value", with_index(named, renamed), "Corruption", "NAME-1",
+                 "the directory gives a name chunk another first value than the chunk holds");
+  invalid_vector("name_posting_past_blocks", edit_names(named, [&](int field, std::size_t k, std::vector<NameEntry>& e) {
+                   if (field == 1 && k == 0) e[0].blocks.back() = static_cast<std::uint32_t>(named_parts.blocks.size());
+                 }),
+                 "Corruption", "NAME-1", "a posting naming a block past the last");
+  invalid_vector("name_chunks_overlap", edit_names(named, [&](int field, std::size_t k, std::vector<NameEntry>& e) {
+                   if (field == 0 && k == 0) e.push_back(NameEntry{idx.name_chunks[0][1].first, {0}});
+                 }),
+                 "Corruption", "NAME-1", "a name chunk's last value equal to the next chunk's first");
+}
+
+// Block table chunks damaged (9.11).
+void invalid_table_vectors() {
+  const std::string tabled_pga = read(dir + "/valid/table_chunks.pga");
+  // Block table chunks damaged (9.11): the element's bytes, its place, the directory's block
+  // count and first game, an entry past the blocks.
+  const ArchiveParts tabled_parts = parts_of(tabled_pga);
+  const Index& idx = tabled_parts.index;
+  const TableChunkEntry c = idx.table_chunks[1];
+  invalid_vector("table_chunk_checksum", flip(tabled_pga, c.offset + c.size / 2), "Corruption", "TABLE-1",
+                 "a byte of the second block table chunk changed");
+  Index moved = idx;
+  moved.table_chunks[1].offset += 1;
+  invalid_vector("table_chunk_out_of_place", with_index(tabled_pga, moved), "Corruption", "INDEX-1",
+                 "a block table chunk entry not where the chunk is");
+  Index recounted = idx;
+  recounted.table_chunks[0].blocks -= 1;
+  recounted.table_chunks[1].blocks += 1;
+  invalid_vector("table_chunk_block_count", with_index(tabled_pga, recounted), "Corruption", "TABLE-1",
+                 "the directory gives the first chunk one block, it lists two");
+  Index renumbered = idx;
+  renumbered.table_chunks[1].first_game -= 1;
+  invalid_vector("table_chunk_first_game", with_index(tabled_pga, renumbered), "Corruption", "TABLE-1",
+                 "the directory puts the second chunk's first game one earlier than the first chunk's blocks hold");
+  ArchiveParts gapped = tabled_parts;
+  gapped.blocks[2].offset += 1;
+  invalid_vector("table_block_out_of_place",
+                 rebuild(tabled_pga, idx.table_chunks[0].offset, "", gapped.index, gapped.blocks, 2), "Corruption",
+                 "INDEX-1", "a block entry of the second chunk not where the block is");
+}
+
+// Game records with valid checksums but damaged contents; tags and game directories damaged.
+void invalid_record_vectors() {
+  // Game records with valid checksums but damaged contents.
+  const Game g = [] {
+    GameBuilder b;
+    PgnReader r(memory_input("1. e4 e5 2. Nf3 1-0"), "x");
+    (void)r.next(b);
+    return b.game();
+  }();
+  CodecStreams s;
+  if (!encode_game(g, s).ok()) std::abort();
+  CodecStreams bad = s;
+  bad.structure[0] = static_cast<char>(bad.structure[0] | 0x40);
+  invalid_vector("record_reserved_bit", archive_of({bad}, {{}}), "Corruption", "REC-HDR-1", "reserved bit in a game header");
+  bad = s;
+  bad.moves[1] = static_cast<char>(bad.moves[1] + 1);
+  bad.moves.insert(2 + static_cast<std::size_t>(s.moves[1]), 1, '\0');
+  invalid_vector("integer_not_minimal", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-3", "move integer with a zero top byte");
+  bad = s;
+  bad.moves[0] = 2;  // 2 plies where the integer holds 3
+  invalid_vector("integer_left_over", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-5", "move integer with value left over");
+  invalid_vector("bytes_left_over", archive_of({s}, {{}}, s.moves), "Corruption", "BLOCK-2 BLOCK-3",
+                 "a section longer than its games (bytes after the last game)");
+  CodecStreams item;
+  Game annotated = g;
+  annotated.events.insert(annotated.events.begin() + 1, GameEvent::make_nag(1));
+  if (!encode_game(annotated, item).ok()) std::abort();
+  item.structure[3] = 9;  // the NAG item's type byte -> reserved
+  invalid_vector("reserved_item_type", archive_of({item}, {{}}), "Corruption", "REC-LINE-1", "reserved item type 9");
   {
-    // Game records with valid checksums but damaged contents.
-    const Game g = [] {
-      GameBuilder b;
-      PgnReader r(memory_input("1. e4 e5 2. Nf3 1-0"), "x");
-      (void)r.next(b);
-      return b.game();
-    }();
-    CodecStreams s;
-    if (!encode_game(g, s).ok()) std::abort();
-    CodecStreams bad = s;
-    bad.structure[0] = static_cast<char>(bad.structure[0] | 0x40);
-    invalid_vector("record_reserved_bit", archive_of({bad}, {{}}), "Corruption", "REC-HDR-1", "reserved bit in a game header");
-    bad = s;
-    bad.moves[1] = static_cast<char>(bad.moves[1] + 1);
-    bad.moves.insert(2 + static_cast<std::size_t>(s.moves[1]), 1, '\0');
-    invalid_vector("integer_not_minimal", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-3", "move integer with a zero top byte");
-    bad = s;
-    bad.moves[0] = 2;  // 2 plies where the integer holds 3
-    invalid_vector("integer_left_over", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-5", "move integer with value left over");
-    invalid_vector("bytes_left_over", archive_of({s}, {{}}, s.moves), "Corruption", "BLOCK-2 BLOCK-3",
-                   "a section longer than its games (bytes after the last game)");
-    CodecStreams item;
-    Game annotated = g;
-    annotated.events.insert(annotated.events.begin() + 1, GameEvent::make_nag(1));
-    if (!encode_game(annotated, item).ok()) std::abort();
-    item.structure[3] = 9;  // the NAG item's type byte -> reserved
-    invalid_vector("reserved_item_type", archive_of({item}, {{}}), "Corruption", "REC-LINE-1", "reserved item type 9");
-    {
-      // A clock comment (item type 5) with a clock that goes below zero.
-      GameBuilder b;
-      // (The comment before the last clock keeps the clocks out of a clock track, 8.3.2.)
-      PgnReader r(memory_input("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 {x} { [%clk 0:00:01] } *"), "x");
-      (void)r.next(b);
-      CodecStreams clocks;
-      if (!encode_game(b.game(), clocks).ok()) std::abort();
-      // structure: header, null count (no clock track), item count 4, then (slot delta, type 5,
-      // zigzag delta) per clock and the comment; the third clock's delta -4 (zigzag 7) becomes -6
-      // (zigzag 11): 5 - 6 < 0.
-      const std::size_t third = clocks.structure.rfind('\x07');
-      if (third == std::string::npos) std::abort();
-      clocks.structure[third] = 11;
-      invalid_vector("clock_below_zero", archive_of({clocks}, {{}}), "Corruption", "REC-CLK-1",
-                     "a clock delta that takes the clock below zero");
-    }
-    {
-      // Codec 5, with [TimeControl "5+0"]: one run of 3 plies of frame 2 ((3 - 1) * 4 + 2 = 0a),
-      // then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8: 0c 01 01 0a 00 00 08 00.
-      const std::vector<std::vector<Tag>> tc = {{Tag{"TimeControl", "5+0"}}};
-      GameBuilder b;
-      PgnReader r5(memory_input("[TimeControl \"5+0\"]\n\n1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
-      (void)r5.next(b);
-      CodecStreams v5;
-      if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x01\x01\x0a\x00\x00\x08\x00", 8))
-        std::abort();
-      CodecStreams bad = v5;
-      bad.structure = std::string("\x0c\x01\x02\x06\x02\x00\x00\x08\x00", 9);  // runs of 2 and 1 plies, both frame 2
-      invalid_vector("clock_runs_repeat", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
-                     "two consecutive frame runs of one frame (the writer merges them)");
-      bad = v5;
-      bad.structure[3] = 0x06;  // one run of 2 plies on a line of 3
-      invalid_vector("clock_runs_short", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
-                     "frame runs that cover fewer plies than the line has");
-      bad = v5;
-      bad.structure[6] = 0x0c;  // zigzag(6): 5 - 6 < 0
-      invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
-                     "a clock symbol that takes the clock below zero");
-      bad = v5;
-      bad.moves = std::string("\x00\x00", 2);  // a line of 0 plies
-      bad.structure = std::string("\x0c\x01\x01\x02\x00\x00", 6);
-      invalid_vector("clock_track_without_plies", archive_of({bad}, tc), "Corruption", "REC-CLK-4",
-                     "a clock track on a line of no plies");
-      // One run of 3 plies of frame 3 ((3 - 1) * 4 + 3 = 0b), the first evaluation mate in 0
-      // (zigzag(0) * 2 + 1 = 01).
-      bad = v5;
-      bad.structure = std::string("\x0c\x01\x01\x0b\x00\x01\x00\x00\x08\x00\x00", 11);
-      invalid_vector("evaluation_mate_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-6",
-                     "an evaluation of mate in 0");
-    }
-    CodecStreams mate;
-    Game fools;
-    {
-      GameBuilder b;
-      PgnReader r(memory_input("1. f3 e5 2. g4 Qh4#"), "x");
-      (void)r.next(b);
-      fools = b.game();
-    }
-    if (!encode_game(fools, mate).ok()) std::abort();
-    mate.moves[0] = 5;  // a fifth ply after mate
-    {
-      // Tags: two games, Event "a" and "b"; the section ends with the column's two one-byte
-      // references (0 0: both first uses).
-      const std::string tagged = archive_of({s, s},
-                                            {{Tag{"Event", "a"}}, {Tag{"Event", "b"}}});
-      const std::size_t tags_end = kBlockHeaderSize + kSections * kSectionEntrySize +
-                                   get_le(tagged.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
-      invalid_vector("tag_reference_out_of_range", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 3; }),
-                     "Corruption", "TAGS-2", "a tag reference to a value of the value list not used before it");
-      invalid_vector("tag_value_unused", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 1; }),
-                     "Corruption", "TAGS-2", "a value of the value list that no reference uses (the second game repeats the first's)");
-      invalid_vector("unknown_layout", edit_block(tagged, [](std::string& b) { b[6] = 2; }), "Unsupported", "BLOCK-1",
-                     "block layout 2 (not defined): refused as unsupported");
-      invalid_vector("unknown_codec", edit_block(tagged, [](std::string& b) { b[4] = 4; }), "Unsupported", "BLOCK-1",
-                     "a block of game record codec 4 (a draft this reader does not read): refused as unsupported");
-    }
-    {
-      // The game directory (9.3.1) of 17 games: two entries of 16 and 1 games. The structure
-      // section is the third; its first byte is the step (16), then the moves column's two
-      // one-byte entries.
-      const std::string seventeen = archive_of(std::vector<CodecStreams>(17, s), std::vector<std::vector<Tag>>(17));
-      const std::size_t directory = kBlockHeaderSize + kSections * kSectionEntrySize +
-                                    get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + 4, 4) +
-                                    get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + kSectionEntrySize + 4, 4);
-      invalid_vector("directory_entry_misplaced", edit_block(seventeen, [&](std::string& b) {
-                       ++b[directory + 1];
-                       --b[directory + 2];
-                     }),
-                     "Corruption", "BLOCK-3", "a directory entry one byte too long in moves (the next one byte short)");
-      invalid_vector("directory_sum", edit_block(seventeen, [&](std::string& b) { ++b[directory + 2]; }), "Corruption",
-                     "BLOCK-3", "a directory whose moves column adds up to more than the moves section");
-      invalid_vector("directory_step_zero", edit_block(seventeen, [&](std::string& b) { b[directory] = 0; }), "Corruption",
-                     "BLOCK-3", "a directory of 0 games per entry");
-    }
-    invalid_vector("move_after_mate", archive_of({mate}, {{}}), "Corruption", "MOVE-INT-4", "a coded ply where there is no legal move");
+    // A clock comment (item type 5) with a clock that goes below zero.
+    GameBuilder b;
+    // (The comment before the last clock keeps the clocks out of a clock track, 8.3.2.)
+    PgnReader r(memory_input("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 {x} { [%clk 0:00:01] } *"), "x");
+    (void)r.next(b);
+    CodecStreams clocks;
+    if (!encode_game(b.game(), clocks).ok()) std::abort();
+    // structure: header, null count (no clock track), item count 4, then (slot delta, type 5,
+    // zigzag delta) per clock and the comment; the third clock's delta -4 (zigzag 7) becomes -6
+    // (zigzag 11): 5 - 6 < 0.
+    const std::size_t third = clocks.structure.rfind('\x07');
+    if (third == std::string::npos) std::abort();
+    clocks.structure[third] = 11;
+    invalid_vector("clock_below_zero", archive_of({clocks}, {{}}), "Corruption", "REC-CLK-1",
+                   "a clock delta that takes the clock below zero");
   }
   {
-    // Group-framed sections (9.3, BLOCK-4), from the valid vector group_frames: the texts
-    // section's frames start at `texts`; each frame's header is its magic (4 bytes), its frame
-    // header descriptor, then (single segment, content under 256 bytes) a one-byte content size.
-    const std::string framed = framed_archive();
-    const std::string_view block = std::string_view(framed).substr(kHeaderSize);
-    std::size_t texts = kBlockHeaderSize + kSections * kSectionEntrySize;
-    for (int s = 0; s < kTexts; ++s) texts += get_le(block.data() + kBlockHeaderSize + s * kSectionEntrySize + 4, 4);
-    if (block[kBlockHeaderSize + kTexts * kSectionEntrySize + 1] != kZstdByGroup ||
-        (static_cast<std::uint8_t>(block[texts + 4]) & 0xE0) != 0x20)
-      std::abort();  // not the layout this vector edits
-    invalid_vector("group_frame_size", edit_block(framed, [&](std::string& b) { ++b[texts + 5]; }), "Corruption",
-                   "BLOCK-4", "the first group's frame declares one byte more than the directory gives the group");
-    invalid_vector("group_frame_magic", edit_block(framed, [&](std::string& b) { b[texts] ^= 1; }), "Corruption",
-                   "BLOCK-4", "the first group's frame does not begin with the Zstandard magic number");
-    invalid_vector("group_frames_for_tags", edit_block(framed, [&](std::string& b) { b[kBlockHeaderSize + 1] = kZstdByGroup; }),
-                   "Corruption", "BLOCK-1", "encoding 2 (one frame per group) on the tags section, which has no directory column");
+    // Codec 5, with [TimeControl "5+0"]: one run of 3 plies of frame 2 ((3 - 1) * 4 + 2 = 0a),
+    // then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8: 0c 01 01 0a 00 00 08 00.
+    const std::vector<std::vector<Tag>> tc = {{Tag{"TimeControl", "5+0"}}};
+    GameBuilder b;
+    PgnReader r5(memory_input("[TimeControl \"5+0\"]\n\n1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
+    (void)r5.next(b);
+    CodecStreams v5;
+    if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x01\x01\x0a\x00\x00\x08\x00", 8))
+      std::abort();
+    CodecStreams bad = v5;
+    bad.structure = std::string("\x0c\x01\x02\x06\x02\x00\x00\x08\x00", 9);  // runs of 2 and 1 plies, both frame 2
+    invalid_vector("clock_runs_repeat", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                   "two consecutive frame runs of one frame (the writer merges them)");
+    bad = v5;
+    bad.structure[3] = 0x06;  // one run of 2 plies on a line of 3
+    invalid_vector("clock_runs_short", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                   "frame runs that cover fewer plies than the line has");
+    bad = v5;
+    bad.structure[6] = 0x0c;  // zigzag(6): 5 - 6 < 0
+    invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                   "a clock symbol that takes the clock below zero");
+    bad = v5;
+    bad.moves = std::string("\x00\x00", 2);  // a line of 0 plies
+    bad.structure = std::string("\x0c\x01\x01\x02\x00\x00", 6);
+    invalid_vector("clock_track_without_plies", archive_of({bad}, tc), "Corruption", "REC-CLK-4",
+                   "a clock track on a line of no plies");
+    // One run of 3 plies of frame 3 ((3 - 1) * 4 + 3 = 0b), the first evaluation mate in 0
+    // (zigzag(0) * 2 + 1 = 01).
+    bad = v5;
+    bad.structure = std::string("\x0c\x01\x01\x0b\x00\x01\x00\x00\x08\x00\x00", 11);
+    invalid_vector("evaluation_mate_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-6",
+                   "an evaluation of mate in 0");
+  }
+  CodecStreams mate;
+  Game fools;
+  {
+    GameBuilder b;
+    PgnReader r(memory_input("1. f3 e5 2. g4 Qh4#"), "x");
+    (void)r.next(b);
+    fools = b.game();
+  }
+  if (!encode_game(fools, mate).ok()) std::abort();
+  mate.moves[0] = 5;  // a fifth ply after mate
+  {
+    // Tags: two games, Event "a" and "b"; the section ends with the column's two one-byte
+    // references (0 0: both first uses).
+    const std::string tagged = archive_of({s, s},
+                                          {{Tag{"Event", "a"}}, {Tag{"Event", "b"}}});
+    const std::size_t tags_end = kBlockHeaderSize + kSections * kSectionEntrySize +
+                                 get_le(tagged.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+    invalid_vector("tag_reference_out_of_range", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 3; }),
+                   "Corruption", "TAGS-2", "a tag reference to a value of the value list not used before it");
+    invalid_vector("tag_value_unused", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 1; }),
+                   "Corruption", "TAGS-2", "a value of the value list that no reference uses (the second game repeats the first's)");
+    invalid_vector("unknown_layout", edit_block(tagged, [](std::string& b) { b[6] = 2; }), "Unsupported", "BLOCK-1",
+                   "block layout 2 (not defined): refused as unsupported");
+    invalid_vector("unknown_codec", edit_block(tagged, [](std::string& b) { b[4] = 4; }), "Unsupported", "BLOCK-1",
+                   "a block of game record codec 4 (a draft this reader does not read): refused as unsupported");
   }
   {
-    // Texts in the column form (9.3.2, TEXT-COL-1): forms the writer would not make, in a frame
-    // that decompresses; the form on a tags section; a group frame declaring more than the form
-    // of its group can take.
-    const std::string pga = columns_archive(false);
-    std::string streams;
-    {
-      DecodedBlock b;
-      if (!decode_block(std::string_view(pga).substr(kHeaderSize, parts_of(pga).blocks.at(0).size), "x", b).ok())
-        std::abort();
-      streams = b.sections[kTexts];
-    }
-    std::string form;
-    if (!texts_to_columns(streams, form)) std::abort();
-    if (unpack(with_texts_form(pga, form)) != unpack(pga)) std::abort();  // the helper alone changes no game
-    const std::size_t d = form.find("d=\x01");
-    if (d == std::string::npos) std::abort();
-    std::string after_letter = form;
-    after_letter.erase(d + 1, 1);  // "d\x01": the number would follow a letter
-    invalid_vector("text_columns_marker_after_letter", with_texts_form(pga, after_letter), "Corruption", "TEXT-COL-1",
-                   "a texts section whose column form has a number marker right after a letter (\"d\" then the "
-                   "marker: texts_to_columns would have kept such digits in the text)");
-    std::string longer = form;
-    const std::size_t numbers = form.rfind(std::string(1, '\0') + "7");  // a number of the tl= column
-    if (numbers == std::string::npos) std::abort();
-    longer.insert(numbers + 1, "1");
-    invalid_vector("text_columns_size", with_texts_form(pga, longer), "Corruption", "TEXT-COL-1",
-                   "a texts section whose column form rebuilds one byte more texts than the section's raw size");
-    const std::string two = read(dir + "/encode/two_plies.pga");
-    invalid_vector("text_columns_for_tags",
-                   edit_block(two, [](std::string& b) { b[kBlockHeaderSize + 1] = kZstdColumns; }), "Corruption",
-                   "BLOCK-1", "encoding 4 (the column form) on the tags section");
-    const std::string grouped = columns_archive(true);
-    const std::string_view block = std::string_view(grouped).substr(kHeaderSize);
-    const std::size_t texts = section_of(block, kTexts).first;
-    // The frame header descriptor (texts + 4): single segment (bit 5), then the content size in
-    // 1 or 2 bytes (bits 7-6: 0 or 1); it is set to the most those bytes say.
-    const auto fhd = static_cast<std::uint8_t>(block[texts + 4]);
-    if (!(fhd & 0x20) || (fhd >> 6) > 1 || (fhd & 0x03)) std::abort();  // not the header this vector edits
-    const std::size_t fcs_bytes = (fhd >> 6) + 1;
-    const std::size_t declared = fcs_bytes == 1 ? 255 : 65535 + 256;
-    invalid_vector("text_columns_group_frame_size", edit_block(grouped, [&](std::string& b) {
-                     for (std::size_t i = 0; i < fcs_bytes; ++i) b[texts + 5 + i] = static_cast<char>(0xFF);
+    // The game directory (9.3.1) of 17 games: two entries of 16 and 1 games. The structure
+    // section is the third; its first byte is the step (16), then the moves column's two
+    // one-byte entries.
+    const std::string seventeen = archive_of(std::vector<CodecStreams>(17, s), std::vector<std::vector<Tag>>(17));
+    const std::size_t directory = kBlockHeaderSize + kSections * kSectionEntrySize +
+                                  get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + 4, 4) +
+                                  get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + kSectionEntrySize + 4, 4);
+    invalid_vector("directory_entry_misplaced", edit_block(seventeen, [&](std::string& b) {
+                     ++b[directory + 1];
+                     --b[directory + 2];
                    }),
-                   "Corruption", "BLOCK-4",
-                   "the first group's frame declares " + std::to_string(declared) +
-                       " bytes, more than the column form of its group's texts can take");
+                   "Corruption", "BLOCK-3", "a directory entry one byte too long in moves (the next one byte short)");
+    invalid_vector("directory_sum", edit_block(seventeen, [&](std::string& b) { ++b[directory + 2]; }), "Corruption",
+                   "BLOCK-3", "a directory whose moves column adds up to more than the moves section");
+    invalid_vector("directory_step_zero", edit_block(seventeen, [&](std::string& b) { b[directory] = 0; }), "Corruption",
+                   "BLOCK-3", "a directory of 0 games per entry");
   }
+  invalid_vector("move_after_mate", archive_of({mate}, {{}}), "Corruption", "MOVE-INT-4", "a coded ply where there is no legal move");
+}
+
+// Group-framed sections damaged (9.3, BLOCK-4).
+void invalid_frame_vectors() {
+  // Group-framed sections (9.3, BLOCK-4), from the valid vector group_frames: the texts
+  // section's frames start at `texts`; each frame's header is its magic (4 bytes), its frame
+  // header descriptor, then (single segment, content under 256 bytes) a one-byte content size.
+  const std::string framed = framed_archive();
+  const std::string_view block = std::string_view(framed).substr(kHeaderSize);
+  std::size_t texts = kBlockHeaderSize + kSections * kSectionEntrySize;
+  for (int s = 0; s < kTexts; ++s) texts += get_le(block.data() + kBlockHeaderSize + s * kSectionEntrySize + 4, 4);
+  if (block[kBlockHeaderSize + kTexts * kSectionEntrySize + 1] != kZstdByGroup ||
+      (static_cast<std::uint8_t>(block[texts + 4]) & 0xE0) != 0x20)
+    std::abort();  // not the layout this vector edits
+  invalid_vector("group_frame_size", edit_block(framed, [&](std::string& b) { ++b[texts + 5]; }), "Corruption",
+                 "BLOCK-4", "the first group's frame declares one byte more than the directory gives the group");
+  invalid_vector("group_frame_magic", edit_block(framed, [&](std::string& b) { b[texts] ^= 1; }), "Corruption",
+                 "BLOCK-4", "the first group's frame does not begin with the Zstandard magic number");
+  invalid_vector("group_frames_for_tags", edit_block(framed, [&](std::string& b) { b[kBlockHeaderSize + 1] = kZstdByGroup; }),
+                 "Corruption", "BLOCK-1", "encoding 2 (one frame per group) on the tags section, which has no directory column");
+}
+
+// Texts in the column form damaged (9.3.2, TEXT-COL-1).
+void invalid_column_vectors() {
+  // Texts in the column form (9.3.2, TEXT-COL-1): forms the writer would not make, in a frame
+  // that decompresses; the form on a tags section; a group frame declaring more than the form
+  // of its group can take.
+  const std::string pga = columns_archive(false);
+  std::string streams;
+  {
+    DecodedBlock b;
+    if (!decode_block(std::string_view(pga).substr(kHeaderSize, parts_of(pga).blocks.at(0).size), "x", b).ok())
+      std::abort();
+    streams = b.sections[kTexts];
+  }
+  std::string form;
+  if (!texts_to_columns(streams, form)) std::abort();
+  if (unpack(with_texts_form(pga, form)) != unpack(pga)) std::abort();  // the helper alone changes no game
+  const std::size_t d = form.find("d=\x01");
+  if (d == std::string::npos) std::abort();
+  std::string after_letter = form;
+  after_letter.erase(d + 1, 1);  // "d\x01": the number would follow a letter
+  invalid_vector("text_columns_marker_after_letter", with_texts_form(pga, after_letter), "Corruption", "TEXT-COL-1",
+                 "a texts section whose column form has a number marker right after a letter (\"d\" then the "
+                 "marker: texts_to_columns would have kept such digits in the text)");
+  std::string longer = form;
+  const std::size_t numbers = form.rfind(std::string(1, '\0') + "7");  // a number of the tl= column
+  if (numbers == std::string::npos) std::abort();
+  longer.insert(numbers + 1, "1");
+  invalid_vector("text_columns_size", with_texts_form(pga, longer), "Corruption", "TEXT-COL-1",
+                 "a texts section whose column form rebuilds one byte more texts than the section's raw size");
+  const std::string two = read(dir + "/encode/two_plies.pga");
+  invalid_vector("text_columns_for_tags",
+                 edit_block(two, [](std::string& b) { b[kBlockHeaderSize + 1] = kZstdColumns; }), "Corruption",
+                 "BLOCK-1", "encoding 4 (the column form) on the tags section");
+  const std::string grouped = columns_archive(true);
+  const std::string_view block = std::string_view(grouped).substr(kHeaderSize);
+  const std::size_t texts = section_of(block, kTexts).first;
+  // The frame header descriptor (texts + 4): single segment (bit 5), then the content size in
+  // 1 or 2 bytes (bits 7-6: 0 or 1); it is set to the most those bytes say.
+  const auto fhd = static_cast<std::uint8_t>(block[texts + 4]);
+  if (!(fhd & 0x20) || (fhd >> 6) > 1 || (fhd & 0x03)) std::abort();  // not the header this vector edits
+  const std::size_t fcs_bytes = (fhd >> 6) + 1;
+  const std::size_t declared = fcs_bytes == 1 ? 255 : 65535 + 256;
+  invalid_vector("text_columns_group_frame_size", edit_block(grouped, [&](std::string& b) {
+                   for (std::size_t i = 0; i < fcs_bytes; ++i) b[texts + 5 + i] = static_cast<char>(0xFF);
+                 }),
+                 "Corruption", "BLOCK-4",
+                 "the first group's frame declares " + std::to_string(declared) +
+                     " bytes, more than the column form of its group's texts can take");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
+    return 1;
+  }
+  dir = argv[1];
+  std::system(("mkdir -p '" + dir + "/encode' '" + dir + "/valid' '" + dir + "/invalid'").c_str());
+  manifest = "# kind\tname\tsettings or error class\trequirements\twhy\n";
+
+  encode_vectors();
+  valid_vectors();
+  invalid_file_vectors();
+  invalid_dictionary_vectors();
+  invalid_name_vectors();
+  invalid_table_vectors();
+  invalid_record_vectors();
+  invalid_frame_vectors();
+  invalid_column_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

@@ -1,4 +1,4 @@
-// The column form of a texts stream (spec 9.3.2, format 11): each entry's text with its numbers
+// The column form of a texts stream (spec 9.3.2): each entry's text with its numbers
 // replaced by a marker byte, then the numbers, one column per position in the text. Engine
 // comments ("d=27, mt=00:06:16, tl=01:54:13, ...") repeat their wording from move to move while
 // their numbers change; apart, each compresses better (TCEC's comments 19% smaller with zstd).
