@@ -112,10 +112,8 @@ void invalid_vector(const std::string& name, const std::string& pga, const char*
 // Rebuilds an archive of one block from hand-made streams and tags (one of each per game), with
 // valid checksums; `trailing_moves` goes into the moves section after the last game.
 std::string archive_of(const std::vector<CodecStreams>& games, const std::vector<std::vector<Tag>>& tags,
-                       std::uint8_t codec = kMoveCodecCurrent, const std::string& trailing_moves = "",
-                       const WriterDictionary* dict = nullptr) {
+                       const std::string& trailing_moves = "", const WriterDictionary* dict = nullptr) {
   BlockBuilder b;
-  b.codec = codec;
   for (std::size_t g = 0; g < games.size(); ++g) {
     b.streams.moves += games[g].moves;
     b.streams.structure += games[g].structure;
@@ -385,23 +383,6 @@ int main(int argc, char** argv) {
                 "(frame 3), and 0.20, not in lichess's form, kept as text (frame 0)");
 
   // ---- valid: archives of earlier format versions, kept as they were written ----
-  for (const char* name : {"v1_two_plies", "v1_annotated", "v1_nested_variations", "v1_many_blocks"})
-    kept_valid_vector(name, "FILE-HDR-2 BLOCK-1",
-                      "written by a version 1 writer (codec 1, layout 0)");
-  for (const char* name : {"v2_many_blocks", "v2_latin1_tags", "v2_clocks"})
-    kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-1",
-                      "written by a version 2 writer (layout 0)");
-  for (const char* name : {"v3_many_blocks", "v3_nested_variations", "v3_clocks"})
-    kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 TAGS-2 BLOCK-3 REC-CLK-1",
-                      "written by a version 3 writer (codec 2, layout 1)");
-  for (const char* name : {"v4_clock_track", "v4_clocks"})
-    kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-3",
-                      "written by a version 4 writer (codec 3, clock tracks)");
-  for (const char* name : {"v5_evaluations", "v5_many_blocks"})
-    kept_valid_vector(name, "FILE-HDR-2 BLOCK-1 REC-CLK-5",
-                      "written by a version 5 writer (codec 4, read version 5)");
-  kept_valid_vector("v6_clock_track", "FILE-HDR-2 BLOCK-1 REC-CLK-3 REC-CLK-5",
-                    "written by a version 6 writer (codec 4 clock tracks, read version 6)");
   for (const char* name : {"v7_clock_track", "v7_many_blocks"})
     kept_valid_vector(name, "FILE-HDR-2 INDEX-1 REC-CLK-7",
                       "written by a version 7 writer (codec 5, an index without a dictionary table)");
@@ -550,7 +531,7 @@ int main(int argc, char** argv) {
     if (!read_dictionary_element(std::string_view(dict).substr(d.offset, d.size), "x", id, content).ok()) std::abort();
     const auto trained = WriterDictionary::make(content, 9);
     if (!trained) std::abort();
-    invalid_vector("dictionary_unknown", archive_of(streams, tags, kMoveCodecCurrent, "", trained.get()), "Corruption",
+    invalid_vector("dictionary_unknown", archive_of(streams, tags, "", trained.get()), "Corruption",
                    "BLOCK-5", "a tags section compressed with a dictionary the archive does not hold");
     invalid_vector("dictionary_encoding_on_moves",
                    edit_block(two, [](std::string& blk) { blk[kBlockHeaderSize + kSectionEntrySize + 1] = kZstdDictionary; }),
@@ -654,7 +635,7 @@ int main(int argc, char** argv) {
     bad = s;
     bad.moves[0] = 2;  // 2 plies where the integer holds 3
     invalid_vector("integer_left_over", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-5", "move integer with value left over");
-    invalid_vector("bytes_left_over", archive_of({s}, {{}}, kMoveCodecCurrent, s.moves), "Corruption", "BLOCK-2 BLOCK-3",
+    invalid_vector("bytes_left_over", archive_of({s}, {{}}, s.moves), "Corruption", "BLOCK-2 BLOCK-3",
                    "a section longer than its games (bytes after the last game)");
     CodecStreams item;
     Game annotated = g;
@@ -663,16 +644,13 @@ int main(int argc, char** argv) {
     item.structure[3] = 9;  // the NAG item's type byte -> reserved
     invalid_vector("reserved_item_type", archive_of({item}, {{}}), "Corruption", "REC-LINE-1", "reserved item type 9");
     {
-      // A clock comment: item type 5, in a block of codec 1 (which has no such item) and with a
-      // clock that goes below zero.
+      // A clock comment (item type 5) with a clock that goes below zero.
       GameBuilder b;
       // (The comment before the last clock keeps the clocks out of a clock track, 8.3.2.)
       PgnReader r(memory_input("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 {x} { [%clk 0:00:01] } *"), "x");
       (void)r.next(b);
       CodecStreams clocks;
       if (!encode_game(b.game(), clocks).ok()) std::abort();
-      invalid_vector("clock_in_codec1", archive_of({clocks}, {{}}, kMoveCodecLegalIndexV1), "Corruption", "REC-CLK-1",
-                     "a clock comment (item type 5) in a codec 1 block");
       // structure: header, null count (no clock track), item count 4, then (slot delta, type 5,
       // zigzag delta) per clock and the comment; the third clock's delta -4 (zigzag 7) becomes -6
       // (zigzag 11): 5 - 6 < 0.
@@ -683,50 +661,24 @@ int main(int argc, char** argv) {
                      "a clock delta that takes the clock below zero");
     }
     {
-      // A clock track of codec 4 (8.3.2): structure 0c 01 2a 2a 1e 00 (no null moves and a
-      // track; frames 2: zigzag(5) * 4 + 2 twice, then zigzag(-4) * 4 + 2), damaged four ways.
-      GameBuilder b;
-      PgnReader r(memory_input("1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
-      (void)r.next(b);
-      CodecStreams track;
-      if (!encode_game(b.game(), track).ok()) std::abort();
-      track.structure = std::string("\x0c\x01\x2a\x2a\x1e\x00", 6);
-      CodecStreams bad = track;
-      bad.structure[3] = 0x2b;
-      invalid_vector("clock_track_frame", archive_of({bad}, {{}}, kMoveCodecLegalIndexV3), "Corruption", "REC-CLK-4",
-                     "a clock track entry of frame 3 in a codec 3 block");
-      bad = track;
-      bad.structure[4] = 0x2e;  // zigzag(-6) * 4 + 2: 5 - 6 < 0
-      invalid_vector("clock_track_below_zero", archive_of({bad}, {{}}, kMoveCodecLegalIndexV4), "Corruption",
-                     "REC-CLK-4", "a clock track difference that takes the clock below zero (codec 4)");
-      bad = track;
-      bad.moves = std::string("\x00\x00", 2);  // a line of 0 plies
-      bad.structure = std::string("\x0c\x01\x2a\x00", 4);
-      invalid_vector("clock_track_without_plies", archive_of({bad}, {{}}, kMoveCodecLegalIndexV4), "Corruption",
-                     "REC-CLK-4", "a clock track on a line of no plies (codec 4)");
-      // Frame 3 with an evaluation of mate in 0 (zigzag(0) * 2 + 1): 0c 01 2b 01 2a 1e 00.
-      bad = track;
-      bad.structure = std::string("\x0c\x01\x2b\x01\x2a\x1e\x00", 7);
-      invalid_vector("evaluation_mate_zero", archive_of({bad}, {{}}, kMoveCodecLegalIndexV4), "Corruption",
-                     "REC-CLK-6", "an evaluation of mate in 0 (codec 4)");
-      // Codec 5, with [TimeControl "5+0"]: one run of 3 plies of frame 2 ((3 - 1) * 4 + 2 = 0a),
-      // then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8: 0c 01 01 0a 00 00 08 00.
+      // A clock track, with [TimeControl "5+0"]: one run of 3 plies of frame 2 ((3 - 1) * 4 + 2 =
+      // 0a), then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8: 0c 01 01 0a 00 00 08 00.
       const std::vector<std::vector<Tag>> tc = {{Tag{"TimeControl", "5+0"}}};
-      b = GameBuilder();
+      GameBuilder b;
       PgnReader r5(memory_input("[TimeControl \"5+0\"]\n\n1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
       (void)r5.next(b);
-      CodecStreams v5;
-      if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x01\x01\x0a\x00\x00\x08\x00", 8))
+      CodecStreams track;
+      if (!encode_game(b.game(), track).ok() || track.structure != std::string("\x0c\x01\x01\x0a\x00\x00\x08\x00", 8))
         std::abort();
-      bad = v5;
+      CodecStreams bad = track;
       bad.structure = std::string("\x0c\x01\x02\x06\x02\x00\x00\x08\x00", 9);  // runs of 2 and 1 plies, both frame 2
       invalid_vector("clock_runs_repeat", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                      "two consecutive frame runs of one frame (the writer merges them)");
-      bad = v5;
+      bad = track;
       bad.structure[3] = 0x06;  // one run of 2 plies on a line of 3
       invalid_vector("clock_runs_short", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                      "frame runs that cover fewer plies than the line has");
-      bad = v5;
+      bad = track;
       bad.structure[6] = 0x0c;  // zigzag(6): 5 - 6 < 0
       invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                      "a clock symbol that takes the clock below zero");

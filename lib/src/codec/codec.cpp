@@ -260,8 +260,7 @@ const char* read_frame_runs(Reader& in, std::uint64_t plies, FrameRuns& runs) {
 
 // From codec 3 on, a line's null move count varint also says whether the line has a clock track
 // (its low bit): takes that bit off `n`.
-bool take_track_bit(std::uint8_t codec, std::uint64_t& n) {
-  if (codec < kMoveCodecLegalIndexV3) return false;
+bool take_track_bit(std::uint64_t& n) {
   const bool track = n & 1;
   n >>= 1;
   return track;
@@ -656,8 +655,6 @@ class Decoder {
   bool read_text(std::string_view& text) {
     return texts_.prefixed(text);
   }
-  // Clock comments came with codec 2.
-  std::uint8_t max_item_type() const { return in_.codec >= kMoveCodecLegalIndexV2 ? kClock : kVariation; }
 
   struct DItem {
     std::uint32_t slot;
@@ -682,31 +679,7 @@ class Decoder {
     if (plies == 0) return corrupt("clock track on a line without plies");
     if (plies > structure_.remaining()) return corrupt("clock track runs past the end of its section");
     items.reserve(plies);
-    if (in_.codec >= kMoveCodecLegalIndexV5) return read_runs_track(plies, items);
-    ClockPair clocks;
-    std::int64_t last_eval = 0;
-    for (std::uint64_t slot = 1; slot <= plies; ++slot) {
-      std::uint64_t v;
-      if (!structure_.varint(v)) return corrupt("clock track runs past the end of its section");
-      std::string_view before = " ", after = " ";
-      std::string eval_text;
-      switch (v & 3) {
-        case kFrameTexts:
-          if (!read_text(before) || !read_text(after)) return corrupt("comment text runs past the end of its section");
-          break;
-        case kFrameSpaces: break;
-        case kFrameBare: before = after = {}; break;
-        default: {
-          if (in_.codec < kMoveCodecLegalIndexV4) return corrupt("reserved clock frame");
-          if (auto st = read_eval(last_eval, eval_text); !st) return st;
-          before = eval_text;
-        }
-      }
-      std::uint64_t seconds;
-      if (!clocks.decode(slot, v >> 2, seconds)) return corrupt("clock out of range");
-      items.push_back(DItem{static_cast<std::uint32_t>(slot), kClock, 0, {}, clock_comment(before, seconds, after)});
-    }
-    return {};
+    return read_runs_track(plies, items);
   }
 
   // A frame 3 track entry's evaluation (codec 4 on), as the text before its clock command.
@@ -767,14 +740,13 @@ class Decoder {
   void merge_track(std::vector<DItem>& items, std::size_t track) const {
     // No track, or nothing but the track (a lichess game without NAGs): already in order.
     if (track == 0 || track == items.size()) return;
-    const bool after_nags = in_.codec >= kMoveCodecLegalIndexV4;
     std::vector<DItem> merged;
     merged.reserve(items.size());
     std::size_t other = track;
     for (std::size_t k = 0; k < track; ++k) {
       const std::uint32_t s = items[k].slot;
       for (; other < items.size() && items[other].slot < s; ++other) merged.push_back(std::move(items[other]));
-      for (; after_nags && other < items.size() && items[other].slot == s && items[other].type == kNag; ++other)
+      for (; other < items.size() && items[other].slot == s && items[other].type == kNag; ++other)
         merged.push_back(std::move(items[other]));
       merged.push_back(std::move(items[k]));
     }
@@ -794,7 +766,7 @@ class Decoder {
     if (annotated) {
       std::uint64_t n;
       if (!structure_.varint(n)) return corrupt("bad null move count");
-      const bool track = take_track_bit(in_.codec, n);
+      const bool track = take_track_bit(n);
       if (n > plies) return corrupt("bad null move count");
       std::uint64_t at = 0;
       for (std::uint64_t k = 0; k < n; ++k) {
@@ -817,7 +789,7 @@ class Decoder {
         slot += d;
         if (slot > plies) return corrupt("item anchored past the end of the line");
         it.slot = static_cast<std::uint32_t>(slot);
-        if (it.type > max_item_type()) return corrupt("reserved item type");
+        if (it.type > kClock) return corrupt("reserved item type");
         if (it.type == kNag && !structure_.u8(it.nag)) return corrupt("NAG runs past the end of its section");
         if (it.type <= kEscape && !read_text(it.text)) return corrupt("comment text runs past the end of its section");
         if (it.type == kVariation && slot == 0) return corrupt("variation before the first ply");
@@ -978,28 +950,17 @@ class Skipper {
     if (!annotated) return {};
     std::uint64_t n, d;
     if (!structure_.varint(n)) return corrupt("bad null move count");
-    const bool track = take_track_bit(in_.codec, n);
+    const bool track = take_track_bit(n);
     if (n > plies) return corrupt("bad null move count");
     for (std::uint64_t k = 0; k < n; ++k)
       if (!structure_.varint(d)) return corrupt("bad null move ply");
-    if (track && in_.codec >= kMoveCodecLegalIndexV5) {
+    if (track)
       if (auto st = skip_runs_track(plies); !st) return st;
-    } else if (track) {
-      if (plies == 0) return corrupt("clock track on a line without plies");
-      for (std::uint64_t k = 0; k < plies; ++k) {
-        std::uint64_t eval;
-        if (!structure_.varint(d)) return corrupt("bad clock track");
-        if ((d & 3) == kFrameEval && (in_.codec < kMoveCodecLegalIndexV4 || !structure_.varint(eval)))
-          return corrupt("bad clock track");
-        if ((d & 3) == kFrameTexts && (!skip_text() || !skip_text())) return corrupt("bad clock comment");
-      }
-    }
     if (!structure_.varint(n) || n > kMaxItems || n > structure_.remaining()) return corrupt("bad item count");
     std::uint64_t variations = 0;
-    const std::uint8_t max_type = in_.codec >= kMoveCodecLegalIndexV2 ? kClock : kVariation;
     for (std::uint64_t k = 0; k < n; ++k) {
       std::uint8_t type, nag;
-      if (!structure_.varint(d) || !structure_.u8(type) || type > max_type) return corrupt("bad item");
+      if (!structure_.varint(d) || !structure_.u8(type) || type > kClock) return corrupt("bad item");
       if (type == kNag && !structure_.u8(nag)) return corrupt("bad NAG");
       if (type <= kEscape && !skip_text()) return corrupt("bad comment");
       if (type == kClock && (!structure_.varint(d) || !skip_text() || !skip_text())) return corrupt("bad clock comment");

@@ -543,7 +543,7 @@ std::string BlockBuilder::finish(const WriterOptions& options, const WriterDicti
     data += stored;
   }
   std::string block(kBlockMagic, 4);
-  block += static_cast<char>(codec);
+  block += static_cast<char>(kMoveCodec);
   block += static_cast<char>(kSections);
   block += static_cast<char>(kBlockLayout1);
   block += '\0';
@@ -567,7 +567,7 @@ Status parse_block_header(std::string_view b, const std::string& where, std::uin
     return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), kBlockMagic, 4) != 0) return bad("bad block magic", 0);
   codec = static_cast<std::uint8_t>(b[4]);
-  if (codec < kMoveCodecLegalIndexV1 || codec > kMoveCodecLegalIndexV5)
+  if (codec != kMoveCodec)
     return unsupported(where + ": unknown move codec " + std::to_string(codec));
   if (static_cast<std::uint8_t>(b[5]) != kSections) return bad("section count is not 5", 5);
   layout = static_cast<std::uint8_t>(b[6]);
@@ -694,7 +694,7 @@ CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounde
     return bounded ? stream.substr(start, block.group_start[i][k + 1] - start) : stream.substr(start);
   };
   return CodecCursor{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
-                     from(3, block.sections[kRaw]), block.codec};
+                     from(3, block.sections[kRaw])};
 }
 
 Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCursor& c, const std::string& where) {

@@ -224,7 +224,6 @@ struct BlockBuilder {
   std::vector<std::vector<Tag>> tags;  // per game (raw games: empty)
   std::uint32_t games = 0;
   BlockSummary summary;
-  std::uint8_t codec = kMoveCodecCurrent;  // what the streams were coded with
   // Where each game ended in each stream (moves, structure, texts, raw): the game directory
   // (9.3.1) is made from these when the block is finished.
   std::vector<std::uint32_t> game_end[4];

@@ -245,7 +245,7 @@ struct Archive::Impl {
                           std::to_string(entry(b).games));
       starts.clear();
       next_start = CodecCursor{block.sections[kMoves], block.structure_stream(), block.sections[kTexts],
-                               block.sections[kRaw], block.codec};
+                               block.sections[kRaw]};
       after_game = ~0u;
       cached = b;
     }
@@ -609,7 +609,7 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
   block.dictionaries = dictionaries;
   if (auto st = decode_block(bytes, where, block); !st) return st.error();
   if (block.games != expected_games) return corruption(where + ": game count differs from the index");
-  CodecCursor c{block.sections[kMoves], block.structure_stream(), block.sections[kTexts], block.sections[kRaw], block.codec};
+  CodecCursor c{block.sections[kMoves], block.structure_stream(), block.sections[kTexts], block.sections[kRaw]};
   out.clear();
   std::vector<std::uint8_t> notes;
   for (std::uint32_t j = 0; j < block.games; ++j) {
