@@ -47,7 +47,8 @@ Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags) 
   return d;
 }
 
-// Decoding `s` fails as Corruption; with Skip::kAlsoFails, so does skipping it.
+// Decoding `s` fails as Corruption; with Skip::kAlsoFails, so does skipping it, with the same
+// message (kNotChecked: a fault only the board or the game's tags reveal, which skip_game has not).
 enum class Skip { kAlsoFails, kNotChecked };
 void expect_corrupt(const CodecStreams& s, const std::vector<Tag>& tags, Skip skip, const char* what) {
   CodecCursor c{s.moves, s.structure, s.texts, s.raw};
@@ -56,7 +57,10 @@ void expect_corrupt(const CodecStreams& s, const std::vector<Tag>& tags, Skip sk
   EXPECT_EQ(d.error().code(), ErrorCode::Corruption) << what;
   if (skip == Skip::kAlsoFails) {
     CodecCursor again{s.moves, s.structure, s.texts, s.raw};
-    EXPECT_FALSE(skip_game(again).ok()) << what;
+    const Status skipped = skip_game(again);
+    ASSERT_FALSE(skipped.ok()) << what;
+    EXPECT_EQ(skipped.error().code(), ErrorCode::Corruption) << what;
+    EXPECT_EQ(skipped.error().message(), d.error().message()) << what;
   }
 }
 
@@ -266,18 +270,18 @@ TEST(CodecDecode, RejectsBadEvaluations) {
   const Game g = parse_one("1. e4 { [%eval #2] [%clk 0:01:00] } *");
   const CodecStreams good = encode(g);
   ASSERT_EQ(hex(good.structure), "0c 01 01 03 77 09 00");  // zigzag(2) * 2 + 1 = 9
-  // (The skipper checks lengths, not values.)
+  // (Evaluations need no tags: the skipper checks them too.)
   CodecStreams s = good;
   s.structure[5] = 1;  // mate in 0
-  expect_corrupt(s, g.tags, Skip::kNotChecked, "mate in 0");
+  expect_corrupt(s, g.tags, Skip::kAlsoFails, "mate in 0");
   s = good;
   s.structure = std::string("\x0c\x01\x01\x03\x77\x80\x90\xbc\xfd\x02\x00", 11);  // zigzag(2e8 cp) * 2
-  expect_corrupt(s, g.tags, Skip::kNotChecked, "evaluation out of range");
+  expect_corrupt(s, g.tags, Skip::kAlsoFails, "evaluation out of range");
 }
 
 // [REC-CLK-4] [REC-CLK-7] A track on a line without plies, a track cut short, frame runs that do
 // not cover the line exactly or repeat a frame, and a clock below zero are refused; all but the
-// last by the skipper too.
+// last (whose prediction needs the game's tags) by the skipper too.
 TEST(CodecDecode, RejectsBadClockTracks) {
   const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } *");
   const CodecStreams good = encode(g);
@@ -406,6 +410,7 @@ TEST(CodecDecode, RejectsBadClocks) {
   auto d = decode(s, g.tags);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message().find("clock"), std::string::npos) << d.error().message();
+  expect_corrupt(s, g.tags, Skip::kAlsoFails, "a clock item below zero");
 }
 
 TEST(CodecBytes, EncodingIsDeterministic) {
@@ -624,7 +629,8 @@ TEST(CodecDecode, RejectsDamagedRecords) {
   s = good;
   s.texts.resize(1);
   expect_corrupt(s, "truncated text");
-  // Every single-bit change: an error or some game, never a crash or a hang.
+  // Every single-bit change: an error or some game, never a crash or a hang; whatever decodes
+  // is skipped to the same place.
   for (int which = 0; which < 3; ++which) {
     const std::size_t size = which == 0 ? good.moves.size() : which == 1 ? good.structure.size() : good.texts.size();
     for (std::size_t i = 0; i < size; ++i) {
@@ -633,8 +639,15 @@ TEST(CodecDecode, RejectsDamagedRecords) {
         std::string& t = which == 0 ? s.moves : which == 1 ? s.structure : s.texts;
         t[i] = static_cast<char>(t[i] ^ (1 << bit));
         CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+        CodecCursor skip{s.moves, s.structure, s.texts, s.raw};
+        const Status skipped = skip_game(skip);
         auto d = decode_game(c, g.tags);
-        if (!d.ok()) EXPECT_EQ(d.error().code(), ErrorCode::Corruption);
+        if (!d.ok()) {
+          EXPECT_EQ(d.error().code(), ErrorCode::Corruption);
+          continue;
+        }
+        ASSERT_TRUE(skipped.ok()) << which << " " << i << " " << bit << ": " << skipped.error().to_string();
+        EXPECT_TRUE(skip.moves == c.moves && skip.structure == c.structure && skip.texts == c.texts);
       }
     }
   }

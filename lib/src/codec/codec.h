@@ -65,13 +65,15 @@ struct DecodedGame {
   std::string raw_text;  // when raw
 };
 
-// Decodes the next game from `in`, advancing it. `tags` are the game's tags (they give the start
-// position). Any inconsistency (a length past the end, a reserved value, a digit out of range,
-// an integer that is not minimal or has value left over) fails with Corruption.
+// Decodes the next game from `in`, advancing `in` past it on success. `tags` are the game's tags
+// (they give the start position and the clock track's prediction). Any inconsistency (a length
+// past the end, a reserved value, a digit out of range, an integer that is not minimal or has
+// value left over) fails with Corruption.
 Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags);
 
-// Advances `in` past the next game without decoding its moves (lengths and structure are still
-// checked). Fails with Corruption where decode_game would fail on the same lengths.
+// Advances `in` past the next game without decoding its moves. Makes every check of decode_game
+// but those that need the board or the game's tags (moves, clock track clocks), and fails as
+// decode_game does on the same fault (Corruption, the same message); advances `in` only on success.
 Status skip_game(CodecCursor& in);
 
 }  // namespace pgnarc
