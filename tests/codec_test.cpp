@@ -5,8 +5,8 @@
 #include "pgn_util.h"
 #include "codec/codec.h"
 #include "codec/bytes.h"
-#include "codec/noted.h"
-#include "pgn/noted.h"
+#include "codec/san_hints.h"
+#include "pgn/san_hints.h"
 
 namespace pgnarc {
 namespace {
@@ -467,23 +467,23 @@ Game random_moves_game(std::mt19937_64& rng, const std::string& fen, int max_pli
   return g;
 }
 
-// The SAN notes the decoder gives (codec/noted.h) write the same PGN as write_pgn, which
+// The SAN hints the decoder gives (codec/san_hints.h) write the same PGN as write_pgn, which
 // computes SAN on its own: checks, mates, disambiguation, variations, null moves, set-ups.
-TEST(CodecNotes, WriteTheSamePgnAsWritePgn) {
+TEST(CodecHints, WriteTheSamePgnAsWritePgn) {
   int games = 0;
-  std::vector<std::uint8_t> notes;
+  std::vector<std::uint8_t> hints;
   for (const std::string& f : test::pgn_corpus_files()) {
     for (const auto& rg : read_all(test::read_file(f))) {
       if (!rg.ok) continue;
       CodecStreams s;
       ASSERT_TRUE(encode_game(rg.game, s).ok()) << f;
       CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-      auto d = detail::decode_game_noted(c, rg.game.tags, notes);
+      auto d = detail::decode_game_with_hints(c, rg.game.tags, hints);
       ASSERT_TRUE(d.ok()) << f << ": " << d.error().to_string();
-      std::string plain, noted;
+      std::string plain, hinted;
       ASSERT_TRUE(write_pgn(rg.game, plain).ok());
-      ASSERT_TRUE(detail::write_pgn_noted(d->game, notes, noted).ok());
-      ASSERT_EQ(noted, plain) << f;
+      ASSERT_TRUE(detail::write_pgn_with_hints(d->game, hints, hinted).ok());
+      ASSERT_EQ(hinted, plain) << f;
       ++games;
     }
   }
@@ -495,12 +495,12 @@ TEST(CodecNotes, WriteTheSamePgnAsWritePgn) {
     CodecStreams s;
     ASSERT_TRUE(encode_game(g, s).ok());
     CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-    auto d = detail::decode_game_noted(c, g.tags, notes);
+    auto d = detail::decode_game_with_hints(c, g.tags, hints);
     ASSERT_TRUE(d.ok()) << d.error().to_string();
-    std::string plain, noted;
+    std::string plain, hinted;
     ASSERT_TRUE(write_pgn(g, plain).ok());
-    ASSERT_TRUE(detail::write_pgn_noted(d->game, notes, noted).ok());
-    ASSERT_EQ(noted, plain);
+    ASSERT_TRUE(detail::write_pgn_with_hints(d->game, hints, hinted).ok());
+    ASSERT_EQ(hinted, plain);
   }
 }
 

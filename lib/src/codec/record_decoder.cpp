@@ -5,9 +5,9 @@
 #include "codec/clock_track.h"
 #include "codec/codec.h"
 #include "codec/move_integer.h"
-#include "codec/noted.h"
 #include "codec/record.h"
 #include "codec/record_walker.h"
+#include "codec/san_hints.h"
 #include "rules/movegen.h"
 
 namespace pgnarc {
@@ -33,7 +33,7 @@ class DecodePolicy {
     std::size_t tracked = 0;
   };
 
-  DecodePolicy(std::vector<Tag> tags, std::vector<std::uint8_t>* notes) : tags_(std::move(tags)), notes_(notes) {}
+  DecodePolicy(std::vector<Tag> tags, std::vector<std::uint8_t>* hints) : tags_(std::move(tags)), hints_(hints) {}
 
   DecodedGame out;
 
@@ -108,23 +108,23 @@ class DecodePolicy {
     std::vector<GameEvent>& events = out.game.events;
     events.reserve(events.size() + plies + items.size());
     PieceTargets targets;
-    // With notes: the note of this line's last move waits for the position after it, which
+    // With hints: the hint of this line's last move waits for the position after it, which
     // gives its check suffix.
-    std::size_t pending = kNoNote;
+    std::size_t pending = kNoHint;
     // Plays the next coded move; false if the position has no legal move to code.
     const auto play_next = [&] {
       generate_targets(pos, targets);
-      if (pending != kNoNote) {
-        (*notes_)[pending] = static_cast<std::uint8_t>((*notes_)[pending] | san_suffix(targets) << 2);
-        pending = kNoNote;
+      if (pending != kNoHint) {
+        (*hints_)[pending] = static_cast<std::uint8_t>((*hints_)[pending] | san_suffix(targets) << 2);
+        pending = kNoHint;
       }
       const int n = targets.total;
       if (n == 0) return false;
       const std::uint32_t m = n == 1 ? 0 : digits.next(static_cast<std::uint32_t>(n));
       const Move move = move_at_index(pos, targets, static_cast<int>(m));
-      if (notes_) {
-        pending = notes_->size();
-        notes_->push_back(san_note(pos, targets, move));
+      if (hints_) {
+        pending = hints_->size();
+        hints_->push_back(san_note(pos, targets, move));
       }
       events.emplace_back().move = move;  // a default event is a move
       pos.play(move);
@@ -132,10 +132,10 @@ class DecodePolicy {
     };
     // Before a null move and at the end of the line: the last move's suffix from `pos`.
     const auto settle = [&] {
-      if (pending == kNoNote) return;
+      if (pending == kNoHint) return;
       generate_targets(pos, targets);
-      (*notes_)[pending] = static_cast<std::uint8_t>((*notes_)[pending] | san_suffix(targets) << 2);
-      pending = kNoNote;
+      (*hints_)[pending] = static_cast<std::uint8_t>((*hints_)[pending] | san_suffix(targets) << 2);
+      pending = kNoHint;
     };
     if (items.empty() && nulls.empty()) {  // moves only: the common case
       for (std::uint64_t ply = 0; ply < plies; ++ply)
@@ -200,9 +200,9 @@ class DecodePolicy {
     items = std::move(merged);
   }
 
-  static constexpr std::size_t kNoNote = ~std::size_t{0};
+  static constexpr std::size_t kNoHint = ~std::size_t{0};
   std::vector<Tag> tags_;             // until begin_game moves them into the game
-  std::vector<std::uint8_t>* notes_;  // SAN notes of the moves, in event order (or null)
+  std::vector<std::uint8_t>* hints_;  // SAN hints of the moves, in event order (or null)
   // Tracks: the clock basis read from the game's tags at the first track, a track's prediction,
   // and the entry being read.
   bool basis_known_ = false;
@@ -216,8 +216,8 @@ class DecodePolicy {
 
 thread_local std::array<DigitReader, kMaxDepth + 2> DecodePolicy::digit_readers_;
 
-Result<DecodedGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>* notes) {
-  DecodePolicy policy(std::move(tags), notes);
+Result<DecodedGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>* hints) {
+  DecodePolicy policy(std::move(tags), hints);
   if (auto st = RecordWalker<DecodePolicy>(in, policy).walk(); !st) return st.error();
   return std::move(policy.out);
 }
@@ -226,9 +226,10 @@ Result<DecodedGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<s
 
 Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags) { return decode(in, std::move(tags), nullptr); }
 
-Result<DecodedGame> detail::decode_game_noted(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>& notes) {
-  notes.clear();
-  return decode(in, std::move(tags), &notes);
+Result<DecodedGame> detail::decode_game_with_hints(CodecCursor& in, std::vector<Tag> tags,
+                                                   std::vector<std::uint8_t>& hints) {
+  hints.clear();
+  return decode(in, std::move(tags), &hints);
 }
 
 }  // namespace pgnarc

@@ -16,8 +16,8 @@
 #include <optional>
 
 #include "container/format.h"
-#include "codec/noted.h"
-#include "pgn/noted.h"
+#include "codec/san_hints.h"
+#include "pgn/san_hints.h"
 
 namespace pgnarc {
 
@@ -319,14 +319,14 @@ struct Archive::Impl {
     return tags;
   }
 
-  // `notes`: if given, receives the SAN notes of the game's moves (codec/noted.h).
+  // `notes`: if given, receives the SAN hints of the game's moves (codec/san_hints.h).
   Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* notes = nullptr) {
     auto start = start_of(b, j);
     if (!start) return start.error();
     CodecCursor c = *start;
     auto tags = tags_of(b, j);
     if (!tags) return tags.error();
-    auto d = notes ? detail::decode_game_noted(c, std::move(*tags), *notes) : decode_game(c, std::move(*tags));
+    auto d = notes ? detail::decode_game_with_hints(c, std::move(*tags), *notes) : decode_game(c, std::move(*tags));
     if (!d) return corruption(where(b) + ": game " + std::to_string(entry(b).first_game + j + 1) + ": " +
                               d.error().message());
     if (auto st = check_group_end(block, j, c, where(b)); !st) return st.error();
@@ -569,7 +569,7 @@ Result<std::string> Archive::read_pgn(std::uint64_t i) {
   if (!g) return g.error();
   std::string out;
   if (g->raw) write_raw_game(g->raw_text, out);
-  else if (auto st = detail::write_pgn_noted(g->game, notes, out); !st)
+  else if (auto st = detail::write_pgn_with_hints(g->game, notes, out); !st)
     return corruption(s.path + ": game " + std::to_string(i + 1) + ": " + st.error().message());
   return out;
 }
@@ -613,11 +613,11 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
   out.clear();
   std::vector<std::uint8_t> notes;
   for (std::uint32_t j = 0; j < block.games; ++j) {
-    auto d = detail::decode_game_noted(c, block.tags(j), notes);
+    auto d = detail::decode_game_with_hints(c, block.tags(j), notes);
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
     if (auto st = check_group_end(block, j, c, where); !st) return st.error();
     if (d->raw) write_raw_game(d->raw_text, out);
-    else if (auto st = detail::write_pgn_noted(d->game, notes, out); !st)
+    else if (auto st = detail::write_pgn_with_hints(d->game, notes, out); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
   }
   if (!all_consumed(c))
