@@ -682,6 +682,17 @@ int main(int argc, char** argv) {
       bad.structure[6] = 0x0c;  // zigzag(6): 5 - 6 < 0
       invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                      "a clock symbol that takes the clock below zero");
+      bad = track;
+      bad.moves = std::string("\x00\x00", 2);  // a line of 0 plies
+      bad.structure = std::string("\x0c\x01\x00", 3);
+      invalid_vector("clock_track_without_plies", archive_of({bad}, tc), "Corruption", "REC-CLK-4",
+                     "a clock track on a line of no plies");
+      // One run of 3 plies of frame 3 ((3 - 1) * 4 + 3 = 0b), the first clock's evaluation a mate
+      // in 0 (zigzag(0) * 2 + 1 = 01).
+      bad = track;
+      bad.structure = std::string("\x0c\x01\x01\x0b\x00\x01\x00\x01\x08\x01\x00", 11);
+      invalid_vector("evaluation_mate_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-6",
+                     "an evaluation of mate in 0");
     }
     CodecStreams mate;
     Game fools;
