@@ -178,7 +178,7 @@ int cmd_codec(const char* path) {
   }
   // Move generation alone: each main line replayed from move indices found beforehand, by the
   // generator, the move selection and Position::play that decoding runs per ply, without the
-  // integer's digits, events or notes. Decoding cannot be faster than this.
+  // integer's digits, events or SAN hints. Decoding cannot be faster than this.
   std::vector<std::pair<pgnarc::Position, std::vector<std::uint8_t>>> lines;
   std::uint64_t replay_plies = 0, want_sum = 0;
   for (const auto& g : bare) {

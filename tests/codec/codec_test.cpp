@@ -4,9 +4,9 @@
 
 #include "support/pgn_util.h"
 #include "codec/codec.h"
+#include "codec/san_hints.h"
 #include "common/bytes.h"
-#include "codec/noted.h"
-#include "pgn/noted.h"
+#include "pgn/san_hints.h"
 
 namespace pgnarc {
 namespace {
@@ -38,8 +38,8 @@ CodecStreams encode(const Game& g) {
   return s;
 }
 
-Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags, std::uint8_t codec = kMoveCodecCurrent) {
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw, codec};
+Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags) {
+  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
   auto d = decode_game(c, tags);
   if (d) {  // a record is consumed exactly
     EXPECT_TRUE(c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty());
@@ -47,18 +47,20 @@ Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags, 
   return d;
 }
 
-// Decoding `s` in a block of `codec` fails as Corruption; with Skip::kAlsoFails, so does skipping
-// it.
+// Decoding `s` fails as Corruption; with Skip::kAlsoFails, so does skipping it, with the same
+// message (kNotChecked: a fault only the board or the game's tags reveal, which skip_game has not).
 enum class Skip { kAlsoFails, kNotChecked };
-void expect_corrupt(const CodecStreams& s, const std::vector<Tag>& tags, std::uint8_t codec, Skip skip,
-                    const char* what) {
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw, codec};
+void expect_corrupt(const CodecStreams& s, const std::vector<Tag>& tags, Skip skip, const char* what) {
+  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
   auto d = decode_game(c, tags);
   ASSERT_FALSE(d.ok()) << what;
   EXPECT_EQ(d.error().code(), ErrorCode::Corruption) << what;
   if (skip == Skip::kAlsoFails) {
-    CodecCursor again{s.moves, s.structure, s.texts, s.raw, codec};
-    EXPECT_FALSE(skip_game(again).ok()) << what;
+    CodecCursor again{s.moves, s.structure, s.texts, s.raw};
+    const Status skipped = skip_game(again);
+    ASSERT_FALSE(skipped.ok()) << what;
+    EXPECT_EQ(skipped.error().code(), ErrorCode::Corruption) << what;
+    EXPECT_EQ(skipped.error().message(), d.error().message()) << what;
   }
 }
 
@@ -133,7 +135,7 @@ TEST(CodecBytes, ClockComments) {
 }
 
 // [REC-CLK-3] When every ply of a line is followed first by a clock comment, the clocks form the
-// line's clock track. Codec 5 [REC-CLK-7]: the frames as runs (varint count, then varint
+// line's clock track [REC-CLK-7]: the frames as runs (varint count, then varint
 // (length - 1) * 4 + frame each), then per ply the clock's symbol zigzag(predicted - clock), one
 // byte below 255. Frame 1 is the text " " before and after the command (lichess), 2 no text, 0
 // two texts in the texts stream. Without a TimeControl tag the prediction is 0 for each
@@ -149,14 +151,6 @@ TEST(CodecBytes, ClockTrack) {
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game, g);
-  // Codec 4 (kept readable): one varint per ply, zigzag(clock - previous) * 4 + frame:
-  // zigzag(60) * 4 + 1 = 481 = e1 03; zigzag(60) * 4 + 2 = e2 03; zigzag(-2) * 4 + 0 = 0c.
-  CodecStreams v4 = s;
-  v4.structure = std::string("\x0c\x01\xe1\x03\xe2\x03\x0c\x01\x03\x03\x01", 11);
-  // (Codec 3 would put the clock before the NAG that opens slot 3.)
-  auto old = decode(v4, g.tags, kMoveCodecLegalIndexV4);
-  ASSERT_TRUE(old.ok()) << old.error().to_string();
-  EXPECT_EQ(old->game, g);
 }
 
 // [REC-CLK-7] With [TimeControl "B+I"], each player's first clock is predicted as B and each
@@ -204,7 +198,7 @@ TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
       "1. e4 $1 $3 { [%clk 0:01:00] } { after } e5 $2 { [%clk 0:01:00] } (1... c5) *",
       "1. e4 { [%clk 0:01:00] } $1 e5 { [%clk 0:01:00] } *",
   };
-  // (Codec 4: NAGs may come before a slot's clock, not right after it.)
+  // (NAGs may come before a slot's clock, not right after it.)
   const bool main_line_track[] = {false, false, false, false, true, true, false};
   for (std::size_t i = 0; i < std::size(games); ++i) {
     const Game g = parse_one(games[i]);
@@ -239,15 +233,6 @@ TEST(CodecBytes, EvaluationInAClockTrack) {
   CodecCursor c{s.moves, s.structure, s.texts, s.raw};
   ASSERT_TRUE(skip_game(c).ok());
   EXPECT_TRUE(c.structure.empty() && c.moves.empty());
-  // Codec 4: zigzag(60) * 4 + 3 = 483 = e3 03, then the evaluation.
-  CodecStreams v4 = s;
-  v4.structure = std::string("\x0c\x01\xe3\x03\x44\xe3\x03\x0b\x00", 9);
-  auto old = decode(v4, g.tags, kMoveCodecLegalIndexV4);
-  ASSERT_TRUE(old.ok()) << old.error().to_string();
-  EXPECT_EQ(old->game, g);
-  CodecCursor c4{v4.moves, v4.structure, v4.texts, v4.raw, kMoveCodecLegalIndexV4};
-  ASSERT_TRUE(skip_game(c4).ok());
-  EXPECT_TRUE(c4.structure.empty());
 }
 
 // Every evaluation text comes back byte for byte; only the forms lichess writes become numbers.
@@ -280,27 +265,23 @@ TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
   EXPECT_EQ(frames3, static_cast<std::uint64_t>(canonical));
 }
 
-// [REC-CLK-6] A mate in 0, an evaluation out of range, and frame 3 in a codec 3 block are refused.
+// [REC-CLK-6] A mate in 0 and an evaluation out of range are refused.
 TEST(CodecDecode, RejectsBadEvaluations) {
   const Game g = parse_one("1. e4 { [%eval #2] [%clk 0:01:00] } *");
   const CodecStreams good = encode(g);
   ASSERT_EQ(hex(good.structure), "0c 01 01 03 77 09 00");  // zigzag(2) * 2 + 1 = 9
-  // (The skipper checks lengths, not values: only the codec 3 case must fail it too.)
+  // (Evaluations need no tags: the skipper checks them too.)
   CodecStreams s = good;
   s.structure[5] = 1;  // mate in 0
-  expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kNotChecked, "mate in 0");
+  expect_corrupt(s, g.tags, Skip::kAlsoFails, "mate in 0");
   s = good;
   s.structure = std::string("\x0c\x01\x01\x03\x77\x80\x90\xbc\xfd\x02\x00", 11);  // zigzag(2e8 cp) * 2
-  expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kNotChecked, "evaluation out of range");
-  s = good;
-  s.structure = std::string("\x0c\x01\xe3\x03\x09\x00", 6);  // the codec 4 form
-  ASSERT_TRUE(decode(s, g.tags, kMoveCodecLegalIndexV4).ok());
-  expect_corrupt(s, g.tags, kMoveCodecLegalIndexV3, Skip::kAlsoFails, "frame 3 in codec 3");
+  expect_corrupt(s, g.tags, Skip::kAlsoFails, "evaluation out of range");
 }
 
 // [REC-CLK-4] [REC-CLK-7] A track on a line without plies, a track cut short, frame runs that do
 // not cover the line exactly or repeat a frame, and a clock below zero are refused; all but the
-// last by the skipper too.
+// last (whose prediction needs the game's tags) by the skipper too.
 TEST(CodecDecode, RejectsBadClockTracks) {
   const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } *");
   const CodecStreams good = encode(g);
@@ -312,27 +293,21 @@ TEST(CodecDecode, RejectsBadClockTracks) {
   };
   CodecStreams s = with("\x0c\x01\x01\x01\x77\x00", 6);
   s.moves = std::string("\x00\x00", 2);  // the line has no plies, yet a track
-  expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kAlsoFails, "track without plies");
+  expect_corrupt(s, g.tags, Skip::kAlsoFails, "track without plies");
   s = good;
   s.structure.resize(5);  // the second clock is missing
-  expect_corrupt(s, g.tags, kMoveCodecCurrent, Skip::kAlsoFails, "track cut short");
-  expect_corrupt(with("\x0c\x01\x00\x77\x77\x00", 6), g.tags, kMoveCodecCurrent, Skip::kAlsoFails, "no runs");
-  expect_corrupt(with("\x0c\x01\x01\x09\x77\x77\x00", 7), g.tags, kMoveCodecCurrent, Skip::kAlsoFails,
+  expect_corrupt(s, g.tags, Skip::kAlsoFails, "track cut short");
+  expect_corrupt(with("\x0c\x01\x00\x77\x77\x00", 6), g.tags, Skip::kAlsoFails, "no runs");
+  expect_corrupt(with("\x0c\x01\x01\x09\x77\x77\x00", 7), g.tags, Skip::kAlsoFails,
                  "a run longer than the line");
-  expect_corrupt(with("\x0c\x01\x01\x01\x77\x77\x00", 7), g.tags, kMoveCodecCurrent, Skip::kAlsoFails,
+  expect_corrupt(with("\x0c\x01\x01\x01\x77\x77\x00", 7), g.tags, Skip::kAlsoFails,
                  "runs shorter than the line");
-  expect_corrupt(with("\x0c\x01\x02\x01\x01\x77\x77\x00", 8), g.tags, kMoveCodecCurrent, Skip::kAlsoFails,
+  expect_corrupt(with("\x0c\x01\x02\x01\x01\x77\x77\x00", 8), g.tags, Skip::kAlsoFails,
                  "two runs of one frame");
-  expect_corrupt(with("\x0c\x01\x01\x05\x02\x77\x00", 7), g.tags, kMoveCodecCurrent, Skip::kNotChecked,
+  expect_corrupt(with("\x0c\x01\x01\x05\x02\x77\x00", 7), g.tags, Skip::kNotChecked,
                  "a clock of 0 - 1 seconds");
-  expect_corrupt(with("\x0c\x01\x01\x05\xff\xff\xff\xff\xff\xff\xff\x7f\x77\x00", 14), g.tags,
-                 kMoveCodecCurrent, Skip::kAlsoFails, "a symbol beyond any clock");
-  // Codec 4 form: a track on a line without plies, and cut short.
-  s = with("\x0c\x01\xe1\x03\x00", 5);
-  s.moves = std::string("\x00\x00", 2);
-  expect_corrupt(s, g.tags, kMoveCodecLegalIndexV4, Skip::kAlsoFails, "codec 4 track without plies");
-  expect_corrupt(with("\x0c\x01\xe1\x03", 4), g.tags, kMoveCodecLegalIndexV4, Skip::kAlsoFails,
-                 "codec 4 track cut short");
+  expect_corrupt(with("\x0c\x01\x01\x05\xff\xff\xff\xff\xff\xff\xff\x7f\x77\x00", 14), g.tags, Skip::kAlsoFails,
+                 "a symbol beyond any clock");
 }
 
 // Comments that are not exactly a canonical clock command stay text, and every form comes back
@@ -396,7 +371,7 @@ TEST(CodecRoundTrip, RandomClocks) {
       pgn += std::string(moves[i % 4]) + " {" + text + "} ";
       if (i == 20) pgn += "(21. Nh3 {" + std::string(text) + "}) ";  // instead of 21. Nf3
     }
-    // Half the games with a time control (codec 5 predicts from it), some of it far from the
+    // Half the games with a time control (the track predicts from it), some of it far from the
     // clocks (symbols of 255 and more), some with the largest base and increment.
     std::string tags;
     if (game % 2 == 1) {
@@ -422,24 +397,20 @@ TEST(CodecRoundTrip, KingCaptureAfterNullMoveInCheck) {
   EXPECT_FALSE(decode(s, g.tags).ok());
 }
 
-// [REC-CLK-1] Clock comments are refused in codec 1 blocks and below zero.
+// [REC-CLK-1] A clock comment below zero is refused.
 TEST(CodecDecode, RejectsBadClocks) {
   // (The comment before the last clock keeps the clocks out of a clock track: they are type 5
   // items.)
   const Game g = parse_one("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 {x} { [%clk 0:00:01] } *");
   CodecStreams s = encode(g);
-  {
-    // With no null moves and no clock track, the record is also a codec 2 record.
-    CodecCursor two{s.moves, s.structure, s.texts, s.raw, kMoveCodecLegalIndexV2};
-    auto ok = decode_game(two, g.tags);
-    ASSERT_TRUE(ok.ok()) << ok.error().to_string();
-    EXPECT_EQ(ok->game, g);
-    expect_corrupt(s, g.tags, kMoveCodecLegalIndexV1, Skip::kAlsoFails, "clock item in codec 1");
-  }
+  auto ok = decode(s, g.tags);
+  ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+  EXPECT_EQ(ok->game, g);
   s.structure.back() = 11;  // the third clock's difference: -4 -> -6, so 5 - 6 < 0
   auto d = decode(s, g.tags);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message().find("clock"), std::string::npos) << d.error().message();
+  expect_corrupt(s, g.tags, Skip::kAlsoFails, "a clock item below zero");
 }
 
 TEST(CodecBytes, EncodingIsDeterministic) {
@@ -496,23 +467,23 @@ Game random_moves_game(std::mt19937_64& rng, const std::string& fen, int max_pli
   return g;
 }
 
-// The SAN notes the decoder gives (codec/noted.h) write the same PGN as write_pgn, which
+// The SAN hints the decoder gives (codec/san_hints.h) write the same PGN as write_pgn, which
 // computes SAN on its own: checks, mates, disambiguation, variations, null moves, set-ups.
-TEST(CodecNotes, WriteTheSamePgnAsWritePgn) {
+TEST(CodecHints, WriteTheSamePgnAsWritePgn) {
   int games = 0;
-  std::vector<std::uint8_t> notes;
+  std::vector<std::uint8_t> hints;
   for (const std::string& f : test::pgn_corpus_files()) {
     for (const auto& rg : read_all(test::read_file(f))) {
       if (!rg.ok) continue;
       CodecStreams s;
       ASSERT_TRUE(encode_game(rg.game, s).ok()) << f;
       CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-      auto d = detail::decode_game_noted(c, rg.game.tags, notes);
+      auto d = detail::decode_game_with_hints(c, rg.game.tags, hints);
       ASSERT_TRUE(d.ok()) << f << ": " << d.error().to_string();
-      std::string plain, noted;
+      std::string plain, hinted;
       ASSERT_TRUE(write_pgn(rg.game, plain).ok());
-      ASSERT_TRUE(detail::write_pgn_noted(d->game, notes, noted).ok());
-      ASSERT_EQ(noted, plain) << f;
+      ASSERT_TRUE(detail::write_pgn_with_hints(d->game, hints, hinted).ok());
+      ASSERT_EQ(hinted, plain) << f;
       ++games;
     }
   }
@@ -524,12 +495,12 @@ TEST(CodecNotes, WriteTheSamePgnAsWritePgn) {
     CodecStreams s;
     ASSERT_TRUE(encode_game(g, s).ok());
     CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-    auto d = detail::decode_game_noted(c, g.tags, notes);
+    auto d = detail::decode_game_with_hints(c, g.tags, hints);
     ASSERT_TRUE(d.ok()) << d.error().to_string();
-    std::string plain, noted;
+    std::string plain, hinted;
     ASSERT_TRUE(write_pgn(g, plain).ok());
-    ASSERT_TRUE(detail::write_pgn_noted(d->game, notes, noted).ok());
-    ASSERT_EQ(noted, plain);
+    ASSERT_TRUE(detail::write_pgn_with_hints(d->game, hints, hinted).ok());
+    ASSERT_EQ(hinted, plain);
   }
 }
 
@@ -658,7 +629,8 @@ TEST(CodecDecode, RejectsDamagedRecords) {
   s = good;
   s.texts.resize(1);
   expect_corrupt(s, "truncated text");
-  // Every single-bit change: an error or some game, never a crash or a hang.
+  // Every single-bit change: an error or some game, never a crash or a hang; whatever decodes
+  // is skipped to the same place.
   for (int which = 0; which < 3; ++which) {
     const std::size_t size = which == 0 ? good.moves.size() : which == 1 ? good.structure.size() : good.texts.size();
     for (std::size_t i = 0; i < size; ++i) {
@@ -667,8 +639,15 @@ TEST(CodecDecode, RejectsDamagedRecords) {
         std::string& t = which == 0 ? s.moves : which == 1 ? s.structure : s.texts;
         t[i] = static_cast<char>(t[i] ^ (1 << bit));
         CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+        CodecCursor skip{s.moves, s.structure, s.texts, s.raw};
+        const Status skipped = skip_game(skip);
         auto d = decode_game(c, g.tags);
-        if (!d.ok()) EXPECT_EQ(d.error().code(), ErrorCode::Corruption);
+        if (!d.ok()) {
+          EXPECT_EQ(d.error().code(), ErrorCode::Corruption);
+          continue;
+        }
+        ASSERT_TRUE(skipped.ok()) << which << " " << i << " " << bit << ": " << skipped.error().to_string();
+        EXPECT_TRUE(skip.moves == c.moves && skip.structure == c.structure && skip.texts == c.texts);
       }
     }
   }

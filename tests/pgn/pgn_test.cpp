@@ -310,8 +310,9 @@ TEST(PgnStream, ZstdAndGzipDetectedByMagicBytes) {
 namespace pgnarc {
 namespace {
 
-// Regression (found by fuzz_pgn and fuzz_roundtrip): a comment still open at the end of the
-// input made the splitter end the game before the '{' and then return empty games forever.
+// A comment still open at the end of the input is one unreadable game, whatever the read size:
+// the splitter must not end the game before the '{', where it would find an empty game again and
+// again (found by fuzz_pgn and fuzz_roundtrip).
 TEST(PgnErrors, CommentOpenAtEndOfInputIsOneBadGame) {
   for (const std::string text : {"1. e4 -- {. d6 -- 3. c4 *\n", "1. e4 e5 2. Nf3 { never closed\n\n  ",
                                  "[Event \"x\"]\n\n1. d4 {"}) {
@@ -331,8 +332,8 @@ TEST(PgnErrors, CommentOpenAtEndOfInputIsOneBadGame) {
 namespace pgnarc {
 namespace {
 
-// Regression (found by fuzz_pgn): text with only move numbers parsed as an empty game, which
-// writes as nothing, so the game vanished on a round trip. It is now an unreadable game.
+// Text with only move numbers is an unreadable game, not an empty one: an empty game writes as
+// nothing and would vanish on a round trip (found by fuzz_pgn).
 TEST(PgnErrors, MoveNumbersAloneAreNotAGame) {
   const auto games = read_all("[Event \"a\"]\n\n1. e4 *\n\n1 0.\n\n[Event \"b\"]\n\n1. d4 *\n");
   ASSERT_EQ(games.size(), 3u);
@@ -349,9 +350,9 @@ TEST(PgnErrors, MoveNumbersAloneAreNotAGame) {
 namespace pgnarc {
 namespace {
 
-// Regression (found by fuzz_pgn): in a game without tags, a comment before the first move was
-// a prelude or a movetext comment depending on a move number before it; written and read again
-// it changed sides. A game without tags has no prelude.
+// A game without tags has no prelude: a comment before its first move belongs to the movetext,
+// with or without a move number before it, so that the game written and read again is the same
+// game (found by fuzz_pgn).
 TEST(PgnRead, GameWithoutTagsHasNoPrelude) {
   for (const std::string text : {"1. ;note\n e4 *", "{c} 1. e4 *", "%esc\n{c}\n1. e4 *"}) {
     const auto g = only(read_all(text));

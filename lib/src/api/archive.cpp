@@ -2,9 +2,9 @@
 #include <algorithm>
 
 #include "api/archive_impl.h"
-#include "codec/noted.h"
+#include "codec/san_hints.h"
 #include "container/format.h"
-#include "pgn/noted.h"
+#include "pgn/san_hints.h"
 #include "pgnarc/pgn.h"
 
 namespace pgnarc {
@@ -67,7 +67,7 @@ Result<ArchiveGame> Archive::Impl::decode(std::uint32_t b, std::uint32_t j, std:
   CodecCursor c = *start;
   auto tags = tags_of(b, j);
   if (!tags) return tags.error();
-  auto d = hints ? detail::decode_game_noted(c, std::move(*tags), *hints) : decode_game(c, std::move(*tags));
+  auto d = hints ? detail::decode_game_with_hints(c, std::move(*tags), *hints) : decode_game(c, std::move(*tags));
   if (!d)
     return corruption(file->where(b) + ": game " + std::to_string(file->entry(b).first_game + j + 1) + ": " +
                       d.error().message());
@@ -139,7 +139,7 @@ Result<std::string> Archive::read_pgn(std::uint64_t i) {
   if (!g) return g.error();
   std::string out;
   if (g->raw) write_raw_game(g->raw_text, out);
-  else if (auto st = detail::write_pgn_noted(g->game, hints, out); !st)
+  else if (auto st = detail::write_pgn_with_hints(g->game, hints, out); !st)
     return corruption(impl_->file->path() + ": game " + std::to_string(i + 1) + ": " + st.error().message());
   return out;
 }

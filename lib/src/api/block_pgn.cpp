@@ -2,9 +2,9 @@
 
 #include <vector>
 
-#include "codec/noted.h"
+#include "codec/san_hints.h"
 #include "container/block_reader.h"
-#include "pgn/noted.h"
+#include "pgn/san_hints.h"
 #include "pgnarc/pgn.h"
 
 namespace pgnarc {
@@ -21,11 +21,11 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
   out.clear();
   std::vector<std::uint8_t> hints;
   for (std::uint32_t j = 0; j < block.games; ++j) {
-    auto d = detail::decode_game_noted(c, block.tags.game(j), hints);
+    auto d = detail::decode_game_with_hints(c, block.tags.game(j), hints);
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
     if (auto st = check_group_end(block, j, c, where); !st) return st.error();
     if (d->raw) write_raw_game(d->raw_text, out);
-    else if (auto st = detail::write_pgn_noted(d->game, hints, out); !st)
+    else if (auto st = detail::write_pgn_with_hints(d->game, hints, out); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
   }
   if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");

@@ -21,18 +21,12 @@
 namespace pgnarc {
 
 // The identifier of the game record codec, carried by each block (see the format
-// specification): 1 = legal-move-index integers with text comments; 2 = the same, plus clock
-// comments ("[%clk H:MM:SS]") coded as numbers; 3 = the same, plus the clock track (a line whose
-// every ply carries a clock codes those clocks as one number each); 4 = the same, plus lichess's
-// evaluation before a track's clock ("[%eval 0.17] [%clk 0:01:00]") as a number; 5 = the same,
-// with a track's frames as runs and each clock as a one-byte symbol against the clock predicted
-// from the game's TimeControl. Writers write the current one; readers read all five.
-inline constexpr std::uint8_t kMoveCodecLegalIndexV1 = 1;
-inline constexpr std::uint8_t kMoveCodecLegalIndexV2 = 2;
-inline constexpr std::uint8_t kMoveCodecLegalIndexV3 = 3;
-inline constexpr std::uint8_t kMoveCodecLegalIndexV4 = 4;
-inline constexpr std::uint8_t kMoveCodecLegalIndexV5 = 5;
-inline constexpr std::uint8_t kMoveCodecCurrent = kMoveCodecLegalIndexV5;
+// specification): legal-move-index integers; comments, NAGs and variations as anchored items;
+// clock comments ("[%clk H:MM:SS]") as numbers; and a line whose every ply carries a clock as a
+// clock track: its frames as runs and each clock as a symbol (usually one byte) against the clock
+// predicted from the game's TimeControl, with lichess's evaluation before it ("[%eval 0.17]
+// [%clk 0:01:00]") as a number. Blocks of any other codec are refused as Unsupported.
+inline constexpr std::uint8_t kMoveCodec = 5;
 
 // The per-game output of the codec, appended to four streams that a block keeps as sections.
 struct CodecStreams {
@@ -57,13 +51,12 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats = null
 // Appends a game kept verbatim: its bytes exactly as they were in the input.
 void encode_raw_game(std::string_view raw_text, CodecStreams& out, CodecStats* stats = nullptr);
 
-// Read positions in the four streams of a block, and the block's codec identifier.
+// Read positions in the four streams of a block.
 struct CodecCursor {
   std::string_view moves;
   std::string_view structure;
   std::string_view texts;
   std::string_view raw;
-  std::uint8_t codec = kMoveCodecCurrent;
 };
 
 struct DecodedGame {
@@ -72,13 +65,15 @@ struct DecodedGame {
   std::string raw_text;  // when raw
 };
 
-// Decodes the next game from `in`, advancing it. `tags` are the game's tags (they give the start
-// position). Any inconsistency (a length past the end, a reserved value, a digit out of range,
-// an integer that is not minimal or has value left over) fails with Corruption.
+// Decodes the next game from `in`, advancing `in` past it on success. `tags` are the game's tags
+// (they give the start position and the clock track's prediction). Any inconsistency (a length
+// past the end, a reserved value, a digit out of range, an integer that is not minimal or has
+// value left over) fails with Corruption.
 Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags);
 
-// Advances `in` past the next game without decoding its moves (lengths and structure are still
-// checked). Fails with Corruption where decode_game would fail on the same lengths.
+// Advances `in` past the next game without decoding its moves. Makes every check of decode_game
+// but those that need the board or the game's tags (moves, clock track clocks), and fails as
+// decode_game does on the same fault (Corruption, the same message); advances `in` only on success.
 Status skip_game(CodecCursor& in);
 
 }  // namespace pgnarc

@@ -105,7 +105,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
     data += stored;
   }
   std::string block(kBlockMagic, 4);
-  block += static_cast<char>(kMoveCodecCurrent);
+  block += static_cast<char>(kMoveCodec);
   block += static_cast<char>(kSections);
   block += static_cast<char>(kBlockLayout);
   block += '\0';

@@ -24,7 +24,7 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
     return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), kBlockMagic, 4) != 0) return bad("bad block magic", 0);
   const auto codec = static_cast<std::uint8_t>(b[4]);
-  if (codec != kMoveCodecCurrent) return unsupported(where + ": unknown move codec " + std::to_string(codec));
+  if (codec != kMoveCodec) return unsupported(where + ": unknown move codec " + std::to_string(codec));
   if (static_cast<std::uint8_t>(b[5]) != kSections) return bad("section count is not 5", 5);
   const auto layout = static_cast<std::uint8_t>(b[6]);
   if (layout != kBlockLayout) return unsupported(where + ": unknown block layout " + std::to_string(layout));

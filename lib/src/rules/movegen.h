@@ -102,8 +102,8 @@ inline PieceType piece_from_letter(char c) {
   return static_cast<PieceType>(kTypes[static_cast<unsigned char>(c)]);
 }
 
-// A SAN note (codec/noted.h): everything SAN needs beyond the move, so that PGN is written
-// without a board. Bits 0-1 disambiguation, 2-3 suffix (set once the next position is known),
+// A SAN note (the hint of codec/san_hints.h): everything SAN needs beyond the move, so that PGN
+// is written without a board. Bits 0-1 disambiguation, 2-3 suffix (set once the next position is known),
 // 4 capture, 5-7 the moving piece's type.
 inline int note_disambiguation(std::uint8_t note) { return note & 3; }
 inline int note_suffix(std::uint8_t note) { return note >> 2 & 3; }

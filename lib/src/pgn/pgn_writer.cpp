@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "pgn/noted.h"
+#include "pgn/san_hints.h"
 #include "rules/movegen.h"
 
 namespace pgnarc {
@@ -199,10 +199,10 @@ class TurnWalker {
 };
 
 // With a GameWalker, each move is checked and its SAN found on the board; with a TurnWalker,
-// `notes` (one per move, pgn/noted.h) give what SAN needs and the moves are taken as legal.
+// `hints` (one per move, pgn/san_hints.h) give what SAN needs and the moves are taken as legal.
 template <typename Walker>
-Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, std::string& out) {
-  constexpr bool noted = std::is_same_v<Walker, TurnWalker>;
+Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, std::string& out) {
+  constexpr bool hinted = std::is_same_v<Walker, TurnWalker>;
   for (const Comment& c : game.prelude) {
     out += comment_token(c.kind, c.text);
     out += '\n';
@@ -224,7 +224,7 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
   const std::size_t movetext_start = out.size();
   LineWriter w(out);
   bool need_number = true;  // a black move must say "N..." here
-  std::size_t next_note = 0;
+  std::size_t next_hint = 0;
   for (const GameEvent& e : game.events) {
     switch (e.type) {
       case GameEvent::kMove:
@@ -238,9 +238,9 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
           for (const char* c = pos.side_to_move() == kWhite ? ". " : "... "; *c; ++c) *p++ = *c;
         }
         if (e.type == GameEvent::kMove) {
-          if constexpr (noted) {
-            if (next_note >= notes->size()) return invalid_input("cannot write game: a move without its SAN note");
-            const std::uint8_t note = (*notes)[next_note++];
+          if constexpr (hinted) {
+            if (next_hint >= hints->size()) return invalid_input("cannot write game: a move without its SAN note");
+            const std::uint8_t note = (*hints)[next_hint++];
             p = detail::write_san(e.move, detail::note_piece(note), detail::note_capture(note),
                                   detail::note_disambiguation(note), detail::note_suffix(note), p);
           } else {
@@ -289,9 +289,9 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* notes, 
 }
 
 // A game that cannot be written leaves `out` as it was.
-Status write_pgn_or_nothing(const Game& game, const std::vector<std::uint8_t>* notes, std::string& out) {
+Status write_pgn_or_nothing(const Game& game, const std::vector<std::uint8_t>* hints, std::string& out) {
   const std::size_t before = out.size();
-  Status st = notes ? write_pgn_impl<TurnWalker>(game, notes, out) : write_pgn_impl<GameWalker>(game, nullptr, out);
+  Status st = hints ? write_pgn_impl<TurnWalker>(game, hints, out) : write_pgn_impl<GameWalker>(game, nullptr, out);
   if (!st) out.resize(before);
   return st;
 }
@@ -300,8 +300,8 @@ Status write_pgn_or_nothing(const Game& game, const std::vector<std::uint8_t>* n
 
 Status write_pgn(const Game& game, std::string& out) { return write_pgn_or_nothing(game, nullptr, out); }
 
-Status detail::write_pgn_noted(const Game& game, const std::vector<std::uint8_t>& notes, std::string& out) {
-  return write_pgn_or_nothing(game, &notes, out);
+Status detail::write_pgn_with_hints(const Game& game, const std::vector<std::uint8_t>& hints, std::string& out) {
+  return write_pgn_or_nothing(game, &hints, out);
 }
 
 void write_raw_game(std::string_view raw_text, std::string& out) {

@@ -1,0 +1,49 @@
+// The game record's vocabulary (internal): the bits of a game's header byte, the item types of a
+// line's annotation list, the frames of a clock track, and the limits a record must keep. The
+// byte layout is defined in format-spec/pgnarc-format.md, "Game records".
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "pgnarc/status.h"
+
+namespace pgnarc::detail {
+
+// Header byte of a game in the structure stream.
+inline constexpr std::uint8_t kResultMask = 0x07;
+inline constexpr std::uint8_t kAnnotated = 0x08;  // null moves, comments, NAGs or variations follow
+inline constexpr std::uint8_t kHasFrame = 0x10;   // prelude and epilogue comments follow
+inline constexpr std::uint8_t kRaw = 0x20;        // a verbatim game; nothing else is set
+inline constexpr std::uint8_t kReservedBits = 0xC0;
+
+// Item types of a line's annotation list. A clock item is a brace comment whose text holds a
+// clock command "[%clk H:MM:SS]": the seconds are coded as a number, the text around the
+// command as two texts. Types above kClock are reserved.
+enum ItemType : std::uint8_t { kBrace = 0, kLine = 1, kEscape = 2, kNag = 3, kVariation = 4, kClock = 5 };
+
+// The text around a clock of a line's clock track, named by the two low bits of its frame run:
+// two texts of their own, " " on both sides (lichess), nothing, or lichess's analysed form
+// " [%eval E] [%clk H:MM:SS] " (the evaluation is then a number after the clock's symbol).
+enum ClockFrame : std::uint8_t { kFrameTexts = 0, kFrameSpaces = 1, kFrameBare = 2, kFrameEval = 3 };
+
+// Limits (format specification, "Limits").
+// Plies in one game, all its lines together: bounds the work a few bytes can ask of a decoder.
+inline constexpr std::uint64_t kMaxPlies = 1u << 16;
+inline constexpr int kMaxDepth = 256;
+inline constexpr std::uint64_t kMaxItems = 1u << 24;
+
+// A line's first varint in the structure stream is its null move count times two, plus one if
+// the line has a clock track: takes that bit off `n`.
+inline bool take_track_bit(std::uint64_t& n) {
+  const bool track = n & 1;
+  n >>= 1;
+  return track;
+}
+
+// The error of a record that breaks the grammar (reading) and of a game the codec cannot
+// represent (writing).
+inline Error corrupt_record(const std::string& why) { return corruption("game record: " + why); }
+inline Error bad_game(const std::string& why) { return invalid_input("cannot encode game: " + why); }
+
+}  // namespace pgnarc::detail

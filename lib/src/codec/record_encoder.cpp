@@ -1,0 +1,203 @@
+// Writing game records: a game's moves, annotations and clocks to the four streams (codec.h).
+#include "codec/codec.h"
+
+#include "common/bytes.h"
+#include "codec/clock_track.h"
+#include "codec/move_integer.h"
+#include "codec/record.h"
+#include "rules/movegen.h"
+
+namespace pgnarc {
+
+using namespace detail;
+
+namespace {
+
+struct Item {
+  std::uint32_t slot;
+  std::uint8_t type;
+  std::uint8_t nag = 0;
+  const std::string* text = nullptr;
+  ClockSplit clock;                        // kClock
+  std::size_t var_begin = 0, var_end = 0;  // events of a variation, brackets excluded
+  Position start;                          // where a variation starts
+};
+
+// Does a variation open after the move at events[i - 1] (only comments and NAGs between)?
+bool variation_follows(const std::vector<GameEvent>& events, std::size_t i, std::size_t end) {
+  for (; i < end; ++i) {
+    if (events[i].type == GameEvent::kBeginVariation) return true;
+    if (events[i].type != GameEvent::kComment && events[i].type != GameEvent::kNag) return false;
+  }
+  return false;
+}
+
+// Encodes the line made of events [begin, end) (one nesting level; variations recurse).
+Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std::size_t end,
+                   const Position& start, bool annotated, int depth, const ClockBasis& basis, CodecStreams& out,
+                   CodecStats* stats) {
+  if (depth > kMaxDepth) return bad_game("variations nested deeper than " + std::to_string(kMaxDepth));
+  std::vector<MoveDigit> digits;
+  std::vector<std::uint32_t> nulls;
+  std::vector<Item> items;
+  Position pos = start, prev = start;
+  std::uint32_t slot = 0;
+  PieceTargets targets;
+  for (std::size_t i = begin; i < end; ++i) {
+    const GameEvent& e = events[i];
+    switch (e.type) {
+      case GameEvent::kMove: {
+        detail::generate_targets(pos, targets);
+        const int index = detail::index_in(pos, targets, e.move);
+        if (index < 0) return bad_game("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
+        const int n = targets.total;
+        digits.emplace_back(static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(n));
+        if (variation_follows(events, i + 1, end)) prev = pos;
+        pos.play(e.move);
+        ++slot;
+        break;
+      }
+      case GameEvent::kNullMove:
+        nulls.push_back(slot);
+        if (variation_follows(events, i + 1, end)) prev = pos;
+        pos.play_null();
+        ++slot;
+        break;
+      case GameEvent::kComment: {
+        Item it{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, {}, 0, 0, {}};
+        if (e.comment_kind == CommentKind::kBrace && split_clock(e.text, it.clock)) it.type = kClock;
+        items.push_back(std::move(it));
+        break;
+      }
+      case GameEvent::kNag:
+        items.push_back(Item{slot, kNag, e.nag, nullptr, {}, 0, 0, {}});
+        break;
+      case GameEvent::kBeginVariation: {
+        if (slot == 0) return bad_game("a variation does not follow a move");
+        int level = 1;
+        std::size_t j = i + 1;
+        for (; j < end && level > 0; ++j) {
+          if (events[j].type == GameEvent::kBeginVariation) ++level;
+          else if (events[j].type == GameEvent::kEndVariation) --level;
+        }
+        if (level != 0) return bad_game("a variation is not closed");
+        items.push_back(Item{slot, kVariation, 0, nullptr, {}, i + 1, j - 1, prev});
+        i = j - 1;
+        break;
+      }
+      case GameEvent::kEndVariation:
+        return bad_game("end of a variation that did not begin");
+    }
+  }
+  if (stats) stats->plies += slot;
+  if (!stats || stats->plies > kMaxPlies) return bad_game("more than " + std::to_string(kMaxPlies) + " plies");
+  if (depth == 0 && stats) stats->mainline_plies += slot;
+
+  put_varint(out.moves, slot);
+  double log2_bases = 0;
+  put_integer(out.moves, digits, log2_bases);
+  if (stats) stats->log2_legal_moves += log2_bases;
+  if (!annotated) return {};
+  // The clock track (REC-CLK-3): when every ply of the line is followed first of all by a clock
+  // comment, those comments are coded as one number each, without slot or type. NAGs may come
+  // before the clock at a slot, as in lichess's "6... Bg4? { [%eval 1.87] [%clk 0:10:03] }", if
+  // the item after the clock is not a NAG, so that a reader can put the clock back after the
+  // slot's leading NAGs.
+  std::vector<bool> in_track(items.size(), false);
+  bool track = slot > 0;
+  for (std::size_t k = 0, s = 1; track && s <= slot; ++s) {
+    while (k < items.size() && items[k].slot < s) ++k;
+    while (k < items.size() && items[k].slot == s && items[k].type == kNag) ++k;
+    track = k < items.size() && items[k].slot == s && items[k].type == kClock &&
+            !(k + 1 < items.size() && items[k + 1].slot == s && items[k + 1].type == kNag);
+    if (track) in_track[k] = true;
+  }
+  if (!track) in_track.assign(items.size(), false);
+  put_varint(out.structure, nulls.size() * 2 + (track ? 1 : 0));
+  std::uint32_t last = 0;
+  for (std::size_t k = 0; k < nulls.size(); ++k) {
+    put_varint(out.structure, k == 0 ? nulls[0] : nulls[k] - last - 1);
+    last = nulls[k];
+  }
+  if (track) {
+    std::vector<TrackClock> clocks;
+    clocks.reserve(slot);
+    for (std::size_t k = 0; k < items.size(); ++k)
+      if (in_track[k]) clocks.push_back(TrackClock{items[k].slot, &items[k].clock});
+    put_clock_track(clocks, basis, out.structure, out.texts);
+  }
+  ClockPair item_clocks;
+  put_varint(out.structure, items.size() - (track ? slot : 0));
+  last = 0;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const Item& it = items[k];
+    if (in_track[k]) continue;
+    put_varint(out.structure, it.slot - last);
+    last = it.slot;
+    put_u8(out.structure, it.type);
+    if (it.type == kNag) put_u8(out.structure, it.nag);
+    if (it.type == kClock) {
+      put_varint(out.structure, item_clocks.encode(it.slot, it.clock.seconds));
+      for (std::string_view part : {it.clock.before, it.clock.after}) {
+        put_prefixed(out.texts, part);
+      }
+    } else if (it.text) {
+      put_prefixed(out.texts, *it.text);
+    }
+  }
+  for (const Item& it : items)
+    if (it.type == kVariation)
+      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, depth + 1, basis, out, stats); !st)
+        return st;
+  return {};
+}
+
+void put_comments(const std::vector<Comment>& comments, CodecStreams& out) {
+  put_varint(out.structure, comments.size());
+  for (const Comment& c : comments) {
+    put_u8(out.structure, static_cast<std::uint8_t>(c.kind));
+    put_prefixed(out.texts, c.text);
+  }
+}
+
+}  // namespace
+
+Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
+  auto start = start_position(game.tags);
+  if (!start) return bad_game(start.error().message());
+  bool annotated = false;
+  for (const GameEvent& e : game.events) annotated |= e.type != GameEvent::kMove;
+  const bool frame = !game.prelude.empty() || !game.epilogue.empty();
+  // Encode into scratch streams first so that a failure leaves `out` untouched.
+  CodecStreams s;
+  put_u8(s.structure, static_cast<std::uint8_t>(static_cast<std::uint8_t>(game.result) | (annotated ? kAnnotated : 0) |
+                                                (frame ? kHasFrame : 0)));
+  if (frame) {
+    put_comments(game.prelude, s);
+    put_comments(game.epilogue, s);
+  }
+  CodecStats local;
+  const ClockBasis basis = clock_basis(game.tags);
+  if (auto st = encode_line(game.events, 0, game.events.size(), *start, annotated, 0, basis, s, &local); !st) return st;
+  out.moves += s.moves;
+  out.structure += s.structure;
+  out.texts += s.texts;
+  if (stats) {
+    ++stats->games;
+    stats->plies += local.plies;
+    stats->mainline_plies += local.mainline_plies;
+    stats->log2_legal_moves += local.log2_legal_moves;
+  }
+  return {};
+}
+
+void encode_raw_game(std::string_view raw_text, CodecStreams& out, CodecStats* stats) {
+  put_u8(out.structure, kRaw);
+  put_prefixed(out.raw, raw_text);
+  if (stats) {
+    ++stats->games;
+    ++stats->raw_games;
+  }
+}
+
+}  // namespace pgnarc

@@ -1,0 +1,207 @@
+// Reading game records (internal): the grammar of a record, walked in one place for decoding a
+// game (record_decoder.cpp) and for skipping it (record_skipper.cpp), so that both read the same
+// bytes in the same order and refuse them with the same checks.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "common/bytes.h"
+#include "codec/clock_track.h"
+#include "codec/codec.h"
+#include "codec/move_integer.h"
+#include "codec/record.h"
+
+namespace pgnarc::detail {
+
+// Walks one game record of a CodecCursor: its header, a raw game or the frame comments, then the
+// main line and, depth first, its variations. The walker reads every byte and checks everything
+// the record's bytes alone decide (lengths, reserved values, anchors, limits, item clocks,
+// evaluations, integer minimality); the policy receives what the record holds, checks what needs
+// more than the bytes (track clocks, predicted from the game's tags; moves, from the board) and
+// says how a line's moves and variations are walked. A policy (all calls resolved at compile
+// time) has:
+//
+//   using Start = ...;   // what a line starts from (decoding: its position)
+//   struct Line {...};   // what a line keeps from its record until its moves are walked
+//   void raw_game(std::string_view text);
+//   void begin_game(GameResult result);
+//   void frame_comment(int list, CommentKind kind, std::string_view text);   // 0 prelude, 1 epilogue
+//   Status main_line(Start& start);            // after the frame comments
+//   void null_move(Line&, std::uint32_t ply);
+//   void begin_track(Line&, std::uint64_t plies);
+//   bool track_clock(std::uint64_t slot, std::uint64_t symbol);   // false: out of range
+//   void track_entry(Line&, std::uint64_t slot, ClockFrame, std::string_view before,
+//                    std::string_view after, const Evaluation&);    // the same slot's frame
+//                    // (frame 3: before and after are " ", the evaluation is in Evaluation)
+//   void item(Line&, std::uint32_t slot, ItemType, std::uint8_t nag, std::string_view text);
+//   void clock_item(Line&, std::uint32_t slot, std::uint64_t seconds, std::string_view before,
+//                   std::string_view after);
+//   Status moves(RecordWalker&, Line&, const Start&, std::uint64_t plies, std::string_view integer,
+//                int depth);   // calls walker.line(start, true, depth + 1) for each variation
+//
+// The cursor advances only past a record that was walked to its end.
+template <class Policy>
+class RecordWalker {
+ public:
+  using Start = typename Policy::Start;
+
+  RecordWalker(CodecCursor& in, Policy& policy)
+      : in_(in), policy_(policy), moves_(in.moves), structure_(in.structure), texts_(in.texts) {}
+
+  Status walk() {
+    Status st = game();
+    if (st) {
+      in_.moves = moves_.rest();
+      in_.structure = structure_.rest();
+      in_.texts = texts_.rest();
+    }
+    return st;
+  }
+
+  // The record of a line that starts at `start`: its plies and move integer, with `annotated`
+  // its null moves, clock track and items; then its moves and variations, by the policy.
+  Status line(const Start& start, bool annotated, int depth) {
+    if (depth > kMaxDepth) return corrupt_record("variations nested too deep");
+    std::uint64_t plies;
+    std::string_view integer;
+    if (!moves_.varint(plies) || plies > kMaxPlies - total_plies_)
+      return corrupt_record("more than 65536 plies in the game");
+    total_plies_ += plies;
+    if (!moves_.prefixed(integer)) return corrupt_record("move integer runs past the end of its section");
+    typename Policy::Line line;
+    if (annotated)
+      if (auto st = annotations(line, plies); !st) return st;
+    if (!is_minimal_integer(integer)) return corrupt_record("move integer is not minimal");
+    return policy_.moves(*this, line, start, plies, integer, depth);
+  }
+
+ private:
+  Status game() {
+    std::uint8_t header;
+    if (!structure_.u8(header)) return corrupt_record("structure stream ends before the game header");
+    if (header & kReservedBits) return corrupt_record("reserved bits set in game header");
+    if (header & kRaw) {
+      if (header != kRaw) return corrupt_record("raw game header with other bits set");
+      std::string_view text;
+      ByteReader raw(in_.raw);
+      if (!raw.prefixed(text)) return corrupt_record("raw text runs past the end of its section");
+      policy_.raw_game(text);
+      return {};
+    }
+    const std::uint8_t result = header & kResultMask;
+    if (result > static_cast<std::uint8_t>(GameResult::kUnknown)) return corrupt_record("reserved result value");
+    policy_.begin_game(static_cast<GameResult>(result));
+    if (header & kHasFrame)
+      for (int list = 0; list < 2; ++list)
+        if (auto st = frame_comments(list); !st) return st;
+    Start start{};
+    if (auto st = policy_.main_line(start); !st) return st;
+    return line(start, (header & kAnnotated) != 0, 0);
+  }
+
+  Status frame_comments(int list) {
+    std::uint64_t n;
+    if (!structure_.varint(n) || n > structure_.remaining()) return corrupt_record("bad comment count");
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::uint8_t kind;
+      if (!structure_.u8(kind) || kind > kEscape) return corrupt_record("bad comment kind");
+      std::string_view text;
+      if (!texts_.prefixed(text)) return corrupt_record("comment text runs past the end of its section");
+      policy_.frame_comment(list, static_cast<CommentKind>(kind), text);
+    }
+    return {};
+  }
+
+  // A line's null moves, clock track and items (REC-LINE-1).
+  Status annotations(typename Policy::Line& line, std::uint64_t plies) {
+    std::uint64_t n;
+    if (!structure_.varint(n)) return corrupt_record("bad null move count");
+    const bool track = take_track_bit(n);
+    if (n > plies) return corrupt_record("bad null move count");
+    std::uint64_t at = 0;
+    for (std::uint64_t k = 0; k < n; ++k) {
+      std::uint64_t d;
+      if (!structure_.varint(d)) return corrupt_record("bad null move ply");
+      at += (k == 0 ? 0 : 1) + d;
+      if (at >= plies) return corrupt_record("null move past the end of the line");
+      policy_.null_move(line, static_cast<std::uint32_t>(at));
+    }
+    if (track)
+      if (auto st = clock_track(line, plies); !st) return st;
+    if (!structure_.varint(n) || n > kMaxItems || n > structure_.remaining()) return corrupt_record("bad item count");
+    std::uint64_t slot = 0;
+    ClockPair clocks;
+    for (std::uint64_t k = 0; k < n; ++k) {
+      std::uint64_t d;
+      std::uint8_t type, nag = 0;
+      std::string_view text;
+      if (!structure_.varint(d) || !structure_.u8(type)) return corrupt_record("item runs past the end of its section");
+      slot += d;
+      if (slot > plies) return corrupt_record("item anchored past the end of the line");
+      if (type > kClock) return corrupt_record("reserved item type");
+      if (type == kNag && !structure_.u8(nag)) return corrupt_record("NAG runs past the end of its section");
+      if (type <= kEscape && !texts_.prefixed(text))
+        return corrupt_record("comment text runs past the end of its section");
+      if (type == kVariation && slot == 0) return corrupt_record("variation before the first ply");
+      if (type == kClock) {
+        std::uint64_t delta, seconds;
+        std::string_view before, after;
+        if (!structure_.varint(delta)) return corrupt_record("clock runs past the end of its section");
+        if (!clocks.decode(slot, delta, seconds)) return corrupt_record("clock out of range");
+        if (!texts_.prefixed(before) || !texts_.prefixed(after))
+          return corrupt_record("comment text runs past the end of its section");
+        policy_.clock_item(line, static_cast<std::uint32_t>(slot), seconds, before, after);
+      } else {
+        policy_.item(line, static_cast<std::uint32_t>(slot), static_cast<ItemType>(type), nag, text);
+      }
+    }
+    return {};
+  }
+
+  // A line's clock track (REC-CLK-7): the frames as runs, then per slot 1 .. plies a clock symbol
+  // and the frame's evaluation or texts.
+  Status clock_track(typename Policy::Line& line, std::uint64_t plies) {
+    if (plies == 0) return corrupt_record("clock track on a line without plies");
+    if (plies > structure_.remaining()) return corrupt_record("clock track runs past the end of its section");
+    if (const char* why = read_frame_runs(structure_, plies, runs_)) return corrupt_record(why);
+    policy_.begin_track(line, plies);
+    std::int64_t last_centipawns = 0;
+    std::uint64_t slot = 0;
+    for (const auto& [length, frame] : runs_) {
+      for (std::uint64_t i = 0; i < length; ++i) {
+        ++slot;
+        std::uint64_t symbol;
+        if (!get_symbol(structure_, symbol)) return corrupt_record("clock track runs past the end of its section");
+        if (!policy_.track_clock(slot, symbol)) return corrupt_record("clock out of range");
+        std::string_view before = " ", after = " ";
+        Evaluation eval;
+        if (frame == kFrameTexts) {
+          if (!texts_.prefixed(before) || !texts_.prefixed(after))
+            return corrupt_record("comment text runs past the end of its section");
+        } else if (frame == kFrameBare) {
+          before = after = {};
+        } else if (frame == kFrameEval) {
+          std::uint64_t e;
+          if (!structure_.varint(e)) return corrupt_record("evaluation runs past the end of its section");
+          if (!decode_eval(e, last_centipawns, eval)) return corrupt_record("evaluation out of range");
+        }
+        policy_.track_entry(line, slot, frame, before, after, eval);
+      }
+    }
+    return {};
+  }
+
+  CodecCursor& in_;
+  Policy& policy_;
+  ByteCursor moves_, structure_, texts_;  // copies, written back by walk()
+  std::uint64_t total_plies_ = 0;         // of all the game's lines, against kMaxPlies
+  // A track's frame runs, kept from record to record (a track is done with them before its
+  // line's variations are walked).
+  static thread_local FrameRuns runs_;
+};
+
+template <class Policy>
+thread_local FrameRuns RecordWalker<Policy>::runs_;
+
+}  // namespace pgnarc::detail
