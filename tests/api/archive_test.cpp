@@ -553,5 +553,21 @@ TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
   }
 }
 
+// Block limits a writer cannot meet (a block of no games, or more than a reader takes) are
+// refused when the writer is made, with nothing written.
+TEST(Archive, BlockLimitsOutOfRangeAreRefused) {
+  const std::string path = temp_path("no_blocks.pga");
+  for (int k = 0; k < 3; ++k) {
+    WriterOptions o;
+    if (k == 0) o.block_games = 0;
+    if (k == 1) o.block_games = (1u << 20) + 1;
+    if (k == 2) o.block_bytes = 0;
+    auto w = ArchiveWriter::create(path, o);
+    ASSERT_FALSE(w.ok()) << k;
+    EXPECT_EQ(w.error().code(), ErrorCode::InvalidInput);
+    EXPECT_FALSE(std::filesystem::exists(path));
+  }
+}
+
 }  // namespace
 }  // namespace pgnarc

@@ -242,6 +242,8 @@ struct ArchiveWriter::Impl {
 Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& path, WriterOptions options) {
   if (options.table_chunk_blocks == 0 || options.table_chunk_blocks > kMaxTableChunkBlocks)
     return invalid_input("the block table chunk size must be 1 to 2^20 blocks");
+  if (options.block_games == 0 || options.block_games > kMaxBlockGames || options.block_bytes == 0)
+    return invalid_input("a block must hold 1 to 2^20 games and at least 1 byte of PGN");
   std::unique_ptr<ArchiveWriter> w(new ArchiveWriter());
   w->impl_ = std::make_unique<Impl>();
   Impl& s = *w->impl_;

@@ -19,18 +19,17 @@ template <typename T>
 class OrderedPool {
  public:
   // `threads` workers; with 0, each job runs inside submit() on the calling thread.
+  // A thread that cannot be started throws std::system_error, the ones started stopped first.
   explicit OrderedPool(unsigned threads) {
-    for (unsigned t = 0; t < threads; ++t) workers_.emplace_back([this] { work(); });
+    try {
+      for (unsigned t = 0; t < threads; ++t) workers_.emplace_back([this] { work(); });
+    } catch (...) {
+      stop();
+      throw;
+    }
   }
   // Stops the workers (jobs not started are dropped) and joins them, however the owner ends.
-  ~OrderedPool() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    wake_workers_.notify_all();
-    for (auto& t : workers_) t.join();
-  }
+  ~OrderedPool() { stop(); }
   OrderedPool(const OrderedPool&) = delete;
   OrderedPool& operator=(const OrderedPool&) = delete;
 
@@ -46,8 +45,14 @@ class OrderedPool {
     }
     {
       std::lock_guard lock(mutex_);
-      results_.emplace_back();
-      jobs_.push_back(Job{std::move(job), submitted_++});
+      jobs_.push_back(Job{std::move(job), submitted_});
+      try {
+        results_.emplace_back();
+      } catch (...) {  // no slot without its job, or next() would wait for it forever
+        jobs_.pop_back();
+        throw;
+      }
+      ++submitted_;
     }
     wake_workers_.notify_one();
   }
@@ -75,6 +80,16 @@ class OrderedPool {
     std::optional<T> value;
     std::exception_ptr thrown;
   };
+
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_workers_.notify_all();
+    for (auto& t : workers_) t.join();
+    workers_.clear();
+  }
 
   static void run(const std::function<T()>& job, Slot& slot) {
     try {
