@@ -81,7 +81,7 @@ class PGNARC_EXPORT Archive {
   Result<ArchiveGame> read_game(std::uint64_t index);
   // The same game as canonical PGN (a verbatim game as its bytes), as unpack writes it.
   Result<std::string> read_pgn(std::uint64_t index);
-  // Only the tags of game `index` (raw games: none).
+  // Only the tags of game `index` (a verbatim game: the tag pairs that could be read from its bytes).
   Result<std::vector<Tag>> read_tags(std::uint64_t index);
   // Every game as PGN text (as read_pgn gives it), in order, decoded on `threads` threads (0: all
   // cores) block by block; `sink` receives consecutive chunks and returns false to stop early.

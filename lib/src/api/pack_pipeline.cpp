@@ -37,7 +37,11 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
                                                             st.error().message())
                              : builder.error();
       encode_raw_game(rg.text, b.streams, &out.stats);
-      b.end_game({});
+      // The tag pairs the parser read before it stopped (all of them when the game failed in its
+      // movetext: another variant, an illegal move) index the game for search; decoding a
+      // verbatim game gives back its bytes and never these tags (8.5).
+      collect_names(builder.game().tags, out.names);
+      b.end_game(builder.game().tags);
       out.problems.push_back(Problem{i, std::move(e)});
     }
   }

@@ -16,7 +16,7 @@ class WriterDictionary;
 
 struct BlockBuilder {
   CodecStreams streams;
-  std::vector<std::vector<Tag>> tags;  // per game (verbatim games: none)
+  std::vector<std::vector<Tag>> tags;  // per game (verbatim games: their readable tag pairs)
   std::uint32_t games = 0;
   BlockSummary summary;
   // Where each game ended in each stream (moves, structure, texts, raw): the game directory
