@@ -46,5 +46,48 @@ TEST_F(CliVerbatim, FindCountsVariantGamesByPlayer) {
   EXPECT_EQ(run_cli("verify -q " + p("zh.pga")).exit_code, 0);
 }
 
+// Under a terminal (script(1) gives the program a pty), verify's bar ends complete (100%) and
+// its summary starts a line of its own; info shows its progress too, and its figures come out
+// whole on stdout.
+TEST(CliProgressEnd, BarReachesTheEndAndTheSummaryItsOwnLine) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "script(1) not installed";
+  const test::ScratchDir scratch("progress_end");
+  const std::string& dir = scratch.path();
+  const std::string one = test::read_file(test::corpus_path("pgn/twic_events.pgn"));
+  std::string big;
+  for (int i = 0; i < 20; ++i) big += one;
+  std::ofstream(dir + "/big.pgn", std::ios::binary) << big;
+  ASSERT_EQ(run_cli("pack -q --block-games 4 '" + dir + "/big.pgn' -o '" + dir + "/big.pga'").exit_code, 0);
+  const auto under_tty = [&](const std::string& args, const std::string& out) {
+    const std::string cmd = std::string("'") + PGNARC_CLI + "' " + args;
+    EXPECT_EQ(std::system(("script -qec \"" + cmd + "\" /dev/null < /dev/null > '" + dir + "/" + out + "'").c_str()), 0);
+    return test::read_file(dir + "/" + out);
+  };
+  const std::string v = under_tty("verify '" + dir + "/big.pga'", "verify.txt");
+  const auto sound = v.find(dir + "/big.pga: sound: 1200 games");
+  ASSERT_NE(sound, std::string::npos) << v;
+  const std::string before = v.substr(0, sound);
+  EXPECT_TRUE(before.ends_with("\n")) << "the summary starts a line: " << before.substr(before.size() > 120 ? before.size() - 120 : 0);
+  EXPECT_NE(before.find("\rverifying [##############################] 100%"), std::string::npos) << before;
+  const std::string i = under_tty("info '" + dir + "/big.pga'", "info.txt");
+  EXPECT_NE(i.find("\rreading ["), std::string::npos) << i.substr(0, 200);
+  EXPECT_NE(i.find("games:    1200 (0 kept verbatim)"), std::string::npos) << i;
+  auto r = run_cli("info '" + dir + "/big.pga'");
+  EXPECT_EQ(r.err, "") << "no progress when stderr is not a terminal";
+  EXPECT_TRUE(r.out.starts_with("format:")) << r.out;
+}
+
+// info reads no game: it describes an archive whose one game header has a reserved bit (checksum
+// right), which verify refuses.
+TEST(CliInfo, DecodesNoGame) {
+  const std::string pga = "'" + test::corpus_path("conformance/invalid/record_reserved_bit.pga") + "'";
+  EXPECT_EQ(run_cli("verify " + pga).exit_code, 3);
+  const auto r = run_cli("info --json " + pga);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::ordered_json::parse(r.out);
+  EXPECT_EQ(j["plies"], 3);
+  EXPECT_EQ(j["verbatim_games"], 0);
+}
+
 }  // namespace
 }  // namespace pgnarc

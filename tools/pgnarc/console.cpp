@@ -75,10 +75,31 @@ Progress::~Progress() {
 
 void Progress::update(std::uint64_t done, bool bytes) {
   if (!on_) return;
+  done_ = done;
+  bytes_ = bytes;
   const auto now = std::chrono::steady_clock::now();
   if (shown_ && now - last_ < std::chrono::milliseconds(200)) return;
+  draw(now);
+}
+
+void Progress::finish() {
+  if (!on_) return;
+  on_ = false;
+  if (!shown_) return;
+  shown_ = false;
+  if (total_ > 0 && done_ >= total_) {
+    draw(std::chrono::steady_clock::now());
+    std::fputs("\n", stderr);
+  } else {
+    std::fputs("\r\033[K", stderr);
+  }
+}
+
+void Progress::draw(std::chrono::steady_clock::time_point now) {
   last_ = now;
   shown_ = true;
+  const std::uint64_t done = done_;
+  const bool bytes = bytes_;
   const double secs = std::chrono::duration<double>(now - start_).count();
   const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
   std::string line;

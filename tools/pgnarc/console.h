@@ -29,7 +29,9 @@ int report(const Error& e);
 void appendf(std::string& out, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
 // A progress line on stderr when it is a terminal and not --quiet, redrawn at most five times a
-// second and erased when the work ends.
+// second. finish() ends it: a line that reached its total is drawn once more, complete (100%),
+// and left in place; an unfinished one (an error, unknown total) is erased, as it is when the
+// Progress goes without finish(). Either way what is printed next starts on a clean line.
 class Progress {
  public:
   // `total` units (games, or bytes); 0: unknown, the line then shows the count and the rate.
@@ -37,14 +39,17 @@ class Progress {
   ~Progress();
   // `done` units so far: games, or bytes when `bytes` is true.
   void update(std::uint64_t done, bool bytes = false);
+  // Ends the line (above); later updates draw nothing.
+  void finish();
 
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
  private:
+  void draw(std::chrono::steady_clock::time_point now);
   const char* what_;
-  std::uint64_t total_;
-  bool on_, shown_ = false;
+  std::uint64_t total_, done_ = 0;
+  bool on_, shown_ = false, bytes_ = false;
   std::chrono::steady_clock::time_point start_, last_;
 };
 

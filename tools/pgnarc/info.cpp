@@ -1,6 +1,7 @@
 // info, verify: what an archive holds, and whether it is sound.
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 #include "commands.h"
@@ -12,24 +13,24 @@ namespace {
 
 using ull = unsigned long long;
 
-// What `info` shows beside ArchiveInfo: counted by decoding every game.
-struct Counts {
-  std::uint64_t plies = 0;     // moves of the main lines and the variations
-  std::uint64_t verbatim = 0;  // games kept verbatim
-  double bits_per_ply = 0;     // of the moves section
-};
+// The moves section's bits per ply (for display only).
+double bits_per_ply(const ArchiveInfo& info) {
+  if (!info.plies) return 0;
+  return static_cast<double>(info.section(Section::Moves).stored) * 8.0 /
+         static_cast<double>(info.plies);
+}
 
 // `info --json`, keys in this order: the figures of ArchiveInfo under their own names, then
 // sections.<name>.{stored, raw, framed_blocks, column_blocks}.
-nlohmann::ordered_json info_json(const ArchiveInfo& info, const Counts& n) {
+nlohmann::ordered_json info_json(const ArchiveInfo& info) {
   nlohmann::ordered_json j;
   j["write_version"] = info.write_version;
   j["read_version"] = info.read_version;
   j["file_bytes"] = info.file_bytes;
   j["games"] = info.games;
-  j["verbatim_games"] = n.verbatim;
+  j["verbatim_games"] = info.verbatim_games;
   j["blocks"] = info.blocks;
-  j["plies"] = n.plies;
+  j["plies"] = info.plies;
   j["index_bytes"] = info.index_bytes;
   j["block_overhead_bytes"] = info.block_overhead_bytes;
   j["dictionaries"] = info.dictionaries;
@@ -39,7 +40,7 @@ nlohmann::ordered_json info_json(const ArchiveInfo& info, const Counts& n) {
   j["name_bytes"] = info.name_bytes;
   j["table_chunks"] = info.table_chunks;
   j["table_bytes"] = info.table_bytes;
-  j["moves_bits_per_ply"] = n.bits_per_ply;
+  j["moves_bits_per_ply"] = bits_per_ply(info);
   nlohmann::ordered_json& sections = j["sections"];
   for (Section s : kAllSections) {
     const SectionInfo& si = info.section(s);
@@ -70,7 +71,7 @@ void write_json_line(const nlohmann::ordered_json& j, std::string& out) {
   }
 }
 
-std::string info_text(const ArchiveInfo& info, const Counts& n) {
+std::string info_text(const ArchiveInfo& info) {
   std::string s;
   appendf(s,
           "format:   write version %u, read version %u\n"
@@ -80,7 +81,7 @@ std::string info_text(const ArchiveInfo& info, const Counts& n) {
           "plies:    %llu\n"
           "moves:    %.3f bits per ply\n",
           info.write_version, info.read_version, ull(info.file_bytes), ull(info.games),
-          ull(n.verbatim), ull(info.blocks), ull(n.plies), n.bits_per_ply);
+          ull(info.verbatim_games), ull(info.blocks), ull(info.plies), bits_per_ply(info));
   s += "section    stored bytes   uncompressed   share of file\n";
   for (Section k : kAllSections) {
     const SectionInfo& si = info.section(k);
@@ -122,24 +123,19 @@ struct InfoArgs {
 int info(const InfoArgs& a) {
   auto archive = Archive::open(a.archive);
   if (!archive) return report(archive.error());
-  auto info = (*archive)->info();
-  if (!info) return report(info.error());
-  Counts n;
-  auto st = (*archive)->for_each([&](std::uint64_t, ArchiveGame& g) {
-    if (g.raw) ++n.verbatim;
-    for (const auto& e : g.game.events) n.plies += e.type == GameEvent::kMove;
-    return true;
-  });
-  if (!st) return report(st.error());
-  if (n.plies)
-    n.bits_per_ply = static_cast<double>(info->section(Section::Moves).stored) * 8.0 /
-                     static_cast<double>(n.plies);
+  std::optional<Result<ArchiveInfo>> info;
+  {
+    Progress progress("reading", (*archive)->game_count());
+    info.emplace((*archive)->info([&](std::uint64_t games) { progress.update(games); }));
+    progress.finish();
+  }
+  if (!*info) return report(info->error());
   std::string text;
   if (a.json) {
-    write_json_line(info_json(*info, n), text);
+    write_json_line(info_json(**info), text);
     text += '\n';
   } else {
-    text = info_text(*info, n);
+    text = info_text(**info);
   }
   Output out;
   out.write(text);
@@ -157,9 +153,10 @@ int verify(const VerifyArgs& a) {
   if (!archive) return report(archive.error());
   if (auto info = (*archive)->info(); !info) return report(info.error());
   Progress progress("verifying", (*archive)->game_count());
-  if (auto st = (*archive)->verify([&](std::uint64_t done) { progress.update(done); }, a.threads);
-      !st)
-    return report(st.error());
+  const Status st =
+      (*archive)->verify([&](std::uint64_t done) { progress.update(done); }, a.threads);
+  progress.finish();  // the last figure shown, then the line erased: what follows starts clean
+  if (!st) return report(st.error());
   if (!quiet())
     std::fprintf(stderr,
                  "%s: sound: %llu games in %llu blocks, every checksum and every game checked\n",
@@ -171,7 +168,9 @@ int verify(const VerifyArgs& a) {
 
 Run declare_info(CLI::App& cmd) {
   auto a = std::make_shared<InfoArgs>();
-  cmd.footer("Games, blocks, bytes by section, bits per ply of moves, format versions.");
+  cmd.footer(
+      "Games, blocks, bytes by section, bits per ply of moves, format versions. Reads every "
+      "block's checksum and its moves and verbatim games; decodes no game (verify does).");
   cmd.add_option("ARCHIVE", a->archive, "the archive to describe")->required();
   cmd.add_flag("--json", a->json, "the same figures as one JSON object");
   return [a] { return info(*a); };

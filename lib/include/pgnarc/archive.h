@@ -61,6 +61,9 @@ struct ArchiveInfo {
   std::uint64_t name_chunks = 0, name_bytes = 0;
   // The block table (each block's place, games, dates and results): chunks, bytes.
   std::uint64_t table_chunks = 0, table_bytes = 0;
+  // Plies of all lines, variations and null moves included (as pack counts "plies coded"), and
+  // games kept verbatim: counted from the moves and raw sections, without replaying a move.
+  std::uint64_t plies = 0, verbatim_games = 0;
 };
 
 // An open archive, read through a read-only memory map. An Archive keeps the block it read last
@@ -95,8 +98,9 @@ class PGNARC_EXPORT Archive {
   // match and only the other blocks' tags are decoded. A malformed query (query_error) is
   // InvalidInput.
   Result<std::vector<std::uint64_t>> find(const Query& q);
-  // Sizes by section (reads every block header; checks every block checksum).
-  Result<ArchiveInfo> info();
+  // Sizes by section, plies and verbatim games (reads every block's checksum, section table and
+  // its moves and raw sections, none of its games decoded; `progress` gets the games done).
+  Result<ArchiveInfo> info(const std::function<void(std::uint64_t games_done)>& progress = {});
   // Checks every checksum and decodes every game on `threads` threads (0: all cores), as
   // export_pgn does (its PGN is dropped), then the name tables. Returns the first damage found,
   // in file order.

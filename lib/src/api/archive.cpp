@@ -180,7 +180,7 @@ const char* section_name(Section s) {
   return "?";
 }
 
-Result<ArchiveInfo> Archive::info() {
+Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& progress) {
   ArchiveFile& f = *impl_->file;
   const Index& index = f.index();
   ArchiveInfo info;
@@ -204,9 +204,20 @@ Result<ArchiveInfo> Archive::info() {
     info.table_bytes += c.size;
   }
   if (auto st = f.need_all(); !st) return st.error();
+  DecodedBlock scratch;
+  scratch.dictionaries = &f.dictionaries();
+  detail::PageReleaser pages(f.map());
+  std::uint64_t games_done = 0;
   for (std::uint32_t b = 0; b < f.blocks(); ++b) {
     BlockSizes sizes;
     if (auto st = read_block_sizes(f.block_bytes(b), f.where(b), sizes); !st) return st.error();
+    BlockCounts counts;
+    if (auto st = count_block(f.block_bytes(b), f.where(b), scratch, counts); !st) return st.error();
+    info.plies += counts.plies;
+    info.verbatim_games += counts.verbatim;
+    pages.done(f.block_bytes(b));
+    games_done += sizes.games;
+    if (progress) progress(games_done);
     std::uint64_t sum = 0;
     for (int k = 0; k < kSections; ++k) {
       SectionInfo& section = info.sections[static_cast<std::size_t>(k)];

@@ -217,6 +217,30 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   return {};
 }
 
+Status count_block(std::string_view bytes, const std::string& where, DecodedBlock& block, BlockCounts& out) {
+  if (auto st = decode_block(bytes, where, block, BlockParts::kLazyGroups); !st) return st;
+  std::vector<bool>& raw_done = block.frames[kRaw].done;
+  for (std::uint32_t k = 0; k < raw_done.size(); ++k)
+    if (!raw_done[k]) {
+      if (auto st = decompress_group(block, kRaw, k, where); !st) return st;
+      raw_done[k] = true;
+    }
+  std::string_view moves_stream = block.sections[kMoves], raw_stream = block.sections[kRaw];
+  detail::ByteReader moves(moves_stream);
+  std::uint64_t plies;
+  std::string_view bytes_of;
+  while (moves.remaining())
+    if (!moves.varint(plies) || !moves.prefixed(bytes_of))
+      return corruption(where + ": the moves section ends inside a line");
+    else
+      out.plies += plies;
+  detail::ByteReader raw(raw_stream);
+  while (raw.remaining())
+    if (!raw.prefixed(bytes_of)) return corruption(where + ": the raw section ends inside a verbatim game");
+    else ++out.verbatim;
+  return {};
+}
+
 Status group_ready(DecodedBlock& block, std::uint32_t k, const std::string& where) {
   for (int s = kTexts; s < kSections; ++s) {
     if (block.frames[s].done.empty() || block.frames[s].done[k]) continue;

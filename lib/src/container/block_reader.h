@@ -73,6 +73,15 @@ inline bool all_consumed(const CodecCursor& c) {
   return c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty();
 }
 
+// What a block holds, counted without a board: the plies of all its lines (null moves included:
+// each line's `plies`, 8.3) from the moves section, and its verbatim games (the entries of the raw
+// stream, 8.5). Decompresses the block as decode_block(kLazyGroups) does, then the raw section's
+// groups; `scratch` is the buffer (its `dictionaries` set by the caller).
+struct BlockCounts {
+  std::uint64_t plies = 0, verbatim = 0;
+};
+Status count_block(std::string_view bytes, const std::string& where, DecodedBlock& scratch, BlockCounts& out);
+
 // A block's header and section table, checked with its checksum (no section decoded).
 struct BlockSizes {
   std::uint32_t games = 0;
