@@ -1,5 +1,6 @@
 // End-to-end: games kept verbatim are found and listed by their readable tags (format spec 8.5)
 // and unpack still gives back their bytes; progress lines end cleanly; info decodes no game.
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -87,6 +88,82 @@ TEST(CliInfo, DecodesNoGame) {
   const auto j = nlohmann::ordered_json::parse(r.out);
   EXPECT_EQ(j["plies"], 3);
   EXPECT_EQ(j["verbatim_games"], 0);
+}
+
+// Every command that reads an archive takes - for standard input, a file or a pipe, and gives
+// what it gives for the path.
+TEST_F(CliVerbatim, ArchiveOnStandardInput) {
+  const std::string pga = dir_ + "/zh.pga";
+  for (const std::string args : {"unpack", "get * 2-3", "get * --list 1-", "find * --player zhang --count",
+                                 "find * --player zhang --pgn", "info", "info --json", "verify"}) {
+    const auto with = [&](const std::string& what) {
+      std::string a = args;
+      if (const auto star = a.find('*'); star != std::string::npos) a.replace(star, 1, what);
+      else a += " " + what;
+      return a;
+    };
+    const auto by_path = run_cli(with(p("zh.pga")));
+    ASSERT_EQ(by_path.exit_code, 0) << args << by_path.err;
+    const auto from_file = run_cli(with("-"), pga);
+    EXPECT_EQ(from_file.exit_code, 0) << args << from_file.err;
+    EXPECT_EQ(from_file.out, by_path.out) << args;
+    const std::string piped = dir_ + "/piped.out";
+    const int rc = std::system(("cat " + p("zh.pga") + " | '" + PGNARC_CLI + "' " + with("-") + " > '" + piped +
+                                "' 2>/dev/null").c_str());
+    EXPECT_EQ(rc, 0) << args;
+    EXPECT_EQ(test::read_file(piped), by_path.out) << args << " from a pipe";
+  }
+  const auto v = run_cli("verify -", pga);
+  EXPECT_NE(v.err.find("<stdin>: sound: 3 games"), std::string::npos) << v.err;
+  const auto bad = run_cli("info -", dir_ + "/zh.pgn");
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_NE(bad.err.find("<stdin>: file header"), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.err.find("/proc/self"), std::string::npos) << bad.err;
+}
+
+// A PGN file where an archive is expected suggests pack; a damaged archive, unpack --salvage.
+TEST_F(CliVerbatim, ErrorsSuggestTheWayOut) {
+  for (const char* cmd : {"unpack", "get * 1", "find * --count", "info", "verify"}) {
+    const auto with = [&](const std::string& what) {
+      std::string a = cmd;
+      if (const auto star = a.find('*'); star != std::string::npos) a.replace(star, 1, what);
+      else a += " " + what;
+      return a;
+    };
+    auto r = run_cli(with(p("zh.pgn")));
+    EXPECT_EQ(r.exit_code, 3) << cmd;
+    EXPECT_NE(r.err.find("looks like PGN, not an archive; to make one: pgnarc pack " + dir_ + "/zh.pgn\n"),
+              std::string::npos)
+        << cmd << r.err;
+    std::string bytes = test::read_file(dir_ + "/zh.pga");
+    bytes[100] = static_cast<char>(bytes[100] ^ 1);
+    std::ofstream(dir_ + "/bad.pga", std::ios::binary) << bytes;
+    r = run_cli(with(p("bad.pga")));
+    EXPECT_EQ(r.exit_code, 3) << cmd;
+    EXPECT_NE(r.err.find("pgnarc unpack --salvage " + dir_ + "/bad.pga -o OUT.pgn\n"), std::string::npos)
+        << cmd << r.err;
+  }
+  auto r = run_cli("unpack --salvage " + p("bad.pga"));
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.err.find("--salvage"), std::string::npos) << "salvage does not suggest itself: " << r.err;
+  r = run_cli("unpack " + p("missing.pga"));
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_EQ(r.err.find("pgnarc unpack --salvage"), std::string::npos) << "a missing file is not damaged: " << r.err;
+}
+
+// -o naming a directory is a usage error before any work, for every command that writes a file.
+TEST_F(CliVerbatim, OutputDirectoryRefusedFirst) {
+  for (const std::string args : {"pack --force " + p("zh.pgn") + " -o " + p(""),
+                                 "merge --force " + p("zh.pga") + " --output " + p(""),
+                                 "unpack " + p("zh.pga") + " -o " + p(""),
+                                 "unpack --salvage " + p("zh.pga") + " --output=" + p("")}) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 1) << args << r.err;
+    EXPECT_NE(r.err.find("is a directory; give the name of the file to write"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+  for (const auto& e : std::filesystem::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << "no temporary file was begun";
 }
 
 }  // namespace

@@ -1,16 +1,22 @@
 #include "console.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstring>
+#include <vector>
 
 namespace pgnarc::cli {
 
 namespace {
 bool g_quiet = false;  // set once by main, after parsing and before any command runs
+// Standard input's stand-in path (archive_path) and the temporary file holding a pipe's bytes,
+// kept open for the program's life.
+std::string g_stdin_path;
+std::FILE* g_stdin_copy = nullptr;
 }  // namespace
 
 void set_quiet(bool quiet) { g_quiet = quiet; }
@@ -31,8 +37,87 @@ int exit_code_for(ErrorCode code) {
 }
 
 int report(const Error& e) {
-  std::fprintf(stderr, "pgnarc: %s\n", e.to_string().c_str());
+  std::string text = e.to_string();
+  if (!g_stdin_path.empty())
+    for (std::size_t at; (at = text.find(g_stdin_path)) != std::string::npos;)
+      text.replace(at, g_stdin_path.size(), "<stdin>");
+  std::fprintf(stderr, "pgnarc: %s\n", text.c_str());
   return exit_code_for(e.code());
+}
+
+Result<std::string> archive_path(const std::string& arg) {
+  if (arg != "-") return arg;
+  if (!g_stdin_path.empty()) return g_stdin_path;
+  struct stat st {};
+  if (::fstat(0, &st) != 0) return io_error(std::string("cannot stat <stdin>: ") + std::strerror(errno));
+  if (S_ISREG(st.st_mode)) {
+    g_stdin_path = "/dev/stdin";
+    return g_stdin_path;
+  }
+  g_stdin_copy = std::tmpfile();
+  if (!g_stdin_copy) return io_error(std::string("cannot make a temporary file for <stdin>: ") + std::strerror(errno));
+  std::vector<char> buf(1 << 20);
+  for (;;) {
+    const ssize_t n = ::read(0, buf.data(), buf.size());
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return io_error(std::string("cannot read <stdin>: ") + std::strerror(errno));
+    }
+    if (std::fwrite(buf.data(), 1, static_cast<std::size_t>(n), g_stdin_copy) != static_cast<std::size_t>(n))
+      return io_error(std::string("cannot copy <stdin> to a temporary file: ") + std::strerror(errno));
+  }
+  if (std::fflush(g_stdin_copy) != 0)
+    return io_error(std::string("cannot copy <stdin> to a temporary file: ") + std::strerror(errno));
+  g_stdin_path = "/proc/self/fd/" + std::to_string(::fileno(g_stdin_copy));
+  return g_stdin_path;
+}
+
+namespace {
+
+// Does the file start as PGN does (after white space and a UTF-8 byte order mark: a tag, a
+// comment, an escape line or a move number), or as a zstd or gzip stream named .pgn-something?
+bool looks_like_pgn(const std::string& arg) {
+  const std::string path = arg == "-" ? g_stdin_path : arg;
+  std::FILE* f = path.empty() ? nullptr : std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char head[4096];
+  const std::size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  const std::string_view h(head, n);
+  if ((h.starts_with("\x28\xb5\x2f\xfd") || h.starts_with("\x1f\x8b")) && arg.find(".pgn") != std::string::npos)
+    return true;
+  std::size_t i = h.starts_with("\xef\xbb\xbf") ? 3 : 0;
+  while (i < h.size() && (h[i] == ' ' || h[i] == '\t' || h[i] == '\r' || h[i] == '\n')) ++i;
+  return i < h.size() && (std::strchr("[{;%", h[i]) || (h[i] >= '0' && h[i] <= '9'));
+}
+
+}  // namespace
+
+int report_archive_error(const Error& e, const std::string& arg, bool salvage) {
+  const int code = report(e);
+  if (e.code() != ErrorCode::Corruption) return code;
+  // The path as a shell word: quoted where it holds anything but the plainest characters.
+  std::string word = arg;
+  if (arg.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") !=
+      std::string::npos) {
+    std::string quoted(1, '\'');
+    for (char c : arg) {
+      if (c == '\'') quoted.append("'\\''");
+      else quoted.push_back(c);
+    }
+    quoted.push_back('\'');
+    word = std::move(quoted);
+  }
+  if (looks_like_pgn(arg))
+    std::fprintf(stderr, "pgnarc: %s looks like PGN, not an archive; to make one: pgnarc pack %s\n",
+                 arg == "-" ? "<stdin>" : word.c_str(), arg == "-" ? "- -o OUT.pga" : word.c_str());
+  else if (salvage && arg != "-")
+    std::fprintf(stderr,
+                 "pgnarc: the archive is damaged; to write the games of its sound blocks: "
+                 "pgnarc unpack --salvage %s -o OUT.pgn\n",
+                 word.c_str());
+  return code;
 }
 
 void appendf(std::string& out, const char* format, ...) {

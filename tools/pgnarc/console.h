@@ -25,6 +25,15 @@ int exit_code_for(ErrorCode code);
 // Prints "pgnarc: <category>: <message>" on stderr; returns its exit code.
 int report(const Error& e);
 
+// The archive a reading command is given: a path, or "-" for standard input, which is then read
+// by random access like a file: a regular file on stdin (pgnarc get - 3 < games.pga) where it
+// is, anything else (a pipe) first copied into an unnamed temporary file. Returns the path to
+// open; errors naming that stand-in are reported with "<stdin>" instead (report()).
+Result<std::string> archive_path(const std::string& arg);
+// report(), then for a Corruption error a hint: `arg` looks like PGN (pack it first), or, with
+// `salvage`, the archive is damaged (unpack --salvage reads the rest).
+int report_archive_error(const Error& e, const std::string& arg, bool salvage = true);
+
 // Appends printf-style text to `out`, however long.
 void appendf(std::string& out, const char* format, ...) __attribute__((format(printf, 2, 3)));
 

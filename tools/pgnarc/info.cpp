@@ -121,15 +121,17 @@ struct InfoArgs {
 };
 
 int info(const InfoArgs& a) {
-  auto archive = Archive::open(a.archive);
-  if (!archive) return report(archive.error());
+  auto path = archive_path(a.archive);
+  if (!path) return report(path.error());
+  auto archive = Archive::open(*path);
+  if (!archive) return report_archive_error(archive.error(), a.archive);
   std::optional<Result<ArchiveInfo>> info;
   {
     Progress progress("reading", (*archive)->game_count());
     info.emplace((*archive)->info([&](std::uint64_t games) { progress.update(games); }));
     progress.finish();
   }
-  if (!*info) return report(info->error());
+  if (!*info) return report_archive_error(info->error(), a.archive);
   std::string text;
   if (a.json) {
     write_json_line(info_json(**info), text);
@@ -149,18 +151,20 @@ struct VerifyArgs {
 };
 
 int verify(const VerifyArgs& a) {
-  auto archive = Archive::open(a.archive);
-  if (!archive) return report(archive.error());
-  if (auto info = (*archive)->info(); !info) return report(info.error());
+  auto path = archive_path(a.archive);
+  if (!path) return report(path.error());
+  auto archive = Archive::open(*path);
+  if (!archive) return report_archive_error(archive.error(), a.archive);
   Progress progress("verifying", (*archive)->game_count());
   const Status st =
       (*archive)->verify([&](std::uint64_t done) { progress.update(done); }, a.threads);
   progress.finish();  // the last figure shown, then the line erased: what follows starts clean
-  if (!st) return report(st.error());
+  if (!st) return report_archive_error(st.error(), a.archive);
   if (!quiet())
     std::fprintf(stderr,
                  "%s: sound: %llu games in %llu blocks, every checksum and every game checked\n",
-                 a.archive.c_str(), ull((*archive)->game_count()), ull((*archive)->block_count()));
+                 a.archive == "-" ? "<stdin>" : a.archive.c_str(), ull((*archive)->game_count()),
+                 ull((*archive)->block_count()));
   return kOk;
 }
 
@@ -171,7 +175,7 @@ Run declare_info(CLI::App& cmd) {
   cmd.footer(
       "Games, blocks, bytes by section, bits per ply of moves, format versions. Reads every "
       "block's checksum and its moves and verbatim games; decodes no game (verify does).");
-  cmd.add_option("ARCHIVE", a->archive, "the archive to describe")->required();
+  cmd.add_option("ARCHIVE", a->archive, "the archive to describe (- for standard input)")->required();
   cmd.add_flag("--json", a->json, "the same figures as one JSON object");
   return [a] { return info(*a); };
 }
@@ -180,7 +184,7 @@ Run declare_verify(CLI::App& cmd) {
   auto a = std::make_shared<VerifyArgs>();
   cmd.footer(
       "Checks every checksum and decodes every game; exit 0 only if all is sound, 3 otherwise.");
-  cmd.add_option("ARCHIVE", a->archive, "the archive to check")->required();
+  cmd.add_option("ARCHIVE", a->archive, "the archive to check (- for standard input)")->required();
   add_threads(cmd, a->threads, "decode blocks");
   return [a] { return verify(*a); };
 }

@@ -1,5 +1,6 @@
 // Options that several commands take, declared the same way everywhere.
 #include <charconv>
+#include <filesystem>
 
 #include "commands.h"
 
@@ -23,7 +24,15 @@ CLI::Option* add_threads(CLI::App& cmd, unsigned& threads, const std::string& wo
 
 CLI::Option* add_output(CLI::App& cmd, std::string& path, const std::string& file,
                         const std::string& help) {
-  return cmd.add_option("-o,--output", path, help)->type_name(file);
+  // A directory is refused before any work (writing to it could only fail at the end).
+  return cmd.add_option("-o,--output", path, help)
+      ->type_name(file)
+      ->check([](const std::string& p) -> std::string {
+        std::error_code ec;
+        if (p != "-" && std::filesystem::is_directory(p, ec))
+          throw UsageError("-o " + p + " is a directory; give the name of the file to write");
+        return {};
+      });
 }
 
 }  // namespace pgnarc::cli

@@ -32,15 +32,23 @@ Result<std::string> list_line(Archive& archive, std::uint64_t i) {
 }
 
 // Writes games `numbers` (0-based) of `archive` to standard output, as PGN or as list lines.
-int write_games(Archive& archive, const std::vector<std::uint64_t>& numbers, bool list) {
+int write_games(Archive& archive, const std::string& arg, const std::vector<std::uint64_t>& numbers,
+                bool list) {
   Output out;
   for (std::uint64_t i : numbers) {
     auto text = list ? list_line(archive, i) : archive.read_pgn(i);
-    if (!text) return report(text.error());
+    if (!text) return report_archive_error(text.error(), arg);
     if (!out.write(*text)) break;
   }
   if (auto st = out.close(); !st) return report(st.error());
   return kOk;
+}
+
+// Opens the archive a command is given (a path, or - for standard input).
+Result<std::unique_ptr<Archive>> open_archive(const std::string& arg) {
+  auto path = archive_path(arg);
+  if (!path) return path.error();
+  return Archive::open(*path);
 }
 
 constexpr const char* kListHelp =
@@ -58,8 +66,10 @@ struct UnpackArgs {
 int salvage(const UnpackArgs& a) {
   Output out;
   if (auto st = out.open(a.out); !st) return report(st.error());
-  auto rep = salvage_pgn(a.archive, [&](std::string_view chunk) { return out.write(chunk); });
-  if (!rep) return report(rep.error());
+  auto path = archive_path(a.archive);
+  if (!path) return report(path.error());
+  auto rep = salvage_pgn(*path, [&](std::string_view chunk) { return out.write(chunk); });
+  if (!rep) return report_archive_error(rep.error(), a.archive, false);
   if (auto st = out.close(); !st) return report(st.error());
   for (const std::string& s : rep->skipped) std::fprintf(stderr, "pgnarc: %s\n", s.c_str());
   if (!quiet())
@@ -71,15 +81,15 @@ int salvage(const UnpackArgs& a) {
 
 int unpack(const UnpackArgs& a) {
   if (a.salvage) return salvage(a);
-  auto archive = Archive::open(a.archive);
-  if (!archive) return report(archive.error());
+  auto archive = open_archive(a.archive);
+  if (!archive) return report_archive_error(archive.error(), a.archive);
   Output out;
   if (auto st = out.open(a.out); !st) return report(st.error());
   Progress progress("unpacking", (*archive)->game_count());
   auto st = (*archive)->export_pgn([&](std::string_view chunk) { return out.write(chunk); },
                                    a.threads, [&](std::uint64_t games) { progress.update(games); });
   if (auto closed = out.close(); !closed) return report(closed.error());
-  if (!st) return report(st.error());
+  if (!st) return report_archive_error(st.error(), a.archive);
   return kOk;
 }
 
@@ -113,8 +123,8 @@ std::pair<std::uint64_t, std::uint64_t> parse_range(const std::string& s, std::u
 }
 
 int get(const GetArgs& a) {
-  auto archive = Archive::open(a.archive);
-  if (!archive) return report(archive.error());
+  auto archive = open_archive(a.archive);
+  if (!archive) return report_archive_error(archive.error(), a.archive);
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
   for (const std::string& s : a.numbers) ranges.push_back(parse_range(s, (*archive)->game_count()));
   Output out;
@@ -122,7 +132,7 @@ int get(const GetArgs& a) {
   for (const auto& [lo, hi] : ranges)
     for (std::uint64_t n = lo; writing && n <= hi; ++n) {
       auto text = a.list ? list_line(**archive, n - 1) : (*archive)->read_pgn(n - 1);
-      if (!text) return report(text.error());  // an unknown number, after the games before it
+      if (!text) return report_archive_error(text.error(), a.archive);  // or an unknown number
       writing = out.write(*text);
     }
   if (auto st = out.close(); !st) return report(st.error());
@@ -150,11 +160,11 @@ int find(FindArgs& a) {
     const auto eq = kv.find('=');
     a.query.tags.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
-  auto archive = Archive::open(a.archive);
-  if (!archive) return report(archive.error());
+  auto archive = open_archive(a.archive);
+  if (!archive) return report_archive_error(archive.error(), a.archive);
   auto found = (*archive)->find(a.query);
-  if (!found) return report(found.error());
-  if (a.pgn || a.list) return write_games(**archive, *found, a.list);
+  if (!found) return report_archive_error(found.error(), a.archive);
+  if (a.pgn || a.list) return write_games(**archive, a.archive, *found, a.list);
   Output out;
   if (a.count) {
     out.write(std::to_string(found->size()) + "\n");
@@ -183,7 +193,7 @@ Run declare_unpack(CLI::App& cmd) {
   cmd.footer(
       "Writes every game as canonical PGN; games kept verbatim are written as their original "
       "bytes. The output is the same for any number of threads.");
-  cmd.add_option("ARCHIVE", a->archive, "the archive to read")->required();
+  cmd.add_option("ARCHIVE", a->archive, "the archive to read (- for standard input)")->required();
   add_output(cmd, a->out, "OUT.pgn", "write the PGN to OUT.pgn (default: standard output)");
   add_threads(cmd, a->threads, "decode blocks");
   cmd.add_flag("--salvage", a->salvage,
@@ -195,7 +205,7 @@ Run declare_unpack(CLI::App& cmd) {
 Run declare_get(CLI::App& cmd) {
   auto a = std::make_shared<GetArgs>();
   cmd.footer("Writes the games with those numbers, byte for byte as unpack writes them.");
-  cmd.add_option("ARCHIVE", a->archive, "the archive to read")->required();
+  cmd.add_option("ARCHIVE", a->archive, "the archive to read (- for standard input)")->required();
   cmd.add_option("N", a->numbers, "a game number (from 1), a range N-M, or N- (to the last game)")
       ->required();
   cmd.add_flag("--list", a->list, kListHelp);
@@ -208,7 +218,7 @@ Run declare_find(CLI::App& cmd) {
       "Prints the numbers of the games that match every filter given (or their count, their PGN, "
       "or one line each). Names match as case-insensitive substrings (--exact: exactly). Dates are "
       "YYYY[.MM[.DD]] (or with - or /); games with unknown dates match no date range.");
-  cmd.add_option("ARCHIVE", a->archive, "the archive to search")->required();
+  cmd.add_option("ARCHIVE", a->archive, "the archive to search (- for standard input)")->required();
   Query& q = a->query;
   add_filter(cmd, *a, "--white", "S", q.white, "White's name");
   add_filter(cmd, *a, "--black", "S", q.black, "Black's name");
