@@ -1,0 +1,72 @@
+// End-to-end: hostile and mistaken input to pack and append (other compressed formats, archives,
+// UTF-16, binary data, endless games, malformed tags, control bytes), reading a terminal, and an
+// archive that is not a regular file.
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <utility>
+
+#include "cli/cli_util.h"
+
+namespace pgnarc {
+namespace {
+
+using test::run_cli;
+
+bool have(const std::string& tool) { return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0; }
+
+class CliInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = scratch_.path();
+    pgn_ = dir_ + "/games.pgn";
+    write(pgn_, test::read_file(test::corpus_path("pgn/twic_events.pgn")));
+  }
+  std::string p(const std::string& name) const { return "'" + dir_ + "/" + name + "'"; }
+  std::string path(const std::string& name) const { return dir_ + "/" + name; }
+  static void write(const std::string& file, const std::string& bytes) { std::ofstream(file, std::ios::binary) << bytes; }
+  static bool exists(const std::string& file) { return ::access(file.c_str(), F_OK) == 0; }
+  int sh(const std::string& cmd) const { return std::system(("cd '" + dir_ + "' && " + cmd).c_str()); }
+  test::ScratchDir scratch_{"cli_input"};
+  std::string dir_, pgn_;
+};
+
+// Before: the escape sequences, CR and NUL of a bad game reached the terminal and the log raw.
+TEST_F(CliInput, ControlBytesAreEscapedOnTheTerminalAndInTheLog) {
+  std::string text = test::read_file(pgn_);  // more than the bytes judged, so that the NUL below is let through
+  const std::string bad("[Event \"\x1B]0;owned\x07\"]\n\n1. e4 \x1BZ\r\0 *", 34);
+  text += "\n" + bad + "\n";
+  write(path("ctl.pgn"), text);
+  auto r = run_cli("pack " + p("ctl.pgn"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string log = test::read_file(path("ctl.pga.log"));
+  for (const std::string* s : {&std::as_const(r.err), &log}) {
+    EXPECT_NE(s->find("kept verbatim"), std::string::npos) << *s;
+    EXPECT_NE(s->find("\\x1b"), std::string::npos) << *s;
+    for (char c : *s) EXPECT_TRUE(static_cast<unsigned char>(c) >= 0x20 || c == '\n') << int(c) << " in " << *s;
+  }
+  EXPECT_TRUE(run_cli("unpack " + p("ctl.pga")).out.ends_with("\n" + bad + "\n\n"));
+}
+
+// Before: a FIFO read as an empty file, reported as a damaged archive (exit 3), or open waited
+// for a writer for ever.
+TEST_F(CliInput, AnArchiveThatIsNotARegularFileIsAnIoErrorNotDamage) {
+  ASSERT_EQ(run_cli("pack -q " + p("games.pgn")).exit_code, 0);
+  ASSERT_EQ(::mkfifo(path("fifo.pga").c_str(), 0600), 0);
+  // A writer that gives up after a while if no reader comes.
+  ASSERT_EQ(sh("(timeout 10 sh -c 'cat games.pga > fifo.pga' >/dev/null 2>&1 &)"), 0);
+  for (const std::string& cmd : {"info " + p("fifo.pga"), "unpack " + p("fifo.pga"), "verify " + p("dir")}) {
+    ::mkdir(path("dir").c_str(), 0700);
+    // Through timeout(1): an open that waits for a writer fails the test instead of hanging it.
+    const int status = std::system(("timeout 10 '" + std::string(PGNARC_CLI) + "' " + cmd + " >/dev/null 2>" + p("err")).c_str());
+    const test::CliResult r{WEXITSTATUS(status), "", test::read_file(path("err"))};
+    EXPECT_EQ(r.exit_code, 4) << cmd << ": " << r.err;
+    EXPECT_NE(r.err.find("an archive must be a regular file"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("corrupt"), std::string::npos) << r.err;
+  }
+  EXPECT_NE(run_cli("info " + p("fifo.pga")).err.find("it is a pipe (FIFO)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pgnarc
