@@ -32,6 +32,20 @@ class CliInput : public ::testing::Test {
   std::string dir_, pgn_;
 };
 
+// Before: `[White ""X""]` was read as the value `"X"` without a word.
+TEST_F(CliInput, AMalformedTagIsKeptVerbatimAndReported) {
+  const std::string bad = "[Event \"x\"]\n[White \"\"X\"\"]\n\n1. e4 e5 *";
+  write(path("bad.pgn"), "[Event \"ok\"]\n\n1. d4 *\n\n" + bad + "\n");
+  auto r = run_cli("pack " + p("bad.pgn"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("game 2 kept verbatim: " + path("bad.pgn") + ":6:10: game 2: bad tag pair [White]"), std::string::npos)
+      << r.err;
+  EXPECT_NE(test::read_file(path("bad.pga.log")).find(":6:10: game 2: bad tag pair [White]"), std::string::npos);
+  auto u = run_cli("get " + p("bad.pga") + " 2");
+  EXPECT_EQ(u.out, bad + "\n\n");
+  EXPECT_EQ(run_cli("pack --strict " + p("bad.pgn") + " -o " + p("s.pga")).exit_code, 2);
+}
+
 // Before: the escape sequences, CR and NUL of a bad game reached the terminal and the log raw.
 TEST_F(CliInput, ControlBytesAreEscapedOnTheTerminalAndInTheLog) {
   std::string text = test::read_file(pgn_);  // more than the bytes judged, so that the NUL below is let through
