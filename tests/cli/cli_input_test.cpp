@@ -32,6 +32,56 @@ class CliInput : public ::testing::Test {
   std::string dir_, pgn_;
 };
 
+// Before: each was packed as "games kept verbatim" with exit 0, and unpack did not give the
+// input back.
+TEST_F(CliInput, InputThatIsNotPgnTextIsRefusedWithTheCommandThatWouldReadIt) {
+  struct Case {
+    std::string tool, make, file, says;
+  };
+  const Case cases[] = {
+      {"bzip2", "bzip2 -k games.pgn", "games.pgn.bz2", "games.pgn.bz2 is bzip2-compressed, not PGN; make it PGN through "
+                                                       "a pipe: bzip2 -dc " + path("games.pgn.bz2") + " | pgnarc pack - -o games.pga"},
+      {"xz", "xz -k games.pgn", "games.pgn.xz", "games.pgn.xz is xz-compressed, not PGN; make it PGN through a pipe: xz -dc"},
+      {"iconv", "iconv -f UTF-8 -t UTF-16 games.pgn > u16.pgn", "u16.pgn", "u16.pgn is UTF-16 text, not PGN; make it PGN "
+                                                                           "through a pipe: iconv -f UTF-16 -t UTF-8"},
+      {"head", "head -c 20000 /dev/urandom > random.bin", "random.bin", "random.bin is binary data"},
+  };
+  for (const Case& c : cases) {
+    if (!have(c.tool)) continue;
+    ASSERT_EQ(sh(c.make), 0) << c.make;
+    auto r = run_cli("pack " + p(c.file) + " -o " + p("out.pga"));
+    EXPECT_EQ(r.exit_code, 2) << c.file << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_FALSE(exists(path("out.pga"))) << c.file;
+    // The same from standard input.
+    auto s = run_cli("pack - -o " + p("out.pga"), path(c.file));
+    EXPECT_EQ(s.exit_code, 2) << c.file << ": " << s.err;
+    EXPECT_NE(s.err.find("standard input is "), std::string::npos) << s.err;
+  }
+}
+
+TEST_F(CliInput, AnArchiveGivenAsPgnIsRefusedAndLeftAsItWas) {
+  ASSERT_EQ(run_cli("pack -q " + p("games.pgn")).exit_code, 0);
+  const std::string before = test::read_file(path("games.pga"));
+  auto r = run_cli("append " + p("games.pga") + " " + p("games.pga"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("games.pga is a pgnarc archive, not PGN: archives are joined with pgnarc merge"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(test::read_file(path("games.pga")), before);
+  EXPECT_EQ(run_cli("pack " + p("games.pga") + " -o " + p("again.pga")).exit_code, 2);
+}
+
+// pzstd writes each frame after a skippable frame: before, the stream was not recognised as zstd.
+TEST_F(CliInput, PzstdOutputIsRead) {
+  if (!have("pzstd")) GTEST_SKIP() << "no pzstd";
+  ASSERT_EQ(sh("pzstd -q -p 2 games.pgn -o games.pgn.zst"), 0);
+  ASSERT_EQ(run_cli("pack -q " + p("games.pgn")).exit_code, 0);
+  auto r = run_cli("pack " + p("games.pgn.zst") + " -o " + p("z.pga"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("60 games (0 kept verbatim)"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("unpack " + p("z.pga")).out, run_cli("unpack " + p("games.pga")).out);
+}
+
 // Before: `[White ""X""]` was read as the value `"X"` without a word.
 TEST_F(CliInput, AMalformedTagIsKeptVerbatimAndReported) {
   const std::string bad = "[Event \"x\"]\n[White \"\"X\"\"]\n\n1. e4 e5 *";
@@ -61,6 +111,21 @@ TEST_F(CliInput, ControlBytesAreEscapedOnTheTerminalAndInTheLog) {
     for (char c : *s) EXPECT_TRUE(static_cast<unsigned char>(c) >= 0x20 || c == '\n') << int(c) << " in " << *s;
   }
   EXPECT_TRUE(run_cli("unpack " + p("ctl.pga")).out.ends_with("\n" + bad + "\n\n"));
+}
+
+// Before: `pack -` on a terminal waited without a word.
+TEST_F(CliInput, ReadingATerminalSaysSo) {
+  if (!have("script")) GTEST_SKIP() << "no script(1)";
+  write(path("in.pgn"), "[Event \"typed\"]\n\n1. e4 e5 *\n");
+  const std::string cmd = "timeout 20 script -qec \"'" + std::string(PGNARC_CLI) + "' pack - -o " + path("t.pga") +
+                          "\" /dev/null <" + p("in.pgn") + " >" + p("transcript.txt") + " 2>&1";
+  ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0) << test::read_file(path("transcript.txt"));
+  EXPECT_NE(test::read_file(path("transcript.txt")).find("pgnarc: reading PGN from the terminal until end of input (Ctrl-D)"),
+            std::string::npos)
+      << test::read_file(path("transcript.txt"));
+  EXPECT_EQ(run_cli("unpack " + p("t.pga")).out, "[Event \"typed\"]\n\n1. e4 e5 *\n\n");
+  // Not from a pipe or a file.
+  EXPECT_EQ(run_cli("pack - -o " + p("f.pga"), path("in.pgn")).err.find("terminal"), std::string::npos);
 }
 
 // Before: a FIFO read as an empty file, reported as a damaged archive (exit 3), or open waited

@@ -87,6 +87,10 @@ struct Verbatim {
 
 int add_inputs(ArchiveWriter& w, const std::vector<std::string>& inputs, Verbatim& verbatim) {
   for (const std::string& in : inputs) {
+    // Reading a terminal waits for typing, which would look like a hang: say so (zstd refuses a
+    // terminal because compressed data cannot be typed; PGN can).
+    if (in == "-" && ::isatty(0) && !quiet())
+      std::fprintf(stderr, "pgnarc: reading PGN from the terminal until end of input (Ctrl-D)\n");
     auto reader = PgnReader::open(in);
     if (!reader) return report(reader.error());
     // The total is known for a plain file (compressed input is counted after decompression).
