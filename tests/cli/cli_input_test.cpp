@@ -82,6 +82,31 @@ TEST_F(CliInput, PzstdOutputIsRead) {
   EXPECT_EQ(run_cli("unpack " + p("z.pga")).out, run_cli("unpack " + p("games.pga")).out);
 }
 
+// Before: `yes | pgnarc pack -` grew without bound (3 GB in 10 s), one game of 64 MB took about
+// 1 GB.
+TEST_F(CliInput, AnEndlessGameIsRefusedInBoundedMemory) {
+  const std::string cmd = "yes '1. Nf3 Nf6 2. Ng1 Ng8' | head -c 67108864 | '" + std::string(PGNARC_CLI) + "' pack - -o " +
+                          p("y.pga") + " 2>" + p("err.txt");
+  const int status = std::system(cmd.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_TRUE(test::read_file(path("err.txt")).starts_with("pgnarc: invalid input: <stdin>:1:1: game 1: longer than 16 MiB"))
+      << test::read_file(path("err.txt"));
+  EXPECT_FALSE(exists(path("y.pga")));
+  rusage ru{};
+  ASSERT_EQ(::getrusage(RUSAGE_CHILDREN, &ru), 0);
+  EXPECT_LT(ru.ru_maxrss, 400 * 1024) << "KiB, the largest child's peak";
+}
+
+TEST_F(CliInput, LimitsAreInThePackHelp) {
+  std::string help;
+  for (char c : run_cli("pack --help").out)
+    if (c != '\n' && !(c == ' ' && help.ends_with(' '))) help += c;
+    else if (c == '\n' && !help.ends_with(' ')) help += ' ';
+  const auto r = test::CliResult{0, help, ""};
+  EXPECT_NE(r.out.find("more than 1024 tag pairs is kept verbatim"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("16 MiB"), std::string::npos) << r.out;
+}
+
 // Before: `[White ""X""]` was read as the value `"X"` without a word.
 TEST_F(CliInput, AMalformedTagIsKeptVerbatimAndReported) {
   const std::string bad = "[Event \"x\"]\n[White \"\"X\"\"]\n\n1. e4 e5 *";

@@ -106,6 +106,69 @@ TEST(PgnInput, ZstdSkippableAndManyFramesAreRead) {
   }
 }
 
+// Endless bytes of moves with no result: one game that never ends.
+class EndlessMoves : public ByteSource {
+ public:
+  explicit EndlessMoves(std::string lead = "") : lead_(std::move(lead)) {}
+  Result<std::size_t> read(char* buf, std::size_t n) override {
+    if (given_ >= kCap) return std::size_t{0};  // a bound, so that a reader without a limit fails rather than hangs
+    static const std::string kLine = "1. Nf3 Nf6 2. Ng1 Ng8\n";
+    std::size_t k = 0;
+    for (; k < n; ++k, ++given_) {
+      const std::size_t at = static_cast<std::size_t>(given_);
+      buf[k] = at < lead_.size() ? lead_[at] : kLine[(at - lead_.size()) % kLine.size()];
+    }
+    return k;
+  }
+  static constexpr std::uint64_t kCap = 4 * kMaxGameBytes;
+  std::uint64_t given_ = 0;
+
+ private:
+  std::string lead_;
+};
+
+TEST(PgnLimits, AGameLongerThanTheLimitStopsTheReaderBeforeItIsBuffered) {
+  auto src = std::make_unique<EndlessMoves>(kGame + kGame);
+  EndlessMoves* endless = src.get();
+  PgnReader reader(std::move(src), "y.pgn");
+  PgnReader::RawGame g;
+  ASSERT_TRUE(reader.next_raw(g).value());
+  ASSERT_TRUE(reader.next_raw(g).value());
+  auto third = reader.next_raw(g);
+  ASSERT_FALSE(third.ok()) << "a game of " << g.text.size() << " bytes was read";
+  EXPECT_EQ(third.error().code(), ErrorCode::InvalidInput);
+  EXPECT_TRUE(third.error().message().starts_with("y.pgn:11:1: game 3: longer than 16 MiB")) << third.error().message();
+  EXPECT_LE(endless->given_, kMaxGameBytes + (4u << 20)) << "read on past the limit";
+}
+
+TEST(PgnLimits, ALongGameWithinTheLimitIsRead) {
+  std::string text = "[Event \"long\"]\n\n{" + std::string(kMaxGameBytes - 100, 'c') + "} *\n";
+  const auto games = read_all(text);
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_TRUE(games[0].ok) << games[0].error;
+}
+
+// The splitter looks up each tag name once (a repeated name begins the next game), in a hash
+// set: 200,000 tags cost milliseconds where a list search cost minutes.
+TEST(PgnLimits, TagsPerGameAreLimitedAndCostLinearTime) {
+  const auto tags = [](std::size_t n) {
+    std::string t;
+    for (std::size_t i = 0; i < n; ++i) t += "[T" + std::to_string(i) + " \"v\"]\n";
+    return t + "\n1. e4 *\n";
+  };
+  const auto at_limit = read_all(tags(kMaxGameTags));
+  ASSERT_EQ(at_limit.size(), 1u);
+  EXPECT_TRUE(at_limit[0].ok) << at_limit[0].error;
+  for (std::size_t n : {kMaxGameTags + 1, std::size_t{200000}}) {
+    const std::string text = tags(n);
+    const auto over = read_all(text, 1 << 20, "t.pgn");
+    ASSERT_EQ(over.size(), 1u);
+    EXPECT_FALSE(over[0].ok);
+    EXPECT_EQ(over[0].error, "t.pgn:1025:1: game 1: more than 1024 tag pairs, the most one game may have");
+    EXPECT_EQ(over[0].raw + "\n", text) << "kept as it was";
+  }
+}
+
 TEST(PgnErrors, MessagesQuoteInputWithControlBytesEscaped) {
   EXPECT_EQ(printable(std::string("a\x1B[2Jb\r\n\t\0\x7F\xFF\xC3\xBC\xC2\x9B\xE2\x82\xAC\xED\xA0\x80", 22)),
             "a\\x1b[2Jb\\r\\n\\t\\0\\x7f\\xff\xC3\xBC\\xc2\\x9b\xE2\x82\xAC\\xed\\xa0\\x80");

@@ -71,6 +71,13 @@ class PgnVisitor {
   virtual void game_error(const Error&, std::string_view /*raw_text*/) {}
 };
 
+// The limits of one game (its bytes from the first to the last, tags, movetext and comments).
+// A game longer than kMaxGameBytes stops the reader with InvalidInput before more of it is
+// buffered, so that memory stays bounded on any input; a game with more than kMaxGameTags tag
+// pairs is a game in error (game_error; pack keeps it verbatim).
+inline constexpr std::size_t kMaxGameBytes = std::size_t{16} << 20;
+inline constexpr std::size_t kMaxGameTags = 1024;
+
 // Reads games one at a time from a ByteSource, in memory proportional to the largest game.
 class PgnReader {
  public:

@@ -86,6 +86,8 @@ class GameParser {
   MaybeError parse_tag() {
     const SourcePos at = here();
     if (movetext_) return fail(at, "tag pair after the movetext has begun");
+    if (tags_.size() >= kMaxGameTags)
+      return fail(at, "more than " + std::to_string(kMaxGameTags) + " tag pairs, the most one game may have");
     bump();  // '['
     while (i_ < g_.size() && (g_[i_] == ' ' || g_[i_] == '\t')) bump();
     const std::size_t kb = i_;
