@@ -59,6 +59,30 @@ bool looks_like_tag_line(const char* p, const char* e) {
   return e - p >= 2 && e[-1] == ']' && e[-2] == '"';
 }
 
+// The names of a game's tags seen so far. A usual game has about ten, searched fastest in a
+// list; a game with many goes to a hash set, so that its cost stays linear in its tags.
+class SeenKeys {
+ public:
+  // False if `key` was seen before.
+  bool insert(std::string key) {
+    if (many_.empty()) {
+      for (const std::string& seen : few_)
+        if (seen == key) return false;
+      if (few_.size() < kFew) {
+        few_.push_back(std::move(key));
+        return true;
+      }
+      many_.insert(few_.begin(), few_.end());
+    }
+    return many_.insert(std::move(key)).second;
+  }
+
+ private:
+  static constexpr std::size_t kFew = 32;
+  std::vector<std::string> few_;
+  std::unordered_set<std::string> many_;
+};
+
 }  // namespace
 
 
@@ -164,7 +188,7 @@ struct PgnReader::Impl {
     int depth = 0;  // parentheses: a result inside a variation does not end the game
     // Names of the tags seen so far: a tag whose name was already seen begins the next game (for
     // consecutive games with tags only; a blank line inside one tag section is not a boundary).
-    std::unordered_set<std::string> keys;
+    SeenKeys keys;
     bool line_start = col == 1;
     std::size_t i = 0;         // scan offset from begin
     std::size_t last_end = 0;  // end of the game's last byte so far, from begin
@@ -278,7 +302,7 @@ struct PgnReader::Impl {
           if (!r) return r.error();
           continue;
         }
-        if (!keys.insert(std::string(p + kb, k - kb)).second) break;
+        if (!keys.insert(std::string(p + kb, k - kb))) break;
         state = kTag;
         in_quotes = false;
         last_end = ++i;
