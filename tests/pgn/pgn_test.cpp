@@ -106,10 +106,21 @@ TEST(PgnRead, TagValuesEscapedAndByteExact) {
                                            {"L", "M\xFCller \xE9"}, {"U", "\xC3\xBC"}}));
 }
 
-TEST(PgnRead, TagValuesWithUnescapedQuotesOrAStrayBackslash) {
-  const auto g = only(read_all("[Event \"Tournament \"Championship\" Finals\"]\n[Site \"Club \\\"]\n\n1. e4 *"));
-  ASSERT_TRUE(g.ok) << g.error;
-  EXPECT_EQ(g.game.tags, (std::vector<Tag>{{"Event", "Tournament \"Championship\" Finals"}, {"Site", "Club \\"}}));
+// A tag value with an unescaped quote or a closing quote escaped by a stray backslash is not
+// repaired (which would change its bytes without a word): the game is an error, located at the
+// byte where the tag pair went wrong, and its bytes are kept as they were.
+TEST(PgnRead, TagValuesWithUnescapedQuotesOrAStrayBackslashAreErrors) {
+  const std::string games[] = {"[White \"\"X\"\"]\n\n1. e4 *", "[Event \"Tournament \"Championship\" Finals\"]\n\n1. e4 *",
+                               "[Event \"x\"]\n[Site \"Club \\\"]\n\n1. e4 *"};
+  const std::string where[] = {"t.pgn:1:10: game 1: bad tag pair [White]: text after the value's closing quote",
+                               "t.pgn:1:21: game 1: bad tag pair [Event]: text after the value's closing quote",
+                               "t.pgn:2:16: game 1: bad tag pair [Site]: the value has no closing quote on its line"};
+  for (int i = 0; i < 3; ++i) {
+    const auto g = only(read_all(games[i], 1 << 20, "t.pgn"));
+    EXPECT_FALSE(g.ok) << games[i];
+    EXPECT_TRUE(g.error.starts_with(where[i])) << g.error;
+    EXPECT_EQ(g.raw, games[i]);
+  }
 }
 
 TEST(PgnRead, CommentsNagsVariationsNullMovesEscapes) {
@@ -203,7 +214,7 @@ TEST(PgnErrors, LocatedAndTheNextGamesAreStillRead) {
       {"[Event \"2\"]\n\n1. e4 (1. d4 d5 2. c4 e5 *", "f.pgn:7:26: game 2: game termination marker * inside a variation"},
       {"[Event \"2\"]\n\n1. e4 (1. d4 d5", "f.pgn:7:16: game 2: variation not closed at the end of the game"},
       {"[Event 2]\n\n1. e4 *", "f.pgn:5:1: game 2: bad tag pair [Event]: the value must be in quotes"},
-      {"[Event \"2]\n\n1. e4 *", "f.pgn:5:1: game 2: bad tag pair [Event]: no closing quote and bracket"},
+      {"[Event \"2]\n\n1. e4 *", "f.pgn:5:11: game 2: bad tag pair [Event]: the value has no closing quote on its line"},
       {"[Event \"2\"]\n\n1. e4 ) *", "f.pgn:7:7: game 2: ')' without a matching '('"},
       {"[Event \"2\"]\n\n( 1. e4 ) *", "f.pgn:7:1: game 2: variation '(' with no move before it to replace"},
       {"[Event \"2\"]\n\n1. e4 $300 *", "f.pgn:7:7: game 2: bad NAG \"$300\": must be $0 to $255"},

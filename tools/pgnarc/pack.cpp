@@ -87,6 +87,10 @@ struct Verbatim {
 
 int add_inputs(ArchiveWriter& w, const std::vector<std::string>& inputs, Verbatim& verbatim) {
   for (const std::string& in : inputs) {
+    // Reading a terminal waits for typing, which would look like a hang: say so (zstd refuses a
+    // terminal because compressed data cannot be typed; PGN can).
+    if (in == "-" && ::isatty(0) && !quiet())
+      std::fprintf(stderr, "pgnarc: reading PGN from the terminal until end of input (Ctrl-D)\n");
     auto reader = PgnReader::open(in);
     if (!reader) return report(reader.error());
     // The total is known for a plain file (compressed input is counted after decompression).
@@ -235,7 +239,13 @@ Run declare_pack(CLI::App& cmd) {
   cmd.footer(
       "Archives the games of the inputs. An existing archive is not overwritten without --force. "
       "Games that cannot be coded (illegal or unreadable moves, other variants) are kept verbatim "
-      "and listed, with where and why, on stderr and in OUT.pga.log.");
+      "and listed, with where and why, on stderr and in OUT.pga.log. Limits: a game of more than " +
+      std::to_string(kMaxGameTags) + " tag pairs is kept verbatim; a game longer than " +
+      std::to_string(kMaxGameBytes >> 20) +
+      " MiB stops the pack (exit 2), so that memory stays bounded on any input. An input that is "
+      "not PGN text by its first 4 KiB (bzip2, xz and other compressed formats than zstd and "
+      "gzip, an archive, UTF-16 or UTF-32 text, binary data) is refused (exit 2) with the command "
+      "that would read it.");
   cmd.add_option("INPUT", a->inputs, kInputHelp)->required();
   add_output(
       cmd, a->out, "OUT.pga",

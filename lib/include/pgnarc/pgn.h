@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,10 +20,23 @@ class ByteSource {
   virtual Result<std::size_t> read(char* buf, std::size_t n) = 0;
 };
 
-// Opens a file ("-" for standard input). A zstd or gzip stream (several concatenated frames or
-// members included) is recognised by its magic bytes, not its name, and decompressed on the fly.
+// Opens a file ("-" for standard input) of PGN, as pgn_input reads it.
 Result<std::unique_ptr<ByteSource>> open_input(const std::string& path);
-// Bytes held in memory (decompressed too, when they start with a zstd or gzip magic number).
+// The bytes an input is judged by: its first 4 KiB (after decompression).
+inline constexpr std::size_t kSniffBytes = 4096;
+// PGN from `raw`: a zstd or gzip stream (several concatenated frames or members, and zstd's
+// skippable frames, included) is recognised by its magic bytes, not its name, and decompressed
+// on the fly; then an input whose first kSniffBytes are not PGN text is refused with
+// InvalidInput (see not_pgn_text). `path` names the input ("-": standard input).
+Result<std::unique_ptr<ByteSource>> pgn_input(std::unique_ptr<ByteSource> raw, const std::string& path);
+// Why `head`, the first bytes of the input `path`, is not PGN text, with the command that would
+// make it so where one would: other compressed formats (bzip2, xz, lzma, lz4, 7z, zip), a pgnarc
+// archive, UTF-16 or UTF-32 text (by byte-order mark or by the places of NUL bytes), binary
+// data (a NUL byte, or more than 1 in 32 bytes control characters other than tab, LF, VT, FF
+// and CR). Nothing if it may be PGN (a UTF-8 byte-order mark is PGN).
+std::optional<std::string> not_pgn_text(std::string_view head, const std::string& path);
+// Bytes held in memory (decompressed too, when they start with a zstd or gzip magic number),
+// not checked to be text.
 std::unique_ptr<ByteSource> memory_input(std::string data);
 // Wraps `raw`, decompressing zstd or gzip if its first bytes say so.
 Result<std::unique_ptr<ByteSource>> decompressing_input(std::unique_ptr<ByteSource> raw, std::string name);
@@ -56,6 +70,13 @@ class PgnVisitor {
   virtual void end_game(std::string_view /*raw_text*/) {}
   virtual void game_error(const Error&, std::string_view /*raw_text*/) {}
 };
+
+// The limits of one game (its bytes from the first to the last, tags, movetext and comments).
+// A game longer than kMaxGameBytes stops the reader with InvalidInput before more of it is
+// buffered, so that memory stays bounded on any input; a game with more than kMaxGameTags tag
+// pairs is a game in error (game_error; pack keeps it verbatim).
+inline constexpr std::size_t kMaxGameBytes = std::size_t{16} << 20;
+inline constexpr std::size_t kMaxGameTags = 1024;
 
 // Reads games one at a time from a ByteSource, in memory proportional to the largest game.
 class PgnReader {

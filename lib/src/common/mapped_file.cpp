@@ -12,12 +12,25 @@
 namespace pgnarc::detail {
 
 Result<std::unique_ptr<MappedFile>> MappedFile::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     ::close(fd);
     return io_error("cannot stat " + path + ": " + std::strerror(errno));
+  }
+  // An archive is read at random places, so it must be a regular file: a pipe or FIFO would
+  // read as an empty (and so "damaged") archive.
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    const char* what = S_ISFIFO(st.st_mode) ? "a pipe (FIFO)"
+                       : S_ISDIR(st.st_mode) ? "a directory"
+                       : S_ISCHR(st.st_mode) ? "a character device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    return io_error("cannot read " + path + ": it is " + std::string(what) +
+                    ", and an archive must be a regular file (it is read at random places; save it to a file first)");
   }
   std::unique_ptr<MappedFile> f(new MappedFile());
   f->size_ = static_cast<std::size_t>(st.st_size);

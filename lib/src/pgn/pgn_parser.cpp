@@ -86,6 +86,8 @@ class GameParser {
   MaybeError parse_tag() {
     const SourcePos at = here();
     if (movetext_) return fail(at, "tag pair after the movetext has begun");
+    if (tags_.size() >= kMaxGameTags)
+      return fail(at, "more than " + std::to_string(kMaxGameTags) + " tag pairs, the most one game may have");
     bump();  // '['
     while (i_ < g_.size() && (g_[i_] == ' ' || g_[i_] == '\t')) bump();
     const std::size_t kb = i_;
@@ -96,7 +98,7 @@ class GameParser {
     if (key.empty()) return fail(at, "bad tag pair: no tag name");
     while (i_ < g_.size() && (g_[i_] == ' ' || g_[i_] == '\t')) ++i_;
     if (i_ >= g_.size() || g_[i_] != '"') return fail(at, "bad tag pair [" + key + "]: the value must be in quotes");
-    const std::size_t quote = i_++;
+    ++i_;  // the opening quote
     std::string value;
     bool closed = false;
     while (i_ < g_.size() && !is_newline(g_[i_])) {
@@ -113,28 +115,15 @@ class GameParser {
         ++i_;
       }
     }
+    // A value with a quote left unescaped (`[White ""X""]`) or a closing quote escaped by a
+    // stray backslash (`[Site "C:\"]`) is not repaired: the game is kept as it was written.
+    if (!closed) return fail(here(), "bad tag pair [" + key + "]: the value has no closing quote on its line");
     std::size_t j = i_;
     while (j < g_.size() && (g_[j] == ' ' || g_[j] == '\t')) ++j;
-    if (closed && j < g_.size() && g_[j] == ']') {
-      i_ = j + 1;
-    } else {
-      // Tolerance for unescaped quotes and a stray backslash: the value is everything between the
-      // first quote and the last quote that is followed by ']' and the end of the line.
-      std::size_t eol = quote;
-      while (eol < g_.size() && !is_newline(g_[eol])) ++eol;
-      std::size_t end = eol;
-      while (end > quote && is_space(g_[end - 1])) --end;
-      std::size_t close = std::string_view::npos;
-      if (end > quote + 1 && g_[end - 1] == ']') {
-        std::size_t q = end - 1;
-        while (q > quote && (g_[q - 1] == ' ' || g_[q - 1] == '\t')) --q;
-        if (q > quote + 1 && g_[q - 1] == '"') close = q - 1;
-      }
-      if (close == std::string_view::npos)
-        return fail(at, "bad tag pair [" + key + "]: no closing quote and bracket");
-      value.assign(g_.substr(quote + 1, close - quote - 1));
-      i_ = end;
-    }
+    if (j >= g_.size() || g_[j] != ']')
+      return fail(here(), "bad tag pair [" + key + "]: text after the value's closing quote (a quote inside a "
+                          "value is written \\\")");
+    i_ = j + 1;
     any_event_ = true;
     v_.tag(key, value, at);
     tags_.push_back(Tag{key, std::move(value)});

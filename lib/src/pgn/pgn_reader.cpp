@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "pgn/pgn_chars.h"
@@ -58,6 +59,30 @@ bool looks_like_tag_line(const char* p, const char* e) {
   return e - p >= 2 && e[-1] == ']' && e[-2] == '"';
 }
 
+// The names of a game's tags seen so far. A usual game has about ten, searched fastest in a
+// list; a game with many goes to a hash set, so that its cost stays linear in its tags.
+class SeenKeys {
+ public:
+  // False if `key` was seen before.
+  bool insert(std::string key) {
+    if (many_.empty()) {
+      for (const std::string& seen : few_)
+        if (seen == key) return false;
+      if (few_.size() < kFew) {
+        few_.push_back(std::move(key));
+        return true;
+      }
+      many_.insert(few_.begin(), few_.end());
+    }
+    return many_.insert(std::move(key)).second;
+  }
+
+ private:
+  static constexpr std::size_t kFew = 32;
+  std::vector<std::string> few_;
+  std::unordered_set<std::string> many_;
+};
+
 }  // namespace
 
 
@@ -90,10 +115,19 @@ struct PgnReader::Impl {
   std::uint32_t col = 1;
   std::uint64_t games = 0;
   std::uint64_t bytes = 0;
+  SourcePos game_start;  // of the game being scanned
 
   // Moves unconsumed data to the front and reads more. Returns false at the end of the input.
   Result<bool> refill() {
     if (eof) return false;
+    // Called while a game is being scanned, all of [begin, end) belongs to it (between games,
+    // begin == end): a game that outgrows the limit is refused before it is buffered further.
+    if (end - begin > kMaxGameBytes)
+      return invalid_input(name + ":" + std::to_string(game_start.line) + ":" + std::to_string(game_start.column) +
+                           ": game " + std::to_string(games + 1) + ": longer than " +
+                           std::to_string(kMaxGameBytes >> 20) +
+                           " MiB, the most one game may be (is the input PGN? a game ends at its result, "
+                           "1-0, 0-1, 1/2-1/2 or *)");
     if (begin > 0) {
       std::memmove(buf.data(), buf.data() + begin, end - begin);
       end -= begin;
@@ -148,13 +182,13 @@ struct PgnReader::Impl {
       if (!r) return r.error();
       if (!*r && begin >= end) return false;
     }
-    start_pos = SourcePos{line, col};
+    start_pos = game_start = SourcePos{line, col};
     enum State { kNormal, kBrace, kToEol, kTag } state = kNormal;
     bool movetext = false, after_result = false, in_quotes = false;
     int depth = 0;  // parentheses: a result inside a variation does not end the game
     // Names of the tags seen so far: a tag whose name was already seen begins the next game (for
     // consecutive games with tags only; a blank line inside one tag section is not a boundary).
-    std::vector<std::string> keys;
+    SeenKeys keys;
     bool line_start = col == 1;
     std::size_t i = 0;         // scan offset from begin
     std::size_t last_end = 0;  // end of the game's last byte so far, from begin
@@ -268,11 +302,7 @@ struct PgnReader::Impl {
           if (!r) return r.error();
           continue;
         }
-        std::string key(p + kb, k - kb);
-        bool repeated = false;
-        for (const std::string& seen : keys) repeated |= seen == key;
-        if (repeated) break;
-        keys.push_back(std::move(key));
+        if (!keys.insert(std::string(p + kb, k - kb))) break;
         state = kTag;
         in_quotes = false;
         last_end = ++i;

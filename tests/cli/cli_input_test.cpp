@@ -1,0 +1,176 @@
+// End-to-end: hostile and mistaken input to pack and append (other compressed formats, archives,
+// UTF-16, binary data, endless games, malformed tags, control bytes), reading a terminal, and an
+// archive that is not a regular file.
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <utility>
+
+#include "cli/cli_util.h"
+
+namespace pgnarc {
+namespace {
+
+using test::run_cli;
+
+bool have(const std::string& tool) { return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0; }
+
+class CliInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = scratch_.path();
+    pgn_ = dir_ + "/games.pgn";
+    write(pgn_, test::read_file(test::corpus_path("pgn/twic_events.pgn")));
+  }
+  std::string p(const std::string& name) const { return "'" + dir_ + "/" + name + "'"; }
+  std::string path(const std::string& name) const { return dir_ + "/" + name; }
+  static void write(const std::string& file, const std::string& bytes) { std::ofstream(file, std::ios::binary) << bytes; }
+  static bool exists(const std::string& file) { return ::access(file.c_str(), F_OK) == 0; }
+  int sh(const std::string& cmd) const { return std::system(("cd '" + dir_ + "' && " + cmd).c_str()); }
+  test::ScratchDir scratch_{"cli_input"};
+  std::string dir_, pgn_;
+};
+
+// Before: each was packed as "games kept verbatim" with exit 0, and unpack did not give the
+// input back.
+TEST_F(CliInput, InputThatIsNotPgnTextIsRefusedWithTheCommandThatWouldReadIt) {
+  struct Case {
+    std::string tool, make, file, says;
+  };
+  const Case cases[] = {
+      {"bzip2", "bzip2 -k games.pgn", "games.pgn.bz2", "games.pgn.bz2 is bzip2-compressed, not PGN; make it PGN through "
+                                                       "a pipe: bzip2 -dc " + path("games.pgn.bz2") + " | pgnarc pack - -o games.pga"},
+      {"xz", "xz -k games.pgn", "games.pgn.xz", "games.pgn.xz is xz-compressed, not PGN; make it PGN through a pipe: xz -dc"},
+      {"iconv", "iconv -f UTF-8 -t UTF-16 games.pgn > u16.pgn", "u16.pgn", "u16.pgn is UTF-16 text, not PGN; make it PGN "
+                                                                           "through a pipe: iconv -f UTF-16 -t UTF-8"},
+      {"head", "head -c 20000 /dev/urandom > random.bin", "random.bin", "random.bin is binary data"},
+  };
+  for (const Case& c : cases) {
+    if (!have(c.tool)) continue;
+    ASSERT_EQ(sh(c.make), 0) << c.make;
+    auto r = run_cli("pack " + p(c.file) + " -o " + p("out.pga"));
+    EXPECT_EQ(r.exit_code, 2) << c.file << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_FALSE(exists(path("out.pga"))) << c.file;
+    // The same from standard input.
+    auto s = run_cli("pack - -o " + p("out.pga"), path(c.file));
+    EXPECT_EQ(s.exit_code, 2) << c.file << ": " << s.err;
+    EXPECT_NE(s.err.find("standard input is "), std::string::npos) << s.err;
+  }
+}
+
+TEST_F(CliInput, AnArchiveGivenAsPgnIsRefusedAndLeftAsItWas) {
+  ASSERT_EQ(run_cli("pack -q " + p("games.pgn")).exit_code, 0);
+  const std::string before = test::read_file(path("games.pga"));
+  auto r = run_cli("append " + p("games.pga") + " " + p("games.pga"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("games.pga is a pgnarc archive, not PGN: archives are joined with pgnarc merge"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(test::read_file(path("games.pga")), before);
+  EXPECT_EQ(run_cli("pack " + p("games.pga") + " -o " + p("again.pga")).exit_code, 2);
+}
+
+// pzstd writes each frame after a skippable frame: before, the stream was not recognised as zstd.
+TEST_F(CliInput, PzstdOutputIsRead) {
+  if (!have("pzstd")) GTEST_SKIP() << "no pzstd";
+  ASSERT_EQ(sh("pzstd -q -p 2 games.pgn -o games.pgn.zst"), 0);
+  ASSERT_EQ(run_cli("pack -q " + p("games.pgn")).exit_code, 0);
+  auto r = run_cli("pack " + p("games.pgn.zst") + " -o " + p("z.pga"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("60 games (0 kept verbatim)"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("unpack " + p("z.pga")).out, run_cli("unpack " + p("games.pga")).out);
+}
+
+// Before: `yes | pgnarc pack -` grew without bound (3 GB in 10 s), one game of 64 MB took about
+// 1 GB.
+TEST_F(CliInput, AnEndlessGameIsRefusedInBoundedMemory) {
+  const std::string cmd = "yes '1. Nf3 Nf6 2. Ng1 Ng8' | head -c 67108864 | '" + std::string(PGNARC_CLI) + "' pack - -o " +
+                          p("y.pga") + " 2>" + p("err.txt");
+  const int status = std::system(cmd.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_TRUE(test::read_file(path("err.txt")).starts_with("pgnarc: invalid input: <stdin>:1:1: game 1: longer than 16 MiB"))
+      << test::read_file(path("err.txt"));
+  EXPECT_FALSE(exists(path("y.pga")));
+  rusage ru{};
+  ASSERT_EQ(::getrusage(RUSAGE_CHILDREN, &ru), 0);
+  EXPECT_LT(ru.ru_maxrss, 400 * 1024) << "KiB, the largest child's peak";
+}
+
+TEST_F(CliInput, LimitsAreInThePackHelp) {
+  std::string help;
+  for (char c : run_cli("pack --help").out)
+    if (c != '\n' && !(c == ' ' && help.ends_with(' '))) help += c;
+    else if (c == '\n' && !help.ends_with(' ')) help += ' ';
+  const auto r = test::CliResult{0, help, ""};
+  EXPECT_NE(r.out.find("more than 1024 tag pairs is kept verbatim"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("16 MiB"), std::string::npos) << r.out;
+}
+
+// Before: `[White ""X""]` was read as the value `"X"` without a word.
+TEST_F(CliInput, AMalformedTagIsKeptVerbatimAndReported) {
+  const std::string bad = "[Event \"x\"]\n[White \"\"X\"\"]\n\n1. e4 e5 *";
+  write(path("bad.pgn"), "[Event \"ok\"]\n\n1. d4 *\n\n" + bad + "\n");
+  auto r = run_cli("pack " + p("bad.pgn"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("game 2 kept verbatim: " + path("bad.pgn") + ":6:10: game 2: bad tag pair [White]"), std::string::npos)
+      << r.err;
+  EXPECT_NE(test::read_file(path("bad.pga.log")).find(":6:10: game 2: bad tag pair [White]"), std::string::npos);
+  auto u = run_cli("get " + p("bad.pga") + " 2");
+  EXPECT_EQ(u.out, bad + "\n\n");
+  EXPECT_EQ(run_cli("pack --strict " + p("bad.pgn") + " -o " + p("s.pga")).exit_code, 2);
+}
+
+// Before: the escape sequences, CR and NUL of a bad game reached the terminal and the log raw.
+TEST_F(CliInput, ControlBytesAreEscapedOnTheTerminalAndInTheLog) {
+  std::string text = test::read_file(pgn_);  // more than the bytes judged, so that the NUL below is let through
+  const std::string bad("[Event \"\x1B]0;owned\x07\"]\n\n1. e4 \x1BZ\r\0 *", 34);
+  text += "\n" + bad + "\n";
+  write(path("ctl.pgn"), text);
+  auto r = run_cli("pack " + p("ctl.pgn"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string log = test::read_file(path("ctl.pga.log"));
+  for (const std::string* s : {&std::as_const(r.err), &log}) {
+    EXPECT_NE(s->find("kept verbatim"), std::string::npos) << *s;
+    EXPECT_NE(s->find("\\x1b"), std::string::npos) << *s;
+    for (char c : *s) EXPECT_TRUE(static_cast<unsigned char>(c) >= 0x20 || c == '\n') << int(c) << " in " << *s;
+  }
+  EXPECT_TRUE(run_cli("unpack " + p("ctl.pga")).out.ends_with("\n" + bad + "\n\n"));
+}
+
+// Before: `pack -` on a terminal waited without a word.
+TEST_F(CliInput, ReadingATerminalSaysSo) {
+  if (!have("script")) GTEST_SKIP() << "no script(1)";
+  write(path("in.pgn"), "[Event \"typed\"]\n\n1. e4 e5 *\n");
+  const std::string cmd = "timeout 20 script -qec \"'" + std::string(PGNARC_CLI) + "' pack - -o " + path("t.pga") +
+                          "\" /dev/null <" + p("in.pgn") + " >" + p("transcript.txt") + " 2>&1";
+  ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0) << test::read_file(path("transcript.txt"));
+  EXPECT_NE(test::read_file(path("transcript.txt")).find("pgnarc: reading PGN from the terminal until end of input (Ctrl-D)"),
+            std::string::npos)
+      << test::read_file(path("transcript.txt"));
+  EXPECT_EQ(run_cli("unpack " + p("t.pga")).out, "[Event \"typed\"]\n\n1. e4 e5 *\n\n");
+  // Not from a pipe or a file.
+  EXPECT_EQ(run_cli("pack - -o " + p("f.pga"), path("in.pgn")).err.find("terminal"), std::string::npos);
+}
+
+// Before: a FIFO read as an empty file, reported as a damaged archive (exit 3), or open waited
+// for a writer for ever.
+TEST_F(CliInput, AnArchiveThatIsNotARegularFileIsAnIoErrorNotDamage) {
+  ASSERT_EQ(run_cli("pack -q " + p("games.pgn")).exit_code, 0);
+  ASSERT_EQ(::mkfifo(path("fifo.pga").c_str(), 0600), 0);
+  // A writer that gives up after a while if no reader comes.
+  ASSERT_EQ(sh("(timeout 10 sh -c 'cat games.pga > fifo.pga' >/dev/null 2>&1 &)"), 0);
+  for (const std::string& cmd : {"info " + p("fifo.pga"), "unpack " + p("fifo.pga"), "verify " + p("dir")}) {
+    ::mkdir(path("dir").c_str(), 0700);
+    // Through timeout(1): an open that waits for a writer fails the test instead of hanging it.
+    const int status = std::system(("timeout 10 '" + std::string(PGNARC_CLI) + "' " + cmd + " >/dev/null 2>" + p("err")).c_str());
+    const test::CliResult r{WEXITSTATUS(status), "", test::read_file(path("err"))};
+    EXPECT_EQ(r.exit_code, 4) << cmd << ": " << r.err;
+    EXPECT_NE(r.err.find("an archive must be a regular file"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("corrupt"), std::string::npos) << r.err;
+  }
+  EXPECT_NE(run_cli("info " + p("fifo.pga")).err.find("it is a pipe (FIFO)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pgnarc
