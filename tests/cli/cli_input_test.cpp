@@ -63,12 +63,23 @@ TEST_F(CliInput, InputThatIsNotPgnTextIsRefusedWithTheCommandThatWouldReadIt) {
 TEST_F(CliInput, AnArchiveGivenAsPgnIsRefusedAndLeftAsItWas) {
   ASSERT_EQ(run_cli("pack -q " + p("games.pgn")).exit_code, 0);
   const std::string before = test::read_file(path("games.pga"));
+  // Appended to itself, the archive is first an output that is also an input: refused (exit 1).
   auto r = run_cli("append " + p("games.pga") + " " + p("games.pga"));
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("games.pga is a pgnarc archive, not PGN: archives are joined with pgnarc merge"), std::string::npos)
-      << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("is also an input"), std::string::npos) << r.err;
   EXPECT_EQ(test::read_file(path("games.pga")), before);
-  EXPECT_EQ(run_cli("pack " + p("games.pga") + " -o " + p("again.pga")).exit_code, 2);
+  // Given as PGN to another archive, it is recognised and the command that joins archives named.
+  auto q = run_cli("pack " + p("games.pga") + " -o " + p("again.pga"));
+  EXPECT_EQ(q.exit_code, 2) << q.err;
+  EXPECT_NE(q.err.find("games.pga is a pgnarc archive, not PGN: archives are joined with pgnarc merge"), std::string::npos)
+      << q.err;
+  EXPECT_FALSE(exists(path("again.pga")));
+  ASSERT_EQ(run_cli("pack -q " + p("games.pgn") + " -o " + p("other.pga")).exit_code, 0);
+  const std::string other = test::read_file(path("other.pga"));
+  auto a = run_cli("append " + p("other.pga") + " " + p("games.pga"));
+  EXPECT_EQ(a.exit_code, 2) << a.err;
+  EXPECT_NE(a.err.find("pgnarc merge"), std::string::npos) << a.err;
+  EXPECT_EQ(test::read_file(path("other.pga")), other);
 }
 
 // pzstd writes each frame after a skippable frame: before, the stream was not recognised as zstd.

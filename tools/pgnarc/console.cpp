@@ -1,11 +1,13 @@
 #include "console.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdarg>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -207,13 +209,40 @@ void Progress::draw(std::chrono::steady_clock::time_point now) {
 
 Output::~Output() {
   if (f_ && f_ != stdout) std::fclose(f_);
+  if (!target_.empty()) ::unlink(name_.c_str());  // not renamed: nothing at the target
 }
 
 Status Output::open(const std::string& path) {
   if (path.empty() || path == "-") return {};
-  f_ = std::fopen(path.c_str(), "wb");
   name_ = path;
-  if (!f_) return io_error("cannot create " + path + ": " + std::strerror(errno));
+  std::string target = path;
+  if (char* real = ::realpath(path.c_str(), nullptr)) {  // an existing file, through symlinks
+    target = real;
+    std::free(real);
+  }
+  struct stat st {};
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  int fd = -1;
+  if (exists && !S_ISREG(st.st_mode)) {
+    fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
+  } else {
+    name_ = target + ".tmp." + std::to_string(::getpid());
+    ::unlink(name_.c_str());  // this process number's, from an earlier run: stale
+    fd = ::open(name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) return io_error("cannot create " + name_ + ": " + std::strerror(errno));
+    target_ = target;
+    guard_ = std::make_unique<TempFileGuard>(name_);
+    if (exists) {
+      if (::fchown(fd, st.st_uid, st.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), st.st_gid);
+      (void)::fchmod(fd, st.st_mode & 07777);
+    }
+  }
+  f_ = ::fdopen(fd, "wb");
+  if (!f_) {
+    ::close(fd);
+    return io_error("cannot open " + name_ + ": " + std::strerror(errno));
+  }
   return {};
 }
 
@@ -230,8 +259,17 @@ bool Output::write(std::string_view s) {
 Status Output::close() {
   if (f_ && !error_ && std::fflush(f_) != 0) fail();
   if (f_ && f_ != stdout) {
+    // A device or FIFO cannot be synced (EINVAL); what it was given is written.
+    if (!error_ && ::fsync(::fileno(f_)) != 0 && !(target_.empty() && (errno == EINVAL || errno == EROFS)))
+      fail();
     if (std::fclose(f_) != 0) fail();
     f_ = nullptr;
+  }
+  if (!error_ && !target_.empty()) {
+    if (std::rename(name_.c_str(), target_.c_str()) != 0)
+      error_ = io_error("cannot rename " + name_ + " to " + target_ + ": " + std::strerror(errno));
+    else
+      target_.clear();
   }
   if (error_) return *error_;
   return {};

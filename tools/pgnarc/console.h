@@ -5,11 +5,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "pgnarc/status.h"
+#include "safety.h"
 
 namespace pgnarc::cli {
 
@@ -63,16 +65,23 @@ class Progress {
 };
 
 // Standard output, or a file. Every write is checked: after the first failure, writes do nothing
-// and return false, and close() reports it as an I/O error naming the file.
+// and return false, and close() reports it as an I/O error naming the file. A file is written
+// whole or not at all: its bytes go to "<file>.tmp.<pid>" beside it (beside a symlink's target),
+// removed if the program is stopped by a signal or the Output is destroyed without close(), and
+// renamed over the file by close() with the old file's permissions; an existing device or FIFO
+// is written directly.
 class Output {
  public:
   Output() = default;
   ~Output();
-  // Creates `path` (truncating it); empty or "-": standard output.
+  // Opens `path` to write; empty or "-": standard output.
   Status open(const std::string& path);
   // Writes `s`; false if this or an earlier write failed.
   bool write(std::string_view s);
-  // Flushes (and closes a file); the first failure of a write, the flush or the close.
+  // Whether every write so far succeeded.
+  bool ok() const { return !error_; }
+  // Flushes; for a file also syncs, closes and renames it into place. The first failure of a
+  // write, the flush, the sync, the close or the rename.
   Status close();
 
   Output(const Output&) = delete;
@@ -81,7 +90,9 @@ class Output {
  private:
   void fail();
   std::FILE* f_ = stdout;
-  std::string name_ = "<stdout>";
+  std::string name_ = "<stdout>";  // what is written: the temporary file, or the file itself
+  std::string target_;             // the file a temporary file replaces ("" if none)
+  std::unique_ptr<TempFileGuard> guard_;
   std::optional<Error> error_;
 };
 

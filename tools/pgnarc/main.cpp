@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "console.h"
+#include "safety.h"
 #include "pgnarc/pgnarc.h"
 
 namespace pgnarc::cli {
@@ -156,8 +157,9 @@ int main(int argc, char** argv) {
   // A file size limit (ulimit -f) makes write() fail with EFBIG instead of killing the process,
   // so that a pack stopped that way reports an I/O error and removes its temporary file.
   std::signal(SIGXFSZ, SIG_IGN);
-  // A reader that goes away (pgnarc unpack big.pga | head) ends the program quietly, as for any
-  // filter, even if the parent started it with SIGPIPE ignored.
-  std::signal(SIGPIPE, SIG_DFL);
+  // Signals remove temporary files before ending the program; a reader that goes away (pgnarc
+  // unpack big.pga | head) ends it quietly, as for any filter, even if the parent started it
+  // with SIGPIPE ignored.
+  pgnarc::cli::install_signal_handlers();
   return pgnarc::cli::run(argc, argv);
 }

@@ -1,4 +1,5 @@
 // pack, append, merge: the commands that write an archive.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -10,6 +11,7 @@
 
 #include "commands.h"
 #include "console.h"
+#include "safety.h"
 #include "pgnarc/pgnarc.h"
 
 namespace pgnarc::cli {
@@ -62,7 +64,19 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
                "store every section uncompressed (the settings of the conformance vectors)");
 }
 
-bool file_exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+// The list of games kept verbatim goes to "OUT.pga.log" beside an archive that is a file; for
+// standard output, a device or a FIFO every game is listed on stderr instead.
+bool log_beside(const std::string& out) {
+  struct stat st {};
+  return out != "-" && (::stat(out.c_str(), &st) != 0 || S_ISREG(st.st_mode));
+}
+
+// An archive written to standard output must not go to a terminal.
+int check_stdout_archive(const std::string& out) {
+  if (out != "-" || !::isatty(1)) return kOk;
+  std::fprintf(stderr, "pgnarc: an archive is not written to a terminal; redirect standard output\n");
+  return kUsage;
+}
 
 // "games.pgn.zst" -> "games.pga".
 std::string default_archive_name(std::string in) {
@@ -72,15 +86,11 @@ std::string default_archive_name(std::string in) {
   return in + ".pga";
 }
 
-int refuse_to_overwrite(const std::string& path) {
-  std::fprintf(stderr, "pgnarc: %s exists; use --force to overwrite it\n", path.c_str());
-  return kUsage;
-}
-
 // Games kept verbatim: each one goes to the log (file, game, line:column and why); the first ten
 // are also shown on stderr, unless --strict makes the first an error.
 struct Verbatim {
   bool strict = false;
+  bool all_on_stderr = false;  // no log file
   std::uint64_t count = 0;
   std::string log;
 };
@@ -109,7 +119,7 @@ int add_inputs(ArchiveWriter& w, const std::vector<std::string>& inputs, Verbati
           verbatim.log += "game " + std::to_string(p.game_number) +
                           " kept verbatim: " + p.error.message() + "\n";
           if (verbatim.strict && !strict_error) strict_error = p.error;
-          if (!verbatim.strict && !quiet() && verbatim.count <= 10)
+          if (!verbatim.strict && !quiet() && (verbatim.count <= 10 || verbatim.all_on_stderr))
             std::fprintf(stderr, "pgnarc: game %llu kept verbatim: %s\n",
                          static_cast<unsigned long long>(p.game_number), p.error.message().c_str());
         },
@@ -139,7 +149,9 @@ void print_summary(const char* verb, const PackStats& s, std::uint64_t verbatim,
   if (verbatim > 10)
     appendf(line, "pgnarc: %llu games kept verbatim in all",
             static_cast<unsigned long long>(verbatim));
-  if (verbatim > 0)
+  if (verbatim > 0 && log_path.empty())
+    line += verbatim > 10 ? "\n" : "";
+  else if (verbatim > 0)
     appendf(line, "%sthe list is in %s\n", verbatim > 10 ? "; " : "pgnarc: ", log_path.c_str());
   std::fputs(line.c_str(), stderr);
 }
@@ -166,17 +178,21 @@ struct PackArgs {
 int pack(PackArgs& a) {
   std::string out = a.out;
   if (out.empty()) {
-    if (a.inputs[0] == "-") throw UsageError("pack from stdin needs -o OUT.pga");
+    if (a.inputs[0] == "-") throw UsageError("pack from stdin needs -o OUT.pga (or -o - for stdout)");
     out = default_archive_name(a.inputs[0]);
   }
-  if (file_exists(out) && !a.force) return refuse_to_overwrite(out);
+  if (int rc = check_stdout_archive(out)) return rc;
+  if (int rc = check_output(out, a.inputs, a.force)) return rc;
+  const std::string log = log_beside(out) ? out + ".log" : "";
+  a.verbatim.all_on_stderr = log.empty();
   auto w = ArchiveWriter::create(out, a.writer.resolve());
   if (!w) return report(w.error());
+  const TempFileGuard guard((*w)->temp_path());
   if (int rc = add_inputs(**w, a.inputs, a.verbatim)) return rc;
   auto stats = (*w)->finish();
   if (!stats) return report(stats.error());
-  const std::string log = out + ".log";
-  print_summary("packed", *stats, a.verbatim.count, out, log);
+  print_summary("packed", *stats, a.verbatim.count, out == "-" ? "<stdout>" : out, log);
+  if (log.empty()) return kOk;
   if (a.verbatim.log.empty()) {
     std::remove(log.c_str());
     return kOk;
@@ -194,15 +210,19 @@ struct AppendArgs {
 };
 
 int append(AppendArgs& a) {
+  if (int rc = check_output(a.archive, a.inputs, true)) return rc;
+  const std::string log = log_beside(a.archive) ? a.archive + ".log" : "";
+  a.verbatim.all_on_stderr = log.empty();
+  // The writer locks the archive before it is read and until the new one replaces it.
   auto w = ArchiveWriter::create(a.archive, a.writer.resolve());
   if (!w) return report(w.error());
+  const TempFileGuard guard((*w)->temp_path());
   if (auto st = (*w)->add_archive_blocks(a.archive); !st) return report(st.error());
   if (int rc = add_inputs(**w, a.inputs, a.verbatim)) return rc;
   auto stats = (*w)->finish();
   if (!stats) return report(stats.error());
-  const std::string log = a.archive + ".log";
   print_summary("appended to", *stats, a.verbatim.count, a.archive, log);
-  return a.verbatim.log.empty() ? kOk : write_log(log, a.verbatim.log);
+  return a.verbatim.log.empty() || log.empty() ? kOk : write_log(log, a.verbatim.log);
 }
 
 // ---- merge --------------------------------------------------------------------------------------
@@ -215,14 +235,16 @@ struct MergeArgs {
 };
 
 int merge(const MergeArgs& a) {
-  if (file_exists(a.out) && !a.force) return refuse_to_overwrite(a.out);
+  if (int rc = check_stdout_archive(a.out)) return rc;
+  if (int rc = check_output(a.out, a.archives, a.force)) return rc;
   auto w = ArchiveWriter::create(a.out, a.writer.resolve());
   if (!w) return report(w.error());
+  const TempFileGuard guard((*w)->temp_path());
   for (const std::string& in : a.archives)
     if (auto st = (*w)->add_archive_blocks(in); !st) return report(st.error());
   auto stats = (*w)->finish();
   if (!stats) return report(stats.error());
-  print_summary("merged into", *stats, 0, a.out, a.out + ".log");
+  print_summary("merged into", *stats, 0, a.out == "-" ? "<stdout>" : a.out, "");
   return kOk;
 }
 
@@ -237,9 +259,13 @@ constexpr const char* kStrictHelp =
 Run declare_pack(CLI::App& cmd) {
   auto a = std::make_shared<PackArgs>();
   cmd.footer(
-      "Archives the games of the inputs. An existing archive is not overwritten without --force. "
-      "Games that cannot be coded (illegal or unreadable moves, other variants) are kept verbatim "
-      "and listed, with where and why, on stderr and in OUT.pga.log. Limits: a game of more than " +
+      "Archives the games of the inputs. An existing archive is not overwritten without --force, "
+      "and never while another pgnarc writes it (exit 4, busy); an output that is one of the "
+      "inputs is refused. The archive is written to OUT.pga.tmp.PID and renamed into place when "
+      "complete (a symlink's target is replaced, keeping its permissions); a device or FIFO is "
+      "written directly. Games that cannot be coded (illegal or unreadable moves, other variants) "
+      "are kept verbatim and listed, with where and why, on stderr and in OUT.pga.log (on stderr "
+      "alone when OUT.pga is not a file). Limits: a game of more than " +
       std::to_string(kMaxGameTags) + " tag pairs is kept verbatim; a game longer than " +
       std::to_string(kMaxGameBytes >> 20) +
       " MiB stops the pack (exit 2), so that memory stays bounded on any input. An input that is "
@@ -250,7 +276,8 @@ Run declare_pack(CLI::App& cmd) {
   add_output(
       cmd, a->out, "OUT.pga",
       "the archive to write (default: the first input's name with .pga for .pgn, .pgn.zst or "
-      ".pgn.gz; needed when that input is -)");
+      ".pgn.gz; needed when that input is -); - for standard output (not a terminal), written in "
+      "order");
   cmd.add_flag("--force", a->force, "overwrite OUT.pga if it exists");
   cmd.add_flag("--strict", a->verbatim.strict, kStrictHelp);
   add_writer_options(cmd, a->writer, Writes::kNewArchive);
@@ -261,8 +288,10 @@ Run declare_append(CLI::App& cmd) {
   auto a = std::make_shared<AppendArgs>();
   cmd.footer(
       "Adds the games of the inputs to ARCHIVE. The old blocks are copied, not re-encoded, and the "
-      "archive keeps its tag dictionary; it is replaced only when the new one is complete. Games "
-      "kept verbatim are listed in ARCHIVE.log.");
+      "archive keeps its tag dictionary; it is replaced only when the new one is complete, keeping "
+      "its permissions and owner (through a symlink, its target is replaced). ARCHIVE is locked "
+      "from the moment it is read: a second append or merge onto it meanwhile fails at once "
+      "(exit 4, busy) and can be run again. Games kept verbatim are listed in ARCHIVE.log.");
   cmd.add_option("ARCHIVE", a->archive, "the archive to add to")->required();
   cmd.add_option("INPUT", a->inputs, kInputHelp)->required();
   cmd.add_flag("--strict", a->verbatim.strict, kStrictHelp);
@@ -272,9 +301,13 @@ Run declare_append(CLI::App& cmd) {
 
 Run declare_merge(CLI::App& cmd) {
   auto a = std::make_shared<MergeArgs>();
-  cmd.footer("Joins archives into OUT.pga by copying their blocks, without decoding games.");
+  cmd.footer(
+      "Joins archives into OUT.pga by copying their blocks, without decoding games. OUT.pga must "
+      "not be one of the inputs; it is written and replaced as pack does.");
   cmd.add_option("ARCHIVE", a->archives, "the archives to join, in order")->required();
-  add_output(cmd, a->out, "OUT.pga", "the archive to write")->required();
+  add_output(cmd, a->out, "OUT.pga",
+             "the archive to write; - for standard output (not a terminal), written in order")
+      ->required();
   cmd.add_flag("--force", a->force, "overwrite OUT.pga if it exists");
   add_writer_options(cmd, a->writer, Writes::kBlocks);
   return [a] { return merge(*a); };

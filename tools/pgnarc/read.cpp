@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "console.h"
+#include "safety.h"
 #include "pgnarc/pgnarc.h"
 
 namespace pgnarc::cli {
@@ -60,7 +61,7 @@ constexpr const char* kListHelp =
 struct UnpackArgs {
   std::string archive, out;
   unsigned threads = 0;
-  bool salvage = false;
+  bool salvage = false, force = false;
 };
 
 int salvage(const UnpackArgs& a) {
@@ -80,6 +81,7 @@ int salvage(const UnpackArgs& a) {
 }
 
 int unpack(const UnpackArgs& a) {
+  if (int rc = check_output(a.out, {a.archive}, a.force)) return rc;
   if (a.salvage) return salvage(a);
   auto archive = open_archive(a.archive);
   if (!archive) return report_archive_error(archive.error(), a.archive);
@@ -88,8 +90,10 @@ int unpack(const UnpackArgs& a) {
   Progress progress("unpacking", (*archive)->game_count());
   auto st = (*archive)->export_pgn([&](std::string_view chunk) { return out.write(chunk); },
                                    a.threads, [&](std::uint64_t games) { progress.update(games); });
+  // A failed export leaves no output file (its temporary file is removed); a failed write is
+  // the error to report.
+  if (!st && out.ok()) return report_archive_error(st.error(), a.archive);
   if (auto closed = out.close(); !closed) return report(closed.error());
-  if (!st) return report_archive_error(st.error(), a.archive);
   return kOk;
 }
 
@@ -194,7 +198,10 @@ Run declare_unpack(CLI::App& cmd) {
       "Writes every game as canonical PGN; games kept verbatim are written as their original "
       "bytes. The output is the same for any number of threads.");
   cmd.add_option("ARCHIVE", a->archive, "the archive to read (- for standard input)")->required();
-  add_output(cmd, a->out, "OUT.pgn", "write the PGN to OUT.pgn (default: standard output)");
+  add_output(cmd, a->out, "OUT.pgn",
+             "write the PGN to OUT.pgn (default, or -: standard output); it appears when complete "
+             "(written to OUT.pgn.tmp.PID, then renamed), and must not be the archive");
+  cmd.add_flag("--force", a->force, "overwrite OUT.pgn if it exists");
   add_threads(cmd, a->threads, "decode blocks");
   cmd.add_flag("--salvage", a->salvage,
                "read a damaged archive without its index: the games of every block whose checksum "

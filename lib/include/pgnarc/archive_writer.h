@@ -61,9 +61,14 @@ struct PackStats {
 };
 
 // Writes a new archive. Nothing appears at `path` until finish() succeeds: the archive is built
-// in a temporary file beside it and renamed into place, so an interrupted write never leaves a
-// file that looks complete. Memory stays bounded by a few blocks per thread. One writer is used
-// from one thread at a time (it runs its own worker threads).
+// in a temporary file beside it ("<path>.tmp.<pid>") and renamed into place, so an interrupted
+// write never leaves a file that looks complete. A symlink at `path` is followed (its target is
+// replaced) and an existing archive's permissions, owner and group are kept. An existing file at
+// `path` is locked (flock) from create() until the writer is destroyed: a second writer of the
+// same file fails at once with IO ("is busy"), so that two appends cannot both succeed and lose
+// one's games. "-" (standard output) and a path that is not a regular file (a character device,
+// a FIFO) are written in order, directly. Memory stays bounded by a few blocks per thread. One
+// writer is used from one thread at a time (it runs its own worker threads).
 class PGNARC_EXPORT ArchiveWriter {
  public:
   static Result<std::unique_ptr<ArchiveWriter>> create(const std::string& path, WriterOptions options = {});
@@ -80,6 +85,9 @@ class PGNARC_EXPORT ArchiveWriter {
   Status add_archive_blocks(const std::string& path);
   // Writes the index and the footer, syncs, and renames the file into place.
   Result<PackStats> finish();
+  // The temporary file being written ("" when the archive is written directly), so that a
+  // program can remove it from a signal handler if it is stopped.
+  const std::string& temp_path() const;
 
   ArchiveWriter(const ArchiveWriter&) = delete;
   ArchiveWriter& operator=(const ArchiveWriter&) = delete;

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <thread>
@@ -254,12 +255,21 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
   auto file = detail::AtomicFile::create(path);
   if (!file) return file.error();
   s.file.emplace(std::move(*file));
-  s.names = std::make_unique<NameCollector>(s.file->temp_path() + ".names", s.options.name_memory_bytes);
+  // The name scratch file goes beside the temporary file, or where temporary files go when the
+  // archive is written directly (standard output, a FIFO).
+  std::string scratch = s.file->temp_path();
+  if (scratch.empty()) {
+    const char* tmpdir = std::getenv("TMPDIR");
+    scratch = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/pgnarc." + std::to_string(::getpid());
+  }
+  s.names = std::make_unique<NameCollector>(scratch + ".names", s.options.name_memory_bytes);
   if (auto st = s.file->write(file_header()); !st) return st.error();
   return w;
 }
 
 ArchiveWriter::~ArchiveWriter() = default;
+
+const std::string& ArchiveWriter::temp_path() const { return impl_->file->temp_path(); }
 
 Status ArchiveWriter::add_game(const Game& game) {
   Impl& s = *impl_;

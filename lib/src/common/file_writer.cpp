@@ -1,32 +1,147 @@
 #include "common/file_writer.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
 namespace pgnarc::detail {
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+// The file a symlink at `path` finally points to (`path` itself if it is none, or if the link
+// leads nowhere: then the link is replaced, as a missing file would be created).
+std::string resolve(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real) return path;
+  std::string target(real);
+  std::free(real);
+  return target;
+}
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Removes "<target>.tmp.<pid>" files whose process no longer exists (a writer killed with
+// SIGKILL cannot remove its own). A process of that number that is alive keeps its file.
+void remove_stale_temporaries(const std::string& target) {
+  const std::string dir = directory_of(target);
+  const auto slash = target.rfind('/');
+  const std::string prefix = (slash == std::string::npos ? target : target.substr(slash + 1)) + ".tmp.";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string_view name(e->d_name);
+    if (!name.starts_with(prefix) || name.size() == prefix.size() || name.size() > prefix.size() + 9) continue;
+    long pid = 0;
+    bool digits = true;
+    for (char c : name.substr(prefix.size())) {
+      if (c < '0' || c > '9') digits = false;
+      pid = pid * 10 + (c - '0');
+    }
+    if (!digits || pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+      ::unlink((dir + "/" + std::string(name)).c_str());
+  }
+  ::closedir(d);
+}
+
+// Opens and locks the existing file `target` (exclusive, without waiting). The lock is taken on
+// the file the name means once it is held: a writer that renamed a new file over it meanwhile
+// has released the old one. -1 and errno ENOENT: there is no such file.
+Result<int> lock_target(const std::string& target) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const int fd = ::open(target.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+      if (errno == ENOENT) return -1;
+      return io_error("cannot open " + target + ": " + errno_text());
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd);
+      if (err == EWOULDBLOCK)
+        return io_error(target + " is busy: another process is writing it (try again when it has finished)");
+      if (err == EINTR) continue;
+      return io_error("cannot lock " + target + ": " + std::strerror(err));
+    }
+    struct stat held {}, now {};
+    if (::fstat(fd, &held) == 0 && ::stat(target.c_str(), &now) == 0 && held.st_dev == now.st_dev &&
+        held.st_ino == now.st_ino)
+      return fd;
+    ::close(fd);  // replaced meanwhile: lock the new file
+  }
+  return io_error("cannot lock " + target + ": it keeps being replaced");
+}
+
+}  // namespace
 
 Result<AtomicFile> AtomicFile::create(const std::string& path) {
-  std::string temp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return io_error("cannot create " + temp + ": " + std::strerror(errno));
-  return AtomicFile(path, std::move(temp), fd);
+  AtomicFile f;
+  if (path == "-") {
+    f.path_ = "<stdout>";
+    f.fd_ = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
+    if (f.fd_ < 0) return io_error("cannot use standard output: " + errno_text());
+    return f;
+  }
+  f.path_ = resolve(path);
+  struct stat st {};
+  if (::stat(f.path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) return io_error("cannot write " + f.path_ + ": it is a directory");
+    f.fd_ = ::open(f.path_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (f.fd_ < 0) return io_error("cannot open " + f.path_ + ": " + errno_text());
+    return f;
+  }
+  auto lock = lock_target(f.path_);
+  if (!lock) return lock.error();
+  f.lock_fd_ = *lock;
+  remove_stale_temporaries(f.path_);
+  f.temp_path_ = f.path_ + ".tmp." + std::to_string(::getpid());
+  for (int attempt = 0; attempt < 2 && f.fd_ < 0; ++attempt) {
+    // Never through a link planted at the temporary name; a file of that name is this process
+    // number's from an earlier run, stale.
+    f.fd_ = ::open(f.temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (f.fd_ < 0 && errno == EEXIST && attempt == 0) ::unlink(f.temp_path_.c_str());
+  }
+  if (f.fd_ < 0) {
+    const std::string err = errno_text();
+    f.committed_ = true;  // nothing of ours to remove
+    return io_error("cannot create " + f.temp_path_ + ": " + err);
+  }
+  if (f.lock_fd_ >= 0 && ::fstat(f.lock_fd_, &st) == 0) {
+    // Owner first: changing it may clear the set-user-ID and set-group-ID bits that fchmod sets.
+    if (::fchown(f.fd_, st.st_uid, st.st_gid) != 0) (void)::fchown(f.fd_, static_cast<uid_t>(-1), st.st_gid);
+    if (::fchmod(f.fd_, st.st_mode & 07777) != 0)
+      return io_error("cannot set the permissions of " + f.temp_path_ + ": " + errno_text());
+  }
+  return f;
 }
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept
     : path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
       fd_(std::exchange(other.fd_, -1)),
+      lock_fd_(std::exchange(other.lock_fd_, -1)),
       offset_(other.offset_),
       committed_(std::exchange(other.committed_, true)) {}
 
 AtomicFile::~AtomicFile() {
   if (fd_ >= 0) ::close(fd_);
-  if (!committed_) ::unlink(temp_path_.c_str());
+  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 Status AtomicFile::write(std::string_view bytes) {
@@ -34,7 +149,7 @@ Status AtomicFile::write(std::string_view bytes) {
     const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return io_error("cannot write " + temp_path_ + ": " + std::strerror(errno));
+      return io_error("cannot write " + written_path() + ": " + errno_text());
     }
     bytes.remove_prefix(static_cast<std::size_t>(n));
     offset_ += static_cast<std::uint64_t>(n);
@@ -43,12 +158,25 @@ Status AtomicFile::write(std::string_view bytes) {
 }
 
 Status AtomicFile::commit() {
-  if (::fsync(fd_) != 0) return io_error("cannot sync " + temp_path_ + ": " + std::strerror(errno));
+  // Pipes, terminals and devices cannot be synced (EINVAL); what they were given is written.
+  if (::fsync(fd_) != 0 && !(temp_path_.empty() && (errno == EINVAL || errno == EROFS || errno == ENOTSUP)))
+    return io_error("cannot sync " + written_path() + ": " + errno_text());
   const int fd = std::exchange(fd_, -1);
-  if (::close(fd) != 0) return io_error("cannot close " + temp_path_ + ": " + std::strerror(errno));
+  if (::close(fd) != 0) return io_error("cannot close " + written_path() + ": " + errno_text());
+  if (temp_path_.empty()) {
+    committed_ = true;
+    return {};
+  }
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0)
-    return io_error("cannot rename " + temp_path_ + " to " + path_ + ": " + std::strerror(errno));
+    return io_error("cannot rename " + temp_path_ + " to " + path_ + ": " + errno_text());
   committed_ = true;
+  // The rename itself is made durable by syncing the directory that holds it.
+  const int dir = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    const bool synced = ::fsync(dir) == 0 || errno == EINVAL;
+    ::close(dir);
+    if (!synced) return io_error("cannot sync the directory of " + path_ + ": " + errno_text());
+  }
   return {};
 }
 

@@ -12,26 +12,37 @@ namespace pgnarc::detail {
 
 class AtomicFile {
  public:
-  // Creates the temporary file "<path>.tmp.<pid>"; fails with IO naming it.
+  // Prepares to write `path`:
+  // - "-" is standard output, and a `path` that exists and is not a regular file (a character
+  //   device, a FIFO) is opened as it is: both are written in order, with no temporary file;
+  // - otherwise the target is `path`, or the file a symlink there points to, and the bytes go
+  //   to "<target>.tmp.<pid>" beside it, which commit() renames over the target with the old
+  //   file's permissions (and owner and group where the process may set them). An existing
+  //   target is locked (flock, exclusive) until this object is destroyed, so that two writers
+  //   replacing one file cannot both succeed; temporary files of the target left by processes
+  //   that no longer exist (killed with SIGKILL) are removed.
+  // Fails with IO naming the file, or saying that another process is writing it.
   static Result<AtomicFile> create(const std::string& path);
   AtomicFile(AtomicFile&& other) noexcept;
   AtomicFile& operator=(AtomicFile&&) = delete;
-  // Closes the temporary file, and removes it unless commit() succeeded.
+  // Closes the file and releases the lock; removes the temporary file unless commit() succeeded.
   ~AtomicFile();
 
-  // Appends `bytes`; fails with IO naming the temporary file.
+  // Appends `bytes`; fails with IO naming the file written.
   Status write(std::string_view bytes);
   // Bytes written so far: the offset of the next write.
   std::uint64_t offset() const { return offset_; }
-  // Syncs and closes the temporary file and renames it to the target.
+  // Syncs and closes the file, renames a temporary file to the target and syncs its directory.
   Status commit();
+  // The temporary file ("" when the target is written directly).
   const std::string& temp_path() const { return temp_path_; }
+  // What is written: the temporary file, or the target written directly.
+  const std::string& written_path() const { return temp_path_.empty() ? path_ : temp_path_; }
 
  private:
-  AtomicFile(std::string path, std::string temp_path, int fd)
-      : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd) {}
+  AtomicFile() = default;
   std::string path_, temp_path_;
-  int fd_ = -1;
+  int fd_ = -1, lock_fd_ = -1;
   std::uint64_t offset_ = 0;
   bool committed_ = false;
 };
