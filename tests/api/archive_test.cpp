@@ -569,5 +569,34 @@ TEST(Archive, BlockLimitsOutOfRangeAreRefused) {
   }
 }
 
+// A writer told not to overwrite never replaces a file: one that exists when it starts, nor one
+// that another process makes while it writes (two packs to one new name: the first to finish
+// keeps it, the other fails with IO and leaves no temporary file).
+TEST(Archive, WriterWithoutOverwriteReplacesNoFile) {
+  const std::string path = temp_path("no_overwrite.pga");
+  { std::ofstream(path) << "someone's file"; }
+  WriterOptions o;
+  o.overwrite = false;
+  auto refused = ArchiveWriter::create(path, o);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code(), ErrorCode::IO);
+  EXPECT_EQ(file_bytes(path), "someone's file");
+  std::filesystem::remove(path);
+  auto w = ArchiveWriter::create(path, o);
+  ASSERT_TRUE(w.ok()) << w.error().to_string();
+  PgnReader reader(memory_input(sample_pgn()), "sample.pgn");
+  ASSERT_TRUE((*w)->add_pgn(reader).ok());
+  { std::ofstream(path) << "made meanwhile"; }
+  auto stats = (*w)->finish();
+  ASSERT_FALSE(stats.ok());
+  EXPECT_EQ(stats.error().code(), ErrorCode::IO);
+  EXPECT_NE(stats.error().message().find("appeared while it was being written"), std::string::npos)
+      << stats.error().to_string();
+  EXPECT_EQ(file_bytes(path), "made meanwhile");
+  const std::string temp = (*w)->temp_path();
+  w->reset();
+  EXPECT_FALSE(std::filesystem::exists(temp)) << temp;
+}
+
 }  // namespace
 }  // namespace pgnarc

@@ -212,8 +212,9 @@ Output::~Output() {
   if (!target_.empty()) ::unlink(name_.c_str());  // not renamed: nothing at the target
 }
 
-Status Output::open(const std::string& path) {
+Status Output::open(const std::string& path, bool replace) {
   if (path.empty() || path == "-") return {};
+  replace_ = replace;
   name_ = path;
   std::string target = path;
   if (char* real = ::realpath(path.c_str(), nullptr)) {  // an existing file, through symlinks
@@ -266,7 +267,15 @@ Status Output::close() {
     f_ = nullptr;
   }
   if (!error_ && !target_.empty()) {
-    if (std::rename(name_.c_str(), target_.c_str()) != 0)
+    // Without --force, a file that appeared meanwhile is kept: renameat2's RENAME_NOREPLACE
+    // (else link, which fails on an existing name, then unlink).
+    const bool moved = replace_ ? std::rename(name_.c_str(), target_.c_str()) == 0
+                                : ::renameat2(AT_FDCWD, name_.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE) == 0 ||
+                                      ((errno == EINVAL || errno == ENOSYS) && ::link(name_.c_str(), target_.c_str()) == 0 &&
+                                       ::unlink(name_.c_str()) == 0);
+    if (!moved && errno == EEXIST)
+      error_ = io_error(target_ + " appeared while it was being written (another process made it): it is left as it is");
+    else if (!moved)
       error_ = io_error("cannot rename " + name_ + " to " + target_ + ": " + std::strerror(errno));
     else
       target_.clear();

@@ -74,8 +74,9 @@ class Output {
  public:
   Output() = default;
   ~Output();
-  // Opens `path` to write; empty or "-": standard output.
-  Status open(const std::string& path);
+  // Opens `path` to write; empty or "-": standard output. With `replace` false, a file that
+  // appears at `path` while it is written is not replaced: close() fails instead.
+  Status open(const std::string& path, bool replace = true);
   // Writes `s`; false if this or an earlier write failed.
   bool write(std::string_view s);
   // Whether every write so far succeeded.
@@ -92,6 +93,7 @@ class Output {
   std::FILE* f_ = stdout;
   std::string name_ = "<stdout>";  // what is written: the temporary file, or the file itself
   std::string target_;             // the file a temporary file replaces ("" if none)
+  bool replace_ = true;
   std::unique_ptr<TempFileGuard> guard_;
   std::optional<Error> error_;
 };

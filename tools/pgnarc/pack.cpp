@@ -185,7 +185,9 @@ int pack(PackArgs& a) {
   if (int rc = check_output(out, a.inputs, a.force)) return rc;
   const std::string log = log_beside(out) ? out + ".log" : "";
   a.verbatim.all_on_stderr = log.empty();
-  auto w = ArchiveWriter::create(out, a.writer.resolve());
+  WriterOptions options = a.writer.resolve();
+  options.overwrite = a.force;  // a file that appears meanwhile is not replaced either
+  auto w = ArchiveWriter::create(out, options);
   if (!w) return report(w.error());
   const TempFileGuard guard((*w)->temp_path());
   if (int rc = add_inputs(**w, a.inputs, a.verbatim)) return rc;
@@ -237,7 +239,9 @@ struct MergeArgs {
 int merge(const MergeArgs& a) {
   if (int rc = check_stdout_archive(a.out)) return rc;
   if (int rc = check_output(a.out, a.archives, a.force)) return rc;
-  auto w = ArchiveWriter::create(a.out, a.writer.resolve());
+  WriterOptions options = a.writer.resolve();
+  options.overwrite = a.force;
+  auto w = ArchiveWriter::create(a.out, options);
   if (!w) return report(w.error());
   const TempFileGuard guard((*w)->temp_path());
   for (const std::string& in : a.archives)

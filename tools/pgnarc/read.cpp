@@ -66,7 +66,7 @@ struct UnpackArgs {
 
 int salvage(const UnpackArgs& a) {
   Output out;
-  if (auto st = out.open(a.out); !st) return report(st.error());
+  if (auto st = out.open(a.out, a.force); !st) return report(st.error());
   auto path = archive_path(a.archive);
   if (!path) return report(path.error());
   auto rep = salvage_pgn(*path, [&](std::string_view chunk) { return out.write(chunk); });
@@ -86,7 +86,7 @@ int unpack(const UnpackArgs& a) {
   auto archive = open_archive(a.archive);
   if (!archive) return report_archive_error(archive.error(), a.archive);
   Output out;
-  if (auto st = out.open(a.out); !st) return report(st.error());
+  if (auto st = out.open(a.out, a.force); !st) return report(st.error());
   Progress progress("unpacking", (*archive)->game_count());
   auto st = (*archive)->export_pgn([&](std::string_view chunk) { return out.write(chunk); },
                                    a.threads, [&](std::uint64_t games) { progress.update(games); });

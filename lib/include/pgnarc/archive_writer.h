@@ -16,6 +16,9 @@ namespace pgnarc {
 
 struct WriterOptions {
   unsigned threads = 0;                  // 0: all cores
+  // Whether an existing file at the path is replaced (on finish()). false: create() fails if the
+  // path exists, and finish() if a file appeared there meanwhile; nothing is then replaced.
+  bool overwrite = true;
   std::size_t block_bytes = 128 * 1024;  // a block closes after this much input PGN ...
   std::size_t block_games = 4096;        // ... or this many games
   int zstd_level = 9;                    // of the sections (12: about 1% smaller, 3x slower on long comments)

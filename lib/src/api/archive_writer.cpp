@@ -252,7 +252,7 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
   if (s.options.threads == 0) s.options.threads = std::max(1u, std::thread::hardware_concurrency());
   s.store = store_options(s.options);
   s.dict_decided = !(s.options.compress && s.options.dictionary_bytes > 0);
-  auto file = detail::AtomicFile::create(path);
+  auto file = detail::AtomicFile::create(path, s.options.overwrite);
   if (!file) return file.error();
   s.file.emplace(std::move(*file));
   // The name scratch file goes beside the temporary file, or where temporary files go when the

@@ -89,8 +89,17 @@ Result<int> lock_target(const std::string& target) {
 
 }  // namespace
 
-Result<AtomicFile> AtomicFile::create(const std::string& path) {
+int rename_no_replace(const char* from, const char* to) {
+  if (::renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return -1;  // EINVAL: the file system cannot do it
+  if (::link(from, to) != 0) return -1;
+  ::unlink(from);
+  return 0;
+}
+
+Result<AtomicFile> AtomicFile::create(const std::string& path, bool replace) {
   AtomicFile f;
+  f.replace_ = replace;
   if (path == "-") {
     f.path_ = "<stdout>";
     f.fd_ = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
@@ -105,6 +114,7 @@ Result<AtomicFile> AtomicFile::create(const std::string& path) {
     if (f.fd_ < 0) return io_error("cannot open " + f.path_ + ": " + errno_text());
     return f;
   }
+  if (!replace && ::lstat(f.path_.c_str(), &st) == 0) return io_error(f.path_ + " exists: it is not replaced");
   auto lock = lock_target(f.path_);
   if (!lock) return lock.error();
   f.lock_fd_ = *lock;
@@ -136,7 +146,8 @@ AtomicFile::AtomicFile(AtomicFile&& other) noexcept
       fd_(std::exchange(other.fd_, -1)),
       lock_fd_(std::exchange(other.lock_fd_, -1)),
       offset_(other.offset_),
-      committed_(std::exchange(other.committed_, true)) {}
+      committed_(std::exchange(other.committed_, true)),
+      replace_(other.replace_) {}
 
 AtomicFile::~AtomicFile() {
   if (fd_ >= 0) ::close(fd_);
@@ -167,7 +178,13 @@ Status AtomicFile::commit() {
     committed_ = true;
     return {};
   }
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0)
+  if (!replace_ && rename_no_replace(temp_path_.c_str(), path_.c_str()) != 0) {
+    if (errno == EEXIST)
+      return io_error(path_ + " appeared while it was being written (another process made it): it is left as it "
+                      "is, and nothing was written");
+    return io_error("cannot rename " + temp_path_ + " to " + path_ + ": " + errno_text());
+  }
+  if (replace_ && std::rename(temp_path_.c_str(), path_.c_str()) != 0)
     return io_error("cannot rename " + temp_path_ + " to " + path_ + ": " + errno_text());
   committed_ = true;
   // The rename itself is made durable by syncing the directory that holds it.

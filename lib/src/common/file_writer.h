@@ -21,8 +21,10 @@ class AtomicFile {
   //   target is locked (flock, exclusive) until this object is destroyed, so that two writers
   //   replacing one file cannot both succeed; temporary files of the target left by processes
   //   that no longer exist (killed with SIGKILL) are removed.
+  // With `replace` false, a target that exists is never replaced: create() fails if it exists,
+  // and commit() if it appeared meanwhile (another process wrote it).
   // Fails with IO naming the file, or saying that another process is writing it.
-  static Result<AtomicFile> create(const std::string& path);
+  static Result<AtomicFile> create(const std::string& path, bool replace = true);
   AtomicFile(AtomicFile&& other) noexcept;
   AtomicFile& operator=(AtomicFile&&) = delete;
   // Closes the file and releases the lock; removes the temporary file unless commit() succeeded.
@@ -45,6 +47,11 @@ class AtomicFile {
   int fd_ = -1, lock_fd_ = -1;
   std::uint64_t offset_ = 0;
   bool committed_ = false;
+  bool replace_ = true;
 };
+
+// Renames `from` to `to` unless `to` exists (then fails with EEXIST), atomically where the file
+// system can (renameat2 RENAME_NOREPLACE), else by link and unlink. 0 or -1 with errno set.
+int rename_no_replace(const char* from, const char* to);
 
 }  // namespace pgnarc::detail
