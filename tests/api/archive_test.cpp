@@ -598,5 +598,26 @@ TEST(Archive, WriterWithoutOverwriteReplacesNoFile) {
   EXPECT_FALSE(std::filesystem::exists(temp)) << temp;
 }
 
+// An archive truncated by another process after it was opened: reading what is gone is an IO
+// error naming the block (the reader reads with pread, so no SIGBUS ends the program), and
+// what is left still reads.
+TEST(Archive, TruncatedWhileOpenIsAnIoError) {
+  const std::string path = pack(sample_pgn(), "truncated_later.pga", small_blocks());
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  auto first = (*a)->read_pgn(0);
+  ASSERT_TRUE(first.ok());
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+  auto last = (*a)->read_pgn((*a)->game_count() - 1);
+  ASSERT_FALSE(last.ok());
+  EXPECT_EQ(last.error().code(), ErrorCode::IO);
+  EXPECT_NE(last.error().message().find("truncated while it was read"), std::string::npos) << last.error().to_string();
+  EXPECT_NE(last.error().message().find("block "), std::string::npos) << last.error().to_string();
+  Status verified = (*a)->verify();
+  ASSERT_FALSE(verified.ok());
+  EXPECT_EQ(verified.error().code(), ErrorCode::IO);
+  EXPECT_EQ(*(*a)->read_pgn(0), *first);
+}
+
 }  // namespace
 }  // namespace pgnarc

@@ -49,7 +49,11 @@ ArchiveParts parts_of(std::string_view pga) {
   const std::uint64_t end = blocks_end(p.index, p.footer.index_offset);
   std::vector<BlockEntry> part;
   for (std::size_t k = 0; k < p.index.table_chunks.size(); ++k) {
-    if (auto st = read_table_chunk(pga, p.index.table_chunks, k, p.footer.games, end, "table chunk", part); !st)
+    const TableChunkEntry& c = p.index.table_chunks[k];
+    if (c.offset > pga.size() || c.size > pga.size() - c.offset) fail("a table chunk past the end");
+    if (auto st = read_table_chunk(pga.substr(c.offset, c.size), p.index.table_chunks, k, p.footer.games, end,
+                                   "table chunk", part);
+        !st)
       fail(st.error().message());
     p.blocks.insert(p.blocks.end(), part.begin(), part.end());
   }

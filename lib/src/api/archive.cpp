@@ -16,7 +16,8 @@ Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
   if (!again) {
     cached = ~0u;
     tags_decoded = false;
-    if (auto st = decode_block(file->block_bytes(b), file->where(b), block, BlockParts::kLazyGroups); !st) return st;
+    if (auto st = file->read_block(b, block_bytes); !st) return st;
+    if (auto st = decode_block(block_bytes, file->where(b), block, BlockParts::kLazyGroups); !st) return st;
     if (block.games != file->entry(b).games)
       return corruption(file->where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
                         std::to_string(file->entry(b).games));
@@ -154,7 +155,6 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {
   Impl& s = *impl_;
   if (auto st = s.file->need_all(); !st) return st;
-  detail::PageReleaser pages(s.file->map());
   for (std::uint32_t b = 0; b < s.file->blocks(); ++b) {
     if (auto st = s.load(b, true); !st) return st;
     for (std::uint32_t j = 0; j < s.block.games; ++j) {
@@ -162,7 +162,6 @@ Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>&
       if (!g) return g.error();
       if (!visit(s.file->entry(b).first_game + j, *g)) return {};
     }
-    pages.done(s.file->block_bytes(b));  // the block's sections are copies by now
   }
   return {};
 }
@@ -186,7 +185,7 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
   ArchiveInfo info;
   info.write_version = f.write_version();
   info.read_version = kVersion;
-  info.file_bytes = f.bytes().size();
+  info.file_bytes = f.file_bytes();
   info.games = f.games();
   info.blocks = f.blocks();
   info.index_bytes = f.footer().index_size;
@@ -206,16 +205,16 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
   if (auto st = f.need_all(); !st) return st.error();
   DecodedBlock scratch;
   scratch.dictionaries = &f.dictionaries();
-  detail::PageReleaser pages(f.map());
+  std::string bytes;
   std::uint64_t games_done = 0;
   for (std::uint32_t b = 0; b < f.blocks(); ++b) {
+    if (auto st = f.read_block(b, bytes); !st) return st.error();
     BlockSizes sizes;
-    if (auto st = read_block_sizes(f.block_bytes(b), f.where(b), sizes); !st) return st.error();
+    if (auto st = read_block_sizes(bytes, f.where(b), sizes); !st) return st.error();
     BlockCounts counts;
-    if (auto st = count_block(f.block_bytes(b), f.where(b), scratch, counts); !st) return st.error();
+    if (auto st = count_block(bytes, f.where(b), scratch, counts); !st) return st.error();
     info.plies += counts.plies;
     info.verbatim_games += counts.verbatim;
-    pages.done(f.block_bytes(b));
     games_done += sizes.games;
     if (progress) progress(games_done);
     std::uint64_t sum = 0;

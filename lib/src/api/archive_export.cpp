@@ -37,17 +37,17 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
         }
       }
       const BlockEntry& e = f.entry(b);
-      return block_pgn(f.block_bytes(b), f.where(b), e.games, e.first_game, &f.dictionaries(), std::move(buffer));
+      std::string bytes;
+      if (auto st = f.read_block(b, bytes); !st) return Result<std::string>(st.error());
+      return block_pgn(bytes, f.where(b), e.games, e.first_game, &f.dictionaries(), std::move(buffer));
     });
   };
   std::uint64_t games_done = 0;
-  detail::PageReleaser pages(f.map());
   for (std::uint32_t b = 0; b < n; ++b) {
     while (submitted < n && pool.pending() < window) submit();
     Result<std::string> text = pool.next();
     if (!text) return text.error();
     games_done += f.entry(b).games;
-    pages.done(f.block_bytes(b));
     if (!sink(*text)) return {};
     {
       std::lock_guard lock(buffers_mutex);

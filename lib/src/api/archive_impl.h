@@ -24,6 +24,7 @@ struct Archive::Impl {
   // it (or at once for a pass): one random read needs only its own game's tags.
   std::uint32_t cached = ~0u;
   bool tags_decoded = false;
+  std::string block_bytes;  // as read from the file: `block` keeps views into it
   container::DecodedBlock block;
   // Where the game after the last one decoded begins (a pass in order starts each game there).
   std::uint32_t after_game = ~0u;

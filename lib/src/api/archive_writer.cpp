@@ -339,10 +339,10 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
   if (!opened) return opened.error();
   ArchiveFile& src = **opened;
   if (auto st = src.need_all(); !st) return st;
-  const std::string_view bytes = src.bytes();
   // Its dictionaries first (one already here with the same ID must be the same dictionary).
+  std::string element;
   for (const DictionaryEntry& d : src.index().dictionaries) {
-    const std::string_view element = bytes.substr(d.offset, d.size);
+    if (auto r = src.read(d.offset, d.size, element); !r) return r;
     const std::string where = path + ": dictionary at offset " + std::to_string(d.offset);
     std::uint32_t id;
     std::string content;
@@ -359,10 +359,12 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
   }
   // Its blocks as they are (each checked against its checksum and section table).
   const auto base = static_cast<std::uint32_t>(blocks.size());
+  std::string block;
   for (std::uint32_t b = 0; b < src.blocks(); ++b) {
+    if (auto r = src.read_block(b, block); !r) return r;
     BlockSizes sizes;
-    if (auto r = read_block_sizes(src.block_bytes(b), src.where(b), sizes); !r) return r;
-    if (auto r = place(src.block_bytes(b), sizes.games, src.entry(b).summary, nullptr); !r) return r;
+    if (auto r = read_block_sizes(block, src.where(b), sizes); !r) return r;
+    if (auto r = place(block, sizes.games, src.entry(b).summary, nullptr); !r) return r;
   }
   // Then its name tables, renumbered (each value's blocks still arrive in ascending order: every
   // block given before is below `base`).
@@ -379,7 +381,7 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
       if (!added) return added;
     }
   }
-  stats.input_bytes += bytes.size();
+  stats.input_bytes += src.file_bytes();
   return {};
 }
 

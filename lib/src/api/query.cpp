@@ -170,6 +170,7 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
   if (!c) return c.error();
   const std::vector<bool> ok = std::move(*c);
   DecodedBlock tags_only;
+  std::string bytes;
   tags_only.dictionaries = &file->dictionaries();
   for (std::uint32_t b = 0; b < file->blocks(); ++b) {
     if (!ok[b]) continue;
@@ -177,8 +178,8 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
     if (cached == b && tags_decoded) {  // a block read for one game has only that game's tags
       db = &block;
     } else {
-      if (auto st = decode_block(file->block_bytes(b), file->where(b), tags_only, BlockParts::kTagsOnly); !st)
-        return st.error();
+      if (auto st = file->read_block(b, bytes); !st) return st.error();
+      if (auto st = decode_block(bytes, file->where(b), tags_only, BlockParts::kTagsOnly); !st) return st.error();
       if (tags_only.games != file->entry(b).games) return corruption(file->where(b) + ": game count differs from the index");
       db = &tags_only;
     }

@@ -1,4 +1,6 @@
-// A file mapped read-only, and the release of pages a pass has read.
+// A file mapped read-only: salvage's view of a damaged archive, searched for block magics. (A
+// map delivers SIGBUS where the file is truncated meanwhile; archives are otherwise read with
+// FileReader, which cannot.)
 #pragma once
 
 #include <cstddef>
@@ -19,37 +21,11 @@ class MappedFile {
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
   std::string_view bytes() const { return {data_, size_}; }
-  // Drops the whole pages inside `range` (part of bytes()) from this process's memory, so that
-  // a pass over a large archive keeps a flat resident size (the pages stay in the page cache).
-  void release(std::string_view range) const;
 
  private:
   MappedFile() = default;
   const char* data_ = nullptr;
   std::size_t size_ = 0;
-};
-
-// A pass over the blocks (a scan, an unpack) gives their mapped pages back once read, so that
-// resident memory stays flat, but in runs of at least 8 MiB: each madvise interrupts the
-// process's other threads to flush their TLBs, which done per block (about 13 KB on PGN Mentor)
-// took some 5% of unpack's time.
-class PageReleaser {
- public:
-  explicit PageReleaser(const MappedFile& map) : map_(map) {}
-  // Bytes of the map read: released with those before them once the run is long enough.
-  void done(std::string_view range) {
-    const char* end = range.data() + range.size();
-    if (!from_ || range.data() < from_) from_ = range.data();
-    if (end - from_ >= kRun) {
-      map_.release({from_, static_cast<std::size_t>(end - from_)});
-      from_ = end;
-    }
-  }
-
- private:
-  static constexpr std::ptrdiff_t kRun = std::ptrdiff_t{8} << 20;
-  const MappedFile& map_;
-  const char* from_ = nullptr;
 };
 
 }  // namespace pgnarc::detail

@@ -11,24 +11,29 @@ Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(const std::string& path) 
   std::unique_ptr<ArchiveFile> a(new ArchiveFile());
   ArchiveFile& s = *a;
   s.path_ = path;
-  auto mapped = detail::MappedFile::open(path);
-  if (!mapped) return mapped.error();
-  s.map_ = std::move(*mapped);
-  const std::string_view file = s.map_->bytes();
-  const std::size_t size = file.size();
+  auto reader = detail::FileReader::open(path);
+  if (!reader) return reader.error();
+  s.file_ = std::move(*reader);
+  const std::uint64_t size = s.file_->size();
   if (size < kHeaderSize + kFooterSize)
     return corruption(path + ": " + std::to_string(size) + " bytes is too short for an archive (offset 0)");
   auto prefix = [&](const Error& e) { return Error(e.code(), path + ": " + e.message()); };
-  if (auto r = check_file_header(file, s.write_version_); !r) return prefix(r.error());
-  if (auto r = decode_footer(file.substr(size - kFooterSize), size, s.footer_); !r) return prefix(r.error());
-  const std::string_view index = file.substr(s.footer_.index_offset, s.footer_.index_size);
-  if (detail::hash64(index) != s.footer_.index_hash)
+  std::string bytes;
+  if (auto r = s.file_->read(0, kHeaderSize, bytes); !r) return r.error();
+  if (auto r = check_file_header(bytes, s.write_version_); !r) return prefix(r.error());
+  if (auto r = s.file_->read(size - kFooterSize, kFooterSize, bytes); !r) return r.error();
+  if (auto r = decode_footer(bytes, size, s.footer_); !r) return prefix(r.error());
+  // (decode_footer checked that the index lies between the header and the footer.)
+  if (auto r = s.file_->read(s.footer_.index_offset, s.footer_.index_size, bytes); !r) return r.error();
+  if (detail::hash64(bytes) != s.footer_.index_hash)
     return corruption(path + ": index checksum mismatch (index at offset " + std::to_string(s.footer_.index_offset) + ")");
-  if (auto r = decode_index(index, s.footer_.index_offset, s.index_); !r) return prefix(r.error());
-  for (const DictionaryEntry& d : s.index_.dictionaries)
-    if (auto r = s.dictionaries_.add(file.substr(d.offset, d.size), path + ": dictionary at offset " + std::to_string(d.offset), d.id);
-        !r)
+  if (auto r = decode_index(bytes, s.footer_.index_offset, s.index_); !r) return prefix(r.error());
+  // (decode_index checked that the dictionaries lie before the index.)
+  for (const DictionaryEntry& d : s.index_.dictionaries) {
+    if (auto r = s.file_->read(d.offset, d.size, bytes); !r) return r.error();
+    if (auto r = s.dictionaries_.add(bytes, path + ": dictionary at offset " + std::to_string(d.offset), d.id); !r)
       return r.error();
+  }
   s.end_of_blocks_ = blocks_end(s.index_, s.footer_.index_offset);
   // A chunk's games are counted when it is read (against the next chunk's first game, or the
   // footer's count for the last); here the last chunk must be left at least a game a block.
@@ -66,8 +71,12 @@ std::string ArchiveFile::where(std::uint32_t b) const {
 Status ArchiveFile::need_chunk(std::size_t k) {
   if (!table_[k].empty()) return {};
   const std::string where = path_ + ": block table chunk at offset " + std::to_string(index_.table_chunks[k].offset);
+  const TableChunkEntry& c = index_.table_chunks[k];
+  // (decode_index checked that the chunk lies before the index.)
+  std::string element;
+  if (auto st = file_->read(c.offset, c.size, element); !st) return st;
   std::vector<BlockEntry> entries;  // kept only once the whole chunk checks out
-  if (auto st = read_table_chunk(bytes(), index_.table_chunks, k, footer_.games, end_of_blocks_, where, entries); !st)
+  if (auto st = read_table_chunk(element, index_.table_chunks, k, footer_.games, end_of_blocks_, where, entries); !st)
     return st;
   table_[k] = std::move(entries);
   return {};
@@ -96,14 +105,21 @@ Result<std::uint32_t> ArchiveFile::block_of(std::uint64_t game) {
   return static_cast<std::uint32_t>(chunk_first_block_[k] + (it - entries.begin() - 1));
 }
 
+Status ArchiveFile::read_block(std::uint32_t b, std::string& out) const {
+  // (read_table_chunk checked that the block lies before the blocks' end.)
+  if (auto st = file_->read(entry(b).offset, entry(b).size, out); !st) return Error(st.error().code(), where(b) + ": " + st.error().message());
+  return {};
+}
+
 std::string ArchiveFile::name_chunk_where(int field, std::size_t k) const {
   return path_ + ": name chunk at offset " + std::to_string(index_.name_chunks[field][k].offset);
 }
 
 Status ArchiveFile::open_name_chunk(int field, std::size_t k, std::string& content) const {
   const NameChunkEntry& c = index_.name_chunks[field][k];
-  return container::open_name_chunk(bytes().substr(c.offset, c.size), name_chunk_where(field, k), field, &dictionaries_,
-                                    content);
+  std::string element;
+  if (auto st = file_->read(c.offset, c.size, element); !st) return st;
+  return container::open_name_chunk(element, name_chunk_where(field, k), field, &dictionaries_, content);
 }
 
 Status ArchiveFile::visit_name_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const {

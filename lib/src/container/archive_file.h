@@ -1,5 +1,6 @@
 // An archive opened and checked once (header, footer, index, dictionaries), with its block
-// table read chunk by chunk as needed and its name chunks read on demand. Reading, append,
+// table read chunk by chunk as needed and its name chunks read on demand. Its bytes are read
+// with pread, each read checked, so that a file cut short meanwhile is an IO error. Reading, append,
 // merge and info all go through it.
 #pragma once
 
@@ -9,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/mapped_file.h"
+#include "common/file_reader.h"
 #include "container/block_table.h"
 #include "container/file_header.h"
 #include "container/index.h"
@@ -26,8 +27,10 @@ class ArchiveFile {
   static Result<std::unique_ptr<ArchiveFile>> open(const std::string& path);
 
   const std::string& path() const { return path_; }
-  std::string_view bytes() const { return map_->bytes(); }
-  const detail::MappedFile& map() const { return *map_; }
+  // The file's size when it was opened.
+  std::uint64_t file_bytes() const { return file_->size(); }
+  // The `size` bytes at `offset` (within the file's size at opening) into `out`.
+  Status read(std::uint64_t offset, std::size_t size, std::string& out) const { return file_->read(offset, size, out); }
   std::uint16_t write_version() const { return write_version_; }
   const Footer& footer() const { return footer_; }
   const Index& index() const { return index_; }
@@ -48,7 +51,9 @@ class ArchiveFile {
     const std::size_t k = chunk_of(b);
     return table_[k][b - chunk_first_block_[k]];
   }
-  std::string_view block_bytes(std::uint32_t b) const { return bytes().substr(entry(b).offset, entry(b).size); }
+  // Block b's bytes into `out` (its chunk must have been read). IO if the file was cut short
+  // since it was opened. Safe from several threads.
+  Status read_block(std::uint32_t b, std::string& out) const;
   // "PATH: block B at offset O": what errors about block b start with.
   std::string where(std::uint32_t b) const;
 
@@ -63,7 +68,7 @@ class ArchiveFile {
  private:
   ArchiveFile() = default;
   std::string path_;
-  std::unique_ptr<detail::MappedFile> map_;
+  std::unique_ptr<detail::FileReader> file_;
   std::uint16_t write_version_ = 0;
   Footer footer_;
   Index index_;

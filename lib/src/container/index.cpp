@@ -111,7 +111,8 @@ const char* parse_body(std::string_view body, std::uint64_t index_offset, Index&
       std::string_view first_value;
       if (!r.varint(c.offset) || !r.varint(c.size) || !r.varint(c.values) || !r.prefixed(first_value))
         return "name chunk entry runs past the end";
-      if (!chained(c.offset) || c.size < kNameChunkHeaderSize + 8 || c.size > index_offset - c.offset || c.values == 0 ||
+      if (!chained(c.offset) || c.offset > index_offset || c.size < kNameChunkHeaderSize + 8 ||
+          c.size > index_offset - c.offset || c.values == 0 ||
           c.values > c.size)
         return (why = "name chunk entry out of place (chunk at " + std::to_string(c.offset) + ")").c_str();
       c.first.assign(first_value);
@@ -120,7 +121,8 @@ const char* parse_body(std::string_view body, std::uint64_t index_offset, Index&
     }
   }
   for (const TableChunkEntry& c : out.table_chunks) {
-    if (!chained(c.offset) || c.size < kTableChunkHeaderSize + 8 || c.size > index_offset - c.offset)
+    if (!chained(c.offset) || c.offset > index_offset || c.size < kTableChunkHeaderSize + 8 ||
+        c.size > index_offset - c.offset)
       return (why = "block table chunk entry out of place (chunk at " + std::to_string(c.offset) + ")").c_str();
     next_offset = c.offset + c.size;
   }

@@ -1,0 +1,69 @@
+#include "common/file_reader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace pgnarc::detail {
+
+Result<int> open_regular_file(const std::string& path, std::uint64_t& size) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return io_error("cannot stat " + path + ": " + std::strerror(err));
+  }
+  // An archive is read at random places, so it must be a regular file: a pipe or FIFO would
+  // read as an empty (and so "damaged") archive.
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    const char* what = S_ISFIFO(st.st_mode) ? "a pipe (FIFO)"
+                       : S_ISDIR(st.st_mode) ? "a directory"
+                       : S_ISCHR(st.st_mode) ? "a character device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    return io_error("cannot read " + path + ": it is " + std::string(what) +
+                    ", and an archive must be a regular file (it is read at random places; save it to a file first)");
+  }
+  size = static_cast<std::uint64_t>(st.st_size);
+  return fd;
+}
+
+Result<std::unique_ptr<FileReader>> FileReader::open(const std::string& path) {
+  std::uint64_t size = 0;
+  auto fd = open_regular_file(path, size);
+  if (!fd) return fd.error();
+  std::unique_ptr<FileReader> f(new FileReader());
+  f->path_ = path;
+  f->fd_ = *fd;
+  f->size_ = size;
+  return f;
+}
+
+FileReader::~FileReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Status FileReader::read(std::uint64_t offset, std::size_t size, std::string& out) const {
+  out.resize(size);
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::pread(fd_, out.data() + got, size - got, static_cast<off_t>(offset + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return io_error("cannot read " + path_ + " at offset " + std::to_string(offset + got) + ": " + std::strerror(errno));
+    if (n == 0)
+      return io_error(path_ + " ends at offset " + std::to_string(offset + got) + ", before the " +
+                      std::to_string(size) + " bytes at offset " + std::to_string(offset) +
+                      ": the file was truncated while it was read (by another process?)");
+    got += static_cast<std::size_t>(n);
+  }
+  return {};
+}
+
+}  // namespace pgnarc::detail
