@@ -247,7 +247,8 @@ TEST(Archive, UnfinishedWriterLeavesNothing) {
     ASSERT_TRUE((*w)->add_pgn(reader).ok());
   }  // destroyed without finish()
   EXPECT_NE(::access(path.c_str(), F_OK), 0);
-  EXPECT_NE(::access((path + ".tmp." + std::to_string(::getpid())).c_str(), F_OK), 0);
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+    EXPECT_FALSE(e.path().filename().string().starts_with("unfinished.pga.tmp.")) << e.path();
 }
 
 // [NAME-1] Name tables in many small chunks (64 bytes each), collected with a memory budget so
@@ -571,7 +572,8 @@ TEST(Archive, BlockLimitsOutOfRangeAreRefused) {
 
 // A writer told not to overwrite never replaces a file: one that exists when it starts, nor one
 // that another process makes while it writes (two packs to one new name: the first to finish
-// keeps it, the other fails with IO and leaves no temporary file).
+// keeps it, the other fails with IO and leaves no temporary file). Nor does any writer replace
+// a file that appeared after it started.
 TEST(Archive, WriterWithoutOverwriteReplacesNoFile) {
   const std::string path = temp_path("no_overwrite.pga");
   { std::ofstream(path) << "someone's file"; }
@@ -596,6 +598,16 @@ TEST(Archive, WriterWithoutOverwriteReplacesNoFile) {
   const std::string temp = (*w)->temp_path();
   w->reset();
   EXPECT_FALSE(std::filesystem::exists(temp)) << temp;
+  // With overwrite, a file that existed at the start is replaced, but one that did not exist
+  // and was made meanwhile is not: there was nothing the user asked to overwrite.
+  std::filesystem::remove(path);
+  auto forced = ArchiveWriter::create(path, WriterOptions{});
+  ASSERT_TRUE(forced.ok());
+  { std::ofstream(path) << "made meanwhile"; }
+  auto done = (*forced)->finish();
+  ASSERT_FALSE(done.ok());
+  EXPECT_EQ(done.error().code(), ErrorCode::IO);
+  EXPECT_EQ(file_bytes(path), "made meanwhile");
 }
 
 // An archive truncated by another process after it was opened: reading what is gone is an IO

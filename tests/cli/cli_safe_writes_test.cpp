@@ -2,8 +2,10 @@
 // that is one of the inputs, devices and FIFOs as outputs, symlinks and permissions, signals,
 // standard output as an archive, and an archive truncated by another process while it is read.
 #include <fcntl.h>
+#include <sys/file.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,7 +43,7 @@ int wait_status(pid_t pid) {
   return status;
 }
 
-// The name of a temporary file "<path>.tmp.<digits>" in `path`'s directory, once one appears
+// The name of a temporary file "<path>.tmp.<pid>-<random>" in `path`'s directory, once one appears
 // (within 20 s), or "".
 std::string wait_for_temporary(const std::string& path) {
   const fs::path p(path);
@@ -163,6 +165,22 @@ TEST_F(CliSafeWrites, ArchiveTruncatedWhileReadIsAnIoError) {
   EXPECT_NE(err.find("truncated"), std::string::npos) << err;
 }
 
+// A block device (a disk) is written over only with --force: without it, pack, merge and unpack
+// refuse it before anything is read (a node that names no disk, where this process may make one).
+TEST_F(CliSafeWrites, BlockDeviceNeedsForce) {
+  const std::string node = path("disk");
+  if (::mknod(node.c_str(), S_IFBLK | 0600, ::makedev(7, 250)) != 0) GTEST_SKIP() << "cannot make a block device node here";
+  for (const std::string cmd : {"pack -q " + p("games.pgn") + " -o " + p("disk"), "merge -q " + p("games.pga") + " -o " + p("disk"),
+                                "unpack " + p("games.pga") + " -o " + p("disk")}) {
+    const auto r = run_cli(cmd);
+    EXPECT_EQ(r.exit_code, 1) << cmd << r.err;
+    EXPECT_NE(r.err.find("is a block device; use --force"), std::string::npos) << r.err;
+    struct stat st {};
+    ASSERT_EQ(::stat(node.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISBLK(st.st_mode));
+  }
+}
+
 // A FIFO (or a device) given as -o is written to, never replaced by a regular file; it needs no
 // --force, since nothing in it is overwritten.
 TEST_F(CliSafeWrites, FifoAndDeviceOutputsAreWrittenNotReplaced) {
@@ -272,13 +290,23 @@ TEST_F(CliSafeWrites, SignalsRemoveTemporaryFiles) {
   const pid_t dead = ::fork();
   if (dead == 0) ::_exit(0);
   wait_status(dead);  // its number now belongs to no process
-  const std::string stale = path("games.pga.tmp." + std::to_string(dead));
-  const std::string live = path("games.pga.tmp." + std::to_string(::getpid()));
+  // A writer holds a lock on its temporary file while it writes; one killed with SIGKILL leaves
+  // the file and no lock. A file no one holds, older than a few seconds, is removed by the next
+  // writer; a held one is kept, whatever its age or process number.
+  const std::string stale = path("games.pga.tmp." + std::to_string(dead) + "-0badf00d");
+  const std::string live = path("games.pga.tmp." + std::to_string(dead) + "-00c0ffee");
   std::ofstream(stale) << "left by SIGKILL";
   std::ofstream(live) << "being written";
+  const auto old = fs::file_time_type::clock::now() - std::chrono::minutes(5);
+  fs::last_write_time(stale, old);
+  fs::last_write_time(live, old);
+  const int held = ::open(live.c_str(), O_RDONLY);
+  ASSERT_GE(held, 0);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);
   ASSERT_EQ(run_cli("append -q " + p("games.pga") + " " + p("games.pgn")).exit_code, 0);
   EXPECT_FALSE(fs::exists(stale));
   EXPECT_TRUE(fs::exists(live));
+  ::close(held);
 }
 
 // -o - writes the archive to standard output, in order (pack and merge): no file named "-".

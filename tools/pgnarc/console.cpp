@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <random>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdlib>
@@ -228,9 +229,16 @@ Status Output::open(const std::string& path, bool replace) {
     fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
   } else {
-    name_ = target + ".tmp." + std::to_string(::getpid());
-    ::unlink(name_.c_str());  // this process number's, from an earlier run: stale
-    fd = ::open(name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    // "<target>.tmp.<pid>-<random>", never an existing name (a process number can repeat across
+    // process namespaces sharing a volume).
+    std::random_device random;
+    for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+      char suffix[16];
+      std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(random()));
+      name_ = target + ".tmp." + std::to_string(::getpid()) + "-" + suffix;
+      fd = ::open(name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+      if (fd < 0 && errno != EEXIST) break;
+    }
     if (fd < 0) return io_error("cannot create " + name_ + ": " + std::strerror(errno));
     target_ = target;
     guard_ = std::make_unique<TempFileGuard>(name_);

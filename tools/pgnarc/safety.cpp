@@ -48,7 +48,10 @@ bool same_file(const struct stat& a, const struct stat& b) {
 
 void install_signal_handlers() {
   struct sigaction sa {};
+  // The stop signals are blocked while a handler removes the temporary files: a second Ctrl-C
+  // then ends the program only once they are gone.
   sigemptyset(&sa.sa_mask);
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaddset(&sa.sa_mask, s);
   sa.sa_flags = SA_RESETHAND;
   sa.sa_handler = on_stop;
   // SIGINT and SIGHUP keep being ignored if the parent ignored them (nohup, a shell's `&`
@@ -100,6 +103,16 @@ int check_output(const std::string& out, const std::vector<std::string>& inputs,
   }
   if (S_ISREG(o.st_mode) && !force) {
     std::fprintf(stderr, "pgnarc: %s exists; use --force to overwrite it\n", out.c_str());
+    return kUsage;
+  }
+  // A block device (a disk) is written over only when asked; a character device or FIFO takes
+  // a stream and loses nothing.
+  if (S_ISBLK(o.st_mode) && !force) {
+    std::fprintf(stderr, "pgnarc: %s is a block device; use --force to write over it\n", out.c_str());
+    return kUsage;
+  }
+  if (S_ISSOCK(o.st_mode)) {
+    std::fprintf(stderr, "pgnarc: %s is a socket, not a file to write\n", out.c_str());
     return kUsage;
   }
   return kOk;

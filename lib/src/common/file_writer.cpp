@@ -11,10 +11,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <random>
 #include <utility>
 
 namespace pgnarc::detail {
 namespace {
+
+// A temporary file this old that no writer holds is left by a killed writer.
+constexpr std::time_t kStaleSeconds = 5;
+
 
 std::string errno_text() { return std::strerror(errno); }
 
@@ -36,26 +42,29 @@ std::string directory_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// Removes "<target>.tmp.<pid>" files whose process no longer exists (a writer killed with
-// SIGKILL cannot remove its own). A process of that number that is alive keeps its file.
+// Removes "<target>.tmp.*" files that no writer holds: a writer holds an exclusive flock on its
+// temporary file from the moment it makes it (one killed with SIGKILL cannot remove its own,
+// and its lock goes with it). A lock tells across process namespaces and, where flock works, across
+// hosts, which a process number cannot; the age rule covers the instant between a writer's
+// open and its flock.
 void remove_stale_temporaries(const std::string& target) {
   const std::string dir = directory_of(target);
   const auto slash = target.rfind('/');
   const std::string prefix = (slash == std::string::npos ? target : target.substr(slash + 1)) + ".tmp.";
   DIR* d = ::opendir(dir.c_str());
   if (!d) return;
+  const std::time_t now = std::time(nullptr);
   while (const dirent* e = ::readdir(d)) {
     const std::string_view name(e->d_name);
-    if (!name.starts_with(prefix) || name.size() == prefix.size() || name.size() > prefix.size() + 9) continue;
-    long pid = 0;
-    bool digits = true;
-    for (char c : name.substr(prefix.size())) {
-      if (c < '0' || c > '9') digits = false;
-      pid = pid * 10 + (c - '0');
-    }
-    if (!digits || pid <= 0 || pid == ::getpid()) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-      ::unlink((dir + "/" + std::string(name)).c_str());
+    if (!name.starts_with(prefix) || name.size() == prefix.size()) continue;
+    const std::string file = dir + "/" + std::string(name);
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) continue;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > kStaleSeconds &&
+        ::flock(fd, LOCK_EX | LOCK_NB) == 0)
+      ::unlink(file.c_str());
+    ::close(fd);
   }
   ::closedir(d);
 }
@@ -65,13 +74,17 @@ void remove_stale_temporaries(const std::string& target) {
 // has released the old one. -1 and errno ENOENT: there is no such file.
 Result<int> lock_target(const std::string& target) {
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const int fd = ::open(target.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    // Opened for writing where permitted: NFS emulates flock with byte-range locks, and an
+    // exclusive one needs a file open for writing.
+    int fd = ::open(target.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0 && (errno == EACCES || errno == EROFS)) fd = ::open(target.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
       if (errno == ENOENT) return -1;
       return io_error("cannot open " + target + ": " + errno_text());
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
+      if (err == ENOLCK || err == EOPNOTSUPP || err == EBADF) return fd;  // a file system without locks
       ::close(fd);
       if (err == EWOULDBLOCK)
         return io_error(target + " is busy: another process is writing it (try again when it has finished)");
@@ -115,17 +128,25 @@ Result<AtomicFile> AtomicFile::create(const std::string& path, bool replace) {
     return f;
   }
   if (!replace && ::lstat(f.path_.c_str(), &st) == 0) return io_error(f.path_ + " exists: it is not replaced");
+  // A target that does not exist yet has no file to lock: another writer that makes it meanwhile
+  // is not replaced either (commit refuses an existing name).
+  if (::lstat(f.path_.c_str(), &st) != 0) f.replace_ = false;
   auto lock = lock_target(f.path_);
   if (!lock) return lock.error();
   f.lock_fd_ = *lock;
   remove_stale_temporaries(f.path_);
-  f.temp_path_ = f.path_ + ".tmp." + std::to_string(::getpid());
-  for (int attempt = 0; attempt < 2 && f.fd_ < 0; ++attempt) {
-    // Never through a link planted at the temporary name; a file of that name is this process
-    // number's from an earlier run, stale.
+  // "<target>.tmp.<pid>-<random>": a process number alone can repeat (across process namespaces
+  // sharing a volume); an existing name is never reused or removed here.
+  std::random_device random;
+  for (int attempt = 0; attempt < 16 && f.fd_ < 0; ++attempt) {
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(random()));
+    f.temp_path_ = f.path_ + ".tmp." + std::to_string(::getpid()) + "-" + suffix;
+    // Never through a link planted at the temporary name.
     f.fd_ = ::open(f.temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (f.fd_ < 0 && errno == EEXIST && attempt == 0) ::unlink(f.temp_path_.c_str());
+    if (f.fd_ < 0 && errno != EEXIST) break;
   }
+  if (f.fd_ >= 0) (void)::flock(f.fd_, LOCK_EX | LOCK_NB);  // held while it is written: not stale
   if (f.fd_ < 0) {
     const std::string err = errno_text();
     f.committed_ = true;  // nothing of ours to remove
