@@ -523,8 +523,15 @@ void invalid_record_vectors() {
   Game annotated = g;
   annotated.events.insert(annotated.events.begin() + 1, GameEvent::make_nag(1));
   if (!encode_game(annotated, item).ok()) std::abort();
-  item.structure[3] = 9;  // the NAG item's type byte -> reserved
-  invalid_vector("reserved_item_type", archive_of({item}, {{}}), "Corruption", "REC-LINE-1", "reserved item type 9");
+  // Structure: header, no null moves, one item: slot delta 1, type 3 (a NAG), NAG 1. The type
+  // byte made reserved: 6, the lowest, and 9.
+  if (item.structure != std::string("\x09\x00\x01\x01\x03\x01", 6)) std::abort();
+  for (const char type : {'\x06', '\x09'}) {
+    item.structure[4] = type;
+    const std::string n = std::to_string(type);
+    invalid_vector(type == 9 ? "reserved_item_type" : "reserved_item_type_" + n, archive_of({item}, {{}}), "Corruption",
+                   "REC-LINE-1", "reserved item type " + n + " (the item's slot and value well formed)");
+  }
   {
     // A clock comment (item type 5) with a clock that goes below zero.
     GameBuilder b;
