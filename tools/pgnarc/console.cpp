@@ -231,6 +231,7 @@ Status Output::open(const std::string& path, bool replace) {
   } else {
     // "<target>.tmp.<pid>-<random>", never an existing name (a process number can repeat across
     // process namespaces sharing a volume).
+    StopSignalsHeld held;  // until the temporary file is registered
     std::random_device random;
     for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
       char suffix[16];
@@ -242,6 +243,7 @@ Status Output::open(const std::string& path, bool replace) {
     if (fd < 0) return io_error("cannot create " + name_ + ": " + std::strerror(errno));
     target_ = target;
     guard_ = std::make_unique<TempFileGuard>(name_);
+    held.release();
     if (exists) {
       if (::fchown(fd, st.st_uid, st.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), st.st_gid);
       (void)::fchmod(fd, st.st_mode & 07777);

@@ -187,9 +187,11 @@ int pack(PackArgs& a) {
   a.verbatim.all_on_stderr = log.empty();
   WriterOptions options = a.writer.resolve();
   options.overwrite = a.force;  // a file that appears meanwhile is not replaced either
+  StopSignalsHeld held;  // until the temporary file is registered
   auto w = ArchiveWriter::create(out, options);
   if (!w) return report(w.error());
   const TempFileGuard guard((*w)->temp_path());
+  held.release();
   if (int rc = add_inputs(**w, a.inputs, a.verbatim)) return rc;
   auto stats = (*w)->finish();
   if (!stats) return report(stats.error());
@@ -216,9 +218,11 @@ int append(AppendArgs& a) {
   const std::string log = log_beside(a.archive) ? a.archive + ".log" : "";
   a.verbatim.all_on_stderr = log.empty();
   // The writer locks the archive before it is read and until the new one replaces it.
+  StopSignalsHeld held;
   auto w = ArchiveWriter::create(a.archive, a.writer.resolve());
   if (!w) return report(w.error());
   const TempFileGuard guard((*w)->temp_path());
+  held.release();
   if (auto st = (*w)->add_archive_blocks(a.archive); !st) return report(st.error());
   if (int rc = add_inputs(**w, a.inputs, a.verbatim)) return rc;
   auto stats = (*w)->finish();
@@ -241,9 +245,11 @@ int merge(const MergeArgs& a) {
   if (int rc = check_output(a.out, a.archives, a.force)) return rc;
   WriterOptions options = a.writer.resolve();
   options.overwrite = a.force;
+  StopSignalsHeld held;
   auto w = ArchiveWriter::create(a.out, options);
   if (!w) return report(w.error());
   const TempFileGuard guard((*w)->temp_path());
+  held.release();
   for (const std::string& in : a.archives)
     if (auto st = (*w)->add_archive_blocks(in); !st) return report(st.error());
   auto stats = (*w)->finish();

@@ -81,6 +81,19 @@ TempFileGuard::~TempFileGuard() {
   if (slot_ >= 0) g_used[slot_].store(false, std::memory_order_release);
 }
 
+StopSignalsHeld::StopSignalsHeld() {
+  static_assert(sizeof(old_) >= sizeof(sigset_t));
+  sigset_t stop;
+  sigemptyset(&stop);
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaddset(&stop, s);
+  held_ = ::sigprocmask(SIG_BLOCK, &stop, reinterpret_cast<sigset_t*>(old_)) == 0;
+}
+
+void StopSignalsHeld::release() {
+  if (held_) ::sigprocmask(SIG_SETMASK, reinterpret_cast<const sigset_t*>(old_), nullptr);
+  held_ = false;
+}
+
 int check_output(const std::string& out, const std::vector<std::string>& inputs, bool force) {
   const bool to_stdout = out.empty() || out == "-";
   struct stat o {};

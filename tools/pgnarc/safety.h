@@ -26,6 +26,22 @@ class TempFileGuard {
   int slot_ = -1;
 };
 
+// Holds back the stop signals while a temporary file is made and registered (from construction
+// to release() or destruction): one that arrives meanwhile is delivered once the file is
+// registered, and so removes it.
+class StopSignalsHeld {
+ public:
+  StopSignalsHeld();
+  ~StopSignalsHeld() { release(); }
+  StopSignalsHeld(const StopSignalsHeld&) = delete;
+  StopSignalsHeld& operator=(const StopSignalsHeld&) = delete;
+  void release();
+
+ private:
+  bool held_ = false;
+  unsigned long long old_[16] = {};  // the signal mask before (a sigset_t)
+};
+
 // Whether `out` may be written by a command reading `inputs` ("-": standard input); prints why
 // not and returns the exit code (kUsage), or kOk. `out` "-" or "" is standard output. Refused:
 // an output that is one of the inputs (the same file, through any link), a directory, and an
