@@ -1,6 +1,5 @@
 // Options that several commands take, declared the same way everywhere.
 #include <charconv>
-#include <filesystem>
 
 #include "commands.h"
 
@@ -24,15 +23,9 @@ CLI::Option* add_threads(CLI::App& cmd, unsigned& threads, const std::string& wo
 
 CLI::Option* add_output(CLI::App& cmd, std::string& path, const std::string& file,
                         const std::string& help) {
-  // A directory is refused before any work (writing to it could only fail at the end).
-  return cmd.add_option("-o,--output", path, help)
-      ->type_name(file)
-      ->check([](const std::string& p) -> std::string {
-        std::error_code ec;
-        if (p != "-" && std::filesystem::is_directory(p, ec))
-          throw UsageError("-o " + p + " is a directory; give the name of the file to write");
-        return {};
-      });
+  // (What the path may be, a directory or an input among others, is check_output's to say,
+  // before any work.)
+  return cmd.add_option("-o,--output", path, help)->type_name(file);
 }
 
 }  // namespace pgnarc::cli

@@ -111,7 +111,7 @@ int check_output(const std::string& out, const std::vector<std::string>& inputs,
   }
   if (to_stdout) return kOk;
   if (S_ISDIR(o.st_mode)) {
-    std::fprintf(stderr, "pgnarc: %s is a directory\n", out.c_str());
+    std::fprintf(stderr, "pgnarc: -o %s is a directory; give the name of the file to write\n", out.c_str());
     return kUsage;
   }
   if (S_ISREG(o.st_mode) && !force) {

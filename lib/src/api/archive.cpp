@@ -209,23 +209,21 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
   std::uint64_t games_done = 0;
   for (std::uint32_t b = 0; b < f.blocks(); ++b) {
     if (auto st = f.read_block(b, bytes); !st) return st.error();
-    BlockSizes sizes;
-    if (auto st = read_block_sizes(bytes, f.where(b), sizes); !st) return st.error();
-    BlockCounts counts;
+    BlockCounts counts;  // (the block's header, checked with its checksum, is left in `scratch`)
     if (auto st = count_block(bytes, f.where(b), scratch, counts); !st) return st.error();
     info.plies += counts.plies;
     info.verbatim_games += counts.verbatim;
-    games_done += sizes.games;
+    games_done += scratch.games;
     if (progress) progress(games_done);
     std::uint64_t sum = 0;
     for (int k = 0; k < kSections; ++k) {
       SectionInfo& section = info.sections[static_cast<std::size_t>(k)];
-      section.framed_blocks += by_group(sizes.encoding[k]);
-      section.column_blocks += sizes.encoding[k] >= kZstdColumns;
-      info.dictionary_blocks += sizes.encoding[k] == kZstdDictionary;
-      section.stored += sizes.stored[k];
-      section.raw += sizes.raw[k];
-      sum += sizes.stored[k];
+      section.framed_blocks += by_group(scratch.encoding[k]);
+      section.column_blocks += scratch.encoding[k] >= kZstdColumns;
+      info.dictionary_blocks += scratch.encoding[k] == kZstdDictionary;
+      section.stored += scratch.stored[k];
+      section.raw += scratch.raw[k];
+      sum += scratch.stored[k];
     }
     info.block_overhead_bytes += f.entry(b).size - sum;
   }

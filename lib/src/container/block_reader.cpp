@@ -156,6 +156,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   out.games = sizes.games;
   std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
   std::copy(sizes.stored, sizes.stored + kSections, out.stored);
+  std::copy(sizes.raw, sizes.raw + kSections, out.raw);
   const std::uint32_t* raw = sizes.raw;
   std::size_t pos = kBlockHeaderSize + kSections * kSectionEntrySize;
   std::size_t section_pos[kSections];

@@ -39,7 +39,7 @@ struct DecodedBlock {
   const ReaderDictionaries* dictionaries = nullptr;
   std::uint32_t games = 0;
   std::uint8_t encoding[kSections] = {};
-  std::uint32_t stored[kSections] = {};
+  std::uint32_t stored[kSections] = {}, raw[kSections] = {};  // each section's sizes, as the table gives them
   std::string sections[kSections];
   GroupFrames frames[kSections];
   GameDirectory directory;
