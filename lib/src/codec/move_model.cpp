@@ -1,0 +1,143 @@
+// The move model's per-position facts and frequencies (move_model.h).
+#include "codec/move_model.h"
+
+namespace pgnarc::detail::model {
+
+namespace {
+
+// Non-pawn material of both sides, in minor-piece units (knight, bishop 1, rook 2, queen 4).
+int material(const Position& pos) {
+  int m = 0;
+  for (Color c : {kWhite, kBlack})
+    m += popcount(pos.pieces(c, kKnight)) + popcount(pos.pieces(c, kBishop)) + 2 * popcount(pos.pieces(c, kRook)) +
+         4 * popcount(pos.pieces(c, kQueen));
+  return m;
+}
+
+}  // namespace
+
+void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
+  const AttackTables& T = attack_tables();
+  const Color us = pos.side_to_move(), them = ~us;
+  const Bitboard occ = pos.occupied();
+  f.us = us;
+  f.flip = us == kWhite ? 0 : 56;
+  f.occ = occ;
+  const int npm = material(pos);
+  f.phase = pos.fullmove_number() <= 10 && npm >= 20 ? 0 : npm >= 16 ? 1 : npm >= 8 ? 2 : 3;
+  f.our_king = pos.king_square(us);
+  f.their_king = pos.king_square(them);
+
+  Bitboard by_type[7] = {};
+  for (int t = kPawn; t <= kKing; ++t)
+    for (Bitboard b = pos.pieces(them, static_cast<PieceType>(t)); b;)
+      by_type[t] |= piece_attacks(T, static_cast<PieceType>(t), them, pop_lsb(b), occ);
+  f.their_attacks = by_type[kPawn] | by_type[kKnight] | by_type[kBishop] | by_type[kRook] | by_type[kQueen] | by_type[kKing];
+  f.attacked_lower[kNoPieceType] = 0;
+  f.attacked_lower[kPawn] = 0;
+  f.attacked_lower[kKnight] = f.attacked_lower[kBishop] = by_type[kPawn];
+  f.attacked_lower[kRook] = by_type[kPawn] | by_type[kKnight] | by_type[kBishop];
+  f.attacked_lower[kQueen] = f.attacked_lower[kRook] | by_type[kRook];
+  f.attacked_lower[kKing] = f.their_attacks;
+
+  f.our_once = f.our_twice = 0;
+  for (int t = kPawn; t <= kKing; ++t)
+    for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)); b;) {
+      const Bitboard a = piece_attacks(T, static_cast<PieceType>(t), us, pop_lsb(b), occ);
+      f.our_twice |= f.our_once & a;
+      f.our_once |= a;
+    }
+  f.in_check = f.our_king != kNoSquare && (f.their_attacks >> f.our_king & 1);
+
+  const Square k = f.their_king;
+  f.discoverers = 0;
+  for (int t = 0; t < 7; ++t) f.check_squares[t] = 0;
+  if (k != kNoSquare) {
+    f.check_squares[kPawn] = T.pawn[them][k];
+    f.check_squares[kKnight] = T.knight[k];
+    f.check_squares[kBishop] = T.bishop_attacks(k, occ);
+    f.check_squares[kRook] = T.rook_attacks(k, occ);
+    f.check_squares[kQueen] = f.check_squares[kBishop] | f.check_squares[kRook];
+    const Bitboard rq = pos.pieces(us, kRook) | pos.pieces(us, kQueen);
+    const Bitboard bq = pos.pieces(us, kBishop) | pos.pieces(us, kQueen);
+    for (Bitboard s = (T.rook_rays[k] & rq) | (T.bishop_rays[k] & bq); s;) {
+      const Bitboard between = T.between[k][pop_lsb(s)] & occ;
+      if (between && !more_than_one(between)) f.discoverers |= between & pos.pieces(us);
+    }
+  }
+
+  const Bitboard their_pieces = pos.pieces(them) & ~pos.pieces(them, kKing);
+  f.undefended = their_pieces & ~f.their_attacks;
+  for (int t = 0; t < 7; ++t) {
+    Bitboard h = 0;
+    for (int v = kPawn; v <= kQueen; ++v)
+      if (kValue[v] > kValue[t]) h |= pos.pieces(them, static_cast<PieceType>(v));
+    f.higher[t] = h;
+  }
+
+  f.last_to = history.last_to;
+  f.last_attacks = 0;
+  if (history.last_to != kNoSquare) {
+    const Piece p = pos.piece_on(history.last_to);
+    if (p != kNoPiece && color_of(p) == them) f.last_attacks = piece_attacks(T, type_of(p), them, history.last_to, occ);
+  }
+
+  f.passed = 0;
+  const Bitboard their_pawns = pos.pieces(them, kPawn);
+  for (Bitboard b = pos.pieces(us, kPawn); b;) {
+    const Square s = pop_lsb(b);
+    const int file = file_of(s), rank = rank_of(s);
+    Bitboard files = file_bb(file);
+    if (file > 0) files |= file_bb(file - 1);
+    if (file < 7) files |= file_bb(file + 1);
+    const Bitboard ahead = us == kWhite ? (rank == 7 ? 0 : ~Bitboard{0} << (8 * (rank + 1)))
+                                        : (rank == 0 ? 0 : ~Bitboard{0} >> (8 * (8 - rank)));
+    if (!(their_pawns & files & ahead)) f.passed |= bb(s);
+  }
+
+  f.castle_rooks = 0;
+  for (CastleSide side : {kKingSide, kQueenSide})
+    if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= bb(r);
+}
+
+namespace {
+
+struct ScoreSink {
+  const std::int8_t* w;
+  int* score;
+  int base = 0, current_index = -1, current = 0;
+  void piece(Square) {
+    flush();
+    base = 0;
+  }
+  void piece_feature(int k) { base += w[k]; }
+  void move(int i) {
+    flush();
+    current_index = i;
+    current = base;
+  }
+  void move_feature(int k) { current += w[k]; }
+  void flush() {
+    if (current_index >= 0) score[current_index] = current;
+    current_index = -1;
+  }
+};
+
+}  // namespace
+
+std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
+                          const std::int8_t* weights) {
+  PlyFacts f;
+  compute_facts(pos, history, f);
+  int score[256];
+  ScoreSink sink{weights, score};
+  enumerate_features(pos, t, f, sink);
+  sink.flush();
+  int best = score[0];
+  for (int i = 1; i < t.total; ++i) best = score[i] > best ? score[i] : best;
+  std::uint32_t total = 0;
+  for (int i = 0; i < t.total; ++i) total += freq[i] = frequency_of(best - score[i]);
+  return total;
+}
+
+}  // namespace pgnarc::detail::model

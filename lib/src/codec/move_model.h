@@ -1,0 +1,209 @@
+// The move model (internal): an integer-only function from a position, and the move that led to
+// it, to one positive frequency per legal move, in the canonical order (format specification,
+// "The move model"). A move's score is the sum of the weights of its features (each a small
+// fact about the move, seen from the mover's side); its frequency falls by half for every 16
+// points it scores below the best move. The weights are fitted by tools/pgnarc-train.
+//
+// The features are enumerated in one place (enumerate_features) for both the coder, which sums
+// weights, and the trainer, which collects feature numbers.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "rules/bitboard.h"
+#include "rules/movegen.h"
+
+namespace pgnarc::detail::model {
+
+// Feature groups: each is a run of feature numbers from its offset (layout in the spec).
+inline constexpr int kPhases = 4;
+inline constexpr int kTypes = 6;  // pawn .. king, as PieceType - 1
+inline constexpr int kTo = 0;                                   // [phase][type][relative to-square]
+inline constexpr int kFrom = kTo + kPhases * kTypes * 64;       // [phase][type][relative from-square]
+inline constexpr int kCapture = kFrom + kPhases * kTypes * 64;  // [type][victim P..Q][to attacked]
+inline constexpr int kToSafety = kCapture + kTypes * 5 * 2;     // [type][class]
+inline constexpr int kFromSafety = kToSafety + kTypes * 4;      // [type][class]
+inline constexpr int kCheck = kFromSafety + kTypes * 4;         // [type][direct, discovered, both]
+inline constexpr int kThreat = kCheck + kTypes * 3;             // [type][higher, undefended]
+inline constexpr int kRecapture = kThreat + kTypes * 2;         // [type]
+inline constexpr int kEvade = kRecapture + kTypes;              // [type]
+inline constexpr int kInCheck = kEvade + kTypes;                // [type]
+inline constexpr int kPromotion = kInCheck + kTypes;            // [N B R Q]
+inline constexpr int kCastle = kPromotion + 4;                  // [king side, queen side]
+inline constexpr int kPassed = kCastle + 2;                     // [relative rank of to]
+inline constexpr int kShield = kPassed + 8;                     // 1
+inline constexpr int kCastlingLoss = kShield + 1;               // [king, rook]
+inline constexpr int kKingDistance = kCastlingLoss + 2;         // [type][distance 0..7]
+inline constexpr int kFeatures = kKingDistance + kTypes * 8;
+
+// A move's feature count is at most this (the enumerator's largest case).
+inline constexpr int kMaxMoveFeatures = 16;
+
+// What the model knows of the line before the position: where the opponent's last move put its
+// piece (its king's square for castling), or kNoSquare (the first ply of a game, after a null
+// move).
+struct History {
+  Square last_to = kNoSquare;
+};
+
+// Facts about a position computed once for all of its moves.
+struct PlyFacts {
+  Color us;
+  int flip;  // 0 for White, 56 for Black: a square XOR flip is the square seen from the mover's side
+  int phase;
+  bool in_check;
+  Square their_king;
+  Bitboard occ;
+  Bitboard their_attacks;     // squares the opponent attacks
+  Bitboard attacked_lower[7];  // by type: squares the opponent attacks with a piece worth less
+  Bitboard our_once, our_twice;  // squares we attack at least once, at least twice
+  Bitboard check_squares[7];   // by type: squares from which a piece of that type attacks their king
+  Bitboard discoverers;        // our pieces alone between one of our sliders and their king
+  Bitboard higher[7];          // by type: their pieces (not the king) worth more
+  Bitboard undefended;         // their pieces (not the king) they do not attack
+  Bitboard last_attacks;       // squares the opponent's last-moved piece attacks
+  Bitboard passed;             // our passed pawns
+  Bitboard castle_rooks;       // our rooks that may still castle
+  Square last_to;
+  Square our_king;
+};
+
+inline constexpr int kValue[7] = {0, 1, 3, 3, 5, 9, 100};
+
+inline Bitboard piece_attacks(const AttackTables& T, PieceType t, Color c, Square s, Bitboard occ) {
+  switch (t) {
+    case kPawn: return T.pawn[c][s];
+    case kKnight: return T.knight[s];
+    case kBishop: return T.bishop_attacks(s, occ);
+    case kRook: return T.rook_attacks(s, occ);
+    case kQueen: return T.queen_attacks(s, occ);
+    case kKing: return T.king[s];
+    default: return 0;
+  }
+}
+
+// Fills `f` for `pos` (whose side to move has a king).
+void compute_facts(const Position& pos, const History& history, PlyFacts& f);
+
+inline int distance(Square a, Square b) {
+  const int df = file_of(a) - file_of(b), dr = rank_of(a) - rank_of(b);
+  const int x = df < 0 ? -df : df, y = dr < 0 ? -dr : dr;
+  return x > y ? x : y;
+}
+
+// Calls, for each legal move of `t` in canonical order (index i = 0, 1, ...):
+//   sink.piece(from)         once before the moves of each moving piece,
+//   sink.piece_feature(k)    features shared by all of the piece's moves,
+//   sink.move(i)             once per move, then
+//   sink.move_feature(k)     the move's own features.
+// A move's features are the piece's features followed by its own.
+template <class Sink>
+void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFacts& f, Sink& sink) {
+  const AttackTables& T = attack_tables();
+  const Color us = f.us;
+  const int flip = f.flip;
+  const int phase_base = f.phase * kTypes * 64;
+  int index = 0;
+  for (Bitboard movers = t.movers; movers;) {
+    const Square from = pop_lsb(movers);
+    Bitboard targets = t.to[from];
+    if (!targets) continue;
+    const PieceType type = type_of(pos.piece_on(from));
+    const int ti = type - 1;
+    sink.piece(from);
+    // Features of the piece, whatever its move.
+    sink.piece_feature(kFrom + phase_base + ti * 64 + (from ^ flip));
+    {
+      int cls;
+      if (f.attacked_lower[type] >> from & 1) cls = 2;
+      else if (!(f.their_attacks >> from & 1)) cls = 0;
+      else if (f.our_once >> from & 1) cls = 1;
+      else cls = 3;
+      sink.piece_feature(kFromSafety + ti * 4 + cls);
+    }
+    if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
+    if (f.in_check) sink.piece_feature(kInCheck + ti);
+    const Bitboard own_attacks = piece_attacks(T, type, us, from, f.occ);
+    const bool shield = type == kPawn && ((f.our_king ^ flip) >> 3) == 0 &&
+                        (file_of(from) - file_of(f.our_king) <= 1 && file_of(f.our_king) - file_of(from) <= 1) &&
+                        ((from ^ flip) >> 3) <= 2;
+    if (shield) sink.piece_feature(kShield);
+    const bool passed = f.passed >> from & 1;
+    if (type == kRook && (f.castle_rooks >> from & 1)) sink.piece_feature(kCastlingLoss + 1);
+    const bool promoting = t.promoting >> from & 1;
+    const bool disc = f.discoverers >> from & 1;
+    while (targets) {
+      const Square to = pop_lsb(targets);
+      const Piece on_to = pos.piece_on(to);
+      // Castling: the king "takes" its own rook.
+      if (type == kKing && on_to != kNoPiece && color_of(on_to) == us) {
+        const int side = to > from ? 0 : 1;
+        const Square dest = make_square(side == 0 ? 6 : 2, rank_of(from));
+        sink.move(index++);
+        sink.move_feature(kTo + phase_base + ti * 64 + (dest ^ flip));
+        sink.move_feature(kCastle + side);
+        continue;
+      }
+      const bool en_passant = type == kPawn && to == pos.ep_square();
+      const PieceType victim = en_passant ? kPawn : type_of(on_to);
+      const bool attacked = f.their_attacks >> to & 1;
+      int cls;
+      if (f.attacked_lower[type] >> to & 1) cls = 2;
+      else if (!attacked) cls = 0;
+      else if ((f.our_twice >> to & 1) || ((f.our_once >> to & 1) && !(own_attacks >> to & 1))) cls = 1;
+      else cls = 3;
+      const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
+      const Bitboard occ_after = (f.occ & ~bb(from)) | bb(to);
+      const int rel_to = to ^ flip;
+      const int dist = distance(to, f.their_king);
+      const int moves = promoting ? 4 : 1;
+      for (int p = 0; p < moves; ++p) {
+        const PieceType acting = promoting ? static_cast<PieceType>(kKnight + p) : type;
+        sink.move(index++);
+        sink.move_feature(kTo + phase_base + ti * 64 + rel_to);
+        sink.move_feature(kToSafety + ti * 4 + cls);
+        if (victim != kNoPieceType) {
+          sink.move_feature(kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
+          if (to == f.last_to) sink.move_feature(kRecapture + ti);
+        }
+        const bool direct = f.check_squares[acting] >> to & 1;
+        if (direct || discovered) sink.move_feature(kCheck + ti * 3 + (direct && discovered ? 2 : discovered ? 1 : 0));
+        const Bitboard hits = piece_attacks(T, acting, us, to, occ_after);
+        if (hits & f.higher[acting]) sink.move_feature(kThreat + ti * 2);
+        else if (hits & f.undefended) sink.move_feature(kThreat + ti * 2 + 1);
+        if (promoting) sink.move_feature(kPromotion + p);
+        if (passed) sink.move_feature(kPassed + (rel_to >> 3));
+        if (type == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
+        sink.move_feature(kKingDistance + ti * 8 + dist);
+      }
+    }
+  }
+}
+
+// The weights, in sixteenths of a bit (tools/pgnarc-train writes model_weights.inc).
+extern const std::array<std::int8_t, kFeatures> kWeights;
+
+// Frequency of a move that scores d points below the best: 2^(12 - d/16), rounded, at least 1.
+inline constexpr std::array<std::uint16_t, 16> kExpBase = {4096, 3922, 3756, 3597, 3444, 3298, 3158, 3025,
+                                                           2896, 2774, 2656, 2543, 2435, 2332, 2233, 2139};
+inline std::uint32_t frequency_of(int d) {
+  if (d >= 192) return 1;
+  const std::uint32_t v = kExpBase[d & 15] >> (d >> 4);
+  return v ? v : 1;
+}
+
+// The frequencies of the legal moves of `pos` (targets `t`), in canonical order, into `freq`;
+// returns their total (at most 218 * 4096). The position has at least one legal move.
+std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
+                          const std::int8_t* weights = kWeights.data());
+
+// The history after `m` is played in `pos`.
+inline History history_after(const Position& pos, Move m) {
+  if (m.kind() == Move::kCastling)
+    return History{make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from()))};
+  (void)pos;
+  return History{m.to()};
+}
+
+}  // namespace pgnarc::detail::model

@@ -1,0 +1,302 @@
+// pgnarc-train: fits the move model's weights (lib/src/codec/move_model.h) to games and reports
+// how many bits per ply the integer model needs on games it was not fitted on.
+//
+//   pgnarc-train [--epochs N] [--out FILE] PATH[:FIT] ...
+//
+// Each PATH is a PGN file; its first FIT games (default 0) are fitted on, the rest are held out.
+// The fit is a softmax over each position's legal moves (AdaGrad on the log-likelihood of the
+// played move, main lines only, games in a fixed pseudo-random order), in double precision on
+// one thread, so the same inputs give the same weights bit for bit on the same build. The
+// weights are then rounded to sixteenths of a bit (int8) and the integer model of the codec is
+// measured exactly: bits per ply = sum of log2(total / frequency of the played move).
+// --out writes the weights as the C++ source lib/src/codec/model_weights.cpp.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codec/move_model.h"
+#include "pgnarc/pgn.h"
+#include "rules/movegen.h"
+
+namespace {
+
+using namespace pgnarc;
+using namespace pgnarc::detail;
+
+struct GameRec {
+  Position start;
+  std::vector<Move> moves;  // the main line; Move::null() for a null move
+};
+
+struct Input {
+  std::string path;
+  std::size_t fit = 0;
+  std::vector<GameRec> games;
+};
+
+// Collects each well-formed game's main line.
+class Loader : public PgnVisitor {
+ public:
+  explicit Loader(std::vector<GameRec>& out) : out_(out) {}
+  void begin_game(std::uint64_t, SourcePos) override {
+    game_ = GameRec{};
+    depth_ = 0;
+  }
+  void begin_movetext(const Position& start, SourcePos) override { game_.start = start; }
+  void move(const Position&, Move m, SourcePos) override {
+    if (depth_ == 0) game_.moves.push_back(m);
+  }
+  void null_move(const Position&, SourcePos) override {
+    if (depth_ == 0) game_.moves.push_back(Move::null());
+  }
+  void begin_variation(SourcePos) override { ++depth_; }
+  void end_variation(SourcePos) override { --depth_; }
+  void end_game(std::string_view) override { out_.push_back(std::move(game_)); }
+
+ private:
+  std::vector<GameRec>& out_;
+  GameRec game_;
+  int depth_ = 0;
+};
+
+// The features of each move of one position, flattened.
+struct FeatureLists : model::PlyFacts {
+  std::vector<int> features;
+  std::vector<int> start;  // move i's features are features[start[i] .. start[i + 1])
+  std::vector<int> piece_features;
+  void clear() {
+    features.clear();
+    start.clear();
+    piece_features.clear();
+  }
+  void piece(Square) { piece_features.clear(); }
+  void piece_feature(int k) { piece_features.push_back(k); }
+  void move(int) {
+    start.push_back(static_cast<int>(features.size()));
+    features.insert(features.end(), piece_features.begin(), piece_features.end());
+  }
+  void move_feature(int k) { features.push_back(k); }
+  void finish() { start.push_back(static_cast<int>(features.size())); }
+};
+
+// Calls visit(pos, targets, history, played index) for every coded ply of `g` (positions with two
+// or more legal moves).
+template <class Visit>
+void replay(const GameRec& g, Visit&& visit) {
+  Position pos = g.start;
+  model::History history;
+  PieceTargets t;
+  for (Move m : g.moves) {
+    if (m.is_null()) {
+      pos.play_null();
+      history = model::History{};
+      continue;
+    }
+    generate_targets(pos, t);
+    if (t.total > 1) visit(pos, t, history, index_in(pos, t, m));
+    history = model::history_after(pos, m);
+    pos.play(m);
+  }
+}
+
+struct Trainer {
+  std::vector<double> w = std::vector<double>(model::kFeatures, 0.0);
+  std::vector<double> g2 = std::vector<double>(model::kFeatures, 0.0);
+  std::vector<double> grad = std::vector<double>(model::kFeatures, 0.0);
+  std::vector<int> touched;
+  FeatureLists lists;
+  std::vector<double> p;
+  double rate = 0.1;
+  double nats = 0;
+  std::uint64_t plies = 0;
+
+  void step(const Position& pos, const PieceTargets& t, const model::History& h, int played) {
+    lists.clear();
+    model::compute_facts(pos, h, lists);
+    model::enumerate_features(pos, t, lists, lists);
+    lists.finish();
+    const int n = t.total;
+    p.assign(static_cast<std::size_t>(n), 0.0);
+    double best = -1e300;
+    for (int i = 0; i < n; ++i) {
+      double s = 0;
+      for (int k = lists.start[i]; k < lists.start[i + 1]; ++k) s += w[lists.features[k]];
+      p[i] = s;
+      best = std::max(best, s);
+    }
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += p[i] = std::exp(p[i] - best);
+    nats += std::log(sum) - std::log(p[played]);
+    ++plies;
+    for (int i = 0; i < n; ++i) {
+      const double gi = p[i] / sum - (i == played ? 1.0 : 0.0);
+      for (int k = lists.start[i]; k < lists.start[i + 1]; ++k) {
+        const int f = lists.features[k];
+        if (grad[f] == 0.0) touched.push_back(f);
+        grad[f] += gi;
+      }
+    }
+    for (int f : touched) {
+      const double gf = grad[f];
+      g2[f] += gf * gf;
+      w[f] -= rate * gf / std::sqrt(g2[f] + 1e-8);
+      grad[f] = 0.0;
+    }
+    touched.clear();
+  }
+};
+
+std::vector<std::int8_t> quantize(const std::vector<double>& w) {
+  std::vector<std::int8_t> q(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const double v = std::round(w[i] / std::log(2.0) * 16.0);
+    q[i] = static_cast<std::int8_t>(std::clamp(v, -127.0, 127.0));
+  }
+  return q;
+}
+
+struct Measure {
+  double bits = 0, uniform = 0;
+  std::uint64_t plies = 0, coded = 0, first = 0;
+};
+
+Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::int8_t* weights) {
+  Measure m;
+  std::uint32_t freq[256];
+  for (std::size_t i = from; i < games.size(); ++i) {
+    m.plies += games[i].moves.size();
+    replay(games[i], [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
+      const std::uint32_t total = model::frequencies(pos, t, h, freq, weights);
+      m.bits += std::log2(static_cast<double>(total) / freq[played]);
+      m.uniform += std::log2(static_cast<double>(t.total));
+      std::uint32_t top = 0;
+      for (int k = 0; k < t.total; ++k) top = std::max(top, freq[k]);
+      m.first += freq[played] == top;
+      ++m.coded;
+    });
+  }
+  return m;
+}
+
+const char* group_name(int k) {
+  if (k >= model::kKingDistance) return "king distance [type][distance]";
+  if (k >= model::kCastlingLoss) return "castling loss [king, rook]";
+  if (k >= model::kShield) return "king shield";
+  if (k >= model::kPassed) return "passed pawn [relative rank]";
+  if (k >= model::kCastle) return "castling [king side, queen side]";
+  if (k >= model::kPromotion) return "promotion [N B R Q]";
+  if (k >= model::kInCheck) return "in check [type]";
+  if (k >= model::kEvade) return "evade [type]";
+  if (k >= model::kRecapture) return "recapture [type]";
+  if (k >= model::kThreat) return "threat [type][higher, undefended]";
+  if (k >= model::kCheck) return "check [type][direct, discovered, both]";
+  if (k >= model::kFromSafety) return "from-square safety [type][class]";
+  if (k >= model::kToSafety) return "to-square safety [type][class]";
+  if (k >= model::kCapture) return "capture [type][victim][to attacked]";
+  if (k >= model::kFrom) return "from-square [phase][type][square]";
+  return "to-square [phase][type][square]";
+}
+
+bool write_weights(const std::string& path, const std::vector<std::int8_t>& q) {
+  std::ofstream out(path, std::ios::binary);
+  out << "// The move model's weights (move_model.h), in sixteenths of a bit. Written by tools/pgnarc-train;\n"
+         "// do not edit.\n"
+         "#include \"codec/move_model.h\"\n\n"
+         "namespace pgnarc::detail::model {\n\n"
+         "const std::array<std::int8_t, kFeatures> kWeights = {\n";
+  const char* last = nullptr;
+  for (int k = 0; k < model::kFeatures;) {
+    const char* name = group_name(k);
+    if (name != last) out << "    // " << name << "\n";
+    last = name;
+    out << "   ";
+    for (int c = 0; c < 16 && k < model::kFeatures && group_name(k) == name; ++c, ++k) out << " " << int(q[k]) << ",";
+    out << "\n";
+  }
+  out << "};\n\n}  // namespace pgnarc::detail::model\n";
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int epochs = 3;
+  std::string out_path;
+  std::vector<Input> inputs;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--epochs" && i + 1 < argc) epochs = std::atoi(argv[++i]);
+    else if (a == "--out" && i + 1 < argc) out_path = argv[++i];
+    else if (a == "--rate" && i + 1 < argc) continue;
+    else {
+      Input in;
+      const auto colon = a.rfind(':');
+      in.path = a;
+      if (colon != std::string::npos && colon + 1 < a.size() && std::isdigit(static_cast<unsigned char>(a[colon + 1]))) {
+        in.path = a.substr(0, colon);
+        in.fit = std::stoull(a.substr(colon + 1));
+      }
+      inputs.push_back(std::move(in));
+    }
+  }
+  if (inputs.empty()) {
+    std::fprintf(stderr, "usage: pgnarc-train [--epochs N] [--out FILE] PATH[:FIT] ...\n");
+    return 2;
+  }
+  for (Input& in : inputs) {
+    auto reader = PgnReader::open(in.path);
+    if (!reader) {
+      std::fprintf(stderr, "%s\n", reader.error().to_string().c_str());
+      return 4;
+    }
+    Loader loader(in.games);
+    for (;;) {
+      auto got = (*reader)->next(loader);
+      if (!got) {
+        std::fprintf(stderr, "%s\n", got.error().to_string().c_str());
+        return 4;
+      }
+      if (!*got) break;
+    }
+    in.fit = std::min(in.fit, in.games.size());
+    std::fprintf(stderr, "%s: %zu games, fitting on %zu\n", in.path.c_str(), in.games.size(), in.fit);
+  }
+  // The fitting order: every fitted game once per epoch, shuffled with a fixed seed.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
+  for (std::uint32_t f = 0; f < inputs.size(); ++f)
+    for (std::uint32_t g = 0; g < inputs[f].fit; ++g) order.emplace_back(f, g);
+  Trainer tr;
+  std::mt19937_64 rng(20261125);
+  for (int e = 0; e < epochs; ++e) {
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+    tr.nats = 0;
+    tr.plies = 0;
+    tr.rate = 0.1 / (1 + e);
+    for (const auto& [f, g] : order)
+      replay(inputs[f].games[g], [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
+        tr.step(pos, t, h, played);
+      });
+    std::fprintf(stderr, "epoch %d: %.4f bits per coded ply while fitting (%llu plies)\n", e + 1,
+                 tr.nats / std::log(2.0) / static_cast<double>(tr.plies), static_cast<unsigned long long>(tr.plies));
+  }
+  const std::vector<std::int8_t> q = quantize(tr.w);
+  std::printf("%-50s %9s %9s %8s %8s %7s\n", "held out", "plies", "model", "uniform", "per ply", "first");
+  for (const Input& in : inputs) {
+    if (in.fit == in.games.size()) continue;
+    const Measure m = measure(in.games, in.fit, q.data());
+    std::printf("%-50s %9llu %9.4f %8.4f %8.4f %6.1f%%\n", in.path.substr(in.path.rfind('/') + 1).c_str(),
+                static_cast<unsigned long long>(m.plies), m.bits / static_cast<double>(m.plies),
+                m.uniform / static_cast<double>(m.plies), m.bits / static_cast<double>(m.coded),
+                100.0 * static_cast<double>(m.first) / static_cast<double>(m.coded));
+  }
+  if (!out_path.empty() && !write_weights(out_path, q)) {
+    std::fprintf(stderr, "cannot write %s\n", out_path.c_str());
+    return 4;
+  }
+  return 0;
+}
