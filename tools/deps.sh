@@ -1,5 +1,5 @@
 # Debian packages pgnarc needs to build and test; sourced by tools/setup and .ci/run.
-PGNARC_DEPS=(cmake make g++ pkgconf libboost-dev libzstd-dev libgtest-dev libxxhash-dev zlib1g-dev
+PGNARC_DEPS=(cmake make g++ pkgconf libzstd-dev libgtest-dev libxxhash-dev zlib1g-dev
              libcli11-dev nlohmann-json3-dev  # header-only: the CLI's options, info --json
              clang libclang-rt-14-dev bsdutils)  # clang + libFuzzer for tools/fuzz; script(1) for a test
 

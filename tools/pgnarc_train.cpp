@@ -1,7 +1,7 @@
 // pgnarc-train: fits the move model's weights (lib/src/codec/move_model.h) to games and reports
 // how many bits per ply the integer model needs on games it was not fitted on.
 //
-//   pgnarc-train [--epochs N] [--out FILE] PATH[:FIT] ...
+//   pgnarc-train [--epochs N] [--out FILE] [--tables FILE] PATH[:FIT] ...
 //
 // Each PATH is a PGN file; its first FIT games (default 0) are fitted on, the rest are held out.
 // The fit is a softmax over each position's legal moves (AdaGrad on the log-likelihood of the
@@ -9,7 +9,8 @@
 // one thread, so the same inputs give the same weights bit for bit on the same build. The
 // weights are then rounded to sixteenths of a bit (int8) and the integer model of the codec is
 // measured exactly: bits per ply = sum of log2(total / frequency of the played move).
-// --out writes the weights as the C++ source lib/src/codec/model_weights.cpp.
+// --out writes the weights as the C++ source lib/src/codec/model_weights.cpp, --tables as the
+// specification's appendix format-spec/move-model-tables.md.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "codec/arith_coder.h"
+#include "codec/move_coder.h"
 #include "codec/move_model.h"
 #include "pgnarc/pgn.h"
 #include "rules/movegen.h"
@@ -160,17 +163,50 @@ std::vector<std::int8_t> quantize(const std::vector<double>& w) {
   return q;
 }
 
+// The end hazard table (move_model.h) from the fitted games' lengths: h(p) = games that end at p
+// / games that reach p, pooled over a window of plies around p wide enough to hold 2,000 games
+// that reach it; the table holds 2^16 h / (1 - h).
+std::vector<std::uint32_t> fit_hazard(const std::vector<Input>& inputs) {
+  constexpr int kN = 256;
+  std::vector<double> reach(kN, 0), ends(kN, 0);
+  for (const Input& in : inputs)
+    for (std::size_t g = 0; g < in.fit; ++g) {
+      const std::size_t n = in.games[g].moves.size();
+      for (std::size_t p = 0; p <= n; ++p) reach[std::min<std::size_t>(p, kN - 1)] += 1;
+      ends[std::min<std::size_t>(n, kN - 1)] += 1;
+    }
+  std::vector<std::uint32_t> table(kN);
+  for (int p = 0; p < kN; ++p) {
+    double r = reach[p], e = ends[p];
+    for (int w = 1; r < 2000 && w < kN; ++w) {
+      if (p - w >= 0) r += reach[p - w], e += ends[p - w];
+      if (p + w < kN) r += reach[p + w], e += ends[p + w];
+    }
+    const double h = (e + 0.5) / (r + 1.0);
+    const double v = std::round(65536.0 * h / (1.0 - h));
+    table[p] = static_cast<std::uint32_t>(std::clamp(v, 1.0, static_cast<double>(model::kMaxEndHazard)));
+  }
+  return table;
+}
+
 struct Measure {
-  double bits = 0, uniform = 0;
+  double bits = 0, uniform = 0, codeword = 0;
   std::uint64_t plies = 0, coded = 0, first = 0;
 };
 
-Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::int8_t* weights) {
+// Held-out figures: the model's bits per coded ply, and the codewords the codec writes for the
+// games (main lines as unannotated lines: moves and the end symbol).
+Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::int8_t* weights,
+                const std::uint32_t* hazard) {
   Measure m;
-  std::uint32_t freq[256];
+  std::uint32_t freq[kMaxLegalMoves];
+  std::string sink;
+  std::uint64_t sink_bits = 0;
+  PlyFrequencies pf;
   for (std::size_t i = from; i < games.size(); ++i) {
-    m.plies += games[i].moves.size();
-    replay(games[i], [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
+    const GameRec& g = games[i];
+    m.plies += g.moves.size();
+    replay(g, [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
       const std::uint32_t total = model::frequencies(pos, t, h, freq, weights);
       m.bits += std::log2(static_cast<double>(total) / freq[played]);
       m.uniform += std::log2(static_cast<double>(t.total));
@@ -179,6 +215,30 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
       m.first += freq[played] == top;
       ++m.coded;
     });
+    bool nulls = false;
+    for (Move mv : g.moves) nulls |= mv.is_null();
+    if (nulls) continue;
+    sink.clear();
+    sink_bits = 0;
+    ArithEncoder coder(BitSink{sink, sink_bits});
+    Position pos = g.start;
+    model::History h;
+    PieceTargets t;
+    std::uint64_t ply = 0;
+    for (Move mv : g.moves) {
+      generate_targets(pos, t);
+      ply_frequencies(MoveCoder::kModel, true, ply++, pos, t, h, pf, weights, hazard);
+      const PlySymbol y = symbol_of(pf, index_in(pos, t, mv));
+      coder.encode(y.c, y.f, y.total);
+      h = model::history_after(pos, mv);
+      pos.play(mv);
+    }
+    generate_targets(pos, t);
+    ply_frequencies(MoveCoder::kModel, true, ply, pos, t, h, pf, weights, hazard);
+    const PlySymbol y = symbol_of(pf, -1);
+    coder.encode(y.c, y.f, y.total);
+    coder.finish();
+    m.codeword += static_cast<double>(sink_bits);
   }
   return m;
 }
@@ -202,7 +262,7 @@ const char* group_name(int k) {
   return "to-square [phase][type][square]";
 }
 
-bool write_weights(const std::string& path, const std::vector<std::int8_t>& q) {
+bool write_weights(const std::string& path, const std::vector<std::int8_t>& q, const std::vector<std::uint32_t>& hazard) {
   std::ofstream out(path, std::ios::binary);
   out << "// The move model's weights (move_model.h), in sixteenths of a bit. Written by tools/pgnarc-train;\n"
          "// do not edit.\n"
@@ -218,7 +278,49 @@ bool write_weights(const std::string& path, const std::vector<std::int8_t>& q) {
     for (int c = 0; c < 16 && k < model::kFeatures && group_name(k) == name; ++c, ++k) out << " " << int(q[k]) << ",";
     out << "\n";
   }
+  out << "};\n\nconst std::array<std::uint32_t, 256> kEndHazard = {\n";
+  for (std::size_t k = 0; k < hazard.size(); k += 12) {
+    out << "   ";
+    for (std::size_t c = k; c < std::min(hazard.size(), k + 12); ++c) out << " " << hazard[c] << ",";
+    out << "\n";
+  }
   out << "};\n\n}  // namespace pgnarc::detail::model\n";
+  return static_cast<bool>(out);
+}
+
+// The appendix of the format specification: the groups, W and H as the spec's tables.
+bool write_tables(const std::string& path, const std::vector<std::int8_t>& q, const std::vector<std::uint32_t>& hazard) {
+  std::ofstream out(path, std::ios::binary);
+  out << "# The move model's tables\n\n"
+         "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.6.4), written by tools/pgnarc-train from\n"
+         "the tables it fitted; the library's lib/src/codec/model_weights.cpp holds the same numbers.\n\n"
+         "K = "
+      << model::kFeatures
+      << " features.\n\n## Groups\n\n| offset | size | group [index] |\n|---:|---:|---|\n";
+  std::vector<std::pair<int, int>> groups;  // offset, size
+  for (int k = 0; k < model::kFeatures;) {
+    const char* name = group_name(k);
+    int end = k;
+    while (end < model::kFeatures && group_name(end) == name) ++end;
+    out << "| " << k << " | " << end - k << " | " << name << " |\n";
+    groups.emplace_back(k, end - k);
+    k = end;
+  }
+  out << "\n## W\n\nThe weights in sixteenths of a bit, W[offset] first, 16 a line.\n";
+  for (const auto& [offset, size] : groups) {
+    out << "\n### " << group_name(offset) << ", from " << offset << "\n\n```text\n";
+    for (int k = offset; k < offset + size; k += 16) {
+      for (int c = k; c < std::min(offset + size, k + 16); ++c) out << (c == k ? "" : " ") << int(q[c]);
+      out << "\n";
+    }
+    out << "```\n";
+  }
+  out << "\n## H\n\nThe end hazard, H[0] first, 16 a line.\n\n```text\n";
+  for (std::size_t k = 0; k < hazard.size(); k += 16) {
+    for (std::size_t c = k; c < std::min(hazard.size(), k + 16); ++c) out << (c == k ? "" : " ") << hazard[c];
+    out << "\n";
+  }
+  out << "```\n";
   return static_cast<bool>(out);
 }
 
@@ -226,13 +328,13 @@ bool write_weights(const std::string& path, const std::vector<std::int8_t>& q) {
 
 int main(int argc, char** argv) {
   int epochs = 3;
-  std::string out_path;
+  std::string out_path, tables_path;
   std::vector<Input> inputs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--epochs" && i + 1 < argc) epochs = std::atoi(argv[++i]);
     else if (a == "--out" && i + 1 < argc) out_path = argv[++i];
-    else if (a == "--rate" && i + 1 < argc) continue;
+    else if (a == "--tables" && i + 1 < argc) tables_path = argv[++i];
     else {
       Input in;
       const auto colon = a.rfind(':');
@@ -285,16 +387,22 @@ int main(int argc, char** argv) {
                  tr.nats / std::log(2.0) / static_cast<double>(tr.plies), static_cast<unsigned long long>(tr.plies));
   }
   const std::vector<std::int8_t> q = quantize(tr.w);
-  std::printf("%-50s %9s %9s %8s %8s %7s\n", "held out", "plies", "model", "uniform", "per ply", "first");
+  const std::vector<std::uint32_t> hazard = fit_hazard(inputs);
+  std::printf("%-44s %9s %8s %8s %8s %8s %7s\n", "held out (bits per ply)", "plies", "model", "codeword", "uniform",
+              "coded", "first");
   for (const Input& in : inputs) {
     if (in.fit == in.games.size()) continue;
-    const Measure m = measure(in.games, in.fit, q.data());
-    std::printf("%-50s %9llu %9.4f %8.4f %8.4f %6.1f%%\n", in.path.substr(in.path.rfind('/') + 1).c_str(),
-                static_cast<unsigned long long>(m.plies), m.bits / static_cast<double>(m.plies),
-                m.uniform / static_cast<double>(m.plies), m.bits / static_cast<double>(m.coded),
-                100.0 * static_cast<double>(m.first) / static_cast<double>(m.coded));
+    const Measure m = measure(in.games, in.fit, q.data(), hazard.data());
+    const double plies = static_cast<double>(m.plies);
+    std::printf("%-44s %9llu %8.4f %8.4f %8.4f %8.4f %6.1f%%\n", in.path.substr(in.path.rfind('/') + 1).c_str(),
+                static_cast<unsigned long long>(m.plies), m.bits / plies, m.codeword / plies, m.uniform / plies,
+                m.bits / static_cast<double>(m.coded), 100.0 * static_cast<double>(m.first) / static_cast<double>(m.coded));
   }
-  if (!out_path.empty() && !write_weights(out_path, q)) {
+  if (!tables_path.empty() && !write_tables(tables_path, q, hazard)) {
+    std::fprintf(stderr, "cannot write %s\n", tables_path.c_str());
+    return 4;
+  }
+  if (!out_path.empty() && !write_weights(out_path, q, hazard)) {
     std::fprintf(stderr, "cannot write %s\n", out_path.c_str());
     return 4;
   }

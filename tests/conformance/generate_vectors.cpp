@@ -76,7 +76,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
 }
 
 void encode_vector(const std::string& name, const std::string& pgn, const std::string& ids, const std::string& why,
-                   std::size_t block_games = 4096) {
+                   std::size_t block_games = 4096, MoveCoding moves = MoveCoding::kModel) {
   // Every game must be coded, except in the vectors about verbatim games.
   PgnReader check(memory_input(pgn), name);
   GameBuilder b;
@@ -85,13 +85,17 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
       std::fprintf(stderr, "vector %s: %s\n", name.c_str(), b.error().message().c_str());
       std::exit(1);
     }
-  const std::string pga = pack(pgn, stored(block_games));
+  WriterOptions o = stored(block_games);
+  o.moves = moves;
+  const std::string pga = pack(pgn, o);
   write("encode/" + name + ".pgn", pgn);
   write("encode/" + name + ".pga", pga);
   write("valid/" + name + ".pga", pga);
   write("valid/" + name + ".pgn", unpack(pga));
-  manifest += "encode\t" + name + "\t" + (block_games == 4096 ? "-" : "block-games=" + std::to_string(block_games)) +
-              "\t" + ids + "\t" + why + "\n";
+  std::string settings;
+  if (block_games != 4096) settings = "block-games=" + std::to_string(block_games);
+  if (moves == MoveCoding::kUniform) settings += (settings.empty() ? "" : ",") + std::string("moves=uniform");
+  manifest += "encode\t" + name + "\t" + (settings.empty() ? "-" : settings) + "\t" + ids + "\t" + why + "\n";
   manifest += "valid\t" + name + "\t-\t" + ids + "\tthe archive of encode/" + name + "\n";
 }
 
@@ -202,9 +206,15 @@ std::string flip(std::string s, std::size_t at, char x = 1) {
 // Archives a writer must produce byte for byte (and read back).
 void encode_vectors() {
   encode_vector("empty", "", "FILE-HDR-1 INDEX-1 FOOTER-1", "an archive with no games");
-  encode_vector("two_plies", "1. e4 e5\n", "MOVE-ORDER-1 MOVE-INT-1 MOVE-INT-2 REC-HDR-1",
-                "the worked example of spec section 12.1 in a whole archive (spec section 12.3)");
-  encode_vector("zero_plies", "[Event \"tags only\"]\n[Result \"*\"]\n\n*\n", "MOVE-INT-2 TAGS-1", "one game of zero plies");
+  encode_vector("two_plies", "1. e4 e5 {c}\n", "MOVE-ORDER-1 MOVE-AC-1 MOVE-SYM-1 REC-HDR-1",
+                "the worked example of spec section 12.1 in a whole archive (spec section 12.3)", 4096,
+                MoveCoding::kUniform);
+  encode_vector("moves_only", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n", "MOVE-SYM-2 MOVE-MODEL-1",
+                "a game of moves only with the model: no ply count, the end coded as a symbol");
+  encode_vector("moves_only_uniform", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n1. d4 d5 0-1\n\n*\n", "MOVE-SYM-2",
+                "games of moves only with the uniform coder, one of no moves: codewords one after the other",
+                4096, MoveCoding::kUniform);
+  encode_vector("zero_plies", "[Event \"tags only\"]\n[Result \"*\"]\n\n*\n", "MOVE-SYM-2 TAGS-1", "one game of zero plies");
   encode_vector("promotions", "[FEN \"7k/PPPP4/8/8/8/8/4pppp/K7 w - - 0 1\"]\n\n1. a8=N e1=Q+ 2. Ka2 f1=B 3. b8=B g1=R "
                 "4. c8=R+ Kh7 5. d8=Q h1=N *\n", "MOVE-ORDER-1 START-1", "promotions to every piece, both colours");
   encode_vector("en_passant", "1. e4 a6 2. e5 d5 3. exd6 c5 4. Qf3 c4 5. b4 cxb3 *\n", "MOVE-ORDER-1", "en passant by both sides");
@@ -508,26 +518,51 @@ void invalid_record_vectors() {
   CodecStreams s;
   if (!encode_game(g, s).ok()) std::abort();
   CodecStreams bad = s;
-  bad.structure[0] = static_cast<char>(bad.structure[0] | 0x40);
-  invalid_vector("record_reserved_bit", archive_of({bad}, {{}}), "Corruption", "REC-HDR-1", "reserved bit in a game header");
-  bad = s;
-  bad.moves[1] = static_cast<char>(bad.moves[1] + 1);
-  bad.moves.insert(2 + static_cast<std::size_t>(s.moves[1]), 1, '\0');
-  invalid_vector("integer_not_minimal", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-3", "move integer with a zero top byte");
-  bad = s;
-  bad.moves[0] = 2;  // 2 plies where the integer holds 3
-  invalid_vector("integer_left_over", archive_of({bad}, {{}}), "Corruption", "MOVE-INT-5", "move integer with value left over");
+  // The game header's reserved bit, set in a whole archive (the block's directory keeps the
+  // game's plies, which info reads without decoding): the structure section starts with the
+  // directory of one group, six one-byte varints (step 8, 3 plies, four columns).
+  invalid_vector("record_reserved_bit", edit_block(archive_of({s}, {{}}), [](std::string& b) {
+                   const std::size_t structure = section_of(b, 2).first;
+                   if (b[structure] != 8 || b[structure + 1] != 3) std::abort();
+                   b[structure + 6] = static_cast<char>(b[structure + 6] | 0x40);
+                 }),
+                 "Corruption", "REC-HDR-1", "reserved bit in a game header");
+  {
+    // The codeword with every bit set: its value lies above every symbol's interval (the first
+    // ply's total does not divide 2^32, so the top of the range is no symbol's).
+    bad = s;
+    bad.moves.assign((bad.move_bits + 7) / 8, '\xff');
+    CodecCursor c{bad.moves, bad.structure, bad.texts, bad.raw, bad.coder};
+    if (decode_game(c, {}).ok()) std::abort();
+    invalid_vector("codeword_outside_symbols", archive_of({bad}, {{}}), "Corruption", "MOVE-AC-2",
+                   "a move codeword whose value lies in no symbol's interval");
+    // A codeword whose closing bits are not a coder's: the first bit changed, counted from the
+    // end, that the decoder refuses (a changed bit may also give other moves, which the block
+    // checksum is there to catch).
+    bool made = false;
+    for (std::uint64_t back = 1; back <= s.move_bits && !made; ++back) {
+      bad = s;
+      const std::uint64_t at = s.move_bits - back;
+      bad.moves[at / 8] = static_cast<char>(bad.moves[at / 8] ^ (0x80 >> (at % 8)));
+      CodecCursor d{bad.moves, bad.structure, bad.texts, bad.raw, bad.coder};
+      auto got = decode_game(d, {});
+      if (!got.ok() && got.error().message().find("does not end as a coder ends it") != std::string::npos) made = true;
+    }
+    if (!made) std::abort();
+    invalid_vector("codeword_closing_bits", archive_of({bad}, {{}}), "Corruption", "MOVE-AC-3",
+                   "a move codeword whose closing bits are not the ones a coder writes");
+  }
   invalid_vector("bytes_left_over", archive_of({s}, {{}}, s.moves), "Corruption", "BLOCK-2 BLOCK-3",
                  "a section longer than its games (bytes after the last game)");
   CodecStreams item;
   Game annotated = g;
   annotated.events.insert(annotated.events.begin() + 1, GameEvent::make_nag(1));
   if (!encode_game(annotated, item).ok()) std::abort();
-  // Structure: header, no null moves, one item: slot delta 1, type 3 (a NAG), NAG 1. The type
-  // byte made reserved: 6, the lowest, and 9.
-  if (item.structure != std::string("\x09\x00\x01\x01\x03\x01", 6)) std::abort();
+  // Structure: header, 3 plies, no null moves, one item: slot delta 1, type 3 (a NAG), NAG 1.
+  // The type byte made reserved: 6, the lowest, and 9.
+  if (item.structure != std::string("\x09\x03\x00\x01\x01\x03\x01", 7)) std::abort();
   for (const char type : {'\x06', '\x09'}) {
-    item.structure[4] = type;
+    item.structure[5] = type;
     const std::string n = std::to_string(type);
     invalid_vector(type == 9 ? "reserved_item_type" : "reserved_item_type_" + n, archive_of({item}, {{}}), "Corruption",
                    "REC-LINE-1", "reserved item type " + n + " (the item's slot and value well formed)");
@@ -540,7 +575,7 @@ void invalid_record_vectors() {
     (void)r.next(b);
     CodecStreams clocks;
     if (!encode_game(b.game(), clocks).ok()) std::abort();
-    // structure: header, null count (no clock track), item count 4, then (slot delta, type 5,
+    // structure: header, 3 plies, null count (no clock track), item count 4, then (slot delta, type 5,
     // zigzag delta) per clock and the comment; the third clock's delta -4 (zigzag 7) becomes -6
     // (zigzag 11): 5 - 6 < 0.
     const std::size_t third = clocks.structure.rfind('\x07');
@@ -550,36 +585,38 @@ void invalid_record_vectors() {
                    "a clock delta that takes the clock below zero");
   }
   {
-    // Codec 5, with [TimeControl "5+0"]: one run of 3 plies of frame 2 ((3 - 1) * 4 + 2 = 0a),
-    // then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8: 0c 01 01 0a 00 00 08 00.
+    // With [TimeControl "5+0"]: 3 plies, a clock track, one run of 3 plies of frame 2
+    // ((3 - 1) * 4 + 2 = 0a), then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8:
+    // 0c 03 01 01 0a 00 00 08 00.
     const std::vector<std::vector<Tag>> tc = {{Tag{"TimeControl", "5+0"}}};
     GameBuilder b;
     PgnReader r5(memory_input("[TimeControl \"5+0\"]\n\n1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
     (void)r5.next(b);
     CodecStreams v5;
-    if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x01\x01\x0a\x00\x00\x08\x00", 8))
+    if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x03\x01\x01\x0a\x00\x00\x08\x00", 9))
       std::abort();
     CodecStreams bad = v5;
-    bad.structure = std::string("\x0c\x01\x02\x06\x02\x00\x00\x08\x00", 9);  // runs of 2 and 1 plies, both frame 2
+    bad.structure = std::string("\x0c\x03\x01\x02\x06\x02\x00\x00\x08\x00", 10);  // runs of 2 and 1 plies, both frame 2
     invalid_vector("clock_runs_repeat", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "two consecutive frame runs of one frame (the writer merges them)");
     bad = v5;
-    bad.structure[3] = 0x06;  // one run of 2 plies on a line of 3
+    bad.structure[4] = 0x06;  // one run of 2 plies on a line of 3
     invalid_vector("clock_runs_short", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "frame runs that cover fewer plies than the line has");
     bad = v5;
-    bad.structure[6] = 0x0c;  // zigzag(6): 5 - 6 < 0
+    bad.structure[7] = 0x0c;  // zigzag(6): 5 - 6 < 0
     invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "a clock symbol that takes the clock below zero");
     bad = v5;
-    bad.moves = std::string("\x00\x00", 2);  // a line of 0 plies
-    bad.structure = std::string("\x0c\x01\x01\x02\x00\x00", 6);
+    bad.moves.clear();  // a line of 0 plies: no symbols
+    bad.move_bits = 0;
+    bad.structure = std::string("\x0c\x00\x01\x01\x02\x00\x00", 7);
     invalid_vector("clock_track_without_plies", archive_of({bad}, tc), "Corruption", "REC-CLK-4",
                    "a clock track on a line of no plies");
     // One run of 3 plies of frame 3 ((3 - 1) * 4 + 3 = 0b), the first evaluation mate in 0
     // (zigzag(0) * 2 + 1 = 01).
     bad = v5;
-    bad.structure = std::string("\x0c\x01\x01\x0b\x00\x01\x00\x00\x08\x00\x00", 11);
+    bad.structure = std::string("\x0c\x03\x01\x01\x0b\x00\x01\x00\x00\x08\x00\x00", 12);
     invalid_vector("evaluation_mate_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-6",
                    "an evaluation of mate in 0");
   }
@@ -587,12 +624,14 @@ void invalid_record_vectors() {
   Game fools;
   {
     GameBuilder b;
-    PgnReader r(memory_input("1. f3 e5 2. g4 Qh4#"), "x");
+    PgnReader r(memory_input("1. f3 e5 2. g4 Qh4# {mate}"), "x");
     (void)r.next(b);
     fools = b.game();
   }
   if (!encode_game(fools, mate).ok()) std::abort();
-  mate.moves[0] = 5;  // a fifth ply after mate
+  // Structure: header (annotated), 4 plies, ...: a fifth ply after mate.
+  if (mate.structure[1] != 4) std::abort();
+  mate.structure[1] = 5;
   {
     // Tags: two games, Event "a" and "b"; the section ends with the column's two one-byte
     // references (0 0: both first uses).
@@ -608,26 +647,40 @@ void invalid_record_vectors() {
                    "block layout 2 (not defined): refused as unsupported");
     invalid_vector("unknown_codec", edit_block(tagged, [](std::string& b) { b[4] = 4; }), "Unsupported", "BLOCK-1",
                    "a block of game record codec 4 (a draft this reader does not read): refused as unsupported");
+    invalid_vector("unknown_move_coder", edit_block(tagged, [](std::string& b) { b[7] = 2; }), "Unsupported", "BLOCK-1",
+                   "a block of move coder 2 (not defined): refused as unsupported");
   }
   {
-    // The game directory (9.3.1) of 17 games: two entries of 16 and 1 games. The structure
-    // section is the third; its first byte is the step (16), then the moves column's two
-    // one-byte entries.
+    // The game directory (9.3.1) of 17 games: three entries of 8, 8 and 1 games. The structure
+    // section is the third; its first byte is the step (8), then the block's plies (51), then
+    // the moves column's three one-byte entries.
     const std::string seventeen = archive_of(std::vector<CodecStreams>(17, s), std::vector<std::vector<Tag>>(17));
     const std::size_t directory = kBlockHeaderSize + kSections * kSectionEntrySize +
                                   get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + 4, 4) +
                                   get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + kSectionEntrySize + 4, 4);
     invalid_vector("directory_entry_misplaced", edit_block(seventeen, [&](std::string& b) {
-                     ++b[directory + 1];
-                     --b[directory + 2];
+                     ++b[directory + 2];
+                     --b[directory + 3];
                    }),
                    "Corruption", "BLOCK-3", "a directory entry one byte too long in moves (the next one byte short)");
-    invalid_vector("directory_sum", edit_block(seventeen, [&](std::string& b) { ++b[directory + 2]; }), "Corruption",
+    invalid_vector("directory_sum", edit_block(seventeen, [&](std::string& b) { ++b[directory + 3]; }), "Corruption",
                    "BLOCK-3", "a directory whose moves column adds up to more than the moves section");
     invalid_vector("directory_step_zero", edit_block(seventeen, [&](std::string& b) { b[directory] = 0; }), "Corruption",
                    "BLOCK-3", "a directory of 0 games per entry");
+    invalid_vector("directory_plies", edit_block(seventeen, [&](std::string& b) { --b[directory + 1]; }), "Corruption",
+                   "BLOCK-3", "a directory whose ply count is one less than the block's games have");
+    // The moves section's last bit: padding after the last group's one codeword.
+    if (s.move_bits % 8 == 0) std::abort();
+    invalid_vector("group_padding", edit_block(seventeen, [&](std::string& b) {
+                     const std::size_t moves = kBlockHeaderSize + kSections * kSectionEntrySize +
+                                               get_le(b.data() + kBlockHeaderSize + 4, 4);
+                     const std::size_t size = get_le(b.data() + kBlockHeaderSize + kSectionEntrySize + 4, 4);
+                     b[moves + size - 1] = static_cast<char>(b[moves + size - 1] ^ 1);
+                   }),
+                   "Corruption", "MOVE-AC-4", "a bit after a group's last codeword that is not 0");
   }
-  invalid_vector("move_after_mate", archive_of({mate}, {{}}), "Corruption", "MOVE-INT-4", "a coded ply where there is no legal move");
+  invalid_vector("move_after_mate", archive_of({mate}, {{Tag{"Event", "mate"}}}), "Corruption", "REC-LINE-1",
+                 "an annotated line with a ply after mate, where no legal move is");
 }
 
 // Group-framed sections damaged (9.3, BLOCK-4).

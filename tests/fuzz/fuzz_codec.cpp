@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   c.raw = rest;
   pgnarc::CodecCursor skip = c;
-  const bool skipped = pgnarc::skip_game(skip).ok();
+  const bool skipped = pgnarc::skip_game(skip, {}).ok();
   auto d = pgnarc::decode_game(c, {});
   if (!d) return 0;
   if (!skipped) __builtin_trap();  // whatever decodes can be skipped

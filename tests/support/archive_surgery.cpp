@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "codec/arith_coder.h"
 #include "common/endian.h"
 #include "common/hash.h"
 #include "container/block_builder.h"
@@ -129,13 +130,23 @@ std::string archive_of(const std::vector<CodecStreams>& games, const std::vector
                        const std::string& trailing_moves, const WriterDictionary* dict) {
   BlockBuilder b;
   for (std::size_t g = 0; g < games.size(); ++g) {
-    b.streams.moves += games[g].moves;
+    // The game's codeword, bit after bit.
+    for (std::uint64_t i = 0; i < games[g].move_bits; ++i)
+      detail::BitSink{b.streams.moves, b.streams.move_bits}.put(detail::bit_at(games[g].moves, i));
     b.streams.structure += games[g].structure;
     b.streams.texts += games[g].texts;
     b.streams.raw += games[g].raw;
+    b.streams.coder = games[g].coder;
     b.end_game(tags[g]);
+    // The block's ply count: of the games that decode (a damaged one fails before it is compared).
+    CodecCursor c{games[g].moves, games[g].structure, games[g].texts, games[g].raw, games[g].coder};
+    if (auto d = decode_game(c, tags[g]); d && !d->raw)
+      for (const GameEvent& e : d->game.events) b.plies += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
   }
-  b.streams.moves += trailing_moves;
+  // Bytes after the last game: part of its group.
+  for (char byte : trailing_moves)
+    for (int k = 7; k >= 0; --k) detail::BitSink{b.streams.moves, b.streams.move_bits}.put((static_cast<unsigned char>(byte) >> k) & 1u);
+  if (!trailing_moves.empty()) b.game_end[0].back() = static_cast<std::uint32_t>(b.streams.move_bits);
   StoreOptions o = stored_sections();
   o.compress = dict != nullptr;  // with a dictionary: the tags section compressed with it
   const std::string block = b.finish(o, dict);

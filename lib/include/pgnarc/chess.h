@@ -69,9 +69,11 @@ class Move {
   std::uint16_t data_ = 0;
 };
 
-// At most 218 legal moves exist in any position; 256 leaves room.
+// A position reached by play from the start has at most 218 legal moves; a FEN sets up at most
+// 16 pieces a side, which allows at most 15 * 27 + 8 = 413 (fifteen queens and the king).
+inline constexpr int kMaxLegalMoves = 416;
 struct MoveList {
-  Move moves[256];
+  Move moves[kMaxLegalMoves];
   int size = 0;
   const Move* begin() const { return moves; }
   const Move* end() const { return moves + size; }

@@ -48,10 +48,14 @@ Result<CodecCursor> Archive::Impl::start_of(std::uint32_t b, std::uint32_t j) {
   const std::uint32_t group = j / step;
   if (auto st = group_ready(block, group, file->where(b)); !st) return st.error();
   CodecCursor c = group_cursor(block, group, true);
-  for (std::uint32_t g = group * step; g < j; ++g)
-    if (auto st = skip_game(c); !st)
+  // A game's move codeword ends where its moves end: the games before j are decoded.
+  for (std::uint32_t g = group * step; g < j; ++g) {
+    auto tags = tags_of(b, g);
+    if (!tags) return tags.error();
+    if (auto st = skip_game(c, *tags); !st)
       return corruption(file->where(b) + ": game " + std::to_string(file->entry(b).first_game + g + 1) + ": " +
                         st.error().message());
+  }
   return c;
 }
 

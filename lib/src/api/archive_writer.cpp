@@ -221,6 +221,7 @@ struct ArchiveWriter::Impl {
     b.summary = pending.summary;
     for (int f = 0; f < kNameFieldCount; ++f) b.names[f].swap(pending_names[f]);
     b.stats = pending_stats;
+    pending.plies = pending_stats.plies;
     if (dict_decided) {
       b.bytes = pending.finish(store, dict.get());
     } else {
@@ -273,6 +274,7 @@ const std::string& ArchiveWriter::temp_path() const { return impl_->file->temp_p
 
 Status ArchiveWriter::add_game(const Game& game) {
   Impl& s = *impl_;
+  s.pending.streams.coder = move_coder(s.options);
   if (auto st = encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
   s.pending.end_game(game.tags);
   collect_names(game.tags, s.pending_names);

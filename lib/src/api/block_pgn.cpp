@@ -20,15 +20,18 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
   CodecCursor c = block.cursor();
   out.clear();
   std::vector<std::uint8_t> hints;
+  std::uint64_t plies = 0;
   for (std::uint32_t j = 0; j < block.games; ++j) {
     auto d = detail::decode_game_with_hints(c, block.tags.game(j), hints);
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
+    for (const GameEvent& e : d->game.events) plies += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
     if (auto st = check_group_end(block, j, c, where); !st) return st.error();
     if (d->raw) write_raw_game(d->raw_text, out);
     else if (auto st = detail::write_pgn_with_hints(d->game, hints, out); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
   }
   if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");
+  if (plies != block.directory.plies) return corruption(where + ": the games' plies differ from the game directory's count");
   return out;
 }
 

@@ -13,6 +13,10 @@ StoreOptions store_options(const WriterOptions& options) {
   return s;
 }
 
+MoveCoder move_coder(const WriterOptions& options) {
+  return options.moves == MoveCoding::kUniform ? MoveCoder::kUniform : MoveCoder::kModel;
+}
+
 void collect_names(const std::vector<Tag>& tags, BlockNames& names) {
   for (const Tag& t : tags)
     for (int f = 0; f < kNameFieldCount; ++f)
@@ -23,6 +27,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
                           std::shared_ptr<const WriterDictionary> dict, bool defer) {
   EncodedBlock out;
   BlockBuilder b;
+  b.streams.coder = move_coder(options);
   GameBuilder builder;
   for (std::size_t i = 0; i < raws.size(); ++i) {
     const auto& rg = raws[i];
@@ -46,6 +51,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
     }
   }
   out.games = b.games;
+  b.plies = out.stats.plies;
   out.summary = b.summary;
   if (defer) {
     out.deferred = true;

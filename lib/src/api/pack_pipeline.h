@@ -19,6 +19,8 @@ namespace pgnarc {
 
 // The container's view of the writer's options.
 container::StoreOptions store_options(const WriterOptions& options);
+// The block coder of WriterOptions::moves.
+MoveCoder move_coder(const WriterOptions& options);
 
 // The White, Black, Event and Site values of a block's games, for the name chunks.
 using BlockNames = std::set<std::string>[container::kNameFieldCount];

@@ -1,10 +1,11 @@
 // The move codec: games <-> bytes.
 //
-// A game's moves are stored as mixed-radix integers of legal-move indices: at each ply the
-// played move's index in the canonical order of legal moves (Position::legal_moves) is one digit
-// whose base is the number of legal moves there; a line of plies is
-//   G = m0 + n0 * (m1 + n1 * (m2 + ...))      (first ply least significant)
-// written as the minimal little-endian bytes of G. Everything else about a game (result,
+// A game's moves are stored as one codeword of bits: at each ply the played move is a symbol
+// among the legal moves in their canonical order (Position::legal_moves), with the integer
+// frequency that the move coder gives it (move_coder.h), and an arithmetic coder
+// (arith_coder.h) makes the game's symbols one codeword, which ends itself: a game's codeword
+// follows the last one's with no length between. The model coder (move_model.h) gives likely
+// moves more; the uniform coder gives every legal move the same. Everything else about a game (result,
 // null moves, comments, NAGs, variations) goes to a structure stream and a text stream, and an
 // unreadable game's bytes to a raw stream. The format specification states every byte; these
 // functions are pure: bytes in, game out, no I/O.
@@ -21,19 +22,27 @@
 namespace pgnarc {
 
 // The identifier of the game record codec, carried by each block (see the format
-// specification): legal-move-index integers; comments, NAGs and variations as anchored items;
+// specification): each game's moves as one codeword of modelled move symbols; comments, NAGs and variations as anchored items;
 // clock comments ("[%clk H:MM:SS]") as numbers; and a line whose every ply carries a clock as a
 // clock track: its frames as runs and each clock as a symbol (usually one byte) against the clock
 // predicted from the game's TimeControl, with lichess's evaluation before it ("[%eval 0.17]
 // [%clk 0:01:00]") as a number. Blocks of any other codec are refused as Unsupported.
-inline constexpr std::uint8_t kMoveCodec = 5;
+inline constexpr std::uint8_t kMoveCodec = 6;
+
+// The frequencies a block's move symbols have (the block header says which).
+enum class MoveCoder : std::uint8_t {
+  kUniform = 0,  // every legal move equally likely
+  kModel = 1,    // the move model's frequencies
+};
 
 // The per-game output of the codec, appended to four streams that a block keeps as sections.
 struct CodecStreams {
-  std::string moves;      // line integers with their ply counts
+  std::string moves;      // the games' move codewords, bit after bit (most significant first)
   std::string structure;  // result, flags, null moves, comment/NAG/variation anchors
   std::string texts;      // comment texts
   std::string raw;        // verbatim games
+  std::uint64_t move_bits = 0;  // bits in `moves`
+  MoveCoder coder = MoveCoder::kModel;
 };
 
 // Figures about what was encoded, for reports and benchmarks.
@@ -57,6 +66,8 @@ struct CodecCursor {
   std::string_view structure;
   std::string_view texts;
   std::string_view raw;
+  MoveCoder coder = MoveCoder::kModel;
+  std::uint8_t move_bit = 0;  // the next codeword starts at this bit (0-7, most significant first) of moves[0]
 };
 
 struct DecodedGame {
@@ -67,13 +78,12 @@ struct DecodedGame {
 
 // Decodes the next game from `in`, advancing `in` past it on success. `tags` are the game's tags
 // (they give the start position and the clock track's prediction). Any inconsistency (a length
-// past the end, a reserved value, a digit out of range, an integer that is not minimal or has
-// value left over) fails with Corruption.
+// past the end, a reserved value, a move codeword whose value lies in no symbol or whose closing
+// bits are not a coder's, a move where there is no legal move) fails with Corruption.
 Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags);
 
-// Advances `in` past the next game without decoding its moves. Makes every check of decode_game
-// but those that need the board or the game's tags (moves, clock track clocks), and fails as
-// decode_game does on the same fault (Corruption, the same message); advances `in` only on success.
-Status skip_game(CodecCursor& in);
+// Advances `in` past the next game (whose tags are `tags`): a game's codeword ends where its
+// moves end, so this decodes the game (decode_game, the game dropped).
+Status skip_game(CodecCursor& in, const std::vector<Tag>& tags);
 
 }  // namespace pgnarc

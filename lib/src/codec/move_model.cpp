@@ -129,7 +129,7 @@ std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const Hist
                           const std::int8_t* weights) {
   PlyFacts f;
   compute_facts(pos, history, f);
-  int score[256];
+  int score[kMaxLegalMoves];
   ScoreSink sink{weights, score};
   enumerate_features(pos, t, f, sink);
   sink.flush();

@@ -156,7 +156,7 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
       const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
       const Bitboard occ_after = (f.occ & ~bb(from)) | bb(to);
       const int rel_to = to ^ flip;
-      const int dist = distance(to, f.their_king);
+      const int dist = f.their_king == kNoSquare ? 0 : distance(to, f.their_king);
       const int moves = promoting ? 4 : 1;
       for (int p = 0; p < moves; ++p) {
         const PieceType acting = promoting ? static_cast<PieceType>(kKnight + p) : type;
@@ -175,7 +175,7 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
         if (promoting) sink.move_feature(kPromotion + p);
         if (passed) sink.move_feature(kPassed + (rel_to >> 3));
         if (type == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
-        sink.move_feature(kKingDistance + ti * 8 + dist);
+        if (f.their_king != kNoSquare) sink.move_feature(kKingDistance + ti * 8 + dist);
       }
     }
   }
@@ -183,10 +183,16 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
 
 // The weights, in sixteenths of a bit (tools/pgnarc-train writes model_weights.inc).
 extern const std::array<std::int8_t, kFeatures> kWeights;
+// The end hazard of a line of unknown length, by plies played (the last entry for 255 and more):
+// the end's frequency is the moves' total times this / 2^16 (at most 2^20: the end at most 16
+// times as likely as all moves together).
+inline constexpr std::uint32_t kMaxEndHazard = 1u << 20;
+extern const std::array<std::uint32_t, 256> kEndHazard;
 
 // Frequency of a move that scores d points below the best: 2^(12 - d/16), rounded, at least 1.
 inline constexpr std::array<std::uint16_t, 16> kExpBase = {4096, 3922, 3756, 3597, 3444, 3298, 3158, 3025,
                                                            2896, 2774, 2656, 2543, 2435, 2332, 2233, 2139};
+inline constexpr std::uint32_t kTopFrequency = kExpBase[0];  // the best move's (d = 0)
 inline std::uint32_t frequency_of(int d) {
   if (d >= 192) return 1;
   const std::uint32_t v = kExpBase[d & 15] >> (d >> 4);
@@ -194,7 +200,7 @@ inline std::uint32_t frequency_of(int d) {
 }
 
 // The frequencies of the legal moves of `pos` (targets `t`), in canonical order, into `freq`;
-// returns their total (at most 218 * 4096). The position has at least one legal move.
+// returns their total (at most 413 * 4096). The position has at least one legal move.
 std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                           const std::int8_t* weights = kWeights.data());
 

@@ -30,6 +30,8 @@ enum ClockFrame : std::uint8_t { kFrameTexts = 0, kFrameSpaces = 1, kFrameBare =
 // Limits (format specification, "Limits").
 // Plies in one game, all its lines together: bounds the work a few bytes can ask of a decoder.
 inline constexpr std::uint64_t kMaxPlies = 1u << 16;
+// The ply count of a line that does not store it (an unannotated main line).
+inline constexpr std::uint64_t kUnknownPlies = ~std::uint64_t{0};
 inline constexpr int kMaxDepth = 256;
 inline constexpr std::uint64_t kMaxItems = 1u << 24;
 

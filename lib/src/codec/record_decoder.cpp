@@ -4,7 +4,7 @@
 
 #include "codec/clock_track.h"
 #include "codec/codec.h"
-#include "codec/move_integer.h"
+#include "codec/move_coder.h"
 #include "codec/record.h"
 #include "codec/record_walker.h"
 #include "codec/san_hints.h"
@@ -18,7 +18,11 @@ namespace {
 
 class DecodePolicy {
  public:
-  using Start = Position;
+  // Where a line starts: the position, and what the model knows of the moves before it.
+  struct Start {
+    Position pos;
+    model::History history;
+  };
   // An item of a line as read, until the moves reach its slot.
   struct DItem {
     std::uint32_t slot;
@@ -33,7 +37,10 @@ class DecodePolicy {
     std::size_t tracked = 0;
   };
 
-  DecodePolicy(std::vector<Tag> tags, std::vector<std::uint8_t>* hints) : tags_(std::move(tags)), hints_(hints) {}
+  DecodePolicy(std::vector<Tag> tags, std::vector<std::uint8_t>* hints, const CodecCursor& in)
+      : tags_(std::move(tags)), hints_(hints), coder_(in.coder) {
+    decoder_.start(in.moves, in.move_bit);
+  }
 
   DecodedGame out;
 
@@ -48,10 +55,10 @@ class DecodePolicy {
   void frame_comment(int list, CommentKind kind, std::string_view text) {
     (list == 0 ? out.game.prelude : out.game.epilogue).push_back(Comment{kind, std::string(text)});
   }
-  Status main_line(Position& start) {
+  Status main_line(Start& start) {
     auto s = start_position(out.game.tags);
     if (!s) return corrupt_record("the tags give no start position: " + s.error().message());
-    start = *s;
+    start = Start{*s, {}};
     return {};
   }
   void null_move(Line& line, std::uint32_t ply) { line.nulls.push_back(ply); }
@@ -92,58 +99,23 @@ class DecodePolicy {
     line.items.push_back(DItem{slot, kClock, 0, {}, clock_comment(before, seconds, after)});
   }
 
-  // Plays the line's moves from `start`, the items at their slots, each variation when its slot
-  // is reached (from the position before the ply it replaces).
+  // Reads the line's moves from the game's codeword (up to its end symbol where the line's length
+  // is kUnknownPlies), then gives the events: the moves, with the items at their slots and each
+  // variation read when its slot is reached (from the position before the ply it replaces).
   template <class Walker>
-  Status moves(Walker& walker, Line& line, const Position& start, std::uint64_t plies, std::string_view integer,
-               int depth) {
+  Status moves(Walker& walker, Line& line, const Start& start, std::uint64_t plies, int depth) {
     merge_track(line.items, line.tracked);
-    const std::vector<std::uint32_t>& nulls = line.nulls;
     std::vector<DItem>& items = line.items;
-    DigitReader& digits = digit_readers_[static_cast<std::size_t>(depth)];
-    digits.load(integer);
-
-    Position pos = start, prev = start;
-    std::size_t next_item = 0, next_null = 0;
     std::vector<GameEvent>& events = out.game.events;
-    events.reserve(events.size() + plies + items.size());
-    PieceTargets targets;
-    // With hints: the hint of this line's last move waits for the position after it, which
-    // gives its check suffix.
-    std::size_t pending = kNoHint;
-    // Plays the next coded move; false if the position has no legal move to code.
-    const auto play_next = [&] {
-      generate_targets(pos, targets);
-      if (pending != kNoHint) {
-        (*hints_)[pending] = static_cast<std::uint8_t>((*hints_)[pending] | san_suffix(targets) << 2);
-        pending = kNoHint;
-      }
-      const int n = targets.total;
-      if (n == 0) return false;
-      const std::uint32_t m = n == 1 ? 0 : digits.next(static_cast<std::uint32_t>(n));
-      const Move move = move_at_index(pos, targets, static_cast<int>(m));
-      if (hints_) {
-        pending = hints_->size();
-        hints_->push_back(san_note(pos, targets, move));
-      }
-      events.emplace_back().move = move;  // a default event is a move
-      pos.play(move);
-      return true;
-    };
-    // Before a null move and at the end of the line: the last move's suffix from `pos`.
-    const auto settle = [&] {
-      if (pending == kNoHint) return;
-      generate_targets(pos, targets);
-      (*hints_)[pending] = static_cast<std::uint8_t>((*hints_)[pending] | san_suffix(targets) << 2);
-      pending = kNoHint;
-    };
-    if (items.empty() && nulls.empty()) {  // moves only: the common case
-      for (std::uint64_t ply = 0; ply < plies; ++ply)
-        if (!play_next()) return corrupt_record("a move is coded where there is no legal move");
-      if (!digits.exhausted()) return corrupt_record("move integer holds more than its plies");
-      settle();
-      return {};
-    }
+    // Without items the events are the moves alone, in the order they are read.
+    const bool direct = items.empty();
+    std::vector<Move> read;
+    std::vector<std::uint8_t> notes;
+    if (auto st = read_moves(line.nulls, start, plies, direct, read, notes); !st) return st;
+    if (direct) return {};
+    events.reserve(events.size() + read.size() + items.size());
+    Start at = start, prev = start;
+    std::size_t next_item = 0;
     for (std::uint32_t slot = 0;; ++slot) {
       for (; next_item < items.size() && items[next_item].slot == slot; ++next_item) {
         const DItem& it = items[next_item];
@@ -159,27 +131,108 @@ class DecodePolicy {
             events.push_back(GameEvent::comment(std::string(it.text), static_cast<CommentKind>(it.type)));
         }
       }
-      if (slot == plies) break;
+      if (slot == read.size()) break;
       // The position before this ply is needed only if a variation follows it.
       bool variation_follows = false;
       for (std::size_t k = next_item; k < items.size() && items[k].slot == slot + 1; ++k)
         variation_follows |= items[k].type == kVariation;
-      if (variation_follows) prev = pos;
-      if (next_null < nulls.size() && nulls[next_null] == slot) {
-        ++next_null;
-        settle();
+      if (variation_follows) prev = at;
+      const Move m = read[slot];
+      if (m.is_null()) {
         events.push_back(GameEvent::null_move());
-        pos.play_null();
+        at.pos.play_null();
+        at.history = model::History{};
         continue;
       }
-      if (!play_next()) return corrupt_record("a move is coded where there is no legal move");
+      events.emplace_back().move = m;  // a default event is a move
+      if (hints_) hints_->push_back(notes[slot]);
+      if (variation_follows || next_item < items.size()) {  // the position matters only for a variation to come
+        at.history = model::history_after(at.pos, m);
+        at.pos.play(m);
+      }
     }
-    if (!digits.exhausted()) return corrupt_record("move integer holds more than its plies");
-    settle();
+    return {};
+  }
+
+  // The game's codeword ends after its last line: its closing bits, then the cursor past it.
+  Status end_moves(CodecCursor& in) {
+    const std::int64_t bits = decoder_.finish();
+    if (bits < 0) return corrupt_record("move codeword does not end as a coder ends it");
+    const std::uint64_t at = in.move_bit + static_cast<std::uint64_t>(bits);
+    if ((at + 7) / 8 > in.moves.size()) return corrupt_record("move codeword runs past the end of its section");
+    in.moves.remove_prefix(at / 8);
+    in.move_bit = static_cast<std::uint8_t>(at % 8);
     return {};
   }
 
  private:
+  // The moves of a line, null moves as Move::null(): to the game's events (and hints) directly
+  // with `direct`, else into `read` (and `notes`, one SAN note per ply).
+  Status read_moves(const std::vector<std::uint32_t>& nulls, const Start& start, std::uint64_t plies, bool direct,
+                    std::vector<Move>& read, std::vector<std::uint8_t>& notes) {
+    const bool ends = plies == kUnknownPlies;
+    std::vector<GameEvent>& events = out.game.events;
+    std::vector<std::uint8_t>* hint_out = hints_ ? (direct ? hints_ : &notes) : nullptr;
+    if (!ends) {
+      if (direct) events.reserve(events.size() + plies);
+      else read.reserve(plies);
+    }
+    Position pos = start.pos;
+    model::History history = start.history;
+    PieceTargets targets;
+    PlyFrequencies freq;
+    std::size_t next_null = 0;
+    // The hint of the last move waits for the position after it, which gives its check suffix.
+    std::size_t pending = kNoHint;
+    const auto settle = [&] {
+      if (pending == kNoHint) return;
+      (*hint_out)[pending] = static_cast<std::uint8_t>((*hint_out)[pending] | san_suffix(targets) << 2);
+      pending = kNoHint;
+    };
+    for (std::uint64_t slot = 0;; ++slot) {
+      if (!ends && slot == plies) break;
+      if (next_null < nulls.size() && nulls[next_null] == slot) {
+        ++next_null;
+        if (pending != kNoHint) {
+          generate_targets(pos, targets);
+          settle();
+        }
+        if (direct) events.push_back(GameEvent::null_move());
+        else read.push_back(Move::null());
+        if (hint_out && !direct) hint_out->push_back(0);
+        pos.play_null();
+        history = model::History{};
+        continue;
+      }
+      generate_targets(pos, targets);
+      settle();
+      ply_frequencies(coder_, ends, slot, pos, targets, history, freq);
+      int m = 0;
+      if (freq.total) {
+        m = read_symbol(decoder_, freq);
+        if (m == -2) return corrupt_record("move codeword holds no symbol here");
+        if (m == -1) break;
+      } else if (targets.total == 0) {
+        return corrupt_record("a move is coded where there is no legal move");
+      }
+      if (ends && slot == kMaxPlies) return corrupt_record("more than 65536 plies in the game");
+      const Move move = move_at_index(pos, targets, m);
+      if (hint_out) {
+        pending = hint_out->size();
+        hint_out->push_back(san_note(pos, targets, move));
+      }
+      if (direct) events.emplace_back().move = move;  // a default event is a move
+      else read.push_back(move);
+      history = model::history_after(pos, move);
+      pos.play(move);
+    }
+    if (pending != kNoHint) {
+      generate_targets(pos, targets);
+      settle();
+    }
+    return {};
+  }
+
   // items = the track's clocks (the first `track` entries, slots 1, 2, ...) then the line's other
   // items in slot order: puts each track clock after the leading NAGs of its slot, before the
   // slot's other items.
@@ -210,14 +263,12 @@ class DecodePolicy {
   ClockPredictor predictor_;
   std::uint64_t track_seconds_ = 0;
   std::string eval_text_;
-  // One per nesting level (a variation is decoded while its parent line is part way through).
-  static thread_local std::array<DigitReader, kMaxDepth + 2> digit_readers_;
+  MoveCoder coder_;
+  ArithDecoder decoder_;  // the game's codeword
 };
 
-thread_local std::array<DigitReader, kMaxDepth + 2> DecodePolicy::digit_readers_;
-
 Result<DecodedGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>* hints) {
-  DecodePolicy policy(std::move(tags), hints);
+  DecodePolicy policy(std::move(tags), hints, in);
   if (auto st = RecordWalker<DecodePolicy>(in, policy).walk(); !st) return st.error();
   return std::move(policy.out);
 }
@@ -225,6 +276,12 @@ Result<DecodedGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<s
 }  // namespace
 
 Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags) { return decode(in, std::move(tags), nullptr); }
+
+Status skip_game(CodecCursor& in, const std::vector<Tag>& tags) {
+  auto d = decode(in, tags, nullptr);
+  if (!d) return d.error();
+  return {};
+}
 
 Result<DecodedGame> detail::decode_game_with_hints(CodecCursor& in, std::vector<Tag> tags,
                                                    std::vector<std::uint8_t>& hints) {

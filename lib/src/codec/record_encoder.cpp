@@ -1,9 +1,11 @@
 // Writing game records: a game's moves, annotations and clocks to the four streams (codec.h).
 #include "codec/codec.h"
 
+#include <cmath>
+
 #include "common/bytes.h"
 #include "codec/clock_track.h"
-#include "codec/move_integer.h"
+#include "codec/move_coder.h"
 #include "codec/record.h"
 #include "rules/movegen.h"
 
@@ -21,6 +23,7 @@ struct Item {
   ClockSplit clock;                        // kClock
   std::size_t var_begin = 0, var_end = 0;  // events of a variation, brackets excluded
   Position start;                          // where a variation starts
+  model::History history;                  // and what the model knows of the moves before it
 };
 
 // Does a variation open after the move at events[i - 1] (only comments and NAGs between)?
@@ -32,15 +35,19 @@ bool variation_follows(const std::vector<GameEvent>& events, std::size_t i, std:
   return false;
 }
 
-// Encodes the line made of events [begin, end) (one nesting level; variations recurse).
+// Encodes the line made of events [begin, end) (one nesting level; variations recurse), its
+// move symbols into `symbols`. An unannotated line (the main line of a game of moves only) has
+// no ply count: its symbols code the end of the line.
 Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std::size_t end,
-                   const Position& start, bool annotated, int depth, const ClockBasis& basis, CodecStreams& out,
-                   CodecStats* stats) {
+                   const Position& start, const model::History& start_history, bool annotated, int depth,
+                   const ClockBasis& basis, CodecStreams& out, std::vector<PlySymbol>& symbols, CodecStats* stats) {
   if (depth > kMaxDepth) return bad_game("variations nested deeper than " + std::to_string(kMaxDepth));
-  std::vector<MoveDigit> digits;
+  const bool ends = !annotated;
+  PlyFrequencies freq;
   std::vector<std::uint32_t> nulls;
   std::vector<Item> items;
   Position pos = start, prev = start;
+  model::History history = start_history, prev_history = start_history;
   std::uint32_t slot = 0;
   PieceTargets targets;
   for (std::size_t i = begin; i < end; ++i) {
@@ -50,27 +57,36 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         detail::generate_targets(pos, targets);
         const int index = detail::index_in(pos, targets, e.move);
         if (index < 0) return bad_game("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
-        const int n = targets.total;
-        digits.emplace_back(static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(n));
-        if (variation_follows(events, i + 1, end)) prev = pos;
+        ply_frequencies(out.coder, ends, slot, pos, targets, history, freq);
+        if (freq.total) symbols.push_back(symbol_of(freq, index));
+        if (stats && targets.total > 1) stats->log2_legal_moves += std::log2(static_cast<double>(targets.total));
+        if (variation_follows(events, i + 1, end)) {
+          prev = pos;
+          prev_history = history;
+        }
+        history = model::history_after(pos, e.move);
         pos.play(e.move);
         ++slot;
         break;
       }
       case GameEvent::kNullMove:
         nulls.push_back(slot);
-        if (variation_follows(events, i + 1, end)) prev = pos;
+        if (variation_follows(events, i + 1, end)) {
+          prev = pos;
+          prev_history = history;
+        }
+        history = model::History{};
         pos.play_null();
         ++slot;
         break;
       case GameEvent::kComment: {
-        Item it{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, {}, 0, 0, {}};
+        Item it{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, {}, 0, 0, {}, {}};
         if (e.comment_kind == CommentKind::kBrace && split_clock(e.text, it.clock)) it.type = kClock;
         items.push_back(std::move(it));
         break;
       }
       case GameEvent::kNag:
-        items.push_back(Item{slot, kNag, e.nag, nullptr, {}, 0, 0, {}});
+        items.push_back(Item{slot, kNag, e.nag, nullptr, {}, 0, 0, {}, {}});
         break;
       case GameEvent::kBeginVariation: {
         if (slot == 0) return bad_game("a variation does not follow a move");
@@ -81,7 +97,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
           else if (events[j].type == GameEvent::kEndVariation) --level;
         }
         if (level != 0) return bad_game("a variation is not closed");
-        items.push_back(Item{slot, kVariation, 0, nullptr, {}, i + 1, j - 1, prev});
+        items.push_back(Item{slot, kVariation, 0, nullptr, {}, i + 1, j - 1, prev, prev_history});
         i = j - 1;
         break;
       }
@@ -90,14 +106,16 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     }
   }
   if (stats) stats->plies += slot;
-  if (!stats || stats->plies > kMaxPlies) return bad_game("more than " + std::to_string(kMaxPlies) + " plies");
+  if (stats && stats->plies > kMaxPlies) return bad_game("more than " + std::to_string(kMaxPlies) + " plies");
   if (depth == 0 && stats) stats->mainline_plies += slot;
 
-  put_varint(out.moves, slot);
-  double log2_bases = 0;
-  put_integer(out.moves, digits, log2_bases);
-  if (stats) stats->log2_legal_moves += log2_bases;
-  if (!annotated) return {};
+  if (ends) {
+    detail::generate_targets(pos, targets);
+    ply_frequencies(out.coder, ends, slot, pos, targets, history, freq);
+    symbols.push_back(symbol_of(freq, -1));
+    return {};
+  }
+  put_varint(out.structure, slot);
   // The clock track (REC-CLK-3): when every ply of the line is followed first of all by a clock
   // comment, those comments are coded as one number each, without slot or type. NAGs may come
   // before the clock at a slot, as in lichess's "6... Bg4? { [%eval 1.87] [%clk 0:10:03] }", if
@@ -147,7 +165,9 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   }
   for (const Item& it : items)
     if (it.type == kVariation)
-      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, depth + 1, basis, out, stats); !st)
+      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, it.history, true, depth + 1, basis, out,
+                                symbols, stats);
+          !st)
         return st;
   return {};
 }
@@ -170,6 +190,7 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
   const bool frame = !game.prelude.empty() || !game.epilogue.empty();
   // Encode into scratch streams first so that a failure leaves `out` untouched.
   CodecStreams s;
+  s.coder = out.coder;
   put_u8(s.structure, static_cast<std::uint8_t>(static_cast<std::uint8_t>(game.result) | (annotated ? kAnnotated : 0) |
                                                 (frame ? kHasFrame : 0)));
   if (frame) {
@@ -178,8 +199,13 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
   }
   CodecStats local;
   const ClockBasis basis = clock_basis(game.tags);
-  if (auto st = encode_line(game.events, 0, game.events.size(), *start, annotated, 0, basis, s, &local); !st) return st;
-  out.moves += s.moves;
+  std::vector<PlySymbol> symbols;
+  if (auto st = encode_line(game.events, 0, game.events.size(), *start, {}, annotated, 0, basis, s, symbols, &local);
+      !st)
+    return st;
+  ArithEncoder coder(BitSink{out.moves, out.move_bits});
+  for (const PlySymbol& y : symbols) coder.encode(y.c, y.f, y.total);
+  coder.finish();
   out.structure += s.structure;
   out.texts += s.texts;
   if (stats) {

@@ -1,6 +1,6 @@
-// Reading game records (internal): the grammar of a record, walked in one place for decoding a
-// game (record_decoder.cpp) and for skipping it (record_skipper.cpp), so that both read the same
-// bytes in the same order and refuse them with the same checks.
+// Reading game records (internal): the grammar of a record, walked apart from what is made of it
+// (record_decoder.cpp rebuilds the game), so that the checks of the record's bytes stand in one
+// place.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,6 @@
 #include "common/bytes.h"
 #include "codec/clock_track.h"
 #include "codec/codec.h"
-#include "codec/move_integer.h"
 #include "codec/record.h"
 
 namespace pgnarc::detail {
@@ -17,7 +16,7 @@ namespace pgnarc::detail {
 // Walks one game record of a CodecCursor: its header, a raw game or the frame comments, then the
 // main line and, depth first, its variations. The walker reads every byte and checks everything
 // the record's bytes alone decide (lengths, reserved values, anchors, limits, item clocks,
-// evaluations, integer minimality); the policy receives what the record holds, checks what needs
+// evaluations); the policy receives what the record holds, checks what needs
 // more than the bytes (track clocks, predicted from the game's tags; moves, from the board) and
 // says how a line's moves and variations are walked. A policy (all calls resolved at compile
 // time) has:
@@ -37,8 +36,11 @@ namespace pgnarc::detail {
 //   void item(Line&, std::uint32_t slot, ItemType, std::uint8_t nag, std::string_view text);
 //   void clock_item(Line&, std::uint32_t slot, std::uint64_t seconds, std::string_view before,
 //                   std::string_view after);
-//   Status moves(RecordWalker&, Line&, const Start&, std::uint64_t plies, std::string_view integer,
-//                int depth);   // calls walker.line(start, true, depth + 1) for each variation
+//   Status moves(RecordWalker&, Line&, const Start&, std::uint64_t plies, int depth);
+//                // reads the line's move symbols, then calls walker.line(start, true, depth + 1)
+//                // for each variation; plies is kUnknownPlies for an unannotated line (depth 0)
+//   Status end_moves(CodecCursor&);  // after the game: checks the end of its move codeword and
+//                                    // advances the cursor's moves past it
 //
 // The cursor advances only past a record that was walked to its end.
 template <class Policy>
@@ -47,33 +49,32 @@ class RecordWalker {
   using Start = typename Policy::Start;
 
   RecordWalker(CodecCursor& in, Policy& policy)
-      : in_(in), policy_(policy), moves_(in.moves), structure_(in.structure), texts_(in.texts) {}
+      : in_(in), policy_(policy), structure_(in.structure), texts_(in.texts) {}
 
   Status walk() {
     Status st = game();
+    if (st) st = policy_.end_moves(in_);
     if (st) {
-      in_.moves = moves_.rest();
       in_.structure = structure_.rest();
       in_.texts = texts_.rest();
     }
     return st;
   }
 
-  // The record of a line that starts at `start`: its plies and move integer, with `annotated`
-  // its null moves, clock track and items; then its moves and variations, by the policy.
+  // The record of a line that starts at `start`: with `annotated` its ply count, null moves,
+  // clock track and items; then its moves and variations, by the policy. An unannotated line's
+  // ply count is kUnknownPlies: its move symbols code where it ends.
   Status line(const Start& start, bool annotated, int depth) {
     if (depth > kMaxDepth) return corrupt_record("variations nested too deep");
-    std::uint64_t plies;
-    std::string_view integer;
-    if (!moves_.varint(plies) || plies > kMaxPlies - total_plies_)
-      return corrupt_record("more than 65536 plies in the game");
-    total_plies_ += plies;
-    if (!moves_.prefixed(integer)) return corrupt_record("move integer runs past the end of its section");
+    std::uint64_t plies = kUnknownPlies;
     typename Policy::Line line;
-    if (annotated)
+    if (annotated) {
+      if (!structure_.varint(plies) || plies > kMaxPlies - total_plies_)
+        return corrupt_record("more than 65536 plies in the game");
+      total_plies_ += plies;
       if (auto st = annotations(line, plies); !st) return st;
-    if (!is_minimal_integer(integer)) return corrupt_record("move integer is not minimal");
-    return policy_.moves(*this, line, start, plies, integer, depth);
+    }
+    return policy_.moves(*this, line, start, plies, depth);
   }
 
  private:
@@ -194,7 +195,7 @@ class RecordWalker {
 
   CodecCursor& in_;
   Policy& policy_;
-  ByteCursor moves_, structure_, texts_;  // copies, written back by walk()
+  ByteCursor structure_, texts_;  // copies, written back by walk()
   std::uint64_t total_plies_ = 0;         // of all the game's lines, against kMaxPlies
   // A track's frame runs, kept from record to record (a track is done with them before its
   // line's variations are walked).

@@ -20,13 +20,32 @@ void BlockBuilder::end_game(const std::vector<Tag>& game_tags) {
   ++games;
   const std::string* stream[4] = {&streams.moves, &streams.structure, &streams.texts, &streams.raw};
   for (int i = 0; i < 4; ++i) game_end[i].push_back(static_cast<std::uint32_t>(stream[i]->size()));
+  game_end[0].back() = static_cast<std::uint32_t>(streams.move_bits);  // the moves stream counts bits
   summary.add_game(game_tags);
 }
+
+namespace {
+
+// Appends bits [from, from + n) of `src` (most significant first) to `out`, padded with 0 bits to
+// a whole byte.
+void append_bits(std::string& out, std::string_view src, std::uint64_t from, std::uint64_t n) {
+  const std::size_t first = from / 8;
+  const unsigned shift = from % 8;
+  const std::size_t bytes = (n + 7) / 8;
+  const auto byte_at = [&](std::size_t i) { return i < src.size() ? static_cast<unsigned char>(src[i]) : 0u; };
+  for (std::size_t i = 0; i < bytes; ++i) {
+    unsigned v = byte_at(first + i) << shift | (shift ? byte_at(first + i + 1) >> (8 - shift) : 0u);
+    if (i + 1 == bytes && n % 8) v &= 0xFF00u >> (n % 8);
+    out += static_cast<char>(v & 0xFF);
+  }
+}
+
+}  // namespace
 
 std::string BlockBuilder::tags_section() const { return encode_tags_section(tags); }
 
 std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
-  constexpr std::uint64_t kStep = 16;
+  constexpr std::uint64_t kStep = 8;
   const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
   if (!options.compress || options.frame_bytes == 0 || big <= 2 * options.frame_bytes) return kStep;
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
@@ -40,13 +59,23 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
   // Where group k starts and ends in stream i.
   const auto group_from = [&](int i, std::uint32_t k) { return k ? game_end[i][k * step - 1] : 0u; };
   const auto group_to = [&](int i, std::uint32_t k) { return game_end[i][std::min(games, (k + 1) * step) - 1]; };
+  // The moves stream: each group's codewords from a byte boundary (the column counts bytes).
+  std::string moves;
+  std::vector<std::uint32_t> move_bytes(groups);
+  for (std::uint32_t k = 0; k < groups; ++k) {
+    const std::size_t before = moves.size();
+    append_bits(moves, streams.moves, group_from(0, k), group_to(0, k) - group_from(0, k));
+    move_bytes[k] = static_cast<std::uint32_t>(moves.size() - before);
+  }
   std::string structure;
   put_varint(structure, step);
-  for (int i = 0; i < 4; ++i)
+  put_varint(structure, plies);
+  for (std::uint32_t k = 0; k < groups; ++k) put_varint(structure, move_bytes[k]);
+  for (int i = 1; i < 4; ++i)
     for (std::uint32_t k = 0; k < groups; ++k) put_varint(structure, group_to(i, k) - group_from(i, k));
   structure += streams.structure;
   const std::string tags_plain = encode_tags_section(tags);
-  const std::string_view plain[kSections] = {tags_plain, streams.moves, structure, streams.texts, streams.raw};
+  const std::string_view plain[kSections] = {tags_plain, moves, structure, streams.texts, streams.raw};
   std::string table, data;
   for (int s = 0; s < kSections; ++s) {
     const std::string_view raw = plain[s];
@@ -108,7 +137,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
   block += static_cast<char>(kMoveCodec);
   block += static_cast<char>(kSections);
   block += static_cast<char>(kBlockLayout);
-  block += '\0';
+  block += static_cast<char>(streams.coder);
   put_le(block, games, 4);
   block += table;
   block += data;

@@ -18,6 +18,7 @@ struct BlockBuilder {
   CodecStreams streams;
   std::vector<std::vector<Tag>> tags;  // per game (verbatim games: their readable tag pairs)
   std::uint32_t games = 0;
+  std::uint64_t plies = 0;  // of all the games' lines (CodecStats::plies), set before finish()
   BlockSummary summary;
   // Where each game ended in each stream (moves, structure, texts, raw): the game directory
   // (9.3.1) is made from these when the block is finished.
@@ -31,8 +32,9 @@ struct BlockBuilder {
   std::string finish(const StoreOptions& options, const WriterDictionary* dict = nullptr) const;
   // The tags section before compression (9.4).
   std::string tags_section() const;
-  // Games per directory group (9.3.1): 16, or fewer where the texts or raw stream is to be
-  // split into zstd frames of about options.frame_bytes each.
+  // Games per directory group (9.3.1): 8 (reading a game decodes the moves of the group's games
+  // before it), or fewer where the texts or raw stream is to be split into zstd frames of about
+  // options.frame_bytes each.
   std::uint32_t directory_step(const StoreOptions& options) const;
 };
 

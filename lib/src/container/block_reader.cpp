@@ -7,6 +7,7 @@
 #include "common/endian.h"
 #include "common/hash.h"
 #include "common/zstd_frame.h"
+#include "codec/record.h"
 #include "container/tag_dictionary.h"
 #include "container/text_columns.h"
 
@@ -28,7 +29,10 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
   if (static_cast<std::uint8_t>(b[5]) != kSections) return bad("section count is not 5", 5);
   const auto layout = static_cast<std::uint8_t>(b[6]);
   if (layout != kBlockLayout) return unsupported(where + ": unknown block layout " + std::to_string(layout));
-  if (b[7] != 0) return bad("reserved byte not zero", 7);
+  const auto coder = static_cast<std::uint8_t>(b[7]);
+  if (coder > static_cast<std::uint8_t>(MoveCoder::kModel))
+    return unsupported(where + ": unknown move coder " + std::to_string(coder));
+  out.coder = static_cast<MoveCoder>(coder);
   out.games = static_cast<std::uint32_t>(get_le(b.data() + 8, 4));
   if (out.games == 0 || out.games > kMaxBlockGames) return bad("game count out of range", 8);
   std::uint64_t total = 0;
@@ -68,6 +72,7 @@ Status parse_directory(const std::string& where, const std::uint32_t raw[kSectio
   std::uint64_t step;
   if (!r.varint(step) || step == 0 || step > kMaxBlockGames) return bad("bad games per entry");
   dir.step = static_cast<std::uint32_t>(step);
+  if (!r.varint(dir.plies) || dir.plies > out.games * detail::kMaxPlies) return bad("bad ply count");
   const std::uint32_t groups = static_cast<std::uint32_t>((out.games + step - 1) / step);
   if (4ull * groups > r.remaining()) return bad("runs past the end of the structure section");
   for (auto& col : dir.group_start) {
@@ -154,6 +159,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   BlockSizes sizes;
   if (auto st = read_block_sizes(b, where, sizes); !st) return st;
   out.games = sizes.games;
+  out.coder = sizes.coder;
   std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
   std::copy(sizes.stored, sizes.stored + kSections, out.stored);
   std::copy(sizes.raw, sizes.raw + kSections, out.raw);
@@ -226,15 +232,8 @@ Status count_block(std::string_view bytes, const std::string& where, DecodedBloc
       if (auto st = decompress_group(block, kRaw, k, where); !st) return st;
       raw_done[k] = true;
     }
-  std::string_view moves_stream = block.sections[kMoves], raw_stream = block.sections[kRaw];
-  detail::ByteReader moves(moves_stream);
-  std::uint64_t plies;
-  std::string_view bytes_of;
-  while (moves.remaining())
-    if (!moves.varint(plies) || !moves.prefixed(bytes_of))
-      return corruption(where + ": the moves section ends inside a line");
-    else
-      out.plies += plies;
+  out.plies = block.directory.plies;
+  std::string_view raw_stream = block.sections[kRaw], bytes_of;
   detail::ByteReader raw(raw_stream);
   while (raw.remaining())
     if (!raw.prefixed(bytes_of)) return corruption(where + ": the raw section ends inside a verbatim game");
@@ -257,12 +256,20 @@ CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounde
     return bounded ? stream.substr(start, block.directory.group_start[i][k + 1] - start) : stream.substr(start);
   };
   return CodecCursor{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
-                     from(3, block.sections[kRaw])};
+                     from(3, block.sections[kRaw]), block.coder};
 }
 
-Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCursor& c, const std::string& where) {
+Status check_group_end(const DecodedBlock& block, std::uint32_t j, CodecCursor& c, const std::string& where) {
   const std::uint32_t step = block.directory.step;
   if ((j + 1) % step != 0 && j + 1 != block.games) return {};
+  // A group's move codewords end at a byte boundary, the bits up to it 0.
+  if (c.move_bit != 0) {
+    if (c.moves.empty() || (static_cast<unsigned char>(c.moves[0]) & (0xFFu >> c.move_bit)) != 0)
+      return corruption(where + ": game directory: the move codewords of the games up to game " + std::to_string(j + 1) +
+                        " of the block are not followed by zero bits to the end of their byte");
+    c.moves.remove_prefix(1);
+    c.move_bit = 0;
+  }
   // Where the games stopped reading, against where the next group starts (or the streams end).
   const std::uint32_t next = (j + step) / step;
   const std::string_view base[4] = {block.sections[kMoves], block.structure_stream(), block.sections[kTexts],

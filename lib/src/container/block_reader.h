@@ -21,6 +21,7 @@ class ReaderDictionaries;
 struct GameDirectory {
   std::size_t bytes = 0;  // its size: the structure stream follows it
   std::uint32_t step = 0;
+  std::uint64_t plies = 0;  // of all the block's lines, null moves included
   std::vector<std::uint32_t> group_start[4];
 };
 
@@ -38,6 +39,7 @@ struct DecodedBlock {
   // the archive has none, and such a section is corrupt).
   const ReaderDictionaries* dictionaries = nullptr;
   std::uint32_t games = 0;
+  MoveCoder coder = MoveCoder::kModel;  // of the block's move codewords
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};  // each section's sizes, as the table gives them
   std::string sections[kSections];
@@ -48,7 +50,7 @@ struct DecodedBlock {
   std::string_view structure_stream() const { return std::string_view(sections[kStructure]).substr(directory.bytes); }
   // The streams of the whole block.
   CodecCursor cursor() const {
-    return CodecCursor{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw]};
+    return CodecCursor{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw], coder};
   }
 };
 
@@ -67,7 +69,9 @@ Status group_ready(DecodedBlock& block, std::uint32_t k, const std::string& wher
 CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounded = false);
 // After game j was decoded in order, leaving `c`: if j ends its group, the group must end where
 // the directory says in every stream.
-Status check_group_end(const DecodedBlock& block, std::uint32_t j, const CodecCursor& c, const std::string& where);
+// Aligns the cursor's moves to the byte after the group's last codeword (its bits up to there
+// must be 0).
+Status check_group_end(const DecodedBlock& block, std::uint32_t j, CodecCursor& c, const std::string& where);
 // Whether a block's games have taken every byte of its streams (BLOCK-2).
 inline bool all_consumed(const CodecCursor& c) {
   return c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty();
@@ -85,6 +89,7 @@ Status count_block(std::string_view bytes, const std::string& where, DecodedBloc
 // A block's header and section table, checked with its checksum (no section decoded).
 struct BlockSizes {
   std::uint32_t games = 0;
+  MoveCoder coder = MoveCoder::kModel;
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};
 };

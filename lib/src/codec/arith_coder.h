@@ -1,0 +1,81 @@
+// The arithmetic coder of move symbols (internal; format specification, "Move codewords"): a
+// game's symbols, each a sub-range [c, c + f) of a total T, as one codeword of bits, most
+// significant first. The coder keeps a 32-bit interval [low, high]; a symbol narrows it to
+// [low + r*c, low + r*(c + f) - 1] with r = floor((high - low + 1) / T), then the interval is
+// doubled while it lies in one half of the range or in its middle half (Witten, Neal and Cleary,
+// "Arithmetic coding for data compression", CACM 1987). The codeword ends with two bits, and the
+// pending ones, that select a quarter of the range inside the final interval, so a decoder
+// reads the same symbols whatever bits follow: codewords are written one after the other with
+// no length between them, and a decoder knows where each ends. A codeword of no symbols has no
+// bits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace pgnarc::detail {
+
+inline constexpr std::uint64_t kCodeTop = 0xFFFFFFFFu;
+inline constexpr std::uint64_t kCodeHalf = 0x80000000u;
+inline constexpr std::uint64_t kCodeQuarter = 0x40000000u;
+// A symbol's total must be at most this (after renormalisation the interval holds more than a
+// quarter of the range, 2^30 values, so every symbol gets at least 2^5 of them).
+inline constexpr std::uint32_t kMaxCodeTotal = 1u << 25;
+
+// Bits appended to a byte string, most significant bit of each byte first.
+struct BitSink {
+  std::string& bytes;
+  std::uint64_t& bits;  // bits in `bytes` (the last byte's unused low bits are 0)
+  void put(unsigned bit) {
+    if ((bits & 7) == 0) bytes += '\0';
+    if (bit) bytes.back() = static_cast<char>(static_cast<unsigned char>(bytes.back()) | (0x80u >> (bits & 7)));
+    ++bits;
+  }
+};
+
+// The bit at `index` of `bytes` (0 past the end).
+inline unsigned bit_at(std::string_view bytes, std::uint64_t index) {
+  const std::uint64_t byte = index >> 3;
+  return byte < bytes.size() ? (static_cast<unsigned char>(bytes[byte]) >> (7 - (index & 7))) & 1u : 0u;
+}
+
+class ArithEncoder {
+ public:
+  explicit ArithEncoder(BitSink out) : out_(out) {}
+  // Codes the symbol [c, c + f) of total T (0 < f, c + f <= T <= kMaxCodeTotal).
+  void encode(std::uint32_t c, std::uint32_t f, std::uint32_t total);
+  // Ends the codeword (nothing if no symbol was coded).
+  void finish();
+
+ private:
+  void emit(unsigned bit);
+  BitSink out_;
+  std::uint64_t low_ = 0, high_ = kCodeTop, pending_ = 0;
+  bool any_ = false;
+};
+
+class ArithDecoder {
+ public:
+  // Starts a codeword at bit `start` of `bytes`.
+  void start(std::string_view bytes, std::uint64_t start);
+  // The position of the next symbol within the current total T: a value v in [0, T) such that
+  // the symbol [c, c + f) with c <= v < c + f is the one coded; false if the codeword's value lies
+  // in the part of the interval that no symbol has (damage).
+  bool target(std::uint32_t total, std::uint32_t& v);
+  // Takes the symbol [c, c + f) of total T found by target().
+  void consume(std::uint32_t c, std::uint32_t f, std::uint32_t total);
+  // Ends the codeword: checks its closing bits; returns its length in bits, or -1 if the closing
+  // bits are not the ones a coder writes.
+  std::int64_t finish() const;
+
+ private:
+  std::string_view bytes_;
+  std::uint64_t start_ = 0;
+  std::uint64_t low_ = 0, high_ = kCodeTop, value_ = 0, pending_ = 0;
+  std::uint64_t shifts_ = 0;  // renormalising doublings: bits of the codeword before its closing bits
+  std::uint64_t r_ = 0;       // the last target()'s unit
+  bool any_ = false;
+};
+
+}  // namespace pgnarc::detail

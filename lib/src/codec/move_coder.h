@@ -1,0 +1,72 @@
+// Move symbols (internal): what each ply of a line codes, with the frequencies of a move coder
+// (format specification, "Move codewords"). At a coded ply the symbols are the position's legal
+// moves in canonical order, each with its frequency (the move model's, or 4096 each for the
+// uniform coder), and, in a line whose ply count is not stored (an unannotated main line), first
+// of all the end of the line: with the model a frequency from the end hazard of the ply number,
+// with the uniform coder 1/256 of the moves' total. A game's symbols, line after line, form one codeword of the
+// arithmetic coder (arith_coder.h).
+#pragma once
+
+#include <cstdint>
+
+#include "codec/arith_coder.h"
+#include "codec/codec.h"
+#include "codec/move_model.h"
+#include "rules/movegen.h"
+
+namespace pgnarc::detail {
+
+// The symbol of one ply: [c, c + f) of total.
+struct PlySymbol {
+  std::uint32_t c, f, total;
+};
+
+// The frequencies of a ply's symbols (moves in canonical order, the end first where a line
+// `ends`); `count` is 0 where the ply has nothing to code (one legal move in a line of known
+// length).
+struct PlyFrequencies {
+  std::uint32_t end = 0;   // the end's frequency (0: no end symbol)
+  std::uint32_t total = 0;
+  int count = 0;           // the legal moves
+  std::uint32_t freq[kMaxLegalMoves];
+};
+
+// The frequency of the end of a line at `ply` (plies played in the line before it) where the
+// moves' frequencies sum to `moves`.
+inline std::uint32_t end_frequency(std::uint32_t moves, std::uint64_t ply,
+                                   const std::uint32_t* hazard = model::kEndHazard.data()) {
+  const std::uint64_t f = (static_cast<std::uint64_t>(moves) * hazard[ply < 255 ? ply : 255]) >> 16;
+  return f ? static_cast<std::uint32_t>(f) : 1u;
+}
+
+// Fills `out` for the position `pos` (targets `t`, model history `h`) at `ply` of a line (the
+// model's tables can be given, for the trainer).
+void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Position& pos, const PieceTargets& t,
+                     const model::History& h, PlyFrequencies& out, const std::int8_t* weights = model::kWeights.data(),
+                     const std::uint32_t* hazard = model::kEndHazard.data());
+
+// The symbol of the move at `index` (-1: the end) among `p`.
+inline PlySymbol symbol_of(const PlyFrequencies& p, int index) {
+  if (index < 0) return PlySymbol{0, p.end, p.total};
+  std::uint32_t c = p.end;
+  for (int i = 0; i < index; ++i) c += p.freq[i];
+  return PlySymbol{c, p.freq[index], p.total};
+}
+
+// Reads the next symbol among `p` off `dec`: the move's index, -1 for the end, or -2 if the
+// codeword's value lies where no symbol is (damage).
+inline int read_symbol(ArithDecoder& dec, const PlyFrequencies& p) {
+  std::uint32_t v;
+  if (!dec.target(p.total, v)) return -2;
+  if (v < p.end) {
+    dec.consume(0, p.end, p.total);
+    return -1;
+  }
+  std::uint32_t c = p.end;
+  int i = 0;
+  while (v >= c + p.freq[i]) c += p.freq[i++];
+  dec.consume(c, p.freq[i], p.total);
+  return i;
+}
+
+}  // namespace pgnarc::detail

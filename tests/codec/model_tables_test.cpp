@@ -1,0 +1,49 @@
+// The move model's tables in the specification's appendix (format-spec/move-model-tables.md) are
+// the library's, number for number, so that the document cannot drift from the code.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "codec/move_model.h"
+#include "support/test_util.h"
+
+namespace pgnarc::detail::model {
+namespace {
+
+// The integers of the ```text blocks under the heading `heading` (up to the next "## ").
+std::vector<long> numbers_under(const std::string& doc, const std::string& heading) {
+  std::vector<long> out;
+  const std::size_t from = doc.find("\n" + heading + "\n");
+  EXPECT_NE(from, std::string::npos) << heading;
+  if (from == std::string::npos) return out;
+  const std::size_t to = doc.find("\n## ", from + heading.size() + 2);
+  const std::string part = doc.substr(from, to == std::string::npos ? std::string::npos : to - from);
+  for (std::size_t at = part.find("```text\n"); at != std::string::npos; at = part.find("```text\n", at)) {
+    at += 8;
+    const std::size_t end = part.find("```", at);
+    std::istringstream in(part.substr(at, end - at));
+    for (long v; in >> v;) out.push_back(v);
+    at = end + 3;
+  }
+  return out;
+}
+
+TEST(ModelTables, TheSpecificationListsTheLibrarysTables) {
+  const std::string doc = test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/move-model-tables.md");
+  EXPECT_NE(doc.find("K = " + std::to_string(kFeatures) + " features."), std::string::npos);
+  const std::vector<long> w = numbers_under(doc, "## W");
+  ASSERT_EQ(w.size(), kWeights.size());
+  for (std::size_t k = 0; k < w.size(); ++k) EXPECT_EQ(w[k], kWeights[k]) << "W[" << k << "]";
+  const std::vector<long> h = numbers_under(doc, "## H");
+  ASSERT_EQ(h.size(), kEndHazard.size());
+  for (std::size_t k = 0; k < h.size(); ++k) {
+    EXPECT_EQ(h[k], static_cast<long>(kEndHazard[k])) << "H[" << k << "]";
+    EXPECT_GE(h[k], 1);
+    EXPECT_LE(h[k], static_cast<long>(kMaxEndHazard));
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc::detail::model
