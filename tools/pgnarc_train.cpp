@@ -11,6 +11,7 @@
 // measured exactly: bits per ply = sum of log2(total / frequency of the played move).
 // --out writes the weights as the C++ source lib/src/codec/model_weights.cpp.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -184,6 +185,7 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kSee) return "exchange on the to-square [type][quiet, capture][balance]";
   if (k >= model::kKingDistance) return "king distance [type][distance]";
   if (k >= model::kCastlingLoss) return "castling loss [king, rook]";
   if (k >= model::kShield) return "king shield";
@@ -285,6 +287,31 @@ int main(int argc, char** argv) {
                  tr.nats / std::log(2.0) / static_cast<double>(tr.plies), static_cast<unsigned long long>(tr.plies));
   }
   const std::vector<std::int8_t> q = quantize(tr.w);
+  // The cost of the model: held-out plies replayed with generation only, then with the model's
+  // frequencies too (compute_facts and scoring every legal move), timed on one thread.
+  {
+    using Clock = std::chrono::steady_clock;
+    std::uint64_t coded = 0, sink = 0;
+    std::uint32_t freq[256];
+    const auto t0 = Clock::now();
+    for (const Input& in : inputs)
+      for (std::size_t i = in.fit; i < in.games.size(); ++i)
+        replay(in.games[i], [&](const Position&, const PieceTargets& t, const model::History&, int played) {
+          sink += static_cast<std::uint64_t>(t.total + played);
+          ++coded;
+        });
+    const auto t1 = Clock::now();
+    for (const Input& in : inputs)
+      for (std::size_t i = in.fit; i < in.games.size(); ++i)
+        replay(in.games[i], [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
+          sink += model::frequencies(pos, t, h, freq, q.data()) + freq[played];
+        });
+    const auto t2 = Clock::now();
+    const double gen = std::chrono::duration<double>(t1 - t0).count(), all = std::chrono::duration<double>(t2 - t1).count();
+    std::fprintf(stderr, "timing: %.2fM coded plies/s with the model (%.0f ns per ply, %.0f of them the model's)%s\n",
+                 static_cast<double>(coded) / all * 1e-6, all / static_cast<double>(coded) * 1e9,
+                 (all - gen) / static_cast<double>(coded) * 1e9, sink == 1 ? " " : "");
+  }
   std::printf("%-50s %9s %9s %8s %8s %7s\n", "held out", "plies", "model", "uniform", "per ply", "first");
   for (const Input& in : inputs) {
     if (in.fit == in.games.size()) continue;

@@ -95,9 +95,50 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
     if (!(their_pawns & files & ahead)) f.passed |= bb(s);
   }
 
+  f.diagonal_sliders = pos.pieces(kWhite, kBishop) | pos.pieces(kBlack, kBishop) | pos.pieces(kWhite, kQueen) |
+                       pos.pieces(kBlack, kQueen);
+  f.straight_sliders = pos.pieces(kWhite, kRook) | pos.pieces(kBlack, kRook) | pos.pieces(kWhite, kQueen) |
+                       pos.pieces(kBlack, kQueen);
+
   f.castle_rooks = 0;
   for (CastleSide side : {kKingSide, kQueenSide})
     if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= bb(r);
+}
+
+int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captured, Bitboard occ) {
+  const AttackTables& T = attack_tables();
+  Bitboard attackers =
+      ((T.pawn[kBlack][to] & pos.pieces(kWhite, kPawn)) | (T.pawn[kWhite][to] & pos.pieces(kBlack, kPawn)) |
+       (T.knight[to] & (pos.pieces(kWhite, kKnight) | pos.pieces(kBlack, kKnight))) |
+       (T.king[to] & (pos.pieces(kWhite, kKing) | pos.pieces(kBlack, kKing))) |
+       (T.bishop_attacks(to, occ) & f.diagonal_sliders) | (T.rook_attacks(to, occ) & f.straight_sliders)) &
+      occ;
+  // gain[d]: the balance for the side making capture d (0 = the move) if the exchange stops after it.
+  int gain[34];
+  int d = 0;
+  gain[0] = captured;
+  int on_to = moved;  // the value of the piece now on `to`
+  Color side = ~f.us;
+  for (;;) {
+    const Bitboard mine = attackers & pos.pieces(side);
+    if (!mine) break;
+    int t = kPawn;
+    Bitboard b = 0;
+    for (; t <= kKing; ++t)
+      if ((b = mine & pos.pieces(side, static_cast<PieceType>(t)))) break;
+    ++d;
+    gain[d] = on_to - gain[d - 1];
+    on_to = kValue[t];
+    const Bitboard from = b & -b;
+    occ ^= from;
+    if (t != kKnight && t != kKing)
+      attackers |= (T.bishop_attacks(to, occ) & f.diagonal_sliders) | (T.rook_attacks(to, occ) & f.straight_sliders);
+    attackers &= occ;
+    side = ~side;
+  }
+  // Each side stops capturing where going on would lose.
+  for (; d > 0; --d) gain[d - 1] = -(-gain[d - 1] > gain[d] ? -gain[d - 1] : gain[d]);
+  return gain[0];
 }
 
 namespace {

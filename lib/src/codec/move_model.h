@@ -35,10 +35,12 @@ inline constexpr int kPassed = kCastle + 2;                     // [relative ran
 inline constexpr int kShield = kPassed + 8;                     // 1
 inline constexpr int kCastlingLoss = kShield + 1;               // [king, rook]
 inline constexpr int kKingDistance = kCastlingLoss + 2;         // [type][distance 0..7]
-inline constexpr int kFeatures = kKingDistance + kTypes * 8;
+inline constexpr int kSeeRange = 9;                             // exchange balances -9 .. 9 pawns
+inline constexpr int kSee = kKingDistance + kTypes * 8;         // [type][quiet, capture][balance + 9]
+inline constexpr int kFeatures = kSee + kTypes * 2 * (2 * kSeeRange + 1);
 
 // A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 16;
+inline constexpr int kMaxMoveFeatures = 17;
 
 // What the model knows of the line before the position: where the opponent's last move put its
 // piece (its king's square for castling), or kNoSquare (the first ply of a game, after a null
@@ -67,6 +69,8 @@ struct PlyFacts {
   Bitboard castle_rooks;       // our rooks that may still castle
   Square last_to;
   Square our_king;
+  Bitboard diagonal_sliders;  // bishops and queens of both sides
+  Bitboard straight_sliders;  // rooks and queens of both sides
 };
 
 inline constexpr int kValue[7] = {0, 1, 3, 3, 5, 9, 100};
@@ -85,6 +89,13 @@ inline Bitboard piece_attacks(const AttackTables& T, PieceType t, Color c, Squar
 
 // Fills `f` for `pos` (whose side to move has a king).
 void compute_facts(const Position& pos, const History& history, PlyFacts& f);
+
+// Static exchange evaluation: the material balance, in pawns (P 1, N B 3, R 5, Q 9, K 100), for
+// the side to move when its piece worth `moved` lands on `to` capturing `captured`, and then both
+// sides capture on `to` in turn, each with its least valuable attacker and only while that pays
+// (the swap algorithm; sliders behind a capturer join in; pins and checks are ignored). `occ` is
+// the occupancy after the move left its square (and an en passant victim left the board).
+int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captured, Bitboard occ);
 
 inline int distance(Square a, Square b) {
   const int df = file_of(a) - file_of(b), dr = rank_of(a) - rank_of(b);
@@ -155,6 +166,8 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
       else cls = 3;
       const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
       const Bitboard occ_after = (f.occ & ~bb(from)) | bb(to);
+      const int victim_value = kValue[victim];
+      const Bitboard see_occ = (f.occ & ~bb(from)) & ~(en_passant ? bb(to ^ 8) : 0);
       const int rel_to = to ^ flip;
       const int dist = distance(to, f.their_king);
       const int moves = promoting ? 4 : 1;
@@ -176,6 +189,14 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
         if (passed) sink.move_feature(kPassed + (rel_to >> 3));
         if (type == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
         sink.move_feature(kKingDistance + ti * 8 + dist);
+        {
+          // The exchange on the to-square: computed only where the opponent attacks it before
+          // the move, else the victim's value (0 for a quiet move).
+          int balance = victim_value;
+          if (attacked) balance = see(pos, f, to, kValue[acting], victim_value, see_occ);
+          balance = balance < -kSeeRange ? -kSeeRange : balance > kSeeRange ? kSeeRange : balance;
+          sink.move_feature(kSee + (ti * 2 + (victim != kNoPieceType)) * (2 * kSeeRange + 1) + balance + kSeeRange);
+        }
       }
     }
   }
