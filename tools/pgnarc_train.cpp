@@ -185,6 +185,7 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kHanging) return "another piece en prise [class][type][quiet, capture]";
   if (k >= model::kSee) return "exchange on the to-square [type][quiet, capture][balance]";
   if (k >= model::kKingDistance) return "king distance [type][distance]";
   if (k >= model::kCastlingLoss) return "castling loss [king, rook]";

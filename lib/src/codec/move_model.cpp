@@ -100,6 +100,20 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.straight_sliders = pos.pieces(kWhite, kRook) | pos.pieces(kBlack, kRook) | pos.pieces(kWhite, kQueen) |
                        pos.pieces(kBlack, kQueen);
 
+  {
+    static constexpr int kClass[7] = {0, 1, 2, 2, 3, 4, 0};
+    int n = 0;
+    f.hanging_square[0] = f.hanging_square[1] = kNoSquare;
+    f.hanging_class[0] = f.hanging_class[1] = 0;
+    for (int t = kQueen; t >= kPawn && n < 2; --t)
+      for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)) &
+                        (f.attacked_lower[t] | (f.their_attacks & ~f.our_once));
+           b && n < 2; ++n) {
+        f.hanging_square[n] = pop_lsb(b);
+        f.hanging_class[n] = kClass[t];
+      }
+  }
+
   f.castle_rooks = 0;
   for (CastleSide side : {kKingSide, kQueenSide})
     if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= bb(r);

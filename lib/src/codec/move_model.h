@@ -37,10 +37,11 @@ inline constexpr int kCastlingLoss = kShield + 1;               // [king, rook]
 inline constexpr int kKingDistance = kCastlingLoss + 2;         // [type][distance 0..7]
 inline constexpr int kSeeRange = 9;                             // exchange balances -9 .. 9 pawns
 inline constexpr int kSee = kKingDistance + kTypes * 8;         // [type][quiet, capture][balance + 9]
-inline constexpr int kFeatures = kSee + kTypes * 2 * (2 * kSeeRange + 1);
+inline constexpr int kHanging = kSee + kTypes * 2 * (2 * kSeeRange + 1);  // [P, N/B, R, Q][type][quiet, capture]
+inline constexpr int kFeatures = kHanging + 4 * kTypes * 2;
 
 // A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 17;
+inline constexpr int kMaxMoveFeatures = 18;
 
 // What the model knows of the line before the position: where the opponent's last move put its
 // piece (its king's square for castling), or kNoSquare (the first ply of a game, after a null
@@ -69,6 +70,10 @@ struct PlyFacts {
   Bitboard castle_rooks;       // our rooks that may still castle
   Square last_to;
   Square our_king;
+  // Our two most valuable pieces en prise (not the king; attacked by a piece worth less, or
+  // attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor, 3 rook, 4 queen).
+  Square hanging_square[2];
+  int hanging_class[2];
   Bitboard diagonal_sliders;  // bishops and queens of both sides
   Bitboard straight_sliders;  // rooks and queens of both sides
 };
@@ -144,6 +149,8 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
     if (type == kRook && (f.castle_rooks >> from & 1)) sink.piece_feature(kCastlingLoss + 1);
     const bool promoting = t.promoting >> from & 1;
     const bool disc = f.discoverers >> from & 1;
+    // Another piece of ours is en prise: the value class of the most valuable one but the mover.
+    const int hanging = f.hanging_class[from == f.hanging_square[0] ? 1 : 0];
     while (targets) {
       const Square to = pop_lsb(targets);
       const Piece on_to = pos.piece_on(to);
@@ -186,6 +193,7 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
         if (hits & f.higher[acting]) sink.move_feature(kThreat + ti * 2);
         else if (hits & f.undefended) sink.move_feature(kThreat + ti * 2 + 1);
         if (promoting) sink.move_feature(kPromotion + p);
+        if (hanging) sink.move_feature(kHanging + ((hanging - 1) * kTypes + ti) * 2 + (victim != kNoPieceType));
         if (passed) sink.move_feature(kPassed + (rel_to >> 3));
         if (type == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
         sink.move_feature(kKingDistance + ti * 8 + dist);
