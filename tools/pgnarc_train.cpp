@@ -100,7 +100,7 @@ void replay(const GameRec& g, Visit&& visit) {
     }
     generate_targets(pos, t);
     if (t.total > 1) visit(pos, t, history, index_in(pos, t, m));
-    history = model::history_after(pos, m);
+    history = model::history_after(history, pos, m);
     pos.play(m);
   }
 }
@@ -185,6 +185,10 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kNearLast) return "near the opponent's last move [type][distance of to]";
+  if (k >= model::kBack) return "straight back [type]";
+  if (k >= model::kAgain) return "the piece moved last [type]";
+  if (k >= model::kRescue) return "defends the piece en prise [class]";
   if (k >= model::kHanging) return "another piece en prise [class][type][quiet, capture]";
   if (k >= model::kSee) return "exchange on the to-square [type][quiet, capture][balance]";
   if (k >= model::kKingDistance) return "king distance [type][distance]";

@@ -38,16 +38,21 @@ inline constexpr int kKingDistance = kCastlingLoss + 2;         // [type][distan
 inline constexpr int kSeeRange = 9;                             // exchange balances -9 .. 9 pawns
 inline constexpr int kSee = kKingDistance + kTypes * 8;         // [type][quiet, capture][balance + 9]
 inline constexpr int kHanging = kSee + kTypes * 2 * (2 * kSeeRange + 1);  // [P, N/B, R, Q][type][quiet, capture]
-inline constexpr int kFeatures = kHanging + 4 * kTypes * 2;
+inline constexpr int kRescue = kHanging + 4 * kTypes * 2;      // [class]
+inline constexpr int kAgain = kRescue + 4;                      // [type]
+inline constexpr int kBack = kAgain + kTypes;                   // [type]
+inline constexpr int kNearLast = kBack + kTypes;                // [type][distance 0..7]
+inline constexpr int kFeatures = kNearLast + kTypes * 8;
 
 // A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 18;
+inline constexpr int kMaxMoveFeatures = 22;
 
-// What the model knows of the line before the position: where the opponent's last move put its
-// piece (its king's square for castling), or kNoSquare (the first ply of a game, after a null
-// move).
+// What the model knows of the line before the position: where the opponent's last move took its
+// piece from and put it (for castling, the king's squares), and the same of our own move before
+// it; kNoSquare where there is no such move (the first plies of a game, and after a null move).
 struct History {
-  Square last_to = kNoSquare;
+  Square last_from = kNoSquare, last_to = kNoSquare;
+  Square our_last_from = kNoSquare, our_last_to = kNoSquare;
 };
 
 // Facts about a position computed once for all of its moves.
@@ -69,6 +74,7 @@ struct PlyFacts {
   Bitboard passed;             // our passed pawns
   Bitboard castle_rooks;       // our rooks that may still castle
   Square last_to;
+  Square our_last_from, our_last_to;
   Square our_king;
   // Our two most valuable pieces en prise (not the king; attacked by a piece worth less, or
   // attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor, 3 rook, 4 queen).
@@ -139,6 +145,8 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
       sink.piece_feature(kFromSafety + ti * 4 + cls);
     }
     if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
+    const bool again = from == f.our_last_to;  // the piece our previous move moved
+    if (again) sink.piece_feature(kAgain + ti);
     if (f.in_check) sink.piece_feature(kInCheck + ti);
     const Bitboard own_attacks = piece_attacks(T, type, us, from, f.occ);
     const bool shield = type == kPawn && ((f.our_king ^ flip) >> 3) == 0 &&
@@ -193,6 +201,10 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
         if (hits & f.higher[acting]) sink.move_feature(kThreat + ti * 2);
         else if (hits & f.undefended) sink.move_feature(kThreat + ti * 2 + 1);
         if (promoting) sink.move_feature(kPromotion + p);
+        if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
+        if (f.last_to != kNoSquare) sink.move_feature(kNearLast + ti * 8 + distance(to, f.last_to));
+        if (hanging && (hits >> f.hanging_square[from == f.hanging_square[0] ? 1 : 0] & 1))
+          sink.move_feature(kRescue + hanging - 1);
         if (hanging) sink.move_feature(kHanging + ((hanging - 1) * kTypes + ti) * 2 + (victim != kNoPieceType));
         if (passed) sink.move_feature(kPassed + (rel_to >> 3));
         if (type == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
@@ -227,12 +239,12 @@ inline std::uint32_t frequency_of(int d) {
 std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                           const std::int8_t* weights = kWeights.data());
 
-// The history after `m` is played in `pos`.
-inline History history_after(const Position& pos, Move m) {
-  if (m.kind() == Move::kCastling)
-    return History{make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from()))};
+// The history after `m` is played in `pos`, whose history was `h`: the move becomes the
+// opponent's last, and the opponent's last its own before.
+inline History history_after(const History& h, const Position& pos, Move m) {
   (void)pos;
-  return History{m.to()};
+  const Square to = m.kind() == Move::kCastling ? make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from())) : m.to();
+  return History{m.from(), to, h.last_from, h.last_to};
 }
 
 }  // namespace pgnarc::detail::model
