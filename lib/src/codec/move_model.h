@@ -42,10 +42,12 @@ inline constexpr int kRescue = kHanging + 4 * kTypes * 2;      // [class]
 inline constexpr int kAgain = kRescue + 4;                      // [type]
 inline constexpr int kBack = kAgain + kTypes;                   // [type]
 inline constexpr int kNearLast = kBack + kTypes;                // [type][distance 0..7]
-inline constexpr int kFeatures = kNearLast + kTypes * 8;
+inline constexpr int kFromNearLast = kNearLast + kTypes * 8;    // [type][distance of from]
+inline constexpr int kNearOurLast = kFromNearLast + kTypes * 8; // [type][distance of to]
+inline constexpr int kFeatures = kNearOurLast + kTypes * 8;
 
 // A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 22;
+inline constexpr int kMaxMoveFeatures = 24;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -147,6 +149,7 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
     if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
     const bool again = from == f.our_last_to;  // the piece our previous move moved
     if (again) sink.piece_feature(kAgain + ti);
+    if (f.last_to != kNoSquare) sink.piece_feature(kFromNearLast + ti * 8 + distance(from, f.last_to));
     if (f.in_check) sink.piece_feature(kInCheck + ti);
     const Bitboard own_attacks = piece_attacks(T, type, us, from, f.occ);
     const bool shield = type == kPawn && ((f.our_king ^ flip) >> 3) == 0 &&
@@ -203,6 +206,7 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
         if (promoting) sink.move_feature(kPromotion + p);
         if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
         if (f.last_to != kNoSquare) sink.move_feature(kNearLast + ti * 8 + distance(to, f.last_to));
+        if (f.our_last_to != kNoSquare) sink.move_feature(kNearOurLast + ti * 8 + distance(to, f.our_last_to));
         if (hanging && (hits >> f.hanging_square[from == f.hanging_square[0] ? 1 : 0] & 1))
           sink.move_feature(kRescue + hanging - 1);
         if (hanging) sink.move_feature(kHanging + ((hanging - 1) * kTypes + ti) * 2 + (victim != kNoPieceType));
