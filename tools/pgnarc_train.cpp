@@ -185,6 +185,8 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kKingZone) return "attacks next to their king [type][1, 2, 3+]";
+  if (k >= model::kMobility) return "mobility [type][safe squares attacked]";
   if (k >= model::kNearOurLast) return "near our previous move [type][distance of to]";
   if (k >= model::kFromNearLast) return "from near the opponent's last move [type][distance of from]";
   if (k >= model::kNearLast) return "near the opponent's last move [type][distance of to]";

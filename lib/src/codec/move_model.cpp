@@ -116,6 +116,10 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
       }
   }
 
+  f.our_pieces = pos.pieces(us);
+  f.their_pawn_attacks = by_type[kPawn];
+  f.king_zone = f.their_king != kNoSquare ? T.king[f.their_king] : 0;
+
   f.castle_rooks = 0;
   for (CastleSide side : {kKingSide, kQueenSide})
     if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= bb(r);

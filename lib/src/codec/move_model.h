@@ -44,10 +44,12 @@ inline constexpr int kBack = kAgain + kTypes;                   // [type]
 inline constexpr int kNearLast = kBack + kTypes;                // [type][distance 0..7]
 inline constexpr int kFromNearLast = kNearLast + kTypes * 8;    // [type][distance of from]
 inline constexpr int kNearOurLast = kFromNearLast + kTypes * 8; // [type][distance of to]
-inline constexpr int kFeatures = kNearOurLast + kTypes * 8;
+inline constexpr int kMobility = kNearOurLast + kTypes * 8;     // [type][safe squares attacked 0..15]
+inline constexpr int kKingZone = kMobility + kTypes * 16;       // [type][squares next to their king attacked 1, 2, 3+]
+inline constexpr int kFeatures = kKingZone + kTypes * 3;
 
 // A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 24;
+inline constexpr int kMaxMoveFeatures = 26;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -82,6 +84,8 @@ struct PlyFacts {
   // attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor, 3 rook, 4 queen).
   Square hanging_square[2];
   int hanging_class[2];
+  Bitboard our_pieces, their_pawn_attacks;
+  Bitboard king_zone;  // the squares next to their king
   Bitboard diagonal_sliders;  // bishops and queens of both sides
   Bitboard straight_sliders;  // rooks and queens of both sides
 };
@@ -206,6 +210,12 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
         if (promoting) sink.move_feature(kPromotion + p);
         if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
         if (f.last_to != kNoSquare) sink.move_feature(kNearLast + ti * 8 + distance(to, f.last_to));
+        {
+          const int safe = popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
+          sink.move_feature(kMobility + ti * 16 + (safe > 15 ? 15 : safe));
+          const int zone = popcount(hits & f.king_zone);
+          if (zone) sink.move_feature(kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
+        }
         if (f.our_last_to != kNoSquare) sink.move_feature(kNearOurLast + ti * 8 + distance(to, f.our_last_to));
         if (hanging && (hits >> f.hanging_square[from == f.hanging_square[0] ? 1 : 0] & 1))
           sink.move_feature(kRescue + hanging - 1);
