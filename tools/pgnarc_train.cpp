@@ -185,6 +185,7 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kToByKing) return "to-square by their king's wing [wing][type][square]";
   if (k >= model::kKingZone) return "attacks next to their king [type][1, 2, 3+]";
   if (k >= model::kMobility) return "mobility [type][safe squares attacked]";
   if (k >= model::kNearOurLast) return "near our previous move [type][distance of to]";

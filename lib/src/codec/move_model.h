@@ -46,10 +46,11 @@ inline constexpr int kFromNearLast = kNearLast + kTypes * 8;    // [type][distan
 inline constexpr int kNearOurLast = kFromNearLast + kTypes * 8; // [type][distance of to]
 inline constexpr int kMobility = kNearOurLast + kTypes * 8;     // [type][safe squares attacked 0..15]
 inline constexpr int kKingZone = kMobility + kTypes * 16;       // [type][squares next to their king attacked 1, 2, 3+]
-inline constexpr int kFeatures = kKingZone + kTypes * 3;
+inline constexpr int kToByKing = kKingZone + kTypes * 3;       // [their king's wing][type][relative to-square]
+inline constexpr int kFeatures = kToByKing + 3 * kTypes * 64;
 
 // A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 26;
+inline constexpr int kMaxMoveFeatures = 27;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -132,6 +133,8 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
   const Color us = f.us;
   const int flip = f.flip;
   const int phase_base = f.phase * kTypes * 64;
+  // Their king's wing: files a-c, d-e, f-h (0 without a king).
+  const int wing_base = kToByKing + (f.their_king == kNoSquare ? 1 : file_of(f.their_king) < 3 ? 0 : file_of(f.their_king) < 5 ? 1 : 2) * kTypes * 64;
   int index = 0;
   for (Bitboard movers = t.movers; movers;) {
     const Square from = pop_lsb(movers);
@@ -198,6 +201,7 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
         sink.move(index++);
         sink.move_feature(kTo + phase_base + ti * 64 + rel_to);
         sink.move_feature(kToSafety + ti * 4 + cls);
+        sink.move_feature(wing_base + ti * 64 + rel_to);
         if (victim != kNoPieceType) {
           sink.move_feature(kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
           if (to == f.last_to) sink.move_feature(kRecapture + ti);
