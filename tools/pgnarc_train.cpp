@@ -185,6 +185,9 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kFromAttacker) return "from-square attacked [type][their least attacker][defended]";
+  if (k >= model::kThreatValue) return "threat [type][most valuable threatened]";
+  if (k >= model::kFork) return "fork [type]";
   if (k >= model::kToByKing) return "to-square by their king's wing [wing][type][square]";
   if (k >= model::kKingZone) return "attacks next to their king [type][1, 2, 3+]";
   if (k >= model::kMobility) return "mobility [type][safe squares attacked]";

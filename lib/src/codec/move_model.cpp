@@ -28,7 +28,8 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.our_king = pos.king_square(us);
   f.their_king = pos.king_square(them);
 
-  Bitboard by_type[7] = {};
+  Bitboard* by_type = f.their_by_type;
+  for (int t = 0; t < 7; ++t) by_type[t] = 0;
   for (int t = kPawn; t <= kKing; ++t)
     for (Bitboard b = pos.pieces(them, static_cast<PieceType>(t)); b;)
       by_type[t] |= piece_attacks(T, static_cast<PieceType>(t), them, pop_lsb(b), occ);
@@ -117,6 +118,9 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   }
 
   f.our_pieces = pos.pieces(us);
+  f.their_queens = pos.pieces(them, kQueen);
+  f.their_rooks = pos.pieces(them, kRook);
+  f.their_minors = pos.pieces(them, kKnight) | pos.pieces(them, kBishop);
   f.their_pawn_attacks = by_type[kPawn];
   f.king_zone = f.their_king != kNoSquare ? T.king[f.their_king] : 0;
 

@@ -47,10 +47,13 @@ inline constexpr int kNearOurLast = kFromNearLast + kTypes * 8; // [type][distan
 inline constexpr int kMobility = kNearOurLast + kTypes * 8;     // [type][safe squares attacked 0..15]
 inline constexpr int kKingZone = kMobility + kTypes * 16;       // [type][squares next to their king attacked 1, 2, 3+]
 inline constexpr int kToByKing = kKingZone + kTypes * 3;       // [their king's wing][type][relative to-square]
-inline constexpr int kFeatures = kToByKing + 3 * kTypes * 64;
+inline constexpr int kFork = kToByKing + 3 * kTypes * 64;      // [type]
+inline constexpr int kThreatValue = kFork + kTypes;            // [type][P, N/B, R, Q]
+inline constexpr int kFromAttacker = kThreatValue + kTypes * 4;  // [type][their least attacker P..K][defended]
+inline constexpr int kFeatures = kFromAttacker + kTypes * 6 * 2;
 
 // A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 27;
+inline constexpr int kMaxMoveFeatures = 30;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -85,7 +88,9 @@ struct PlyFacts {
   // attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor, 3 rook, 4 queen).
   Square hanging_square[2];
   int hanging_class[2];
+  Bitboard their_by_type[7];  // by type: squares the opponent attacks with a piece of that type
   Bitboard our_pieces, their_pawn_attacks;
+  Bitboard their_queens, their_rooks, their_minors;
   Bitboard king_zone;  // the squares next to their king
   Bitboard diagonal_sliders;  // bishops and queens of both sides
   Bitboard straight_sliders;  // rooks and queens of both sides
@@ -152,6 +157,11 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
       else if (f.our_once >> from & 1) cls = 1;
       else cls = 3;
       sink.piece_feature(kFromSafety + ti * 4 + cls);
+      if (f.their_attacks >> from & 1) {
+        int a = kPawn;
+        while (!(f.their_by_type[a] >> from & 1)) ++a;
+        sink.piece_feature(kFromAttacker + (ti * 6 + a - 1) * 2 + (f.our_once >> from & 1));
+      }
     }
     if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
     const bool again = from == f.our_last_to;  // the piece our previous move moved
@@ -211,6 +221,12 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
         const Bitboard hits = piece_attacks(T, acting, us, to, occ_after);
         if (hits & f.higher[acting]) sink.move_feature(kThreat + ti * 2);
         else if (hits & f.undefended) sink.move_feature(kThreat + ti * 2 + 1);
+        if (const Bitboard threatened = hits & (f.higher[acting] | f.undefended)) {
+          // The most valuable piece threatened, and a fork: two threatened, or one and a check.
+          const int value = (threatened & f.their_queens) ? 3 : (threatened & f.their_rooks) ? 2 : (threatened & f.their_minors) ? 1 : 0;
+          sink.move_feature(kThreatValue + ti * 4 + value);
+          if (more_than_one(threatened) || direct) sink.move_feature(kFork + ti);
+        }
         if (promoting) sink.move_feature(kPromotion + p);
         if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
         if (f.last_to != kNoSquare) sink.move_feature(kNearLast + ti * 8 + distance(to, f.last_to));
