@@ -50,10 +50,13 @@ inline constexpr int kToByKing = kKingZone + kTypes * 3;       // [their king's 
 inline constexpr int kFork = kToByKing + 3 * kTypes * 64;      // [type]
 inline constexpr int kThreatValue = kFork + kTypes;            // [type][P, N/B, R, Q]
 inline constexpr int kFromAttacker = kThreatValue + kTypes * 4;  // [type][their least attacker P..K][defended]
-inline constexpr int kFeatures = kFromAttacker + kTypes * 6 * 2;
+inline constexpr int kUnsafeCheck = kFromAttacker + kTypes * 6 * 2;  // [type]
+inline constexpr int kTargets = kUnsafeCheck + kTypes;          // [type][the piece's target squares 1..16+]
+inline constexpr int kOwnKingDistance = kTargets + kTypes * 16;  // [type][distance 0..7]
+inline constexpr int kFeatures = kOwnKingDistance + kTypes * 8;
 
 // A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 30;
+inline constexpr int kMaxMoveFeatures = 33;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -168,6 +171,10 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
     if (again) sink.piece_feature(kAgain + ti);
     if (f.last_to != kNoSquare) sink.piece_feature(kFromNearLast + ti * 8 + distance(from, f.last_to));
     if (f.in_check) sink.piece_feature(kInCheck + ti);
+    {
+      const int n = popcount(targets);
+      sink.piece_feature(kTargets + ti * 16 + (n > 16 ? 15 : n - 1));
+    }
     const Bitboard own_attacks = piece_attacks(T, type, us, from, f.occ);
     const bool shield = type == kPawn && ((f.our_king ^ flip) >> 3) == 0 &&
                         (file_of(from) - file_of(f.our_king) <= 1 && file_of(f.our_king) - file_of(from) <= 1) &&
@@ -243,6 +250,7 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
         if (passed) sink.move_feature(kPassed + (rel_to >> 3));
         if (type == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
         sink.move_feature(kKingDistance + ti * 8 + dist);
+        if (f.our_king != kNoSquare) sink.move_feature(kOwnKingDistance + ti * 8 + distance(to, f.our_king));
         {
           // The exchange on the to-square: computed only where the opponent attacks it before
           // the move, else the victim's value (0 for a quiet move).
@@ -250,6 +258,7 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
           if (attacked) balance = see(pos, f, to, kValue[acting], victim_value, see_occ);
           balance = balance < -kSeeRange ? -kSeeRange : balance > kSeeRange ? kSeeRange : balance;
           sink.move_feature(kSee + (ti * 2 + (victim != kNoPieceType)) * (2 * kSeeRange + 1) + balance + kSeeRange);
+          if (direct && balance < 0) sink.move_feature(kUnsafeCheck + ti);
         }
       }
     }
