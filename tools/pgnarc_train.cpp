@@ -185,7 +185,6 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
-  if (k >= model::kOwnKingDistance) return "distance from our king [type][distance]";
   if (k >= model::kTargets) return "the piece's targets [type][count]";
   if (k >= model::kUnsafeCheck) return "check losing the exchange [type]";
   if (k >= model::kFromAttacker) return "from-square attacked [type][their least attacker][defended]";

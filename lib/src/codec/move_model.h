@@ -52,11 +52,10 @@ inline constexpr int kThreatValue = kFork + kTypes;            // [type][P, N/B,
 inline constexpr int kFromAttacker = kThreatValue + kTypes * 4;  // [type][their least attacker P..K][defended]
 inline constexpr int kUnsafeCheck = kFromAttacker + kTypes * 6 * 2;  // [type]
 inline constexpr int kTargets = kUnsafeCheck + kTypes;          // [type][the piece's target squares 1..16+]
-inline constexpr int kOwnKingDistance = kTargets + kTypes * 16;  // [type][distance 0..7]
-inline constexpr int kFeatures = kOwnKingDistance + kTypes * 8;
+inline constexpr int kFeatures = kTargets + kTypes * 16;
 
 // A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 33;
+inline constexpr int kMaxMoveFeatures = 32;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -250,7 +249,6 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
         if (passed) sink.move_feature(kPassed + (rel_to >> 3));
         if (type == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
         sink.move_feature(kKingDistance + ti * 8 + dist);
-        if (f.our_king != kNoSquare) sink.move_feature(kOwnKingDistance + ti * 8 + distance(to, f.our_king));
         {
           // The exchange on the to-square: computed only where the opponent attacks it before
           // the move, else the victim's value (0 for a quiet move).
