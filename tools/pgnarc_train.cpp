@@ -185,6 +185,7 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kDesert) return "leaves a piece undefended [type][most valuable]";
   if (k >= model::kTargets) return "the piece's targets [type][count]";
   if (k >= model::kUnsafeCheck) return "check losing the exchange [type]";
   if (k >= model::kFromAttacker) return "from-square attacked [type][their least attacker][defended]";

@@ -118,6 +118,9 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   }
 
   f.our_pieces = pos.pieces(us);
+  f.our_queens = pos.pieces(us, kQueen);
+  f.our_rooks = pos.pieces(us, kRook);
+  f.our_minors = pos.pieces(us, kKnight) | pos.pieces(us, kBishop);
   f.their_queens = pos.pieces(them, kQueen);
   f.their_rooks = pos.pieces(them, kRook);
   f.their_minors = pos.pieces(them, kKnight) | pos.pieces(them, kBishop);

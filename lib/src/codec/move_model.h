@@ -52,10 +52,11 @@ inline constexpr int kThreatValue = kFork + kTypes;            // [type][P, N/B,
 inline constexpr int kFromAttacker = kThreatValue + kTypes * 4;  // [type][their least attacker P..K][defended]
 inline constexpr int kUnsafeCheck = kFromAttacker + kTypes * 6 * 2;  // [type]
 inline constexpr int kTargets = kUnsafeCheck + kTypes;          // [type][the piece's target squares 1..16+]
-inline constexpr int kFeatures = kTargets + kTypes * 16;
+inline constexpr int kDesert = kTargets + kTypes * 16;          // [type][P, N/B, R, Q]
+inline constexpr int kFeatures = kDesert + kTypes * 4;
 
 // A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 32;
+inline constexpr int kMaxMoveFeatures = 33;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -93,6 +94,7 @@ struct PlyFacts {
   Bitboard their_by_type[7];  // by type: squares the opponent attacks with a piece of that type
   Bitboard our_pieces, their_pawn_attacks;
   Bitboard their_queens, their_rooks, their_minors;
+  Bitboard our_queens, our_rooks, our_minors;
   Bitboard king_zone;  // the squares next to their king
   Bitboard diagonal_sliders;  // bishops and queens of both sides
   Bitboard straight_sliders;  // rooks and queens of both sides
@@ -182,6 +184,8 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
     const bool passed = f.passed >> from & 1;
     if (type == kRook && (f.castle_rooks >> from & 1)) sink.piece_feature(kCastlingLoss + 1);
     const bool promoting = t.promoting >> from & 1;
+    // Our pieces the opponent attacks that only this piece defends.
+    const Bitboard guarded = own_attacks & f.our_pieces & f.their_attacks & ~f.our_twice;
     const bool disc = f.discoverers >> from & 1;
     // Another piece of ours is en prise: the value class of the most valuable one but the mover.
     const int hanging = f.hanging_class[from == f.hanging_square[0] ? 1 : 0];
@@ -234,6 +238,10 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
           if (more_than_one(threatened) || direct) sink.move_feature(kFork + ti);
         }
         if (promoting) sink.move_feature(kPromotion + p);
+        if (const Bitboard left = guarded & ~hits) {
+          const int value = (left & f.our_queens) ? 3 : (left & f.our_rooks) ? 2 : (left & f.our_minors) ? 1 : 0;
+          sink.move_feature(kDesert + ti * 4 + value);
+        }
         if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
         if (f.last_to != kNoSquare) sink.move_feature(kNearLast + ti * 8 + distance(to, f.last_to));
         {
