@@ -24,7 +24,8 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.flip = us == kWhite ? 0 : 56;
   f.occ = occ;
   const int npm = material(pos);
-  f.phase = pos.fullmove_number() <= 10 && npm >= 20 ? 0 : npm >= 16 ? 1 : npm >= 8 ? 2 : 3;
+  const int move = pos.fullmove_number();
+  f.phase = npm >= 20 && move <= 10 ? 0 : npm >= 20 && move <= 20 ? 1 : npm >= 16 ? 2 : npm >= 8 ? 3 : 4;
   f.our_king = pos.king_square(us);
   f.their_king = pos.king_square(them);
 

@@ -17,7 +17,7 @@
 namespace pgnarc::detail::model {
 
 // Feature groups: each is a run of feature numbers from its offset (layout in the spec).
-inline constexpr int kPhases = 4;
+inline constexpr int kPhases = 5;
 inline constexpr int kTypes = 6;  // pawn .. king, as PieceType - 1
 inline constexpr int kTo = 0;                                   // [phase][type][relative to-square]
 inline constexpr int kFrom = kTo + kPhases * kTypes * 64;       // [phase][type][relative from-square]
