@@ -202,7 +202,7 @@ const char* group_name(int k) {
   if (k >= model::kRescue) return "defends the piece en prise [class]";
   if (k >= model::kHanging) return "another piece en prise [class][type][quiet, capture]";
   if (k >= model::kSee) return "exchange on the to-square [type][quiet, capture][balance]";
-  if (k >= model::kKingDistance) return "king distance [type][distance]";
+  if (k >= model::kKingDistance) return "king distance [type][distance, none]";
   if (k >= model::kCastlingLoss) return "castling loss [king, rook]";
   if (k >= model::kShield) return "king shield";
   if (k >= model::kPassed) return "passed pawn [relative rank]";

@@ -119,6 +119,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   }
 
   f.our_pieces = pos.pieces(us);
+  f.our_sliders = pos.pieces(us, kBishop) | pos.pieces(us, kRook) | pos.pieces(us, kQueen);
   f.our_queens = pos.pieces(us, kQueen);
   f.our_rooks = pos.pieces(us, kRook);
   f.our_minors = pos.pieces(us, kKnight) | pos.pieces(us, kBishop);

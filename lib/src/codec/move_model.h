@@ -34,17 +34,17 @@ inline constexpr int kCastle = kPromotion + 4;                  // [king side, q
 inline constexpr int kPassed = kCastle + 2;                     // [relative rank of to]
 inline constexpr int kShield = kPassed + 8;                     // 1
 inline constexpr int kCastlingLoss = kShield + 1;               // [king, rook]
-inline constexpr int kKingDistance = kCastlingLoss + 2;         // [type][distance 0..7]
+inline constexpr int kKingDistance = kCastlingLoss + 2;         // [type][distance 0..7, 8 no king]
 inline constexpr int kSeeRange = 9;                             // exchange balances -9 .. 9 pawns
-inline constexpr int kSee = kKingDistance + kTypes * 8;         // [type][quiet, capture][balance + 9]
+inline constexpr int kSee = kKingDistance + kTypes * 9;         // [type][quiet, capture][balance + 9]
 inline constexpr int kHanging = kSee + kTypes * 2 * (2 * kSeeRange + 1);  // [P, N/B, R, Q][type][quiet, capture]
 inline constexpr int kRescue = kHanging + 4 * kTypes * 2;      // [class]
 inline constexpr int kAgain = kRescue + 4;                      // [type]
 inline constexpr int kBack = kAgain + kTypes;                   // [type]
-inline constexpr int kNearLast = kBack + kTypes;                // [type][distance 0..7]
-inline constexpr int kFromNearLast = kNearLast + kTypes * 8;    // [type][distance of from]
-inline constexpr int kNearOurLast = kFromNearLast + kTypes * 8; // [type][distance of to]
-inline constexpr int kMobility = kNearOurLast + kTypes * 8;     // [type][safe squares attacked 0..15]
+inline constexpr int kNearLast = kBack + kTypes;                // [type][distance of to 0..7, 8 no move]
+inline constexpr int kFromNearLast = kNearLast + kTypes * 9;    // [type][distance of from 0..7, 8 no move]
+inline constexpr int kNearOurLast = kFromNearLast + kTypes * 9; // [type][distance of to 0..7, 8 no move]
+inline constexpr int kMobility = kNearOurLast + kTypes * 9;     // [type][safe squares attacked 0..15]
 inline constexpr int kKingZone = kMobility + kTypes * 16;       // [type][squares next to their king attacked 1, 2, 3+]
 inline constexpr int kToByKing = kKingZone + kTypes * 3;       // [their king's wing][type][relative to-square]
 inline constexpr int kFork = kToByKing + 3 * kTypes * 64;      // [type]
@@ -96,6 +96,7 @@ struct PlyFacts {
   Bitboard their_queens, their_rooks, their_minors;
   Bitboard our_queens, our_rooks, our_minors;
   Bitboard king_zone;  // the squares next to their king
+  Bitboard our_sliders;       // our bishops, rooks and queens
   Bitboard diagonal_sliders;  // bishops and queens of both sides
   Bitboard straight_sliders;  // rooks and queens of both sides
 };
@@ -124,11 +125,21 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f);
 // the occupancy after the move left its square (and an en passant victim left the board).
 int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captured, Bitboard occ);
 
-inline int distance(Square a, Square b) {
-  const int df = file_of(a) - file_of(b), dr = rank_of(a) - rank_of(b);
-  const int x = df < 0 ? -df : df, y = dr < 0 ? -dr : dr;
-  return x > y ? x : y;
-}
+// The king distance of two squares (the larger of the file and rank distances); 8 when the second
+// is kNoSquare.
+inline constexpr auto kDistance = [] {
+  std::array<std::array<std::uint8_t, 65>, 64> d{};
+  for (int a = 0; a < 64; ++a) {
+    for (int b = 0; b < 64; ++b) {
+      const int df = (a & 7) > (b & 7) ? (a & 7) - (b & 7) : (b & 7) - (a & 7);
+      const int dr = (a >> 3) > (b >> 3) ? (a >> 3) - (b >> 3) : (b >> 3) - (a >> 3);
+      d[a][b] = static_cast<std::uint8_t>(df > dr ? df : dr);
+    }
+    d[a][64] = 8;
+  }
+  return d;
+}();
+inline int distance(Square a, Square b) { return kDistance[a][b]; }
 
 // Calls, for each legal move of `t` in canonical order (index i = 0, 1, ...):
 //   sink.piece(from)         once before the moves of each moving piece,
@@ -170,7 +181,7 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
     if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
     const bool again = from == f.our_last_to;  // the piece our previous move moved
     if (again) sink.piece_feature(kAgain + ti);
-    if (f.last_to != kNoSquare) sink.piece_feature(kFromNearLast + ti * 8 + distance(from, f.last_to));
+    sink.piece_feature(kFromNearLast + ti * 9 + distance(from, f.last_to));
     if (f.in_check) sink.piece_feature(kInCheck + ti);
     {
       const int n = popcount(targets);
@@ -204,10 +215,12 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
       const bool en_passant = type == kPawn && to == pos.ep_square();
       const PieceType victim = en_passant ? kPawn : type_of(on_to);
       const bool attacked = f.their_attacks >> to & 1;
+      // Another piece of ours attacks the to-square.
+      const bool defended = (f.our_twice >> to & 1) || ((f.our_once >> to & 1) && !(own_attacks >> to & 1));
       int cls;
       if (f.attacked_lower[type] >> to & 1) cls = 2;
       else if (!attacked) cls = 0;
-      else if ((f.our_twice >> to & 1) || ((f.our_once >> to & 1) && !(own_attacks >> to & 1))) cls = 1;
+      else if (defended) cls = 1;
       else cls = 3;
       const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
       const Bitboard occ_after = (f.occ & ~bb(from)) | bb(to);
@@ -243,25 +256,30 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
           sink.move_feature(kDesert + ti * 4 + value);
         }
         if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
-        if (f.last_to != kNoSquare) sink.move_feature(kNearLast + ti * 8 + distance(to, f.last_to));
+        sink.move_feature(kNearLast + ti * 9 + distance(to, f.last_to));
         {
           const int safe = popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
           sink.move_feature(kMobility + ti * 16 + (safe > 15 ? 15 : safe));
           const int zone = popcount(hits & f.king_zone);
           if (zone) sink.move_feature(kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
         }
-        if (f.our_last_to != kNoSquare) sink.move_feature(kNearOurLast + ti * 8 + distance(to, f.our_last_to));
+        sink.move_feature(kNearOurLast + ti * 9 + distance(to, f.our_last_to));
         if (hanging && (hits >> f.hanging_square[from == f.hanging_square[0] ? 1 : 0] & 1))
           sink.move_feature(kRescue + hanging - 1);
         if (hanging) sink.move_feature(kHanging + ((hanging - 1) * kTypes + ti) * 2 + (victim != kNoPieceType));
         if (passed) sink.move_feature(kPassed + (rel_to >> 3));
         if (type == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
-        sink.move_feature(kKingDistance + ti * 8 + dist);
+        sink.move_feature(kKingDistance + ti * 9 + dist);
         {
-          // The exchange on the to-square: computed only where the opponent attacks it before
-          // the move, else the victim's value (0 for a quiet move).
+          // The exchange on the to-square: the victim's value (0 for a quiet move) where the
+          // opponent does not attack the square before the move; that less the mover's value
+          // where it does and no other piece of ours may defend it (none attacks it, and none
+          // of our sliders stands on the line through the from- and to-squares); else see().
           int balance = victim_value;
-          if (attacked) balance = see(pos, f, to, kValue[acting], victim_value, see_occ);
+          if (attacked)
+            balance = defended || (T.line[from][to] & f.our_sliders & ~bb(from))
+                          ? see(pos, f, to, kValue[acting], victim_value, see_occ)
+                          : victim_value - kValue[acting];
           balance = balance < -kSeeRange ? -kSeeRange : balance > kSeeRange ? kSeeRange : balance;
           sink.move_feature(kSee + (ti * 2 + (victim != kNoPieceType)) * (2 * kSeeRange + 1) + balance + kSeeRange);
           if (direct && balance < 0) sink.move_feature(kUnsafeCheck + ti);
