@@ -97,6 +97,7 @@ struct PlyFacts {
   Bitboard our_queens, our_rooks, our_minors;
   Bitboard king_zone;  // the squares next to their king
   Bitboard our_sliders;       // our bishops, rooks and queens
+  int wing_base;              // kToByKing + their king's wing (files a-c, d-e, f-h; d-e without a king) * kTypes * 64
   Bitboard diagonal_sliders;  // bishops and queens of both sides
   Bitboard straight_sliders;  // rooks and queens of both sides
 };
@@ -147,144 +148,175 @@ inline int distance(Square a, Square b) { return kDistance[a][b]; }
 //   sink.move(i)             once per move, then
 //   sink.move_feature(k)     the move's own features.
 // A move's features are the piece's features followed by its own.
-template <class Sink>
-void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFacts& f, Sink& sink) {
+namespace enumerate_detail {
+
+// The features of the moves of our piece of type `kType` on `from` (targets `targets`), with
+// move indexes from `index` on. One instance per type, so that type tests fold away.
+template <PieceType kType, class Sink>
+inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFacts& f, Sink& sink, Square from,
+                        Bitboard targets, int& index) {
   const AttackTables& T = attack_tables();
+  constexpr int ti = kType - 1;
   const Color us = f.us;
   const int flip = f.flip;
-  const int phase_base = f.phase * kTypes * 64;
-  // Their king's wing: files a-c, d-e, f-h (0 without a king).
-  const int wing_base = kToByKing + (f.their_king == kNoSquare ? 1 : file_of(f.their_king) < 3 ? 0 : file_of(f.their_king) < 5 ? 1 : 2) * kTypes * 64;
-  int index = 0;
-  for (Bitboard movers = t.movers; movers;) {
-    const Square from = pop_lsb(movers);
-    Bitboard targets = t.to[from];
-    if (!targets) continue;
-    const PieceType type = type_of(pos.piece_on(from));
-    const int ti = type - 1;
-    sink.piece(from);
-    // Features of the piece, whatever its move.
-    sink.piece_feature(kFrom + phase_base + ti * 64 + (from ^ flip));
-    {
-      int cls;
-      if (f.attacked_lower[type] >> from & 1) cls = 2;
-      else if (!(f.their_attacks >> from & 1)) cls = 0;
-      else if (f.our_once >> from & 1) cls = 1;
-      else cls = 3;
-      sink.piece_feature(kFromSafety + ti * 4 + cls);
-      if (f.their_attacks >> from & 1) {
-        int a = kPawn;
-        while (!(f.their_by_type[a] >> from & 1)) ++a;
-        sink.piece_feature(kFromAttacker + (ti * 6 + a - 1) * 2 + (f.our_once >> from & 1));
-      }
+  const int phase_base = f.phase * kTypes * 64 + ti * 64;
+  sink.piece(from);
+  // Features of the piece, whatever its move.
+  sink.piece_feature(kFrom + phase_base + (from ^ flip));
+  {
+    int cls;
+    if (f.attacked_lower[kType] >> from & 1) cls = 2;
+    else if (!(f.their_attacks >> from & 1)) cls = 0;
+    else if (f.our_once >> from & 1) cls = 1;
+    else cls = 3;
+    sink.piece_feature(kFromSafety + ti * 4 + cls);
+    if (f.their_attacks >> from & 1) {
+      int a = kPawn;
+      while (!(f.their_by_type[a] >> from & 1)) ++a;
+      sink.piece_feature(kFromAttacker + (ti * 6 + a - 1) * 2 + (f.our_once >> from & 1));
     }
-    if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
-    const bool again = from == f.our_last_to;  // the piece our previous move moved
-    if (again) sink.piece_feature(kAgain + ti);
-    sink.piece_feature(kFromNearLast + ti * 9 + distance(from, f.last_to));
-    if (f.in_check) sink.piece_feature(kInCheck + ti);
-    {
-      const int n = popcount(targets);
-      sink.piece_feature(kTargets + ti * 16 + (n > 16 ? 15 : n - 1));
-    }
-    const Bitboard own_attacks = piece_attacks(T, type, us, from, f.occ);
-    const bool shield = type == kPawn && ((f.our_king ^ flip) >> 3) == 0 &&
+  }
+  if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
+  const bool again = from == f.our_last_to;  // the piece our previous move moved
+  if (again) sink.piece_feature(kAgain + ti);
+  sink.piece_feature(kFromNearLast + ti * 9 + distance(from, f.last_to));
+  if (f.in_check) sink.piece_feature(kInCheck + ti);
+  {
+    const int n = popcount(targets);
+    sink.piece_feature(kTargets + ti * 16 + (n > 16 ? 15 : n - 1));
+  }
+  const Bitboard own_attacks = piece_attacks(T, kType, us, from, f.occ);
+  bool passed = false, promoting = false;
+  if constexpr (kType == kPawn) {
+    const bool shield = ((f.our_king ^ flip) >> 3) == 0 &&
                         (file_of(from) - file_of(f.our_king) <= 1 && file_of(f.our_king) - file_of(from) <= 1) &&
                         ((from ^ flip) >> 3) <= 2;
     if (shield) sink.piece_feature(kShield);
-    const bool passed = f.passed >> from & 1;
-    if (type == kRook && (f.castle_rooks >> from & 1)) sink.piece_feature(kCastlingLoss + 1);
-    const bool promoting = t.promoting >> from & 1;
-    // Our pieces the opponent attacks that only this piece defends.
-    const Bitboard guarded = own_attacks & f.our_pieces & f.their_attacks & ~f.our_twice;
-    const bool disc = f.discoverers >> from & 1;
-    // Another piece of ours is en prise: the value class of the most valuable one but the mover.
-    const int hanging = f.hanging_class[from == f.hanging_square[0] ? 1 : 0];
-    while (targets) {
-      const Square to = pop_lsb(targets);
-      const Piece on_to = pos.piece_on(to);
-      // Castling: the king "takes" its own rook.
-      if (type == kKing && on_to != kNoPiece && color_of(on_to) == us) {
+    passed = f.passed >> from & 1;
+    promoting = t.promoting >> from & 1;
+  }
+  if (kType == kRook && (f.castle_rooks >> from & 1)) sink.piece_feature(kCastlingLoss + 1);
+  // Our pieces the opponent attacks that only this piece defends.
+  const Bitboard guarded = own_attacks & f.our_pieces & f.their_attacks & ~f.our_twice;
+  const bool disc = f.discoverers >> from & 1;
+  // Another piece of ours is en prise: the most valuable one but the mover.
+  const int h = from == f.hanging_square[0] ? 1 : 0;
+  const int hanging = f.hanging_class[h];
+  const Square hanging_square = f.hanging_square[h];
+  const Bitboard occ_from = f.occ & ~bb(from);
+  // Our other sliders (one on the line through the from- and to-squares may defend the
+  // to-square through the from-square).
+  const Bitboard behind = f.our_sliders & ~bb(from);
+  while (targets) {
+    const Square to = pop_lsb(targets);
+    const Piece on_to = pos.piece_on(to);
+    if constexpr (kType == kKing) {
+      // Castling: the king "takes" its own rook; it lands on the g- or c-file.
+      if (on_to != kNoPiece && color_of(on_to) == us) {
         const int side = to > from ? 0 : 1;
         const Square dest = make_square(side == 0 ? 6 : 2, rank_of(from));
         sink.move(index++);
-        sink.move_feature(kTo + phase_base + ti * 64 + (dest ^ flip));
+        sink.move_feature(kTo + phase_base + (dest ^ flip));
         sink.move_feature(kCastle + side);
         continue;
       }
-      const bool en_passant = type == kPawn && to == pos.ep_square();
-      const PieceType victim = en_passant ? kPawn : type_of(on_to);
-      const bool attacked = f.their_attacks >> to & 1;
-      // Another piece of ours attacks the to-square.
-      const bool defended = (f.our_twice >> to & 1) || ((f.our_once >> to & 1) && !(own_attacks >> to & 1));
-      int cls;
-      if (f.attacked_lower[type] >> to & 1) cls = 2;
-      else if (!attacked) cls = 0;
-      else if (defended) cls = 1;
-      else cls = 3;
-      const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
-      const Bitboard occ_after = (f.occ & ~bb(from)) | bb(to);
-      const int victim_value = kValue[victim];
-      const Bitboard see_occ = (f.occ & ~bb(from)) & ~(en_passant ? bb(to ^ 8) : 0);
-      const int rel_to = to ^ flip;
-      const int dist = distance(to, f.their_king);
-      const int moves = promoting ? 4 : 1;
-      for (int p = 0; p < moves; ++p) {
-        const PieceType acting = promoting ? static_cast<PieceType>(kKnight + p) : type;
-        sink.move(index++);
-        sink.move_feature(kTo + phase_base + ti * 64 + rel_to);
-        sink.move_feature(kToSafety + ti * 4 + cls);
-        sink.move_feature(wing_base + ti * 64 + rel_to);
-        if (victim != kNoPieceType) {
-          sink.move_feature(kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
-          if (to == f.last_to) sink.move_feature(kRecapture + ti);
-        }
-        const bool direct = f.check_squares[acting] >> to & 1;
-        if (direct || discovered) sink.move_feature(kCheck + ti * 3 + (direct && discovered ? 2 : discovered ? 1 : 0));
-        const Bitboard hits = piece_attacks(T, acting, us, to, occ_after);
-        if (hits & f.higher[acting]) sink.move_feature(kThreat + ti * 2);
-        else if (hits & f.undefended) sink.move_feature(kThreat + ti * 2 + 1);
-        if (const Bitboard threatened = hits & (f.higher[acting] | f.undefended)) {
-          // The most valuable piece threatened, and a fork: two threatened, or one and a check.
-          const int value = (threatened & f.their_queens) ? 3 : (threatened & f.their_rooks) ? 2 : (threatened & f.their_minors) ? 1 : 0;
-          sink.move_feature(kThreatValue + ti * 4 + value);
-          if (more_than_one(threatened) || direct) sink.move_feature(kFork + ti);
-        }
-        if (promoting) sink.move_feature(kPromotion + p);
-        if (const Bitboard left = guarded & ~hits) {
-          const int value = (left & f.our_queens) ? 3 : (left & f.our_rooks) ? 2 : (left & f.our_minors) ? 1 : 0;
-          sink.move_feature(kDesert + ti * 4 + value);
-        }
-        if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
-        sink.move_feature(kNearLast + ti * 9 + distance(to, f.last_to));
-        {
-          const int safe = popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
-          sink.move_feature(kMobility + ti * 16 + (safe > 15 ? 15 : safe));
-          const int zone = popcount(hits & f.king_zone);
-          if (zone) sink.move_feature(kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
-        }
-        sink.move_feature(kNearOurLast + ti * 9 + distance(to, f.our_last_to));
-        if (hanging && (hits >> f.hanging_square[from == f.hanging_square[0] ? 1 : 0] & 1))
-          sink.move_feature(kRescue + hanging - 1);
-        if (hanging) sink.move_feature(kHanging + ((hanging - 1) * kTypes + ti) * 2 + (victim != kNoPieceType));
-        if (passed) sink.move_feature(kPassed + (rel_to >> 3));
-        if (type == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
-        sink.move_feature(kKingDistance + ti * 9 + dist);
-        {
-          // The exchange on the to-square: the victim's value (0 for a quiet move) where the
-          // opponent does not attack the square before the move; that less the mover's value
-          // where it does and no other piece of ours may defend it (none attacks it, and none
-          // of our sliders stands on the line through the from- and to-squares); else see().
-          int balance = victim_value;
-          if (attacked)
-            balance = defended || (T.line[from][to] & f.our_sliders & ~bb(from))
-                          ? see(pos, f, to, kValue[acting], victim_value, see_occ)
-                          : victim_value - kValue[acting];
-          balance = balance < -kSeeRange ? -kSeeRange : balance > kSeeRange ? kSeeRange : balance;
-          sink.move_feature(kSee + (ti * 2 + (victim != kNoPieceType)) * (2 * kSeeRange + 1) + balance + kSeeRange);
-          if (direct && balance < 0) sink.move_feature(kUnsafeCheck + ti);
+    }
+    const bool en_passant = kType == kPawn && to == pos.ep_square();
+    const PieceType victim = en_passant ? kPawn : type_of(on_to);
+    const bool capture = victim != kNoPieceType;
+    const bool attacked = f.their_attacks >> to & 1;
+    // Another piece of ours attacks the to-square.
+    const bool defended = (f.our_twice >> to & 1) || ((f.our_once >> to & 1) && !(own_attacks >> to & 1));
+    int cls;
+    if (f.attacked_lower[kType] >> to & 1) cls = 2;
+    else if (!attacked) cls = 0;
+    else if (defended) cls = 1;
+    else cls = 3;
+    const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
+    const Bitboard occ_after = occ_from | bb(to);
+    const int victim_value = kValue[victim];
+    const int rel_to = to ^ flip;
+    const int moves = promoting ? 4 : 1;
+    for (int p = 0; p < moves; ++p) {
+      const PieceType acting = kType == kPawn && promoting ? static_cast<PieceType>(kKnight + p) : kType;
+      sink.move(index++);
+      sink.move_feature(kTo + phase_base + rel_to);
+      sink.move_feature(kToSafety + ti * 4 + cls);
+      sink.move_feature(f.wing_base + ti * 64 + rel_to);
+      if (capture) {
+        sink.move_feature(kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
+        if (to == f.last_to) sink.move_feature(kRecapture + ti);
+      }
+      const bool direct = f.check_squares[acting] >> to & 1;
+      if (direct || discovered) sink.move_feature(kCheck + ti * 3 + (direct && discovered ? 2 : discovered ? 1 : 0));
+      const Bitboard hits = piece_attacks(T, acting, us, to, occ_after);
+      if (hits & f.higher[acting]) sink.move_feature(kThreat + ti * 2);
+      else if (hits & f.undefended) sink.move_feature(kThreat + ti * 2 + 1);
+      if (const Bitboard threatened = hits & (f.higher[acting] | f.undefended)) {
+        const int value = (threatened & f.their_queens) ? 3 : (threatened & f.their_rooks) ? 2 : (threatened & f.their_minors) ? 1 : 0;
+        sink.move_feature(kThreatValue + ti * 4 + value);
+        if (more_than_one(threatened) || direct) sink.move_feature(kFork + ti);
+      }
+      if (kType == kPawn && promoting) sink.move_feature(kPromotion + p);
+      if (const Bitboard left = guarded & ~hits) {
+        const int value = (left & f.our_queens) ? 3 : (left & f.our_rooks) ? 2 : (left & f.our_minors) ? 1 : 0;
+        sink.move_feature(kDesert + ti * 4 + value);
+      }
+      if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
+      sink.move_feature(kNearLast + ti * 9 + distance(to, f.last_to));
+      {
+        const int safe = popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
+        sink.move_feature(kMobility + ti * 16 + (safe > 15 ? 15 : safe));
+        const int zone = popcount(hits & f.king_zone);
+        if (zone) sink.move_feature(kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
+      }
+      sink.move_feature(kNearOurLast + ti * 9 + distance(to, f.our_last_to));
+      if (hanging) {
+        if (hits >> hanging_square & 1) sink.move_feature(kRescue + hanging - 1);
+        sink.move_feature(kHanging + ((hanging - 1) * kTypes + ti) * 2 + capture);
+      }
+      if (kType == kPawn && passed) sink.move_feature(kPassed + (rel_to >> 3));
+      if (kType == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
+      sink.move_feature(kKingDistance + ti * 9 + distance(to, f.their_king));
+      int balance = victim_value;
+      if (attacked) {
+        if (defended || (T.line[from][to] & behind)) {
+          const Bitboard see_occ = en_passant ? occ_from & ~bb(to ^ 8) : occ_from;
+          balance = see(pos, f, to, kValue[acting], victim_value, see_occ);
+        } else {
+          balance = victim_value - kValue[acting];
         }
       }
+      balance = balance < -kSeeRange ? -kSeeRange : balance > kSeeRange ? kSeeRange : balance;
+      sink.move_feature(kSee + (ti * 2 + capture) * (2 * kSeeRange + 1) + balance + kSeeRange);
+      if (direct && balance < 0) sink.move_feature(kUnsafeCheck + ti);
+    }
+  }
+}
+
+}  // namespace enumerate_detail
+
+// Calls, for each legal move of `t` in canonical order (index i = 0, 1, ...):
+//   sink.piece(from)         once before the moves of each moving piece,
+//   sink.piece_feature(k)    features shared by all of the piece's moves,
+//   sink.move(i)             once per move, then
+//   sink.move_feature(k)     the move's own features.
+// A move's features are the piece's features followed by its own.
+template <class Sink>
+void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFacts& f, Sink& sink) {
+  using namespace enumerate_detail;
+  int index = 0;
+  for (Bitboard movers = t.movers; movers;) {
+    const Square from = pop_lsb(movers);
+    const Bitboard targets = t.to[from];
+    if (!targets) continue;
+    switch (type_of(pos.piece_on(from))) {
+      case kPawn: piece_moves<kPawn>(pos, t, f, sink, from, targets, index); break;
+      case kKnight: piece_moves<kKnight>(pos, t, f, sink, from, targets, index); break;
+      case kBishop: piece_moves<kBishop>(pos, t, f, sink, from, targets, index); break;
+      case kRook: piece_moves<kRook>(pos, t, f, sink, from, targets, index); break;
+      case kQueen: piece_moves<kQueen>(pos, t, f, sink, from, targets, index); break;
+      default: piece_moves<kKing>(pos, t, f, sink, from, targets, index); break;
     }
   }
 }
