@@ -115,6 +115,7 @@ struct Trainer {
   double rate = 0.1;
   double nats = 0;
   std::uint64_t plies = 0;
+  int most_features = 0;  // the most features any move had
 
   void step(const Position& pos, const PieceTargets& t, const model::History& h, int played) {
     lists.clear();
@@ -122,6 +123,7 @@ struct Trainer {
     model::enumerate_features(pos, t, lists, lists);
     lists.finish();
     const int n = t.total;
+    for (int i = 0; i < n; ++i) most_features = std::max(most_features, lists.start[i + 1] - lists.start[i]);
     p.assign(static_cast<std::size_t>(n), 0.0);
     double best = -1e300;
     for (int i = 0; i < n; ++i) {
@@ -302,6 +304,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "epoch %d: %.4f bits per coded ply while fitting (%llu plies)\n", e + 1,
                  tr.nats / std::log(2.0) / static_cast<double>(tr.plies), static_cast<unsigned long long>(tr.plies));
   }
+  if (tr.most_features > model::kMaxMoveFeatures) {
+    std::fprintf(stderr, "a move had %d features, more than kMaxMoveFeatures (%d)\n", tr.most_features,
+                 model::kMaxMoveFeatures);
+    return 3;
+  }
+  std::fprintf(stderr, "%d weights; at most %d features a move (bound %d)\n", model::kFeatures, tr.most_features,
+               model::kMaxMoveFeatures);
   const std::vector<std::int8_t> q = quantize(tr.w);
   // The cost of the model: held-out plies replayed with generation only, then with the model's
   // frequencies too (compute_facts and scoring every legal move), timed on one thread.

@@ -16,47 +16,107 @@
 
 namespace pgnarc::detail::model {
 
-// Feature groups: each is a run of feature numbers from its offset (layout in the spec).
+// Feature groups: each is a run of feature numbers from its offset. Everything is seen from the
+// mover's side: squares are relative (a square XOR flip, rank 1 is the mover's first rank),
+// "type" is the moving piece's type (PieceType - 1; a promoting pawn is a pawn), "us" the side to
+// move. The phase is 0 while at least 20 units of non-pawn material (minor 1, rook 2, queen 4,
+// both sides) stand and it is move 10 or before, 1 likewise by move 20, then 2, 3, 4 for at
+// least 16, at least 8, under 8 units. Distances are king distances (max of file and rank
+// distance), 8 where the other square does not exist. Piece features (P) are shared by all
+// moves of a piece, move features (M) belong to one move; castling moves get only kTo (the
+// king's destination) and kCastle besides the piece features.
 inline constexpr int kPhases = 5;
 inline constexpr int kTypes = 6;  // pawn .. king, as PieceType - 1
-inline constexpr int kTo = 0;                                   // [phase][type][relative to-square]
-inline constexpr int kFrom = kTo + kPhases * kTypes * 64;       // [phase][type][relative from-square]
-inline constexpr int kCapture = kFrom + kPhases * kTypes * 64;  // [type][victim P..Q][to attacked]
-inline constexpr int kToSafety = kCapture + kTypes * 5 * 2;     // [type][class]
-inline constexpr int kFromSafety = kToSafety + kTypes * 4;      // [type][class]
-inline constexpr int kCheck = kFromSafety + kTypes * 4;         // [type][direct, discovered, both]
-inline constexpr int kThreat = kCheck + kTypes * 3;             // [type][higher, undefended]
-inline constexpr int kRecapture = kThreat + kTypes * 2;         // [type]
-inline constexpr int kEvade = kRecapture + kTypes;              // [type]
-inline constexpr int kInCheck = kEvade + kTypes;                // [type]
-inline constexpr int kPromotion = kInCheck + kTypes;            // [N B R Q]
-inline constexpr int kCastle = kPromotion + 4;                  // [king side, queen side]
-inline constexpr int kPassed = kCastle + 2;                     // [relative rank of to]
-inline constexpr int kShield = kPassed + 8;                     // 1
-inline constexpr int kCastlingLoss = kShield + 1;               // [king, rook]
-inline constexpr int kKingDistance = kCastlingLoss + 2;         // [type][distance 0..7, 8 no king]
-inline constexpr int kSeeRange = 9;                             // exchange balances -9 .. 9 pawns
-inline constexpr int kSee = kKingDistance + kTypes * 9;         // [type][quiet, capture][balance + 9]
-inline constexpr int kHanging = kSee + kTypes * 2 * (2 * kSeeRange + 1);  // [P, N/B, R, Q][type][quiet, capture]
-inline constexpr int kRescue = kHanging + 4 * kTypes * 2;      // [class]
-inline constexpr int kAgain = kRescue + 4;                      // [type]
-inline constexpr int kBack = kAgain + kTypes;                   // [type]
-inline constexpr int kNearLast = kBack + kTypes;                // [type][distance of to 0..7, 8 no move]
-inline constexpr int kFromNearLast = kNearLast + kTypes * 9;    // [type][distance of from 0..7, 8 no move]
-inline constexpr int kNearOurLast = kFromNearLast + kTypes * 9; // [type][distance of to 0..7, 8 no move]
-inline constexpr int kMobility = kNearOurLast + kTypes * 9;     // [type][safe squares attacked 0..15]
-inline constexpr int kKingZone = kMobility + kTypes * 16;       // [type][squares next to their king attacked 1, 2, 3+]
-inline constexpr int kToByKing = kKingZone + kTypes * 3;       // [their king's wing][type][relative to-square]
-inline constexpr int kFork = kToByKing + 3 * kTypes * 64;      // [type]
-inline constexpr int kThreatValue = kFork + kTypes;            // [type][P, N/B, R, Q]
-inline constexpr int kFromAttacker = kThreatValue + kTypes * 4;  // [type][their least attacker P..K][defended]
-inline constexpr int kUnsafeCheck = kFromAttacker + kTypes * 6 * 2;  // [type]
-inline constexpr int kTargets = kUnsafeCheck + kTypes;          // [type][the piece's target squares 1..16+]
-inline constexpr int kDesert = kTargets + kTypes * 16;          // [type][P, N/B, R, Q]
+inline constexpr int kSeeRange = 9;  // exchange balances -9 .. 9 pawns
+// M [phase][type][to]: where the piece lands.
+inline constexpr int kTo = 0;
+// P [phase][type][from]: where the piece stands.
+inline constexpr int kFrom = kTo + kPhases * kTypes * 64;
+// M [type][victim P..Q][the opponent attacks the to-square]: a capture (en passant: a pawn).
+inline constexpr int kCapture = kFrom + kPhases * kTypes * 64;
+// M [type][class] of the to-square: 0 not attacked by them; 1 attacked, none by a piece worth less
+// than the mover, and defended by another piece of ours; 2 attacked by a piece worth less than
+// the mover (any square for the king that they attack); 3 attacked, not by a lower piece, and not
+// defended by another piece of ours.
+inline constexpr int kToSafety = kCapture + kTypes * 5 * 2;
+// P [type][class] of the from-square: 0 not attacked; 1 attacked and defended; 2 attacked by a
+// lower piece; 3 attacked and undefended.
+inline constexpr int kFromSafety = kToSafety + kTypes * 4;
+// M [type][direct, discovered, both]: the move checks (direct: the piece, or the promoted piece,
+// attacks their king from the to-square; discovered: the mover unmasks one of our sliders).
+inline constexpr int kCheck = kFromSafety + kTypes * 4;
+// M [type][higher, undefended]: from the to-square the piece attacks one of their pieces (not the
+// king) worth more than itself; else one they do not defend.
+inline constexpr int kThreat = kCheck + kTypes * 3;
+// M [type]: a capture on the square where the opponent's last move landed.
+inline constexpr int kRecapture = kThreat + kTypes * 2;
+// P [type]: the opponent's last-moved piece attacks the piece.
+inline constexpr int kEvade = kRecapture + kTypes;
+// P [type]: we are in check.
+inline constexpr int kInCheck = kEvade + kTypes;
+// M [N B R Q]: the promotion piece.
+inline constexpr int kPromotion = kInCheck + kTypes;
+// M [king side, queen side]: castling.
+inline constexpr int kCastle = kPromotion + 4;
+// M [relative rank of to]: a move of a passed pawn (no enemy pawn ahead on its or a next file).
+inline constexpr int kPassed = kCastle + 2;
+// P: a pawn on the first three ranks within a file of our king, which is on its first rank.
+inline constexpr int kShield = kPassed + 8;
+// [king, rook]: M a king move (not castling) while we may castle; P a rook that may castle.
+inline constexpr int kCastlingLoss = kShield + 1;
+// M [type][distance from the to-square to their king].
+inline constexpr int kKingDistance = kCastlingLoss + 2;
+// M [type][quiet, capture][balance + 9]: the exchange on the to-square, clamped to -9 .. 9 pawns:
+// the victim's value (0 quiet) if they do not attack the to-square; that less the mover's
+// (promoted piece's) value if they do and no other piece of ours attacks it and none of our
+// sliders stands on the line through the from- and to-squares; else see().
+inline constexpr int kSee = kKingDistance + kTypes * 9;
+// M [class 1 pawn, 2 minor, 3 rook, 4 queen][type][quiet, capture]: our most valuable piece en
+// prise (not the king; attacked by a lower piece, or attacked and undefended) other than the
+// mover, if any.
+inline constexpr int kHanging = kSee + kTypes * 2 * (2 * kSeeRange + 1);
+// M [class]: that piece en prise is attacked by the mover from its to-square (defended).
+inline constexpr int kRescue = kHanging + 4 * kTypes * 2;
+// P [type]: the piece our previous move moved (it stands where that move landed).
+inline constexpr int kAgain = kRescue + 4;
+// M [type]: that piece goes straight back to where it came from.
+inline constexpr int kBack = kAgain + kTypes;
+// M [type][distance from the to-square to where the opponent's last move landed].
+inline constexpr int kNearLast = kBack + kTypes;
+// P [type][distance from the from-square to where the opponent's last move landed].
+inline constexpr int kFromNearLast = kNearLast + kTypes * 9;
+// M [type][distance from the to-square to where our previous move landed].
+inline constexpr int kNearOurLast = kFromNearLast + kTypes * 9;
+// M [type][count, 15 for 15 or more]: squares the piece attacks from the to-square (after the
+// move) that no enemy pawn attacks and that held none of our pieces before the move.
+inline constexpr int kMobility = kNearOurLast + kTypes * 9;
+// M [type][1, 2, 3 or more]: squares next to their king the piece attacks from the to-square.
+inline constexpr int kKingZone = kMobility + kTypes * 16;
+// M [wing of their king: files a-c, d-e (or no king), f-h][type][to].
+inline constexpr int kToByKing = kKingZone + kTypes * 3;
+// M [type]: a fork: from the to-square the piece threatens (as kThreat) two pieces, or one while
+// checking directly.
+inline constexpr int kFork = kToByKing + 3 * kTypes * 64;
+// M [type][pawn, minor, rook, queen]: the most valuable piece threatened (as kThreat).
+inline constexpr int kThreatValue = kFork + kTypes;
+// P [type][their least valuable attacker P..K][defended by us]: the from-square is attacked.
+inline constexpr int kFromAttacker = kThreatValue + kTypes * 4;
+// M [type]: a direct check whose exchange balance (kSee) is negative.
+inline constexpr int kUnsafeCheck = kFromAttacker + kTypes * 6 * 2;
+// P [type][count - 1, 15 for 16 or more]: the piece's legal target squares.
+inline constexpr int kTargets = kUnsafeCheck + kTypes;
+// M [type][pawn, minor, rook, queen]: the move leaves undefended a piece of ours that they attack
+// and that only the mover defended (it no longer attacks it from the to-square); the most
+// valuable such piece.
+inline constexpr int kDesert = kTargets + kTypes * 16;
 inline constexpr int kFeatures = kDesert + kTypes * 4;
 
-// A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 33;
+// A move's feature count is at most this: 9 piece features (kFrom, kFromSafety, kFromAttacker,
+// kEvade, kAgain, kFromNearLast, kInCheck, kTargets, and kShield or kCastlingLoss) and 22 move
+// features (a pawn's: kTo, kToSafety, kToByKing, kCapture, kRecapture, kCheck, kThreat,
+// kThreatValue, kFork, kPromotion, kDesert, kBack, kNearLast, kMobility, kKingZone, kNearOurLast,
+// kRescue, kHanging, kPassed, kKingDistance, kSee, kUnsafeCheck; other types have fewer).
+inline constexpr int kMaxMoveFeatures = 31;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
