@@ -187,6 +187,7 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kAfterOurCapture) return "after our capture [type][quiet, capture]";
   if (k >= model::kAfterCapture) return "after their capture [type][quiet, capture]";
   if (k >= model::kDesert) return "leaves a piece undefended [type][most valuable]";
   if (k >= model::kTargets) return "the piece's targets [type][count]";

@@ -111,15 +111,17 @@ inline constexpr int kTargets = kUnsafeCheck + kTypes;
 inline constexpr int kDesert = kTargets + kTypes * 16;
 // M [type][quiet, capture]: the opponent's last move captured.
 inline constexpr int kAfterCapture = kDesert + kTypes * 4;
-inline constexpr int kFeatures = kAfterCapture + kTypes * 2;
+// M [type][quiet, capture]: our previous move captured.
+inline constexpr int kAfterOurCapture = kAfterCapture + kTypes * 2;
+inline constexpr int kFeatures = kAfterOurCapture + kTypes * 2;
 
 // A move's feature count is at most this: 9 piece features (kFrom, kFromSafety, kFromAttacker,
-// kEvade, kAgain, kFromNearLast, kInCheck, kTargets, and kShield or kCastlingLoss) and 23 move
+// kEvade, kAgain, kFromNearLast, kInCheck, kTargets, and kShield or kCastlingLoss) and 24 move
 // features (a pawn's: kTo, kToSafety, kToByKing, kCapture, kRecapture, kCheck, kThreat,
 // kThreatValue, kFork, kPromotion, kDesert, kBack, kNearLast, kMobility, kKingZone, kNearOurLast,
-// kRescue, kHanging, kPassed, kKingDistance, kSee, kUnsafeCheck, kAfterCapture; other types have
-// fewer).
-inline constexpr int kMaxMoveFeatures = 32;
+// kRescue, kHanging, kPassed, kKingDistance, kSee, kUnsafeCheck, kAfterCapture, kAfterOurCapture;
+// other types have fewer).
+inline constexpr int kMaxMoveFeatures = 33;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -127,7 +129,8 @@ inline constexpr int kMaxMoveFeatures = 32;
 struct History {
   Square last_from = kNoSquare, last_to = kNoSquare;
   Square our_last_from = kNoSquare, our_last_to = kNoSquare;
-  bool last_captured = false;  // the opponent's last move captured
+  bool last_captured = false;      // the opponent's last move captured
+  bool our_last_captured = false;  // our move before it captured
 };
 
 // Facts about a position computed once for all of its moves.
@@ -150,7 +153,7 @@ struct PlyFacts {
   Bitboard castle_rooks;       // our rooks that may still castle
   Square last_to;
   Square our_last_from, our_last_to;
-  bool last_captured;
+  bool last_captured, our_last_captured;
   Square our_king;
   // Our two most valuable pieces en prise (not the king; attacked by a piece worth less, or
   // attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor, 3 rook, 4 queen).
@@ -356,6 +359,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       sink.move_feature(kSee + (ti * 2 + capture) * (2 * kSeeRange + 1) + balance + kSeeRange);
       if (direct && balance < 0) sink.move_feature(kUnsafeCheck + ti);
       if (f.last_captured) sink.move_feature(kAfterCapture + ti * 2 + capture);
+      if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
     }
   }
 }
@@ -409,7 +413,7 @@ std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const Hist
 inline History history_after(const History& h, const Position& pos, Move m) {
   const Square to = m.kind() == Move::kCastling ? make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from())) : m.to();
   const bool captured = m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && pos.piece_on(m.to()) != kNoPiece);
-  return History{m.from(), to, h.last_from, h.last_to, captured};
+  return History{m.from(), to, h.last_from, h.last_to, captured, h.last_captured};
 }
 
 }  // namespace pgnarc::detail::model
