@@ -125,7 +125,8 @@ inline constexpr int kMaxMoveFeatures = 33;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
-// it; kNoSquare where there is no such move (the first plies of a game, and after a null move).
+// it, and whether each captured; kNoSquare (and false) where there is no such move (the first
+// plies of a game, and after a null move).
 struct History {
   Square last_from = kNoSquare, last_to = kNoSquare;
   Square our_last_from = kNoSquare, our_last_to = kNoSquare;
@@ -391,7 +392,7 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
   }
 }
 
-// The weights, in sixteenths of a bit (tools/pgnarc-train writes model_weights.inc).
+// The weights, in sixteenths of a bit (tools/pgnarc-train --out writes model_weights.cpp).
 extern const std::array<std::int8_t, kFeatures> kWeights;
 
 // Frequency of a move that scores d points below the best: 2^(12 - d/16), rounded, at least 1.
