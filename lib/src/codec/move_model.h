@@ -113,15 +113,21 @@ inline constexpr int kDesert = kTargets + kTypes * 16;
 inline constexpr int kAfterCapture = kDesert + kTypes * 4;
 // M [type][quiet, capture]: our previous move captured.
 inline constexpr int kAfterOurCapture = kAfterCapture + kTypes * 2;
-inline constexpr int kFeatures = kAfterOurCapture + kTypes * 2;
+// P [type of their last-moved piece][type]: the opponent's last move moved that type of piece
+// (for castling the king).
+inline constexpr int kReply = kAfterOurCapture + kTypes * 2;
+// M [type][attacks it, lands where it attacks]: the piece attacks the opponent's last-moved piece
+// from the to-square; the to-square is attacked by that piece.
+inline constexpr int kVersusLast = kReply + kTypes * kTypes;
+inline constexpr int kFeatures = kVersusLast + kTypes * 2;
 
-// A move's feature count is at most this: 9 piece features (kFrom, kFromSafety, kFromAttacker,
-// kEvade, kAgain, kFromNearLast, kInCheck, kTargets, and kShield or kCastlingLoss) and 24 move
+// A move's feature count is at most this: 10 piece features (kFrom, kFromSafety, kFromAttacker,
+// kEvade, kAgain, kFromNearLast, kInCheck, kReply, kTargets, and kShield or kCastlingLoss) and 26 move
 // features (a pawn's: kTo, kToSafety, kToByKing, kCapture, kRecapture, kCheck, kThreat,
 // kThreatValue, kFork, kPromotion, kDesert, kBack, kNearLast, kMobility, kKingZone, kNearOurLast,
-// kRescue, kHanging, kPassed, kKingDistance, kSee, kUnsafeCheck, kAfterCapture, kAfterOurCapture;
-// other types have fewer).
-inline constexpr int kMaxMoveFeatures = 33;
+// kRescue, kHanging, kPassed, kKingDistance, kSee, kUnsafeCheck, kAfterCapture, kAfterOurCapture,
+// and kVersusLast twice; other types have fewer).
+inline constexpr int kMaxMoveFeatures = 36;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -132,6 +138,7 @@ struct History {
   Square our_last_from = kNoSquare, our_last_to = kNoSquare;
   bool last_captured = false;      // the opponent's last move captured
   bool our_last_captured = false;  // our move before it captured
+  PieceType last_type = kNoPieceType;  // the type of the opponent's last-moved piece
 };
 
 // Facts about a position computed once for all of its moves.
@@ -155,6 +162,7 @@ struct PlyFacts {
   Square last_to;
   Square our_last_from, our_last_to;
   bool last_captured, our_last_captured;
+  PieceType last_type;
   Square our_king;
   // Our two most valuable pieces en prise (not the king; attacked by a piece worth less, or
   // attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor, 3 rook, 4 queen).
@@ -250,6 +258,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
   if (again) sink.piece_feature(kAgain + ti);
   sink.piece_feature(kFromNearLast + ti * 9 + distance(from, f.last_to));
   if (f.in_check) sink.piece_feature(kInCheck + ti);
+  if (f.last_type != kNoPieceType) sink.piece_feature(kReply + (f.last_type - 1) * kTypes + ti);
   {
     const int n = popcount(targets);
     sink.piece_feature(kTargets + ti * 16 + (n > 16 ? 15 : n - 1));
@@ -361,6 +370,8 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       if (direct && balance < 0) sink.move_feature(kUnsafeCheck + ti);
       if (f.last_captured) sink.move_feature(kAfterCapture + ti * 2 + capture);
       if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
+      if (f.last_to != kNoSquare && (hits >> f.last_to & 1)) sink.move_feature(kVersusLast + ti * 2);
+      if (f.last_attacks >> to & 1) sink.move_feature(kVersusLast + ti * 2 + 1);
     }
   }
 }
@@ -414,7 +425,7 @@ std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const Hist
 inline History history_after(const History& h, const Position& pos, Move m) {
   const Square to = m.kind() == Move::kCastling ? make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from())) : m.to();
   const bool captured = m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && pos.piece_on(m.to()) != kNoPiece);
-  return History{m.from(), to, h.last_from, h.last_to, captured, h.last_captured};
+  return History{m.from(), to, h.last_from, h.last_to, captured, h.last_captured, type_of(pos.piece_on(m.from()))};
 }
 
 }  // namespace pgnarc::detail::model
