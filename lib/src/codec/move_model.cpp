@@ -83,6 +83,8 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.last_captured = history.last_captured;
   f.our_last_captured = history.our_last_captured;
   f.last_type = history.last_type;
+  f.our_pawns = pos.pieces(us, kPawn);
+  f.their_pawns = pos.pieces(them, kPawn);
   f.last_attacks = 0;
   if (history.last_to != kNoSquare) {
     const Piece p = pos.piece_on(history.last_to);

@@ -119,15 +119,22 @@ inline constexpr int kReply = kAfterOurCapture + kTypes * 2;
 // M [type][attacks it, lands where it attacks]: the piece attacks the opponent's last-moved piece
 // from the to-square; the to-square is attacked by that piece.
 inline constexpr int kVersusLast = kReply + kTypes * kTypes;
-inline constexpr int kFeatures = kVersusLast + kTypes * 2;
+// M [rook, queen][open, half-open]: a rook or queen move to a file without pawns, or without
+// pawns of ours.
+inline constexpr int kFile = kVersusLast + kTypes * 2;
+// M [isolated, doubled, passed]: after a pawn move (not a promotion) no pawn of ours stands on a
+// file next to the to-square; another pawn of ours stands on its file; no enemy pawn stands ahead
+// of it on its file or a file next to it.
+inline constexpr int kPawnShape = kFile + 4;
+inline constexpr int kFeatures = kPawnShape + 3;
 
 // A move's feature count is at most this: 10 piece features (kFrom, kFromSafety, kFromAttacker,
-// kEvade, kAgain, kFromNearLast, kInCheck, kReply, kTargets, and kShield or kCastlingLoss) and 26 move
-// features (a pawn's: kTo, kToSafety, kToByKing, kCapture, kRecapture, kCheck, kThreat,
-// kThreatValue, kFork, kPromotion, kDesert, kBack, kNearLast, kMobility, kKingZone, kNearOurLast,
-// kRescue, kHanging, kPassed, kKingDistance, kSee, kUnsafeCheck, kAfterCapture, kAfterOurCapture,
-// and kVersusLast twice; other types have fewer).
-inline constexpr int kMaxMoveFeatures = 36;
+// kEvade, kAgain, kFromNearLast, kInCheck, kReply, kTargets, and kShield or kCastlingLoss) and 28
+// move features (a pawn's: kTo, kToSafety, kToByKing, kCapture, kRecapture, kCheck, kThreat,
+// kThreatValue, kFork, kDesert, kBack, kNearLast, kMobility, kKingZone, kNearOurLast, kRescue,
+// kHanging, kPassed, kKingDistance, kSee, kUnsafeCheck, kAfterCapture, kAfterOurCapture,
+// kVersusLast twice, and kPawnShape three times or else kPromotion; other types have fewer).
+inline constexpr int kMaxMoveFeatures = 38;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -163,6 +170,7 @@ struct PlyFacts {
   Square our_last_from, our_last_to;
   bool last_captured, our_last_captured;
   PieceType last_type;
+  Bitboard our_pawns, their_pawns;
   Square our_king;
   // Our two most valuable pieces en prise (not the king; attacked by a piece worth less, or
   // attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor, 3 rook, 4 queen).
@@ -372,6 +380,22 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
       if (f.last_to != kNoSquare && (hits >> f.last_to & 1)) sink.move_feature(kVersusLast + ti * 2);
       if (f.last_attacks >> to & 1) sink.move_feature(kVersusLast + ti * 2 + 1);
+      if constexpr (kType == kRook || kType == kQueen) {
+        const Bitboard file = file_bb(file_of(to));
+        if (!(file & f.our_pawns)) sink.move_feature(kFile + (kType == kQueen) * 2 + ((file & f.their_pawns) ? 1 : 0));
+      }
+      if constexpr (kType == kPawn) {
+        if (!promoting) {
+          const int file = file_of(to);
+          const Bitboard ours = f.our_pawns & ~bb(from);
+          const Bitboard sides = (file > 0 ? file_bb(file - 1) : 0) | (file < 7 ? file_bb(file + 1) : 0);
+          if (!(ours & sides)) sink.move_feature(kPawnShape);
+          if (ours & file_bb(file)) sink.move_feature(kPawnShape + 1);
+          const int rank = rank_of(to);  // 1 .. 6: the pawn does not promote
+          const Bitboard ahead = us == kWhite ? ~Bitboard{0} << (8 * (rank + 1)) : ~Bitboard{0} >> (8 * (8 - rank));
+          if (!(f.their_pawns & (sides | file_bb(file)) & ahead & ~(capture ? bb(to) : 0))) sink.move_feature(kPawnShape + 2);
+        }
+      }
     }
   }
 }
