@@ -189,6 +189,8 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kFromMobility) return "mobility where the piece stands [type][count]";
+  if (k >= model::kFromByKing) return "from-square by their king's wing [wing][type][square]";
   if (k >= model::kPawnShape) return "pawn shape after the move [isolated, doubled, passed]";
   if (k >= model::kFile) return "file [rook, queen][open, half-open]";
   if (k >= model::kVersusLast) return "versus their last-moved piece [type][attacks it, attacked by it]";

@@ -126,15 +126,20 @@ inline constexpr int kFile = kVersusLast + kTypes * 2;
 // file next to the to-square; another pawn of ours stands on its file; no enemy pawn stands ahead
 // of it on its file or a file next to it.
 inline constexpr int kPawnShape = kFile + 4;
-inline constexpr int kFeatures = kPawnShape + 3;
+// P [wing of their king: files a-c, d-e (or no king), f-h][type][from].
+inline constexpr int kFromByKing = kPawnShape + 3;
+// P [type][count, 15 for 15 or more]: the piece's mobility where it stands (as kMobility).
+inline constexpr int kFromMobility = kFromByKing + 3 * kTypes * 64;
+inline constexpr int kFeatures = kFromMobility + kTypes * 16;
 
-// A move's feature count is at most this: 10 piece features (kFrom, kFromSafety, kFromAttacker,
-// kEvade, kAgain, kFromNearLast, kInCheck, kReply, kTargets, and kShield or kCastlingLoss) and 28
+// A move's feature count is at most this: 12 piece features (kFrom, kFromSafety, kFromAttacker,
+// kEvade, kAgain, kFromNearLast, kInCheck, kFromByKing, kReply, kFromMobility, kTargets, and
+// kShield or kCastlingLoss) and 28
 // move features (a pawn's: kTo, kToSafety, kToByKing, kCapture, kRecapture, kCheck, kThreat,
 // kThreatValue, kFork, kDesert, kBack, kNearLast, kMobility, kKingZone, kNearOurLast, kRescue,
 // kHanging, kPassed, kKingDistance, kSee, kUnsafeCheck, kAfterCapture, kAfterOurCapture,
 // kVersusLast twice, and kPawnShape three times or else kPromotion; other types have fewer).
-inline constexpr int kMaxMoveFeatures = 38;
+inline constexpr int kMaxMoveFeatures = 40;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -266,12 +271,17 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
   if (again) sink.piece_feature(kAgain + ti);
   sink.piece_feature(kFromNearLast + ti * 9 + distance(from, f.last_to));
   if (f.in_check) sink.piece_feature(kInCheck + ti);
+  sink.piece_feature(f.wing_base - kToByKing + kFromByKing + ti * 64 + (from ^ flip));
   if (f.last_type != kNoPieceType) sink.piece_feature(kReply + (f.last_type - 1) * kTypes + ti);
   {
     const int n = popcount(targets);
     sink.piece_feature(kTargets + ti * 16 + (n > 16 ? 15 : n - 1));
   }
   const Bitboard own_attacks = piece_attacks(T, kType, us, from, f.occ);
+  {
+    const int safe = popcount(own_attacks & ~f.our_pieces & ~f.their_pawn_attacks);
+    sink.piece_feature(kFromMobility + ti * 16 + (safe > 15 ? 15 : safe));
+  }
   bool passed = false, promoting = false;
   if constexpr (kType == kPawn) {
     const bool shield = ((f.our_king ^ flip) >> 3) == 0 &&
