@@ -189,6 +189,8 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kOutpost) return "outpost [knight, bishop]";
+  if (k >= model::kKingDanger) return "our king attacked around [1-2, 3+][type]";
   if (k >= model::kFromMobility) return "mobility where the piece stands [type][count]";
   if (k >= model::kFromByKing) return "from-square by their king's wing [wing][type][square]";
   if (k >= model::kPawnShape) return "pawn shape after the move [isolated, doubled, passed]";

@@ -42,12 +42,13 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.attacked_lower[kQueen] = f.attacked_lower[kRook] | by_type[kRook];
   f.attacked_lower[kKing] = f.their_attacks;
 
-  f.our_once = f.our_twice = 0;
+  f.our_once = f.our_twice = f.our_pawn_attacks = 0;
   for (int t = kPawn; t <= kKing; ++t)
     for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)); b;) {
       const Bitboard a = piece_attacks(T, static_cast<PieceType>(t), us, pop_lsb(b), occ);
       f.our_twice |= f.our_once & a;
       f.our_once |= a;
+      if (t == kPawn) f.our_pawn_attacks |= a;
     }
   f.in_check = f.our_king != kNoSquare && (f.their_attacks >> f.our_king & 1);
 
@@ -85,6 +86,10 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.last_type = history.last_type;
   f.our_pawns = pos.pieces(us, kPawn);
   f.their_pawns = pos.pieces(them, kPawn);
+  {
+    const int n = f.our_king != kNoSquare ? popcount(T.king[f.our_king] & f.their_attacks) : 0;
+    f.king_danger = n == 0 ? 0 : n <= 2 ? 1 : 2;
+  }
   f.last_attacks = 0;
   if (history.last_to != kNoSquare) {
     const Piece p = pos.piece_on(history.last_to);

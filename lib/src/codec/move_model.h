@@ -130,16 +130,21 @@ inline constexpr int kPawnShape = kFile + 4;
 inline constexpr int kFromByKing = kPawnShape + 3;
 // P [type][count, 15 for 15 or more]: the piece's mobility where it stands (as kMobility).
 inline constexpr int kFromMobility = kFromByKing + 3 * kTypes * 64;
-inline constexpr int kFeatures = kFromMobility + kTypes * 16;
+// P [squares next to our king they attack: 1-2, 3 or more][type].
+inline constexpr int kKingDanger = kFromMobility + kTypes * 16;
+// M [knight, bishop]: an outpost: the to-square is defended by a pawn of ours, and no enemy pawn
+// on a file next to it stands ahead of it (none can ever attack it).
+inline constexpr int kOutpost = kKingDanger + 2 * kTypes;
+inline constexpr int kFeatures = kOutpost + 2;
 
-// A move's feature count is at most this: 12 piece features (kFrom, kFromSafety, kFromAttacker,
-// kEvade, kAgain, kFromNearLast, kInCheck, kFromByKing, kReply, kFromMobility, kTargets, and
-// kShield or kCastlingLoss) and 28
-// move features (a pawn's: kTo, kToSafety, kToByKing, kCapture, kRecapture, kCheck, kThreat,
-// kThreatValue, kFork, kDesert, kBack, kNearLast, kMobility, kKingZone, kNearOurLast, kRescue,
-// kHanging, kPassed, kKingDistance, kSee, kUnsafeCheck, kAfterCapture, kAfterOurCapture,
-// kVersusLast twice, and kPawnShape three times or else kPromotion; other types have fewer).
-inline constexpr int kMaxMoveFeatures = 40;
+// A move's feature count is at most this: 13 piece features (kFrom, kFromSafety, kFromAttacker,
+// kEvade, kAgain, kFromNearLast, kInCheck, kKingDanger, kFromByKing, kReply, kFromMobility,
+// kTargets, and kShield or kCastlingLoss) and 28 move features (a pawn's: kTo, kToSafety,
+// kToByKing, kCapture, kRecapture, kCheck, kThreat, kThreatValue, kFork, kDesert, kBack,
+// kNearLast, kMobility, kKingZone, kNearOurLast, kRescue, kHanging, kPassed, kKingDistance, kSee,
+// kUnsafeCheck, kAfterCapture, kAfterOurCapture, kVersusLast twice, and kPawnShape three times or
+// else kPromotion; other types have fewer).
+inline constexpr int kMaxMoveFeatures = 41;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -176,6 +181,8 @@ struct PlyFacts {
   bool last_captured, our_last_captured;
   PieceType last_type;
   Bitboard our_pawns, their_pawns;
+  Bitboard our_pawn_attacks;
+  int king_danger;  // squares next to our king they attack: 0 none, 1 one or two, 2 three or more
   Square our_king;
   // Our two most valuable pieces en prise (not the king; attacked by a piece worth less, or
   // attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor, 3 rook, 4 queen).
@@ -271,6 +278,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
   if (again) sink.piece_feature(kAgain + ti);
   sink.piece_feature(kFromNearLast + ti * 9 + distance(from, f.last_to));
   if (f.in_check) sink.piece_feature(kInCheck + ti);
+  if (f.king_danger) sink.piece_feature(kKingDanger + (f.king_danger - 1) * kTypes + ti);
   sink.piece_feature(f.wing_base - kToByKing + kFromByKing + ti * 64 + (from ^ flip));
   if (f.last_type != kNoPieceType) sink.piece_feature(kReply + (f.last_type - 1) * kTypes + ti);
   {
@@ -390,6 +398,16 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
       if (f.last_to != kNoSquare && (hits >> f.last_to & 1)) sink.move_feature(kVersusLast + ti * 2);
       if (f.last_attacks >> to & 1) sink.move_feature(kVersusLast + ti * 2 + 1);
+      if constexpr (kType == kKnight || kType == kBishop) {
+        if (f.our_pawn_attacks >> to & 1) {
+          const int file = file_of(to), rank = rank_of(to);
+          const Bitboard sides = (file > 0 ? file_bb(file - 1) : 0) | (file < 7 ? file_bb(file + 1) : 0);
+          // The ranks ahead of the to-square, from our side.
+          const Bitboard ahead = us == kWhite ? (rank == 7 ? 0 : ~Bitboard{0} << (8 * (rank + 1)))
+                                              : (rank == 0 ? 0 : ~Bitboard{0} >> (8 * (8 - rank)));
+          if (!(f.their_pawns & sides & ahead)) sink.move_feature(kOutpost + (kType == kBishop));
+        }
+      }
       if constexpr (kType == kRook || kType == kQueen) {
         const Bitboard file = file_bb(file_of(to));
         if (!(file & f.our_pawns)) sink.move_feature(kFile + (kType == kQueen) * 2 + ((file & f.their_pawns) ? 1 : 0));
