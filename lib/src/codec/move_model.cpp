@@ -87,6 +87,12 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.our_pawns = pos.pieces(us, kPawn);
   f.their_pawns = pos.pieces(them, kPawn);
   {
+    const Bitboard pushed = (them == kWhite ? f.their_pawns << 8 : f.their_pawns >> 8) & ~occ;
+    const Bitboard kicks = them == kWhite ? ((pushed << 7) & ~file_bb(7)) | ((pushed << 9) & ~file_bb(0))
+                                          : ((pushed >> 9) & ~file_bb(7)) | ((pushed >> 7) & ~file_bb(0));
+    f.pawn_kicks = kicks & ~f.their_by_type[kPawn];
+  }
+  {
     const int n = f.our_king != kNoSquare ? popcount(T.king[f.our_king] & f.their_attacks) : 0;
     f.king_danger = n == 0 ? 0 : n <= 2 ? 1 : 2;
   }

@@ -135,16 +135,19 @@ inline constexpr int kKingDanger = kFromMobility + kTypes * 16;
 // M [knight, bishop]: an outpost: the to-square is defended by a pawn of ours, and no enemy pawn
 // on a file next to it stands ahead of it (none can ever attack it).
 inline constexpr int kOutpost = kKingDanger + 2 * kTypes;
-inline constexpr int kFeatures = kOutpost + 2;
+// M [type]: the to-square is one an enemy pawn could attack after a single push to an empty square
+// (and no enemy pawn attacks it now).
+inline constexpr int kKick = kOutpost + 2;
+inline constexpr int kFeatures = kKick + kTypes;
 
 // A move's feature count is at most this: 13 piece features (kFrom, kFromSafety, kFromAttacker,
 // kEvade, kAgain, kFromNearLast, kInCheck, kKingDanger, kFromByKing, kReply, kFromMobility,
-// kTargets, and kShield or kCastlingLoss) and 28 move features (a pawn's: kTo, kToSafety,
+// kTargets, and kShield or kCastlingLoss) and 29 move features (a pawn's: kTo, kToSafety,
 // kToByKing, kCapture, kRecapture, kCheck, kThreat, kThreatValue, kFork, kDesert, kBack,
 // kNearLast, kMobility, kKingZone, kNearOurLast, kRescue, kHanging, kPassed, kKingDistance, kSee,
-// kUnsafeCheck, kAfterCapture, kAfterOurCapture, kVersusLast twice, and kPawnShape three times or
-// else kPromotion; other types have fewer).
-inline constexpr int kMaxMoveFeatures = 41;
+// kUnsafeCheck, kAfterCapture, kAfterOurCapture, kVersusLast twice, kKick, and kPawnShape three
+// times or else kPromotion; other types have fewer).
+inline constexpr int kMaxMoveFeatures = 42;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -182,6 +185,7 @@ struct PlyFacts {
   PieceType last_type;
   Bitboard our_pawns, their_pawns;
   Bitboard our_pawn_attacks;
+  Bitboard pawn_kicks;  // squares an enemy pawn could attack after one push, not attacked by one now
   int king_danger;  // squares next to our king they attack: 0 none, 1 one or two, 2 three or more
   Square our_king;
   // Our two most valuable pieces en prise (not the king; attacked by a piece worth less, or
@@ -398,6 +402,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
       if (f.last_to != kNoSquare && (hits >> f.last_to & 1)) sink.move_feature(kVersusLast + ti * 2);
       if (f.last_attacks >> to & 1) sink.move_feature(kVersusLast + ti * 2 + 1);
+      if (f.pawn_kicks >> to & 1) sink.move_feature(kKick + ti);
       if constexpr (kType == kKnight || kType == kBishop) {
         if (f.our_pawn_attacks >> to & 1) {
           const int file = file_of(to), rank = rank_of(to);
