@@ -189,6 +189,7 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
+  if (k >= model::kToByOwnKing) return "to-square by our king's wing [wing][type][square]";
   if (k >= model::kKick) return "a pawn push could attack the to-square [type]";
   if (k >= model::kOutpost) return "outpost [knight, bishop]";
   if (k >= model::kKingDanger) return "our king attacked around [1-2, 3+][type]";

@@ -139,6 +139,10 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
                              : file_of(f.their_king) < 3 ? 0
                              : file_of(f.their_king) < 5 ? 1
                                                          : 2) * kTypes * 64;
+  f.own_wing_base = kToByOwnKing + (f.our_king == kNoSquare  ? 1
+                                    : file_of(f.our_king) < 3 ? 0
+                                    : file_of(f.our_king) < 5 ? 1
+                                                              : 2) * kTypes * 64;
   f.our_sliders = pos.pieces(us, kBishop) | pos.pieces(us, kRook) | pos.pieces(us, kQueen);
   f.our_queens = pos.pieces(us, kQueen);
   f.our_rooks = pos.pieces(us, kRook);

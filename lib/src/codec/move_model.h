@@ -138,16 +138,18 @@ inline constexpr int kOutpost = kKingDanger + 2 * kTypes;
 // M [type]: the to-square is one an enemy pawn could attack after a single push to an empty square
 // (and no enemy pawn attacks it now).
 inline constexpr int kKick = kOutpost + 2;
-inline constexpr int kFeatures = kKick + kTypes;
+// M [wing of our king: files a-c, d-e (or no king), f-h][type][to].
+inline constexpr int kToByOwnKing = kKick + kTypes;
+inline constexpr int kFeatures = kToByOwnKing + 3 * kTypes * 64;
 
 // A move's feature count is at most this: 13 piece features (kFrom, kFromSafety, kFromAttacker,
 // kEvade, kAgain, kFromNearLast, kInCheck, kKingDanger, kFromByKing, kReply, kFromMobility,
-// kTargets, and kShield or kCastlingLoss) and 29 move features (a pawn's: kTo, kToSafety,
-// kToByKing, kCapture, kRecapture, kCheck, kThreat, kThreatValue, kFork, kDesert, kBack,
+// kTargets, and kShield or kCastlingLoss) and 30 move features (a pawn's: kTo, kToSafety,
+// kToByKing, kToByOwnKing, kCapture, kRecapture, kCheck, kThreat, kThreatValue, kFork, kDesert, kBack,
 // kNearLast, kMobility, kKingZone, kNearOurLast, kRescue, kHanging, kPassed, kKingDistance, kSee,
 // kUnsafeCheck, kAfterCapture, kAfterOurCapture, kVersusLast twice, kKick, and kPawnShape three
 // times or else kPromotion; other types have fewer).
-inline constexpr int kMaxMoveFeatures = 42;
+inline constexpr int kMaxMoveFeatures = 43;
 
 // What the model knows of the line before the position: where the opponent's last move took its
 // piece from and put it (for castling, the king's squares), and the same of our own move before
@@ -198,6 +200,7 @@ struct PlyFacts {
   Bitboard our_queens, our_rooks, our_minors;
   Bitboard king_zone;  // the squares next to their king
   Bitboard our_sliders;       // our bishops, rooks and queens
+  int own_wing_base;  // kToByOwnKing + our king's wing * kTypes * 64
   int wing_base;              // kToByKing + their king's wing (files a-c, d-e, f-h; d-e without a king) * kTypes * 64
   Bitboard diagonal_sliders;  // bishops and queens of both sides
   Bitboard straight_sliders;  // rooks and queens of both sides
@@ -351,6 +354,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       sink.move_feature(kTo + phase_base + rel_to);
       sink.move_feature(kToSafety + ti * 4 + cls);
       sink.move_feature(f.wing_base + ti * 64 + rel_to);
+      sink.move_feature(f.own_wing_base + ti * 64 + rel_to);
       if (capture) {
         sink.move_feature(kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
         if (to == f.last_to) sink.move_feature(kRecapture + ti);
