@@ -200,8 +200,8 @@ struct PlyFacts {
   Bitboard our_queens, our_rooks, our_minors;
   Bitboard king_zone;  // the squares next to their king
   Bitboard our_sliders;       // our bishops, rooks and queens
-  int own_wing_base;  // kToByOwnKing + our king's wing * kTypes * 64
-  int wing_base;              // kToByKing + their king's wing (files a-c, d-e, f-h; d-e without a king) * kTypes * 64
+  int own_wing_base;  // kToByOwnKing + our king's wing (likewise) * kTypes * 64
+  int wing_base;  // kToByKing + their king's wing (a-c 0, d-e or no king 1, f-h 2) * kTypes * 64
   Bitboard diagonal_sliders;  // bishops and queens of both sides
   Bitboard straight_sliders;  // rooks and queens of both sides
 };
@@ -245,6 +245,11 @@ inline constexpr auto kDistance = [] {
   return d;
 }();
 inline int distance(Square a, Square b) { return kDistance[a][b]; }
+
+// The value class of the most valuable of `pieces`: 3 a queen, 2 a rook, 1 a minor, else 0.
+inline int value_class(Bitboard pieces, Bitboard queens, Bitboard rooks, Bitboard minors) {
+  return (pieces & queens) ? 3 : (pieces & rooks) ? 2 : (pieces & minors) ? 1 : 0;
+}
 
 // Calls, for each legal move of `t` in canonical order (index i = 0, 1, ...):
 //   sink.piece(from)         once before the moves of each moving piece,
@@ -365,13 +370,13 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       if (hits & f.higher[acting]) sink.move_feature(kThreat + ti * 2);
       else if (hits & f.undefended) sink.move_feature(kThreat + ti * 2 + 1);
       if (const Bitboard threatened = hits & (f.higher[acting] | f.undefended)) {
-        const int value = (threatened & f.their_queens) ? 3 : (threatened & f.their_rooks) ? 2 : (threatened & f.their_minors) ? 1 : 0;
+        const int value = value_class(threatened, f.their_queens, f.their_rooks, f.their_minors);
         sink.move_feature(kThreatValue + ti * 4 + value);
         if (more_than_one(threatened) || direct) sink.move_feature(kFork + ti);
       }
       if (kType == kPawn && promoting) sink.move_feature(kPromotion + p);
       if (const Bitboard left = guarded & ~hits) {
-        const int value = (left & f.our_queens) ? 3 : (left & f.our_rooks) ? 2 : (left & f.our_minors) ? 1 : 0;
+        const int value = value_class(left, f.our_queens, f.our_rooks, f.our_minors);
         sink.move_feature(kDesert + ti * 4 + value);
       }
       if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
@@ -419,7 +424,8 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       }
       if constexpr (kType == kRook || kType == kQueen) {
         const Bitboard file = file_bb(file_of(to));
-        if (!(file & f.our_pawns)) sink.move_feature(kFile + (kType == kQueen) * 2 + ((file & f.their_pawns) ? 1 : 0));
+        if (!(file & f.our_pawns))
+          sink.move_feature(kFile + (kType == kQueen) * 2 + ((file & f.their_pawns) ? 1 : 0));
       }
       if constexpr (kType == kPawn) {
         if (!promoting) {
@@ -430,7 +436,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
           if (ours & file_bb(file)) sink.move_feature(kPawnShape + 1);
           const int rank = rank_of(to);  // 1 .. 6: the pawn does not promote
           const Bitboard ahead = us == kWhite ? ~Bitboard{0} << (8 * (rank + 1)) : ~Bitboard{0} >> (8 * (8 - rank));
-          if (!(f.their_pawns & (sides | file_bb(file)) & ahead & ~(capture ? bb(to) : 0))) sink.move_feature(kPawnShape + 2);
+          if (!(f.their_pawns & (sides | file_bb(file)) & ahead)) sink.move_feature(kPawnShape + 2);
         }
       }
     }
@@ -485,8 +491,10 @@ std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const Hist
 // opponent's last, and the opponent's last its own before.
 inline History history_after(const History& h, const Position& pos, Move m) {
   const Square to = m.kind() == Move::kCastling ? make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from())) : m.to();
-  const bool captured = m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && pos.piece_on(m.to()) != kNoPiece);
-  return History{m.from(), to, h.last_from, h.last_to, captured, h.last_captured, type_of(pos.piece_on(m.from()))};
+  const bool captured =
+      m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && pos.piece_on(m.to()) != kNoPiece);
+  const PieceType type = type_of(pos.piece_on(m.from()));
+  return History{m.from(), to, h.last_from, h.last_to, captured, h.last_captured, type};
 }
 
 }  // namespace pgnarc::detail::model
