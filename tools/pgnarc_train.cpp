@@ -10,8 +10,11 @@
 // weights are then rounded to sixteenths of a bit (int8) and the integer model of the codec is
 // measured exactly: bits per ply = sum of log2(total / frequency of the played move).
 // --out writes the weights as the C++ source lib/src/codec/model_weights.cpp, --tables as the
-// specification's appendix format-spec/move-model-tables.md.
+// specification's appendix format-spec/move-model-tables.md. It also reports the weight count,
+// the most features any fitted move had (checked against kMaxMoveFeatures) and the model's cost:
+// the held-out plies replayed with and without computing the frequencies.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -102,7 +105,7 @@ void replay(const GameRec& g, Visit&& visit) {
     }
     generate_targets(pos, t);
     if (t.total > 1) visit(pos, t, history, index_in(pos, t, m));
-    history = model::history_after(pos, m);
+    history = model::history_after(history, pos, m);
     pos.play(m);
   }
 }
@@ -117,6 +120,7 @@ struct Trainer {
   double rate = 0.1;
   double nats = 0;
   std::uint64_t plies = 0;
+  int most_features = 0;  // the most features any move had
 
   void step(const Position& pos, const PieceTargets& t, const model::History& h, int played) {
     lists.clear();
@@ -124,6 +128,7 @@ struct Trainer {
     model::enumerate_features(pos, t, lists, lists);
     lists.finish();
     const int n = t.total;
+    for (int i = 0; i < n; ++i) most_features = std::max(most_features, lists.start[i + 1] - lists.start[i]);
     p.assign(static_cast<std::size_t>(n), 0.0);
     double best = -1e300;
     for (int i = 0; i < n; ++i) {
@@ -230,7 +235,7 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
       ply_frequencies(MoveCoder::kModel, true, ply++, pos, t, h, pf, weights, hazard);
       const PlySymbol y = symbol_of(pf, index_in(pos, t, mv));
       coder.encode(y.c, y.f, y.total);
-      h = model::history_after(pos, mv);
+      h = model::history_after(h, pos, mv);
       pos.play(mv);
     }
     generate_targets(pos, t);
@@ -244,7 +249,36 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 }
 
 const char* group_name(int k) {
-  if (k >= model::kKingDistance) return "king distance [type][distance]";
+  if (k >= model::kToByOwnKing) return "to-square by our king's wing [wing][type][square]";
+  if (k >= model::kKick) return "a pawn push could attack the to-square [type]";
+  if (k >= model::kOutpost) return "outpost [knight, bishop]";
+  if (k >= model::kKingDanger) return "our king attacked around [1-2, 3+][type]";
+  if (k >= model::kFromMobility) return "mobility where the piece stands [type][count]";
+  if (k >= model::kFromByKing) return "from-square by their king's wing [wing][type][square]";
+  if (k >= model::kPawnShape) return "pawn shape after the move [isolated, doubled, passed]";
+  if (k >= model::kFile) return "file [rook, queen][open, half-open]";
+  if (k >= model::kVersusLast) return "versus their last-moved piece [type][attacks it, attacked by it]";
+  if (k >= model::kReply) return "reply [their last-moved type][type]";
+  if (k >= model::kAfterOurCapture) return "after our capture [type][quiet, capture]";
+  if (k >= model::kAfterCapture) return "after their capture [type][quiet, capture]";
+  if (k >= model::kDesert) return "leaves a piece undefended [type][most valuable]";
+  if (k >= model::kTargets) return "the piece's targets [type][count]";
+  if (k >= model::kUnsafeCheck) return "check losing the exchange [type]";
+  if (k >= model::kFromAttacker) return "from-square attacked [type][their least attacker][defended]";
+  if (k >= model::kThreatValue) return "threat [type][most valuable threatened]";
+  if (k >= model::kFork) return "fork [type]";
+  if (k >= model::kToByKing) return "to-square by their king's wing [wing][type][square]";
+  if (k >= model::kKingZone) return "attacks next to their king [type][1, 2, 3+]";
+  if (k >= model::kMobility) return "mobility [type][safe squares attacked]";
+  if (k >= model::kNearOurLast) return "near our previous move [type][distance of to]";
+  if (k >= model::kFromNearLast) return "from near the opponent's last move [type][distance of from]";
+  if (k >= model::kNearLast) return "near the opponent's last move [type][distance of to]";
+  if (k >= model::kBack) return "straight back [type]";
+  if (k >= model::kAgain) return "the piece moved last [type]";
+  if (k >= model::kRescue) return "defends the piece en prise [class]";
+  if (k >= model::kHanging) return "another piece en prise [class][type][quiet, capture]";
+  if (k >= model::kSee) return "exchange on the to-square [type][quiet, capture][balance]";
+  if (k >= model::kKingDistance) return "king distance [type][distance, none]";
   if (k >= model::kCastlingLoss) return "castling loss [king, rook]";
   if (k >= model::kShield) return "king shield";
   if (k >= model::kPassed) return "passed pawn [relative rank]";
@@ -386,7 +420,39 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "epoch %d: %.4f bits per coded ply while fitting (%llu plies)\n", e + 1,
                  tr.nats / std::log(2.0) / static_cast<double>(tr.plies), static_cast<unsigned long long>(tr.plies));
   }
+  if (tr.most_features > model::kMaxMoveFeatures) {
+    std::fprintf(stderr, "a move had %d features, more than kMaxMoveFeatures (%d)\n", tr.most_features,
+                 model::kMaxMoveFeatures);
+    return 3;
+  }
+  std::fprintf(stderr, "%d weights; at most %d features a move (bound %d)\n", model::kFeatures, tr.most_features,
+               model::kMaxMoveFeatures);
   const std::vector<std::int8_t> q = quantize(tr.w);
+  // The cost of the model: held-out plies replayed with generation only, then with the model's
+  // frequencies too (compute_facts and scoring every legal move), timed on one thread.
+  {
+    using Clock = std::chrono::steady_clock;
+    std::uint64_t coded = 0, sink = 0;
+    std::uint32_t freq[kMaxLegalMoves];
+    const auto t0 = Clock::now();
+    for (const Input& in : inputs)
+      for (std::size_t i = in.fit; i < in.games.size(); ++i)
+        replay(in.games[i], [&](const Position&, const PieceTargets& t, const model::History&, int played) {
+          sink += static_cast<std::uint64_t>(t.total + played);
+          ++coded;
+        });
+    const auto t1 = Clock::now();
+    for (const Input& in : inputs)
+      for (std::size_t i = in.fit; i < in.games.size(); ++i)
+        replay(in.games[i], [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
+          sink += model::frequencies(pos, t, h, freq, q.data()) + freq[played];
+        });
+    const auto t2 = Clock::now();
+    const double gen = std::chrono::duration<double>(t1 - t0).count(), all = std::chrono::duration<double>(t2 - t1).count();
+    std::fprintf(stderr, "timing: %.2fM coded plies/s with the model (%.0f ns per ply, %.0f of them the model's)%s\n",
+                 static_cast<double>(coded) / all * 1e-6, all / static_cast<double>(coded) * 1e9,
+                 (all - gen) / static_cast<double>(coded) * 1e9, sink == 1 ? " " : "");
+  }
   const std::vector<std::uint32_t> hazard = fit_hazard(inputs);
   std::printf("%-44s %9s %8s %8s %8s %8s %7s\n", "held out (bits per ply)", "plies", "model", "codeword", "uniform",
               "coded", "first");

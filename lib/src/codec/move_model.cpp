@@ -24,11 +24,13 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.flip = us == kWhite ? 0 : 56;
   f.occ = occ;
   const int npm = material(pos);
-  f.phase = pos.fullmove_number() <= 10 && npm >= 20 ? 0 : npm >= 16 ? 1 : npm >= 8 ? 2 : 3;
+  const int move = pos.fullmove_number();
+  f.phase = npm >= 20 && move <= 10 ? 0 : npm >= 20 && move <= 20 ? 1 : npm >= 16 ? 2 : npm >= 8 ? 3 : 4;
   f.our_king = pos.king_square(us);
   f.their_king = pos.king_square(them);
 
-  Bitboard by_type[7] = {};
+  Bitboard* by_type = f.their_by_type;
+  for (int t = 0; t < 7; ++t) by_type[t] = 0;
   for (int t = kPawn; t <= kKing; ++t)
     for (Bitboard b = pos.pieces(them, static_cast<PieceType>(t)); b;)
       by_type[t] |= piece_attacks(T, static_cast<PieceType>(t), them, pop_lsb(b), occ);
@@ -40,12 +42,13 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.attacked_lower[kQueen] = f.attacked_lower[kRook] | by_type[kRook];
   f.attacked_lower[kKing] = f.their_attacks;
 
-  f.our_once = f.our_twice = 0;
+  f.our_once = f.our_twice = f.our_pawn_attacks = 0;
   for (int t = kPawn; t <= kKing; ++t)
     for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)); b;) {
       const Bitboard a = piece_attacks(T, static_cast<PieceType>(t), us, pop_lsb(b), occ);
       f.our_twice |= f.our_once & a;
       f.our_once |= a;
+      if (t == kPawn) f.our_pawn_attacks |= a;
     }
   f.in_check = f.our_king != kNoSquare && (f.their_attacks >> f.our_king & 1);
 
@@ -76,6 +79,23 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   }
 
   f.last_to = history.last_to;
+  f.our_last_from = history.our_last_from;
+  f.our_last_to = history.our_last_to;
+  f.last_captured = history.last_captured;
+  f.our_last_captured = history.our_last_captured;
+  f.last_type = history.last_type;
+  f.our_pawns = pos.pieces(us, kPawn);
+  f.their_pawns = pos.pieces(them, kPawn);
+  {
+    const Bitboard pushed = (them == kWhite ? f.their_pawns << 8 : f.their_pawns >> 8) & ~occ;
+    const Bitboard kicks = them == kWhite ? ((pushed << 7) & ~file_bb(7)) | ((pushed << 9) & ~file_bb(0))
+                                          : ((pushed >> 9) & ~file_bb(7)) | ((pushed >> 7) & ~file_bb(0));
+    f.pawn_kicks = kicks & ~f.their_by_type[kPawn];
+  }
+  {
+    const int n = f.our_king != kNoSquare ? popcount(T.king[f.our_king] & f.their_attacks) : 0;
+    f.king_danger = n == 0 ? 0 : n <= 2 ? 1 : 2;
+  }
   f.last_attacks = 0;
   if (history.last_to != kNoSquare) {
     const Piece p = pos.piece_on(history.last_to);
@@ -95,9 +115,83 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
     if (!(their_pawns & files & ahead)) f.passed |= bb(s);
   }
 
+  f.diagonal_sliders = pos.pieces(kWhite, kBishop) | pos.pieces(kBlack, kBishop) | pos.pieces(kWhite, kQueen) |
+                       pos.pieces(kBlack, kQueen);
+  f.straight_sliders = pos.pieces(kWhite, kRook) | pos.pieces(kBlack, kRook) | pos.pieces(kWhite, kQueen) |
+                       pos.pieces(kBlack, kQueen);
+
+  {
+    static constexpr int kClass[7] = {0, 1, 2, 2, 3, 4, 0};
+    int n = 0;
+    f.hanging_square[0] = f.hanging_square[1] = kNoSquare;
+    f.hanging_class[0] = f.hanging_class[1] = 0;
+    for (int t = kQueen; t >= kPawn && n < 2; --t)
+      for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)) &
+                        (f.attacked_lower[t] | (f.their_attacks & ~f.our_once));
+           b && n < 2; ++n) {
+        f.hanging_square[n] = pop_lsb(b);
+        f.hanging_class[n] = kClass[t];
+      }
+  }
+
+  f.our_pieces = pos.pieces(us);
+  f.wing_base = kToByKing + (f.their_king == kNoSquare  ? 1
+                             : file_of(f.their_king) < 3 ? 0
+                             : file_of(f.their_king) < 5 ? 1
+                                                         : 2) * kTypes * 64;
+  f.own_wing_base = kToByOwnKing + (f.our_king == kNoSquare  ? 1
+                                    : file_of(f.our_king) < 3 ? 0
+                                    : file_of(f.our_king) < 5 ? 1
+                                                              : 2) * kTypes * 64;
+  f.our_sliders = pos.pieces(us, kBishop) | pos.pieces(us, kRook) | pos.pieces(us, kQueen);
+  f.our_queens = pos.pieces(us, kQueen);
+  f.our_rooks = pos.pieces(us, kRook);
+  f.our_minors = pos.pieces(us, kKnight) | pos.pieces(us, kBishop);
+  f.their_queens = pos.pieces(them, kQueen);
+  f.their_rooks = pos.pieces(them, kRook);
+  f.their_minors = pos.pieces(them, kKnight) | pos.pieces(them, kBishop);
+  f.their_pawn_attacks = by_type[kPawn];
+  f.king_zone = f.their_king != kNoSquare ? T.king[f.their_king] : 0;
+
   f.castle_rooks = 0;
   for (CastleSide side : {kKingSide, kQueenSide})
     if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= bb(r);
+}
+
+int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captured, Bitboard occ) {
+  const AttackTables& T = attack_tables();
+  Bitboard attackers =
+      ((T.pawn[kBlack][to] & pos.pieces(kWhite, kPawn)) | (T.pawn[kWhite][to] & pos.pieces(kBlack, kPawn)) |
+       (T.knight[to] & (pos.pieces(kWhite, kKnight) | pos.pieces(kBlack, kKnight))) |
+       (T.king[to] & (pos.pieces(kWhite, kKing) | pos.pieces(kBlack, kKing))) |
+       (T.bishop_attacks(to, occ) & f.diagonal_sliders) | (T.rook_attacks(to, occ) & f.straight_sliders)) &
+      occ;
+  // gain[d]: the balance for the side making capture d (0 = the move) if the exchange stops after it.
+  int gain[34];
+  int d = 0;
+  gain[0] = captured;
+  int on_to = moved;  // the value of the piece now on `to`
+  Color side = ~f.us;
+  for (;;) {
+    const Bitboard mine = attackers & pos.pieces(side);
+    if (!mine) break;
+    int t = kPawn;
+    Bitboard b = 0;
+    for (; t <= kKing; ++t)
+      if ((b = mine & pos.pieces(side, static_cast<PieceType>(t)))) break;
+    ++d;
+    gain[d] = on_to - gain[d - 1];
+    on_to = kValue[t];
+    const Bitboard from = b & -b;
+    occ ^= from;
+    if (t != kKnight && t != kKing)
+      attackers |= (T.bishop_attacks(to, occ) & f.diagonal_sliders) | (T.rook_attacks(to, occ) & f.straight_sliders);
+    attackers &= occ;
+    side = ~side;
+  }
+  // Each side stops capturing where going on would lose.
+  for (; d > 0; --d) gain[d - 1] = -(-gain[d - 1] > gain[d] ? -gain[d - 1] : gain[d]);
+  return gain[0];
 }
 
 namespace {

@@ -16,35 +16,151 @@
 
 namespace pgnarc::detail::model {
 
-// Feature groups: each is a run of feature numbers from its offset (layout in the spec).
-inline constexpr int kPhases = 4;
+// Feature groups: each is a run of feature numbers from its offset. Everything is seen from the
+// mover's side: squares are relative (a square XOR flip, rank 1 is the mover's first rank),
+// "type" is the moving piece's type (PieceType - 1; a promoting pawn is a pawn), "us" the side to
+// move. The phase is 0 while at least 20 units of non-pawn material (minor 1, rook 2, queen 4,
+// both sides) stand and it is move 10 or before, 1 likewise by move 20, then 2, 3, 4 for at
+// least 16, at least 8, under 8 units. Distances are king distances (max of file and rank
+// distance), 8 where the other square does not exist. Piece features (P) are shared by all
+// moves of a piece, move features (M) belong to one move; castling moves get only kTo (the
+// king's destination) and kCastle besides the piece features.
+inline constexpr int kPhases = 5;
 inline constexpr int kTypes = 6;  // pawn .. king, as PieceType - 1
-inline constexpr int kTo = 0;                                   // [phase][type][relative to-square]
-inline constexpr int kFrom = kTo + kPhases * kTypes * 64;       // [phase][type][relative from-square]
-inline constexpr int kCapture = kFrom + kPhases * kTypes * 64;  // [type][victim P..Q][to attacked]
-inline constexpr int kToSafety = kCapture + kTypes * 5 * 2;     // [type][class]
-inline constexpr int kFromSafety = kToSafety + kTypes * 4;      // [type][class]
-inline constexpr int kCheck = kFromSafety + kTypes * 4;         // [type][direct, discovered, both]
-inline constexpr int kThreat = kCheck + kTypes * 3;             // [type][higher, undefended]
-inline constexpr int kRecapture = kThreat + kTypes * 2;         // [type]
-inline constexpr int kEvade = kRecapture + kTypes;              // [type]
-inline constexpr int kInCheck = kEvade + kTypes;                // [type]
-inline constexpr int kPromotion = kInCheck + kTypes;            // [N B R Q]
-inline constexpr int kCastle = kPromotion + 4;                  // [king side, queen side]
-inline constexpr int kPassed = kCastle + 2;                     // [relative rank of to]
-inline constexpr int kShield = kPassed + 8;                     // 1
-inline constexpr int kCastlingLoss = kShield + 1;               // [king, rook]
-inline constexpr int kKingDistance = kCastlingLoss + 2;         // [type][distance 0..7]
-inline constexpr int kFeatures = kKingDistance + kTypes * 8;
+inline constexpr int kSeeRange = 9;  // exchange balances -9 .. 9 pawns
+// M [phase][type][to]: where the piece lands.
+inline constexpr int kTo = 0;
+// P [phase][type][from]: where the piece stands.
+inline constexpr int kFrom = kTo + kPhases * kTypes * 64;
+// M [type][victim P..Q][the opponent attacks the to-square]: a capture (en passant: a pawn).
+inline constexpr int kCapture = kFrom + kPhases * kTypes * 64;
+// M [type][class] of the to-square: 0 not attacked by them; 1 attacked, none by a piece worth less
+// than the mover, and defended by another piece of ours; 2 attacked by a piece worth less than
+// the mover (any square for the king that they attack); 3 attacked, not by a lower piece, and not
+// defended by another piece of ours.
+inline constexpr int kToSafety = kCapture + kTypes * 5 * 2;
+// P [type][class] of the from-square: 0 not attacked; 1 attacked and defended; 2 attacked by a
+// lower piece; 3 attacked and undefended.
+inline constexpr int kFromSafety = kToSafety + kTypes * 4;
+// M [type][direct, discovered, both]: the move checks (direct: the piece, or the promoted piece,
+// attacks their king from the to-square; discovered: the mover unmasks one of our sliders).
+inline constexpr int kCheck = kFromSafety + kTypes * 4;
+// M [type][higher, undefended]: from the to-square the piece attacks one of their pieces (not the
+// king) worth more than itself; else one they do not defend.
+inline constexpr int kThreat = kCheck + kTypes * 3;
+// M [type]: a capture on the square where the opponent's last move landed.
+inline constexpr int kRecapture = kThreat + kTypes * 2;
+// P [type]: the opponent's last-moved piece attacks the piece.
+inline constexpr int kEvade = kRecapture + kTypes;
+// P [type]: we are in check.
+inline constexpr int kInCheck = kEvade + kTypes;
+// M [N B R Q]: the promotion piece.
+inline constexpr int kPromotion = kInCheck + kTypes;
+// M [king side, queen side]: castling.
+inline constexpr int kCastle = kPromotion + 4;
+// M [relative rank of to]: a move of a passed pawn (no enemy pawn ahead on its or a next file).
+inline constexpr int kPassed = kCastle + 2;
+// P: a pawn on the first three ranks within a file of our king, which is on its first rank.
+inline constexpr int kShield = kPassed + 8;
+// [king, rook]: M a king move (not castling) while we may castle; P a rook that may castle.
+inline constexpr int kCastlingLoss = kShield + 1;
+// M [type][distance from the to-square to their king].
+inline constexpr int kKingDistance = kCastlingLoss + 2;
+// M [type][quiet, capture][balance + 9]: the exchange on the to-square, clamped to -9 .. 9 pawns:
+// the victim's value (0 quiet) if they do not attack the to-square; that less the mover's
+// (promoted piece's) value if they do and no other piece of ours attacks it and none of our
+// sliders stands on the line through the from- and to-squares; else see().
+inline constexpr int kSee = kKingDistance + kTypes * 9;
+// M [class 1 pawn, 2 minor, 3 rook, 4 queen][type][quiet, capture]: our most valuable piece en
+// prise (not the king; attacked by a lower piece, or attacked and undefended) other than the
+// mover, if any.
+inline constexpr int kHanging = kSee + kTypes * 2 * (2 * kSeeRange + 1);
+// M [class]: that piece en prise is attacked by the mover from its to-square (defended).
+inline constexpr int kRescue = kHanging + 4 * kTypes * 2;
+// P [type]: the piece our previous move moved (it stands where that move landed).
+inline constexpr int kAgain = kRescue + 4;
+// M [type]: that piece goes straight back to where it came from.
+inline constexpr int kBack = kAgain + kTypes;
+// M [type][distance from the to-square to where the opponent's last move landed].
+inline constexpr int kNearLast = kBack + kTypes;
+// P [type][distance from the from-square to where the opponent's last move landed].
+inline constexpr int kFromNearLast = kNearLast + kTypes * 9;
+// M [type][distance from the to-square to where our previous move landed].
+inline constexpr int kNearOurLast = kFromNearLast + kTypes * 9;
+// M [type][count, 15 for 15 or more]: squares the piece attacks from the to-square (after the
+// move) that no enemy pawn attacks and that held none of our pieces before the move.
+inline constexpr int kMobility = kNearOurLast + kTypes * 9;
+// M [type][1, 2, 3 or more]: squares next to their king the piece attacks from the to-square.
+inline constexpr int kKingZone = kMobility + kTypes * 16;
+// M [wing of their king: files a-c, d-e (or no king), f-h][type][to].
+inline constexpr int kToByKing = kKingZone + kTypes * 3;
+// M [type]: a fork: from the to-square the piece threatens (as kThreat) two pieces, or one while
+// checking directly.
+inline constexpr int kFork = kToByKing + 3 * kTypes * 64;
+// M [type][pawn, minor, rook, queen]: the most valuable piece threatened (as kThreat).
+inline constexpr int kThreatValue = kFork + kTypes;
+// P [type][their least valuable attacker P..K][defended by us]: the from-square is attacked.
+inline constexpr int kFromAttacker = kThreatValue + kTypes * 4;
+// M [type]: a direct check whose exchange balance (kSee) is negative.
+inline constexpr int kUnsafeCheck = kFromAttacker + kTypes * 6 * 2;
+// P [type][count - 1, 15 for 16 or more]: the piece's legal target squares.
+inline constexpr int kTargets = kUnsafeCheck + kTypes;
+// M [type][pawn, minor, rook, queen]: the move leaves undefended a piece of ours that they attack
+// and that only the mover defended (it no longer attacks it from the to-square); the most
+// valuable such piece.
+inline constexpr int kDesert = kTargets + kTypes * 16;
+// M [type][quiet, capture]: the opponent's last move captured.
+inline constexpr int kAfterCapture = kDesert + kTypes * 4;
+// M [type][quiet, capture]: our previous move captured.
+inline constexpr int kAfterOurCapture = kAfterCapture + kTypes * 2;
+// P [type of their last-moved piece][type]: the opponent's last move moved that type of piece
+// (for castling the king).
+inline constexpr int kReply = kAfterOurCapture + kTypes * 2;
+// M [type][attacks it, lands where it attacks]: the piece attacks the opponent's last-moved piece
+// from the to-square; the to-square is attacked by that piece.
+inline constexpr int kVersusLast = kReply + kTypes * kTypes;
+// M [rook, queen][open, half-open]: a rook or queen move to a file without pawns, or without
+// pawns of ours.
+inline constexpr int kFile = kVersusLast + kTypes * 2;
+// M [isolated, doubled, passed]: after a pawn move (not a promotion) no pawn of ours stands on a
+// file next to the to-square; another pawn of ours stands on its file; no enemy pawn stands ahead
+// of it on its file or a file next to it.
+inline constexpr int kPawnShape = kFile + 4;
+// P [wing of their king: files a-c, d-e (or no king), f-h][type][from].
+inline constexpr int kFromByKing = kPawnShape + 3;
+// P [type][count, 15 for 15 or more]: the piece's mobility where it stands (as kMobility).
+inline constexpr int kFromMobility = kFromByKing + 3 * kTypes * 64;
+// P [squares next to our king they attack: 1-2, 3 or more][type].
+inline constexpr int kKingDanger = kFromMobility + kTypes * 16;
+// M [knight, bishop]: an outpost: the to-square is defended by a pawn of ours, and no enemy pawn
+// on a file next to it stands ahead of it (none can ever attack it).
+inline constexpr int kOutpost = kKingDanger + 2 * kTypes;
+// M [type]: the to-square is one an enemy pawn could attack after a single push to an empty square
+// (and no enemy pawn attacks it now).
+inline constexpr int kKick = kOutpost + 2;
+// M [wing of our king: files a-c, d-e (or no king), f-h][type][to].
+inline constexpr int kToByOwnKing = kKick + kTypes;
+inline constexpr int kFeatures = kToByOwnKing + 3 * kTypes * 64;
 
-// A move's feature count is at most this (the enumerator's largest case).
-inline constexpr int kMaxMoveFeatures = 16;
+// A move's feature count is at most this: 13 piece features (kFrom, kFromSafety, kFromAttacker,
+// kEvade, kAgain, kFromNearLast, kInCheck, kKingDanger, kFromByKing, kReply, kFromMobility,
+// kTargets, and kShield or kCastlingLoss) and 30 move features (a pawn's: kTo, kToSafety,
+// kToByKing, kToByOwnKing, kCapture, kRecapture, kCheck, kThreat, kThreatValue, kFork, kDesert, kBack,
+// kNearLast, kMobility, kKingZone, kNearOurLast, kRescue, kHanging, kPassed, kKingDistance, kSee,
+// kUnsafeCheck, kAfterCapture, kAfterOurCapture, kVersusLast twice, kKick, and kPawnShape three
+// times or else kPromotion; other types have fewer).
+inline constexpr int kMaxMoveFeatures = 43;
 
-// What the model knows of the line before the position: where the opponent's last move put its
-// piece (its king's square for castling), or kNoSquare (the first ply of a game, after a null
-// move).
+// What the model knows of the line before the position: where the opponent's last move took its
+// piece from and put it (for castling, the king's squares), and the same of our own move before
+// it, and whether each captured; kNoSquare (and false) where there is no such move (the first
+// plies of a game, and after a null move).
 struct History {
-  Square last_to = kNoSquare;
+  Square last_from = kNoSquare, last_to = kNoSquare;
+  Square our_last_from = kNoSquare, our_last_to = kNoSquare;
+  bool last_captured = false;      // the opponent's last move captured
+  bool our_last_captured = false;  // our move before it captured
+  PieceType last_type = kNoPieceType;  // the type of the opponent's last-moved piece
 };
 
 // Facts about a position computed once for all of its moves.
@@ -66,7 +182,28 @@ struct PlyFacts {
   Bitboard passed;             // our passed pawns
   Bitboard castle_rooks;       // our rooks that may still castle
   Square last_to;
+  Square our_last_from, our_last_to;
+  bool last_captured, our_last_captured;
+  PieceType last_type;
+  Bitboard our_pawns, their_pawns;
+  Bitboard our_pawn_attacks;
+  Bitboard pawn_kicks;  // squares an enemy pawn could attack after one push, not attacked by one now
+  int king_danger;  // squares next to our king they attack: 0 none, 1 one or two, 2 three or more
   Square our_king;
+  // Our two most valuable pieces en prise (not the king; attacked by a piece worth less, or
+  // attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor, 3 rook, 4 queen).
+  Square hanging_square[2];
+  int hanging_class[2];
+  Bitboard their_by_type[7];  // by type: squares the opponent attacks with a piece of that type
+  Bitboard our_pieces, their_pawn_attacks;
+  Bitboard their_queens, their_rooks, their_minors;
+  Bitboard our_queens, our_rooks, our_minors;
+  Bitboard king_zone;  // the squares next to their king
+  Bitboard our_sliders;       // our bishops, rooks and queens
+  int own_wing_base;  // kToByOwnKing + our king's wing (likewise) * kTypes * 64
+  int wing_base;  // kToByKing + their king's wing (a-c 0, d-e or no king 1, f-h 2) * kTypes * 64
+  Bitboard diagonal_sliders;  // bishops and queens of both sides
+  Bitboard straight_sliders;  // rooks and queens of both sides
 };
 
 inline constexpr int kValue[7] = {0, 1, 3, 3, 5, 9, 100};
@@ -86,11 +223,227 @@ inline Bitboard piece_attacks(const AttackTables& T, PieceType t, Color c, Squar
 // Fills `f` for `pos` (whose side to move has a king).
 void compute_facts(const Position& pos, const History& history, PlyFacts& f);
 
-inline int distance(Square a, Square b) {
-  const int df = file_of(a) - file_of(b), dr = rank_of(a) - rank_of(b);
-  const int x = df < 0 ? -df : df, y = dr < 0 ? -dr : dr;
-  return x > y ? x : y;
+// Static exchange evaluation: the material balance, in pawns (P 1, N B 3, R 5, Q 9, K 100), for
+// the side to move when its piece worth `moved` lands on `to` capturing `captured`, and then both
+// sides capture on `to` in turn, each with its least valuable attacker and only while that pays
+// (the swap algorithm; sliders behind a capturer join in; pins and checks are ignored). `occ` is
+// the occupancy after the move left its square (and an en passant victim left the board).
+int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captured, Bitboard occ);
+
+// The king distance of two squares (the larger of the file and rank distances); 8 when the second
+// is kNoSquare.
+inline constexpr auto kDistance = [] {
+  std::array<std::array<std::uint8_t, 65>, 64> d{};
+  for (int a = 0; a < 64; ++a) {
+    for (int b = 0; b < 64; ++b) {
+      const int df = (a & 7) > (b & 7) ? (a & 7) - (b & 7) : (b & 7) - (a & 7);
+      const int dr = (a >> 3) > (b >> 3) ? (a >> 3) - (b >> 3) : (b >> 3) - (a >> 3);
+      d[a][b] = static_cast<std::uint8_t>(df > dr ? df : dr);
+    }
+    d[a][64] = 8;
+  }
+  return d;
+}();
+inline int distance(Square a, Square b) { return kDistance[a][b]; }
+
+// The value class of the most valuable of `pieces`: 3 a queen, 2 a rook, 1 a minor, else 0.
+inline int value_class(Bitboard pieces, Bitboard queens, Bitboard rooks, Bitboard minors) {
+  return (pieces & queens) ? 3 : (pieces & rooks) ? 2 : (pieces & minors) ? 1 : 0;
 }
+
+// Calls, for each legal move of `t` in canonical order (index i = 0, 1, ...):
+//   sink.piece(from)         once before the moves of each moving piece,
+//   sink.piece_feature(k)    features shared by all of the piece's moves,
+//   sink.move(i)             once per move, then
+//   sink.move_feature(k)     the move's own features.
+// A move's features are the piece's features followed by its own.
+namespace enumerate_detail {
+
+// The features of the moves of our piece of type `kType` on `from` (targets `targets`), with
+// move indexes from `index` on. One instance per type, so that type tests fold away.
+template <PieceType kType, class Sink>
+inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFacts& f, Sink& sink, Square from,
+                        Bitboard targets, int& index) {
+  const AttackTables& T = attack_tables();
+  constexpr int ti = kType - 1;
+  const Color us = f.us;
+  const int flip = f.flip;
+  const int phase_base = f.phase * kTypes * 64 + ti * 64;
+  sink.piece(from);
+  // Features of the piece, whatever its move.
+  sink.piece_feature(kFrom + phase_base + (from ^ flip));
+  {
+    int cls;
+    if (f.attacked_lower[kType] >> from & 1) cls = 2;
+    else if (!(f.their_attacks >> from & 1)) cls = 0;
+    else if (f.our_once >> from & 1) cls = 1;
+    else cls = 3;
+    sink.piece_feature(kFromSafety + ti * 4 + cls);
+    if (f.their_attacks >> from & 1) {
+      int a = kPawn;
+      while (!(f.their_by_type[a] >> from & 1)) ++a;
+      sink.piece_feature(kFromAttacker + (ti * 6 + a - 1) * 2 + (f.our_once >> from & 1));
+    }
+  }
+  if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
+  const bool again = from == f.our_last_to;  // the piece our previous move moved
+  if (again) sink.piece_feature(kAgain + ti);
+  sink.piece_feature(kFromNearLast + ti * 9 + distance(from, f.last_to));
+  if (f.in_check) sink.piece_feature(kInCheck + ti);
+  if (f.king_danger) sink.piece_feature(kKingDanger + (f.king_danger - 1) * kTypes + ti);
+  sink.piece_feature(f.wing_base - kToByKing + kFromByKing + ti * 64 + (from ^ flip));
+  if (f.last_type != kNoPieceType) sink.piece_feature(kReply + (f.last_type - 1) * kTypes + ti);
+  {
+    const int n = popcount(targets);
+    sink.piece_feature(kTargets + ti * 16 + (n > 16 ? 15 : n - 1));
+  }
+  const Bitboard own_attacks = piece_attacks(T, kType, us, from, f.occ);
+  {
+    const int safe = popcount(own_attacks & ~f.our_pieces & ~f.their_pawn_attacks);
+    sink.piece_feature(kFromMobility + ti * 16 + (safe > 15 ? 15 : safe));
+  }
+  bool passed = false, promoting = false;
+  if constexpr (kType == kPawn) {
+    const bool shield = ((f.our_king ^ flip) >> 3) == 0 &&
+                        (file_of(from) - file_of(f.our_king) <= 1 && file_of(f.our_king) - file_of(from) <= 1) &&
+                        ((from ^ flip) >> 3) <= 2;
+    if (shield) sink.piece_feature(kShield);
+    passed = f.passed >> from & 1;
+    promoting = t.promoting >> from & 1;
+  }
+  if (kType == kRook && (f.castle_rooks >> from & 1)) sink.piece_feature(kCastlingLoss + 1);
+  // Our pieces the opponent attacks that only this piece defends.
+  const Bitboard guarded = own_attacks & f.our_pieces & f.their_attacks & ~f.our_twice;
+  const bool disc = f.discoverers >> from & 1;
+  // Another piece of ours is en prise: the most valuable one but the mover.
+  const int h = from == f.hanging_square[0] ? 1 : 0;
+  const int hanging = f.hanging_class[h];
+  const Square hanging_square = f.hanging_square[h];
+  const Bitboard occ_from = f.occ & ~bb(from);
+  // Our other sliders (one on the line through the from- and to-squares may defend the
+  // to-square through the from-square).
+  const Bitboard behind = f.our_sliders & ~bb(from);
+  while (targets) {
+    const Square to = pop_lsb(targets);
+    const Piece on_to = pos.piece_on(to);
+    if constexpr (kType == kKing) {
+      // Castling: the king "takes" its own rook; it lands on the g- or c-file.
+      if (on_to != kNoPiece && color_of(on_to) == us) {
+        const int side = to > from ? 0 : 1;
+        const Square dest = make_square(side == 0 ? 6 : 2, rank_of(from));
+        sink.move(index++);
+        sink.move_feature(kTo + phase_base + (dest ^ flip));
+        sink.move_feature(kCastle + side);
+        continue;
+      }
+    }
+    const bool en_passant = kType == kPawn && to == pos.ep_square();
+    const PieceType victim = en_passant ? kPawn : type_of(on_to);
+    const bool capture = victim != kNoPieceType;
+    const bool attacked = f.their_attacks >> to & 1;
+    // Another piece of ours attacks the to-square.
+    const bool defended = (f.our_twice >> to & 1) || ((f.our_once >> to & 1) && !(own_attacks >> to & 1));
+    int cls;
+    if (f.attacked_lower[kType] >> to & 1) cls = 2;
+    else if (!attacked) cls = 0;
+    else if (defended) cls = 1;
+    else cls = 3;
+    const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
+    const Bitboard occ_after = occ_from | bb(to);
+    const int victim_value = kValue[victim];
+    const int rel_to = to ^ flip;
+    const int moves = promoting ? 4 : 1;
+    for (int p = 0; p < moves; ++p) {
+      const PieceType acting = kType == kPawn && promoting ? static_cast<PieceType>(kKnight + p) : kType;
+      sink.move(index++);
+      sink.move_feature(kTo + phase_base + rel_to);
+      sink.move_feature(kToSafety + ti * 4 + cls);
+      sink.move_feature(f.wing_base + ti * 64 + rel_to);
+      sink.move_feature(f.own_wing_base + ti * 64 + rel_to);
+      if (capture) {
+        sink.move_feature(kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
+        if (to == f.last_to) sink.move_feature(kRecapture + ti);
+      }
+      const bool direct = f.check_squares[acting] >> to & 1;
+      if (direct || discovered) sink.move_feature(kCheck + ti * 3 + (direct && discovered ? 2 : discovered ? 1 : 0));
+      const Bitboard hits = piece_attacks(T, acting, us, to, occ_after);
+      if (hits & f.higher[acting]) sink.move_feature(kThreat + ti * 2);
+      else if (hits & f.undefended) sink.move_feature(kThreat + ti * 2 + 1);
+      if (const Bitboard threatened = hits & (f.higher[acting] | f.undefended)) {
+        const int value = value_class(threatened, f.their_queens, f.their_rooks, f.their_minors);
+        sink.move_feature(kThreatValue + ti * 4 + value);
+        if (more_than_one(threatened) || direct) sink.move_feature(kFork + ti);
+      }
+      if (kType == kPawn && promoting) sink.move_feature(kPromotion + p);
+      if (const Bitboard left = guarded & ~hits) {
+        const int value = value_class(left, f.our_queens, f.our_rooks, f.our_minors);
+        sink.move_feature(kDesert + ti * 4 + value);
+      }
+      if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
+      sink.move_feature(kNearLast + ti * 9 + distance(to, f.last_to));
+      {
+        const int safe = popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
+        sink.move_feature(kMobility + ti * 16 + (safe > 15 ? 15 : safe));
+        const int zone = popcount(hits & f.king_zone);
+        if (zone) sink.move_feature(kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
+      }
+      sink.move_feature(kNearOurLast + ti * 9 + distance(to, f.our_last_to));
+      if (hanging) {
+        if (hits >> hanging_square & 1) sink.move_feature(kRescue + hanging - 1);
+        sink.move_feature(kHanging + ((hanging - 1) * kTypes + ti) * 2 + capture);
+      }
+      if (kType == kPawn && passed) sink.move_feature(kPassed + (rel_to >> 3));
+      if (kType == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
+      sink.move_feature(kKingDistance + ti * 9 + distance(to, f.their_king));
+      int balance = victim_value;
+      if (attacked) {
+        if (defended || (T.line[from][to] & behind)) {
+          const Bitboard see_occ = en_passant ? occ_from & ~bb(to ^ 8) : occ_from;
+          balance = see(pos, f, to, kValue[acting], victim_value, see_occ);
+        } else {
+          balance = victim_value - kValue[acting];
+        }
+      }
+      balance = balance < -kSeeRange ? -kSeeRange : balance > kSeeRange ? kSeeRange : balance;
+      sink.move_feature(kSee + (ti * 2 + capture) * (2 * kSeeRange + 1) + balance + kSeeRange);
+      if (direct && balance < 0) sink.move_feature(kUnsafeCheck + ti);
+      if (f.last_captured) sink.move_feature(kAfterCapture + ti * 2 + capture);
+      if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
+      if (f.last_to != kNoSquare && (hits >> f.last_to & 1)) sink.move_feature(kVersusLast + ti * 2);
+      if (f.last_attacks >> to & 1) sink.move_feature(kVersusLast + ti * 2 + 1);
+      if (f.pawn_kicks >> to & 1) sink.move_feature(kKick + ti);
+      if constexpr (kType == kKnight || kType == kBishop) {
+        if (f.our_pawn_attacks >> to & 1) {
+          const int file = file_of(to), rank = rank_of(to);
+          const Bitboard sides = (file > 0 ? file_bb(file - 1) : 0) | (file < 7 ? file_bb(file + 1) : 0);
+          // The ranks ahead of the to-square, from our side.
+          const Bitboard ahead = us == kWhite ? (rank == 7 ? 0 : ~Bitboard{0} << (8 * (rank + 1)))
+                                              : (rank == 0 ? 0 : ~Bitboard{0} >> (8 * (8 - rank)));
+          if (!(f.their_pawns & sides & ahead)) sink.move_feature(kOutpost + (kType == kBishop));
+        }
+      }
+      if constexpr (kType == kRook || kType == kQueen) {
+        const Bitboard file = file_bb(file_of(to));
+        if (!(file & f.our_pawns))
+          sink.move_feature(kFile + (kType == kQueen) * 2 + ((file & f.their_pawns) ? 1 : 0));
+      }
+      if constexpr (kType == kPawn) {
+        if (!promoting) {
+          const int file = file_of(to);
+          const Bitboard ours = f.our_pawns & ~bb(from);
+          const Bitboard sides = (file > 0 ? file_bb(file - 1) : 0) | (file < 7 ? file_bb(file + 1) : 0);
+          if (!(ours & sides)) sink.move_feature(kPawnShape);
+          if (ours & file_bb(file)) sink.move_feature(kPawnShape + 1);
+          const int rank = rank_of(to);  // 1 .. 6: the pawn does not promote
+          const Bitboard ahead = us == kWhite ? ~Bitboard{0} << (8 * (rank + 1)) : ~Bitboard{0} >> (8 * (8 - rank));
+          if (!(f.their_pawns & (sides | file_bb(file)) & ahead)) sink.move_feature(kPawnShape + 2);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace enumerate_detail
 
 // Calls, for each legal move of `t` in canonical order (index i = 0, 1, ...):
 //   sink.piece(from)         once before the moves of each moving piece,
@@ -100,88 +453,24 @@ inline int distance(Square a, Square b) {
 // A move's features are the piece's features followed by its own.
 template <class Sink>
 void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFacts& f, Sink& sink) {
-  const AttackTables& T = attack_tables();
-  const Color us = f.us;
-  const int flip = f.flip;
-  const int phase_base = f.phase * kTypes * 64;
+  using namespace enumerate_detail;
   int index = 0;
   for (Bitboard movers = t.movers; movers;) {
     const Square from = pop_lsb(movers);
-    Bitboard targets = t.to[from];
+    const Bitboard targets = t.to[from];
     if (!targets) continue;
-    const PieceType type = type_of(pos.piece_on(from));
-    const int ti = type - 1;
-    sink.piece(from);
-    // Features of the piece, whatever its move.
-    sink.piece_feature(kFrom + phase_base + ti * 64 + (from ^ flip));
-    {
-      int cls;
-      if (f.attacked_lower[type] >> from & 1) cls = 2;
-      else if (!(f.their_attacks >> from & 1)) cls = 0;
-      else if (f.our_once >> from & 1) cls = 1;
-      else cls = 3;
-      sink.piece_feature(kFromSafety + ti * 4 + cls);
-    }
-    if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
-    if (f.in_check) sink.piece_feature(kInCheck + ti);
-    const Bitboard own_attacks = piece_attacks(T, type, us, from, f.occ);
-    const bool shield = type == kPawn && ((f.our_king ^ flip) >> 3) == 0 &&
-                        (file_of(from) - file_of(f.our_king) <= 1 && file_of(f.our_king) - file_of(from) <= 1) &&
-                        ((from ^ flip) >> 3) <= 2;
-    if (shield) sink.piece_feature(kShield);
-    const bool passed = f.passed >> from & 1;
-    if (type == kRook && (f.castle_rooks >> from & 1)) sink.piece_feature(kCastlingLoss + 1);
-    const bool promoting = t.promoting >> from & 1;
-    const bool disc = f.discoverers >> from & 1;
-    while (targets) {
-      const Square to = pop_lsb(targets);
-      const Piece on_to = pos.piece_on(to);
-      // Castling: the king "takes" its own rook.
-      if (type == kKing && on_to != kNoPiece && color_of(on_to) == us) {
-        const int side = to > from ? 0 : 1;
-        const Square dest = make_square(side == 0 ? 6 : 2, rank_of(from));
-        sink.move(index++);
-        sink.move_feature(kTo + phase_base + ti * 64 + (dest ^ flip));
-        sink.move_feature(kCastle + side);
-        continue;
-      }
-      const bool en_passant = type == kPawn && to == pos.ep_square();
-      const PieceType victim = en_passant ? kPawn : type_of(on_to);
-      const bool attacked = f.their_attacks >> to & 1;
-      int cls;
-      if (f.attacked_lower[type] >> to & 1) cls = 2;
-      else if (!attacked) cls = 0;
-      else if ((f.our_twice >> to & 1) || ((f.our_once >> to & 1) && !(own_attacks >> to & 1))) cls = 1;
-      else cls = 3;
-      const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
-      const Bitboard occ_after = (f.occ & ~bb(from)) | bb(to);
-      const int rel_to = to ^ flip;
-      const int dist = f.their_king == kNoSquare ? 0 : distance(to, f.their_king);
-      const int moves = promoting ? 4 : 1;
-      for (int p = 0; p < moves; ++p) {
-        const PieceType acting = promoting ? static_cast<PieceType>(kKnight + p) : type;
-        sink.move(index++);
-        sink.move_feature(kTo + phase_base + ti * 64 + rel_to);
-        sink.move_feature(kToSafety + ti * 4 + cls);
-        if (victim != kNoPieceType) {
-          sink.move_feature(kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
-          if (to == f.last_to) sink.move_feature(kRecapture + ti);
-        }
-        const bool direct = f.check_squares[acting] >> to & 1;
-        if (direct || discovered) sink.move_feature(kCheck + ti * 3 + (direct && discovered ? 2 : discovered ? 1 : 0));
-        const Bitboard hits = piece_attacks(T, acting, us, to, occ_after);
-        if (hits & f.higher[acting]) sink.move_feature(kThreat + ti * 2);
-        else if (hits & f.undefended) sink.move_feature(kThreat + ti * 2 + 1);
-        if (promoting) sink.move_feature(kPromotion + p);
-        if (passed) sink.move_feature(kPassed + (rel_to >> 3));
-        if (type == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
-        if (f.their_king != kNoSquare) sink.move_feature(kKingDistance + ti * 8 + dist);
-      }
+    switch (type_of(pos.piece_on(from))) {
+      case kPawn: piece_moves<kPawn>(pos, t, f, sink, from, targets, index); break;
+      case kKnight: piece_moves<kKnight>(pos, t, f, sink, from, targets, index); break;
+      case kBishop: piece_moves<kBishop>(pos, t, f, sink, from, targets, index); break;
+      case kRook: piece_moves<kRook>(pos, t, f, sink, from, targets, index); break;
+      case kQueen: piece_moves<kQueen>(pos, t, f, sink, from, targets, index); break;
+      default: piece_moves<kKing>(pos, t, f, sink, from, targets, index); break;
     }
   }
 }
 
-// The weights, in sixteenths of a bit (tools/pgnarc-train writes model_weights.inc).
+// The weights, in sixteenths of a bit (tools/pgnarc-train --out writes model_weights.cpp).
 extern const std::array<std::int8_t, kFeatures> kWeights;
 // The end hazard of a line of unknown length, by plies played (the last entry for 255 and more):
 // the end's frequency is the moves' total times this / 2^16 (at most 2^20: the end at most 16
@@ -204,12 +493,14 @@ inline std::uint32_t frequency_of(int d) {
 std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                           const std::int8_t* weights = kWeights.data());
 
-// The history after `m` is played in `pos`.
-inline History history_after(const Position& pos, Move m) {
-  if (m.kind() == Move::kCastling)
-    return History{make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from()))};
-  (void)pos;
-  return History{m.to()};
+// The history after `m` is played in `pos`, whose history was `h`: the move becomes the
+// opponent's last, and the opponent's last its own before.
+inline History history_after(const History& h, const Position& pos, Move m) {
+  const Square to = m.kind() == Move::kCastling ? make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from())) : m.to();
+  const bool captured =
+      m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && pos.piece_on(m.to()) != kNoPiece);
+  const PieceType type = type_of(pos.piece_on(m.from()));
+  return History{m.from(), to, h.last_from, h.last_to, captured, h.last_captured, type};
 }
 
 }  // namespace pgnarc::detail::model

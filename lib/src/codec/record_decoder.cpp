@@ -147,7 +147,7 @@ class DecodePolicy {
       events.emplace_back().move = m;  // a default event is a move
       if (hints_) hints_->push_back(notes[slot]);
       if (variation_follows || next_item < items.size()) {  // the position matters only for a variation to come
-        at.history = model::history_after(at.pos, m);
+        at.history = model::history_after(at.history, at.pos, m);
         at.pos.play(m);
       }
     }
@@ -223,7 +223,7 @@ class DecodePolicy {
       }
       if (direct) events.emplace_back().move = move;  // a default event is a move
       else read.push_back(move);
-      history = model::history_after(pos, move);
+      history = model::history_after(history, pos, move);
       pos.play(move);
     }
     if (pending != kNoHint) {

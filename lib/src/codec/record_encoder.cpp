@@ -64,7 +64,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
           prev = pos;
           prev_history = history;
         }
-        history = model::history_after(pos, e.move);
+        history = model::history_after(history, pos, e.move);
         pos.play(e.move);
         ++slot;
         break;
