@@ -1,7 +1,8 @@
 # Debian packages pgnarc needs to build and test; sourced by tools/setup and .ci/run.
 PGNARC_DEPS=(cmake make g++ pkgconf libzstd-dev libgtest-dev libxxhash-dev zlib1g-dev
              libcli11-dev nlohmann-json3-dev  # header-only: the CLI's options, info --json
-             clang libclang-rt-14-dev bsdutils)  # clang + libFuzzer for tools/fuzz; script(1) for a test
+             clang libclang-rt-14-dev bsdutils  # clang + libFuzzer for tools/fuzz; script(1) for a test
+             python3)  # the move model's reference, tests/reference/spec_model.py
 
 pgnarc_install_deps() {
   local missing=()

@@ -27,6 +27,7 @@
 #include "codec/move_coder.h"
 #include "codec/move_model.h"
 #include "pgnarc/pgn.h"
+#include "support/main_lines.h"
 #include "rules/movegen.h"
 
 namespace {
@@ -34,40 +35,12 @@ namespace {
 using namespace pgnarc;
 using namespace pgnarc::detail;
 
-struct GameRec {
-  Position start;
-  std::vector<Move> moves;  // the main line; Move::null() for a null move
-};
+using GameRec = test::MainLine;
 
 struct Input {
   std::string path;
   std::size_t fit = 0;
   std::vector<GameRec> games;
-};
-
-// Collects each well-formed game's main line.
-class Loader : public PgnVisitor {
- public:
-  explicit Loader(std::vector<GameRec>& out) : out_(out) {}
-  void begin_game(std::uint64_t, SourcePos) override {
-    game_ = GameRec{};
-    depth_ = 0;
-  }
-  void begin_movetext(const Position& start, SourcePos) override { game_.start = start; }
-  void move(const Position&, Move m, SourcePos) override {
-    if (depth_ == 0) game_.moves.push_back(m);
-  }
-  void null_move(const Position&, SourcePos) override {
-    if (depth_ == 0) game_.moves.push_back(Move::null());
-  }
-  void begin_variation(SourcePos) override { ++depth_; }
-  void end_variation(SourcePos) override { --depth_; }
-  void end_game(std::string_view) override { out_.push_back(std::move(game_)); }
-
- private:
-  std::vector<GameRec>& out_;
-  GameRec game_;
-  int depth_ = 0;
 };
 
 // The features of each move of one position, flattened.
@@ -306,10 +279,10 @@ bool write_weights(const std::string& path, const std::vector<std::int8_t>& q, c
   const char* last = nullptr;
   for (int k = 0; k < model::kFeatures;) {
     const char* name = group_name(k);
-    if (name != last) out << "    // " << name << "\n";
+    if (!last || std::strcmp(name, last) != 0) out << "    // " << name << "\n";
     last = name;
     out << "   ";
-    for (int c = 0; c < 16 && k < model::kFeatures && group_name(k) == name; ++c, ++k) out << " " << int(q[k]) << ",";
+    for (int c = 0; c < 16 && k < model::kFeatures && std::strcmp(group_name(k), name) == 0; ++c, ++k) out << " " << int(q[k]) << ",";
     out << "\n";
   }
   out << "};\n\nconst std::array<std::uint32_t, 256> kEndHazard = {\n";
@@ -335,7 +308,7 @@ bool write_tables(const std::string& path, const std::vector<std::int8_t>& q, co
   for (int k = 0; k < model::kFeatures;) {
     const char* name = group_name(k);
     int end = k;
-    while (end < model::kFeatures && group_name(end) == name) ++end;
+    while (end < model::kFeatures && std::strcmp(group_name(end), name) == 0) ++end;
     out << "| " << k << " | " << end - k << " | " << name << " |\n";
     groups.emplace_back(k, end - k);
     k = end;
@@ -385,20 +358,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (Input& in : inputs) {
-    auto reader = PgnReader::open(in.path);
-    if (!reader) {
-      std::fprintf(stderr, "%s\n", reader.error().to_string().c_str());
-      return 4;
-    }
-    Loader loader(in.games);
-    for (;;) {
-      auto got = (*reader)->next(loader);
-      if (!got) {
-        std::fprintf(stderr, "%s\n", got.error().to_string().c_str());
-        return 4;
-      }
-      if (!*got) break;
-    }
+    if (!test::read_main_lines("pgnarc-train", in.path, in.games)) return 4;
     in.fit = std::min(in.fit, in.games.size());
     std::fprintf(stderr, "%s: %zu games, fitting on %zu\n", in.path.c_str(), in.games.size(), in.fit);
   }

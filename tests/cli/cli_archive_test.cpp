@@ -554,3 +554,32 @@ TEST(CliFaults, FullDiskAndKillLeaveNoCompleteLookingFile) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// pack --moves: the model (the default) and the uniform coder give the same games back; the
+// model's moves section is smaller; another name is bad usage.
+TEST(CliMoves, BothCodersGiveTheGamesBack) {
+  const test::ScratchDir scratch("moves");
+  const std::string& dir = scratch.path();
+  const std::string input = test::corpus_path("cli/input.pgn");
+  ASSERT_EQ(test::run_cli("pack -q '" + input + "' -o '" + dir + "/m.pga'").exit_code, 0);
+  ASSERT_EQ(test::run_cli("pack -q --moves uniform '" + input + "' -o '" + dir + "/u.pga'").exit_code, 0);
+  ASSERT_EQ(test::run_cli("pack -q --moves=model '" + input + "' -o '" + dir + "/m2.pga'").exit_code, 0);
+  EXPECT_EQ(test::read_file(dir + "/m.pga"), test::read_file(dir + "/m2.pga"));
+  const std::string model = test::run_cli("unpack '" + dir + "/m.pga'").out;
+  EXPECT_EQ(model, test::run_cli("unpack '" + dir + "/u.pga'").out);
+  EXPECT_EQ(model, test::read_file(test::corpus_path("cli/expected_unpack.pgn")));
+  const auto moves = [&](const std::string& name) {
+    const auto j = nlohmann::json::parse(test::run_cli("info --json '" + dir + "/" + name + "'").out);
+    return j["sections"]["moves"]["stored"].get<std::uint64_t>();
+  };
+  EXPECT_LT(moves("m.pga") * 4, moves("u.pga") * 3) << "the model's moves at most three quarters of the uniform coder's";
+  const auto bad = test::run_cli("pack -q --moves fast '" + input + "' -o '" + dir + "/x.pga'");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("--moves"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace pgnarc

@@ -23,6 +23,18 @@ Symbol random_symbol(std::mt19937_64& rng) {
   return Symbol{c, f, total};
 }
 
+// A random word of 1 to `most` symbols, coded on its own: the codeword in `bytes`, `bits` long.
+std::vector<Symbol> random_word(std::mt19937_64& rng, std::size_t most, std::string& bytes, std::uint64_t& bits) {
+  std::vector<Symbol> word(1 + rng() % most);
+  for (Symbol& s : word) s = random_symbol(rng);
+  bytes.clear();
+  bits = 0;
+  ArithEncoder e(BitSink{bytes, bits});
+  for (const Symbol& s : word) e.encode(s.c, s.f, s.total);
+  e.finish();
+  return word;
+}
+
 // Decodes `n` symbols of the totals of `want` from bit `start`; the symbols found go to `got`.
 std::int64_t decode(std::string_view bytes, std::uint64_t start, const std::vector<Symbol>& want,
                     std::vector<Symbol>& got) {
@@ -78,13 +90,9 @@ TEST(ArithCoder, CodewordsFollowEachOtherAndDecodeExactly) {
 TEST(ArithCoder, TheBitsAfterACodewordDoNotMatter) {
   std::mt19937_64 rng(11);
   for (int w = 0; w < 200; ++w) {
-    std::vector<Symbol> word(1 + rng() % 40);
-    for (Symbol& s : word) s = random_symbol(rng);
     std::string bytes;
-    std::uint64_t bits = 0;
-    ArithEncoder e(BitSink{bytes, bits});
-    for (const Symbol& s : word) e.encode(s.c, s.f, s.total);
-    e.finish();
+    std::uint64_t bits;
+    const std::vector<Symbol> word = random_word(rng, 40, bytes, bits);
     for (int fill : {0, 1}) {
       std::string padded = bytes;
       std::uint64_t n = bits;
@@ -101,13 +109,9 @@ TEST(ArithCoder, TheBitsAfterACodewordDoNotMatter) {
 TEST(ArithCoder, ACodewordIsTheOnlyOneOfItsSymbols) {
   std::mt19937_64 rng(13);
   for (int w = 0; w < 60; ++w) {
-    std::vector<Symbol> word(1 + rng() % 12);
-    for (Symbol& s : word) s = random_symbol(rng);
     std::string bytes;
-    std::uint64_t bits = 0;
-    ArithEncoder e(BitSink{bytes, bits});
-    for (const Symbol& s : word) e.encode(s.c, s.f, s.total);
-    e.finish();
+    std::uint64_t bits;
+    const std::vector<Symbol> word = random_word(rng, 12, bytes, bits);
     for (std::uint64_t at = 0; at < bits; ++at) {
       std::string changed = bytes;
       changed[at / 8] = static_cast<char>(changed[at / 8] ^ (0x80 >> (at % 8)));

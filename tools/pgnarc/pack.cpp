@@ -1,5 +1,4 @@
 // pack, append, merge: the commands that write an archive.
-#include <map>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,11 +49,12 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
              "close a block after N KiB of input PGN; smaller blocks read a single game faster and "
              "compress less well (256: archives 3-8% smaller, random reads about 1.5x slower)");
   add_number(cmd, "--level", w.options.zstd_level, 1, 19, "the zstd level of the sections");
-  const std::map<std::string, MoveCoding> codings = {{"model", MoveCoding::kModel}, {"uniform", MoveCoding::kUniform}};
-  cmd.add_option("--moves", w.options.moves,
-                 "how moves are coded: model (likely moves in fewer bits: archives about a third "
-                 "smaller) or uniform (every legal move alike: packs and reads about 3x faster)")
-      ->transform(CLI::CheckedTransformer(codings, CLI::ignore_case))
+  cmd.add_option_function<std::string>(
+         "--moves",
+         [&w](const std::string& v) { w.options.moves = v == "uniform" ? MoveCoding::kUniform : MoveCoding::kModel; },
+         "how moves are coded: model (likely moves in fewer bits: the moves a third smaller; the "
+         "default) or uniform (every legal move alike: packs up to 6x and reads 3-12x faster)")
+      ->check(CLI::IsMember({"model", "uniform"}))
       ->type_name("model|uniform");
   add_number(
       cmd, "--frame-kib", w.frame_kib, 0, 65536,
