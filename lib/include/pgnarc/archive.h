@@ -27,7 +27,7 @@ struct ArchiveGame {
 // The sections of a block, in the order they are stored.
 enum class Section : std::uint8_t {
   Tags,       // tag keys and values, by column
-  Moves,      // the move integers
+  Moves,      // the games' move codewords
   Structure,  // results, null moves, where comments, NAGs and variations sit
   Texts,      // comment texts
   Raw,        // games kept verbatim
