@@ -5,6 +5,8 @@
 //   pgnarc-bench codec FILE     encode and decode every game in memory (moves and annotations),
 //                               checking each decodes to the game it came from; and the main
 //                               lines replayed by move generation alone (the bound on decoding)
+//   pgnarc-bench bound FILE     the log2 bound alone: log2(legal moves) summed over every move of
+//                               every readable game (variations too), per ply (null moves too)
 //   pgnarc-bench access ARCHIVE PLAYER   latency of reading one random game (median, p99, warm),
 //                               and finding a player's games with the index and by a full scan
 #include <chrono>
@@ -82,21 +84,43 @@ double log2_bound(const pgnarc::Game& g) {
   return bits;
 }
 
-int cmd_codec(const char* path) {
+// The readable games of `path` (false if it cannot be opened); `unreadable` counts the others.
+bool read_games(const char* path, std::vector<pgnarc::Game>& games, unsigned long long& unreadable) {
   auto reader = pgnarc::PgnReader::open(path);
   if (!reader) {
     std::fprintf(stderr, "%s\n", reader.error().to_string().c_str());
-    return 4;
+    return false;
   }
-  std::vector<pgnarc::Game> games;
   pgnarc::GameBuilder b;
-  unsigned long long unreadable = 0;
   for (;;) {
     auto got = (*reader)->next(b);
     if (!got || !*got) break;
     if (b.ok()) games.push_back(std::move(b.game()));
     else ++unreadable;
   }
+  return true;
+}
+
+int cmd_bound(const char* path) {
+  std::vector<pgnarc::Game> games;
+  unsigned long long unreadable = 0;
+  if (!read_games(path, games, unreadable)) return 4;
+  double bound = 0;
+  unsigned long long plies = 0;
+  for (const auto& g : games) {
+    bound += log2_bound(g);
+    for (const auto& e : g.events)
+      plies += e.type == pgnarc::GameEvent::kMove || e.type == pgnarc::GameEvent::kNullMove;
+  }
+  std::printf("games=%zu plies=%llu log2_bound_bits_per_ply=%.4f\n", games.size(), plies,
+              plies ? bound / static_cast<double>(plies) : 0.0);
+  return 0;
+}
+
+int cmd_codec(const char* path) {
+  std::vector<pgnarc::Game> games;
+  unsigned long long unreadable = 0;
+  if (!read_games(path, games, unreadable)) return 4;
   // Moves only: the same games with comments, NAGs and variations taken out.
   std::vector<pgnarc::Game> bare = games;
   for (auto& g : bare) {
@@ -283,7 +307,8 @@ int cmd_access(const char* path, const char* player) {
 int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "parse") == 0) return cmd_parse(argv[2]);
   if (argc == 3 && std::strcmp(argv[1], "codec") == 0) return cmd_codec(argv[2]);
+  if (argc == 3 && std::strcmp(argv[1], "bound") == 0) return cmd_bound(argv[2]);
   if (argc == 4 && std::strcmp(argv[1], "access") == 0) return cmd_access(argv[2], argv[3]);
-  std::fprintf(stderr, "usage: pgnarc-bench parse|codec FILE, pgnarc-bench access ARCHIVE PLAYER\n");
+  std::fprintf(stderr, "usage: pgnarc-bench parse|codec|bound FILE, pgnarc-bench access ARCHIVE PLAYER\n");
   return 1;
 }

@@ -67,19 +67,16 @@ struct FeatureLists : model::PlyFacts {
 // or more legal moves).
 template <class Visit>
 void replay(const GameRec& g, Visit&& visit) {
-  Position pos = g.start;
-  model::History history;
+  model::LineState at{g.start, {}};
   PieceTargets t;
   for (Move m : g.moves) {
     if (m.is_null()) {
-      pos.play_null();
-      history = model::History{};
+      at.play_null();
       continue;
     }
-    generate_targets(pos, t);
-    if (t.total > 1) visit(pos, t, history, index_in(pos, t, m));
-    history = model::history_after(history, pos, m);
-    pos.play(m);
+    generate_targets(at.pos, t);
+    if (t.total > 1) visit(at.pos, t, at.history, index_in(at.pos, t, m));
+    at.play(m);
   }
 }
 
@@ -199,22 +196,18 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
     sink.clear();
     sink_bits = 0;
     ArithEncoder coder(BitSink{sink, sink_bits});
-    Position pos = g.start;
-    model::History h;
+    // The line's symbols as the codec codes an unannotated main line: each move, then the end.
+    model::LineState at{g.start, {}};
     PieceTargets t;
-    std::uint64_t ply = 0;
-    for (Move mv : g.moves) {
-      generate_targets(pos, t);
-      ply_frequencies(MoveCoder::kModel, true, ply++, pos, t, h, pf, weights, hazard);
-      const PlySymbol y = symbol_of(pf, index_in(pos, t, mv));
+    for (std::uint64_t ply = 0;; ++ply) {
+      generate_targets(at.pos, t);
+      ply_frequencies(MoveCoder::kModel, true, ply, at.pos, t, at.history, pf, weights, hazard);
+      const bool end = ply == g.moves.size();
+      const PlySymbol y = symbol_of(pf, end ? -1 : index_in(at.pos, t, g.moves[ply]));
       coder.encode(y.c, y.f, y.total);
-      h = model::history_after(h, pos, mv);
-      pos.play(mv);
+      if (end) break;
+      at.play(g.moves[ply]);
     }
-    generate_targets(pos, t);
-    ply_frequencies(MoveCoder::kModel, true, ply, pos, t, h, pf, weights, hazard);
-    const PlySymbol y = symbol_of(pf, -1);
-    coder.encode(y.c, y.f, y.total);
     coder.finish();
     m.codeword += static_cast<double>(sink_bits);
   }
@@ -269,6 +262,30 @@ const char* group_name(int k) {
   return "to-square [phase][type][square]";
 }
 
+// The feature groups in order, as (offset, size): runs of numbers with one group_name.
+std::vector<std::pair<int, int>> feature_groups() {
+  std::vector<std::pair<int, int>> groups;
+  for (int k = 0; k < model::kFeatures;) {
+    int end = k;
+    while (end < model::kFeatures && std::strcmp(group_name(end), group_name(k)) == 0) ++end;
+    groups.emplace_back(k, end - k);
+    k = end;
+  }
+  return groups;
+}
+
+// Writes v[from, to), `per_line` a line: each line `lead`, the values joined by `join`, then `tail`.
+template <class T>
+void put_rows(std::ostream& out, const std::vector<T>& v, std::size_t from, std::size_t to, std::size_t per_line,
+              const char* lead, const char* join, const char* tail) {
+  for (std::size_t k = from; k < to; k += per_line) {
+    out << lead;
+    for (std::size_t c = k; c < std::min(to, k + per_line); ++c)
+      out << (c == k ? "" : join) << +v[c];
+    out << tail << "\n";
+  }
+}
+
 bool write_weights(const std::string& path, const std::vector<std::int8_t>& q, const std::vector<std::uint32_t>& hazard) {
   std::ofstream out(path, std::ios::binary);
   out << "// The move model's weights (move_model.h), in sixteenths of a bit. Written by tools/pgnarc-train;\n"
@@ -276,21 +293,12 @@ bool write_weights(const std::string& path, const std::vector<std::int8_t>& q, c
          "#include \"codec/move_model.h\"\n\n"
          "namespace pgnarc::detail::model {\n\n"
          "const std::array<std::int8_t, kFeatures> kWeights = {\n";
-  const char* last = nullptr;
-  for (int k = 0; k < model::kFeatures;) {
-    const char* name = group_name(k);
-    if (!last || std::strcmp(name, last) != 0) out << "    // " << name << "\n";
-    last = name;
-    out << "   ";
-    for (int c = 0; c < 16 && k < model::kFeatures && std::strcmp(group_name(k), name) == 0; ++c, ++k) out << " " << int(q[k]) << ",";
-    out << "\n";
+  for (const auto& [offset, size] : feature_groups()) {
+    out << "    // " << group_name(offset) << "\n";
+    put_rows(out, q, offset, offset + size, 16, "    ", ", ", ",");
   }
   out << "};\n\nconst std::array<std::uint32_t, 256> kEndHazard = {\n";
-  for (std::size_t k = 0; k < hazard.size(); k += 12) {
-    out << "   ";
-    for (std::size_t c = k; c < std::min(hazard.size(), k + 12); ++c) out << " " << hazard[c] << ",";
-    out << "\n";
-  }
+  put_rows(out, hazard, 0, hazard.size(), 12, "    ", ", ", ",");
   out << "};\n\n}  // namespace pgnarc::detail::model\n";
   return static_cast<bool>(out);
 }
@@ -304,29 +312,16 @@ bool write_tables(const std::string& path, const std::vector<std::int8_t>& q, co
          "K = "
       << model::kFeatures
       << " features.\n\n## Groups\n\n| offset | size | group [index] |\n|---:|---:|---|\n";
-  std::vector<std::pair<int, int>> groups;  // offset, size
-  for (int k = 0; k < model::kFeatures;) {
-    const char* name = group_name(k);
-    int end = k;
-    while (end < model::kFeatures && std::strcmp(group_name(end), name) == 0) ++end;
-    out << "| " << k << " | " << end - k << " | " << name << " |\n";
-    groups.emplace_back(k, end - k);
-    k = end;
-  }
+  const auto groups = feature_groups();
+  for (const auto& [offset, size] : groups) out << "| " << offset << " | " << size << " | " << group_name(offset) << " |\n";
   out << "\n## W\n\nThe weights in sixteenths of a bit, W[offset] first, 16 a line.\n";
   for (const auto& [offset, size] : groups) {
     out << "\n### " << group_name(offset) << ", from " << offset << "\n\n```text\n";
-    for (int k = offset; k < offset + size; k += 16) {
-      for (int c = k; c < std::min(offset + size, k + 16); ++c) out << (c == k ? "" : " ") << int(q[c]);
-      out << "\n";
-    }
+    put_rows(out, q, offset, offset + size, 16, "", " ", "");
     out << "```\n";
   }
   out << "\n## H\n\nThe end hazard, H[0] first, 16 a line.\n\n```text\n";
-  for (std::size_t k = 0; k < hazard.size(); k += 16) {
-    for (std::size_t c = k; c < std::min(hazard.size(), k + 16); ++c) out << (c == k ? "" : " ") << hazard[c];
-    out << "\n";
-  }
+  put_rows(out, hazard, 0, hazard.size(), 16, "", " ", "");
   out << "```\n";
   return static_cast<bool>(out);
 }

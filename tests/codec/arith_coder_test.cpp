@@ -48,7 +48,7 @@ std::int64_t decode(std::string_view bytes, std::uint64_t start, const std::vect
     Symbol found = s;
     if (v < s.c) found = Symbol{0, s.c, s.total};
     else if (v >= s.c + s.f) found = Symbol{s.c + s.f, s.total - s.c - s.f, s.total};
-    d.consume(found.c, found.f, found.total);
+    d.consume(found.c, found.f);
     got.push_back(found);
   }
   return d.finish();

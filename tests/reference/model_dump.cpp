@@ -129,9 +129,9 @@ void dump_position(const Position& pos, const model::History& h, std::uint64_t p
     model::compute_facts(pos, h, f);
     model::enumerate_features(pos, t, f, sink);
   }
-  if (ml.size != t.total || freq.count != t.total || static_cast<int>(sink.moves.size()) != t.total) {
-    std::fprintf(stderr, "model_dump: %s: %d legal moves, %d targets, %d frequencies, %zu feature lists\n",
-                 pos.fen().c_str(), ml.size, t.total, freq.count, sink.moves.size());
+  if (ml.size != t.total || static_cast<int>(sink.moves.size()) != t.total) {
+    std::fprintf(stderr, "model_dump: %s: %d legal moves, %d targets, %zu feature lists\n", pos.fen().c_str(),
+                 ml.size, t.total, sink.moves.size());
     std::exit(2);
   }
   std::printf("P %llu %s\nH %s\nE %u %u\n", static_cast<unsigned long long>(p), pos.fen().c_str(),
@@ -148,23 +148,20 @@ void dump_position(const Position& pos, const model::History& h, std::uint64_t p
 void dump_line(const Line& line, Counts& counts) {
   std::printf("L %s\n", line.label.c_str());
   ++counts.lines;
-  Position pos = line.start;
-  model::History h;
+  model::LineState at{line.start, {}};
   std::uint64_t p = 0;
   for (Move m : line.moves) {
-    dump_position(pos, h, p, counts);
+    dump_position(at.pos, at.history, p, counts);
     if (m.is_null()) {
       std::printf("N\n");
-      h = model::History{};
-      pos.play_null();
+      at.play_null();
     } else {
-      std::printf("A %d\n", pos.move_index(m));
-      h = model::history_after(h, pos, m);
-      pos.play(m);
+      std::printf("A %d\n", at.pos.move_index(m));
+      at.play(m);
     }
     ++p;
   }
-  dump_position(pos, h, p, counts);  // where the line ends: its end symbol
+  dump_position(at.pos, at.history, p, counts);  // where the line ends: its end symbol
 }
 
 }  // namespace

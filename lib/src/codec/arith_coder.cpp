@@ -58,8 +58,7 @@ bool ArithDecoder::target(std::uint32_t total, std::uint32_t& v) {
   return true;
 }
 
-void ArithDecoder::consume(std::uint32_t c, std::uint32_t f, std::uint32_t total) {
-  (void)total;
+void ArithDecoder::consume(std::uint32_t c, std::uint32_t f) {
   any_ = true;
   high_ = low_ + r_ * (c + f) - 1;
   low_ += r_ * c;

@@ -63,8 +63,8 @@ class ArithDecoder {
   // the symbol [c, c + f) with c <= v < c + f is the one coded; false if the codeword's value lies
   // in the part of the interval that no symbol has (damage).
   bool target(std::uint32_t total, std::uint32_t& v);
-  // Takes the symbol [c, c + f) of total T found by target().
-  void consume(std::uint32_t c, std::uint32_t f, std::uint32_t total);
+  // Takes the symbol [c, c + f) of the total given to the last target(), which found it.
+  void consume(std::uint32_t c, std::uint32_t f);
   // Ends the codeword: checks its closing bits; returns its length in bits, or -1 if the closing
   // bits are not the ones a coder writes.
   std::int64_t finish() const;

@@ -3,8 +3,8 @@
 // moves in canonical order, each with its frequency (the move model's, or 4096 each for the
 // uniform coder), and, in a line whose ply count is not stored (an unannotated main line), first
 // of all the end of the line: with the model a frequency from the end hazard of the ply number,
-// with the uniform coder 1/256 of the moves' total. A game's symbols, line after line, form one codeword of the
-// arithmetic coder (arith_coder.h).
+// with the uniform coder 1/256 of the moves' total. A game's symbols, line after line, form one
+// codeword of the arithmetic coder (arith_coder.h).
 #pragma once
 
 #include <cstdint>
@@ -22,12 +22,11 @@ struct PlySymbol {
 };
 
 // The frequencies of a ply's symbols (moves in canonical order, the end first where a line
-// `ends`); `count` is 0 where the ply has nothing to code (one legal move in a line of known
+// `ends`); `total` is 0 where the ply has nothing to code (one legal move in a line of known
 // length).
 struct PlyFrequencies {
-  std::uint32_t end = 0;   // the end's frequency (0: no end symbol)
+  std::uint32_t end = 0;  // the end's frequency (0: no end symbol)
   std::uint32_t total = 0;
-  int count = 0;           // the legal moves
   std::uint32_t freq[kMaxLegalMoves];
 };
 
@@ -59,13 +58,13 @@ inline int read_symbol(ArithDecoder& dec, const PlyFrequencies& p) {
   std::uint32_t v;
   if (!dec.target(p.total, v)) return -2;
   if (v < p.end) {
-    dec.consume(0, p.end, p.total);
+    dec.consume(0, p.end);
     return -1;
   }
   std::uint32_t c = p.end;
   int i = 0;
   while (v >= c + p.freq[i]) c += p.freq[i++];
-  dec.consume(c, p.freq[i], p.total);
+  dec.consume(c, p.freq[i]);
   return i;
 }
 

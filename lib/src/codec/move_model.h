@@ -503,4 +503,19 @@ inline History history_after(const History& h, const Position& pos, Move m) {
   return History{m.from(), to, h.last_from, h.last_to, captured, h.last_captured, type};
 }
 
+// Where a line stands: the position and what the model knows of the moves that led to it. A
+// null move forgets the history.
+struct LineState {
+  Position pos;
+  History history;
+  void play(Move m) {
+    history = history_after(history, pos, m);
+    pos.play(m);
+  }
+  void play_null() {
+    history = History{};
+    pos.play_null();
+  }
+};
+
 }  // namespace pgnarc::detail::model

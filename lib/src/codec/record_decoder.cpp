@@ -19,10 +19,7 @@ namespace {
 class DecodePolicy {
  public:
   // Where a line starts: the position, and what the model knows of the moves before it.
-  struct Start {
-    Position pos;
-    model::History history;
-  };
+  using Start = model::LineState;
   // An item of a line as read, until the moves reach its slot.
   struct DItem {
     std::uint32_t slot;
@@ -140,16 +137,12 @@ class DecodePolicy {
       const Move m = read[slot];
       if (m.is_null()) {
         events.push_back(GameEvent::null_move());
-        at.pos.play_null();
-        at.history = model::History{};
+        at.play_null();
         continue;
       }
       events.emplace_back().move = m;  // a default event is a move
       if (hints_) hints_->push_back(notes[slot]);
-      if (variation_follows || next_item < items.size()) {  // the position matters only for a variation to come
-        at.history = model::history_after(at.history, at.pos, m);
-        at.pos.play(m);
-      }
+      if (next_item < items.size()) at.play(m);  // the position matters only for a variation to come
     }
     return {};
   }
@@ -177,8 +170,8 @@ class DecodePolicy {
       if (direct) events.reserve(events.size() + plies);
       else read.reserve(plies);
     }
-    Position pos = start.pos;
-    model::History history = start.history;
+    Start at = start;
+    const Position& pos = at.pos;
     PieceTargets targets;
     PlyFrequencies freq;
     std::size_t next_null = 0;
@@ -200,13 +193,12 @@ class DecodePolicy {
         if (direct) events.push_back(GameEvent::null_move());
         else read.push_back(Move::null());
         if (hint_out && !direct) hint_out->push_back(0);
-        pos.play_null();
-        history = model::History{};
+        at.play_null();
         continue;
       }
       generate_targets(pos, targets);
       settle();
-      ply_frequencies(coder_, ends, slot, pos, targets, history, freq);
+      ply_frequencies(coder_, ends, slot, pos, targets, at.history, freq);
       int m = 0;
       if (freq.total) {
         m = read_symbol(decoder_, freq);
@@ -223,8 +215,7 @@ class DecodePolicy {
       }
       if (direct) events.emplace_back().move = move;  // a default event is a move
       else read.push_back(move);
-      history = model::history_after(history, pos, move);
-      pos.play(move);
+      at.play(move);
     }
     if (pending != kNoHint) {
       generate_targets(pos, targets);

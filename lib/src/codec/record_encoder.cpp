@@ -22,8 +22,7 @@ struct Item {
   const std::string* text = nullptr;
   ClockSplit clock;                        // kClock
   std::size_t var_begin = 0, var_end = 0;  // events of a variation, brackets excluded
-  Position start;                          // where a variation starts
-  model::History history;                  // and what the model knows of the moves before it
+  model::LineState start;                  // where a variation starts
 };
 
 // Does a variation open after the move at events[i - 1] (only comments and NAGs between)?
@@ -39,15 +38,15 @@ bool variation_follows(const std::vector<GameEvent>& events, std::size_t i, std:
 // move symbols into `symbols`. An unannotated line (the main line of a game of moves only) has
 // no ply count: its symbols code the end of the line.
 Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std::size_t end,
-                   const Position& start, const model::History& start_history, bool annotated, int depth,
+                   const model::LineState& start, bool annotated, int depth,
                    const ClockBasis& basis, CodecStreams& out, std::vector<PlySymbol>& symbols, CodecStats* stats) {
   if (depth > kMaxDepth) return bad_game("variations nested deeper than " + std::to_string(kMaxDepth));
   const bool ends = !annotated;
   PlyFrequencies freq;
   std::vector<std::uint32_t> nulls;
   std::vector<Item> items;
-  Position pos = start, prev = start;
-  model::History history = start_history, prev_history = start_history;
+  model::LineState at = start, prev = start;
+  const Position& pos = at.pos;
   std::uint32_t slot = 0;
   PieceTargets targets;
   for (std::size_t i = begin; i < end; ++i) {
@@ -57,36 +56,28 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         detail::generate_targets(pos, targets);
         const int index = detail::index_in(pos, targets, e.move);
         if (index < 0) return bad_game("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
-        ply_frequencies(out.coder, ends, slot, pos, targets, history, freq);
+        ply_frequencies(out.coder, ends, slot, pos, targets, at.history, freq);
         if (freq.total) symbols.push_back(symbol_of(freq, index));
         if (stats && targets.total > 1) stats->log2_legal_moves += std::log2(static_cast<double>(targets.total));
-        if (variation_follows(events, i + 1, end)) {
-          prev = pos;
-          prev_history = history;
-        }
-        history = model::history_after(history, pos, e.move);
-        pos.play(e.move);
+        if (variation_follows(events, i + 1, end)) prev = at;
+        at.play(e.move);
         ++slot;
         break;
       }
       case GameEvent::kNullMove:
         nulls.push_back(slot);
-        if (variation_follows(events, i + 1, end)) {
-          prev = pos;
-          prev_history = history;
-        }
-        history = model::History{};
-        pos.play_null();
+        if (variation_follows(events, i + 1, end)) prev = at;
+        at.play_null();
         ++slot;
         break;
       case GameEvent::kComment: {
-        Item it{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, {}, 0, 0, {}, {}};
+        Item it{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, {}, 0, 0, {}};
         if (e.comment_kind == CommentKind::kBrace && split_clock(e.text, it.clock)) it.type = kClock;
         items.push_back(std::move(it));
         break;
       }
       case GameEvent::kNag:
-        items.push_back(Item{slot, kNag, e.nag, nullptr, {}, 0, 0, {}, {}});
+        items.push_back(Item{slot, kNag, e.nag, nullptr, {}, 0, 0, {}});
         break;
       case GameEvent::kBeginVariation: {
         if (slot == 0) return bad_game("a variation does not follow a move");
@@ -97,7 +88,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
           else if (events[j].type == GameEvent::kEndVariation) --level;
         }
         if (level != 0) return bad_game("a variation is not closed");
-        items.push_back(Item{slot, kVariation, 0, nullptr, {}, i + 1, j - 1, prev, prev_history});
+        items.push_back(Item{slot, kVariation, 0, nullptr, {}, i + 1, j - 1, prev});
         i = j - 1;
         break;
       }
@@ -111,7 +102,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
 
   if (ends) {
     detail::generate_targets(pos, targets);
-    ply_frequencies(out.coder, ends, slot, pos, targets, history, freq);
+    ply_frequencies(out.coder, ends, slot, pos, targets, at.history, freq);
     symbols.push_back(symbol_of(freq, -1));
     return {};
   }
@@ -165,8 +156,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   }
   for (const Item& it : items)
     if (it.type == kVariation)
-      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, it.history, true, depth + 1, basis, out,
-                                symbols, stats);
+      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, depth + 1, basis, out, symbols,
+                                stats);
           !st)
         return st;
   return {};
@@ -200,7 +191,8 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
   CodecStats local;
   const ClockBasis basis = clock_basis(game.tags);
   std::vector<PlySymbol> symbols;
-  if (auto st = encode_line(game.events, 0, game.events.size(), *start, {}, annotated, 0, basis, s, symbols, &local);
+  if (auto st = encode_line(game.events, 0, game.events.size(), {*start, {}}, annotated, 0, basis, s, symbols,
+                            &local);
       !st)
     return st;
   ArithEncoder coder(BitSink{out.moves, out.move_bits});
