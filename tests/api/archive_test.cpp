@@ -386,6 +386,55 @@ TEST(ArchiveSearch, IndexedFindEqualsScanAndBruteForce) {
   }
 }
 
+// [NAME-1] A Site that is a web address (http:// or https://, any case) names one game and stays
+// out of the Site table: the name tables are those of the same games without their Site tags;
+// searches for an address, by substring and for a place name still find what a scan finds.
+TEST(ArchiveSearch, SiteWebAddressesStayOutOfTheNameTable) {
+  std::string with_sites, without_sites;
+  std::vector<std::string> sites;
+  for (int i = 0; i < 60; ++i) {
+    const std::string site = i % 10 == 0   ? "Berlin GER"
+                             : i % 10 == 1 ? "HTTP://Example.org/game/" + std::to_string(i)
+                                           : "https://lichess.org/g" + std::to_string(1000 + i * 7);
+    sites.push_back(site);
+    const std::string rest = "[White \"w" + std::to_string(i % 13) + "\"]\n[Black \"b" + std::to_string(i % 7) +
+                             "\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n\n";
+    const bool address = site.find("://") != std::string::npos;
+    with_sites += "[Event \"E\"]\n[Site \"" + site + "\"]\n" + rest;
+    without_sites += "[Event \"E\"]\n" + (address ? "" : "[Site \"" + site + "\"]\n") + rest;
+  }
+  const std::string path = pack(with_sites, "sites.pga", small_blocks());
+  const std::string bare = pack(without_sites, "sites_bare.pga", small_blocks());
+  auto a = Archive::open(path);
+  auto b = Archive::open(bare);
+  ASSERT_TRUE(a.ok() && b.ok());
+  auto ia = (*a)->info();
+  auto ib = (*b)->info();
+  ASSERT_TRUE(ia.ok() && ib.ok());
+  EXPECT_GT(ia->blocks, 1u);
+  EXPECT_EQ(ia->name_chunks, ib->name_chunks);
+  EXPECT_EQ(ia->name_bytes, ib->name_bytes);
+  std::vector<Query> queries;
+  for (const std::string& site : {sites[0], sites[1], sites[5], sites[59]}) {
+    Query q;
+    q.site = site;
+    q.exact_names = true;
+    queries.push_back(q);
+  }
+  for (const char* part : {"lichess.org/g1", "EXAMPLE", "berlin"}) {
+    Query q;
+    q.site = part;
+    queries.push_back(q);
+  }
+  for (const Query& q : queries) {
+    auto fast = (*a)->find(q);
+    auto slow = test::find_by_scan(**a, q);
+    ASSERT_TRUE(fast.ok() && slow.ok());
+    EXPECT_EQ(*fast, *slow) << *q.site;
+    EXPECT_FALSE(fast->empty()) << *q.site;
+  }
+}
+
 // Every single-byte change anywhere in the file is detected: open or verify fails with
 // Corruption (or Unsupported for a future read version), never a crash or a wrong game.
 TEST(ArchiveDamage, EverySingleByteFlipIsDetected) {

@@ -145,10 +145,14 @@ Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const detail
     return {};
   };
   const std::pair<const std::optional<NameWant>*, std::vector<int>> name_fields[] = {
-      {&names.white, {0}}, {&names.black, {1}}, {&names.player, {0, 1}}, {&names.event, {2}}, {&names.site, {3}}};
+      {&names.white, {0}}, {&names.black, {1}}, {&names.player, {0, 1}}, {&names.event, {2}}};
   for (const auto& [want, fields] : name_fields)
     if (*want)
       if (auto st = restrict_names(fields, **want); !st) return st.error();
+  // Web addresses are not in the Site table (indexed_name): a Site search that could match one,
+  // by substring or for an address, leaves every block a candidate.
+  if (names.site && names.site->exact && indexed_name(kSiteField, names.site->want))
+    if (auto st = restrict_names({kSiteField}, *names.site); !st) return st.error();
   // Only the table chunks of blocks the names leave are read: an exact name search of a large
   // archive reads a few.
   for (std::uint32_t b = 0; b < ok.size(); ++b) {

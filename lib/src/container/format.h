@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "pgnarc/version.h"
 
@@ -57,6 +58,25 @@ inline constexpr bool by_group(std::uint8_t encoding) { return encoding == kZstd
 // The fields of the index's name tables (9.10), by number.
 inline constexpr int kNameFieldCount = 4;
 inline constexpr const char* kNameFields[kNameFieldCount] = {"White", "Black", "Event", "Site"};
+inline constexpr int kSiteField = 3;
+
+// Does `value` of name field `field` enter the field's name table (9.10)? Every value does but a
+// Site that is a web address ("http://" or "https://", in any ASCII case): those name one game
+// each (lichess's https://lichess.org/GAMEID) and would fill the table with entries no search by
+// name needs; a search for one scans the tags.
+inline bool indexed_name(int field, std::string_view value) {
+  if (field != kSiteField) return true;
+  const auto starts = [&](std::string_view prefix) {
+    if (value.size() < prefix.size()) return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+      char c = value[i];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+      if (c != prefix[i]) return false;
+    }
+    return true;
+  };
+  return !starts("http://") && !starts("https://");
+}
 
 // What the writer's choices are, as the container sees them (the public WriterOptions less
 // what only the pack pipeline uses).
