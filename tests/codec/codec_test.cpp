@@ -171,7 +171,7 @@ TEST(CodecBytes, ClockComments) {
 
 // [REC-CLK-3] When every ply of a line is followed first by a clock comment, the clocks form the
 // line's clock track [REC-CLK-7]: the frames as runs (varint count, then varint
-// (length - 1) * 4 + frame each), then per ply the clock's symbol zigzag(predicted - clock), one
+// (length - 1) * 16 + frame each), then per ply the clock's symbol zigzag(predicted - clock), one
 // byte below 255. Frame 1 is the text " " before and after the command (lichess), 2 no text, 0
 // two texts in the texts stream. Without a TimeControl tag the prediction is 0 for each
 // player's first clock, then that player's previous clock.
@@ -195,10 +195,10 @@ TEST(CodecBytes, ClockTrackPredictedFromTimeControl) {
   const Game g = parse_one("[TimeControl \"60+1\"]\n\n1. e4 {[%clk 0:01:00]} e5 {[%clk 0:01:00]} "
                            "2. Nf3 {[%clk 0:01:00]} Nc6 {[%clk 0:00:30]} 3. Bc4 {[%clk 3:00:00]} *");
   const CodecStreams s = encode(g);
-  // 5 plies. One run of 5 plies of frame 2: (5 - 1) * 4 + 2 = 18 = 12. Symbols: 60 - 60 = 0 twice;
+  // 5 plies. One run of 5 plies of frame 2: (5 - 1) * 16 + 2 = 66 = 42. Symbols: 60 - 60 = 0 twice;
   // (60 + 1) - 60 = 1: zigzag 2; (60 + 1) - 30 = 31: zigzag 62 = 3e; (60 + 1) - 10800 = -10739:
   // zigzag 21477 = 255 + 21222 = ff, varint e6 a5 01.
-  EXPECT_EQ(hex(s.structure), "0c 05 01 01 12 00 00 02 3e ff e6 a5 01 00");
+  EXPECT_EQ(hex(s.structure), "0c 05 01 01 42 00 00 02 3e ff e6 a5 01 00");
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game, g);
@@ -206,8 +206,17 @@ TEST(CodecBytes, ClockTrackPredictedFromTimeControl) {
   auto other = decode(s, {Tag{"TimeControl", "60+2"}});
   ASSERT_TRUE(other.ok()) << other.error().to_string();
   EXPECT_NE(other->game.events, g.events);
-  // Values that are not "B+I" of 1 to 9 digits each predict from 0 and 0, like no tag.
-  for (const char* tc : {"60", "-", "60+", "+1", "1234567890+0", "60+1+1", "6O+1", "60+ 1"}) {
+  // "B" alone is a base without increment.
+  {
+    Game h = g;
+    h.tags = {Tag{"TimeControl", "60"}};
+    Game with_plus = g;
+    with_plus.tags = {Tag{"TimeControl", "60+0"}};
+    EXPECT_EQ(encode(h).structure, encode(with_plus).structure);
+    EXPECT_NE(encode(h).structure, s.structure);
+  }
+  // Values that are not "B+I" or "B" of 1 to 9 digits each predict from 0 and 0, like no tag.
+  for (const char* tc : {"-", "60+", "+1", "1234567890+0", "60+1+1", "6O+1", "60+ 1"}) {
     Game h = g;
     h.tags = {Tag{"TimeControl", tc}};
     const CodecStreams t = encode(h);
@@ -217,6 +226,33 @@ TEST(CodecBytes, ClockTrackPredictedFromTimeControl) {
     auto back = decode(t, h.tags);
     ASSERT_TRUE(back.ok()) << tc;
     EXPECT_EQ(back->game, h) << tc;
+  }
+}
+
+// [REC-CLK-3] Clocks with tenths or hundredths of a second (chess.com writes
+// "{[%clk 0:02:59.9]}") form a track too: each entry's frame carries its precision (frame + 4 *
+// digits), and its symbol is zigzag(predicted - clock) in its own units, the prediction (kept
+// in hundredths) divided down. [TimeControl "180"] is a base of 180 seconds, no increment.
+TEST(CodecBytes, ClockTrackWithFractions) {
+  const Game g = parse_one("[TimeControl \"180\"]\n\n1. e4 {[%clk 0:03:00.0]} e5 {[%clk 0:02:59.5]} "
+                           "2. Nf3 {[%clk 0:02:58.75]} *");
+  const CodecStreams s = encode(g);
+  // 3 plies; track; 2 runs: 2 plies of frame 2 + 4 * 1 = 6: (2 - 1) * 16 + 6 = 16; 1 ply of
+  // frame 2 + 4 * 2 = 10: 0a. Symbols: 1800 - 1800 = 0; 1800 - 1795 = 5: 0a; the first
+  // player's 18000 hundredths + 0, less 17875: zigzag(125) = 250 = fa. No items, no texts.
+  EXPECT_EQ(hex(s.structure), "0c 03 01 02 16 0a 00 0a fa 00");
+  EXPECT_EQ(s.texts, "");
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  // A fraction outside a track is a comment, byte for byte (clock items hold whole seconds);
+  // forms with other digits stay text too.
+  for (const char* pgn : {"1. e4 {[%clk 0:03:00.5]} e5 {x} {[%clk 0:03:00]} *",
+                          "1. e4 {[%clk 0:03:00.]} e5 {[%clk 0:03:00.123]} *", "1. e4 {[%clk 0:03:00,5]} *"}) {
+    const Game h = parse_one(pgn);
+    auto back = decode(encode(h), h.tags);
+    ASSERT_TRUE(back.ok()) << pgn;
+    EXPECT_EQ(back->game, h) << pgn;
   }
 }
 
@@ -257,9 +293,9 @@ TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
 TEST(CodecBytes, EvaluationInAClockTrack) {
   const Game g = parse_one("1. e4 { [%eval 0.17] [%clk 0:01:00] } e5 { [%eval #-3] [%clk 0:01:00] } *");
   const CodecStreams s = encode(g);
-  // 2 plies; one run of 2 plies of frame 3: 07; 77 (the clock), zigzag(17) * 2 = 68 = 44; 77,
+  // 2 plies; one run of 2 plies of frame 3: (2 - 1) * 16 + 3 = 13; 77 (the clock), zigzag(17) * 2 = 68 = 44; 77,
   // zigzag(-3) * 2 + 1 = 11 = 0b.
-  EXPECT_EQ(hex(s.structure), "0c 02 01 01 07 77 44 77 0b 00");
+  EXPECT_EQ(hex(s.structure), "0c 02 01 01 13 77 44 77 0b 00");
   EXPECT_EQ(s.texts, "");
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
@@ -293,8 +329,8 @@ TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
   std::uint64_t frames3 = 0, plies = 0;
   for (std::uint64_t i = 0; i < runs; ++i) {
     ASSERT_TRUE(r.varint(v));
-    plies += (v >> 2) + 1;
-    if ((v & 3) == 3) frames3 += (v >> 2) + 1;
+    plies += (v >> 4) + 1;
+    if ((v & 15) == 3) frames3 += (v >> 4) + 1;
   }
   EXPECT_EQ(plies, std::size(evals));
   EXPECT_EQ(frames3, static_cast<std::uint64_t>(canonical));
@@ -320,7 +356,7 @@ TEST(CodecDecode, RejectsBadEvaluations) {
 TEST(CodecDecode, RejectsBadClockTracks) {
   const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } *");
   const CodecStreams good = encode(g);
-  ASSERT_EQ(hex(good.structure), "0c 02 01 01 05 77 77 00");
+  ASSERT_EQ(hex(good.structure), "0c 02 01 01 11 77 77 00");
   const auto with = [&](const char* bytes, std::size_t n) {
     CodecStreams s = good;
     s.structure = std::string(bytes, n);
@@ -334,15 +370,17 @@ TEST(CodecDecode, RejectsBadClockTracks) {
   s.structure.resize(6);  // the second clock is missing
   expect_corrupt(s, g.tags, "track cut short");
   expect_corrupt(with("\x0c\x02\x01\x00\x77\x77\x00", 7), g.tags, "no runs");
-  expect_corrupt(with("\x0c\x02\x01\x01\x09\x77\x77\x00", 8), g.tags,
+  expect_corrupt(with("\x0c\x02\x01\x01\x21\x77\x77\x00", 8), g.tags,
                  "a run longer than the line");
+  expect_corrupt(with("\x0c\x02\x01\x01\x1d\x77\x77\x00", 8), g.tags,
+                 "a frame of precision 3");
   expect_corrupt(with("\x0c\x02\x01\x01\x01\x77\x77\x00", 8), g.tags,
                  "runs shorter than the line");
   expect_corrupt(with("\x0c\x02\x01\x02\x01\x01\x77\x77\x00", 9), g.tags,
                  "two runs of one frame");
-  expect_corrupt(with("\x0c\x02\x01\x01\x05\x02\x77\x00", 8), g.tags,
+  expect_corrupt(with("\x0c\x02\x01\x01\x11\x02\x77\x00", 8), g.tags,
                  "a clock of 0 - 1 seconds");
-  expect_corrupt(with("\x0c\x02\x01\x01\x05\xff\xff\xff\xff\xff\xff\xff\x7f\x77\x00", 15), g.tags,
+  expect_corrupt(with("\x0c\x02\x01\x01\x11\xff\xff\xff\xff\xff\xff\xff\x7f\x77\x00", 15), g.tags,
                  "a symbol beyond any clock");
 }
 
@@ -401,9 +439,17 @@ TEST(CodecRoundTrip, RandomClocks) {
       if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
       std::int64_t& c = clock[i % 2];
       c = std::max<std::int64_t>(0, c - static_cast<std::int64_t>(next() % 300) + static_cast<std::int64_t>(next() % 30));
+      // A third of the games in tenths of a second (as chess.com writes them), some plies in
+      // hundredths.
       char text[64];
-      std::snprintf(text, sizeof text, " [%%clk %lld:%02lld:%02lld] ", static_cast<long long>(c / 3600),
-                    static_cast<long long>(c / 60 % 60), static_cast<long long>(c % 60));
+      const long long sec = c / 10, tenths = c % 10;
+      if (game % 3 != 2)
+        std::snprintf(text, sizeof text, " [%%clk %lld:%02lld:%02lld] ", sec / 3600, sec / 60 % 60, sec % 60);
+      else if (i % 7 != 3)
+        std::snprintf(text, sizeof text, "[%%clk %lld:%02lld:%02lld.%lld]", sec / 3600, sec / 60 % 60, sec % 60, tenths);
+      else
+        std::snprintf(text, sizeof text, "[%%clk %lld:%02lld:%02lld.%lld%lld]", sec / 3600, sec / 60 % 60, sec % 60,
+                      tenths, static_cast<long long>(next() % 10));
       pgn += std::string(moves[i % 4]) + " {" + text + "} ";
       if (i == 20) pgn += "(21. Nh3 {" + std::string(text) + "}) ";  // instead of 21. Nf3
     }

@@ -256,7 +256,7 @@ void encode_vectors() {
                 "{ [%clk 0:00:59] }) 4... Nf6 { [%clk 0:00:00] } *\n",
                 "REC-LINE-1 REC-CLK-1 REC-CLK-2",
                 "clock comments: coded as numbers where the command is canonical, kept as text where it is not "
-                "(tenths, a one-digit minute), in a variation, with text before and after");
+                "(tenths outside a clock track, a one-digit minute), in a variation, with text before and after");
   encode_vector("clock_track",
                 "[Event \"clock track\"]\n[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:03:00] } 1... c5 { [%clk 0:03:00] } "
                 "2. Nf3 {[%clk 0:03:01]} 2... d6 { [%eval 0.3] [%clk 0:02:58] } 3. d4 { [%clk 0:02:55] } $1 "
@@ -264,6 +264,14 @@ void encode_vectors() {
                 "REC-LINE-1 REC-CLK-2 REC-CLK-3",
                 "clock tracks (every ply followed first by a clock): frames 0 to 3, other items after the "
                 "track's clock at a slot, a variation with its own track");
+  encode_vector("clock_track_tenths",
+                "[Event \"tenths\"]\n[TimeControl \"180\"]\n\n1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:02:59.9]} "
+                "2. Nf3 {[%clk 0:02:58.2]} 2... Nc6 {[%clk 0:02:57.05]} 3. Bb5 {[%clk 0:02:40.0]} 3... a6 "
+                "{[%clk 0:02:31.7]} 1-0\n",
+                "REC-CLK-3 REC-CLK-7",
+                "a clock track in tenths and hundredths of a second, as chess.com writes clocks: precisions "
+                "0, 1, 2 and 1 in the frames, predictions in hundredths divided down; TimeControl \"180\" "
+                "without increment");
   encode_vector("evaluations",
                 "[Event \"evaluations\"]\n\n1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%eval 0.2] [%clk 0:03:00] } "
                 "2. Nf3 { [%eval -1.0] [%clk 0:02:58] } 2... Nc6 { [%eval 0.0] [%clk 0:02:59] } "
@@ -586,23 +594,27 @@ void invalid_record_vectors() {
   }
   {
     // With [TimeControl "5+0"]: 3 plies, a clock track, one run of 3 plies of frame 2
-    // ((3 - 1) * 4 + 2 = 0a), then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8:
-    // 0c 03 01 01 0a 00 00 08 00.
+    // ((3 - 1) * 16 + 2 = 22), then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8:
+    // 0c 03 01 01 22 00 00 08 00.
     const std::vector<std::vector<Tag>> tc = {{Tag{"TimeControl", "5+0"}}};
     GameBuilder b;
     PgnReader r5(memory_input("[TimeControl \"5+0\"]\n\n1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
     (void)r5.next(b);
     CodecStreams v5;
-    if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x03\x01\x01\x0a\x00\x00\x08\x00", 9))
+    if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x03\x01\x01\x22\x00\x00\x08\x00", 9))
       std::abort();
     CodecStreams bad = v5;
-    bad.structure = std::string("\x0c\x03\x01\x02\x06\x02\x00\x00\x08\x00", 10);  // runs of 2 and 1 plies, both frame 2
+    bad.structure = std::string("\x0c\x03\x01\x02\x12\x02\x00\x00\x08\x00", 10);  // runs of 2 and 1 plies, both frame 2
     invalid_vector("clock_runs_repeat", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "two consecutive frame runs of one frame (the writer merges them)");
     bad = v5;
-    bad.structure[4] = 0x06;  // one run of 2 plies on a line of 3
+    bad.structure[4] = 0x12;  // one run of 2 plies on a line of 3
     invalid_vector("clock_runs_short", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "frame runs that cover fewer plies than the line has");
+    bad = v5;
+    bad.structure[4] = 0x2e;  // frame 2 + 4 * 3: three digits after the seconds
+    invalid_vector("clock_frame_precision", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                   "a track frame of precision 3 (clocks have at most two digits after the seconds)");
     bad = v5;
     bad.structure[7] = 0x0c;  // zigzag(6): 5 - 6 < 0
     invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
@@ -613,10 +625,10 @@ void invalid_record_vectors() {
     bad.structure = std::string("\x0c\x00\x01\x01\x02\x00\x00", 7);
     invalid_vector("clock_track_without_plies", archive_of({bad}, tc), "Corruption", "REC-CLK-4",
                    "a clock track on a line of no plies");
-    // One run of 3 plies of frame 3 ((3 - 1) * 4 + 3 = 0b), the first evaluation mate in 0
+    // One run of 3 plies of frame 3 ((3 - 1) * 16 + 3 = 23), the first evaluation mate in 0
     // (zigzag(0) * 2 + 1 = 01).
     bad = v5;
-    bad.structure = std::string("\x0c\x03\x01\x01\x0b\x00\x01\x00\x00\x08\x00\x00", 12);
+    bad.structure = std::string("\x0c\x03\x01\x01\x23\x00\x01\x00\x00\x08\x00\x00", 12);
     invalid_vector("evaluation_mate_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-6",
                    "an evaluation of mate in 0");
   }

@@ -49,7 +49,8 @@ ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate) {
 
 }  // namespace
 
-void append_clock(std::string& out, std::uint64_t seconds) {
+void append_clock(std::string& out, std::uint64_t value, int precision) {
+  const std::uint64_t scale = kClockScale[precision], seconds = value / scale, fraction = value % scale;
   out += kClockOpen;
   out += std::to_string(seconds / 3600);
   const auto two = [&](std::uint64_t v) {
@@ -60,6 +61,11 @@ void append_clock(std::string& out, std::uint64_t seconds) {
   two(seconds / 60 % 60);
   out += ':';
   two(seconds % 60);
+  if (precision > 0) {
+    out += '.';
+    if (precision == 1) out += static_cast<char>('0' + fraction);
+    else two(fraction);
+  }
   out += ']';
 }
 
@@ -69,9 +75,18 @@ bool split_clock(std::string_view text, ClockSplit& out) {
   const std::size_t close = text.find(']', at);
   if (close == std::string_view::npos) return false;
   const std::string_view body = text.substr(at + kClockOpen.size(), close - at - kClockOpen.size());
-  // H:MM:SS, H of 1 to 6 digits without a leading zero, MM and SS of two digits below 60.
+  // H:MM:SS, H of 1 to 6 digits without a leading zero, MM and SS of two digits below 60, then
+  // "." and one or two digits, or nothing.
   const std::size_t colon = body.find(':');
-  if (colon == std::string_view::npos || colon == 0 || colon > 6 || body.size() != colon + 6) return false;
+  if (colon == std::string_view::npos || colon == 0 || colon > 6 || body.size() < colon + 6) return false;
+  const std::size_t tail = body.size() - (colon + 6);
+  if (tail == 1 || tail > kMaxClockPrecision + 1 || (tail > 0 && body[colon + 6] != '.')) return false;
+  const int precision = tail == 0 ? 0 : static_cast<int>(tail) - 1;
+  std::uint64_t fraction = 0;
+  for (std::size_t i = colon + 7; i < body.size(); ++i) {
+    if (body[i] < '0' || body[i] > '9') return false;
+    fraction = fraction * 10 + static_cast<std::uint64_t>(body[i] - '0');
+  }
   std::uint64_t h = 0;
   for (std::size_t i = 0; i < colon; ++i) {
     if (body[i] < '0' || body[i] > '9') return false;
@@ -83,15 +98,18 @@ bool split_clock(std::string_view text, ClockSplit& out) {
   if (body[colon + 3] != ':' || m1 < 0 || m1 > 5 || m2 < 0 || s1 < 0 || s1 > 5 || s2 < 0) return false;
   out.before = text.substr(0, at);
   out.after = text.substr(close + 1);
-  out.seconds = h * 3600 + static_cast<std::uint64_t>(m1 * 10 + m2) * 60 + static_cast<std::uint64_t>(s1 * 10 + s2);
+  const std::uint64_t seconds =
+      h * 3600 + static_cast<std::uint64_t>(m1 * 10 + m2) * 60 + static_cast<std::uint64_t>(s1 * 10 + s2);
+  out.value = seconds * kClockScale[precision] + fraction;
+  out.precision = precision;
   return true;
 }
 
-std::string clock_comment(std::string_view before, std::uint64_t seconds, std::string_view after) {
+std::string clock_comment(std::string_view before, std::uint64_t value, int precision, std::string_view after) {
   std::string text;
-  text.reserve(before.size() + after.size() + 16);
+  text.reserve(before.size() + after.size() + 20);
   text += before;
-  append_clock(text, seconds);
+  append_clock(text, value, precision);
   text += after;
   return text;
 }
@@ -162,8 +180,9 @@ ClockBasis clock_basis(const std::vector<Tag>& tags) {
       }
       return true;
     };
-    if (plus == std::string::npos || !number(std::string_view(t.value).substr(0, plus), b.base) ||
-        !number(std::string_view(t.value).substr(plus + 1), b.increment))
+    const std::string_view v = t.value;
+    if (plus == std::string::npos ? !number(v, b.base)
+                                  : !number(v.substr(0, plus), b.base) || !number(v.substr(plus + 1), b.increment))
       return {};
     return b;
   }
@@ -174,7 +193,7 @@ void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& bas
                      std::string& texts) {
   struct Entry {
     const TrackClock* clock;
-    ClockFrame frame;
+    std::uint8_t frame;  // ClockFrame + 4 * precision
     bool mate;
     std::int64_t eval;
   };
@@ -182,7 +201,7 @@ void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& bas
   entries.reserve(track.size());
   for (const TrackClock& t : track) {
     Entry e{&t, kFrameTexts, false, 0};
-    e.frame = frame_of(*t.clock, e.eval, e.mate);
+    e.frame = static_cast<std::uint8_t>(frame_of(*t.clock, e.eval, e.mate) + 4 * t.clock->precision);
     entries.push_back(e);
   }
   FrameRuns runs;
@@ -191,20 +210,20 @@ void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& bas
     ++runs.back().first;
   }
   put_varint(structure, runs.size());
-  for (const auto& [length, frame] : runs) put_varint(structure, (length - 1) << 2 | frame);
+  for (const auto& [length, frame] : runs) put_varint(structure, (length - 1) << 4 | frame);
   ClockPredictor clocks{basis, {0, 0}};
   std::int64_t last_eval = 0;  // the track's last evaluation in centipawns
   for (const Entry& e : entries) {
     const ClockSplit& c = *e.clock->clock;
     const std::uint32_t slot = e.clock->slot;
-    const auto seconds = static_cast<std::int64_t>(c.seconds);
-    put_symbol(structure, zigzag(clocks.predict(slot) - seconds));
-    clocks.last[slot & 1] = seconds;
-    if (e.frame == kFrameEval) {
+    const auto value = static_cast<std::int64_t>(c.value);
+    put_symbol(structure, zigzag(clocks.predict(slot, c.precision) - value));
+    clocks.played(slot, value, c.precision);
+    if (frame_kind(e.frame) == kFrameEval) {
       put_varint(structure, zigzag(e.mate ? e.eval : e.eval - last_eval) << 1 | (e.mate ? 1 : 0));
       if (!e.mate) last_eval = e.eval;
     }
-    if (e.frame == kFrameTexts)
+    if (frame_kind(e.frame) == kFrameTexts)
       for (std::string_view part : {c.before, c.after}) put_prefixed(texts, part);
   }
 }

@@ -1,4 +1,5 @@
-// Clocks and evaluations as numbers (internal): clock comments "[%clk H:MM:SS]", lichess's
+// Clocks and evaluations as numbers (internal): clock comments "[%clk H:MM:SS]" (with tenths or
+// hundredths of a second in clock tracks: "[%clk 0:02:59.9]" as chess.com writes it), lichess's
 // evaluations "[%eval E]", and a line's clock track, where every ply's first comment is a clock
 // and each clock is coded as a symbol against the clock the game's TimeControl predicts
 // (format specification, "Clock comments" and "Clock tracks"; REC-CLK-1 to REC-CLK-7).
@@ -19,21 +20,28 @@ namespace pgnarc::detail {
 // --- Clock comments ---------------------------------------------------------------------------
 
 inline constexpr std::uint64_t kMaxClockSeconds = 999999ull * 3600 + 59 * 60 + 59;  // H has at most 6 digits
+// A clock's precision: the digits after the seconds (0 none, 1 tenths, 2 hundredths); its value
+// counts units of 10^-precision seconds.
+inline constexpr int kMaxClockPrecision = 2;
+inline constexpr std::uint64_t kClockScale[kMaxClockPrecision + 1] = {1, 10, 100};
+inline std::uint64_t max_clock_value(int precision) { return kMaxClockSeconds * kClockScale[precision] + kClockScale[precision] - 1; }
 
-// The command text "[%clk H:MM:SS]" of `seconds` (H without leading zeros).
-void append_clock(std::string& out, std::uint64_t seconds);
+// The command text "[%clk H:MM:SS]" of `value` (H without leading zeros), with `precision`
+// digits after the seconds ("[%clk 0:02:59.9]").
+void append_clock(std::string& out, std::uint64_t value, int precision = 0);
 
 // A brace comment's text split around its clock command: `before`, the command, `after`.
 struct ClockSplit {
   std::string_view before, after;
-  std::uint64_t seconds = 0;
+  std::uint64_t value = 0;  // in units of 10^-precision seconds
+  int precision = 0;
 };
 // Splits `text` around its first "[%clk "; false unless that command is in the form
-// append_clock writes.
+// append_clock writes (of any precision).
 bool split_clock(std::string_view text, ClockSplit& out);
 
-// The comment text `before` + the clock command of `seconds` + `after`.
-std::string clock_comment(std::string_view before, std::uint64_t seconds, std::string_view after);
+// The comment text `before` + the clock command of `value` + `after`.
+std::string clock_comment(std::string_view before, std::uint64_t value, int precision, std::string_view after);
 
 // --- Evaluations ------------------------------------------------------------------------------
 
@@ -90,15 +98,25 @@ struct ClockPair {
 struct ClockBasis {
   std::int64_t base = 0, increment = 0;
 };
-// From the game's first TimeControl tag, if its value is "B+I" (each 1 to 9 decimal digits);
-// else 0 and 0.
+// From the game's first TimeControl tag, if its value is "B+I" or "B" (each 1 to 9 decimal
+// digits; "B" has increment 0); else 0 and 0.
 ClockBasis clock_basis(const std::vector<Tag>& tags);
 
-// The clock a track predicts at `slot` (1-based) of a line, from the clocks before it.
+// The clock a track predicts at `slot` (1-based) of a line, from the clocks before it, in
+// hundredths of a second; a clock of precision p is coded against the prediction in its own
+// units, predict(slot) / 10^(2 - p) (rounded down).
 struct ClockPredictor {
   ClockBasis basis;
-  std::int64_t last[2] = {0, 0};
-  std::int64_t predict(std::uint64_t slot) const { return slot <= 2 ? basis.base : last[slot & 1] + basis.increment; }
+  std::int64_t last[2] = {0, 0};  // hundredths
+  std::int64_t predict(std::uint64_t slot) const {
+    return slot <= 2 ? basis.base * 100 : last[slot & 1] + basis.increment * 100;
+  }
+  std::int64_t predict(std::uint64_t slot, int precision) const {
+    return predict(slot) / static_cast<std::int64_t>(kClockScale[kMaxClockPrecision - precision]);
+  }
+  void played(std::uint64_t slot, std::int64_t value, int precision) {
+    last[slot & 1] = value * static_cast<std::int64_t>(kClockScale[kMaxClockPrecision - precision]);
+  }
 };
 
 // A track symbol: one byte below 255, else 255 and a varint of the rest.
@@ -117,10 +135,14 @@ bool get_symbol(Reader& in, std::uint64_t& u) {
   return true;
 }
 
-// A track's frames as runs of (length, frame).
-using FrameRuns = std::vector<std::pair<std::uint64_t, ClockFrame>>;
+// A track entry's frame byte: the text around the command (ClockFrame) + 4 * the clock's precision.
+inline ClockFrame frame_kind(std::uint8_t frame) { return static_cast<ClockFrame>(frame & 3); }
+inline int frame_precision(std::uint8_t frame) { return frame >> 2; }
+// A track's frames as runs of (length, frame byte), each run written as (length - 1) * 16 + frame.
+using FrameRuns = std::vector<std::pair<std::uint64_t, std::uint8_t>>;
 // Reads a track's frame runs (REC-CLK-7) into `runs`: null, or why they are wrong (none, one
-// reaching past the line, two in a row with one frame, fewer plies than the line's).
+// reaching past the line, two in a row with one frame, a precision above 2, fewer plies than the
+// line's).
 template <class Reader>
 const char* read_frame_runs(Reader& in, std::uint64_t plies, FrameRuns& runs) {
   std::uint64_t n;
@@ -130,8 +152,9 @@ const char* read_frame_runs(Reader& in, std::uint64_t plies, FrameRuns& runs) {
   for (std::uint64_t r = 0; r < n; ++r) {
     std::uint64_t v;
     if (!in.varint(v)) return "clock track runs past the end of its section";
-    const auto frame = static_cast<ClockFrame>(v & 3);
-    const std::uint64_t length = (v >> 2) + 1;
+    const auto frame = static_cast<std::uint8_t>(v & 15);
+    const std::uint64_t length = (v >> 4) + 1;
+    if (frame_precision(frame) > kMaxClockPrecision) return "clock track frame of a precision above 2";
     if (length > plies - covered) return "clock track frame runs longer than the line";
     if (!runs.empty() && runs.back().second == frame) return "two clock track frame runs of one frame";
     covered += length;

@@ -68,12 +68,13 @@ class DecodePolicy {
     }
     predictor_ = ClockPredictor{basis_, {0, 0}};
   }
-  // The clock at `slot` is the predicted one less the symbol's (zigzag) value.
-  bool track_clock(std::uint64_t slot, std::uint64_t symbol) {
-    const std::int64_t seconds = predictor_.predict(slot) - unzigzag(symbol);
-    if (seconds < 0 || static_cast<std::uint64_t>(seconds) > kMaxClockSeconds) return false;
-    predictor_.last[slot & 1] = seconds;
-    track_seconds_ = static_cast<std::uint64_t>(seconds);
+  // The clock at `slot` is the predicted one (in the clock's units) less the symbol's (zigzag) value.
+  bool track_clock(std::uint64_t slot, std::uint64_t symbol, int precision) {
+    const std::int64_t value = predictor_.predict(slot, precision) - unzigzag(symbol);
+    if (value < 0 || static_cast<std::uint64_t>(value) > max_clock_value(precision)) return false;
+    predictor_.played(slot, value, precision);
+    track_value_ = static_cast<std::uint64_t>(value);
+    track_precision_ = precision;
     return true;
   }
   void track_entry(Line& line, std::uint64_t slot, ClockFrame frame, std::string_view before, std::string_view after,
@@ -84,7 +85,7 @@ class DecodePolicy {
       before = eval_text_;
     }
     line.items.push_back(
-        DItem{static_cast<std::uint32_t>(slot), kClock, 0, {}, clock_comment(before, track_seconds_, after)});
+        DItem{static_cast<std::uint32_t>(slot), kClock, 0, {}, clock_comment(before, track_value_, track_precision_, after)});
     ++line.tracked;
   }
 
@@ -93,7 +94,7 @@ class DecodePolicy {
   }
   void clock_item(Line& line, std::uint32_t slot, std::uint64_t seconds, std::string_view before,
                   std::string_view after) {
-    line.items.push_back(DItem{slot, kClock, 0, {}, clock_comment(before, seconds, after)});
+    line.items.push_back(DItem{slot, kClock, 0, {}, clock_comment(before, seconds, 0, after)});
   }
 
   // Reads the line's moves from the game's codeword (up to its end symbol where the line's length
@@ -252,7 +253,8 @@ class DecodePolicy {
   bool basis_known_ = false;
   ClockBasis basis_;
   ClockPredictor predictor_;
-  std::uint64_t track_seconds_ = 0;
+  std::uint64_t track_value_ = 0;  // the clock of the track entry being read, and its precision
+  int track_precision_ = 0;
   std::string eval_text_;
   MoveCoder coder_;
   ArithDecoder decoder_;  // the game's codeword

@@ -143,10 +143,13 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     if (in_track[k]) continue;
     put_varint(out.structure, it.slot - last);
     last = it.slot;
-    put_u8(out.structure, it.type);
+    // A clock item is a clock of whole seconds (REC-CLK-2); one with a fraction outside a track
+    // stays a comment.
+    const bool clock = it.type == kClock && it.clock.precision == 0;
+    put_u8(out.structure, it.type == kClock && !clock ? kBrace : it.type);
     if (it.type == kNag) put_u8(out.structure, it.nag);
-    if (it.type == kClock) {
-      put_varint(out.structure, item_clocks.encode(it.slot, it.clock.seconds));
+    if (clock) {
+      put_varint(out.structure, item_clocks.encode(it.slot, it.clock.value));
       for (std::string_view part : {it.clock.before, it.clock.after}) {
         put_prefixed(out.texts, part);
       }
