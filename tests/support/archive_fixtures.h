@@ -7,6 +7,7 @@
 
 #include "pgnarc/pgnarc.h"
 #include "support/pgn_util.h"
+#include "support/scan_oracle.h"
 
 namespace pgnarc::test {
 
@@ -69,6 +70,17 @@ inline WriterOptions small_blocks() {
   o.block_games = 7;
   o.threads = 2;
   return o;
+}
+
+// Archive::find(q) against the scan: EXPECTs them equal (naming `label`) and returns the games
+// found (none if either failed).
+inline std::vector<std::uint64_t> expect_find_equals_scan(Archive& a, const Query& q, const std::string& label) {
+  auto fast = a.find(q);
+  auto slow = find_by_scan(a, q);
+  EXPECT_TRUE(fast.ok() && slow.ok()) << label;
+  if (!fast.ok() || !slow.ok()) return {};
+  EXPECT_EQ(*fast, *slow) << label;
+  return *fast;
 }
 
 }  // namespace pgnarc::test
