@@ -369,13 +369,14 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
     if (auto r = place(block, sizes.games, src.entry(b).summary, nullptr); !r) return r;
   }
   // Then its name tables, renumbered (each value's blocks still arrive in ascending order: every
-  // block given before is below `base`).
+  // block given before is below `base`), holding only the values a table holds (indexed_name).
   std::string content;
   for (int field = 0; field < kNameFieldCount; ++field) {
     for (std::size_t k = 0; k < src.index().name_chunks[field].size(); ++k) {
       if (auto r = src.open_name_chunk(field, k, content); !r) return r;
       Status added;
       auto r = src.visit_name_entries(field, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
+        if (!indexed_name(field, value)) return;
         for (std::uint32_t b : in)
           if (added) added = names->add(field, value, base + b);
       });
