@@ -5,12 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <random>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include "common/file_writer.h"
 
 namespace pgnarc::cli {
 
@@ -74,6 +75,12 @@ Result<std::string> archive_path(const std::string& arg) {
     return io_error(std::string("cannot copy <stdin> to a temporary file: ") + std::strerror(errno));
   g_stdin_path = "/proc/self/fd/" + std::to_string(::fileno(g_stdin_copy));
   return g_stdin_path;
+}
+
+Result<std::unique_ptr<Archive>> open_archive(const std::string& arg) {
+  auto path = archive_path(arg);
+  if (!path) return path.error();
+  return Archive::open(*path);
 }
 
 namespace {
@@ -229,25 +236,13 @@ Status Output::open(const std::string& path, bool replace) {
     fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
   } else {
-    // "<target>.tmp.<pid>-<random>", never an existing name (a process number can repeat across
-    // process namespaces sharing a volume).
     StopSignalsHeld held;  // until the temporary file is registered
-    std::random_device random;
-    for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
-      char suffix[16];
-      std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(random()));
-      name_ = target + ".tmp." + std::to_string(::getpid()) + "-" + suffix;
-      fd = ::open(name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-      if (fd < 0 && errno != EEXIST) break;
-    }
+    fd = detail::create_temporary(target, name_);
     if (fd < 0) return io_error("cannot create " + name_ + ": " + std::strerror(errno));
     target_ = target;
     guard_ = std::make_unique<TempFileGuard>(name_);
     held.release();
-    if (exists) {
-      if (::fchown(fd, st.st_uid, st.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), st.st_gid);
-      (void)::fchmod(fd, st.st_mode & 07777);
-    }
+    if (exists) (void)detail::copy_owner_and_mode(fd, st);  // as far as this process may
   }
   f_ = ::fdopen(fd, "wb");
   if (!f_) {
@@ -277,12 +272,9 @@ Status Output::close() {
     f_ = nullptr;
   }
   if (!error_ && !target_.empty()) {
-    // Without --force, a file that appeared meanwhile is kept: renameat2's RENAME_NOREPLACE
-    // (else link, which fails on an existing name, then unlink).
+    // Without --force, a file that appeared meanwhile is kept.
     const bool moved = replace_ ? std::rename(name_.c_str(), target_.c_str()) == 0
-                                : ::renameat2(AT_FDCWD, name_.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE) == 0 ||
-                                      ((errno == EINVAL || errno == ENOSYS) && ::link(name_.c_str(), target_.c_str()) == 0 &&
-                                       ::unlink(name_.c_str()) == 0);
+                                : detail::rename_no_replace(name_.c_str(), target_.c_str()) == 0;
     if (!moved && errno == EEXIST)
       error_ = io_error(target_ + " appeared while it was being written (another process made it): it is left as it is");
     else if (!moved)

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "pgnarc/archive.h"
 #include "pgnarc/status.h"
 #include "safety.h"
 
@@ -32,6 +33,8 @@ int report(const Error& e);
 // is, anything else (a pipe) first copied into an unnamed temporary file. Returns the path to
 // open; errors naming that stand-in are reported with "<stdin>" instead (report()).
 Result<std::string> archive_path(const std::string& arg);
+// Opens the archive a command is given (a path, or - for standard input: archive_path).
+Result<std::unique_ptr<Archive>> open_archive(const std::string& arg);
 // report(), then for a Corruption error a hint: `arg` looks like PGN (pack it first), or, with
 // `salvage`, the archive is damaged (unpack --salvage reads the rest).
 int report_archive_error(const Error& e, const std::string& arg, bool salvage = true);

@@ -121,9 +121,7 @@ struct InfoArgs {
 };
 
 int info(const InfoArgs& a) {
-  auto path = archive_path(a.archive);
-  if (!path) return report(path.error());
-  auto archive = Archive::open(*path);
+  auto archive = open_archive(a.archive);
   if (!archive) return report_archive_error(archive.error(), a.archive);
   std::optional<Result<ArchiveInfo>> info;
   {
@@ -151,9 +149,7 @@ struct VerifyArgs {
 };
 
 int verify(const VerifyArgs& a) {
-  auto path = archive_path(a.archive);
-  if (!path) return report(path.error());
-  auto archive = Archive::open(*path);
+  auto archive = open_archive(a.archive);
   if (!archive) return report_archive_error(archive.error(), a.archive);
   Progress progress("verifying", (*archive)->game_count());
   const Status st =

@@ -172,6 +172,21 @@ int write_log(const std::string& path, const std::string& log) {
   return kOk;
 }
 
+// An archive writer whose temporary file a stop signal removes (the signals are held from its
+// creation until the file is registered).
+struct GuardedWriter {
+  std::unique_ptr<ArchiveWriter> writer;
+  std::unique_ptr<TempFileGuard> guard;
+  static Result<GuardedWriter> create(const std::string& path, const WriterOptions& options) {
+    StopSignalsHeld held;
+    auto w = ArchiveWriter::create(path, options);
+    if (!w) return w.error();
+    GuardedWriter g{std::move(*w), nullptr};
+    g.guard = std::make_unique<TempFileGuard>(g.writer->temp_path());
+    return g;
+  }
+};
+
 // ---- pack ---------------------------------------------------------------------------------------
 
 struct PackArgs {
@@ -194,13 +209,10 @@ int pack(PackArgs& a) {
   a.verbatim.all_on_stderr = log.empty();
   WriterOptions options = a.writer.resolve();
   options.overwrite = a.force;  // a file that appears meanwhile is not replaced either
-  StopSignalsHeld held;  // until the temporary file is registered
-  auto w = ArchiveWriter::create(out, options);
+  auto w = GuardedWriter::create(out, options);
   if (!w) return report(w.error());
-  const TempFileGuard guard((*w)->temp_path());
-  held.release();
-  if (int rc = add_inputs(**w, a.inputs, a.verbatim)) return rc;
-  auto stats = (*w)->finish();
+  if (int rc = add_inputs(*w->writer, a.inputs, a.verbatim)) return rc;
+  auto stats = w->writer->finish();
   if (!stats) return report(stats.error());
   print_summary("packed", *stats, a.verbatim.count, out == "-" ? "<stdout>" : out, log);
   if (log.empty()) return kOk;
@@ -225,14 +237,11 @@ int append(AppendArgs& a) {
   const std::string log = log_beside(a.archive) ? a.archive + ".log" : "";
   a.verbatim.all_on_stderr = log.empty();
   // The writer locks the archive before it is read and until the new one replaces it.
-  StopSignalsHeld held;
-  auto w = ArchiveWriter::create(a.archive, a.writer.resolve());
+  auto w = GuardedWriter::create(a.archive, a.writer.resolve());
   if (!w) return report(w.error());
-  const TempFileGuard guard((*w)->temp_path());
-  held.release();
-  if (auto st = (*w)->add_archive_blocks(a.archive); !st) return report(st.error());
-  if (int rc = add_inputs(**w, a.inputs, a.verbatim)) return rc;
-  auto stats = (*w)->finish();
+  if (auto st = w->writer->add_archive_blocks(a.archive); !st) return report(st.error());
+  if (int rc = add_inputs(*w->writer, a.inputs, a.verbatim)) return rc;
+  auto stats = w->writer->finish();
   if (!stats) return report(stats.error());
   print_summary("appended to", *stats, a.verbatim.count, a.archive, log);
   return a.verbatim.log.empty() || log.empty() ? kOk : write_log(log, a.verbatim.log);
@@ -252,14 +261,11 @@ int merge(const MergeArgs& a) {
   if (int rc = check_output(a.out, a.archives, a.force)) return rc;
   WriterOptions options = a.writer.resolve();
   options.overwrite = a.force;
-  StopSignalsHeld held;
-  auto w = ArchiveWriter::create(a.out, options);
+  auto w = GuardedWriter::create(a.out, options);
   if (!w) return report(w.error());
-  const TempFileGuard guard((*w)->temp_path());
-  held.release();
   for (const std::string& in : a.archives)
-    if (auto st = (*w)->add_archive_blocks(in); !st) return report(st.error());
-  auto stats = (*w)->finish();
+    if (auto st = w->writer->add_archive_blocks(in); !st) return report(st.error());
+  auto stats = w->writer->finish();
   if (!stats) return report(stats.error());
   print_summary("merged into", *stats, 0, a.out == "-" ? "<stdout>" : a.out, "");
   return kOk;

@@ -45,13 +45,6 @@ int write_games(Archive& archive, const std::string& arg, const std::vector<std:
   return kOk;
 }
 
-// Opens the archive a command is given (a path, or - for standard input).
-Result<std::unique_ptr<Archive>> open_archive(const std::string& arg) {
-  auto path = archive_path(arg);
-  if (!path) return path.error();
-  return Archive::open(*path);
-}
-
 constexpr const char* kListHelp =
     "one line per game, from its tags alone (no moves are decoded): number, White, Black, "
     "Result, Date, Event, separated by tabs";

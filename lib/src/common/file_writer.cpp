@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,7 +19,6 @@ namespace {
 
 // A temporary file this old that no writer holds is left by a killed writer.
 constexpr std::time_t kStaleSeconds = 5;
-
 
 std::string errno_text() { return std::strerror(errno); }
 
@@ -102,6 +100,24 @@ Result<int> lock_target(const std::string& target) {
 
 }  // namespace
 
+int create_temporary(const std::string& target, std::string& temp) {
+  std::random_device random;
+  int fd = -1;
+  for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(random()));
+    temp = target + ".tmp." + std::to_string(::getpid()) + "-" + suffix;
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  return fd;
+}
+
+bool copy_owner_and_mode(int fd, const struct stat& like) {
+  if (::fchown(fd, like.st_uid, like.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), like.st_gid);
+  return ::fchmod(fd, like.st_mode & 07777) == 0;
+}
+
 int rename_no_replace(const char* from, const char* to) {
   if (::renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
   if (errno != EINVAL && errno != ENOSYS) return -1;  // EINVAL: the file system cannot do it
@@ -135,29 +151,15 @@ Result<AtomicFile> AtomicFile::create(const std::string& path, bool replace) {
   if (!lock) return lock.error();
   f.lock_fd_ = *lock;
   remove_stale_temporaries(f.path_);
-  // "<target>.tmp.<pid>-<random>": a process number alone can repeat (across process namespaces
-  // sharing a volume); an existing name is never reused or removed here.
-  std::random_device random;
-  for (int attempt = 0; attempt < 16 && f.fd_ < 0; ++attempt) {
-    char suffix[16];
-    std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(random()));
-    f.temp_path_ = f.path_ + ".tmp." + std::to_string(::getpid()) + "-" + suffix;
-    // Never through a link planted at the temporary name.
-    f.fd_ = ::open(f.temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (f.fd_ < 0 && errno != EEXIST) break;
-  }
-  if (f.fd_ >= 0) (void)::flock(f.fd_, LOCK_EX | LOCK_NB);  // held while it is written: not stale
+  f.fd_ = create_temporary(f.path_, f.temp_path_);
   if (f.fd_ < 0) {
     const std::string err = errno_text();
     f.committed_ = true;  // nothing of ours to remove
     return io_error("cannot create " + f.temp_path_ + ": " + err);
   }
-  if (f.lock_fd_ >= 0 && ::fstat(f.lock_fd_, &st) == 0) {
-    // Owner first: changing it may clear the set-user-ID and set-group-ID bits that fchmod sets.
-    if (::fchown(f.fd_, st.st_uid, st.st_gid) != 0) (void)::fchown(f.fd_, static_cast<uid_t>(-1), st.st_gid);
-    if (::fchmod(f.fd_, st.st_mode & 07777) != 0)
-      return io_error("cannot set the permissions of " + f.temp_path_ + ": " + errno_text());
-  }
+  (void)::flock(f.fd_, LOCK_EX | LOCK_NB);  // held while it is written: not stale
+  if (f.lock_fd_ >= 0 && ::fstat(f.lock_fd_, &st) == 0 && !copy_owner_and_mode(f.fd_, st))
+    return io_error("cannot set the permissions of " + f.temp_path_ + ": " + errno_text());
   return f;
 }
 

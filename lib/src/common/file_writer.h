@@ -2,6 +2,8 @@
 // replaces the target only once it is complete and synced.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -49,6 +51,16 @@ class AtomicFile {
   bool committed_ = false;
   bool replace_ = true;
 };
+
+// Creates the new file "<target>.tmp.<pid>-<random>" beside `target` to write, exclusively (never
+// an existing name, never through a link planted at the name: a process number alone can repeat
+// across process namespaces sharing a volume), and sets `temp` to its name. The descriptor, or
+// -1 with errno set (`temp` then names the last name tried).
+int create_temporary(const std::string& target, std::string& temp);
+// Gives the file `fd` the owner and group of `like` (the group alone where the owner cannot be
+// set), then its permission bits (owner first: changing it may clear the set-user-ID and
+// set-group-ID bits that fchmod sets); false if the permissions cannot be set.
+bool copy_owner_and_mode(int fd, const struct stat& like);
 
 // Renames `from` to `to` unless `to` exists (then fails with EEXIST), atomically where the file
 // system can (renameat2 RENAME_NOREPLACE), else by link and unlink. 0 or -1 with errno set.
