@@ -23,6 +23,30 @@ inline constexpr std::uint64_t kCodeQuarter = 0x40000000u;
 // quarter of the range, 2^30 values, so every symbol gets at least 2^5 of them).
 inline constexpr std::uint32_t kMaxCodeTotal = 1u << 25;
 
+// The coder's interval [low, high], the same in the encoder and the decoder.
+struct CodeInterval {
+  std::uint64_t low = 0, high = kCodeTop;
+  // Narrows the interval to the symbol [c, c + f) of units of `r` values each.
+  void narrow(std::uint64_t r, std::uint32_t c, std::uint32_t f) {
+    high = low + r * (c + f) - 1;
+    low += r * c;
+  }
+  // One renormalising doubling, where the interval lies in the lower half of the range (0), the
+  // upper half (1) or the middle half (2: a pending bit); -1, and nothing done, where it does
+  // not. `offset` is what the doubling took off the interval first (0, half, quarter).
+  int double_once(std::uint64_t& offset) {
+    const int kind = high < kCodeHalf ? 0
+                     : low >= kCodeHalf ? 1
+                     : low >= kCodeQuarter && high < kCodeHalf + kCodeQuarter ? 2
+                                                                              : -1;
+    if (kind < 0) return kind;
+    offset = kind == 0 ? 0 : kind == 1 ? kCodeHalf : kCodeQuarter;
+    low = (low - offset) << 1;
+    high = (high - offset) << 1 | 1;
+    return kind;
+  }
+};
+
 // Bits appended to a byte string, most significant bit of each byte first.
 struct BitSink {
   std::string& bytes;
@@ -51,7 +75,8 @@ class ArithEncoder {
  private:
   void emit(unsigned bit);
   BitSink out_;
-  std::uint64_t low_ = 0, high_ = kCodeTop, pending_ = 0;
+  CodeInterval interval_;
+  std::uint64_t pending_ = 0;
   bool any_ = false;
 };
 
@@ -72,7 +97,8 @@ class ArithDecoder {
  private:
   std::string_view bytes_;
   std::uint64_t start_ = 0;
-  std::uint64_t low_ = 0, high_ = kCodeTop, value_ = 0, pending_ = 0;
+  CodeInterval interval_;
+  std::uint64_t value_ = 0, pending_ = 0;
   std::uint64_t shifts_ = 0;  // renormalising doublings: bits of the codeword before its closing bits
   std::uint64_t r_ = 0;       // the last target()'s unit
   bool any_ = false;
