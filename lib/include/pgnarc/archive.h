@@ -66,9 +66,10 @@ struct ArchiveInfo {
   std::uint64_t plies = 0, verbatim_games = 0;
 };
 
-// An open archive, read through a read-only memory map. An Archive keeps the block it read last
-// (and search caches), so one Archive is used by one thread at a time; threads that read at once
-// each open their own (opening reads only the header, footer and the start of the index).
+// An open archive, read with checked reads (a file cut short meanwhile is an I/O error). An
+// Archive keeps the block it read last (and search caches), so one Archive is used by one thread
+// at a time; threads that read at once each open their own (opening reads only the header,
+// footer and the start of the index).
 // export_pgn and verify run worker threads of their own.
 class PGNARC_EXPORT Archive {
  public:

@@ -146,7 +146,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     // A clock item is a clock of whole seconds (REC-CLK-2); one with a fraction outside a track
     // stays a comment.
     const bool clock = it.type == kClock && it.clock.precision == 0;
-    put_u8(out.structure, it.type == kClock && !clock ? kBrace : it.type);
+    put_u8(out.structure, it.type == kClock && !clock ? static_cast<std::uint8_t>(kBrace) : it.type);
     if (it.type == kNag) put_u8(out.structure, it.nag);
     if (clock) {
       put_varint(out.structure, item_clocks.encode(it.slot, it.clock.value));

@@ -1,15 +1,13 @@
 #include "common/mapped_file.h"
 
-#include "common/file_reader.h"
-
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+
+#include "common/file_reader.h"
 
 namespace pgnarc::detail {
 
