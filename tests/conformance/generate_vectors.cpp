@@ -172,10 +172,21 @@ std::string with_texts_form(const std::string& pga, const std::string& form) {
   return rebuild(file_header() + block, kHeaderSize + block.size(), "", parts.index, parts.blocks);
 }
 
-// 400 games whose tags repeat enough (events, openings, time controls) for a tag dictionary, in
-// blocks of 50 games, sections compressed, the dictionary at most 4 KiB.
+// 400 games whose tags repeat from block to block (events, players, openings, annotators) more
+// than within one, for a tag dictionary, in blocks of 50 games, sections compressed, the
+// dictionary at most 4 KiB.
 std::string dictionary_pgn() {
   const char* events[] = {"Rated Blitz game", "Rated Bullet game", "Rated Rapid game", "Casual Blitz game"};
+  const char* surnames[] = {"Aronian", "Carlsen", "Caruana", "Nepomniachtchi", "Vachier-Lagrave", "Firouzja",
+                            "Mamedyarov", "Duda-Krzysztofowicz", "Radjabov", "Grischuk", "Karjakin"};
+  const char* forenames[] = {"Levon", "Magnus", "Fabiano", "Alexander", "Maxime", "Alireza", "Shakhriyar"};
+  const char* variations[] = {"Exchange Variation",      "Advance Variation, Nimzowitsch Gambit",
+                              "Closed System",           "Main Line with 7...Qb6",
+                              "Poisoned Pawn Variation", "English Attack, Perenyi Gambit",
+                              "Fianchetto System",       "Rubinstein Attack",
+                              "Modern Line, Anti-Marshall"};
+  const char* annotators[] = {"Stockfish 15 at depth twenty", "Komodo Dragon 3 in analysis mode",
+                              "Leela Chess Zero with network 791556", "Human annotator from the club bulletin"};
   const char* openings[] = {"Sicilian Defense: Najdorf Variation", "French Defense: Winawer Variation",
                             "Queen's Gambit Declined: Orthodox Defense", "Ruy Lopez: Berlin Defense",
                             "King's Indian Defense: Classical Variation"};
@@ -183,10 +194,10 @@ std::string dictionary_pgn() {
   for (int i = 0; i < 400; ++i) {
     const auto n = [](int v) { return std::to_string(v); };
     pgn += std::string("[Event \"") + events[i % 4] + "\"]\n[Site \"https://example.org/" + n(i * 7919 % 100003) +
-           "\"]\n[Date \"2021.10." + (i % 28 < 9 ? "0" : "") + n(i % 28 + 1) + "\"]\n[White \"player" + n(i * 37 % 101) +
-           "\"]\n[Black \"player" + n(i * 53 % 103) + "\"]\n[Result \"1-0\"]\n[WhiteElo \"" + n(1500 + i * 13 % 700) +
+           "\"]\n[Date \"2021.10." + (i % 28 < 9 ? "0" : "") + n(i % 28 + 1) + "\"]\n[White \"" + std::string(surnames[i * 5 % 11]) + ", " + forenames[i * 3 % 7] +
+           "\"]\n[Black \"" + std::string(surnames[(i * 3 + 1) % 11]) + ", " + forenames[(i + 2) % 7] + "\"]\n[Annotator \"" + annotators[i / 50 % 4] + "\"]\n[Result \"1-0\"]\n[WhiteElo \"" + n(1500 + i * 13 % 700) +
            "\"]\n[BlackElo \"" + n(1500 + i * 17 % 700) + "\"]\n[TimeControl \"180+2\"]\n[ECO \"B" + n(10 + i % 90) +
-           "\"]\n[Opening \"" + openings[i % 5] + "\"]\n[Termination \"Normal\"]\n\n1. e4 e5 1-0\n\n";
+           "\"]\n[Opening \"" + openings[i % 5] + ", " + variations[i * 7 % 9] + "\"]\n[Termination \"Normal\"]\n\n1. e4 e5 1-0\n\n";
   }
   return pgn;
 }
@@ -249,6 +260,23 @@ void encode_vectors() {
               "\"]\n[Date \"2020.01.0" + std::to_string(i + 1) + "\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
     encode_vector("many_blocks", many, "BLOCK-1 INDEX-1 TAGS-1", "nine games in five blocks of two", 2);
   }
+  encode_vector("typed_tags",
+                "[Site \"https://lichess.org/SXUUbfSF\"]\n[Date \"2016.05.31\"]\n[Round \"-\"]\n[White \"german11\"]\n"
+                "[Black \"asusa52f\"]\n[Result \"1-0\"]\n[UTCTime \"23:59:58\"]\n[WhiteElo \"1331\"]\n"
+                "[BlackElo \"2038\"]\n[WhiteRatingDiff \"+5\"]\n[PlyCount \"3\"]\n\n1. e4 e6 2. Bc4 1-0\n\n"
+                "[Site \"https://lichess.org/QKETTbBo\"]\n[Date \"2016.06.01\"]\n[Round \"-\"]\n[White \"cmvicentuco\"]\n"
+                "[Black \"german11\"]\n[Result \"0-1\"]\n[UTCTime \"00:00:03\"]\n[WhiteElo \"1954\"]\n"
+                "[BlackElo \"1332\"]\n[WhiteRatingDiff \"-7\"]\n[PlyCount \"2\"]\n\n1. e4 b6 0-1\n\n"
+                "[Site \"https://lichess.org/8cvDSKv5\"]\n[Date \"2016.06.??\"]\n[Round \"-\"]\n[White \"german11\"]\n"
+                "[Black \"boloro\"]\n[Result \"1-0\"]\n[UTCTime \"00:01:00\"]\n[WhiteElo \"1340\"]\n"
+                "[BlackElo \"?\"]\n[WhiteRatingDiff \"+0\"]\n[PlyCount \"02\"]\n\n1. d4 d5 1-0\n\n"
+                "[Site \"https://lichess.org/tournament\"]\n[Date \"2016.06.02\"]\n[Round \"-\"]\n[White \"boloro\"]\n"
+                "[Black \"german11\"]\n[Result \"0-1\"]\n[UTCTime \"00:02:00\"]\n[WhiteElo \"1201\"]\n"
+                "[BlackElo \"1341\"]\n[WhiteRatingDiff \"-0\"]\n[PlyCount \"1\"]\n\n1. c4 0-1\n",
+                "TAGS-1 TAGS-2 TAGS-3 TAGS-4",
+                "typed tag columns: identifiers (a Site that is not one kept as text), dates with an unknown "
+                "day, times, ratings predicted from each player's last rating in either colour (a `?` kept as "
+                "text), signed integers (`-0` kept as text), integers (`02` kept as text)");
   encode_vector("clocks",
                 "[Event \"clocks\"]\n[TimeControl \"60+1\"]\n\n1. e4 { [%clk 0:01:00] } 1... e5 { [%clk 0:01:00] } "
                 "2. Nf3 { [%eval 0.2] [%clk 0:00:58] } 2... Nc6 {[%clk 0:01:01]} 3. Bb5 { [%clk 0:00:40.5] } "
@@ -645,16 +673,32 @@ void invalid_record_vectors() {
   if (mate.structure[1] != 4) std::abort();
   mate.structure[1] = 5;
   {
-    // Tags: two games, Event "a" and "b"; the section ends with the column's two one-byte
-    // references (0 0: both first uses).
+    // Tags: two games, Event "a." and "b." (text: no typed form reads them); the section ends
+    // with the column's two one-byte references (0 0: both first uses).
     const std::string tagged = archive_of({s, s},
-                                          {{Tag{"Event", "a"}}, {Tag{"Event", "b"}}});
+                                          {{Tag{"Event", "a."}}, {Tag{"Event", "b."}}});
     const std::size_t tags_end = kBlockHeaderSize + kSections * kSectionEntrySize +
                                  get_le(tagged.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
     invalid_vector("tag_reference_out_of_range", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 3; }),
                    "Corruption", "TAGS-2", "a tag reference to a value of the value list not used before it");
     invalid_vector("tag_value_unused", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 1; }),
                    "Corruption", "TAGS-2", "a value of the value list that no reference uses (the second game repeats the first's)");
+    // Typed columns (9.4.1): two games of Date 9999.12.31 make a date column (coding 03, size
+    // 05): the first code 1 + zigzag(10001 * 13 * 32 - 1), four bytes, then 01 (the same date).
+    const std::string dated = archive_of({s, s}, {{Tag{"Date", "9999.12.31"}}, {Tag{"Date", "9999.12.31"}}});
+    const std::size_t dated_end = kBlockHeaderSize + kSections * kSectionEntrySize +
+                                  get_le(dated.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+    invalid_vector("tag_date_out_of_range",
+                   edit_block(dated, [&](std::string& b) { b[dated_end - 5] = static_cast<char>(b[dated_end - 5] + 2); }),
+                   "Corruption", "TAGS-3", "a date column whose first value is one past 9999.12.31");
+    invalid_vector("tag_coding_reserved", edit_block(dated, [&](std::string& b) { b[dated_end - 7] = 6; }),
+                   "Corruption", "TAGS-1", "a column of coding 6 (reserved)");
+    // A rating column (coding 02, size 02: player key 00, code 01) naming itself as its player.
+    const std::string rated = archive_of({s}, {{Tag{"White", "a."}, Tag{"WhiteElo", "1500"}}});
+    const std::size_t rated_end = kBlockHeaderSize + kSections * kSectionEntrySize +
+                                  get_le(rated.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+    invalid_vector("tag_rating_of_a_rating", edit_block(rated, [&](std::string& b) { b[rated_end - 2] = 1; }),
+                   "Corruption", "TAGS-4", "a rating column whose player column is itself");
     invalid_vector("unknown_layout", edit_block(tagged, [](std::string& b) { b[6] = 2; }), "Unsupported", "BLOCK-1",
                    "block layout 2 (not defined): refused as unsupported");
     invalid_vector("unknown_codec", edit_block(tagged, [](std::string& b) { b[4] = 4; }), "Unsupported", "BLOCK-1",

@@ -12,8 +12,7 @@ namespace pgnarc {
 using namespace container;
 
 Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
-  const bool again = cached == b;
-  if (!again) {
+  if (cached != b) {
     cached = ~0u;
     tags_decoded = false;
     if (auto st = file->read_block(b, block_bytes); !st) return st;
@@ -24,10 +23,15 @@ Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
     after_game = ~0u;
     cached = b;
   }
-  if ((again || all_tags) && !tags_decoded) {
-    if (auto st = decode_tags_section(block.sections[kTags], block.games, file->where(b), block.tags); !st) return st;
-    tags_decoded = true;
-  }
+  return all_tags ? decode_tags(b) : Status{};
+}
+
+// The block's tags section is decoded whole, once: typed columns are read from their start,
+// and a rating from the ratings before it (9.4.1).
+Status Archive::Impl::decode_tags(std::uint32_t b) {
+  if (tags_decoded) return {};
+  if (auto st = decode_tags_section(block.sections[kTags], block.games, file->where(b), block.tags); !st) return st;
+  tags_decoded = true;
   return {};
 }
 
@@ -60,10 +64,8 @@ Result<CodecCursor> Archive::Impl::start_of(std::uint32_t b, std::uint32_t j) {
 }
 
 Result<std::vector<Tag>> Archive::Impl::tags_of(std::uint32_t b, std::uint32_t j) {
-  if (tags_decoded) return block.tags.game(j);
-  std::vector<Tag> tags;
-  if (auto st = decode_game_tags(block.sections[kTags], block.games, j, file->where(b), tags); !st) return st.error();
-  return tags;
+  if (auto st = decode_tags(b); !st) return st.error();
+  return block.tags.game(j);
 }
 
 Result<ArchiveGame> Archive::Impl::decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* hints) {

@@ -36,6 +36,8 @@ struct Archive::Impl {
   // Game j of the loaded block b: its tags and moves, every check made. `hints`: if given,
   // receives the SAN hints of the game's moves (codec/san_hints.h).
   Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* hints = nullptr);
+  // Decodes the loaded block b's tags section, if not yet done.
+  Status decode_tags(std::uint32_t b);
   // Game j's tags of the loaded block b.
   Result<std::vector<Tag>> tags_of(std::uint32_t b, std::uint32_t j);
   // Loads the block of game `index` and gives its number and the game's place in it.

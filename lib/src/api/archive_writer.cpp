@@ -226,7 +226,7 @@ struct ArchiveWriter::Impl {
       b.bytes = pending.finish(store, dict.get());
     } else {
       b.deferred = true;
-      b.tags_raw = pending.tags_section();
+      b.tags_raw = pending.tags_section(store);
       b.builder = std::move(pending);
     }
     pending = BlockBuilder{};

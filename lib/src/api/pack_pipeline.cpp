@@ -55,7 +55,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
   out.summary = b.summary;
   if (defer) {
     out.deferred = true;
-    out.tags_raw = b.tags_section();
+    out.tags_raw = b.tags_section(store_options(options));
     out.builder = std::move(b);
   } else {
     out.bytes = b.finish(store_options(options), dict.get());

@@ -42,7 +42,9 @@ void append_bits(std::string& out, std::string_view src, std::uint64_t from, std
 
 }  // namespace
 
-std::string BlockBuilder::tags_section() const { return encode_tags_section(tags); }
+std::string BlockBuilder::tags_section(const StoreOptions& options) const {
+  return encode_tags_section(tags, options.compress ? kTagChoiceLevel : 0);
+}
 
 std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
   constexpr std::uint64_t kStep = 8;
@@ -74,7 +76,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
   for (int i = 1; i < 4; ++i)
     for (std::uint32_t k = 0; k < groups; ++k) put_varint(structure, group_to(i, k) - group_from(i, k));
   structure += streams.structure;
-  const std::string tags_plain = encode_tags_section(tags);
+  const std::string tags_plain = tags_section(options);
   const std::string_view plain[kSections] = {tags_plain, moves, structure, streams.texts, streams.raw};
   std::string table, data;
   for (int s = 0; s < kSections; ++s) {

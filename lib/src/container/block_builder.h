@@ -30,8 +30,10 @@ struct BlockBuilder {
   // The block's bytes: header, section table, sections, checksum. With `dict`, the tags
   // section is compressed with it (encoding 3) where compression pays.
   std::string finish(const StoreOptions& options, const WriterDictionary* dict = nullptr) const;
-  // The tags section before compression (9.4).
-  std::string tags_section() const;
+  // The tags section before compression (9.4), its columns' codings chosen by their size
+  // compressed (at kTagChoiceLevel) when the block is compressed, else by their raw size.
+  std::string tags_section(const StoreOptions& options) const;
+  static constexpr int kTagChoiceLevel = 3;
   // Games per directory group (9.3.1): 8 (reading a game decodes the moves of the group's games
   // before it), or fewer where the texts or raw stream is to be split into zstd frames of about
   // options.frame_bytes each.

@@ -3,6 +3,8 @@
 #include <unordered_map>
 
 #include "common/bytes.h"
+#include "common/zstd_frame.h"
+#include "container/tag_values.h"
 
 namespace pgnarc::container {
 
@@ -19,11 +21,233 @@ std::vector<Tag> BlockTags::game(std::uint32_t j) const {
 
 namespace {
 
-// Parts 1 and 2 of a tags section: the key table, then per game the keys used.
-std::vector<std::string> key_lists(const std::vector<std::vector<Tag>>& games,
-                                   std::unordered_map<std::string_view, std::uint32_t>& key_id, std::string& out) {
-  std::vector<std::string> keys;
-  std::string per_game;
+std::uint64_t zigzag(std::int64_t d) { return (static_cast<std::uint64_t>(d) << 1) ^ static_cast<std::uint64_t>(d >> 63); }
+std::int64_t unzigzag(std::uint64_t z) { return static_cast<std::int64_t>(z >> 1) ^ -static_cast<std::int64_t>(z & 1); }
+
+// The first rating a block predicts, before it has coded any (9.4.1).
+constexpr std::int64_t kFirstRatingPrediction = 1500;
+
+// How the values of one typed column are read and written (9.4.1): its coding and the
+// parameters its body's header gives.
+struct ValueForm {
+  ValueForm() = default;
+  explicit ValueForm(TagCoding c) : coding(c) {}
+
+  TagCoding coding = TagCoding::kText;
+  bool signed_form = false;  // integers: always a sign
+  bool predict = true;       // integers: from the previous value (else from 0)
+  IdentifierForm id;         // identifiers
+  std::uint32_t player = 0;  // ratings: the key whose value names the player
+
+  // Base-62 identifiers are stored as fixed-width numbers without prediction; the other typed
+  // codings as codes from a prediction.
+  bool fixed_width() const { return coding == TagCoding::kIdentifier && id.length > 0; }
+  bool parse(std::string_view v, std::int64_t& out) const {
+    switch (coding) {
+      case TagCoding::kInteger:
+      case TagCoding::kRating: return parse_tag_integer(v, signed_form, out);
+      case TagCoding::kDate: return parse_tag_date(v, out);
+      case TagCoding::kTime: return parse_tag_time(v, out);
+      case TagCoding::kIdentifier: return parse_tag_identifier(v, id, out);
+      case TagCoding::kText: break;
+    }
+    return false;
+  }
+  void format(std::int64_t v, std::string& out) const {
+    switch (coding) {
+      case TagCoding::kInteger:
+      case TagCoding::kRating: return format_tag_integer(v, signed_form, out);
+      case TagCoding::kDate: return format_tag_date(v, out);
+      case TagCoding::kTime: return format_tag_time(v, out);
+      case TagCoding::kIdentifier: return format_tag_identifier(v, id, out);
+      case TagCoding::kText: break;
+    }
+  }
+  // The values a decoder may produce: integers and ratings above -limit, the others from 0.
+  bool in_range(std::int64_t v) const {
+    switch (coding) {
+      case TagCoding::kInteger:
+      case TagCoding::kRating: return v > -kTagNumberLimit && v < kTagNumberLimit;
+      case TagCoding::kDate: return v >= 0 && v < kTagDateLimit;
+      case TagCoding::kTime: return v >= 0 && v < kTagTimeLimit;
+      case TagCoding::kIdentifier: return v >= 0 && v < identifier_limit(id.length);
+      case TagCoding::kText: break;
+    }
+    return false;
+  }
+  // Integers may predict 0; the others always predict the column's previous value.
+  bool predicts() const { return coding != TagCoding::kInteger || predict; }
+};
+
+// Bytes that hold every number below `limit` (the width of a base-62 identifier's planes).
+int width_below(std::int64_t limit) {
+  int w = 0;
+  for (std::uint64_t n = static_cast<std::uint64_t>(limit - 1); n; n >>= 8) ++w;
+  return w;
+}
+
+// A column's bytes: coding, size, body.
+void put_column(TagCoding coding, std::string_view body, std::string& out) {
+  out += static_cast<char>(coding);
+  put_prefixed(out, body);
+}
+
+// A text column's body (or a typed column's fallback values): the value list of the distinct
+// values in order of first use, then one reference per value in `w` byte planes.
+void put_text_body(const std::vector<std::string_view>& values, std::string& out) {
+  std::unordered_map<std::string_view, std::uint32_t> seen;
+  seen.reserve(values.size());
+  std::vector<std::uint32_t> refs;
+  refs.reserve(values.size());
+  std::string list;
+  // A reference is 0 for a value's first use (it enters the value list), else 1 + the value's
+  // place in the list.
+  for (std::string_view v : values) {
+    auto [it, fresh] = seen.try_emplace(v, static_cast<std::uint32_t>(seen.size()));
+    if (fresh) put_prefixed(list, v);
+    refs.push_back(fresh ? 0 : it->second + 1);
+  }
+  put_varint(out, seen.size());
+  put_prefixed(out, list);
+  const int width = tag_ref_width(seen.size());
+  for (int plane = 0; plane < width; ++plane)
+    for (std::uint32_t r : refs) out += static_cast<char>(r >> (8 * plane));
+}
+
+// The per-tag part and the fallbacks of a typed column: `numbers[e]` is tag e's value in the
+// form, or absent (the tag is kept as text).
+struct TypedValues {
+  std::vector<bool> typed;
+  std::vector<std::int64_t> numbers;
+};
+
+// A typed column's body: its header, the tags' codes (or flags and planes), then the values
+// kept as text.
+std::string typed_body(const ValueForm& form, const TypedValues& t, const std::vector<std::string_view>& values) {
+  std::string body;
+  switch (form.coding) {
+    case TagCoding::kInteger: body += static_cast<char>((form.signed_form ? 1 : 0) | (form.predict ? 2 : 0)); break;
+    case TagCoding::kRating: put_varint(body, form.player); break;
+    case TagCoding::kIdentifier:
+      body += static_cast<char>(form.id.length);
+      put_prefixed(body, form.id.prefix);
+      break;
+    default: break;
+  }
+  std::vector<std::string_view> fallbacks;
+  if (form.fixed_width()) {
+    std::vector<std::int64_t> ids;
+    for (std::size_t e = 0; e < values.size(); ++e) {
+      body += static_cast<char>(t.typed[e] ? 1 : 0);
+      if (t.typed[e]) ids.push_back(t.numbers[e]);
+    }
+    for (int plane = 0, w = width_below(identifier_limit(form.id.length)); plane < w; ++plane)
+      for (std::int64_t id : ids) body += static_cast<char>(id >> (8 * plane));
+  } else {
+    std::int64_t prediction = 0;
+    for (std::size_t e = 0; e < values.size(); ++e) {
+      if (!t.typed[e]) {
+        put_varint(body, 0);
+        continue;
+      }
+      // Ratings come with their predictions (a joint pass over the block's rating columns).
+      const std::int64_t p = form.coding == TagCoding::kRating ? t.numbers[e] : t.numbers[e] - prediction;
+      put_varint(body, 1 + zigzag(p));
+      if (form.predicts()) prediction = t.numbers[e];
+    }
+  }
+  for (std::size_t e = 0; e < values.size(); ++e)
+    if (!t.typed[e]) fallbacks.push_back(values[e]);
+  if (!fallbacks.empty()) put_text_body(fallbacks, body);
+  return body;
+}
+
+// Predicts each rating of a block from the same player's previous rating in the block, else
+// from the rating before it in the same game, else from the last rating of the block (9.4.1).
+class RatingPredictor {
+ public:
+  void start_game() { in_game_ = false; }
+  std::int64_t predict(const std::string_view* player) const {
+    if (player) {
+      if (auto it = last_of_.find(std::string(*player)); it != last_of_.end()) return it->second;
+    }
+    return in_game_ ? game_last_ : last_;
+  }
+  void coded(const std::string_view* player, std::int64_t rating) {
+    if (player) last_of_.insert_or_assign(std::string(*player), rating);
+    last_ = game_last_ = rating;
+    in_game_ = true;
+  }
+
+ private:
+  std::unordered_map<std::string, std::int64_t> last_of_;
+  std::int64_t last_ = kFirstRatingPrediction, game_last_ = 0;
+  bool in_game_ = false;
+};
+
+// The value of the first tag of `game` with key `key`, or null.
+const std::string* player_of(const std::vector<Tag>& game, std::string_view key) {
+  for (const Tag& t : game)
+    if (t.key == key) return &t.value;
+  return nullptr;
+}
+
+// Chooses a column's coding among text and the typed codings that read at least half its values
+// (9.4.1 leaves the choice to the writer): the smallest body, compressed alone with zstd at
+// `level` (raw sizes with `level` 0), text on a tie.
+class ColumnChooser {
+ public:
+  explicit ColumnChooser(int level) : level_(level) {}
+  std::size_t cost(std::string_view body) const {
+    if (level_ == 0 || body.size() < 16) return body.size();
+    const std::string frame = detail::compress_frame(body, level_);
+    return frame.empty() ? body.size() : frame.size();
+  }
+
+ private:
+  int level_;
+};
+
+// The values of a column read in `form`, or false if fewer than half of them are.
+bool read_values(const ValueForm& form, const std::vector<std::string_view>& values, TypedValues& out) {
+  out.typed.assign(values.size(), false);
+  out.numbers.assign(values.size(), 0);
+  std::size_t read = 0;
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    if (form.parse(values[e], out.numbers[e])) {
+      out.typed[e] = true;
+      ++read;
+    }
+  }
+  return 2 * read >= values.size();
+}
+
+// The typed forms worth trying for a column (the rating form is tried apart, with its player).
+std::vector<ValueForm> candidate_forms(const std::vector<std::string_view>& values) {
+  std::vector<ValueForm> forms;
+  for (bool signed_form : {false, true})
+    for (bool predict : {false, true}) {
+      ValueForm f(TagCoding::kInteger);
+      f.signed_form = signed_form;
+      f.predict = predict;
+      forms.push_back(f);
+    }
+  forms.emplace_back(TagCoding::kDate);
+  forms.emplace_back(TagCoding::kTime);
+  for (bool decimal : {false, true}) {
+    ValueForm f(TagCoding::kIdentifier);
+    if (identifier_form_of(values.front(), decimal, f.id)) forms.push_back(f);
+  }
+  return forms;
+}
+
+}  // namespace
+
+std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level) {
+  // Parts 1 and 2: the key table, then per game the keys used.
+  std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
+  std::vector<std::string_view> keys;
+  std::string out, per_game;
   for (const auto& g : games) {
     put_varint(per_game, g.size());
     for (const Tag& t : g) {
@@ -33,16 +257,91 @@ std::vector<std::string> key_lists(const std::vector<std::vector<Tag>>& games,
     }
   }
   put_varint(out, keys.size());
-  for (const std::string& k : keys) put_prefixed(out, k);
+  for (std::string_view k : keys) put_prefixed(out, k);
   out += per_game;
-  return keys;
+
+  // Part 3: one column per key.
+  std::vector<std::vector<std::string_view>> columns(keys.size());
+  for (const auto& g : games)
+    for (const Tag& t : g) columns[key_id.find(t.key)->second].push_back(t.value);
+  const ColumnChooser chooser(choose_level);
+  struct Choice {
+    TagCoding coding = TagCoding::kText;
+    std::string body;
+    std::size_t cost = 0;
+  };
+  std::vector<Choice> best(keys.size());  // the best coding of each column other than ratings
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    put_text_body(columns[k], best[k].body);
+    best[k].cost = chooser.cost(best[k].body);
+    for (const ValueForm& form : candidate_forms(columns[k])) {
+      TypedValues t;
+      if (!read_values(form, columns[k], t)) continue;
+      std::string body = typed_body(form, t, columns[k]);
+      if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{form.coding, std::move(body), c};
+    }
+  }
+  // Ratings: a column `<P>Elo` whose player column `<P>` the block has, coded in one pass over
+  // the block's rating columns (a player's previous rating may be in another of them). A column
+  // that codes smaller another way leaves the set, and the pass runs again without it.
+  std::vector<ValueForm> rating(keys.size());
+  std::vector<TypedValues> rated(keys.size());
+  std::vector<bool> in_set(keys.size(), false);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const std::string_view key = keys[k];
+    if (!key.ends_with("Elo") || key.size() == 3) continue;
+    const auto player = key_id.find(key.substr(0, key.size() - 3));
+    if (player == key_id.end()) continue;
+    rating[k] = ValueForm(TagCoding::kRating);
+    rating[k].player = player->second;
+    in_set[k] = read_values(rating[k], columns[k], rated[k]);
+  }
+  std::vector<std::string> rating_body(keys.size());
+  for (bool changed = true; changed;) {
+    changed = false;
+    // Each rating's difference from its prediction, in the order of the block's tags.
+    std::vector<TypedValues> deltas = rated;
+    RatingPredictor predictor;
+    std::vector<std::uint32_t> rank(keys.size());
+    for (const auto& g : games) {
+      predictor.start_game();
+      for (const Tag& t : g) {
+        const std::uint32_t k = key_id.find(t.key)->second;
+        const std::uint32_t e = rank[k]++;
+        if (!in_set[k] || !rated[k].typed[e]) continue;
+        const std::string* name = player_of(g, keys[rating[k].player]);
+        const std::string_view view = name ? std::string_view(*name) : std::string_view();
+        const std::string_view* player = name ? &view : nullptr;
+        deltas[k].numbers[e] = rated[k].numbers[e] - predictor.predict(player);
+        predictor.coded(player, rated[k].numbers[e]);
+      }
+    }
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (!in_set[k]) continue;
+      rating_body[k] = typed_body(rating[k], deltas[k], columns[k]);
+      if (chooser.cost(rating_body[k]) >= best[k].cost) {
+        in_set[k] = false;
+        changed = true;
+      }
+    }
+  }
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (in_set[k]) {
+      put_column(TagCoding::kRating, rating_body[k], out);
+    } else {
+      put_column(best[k].coding, best[k].body, out);
+    }
+  }
+  return out;
 }
 
-// Parts 1 and 2 read back: calls on_tag(game, key) for every tag in order and counts each
-// key's tags into column_size.
-template <typename OnTag>
+
+namespace {
+
+// Parts 1 and 2 read back: the keys, and for every tag its key (views with empty values, game
+// after game), each key's tag count in column_size.
 Status read_key_lists(ByteCursor& r, std::uint32_t games, const std::string& where, std::vector<std::string_view>& keys,
-                      std::vector<std::uint32_t>& column_size, OnTag&& on_tag) {
+                      BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   std::uint64_t n_keys;
   if (!r.varint(n_keys) || n_keys > r.remaining()) return bad("bad key count");
@@ -50,16 +349,21 @@ Status read_key_lists(ByteCursor& r, std::uint32_t games, const std::string& whe
   for (auto& k : keys) {
     if (!r.prefixed(k)) return bad("key runs past the end");
   }
-  column_size.assign(n_keys, 0);
+  out.column_size.assign(n_keys, 0);
+  out.key_of.clear();
+  out.views.clear();
+  out.start.assign(1, 0);
   for (std::uint32_t g = 0; g < games; ++g) {
     std::uint64_t n;
     if (!r.varint(n) || n > r.remaining()) return bad("bad tag count");
     for (std::uint64_t i = 0; i < n; ++i) {
       std::uint64_t id;
       if (!r.varint(id) || id >= n_keys) return bad("bad key index");
-      on_tag(g, static_cast<std::uint32_t>(id));
-      ++column_size[id];
+      out.views.push_back(TagView{keys[id], {}});
+      out.key_of.push_back(static_cast<std::uint32_t>(id));
+      ++out.column_size[id];
     }
+    out.start.push_back(static_cast<std::uint32_t>(out.views.size()));
   }
   return {};
 }
@@ -75,68 +379,156 @@ std::uint64_t plane_ref(std::string_view refs, std::uint32_t count, std::uint32_
   return v;
 }
 
-// A column's header and value list: the number of distinct values and the list's bytes (not
-// yet split into values), checked against the column's tag count; then its references.
-Status read_column(ByteCursor& r, std::uint32_t tags, const std::string& where, std::uint64_t& distinct,
-                   std::string_view& values, std::string_view& refs) {
+// A text body of `count` values (a text column, or a typed column's fallbacks) into `values`.
+Status read_text_body(ByteCursor& r, std::uint32_t count, const std::string& where, BlockTags& scratch,
+                      std::vector<std::string_view>& values) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  std::uint64_t bytes;
-  if (!r.varint(distinct) || distinct == 0 || distinct > tags) return bad("bad distinct value count");
-  if (!r.varint(bytes) || !r.bytes(bytes, values)) return bad("value list runs past the end");
-  if (!r.bytes(std::uint64_t{tags} * tag_ref_width(distinct), refs)) return bad("references run past the end");
+  std::uint64_t n_distinct, bytes;
+  std::string_view list, refs;
+  if (!r.varint(n_distinct) || n_distinct == 0 || n_distinct > count) return bad("bad distinct value count");
+  if (!r.varint(bytes) || !r.bytes(bytes, list)) return bad("value list runs past the end");
+  const int width = tag_ref_width(n_distinct);
+  if (!r.bytes(std::uint64_t{count} * width, refs)) return bad("references run past the end");
+  auto& distinct = scratch.distinct;
+  distinct.clear();
+  ByteCursor d(list);
+  for (std::uint64_t i = 0; i < n_distinct; ++i) {
+    std::string_view v;
+    if (!d.prefixed(v)) return bad("value runs past its value list");
+    distinct.push_back(v);
+  }
+  if (d.remaining() != 0) return bad("bytes left over in a value list");
+  // A first use (0) takes the next value of the list; a repeat (r > 0) names one already used.
+  values.resize(count);
+  std::uint64_t used = 0;
+  for (std::uint32_t e = 0; e < count; ++e) {
+    const std::uint64_t ref = plane_ref(refs, count, e, width);
+    if (ref == 0 ? used >= n_distinct : ref > used) return bad("reference to a value not in the value list");
+    values[e] = distinct[ref == 0 ? used++ : ref - 1];
+  }
+  if (used != n_distinct) return bad("value list value never used");
+  return {};
+}
+
+// A typed column's header (9.4.1) into `form`.
+Status read_form(ByteCursor& r, TagCoding coding, const std::string& where, ValueForm& form) {
+  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  form.coding = coding;
+  std::uint8_t byte;
+  switch (coding) {
+    case TagCoding::kInteger:
+      if (!r.u8(byte) || byte > 3) return bad("bad integer column header");
+      form.signed_form = byte & 1;
+      form.predict = byte & 2;
+      break;
+    case TagCoding::kRating: {
+      std::uint64_t player;
+      if (!r.varint(player) || player > 0xFFFFFFFFu) return bad("bad rating column header");
+      form.player = static_cast<std::uint32_t>(player);
+      break;
+    }
+    case TagCoding::kIdentifier:
+      if (!r.u8(byte) || byte > kTagIdentifierDigits || !r.prefixed(form.id.prefix) ||
+          form.id.prefix.size() > kTagPrefixLimit)
+        return bad("bad identifier column header");
+      form.id.length = byte;
+      break;
+    default: break;
+  }
+  return {};
+}
+
+// A decoded value kept in one of the block's arenas until the arena stops growing.
+void keep(BlockTags& out, std::string& arena, std::uint32_t slot, const ValueForm& form, std::int64_t v) {
+  const std::size_t from = arena.size();
+  form.format(v, arena);
+  out.pending.push_back(BlockTags::Pending{slot, from, arena.size() - from});
+}
+
+void resolve(BlockTags& out, const std::string& arena) {
+  for (const auto& p : out.pending) out.views[p.slot].value = std::string_view(arena).substr(p.from, p.size);
+  out.pending.clear();
+}
+
+// A value from its code (1 + the zigzag of its difference from `prediction`), or false if it is
+// out of the form's range.
+bool from_code(const ValueForm& form, std::uint64_t code, std::int64_t prediction, std::int64_t& v) {
+  const std::int64_t delta = unzigzag(code - 1);
+  constexpr std::int64_t kReach = std::int64_t{1} << 62;  // beyond any two values' difference
+  if (delta >= kReach || delta <= -kReach) return false;
+  v = prediction + delta;
+  return form.in_range(v);
+}
+
+// Fills the fallback tags of a typed column (those `fallback` lists) from the text body at `r`.
+Status read_fallbacks(ByteCursor& r, const std::vector<std::uint32_t>& fallback, const std::string& where,
+                      BlockTags& out) {
+  if (fallback.empty()) return {};
+  std::vector<std::string_view> values;
+  if (auto st = read_text_body(r, static_cast<std::uint32_t>(fallback.size()), where, out, values); !st) return st;
+  for (std::size_t i = 0; i < fallback.size(); ++i) out.views[fallback[i]].value = values[i];
+  return {};
+}
+
+// A column other than a rating column: its values into the views of its slots.
+Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, std::uint32_t count,
+                   const std::string& where, BlockTags& out) {
+  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  if (coding == TagCoding::kText) {
+    if (auto st = read_text_body(r, count, where, out, out.values); !st) return st;
+    for (std::uint32_t e = 0; e < count; ++e) out.views[slots[e]].value = out.values[e];
+    return {};
+  }
+  ValueForm form;
+  if (auto st = read_form(r, coding, where, form); !st) return st;
+  std::vector<std::uint32_t> fallback;
+  if (form.fixed_width()) {
+    std::string_view flags, planes;
+    if (!r.bytes(count, flags)) return bad("identifier flags run past the end");
+    std::uint32_t typed = 0;
+    for (char f : flags) {
+      if (static_cast<std::uint8_t>(f) > 1) return bad("bad identifier flag");
+      typed += f == 1;
+    }
+    const std::int64_t limit = identifier_limit(form.id.length);
+    const int width = width_below(limit);
+    if (!r.bytes(std::uint64_t{typed} * width, planes)) return bad("identifiers run past the end");
+    for (std::uint32_t e = 0, i = 0; e < count; ++e) {
+      if (flags[e] == 0) {
+        fallback.push_back(slots[e]);
+        continue;
+      }
+      const std::int64_t v = static_cast<std::int64_t>(plane_ref(planes, typed, i++, width));
+      if (v >= limit) return bad("identifier out of range");
+      keep(out, out.arena, slots[e], form, v);
+    }
+  } else {
+    std::int64_t prediction = 0;
+    for (std::uint32_t e = 0; e < count; ++e) {
+      std::uint64_t code;
+      if (!r.varint(code)) return bad("codes run past the end");
+      if (code == 0) {
+        fallback.push_back(slots[e]);
+        continue;
+      }
+      std::int64_t v;
+      if (!from_code(form, code, prediction, v)) return bad("typed value out of range");
+      keep(out, out.arena, slots[e], form, v);
+      if (form.predicts()) prediction = v;
+    }
+  }
+  if (auto st = read_fallbacks(r, fallback, where, out); !st) return st;
+  if (r.remaining() != 0) return bad("bytes left over in a column");
   return {};
 }
 
 }  // namespace
 
-std::string encode_tags_section(const std::vector<std::vector<Tag>>& games) {
-  std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
-  std::string out;
-  const std::vector<std::string> keys = key_lists(games, key_id, out);
-  std::vector<std::vector<const std::string*>> columns(keys.size());
-  for (const auto& g : games)
-    for (const Tag& t : g) columns[key_id.find(t.key)->second].push_back(&t.value);
-  std::unordered_map<std::string_view, std::uint32_t> seen;
-  std::vector<std::uint32_t> refs;
-  std::string values;
-  for (const auto& col : columns) {
-    seen.clear();
-    seen.reserve(col.size());
-    refs.clear();
-    values.clear();
-    // A reference is 0 for a value's first use (it enters the value list), else 1 + the value's
-    // place in the list: a first use's value is found by counting the first uses before it, a
-    // pass over at most one byte per tag of the column, without reading other games' values.
-    for (const std::string* v : col) {
-      auto [it, fresh] = seen.try_emplace(*v, static_cast<std::uint32_t>(seen.size()));
-      if (fresh) put_prefixed(values, *v);
-      refs.push_back(fresh ? 0 : it->second + 1);
-    }
-    put_varint(out, seen.size());
-    put_prefixed(out, values);
-    // In byte planes: every reference's low byte, then every second byte, and so on.
-    const int width = tag_ref_width(seen.size());
-    for (int plane = 0; plane < width; ++plane)
-      for (std::uint32_t r : refs) out += static_cast<char>(r >> (8 * plane));
-  }
-  return out;
-}
-
 Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  out.key_of.clear();  // the key of each tag view
-  out.views.clear();
-  out.start.assign(1, 0);
   std::vector<std::string_view> keys;
-  std::uint32_t current_game = 0;
   ByteCursor r(in);
-  auto st = read_key_lists(r, games, where, keys, out.column_size, [&](std::uint32_t game, std::uint32_t key) {
-    for (; current_game < game; ++current_game) out.start.push_back(static_cast<std::uint32_t>(out.views.size()));
-    out.views.push_back(TagView{keys[key], {}});
-    out.key_of.push_back(key);
-  });
-  if (!st) return st;
-  for (; current_game < games; ++current_game) out.start.push_back(static_cast<std::uint32_t>(out.views.size()));
+  if (auto st = read_key_lists(r, games, where, keys, out); !st) return st;
   // Where each column's values go: the tags with that key, in order (a counting sort).
   const auto& column_size = out.column_size;
   out.column_start.assign(column_size.size() + 1, 0);
@@ -144,73 +536,75 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
   out.slots.resize(out.key_of.size());
   out.fill.assign(out.column_start.begin(), out.column_start.end() - 1);
   for (std::uint32_t i = 0; i < out.key_of.size(); ++i) out.slots[out.fill[out.key_of[i]]++] = i;
-  for (std::uint32_t k = 0; k < keys.size(); ++k) {
-    std::uint64_t n_distinct;
-    std::string_view values, refs;
-    if (auto s = read_column(r, column_size[k], where, n_distinct, values, refs); !s) return s;
-    out.distinct.clear();
-    ByteCursor d(values);
-    for (std::uint64_t i = 0; i < n_distinct; ++i) {
-      std::string_view v;
-      if (!d.prefixed(v)) return bad("value runs past its value list");
-      out.distinct.push_back(v);
-    }
-    if (d.remaining() != 0) return bad("bytes left over in a value list");
-    const int width = tag_ref_width(n_distinct);
-    // A first use (0) takes the next value of the list; a repeat (r > 0) names one already used.
-    std::uint64_t used = 0;
-    for (std::uint32_t e = 0; e < column_size[k]; ++e) {
-      const std::uint64_t ref = plane_ref(refs, column_size[k], e, width);
-      if (ref == 0 ? used >= n_distinct : ref > used) return bad("reference to a value not in the value list");
-      out.views[out.slots[out.column_start[k] + e]].value = out.distinct[ref == 0 ? used++ : ref - 1];
-    }
-    if (used != n_distinct) return bad("value list value never used");
+  // Part 3: each column's coding and body.
+  std::vector<TagCoding> coding(keys.size());
+  std::vector<std::string_view> body(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    std::uint8_t c;
+    if (!r.u8(c) || c >= kTagCodings) return bad("unknown column coding");
+    coding[k] = static_cast<TagCoding>(c);
+    if (!r.prefixed(body[k])) return bad("column runs past the end");
   }
   if (r.remaining() != 0) return bad("bytes left over");
-  return {};
-}
-
-Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t game, const std::string& where,
-                        std::vector<Tag>& out) {
-  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  struct Want {
-    std::uint32_t key, rank;
+  // Every column but the ratings, which need their players' names.
+  // Views into an arena must survive a move of the BlockTags: an arena on the heap keeps its
+  // bytes where they are when moved (a short string would move them).
+  out.arena.clear();
+  out.arena.reserve(64);
+  out.rating_arena.clear();
+  out.rating_arena.reserve(64);
+  out.pending.clear();
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (coding[k] == TagCoding::kRating) continue;
+    ByteCursor c(body[k]);
+    if (auto st = read_column(c, coding[k], out.slots.data() + out.column_start[k], column_size[k], where, out); !st)
+      return st;
+  }
+  resolve(out, out.arena);
+  // The rating columns, in one pass over the block's tags.
+  struct Rating {
+    ValueForm form;
+    ByteCursor codes;
+    std::vector<std::uint32_t> fallback;
   };
-  std::vector<Want> want;  // in the game's tag order
-  std::vector<std::string_view> keys;
-  std::vector<std::uint32_t> column_size;
-  ByteCursor r(in);
-  if (auto st = read_key_lists(r, games, where, keys, column_size,
-                               [&](std::uint32_t g, std::uint32_t key) {
-                                 if (g == game) want.push_back(Want{key, column_size[key]});
-                               });
-      !st)
-    return st;
-  out.assign(want.size(), Tag{});
-  for (std::uint32_t k = 0; k < keys.size(); ++k) {
-    std::uint64_t n_distinct;
-    std::string_view values, refs;
-    if (auto st = read_column(r, column_size[k], where, n_distinct, values, refs); !st) return st;
-    const int width = tag_ref_width(n_distinct);
-    for (std::size_t i = 0; i < want.size(); ++i) {
-      if (want[i].key != k) continue;
-      const std::uint32_t rank = want[i].rank;
-      std::uint64_t ref = plane_ref(refs, column_size[k], rank, width);
-      if (ref == 0) {  // a first use: its value is the next after those first used before it
-        for (std::uint32_t e = 0; e < rank; ++e) ref += plane_ref(refs, column_size[k], e, width) == 0;
-      } else {
-        --ref;
+  std::vector<Rating> ratings;
+  std::vector<std::int32_t> rating_of(keys.size(), -1);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (coding[k] != TagCoding::kRating) continue;
+    Rating rt{ValueForm{}, ByteCursor(body[k]), {}};
+    if (auto st = read_form(rt.codes, TagCoding::kRating, where, rt.form); !st) return st;
+    if (rt.form.player >= keys.size() || coding[rt.form.player] == TagCoding::kRating)
+      return bad("rating column names a bad player column");
+    rating_of[k] = static_cast<std::int32_t>(ratings.size());
+    ratings.push_back(std::move(rt));
+  }
+  if (ratings.empty()) return {};
+  RatingPredictor predictor;
+  for (std::uint32_t g = 0; g < games; ++g) {
+    predictor.start_game();
+    for (std::uint32_t i = out.start[g]; i < out.start[g + 1]; ++i) {
+      if (rating_of[out.key_of[i]] < 0) continue;
+      Rating& rt = ratings[rating_of[out.key_of[i]]];
+      std::uint64_t code;
+      if (!rt.codes.varint(code)) return bad("codes run past the end");
+      if (code == 0) {
+        rt.fallback.push_back(i);
+        continue;
       }
-      if (ref >= n_distinct) return bad("reference to a value not in the value list");
-      ByteCursor d(values);
-      std::string_view v;
-      for (std::uint64_t j = 0; j <= ref; ++j) {
-        if (!d.prefixed(v)) return bad("value runs past its value list");
-      }
-      out[i] = Tag{std::string(keys[k]), std::string(v)};
+      const std::string_view* player = nullptr;
+      for (std::uint32_t j = out.start[g]; j < out.start[g + 1] && !player; ++j)
+        if (out.key_of[j] == rt.form.player) player = &out.views[j].value;
+      std::int64_t v;
+      if (!from_code(rt.form, code, predictor.predict(player), v)) return bad("typed value out of range");
+      predictor.coded(player, v);
+      keep(out, out.rating_arena, i, rt.form, v);
     }
   }
-  if (r.remaining() != 0) return bad("bytes left over");
+  for (Rating& rt : ratings) {
+    if (auto st = read_fallbacks(rt.codes, rt.fallback, where, out); !st) return st;
+    if (rt.codes.remaining() != 0) return bad("bytes left over in a column");
+  }
+  resolve(out, out.rating_arena);
   return {};
 }
 

@@ -19,10 +19,12 @@ inline constexpr int tag_ref_width(std::uint64_t distinct) {
   return distinct <= 1 ? 0 : distinct < (1u << 8) ? 1 : distinct < (1u << 16) ? 2 : distinct < (1u << 24) ? 3 : 4;
 }
 
-// The tags section of games with these tags (a verbatim game has none).
-std::string encode_tags_section(const std::vector<std::vector<Tag>>& games);
+// The tags section of games with these tags (a verbatim game has none). Each column is coded
+// as text or in a typed form (9.4.1), whichever is smaller compressed alone with zstd at
+// `choose_level`, or, with `choose_level` 0, uncompressed.
+std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level);
 
-// One tag as views into a decoded tags section.
+// One tag as views into a decoded tags section (or into its BlockTags' arenas).
 struct TagView {
   std::string_view key, value;
 };
@@ -35,18 +37,22 @@ struct BlockTags {
 
   std::vector<Tag> game(std::uint32_t j) const;
 
+  // Typed values written back as text: ratings apart, as they are decoded after the names of
+  // their players, which may themselves be typed values (9.4.1).
+  std::string arena, rating_arena;
+
   // The decoder's scratch space.
+  struct Pending {
+    std::uint32_t slot;
+    std::size_t from, size;
+  };
+  std::vector<Pending> pending;  // typed values whose arena is still growing
   std::vector<std::uint32_t> key_of, column_size, column_start, slots, fill;
-  std::vector<std::string_view> distinct;
+  std::vector<std::string_view> distinct, values;
 };
 
 // Decodes every game's tags of the tags section `in` of a block of `games` games, checking the
 // whole section (TAGS-1); `where` ("block 3 at offset 1234") prefixes errors.
 Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out);
-
-// The tags of game `game` alone: reads the key lists, the columns' headers and the game's own
-// references and values, each bounds-checked; the other games' values are passed over.
-Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t game, const std::string& where,
-                        std::vector<Tag>& out);
 
 }  // namespace pgnarc::container

@@ -1,0 +1,261 @@
+// The tags section (spec 9.4): the typed forms of values and their canonical spellings, the
+// layout of each column coding, round trips of awkward and random tags, the rating prediction
+// across columns, and the rejection of damaged columns.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/bytes.h"
+#include "container/tag_values.h"
+#include "container/tags_section.h"
+
+namespace pgnarc::container {
+namespace {
+
+using Games = std::vector<std::vector<Tag>>;
+
+Games decode(const std::string& section, std::uint32_t games) {
+  BlockTags tags;
+  const Status st = decode_tags_section(section, games, "test", tags);
+  EXPECT_TRUE(st.ok()) << st.error().to_string();
+  Games out;
+  if (!st.ok()) return out;
+  for (std::uint32_t g = 0; g < games; ++g) out.push_back(tags.game(g));
+  return out;
+}
+
+// Both writer settings (codings chosen by raw or by compressed size) give sections that decode
+// to the tags given.
+void expect_round_trip(const Games& games) {
+  for (int level : {0, 3}) {
+    const std::string section = encode_tags_section(games, level);
+    EXPECT_EQ(decode(section, static_cast<std::uint32_t>(games.size())), games) << "choice level " << level;
+  }
+}
+
+// The coding byte of each column of a section of games of one tag each (one key): after the
+// key table and the per-game key lists, the column is its coding, a size and its body.
+int coding_of_only_column(const Games& games, int level = 0) {
+  const std::string section = encode_tags_section(games, level);
+  std::size_t at = 1 + 1 + games.front().front().key.size();  // key count, key length, key
+  at += 2 * games.size();                                     // per game: count 1, key 0
+  return static_cast<unsigned char>(section.at(at));
+}
+
+Games one_column(const std::string& key, const std::vector<std::string>& values) {
+  Games g;
+  for (const auto& v : values) g.push_back({Tag{key, v}});
+  return g;
+}
+
+TEST(TagValues, IntegersHaveOneSpelling) {
+  std::int64_t v;
+  EXPECT_TRUE(parse_tag_integer("0", false, v) && v == 0);
+  EXPECT_TRUE(parse_tag_integer("-17", false, v) && v == -17);
+  EXPECT_TRUE(parse_tag_integer("999999999999999999", false, v) && v == 999999999999999999);
+  for (const char* bad : {"", "-", "-0", "+5", "007", " 5", "5 ", "1e3", "1000000000000000000"})
+    EXPECT_FALSE(parse_tag_integer(bad, false, v)) << bad;
+  EXPECT_TRUE(parse_tag_integer("+0", true, v) && v == 0);
+  EXPECT_TRUE(parse_tag_integer("+12", true, v) && v == 12);
+  EXPECT_TRUE(parse_tag_integer("-3", true, v) && v == -3);
+  for (const char* bad : {"12", "0", "-0", "+012", "+"}) EXPECT_FALSE(parse_tag_integer(bad, true, v)) << bad;
+  std::string s;
+  format_tag_integer(12, true, s);
+  format_tag_integer(-3, false, s);
+  EXPECT_EQ(s, "+12-3");
+}
+
+TEST(TagValues, DatesWithUnknownParts) {
+  for (const char* d : {"2016.05.31", "????.??.??", "1851.??.??", "2021.10.??", "????.03.07", "0000.01.01"}) {
+    std::int64_t v;
+    ASSERT_TRUE(parse_tag_date(d, v)) << d;
+    EXPECT_LT(v, kTagDateLimit);
+    std::string back;
+    format_tag_date(v, back);
+    EXPECT_EQ(back, d);
+  }
+  std::int64_t v;
+  EXPECT_TRUE(parse_tag_date("2016.05.31", v));
+  EXPECT_EQ(v, (2017 * 13 + 5) * 32 + 31);
+  for (const char* bad : {"2016.5.31", "2016.13.01", "2016.00.01", "2016.05.32", "2016.05.00", "2016-05-31",
+                          "16.05.31", "2016.05.31 ", "20?6.05.31", "2016.?5.31"})
+    EXPECT_FALSE(parse_tag_date(bad, v)) << bad;
+}
+
+TEST(TagValues, TimesOfDay) {
+  std::int64_t v;
+  EXPECT_TRUE(parse_tag_time("23:59:59", v) && v == 86399);
+  EXPECT_TRUE(parse_tag_time("99:00:00", v) && v == 356400);
+  for (const char* bad : {"1:02:03", "12:60:00", "12:00:60", "12:00", "12:00:00.5", "ab:cd:ef"})
+    EXPECT_FALSE(parse_tag_time(bad, v)) << bad;
+  std::string s;
+  format_tag_time(3723, s);
+  EXPECT_EQ(s, "01:02:03");
+}
+
+TEST(TagValues, IdentifiersInBase62AndDecimal) {
+  IdentifierForm f;
+  ASSERT_TRUE(identifier_form_of("https://lichess.org/SXUUbfSF", false, f));
+  EXPECT_EQ(f.prefix, "https://lichess.org/");
+  EXPECT_EQ(f.length, 8);
+  std::int64_t v;
+  ASSERT_TRUE(parse_tag_identifier("https://lichess.org/zzzzzzzz", f, v));
+  EXPECT_EQ(v, identifier_limit(8) - 1);
+  ASSERT_TRUE(parse_tag_identifier("https://lichess.org/00000001", f, v));
+  EXPECT_EQ(v, 1);
+  std::string s;
+  format_tag_identifier(62 + 10, f, s);
+  EXPECT_EQ(s, "https://lichess.org/0000001A");
+  for (const char* bad : {"https://lichess.org/SXUUbfS", "https://lichess.org/SXUUbfSF/black",
+                          "http://lichess.org/SXUUbfSF", "https://lichess.org/SXUU-fSF"})
+    EXPECT_FALSE(parse_tag_identifier(bad, f, v)) << bad;
+
+  IdentifierForm d;
+  ASSERT_TRUE(identifier_form_of("https://www.chess.com/game/live/123456789", true, d));
+  EXPECT_EQ(d.prefix, "https://www.chess.com/game/live/");
+  EXPECT_EQ(d.length, 0);
+  EXPECT_TRUE(parse_tag_identifier("https://www.chess.com/game/live/7", d, v) && v == 7);
+  EXPECT_FALSE(parse_tag_identifier("https://www.chess.com/game/live/07", d, v));
+  // A base-62 tail is at most 10 characters; a prefix at most 64 bytes.
+  EXPECT_FALSE(identifier_form_of("abcdefghijk", false, f));
+  EXPECT_FALSE(identifier_form_of(std::string(65, '/') + "x", false, f));
+  EXPECT_FALSE(identifier_form_of("ends in a space ", false, f));
+}
+
+// Each typed form codes the column it suits; values out of the form stay text in it.
+TEST(TagsSection, ColumnsTakeTheirTypedCodings) {
+  EXPECT_EQ(coding_of_only_column(one_column("Event", {"Rated Blitz game", "Casual game", "Rated Blitz game"})),
+            static_cast<int>(TagCoding::kText));
+  EXPECT_EQ(coding_of_only_column(one_column("PlyCount", {"37", "36", "120", "41", "88", "12"})),
+            static_cast<int>(TagCoding::kInteger));
+  EXPECT_EQ(coding_of_only_column(one_column("UTCDate", {"2016.05.31", "2016.06.01", "2016.06.02", "2016.06.04"})),
+            static_cast<int>(TagCoding::kDate));
+  EXPECT_EQ(coding_of_only_column(one_column("UTCTime", {"23:59:59", "00:00:01", "00:00:05", "00:01:05"})),
+            static_cast<int>(TagCoding::kTime));
+  EXPECT_EQ(coding_of_only_column(one_column("Site", {"https://lichess.org/SXUUbfSF", "https://lichess.org/QKETTbBo",
+                                                      "https://lichess.org/8cvDSKv5"})),
+            static_cast<int>(TagCoding::kIdentifier));
+  const Games mixed = one_column("PlyCount", {"37", "036", "120", "?", "88", "-0", "12", "88"});
+  EXPECT_EQ(coding_of_only_column(mixed), static_cast<int>(TagCoding::kInteger));
+  expect_round_trip(mixed);
+}
+
+// An integer column of prediction 0, signed form: header byte 01, then per value 1 + the
+// zigzag of the value (0 for a value kept as text), then the text body of the values kept.
+TEST(TagsSection, LayoutOfASignedIntegerColumn) {
+  const Games g = one_column("D", {"+3", "-1", "+0", "x", "+0", "+0", "+0", "+0"});
+  const std::string section = encode_tags_section(g, 0);
+  const std::string head = std::string("\x01\x01" "D", 3) + std::string("\x01\x00", 2) + std::string("\x01\x00", 2) +
+                           std::string("\x01\x00", 2) + std::string("\x01\x00", 2) + std::string("\x01\x00", 2) +
+                           std::string("\x01\x00", 2) + std::string("\x01\x00", 2) + std::string("\x01\x00", 2);
+  ASSERT_EQ(section.substr(0, head.size()), head);
+  // Coding 1, body of 13 bytes: header 01; codes 07 02 01 00 01 01 01 01; text body of "x":
+  // one value, list of 2 bytes (length 1, "x"), no references.
+  const std::string column = std::string("\x01\x0d\x01\x07\x02\x01\x00\x01\x01\x01\x01\x01\x02\x01x", 15);
+  EXPECT_EQ(section.substr(head.size()), column);
+  expect_round_trip(g);
+}
+
+// A rating is predicted from the same player's previous rating, in either colour; a player's
+// first rating from the rating before it in the game; the first of a game from the block's last
+// (1500 before any).
+TEST(TagsSection, RatingsFollowTheirPlayers) {
+  const auto game = [](const char* w, const char* b, const char* we, const char* be) {
+    return std::vector<Tag>{Tag{"White", w}, Tag{"Black", b}, Tag{"WhiteElo", we}, Tag{"BlackElo", be}};
+  };
+  const Games g = {game("german11", "asusa52f", "1331", "2038"), game("cmvicentuco", "german11", "1954", "1332"),
+                   game("german11", "boloro", "1340", "?"), game("boloro", "german11", "1201", "1341")};
+  const std::string section = encode_tags_section(g, 0);
+  // WhiteElo (coding 2, 8 bytes, player key 0): 1331 - 1500, 1954 - 2038 (the block's last),
+  // 1340 - 1332 (german11 as Black), 1201 - 1340; as codes 1 + zigzag: 338, 168, 17, 278.
+  // BlackElo (player key 1): 2038 - 1331 (the game's rating before it), 1332 - 1331, "?" kept as
+  // text (code 0), 1341 - 1340: 1415, 3, 0, 3; then the text body of "?".
+  const std::string want = std::string("\x02\x08\x00\xd2\x02\xa8\x01\x11\x96\x02", 10) +
+                           std::string("\x02\x0a\x01\x87\x0b\x03\x00\x03\x01\x02\x01?", 12);
+  ASSERT_GT(section.size(), want.size());
+  EXPECT_EQ(section.substr(section.size() - want.size()), want);
+  expect_round_trip(g);
+  BlockTags tags;
+  ASSERT_TRUE(decode_tags_section(section, 4, "t", tags).ok());
+  // Moving the BlockTags keeps its views valid (typed values live in its arenas).
+  BlockTags moved = std::move(tags);
+  EXPECT_EQ(moved.game(3), g[3]);
+  // A rating column must name a player column that is not itself a rating column.
+  std::string bad = section;
+  bad[section.size() - want.size() + 2] = 3;  // WhiteElo's player: key 3, BlackElo
+  EXPECT_FALSE(decode_tags_section(bad, 4, "t", tags).ok());
+}
+
+// Random tags of every form, with values near each form's edges, round trip.
+TEST(TagsSection, RandomTagsRoundTrip) {
+  std::mt19937_64 rng(7);
+  const std::vector<std::string> keys = {"White", "Black", "WhiteElo", "BlackElo", "Date", "UTCTime",
+                                         "Site",  "Diff",  "Round",    "Elo",      "XElo"};
+  const auto pick = [&](std::vector<std::string> v) { return v[rng() % v.size()]; };
+  for (int trial = 0; trial < 200; ++trial) {
+    Games games(1 + rng() % 40);
+    for (auto& game : games) {
+      const int n = static_cast<int>(rng() % 8);
+      for (int i = 0; i < n; ++i) {
+        const std::string key = pick(keys);
+        std::string v;
+        switch (rng() % 9) {
+          case 0: v = std::to_string(static_cast<std::int64_t>(rng() % 3000) - 500); break;
+          case 1: v = pick({"999999999999999999", "-999999999999999999", "0", "-0", "00", "+0", "+7", "-7"}); break;
+          case 2: v = pick({"2016.05.31", "????.??.??", "9999.12.31", "0000.01.01", "2016.5.31", "1999.12.??"}); break;
+          case 3: v = pick({"00:00:00", "99:59:59", "23:59:59", "1:00:00", "12:60:00"}); break;
+          case 4: v = "https://lichess.org/" + std::string(8, "0aZz9Ab"[rng() % 7]); break;
+          case 5: v = "https://lichess.org/" + pick({"zzzzzzzz", "00000000", "abc", "abcdefghi"}); break;
+          case 6: v = pick({"german11", "boloro", "x", ""}); break;
+          case 7: v = "https://www.chess.com/game/live/" + std::to_string(rng() % 1000000000); break;
+          default: v = std::string(rng() % 3, static_cast<char>(rng() % 256)); break;
+        }
+        game.push_back(Tag{key, v});
+      }
+    }
+    expect_round_trip(games);
+  }
+}
+
+// A column whose coding is not defined, or whose body is damaged, is an error; never a
+// different value.
+TEST(TagsSection, DamagedColumnsAreRejected) {
+  const Games g = one_column("PlyCount", {"37", "36", "120", "41"});
+  const std::string section = encode_tags_section(g, 0);
+  const std::size_t column = 1 + 1 + 8 + 2 * 4;
+  ASSERT_EQ(section[column], static_cast<char>(TagCoding::kInteger));
+  BlockTags tags;
+  std::string bad = section;
+  bad[column] = static_cast<char>(kTagCodings);
+  EXPECT_FALSE(decode_tags_section(bad, 4, "t", tags).ok());
+  bad = section;
+  bad[column + 2] = 4;  // an integer header with an undefined bit
+  EXPECT_FALSE(decode_tags_section(bad, 4, "t", tags).ok());
+  bad = section + std::string(1, '\0');
+  EXPECT_FALSE(decode_tags_section(bad, 4, "t", tags).ok());
+  bad = section;
+  bad[column + 1] = static_cast<char>(bad[column + 1] - 1);  // the body one byte short
+  EXPECT_FALSE(decode_tags_section(bad, 4, "t", tags).ok());
+  // A date beyond 9999.12.31.
+  Games d = one_column("Date", {"9999.12.31", "9999.12.31", "9999.12.30", "9999.12.31"});
+  std::string ds = encode_tags_section(d, 0);
+  ASSERT_EQ(ds[1 + 1 + 4 + 8], static_cast<char>(TagCoding::kDate));
+  const std::size_t first_code = 1 + 1 + 4 + 8 + 2;
+  std::string dbad = ds;
+  // The first code is 1 + zigzag(v) (a varint of several bytes); one more is past the limit.
+  std::uint64_t code = 0;
+  int shift = 0;
+  std::size_t i = first_code;
+  for (;; ++i, shift += 7) {
+    code |= std::uint64_t(static_cast<unsigned char>(dbad[i]) & 0x7F) << shift;
+    if (!(static_cast<unsigned char>(dbad[i]) & 0x80)) break;
+  }
+  EXPECT_EQ(code, 1 + 2 * std::uint64_t(kTagDateLimit - 1));
+  dbad[first_code] = static_cast<char>(dbad[first_code] + 2);  // one more
+  EXPECT_FALSE(decode_tags_section(dbad, 4, "t", tags).ok());
+}
+
+}  // namespace
+}  // namespace pgnarc::container
