@@ -132,27 +132,28 @@ Status Archive::Impl::for_names(int field, const std::string& want, bool exact, 
 Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const detail::QueryNames& names) {
   ArchiveFile& f = *file;
   std::vector<bool> ok(f.blocks(), true);
-  auto restrict_names = [&](const std::vector<int>& fields, const NameWant& want) -> Status {
+  auto restrict_names = [&](int field, const NameWant& want) -> Status {
     std::vector<bool> hit(f.blocks(), false);
-    for (int field : fields) {
-      auto st = for_names(field, want.want, want.exact, [&](std::string_view value, const std::vector<std::uint32_t>& blocks) {
-        if (want(value))
-          for (std::uint32_t b : blocks) hit[b] = true;
-      });
-      if (!st) return st;
-    }
+    auto st = for_names(field, want.want, want.exact, [&](std::string_view value, const std::vector<std::uint32_t>& blocks) {
+      if (want(value))
+        for (std::uint32_t b : blocks) hit[b] = true;
+    });
+    if (!st) return st;
     for (std::size_t b = 0; b < ok.size(); ++b) ok[b] = ok[b] && hit[b];
     return {};
   };
-  const std::pair<const std::optional<NameWant>*, std::vector<int>> name_fields[] = {
-      {&names.white, {0}}, {&names.black, {1}}, {&names.player, {0, 1}}, {&names.event, {2}}};
+  // White and Black share the players' table: a block where the player played the other colour
+  // is a candidate too, and its games are then read.
+  const std::pair<const std::optional<NameWant>*, int> name_fields[] = {
+      {&names.white, {kPlayerField}}, {&names.black, {kPlayerField}}, {&names.player, {kPlayerField}},
+      {&names.event, {kEventField}}};
   for (const auto& [want, fields] : name_fields)
     if (*want)
       if (auto st = restrict_names(fields, **want); !st) return st.error();
   // Web addresses are not in the Site table (indexed_name): a Site search that could match one,
   // by substring or for an address, leaves every block a candidate.
   if (names.site && names.site->exact && indexed_name(kSiteField, names.site->want))
-    if (auto st = restrict_names({kSiteField}, *names.site); !st) return st.error();
+    if (auto st = restrict_names(kSiteField, *names.site); !st) return st.error();
   // Only the table chunks of blocks the names leave are read: an exact name search of a large
   // archive reads a few.
   for (std::uint32_t b = 0; b < ok.size(); ++b) {

@@ -55,10 +55,19 @@ inline constexpr std::uint8_t kStored = 0, kZstd = 1, kZstdByGroup = 2, kZstdDic
                               kZstdColumnsByGroup = 5;
 inline constexpr bool by_group(std::uint8_t encoding) { return encoding == kZstdByGroup || encoding == kZstdColumnsByGroup; }
 
-// The fields of the index's name tables (9.10), by number.
-inline constexpr int kNameFieldCount = 4;
-inline constexpr const char* kNameFields[kNameFieldCount] = {"White", "Black", "Event", "Site"};
-inline constexpr int kSiteField = 3;
+// The fields of the index's name tables (9.10), by number: the players (values of White and
+// Black tags, one table: a player of many games plays both colours), events and sites.
+inline constexpr int kNameFieldCount = 3;
+inline constexpr int kPlayerField = 0, kEventField = 1, kSiteField = 2;
+inline constexpr const char* kNameFields[kNameFieldCount] = {"player", "Event", "Site"};
+
+// The name field whose table holds the values of tags with key `key`, or -1.
+inline int name_field_of(std::string_view key) {
+  if (key == "White" || key == "Black") return kPlayerField;
+  if (key == "Event") return kEventField;
+  if (key == "Site") return kSiteField;
+  return -1;
+}
 
 // Does `value` of name field `field` enter the field's name table (9.10)? Every value does but a
 // Site that is a web address ("http://" or "https://", in any ASCII case): those name one game
