@@ -104,7 +104,11 @@ std::string edit_names(std::string_view pga,
         fail(st.error().message());
       edit(field, k, entries);
       std::string body;
-      for (const NameEntry& e : entries) put_name_entry(body, e.value, e.blocks);
+      std::string_view previous;
+      for (const NameEntry& e : entries) {
+        put_chunk_entry(body, previous, e.value, e.blocks);
+        previous = e.value;
+      }
       const std::string element = encode_name_chunk(field, entries.size(), body, stored_sections());
       NameChunkEntry& c = p.index.name_chunks[field][k];
       c.offset = start + tail.size();

@@ -101,7 +101,7 @@ struct ArchiveWriter::Impl {
 
   // The name tables as chunk elements after the last block (9.10), listed in the index.
   Status write_names() {
-    std::string entries, first;
+    std::string entries, first, previous;
     std::uint64_t count = 0;
     int field = 0;
     const auto close_chunk = [&]() -> Status {
@@ -120,8 +120,12 @@ struct ArchiveWriter::Impl {
         if (auto r = close_chunk(); !r) return r;
         field = f;
       }
-      if (count == 0) first = e.value;
-      put_name_entry(entries, e.value, e.blocks);
+      if (count == 0) {
+        first = e.value;
+        previous.clear();
+      }
+      put_chunk_entry(entries, previous, e.value, e.blocks);
+      previous = e.value;
       ++count;
       return entries.size() >= options.name_chunk_bytes ? close_chunk() : Status{};
     });

@@ -35,6 +35,14 @@ const char* read_name_entry(std::string_view& in, std::string_view& value, std::
   return nullptr;
 }
 
+void put_chunk_entry(std::string& out, std::string_view previous, std::string_view value,
+                     const std::vector<std::uint32_t>& blocks) {
+  std::size_t shared = 0;
+  while (shared < previous.size() && shared < value.size() && previous[shared] == value[shared]) ++shared;
+  put_varint(out, shared);
+  put_name_entry(out, value.substr(shared), blocks);
+}
+
 std::string encode_name_chunk(int field, std::uint64_t count, std::string_view entries, const StoreOptions& options,
                               const WriterDictionary* dict) {
   std::string content;
@@ -62,15 +70,23 @@ Status visit_name_entries(std::string_view content, const std::string& where, co
   std::uint64_t count;
   if (!r.varint(count) || count != entry.values) return bad("holds another number of values than the index says");
   std::vector<std::uint32_t> postings;
-  std::string_view last;
+  std::string last, value;
   for (std::size_t i = 0; i < count; ++i) {
-    std::string_view v;
-    if (const char* why = read_name_entry(content, v, postings, blocks)) return bad(why);
+    // The value is the first `shared` bytes of the one before, then its own rest, which must not
+    // begin with the byte that follows them there (`shared` is the longest prefix in common).
+    std::uint64_t shared;
+    std::string_view rest;
+    if (!r.varint(shared)) return bad("name entry runs past the end");
+    if (const char* why = read_name_entry(content, rest, postings, blocks)) return bad(why);
+    if (shared > last.size() || (shared < last.size() && !rest.empty() && rest.front() == last[shared]))
+      return bad("name entry " + std::to_string(i) + " shares a prefix other than the longest with the one before");
     if (postings.empty()) return bad("name entry " + std::to_string(i) + " has no blocks");
-    if (i == 0 ? v != entry.first : !(last < v))
+    value.assign(last, 0, shared);
+    value += rest;
+    if (i == 0 ? value != entry.first : !(last < value))
       return bad(i == 0 ? "first value differs from the index" : "values not in ascending order");
-    last = v;
-    visit(v, postings);
+    last.swap(value);
+    visit(last, postings);
   }
   if (r.remaining() != 0) return bad("bytes left over");
   if (next_first && !(last < *next_first)) return bad("last value not below the next chunk's first");

@@ -39,8 +39,14 @@ void put_name_entry(std::string& out, std::string_view value, const std::vector<
 const char* read_name_entry(std::string_view& in, std::string_view& value, std::vector<std::uint32_t>& postings,
                             std::uint64_t blocks);
 
+// Appends an entry as a name chunk stores it (9.5): the bytes its value shares with the
+// chunk's previous value `previous` ("" for the chunk's first), then an entry as put_name_entry
+// writes it of the rest of the value.
+void put_chunk_entry(std::string& out, std::string_view previous, std::string_view value,
+                     const std::vector<std::uint32_t>& blocks);
+
 // The name chunk element of `field` holding `count` entries (`entries`, each encoded by
-// put_name_entry); compressed (with `dict`, the archive's tag dictionary, if given: names are
+// put_chunk_entry); compressed (with `dict`, the archive's tag dictionary, if given: names are
 // tag values) where that is smaller.
 std::string encode_name_chunk(int field, std::uint64_t count, std::string_view entries, const StoreOptions& options,
                               const WriterDictionary* dict = nullptr);
