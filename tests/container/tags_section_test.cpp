@@ -191,8 +191,8 @@ TEST(TagsSection, RatingsFollowTheirPlayers) {
 // Random tags of every form, with values near each form's edges, round trip.
 TEST(TagsSection, RandomTagsRoundTrip) {
   std::mt19937_64 rng(7);
-  const std::vector<std::string> keys = {"White", "Black", "WhiteElo", "BlackElo", "Date", "UTCTime",
-                                         "Site",  "Diff",  "Round",    "Elo",      "XElo"};
+  const std::vector<std::string> keys = {"White", "Black", "WhiteElo", "BlackElo", "Date",   "UTCTime", "Site",
+                                         "Diff",  "Round", "Elo",      "XElo",     "XEloElo", "X"};
   const auto pick = [&](std::vector<std::string> v) { return v[rng() % v.size()]; };
   for (int trial = 0; trial < 200; ++trial) {
     Games games(1 + rng() % 40);
@@ -255,6 +255,49 @@ TEST(TagsSection, DamagedColumnsAreRejected) {
   EXPECT_EQ(code, 1 + 2 * std::uint64_t(kTagDateLimit - 1));
   dbad[first_code] = static_cast<char>(dbad[first_code] + 2);  // one more
   EXPECT_FALSE(decode_tags_section(dbad, 4, "t", tags).ok());
+}
+
+// A player column is never a rating column: `XEloElo` (whose player column `XElo` is one) is
+// coded otherwise, and the section decodes.
+TEST(TagsSection, ARatingOfARatingIsNotMade) {
+  const Games g = {{Tag{"X", "a"}, Tag{"XElo", "1500"}, Tag{"XEloElo", "1500"}}};
+  expect_round_trip(g);
+}
+
+// A game with many ratings and no player decodes in time linear in its tags (each game's first
+// tag of a key is found once, not once per rating): 200,000 ratings of one game.
+TEST(TagsSection, ManyRatingsWithoutAPlayer) {
+  Games g(2);
+  g[0].push_back(Tag{"P", "p."});
+  for (int i = 0; i < 200000; ++i) g[1].push_back(Tag{"PElo", std::to_string(1500 + i % 7)});
+  expect_round_trip(g);
+}
+
+// The key table is canonical: keys distinct, in order of first use, each used (TAGS-1); a
+// value kept as text is one the column's form cannot read (TAGS-3).
+TEST(TagsSection, NonCanonicalSectionsAreRejected) {
+  BlockTags tags;
+  // Two games, keys "A" and "B", used by game 0 and game 1: 02 01 41 01 42 | 01 00 | 01 01 |
+  // then two text columns of one value each: 00 04 01 02 01 x.
+  const std::string text_col = std::string("\x00\x04\x01\x02\x01x", 6);
+  const std::string good = std::string("\x02\x01" "A\x01" "B\x01\x00\x01\x01", 9) + text_col + text_col;
+  ASSERT_TRUE(decode_tags_section(good, 2, "t", tags).ok());
+  std::string bad = good;
+  bad[4] = 'A';  // a key listed twice
+  EXPECT_FALSE(decode_tags_section(bad, 2, "t", tags).ok());
+  bad = good;
+  bad[6] = 1, bad[8] = 0;  // key 1 used before key 0
+  EXPECT_FALSE(decode_tags_section(bad, 2, "t", tags).ok());
+  bad = good;
+  bad[8] = 0;  // key 1 never used (and its column has a value of no tag)
+  EXPECT_FALSE(decode_tags_section(bad, 2, "t", tags).ok());
+  // One game [N "5"] as an integer column whose one value is kept as text: header 00, code 00,
+  // then a text body of "5"; the writer codes it 00 0b (1 + zigzag(5)).
+  const std::string as_text = std::string("\x01\x01N\x01\x00\x01\x06\x00\x00\x01\x02\x01" "5", 13);
+  EXPECT_FALSE(decode_tags_section(as_text, 1, "t", tags).ok());
+  const std::string typed = std::string("\x01\x01N\x01\x00\x01\x02\x00\x0b", 9);
+  EXPECT_EQ(decode(typed, 1), (Games{{Tag{"N", "5"}}}));
+  EXPECT_EQ(encode_tags_section({{Tag{"N", "5"}}}, 0), typed);
 }
 
 }  // namespace

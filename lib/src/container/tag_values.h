@@ -20,6 +20,9 @@ enum class TagCoding : std::uint8_t {
 };
 inline constexpr std::uint8_t kTagCodings = 6;
 
+// The most bytes a block's typed tag values take written out (spec 11).
+inline constexpr std::size_t kMaxTypedTagBytes = std::size_t{1} << 28;
+
 // Integers and decimal identifier tails are below 10^18 in magnitude (at most 18 digits).
 inline constexpr std::int64_t kTagNumberLimit = 1'000'000'000'000'000'000;
 

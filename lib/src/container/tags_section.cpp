@@ -169,28 +169,52 @@ class RatingPredictor {
   void start_game() { in_game_ = false; }
   std::int64_t predict(const std::string_view* player) const {
     if (player) {
-      if (auto it = last_of_.find(std::string(*player)); it != last_of_.end()) return it->second;
+      if (auto it = last_of_.find(*player); it != last_of_.end()) return it->second;
     }
     return in_game_ ? game_last_ : last_;
   }
   void coded(const std::string_view* player, std::int64_t rating) {
-    if (player) last_of_.insert_or_assign(std::string(*player), rating);
+    if (player) {
+      if (auto it = last_of_.find(*player); it != last_of_.end()) {
+        it->second = rating;
+      } else {
+        last_of_.emplace(std::string(*player), rating);
+      }
+    }
     last_ = game_last_ = rating;
     in_game_ = true;
   }
 
  private:
-  std::unordered_map<std::string, std::int64_t> last_of_;
+  // Players' names looked up as views, without a string made for each.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
+  };
+  std::unordered_map<std::string, std::int64_t, Hash, std::equal_to<>> last_of_;
   std::int64_t last_ = kFirstRatingPrediction, game_last_ = 0;
   bool in_game_ = false;
 };
 
-// The value of the first tag of `game` with key `key`, or null.
-const std::string* player_of(const std::vector<Tag>& game, std::string_view key) {
-  for (const Tag& t : game)
-    if (t.key == key) return &t.value;
-  return nullptr;
-}
+// For each game in turn, the first tag of each key: `first(k)` is the slot of the game's first
+// tag of key k, or -1; found in one pass over the game's tags (a rating's player is the first
+// tag of its player key: looking for it per rating would take time quadratic in a game's tags).
+class FirstOfKey {
+ public:
+  explicit FirstOfKey(std::size_t keys) : game_(keys, ~0u), slot_(keys) {}
+  void start_game(std::uint32_t g) { current_ = g; }
+  void saw(std::uint32_t key, std::uint32_t slot) {
+    if (game_[key] != current_) {
+      game_[key] = current_;
+      slot_[key] = slot;
+    }
+  }
+  std::int64_t first(std::uint32_t key) const { return game_[key] == current_ ? std::int64_t{slot_[key]} : -1; }
+
+ private:
+  std::vector<std::uint32_t> game_, slot_;
+  std::uint32_t current_ = 0;
+};
 
 // Chooses a column's coding among text and the typed codings that read at least half its values
 // (9.4.1 leaves the choice to the writer): the smallest body, compressed alone with zstd at
@@ -296,6 +320,9 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
     rating[k].player = player->second;
     in_set[k] = read_values(rating[k], columns[k], rated[k]);
   }
+  // A player column is never itself a rating column (TAGS-4): `XEloElo` is not rated by `XElo`.
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    if (in_set[k] && in_set[rating[k].player]) in_set[k] = false;
   std::vector<std::string> rating_body(keys.size());
   for (bool changed = true; changed;) {
     changed = false;
@@ -303,15 +330,19 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
     std::vector<TypedValues> deltas = rated;
     RatingPredictor predictor;
     std::vector<std::uint32_t> rank(keys.size());
-    for (const auto& g : games) {
+    FirstOfKey first(keys.size());
+    for (std::uint32_t gi = 0; gi < games.size(); ++gi) {
+      const auto& g = games[gi];
       predictor.start_game();
+      first.start_game(gi);
+      for (std::uint32_t j = 0; j < g.size(); ++j) first.saw(key_id.find(g[j].key)->second, j);
       for (const Tag& t : g) {
         const std::uint32_t k = key_id.find(t.key)->second;
         const std::uint32_t e = rank[k]++;
         if (!in_set[k] || !rated[k].typed[e]) continue;
-        const std::string* name = player_of(g, keys[rating[k].player]);
-        const std::string_view view = name ? std::string_view(*name) : std::string_view();
-        const std::string_view* player = name ? &view : nullptr;
+        const std::int64_t at = first.first(rating[k].player);
+        const std::string_view view = at >= 0 ? std::string_view(g[at].value) : std::string_view();
+        const std::string_view* player = at >= 0 ? &view : nullptr;
         deltas[k].numbers[e] = rated[k].numbers[e] - predictor.predict(player);
         predictor.coded(player, rated[k].numbers[e]);
       }
@@ -349,22 +380,31 @@ Status read_key_lists(ByteCursor& r, std::uint32_t games, const std::string& whe
   for (auto& k : keys) {
     if (!r.prefixed(k)) return bad("key runs past the end");
   }
+  // Keys are distinct, and listed in order of first use: each key index is one used before or
+  // the next key of the table.
+  std::unordered_map<std::string_view, bool> distinct;
+  for (std::string_view k : keys)
+    if (!distinct.emplace(k, true).second) return bad("a key listed twice");
   out.column_size.assign(n_keys, 0);
   out.key_of.clear();
   out.views.clear();
   out.start.assign(1, 0);
+  std::uint64_t used = 0;
   for (std::uint32_t g = 0; g < games; ++g) {
     std::uint64_t n;
     if (!r.varint(n) || n > r.remaining()) return bad("bad tag count");
     for (std::uint64_t i = 0; i < n; ++i) {
       std::uint64_t id;
       if (!r.varint(id) || id >= n_keys) return bad("bad key index");
+      if (id > used) return bad("keys not in order of first use");
+      used += id == used;
       out.views.push_back(TagView{keys[id], {}});
       out.key_of.push_back(static_cast<std::uint32_t>(id));
       ++out.column_size[id];
     }
     out.start.push_back(static_cast<std::uint32_t>(out.views.size()));
   }
+  if (used != n_keys) return bad("a key that no tag uses");
   return {};
 }
 
@@ -438,11 +478,14 @@ Status read_form(ByteCursor& r, TagCoding coding, const std::string& where, Valu
   return {};
 }
 
-// A decoded value kept in one of the block's arenas until the arena stops growing.
-void keep(BlockTags& out, std::string& arena, std::uint32_t slot, const ValueForm& form, std::int64_t v) {
+// A decoded value kept in one of the block's arenas until the arena stops growing; false if the
+// block's typed values written out pass the limit (spec 11: a few bytes of codes may stand for
+// an identifier of 82 bytes).
+bool keep(BlockTags& out, std::string& arena, std::uint32_t slot, const ValueForm& form, std::int64_t v) {
   const std::size_t from = arena.size();
   form.format(v, arena);
   out.pending.push_back(BlockTags::Pending{slot, from, arena.size() - from});
+  return out.arena.size() + out.rating_arena.size() <= kMaxTypedTagBytes;
 }
 
 void resolve(BlockTags& out, const std::string& arena) {
@@ -461,12 +504,17 @@ bool from_code(const ValueForm& form, std::uint64_t code, std::int64_t predictio
 }
 
 // Fills the fallback tags of a typed column (those `fallback` lists) from the text body at `r`.
-Status read_fallbacks(ByteCursor& r, const std::vector<std::uint32_t>& fallback, const std::string& where,
-                      BlockTags& out) {
+// A value kept as text is one its column's form does not read (else it has one coding only).
+Status read_fallbacks(ByteCursor& r, const ValueForm& form, const std::vector<std::uint32_t>& fallback,
+                      const std::string& where, BlockTags& out) {
   if (fallback.empty()) return {};
   std::vector<std::string_view> values;
   if (auto st = read_text_body(r, static_cast<std::uint32_t>(fallback.size()), where, out, values); !st) return st;
-  for (std::size_t i = 0; i < fallback.size(); ++i) out.views[fallback[i]].value = values[i];
+  for (std::size_t i = 0; i < fallback.size(); ++i) {
+    std::int64_t v;
+    if (form.parse(values[i], v)) return corruption(where + ": tags section: a value kept as text is in its column's form");
+    out.views[fallback[i]].value = values[i];
+  }
   return {};
 }
 
@@ -500,7 +548,7 @@ Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, 
       }
       const std::int64_t v = static_cast<std::int64_t>(plane_ref(planes, typed, i++, width));
       if (v >= limit) return bad("identifier out of range");
-      keep(out, out.arena, slots[e], form, v);
+      if (!keep(out, out.arena, slots[e], form, v)) return bad("typed values larger than the limit");
     }
   } else {
     std::int64_t prediction = 0;
@@ -513,11 +561,11 @@ Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, 
       }
       std::int64_t v;
       if (!from_code(form, code, prediction, v)) return bad("typed value out of range");
-      keep(out, out.arena, slots[e], form, v);
+      if (!keep(out, out.arena, slots[e], form, v)) return bad("typed values larger than the limit");
       if (form.predicts()) prediction = v;
     }
   }
-  if (auto st = read_fallbacks(r, fallback, where, out); !st) return st;
+  if (auto st = read_fallbacks(r, form, fallback, where, out); !st) return st;
   if (r.remaining() != 0) return bad("bytes left over in a column");
   return {};
 }
@@ -580,8 +628,11 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
   }
   if (ratings.empty()) return {};
   RatingPredictor predictor;
+  FirstOfKey first(keys.size());
   for (std::uint32_t g = 0; g < games; ++g) {
     predictor.start_game();
+    first.start_game(g);
+    for (std::uint32_t i = out.start[g]; i < out.start[g + 1]; ++i) first.saw(out.key_of[i], i);
     for (std::uint32_t i = out.start[g]; i < out.start[g + 1]; ++i) {
       if (rating_of[out.key_of[i]] < 0) continue;
       Rating& rt = ratings[rating_of[out.key_of[i]]];
@@ -591,17 +642,16 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
         rt.fallback.push_back(i);
         continue;
       }
-      const std::string_view* player = nullptr;
-      for (std::uint32_t j = out.start[g]; j < out.start[g + 1] && !player; ++j)
-        if (out.key_of[j] == rt.form.player) player = &out.views[j].value;
+      const std::int64_t at = first.first(rt.form.player);
+      const std::string_view* player = at >= 0 ? &out.views[at].value : nullptr;
       std::int64_t v;
       if (!from_code(rt.form, code, predictor.predict(player), v)) return bad("typed value out of range");
       predictor.coded(player, v);
-      keep(out, out.rating_arena, i, rt.form, v);
+      if (!keep(out, out.rating_arena, i, rt.form, v)) return bad("typed values larger than the limit");
     }
   }
   for (Rating& rt : ratings) {
-    if (auto st = read_fallbacks(rt.codes, rt.fallback, where, out); !st) return st;
+    if (auto st = read_fallbacks(rt.codes, rt.form, rt.fallback, where, out); !st) return st;
     if (rt.codes.remaining() != 0) return bad("bytes left over in a column");
   }
   resolve(out, out.rating_arena);
