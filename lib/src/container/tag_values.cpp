@@ -1,5 +1,7 @@
 #include "container/tag_values.h"
 
+#include <charconv>
+
 namespace pgnarc::container {
 
 namespace {
@@ -40,6 +42,13 @@ bool parse_fixed(std::string_view v, int digits, std::int64_t& out) {
   return true;
 }
 
+// `n` (at least 0) in decimal.
+void put_decimal(std::int64_t n, std::string& out) {
+  char buf[20];
+  const auto end = std::to_chars(buf, buf + sizeof buf, n).ptr;
+  out.append(buf, end);
+}
+
 void put_fixed(std::int64_t n, int digits, std::string& out) {
   char buf[8];
   for (int i = digits; i-- > 0; n /= 10) buf[i] = static_cast<char>('0' + n % 10);
@@ -69,7 +78,7 @@ void format_tag_integer(std::int64_t v, bool signed_form, std::string& out) {
   } else if (signed_form) {
     out += '+';
   }
-  out += std::to_string(v < 0 ? -v : v);
+  put_decimal(v < 0 ? -v : v, out);
 }
 
 bool parse_tag_date(std::string_view v, std::int64_t& out) {
@@ -149,7 +158,7 @@ bool parse_tag_identifier(std::string_view v, const IdentifierForm& form, std::i
 void format_tag_identifier(std::int64_t v, const IdentifierForm& form, std::string& out) {
   out += form.prefix;
   if (form.length == 0) {
-    out += std::to_string(v);
+    put_decimal(v, out);
     return;
   }
   char buf[kTagIdentifierDigits];
