@@ -277,6 +277,26 @@ void encode_vectors() {
                 "typed tag columns: identifiers (a Site that is not one kept as text), dates with an unknown "
                 "day, times, ratings predicted from each player's last rating in either colour (a `?` kept as "
                 "text), signed integers (`-0` kept as text), integers (`02` kept as text)");
+  {
+    // 300 games: a text column of 300 distinct values (two-byte references), a signed integer
+    // column that predicts from the previous value, chess.com's decimal game links (one of 19
+    // digits kept as text), and ratings whose player is in some games only, or after the rating.
+    std::string more;
+    for (int i = 0; i < 300; ++i) {
+      const auto n = [](long long v) { return std::to_string(v); };
+      more += "[Event \"" + n(i) + " Open\"]\n";
+      if (i % 3) more += "[White \"white player " + n(i % 7) + "\"]\n";
+      more += "[WhiteElo \"" + n(1500 + 137 * (i % 7) + i / 50) + "\"]\n";
+      more += "[Link \"https://www.chess.com/game/live/" + (i == 7 ? std::string("1234567890123456789") : n(98765400 + 3 * i)) +
+              "\"]\n[Drift \"" + (3 * i >= 450 ? "+" : "") + n(3 * i - 450) + "\"]\n[BlackElo \"" + n(1600 + 151 * (i % 5) + i / 60) +
+              "\"]\n[Black \"black player " + n(i % 5) + "\"]\n";
+      more += "\n1. e4 *\n\n";
+    }
+    encode_vector("typed_tags_more", more, "TAGS-1 TAGS-2 TAGS-3 TAGS-4",
+                  "typed tag columns at their edges: 300 distinct Events (two-byte references), signed integers "
+                  "predicted from the previous value, decimal identifiers (one of 19 digits kept as text), "
+                  "ratings whose player is missing from some games or follows the rating");
+  }
   encode_vector("clocks",
                 "[Event \"clocks\"]\n[TimeControl \"60+1\"]\n\n1. e4 { [%clk 0:01:00] } 1... e5 { [%clk 0:01:00] } "
                 "2. Nf3 { [%eval 0.2] [%clk 0:00:58] } 2... Nc6 {[%clk 0:01:01]} 3. Bb5 { [%clk 0:00:40.5] } "
