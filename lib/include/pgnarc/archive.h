@@ -57,7 +57,7 @@ struct ArchiveInfo {
   // The tag dictionaries: how many, their bytes in the file, and the blocks whose tags section
   // is compressed with one.
   std::uint64_t dictionaries = 0, dictionary_bytes = 0, dictionary_blocks = 0;
-  // The name tables (which blocks hold each White, Black, Event and Site value): chunks, bytes.
+  // The name tables (which blocks hold each player, Event and Site value): chunks, bytes.
   std::uint64_t name_chunks = 0, name_bytes = 0;
   // The block table (each block's place, games, dates and results): chunks, bytes.
   std::uint64_t table_chunks = 0, table_bytes = 0;

@@ -41,7 +41,7 @@ struct WriterOptions {
   // its first blocks' tags (up to 256 blocks, or 4 MiB of tags) and kept in the file once, if
   // that makes the archive smaller; 0: no dictionary. Appended blocks use the archive's.
   std::size_t dictionary_bytes = 128 * 1024;
-  // The name tables (White, Black, Event and Site values, each with the blocks holding it) are
+  // The name tables (players, Event and Site values, each with the blocks holding it) are
   // written in chunks of about this many bytes, so that a search reads only the chunks it needs.
   std::size_t name_chunk_bytes = 64 * 1024;
   // The block table (each block's place, game count and date and result summary) is written in

@@ -22,7 +22,7 @@ container::StoreOptions store_options(const WriterOptions& options);
 // The block coder of WriterOptions::moves.
 MoveCoder move_coder(const WriterOptions& options);
 
-// The White, Black, Event and Site values of a block's games, for the name chunks.
+// The player (White and Black), Event and Site values of a block's games, for the name chunks.
 using BlockNames = std::set<std::string>[container::kNameFieldCount];
 void collect_names(const std::vector<Tag>& tags, BlockNames& names);
 

@@ -55,7 +55,7 @@ struct DecodedBlock {
 };
 
 // What decode_block decodes. kAll: every section, the tags decoded into `tags`. kLazyGroups: the
-// tags are left undecoded (for decode_tags_section or decode_game_tags), and group-framed
+// tags are left undecoded (for decode_tags_section when a game is read), and group-framed
 // sections are only checked (each frame's declared size against the directory) and left
 // compressed until group_ready() asks for a group. kTagsOnly: the tags section alone, decoded
 // (the other sections are left empty and unchecked; the block checksum still covers them).

@@ -1,5 +1,5 @@
-// Name chunks (9.10): the index's name tables (White, Black, Event and Site values, each with
-// the blocks holding a game with it) as elements after the blocks, each chunk a run of one
+// Name chunks (9.10): the index's name tables (players, that is White and Black values; Event and
+// Site values; each with the blocks holding a game with it) as elements after the blocks, each chunk a run of one
 // field's values in ascending byte order, listed by the index's name directory.
 #pragma once
 

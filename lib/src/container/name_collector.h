@@ -13,7 +13,7 @@
 namespace pgnarc::container {
 
 // Collects (field, value, block) as blocks are placed, each value's blocks arriving in
-// ascending order, and yields the four name tables sorted by value. Memory is bounded: past
+// ascending order, and yields the name tables sorted by value. Memory is bounded: past
 // `budget` bytes, the tables held are written to a scratch file as a sorted run and memory starts
 // again; drain() merges the runs (a value's blocks are joined in run order, which is block order).
 // The scratch file is unlinked as soon as it is made, so nothing is left if the process dies.
