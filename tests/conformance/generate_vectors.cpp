@@ -297,6 +297,16 @@ void encode_vectors() {
                   "predicted from the previous value, decimal identifiers (one of 19 digits kept as text), "
                   "ratings whose player is missing from some games or follows the rating");
   }
+  encode_vector("ply_count",
+                "[PlyCount \"3\"]\n\n1. e4 e5 2. Nf3 1-0\n\n"
+                "[PlyCount \"4\"]\n\n1. e4 {c} e5 2. Nf3 Nc6 (2... d6 3. d4) *\n\n"
+                "[PlyCount \"5\"]\n\n1. d4 d5 *\n\n"
+                "[PlyCount \"2\"]\n[Event \"x\"]\n\n1. e4 -- *\n\n"
+                "[PlyCount \"03\"]\n\n1. c4 c5 2. Nc3 *\n",
+                "REC-HDR-1 MOVE-SYM-2",
+                "main lines counted by their PlyCount tag (header bit 6): moves only (no end coded), annotated (no "
+                "ply count stored; the variation's is), with a null move; and two not counted: a PlyCount that "
+                "differs from the plies, and one with a leading zero");
   encode_vector("clocks",
                 "[Event \"clocks\"]\n[TimeControl \"60+1\"]\n\n1. e4 { [%clk 0:01:00] } 1... e5 { [%clk 0:01:00] } "
                 "2. Nf3 { [%eval 0.2] [%clk 0:00:58] } 2... Nc6 {[%clk 0:01:01]} 3. Bb5 { [%clk 0:00:40.5] } "
@@ -580,9 +590,15 @@ void invalid_record_vectors() {
   invalid_vector("record_reserved_bit", edit_block(archive_of({s}, {{}}), [](std::string& b) {
                    const std::size_t structure = section_of(b, 2).first;
                    if (b[structure] != 8 || b[structure + 1] != 3) std::abort();
-                   b[structure + 6] = static_cast<char>(b[structure + 6] | 0x40);
+                   b[structure + 6] = static_cast<char>(b[structure + 6] | 0x80);
                  }),
                  "Corruption", "REC-HDR-1", "reserved bit in a game header");
+  invalid_vector("record_counted_without_ply_count", edit_block(archive_of({s}, {{}}), [](std::string& b) {
+                   const std::size_t structure = section_of(b, 2).first;
+                   if (b[structure] != 8 || b[structure + 1] != 3) std::abort();
+                   b[structure + 6] = static_cast<char>(b[structure + 6] | 0x40);
+                 }),
+                 "Corruption", "REC-HDR-1", "a game header that counts the main line by a PlyCount tag the game lacks");
   {
     // The codeword with every bit set: its value lies above every symbol's interval (the first
     // ply's total does not divide 2^32, so the top of the range is no symbol's).

@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "pgnarc/game.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc::detail {
@@ -15,7 +17,8 @@ inline constexpr std::uint8_t kResultMask = 0x07;
 inline constexpr std::uint8_t kAnnotated = 0x08;  // null moves, comments, NAGs or variations follow
 inline constexpr std::uint8_t kHasFrame = 0x10;   // prelude and epilogue comments follow
 inline constexpr std::uint8_t kRaw = 0x20;        // a verbatim game; nothing else is set
-inline constexpr std::uint8_t kReservedBits = 0xC0;
+inline constexpr std::uint8_t kCounted = 0x40;    // the main line's plies are the PlyCount tag's
+inline constexpr std::uint8_t kReservedBits = 0x80;
 
 // Item types of a line's annotation list. A clock item is a brace comment whose text holds a
 // clock command "[%clk H:MM:SS]": the seconds are coded as a number, the text around the
@@ -32,6 +35,23 @@ enum ClockFrame : std::uint8_t { kFrameTexts = 0, kFrameSpaces = 1, kFrameBare =
 inline constexpr std::uint64_t kMaxPlies = 1u << 16;
 // The ply count of a line that does not store it (an unannotated main line).
 inline constexpr std::uint64_t kUnknownPlies = ~std::uint64_t{0};
+
+// The number of plies the game's first PlyCount tag gives (spec 8.1), if its value is a plain
+// decimal (no leading zeros) of at most 2^16; else kUnknownPlies.
+inline std::uint64_t tag_ply_count(const std::vector<Tag>& tags) {
+  for (const Tag& t : tags) {
+    if (t.key != "PlyCount") continue;
+    const std::string& v = t.value;
+    if (v.empty() || v.size() > 5 || (v[0] == '0' && v.size() > 1)) return kUnknownPlies;
+    std::uint64_t n = 0;
+    for (char c : v) {
+      if (c < '0' || c > '9') return kUnknownPlies;
+      n = n * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return n <= kMaxPlies ? n : kUnknownPlies;
+  }
+  return kUnknownPlies;
+}
 inline constexpr int kMaxDepth = 256;
 inline constexpr std::uint64_t kMaxItems = 1u << 24;
 

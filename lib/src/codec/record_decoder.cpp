@@ -49,6 +49,7 @@ class DecodePolicy {
     out.game.result = result;
     out.game.tags = std::move(tags_);
   }
+  const std::vector<Tag>& tags() const { return out.game.tags; }
   void frame_comment(int list, CommentKind kind, std::string_view text) {
     (list == 0 ? out.game.prelude : out.game.epilogue).push_back(Comment{kind, std::string(text)});
   }

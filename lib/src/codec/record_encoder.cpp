@@ -38,10 +38,11 @@ bool variation_follows(const std::vector<GameEvent>& events, std::size_t i, std:
 // move symbols into `symbols`. An unannotated line (the main line of a game of moves only) has
 // no ply count: its symbols code the end of the line.
 Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std::size_t end,
-                   const model::LineState& start, bool annotated, int depth,
+                   const model::LineState& start, bool annotated, bool counted, int depth,
                    const ClockBasis& basis, CodecStreams& out, std::vector<PlySymbol>& symbols, CodecStats* stats) {
   if (depth > kMaxDepth) return bad_game("variations nested deeper than " + std::to_string(kMaxDepth));
-  const bool ends = !annotated;
+  // A line whose length is known (annotated: stored; counted: the PlyCount tag's) codes no end.
+  const bool ends = !annotated && !counted;
   PlyFrequencies freq;
   std::vector<std::uint32_t> nulls;
   std::vector<Item> items;
@@ -106,7 +107,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     symbols.push_back(symbol_of(freq, -1));
     return {};
   }
-  put_varint(out.structure, slot);
+  if (!annotated) return {};
+  if (!counted) put_varint(out.structure, slot);
   // The clock track (REC-CLK-3): when every ply of the line is followed first of all by a clock
   // comment, those comments are coded as one number each, without slot or type. NAGs may come
   // before the clock at a slot, as in lichess's "6... Bg4? { [%eval 1.87] [%clk 0:10:03] }", if
@@ -159,7 +161,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   }
   for (const Item& it : items)
     if (it.type == kVariation)
-      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, depth + 1, basis, out, symbols,
+      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, false, depth + 1, basis, out, symbols,
                                 stats);
           !st)
         return st;
@@ -182,11 +184,20 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
   bool annotated = false;
   for (const GameEvent& e : game.events) annotated |= e.type != GameEvent::kMove;
   const bool frame = !game.prelude.empty() || !game.epilogue.empty();
+  // Counted (8.1): the PlyCount tag gives the main line's plies (moves and null moves).
+  std::uint64_t main_plies = 0;
+  int level = 0;
+  for (const GameEvent& e : game.events) {
+    if (e.type == GameEvent::kBeginVariation) ++level;
+    else if (e.type == GameEvent::kEndVariation) --level;
+    else if (level == 0 && (e.type == GameEvent::kMove || e.type == GameEvent::kNullMove)) ++main_plies;
+  }
+  const bool counted = tag_ply_count(game.tags) == main_plies;
   // Encode into scratch streams first so that a failure leaves `out` untouched.
   CodecStreams s;
   s.coder = out.coder;
   put_u8(s.structure, static_cast<std::uint8_t>(static_cast<std::uint8_t>(game.result) | (annotated ? kAnnotated : 0) |
-                                                (frame ? kHasFrame : 0)));
+                                                (frame ? kHasFrame : 0) | (counted ? kCounted : 0)));
   if (frame) {
     put_comments(game.prelude, s);
     put_comments(game.epilogue, s);
@@ -194,7 +205,7 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
   CodecStats local;
   const ClockBasis basis = clock_basis(game.tags);
   std::vector<PlySymbol> symbols;
-  if (auto st = encode_line(game.events, 0, game.events.size(), {*start, {}}, annotated, 0, basis, s, symbols,
+  if (auto st = encode_line(game.events, 0, game.events.size(), {*start, {}}, annotated, counted, 0, basis, s, symbols,
                             &local);
       !st)
     return st;

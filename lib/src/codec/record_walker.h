@@ -25,6 +25,7 @@ namespace pgnarc::detail {
 //   struct Line {...};   // what a line keeps from its record until its moves are walked
 //   void raw_game(std::string_view text);
 //   void begin_game(GameResult result);
+//   const std::vector<Tag>& tags() const;      // the game's, after begin_game
 //   void frame_comment(int list, CommentKind kind, std::string_view text);   // 0 prelude, 1 epilogue
 //   Status main_line(Start& start);            // after the frame comments
 //   void null_move(Line&, std::uint32_t ply);
@@ -64,16 +65,19 @@ class RecordWalker {
   // The record of a line that starts at `start`: with `annotated` its ply count, null moves,
   // clock track and items; then its moves and variations, by the policy. An unannotated line's
   // ply count is kUnknownPlies: its move symbols code where it ends.
-  Status line(const Start& start, bool annotated, int depth) {
+  // `counted`: the main line's plies, from the game's PlyCount tag (8.1), else kUnknownPlies.
+  Status line(const Start& start, bool annotated, int depth, std::uint64_t counted = kUnknownPlies) {
     if (depth > kMaxDepth) return corrupt_record("variations nested too deep");
-    std::uint64_t plies = kUnknownPlies;
+    std::uint64_t plies = counted;
     typename Policy::Line line;
-    if (annotated) {
-      if (!structure_.varint(plies) || plies > kMaxPlies - total_plies_)
-        return corrupt_record("more than 65536 plies in the game");
+    if (annotated && counted == kUnknownPlies && !structure_.varint(plies))
+      return corrupt_record("structure stream ends before a line's ply count");
+    if (plies != kUnknownPlies) {
+      if (plies > kMaxPlies - total_plies_) return corrupt_record("more than 65536 plies in the game");
       total_plies_ += plies;
-      if (auto st = annotations(line, plies); !st) return st;
     }
+    if (annotated)
+      if (auto st = annotations(line, plies); !st) return st;
     return policy_.moves(*this, line, start, plies, depth);
   }
 
@@ -96,9 +100,15 @@ class RecordWalker {
     if (header & kHasFrame)
       for (int list = 0; list < 2; ++list)
         if (auto st = frame_comments(list); !st) return st;
+    std::uint64_t counted = kUnknownPlies;
+    if (header & kCounted) {
+      counted = tag_ply_count(policy_.tags());
+      if (counted == kUnknownPlies)
+        return corrupt_record("game header counts its plies by a PlyCount tag the game does not have");
+    }
     Start start{};
     if (auto st = policy_.main_line(start); !st) return st;
-    return line(start, (header & kAnnotated) != 0, 0);
+    return line(start, (header & kAnnotated) != 0, 0, counted);
   }
 
   Status frame_comments(int list) {
