@@ -141,6 +141,39 @@ TEST(CodecBytes, UnannotatedLineEndsItself) {
   EXPECT_TRUE(d->game.events.empty());
 }
 
+// [REC-HDR-1] [MOVE-SYM-1] A main line counted by the game's PlyCount tag (header bit 6) codes
+// no end, and an annotated one stores no ply count; the codeword is shorter than the same game's
+// without the tag. A PlyCount that differs from the plies, or is not in its plain form, is not
+// used; and decoding with a PlyCount tag other than the one the game was coded with is an error
+// or a different game, never the same bytes read as the original.
+TEST(CodecBytes, MainLinesCountedByPlyCount) {
+  const Game plain = parse_one("1. e4 e5 2. Nf3 Nc6 3. Bb5 *");
+  Game counted = plain;
+  counted.tags.push_back(Tag{"PlyCount", "5"});
+  const CodecStreams a = encode(plain), b = encode(counted);
+  EXPECT_EQ(hex(a.structure), "04");
+  EXPECT_EQ(hex(b.structure), "44");  // * = 4, counted = 0x40
+  EXPECT_LT(b.move_bits, a.move_bits);
+  auto d = decode(b, counted.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, counted);
+  expect_corrupt(b, plain.tags, "counted without a PlyCount tag");
+
+  // Annotated: header 0x4c (counted, annotated, *), then no ply count: the null-move byte first.
+  Game annotated = parse_one("[PlyCount \"3\"]\n\n1. e4 {c} e5 2. Nf3 *");
+  const CodecStreams c = encode(annotated);
+  EXPECT_EQ(hex(c.structure), "4c 00 01 01 00");
+  d = decode(c, annotated.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, annotated);
+
+  for (const char* value : {"4", "05", "+5", "5 ", "99999"}) {
+    Game other = plain;
+    other.tags.push_back(Tag{"PlyCount", value});
+    EXPECT_EQ(hex(encode(other).structure), "04") << value;
+  }
+}
+
 TEST(CodecBytes, AnnotatedGame) {
   const Game g = parse_one("[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0");
   const CodecStreams s = encode(g);
