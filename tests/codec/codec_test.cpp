@@ -174,6 +174,26 @@ TEST(CodecBytes, MainLinesCountedByPlyCount) {
   }
 }
 
+// [REC-HDR-1] A result that the game's Result tag repeats is coded as the tag's (result field 5);
+// a Result tag that differs from the marker, or is not one of the four tokens, leaves the marker
+// coded as itself; decoding a result 5 without the tag is an error.
+TEST(CodecBytes, ResultsTakenFromTheResultTag) {
+  Game g = parse_one("[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1");
+  const CodecStreams s = encode(g);
+  EXPECT_EQ(hex(s.structure), "05");
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+  expect_corrupt(s, {}, "result 5 without a Result tag");
+  for (const char* tag : {"1-0", "*", "0-1 ", "1/2"}) {
+    Game other = g;
+    other.tags = {Tag{"Result", tag}};
+    EXPECT_EQ(hex(encode(other).structure), "02") << tag;
+  }
+  Game none = parse_one("[Result \"*\"]\n\n1. e4");
+  EXPECT_EQ(hex(encode(none).structure), "00");  // no marker: nothing to take from the tag
+}
+
 TEST(CodecBytes, AnnotatedGame) {
   const Game g = parse_one("[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0");
   const CodecStreams s = encode(g);

@@ -599,6 +599,12 @@ void invalid_record_vectors() {
                    b[structure + 6] = static_cast<char>(b[structure + 6] | 0x40);
                  }),
                  "Corruption", "REC-HDR-1", "a game header that counts the main line by a PlyCount tag the game lacks");
+  invalid_vector("record_tagged_result_without_tag", edit_block(archive_of({s}, {{}}), [](std::string& b) {
+                   const std::size_t structure = section_of(b, 2).first;
+                   if (b[structure] != 8 || b[structure + 1] != 3 || (b[structure + 6] & 7) != 1) std::abort();
+                   b[structure + 6] = static_cast<char>((b[structure + 6] & ~7) | 5);
+                 }),
+                 "Corruption", "REC-HDR-1", "a game header that takes its result from a Result tag the game lacks");
   {
     // The codeword with every bit set: its value lies above every symbol's interval (the first
     // ply's total does not divide 2^32, so the top of the range is no symbol's).

@@ -14,6 +14,8 @@ namespace pgnarc::detail {
 
 // Header byte of a game in the structure stream.
 inline constexpr std::uint8_t kResultMask = 0x07;
+// The result field's value for "the result the game's Result tag gives" (8.1).
+inline constexpr std::uint8_t kResultTagged = 5;
 inline constexpr std::uint8_t kAnnotated = 0x08;  // null moves, comments, NAGs or variations follow
 inline constexpr std::uint8_t kHasFrame = 0x10;   // prelude and epilogue comments follow
 inline constexpr std::uint8_t kRaw = 0x20;        // a verbatim game; nothing else is set
@@ -35,6 +37,18 @@ enum ClockFrame : std::uint8_t { kFrameTexts = 0, kFrameSpaces = 1, kFrameBare =
 inline constexpr std::uint64_t kMaxPlies = 1u << 16;
 // The ply count of a line that does not store it (an unannotated main line).
 inline constexpr std::uint64_t kUnknownPlies = ~std::uint64_t{0};
+
+// The result the game's first Result tag gives (spec 8.1), if its value is exactly `1-0`, `0-1`,
+// `1/2-1/2` or `*`; else GameResult::kNone.
+inline GameResult tag_result(const std::vector<Tag>& tags) {
+  for (const Tag& t : tags) {
+    if (t.key != "Result") continue;
+    for (GameResult r : {GameResult::kWhiteWins, GameResult::kBlackWins, GameResult::kDraw, GameResult::kUnknown})
+      if (t.value == result_text(r)) return r;
+    return GameResult::kNone;
+  }
+  return GameResult::kNone;
+}
 
 // The number of plies the game's first PlyCount tag gives (spec 8.1), if its value is a plain
 // decimal (no leading zeros) of at most 2^16; else kUnknownPlies.

@@ -48,8 +48,9 @@ class DecodePolicy {
   void begin_game(GameResult result) {
     out.game.result = result;
     out.game.tags = std::move(tags_);
+    begun_ = true;
   }
-  const std::vector<Tag>& tags() const { return out.game.tags; }
+  const std::vector<Tag>& tags() const { return begun_ ? out.game.tags : tags_; }
   void frame_comment(int list, CommentKind kind, std::string_view text) {
     (list == 0 ? out.game.prelude : out.game.epilogue).push_back(Comment{kind, std::string(text)});
   }
@@ -248,6 +249,7 @@ class DecodePolicy {
 
   static constexpr std::size_t kNoHint = ~std::size_t{0};
   std::vector<Tag> tags_;             // until begin_game moves them into the game
+  bool begun_ = false;
   std::vector<std::uint8_t>* hints_;  // SAN hints of the moves, in event order (or null)
   // Tracks: the clock basis read from the game's tags at the first track, a track's prediction,
   // and the entry being read.

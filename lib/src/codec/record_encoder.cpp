@@ -196,7 +196,10 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
   // Encode into scratch streams first so that a failure leaves `out` untouched.
   CodecStreams s;
   s.coder = out.coder;
-  put_u8(s.structure, static_cast<std::uint8_t>(static_cast<std::uint8_t>(game.result) | (annotated ? kAnnotated : 0) |
+  // The result as the Result tag's when they agree (8.1): the tag already holds it.
+  const bool tagged = game.result != GameResult::kNone && tag_result(game.tags) == game.result;
+  const std::uint8_t result = tagged ? kResultTagged : static_cast<std::uint8_t>(game.result);
+  put_u8(s.structure, static_cast<std::uint8_t>(result | (annotated ? kAnnotated : 0) |
                                                 (frame ? kHasFrame : 0) | (counted ? kCounted : 0)));
   if (frame) {
     put_comments(game.prelude, s);

@@ -25,7 +25,7 @@ namespace pgnarc::detail {
 //   struct Line {...};   // what a line keeps from its record until its moves are walked
 //   void raw_game(std::string_view text);
 //   void begin_game(GameResult result);
-//   const std::vector<Tag>& tags() const;      // the game's, after begin_game
+//   const std::vector<Tag>& tags() const;      // the game's
 //   void frame_comment(int list, CommentKind kind, std::string_view text);   // 0 prelude, 1 epilogue
 //   Status main_line(Start& start);            // after the frame comments
 //   void null_move(Line&, std::uint32_t ply);
@@ -94,9 +94,15 @@ class RecordWalker {
       policy_.raw_game(text);
       return {};
     }
-    const std::uint8_t result = header & kResultMask;
-    if (result > static_cast<std::uint8_t>(GameResult::kUnknown)) return corrupt_record("reserved result value");
-    policy_.begin_game(static_cast<GameResult>(result));
+    GameResult result = static_cast<GameResult>(header & kResultMask);
+    if ((header & kResultMask) == kResultTagged) {
+      result = tag_result(policy_.tags());
+      if (result == GameResult::kNone)
+        return corrupt_record("game header takes its result from a Result tag the game does not have");
+    } else if (result > GameResult::kUnknown) {
+      return corrupt_record("reserved result value");
+    }
+    policy_.begin_game(result);
     if (header & kHasFrame)
       for (int list = 0; list < 2; ++list)
         if (auto st = frame_comments(list); !st) return st;
