@@ -243,15 +243,16 @@ TEST(CodecBytes, ClockTrack) {
 
 // [REC-CLK-7] With [TimeControl "B+I"], each player's first clock is predicted as B and each
 // later one as that player's previous clock plus I; a symbol of 255 or more is the byte 255 and
-// a varint of the rest. One frame for the whole track is one run.
+// a varint of the rest. One frame for the whole track is one run, the last, written as its frame
+// alone (it runs to the line's end).
 TEST(CodecBytes, ClockTrackPredictedFromTimeControl) {
   const Game g = parse_one("[TimeControl \"60+1\"]\n\n1. e4 {[%clk 0:01:00]} e5 {[%clk 0:01:00]} "
                            "2. Nf3 {[%clk 0:01:00]} Nc6 {[%clk 0:00:30]} 3. Bc4 {[%clk 3:00:00]} *");
   const CodecStreams s = encode(g);
-  // 5 plies. One run of 5 plies of frame 2: (5 - 1) * 16 + 2 = 66 = 42. Symbols: 60 - 60 = 0 twice;
+  // 5 plies. One run (the last) of frame 2: 02. Symbols: 60 - 60 = 0 twice;
   // (60 + 1) - 60 = 1: zigzag 2; (60 + 1) - 30 = 31: zigzag 62 = 3e; (60 + 1) - 10800 = -10739:
   // zigzag 21477 = 255 + 21222 = ff, varint e6 a5 01.
-  EXPECT_EQ(hex(s.structure), "0c 05 01 01 42 00 00 02 3e ff e6 a5 01 00");
+  EXPECT_EQ(hex(s.structure), "0c 05 01 01 02 00 00 02 3e ff e6 a5 01 00");
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game, g);
@@ -346,9 +347,9 @@ TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
 TEST(CodecBytes, EvaluationInAClockTrack) {
   const Game g = parse_one("1. e4 { [%eval 0.17] [%clk 0:01:00] } e5 { [%eval #-3] [%clk 0:01:00] } *");
   const CodecStreams s = encode(g);
-  // 2 plies; one run of 2 plies of frame 3: (2 - 1) * 16 + 3 = 13; 77 (the clock), zigzag(17) * 2 = 68 = 44; 77,
+  // 2 plies; one run (the last) of frame 3: 03; 77 (the clock), zigzag(17) * 2 = 68 = 44; 77,
   // zigzag(-3) * 2 + 1 = 11 = 0b.
-  EXPECT_EQ(hex(s.structure), "0c 02 01 01 13 77 44 77 0b 00");
+  EXPECT_EQ(hex(s.structure), "0c 02 01 01 03 77 44 77 0b 00");
   EXPECT_EQ(s.texts, "");
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
@@ -382,8 +383,9 @@ TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
   std::uint64_t frames3 = 0, plies = 0;
   for (std::uint64_t i = 0; i < runs; ++i) {
     ASSERT_TRUE(r.varint(v));
-    plies += (v >> 4) + 1;
-    if ((v & 15) == 3) frames3 += (v >> 4) + 1;
+    const std::uint64_t length = i + 1 == runs ? std::size(evals) - plies : (v >> 4) + 1;  // the last: to the end
+    plies += length;
+    if ((v & 15) == 3) frames3 += length;
   }
   EXPECT_EQ(plies, std::size(evals));
   EXPECT_EQ(frames3, static_cast<std::uint64_t>(canonical));
@@ -403,13 +405,14 @@ TEST(CodecDecode, RejectsBadEvaluations) {
   expect_corrupt(s, g.tags, "evaluation out of range");
 }
 
-// [REC-CLK-4] [REC-CLK-7] A track on a line without plies, a track cut short, frame runs that do
-// not cover the line exactly or repeat a frame, and a clock below zero are refused; all but the
-// last (whose prediction needs the game's tags) by the skipper too.
+// [REC-CLK-4] [REC-CLK-7] A track on a line without plies, a track cut short, frame runs that
+// reach the line's end before the last run, a last run with a length, runs that repeat a frame,
+// and a clock below zero are refused; all but the last (whose prediction needs the game's tags)
+// by the skipper too.
 TEST(CodecDecode, RejectsBadClockTracks) {
   const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } *");
   const CodecStreams good = encode(g);
-  ASSERT_EQ(hex(good.structure), "0c 02 01 01 11 77 77 00");
+  ASSERT_EQ(hex(good.structure), "0c 02 01 01 01 77 77 00");
   const auto with = [&](const char* bytes, std::size_t n) {
     CodecStreams s = good;
     s.structure = std::string(bytes, n);
@@ -423,17 +426,19 @@ TEST(CodecDecode, RejectsBadClockTracks) {
   s.structure.resize(6);  // the second clock is missing
   expect_corrupt(s, g.tags, "track cut short");
   expect_corrupt(with("\x0c\x02\x01\x00\x77\x77\x00", 7), g.tags, "no runs");
-  expect_corrupt(with("\x0c\x02\x01\x01\x21\x77\x77\x00", 8), g.tags,
-                 "a run longer than the line");
-  expect_corrupt(with("\x0c\x02\x01\x01\x1d\x77\x77\x00", 8), g.tags,
+  expect_corrupt(with("\x0c\x02\x01\x02\x12\x02\x77\x77\x00", 9), g.tags,
+                 "a run that reaches the line's end before the last");
+  expect_corrupt(with("\x0c\x02\x01\x01\x11\x77\x77\x00", 8), g.tags,
+                 "a last run with a length");
+  expect_corrupt(with("\x0c\x02\x01\x01\x0d\x77\x77\x00", 8), g.tags,
                  "a frame of precision 3");
-  expect_corrupt(with("\x0c\x02\x01\x01\x01\x77\x77\x00", 8), g.tags,
-                 "runs shorter than the line");
+  expect_corrupt(with("\x0c\x02\x01\x03\x01\x02\x01\x77\x77\x00", 10), g.tags,
+                 "more runs than plies");
   expect_corrupt(with("\x0c\x02\x01\x02\x01\x01\x77\x77\x00", 9), g.tags,
                  "two runs of one frame");
-  expect_corrupt(with("\x0c\x02\x01\x01\x11\x02\x77\x00", 8), g.tags,
+  expect_corrupt(with("\x0c\x02\x01\x01\x01\x02\x77\x00", 8), g.tags,
                  "a clock of 0 - 1 seconds");
-  expect_corrupt(with("\x0c\x02\x01\x01\x11\xff\xff\xff\xff\xff\xff\xff\x7f\x77\x00", 15), g.tags,
+  expect_corrupt(with("\x0c\x02\x01\x01\x01\xff\xff\xff\xff\xff\xff\xff\x7f\x77\x00", 15), g.tags,
                  "a symbol beyond any clock");
 }
 

@@ -663,26 +663,29 @@ void invalid_record_vectors() {
                    "a clock delta that takes the clock below zero");
   }
   {
-    // With [TimeControl "5+0"]: 3 plies, a clock track, one run of 3 plies of frame 2
-    // ((3 - 1) * 16 + 2 = 22), then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8:
-    // 0c 03 01 01 22 00 00 08 00.
+    // With [TimeControl "5+0"]: 3 plies, a clock track, one run (the last, its frame alone: 02),
+    // then the symbols zigzag(5 - 5) = 0, 0 and zigzag(5 - 1) = 8: 0c 03 01 01 02 00 00 08 00.
     const std::vector<std::vector<Tag>> tc = {{Tag{"TimeControl", "5+0"}}};
     GameBuilder b;
     PgnReader r5(memory_input("[TimeControl \"5+0\"]\n\n1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
     (void)r5.next(b);
     CodecStreams v5;
-    if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x03\x01\x01\x22\x00\x00\x08\x00", 9))
+    if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x03\x01\x01\x02\x00\x00\x08\x00", 9))
       std::abort();
     CodecStreams bad = v5;
-    bad.structure = std::string("\x0c\x03\x01\x02\x12\x02\x00\x00\x08\x00", 10);  // runs of 2 and 1 plies, both frame 2
+    bad.structure = std::string("\x0c\x03\x01\x02\x12\x02\x00\x00\x08\x00", 10);  // runs of 2 and (the last) 1 plies, both frame 2
     invalid_vector("clock_runs_repeat", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "two consecutive frame runs of one frame (the writer merges them)");
     bad = v5;
-    bad.structure[4] = 0x12;  // one run of 2 plies on a line of 3
+    bad.structure[4] = 0x12;  // the last run with a length (2 plies), which it may not have
     invalid_vector("clock_runs_short", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
-                   "frame runs that cover fewer plies than the line has");
+                   "a last frame run written with a length (it runs to the line's end)");
     bad = v5;
-    bad.structure[4] = 0x2e;  // frame 2 + 4 * 3: three digits after the seconds
+    bad.structure = std::string("\x0c\x03\x01\x02\x22\x01\x00\x00\x08\x00", 10);  // a first run of all 3 plies
+    invalid_vector("clock_runs_long", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                   "a frame run that reaches the line's end before the last run");
+    bad = v5;
+    bad.structure[4] = 0x0e;  // frame 2 + 4 * 3: three digits after the seconds
     invalid_vector("clock_frame_precision", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "a track frame of precision 3 (clocks have at most two digits after the seconds)");
     bad = v5;
@@ -692,13 +695,12 @@ void invalid_record_vectors() {
     bad = v5;
     bad.moves.clear();  // a line of 0 plies: no symbols
     bad.move_bits = 0;
-    bad.structure = std::string("\x0c\x00\x01\x01\x02\x00\x00", 7);
+    bad.structure = std::string("\x0c\x00\x01\x01\x02\x00\x00", 7);  // (0 plies, a track, 1 run)
     invalid_vector("clock_track_without_plies", archive_of({bad}, tc), "Corruption", "REC-CLK-4",
                    "a clock track on a line of no plies");
-    // One run of 3 plies of frame 3 ((3 - 1) * 16 + 3 = 23), the first evaluation mate in 0
-    // (zigzag(0) * 2 + 1 = 01).
+    // One run (the last) of frame 3, the first evaluation mate in 0 (zigzag(0) * 2 + 1 = 01).
     bad = v5;
-    bad.structure = std::string("\x0c\x03\x01\x01\x23\x00\x01\x00\x00\x08\x00\x00", 12);
+    bad.structure = std::string("\x0c\x03\x01\x01\x03\x00\x01\x00\x00\x08\x00\x00", 12);
     invalid_vector("evaluation_mate_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-6",
                    "an evaluation of mate in 0");
   }

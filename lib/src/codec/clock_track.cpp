@@ -210,7 +210,8 @@ void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& bas
     ++runs.back().first;
   }
   put_varint(structure, runs.size());
-  for (const auto& [length, frame] : runs) put_varint(structure, (length - 1) << 4 | frame);
+  for (std::size_t r = 0; r < runs.size(); ++r)
+    put_varint(structure, r + 1 == runs.size() ? runs[r].second : (runs[r].first - 1) << 4 | runs[r].second);
   ClockPredictor clocks{basis, {0, 0}};
   std::int64_t last_eval = 0;  // the track's last evaluation in centipawns
   for (const Entry& e : entries) {

@@ -138,11 +138,12 @@ bool get_symbol(Reader& in, std::uint64_t& u) {
 // A track entry's frame byte: the text around the command (ClockFrame) + 4 * the clock's precision.
 inline ClockFrame frame_kind(std::uint8_t frame) { return static_cast<ClockFrame>(frame & 3); }
 inline int frame_precision(std::uint8_t frame) { return frame >> 2; }
-// A track's frames as runs of (length, frame byte), each run written as (length - 1) * 16 + frame.
+// A track's frames as runs of (length, frame byte), each run but the last written as
+// (length - 1) * 16 + frame, the last as its frame alone (it runs to the end of the line).
 using FrameRuns = std::vector<std::pair<std::uint64_t, std::uint8_t>>;
 // Reads a track's frame runs (REC-CLK-7) into `runs`: null, or why they are wrong (none, one
-// reaching past the line, two in a row with one frame, a precision above 2, fewer plies than the
-// line's).
+// reaching the end of the line before the last, two in a row with one frame, a precision above
+// 2, a last run with a length).
 template <class Reader>
 const char* read_frame_runs(Reader& in, std::uint64_t plies, FrameRuns& runs) {
   std::uint64_t n;
@@ -152,15 +153,17 @@ const char* read_frame_runs(Reader& in, std::uint64_t plies, FrameRuns& runs) {
   for (std::uint64_t r = 0; r < n; ++r) {
     std::uint64_t v;
     if (!in.varint(v)) return "clock track runs past the end of its section";
+    const bool last = r + 1 == n;
+    if (last && v > 15) return "clock track's last frame run with a length";
     const auto frame = static_cast<std::uint8_t>(v & 15);
-    const std::uint64_t length = (v >> 4) + 1;
+    const std::uint64_t length = last ? plies - covered : (v >> 4) + 1;
     if (frame_precision(frame) > kMaxClockPrecision) return "clock track frame of a precision above 2";
-    if (length > plies - covered) return "clock track frame runs longer than the line";
+    if (!last && length >= plies - covered) return "clock track frame runs longer than the line";
     if (!runs.empty() && runs.back().second == frame) return "two clock track frame runs of one frame";
     covered += length;
     runs.emplace_back(length, frame);
   }
-  return covered == plies ? nullptr : "clock track frame runs shorter than the line";
+  return nullptr;
 }
 
 // One clock of a line's track, for the writer: its slot (1-based ply) and its comment split
