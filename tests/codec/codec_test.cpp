@@ -144,8 +144,7 @@ TEST(CodecBytes, UnannotatedLineEndsItself) {
 // [REC-HDR-1] [MOVE-SYM-1] A main line counted by the game's PlyCount tag (header bit 6) codes
 // no end, and an annotated one stores no ply count; the codeword is shorter than the same game's
 // without the tag. A PlyCount that differs from the plies, or is not in its plain form, is not
-// used; and decoding with a PlyCount tag other than the one the game was coded with is an error
-// or a different game, never the same bytes read as the original.
+// used; decoding a counted game without its PlyCount tag is an error.
 TEST(CodecBytes, MainLinesCountedByPlyCount) {
   const Game plain = parse_one("1. e4 e5 2. Nf3 Nc6 3. Bb5 *");
   Game counted = plain;
@@ -707,6 +706,72 @@ TEST(CodecRoundTrip, MillionsOfRandomPlies) {
   EXPECT_GT(promotions, 1000);
   EXPECT_EQ(max_moves, 218);
   EXPECT_GT(single, 100);
+}
+
+// [REC-HDR-1] Random games (from several starts, some with a null move, a comment or a
+// variation) with PlyCount and Result tags that match, differ, repeat or are not in their plain
+// form, in random order: each decodes to itself, and its header byte has bit 6 and result 5
+// exactly where the first PlyCount and Result tags give the main line's plies and marker.
+TEST(CodecRoundTrip, RandomGamesWithPlyCountAndResultTags) {
+  std::mt19937_64 rng(30);
+  const std::vector<std::string> fens = {"", "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1", "k7/8/1Q6/8/8/8/8/7K b - - 0 1"};
+  const GameResult results[] = {GameResult::kNone, GameResult::kWhiteWins, GameResult::kBlackWins, GameResult::kDraw,
+                                GameResult::kUnknown};
+  int counted = 0, tagged = 0;
+  for (int round = 0; round < 20; ++round) {
+    CodecStreams s;
+    std::vector<Game> games;
+    std::vector<std::uint8_t> want;  // each game's expected header bits 6 and 0-2
+    for (int i = 0; i < 100; ++i) {
+      Game g = random_moves_game(rng, fens[rng() % fens.size()], static_cast<int>(rng() % 40));
+      if (rng() % 4 == 0 && !g.events.empty()) g.events.insert(g.events.begin() + 1, GameEvent::comment("c"));
+      std::uint64_t main = 0;
+      for (const GameEvent& e : g.events) main += e.type == GameEvent::kMove;
+      g.result = results[rng() % 5];
+      std::vector<Tag> extra;
+      const auto plies = [&](long long v) { return std::to_string(v); };
+      switch (rng() % 7) {
+        case 0: extra.push_back(Tag{"PlyCount", plies(static_cast<long long>(main))}); break;
+        case 1: extra.push_back(Tag{"PlyCount", plies(static_cast<long long>(main) + 1)}); break;
+        case 2: extra.push_back(Tag{"PlyCount", "0" + plies(static_cast<long long>(main))}); break;
+        case 3: extra.push_back(Tag{"PlyCount", "x"}); extra.push_back(Tag{"PlyCount", plies(static_cast<long long>(main))}); break;
+        case 4: extra.push_back(Tag{"PlyCount", rng() % 2 ? "65536" : "65537"}); break;
+        default: break;
+      }
+      switch (rng() % 5) {
+        case 0: extra.push_back(Tag{"Result", result_text(g.result)}); break;
+        case 1: extra.push_back(Tag{"Result", result_text(results[rng() % 5])}); break;
+        case 2: extra.push_back(Tag{"Result", "?"}); break;
+        default: break;
+      }
+      std::shuffle(extra.begin(), extra.end(), rng);
+      for (Tag& t : extra) g.tags.push_back(std::move(t));
+      // The first PlyCount and Result tags decide, each in its plain form only.
+      const Tag* pc = nullptr;
+      const Tag* rt = nullptr;
+      for (const Tag& t : g.tags) {
+        if (!pc && t.key == "PlyCount") pc = &t;
+        if (!rt && t.key == "Result") rt = &t;
+      }
+      const bool is_counted = pc && pc->value == std::to_string(main);
+      const bool is_tagged = rt && g.result != GameResult::kNone && rt->value == result_text(g.result);
+      counted += is_counted;
+      tagged += is_tagged;
+      want.push_back(static_cast<std::uint8_t>((is_counted ? 0x40 : 0) | (is_tagged ? 5 : static_cast<int>(g.result))));
+      games.push_back(g);
+      ASSERT_TRUE(encode_game(g, s).ok());
+    }
+    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      ASSERT_FALSE(c.structure.empty());
+      EXPECT_EQ(static_cast<std::uint8_t>(c.structure[0]) & 0x47, want[i]) << i;
+      auto d = decode_game(c, games[i].tags);
+      ASSERT_TRUE(d.ok()) << d.error().to_string();
+      ASSERT_EQ(d->game, games[i]);
+    }
+  }
+  EXPECT_GT(counted, 200);
+  EXPECT_GT(tagged, 200);
 }
 
 TEST(CodecRoundTrip, RawGamesKeepTheirBytes) {

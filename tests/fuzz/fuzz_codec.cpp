@@ -1,8 +1,11 @@
 // Fuzz target: the move codec's decoder on arbitrary streams. The input gives three 16-bit
-// lengths, then the moves, structure and texts streams, then the raw stream. A record that
-// decodes encodes to one that decodes to the same game.
+// lengths, then the moves, structure and texts streams, then the raw stream. The record is
+// decoded with no tags and with a PlyCount and a Result tag taken from the first two bytes (so
+// that counted main lines and tagged results are reached). A record that decodes can be skipped,
+// and encodes, with the same tags, to one that decodes to the same game.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "codec/codec.h"
 
@@ -19,16 +22,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rest.remove_prefix(n);
   }
   c.raw = rest;
-  pgnarc::CodecCursor skip = c;
-  const bool skipped = pgnarc::skip_game(skip, {}).ok();
-  auto d = pgnarc::decode_game(c, {});
-  if (!d) return 0;
-  if (!skipped) __builtin_trap();  // whatever decodes can be skipped
-  if (d->raw) return 0;
-  pgnarc::CodecStreams s;
-  if (!pgnarc::encode_game(d->game, s)) __builtin_trap();
-  pgnarc::CodecCursor c2{s.moves, s.structure, s.texts, s.raw};
-  auto d2 = pgnarc::decode_game(c2, {});
-  if (!d2 || !(d2->game == d->game)) __builtin_trap();
+  static const char* const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
+  const std::vector<pgnarc::Tag> tagged = {pgnarc::Tag{"PlyCount", std::to_string(data[0] % 64)},
+                                           pgnarc::Tag{"Result", results[data[1] % 4]}};
+  for (const std::vector<pgnarc::Tag>& tags : {std::vector<pgnarc::Tag>{}, tagged}) {
+    pgnarc::CodecCursor in = c, skip = c;
+    const bool skipped = pgnarc::skip_game(skip, tags).ok();
+    auto d = pgnarc::decode_game(in, tags);
+    if (!d) continue;
+    if (!skipped) __builtin_trap();  // whatever decodes can be skipped
+    if (d->raw) continue;
+    pgnarc::CodecStreams s;
+    if (!pgnarc::encode_game(d->game, s)) __builtin_trap();
+    pgnarc::CodecCursor c2{s.moves, s.structure, s.texts, s.raw};
+    auto d2 = pgnarc::decode_game(c2, tags);
+    if (!d2 || !(d2->game == d->game)) __builtin_trap();
+  }
   return 0;
 }

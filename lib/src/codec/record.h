@@ -35,7 +35,8 @@ enum ClockFrame : std::uint8_t { kFrameTexts = 0, kFrameSpaces = 1, kFrameBare =
 // Limits (format specification, "Limits").
 // Plies in one game, all its lines together: bounds the work a few bytes can ask of a decoder.
 inline constexpr std::uint64_t kMaxPlies = 1u << 16;
-// The ply count of a line that does not store it (an unannotated main line).
+// The ply count of a line whose length is not known (an unannotated main line not counted by a
+// PlyCount tag): its symbols code its end.
 inline constexpr std::uint64_t kUnknownPlies = ~std::uint64_t{0};
 
 // The result the game's first Result tag gives (spec 8.1), if its value is exactly `1-0`, `0-1`,

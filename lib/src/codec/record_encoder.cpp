@@ -36,7 +36,8 @@ bool variation_follows(const std::vector<GameEvent>& events, std::size_t i, std:
 
 // Encodes the line made of events [begin, end) (one nesting level; variations recurse), its
 // move symbols into `symbols`. An unannotated line (the main line of a game of moves only) has
-// no ply count: its symbols code the end of the line.
+// no structure entries; unless it is counted (its plies are the PlyCount tag's), its symbols
+// code the end of the line. A counted annotated line stores no ply count.
 Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std::size_t end,
                    const model::LineState& start, bool annotated, bool counted, int depth,
                    const ClockBasis& basis, CodecStreams& out, std::vector<PlySymbol>& symbols, CodecStats* stats) {

@@ -39,7 +39,8 @@ namespace pgnarc::detail {
 //                   std::string_view after);
 //   Status moves(RecordWalker&, Line&, const Start&, std::uint64_t plies, int depth);
 //                // reads the line's move symbols, then calls walker.line(start, true, depth + 1)
-//                // for each variation; plies is kUnknownPlies for an unannotated line (depth 0)
+//                // for each variation; plies is kUnknownPlies for an unannotated main line
+//                // that is not counted (its symbols code its end)
 //   Status end_moves(CodecCursor&);  // after the game: checks the end of its move codeword and
 //                                    // advances the cursor's moves past it
 //
