@@ -18,9 +18,9 @@ int base62_digit(char c) {
 
 constexpr char kBase62[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-// A decimal number without leading zeros ("0" alone may be 0), at most 18 digits.
-bool parse_natural(std::string_view v, std::int64_t& out) {
-  if (v.empty() || v.size() > 18 || (v[0] == '0' && v.size() > 1)) return false;
+// The digits of `v` as a number, if `v` is nothing but digits (at most 18 of them).
+bool parse_digits(std::string_view v, std::int64_t& out) {
+  if (v.size() > 18) return false;
   std::int64_t n = 0;
   for (char c : v) {
     if (!is_digit(c)) return false;
@@ -30,16 +30,14 @@ bool parse_natural(std::string_view v, std::int64_t& out) {
   return true;
 }
 
-// `n` as exactly `digits` decimal digits, if it is in range and written so.
+// A decimal number without leading zeros ("0" alone may be 0), at most 18 digits.
+bool parse_natural(std::string_view v, std::int64_t& out) {
+  return !v.empty() && !(v[0] == '0' && v.size() > 1) && parse_digits(v, out);
+}
+
+// `v` as exactly `digits` decimal digits.
 bool parse_fixed(std::string_view v, int digits, std::int64_t& out) {
-  if (v.size() != static_cast<std::size_t>(digits)) return false;
-  std::int64_t n = 0;
-  for (char c : v) {
-    if (!is_digit(c)) return false;
-    n = n * 10 + (c - '0');
-  }
-  out = n;
-  return true;
+  return v.size() == static_cast<std::size_t>(digits) && parse_digits(v, out);
 }
 
 // `n` (at least 0) in decimal.
