@@ -163,7 +163,7 @@ std::string typed_body(const ValueForm& form, const TypedValues& t, const std::v
 }
 
 // Predicts each rating of a block from the same player's previous rating in the block, else
-// from the rating before it in the same game, else from the last rating of the block (9.4.1).
+// from the rating before it in the same game, else from the last rating of the block (9.4.2).
 class RatingPredictor {
  public:
   void start_game() { in_game_ = false; }

@@ -1,6 +1,7 @@
 // The tags section of a block (9.4): the key table, each game's keys, then per key a column of
-// its values, each column a value list (its distinct values in order of first use) and one
-// fixed-width reference per tag.
+// its values: as text (a value list of its distinct values in order of first use and one
+// fixed-width reference per tag) or typed (integers, ratings, dates, times, identifiers coded
+// as numbers, each value out of its form kept as text; tag_values.h).
 #pragma once
 
 #include <cstdint>
