@@ -34,7 +34,8 @@ constexpr std::size_t kMaxHeldBlocks = 256;
 constexpr std::size_t kMaxHeldTagBytes = 4u << 20;
 // A dictionary is trained only on at least 8 times its size of tags, and only if it can hold
 // 4 KiB (less is not worth an element).
-constexpr std::size_t kTrainingPerDictionaryByte = 8;
+// The dictionary sizes tried, as shares of the tags trained on (1/2, 1/4, 1/8, 1/16).
+constexpr std::size_t kDictionaryShares[] = {2, 4, 8, 16};
 constexpr std::size_t kMinDictionaryBytes = 4096;
 
 }  // namespace
@@ -160,8 +161,10 @@ struct ArchiveWriter::Impl {
     return {};
   }
 
-  // A dictionary trained on the held blocks' tags, if it makes them smaller counting its own
-  // element (placed then); else null.
+  // A dictionary trained on the held blocks' tags, of the size among a few that makes them
+  // smallest counting its own element (placed then), if any makes them smaller; else null. The
+  // sizes are a half, a quarter, an eighth and a sixteenth of the tags trained on (at most
+  // options.dictionary_bytes): what pays depends on how much the blocks' tags repeat each other.
   Result<std::shared_ptr<const WriterDictionary>> train() {
     const std::shared_ptr<const WriterDictionary> none;
     std::vector<std::string> sections;
@@ -170,22 +173,31 @@ struct ArchiveWriter::Impl {
       sections.push_back(b.tags_raw);
       total += b.tags_raw.size();
     }
-    const std::size_t capacity =
-        std::min<std::size_t>({options.dictionary_bytes, total / kTrainingPerDictionaryByte, kMaxDictionaryBytes});
-    if (capacity < kMinDictionaryBytes) return none;
-    std::string content = train_tag_dictionary(sections, capacity);
-    if (content.empty()) return none;
-    auto trained = WriterDictionary::make(std::move(content), options.zstd_level);
-    if (!trained) return none;
-    const std::string element = encode_dictionary_element(*trained, store);
-    std::size_t with = element.size(), without = 0;
-    for (const std::string& sec : sections) {
-      with += trained->compress(sec).size();
-      without += detail::compress_frame(sec, options.zstd_level).size();
+    std::size_t without = 0;
+    for (const std::string& sec : sections) without += detail::compress_frame(sec, options.zstd_level).size();
+    std::shared_ptr<const WriterDictionary> best;
+    std::string best_element;
+    std::size_t best_size = without, last_capacity = 0;
+    for (const std::size_t share : kDictionaryShares) {
+      const std::size_t capacity = std::min<std::size_t>({options.dictionary_bytes, total / share, kMaxDictionaryBytes});
+      if (capacity < kMinDictionaryBytes || capacity == last_capacity) continue;
+      last_capacity = capacity;
+      std::string content = train_tag_dictionary(sections, capacity);
+      if (content.empty()) continue;
+      auto trained = WriterDictionary::make(std::move(content), options.zstd_level);
+      if (!trained) continue;
+      std::string element = encode_dictionary_element(*trained, store);
+      std::size_t with = element.size();
+      for (const std::string& sec : sections) with += trained->compress(sec).size();
+      if (with < best_size) {
+        best_size = with;
+        best = std::move(trained);
+        best_element = std::move(element);
+      }
     }
-    if (with >= without) return none;
-    if (auto st = place_dictionary(element, trained->id(), trained->content()); !st) return st.error();
-    return trained;
+    if (!best) return none;
+    if (auto st = place_dictionary(best_element, best->id(), best->content()); !st) return st.error();
+    return best;
   }
 
   // Decides on the tag dictionary: the one an archive copied in offers, else one trained on the
