@@ -737,6 +737,14 @@ void invalid_record_vectors() {
                    "Corruption", "TAGS-3", "a date column whose first value is one past 9999.12.31");
     invalid_vector("tag_coding_reserved", edit_block(dated, [&](std::string& b) { b[dated_end - 7] = 6; }),
                    "Corruption", "TAGS-1", "a column of coding 6 (reserved)");
+    // A base-62 identifier column of 10 digits (L = 0a: eight byte planes, the section's last 16
+    // bytes) whose first number has its highest byte ff: above 62^10 and, read as a signed
+    // number, below 0 (a fuzzer found a reader that wrote it out).
+    const std::string ids = archive_of({s, s}, {{Tag{"Id", "zzzzzzzzzz"}}, {Tag{"Id", "0000000000"}}});
+    const std::size_t ids_end = kBlockHeaderSize + kSections * kSectionEntrySize +
+                                get_le(ids.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+    invalid_vector("tag_identifier_out_of_range", edit_block(ids, [&](std::string& b) { b[ids_end - 2] = '\xff'; }),
+                   "Corruption", "TAGS-3", "a base-62 identifier above 62^L whose eight bytes read as a negative number");
     // A rating column (coding 02, size 02: player key 00, code 01) naming itself as its player.
     const std::string rated = archive_of({s}, {{Tag{"White", "a."}, Tag{"WhiteElo", "1500"}}});
     const std::size_t rated_end = kBlockHeaderSize + kSections * kSectionEntrySize +

@@ -300,5 +300,27 @@ TEST(TagsSection, NonCanonicalSectionsAreRejected) {
   EXPECT_EQ(encode_tags_section({{Tag{"N", "5"}}}, 0), typed);
 }
 
+// A base-62 identifier of 10 digits takes eight byte planes, which can hold numbers above 62^10
+// and above any signed 64-bit number: both are out of range (a fuzzer found the second decoded
+// as a negative number).
+TEST(TagsSection, IdentifiersBeyondTheirDigitsAreRejected) {
+  const Games g = one_column("Id", {"zzzzzzzzzz", "0000000000"});
+  const std::string section = encode_tags_section(g, 0);
+  // Key table (01 02 "Id"), two games of one tag (01 00 01 00), then the column: coding 05, size,
+  // L = 0a, prefix length 00, flags 01 01, then 2 x 8 plane bytes.
+  const std::size_t column = 1 + 1 + 2 + 4;
+  ASSERT_EQ(section[column], static_cast<char>(TagCoding::kIdentifier));
+  ASSERT_EQ(section[column + 2], '\x0a');
+  const std::size_t planes = column + 2 + 1 + 1 + 2;
+  ASSERT_EQ(section.size(), planes + 16);
+  EXPECT_EQ(decode(section, 2), g);
+  BlockTags tags;
+  for (const unsigned char top : {0x7F, 0xFF}) {  // the first number's highest byte (plane 7)
+    std::string bad = section;
+    bad[planes + 7 * 2] = static_cast<char>(top);
+    EXPECT_FALSE(decode_tags_section(bad, 2, "t", tags).ok()) << int(top);
+  }
+}
+
 }  // namespace
 }  // namespace pgnarc::container

@@ -546,8 +546,10 @@ Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, 
         fallback.push_back(slots[e]);
         continue;
       }
-      const std::int64_t v = static_cast<std::int64_t>(plane_ref(planes, typed, i++, width));
-      if (v >= limit) return bad("identifier out of range");
+      // Compared unsigned: eight planes (10 base-62 digits) hold numbers above any int64.
+      const std::uint64_t n = plane_ref(planes, typed, i++, width);
+      if (n >= static_cast<std::uint64_t>(limit)) return bad("identifier out of range");
+      const auto v = static_cast<std::int64_t>(n);
       if (!keep(out, out.arena, slots[e], form, v)) return bad("typed values larger than the limit");
     }
   } else {
