@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "api/pack_pipeline.h"
@@ -161,8 +162,9 @@ struct ArchiveWriter::Impl {
     return {};
   }
 
-  // A dictionary trained on the held blocks' tags, of the size among a few that makes them
-  // smallest counting its own element (placed then), if any makes them smaller; else null. The
+  // A dictionary trained on the held blocks' tags, of the size among a few that makes them and
+  // their name tables smallest counting its own element (placed then), if any makes them
+  // smaller; else null. The
   // sizes are a half, a quarter, an eighth and a sixteenth of the tags trained on (at most
   // options.dictionary_bytes): what pays depends on how much the blocks' tags repeat each other.
   Result<std::shared_ptr<const WriterDictionary>> train() {
@@ -173,8 +175,24 @@ struct ArchiveWriter::Impl {
       sections.push_back(b.tags_raw);
       total += b.tags_raw.size();
     }
+    // The name tables of the held blocks (as one run of entries per field): their chunks are
+    // compressed with the dictionary too, where that is smaller.
+    std::vector<std::string> held_names(kNameFieldCount);
+    for (int f = 0; f < kNameFieldCount; ++f) {
+      std::set<std::string_view> values;
+      for (const EncodedBlock& b : held) values.insert(b.names[f].begin(), b.names[f].end());
+      std::string_view previous;
+      for (std::string_view v : values) {
+        put_chunk_entry(held_names[f], previous, v, {0});
+        previous = v;
+      }
+    }
     std::size_t without = 0;
     for (const std::string& sec : sections) without += detail::compress_frame(sec, options.zstd_level).size();
+    std::vector<std::size_t> names_without;
+    for (const std::string& n : held_names)
+      names_without.push_back(n.empty() ? 0 : detail::compress_frame(n, options.zstd_level).size());
+    for (std::size_t n : names_without) without += n;
     std::shared_ptr<const WriterDictionary> best;
     std::string best_element;
     std::size_t best_size = without, last_capacity = 0;
@@ -189,6 +207,8 @@ struct ArchiveWriter::Impl {
       std::string element = encode_dictionary_element(*trained, store);
       std::size_t with = element.size();
       for (const std::string& sec : sections) with += trained->compress(sec).size();
+      for (int f = 0; f < kNameFieldCount; ++f)
+        if (!held_names[f].empty()) with += std::min(trained->compress(held_names[f]).size(), names_without[f]);
       if (with < best_size) {
         best_size = with;
         best = std::move(trained);
