@@ -719,10 +719,14 @@ void invalid_record_vectors() {
   {
     // Tags: two games, Event "a." and "b." (text: no typed form reads them); the section ends
     // with the column's two one-byte references (0 0: both first uses).
+    // Where the tags section (the block's first) ends, from the block's start.
+    const auto tags_end_of = [](const std::string& archive) {
+      return kBlockHeaderSize + kSections * kSectionEntrySize +
+             get_le(archive.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+    };
     const std::string tagged = archive_of({s, s},
                                           {{Tag{"Event", "a."}}, {Tag{"Event", "b."}}});
-    const std::size_t tags_end = kBlockHeaderSize + kSections * kSectionEntrySize +
-                                 get_le(tagged.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+    const std::size_t tags_end = tags_end_of(tagged);
     invalid_vector("tag_reference_out_of_range", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 3; }),
                    "Corruption", "TAGS-2", "a tag reference to a value of the value list not used before it");
     invalid_vector("tag_value_unused", edit_block(tagged, [&](std::string& b) { b[tags_end - 1] = 1; }),
@@ -730,8 +734,7 @@ void invalid_record_vectors() {
     // Typed columns (9.4.1): two games of Date 9999.12.31 make a date column (coding 03, size
     // 05): the first code 1 + zigzag(10001 * 13 * 32 - 1), four bytes, then 01 (the same date).
     const std::string dated = archive_of({s, s}, {{Tag{"Date", "9999.12.31"}}, {Tag{"Date", "9999.12.31"}}});
-    const std::size_t dated_end = kBlockHeaderSize + kSections * kSectionEntrySize +
-                                  get_le(dated.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+    const std::size_t dated_end = tags_end_of(dated);
     invalid_vector("tag_date_out_of_range",
                    edit_block(dated, [&](std::string& b) { b[dated_end - 5] = static_cast<char>(b[dated_end - 5] + 2); }),
                    "Corruption", "TAGS-3", "a date column whose first value is one past 9999.12.31");
@@ -741,14 +744,12 @@ void invalid_record_vectors() {
     // bytes) whose first number has its highest byte ff: above 62^10 and, read as a signed
     // number, below 0 (a fuzzer found a reader that wrote it out).
     const std::string ids = archive_of({s, s}, {{Tag{"Id", "zzzzzzzzzz"}}, {Tag{"Id", "0000000000"}}});
-    const std::size_t ids_end = kBlockHeaderSize + kSections * kSectionEntrySize +
-                                get_le(ids.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+    const std::size_t ids_end = tags_end_of(ids);
     invalid_vector("tag_identifier_out_of_range", edit_block(ids, [&](std::string& b) { b[ids_end - 2] = '\xff'; }),
                    "Corruption", "TAGS-3", "a base-62 identifier above 62^L whose eight bytes read as a negative number");
     // A rating column (coding 02, size 02: player key 00, code 01) naming itself as its player.
     const std::string rated = archive_of({s}, {{Tag{"White", "a."}, Tag{"WhiteElo", "1500"}}});
-    const std::size_t rated_end = kBlockHeaderSize + kSections * kSectionEntrySize +
-                                  get_le(rated.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+    const std::size_t rated_end = tags_end_of(rated);
     invalid_vector("tag_rating_of_a_rating", edit_block(rated, [&](std::string& b) { b[rated_end - 2] = 1; }),
                    "Corruption", "TAGS-4", "a rating column whose player column is itself");
     invalid_vector("unknown_layout", edit_block(tagged, [](std::string& b) { b[6] = 2; }), "Unsupported", "BLOCK-1",
