@@ -81,6 +81,9 @@ struct Game {
   int mainline_plies() const;
 };
 
+// The value of the first of `tags` named `key`, or nullptr.
+const std::string* find_tag(const std::vector<Tag>& tags, std::string_view key);
+
 // The start position the tags describe: the FEN tag if present (with or without SetUp "1"),
 // else the standard start; Chess960 when the Variant tag says so (Chess960, Fischerandom, ...)
 // or the castling rights need it. Variants other than standard chess and Chess960 fail with

@@ -26,8 +26,8 @@ Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
   return all_tags ? decode_tags(b) : Status{};
 }
 
-// The block's tags section is decoded whole, once: typed columns are read from their start,
-// and a rating from the ratings before it (9.4.1).
+// The block's tags section is decoded whole, once: typed columns are read from their start
+// (9.4.1), and a rating from the ratings before it (9.4.2).
 Status Archive::Impl::decode_tags(std::uint32_t b) {
   if (tags_decoded) return {};
   if (auto st = decode_tags_section(block.sections[kTags], block.games, file->where(b), block.tags); !st) return st;

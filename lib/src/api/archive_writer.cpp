@@ -33,9 +33,8 @@ namespace {
 // peak there).
 constexpr std::size_t kMaxHeldBlocks = 256;
 constexpr std::size_t kMaxHeldTagBytes = 4u << 20;
-// A dictionary is trained only on at least 8 times its size of tags, and only if it can hold
-// 4 KiB (less is not worth an element).
-// The dictionary sizes tried, as shares of the tags trained on (1/2, 1/4, 1/8, 1/16).
+// The dictionary sizes tried, as shares of the tags trained on (1/2, 1/4, 1/8, 1/16), each only
+// if it can hold 4 KiB (less is not worth an element).
 constexpr std::size_t kDictionaryShares[] = {2, 4, 8, 16};
 constexpr std::size_t kMinDictionaryBytes = 4096;
 
@@ -164,8 +163,7 @@ struct ArchiveWriter::Impl {
 
   // A dictionary trained on the held blocks' tags, of the size among a few that makes them and
   // their name tables smallest counting its own element (placed then), if any makes them
-  // smaller; else null. The
-  // sizes are a half, a quarter, an eighth and a sixteenth of the tags trained on (at most
+  // smaller; else null. The sizes are shares of the tags trained on (kDictionaryShares, at most
   // options.dictionary_bytes): what pays depends on how much the blocks' tags repeat each other.
   Result<std::shared_ptr<const WriterDictionary>> train() {
     const std::shared_ptr<const WriterDictionary> none;

@@ -145,11 +145,11 @@ Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const detail
   // White and Black share the players' table: a block where the player played the other colour
   // is a candidate too, and its games are then read.
   const std::pair<const std::optional<NameWant>*, int> name_fields[] = {
-      {&names.white, {kPlayerField}}, {&names.black, {kPlayerField}}, {&names.player, {kPlayerField}},
-      {&names.event, {kEventField}}};
-  for (const auto& [want, fields] : name_fields)
+      {&names.white, kPlayerField}, {&names.black, kPlayerField}, {&names.player, kPlayerField},
+      {&names.event, kEventField}};
+  for (const auto& [want, field] : name_fields)
     if (*want)
-      if (auto st = restrict_names(fields, **want); !st) return st.error();
+      if (auto st = restrict_names(field, **want); !st) return st.error();
   // Web addresses are not in the Site table (indexed_name): a Site search that could match one,
   // by substring or for an address, leaves every block a candidate.
   if (names.site && names.site->exact && indexed_name(kSiteField, names.site->want))

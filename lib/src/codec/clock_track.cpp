@@ -167,26 +167,24 @@ void append_eval_frame(std::string& out, const Evaluation& e) {
 }
 
 ClockBasis clock_basis(const std::vector<Tag>& tags) {
-  for (const Tag& t : tags) {
-    if (t.key != "TimeControl") continue;
-    ClockBasis b;
-    const std::size_t plus = t.value.find('+');
-    const auto number = [](std::string_view d, std::int64_t& out) {
-      if (d.empty() || d.size() > 9) return false;
-      out = 0;
-      for (char c : d) {
-        if (c < '0' || c > '9') return false;
-        out = out * 10 + (c - '0');
-      }
-      return true;
-    };
-    const std::string_view v = t.value;
-    if (plus == std::string::npos ? !number(v, b.base)
-                                  : !number(v.substr(0, plus), b.base) || !number(v.substr(plus + 1), b.increment))
-      return {};
-    return b;
-  }
-  return {};
+  const std::string* tc = find_tag(tags, "TimeControl");
+  if (!tc) return {};
+  ClockBasis b;
+  const std::size_t plus = tc->find('+');
+  const auto number = [](std::string_view d, std::int64_t& out) {
+    if (d.empty() || d.size() > 9) return false;
+    out = 0;
+    for (char c : d) {
+      if (c < '0' || c > '9') return false;
+      out = out * 10 + (c - '0');
+    }
+    return true;
+  };
+  const std::string_view v = *tc;
+  if (plus == std::string::npos ? !number(v, b.base)
+                                : !number(v.substr(0, plus), b.base) || !number(v.substr(plus + 1), b.increment))
+    return {};
+  return b;
 }
 
 void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& basis, std::string& structure,

@@ -62,14 +62,7 @@ bool decode_eval(std::uint64_t e, std::int64_t& last_centipawns, Evaluation& out
 // Appends the text before the clock command in frame 3: " [%eval E] ".
 void append_eval_frame(std::string& out, const Evaluation& e);
 
-// --- Numbers ----------------------------------------------------------------------------------
-
-constexpr std::uint64_t zigzag(std::int64_t v) {
-  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
-}
-constexpr std::int64_t unzigzag(std::uint64_t v) {
-  return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
-}
+// --- Numbers (zigzag and unzigzag: common/bytes.h) ---------------------------------------------
 
 // Clock items: the last clocks of a line's two players (slots of even and odd parity), from which
 // clocks are coded as differences; each counts from 0.

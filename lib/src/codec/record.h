@@ -42,30 +42,23 @@ inline constexpr std::uint64_t kUnknownPlies = ~std::uint64_t{0};
 // The result the game's first Result tag gives (spec 8.1), if its value is exactly `1-0`, `0-1`,
 // `1/2-1/2` or `*`; else GameResult::kNone.
 inline GameResult tag_result(const std::vector<Tag>& tags) {
-  for (const Tag& t : tags) {
-    if (t.key != "Result") continue;
+  if (const std::string* v = find_tag(tags, "Result"))
     for (GameResult r : {GameResult::kWhiteWins, GameResult::kBlackWins, GameResult::kDraw, GameResult::kUnknown})
-      if (t.value == result_text(r)) return r;
-    return GameResult::kNone;
-  }
+      if (*v == result_text(r)) return r;
   return GameResult::kNone;
 }
 
 // The number of plies the game's first PlyCount tag gives (spec 8.1), if its value is a plain
 // decimal (no leading zeros) of at most 2^16; else kUnknownPlies.
 inline std::uint64_t tag_ply_count(const std::vector<Tag>& tags) {
-  for (const Tag& t : tags) {
-    if (t.key != "PlyCount") continue;
-    const std::string& v = t.value;
-    if (v.empty() || v.size() > 5 || (v[0] == '0' && v.size() > 1)) return kUnknownPlies;
-    std::uint64_t n = 0;
-    for (char c : v) {
-      if (c < '0' || c > '9') return kUnknownPlies;
-      n = n * 10 + static_cast<std::uint64_t>(c - '0');
-    }
-    return n <= kMaxPlies ? n : kUnknownPlies;
+  const std::string* v = find_tag(tags, "PlyCount");
+  if (!v || v->empty() || v->size() > 5 || ((*v)[0] == '0' && v->size() > 1)) return kUnknownPlies;
+  std::uint64_t n = 0;
+  for (char c : *v) {
+    if (c < '0' || c > '9') return kUnknownPlies;
+    n = n * 10 + static_cast<std::uint64_t>(c - '0');
   }
-  return kUnknownPlies;
+  return n <= kMaxPlies ? n : kUnknownPlies;
 }
 inline constexpr int kMaxDepth = 256;
 inline constexpr std::uint64_t kMaxItems = 1u << 24;

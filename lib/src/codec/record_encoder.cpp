@@ -186,14 +186,7 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
   for (const GameEvent& e : game.events) annotated |= e.type != GameEvent::kMove;
   const bool frame = !game.prelude.empty() || !game.epilogue.empty();
   // Counted (8.1): the PlyCount tag gives the main line's plies (moves and null moves).
-  std::uint64_t main_plies = 0;
-  int level = 0;
-  for (const GameEvent& e : game.events) {
-    if (e.type == GameEvent::kBeginVariation) ++level;
-    else if (e.type == GameEvent::kEndVariation) --level;
-    else if (level == 0 && (e.type == GameEvent::kMove || e.type == GameEvent::kNullMove)) ++main_plies;
-  }
-  const bool counted = tag_ply_count(game.tags) == main_plies;
+  const bool counted = tag_ply_count(game.tags) == static_cast<std::uint64_t>(game.mainline_plies());
   // Encode into scratch streams first so that a failure leaves `out` untouched.
   CodecStreams s;
   s.coder = out.coder;

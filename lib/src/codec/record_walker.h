@@ -63,10 +63,10 @@ class RecordWalker {
     return st;
   }
 
-  // The record of a line that starts at `start`: with `annotated` its ply count, null moves,
-  // clock track and items; then its moves and variations, by the policy. An unannotated line's
-  // ply count is kUnknownPlies: its move symbols code where it ends.
-  // `counted`: the main line's plies, from the game's PlyCount tag (8.1), else kUnknownPlies.
+  // The record of a line that starts at `start`: with `annotated` its ply count (but for a
+  // counted main line), null moves, clock track and items; then its moves and variations, by
+  // the policy. `counted`: the main line's plies, from the game's PlyCount tag (8.1), else
+  // kUnknownPlies; an unannotated line not counted has its end coded in its move symbols.
   Status line(const Start& start, bool annotated, int depth, std::uint64_t counted = kUnknownPlies) {
     if (depth > kMaxDepth) return corrupt_record("variations nested too deep");
     std::uint64_t plies = counted;

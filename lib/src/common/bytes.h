@@ -17,6 +17,15 @@ inline void put_varint(std::string& out, std::uint64_t v) {
 
 inline void put_u8(std::string& out, std::uint8_t v) { out += static_cast<char>(v); }
 
+// Signed numbers as unsigned ones that stay small when the number is near 0: 0, -1, 1, -2, ...
+// as 0, 1, 2, 3, ...
+constexpr std::uint64_t zigzag(std::int64_t v) {
+  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+}
+constexpr std::int64_t unzigzag(std::uint64_t v) {
+  return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
+}
+
 // A length-prefixed string: varint length, then the bytes (read back by prefixed()).
 inline void put_prefixed(std::string& out, std::string_view v) {
   put_varint(out, v.size());

@@ -11,6 +11,8 @@ namespace pgnarc::container {
 using detail::ByteCursor;
 using detail::put_prefixed;
 using detail::put_varint;
+using detail::unzigzag;
+using detail::zigzag;
 
 std::vector<Tag> BlockTags::game(std::uint32_t j) const {
   std::vector<Tag> out;
@@ -21,10 +23,7 @@ std::vector<Tag> BlockTags::game(std::uint32_t j) const {
 
 namespace {
 
-std::uint64_t zigzag(std::int64_t d) { return (static_cast<std::uint64_t>(d) << 1) ^ static_cast<std::uint64_t>(d >> 63); }
-std::int64_t unzigzag(std::uint64_t z) { return static_cast<std::int64_t>(z >> 1) ^ -static_cast<std::int64_t>(z & 1); }
-
-// The first rating a block predicts, before it has coded any (9.4.1).
+// The first rating a block predicts, before it has coded any (9.4.2).
 constexpr std::int64_t kFirstRatingPrediction = 1500;
 
 // How the values of one typed column are read and written (9.4.1): its coding and the

@@ -15,11 +15,13 @@ const char* result_text(GameResult r) {
   return "";
 }
 
-const std::string* Game::tag(std::string_view key) const {
+const std::string* find_tag(const std::vector<Tag>& tags, std::string_view key) {
   for (const Tag& t : tags)
     if (t.key == key) return &t.value;
   return nullptr;
 }
+
+const std::string* Game::tag(std::string_view key) const { return find_tag(tags, key); }
 
 int Game::mainline_plies() const {
   int plies = 0, depth = 0;
