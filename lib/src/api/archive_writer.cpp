@@ -150,7 +150,7 @@ struct ArchiveWriter::Impl {
       if (held.size() >= kMaxHeldBlocks || held_tags >= kMaxHeldTagBytes) return decide();
       return {};
     }
-    if (b.deferred) b.bytes = b.builder.finish(store, dict.get());
+    if (b.deferred) b.bytes = b.builder.finish(store, dict.get(), &b.tags_raw);
     return place_finished(b);
   }
 
@@ -240,7 +240,7 @@ struct ArchiveWriter::Impl {
     for (EncodedBlock& b : blocks_held) {
       while (submitted < blocks_held.size() && pool.pending() < window) {
         const EncodedBlock& next = blocks_held[submitted++];
-        pool.submit([this, &next] { return next.builder.finish(store, dict.get()); });
+        pool.submit([this, &next] { return next.builder.finish(store, dict.get(), &next.tags_raw); });
       }
       b.bytes = pool.next();
       if (auto st = place_finished(b); !st) return st;

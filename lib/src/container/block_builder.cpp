@@ -53,7 +53,8 @@ std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
 }
 
-std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictionary* dict) const {
+std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictionary* dict,
+                                 const std::string* made_tags) const {
   // The game directory (9.3.1): games per group, then per stream one varint per group (the
   // bytes the group's games take), then the structure stream.
   const std::uint32_t step = directory_step(options);
@@ -76,7 +77,8 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
   for (int i = 1; i < 4; ++i)
     for (std::uint32_t k = 0; k < groups; ++k) put_varint(structure, group_to(i, k) - group_from(i, k));
   structure += streams.structure;
-  const std::string tags_plain = tags_section(options);
+  const std::string made = made_tags ? std::string() : tags_section(options);
+  const std::string& tags_plain = made_tags ? *made_tags : made;
   const std::string_view plain[kSections] = {tags_plain, moves, structure, streams.texts, streams.raw};
   std::string table, data;
   for (int s = 0; s < kSections; ++s) {
