@@ -55,6 +55,13 @@ Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags) 
   return d;
 }
 
+// Decoding `s` (one game) with g's tags gives back g.
+void expect_decodes_to(const CodecStreams& s, const Game& g) {
+  auto d = decode(s, g.tags);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->game, g);
+}
+
 // Decoding `s` fails as Corruption, and so does skipping it, with the same message.
 void expect_corrupt(const CodecStreams& s, const std::vector<Tag>& tags, const char* what) {
   CodecCursor c{s.moves, s.structure, s.texts, s.raw};
@@ -180,9 +187,7 @@ TEST(CodecBytes, ResultsTakenFromTheResultTag) {
   Game g = parse_one("[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1");
   const CodecStreams s = encode(g);
   EXPECT_EQ(hex(s.structure), "05");
-  auto d = decode(s, g.tags);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  EXPECT_EQ(d->game, g);
+  expect_decodes_to(s, g);
   expect_corrupt(s, {}, "result 5 without a Result tag");
   for (const char* tag : {"1-0", "*", "0-1 ", "1/2"}) {
     Game other = g;
@@ -202,9 +207,7 @@ TEST(CodecBytes, AnnotatedGame) {
   // no items.
   EXPECT_EQ(hex(s.structure), "09 02 02 01 03 00 00 01 03 01 00 04 01 00 00");
   EXPECT_EQ(s.texts, std::string("\x01" "c", 2));
-  auto d = decode(s, g.tags);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  EXPECT_EQ(d->game, g);
+  expect_decodes_to(s, g);
 }
 
 // [REC-CLK-2] A canonical clock command in a brace comment is coded as a number: the first
@@ -235,9 +238,7 @@ TEST(CodecBytes, ClockTrack) {
   // item: slot 3, NAG 1.
   EXPECT_EQ(hex(s.structure), "0c 03 01 03 01 02 00 77 77 04 01 03 03 01");
   EXPECT_EQ(s.texts, std::string("\x07 think \x01 ", 10));
-  auto d = decode(s, g.tags);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  EXPECT_EQ(d->game, g);
+  expect_decodes_to(s, g);
 }
 
 // [REC-CLK-7] With [TimeControl "B+I"], each player's first clock is predicted as B and each
@@ -252,9 +253,7 @@ TEST(CodecBytes, ClockTrackPredictedFromTimeControl) {
   // (60 + 1) - 60 = 1: zigzag 2; (60 + 1) - 30 = 31: zigzag 62 = 3e; (60 + 1) - 10800 = -10739:
   // zigzag 21477 = 255 + 21222 = ff, varint e6 a5 01.
   EXPECT_EQ(hex(s.structure), "0c 05 01 01 02 00 00 02 3e ff e6 a5 01 00");
-  auto d = decode(s, g.tags);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  EXPECT_EQ(d->game, g);
+  expect_decodes_to(s, g);
   // The prediction is part of the code: the same bytes under other tags are other clocks.
   auto other = decode(s, {Tag{"TimeControl", "60+2"}});
   ASSERT_TRUE(other.ok()) << other.error().to_string();
@@ -295,9 +294,7 @@ TEST(CodecBytes, ClockTrackWithFractions) {
   // player's 18000 hundredths + 0, less 17875: zigzag(125) = 250 = fa. No items, no texts.
   EXPECT_EQ(hex(s.structure), "0c 03 01 02 16 0a 00 0a fa 00");
   EXPECT_EQ(s.texts, "");
-  auto d = decode(s, g.tags);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  EXPECT_EQ(d->game, g);
+  expect_decodes_to(s, g);
   // A fraction outside a track is a comment, byte for byte (clock items hold whole seconds);
   // forms with other digits stay text too.
   for (const char* pgn : {"1. e4 {[%clk 0:03:00.5]} e5 {x} {[%clk 0:03:00]} *",
@@ -350,9 +347,7 @@ TEST(CodecBytes, EvaluationInAClockTrack) {
   // zigzag(-3) * 2 + 1 = 11 = 0b.
   EXPECT_EQ(hex(s.structure), "0c 02 01 01 03 77 44 77 0b 00");
   EXPECT_EQ(s.texts, "");
-  auto d = decode(s, g.tags);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  EXPECT_EQ(d->game, g);
+  expect_decodes_to(s, g);
   // The skipper steps over the evaluation's varint too.
   CodecCursor c{s.moves, s.structure, s.texts, s.raw};
   ASSERT_TRUE(skip_game(c, g.tags).ok());
@@ -369,9 +364,7 @@ TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
   for (const char* e : evals) comments.push_back(std::string(" [%eval ") + e + "] [%clk 0:01:00] ");
   const Game g = knights_with_comments(comments);
   const CodecStreams s = encode(g);
-  auto d = decode(s, g.tags);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  EXPECT_EQ(d->game, g);
+  expect_decodes_to(s, g);
   // The track: header, plies, nulls * 2 + 1, then the frame runs: the plies of frame 3 add up to the
   // evaluations in lichess's form.
   std::string_view st = s.structure;
@@ -454,9 +447,7 @@ TEST(CodecRoundTrip, ClockCommentsKeepTheirText) {
   };
   const Game g = knights_with_comments(std::vector<std::string>(std::begin(texts), std::end(texts)));
   const CodecStreams s = encode(g);
-  auto d = decode(s, g.tags);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  EXPECT_EQ(d->game, g);
+  expect_decodes_to(s, g);
   // The canonical ones (the first three, the 6-digit hour, the first of two commands, and a
   // command followed by a stray "]") are numbers: count type-5 items in the structure stream,
   // read the way the spec reads it.
@@ -529,9 +520,7 @@ TEST(CodecRoundTrip, RandomClocks) {
 TEST(CodecRoundTrip, KingCaptureAfterNullMoveInCheck) {
   const Game g = parse_one("1. e4 f5 2. Qh5+ -- 3. Qxe8 *");
   CodecStreams s = encode(g);
-  auto d = decode(s, g.tags);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  EXPECT_EQ(d->game, g);
+  expect_decodes_to(s, g);
   s.moves[0] = static_cast<char>(s.moves[0] + 1);  // one more ply than the line has moves for
   EXPECT_FALSE(decode(s, g.tags).ok());
 }
