@@ -293,6 +293,29 @@ TEST(ArchiveSearch, SmallNameChunksAndSpilledNamesFindTheSame) {
   }
 }
 
+// [INDEX-1] A name chunk may hold more entries than it has bytes: 4,000 players named by
+// numbers, whose sorted table compresses to about a byte per name, make an archive that opens,
+// verifies and finds each of them.
+TEST(ArchiveSearch, NameChunkOfMoreEntriesThanBytes) {
+  std::string pgn;
+  for (int i = 0; i < 2000; ++i)
+    pgn += "[White \"" + std::to_string(10000 + 2 * i) + "\"]\n[Black \"" + std::to_string(10001 + 2 * i) +
+           "\"]\n\n1. e4 *\n\n";
+  const std::string path = pack(pgn, "many_names.pga");
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok()) << a.error().to_string();
+  ASSERT_TRUE((*a)->verify().ok());
+  auto info = (*a)->info();
+  ASSERT_TRUE(info.ok());
+  EXPECT_LT(info->name_bytes, 4000u) << "the table should compress below a byte a name";
+  for (const int n : {10000, 12345, 13999}) {
+    Query q;
+    q.player = std::to_string(n);
+    q.exact_names = true;
+    EXPECT_EQ(test::expect_find_equals_scan(**a, q, *q.player).size(), 1u) << n;
+  }
+}
+
 // A malformed date is refused, not read as "any date" (a typo of --date-from once matched
 // every dated game); "-" and "/" stand for "." and give the same games.
 TEST(ArchiveSearch, MalformedDatesAreRefused) {

@@ -44,6 +44,8 @@ inline constexpr std::uint32_t kMaxDictionaryBytes = 1u << 20;
 // A name chunk holds at least one entry whole: a value found in every block of a large archive,
 // such as lichess's "Rated Blitz game", needs a byte per block.
 inline constexpr std::uint32_t kMaxNameChunkBytes = 1u << 30;
+// The most name entries a chunk may hold: an entry takes at least 4 bytes (9.5).
+inline constexpr std::uint32_t kMaxNameChunkValues = kMaxNameChunkBytes / 4;
 inline constexpr std::uint32_t kMaxTableChunkBytes = 1u << 30;
 inline constexpr std::uint64_t kMaxTableChunkBlocks = 1u << 20;
 

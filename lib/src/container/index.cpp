@@ -113,7 +113,7 @@ const char* parse_body(std::string_view body, std::uint64_t index_offset, Index&
         return "name chunk entry runs past the end";
       if (!chained(c.offset) || c.offset > index_offset || c.size < kNameChunkHeaderSize + 8 ||
           c.size > index_offset - c.offset || c.values == 0 ||
-          c.values > c.size)
+          c.values > kMaxNameChunkValues)
         return (why = "name chunk entry out of place (chunk at " + std::to_string(c.offset) + ")").c_str();
       c.first.assign(first_value);
       if (k > 0 && !(chunks[k - 1].first < c.first)) return "name chunks not in ascending order";
