@@ -590,37 +590,6 @@ TEST(ArchiveExport, SinkThatThrowsStopsTheWorkers) {
   EXPECT_EQ(chunks, 3);
 }
 
-// A damaged archive still yields the games of its sound blocks, never a game that was not in
-// it; with no damage, salvage equals a normal export. (Without a tag dictionary: every block's
-// tags need the dictionary, whose damage ArchiveDictionary.DamageToTheDictionaryIsDetected covers.)
-TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
-  WriterOptions o;
-  o.block_games = 5;
-  o.dictionary_bytes = 0;
-  const std::string path = pack(test::read_file(test::corpus_path("pgn/twic_events.pgn")), "salvage.pga", o);
-  std::string full;
-  ASSERT_TRUE((*Archive::open(path))->export_pgn([&](std::string_view c) { full += c; return true; }).ok());
-  auto sound = salvage_pgn(path, [&](std::string_view) { return true; });
-  ASSERT_TRUE(sound.ok());
-  EXPECT_TRUE(sound->skipped.empty());
-  EXPECT_EQ(sound->games, 60u);
-  const std::string good = test::read_file(path);
-  const std::string bad_path = path + ".bad";
-  std::mt19937_64 rng(4);
-  for (int k = 0; k < 300; ++k) {
-    std::string bad = good;
-    const std::size_t at = rng() % bad.size();
-    bad[at] = static_cast<char>(bad[at] ^ (1 + rng() % 255));
-    { std::ofstream(bad_path, std::ios::binary) << bad; }
-    std::string out;
-    auto rep = salvage_pgn(bad_path, [&](std::string_view c) { out += c; return true; });
-    ASSERT_TRUE(rep.ok());
-    EXPECT_GE(rep->games, 55u) << "at most one block of 5 games lost, byte " << at;
-    EXPECT_NE(full.find(out.substr(0, 200)), std::string::npos) << "salvaged text must come from the archive";
-    if (rep->games < 60) EXPECT_FALSE(rep->skipped.empty()) << "lost games are reported, byte " << at;
-  }
-}
-
 // Block limits a writer cannot meet (a block of no games, or more than a reader takes) are
 // refused when the writer is made, with nothing written.
 TEST(Archive, BlockLimitsOutOfRangeAreRefused) {

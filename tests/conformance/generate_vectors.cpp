@@ -215,6 +215,9 @@ std::string flip(std::string s, std::size_t at, char x = 1) {
 }
 
 // Archives a writer must produce byte for byte (and read back).
+// Two games whose White and Black name each other (spec 9.4.3's example).
+const char* const kPlayersPgn = "[White \"a\"]\n[Black \"b\"]\n\n1. e4 *\n\n[White \"b\"]\n[Black \"a\"]\n\n1. d4 *\n";
+
 void encode_vectors() {
   encode_vector("empty", "", "FILE-HDR-1 INDEX-1 FOOTER-1", "an archive with no games");
   encode_vector("two_plies", "1. e4 e5 {c}\n", "MOVE-ORDER-1 MOVE-AC-1 MOVE-SYM-1 REC-HDR-1",
@@ -297,6 +300,9 @@ void encode_vectors() {
                   "predicted from the previous value, decimal identifiers (one of 19 digits kept as text), "
                   "ratings whose player is missing from some games or follows the rating");
   }
+  encode_vector("players", kPlayersPgn, "TAGS-5 NAME-1",
+                "White and Black as entries of the players' table (spec section 9.4.3's example): a, b named "
+                "in both colours");
   encode_vector("ply_count",
                 "[PlyCount \"3\"]\n\n1. e4 e5 2. Nf3 1-0\n\n"
                 "[PlyCount \"4\"]\n\n1. e4 {c} e5 2. Nf3 Nc6 (2... d6 3. d4) *\n\n"
@@ -524,8 +530,15 @@ void invalid_name_vectors() {
   moved.name_chunks[0][1].offset += 1;
   invalid_vector("name_chunk_out_of_place", with_index(named, moved), "Corruption", "INDEX-1",
                  "a name chunk entry not where the chunk is");
+  // The tables other than the players' are in ascending order of value (the players' in the
+  // order of its entries): the field of those with the most chunks.
+  const int sorted = idx.name_chunks[kEventField].size() >= idx.name_chunks[kSiteField].size() ? kEventField : kSiteField;
+  if (idx.name_chunks[sorted].size() < 2) {
+    std::fprintf(stderr, "name_chunks: the writer made too few Event and Site chunks\n");
+    std::exit(1);
+  }
   Index unordered = idx;
-  unordered.name_chunks[0][1].first = unordered.name_chunks[0][0].first;
+  unordered.name_chunks[sorted][1].first = unordered.name_chunks[sorted][0].first;
   invalid_vector("name_chunks_not_ascending", with_index(named, unordered), "Corruption", "INDEX-1",
                  "two name chunks of a field with the same first value in the directory");
   Index renamed = idx;
@@ -537,7 +550,7 @@ void invalid_name_vectors() {
                  }),
                  "Corruption", "NAME-1", "a posting naming a block past the last");
   invalid_vector("name_chunks_overlap", edit_names(named, [&](int field, std::size_t k, std::vector<NameEntry>& e) {
-                   if (field == 0 && k == 0) e.push_back(NameEntry{idx.name_chunks[0][1].first, {0}});
+                   if (field == sorted && k == 0) e.push_back(NameEntry{idx.name_chunks[sorted][1].first, {0}});
                  }),
                  "Corruption", "NAME-1", "a name chunk's last value equal to the next chunk's first");
 }
@@ -738,8 +751,26 @@ void invalid_record_vectors() {
     invalid_vector("tag_date_out_of_range",
                    edit_block(dated, [&](std::string& b) { b[dated_end - 5] = static_cast<char>(b[dated_end - 5] + 2); }),
                    "Corruption", "TAGS-3", "a date column whose first value is one past 9999.12.31");
-    invalid_vector("tag_coding_reserved", edit_block(dated, [&](std::string& b) { b[dated_end - 7] = 6; }),
-                   "Corruption", "TAGS-1", "a column of coding 6 (reserved)");
+    invalid_vector("tag_coding_reserved", edit_block(dated, [&](std::string& b) { b[dated_end - 7] = 7; }),
+                   "Corruption", "TAGS-1", "a column of coding 7 (reserved)");
+    // Player columns (9.4.3): the White column of encode/players, 06 05 02 00 00 00 01 (entries
+    // 0 and 1, references 0 and 1), its key `White` in the key table.
+    const std::string players = read(dir + "/encode/players.pga");
+    const std::size_t white = players.find(std::string("\x06\x05\x02\x00\x00\x00\x01", 7), kHeaderSize);
+    const std::size_t white_key = players.find("\x05White", kHeaderSize);
+    if (white == std::string::npos || white_key == std::string::npos) {
+      std::fprintf(stderr, "players: the writer did not code White as entries\n");
+      std::exit(1);
+    }
+    const std::size_t w = white - kHeaderSize;
+    invalid_vector("tag_player_past_table", edit_block(players, [&](std::string& b) { b[w + 4] = 1; }), "Corruption",
+                   "TAGS-5", "a White column naming entry 2 of a players' table of two entries");
+    invalid_vector("tag_player_reference", edit_block(players, [&](std::string& b) { b[w + 6] = 2; }), "Corruption",
+                   "TAGS-5", "a reference to the third entry of a White column that lists two");
+    invalid_vector("tag_player_unused", edit_block(players, [&](std::string& b) { b[w + 6] = 0; }), "Corruption",
+                   "TAGS-5", "an entry of a White column's list that no reference names");
+    invalid_vector("tag_player_key", edit_block(players, [&](std::string& b) { b[white_key - kHeaderSize + 5] = 'f'; }),
+                   "Corruption", "TAGS-5", "a column of coding 6 whose key is Whitf");
     // A base-62 identifier column of 10 digits (L = 0a: eight byte planes, the section's last 16
     // bytes) whose first number has its highest byte ff: above 62^10 and, read as a signed
     // number, below 0 (a fuzzer found a reader that wrote it out).

@@ -464,9 +464,10 @@ namespace pgnarc {
 namespace {
 
 // Opening reads only the index (its tables and the name directory); a name chunk is read and
-// checked when a search or verify first needs it. So an archive whose name chunk is damaged (a
-// posting naming a block that does not exist, every checksum made right) opens and reads games,
-// while an indexed search and verify report the damage.
+// checked when it is first needed: the players' table when a game's players are read, the others
+// by a search or verify. So an archive whose Event chunk is damaged (a posting naming a block that
+// does not exist, every checksum made right) opens and reads games, while an indexed search and
+// verify report the damage; one whose players' chunk is damaged reports it when a game is read.
 TEST(ArchiveDamage, NameTablesAreCheckedWhenFirstUsed) {
   using namespace container;
   WriterOptions o = small_blocks();
@@ -474,25 +475,37 @@ TEST(ArchiveDamage, NameTablesAreCheckedWhenFirstUsed) {
   const std::string path = pack(sample_pgn(), "names.pga", o);
   const std::string good = file_bytes(path);
   const ArchiveParts parts = parts_of(good);
-  ASSERT_FALSE(parts.index.name_chunks[0].empty());
-  // Every chunk read back and written again after the blocks, the first White value's last
-  // posting pointing past the blocks; then the block table.
-  const std::string bad = edit_names(good, [&](int field, std::size_t k, std::vector<NameEntry>& entries) {
-    if (field == 0 && k == 0) entries[0].blocks.back() = static_cast<std::uint32_t>(parts.blocks.size() + 5);
-  });
+  ASSERT_FALSE(parts.index.name_chunks[kEventField].empty());
+  const auto past_blocks = static_cast<std::uint32_t>(parts.blocks.size() + 5);
+  // Every chunk read back and written again after the blocks, the first value's last posting of
+  // the field's first chunk pointing past the blocks; then the block table.
+  const auto damage = [&](int damaged_field) {
+    return edit_names(good, [&](int field, std::size_t k, std::vector<NameEntry>& entries) {
+      if (field == damaged_field && k == 0) entries[0].blocks.back() = past_blocks;
+    });
+  };
+  const std::string players_damaged = temp_path("players_damaged.pga");
+  { std::ofstream(players_damaged, std::ios::binary) << damage(kPlayerField); }
+  auto p = Archive::open(players_damaged);
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  auto g = (*p)->read_pgn(0);
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error().code(), ErrorCode::Corruption);
+  EXPECT_NE(g.error().message().find("name chunk at offset"), std::string::npos) << g.error().to_string();
+  const std::string bad = damage(kEventField);
   const std::string damaged = temp_path("names_damaged.pga");
   { std::ofstream(damaged, std::ios::binary) << bad; }
   auto a = Archive::open(damaged);
   ASSERT_TRUE(a.ok()) << a.error().to_string();
   EXPECT_TRUE((*a)->read_pgn((*a)->game_count() - 1).ok());
   Query q;
-  q.white = "a";
+  q.event = "a";
   auto found = (*a)->find(q);
   ASSERT_FALSE(found.ok());
   EXPECT_EQ(found.error().code(), ErrorCode::Corruption);
   EXPECT_NE(found.error().message().find("posting names a block that does not exist"), std::string::npos)
       << found.error().to_string();
-  EXPECT_TRUE(test::find_by_scan(**a, q).ok()) << "a scan needs no name table";
+  EXPECT_TRUE(test::find_by_scan(**a, q).ok()) << "a scan needs no Event table";
   auto b = Archive::open(damaged);
   Status st = (*b)->verify();
   ASSERT_FALSE(st.ok());
@@ -643,6 +656,58 @@ TEST(ArchiveIndex, TableChunkSizeOutOfRangeIsRefused) {
   auto w = ArchiveWriter::create(temp_path("no_table.pga"), o);
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.error().code(), ErrorCode::InvalidInput);
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// A damaged archive still yields the games of its sound blocks, never a game that was not in
+// it; with no damage, salvage equals a normal export. (Without a tag dictionary: every block's
+// tags need the dictionary, whose damage ArchiveDictionary.DamageToTheDictionaryIsDetected covers.
+// Every block's players are in the players' table: damage there loses the games whose players
+// it no longer gives, and says so.) Damage to the index leaves salvage the players' table found
+// by its chunks' magic.
+TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
+  WriterOptions o;
+  o.block_games = 5;
+  o.dictionary_bytes = 0;
+  const std::string path = pack(test::read_file(test::corpus_path("pgn/twic_events.pgn")), "salvage.pga", o);
+  std::string full;
+  ASSERT_TRUE((*Archive::open(path))->export_pgn([&](std::string_view c) { full += c; return true; }).ok());
+  auto sound = salvage_pgn(path, [&](std::string_view) { return true; });
+  ASSERT_TRUE(sound.ok());
+  EXPECT_TRUE(sound->skipped.empty());
+  EXPECT_EQ(sound->games, 60u);
+  const std::string good = test::read_file(path);
+  const auto& players = parts_of(good).index.name_chunks[container::kPlayerField];
+  ASSERT_FALSE(players.empty());
+  const std::uint64_t players_from = players.front().offset, players_to = players.back().offset + players.back().size;
+  const std::string bad_path = path + ".bad";
+  std::mt19937_64 rng(4);
+  int in_players = 0, in_index = 0;
+  for (int k = 0; k < 300; ++k) {
+    std::string bad = good;
+    const std::size_t at = k == 0 ? players_from + 20 : k == 1 ? good.size() - 100 : rng() % bad.size();
+    bad[at] = static_cast<char>(bad[at] ^ (1 + rng() % 255));
+    { std::ofstream(bad_path, std::ios::binary) << bad; }
+    std::string out;
+    auto rep = salvage_pgn(bad_path, [&](std::string_view c) { out += c; return true; });
+    ASSERT_TRUE(rep.ok());
+    if (at >= players_from && at < players_to) {
+      ++in_players;
+      EXPECT_TRUE(rep->games == 60 || !rep->skipped.empty()) << "byte " << at;
+    } else {
+      in_index += at >= good.size() - 48 - parts_of(good).footer.index_size;
+      EXPECT_GE(rep->games, 55u) << "at most one block of 5 games lost, byte " << at;
+    }
+    EXPECT_NE(full.find(out.substr(0, 200)), std::string::npos) << "salvaged text must come from the archive";
+    if (rep->games < 60) EXPECT_FALSE(rep->skipped.empty()) << "lost games are reported, byte " << at;
+  }
+  EXPECT_GT(in_players, 0);
+  EXPECT_GT(in_index, 0);
 }
 
 }  // namespace

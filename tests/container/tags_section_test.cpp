@@ -324,3 +324,62 @@ TEST(TagsSection, IdentifiersBeyondTheirDigitsAreRejected) {
 
 }  // namespace
 }  // namespace pgnarc::container
+
+namespace pgnarc::container {
+namespace {
+
+// A players' table of the given values, entry by entry.
+class Table : public PlayerNames {
+ public:
+  explicit Table(std::vector<std::string> values) : values_(std::move(values)) {}
+  Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override {
+    if (ordinal >= values_.size()) return corruption(where + ": no entry " + std::to_string(ordinal));
+    out += values_[ordinal];
+    return {};
+  }
+
+ private:
+  std::vector<std::string> values_;
+};
+
+// [TAGS-5] White and Black columns given their players' table entries are coded as entries,
+// whatever the entries' order and however many there are (references of one and two bytes),
+// and decode through the table to the same tags, ratings predicted from their players as before;
+// without the table, such a section is refused; without entries, the columns are text.
+TEST(TagsSection, PlayersAsEntriesOfTheTable) {
+  for (const std::size_t players : {1u, 3u, 300u}) {
+    std::vector<std::string> table;
+    for (std::size_t p = 0; p < players + 5; ++p) table.push_back("player " + std::to_string(p * 7919 % 1000));
+    Games games;
+    std::vector<std::uint32_t> entries;
+    std::mt19937 rng(static_cast<unsigned>(players));
+    for (int g = 0; g < 400; ++g) {
+      const auto w = static_cast<std::uint32_t>(5 + rng() % players), b = static_cast<std::uint32_t>(5 + rng() % players);
+      games.push_back({Tag{"White", table[w]}, Tag{"Black", table[b]}, Tag{"WhiteElo", std::to_string(1500 + g)}});
+      entries.push_back(w);
+      entries.push_back(b);
+    }
+    const Table names(table);
+    for (int level : {0, 3}) {
+      const std::string section = encode_tags_section(games, level, &entries);
+      BlockTags tags;
+      const Status st = decode_tags_section(section, 400, "t", tags, &names);
+      ASSERT_TRUE(st.ok()) << st.error().to_string();
+      for (std::uint32_t g = 0; g < 400; ++g) EXPECT_EQ(tags.game(g), games[g]) << g;
+      // Player columns need the table.
+      EXPECT_FALSE(decode_tags_section(section, 400, "t", tags).ok()) << players;
+      // A table that lacks the highest entry named.
+      const Table short_table(std::vector<std::string>(table.begin(), table.begin() + 5 + players - 1));
+      const bool named_last = std::find(entries.begin(), entries.end(), 5 + players - 1) != entries.end();
+      EXPECT_EQ(decode_tags_section(section, 400, "t", tags, &short_table).ok(), !named_last) << players;
+      EXPECT_LT(section.size(), encode_tags_section(games, level).size()) << "entries are smaller than names";
+    }
+  }
+  // The players' entries must be one per White and Black tag.
+  const Games one = {{Tag{"White", "a"}, Tag{"Black", "b"}}};
+  const std::vector<std::uint32_t> too_few = {0};
+  EXPECT_THROW(encode_tags_section(one, 0, &too_few), std::logic_error);
+}
+
+}  // namespace
+}  // namespace pgnarc::container

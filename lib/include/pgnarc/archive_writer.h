@@ -49,9 +49,10 @@ struct WriterOptions {
   // chunks of this many blocks, so that opening an archive reads none of it and reading a game
   // reads one chunk (1 to 2^20).
   std::size_t table_chunk_blocks = 1024;
-  // The writer keeps the name tables in memory up to about this many bytes, then sorts them into
-  // a scratch file beside the output (deleted at once) and merges those at the end: memory stays
-  // bounded however many distinct names there are. The archive does not depend on it.
+  // The writer keeps the Event and Site tables in memory up to about this many bytes, then sorts
+  // them into a scratch file beside the output (deleted at once) and merges those at the end:
+  // memory stays bounded however many distinct events and sites there are. The archive does not
+  // depend on it. (The players' table, whose entries the blocks name by number, is held whole.)
   std::size_t name_memory_bytes = 64u << 20;
 };
 
@@ -91,7 +92,9 @@ class PGNARC_EXPORT ArchiveWriter {
                  const std::function<void(std::uint64_t games, std::uint64_t bytes)>& on_progress = {});
   // Adds one game (fails with InvalidInput if it cannot be coded).
   Status add_game(const Game& game);
-  // Copies every block of an existing archive without decoding its games (for append and merge).
+  // Copies every block of an existing archive without decoding its games (for append and merge):
+  // the first archive copied as it is, with its players' table; the blocks of one copied after
+  // players are known with their tags sections coded again with the joined players' table.
   Status add_archive_blocks(const std::string& path);
   // Writes the index and the footer, syncs, and renames the file into place.
   Result<PackStats> finish();

@@ -30,7 +30,9 @@ Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
 // (9.4.1), and a rating from the ratings before it (9.4.2).
 Status Archive::Impl::decode_tags(std::uint32_t b) {
   if (tags_decoded) return {};
-  if (auto st = decode_tags_section(block.sections[kTags], block.games, file->where(b), block.tags); !st) return st;
+  if (auto st = decode_tags_section(block.sections[kTags], block.games, file->where(b), block.tags, block.players);
+      !st)
+    return st;
   tags_decoded = true;
   return {};
 }
@@ -114,6 +116,7 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
   a->impl_ = std::make_unique<Impl>();
   a->impl_->file = std::move(*file);
   a->impl_->block.dictionaries = &a->impl_->file->dictionaries();
+  a->impl_->block.players = a->impl_->file->players();
   return a;
 }
 

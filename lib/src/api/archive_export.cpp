@@ -40,7 +40,8 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
       // The worker's read buffer, kept from block to block (block_pgn keeps no view into it).
       static thread_local std::string bytes;
       if (auto st = f.read_block(b, bytes); !st) return Result<std::string>(st.error());
-      return block_pgn(bytes, f.where(b), e.games, e.first_game, &f.dictionaries(), std::move(buffer));
+      return block_pgn(bytes, f.where(b), e.games, e.first_game, &f.dictionaries(), f.players(),
+                       std::move(buffer));
     });
   };
   std::uint64_t games_done = 0;

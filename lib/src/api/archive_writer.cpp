@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "api/pack_pipeline.h"
 #include "common/file_writer.h"
@@ -58,19 +59,27 @@ struct ArchiveWriter::Impl {
   std::shared_ptr<const WriterDictionary> dict;
   std::vector<EncodedBlock> held;
   std::size_t held_tags = 0;
-  std::uint64_t held_games = 0;
   // Every dictionary in the file so far: ID -> content (a copied one with the same ID must be
   // the same dictionary); the last one copied in, for blocks made after it.
   std::map<std::uint32_t, std::string> dict_contents;
   std::shared_ptr<const WriterDictionary> copied_dict;
+  // The players' table (9.10): every White and Black value in order of first use, each with the
+  // blocks that name it; a value's first entry (a merge appends the tables it copies whole).
+  std::vector<std::string> player_values;
+  std::vector<std::vector<std::uint32_t>> player_blocks;
+  std::unordered_map<std::string, std::uint32_t> player_entry;
+  // Games taken from the coders (placed, held, or being finished).
+  std::uint64_t games_taken = 0;
 
-  // Games placed or held: the number of the next game made.
-  std::uint64_t games_so_far() const { return stats.games + held_games; }
+  // The number of the next game made.
+  std::uint64_t games_so_far() const { return games_taken; }
   unsigned workers() const { return options.threads > 1 ? options.threads : 0; }
 
-  // `block_names`: the names of the block's games (null: none given here; append and merge add
-  // a copied archive's from its own name chunks).
-  Status place(std::string_view bytes, std::uint32_t games, const BlockSummary& summary, const BlockNames* block_names) {
+  // `block_names`: the Event and Site values of the block's games, `players` its players' table
+  // entries (null: none given here; append and merge add a copied archive's from its own name
+  // chunks).
+  Status place(std::string_view bytes, std::uint32_t games, const BlockSummary& summary, const BlockNames* block_names,
+               const std::vector<std::uint32_t>* players) {
     const auto block_no = static_cast<std::uint32_t>(blocks.size());
     BlockEntry e;
     e.offset = file->offset();
@@ -82,8 +91,12 @@ struct ArchiveWriter::Impl {
     blocks.push_back(e);
     if (block_names)
       for (int f = 0; f < kNameFieldCount; ++f)
-        for (const std::string& v : (*block_names)[f])
-          if (auto st = names->add(f, v, block_no); !st) return st;
+        if (f != kPlayerField)
+          for (const std::string& v : (*block_names)[f])
+            if (auto st = names->add(f, v, block_no); !st) return st;
+    if (players)
+      for (const std::uint32_t p : *players)
+        if (player_blocks[p].empty() || player_blocks[p].back() != block_no) player_blocks[p].push_back(block_no);
     stats.games += games;
     ++stats.blocks;
     return {};
@@ -116,6 +129,19 @@ struct ArchiveWriter::Impl {
       count = 0;
       return file->write(element);
     };
+    // The players' table in the order of its entries (front-coded all the same), then the
+    // other fields' tables in ascending order of value.
+    for (std::size_t p = 0; p < player_values.size(); ++p) {
+      if (count == 0) {
+        first = player_values[p];
+        previous.clear();
+      }
+      put_chunk_entry(entries, previous, player_values[p], player_blocks[p]);
+      previous = player_values[p];
+      ++count;
+      if (entries.size() >= options.name_chunk_bytes)
+        if (auto st = close_chunk(); !st) return st;
+    }
     auto st = names->drain([&](int f, NameEntry& e) -> Status {
       if (f != field) {
         if (auto r = close_chunk(); !r) return r;
@@ -134,28 +160,78 @@ struct ArchiveWriter::Impl {
     return close_chunk();
   }
 
-  // Places a block (its problems reported first), or holds it while the dictionary is undecided.
-  Status place(EncodedBlock& b, const std::function<void(const Problem&)>& on_problem) {
+  // The dictionary of the file with this ID, made for compressing (a recoded tags section).
+  std::map<std::uint32_t, std::shared_ptr<const WriterDictionary>> writer_dicts;
+  Result<const WriterDictionary*> writer_dictionary(std::uint32_t id) {
+    auto& d = writer_dicts[id];
+    if (!d) {
+      auto it = dict_contents.find(id);
+      if (it == dict_contents.end()) return corruption("a tags section names tag dictionary " + std::to_string(id) + ", which its archive does not hold");
+      d = WriterDictionary::make(it->second, options.zstd_level);
+      if (!d) return corruption("tag dictionary " + std::to_string(id) + " cannot be loaded");
+    }
+    return d.get();
+  }
+
+  // The players' table entry of `value`, a new one if it has none.
+  std::uint32_t player(const std::string& value) {
+    if (auto it = player_entry.find(value); it != player_entry.end()) return it->second;
+    return add_player(value);
+  }
+  std::uint32_t add_player(std::string_view value) {
+    const auto p = static_cast<std::uint32_t>(player_values.size());
+    player_values.emplace_back(value);
+    player_blocks.emplace_back();
+    player_entry.try_emplace(player_values.back(), p);  // a value's first entry stays its entry
+    return p;
+  }
+
+  // Takes the next block from the coders, in order: reports its problems and gives its White
+  // and Black tags their players' table entries (new values enter the table). Returns whether
+  // it is to be finished now; else it is held, with its tags section, until the dictionary is
+  // decided (which may place it at once).
+  Result<bool> take(EncodedBlock& b, const std::function<void(const Problem&)>& on_problem) {
     for (Problem& p : b.problems) {
-      p.game_number += games_so_far() + 1;
+      p.game_number += games_taken + 1;
       if (on_problem) on_problem(p);
     }
     b.problems.clear();
+    games_taken += b.games;
+    b.builder.players.emplace();
+    for (const auto& g : b.builder.tags)
+      for (const Tag& t : g)
+        if (name_field_of(t.key) == kPlayerField) {
+          if (player_values.size() >= kMaxPlayerEntries && !player_entry.contains(t.value))
+            return invalid_input("more than 2^32 - 1 player names: the players' table is full");
+          b.builder.players->push_back(player(t.value));
+        }
     if (!dict_decided && copied_dict)
-      if (auto st = decide(); !st) return st;
-    if (b.deferred && !dict_decided) {
-      held_games += b.games;
-      held_tags += b.tags_raw.size();
-      held.push_back(std::move(b));
-      if (held.size() >= kMaxHeldBlocks || held_tags >= kMaxHeldTagBytes) return decide();
-      return {};
-    }
-    if (b.deferred) b.bytes = b.builder.finish(store, dict.get(), &b.tags_raw);
+      if (auto st = decide(); !st) return st.error();
+    if (dict_decided) return true;
+    b.tags_raw = b.builder.tags_section(store);
+    held_tags += b.tags_raw.size();
+    held.push_back(std::move(b));
+    if (held.size() >= kMaxHeldBlocks || held_tags >= kMaxHeldTagBytes)
+      if (auto st = decide(); !st) return st.error();
+    return false;
+  }
+
+  // Finishes a block taken to be finished (on any thread: it reads only the dictionary).
+  void finish_block(EncodedBlock& b) const {
+    b.bytes = b.builder.finish(store, dict.get(), b.tags_raw.empty() ? nullptr : &b.tags_raw);
+  }
+
+  // Takes, finishes and places a block on this thread.
+  Status place(EncodedBlock& b, const std::function<void(const Problem&)>& on_problem) {
+    auto now = take(b, on_problem);
+    if (!now) return now.error();
+    if (!*now) return {};
+    finish_block(b);
     return place_finished(b);
   }
 
   Status place_finished(const EncodedBlock& b) {
-    if (auto st = place(b.bytes, b.games, b.summary, &b.names); !st) return st;
+    if (auto st = place(b.bytes, b.games, b.summary, &b.names, &*b.builder.players); !st) return st;
     stats.raw_games += b.stats.raw_games;
     stats.plies += b.stats.plies;
     return {};
@@ -232,7 +308,6 @@ struct ArchiveWriter::Impl {
     }
     std::vector<EncodedBlock> blocks_held = std::move(held);
     held.clear();
-    held_games = 0;
     held_tags = 0;
     detail::OrderedPool<std::string> pool(workers());
     const std::size_t window = std::max(1u, options.threads);
@@ -256,13 +331,7 @@ struct ArchiveWriter::Impl {
     for (int f = 0; f < kNameFieldCount; ++f) b.names[f].swap(pending_names[f]);
     b.stats = pending_stats;
     pending.plies = pending_stats.plies;
-    if (dict_decided) {
-      b.bytes = pending.finish(store, dict.get());
-    } else {
-      b.deferred = true;
-      b.tags_raw = pending.tags_section(store);
-      b.builder = std::move(pending);
-    }
+    b.builder = std::move(pending);
     pending = BlockBuilder{};
     pending_bytes = 0;
     pending_stats = CodecStats{};
@@ -323,14 +392,29 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
   if (auto st = s.flush_pending(); !st) return st;
   const std::string source = reader.name();
   const std::uint64_t bytes_before = reader.bytes_read();
-  // Bounded memory: at most two blocks per thread are in flight.
-  detail::OrderedPool<EncodedBlock> pool(s.workers());
+  // Blocks are coded on the workers, taken in order (their players' table entries given), then
+  // finished on the workers and placed in order. Bounded memory: at most two blocks per thread
+  // wait at each stage.
+  detail::OrderedPool<EncodedBlock> coders(s.workers()), finishers(s.workers());
   const std::size_t window = s.workers() ? 2 * s.options.threads : 1;
   auto place_next = [&]() -> Status {
-    EncodedBlock b = pool.next();
-    auto st = s.place(b, on_problem);
+    EncodedBlock b = finishers.next();
+    return s.place_finished(b);
+  };
+  auto take_next = [&]() -> Status {
+    auto b = std::make_shared<EncodedBlock>(coders.next());
+    auto now = s.take(*b, on_problem);
+    if (!now) return now.error();
     if (on_progress) on_progress(s.games_so_far(), reader.bytes_read() - bytes_before);
-    return st;
+    if (*now) {
+      finishers.submit([&s, b] {
+        s.finish_block(*b);
+        return std::move(*b);
+      });
+    }
+    while (finishers.pending() >= window)
+      if (auto st = place_next(); !st) return st;
+    return {};
   };
   for (;;) {
     std::vector<PgnReader::RawGame> batch;
@@ -348,16 +432,16 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
       batch.push_back(std::move(rg));
     }
     if (!batch.empty()) {
-      // A block made while the dictionary is undecided is finished later (the decision may come
-      // while it is in flight: place() finishes it then).
-      pool.submit([&s, &source, batch = std::move(batch), dict = s.dict, defer = !s.dict_decided]() mutable {
-        return encode_block(std::move(batch), source, s.options, std::move(dict), defer);
+      coders.submit([&s, &source, batch = std::move(batch)]() mutable {
+        return encode_block(std::move(batch), source, s.options);
       });
     }
-    while (pool.pending() >= (more ? window : 1))
-      if (auto st = place_next(); !st) return st;
+    while (coders.pending() >= (more ? window : 1))
+      if (auto st = take_next(); !st) return st;
     if (!more) break;
   }
+  while (finishers.pending() > 0)
+    if (auto st = place_next(); !st) return st;
   s.stats.input_bytes += reader.bytes_read() - bytes_before;
   return {};
 }
@@ -393,19 +477,66 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
     copied_dict = WriterDictionary::make(std::move(content), options.zstd_level);
     if (!copied_dict) return corruption(where + " cannot be loaded");
   }
-  // Its blocks as they are (each checked against its checksum and section table).
+  // Its players' table: followed entry for entry when this archive's is empty, its blocks then
+  // copied as they are; else merged into this one by value, each block's tags section coded
+  // again with this table's entries (9.8).
   const auto base = static_cast<std::uint32_t>(blocks.size());
+  const bool same_players = player_values.empty();
+  std::string content;
+  if (same_players) {
+    for (std::size_t k = 0; k < src.index().name_chunks[kPlayerField].size(); ++k) {
+      if (auto r = src.open_name_chunk(kPlayerField, k, content); !r) return r;
+      auto r = src.visit_name_entries(kPlayerField, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
+        auto& postings = player_blocks[add_player(value)];
+        for (std::uint32_t b : in) postings.push_back(base + b);
+      });
+      if (!r) return r;
+    }
+  }
+  // Its blocks (each checked against its checksum and section table).
   std::string block;
+  DecodedBlock tags_of;
+  tags_of.dictionaries = &src.dictionaries();
+  tags_of.players = src.players();
+  std::vector<std::vector<Tag>> games;
+  std::vector<std::uint32_t> players;
   for (std::uint32_t b = 0; b < src.blocks(); ++b) {
     if (auto r = src.read_block(b, block); !r) return r;
     BlockSizes sizes;
     if (auto r = read_block_sizes(block, src.where(b), sizes); !r) return r;
-    if (auto r = place(block, sizes.games, src.entry(b).summary, nullptr); !r) return r;
+    games_taken += sizes.games;
+    if (same_players) {
+      if (auto r = place(block, sizes.games, src.entry(b).summary, nullptr, nullptr); !r) return r;
+      continue;
+    }
+    if (auto r = decode_block(block, src.where(b), tags_of, BlockParts::kTagsOnly); !r) return r;
+    games.resize(tags_of.games);
+    players.clear();
+    for (std::uint32_t j = 0; j < tags_of.games; ++j) {
+      games[j] = tags_of.tags.game(j);
+      for (const Tag& t : games[j])
+        if (name_field_of(t.key) == kPlayerField) {
+          if (player_values.size() >= kMaxPlayerEntries && !player_entry.contains(t.value))
+            return invalid_input("more than 2^32 - 1 player names: the players' table is full");
+          players.push_back(player(t.value));
+        }
+    }
+    // The tags section compressed as it was: with the same dictionary, or without one.
+    const WriterDictionary* with = nullptr;
+    if (sizes.encoding[kTags] == kZstdDictionary) {
+      const std::string_view frame = std::string_view(block).substr(kBlockHeaderSize + kSections * kSectionEntrySize, sizes.stored[kTags]);
+      auto d = writer_dictionary(static_cast<std::uint32_t>(ZSTD_getDictID_fromFrame(frame.data(), frame.size())));
+      if (!d) return d.error();
+      with = *d;
+    }
+    const std::string recoded = replace_tags_section(block, make_tags_section(games, &players, store), store, with);
+    if (auto r = place(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
   }
-  // Then its name tables, renumbered (each value's blocks still arrive in ascending order: every
-  // block given before is below `base`), holding only the values a table holds (indexed_name).
-  std::string content;
+  // Then its other name tables, renumbered (each value's blocks still arrive in ascending order:
+  // every block given before is below `base`), holding only the values a table holds
+  // (indexed_name).
   for (int field = 0; field < kNameFieldCount; ++field) {
+    if (field == kPlayerField) continue;
     for (std::size_t k = 0; k < src.index().name_chunks[field].size(); ++k) {
       if (auto r = src.open_name_chunk(field, k, content); !r) return r;
       Status added;

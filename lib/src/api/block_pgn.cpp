@@ -12,9 +12,11 @@ namespace pgnarc {
 using namespace container;
 
 Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
-                              std::uint64_t first_game, const ReaderDictionaries* dictionaries, std::string out) {
+                              std::uint64_t first_game, const ReaderDictionaries* dictionaries,
+                              const PlayerNames* players, std::string out) {
   DecodedBlock block;
   block.dictionaries = dictionaries;
+  block.players = players;
   if (auto st = decode_block(bytes, where, block); !st) return st.error();
   if (block.games != expected_games) return corruption(where + ": game count differs from the index");
   CodecCursor c = block.cursor();

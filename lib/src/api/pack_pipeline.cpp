@@ -22,8 +22,7 @@ void collect_names(const std::vector<Tag>& tags, BlockNames& names) {
     if (const int f = name_field_of(t.key); f >= 0 && indexed_name(f, t.value)) names[f].insert(t.value);
 }
 
-EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options,
-                          std::shared_ptr<const WriterDictionary> dict, bool defer) {
+EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options) {
   EncodedBlock out;
   BlockBuilder b;
   b.streams.coder = move_coder(options);
@@ -52,13 +51,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
   out.games = b.games;
   b.plies = out.stats.plies;
   out.summary = b.summary;
-  if (defer) {
-    out.deferred = true;
-    out.tags_raw = b.tags_section(store_options(options));
-    out.builder = std::move(b);
-  } else {
-    out.bytes = b.finish(store_options(options), dict.get());
-  }
+  out.builder = std::move(b);
   return out;
 }
 

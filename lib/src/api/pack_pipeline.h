@@ -26,12 +26,12 @@ MoveCoder move_coder(const WriterOptions& options);
 using BlockNames = std::set<std::string>[container::kNameFieldCount];
 void collect_names(const std::vector<Tag>& tags, BlockNames& names);
 
-// One encoded block and what the index needs to know of it. A block made before the writer has
-// decided on a tag dictionary is `deferred`: its builder is kept unfinished, with its tags
-// section (training input), until the decision.
+// One encoded block and what the index needs to know of it. The workers code the games; the
+// writer then gives the White and Black values their players' table entries in block order,
+// which the tags section needs, and finishes the block (on the workers again), or, before it has
+// decided on a tag dictionary, holds it unfinished with its tags section (training input).
 struct EncodedBlock {
-  std::string bytes;
-  bool deferred = false;
+  std::string bytes;  // once finished
   container::BlockBuilder builder;
   std::string tags_raw;
   std::uint32_t games = 0;
@@ -42,8 +42,7 @@ struct EncodedBlock {
 };
 
 // The block of `games` (read from `source`): each parsed and coded, or kept verbatim with its
-// problem if it cannot be. Finished with `dict` unless `defer`.
-EncodedBlock encode_block(std::vector<PgnReader::RawGame> games, const std::string& source, const WriterOptions& options,
-                          std::shared_ptr<const container::WriterDictionary> dict, bool defer);
+// problem if it cannot be; not finished.
+EncodedBlock encode_block(std::vector<PgnReader::RawGame> games, const std::string& source, const WriterOptions& options);
 
 }  // namespace pgnarc

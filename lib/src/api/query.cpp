@@ -123,7 +123,11 @@ std::string query_error(const Query& q) {
 Status Archive::Impl::for_names(int field, const std::string& want, bool exact, const NameVisitor& visit) {
   const auto& chunks = file->index().name_chunks[field];
   for (std::size_t k = 0; k < chunks.size(); ++k) {
-    if (exact && (want < chunks[k].first || (k + 1 < chunks.size() && !(want < chunks[k + 1].first)))) continue;
+    // An exact name is in the one chunk whose range holds it, but for the players' table, which
+    // is in the order of its entries (9.10): every chunk is read.
+    if (exact && field != kPlayerField &&
+        (want < chunks[k].first || (k + 1 < chunks.size() && !(want < chunks[k + 1].first))))
+      continue;
     if (auto st = visit_chunk(field, k, visit); !st) return st;
   }
   return {};
@@ -177,6 +181,7 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
   DecodedBlock tags_only;
   std::string bytes;
   tags_only.dictionaries = &file->dictionaries();
+  tags_only.players = file->players();
   for (std::uint32_t b = 0; b < file->blocks(); ++b) {
     if (!ok[b]) continue;
     const DecodedBlock* db;

@@ -1,10 +1,12 @@
 // salvage_pgn: the games of a damaged archive, found block by block without its index.
 #include <map>
+#include <set>
 
 #include "api/block_pgn.h"
 #include "common/endian.h"
 #include "common/hash.h"
 #include "common/mapped_file.h"
+#include "container/archive_file.h"
 #include "container/block_reader.h"
 #include "container/block_table.h"
 #include "container/file_header.h"
@@ -30,6 +32,46 @@ std::size_t block_size(std::string_view bytes) {
   return total <= bytes.size() ? static_cast<std::size_t>(total) : 0;
 }
 
+// The players' name chunks found in the file by their magic (sound ones, in file order), read as
+// one table if they follow each other from the end of a sound block or dictionary: a lost chunk
+// before one of them would give every later entry another number, so then there is no table.
+class FoundPlayers : public PlayerNames {
+ public:
+  void find(std::string_view file, const std::string& path, const std::set<std::size_t>& sound_ends,
+            const ReaderDictionaries& dictionaries) {
+    const std::string_view magic(kNameChunkMagic, 4);
+    std::vector<std::pair<std::size_t, std::size_t>> chunks;  // offset, size
+    for (std::size_t at = file.find(magic, kHeaderSize); at != std::string_view::npos; at = file.find(magic, at + 1)) {
+      const std::size_t n = name_chunk_element_size(file.substr(at));
+      if (n && static_cast<std::uint8_t>(file[at + 4]) == kPlayerField &&
+          get_le(file.data() + at + n - 8, 8) == hash64(file.substr(at, n - 8)))
+        chunks.emplace_back(at, n);
+    }
+    if (chunks.empty() || !sound_ends.contains(chunks.front().first)) return;
+    for (std::size_t i = 1; i < chunks.size(); ++i)
+      if (chunks[i].first != chunks[i - 1].first + chunks[i - 1].second) return;
+    std::vector<std::string> values;
+    std::string content;
+    for (const auto& [at, n] : chunks) {
+      const std::string where = path + ": name chunk at offset " + std::to_string(at);
+      if (!open_name_chunk(file.substr(at, n), where, kPlayerField, &dictionaries, content).ok()) return;
+      const auto visit = [&](std::string_view v, const std::vector<std::uint32_t>&) { values.emplace_back(v); };
+      if (!visit_name_entries(content, where, nullptr, nullptr, std::uint64_t{1} << 32, false, visit).ok()) return;
+    }
+    values_ = std::move(values);
+  }
+  Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override {
+    if (ordinal >= values_.size())
+      return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
+                        ", which no sound players' name chunk holds");
+    out += values_[ordinal];
+    return {};
+  }
+
+ private:
+  std::vector<std::string> values_;
+};
+
 }  // namespace
 
 Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<bool(std::string_view)>& sink) {
@@ -46,6 +88,20 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     if (const std::size_t n = dictionary_element_size(file.substr(at)))
       if (dictionaries.add(file.substr(at, n), path + ": dictionary at offset " + std::to_string(at)).ok())
         sound_dictionaries.emplace(at, n);
+  // The players' table (9.10): the index's where the archive opens, else the one found.
+  std::unique_ptr<ArchiveFile> indexed;
+  if (auto opened = ArchiveFile::open(path)) indexed = std::move(*opened);
+  FoundPlayers found;
+  if (!indexed) {
+    std::set<std::size_t> sound_ends;
+    for (const auto& [at, n] : sound_dictionaries) sound_ends.insert(at + n);
+    const std::string_view block_magic(kBlockMagic, 4);
+    for (std::size_t at = file.find(block_magic, kHeaderSize); at != std::string_view::npos; at = file.find(block_magic, at + 1))
+      if (const std::size_t n = block_size(file.substr(at)); n && get_le(file.data() + at + n - 8, 8) == hash64(file.substr(at, n - 8)))
+        sound_ends.insert(at + n);
+    found.find(file, path, sound_ends, dictionaries);
+  }
+  const PlayerNames* players = indexed ? static_cast<const PlayerNames*>(indexed->players()) : &found;
   std::size_t pos = std::min<std::size_t>(kHeaderSize, size), skip_from = std::string_view::npos;
   auto note_skip = [&](std::size_t upto) {
     if (skip_from != std::string_view::npos && upto > skip_from)
@@ -73,7 +129,7 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
       const std::string where = path + ": block at offset " + std::to_string(pos);
       BlockSizes sizes;
       if (read_block_sizes(block, where, sizes).ok()) {
-        auto text = block_pgn(block, where, sizes.games, report.games, &dictionaries);
+        auto text = block_pgn(block, where, sizes.games, report.games, &dictionaries, players);
         if (text) {
           note_skip(pos);
           ++report.blocks;

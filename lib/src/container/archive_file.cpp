@@ -55,7 +55,59 @@ Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(const std::string& path) 
     first += c.blocks;
   }
   s.chunk_first_block_.push_back(s.footer_.blocks);
+  s.players_ = std::make_unique<PlayerTable>(s);
   return a;
+}
+
+namespace {
+// Decoded players' chunks kept for reading player columns, in all.
+constexpr std::size_t kPlayerCacheBytes = 64u << 20;
+}  // namespace
+
+PlayerTable::PlayerTable(const ArchiveFile& file) : file_(file) {
+  std::uint64_t first = 0;
+  for (const NameChunkEntry& c : file.index().name_chunks[kPlayerField]) {
+    first_.push_back(first);
+    first += c.values;
+  }
+  first_.push_back(first);
+}
+
+Status PlayerTable::append(std::uint64_t ordinal, const std::string& where, std::string& out) const {
+  if (ordinal >= size())
+    return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
+                      " of a players' table of " + std::to_string(size()));
+  const auto k = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), ordinal) - first_.begin() - 1);
+  std::shared_ptr<const Chunk> chunk;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = cache_.find(k); it != cache_.end()) {
+      chunk = it->second;
+    } else {
+      std::string content;
+      if (auto st = file_.open_name_chunk(kPlayerField, k, content); !st) return st;
+      auto made = std::make_shared<Chunk>();
+      if (auto st = file_.visit_name_entries(kPlayerField, k, content,
+                                             [&](std::string_view v, const std::vector<std::uint32_t>&) {
+                                               made->bytes += v;
+                                               made->end.push_back(static_cast<std::uint32_t>(made->bytes.size()));
+                                             });
+          !st)
+        return st;
+      while (!order_.empty() && cached_bytes_ + made->bytes.size() > kPlayerCacheBytes) {
+        cached_bytes_ -= cache_[order_.front()]->bytes.size();
+        cache_.erase(order_.front());
+        order_.pop_front();
+      }
+      cached_bytes_ += made->bytes.size();
+      order_.push_back(k);
+      chunk = cache_.emplace(k, std::move(made)).first->second;
+    }
+  }
+  const std::size_t i = static_cast<std::size_t>(ordinal - first_[k]);
+  const std::uint32_t from = i == 0 ? 0 : chunk->end[i - 1];
+  out.append(chunk->bytes, from, chunk->end[i] - from);
+  return {};
 }
 
 std::size_t ArchiveFile::chunk_of(std::uint32_t b) const {
@@ -124,8 +176,11 @@ Status ArchiveFile::open_name_chunk(int field, std::size_t k, std::string& conte
 
 Status ArchiveFile::visit_name_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const {
   const auto& chunks = index_.name_chunks[field];
-  return container::visit_name_entries(content, name_chunk_where(field, k), chunks[k],
-                                       k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, footer_.blocks, visit);
+  // The players' table is in the order of its entries, the others in ascending order of value.
+  const bool ascending = field != kPlayerField;
+  return container::visit_name_entries(content, name_chunk_where(field, k), &chunks[k],
+                                       ascending && k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr,
+                                       footer_.blocks, ascending, visit);
 }
 
 Status ArchiveFile::check_name_chunks() const {

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,9 +19,35 @@
 #include "container/index.h"
 #include "container/name_chunk.h"
 #include "container/tag_dictionary.h"
+#include "container/tags_section.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc::container {
+
+class ArchiveFile;
+
+// The players' table (9.10) as player columns read it: entry by entry, each chunk read, checked
+// and kept (up to a bound) the first time one of its entries is needed. Safe from several
+// threads.
+class PlayerTable : public PlayerNames {
+ public:
+  explicit PlayerTable(const ArchiveFile& file);
+  Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override;
+  // The number of entries.
+  std::uint64_t size() const { return first_.back(); }
+
+ private:
+  struct Chunk {
+    std::string bytes;               // the values, one after the other
+    std::vector<std::uint32_t> end;  // where each ends in `bytes`
+  };
+  const ArchiveFile& file_;
+  std::vector<std::uint64_t> first_;  // each chunk's first entry, then the number of entries
+  mutable std::mutex mutex_;
+  mutable std::map<std::size_t, std::shared_ptr<const Chunk>> cache_;
+  mutable std::deque<std::size_t> order_;  // chunks in the order they were read
+  mutable std::size_t cached_bytes_ = 0;
+};
 
 class ArchiveFile {
  public:
@@ -64,6 +93,8 @@ class ArchiveFile {
   // Every name chunk checked (verify, the end of an export).
   Status check_name_chunks() const;
   std::string name_chunk_where(int field, std::size_t k) const;
+  // The players' table, for player columns (DecodedBlock::players).
+  const PlayerTable* players() const { return players_.get(); }
 
  private:
   ArchiveFile() = default;
@@ -77,6 +108,7 @@ class ArchiveFile {
   std::vector<std::vector<BlockEntry>> table_;     // per chunk; empty until read
   std::vector<std::uint64_t> chunk_first_block_;   // per chunk, then the block count
   bool layout_checked_ = false;
+  std::unique_ptr<PlayerTable> players_;
 };
 
 }  // namespace pgnarc::container

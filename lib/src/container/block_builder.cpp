@@ -12,6 +12,7 @@
 
 namespace pgnarc::container {
 
+using detail::get_le;
 using detail::put_le;
 using detail::put_varint;
 
@@ -42,8 +43,52 @@ void append_bits(std::string& out, std::string_view src, std::uint64_t from, std
 
 }  // namespace
 
+std::string make_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
+                              const StoreOptions& options) {
+  return encode_tags_section(games, options.compress ? BlockBuilder::kTagChoiceLevel : 0, players);
+}
+
 std::string BlockBuilder::tags_section(const StoreOptions& options) const {
-  return encode_tags_section(tags, options.compress ? kTagChoiceLevel : 0);
+  return make_tags_section(tags, players ? &*players : nullptr, options);
+}
+
+namespace {
+
+// The tags section as stored: compressed with the dictionary where there is one, else in one
+// zstd frame; stored when compression does not pay (or is off, or fails).
+std::string pack_tags(std::string_view raw, const StoreOptions& options, const WriterDictionary* dict,
+                      std::uint8_t& encoding) {
+  encoding = kStored;
+  if (!options.compress || raw.empty()) return std::string(raw);
+  std::string packed = dict ? dict->compress(raw) : detail::compress_frame(raw, options.zstd_level);
+  if (packed.empty() || packed.size() >= raw.size()) return std::string(raw);
+  encoding = dict ? kZstdDictionary : kZstd;
+  return packed;
+}
+
+void put_section_entry(std::string& table, int s, std::uint8_t encoding, std::size_t stored, std::size_t raw) {
+  table += static_cast<char>(s);
+  table += static_cast<char>(encoding);
+  put_le(table, 0, 2);
+  put_le(table, stored, 4);
+  put_le(table, raw, 4);
+}
+
+}  // namespace
+
+std::string replace_tags_section(std::string_view block, std::string_view tags, const StoreOptions& options,
+                                 const WriterDictionary* dict) {
+  std::uint8_t encoding;
+  const std::string stored = pack_tags(tags, options, dict, encoding);
+  const std::size_t table = kBlockHeaderSize, data = table + kSections * kSectionEntrySize;
+  const std::size_t old_stored = get_le(block.data() + table + 4, 4);
+  std::string out(block.substr(0, table));
+  put_section_entry(out, kTags, encoding, stored.size(), tags.size());
+  out += block.substr(table + kSectionEntrySize, (kSections - 1) * kSectionEntrySize);
+  out += stored;
+  out += block.substr(data + old_stored, block.size() - kBlockChecksumSize - data - old_stored);
+  put_le(out, detail::hash64(out), 8);
+  return out;
 }
 
 std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
@@ -110,9 +155,8 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
         }
         return out;
       };
-      if (s == kTags && dict) {
-        packed = dict->compress(raw);
-        if (!packed.empty()) encoding = kZstdDictionary;
+      if (s == kTags) {
+        packed = pack_tags(raw, options, dict, encoding);
       } else {
         // Texts and raw games larger than two frames go one frame per group (9.3), others in one.
         const bool by_group =
@@ -130,11 +174,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
       if (encoding != kStored && packed.size() >= raw.size()) encoding = kStored;
     }
     const std::string_view stored = encoding == kStored ? raw : std::string_view(packed);
-    table += static_cast<char>(s);
-    table += static_cast<char>(encoding);
-    put_le(table, 0, 2);
-    put_le(table, stored.size(), 4);
-    put_le(table, raw.size(), 4);
+    put_section_entry(table, s, encoding, stored.size(), raw.size());
     data += stored;
   }
   std::string block(kBlockMagic, 4);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ class WriterDictionary;
 struct BlockBuilder {
   CodecStreams streams;
   std::vector<std::vector<Tag>> tags;  // per game (verbatim games: their readable tag pairs)
+  // Each White and Black tag's entry in the players' table, in the order of `tags`, given
+  // before the tags section is made; without them (a block made apart from an archive writer),
+  // those columns are coded as text.
+  std::optional<std::vector<std::uint32_t>> players;
   std::uint32_t games = 0;
   std::uint64_t plies = 0;  // of all the games' lines (CodecStats::plies), set before finish()
   BlockSummary summary;
@@ -42,5 +47,14 @@ struct BlockBuilder {
   // options.frame_bytes each.
   std::uint32_t directory_step(const StoreOptions& options) const;
 };
+
+// The tags section of `games` (9.4), `players` their White and Black tags' players' table
+// entries (or null), its columns' codings chosen as BlockBuilder::tags_section chooses them.
+std::string make_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
+                              const StoreOptions& options);
+// `block` (a sound block) with its tags section replaced by `tags` (stored as a block's tags
+// section is: with `dict` where given, and where compression pays), its checksum made anew.
+std::string replace_tags_section(std::string_view block, std::string_view tags, const StoreOptions& options,
+                                 const WriterDictionary* dict);
 
 }  // namespace pgnarc::container

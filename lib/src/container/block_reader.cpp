@@ -201,7 +201,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   }
   if (parts == BlockParts::kTagsOnly) {
     out.directory = GameDirectory{};
-    return decode_tags_section(out.sections[kTags], out.games, where, out.tags);
+    return decode_tags_section(out.sections[kTags], out.games, where, out.tags, out.players);
   }
   if (auto st = parse_directory(where, raw, out); !st) return st;
   for (int s = kTexts; s < kSections; ++s) {
@@ -220,7 +220,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
       if (auto st = decompress_group(out, s, k, where); !st) return st;
     }
   }
-  if (parts == BlockParts::kAll) return decode_tags_section(out.sections[kTags], out.games, where, out.tags);
+  if (parts == BlockParts::kAll) return decode_tags_section(out.sections[kTags], out.games, where, out.tags, out.players);
   return {};
 }
 

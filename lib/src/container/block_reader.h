@@ -38,6 +38,9 @@ struct DecodedBlock {
   // The archive's tag dictionaries, for a tags section of encoding 3 (set by the caller; null:
   // the archive has none, and such a section is corrupt).
   const ReaderDictionaries* dictionaries = nullptr;
+  // The archive's players' table, for player columns (set by the caller; null: a player column
+  // is corrupt).
+  const PlayerNames* players = nullptr;
   std::uint32_t games = 0;
   MoveCoder coder = MoveCoder::kModel;  // of the block's move codewords
   std::uint8_t encoding[kSections] = {};

@@ -47,6 +47,8 @@ inline constexpr std::uint32_t kMaxNameChunkBytes = 1u << 30;
 // The most name entries a chunk may hold: an entry takes at least 4 bytes (9.5).
 inline constexpr std::uint32_t kMaxNameChunkValues = kMaxNameChunkBytes / 4;
 inline constexpr std::uint32_t kMaxTableChunkBytes = 1u << 30;
+// The most entries a players' table may hold (9.5): its entries are numbered by 32 bits.
+inline constexpr std::uint64_t kMaxPlayerEntries = 0xFFFFFFFFu;
 inline constexpr std::uint64_t kMaxTableChunkBlocks = 1u << 20;
 
 // Section and element encodings (9.3): stored; one zstd frame; one zstd frame per directory

@@ -116,7 +116,9 @@ const char* parse_body(std::string_view body, std::uint64_t index_offset, Index&
           c.values > kMaxNameChunkValues)
         return (why = "name chunk entry out of place (chunk at " + std::to_string(c.offset) + ")").c_str();
       c.first.assign(first_value);
-      if (k > 0 && !(chunks[k - 1].first < c.first)) return "name chunks not in ascending order";
+      // The players' table is in the order of its entries (9.10), the others ascending.
+      if (&chunks != &out.name_chunks[kPlayerField] && k > 0 && !(chunks[k - 1].first < c.first))
+        return "name chunks not in ascending order";
       next_offset = c.offset + c.size;
     }
   }

@@ -63,12 +63,13 @@ Status open_name_chunk(std::string_view b, const std::string& where, int field, 
   return {};
 }
 
-Status visit_name_entries(std::string_view content, const std::string& where, const NameChunkEntry& entry,
-                          const std::string* next_first, std::uint64_t blocks, const NameVisitor& visit) {
+Status visit_name_entries(std::string_view content, const std::string& where, const NameChunkEntry* entry,
+                          const std::string* next_first, std::uint64_t blocks, bool ascending, const NameVisitor& visit) {
   auto bad = [&](const std::string& what) { return corruption(where + ": " + what + " (name chunk entries)"); };
   ByteReader r(content);
   std::uint64_t count;
-  if (!r.varint(count) || count != entry.values) return bad("holds another number of values than the index says");
+  if (!r.varint(count) || (entry ? count != entry->values : count > kMaxNameChunkValues))
+    return bad("holds another number of values than the index says");
   std::vector<std::uint32_t> postings;
   std::string last, value;
   for (std::size_t i = 0; i < count; ++i) {
@@ -83,7 +84,7 @@ Status visit_name_entries(std::string_view content, const std::string& where, co
     if (postings.empty()) return bad("name entry " + std::to_string(i) + " has no blocks");
     value.assign(last, 0, shared);
     value += rest;
-    if (i == 0 ? value != entry.first : !(last < value))
+    if (i == 0 ? entry && value != entry->first : ascending && !(last < value))
       return bad(i == 0 ? "first value differs from the index" : "values not in ascending order");
     last.swap(value);
     visit(last, postings);
@@ -99,7 +100,8 @@ Status read_name_chunk(std::string_view b, const std::string& where, int field, 
   out.clear();
   std::string content;
   if (auto st = open_name_chunk(b, where, field, dictionaries, content); !st) return st;
-  return visit_name_entries(content, where, entry, next_first, blocks,
+  const bool ascending = field != kPlayerField;  // the players' table is in entry order (9.10)
+  return visit_name_entries(content, where, &entry, ascending ? next_first : nullptr, blocks, ascending,
                             [&](std::string_view v, const std::vector<std::uint32_t>& postings) {
                               out.push_back(NameEntry{std::string(v), postings});
                             });

@@ -62,8 +62,11 @@ Status open_name_chunk(std::string_view element, const std::string& where, int f
 // against the chunk's directory entry, the next chunk's first value (null for a field's last
 // chunk) and the number of blocks (NAME-1); stops at the first damage.
 using NameVisitor = std::function<void(std::string_view, const std::vector<std::uint32_t>&)>;
-Status visit_name_entries(std::string_view content, const std::string& where, const NameChunkEntry& entry,
-                          const std::string* next_first, std::uint64_t blocks, const NameVisitor& visit);
+// `ascending`: the values must be strictly ascending (every field but the players'). `entry`:
+// the chunk's directory entry, whose count and first value the chunk must have (null: a chunk
+// found without its index, by salvage).
+Status visit_name_entries(std::string_view content, const std::string& where, const NameChunkEntry* entry,
+                          const std::string* next_first, std::uint64_t blocks, bool ascending, const NameVisitor& visit);
 
 // Both: the entries of the name chunk `element`, checked, into `out`.
 Status read_name_chunk(std::string_view element, const std::string& where, int field, const NameChunkEntry& entry,

@@ -17,8 +17,9 @@ enum class TagCoding : std::uint8_t {
   kDate = 3,        // YYYY.MM.DD with ?? parts, from the previous date
   kTime = 4,        // HH:MM:SS, from the previous time
   kIdentifier = 5,  // a fixed prefix and a base-62 or decimal tail
+  kPlayer = 6,      // White and Black: entries of the players' table (9.10)
 };
-inline constexpr std::uint8_t kTagCodings = 6;
+inline constexpr std::uint8_t kTagCodings = 7;
 
 // The most bytes a block's typed tag values take written out (spec 11).
 inline constexpr std::size_t kMaxTypedTagBytes = std::size_t{1} << 28;

@@ -1,9 +1,12 @@
 #include "container/tags_section.h"
 
+#include <algorithm>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "common/bytes.h"
 #include "common/zstd_frame.h"
+#include "container/format.h"
 #include "container/tag_values.h"
 
 namespace pgnarc::container {
@@ -111,6 +114,24 @@ void put_text_body(const std::vector<std::string_view>& values, std::string& out
   const int width = tag_ref_width(seen.size());
   for (int plane = 0; plane < width; ++plane)
     for (std::uint32_t r : refs) out += static_cast<char>(r >> (8 * plane));
+}
+
+// A player column's body (9.4.3): its distinct entries of the players' table, ascending (the
+// first as it is, each next as its gap from the one before less 1), then each tag's place among
+// them in byte planes.
+std::string player_body(const std::vector<std::uint32_t>& entries) {
+  std::vector<std::uint32_t> distinct(entries);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::string body;
+  put_varint(body, distinct.size());
+  for (std::size_t i = 0; i < distinct.size(); ++i) put_varint(body, i == 0 ? distinct[0] : distinct[i] - distinct[i - 1] - 1);
+  std::vector<std::uint32_t> place(entries.size());
+  for (std::size_t e = 0; e < entries.size(); ++e)
+    place[e] = static_cast<std::uint32_t>(std::lower_bound(distinct.begin(), distinct.end(), entries[e]) - distinct.begin());
+  for (int plane = 0, w = width_below(static_cast<std::int64_t>(distinct.size())); plane < w; ++plane)
+    for (std::uint32_t p : place) body += static_cast<char>(p >> (8 * plane));
+  return body;
 }
 
 // The per-tag part and the fallbacks of a typed column: `numbers[e]` is tag e's value in the
@@ -266,7 +287,8 @@ std::vector<ValueForm> candidate_forms(const std::vector<std::string_view>& valu
 
 }  // namespace
 
-std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level) {
+std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
+                                const std::vector<std::uint32_t>* players) {
   // Parts 1 and 2: the key table, then per game the keys used.
   std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
   std::vector<std::string_view> keys;
@@ -287,6 +309,18 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   std::vector<std::vector<std::string_view>> columns(keys.size());
   for (const auto& g : games)
     for (const Tag& t : g) columns[key_id.find(t.key)->second].push_back(t.value);
+  // The White and Black columns' entries of the players' table.
+  std::vector<std::vector<std::uint32_t>> entries(keys.size());
+  if (players) {
+    std::size_t i = 0;
+    for (const auto& g : games)
+      for (const Tag& t : g)
+        if (name_field_of(t.key) == kPlayerField) {
+          if (i == players->size()) throw std::logic_error("encode_tags_section: fewer players' entries than players");
+          entries[key_id.find(t.key)->second].push_back((*players)[i++]);
+        }
+    if (i != players->size()) throw std::logic_error("encode_tags_section: more players' entries than players");
+  }
   const ColumnChooser chooser(choose_level);
   struct Choice {
     TagCoding coding = TagCoding::kText;
@@ -297,6 +331,10 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   for (std::size_t k = 0; k < keys.size(); ++k) {
     put_text_body(columns[k], best[k].body);
     best[k].cost = chooser.cost(best[k].body);
+    if (!entries[k].empty()) {
+      std::string body = player_body(entries[k]);
+      if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{TagCoding::kPlayer, std::move(body), c};
+    }
     for (const ValueForm& form : candidate_forms(columns[k])) {
       TypedValues t;
       if (!read_values(form, columns[k], t)) continue;
@@ -517,10 +555,47 @@ Status read_fallbacks(ByteCursor& r, const ValueForm& form, const std::vector<st
   return {};
 }
 
+// A player column (9.4.3): its entries' values, each read once from the players' table into
+// the arena, then each tag's place among them.
+Status read_players(ByteCursor& r, const std::uint32_t* slots, std::uint32_t count, const std::string& where,
+                    const PlayerNames* players, BlockTags& out) {
+  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  if (!players) return bad("a player column, but no players' table to read it with");
+  std::uint64_t n;
+  if (!r.varint(n) || n == 0 || n > count) return bad("bad player count");
+  std::vector<std::pair<std::size_t, std::size_t>> at(n);  // each entry's value in the arena
+  std::uint64_t entry = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::uint64_t d;
+    if (!r.varint(d) || d > 0xFFFFFFFFu) return bad("player entries run past the end");
+    entry = i == 0 ? d : entry + d + 1;
+    if (entry > 0xFFFFFFFFu) return bad("player entry out of range");
+    const std::size_t from = out.arena.size();
+    if (auto st = players->append(entry, where, out.arena); !st) return st;
+    at[i] = {from, out.arena.size() - from};
+    if (out.arena.size() > kMaxTypedTagBytes) return bad("typed values larger than the limit");
+  }
+  const int width = width_below(static_cast<std::int64_t>(n));
+  std::string_view refs;
+  if (!r.bytes(std::uint64_t{count} * width, refs)) return bad("player references run past the end");
+  std::vector<bool> named(n, false);
+  for (std::uint32_t e = 0; e < count; ++e) {
+    // One entry (no planes): every tag names it.
+    const std::uint64_t p = width == 0 ? 0 : plane_ref(refs, count, e, width);
+    if (p >= n) return bad("reference to a player not in the column's list");
+    named[p] = true;
+    out.pending.push_back(BlockTags::Pending{slots[e], at[p].first, at[p].second});
+  }
+  if (std::find(named.begin(), named.end(), false) != named.end()) return bad("a listed player that no tag names");
+  if (r.remaining() != 0) return bad("bytes left over in a column");
+  return {};
+}
+
 // A column other than a rating column: its values into the views of its slots.
 Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, std::uint32_t count,
-                   const std::string& where, BlockTags& out) {
+                   const std::string& where, const PlayerNames* players, BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  if (coding == TagCoding::kPlayer) return read_players(r, slots, count, where, players, out);
   if (coding == TagCoding::kText) {
     if (auto st = read_text_body(r, count, where, out, out.values); !st) return st;
     for (std::uint32_t e = 0; e < count; ++e) out.views[slots[e]].value = out.values[e];
@@ -573,7 +648,8 @@ Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, 
 
 }  // namespace
 
-Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out) {
+Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
+                           const PlayerNames* players) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   std::vector<std::string_view> keys;
   ByteCursor r(in);
@@ -606,7 +682,11 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
   for (std::size_t k = 0; k < keys.size(); ++k) {
     if (coding[k] == TagCoding::kRating) continue;
     ByteCursor c(body[k]);
-    if (auto st = read_column(c, coding[k], out.slots.data() + out.column_start[k], column_size[k], where, out); !st)
+    if (coding[k] == TagCoding::kPlayer && name_field_of(keys[k]) != kPlayerField)
+      return bad("a player column of a key other than White and Black");
+    if (auto st = read_column(c, coding[k], out.slots.data() + out.column_start[k], column_size[k], where, players,
+                              out);
+        !st)
       return st;
   }
   resolve(out, out.arena);

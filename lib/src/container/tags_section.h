@@ -22,8 +22,20 @@ inline constexpr int tag_ref_width(std::uint64_t distinct) {
 
 // The tags section of games with these tags (a verbatim game has none). Each column is coded
 // as text or in a typed form (9.4.1), whichever is smaller compressed alone with zstd at
-// `choose_level`, or, with `choose_level` 0, uncompressed.
-std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level);
+// `choose_level`, or, with `choose_level` 0, uncompressed. `players`: for every White and
+// Black tag of the games, in order, its entry in the archive's players' table; with it, those
+// columns may be coded as entries (9.4.3).
+std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
+                                const std::vector<std::uint32_t>* players = nullptr);
+
+// The archive's players' table (9.10), as a player column reads it.
+class PlayerNames {
+ public:
+  virtual ~PlayerNames() = default;
+  // Appends the value of the table's entry `ordinal` to `out`; an error naming `where` if the
+  // table has no such entry or cannot be read.
+  virtual Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const = 0;
+};
 
 // One tag as views into a decoded tags section (or into its BlockTags' arenas).
 struct TagView {
@@ -53,7 +65,9 @@ struct BlockTags {
 };
 
 // Decodes every game's tags of the tags section `in` of a block of `games` games, checking the
-// whole section (TAGS-1); `where` ("block 3 at offset 1234") prefixes errors.
-Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out);
+// whole section (TAGS-1); `where` ("block 3 at offset 1234") prefixes errors. Player columns
+// read `players` (null: a player column is an error).
+Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
+                           const PlayerNames* players = nullptr);
 
 }  // namespace pgnarc::container
