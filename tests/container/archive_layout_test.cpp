@@ -712,3 +712,50 @@ TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
 
 }  // namespace
 }  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// [NAME-1] A name chunk's entries in their three columns come back as written, values holding
+// the end byte 00 and the escape byte 01 included, first blocks that fall from entry to entry
+// too; an escape followed by another byte, a first block below 0 and columns cut short are
+// refused.
+TEST(NameChunk, ColumnsRoundTripAndDamageIsRefused) {
+  using namespace container;
+  const std::vector<NameEntry> entries = {{std::string("a\0b", 3), {3, 4}},
+                                          {std::string("a\x01\x01", 3), {1}},
+                                          {"abc", {0, 2, 9}},
+                                          {std::string("\x01", 1), {9}}};
+  ChunkEntries chunk;
+  for (const NameEntry& e : entries) chunk.add(e.value, e.blocks);
+  const std::string content = chunk.content();
+  const auto read = [&](std::string_view c, std::vector<NameEntry>& out) {
+    out.clear();
+    return visit_name_entries(c, "t", nullptr, nullptr, 10, false, [&](std::string_view v, const std::vector<std::uint32_t>& b) {
+      out.push_back(NameEntry{std::string(v), b});
+    });
+  };
+  std::vector<NameEntry> back;
+  ASSERT_TRUE(read(content, back).ok());
+  ASSERT_EQ(back.size(), entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    EXPECT_EQ(back[i].value, entries[i].value) << i;
+    EXPECT_EQ(back[i].blocks, entries[i].blocks) << i;
+  }
+  // The first entry's rest, "a" 01 01 "b" 00, starts after the count and the four shared bytes.
+  ASSERT_EQ(content.substr(5, 5), std::string("a\x01\x01" "b\x00", 5));
+  std::string bad = content;
+  bad[7] = 3;  // 01 03: no such escape
+  EXPECT_FALSE(read(bad, back).ok());
+  for (std::size_t cut = 1; cut < content.size(); ++cut) EXPECT_FALSE(read(content.substr(0, cut), back).ok()) << cut;
+  // A chunk of one entry whose first block is zigzag 1: -1.
+  ChunkEntries one;
+  one.add("x", {0});
+  std::string below = one.content();
+  ASSERT_EQ(below.back(), '\x00');
+  below.back() = '\x01';
+  EXPECT_FALSE(read(below, back).ok());
+}
+
+}  // namespace
+}  // namespace pgnarc

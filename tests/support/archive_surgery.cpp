@@ -103,13 +103,9 @@ std::string edit_names(std::string_view pga,
           !st)
         fail(st.error().message());
       edit(field, k, entries);
-      std::string body;
-      std::string_view previous;
-      for (const NameEntry& e : entries) {
-        put_chunk_entry(body, previous, e.value, e.blocks);
-        previous = e.value;
-      }
-      const std::string element = encode_name_chunk(field, entries.size(), body, stored_sections());
+      ChunkEntries body;
+      for (const NameEntry& e : entries) body.add(e.value, e.blocks);
+      const std::string element = encode_name_chunk(field, body, stored_sections());
       NameChunkEntry& c = p.index.name_chunks[field][k];
       c.offset = start + tail.size();
       c.size = element.size();

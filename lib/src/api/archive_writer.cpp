@@ -115,46 +115,34 @@ struct ArchiveWriter::Impl {
 
   // The name tables as chunk elements after the last block (9.10), listed in the index.
   Status write_names() {
-    std::string entries, first, previous;
-    std::uint64_t count = 0;
+    ChunkEntries entries;
+    std::string first;
     int field = 0;
     const auto close_chunk = [&]() -> Status {
-      if (count == 0) return {};
+      if (entries.count() == 0) return {};
       if (entries.size() + 10 > kMaxNameChunkBytes)
         return invalid_input("the name table entry of " + std::string(kNameFields[field]) + " \"" + first +
                              "\" is too large for a name chunk (2^30 bytes)");
-      const std::string element = encode_name_chunk(field, count, entries, store, dict.get());
-      index.name_chunks[field].push_back(NameChunkEntry{file->offset(), element.size(), count, first});
-      entries.clear();
-      count = 0;
+      const std::string element = encode_name_chunk(field, entries, store, dict.get());
+      index.name_chunks[field].push_back(NameChunkEntry{file->offset(), element.size(), entries.count(), first});
+      entries = ChunkEntries{};
       return file->write(element);
     };
-    // The players' table in the order of its entries (front-coded all the same), then the
-    // other fields' tables in ascending order of value.
-    for (std::size_t p = 0; p < player_values.size(); ++p) {
-      if (count == 0) {
-        first = player_values[p];
-        previous.clear();
-      }
-      put_chunk_entry(entries, previous, player_values[p], player_blocks[p]);
-      previous = player_values[p];
-      ++count;
-      if (entries.size() >= options.name_chunk_bytes)
-        if (auto st = close_chunk(); !st) return st;
-    }
+    const auto add = [&](std::string_view value, const std::vector<std::uint32_t>& blocks) -> Status {
+      if (entries.count() == 0) first = value;
+      entries.add(value, blocks);
+      return entries.size() >= options.name_chunk_bytes ? close_chunk() : Status{};
+    };
+    // The players' table in the order of its entries, then the other fields' tables in
+    // ascending order of value.
+    for (std::size_t p = 0; p < player_values.size(); ++p)
+      if (auto st = add(player_values[p], player_blocks[p]); !st) return st;
     auto st = names->drain([&](int f, NameEntry& e) -> Status {
       if (f != field) {
         if (auto r = close_chunk(); !r) return r;
         field = f;
       }
-      if (count == 0) {
-        first = e.value;
-        previous.clear();
-      }
-      put_chunk_entry(entries, previous, e.value, e.blocks);
-      previous = e.value;
-      ++count;
-      return entries.size() >= options.name_chunk_bytes ? close_chunk() : Status{};
+      return add(e.value, e.blocks);
     });
     if (!st) return st;
     return close_chunk();
@@ -249,17 +237,20 @@ struct ArchiveWriter::Impl {
       sections.push_back(b.tags_raw);
       total += b.tags_raw.size();
     }
-    // The name tables of the held blocks (as one run of entries per field): their chunks are
-    // compressed with the dictionary too, where that is smaller.
+    // The name tables of the held blocks (as one chunk per field: the players' table so far,
+    // the others' values of the held blocks): their chunks are compressed with the dictionary
+    // too, where that is smaller.
     std::vector<std::string> held_names(kNameFieldCount);
     for (int f = 0; f < kNameFieldCount; ++f) {
-      std::set<std::string_view> values;
-      for (const EncodedBlock& b : held) values.insert(b.names[f].begin(), b.names[f].end());
-      std::string_view previous;
-      for (std::string_view v : values) {
-        put_chunk_entry(held_names[f], previous, v, {0});
-        previous = v;
+      ChunkEntries entries;
+      if (f == kPlayerField) {
+        for (const std::string& v : player_values) entries.add(v, {0});
+      } else {
+        std::set<std::string_view> values;
+        for (const EncodedBlock& b : held) values.insert(b.names[f].begin(), b.names[f].end());
+        for (std::string_view v : values) entries.add(v, {0});
       }
+      if (entries.count() > 0) held_names[f] = entries.content();
     }
     std::size_t without = 0;
     for (const std::string& sec : sections) without += detail::compress_frame(sec, options.zstd_level).size();

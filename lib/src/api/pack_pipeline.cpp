@@ -19,7 +19,7 @@ MoveCoder move_coder(const WriterOptions& options) {
 
 void collect_names(const std::vector<Tag>& tags, BlockNames& names) {
   for (const Tag& t : tags)
-    if (const int f = name_field_of(t.key); f >= 0 && indexed_name(f, t.value)) names[f].insert(t.value);
+    if (const int f = name_field_of(t.key); f > kPlayerField && indexed_name(f, t.value)) names[f].insert(t.value);
 }
 
 EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options) {

@@ -22,7 +22,8 @@ container::StoreOptions store_options(const WriterOptions& options);
 // The block coder of WriterOptions::moves.
 MoveCoder move_coder(const WriterOptions& options);
 
-// The player (White and Black), Event and Site values of a block's games, for the name chunks.
+// The Event and Site values of a block's games, for the name chunks (the players' table is the
+// writer's: its entries are numbered in the order the games name them).
 using BlockNames = std::set<std::string>[container::kNameFieldCount];
 void collect_names(const std::vector<Tag>& tags, BlockNames& names);
 

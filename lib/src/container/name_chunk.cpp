@@ -35,22 +35,49 @@ const char* read_name_entry(std::string_view& in, std::string_view& value, std::
   return nullptr;
 }
 
-void put_chunk_entry(std::string& out, std::string_view previous, std::string_view value,
-                     const std::vector<std::uint32_t>& blocks) {
+namespace {
+
+// A rest's bytes end at 0x00; a 0x00 or 0x01 byte of it is written as 0x01 followed by the byte
+// plus one.
+constexpr char kRestEnd = 0x00, kRestEscape = 0x01;
+
+}  // namespace
+
+void ChunkEntries::add(std::string_view value, const std::vector<std::uint32_t>& blocks) {
   std::size_t shared = 0;
-  while (shared < previous.size() && shared < value.size() && previous[shared] == value[shared]) ++shared;
-  put_varint(out, shared);
-  put_name_entry(out, value.substr(shared), blocks);
+  while (shared < previous_.size() && shared < value.size() && previous_[shared] == value[shared]) ++shared;
+  put_varint(shared_, shared);
+  for (const char c : value.substr(shared)) {
+    if (c == kRestEnd || c == kRestEscape) {
+      rests_ += kRestEscape;
+      rests_ += static_cast<char>(c + 1);
+    } else {
+      rests_ += c;
+    }
+  }
+  rests_ += kRestEnd;
+  put_varint(postings_, blocks.size());
+  put_varint(postings_, detail::zigzag(std::int64_t{blocks.front()} - previous_first_));
+  for (std::size_t i = 1; i < blocks.size(); ++i) put_varint(postings_, blocks[i] - blocks[i - 1] - 1);
+  previous_first_ = blocks.front();
+  previous_.assign(value);
+  ++count_;
 }
 
-std::string encode_name_chunk(int field, std::uint64_t count, std::string_view entries, const StoreOptions& options,
+std::string ChunkEntries::content() const {
+  std::string out;
+  put_varint(out, count_);
+  out += shared_;
+  out += rests_;
+  out += postings_;
+  return out;
+}
+
+std::string encode_name_chunk(int field, const ChunkEntries& entries, const StoreOptions& options,
                               const WriterDictionary* dict) {
-  std::string content;
-  put_varint(content, count);
-  content += entries;
   std::string head(kNameChunkMagic, 4);  // magic, field; then encoding, 2 reserved bytes
   head += static_cast<char>(field);
-  return make_element(kNameChunkShape, std::move(head), content, options, dict);
+  return make_element(kNameChunkShape, std::move(head), entries.content(), options, dict);
 }
 
 std::size_t name_chunk_element_size(std::string_view b) { return element_size(b, kNameChunkShape); }
@@ -70,19 +97,52 @@ Status visit_name_entries(std::string_view content, const std::string& where, co
   std::uint64_t count;
   if (!r.varint(count) || (entry ? count != entry->values : count > kMaxNameChunkValues))
     return bad("holds another number of values than the index says");
+  if (count > r.remaining()) return bad("name entry runs past the end");
+  // The shared column.
+  std::vector<std::uint64_t> shared(count);
+  for (auto& n : shared)
+    if (!r.varint(n)) return bad("name entry runs past the end");
+  // The rests, each up to its end byte.
+  std::vector<std::string> rests(count);
+  for (auto& rest : rests) {
+    for (;;) {
+      std::uint8_t c;
+      if (!r.u8(c)) return bad("name entry runs past the end");
+      if (c == static_cast<std::uint8_t>(kRestEnd)) break;
+      if (c == static_cast<std::uint8_t>(kRestEscape)) {
+        if (!r.u8(c) || c < 1 || c > 2) return bad("name entry " + std::to_string(&rest - rests.data()) + " has a bad escape");
+        c = static_cast<std::uint8_t>(c - 1);
+      }
+      rest += static_cast<char>(c);
+    }
+  }
   std::vector<std::uint32_t> postings;
   std::string last, value;
+  std::int64_t previous_first = 0;
   for (std::size_t i = 0; i < count; ++i) {
     // The value is the first `shared` bytes of the one before, then its own rest, which must not
     // begin with the byte that follows them there (`shared` is the longest prefix in common).
-    std::uint64_t shared;
-    std::string_view rest;
-    if (!r.varint(shared)) return bad("name entry runs past the end");
-    if (const char* why = read_name_entry(content, rest, postings, blocks)) return bad(why);
-    if (shared > last.size() || (shared < last.size() && !rest.empty() && rest.front() == last[shared]))
+    const std::string& rest = rests[i];
+    if (shared[i] > last.size() || (shared[i] < last.size() && !rest.empty() && rest.front() == last[shared[i]]))
       return bad("name entry " + std::to_string(i) + " shares a prefix other than the longest with the one before");
-    if (postings.empty()) return bad("name entry " + std::to_string(i) + " has no blocks");
-    value.assign(last, 0, shared);
+    // Its postings: the first block from the entry before's first, each next one after a gap.
+    std::uint64_t n, first;
+    if (!r.varint(n) || n > blocks || n > r.remaining()) return bad("name entry runs past the end");
+    if (n == 0) return bad("name entry " + std::to_string(i) + " has no blocks");
+    if (!r.varint(first)) return bad("posting list runs past the end");
+    const std::int64_t at0 = previous_first + detail::unzigzag(first);
+    if (first >= (std::uint64_t{1} << 40) || at0 < 0 || static_cast<std::uint64_t>(at0) >= blocks)
+      return bad("posting names a block that does not exist");
+    postings.assign(1, static_cast<std::uint32_t>(at0));
+    previous_first = at0;
+    std::uint64_t at = static_cast<std::uint64_t>(at0);
+    for (std::uint64_t k = 1; k < n; ++k) {
+      std::uint64_t d;
+      if (!r.varint(d)) return bad("posting list runs past the end");
+      if (d >= blocks || (at += 1 + d) >= blocks) return bad("posting names a block that does not exist");
+      postings.push_back(static_cast<std::uint32_t>(at));
+    }
+    value.assign(last, 0, shared[i]);
     value += rest;
     if (i == 0 ? entry && value != entry->first : ascending && !(last < value))
       return bad(i == 0 ? "first value differs from the index" : "values not in ascending order");

@@ -1,6 +1,7 @@
 // Name chunks (9.10): the index's name tables (players, that is White and Black values; Event and
-// Site values; each with the blocks holding a game with it) as elements after the blocks, each chunk a run of one
-// field's values in ascending byte order, listed by the index's name directory.
+// Site values; each with the blocks holding a game with it) as elements after the blocks, each
+// chunk a run of one field's values (the players' in the order of their entries, the others in
+// ascending byte order), listed by the index's name directory.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +30,8 @@ struct NameChunkEntry {
   std::string first;
 };
 
-// Appends an entry as the name chunks store it: the value, the number of postings, the first
-// block and each next one as the gap to the one before less one.
+// Appends an entry as the writer's scratch file holds it: the value, the number of postings, the
+// first block and each next one as the gap to the one before less one.
 void put_name_entry(std::string& out, std::string_view value, const std::vector<std::uint32_t>& blocks);
 // Reads one entry in that form from the front of `in` into `value` (a view into `in`) and
 // `postings`, each posting a block below `blocks` (a block count). Null, or why it cannot
@@ -39,16 +40,27 @@ void put_name_entry(std::string& out, std::string_view value, const std::vector<
 const char* read_name_entry(std::string_view& in, std::string_view& value, std::vector<std::uint32_t>& postings,
                             std::uint64_t blocks);
 
-// Appends an entry as a name chunk stores it (9.5): the bytes its value shares with the
-// chunk's previous value `previous` ("" for the chunk's first), then an entry as put_name_entry
-// writes it of the rest of the value.
-void put_chunk_entry(std::string& out, std::string_view previous, std::string_view value,
-                     const std::vector<std::uint32_t>& blocks);
+// The entries of a name chunk as it stores them (9.10), in three columns: each entry's `shared`
+// (the bytes its value shares with the one before), each value's rest (terminated), each entry's
+// postings.
+class ChunkEntries {
+ public:
+  void add(std::string_view value, const std::vector<std::uint32_t>& blocks);
+  std::uint64_t count() const { return count_; }
+  // The bytes of the columns so far.
+  std::size_t size() const { return shared_.size() + rests_.size() + postings_.size(); }
+  // varint count, then the columns.
+  std::string content() const;
 
-// The name chunk element of `field` holding `count` entries (`entries`, each encoded by
-// put_chunk_entry); compressed (with `dict`, the archive's tag dictionary, if given: names are
-// tag values) where that is smaller.
-std::string encode_name_chunk(int field, std::uint64_t count, std::string_view entries, const StoreOptions& options,
+ private:
+  std::string shared_, rests_, postings_, previous_;
+  std::uint64_t count_ = 0;
+  std::uint32_t previous_first_ = 0;
+};
+
+// The name chunk element of `field` holding `entries`; compressed (with `dict`, the archive's tag
+// dictionary, if given: names are tag values) where that is smaller.
+std::string encode_name_chunk(int field, const ChunkEntries& entries, const StoreOptions& options,
                               const WriterDictionary* dict = nullptr);
 // The size of the name chunk element at the start of `bytes` from its header (0 if it does not
 // start with one or its sizes run past `bytes`); nothing is checked but the magic.
