@@ -9,6 +9,9 @@
 //                               every readable game (variations too), per ply (null moves too)
 //   pgnarc-bench access ARCHIVE PLAYER   latency of reading one random game (median, p99, warm),
 //                               and finding a player's games with the index and by a full scan
+//   pgnarc-bench columns ARCHIVE   what each tag column costs: per key, its tags, the codings its
+//                               blocks chose, its bodies' bytes and their bytes compressed alone
+//                               (zstd level 9), summed over the blocks (one line per key)
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -26,6 +29,12 @@
 #include "codec/codec.h"
 #include "pgnarc/pgn.h"
 #include "rules/movegen.h"
+#include "common/bytes.h"
+#include "common/zstd_frame.h"
+#include "container/archive_file.h"
+#include "container/block_reader.h"
+#include "container/tag_values.h"
+#include <map>
 
 namespace {
 
@@ -302,6 +311,62 @@ int cmd_access(const char* path, const char* player) {
   return 0;
 }
 
+// The columns of every block's tags section (spec 9.4), summed by key.
+int cmd_columns(const char* path) {
+  using namespace pgnarc::container;
+  auto opened = ArchiveFile::open(path);
+  if (!opened) {
+    std::fprintf(stderr, "%s\n", opened.error().to_string().c_str());
+    return 4;
+  }
+  ArchiveFile& f = **opened;
+  if (auto st = f.need_all(); !st) return 3;
+  struct Cost {
+    unsigned long long tags = 0, body = 0, packed = 0;
+    std::map<int, unsigned> codings;
+  };
+  std::map<std::string, Cost> by_key;
+  DecodedBlock block;
+  block.dictionaries = &f.dictionaries();
+  block.players = f.players();
+  std::string bytes;
+  for (std::uint32_t b = 0; b < f.blocks(); ++b) {
+    if (!f.read_block(b, bytes) || !decode_block(bytes, f.where(b), block, BlockParts::kTagsOnly)) return 3;
+    pgnarc::detail::ByteCursor r(block.sections[kTags]);
+    std::uint64_t keys = 0, n = 0, k = 0;
+    std::vector<std::string_view> key(0);
+    if (!r.varint(keys)) return 3;
+    key.resize(keys);
+    for (auto& v : key)
+      if (!r.prefixed(v)) return 3;
+    std::vector<unsigned long long> count(keys, 0);
+    for (std::uint32_t g = 0; g < block.games; ++g) {
+      if (!r.varint(n)) return 3;
+      for (std::uint64_t i = 0; i < n; ++i)
+        if (!r.varint(k)) return 3;
+        else ++count[k];
+    }
+    for (std::uint64_t i = 0; i < keys; ++i) {
+      std::uint8_t coding;
+      std::string_view body;
+      if (!r.u8(coding) || !r.prefixed(body)) return 3;
+      Cost& c = by_key[std::string(key[i])];
+      c.tags += count[i];
+      c.body += body.size();
+      c.packed += body.size() < 16 ? body.size() : pgnarc::detail::compress_frame(body, 9).size();
+      ++c.codings[coding];
+    }
+  }
+  for (const auto& [key, c] : by_key) {
+    std::string codings;
+    for (const auto& [coding, blocks] : c.codings)
+      codings += (codings.empty() ? "" : ",") + std::to_string(coding) + "x" + std::to_string(blocks);
+    std::printf("key=%s tags=%llu codings=%s body=%llu packed=%llu packed_per_tag=%.2f\n", key.c_str(), c.tags,
+                codings.c_str(), c.body, c.packed, c.tags ? static_cast<double>(c.packed) / c.tags : 0.0);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -309,6 +374,8 @@ int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "codec") == 0) return cmd_codec(argv[2]);
   if (argc == 3 && std::strcmp(argv[1], "bound") == 0) return cmd_bound(argv[2]);
   if (argc == 4 && std::strcmp(argv[1], "access") == 0) return cmd_access(argv[2], argv[3]);
-  std::fprintf(stderr, "usage: pgnarc-bench parse|codec|bound FILE, pgnarc-bench access ARCHIVE PLAYER\n");
+  if (argc == 3 && std::strcmp(argv[1], "columns") == 0) return cmd_columns(argv[2]);
+  std::fprintf(stderr, "usage: pgnarc-bench parse|codec|bound FILE, pgnarc-bench access ARCHIVE PLAYER, "
+                       "pgnarc-bench columns ARCHIVE\n");
   return 1;
 }

@@ -289,16 +289,44 @@ TEST(CodecBytes, ClockTrackWithFractions) {
   const Game g = parse_one("[TimeControl \"180\"]\n\n1. e4 {[%clk 0:03:00.0]} e5 {[%clk 0:02:59.5]} "
                            "2. Nf3 {[%clk 0:02:58.75]} *");
   const CodecStreams s = encode(g);
-  // 3 plies; track; 2 runs: 2 plies of frame 2 + 4 * 1 = 6: (2 - 1) * 16 + 6 = 16; 1 ply of
+  // 3 plies; track; 2 runs: 2 plies of frame 2 + 4 * 1 = 6: (2 - 1) * 64 + 6 = 46; 1 ply of
   // frame 2 + 4 * 2 = 10: 0a. Symbols: 1800 - 1800 = 0; 1800 - 1795 = 5: 0a; the first
   // player's 18000 hundredths + 0, less 17875: zigzag(125) = 250 = fa. No items, no texts.
-  EXPECT_EQ(hex(s.structure), "0c 03 01 02 16 0a 00 0a fa 00");
+  EXPECT_EQ(hex(s.structure), "0c 03 01 02 46 0a 00 0a fa 00");
   EXPECT_EQ(s.texts, "");
   expect_decodes_to(s, g);
   // A fraction outside a track is a comment, byte for byte (clock items hold whole seconds);
   // forms with other digits stay text too.
   for (const char* pgn : {"1. e4 {[%clk 0:03:00.5]} e5 {x} {[%clk 0:03:00]} *",
                           "1. e4 {[%clk 0:03:00.]} e5 {[%clk 0:03:00.123]} *", "1. e4 {[%clk 0:03:00,5]} *"}) {
+    const Game h = parse_one(pgn);
+    auto back = decode(encode(h), h.tags);
+    ASSERT_TRUE(back.ok()) << pgn;
+    EXPECT_EQ(back->game, h) << pgn;
+  }
+}
+
+// [REC-CLK-3] Two-digit hours ("[%clk 01:30:00]", as boards and some servers write them) and
+// elapsed move times ("[%emt 0:00:05]", as ChessBase writes them) form tracks too, each entry's
+// frame carrying its form (precision + 3 * two-digit hours + 6 * elapsed time). An elapsed time
+// is predicted from the same player's last one (0 at the first); a clock from the same player's
+// last clock (the base after an elapsed time).
+TEST(CodecBytes, ClockTrackOfTwoDigitHoursAndElapsedTimes) {
+  const Game g = parse_one("[TimeControl \"5400+30\"]\n\n1. d4 {[%clk 01:30:00]} d5 {[%clk 01:30:00]} "
+                           "2. c4 {[%emt 0:00:07]} e6 {[%emt 0:00:05]} 3. Nc3 {[%emt 0:00:09]} *");
+  const CodecStreams s = encode(g);
+  // 5 plies; track; 2 runs: 2 plies of frame 2 + 4 * 3 = 14, (2 - 1) * 64 + 14 = 78 = 4e; the
+  // last of frame 2 + 4 * 6 = 26 = 1a. Symbols: 5400 - 5400 = 0 twice; the elapsed times
+  // against 0 (the players' last entries were clocks): zigzag(-7) = 13 = 0d, zigzag(-5) = 09;
+  // then against the first player's 7: zigzag(7 - 9) = 03.
+  EXPECT_EQ(hex(s.structure), "0c 05 01 02 4e 1a 00 00 0d 09 03 00");
+  EXPECT_EQ(s.texts, "");
+  expect_decodes_to(s, g);
+  // Hours of three digits with a leading zero, or of two digits as a clock item outside a track,
+  // stay text.
+  for (const char* pgn : {"1. e4 {[%clk 001:30:00]} e5 {[%clk 01:30:00]} *",
+                          "1. e4 {[%clk 01:30:00]} e5 {x} {[%clk 01:30:00]} *",
+                          "1. e4 {[%emt 0:00:05]} e5 {x} {[%emt 0:00:04]} *", "1. e4 {[%emt 00:00:05.25]} *"}) {
     const Game h = parse_one(pgn);
     auto back = decode(encode(h), h.tags);
     ASSERT_TRUE(back.ok()) << pgn;
@@ -375,9 +403,9 @@ TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
   std::uint64_t frames3 = 0, plies = 0;
   for (std::uint64_t i = 0; i < runs; ++i) {
     ASSERT_TRUE(r.varint(v));
-    const std::uint64_t length = i + 1 == runs ? std::size(evals) - plies : (v >> 4) + 1;  // the last: to the end
+    const std::uint64_t length = i + 1 == runs ? std::size(evals) - plies : (v >> 6) + 1;  // the last: to the end
     plies += length;
-    if ((v & 15) == 3) frames3 += length;
+    if ((v & 63) == 3) frames3 += length;
   }
   EXPECT_EQ(plies, std::size(evals));
   EXPECT_EQ(frames3, static_cast<std::uint64_t>(canonical));
@@ -418,12 +446,12 @@ TEST(CodecDecode, RejectsBadClockTracks) {
   s.structure.resize(6);  // the second clock is missing
   expect_corrupt(s, g.tags, "track cut short");
   expect_corrupt(with("\x0c\x02\x01\x00\x77\x77\x00", 7), g.tags, "no runs");
-  expect_corrupt(with("\x0c\x02\x01\x02\x12\x02\x77\x77\x00", 9), g.tags,
+  expect_corrupt(with("\x0c\x02\x01\x02\x42\x02\x77\x77\x00", 9), g.tags,
                  "a run that reaches the line's end before the last");
-  expect_corrupt(with("\x0c\x02\x01\x01\x11\x77\x77\x00", 8), g.tags,
+  expect_corrupt(with("\x0c\x02\x01\x01\x41\x77\x77\x00", 8), g.tags,
                  "a last run with a length");
-  expect_corrupt(with("\x0c\x02\x01\x01\x0d\x77\x77\x00", 8), g.tags,
-                 "a frame of precision 3");
+  expect_corrupt(with("\x0c\x02\x01\x01\x31\x77\x77\x00", 8), g.tags,
+                 "a frame of form 12");
   expect_corrupt(with("\x0c\x02\x01\x03\x01\x02\x01\x77\x77\x00", 10), g.tags,
                  "more runs than plies");
   expect_corrupt(with("\x0c\x02\x01\x02\x01\x01\x77\x77\x00", 9), g.tags,
@@ -488,10 +516,13 @@ TEST(CodecRoundTrip, RandomClocks) {
       std::int64_t& c = clock[i % 2];
       c = std::max<std::int64_t>(0, c - static_cast<std::int64_t>(next() % 300) + static_cast<std::int64_t>(next() % 30));
       // A third of the games in tenths of a second (as chess.com writes them), some plies in
-      // hundredths.
+      // hundredths; a sixth with two-digit hours, some plies an elapsed time.
       char text[64];
       const long long sec = c / 10, tenths = c % 10;
-      if (game % 3 != 2)
+      const char* command = game % 6 == 1 && i % 5 == 2 ? "emt" : "clk";
+      if (game % 6 == 1)
+        std::snprintf(text, sizeof text, "[%%%s %02lld:%02lld:%02lld]", command, sec / 3600, sec / 60 % 60, sec % 60);
+      else if (game % 3 != 2)
         std::snprintf(text, sizeof text, " [%%clk %lld:%02lld:%02lld] ", sec / 3600, sec / 60 % 60, sec % 60);
       else if (i % 7 != 3)
         std::snprintf(text, sizeof text, "[%%clk %lld:%02lld:%02lld.%lld]", sec / 3600, sec / 60 % 60, sec % 60, tenths);

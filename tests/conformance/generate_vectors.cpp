@@ -336,6 +336,15 @@ void encode_vectors() {
                 "a clock track in tenths and hundredths of a second, as chess.com writes clocks: precisions "
                 "0, 1, 2 and 1 in the frames, predictions in hundredths divided down; TimeControl \"180\" "
                 "without increment");
+  encode_vector("clock_track_forms",
+                "[Event \"forms\"]\n[TimeControl \"5400+30\"]\n\n1. d4 {[%clk 01:30:00]} 1... d5 {[%clk 01:30:00]} "
+                "2. c4 {[%emt 0:00:07]} 2... e6 {[%emt 0:00:05]} 3. Nc3 {[%emt 0:00:09]} 3... Nf6 "
+                "{[%clk 01:29:31]} 4. Bg5 {[%clk 12:00:00]} 4... Be7 {[%emt 00:00:04.5]} 1/2-1/2\n\n"
+                "1. e4 {[%emt 0:00:05]} 1... e5 {x} {[%emt 0:00:04]} *\n",
+                "REC-CLK-2 REC-CLK-3 REC-CLK-7",
+                "two-digit hours and elapsed move times: a track of forms 3, 6, 3, 0 and 9 (a clock after "
+                "elapsed times predicted from the base; hours of 10 or more in the form without two-digit "
+                "hours); elapsed times outside a track stay comments");
   encode_vector("evaluations",
                 "[Event \"evaluations\"]\n\n1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%eval 0.2] [%clk 0:03:00] } "
                 "2. Nf3 { [%eval -1.0] [%clk 0:02:58] } 2... Nc6 { [%eval 0.0] [%clk 0:02:59] } "
@@ -686,21 +695,21 @@ void invalid_record_vectors() {
     if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x03\x01\x01\x02\x00\x00\x08\x00", 9))
       std::abort();
     CodecStreams bad = v5;
-    bad.structure = std::string("\x0c\x03\x01\x02\x12\x02\x00\x00\x08\x00", 10);  // runs of 2 and (the last) 1 plies, both frame 2
+    bad.structure = std::string("\x0c\x03\x01\x02\x42\x02\x00\x00\x08\x00", 10);  // runs of 2 ((2 - 1) * 64 + 2) and (the last) 1 plies, both frame 2
     invalid_vector("clock_runs_repeat", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "two consecutive frame runs of one frame (the writer merges them)");
     bad = v5;
-    bad.structure[4] = 0x12;  // the last run with a length (2 plies), which it may not have
+    bad.structure[4] = 0x42;  // the last run with a length (2 plies), which it may not have
     invalid_vector("clock_runs_short", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "a last frame run written with a length (it runs to the line's end)");
     bad = v5;
-    bad.structure = std::string("\x0c\x03\x01\x02\x22\x01\x00\x00\x08\x00", 10);  // a first run of all 3 plies
+    bad.structure = std::string("\x0c\x03\x01\x02\x82\x01\x01\x00\x00\x08\x00", 11);  // a first run of all 3 plies (varint 130)
     invalid_vector("clock_runs_long", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "a frame run that reaches the line's end before the last run");
     bad = v5;
-    bad.structure[4] = 0x0e;  // frame 2 + 4 * 3: three digits after the seconds
-    invalid_vector("clock_frame_precision", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
-                   "a track frame of precision 3 (clocks have at most two digits after the seconds)");
+    bad.structure[4] = 0x32;  // frame 2 + 4 * 12: there are 12 forms of time commands
+    invalid_vector("clock_frame_reserved", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+                   "a track frame of 50 (form 12; frames are 0 to 47)");
     bad = v5;
     bad.structure[7] = 0x0c;  // zigzag(6): 5 - 6 < 0
     invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-7",

@@ -1,11 +1,13 @@
 // Clocks and evaluations as numbers (clock_track.h).
 #include "codec/clock_track.h"
 
+#include <algorithm>
+
 namespace pgnarc::detail {
 
 namespace {
 
-constexpr std::string_view kClockOpen = "[%clk ";
+constexpr std::string_view kClockOpen = "[%clk ", kElapsedOpen = "[%emt ";
 constexpr std::string_view kEvalOpen = "[%eval ";
 constexpr std::int64_t kMaxEvalCentipawns = 99999999;  // 6 integer digits
 constexpr std::int64_t kMaxEvalMate = 999;
@@ -49,14 +51,16 @@ ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate) {
 
 }  // namespace
 
-void append_clock(std::string& out, std::uint64_t value, int precision) {
+void append_clock(std::string& out, std::uint64_t value, int form) {
+  const int precision = form_precision(form);
   const std::uint64_t scale = kClockScale[precision], seconds = value / scale, fraction = value % scale;
-  out += kClockOpen;
-  out += std::to_string(seconds / 3600);
+  out += form_emt(form) ? kElapsedOpen : kClockOpen;
   const auto two = [&](std::uint64_t v) {
     out += static_cast<char>('0' + v / 10);
     out += static_cast<char>('0' + v % 10);
   };
+  if (form_two_digit_hours(form) && seconds / 3600 < 10) out += '0';
+  out += std::to_string(seconds / 3600);
   out += ':';
   two(seconds / 60 % 60);
   out += ':';
@@ -70,13 +74,14 @@ void append_clock(std::string& out, std::uint64_t value, int precision) {
 }
 
 bool split_clock(std::string_view text, ClockSplit& out) {
-  const std::size_t at = text.find(kClockOpen);
+  const std::size_t clk = text.find(kClockOpen), emt = text.find(kElapsedOpen);
+  const std::size_t at = std::min(clk, emt);
   if (at == std::string_view::npos) return false;
   const std::size_t close = text.find(']', at);
   if (close == std::string_view::npos) return false;
   const std::string_view body = text.substr(at + kClockOpen.size(), close - at - kClockOpen.size());
-  // H:MM:SS, H of 1 to 6 digits without a leading zero, MM and SS of two digits below 60, then
-  // "." and one or two digits, or nothing.
+  // H:MM:SS, H of 1 to 6 digits without a leading zero (or of two digits, the first 0), MM and
+  // SS of two digits below 60, then "." and one or two digits, or nothing.
   const std::size_t colon = body.find(':');
   if (colon == std::string_view::npos || colon == 0 || colon > 6 || body.size() < colon + 6) return false;
   const std::size_t tail = body.size() - (colon + 6);
@@ -92,7 +97,8 @@ bool split_clock(std::string_view text, ClockSplit& out) {
     if (body[i] < '0' || body[i] > '9') return false;
     h = h * 10 + static_cast<std::uint64_t>(body[i] - '0');
   }
-  if (colon > 1 && body[0] == '0') return false;
+  const bool two_digit_hours = colon == 2 && body[0] == '0';
+  if (colon > 1 && body[0] == '0' && !two_digit_hours) return false;
   const auto digit = [&](std::size_t i) { return body[i] >= '0' && body[i] <= '9' ? body[i] - '0' : -1; };
   const int m1 = digit(colon + 1), m2 = digit(colon + 2), s1 = digit(colon + 4), s2 = digit(colon + 5);
   if (body[colon + 3] != ':' || m1 < 0 || m1 > 5 || m2 < 0 || s1 < 0 || s1 > 5 || s2 < 0) return false;
@@ -101,15 +107,15 @@ bool split_clock(std::string_view text, ClockSplit& out) {
   const std::uint64_t seconds =
       h * 3600 + static_cast<std::uint64_t>(m1 * 10 + m2) * 60 + static_cast<std::uint64_t>(s1 * 10 + s2);
   out.value = seconds * kClockScale[precision] + fraction;
-  out.precision = precision;
+  out.form = precision + 3 * (two_digit_hours ? 1 : 0) + 6 * (at == emt ? 1 : 0);
   return true;
 }
 
-std::string clock_comment(std::string_view before, std::uint64_t value, int precision, std::string_view after) {
+std::string clock_comment(std::string_view before, std::uint64_t value, int form, std::string_view after) {
   std::string text;
   text.reserve(before.size() + after.size() + 20);
   text += before;
-  append_clock(text, value, precision);
+  append_clock(text, value, form);
   text += after;
   return text;
 }
@@ -199,7 +205,7 @@ void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& bas
   entries.reserve(track.size());
   for (const TrackClock& t : track) {
     Entry e{&t, kFrameTexts, false, 0};
-    e.frame = static_cast<std::uint8_t>(frame_of(*t.clock, e.eval, e.mate) + 4 * t.clock->precision);
+    e.frame = static_cast<std::uint8_t>(frame_of(*t.clock, e.eval, e.mate) + 4 * t.clock->form);
     entries.push_back(e);
   }
   FrameRuns runs;
@@ -209,15 +215,15 @@ void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& bas
   }
   put_varint(structure, runs.size());
   for (std::size_t r = 0; r < runs.size(); ++r)
-    put_varint(structure, r + 1 == runs.size() ? runs[r].second : (runs[r].first - 1) << 4 | runs[r].second);
-  ClockPredictor clocks{basis, {0, 0}};
+    put_varint(structure, r + 1 == runs.size() ? runs[r].second : (runs[r].first - 1) << kFrameBits | runs[r].second);
+  ClockPredictor clocks{basis};
   std::int64_t last_eval = 0;  // the track's last evaluation in centipawns
   for (const Entry& e : entries) {
     const ClockSplit& c = *e.clock->clock;
     const std::uint32_t slot = e.clock->slot;
     const auto value = static_cast<std::int64_t>(c.value);
-    put_symbol(structure, zigzag(clocks.predict(slot, c.precision) - value));
-    clocks.played(slot, value, c.precision);
+    put_symbol(structure, zigzag(clocks.predict(slot, c.form) - value));
+    clocks.played(slot, value, c.form);
     if (frame_kind(e.frame) == kFrameEval) {
       put_varint(structure, zigzag(e.mate ? e.eval : e.eval - last_eval) << 1 | (e.mate ? 1 : 0));
       if (!e.mate) last_eval = e.eval;

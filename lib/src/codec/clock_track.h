@@ -1,5 +1,6 @@
-// Clocks and evaluations as numbers (internal): clock comments "[%clk H:MM:SS]" (with tenths or
-// hundredths of a second in clock tracks: "[%clk 0:02:59.9]" as chess.com writes it), lichess's
+// Clocks and evaluations as numbers (internal): clock comments "[%clk H:MM:SS]" (in clock tracks
+// also with tenths or hundredths of a second, "[%clk 0:02:59.9]" as chess.com writes it, with
+// two-digit hours, "[%clk 01:30:00]", and elapsed move times, "[%emt 0:00:05]"), lichess's
 // evaluations "[%eval E]", and a line's clock track, where every ply's first comment is a clock
 // and each clock is coded as a symbol against the clock the game's TimeControl predicts
 // (format specification, "Clock comments" and "Clock tracks"; REC-CLK-1 to REC-CLK-7).
@@ -26,22 +27,31 @@ inline constexpr int kMaxClockPrecision = 2;
 inline constexpr std::uint64_t kClockScale[kMaxClockPrecision + 1] = {1, 10, 100};
 inline std::uint64_t max_clock_value(int precision) { return kMaxClockSeconds * kClockScale[precision] + kClockScale[precision] - 1; }
 
-// The command text "[%clk H:MM:SS]" of `value` (H without leading zeros), with `precision`
-// digits after the seconds ("[%clk 0:02:59.9]").
-void append_clock(std::string& out, std::uint64_t value, int precision = 0);
+// A time command's form (8.3.1): its precision, whether its hours have two digits ("01:30:00"),
+// whether it is an elapsed move time ("[%emt "); 0 to 11: precision + 3 * two-digit + 6 * emt.
+inline constexpr int kClockForms = 12;
+inline int form_precision(int form) { return form % 3; }
+inline bool form_two_digit_hours(int form) { return form / 3 % 2 == 1; }
+inline bool form_emt(int form) { return form >= 6; }
 
-// A brace comment's text split around its clock command: `before`, the command, `after`.
+// The command text "[%clk H:MM:SS]" of `value` in `form` (H without leading zeros, or of two
+// digits at least; with form_precision(form) digits after the seconds, "[%clk 0:02:59.9]";
+// "[%emt " for an elapsed move time).
+void append_clock(std::string& out, std::uint64_t value, int form = 0);
+
+// A brace comment's text split around its time command: `before`, the command, `after`.
 struct ClockSplit {
   std::string_view before, after;
   std::uint64_t value = 0;  // in units of 10^-precision seconds
-  int precision = 0;
+  int form = 0;
+  int precision() const { return form_precision(form); }
 };
-// Splits `text` around its first "[%clk "; false unless that command is in the form
-// append_clock writes (of any precision).
+// Splits `text` around its first "[%clk " or "[%emt " (whichever comes first); false unless that
+// command is in a form append_clock writes.
 bool split_clock(std::string_view text, ClockSplit& out);
 
-// The comment text `before` + the clock command of `value` + `after`.
-std::string clock_comment(std::string_view before, std::uint64_t value, int precision, std::string_view after);
+// The comment text `before` + the time command of `value` in `form` + `after`.
+std::string clock_comment(std::string_view before, std::uint64_t value, int form, std::string_view after);
 
 // --- Evaluations ------------------------------------------------------------------------------
 
@@ -95,20 +105,24 @@ struct ClockBasis {
 // digits; "B" has increment 0); else 0 and 0.
 ClockBasis clock_basis(const std::vector<Tag>& tags);
 
-// The clock a track predicts at `slot` (1-based) of a line, from the clocks before it, in
-// hundredths of a second; a clock of precision p is coded against the prediction in its own
-// units, predict(slot) / 10^(2 - p) (rounded down).
+// The time a track predicts at `slot` (1-based) of a line, from the entries before it, in
+// hundredths of a second: a clock from the same player's last clock plus the increment (the base
+// at the player's first), an elapsed move time from the same player's last elapsed time (0 at
+// the first); an entry of precision p is coded against the prediction in its own units,
+// predict(slot, form) / 10^(2 - p) (rounded down).
 struct ClockPredictor {
   ClockBasis basis;
   std::int64_t last[2] = {0, 0};  // hundredths
-  std::int64_t predict(std::uint64_t slot) const {
-    return slot <= 2 ? basis.base * 100 : last[slot & 1] + basis.increment * 100;
+  int last_command[2] = {0, 0};   // 0 none yet, 1 a clock, 2 an elapsed time
+  std::int64_t predict(std::uint64_t slot, int form) const {
+    const int parity = static_cast<int>(slot & 1);
+    const std::int64_t p = form_emt(form) ? (last_command[parity] == 2 ? last[parity] : 0)
+                                          : (last_command[parity] == 1 ? last[parity] + basis.increment * 100 : basis.base * 100);
+    return p / static_cast<std::int64_t>(kClockScale[kMaxClockPrecision - form_precision(form)]);
   }
-  std::int64_t predict(std::uint64_t slot, int precision) const {
-    return predict(slot) / static_cast<std::int64_t>(kClockScale[kMaxClockPrecision - precision]);
-  }
-  void played(std::uint64_t slot, std::int64_t value, int precision) {
-    last[slot & 1] = value * static_cast<std::int64_t>(kClockScale[kMaxClockPrecision - precision]);
+  void played(std::uint64_t slot, std::int64_t value, int form) {
+    last[slot & 1] = value * static_cast<std::int64_t>(kClockScale[kMaxClockPrecision - form_precision(form)]);
+    last_command[slot & 1] = form_emt(form) ? 2 : 1;
   }
 };
 
@@ -128,15 +142,17 @@ bool get_symbol(Reader& in, std::uint64_t& u) {
   return true;
 }
 
-// A track entry's frame byte: the text around the command (ClockFrame) + 4 * the clock's precision.
+// A track entry's frame: the text around the command (ClockFrame) + 4 * the command's form (0 to 47).
+inline constexpr std::uint8_t kClockFrames = 4 * kClockForms;
 inline ClockFrame frame_kind(std::uint8_t frame) { return static_cast<ClockFrame>(frame & 3); }
-inline int frame_precision(std::uint8_t frame) { return frame >> 2; }
-// A track's frames as runs of (length, frame byte), each run but the last written as
-// (length - 1) * 16 + frame, the last as its frame alone (it runs to the end of the line).
+inline int frame_form(std::uint8_t frame) { return frame >> 2; }
+// A track's frames as runs of (length, frame), each run but the last written as
+// (length - 1) * 64 + frame, the last as its frame alone (it runs to the end of the line).
+inline constexpr int kFrameBits = 6;
 using FrameRuns = std::vector<std::pair<std::uint64_t, std::uint8_t>>;
 // Reads a track's frame runs (REC-CLK-7) into `runs`: null, or why they are wrong (none, one
-// reaching the end of the line before the last, two in a row with one frame, a precision above
-// 2, a last run with a length).
+// reaching the end of the line before the last, two in a row with one frame, a frame above 47,
+// a last run with a length).
 template <class Reader>
 const char* read_frame_runs(Reader& in, std::uint64_t plies, FrameRuns& runs) {
   std::uint64_t n;
@@ -147,10 +163,10 @@ const char* read_frame_runs(Reader& in, std::uint64_t plies, FrameRuns& runs) {
     std::uint64_t v;
     if (!in.varint(v)) return "clock track runs past the end of its section";
     const bool last = r + 1 == n;
-    if (last && v > 15) return "clock track's last frame run with a length";
-    const auto frame = static_cast<std::uint8_t>(v & 15);
-    const std::uint64_t length = last ? plies - covered : (v >> 4) + 1;
-    if (frame_precision(frame) > kMaxClockPrecision) return "clock track frame of a precision above 2";
+    if (last && v >> kFrameBits != 0) return "clock track's last frame run with a length";
+    const auto frame = static_cast<std::uint8_t>(v & ((1u << kFrameBits) - 1));
+    const std::uint64_t length = last ? plies - covered : (v >> kFrameBits) + 1;
+    if (frame >= kClockFrames) return "clock track frame above 47";
     if (!last && length >= plies - covered) return "clock track frame runs longer than the line";
     if (!runs.empty() && runs.back().second == frame) return "two clock track frame runs of one frame";
     covered += length;

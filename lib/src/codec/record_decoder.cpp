@@ -68,15 +68,16 @@ class DecodePolicy {
       basis_ = clock_basis(out.game.tags);
       basis_known_ = true;
     }
-    predictor_ = ClockPredictor{basis_, {0, 0}};
+    predictor_ = ClockPredictor{basis_};
   }
-  // The clock at `slot` is the predicted one (in the clock's units) less the symbol's (zigzag) value.
-  bool track_clock(std::uint64_t slot, std::uint64_t symbol, int precision) {
-    const std::int64_t value = predictor_.predict(slot, precision) - unzigzag(symbol);
-    if (value < 0 || static_cast<std::uint64_t>(value) > max_clock_value(precision)) return false;
-    predictor_.played(slot, value, precision);
+  // The time at `slot` is the predicted one (in the command's units) less the symbol's (zigzag)
+  // value.
+  bool track_clock(std::uint64_t slot, std::uint64_t symbol, int form) {
+    const std::int64_t value = predictor_.predict(slot, form) - unzigzag(symbol);
+    if (value < 0 || static_cast<std::uint64_t>(value) > max_clock_value(form_precision(form))) return false;
+    predictor_.played(slot, value, form);
     track_value_ = static_cast<std::uint64_t>(value);
-    track_precision_ = precision;
+    track_form_ = form;
     return true;
   }
   void track_entry(Line& line, std::uint64_t slot, ClockFrame frame, std::string_view before, std::string_view after,
@@ -87,7 +88,7 @@ class DecodePolicy {
       before = eval_text_;
     }
     line.items.push_back(
-        DItem{static_cast<std::uint32_t>(slot), kClock, 0, {}, clock_comment(before, track_value_, track_precision_, after)});
+        DItem{static_cast<std::uint32_t>(slot), kClock, 0, {}, clock_comment(before, track_value_, track_form_, after)});
     ++line.tracked;
   }
 
@@ -256,8 +257,8 @@ class DecodePolicy {
   bool basis_known_ = false;
   ClockBasis basis_;
   ClockPredictor predictor_;
-  std::uint64_t track_value_ = 0;  // the clock of the track entry being read, and its precision
-  int track_precision_ = 0;
+  std::uint64_t track_value_ = 0;  // the time of the track entry being read, and its form
+  int track_form_ = 0;
   std::string eval_text_;
   MoveCoder coder_;
   ArithDecoder decoder_;  // the game's codeword

@@ -146,9 +146,9 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     if (in_track[k]) continue;
     put_varint(out.structure, it.slot - last);
     last = it.slot;
-    // A clock item is a clock of whole seconds (REC-CLK-2); one with a fraction outside a track
-    // stays a comment.
-    const bool clock = it.type == kClock && it.clock.precision == 0;
+    // A clock item is a clock of whole seconds in the first form (REC-CLK-2); another time
+    // command outside a track stays a comment.
+    const bool clock = it.type == kClock && it.clock.form == 0;
     put_u8(out.structure, it.type == kClock && !clock ? static_cast<std::uint8_t>(kBrace) : it.type);
     if (it.type == kNag) put_u8(out.structure, it.nag);
     if (clock) {

@@ -30,7 +30,7 @@ namespace pgnarc::detail {
 //   Status main_line(Start& start);            // after the frame comments
 //   void null_move(Line&, std::uint32_t ply);
 //   void begin_track(Line&, std::uint64_t plies);
-//   bool track_clock(std::uint64_t slot, std::uint64_t symbol, int precision);  // false: out of range
+//   bool track_clock(std::uint64_t slot, std::uint64_t symbol, int form);  // false: out of range
 //   void track_entry(Line&, std::uint64_t slot, ClockFrame, std::string_view before,
 //                    std::string_view after, const Evaluation&);    // the same slot's frame
 //                    // (frame 3: before and after are " ", the evaluation is in Evaluation)
@@ -191,7 +191,7 @@ class RecordWalker {
         ++slot;
         std::uint64_t symbol;
         if (!get_symbol(structure_, symbol)) return corrupt_record("clock track runs past the end of its section");
-        if (!policy_.track_clock(slot, symbol, frame_precision(frame))) return corrupt_record("clock out of range");
+        if (!policy_.track_clock(slot, symbol, frame_form(frame))) return corrupt_record("clock out of range");
         std::string_view before = " ", after = " ";
         Evaluation eval;
         const ClockFrame kind = frame_kind(frame);

@@ -51,7 +51,8 @@ struct ValueForm {
       case TagCoding::kDate: return parse_tag_date(v, out);
       case TagCoding::kTime: return parse_tag_time(v, out);
       case TagCoding::kIdentifier: return parse_tag_identifier(v, id, out);
-      case TagCoding::kText: break;
+      case TagCoding::kText:
+      case TagCoding::kPlayer: break;
     }
     return false;
   }
@@ -62,7 +63,8 @@ struct ValueForm {
       case TagCoding::kDate: return format_tag_date(v, out);
       case TagCoding::kTime: return format_tag_time(v, out);
       case TagCoding::kIdentifier: return format_tag_identifier(v, id, out);
-      case TagCoding::kText: break;
+      case TagCoding::kText:
+      case TagCoding::kPlayer: break;
     }
   }
   // The values a decoder may produce: integers and ratings above -limit, the others from 0.
@@ -73,7 +75,8 @@ struct ValueForm {
       case TagCoding::kDate: return v >= 0 && v < kTagDateLimit;
       case TagCoding::kTime: return v >= 0 && v < kTagTimeLimit;
       case TagCoding::kIdentifier: return v >= 0 && v < identifier_limit(id.length);
-      case TagCoding::kText: break;
+      case TagCoding::kText:
+      case TagCoding::kPlayer: break;
     }
     return false;
   }
