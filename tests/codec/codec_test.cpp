@@ -63,6 +63,16 @@ void expect_decodes_to(const CodecStreams& s, const Game& g) {
 }
 
 // Decoding `s` fails as Corruption, and so does skipping it, with the same message.
+// Each game of `pgns` decodes back to itself.
+void expect_round_trips(std::initializer_list<const char*> pgns) {
+  for (const char* pgn : pgns) {
+    const Game h = parse_one(pgn);
+    auto back = decode(encode(h), h.tags);
+    ASSERT_TRUE(back.ok()) << pgn;
+    EXPECT_EQ(back->game, h) << pgn;
+  }
+}
+
 void expect_corrupt(const CodecStreams& s, const std::vector<Tag>& tags, const char* what) {
   CodecCursor c{s.moves, s.structure, s.texts, s.raw};
   auto d = decode_game(c, tags);
@@ -297,13 +307,8 @@ TEST(CodecBytes, ClockTrackWithFractions) {
   expect_decodes_to(s, g);
   // A fraction outside a track is a comment, byte for byte (clock items hold whole seconds);
   // forms with other digits stay text too.
-  for (const char* pgn : {"1. e4 {[%clk 0:03:00.5]} e5 {x} {[%clk 0:03:00]} *",
-                          "1. e4 {[%clk 0:03:00.]} e5 {[%clk 0:03:00.123]} *", "1. e4 {[%clk 0:03:00,5]} *"}) {
-    const Game h = parse_one(pgn);
-    auto back = decode(encode(h), h.tags);
-    ASSERT_TRUE(back.ok()) << pgn;
-    EXPECT_EQ(back->game, h) << pgn;
-  }
+  expect_round_trips({"1. e4 {[%clk 0:03:00.5]} e5 {x} {[%clk 0:03:00]} *",
+                      "1. e4 {[%clk 0:03:00.]} e5 {[%clk 0:03:00.123]} *", "1. e4 {[%clk 0:03:00,5]} *"});
 }
 
 // [REC-CLK-3] Two-digit hours ("[%clk 01:30:00]", as boards and some servers write them) and
@@ -324,14 +329,9 @@ TEST(CodecBytes, ClockTrackOfTwoDigitHoursAndElapsedTimes) {
   expect_decodes_to(s, g);
   // Hours of three digits with a leading zero, or of two digits as a clock item outside a track,
   // stay text.
-  for (const char* pgn : {"1. e4 {[%clk 001:30:00]} e5 {[%clk 01:30:00]} *",
-                          "1. e4 {[%clk 01:30:00]} e5 {x} {[%clk 01:30:00]} *",
-                          "1. e4 {[%emt 0:00:05]} e5 {x} {[%emt 0:00:04]} *", "1. e4 {[%emt 00:00:05.25]} *"}) {
-    const Game h = parse_one(pgn);
-    auto back = decode(encode(h), h.tags);
-    ASSERT_TRUE(back.ok()) << pgn;
-    EXPECT_EQ(back->game, h) << pgn;
-  }
+  expect_round_trips({"1. e4 {[%clk 001:30:00]} e5 {[%clk 01:30:00]} *",
+                      "1. e4 {[%clk 01:30:00]} e5 {x} {[%clk 01:30:00]} *",
+                      "1. e4 {[%emt 0:00:05]} e5 {x} {[%emt 0:00:04]} *", "1. e4 {[%emt 00:00:05.25]} *"});
 }
 
 // The track is all or nothing: clocks on every ply but the last, a clock that comes after
