@@ -314,17 +314,16 @@ TEST(CodecBytes, ClockTrackWithFractions) {
 // [REC-CLK-3] Two-digit hours ("[%clk 01:30:00]", as boards and some servers write them) and
 // elapsed move times ("[%emt 0:00:05]", as ChessBase writes them) form tracks too, each entry's
 // frame carrying its form (precision + 3 * two-digit hours + 6 * elapsed time). An elapsed time
-// is predicted from the same player's last one (0 at the first); a clock from the same player's
-// last clock (the base after an elapsed time).
+// (the time the move took, as a clock's symbol is) is predicted as 0; a clock from the same
+// player's last clock (the base after an elapsed time).
 TEST(CodecBytes, ClockTrackOfTwoDigitHoursAndElapsedTimes) {
   const Game g = parse_one("[TimeControl \"5400+30\"]\n\n1. d4 {[%clk 01:30:00]} d5 {[%clk 01:30:00]} "
                            "2. c4 {[%emt 0:00:07]} e6 {[%emt 0:00:05]} 3. Nc3 {[%emt 0:00:09]} *");
   const CodecStreams s = encode(g);
   // 5 plies; track; 2 runs: 2 plies of frame 2 + 4 * 3 = 14, (2 - 1) * 64 + 14 = 78 = 4e; the
   // last of frame 2 + 4 * 6 = 26 = 1a. Symbols: 5400 - 5400 = 0 twice; the elapsed times
-  // against 0 (the players' last entries were clocks): zigzag(-7) = 13 = 0d, zigzag(-5) = 09;
-  // then against the first player's 7: zigzag(7 - 9) = 03.
-  EXPECT_EQ(hex(s.structure), "0c 05 01 02 4e 1a 00 00 0d 09 03 00");
+  // against 0: zigzag(-7) = 13 = 0d, zigzag(-5) = 09, zigzag(-9) = 17 = 11.
+  EXPECT_EQ(hex(s.structure), "0c 05 01 02 4e 1a 00 00 0d 09 11 00");
   EXPECT_EQ(s.texts, "");
   expect_decodes_to(s, g);
   // Hours of three digits with a leading zero, or of two digits as a clock item outside a track,

@@ -106,23 +106,23 @@ struct ClockBasis {
 ClockBasis clock_basis(const std::vector<Tag>& tags);
 
 // The time a track predicts at `slot` (1-based) of a line, from the entries before it, in
-// hundredths of a second: a clock from the same player's last clock plus the increment (the base
-// at the player's first), an elapsed move time from the same player's last elapsed time (0 at
-// the first); an entry of precision p is coded against the prediction in its own units,
-// predict(slot, form) / 10^(2 - p) (rounded down).
+// hundredths of a second: a clock from the same player's last entry plus the increment if that
+// was a clock (else the base: each player's first clock), so that its symbol is the time the move
+// took; an elapsed move time, which is that time, as 0. An entry of precision p is coded against
+// the prediction in its own units, predict(slot, form) / 10^(2 - p) (rounded down).
 struct ClockPredictor {
   ClockBasis basis;
-  std::int64_t last[2] = {0, 0};  // hundredths
-  int last_command[2] = {0, 0};   // 0 none yet, 1 a clock, 2 an elapsed time
+  std::int64_t last[2] = {0, 0};  // hundredths, each player's last clock
+  bool clocked[2] = {false, false};  // whether each player's last entry was a clock
   std::int64_t predict(std::uint64_t slot, int form) const {
+    if (form_emt(form)) return 0;
     const int parity = static_cast<int>(slot & 1);
-    const std::int64_t p = form_emt(form) ? (last_command[parity] == 2 ? last[parity] : 0)
-                                          : (last_command[parity] == 1 ? last[parity] + basis.increment * 100 : basis.base * 100);
+    const std::int64_t p = clocked[parity] ? last[parity] + basis.increment * 100 : basis.base * 100;
     return p / static_cast<std::int64_t>(kClockScale[kMaxClockPrecision - form_precision(form)]);
   }
   void played(std::uint64_t slot, std::int64_t value, int form) {
     last[slot & 1] = value * static_cast<std::int64_t>(kClockScale[kMaxClockPrecision - form_precision(form)]);
-    last_command[slot & 1] = form_emt(form) ? 2 : 1;
+    clocked[slot & 1] = !form_emt(form);
   }
 };
 
