@@ -748,6 +748,18 @@ TEST(NameChunk, ColumnsRoundTripAndDamageIsRefused) {
   bad[7] = 3;  // 01 03: no such escape
   EXPECT_FALSE(read(bad, back).ok());
   for (std::size_t cut = 1; cut < content.size(); ++cut) EXPECT_FALSE(read(content.substr(0, cut), back).ok()) << cut;
+  // Values that share the whole of a long value before them are cheap to store but long to read:
+  // more than 2^30 bytes in all is refused (a players' table may repeat a value).
+  ChunkEntries repeated;
+  const std::string long_value(1 << 20, 'x');
+  for (int i = 0; i < 1100; ++i) repeated.add(long_value, {0});
+  ASSERT_LT(repeated.size(), (2u << 20) + 8000);
+  std::size_t seen = 0;
+  const Status st = visit_name_entries(repeated.content(), "t", nullptr, nullptr, 1, false,
+                                       [&](std::string_view, const std::vector<std::uint32_t>&) { ++seen; });
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("2^30"), std::string::npos) << st.error().to_string();
+  EXPECT_LE(seen, 1024u);
   // A chunk of one entry whose first block is zigzag 1: -1.
   ChunkEntries one;
   one.add("x", {0});

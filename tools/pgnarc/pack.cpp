@@ -325,8 +325,9 @@ Run declare_append(CLI::App& cmd) {
 Run declare_merge(CLI::App& cmd) {
   auto a = std::make_shared<MergeArgs>();
   cmd.footer(
-      "Joins archives into OUT.pga by copying their blocks, without decoding games. OUT.pga must "
-      "not be one of the inputs; it is written and replaced as pack does.");
+      "Joins archives into OUT.pga by copying their blocks, without decoding moves (the tags of "
+      "the blocks of every archive after the first are coded again to the joined players' table). "
+      "OUT.pga must not be one of the inputs; it is written and replaced as pack does.");
   cmd.add_option("ARCHIVE", a->archives, "the archives to join, in order")->required();
   add_output(cmd, a->out, "OUT.pga",
              "the archive to write; - for standard output (not a terminal), written in order")

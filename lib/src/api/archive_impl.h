@@ -54,8 +54,8 @@ struct Archive::Impl {
   // The games matching `q` (query.cpp).
   Result<std::vector<std::uint64_t>> search(const Query& q);
   // Calls visit(value, blocks) for the values of `field` that can equal `want` (with `exact`)
-  // or that can contain it, chunk by chunk (an exact name reads the one chunk whose range
-  // holds it).
+  // or that can contain it, chunk by chunk (an exact Event or Site reads the one chunk whose
+  // range holds it; a player, every chunk of the players' table).
   Status for_names(int field, const std::string& want, bool exact, const container::NameVisitor& visit);
   // Blocks that can hold a match, from the name chunks and the block summaries.
   Result<std::vector<bool>> candidates(const Query& q, const detail::QueryNames& names);

@@ -135,8 +135,11 @@ struct ArchiveWriter::Impl {
     };
     // The players' table in the order of its entries, then the other fields' tables in
     // ascending order of value.
-    for (std::size_t p = 0; p < player_values.size(); ++p)
+    for (std::size_t p = 0; p < player_values.size(); ++p) {
+      // (An entry numbered for a block that was never placed: the writer failed before.)
+      if (player_blocks[p].empty()) return io_error("the archive cannot be finished: a block was lost to an earlier error");
       if (auto st = add(player_values[p], player_blocks[p]); !st) return st;
+    }
     auto st = names->drain([&](int f, NameEntry& e) -> Status {
       if (f != field) {
         if (auto r = close_chunk(); !r) return r;
@@ -330,8 +333,8 @@ struct ArchiveWriter::Impl {
     return place(b, nullptr);
   }
 
-  // The blocks of the archive at `path` copied as they are, with its dictionaries and name
-  // tables (renumbered).
+  // The blocks of the archive at `path` copied, with its dictionaries and name tables
+  // (renumbered; its players' table followed or merged into this one, 9.8).
   Status copy_archive(const std::string& path);
 };
 

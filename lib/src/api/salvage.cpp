@@ -33,8 +33,9 @@ std::size_t block_size(std::string_view bytes) {
 }
 
 // The players' name chunks found in the file by their magic (sound ones, in file order), read as
-// one table if they follow each other from the end of a sound block or dictionary: a lost chunk
-// before one of them would give every later entry another number, so then there is no table.
+// one table from the first, if it follows the end of a sound block or dictionary, up to the first
+// that does not follow the one before: a lost chunk before one of them would give every later
+// entry another number, so the table ends there.
 class FoundPlayers : public PlayerNames {
  public:
   void find(std::string_view file, const std::string& path, const std::set<std::size_t>& sound_ends,
@@ -48,17 +49,17 @@ class FoundPlayers : public PlayerNames {
         chunks.emplace_back(at, n);
     }
     if (chunks.empty() || !sound_ends.contains(chunks.front().first)) return;
-    for (std::size_t i = 1; i < chunks.size(); ++i)
-      if (chunks[i].first != chunks[i - 1].first + chunks[i - 1].second) return;
-    std::vector<std::string> values;
     std::string content;
-    for (const auto& [at, n] : chunks) {
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+      const auto [at, n] = chunks[i];
+      if (i > 0 && at != chunks[i - 1].first + chunks[i - 1].second) return;
       const std::string where = path + ": name chunk at offset " + std::to_string(at);
       if (!open_name_chunk(file.substr(at, n), where, kPlayerField, &dictionaries, content).ok()) return;
+      std::vector<std::string> values;
       const auto visit = [&](std::string_view v, const std::vector<std::uint32_t>&) { values.emplace_back(v); };
       if (!visit_name_entries(content, where, nullptr, nullptr, std::uint64_t{1} << 32, false, visit).ok()) return;
+      for (std::string& v : values) values_.push_back(std::move(v));
     }
-    values_ = std::move(values);
   }
   Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override {
     if (ordinal >= values_.size())
@@ -115,8 +116,8 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
       pos += d->second;
       continue;
     }
-    // Nor is a name chunk or block table chunk whose checksum holds: the games do not depend on
-    // them.
+    // Nor is a name chunk or block table chunk whose checksum holds (the players' table was read
+    // before; the games do not depend on the others).
     std::size_t n = name_chunk_element_size(file.substr(pos));
     if (!n) n = table_chunk_element_size(file.substr(pos));
     if (n && get_le(file.data() + pos + n - 8, 8) == hash64(file.substr(pos, n - 8))) {
@@ -138,6 +139,12 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
           pos += len;
           continue;
         }
+        // A block whose checksum holds but whose games do not decode: said with why (a damaged
+        // dictionary or players' table that it needs, or a writer's fault), then skipped whole.
+        note_skip(pos);
+        report.skipped.push_back(text.error().message() + " (its " + std::to_string(sizes.games) + " games skipped)");
+        pos += len;
+        continue;
       }
     }
     // Not a sound block here: look for the next block magic.

@@ -81,19 +81,25 @@ Status PlayerTable::append(std::uint64_t ordinal, const std::string& where, std:
   std::shared_ptr<const Chunk> chunk;
   {
     std::lock_guard lock(mutex_);
+    if (auto it = cache_.find(k); it != cache_.end()) chunk = it->second;
+  }
+  if (!chunk) {
+    // Read and checked outside the lock (another thread may read the same chunk meanwhile: the
+    // first kept wins).
+    std::string content;
+    if (auto st = file_.open_name_chunk(kPlayerField, k, content); !st) return st;
+    auto made = std::make_shared<Chunk>();
+    if (auto st = file_.visit_name_entries(kPlayerField, k, content,
+                                           [&](std::string_view v, const std::vector<std::uint32_t>&) {
+                                             made->bytes += v;
+                                             made->end.push_back(made->bytes.size());
+                                           });
+        !st)
+      return st;
+    std::lock_guard lock(mutex_);
     if (auto it = cache_.find(k); it != cache_.end()) {
       chunk = it->second;
     } else {
-      std::string content;
-      if (auto st = file_.open_name_chunk(kPlayerField, k, content); !st) return st;
-      auto made = std::make_shared<Chunk>();
-      if (auto st = file_.visit_name_entries(kPlayerField, k, content,
-                                             [&](std::string_view v, const std::vector<std::uint32_t>&) {
-                                               made->bytes += v;
-                                               made->end.push_back(static_cast<std::uint32_t>(made->bytes.size()));
-                                             });
-          !st)
-        return st;
       while (!order_.empty() && cached_bytes_ + made->bytes.size() > kPlayerCacheBytes) {
         cached_bytes_ -= cache_[order_.front()]->bytes.size();
         cache_.erase(order_.front());
@@ -104,8 +110,8 @@ Status PlayerTable::append(std::uint64_t ordinal, const std::string& where, std:
       chunk = cache_.emplace(k, std::move(made)).first->second;
     }
   }
-  const std::size_t i = static_cast<std::size_t>(ordinal - first_[k]);
-  const std::uint32_t from = i == 0 ? 0 : chunk->end[i - 1];
+  const auto i = static_cast<std::size_t>(ordinal - first_[k]);
+  const std::size_t from = i == 0 ? 0 : chunk->end[i - 1];
   out.append(chunk->bytes, from, chunk->end[i] - from);
   return {};
 }

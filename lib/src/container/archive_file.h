@@ -38,8 +38,8 @@ class PlayerTable : public PlayerNames {
 
  private:
   struct Chunk {
-    std::string bytes;               // the values, one after the other
-    std::vector<std::uint32_t> end;  // where each ends in `bytes`
+    std::string bytes;             // the values, one after the other (at most 2^30 bytes: NAME-1)
+    std::vector<std::size_t> end;  // where each ends in `bytes`
   };
   const ArchiveFile& file_;
   std::vector<std::uint64_t> first_;  // each chunk's first entry, then the number of entries

@@ -95,7 +95,7 @@ const char* parse_body(std::string_view body, std::uint64_t index_offset, Index&
       return "block table chunk's first game out of order";
   }
   // The elements after the blocks follow each other up to the index: the name chunks, field
-  // after field, each field's first values ascending, then the table chunks. Where the blocks
+  // after field (the Event's and Site's first values ascending), then the table chunks. Where the blocks
   // end is not known before their table is read: the first element starts the chain.
   constexpr std::uint64_t kChainStart = ~std::uint64_t{0};
   std::uint64_t next_offset = kChainStart;

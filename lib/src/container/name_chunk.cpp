@@ -5,6 +5,7 @@
 
 namespace pgnarc::container {
 
+using detail::ByteCursor;
 using detail::ByteReader;
 using detail::put_prefixed;
 using detail::put_varint;
@@ -93,63 +94,73 @@ Status open_name_chunk(std::string_view b, const std::string& where, int field, 
 Status visit_name_entries(std::string_view content, const std::string& where, const NameChunkEntry* entry,
                           const std::string* next_first, std::uint64_t blocks, bool ascending, const NameVisitor& visit) {
   auto bad = [&](const std::string& what) { return corruption(where + ": " + what + " (name chunk entries)"); };
-  ByteReader r(content);
+  ByteCursor r(content);
   std::uint64_t count;
   if (!r.varint(count) || (entry ? count != entry->values : count > kMaxNameChunkValues))
     return bad("holds another number of values than the index says");
   if (count > r.remaining()) return bad("name entry runs past the end");
-  // The shared column.
-  std::vector<std::uint64_t> shared(count);
-  for (auto& n : shared)
-    if (!r.varint(n)) return bad("name entry runs past the end");
-  // The rests, each up to its end byte.
-  std::vector<std::string> rests(count);
-  for (auto& rest : rests) {
-    for (;;) {
-      std::uint8_t c;
+  // Where each column starts: the shared column here, the rests after `count` varints, the
+  // postings after `count` rests (each up to its end byte, an escape taking the byte after it).
+  // The three are then read side by side, one entry at a time.
+  ByteCursor shared_col = r;
+  std::uint64_t skip;
+  for (std::uint64_t i = 0; i < count; ++i)
+    if (!r.varint(skip)) return bad("name entry runs past the end");
+  ByteCursor rests_col = r;
+  for (std::uint64_t i = 0; i < count; ++i)
+    for (std::uint8_t c = 1; c != static_cast<std::uint8_t>(kRestEnd);) {
       if (!r.u8(c)) return bad("name entry runs past the end");
-      if (c == static_cast<std::uint8_t>(kRestEnd)) break;
-      if (c == static_cast<std::uint8_t>(kRestEscape)) {
-        if (!r.u8(c) || c < 1 || c > 2) return bad("name entry " + std::to_string(&rest - rests.data()) + " has a bad escape");
-        c = static_cast<std::uint8_t>(c - 1);
-      }
-      rest += static_cast<char>(c);
+      if (c == static_cast<std::uint8_t>(kRestEscape) && !r.u8(c)) return bad("name entry runs past the end");
     }
-  }
+  ByteCursor& postings_col = r;
   std::vector<std::uint32_t> postings;
   std::string last, value;
   std::int64_t previous_first = 0;
+  std::uint64_t total = 0;  // the bytes of the values
   for (std::size_t i = 0; i < count; ++i) {
     // The value is the first `shared` bytes of the one before, then its own rest, which must not
     // begin with the byte that follows them there (`shared` is the longest prefix in common).
-    const std::string& rest = rests[i];
-    if (shared[i] > last.size() || (shared[i] < last.size() && !rest.empty() && rest.front() == last[shared[i]]))
+    std::uint64_t shared;
+    (void)shared_col.varint(shared);  // (read above)
+    if (shared > last.size()) return bad("name entry " + std::to_string(i) + " shares more than the value before holds");
+    value.assign(last, 0, static_cast<std::size_t>(shared));
+    for (;;) {
+      std::uint8_t c;
+      (void)rests_col.u8(c);
+      if (c == static_cast<std::uint8_t>(kRestEnd)) break;
+      if (c == static_cast<std::uint8_t>(kRestEscape)) {
+        (void)rests_col.u8(c);
+        if (c < 1 || c > 2) return bad("name entry " + std::to_string(i) + " has a bad escape");
+        c = static_cast<std::uint8_t>(c - 1);
+      }
+      value += static_cast<char>(c);
+    }
+    if (shared < last.size() && value.size() > shared && value[shared] == last[shared])
       return bad("name entry " + std::to_string(i) + " shares a prefix other than the longest with the one before");
+    if ((total += value.size()) > kMaxNameChunkBytes) return bad("values longer than 2^30 bytes in all");
     // Its postings: the first block from the entry before's first, each next one after a gap.
     std::uint64_t n, first;
-    if (!r.varint(n) || n > blocks || n > r.remaining()) return bad("name entry runs past the end");
+    if (!postings_col.varint(n) || n > blocks || n > postings_col.remaining()) return bad("name entry runs past the end");
     if (n == 0) return bad("name entry " + std::to_string(i) + " has no blocks");
-    if (!r.varint(first)) return bad("posting list runs past the end");
+    if (!postings_col.varint(first)) return bad("posting list runs past the end");
+    if (first >= (std::uint64_t{1} << 40)) return bad("posting names a block that does not exist");
     const std::int64_t at0 = previous_first + detail::unzigzag(first);
-    if (first >= (std::uint64_t{1} << 40) || at0 < 0 || static_cast<std::uint64_t>(at0) >= blocks)
-      return bad("posting names a block that does not exist");
+    if (at0 < 0 || static_cast<std::uint64_t>(at0) >= blocks) return bad("posting names a block that does not exist");
     postings.assign(1, static_cast<std::uint32_t>(at0));
     previous_first = at0;
     std::uint64_t at = static_cast<std::uint64_t>(at0);
     for (std::uint64_t k = 1; k < n; ++k) {
       std::uint64_t d;
-      if (!r.varint(d)) return bad("posting list runs past the end");
+      if (!postings_col.varint(d)) return bad("posting list runs past the end");
       if (d >= blocks || (at += 1 + d) >= blocks) return bad("posting names a block that does not exist");
       postings.push_back(static_cast<std::uint32_t>(at));
     }
-    value.assign(last, 0, shared[i]);
-    value += rest;
     if (i == 0 ? entry && value != entry->first : ascending && !(last < value))
       return bad(i == 0 ? "first value differs from the index" : "values not in ascending order");
     last.swap(value);
     visit(last, postings);
   }
-  if (r.remaining() != 0) return bad("bytes left over");
+  if (postings_col.remaining() != 0) return bad("bytes left over");
   if (next_first && !(last < *next_first)) return bad("last value not below the next chunk's first");
   return {};
 }

@@ -27,8 +27,9 @@ class NameCollector {
 
   // `block` is at least every block given for this field and value before.
   Status add(int field, std::string_view value, std::uint32_t block);
-  // Calls emit(field, entry) for every value of field 0 in ascending byte order, then of field
-  // 1, 2 and 3; stops at emit's first error. The collector is empty afterwards.
+  // Calls emit(field, entry) for every value of each field given, field after field, in ascending
+  // byte order; stops at emit's first error. The collector is empty afterwards. (The writer gives
+  // it the Event and Site values: the players' table is numbered, not sorted.)
   Status drain(const std::function<Status(int, NameEntry&)>& emit);
 
  private:
