@@ -6,7 +6,6 @@
 // that table (values it lacks added to it).
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "container/format.h"
@@ -16,26 +15,37 @@ namespace {
 
 class Table : public pgnarc::container::PlayerNames {
  public:
-  Table() {
-    for (int p = 0; p < 1000; ++p) add("p" + std::to_string(p));
-  }
   pgnarc::Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override {
-    if (ordinal >= values_.size()) return pgnarc::corruption(where + ": no such player");
-    out += values_[ordinal];
+    if (ordinal < kBase) {
+      out += 'p';
+      out += std::to_string(ordinal);
+    } else if (ordinal - kBase < extra_.size()) {
+      out += extra_[ordinal - kBase];
+    } else {
+      return pgnarc::corruption(where + ": no such player");
+    }
     return {};
   }
+  // The entry of `value`: pN for N below 1,000 as it is written, others added after them.
   std::uint32_t entry(const std::string& value) {
-    auto it = entry_.find(value);
-    return it != entry_.end() ? it->second : add(value);
+    if (value.size() >= 2 && value.size() <= 4 && value[0] == 'p' && (value[1] != '0' || value.size() == 2)) {
+      std::uint32_t n = 0;
+      bool digits = true;
+      for (std::size_t i = 1; i < value.size(); ++i) {
+        digits = digits && value[i] >= '0' && value[i] <= '9';
+        n = n * 10 + static_cast<std::uint32_t>(value[i] - '0');
+      }
+      if (digits) return n;
+    }
+    for (std::size_t i = 0; i < extra_.size(); ++i)
+      if (extra_[i] == value) return static_cast<std::uint32_t>(kBase + i);
+    extra_.push_back(value);
+    return static_cast<std::uint32_t>(kBase + extra_.size() - 1);
   }
 
  private:
-  std::uint32_t add(const std::string& value) {
-    values_.push_back(value);
-    return entry_.emplace(value, static_cast<std::uint32_t>(values_.size() - 1)).first->second;
-  }
-  std::vector<std::string> values_;
-  std::unordered_map<std::string, std::uint32_t> entry_;
+  static constexpr std::uint32_t kBase = 1000;
+  std::vector<std::string> extra_;
 };
 
 }  // namespace
