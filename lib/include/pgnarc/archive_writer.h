@@ -52,7 +52,8 @@ struct WriterOptions {
   // The writer keeps the Event and Site tables in memory up to about this many bytes, then sorts
   // them into a scratch file beside the output (deleted at once) and merges those at the end:
   // memory stays bounded however many distinct events and sites there are. The archive does not
-  // depend on it. (The players' table, whose entries the blocks name by number, is held whole.)
+  // depend on it. The players' blocks are held the same way; their names, which the blocks name
+  // by number, whole (about 20 bytes a player besides its name).
   std::size_t name_memory_bytes = 64u << 20;
 };
 

@@ -9,9 +9,9 @@
 #include <optional>
 #include <set>
 #include <thread>
-#include <unordered_map>
 
 #include "api/pack_pipeline.h"
+#include "api/player_numbers.h"
 #include "common/file_writer.h"
 #include "common/hash.h"
 #include "common/thread_pool.h"
@@ -63,11 +63,10 @@ struct ArchiveWriter::Impl {
   // the same dictionary); the last one copied in, for blocks made after it.
   std::map<std::uint32_t, std::string> dict_contents;
   std::shared_ptr<const WriterDictionary> copied_dict;
-  // The players' table (9.10): every White and Black value in order of first use, each with the
-  // blocks that name it; a value's first entry (a merge appends the tables it copies whole).
-  std::vector<std::string> player_values;
-  std::vector<std::vector<std::uint32_t>> player_blocks;
-  std::unordered_map<std::string, std::uint32_t> player_entry;
+  // The players' table (9.10): every White and Black value in order of first use, and each
+  // value's entry. The blocks naming each entry go to the name collector as field 0, keyed by
+  // the entry's number (player_key), so that they are held in bounded memory.
+  PlayerNumbers player_values;
   // Games taken from the coders (placed, held, or being finished).
   std::uint64_t games_taken = 0;
 
@@ -96,7 +95,7 @@ struct ArchiveWriter::Impl {
             if (auto st = names->add(f, v, block_no); !st) return st;
     if (players)
       for (const std::uint32_t p : *players)
-        if (player_blocks[p].empty() || player_blocks[p].back() != block_no) player_blocks[p].push_back(block_no);
+        if (auto st = names->add(kPlayerField, player_key(p), block_no); !st) return st;
     stats.games += games;
     ++stats.blocks;
     return {};
@@ -133,21 +132,23 @@ struct ArchiveWriter::Impl {
       entries.add(value, blocks);
       return entries.size() >= options.name_chunk_bytes ? close_chunk() : Status{};
     };
-    // The players' table in the order of its entries, then the other fields' tables in
-    // ascending order of value.
-    for (std::size_t p = 0; p < player_values.size(); ++p) {
-      // (An entry numbered for a block that was never placed: the writer failed before.)
-      if (player_blocks[p].empty()) return io_error("the archive cannot be finished: a block was lost to an earlier error");
-      if (auto st = add(player_values[p], player_blocks[p]); !st) return st;
-    }
+    // The players' table in the order of its entries (the collector's field 0, keyed by entry
+    // number), then the other fields' tables in ascending order of value.
+    std::uint64_t next_player = 0;
     auto st = names->drain([&](int f, NameEntry& e) -> Status {
       if (f != field) {
         if (auto r = close_chunk(); !r) return r;
         field = f;
       }
-      return add(e.value, e.blocks);
+      if (f != kPlayerField) return add(e.value, e.blocks);
+      // (An entry numbered for a block that was never placed: the writer failed before.)
+      if (e.value != player_key(static_cast<std::uint32_t>(next_player)))
+        return io_error("the archive cannot be finished: a block was lost to an earlier error");
+      return add(player_values[next_player++], e.blocks);
     });
     if (!st) return st;
+    if (next_player != player_values.size())
+      return io_error("the archive cannot be finished: a block was lost to an earlier error");
     return close_chunk();
   }
 
@@ -166,15 +167,14 @@ struct ArchiveWriter::Impl {
 
   // The players' table entry of `value`, a new one if it has none.
   std::uint32_t player(const std::string& value) {
-    if (auto it = player_entry.find(value); it != player_entry.end()) return it->second;
-    return add_player(value);
+    if (const std::int64_t p = player_values.find(value); p >= 0) return static_cast<std::uint32_t>(p);
+    return player_values.add(value);
   }
-  std::uint32_t add_player(std::string_view value) {
-    const auto p = static_cast<std::uint32_t>(player_values.size());
-    player_values.emplace_back(value);
-    player_blocks.emplace_back();
-    player_entry.try_emplace(player_values.back(), p);  // a value's first entry stays its entry
-    return p;
+  // A players' entry as the name collector's key: its number in 4 bytes, most significant
+  // first, so that the collector's byte order is the entries' order.
+  static std::string player_key(std::uint32_t p) {
+    return std::string{static_cast<char>(p >> 24), static_cast<char>(p >> 16), static_cast<char>(p >> 8),
+                       static_cast<char>(p)};
   }
 
   // Takes the next block from the coders, in order: reports its problems and gives its White
@@ -192,7 +192,7 @@ struct ArchiveWriter::Impl {
     for (const auto& g : b.builder.tags)
       for (const Tag& t : g)
         if (name_field_of(t.key) == kPlayerField) {
-          if (player_values.size() >= kMaxPlayerEntries && !player_entry.contains(t.value))
+          if (player_values.size() >= kMaxPlayerEntries && player_values.find(t.value) < 0)
             return invalid_input("more than 2^32 - 1 player names: the players' table is full");
           b.builder.players->push_back(player(t.value));
         }
@@ -247,7 +247,7 @@ struct ArchiveWriter::Impl {
     for (int f = 0; f < kNameFieldCount; ++f) {
       ChunkEntries entries;
       if (f == kPlayerField) {
-        for (const std::string& v : player_values) entries.add(v, {0});
+        for (std::size_t p = 0; p < player_values.size(); ++p) entries.add(player_values[p], {0});
       } else {
         std::set<std::string_view> values;
         for (const EncodedBlock& b : held) values.insert(b.names[f].begin(), b.names[f].end());
@@ -475,16 +475,19 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
   // copied as they are; else merged into this one by value, each block's tags section coded
   // again with this table's entries (9.8).
   const auto base = static_cast<std::uint32_t>(blocks.size());
-  const bool same_players = player_values.empty();
+  const bool same_players = player_values.size() == 0;
   std::string content;
   if (same_players) {
     for (std::size_t k = 0; k < src.index().name_chunks[kPlayerField].size(); ++k) {
       if (auto r = src.open_name_chunk(kPlayerField, k, content); !r) return r;
+      Status added;
       auto r = src.visit_name_entries(kPlayerField, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
-        auto& postings = player_blocks[add_player(value)];
-        for (std::uint32_t b : in) postings.push_back(base + b);
+        const std::uint32_t p = player_values.add(value);
+        for (std::uint32_t b : in)
+          if (added) added = names->add(kPlayerField, player_key(p), base + b);
       });
       if (!r) return r;
+      if (!added) return added;
     }
   }
   // Its blocks (each checked against its checksum and section table).
@@ -510,7 +513,7 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
       games[j] = tags_of.tags.game(j);
       for (const Tag& t : games[j])
         if (name_field_of(t.key) == kPlayerField) {
-          if (player_values.size() >= kMaxPlayerEntries && !player_entry.contains(t.value))
+          if (player_values.size() >= kMaxPlayerEntries && player_values.find(t.value) < 0)
             return invalid_input("more than 2^32 - 1 player names: the players' table is full");
           players.push_back(player(t.value));
         }
