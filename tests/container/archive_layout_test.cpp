@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "api/player_numbers.h"
 #include "common/endian.h"
 #include "common/hash.h"
 #include "container/format.h"
@@ -767,6 +768,32 @@ TEST(NameChunk, ColumnsRoundTripAndDamageIsRefused) {
   ASSERT_EQ(below.back(), '\x00');
   below.back() = '\x01';
   EXPECT_FALSE(read(below, back).ok());
+}
+
+}  // namespace
+}  // namespace pgnarc
+
+namespace pgnarc {
+namespace {
+
+// The writer's players' numbering: values numbered as first met, found again by value (a value
+// added twice keeps its first entry), each given back as it was, through the table's growth.
+TEST(PlayerNumbers, NumbersValuesInOrderAndFindsTheFirst) {
+  PlayerNumbers n;
+  EXPECT_EQ(n.find("x"), -1);
+  for (int i = 0; i < 5000; ++i) EXPECT_EQ(n.add("player " + std::to_string(i)), static_cast<std::uint32_t>(i));
+  EXPECT_EQ(n.add("player 17"), 5000u);  // a repeated value gets an entry of its own
+  EXPECT_EQ(n.add(""), 5001u);
+  ASSERT_EQ(n.size(), 5002u);
+  for (int i = 0; i < 5000; i += 7) {
+    EXPECT_EQ(n.find("player " + std::to_string(i)), i);
+    EXPECT_EQ(n[static_cast<std::size_t>(i)], "player " + std::to_string(i));
+  }
+  EXPECT_EQ(n.find("player 17"), 17);
+  EXPECT_EQ(n[5000], "player 17");
+  EXPECT_EQ(n.find(""), 5001);
+  EXPECT_EQ(n[5001], "");
+  EXPECT_EQ(n.find("player 5000"), -1);
 }
 
 }  // namespace
