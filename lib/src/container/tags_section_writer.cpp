@@ -1,0 +1,285 @@
+// The tags section's writer (spec 9.4): each column coded as text, as players' entries or in a
+// typed form, whichever is smallest, ratings in one pass over the block.
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "common/bytes.h"
+#include "common/zstd_frame.h"
+#include "container/format.h"
+#include "container/tag_columns.h"
+#include "container/tags_section.h"
+
+namespace pgnarc::container {
+
+using detail::put_prefixed;
+using detail::put_varint;
+using detail::zigzag;
+using namespace tag_columns;
+
+namespace {
+
+// A column's bytes: coding, size, body.
+void put_column(TagCoding coding, std::string_view body, std::string& out) {
+  out += static_cast<char>(coding);
+  put_prefixed(out, body);
+}
+
+// A text column's body (or a typed column's fallback values): the value list of the distinct
+// values in order of first use, then one reference per value in `w` byte planes.
+void put_text_body(const std::vector<std::string_view>& values, std::string& out) {
+  std::unordered_map<std::string_view, std::uint32_t> seen;
+  seen.reserve(values.size());
+  std::vector<std::uint32_t> refs;
+  refs.reserve(values.size());
+  std::string list;
+  // A reference is 0 for a value's first use (it enters the value list), else 1 + the value's
+  // place in the list.
+  for (std::string_view v : values) {
+    auto [it, fresh] = seen.try_emplace(v, static_cast<std::uint32_t>(seen.size()));
+    if (fresh) put_prefixed(list, v);
+    refs.push_back(fresh ? 0 : it->second + 1);
+  }
+  put_varint(out, seen.size());
+  put_prefixed(out, list);
+  const int width = tag_ref_width(seen.size());
+  for (int plane = 0; plane < width; ++plane)
+    for (std::uint32_t r : refs) out += static_cast<char>(r >> (8 * plane));
+}
+
+// A player column's body (9.4.3): its distinct entries of the players' table, ascending (the
+// first as it is, each next as its gap from the one before less 1), then each tag's place among
+// them in byte planes.
+std::string player_body(const std::vector<std::uint32_t>& entries) {
+  std::vector<std::uint32_t> distinct(entries);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::string body;
+  put_varint(body, distinct.size());
+  for (std::size_t i = 0; i < distinct.size(); ++i) put_varint(body, i == 0 ? distinct[0] : distinct[i] - distinct[i - 1] - 1);
+  std::vector<std::uint32_t> place(entries.size());
+  for (std::size_t e = 0; e < entries.size(); ++e)
+    place[e] = static_cast<std::uint32_t>(std::lower_bound(distinct.begin(), distinct.end(), entries[e]) - distinct.begin());
+  for (int plane = 0, w = width_below(static_cast<std::int64_t>(distinct.size())); plane < w; ++plane)
+    for (std::uint32_t p : place) body += static_cast<char>(p >> (8 * plane));
+  return body;
+}
+
+// The per-tag part and the fallbacks of a typed column: `numbers[e]` is tag e's value in the
+// form, or absent (the tag is kept as text).
+struct TypedValues {
+  std::vector<bool> typed;
+  std::vector<std::int64_t> numbers;
+};
+
+// A typed column's body: its header, the tags' codes (or flags and planes), then the values
+// kept as text.
+std::string typed_body(const ValueForm& form, const TypedValues& t, const std::vector<std::string_view>& values) {
+  std::string body;
+  switch (form.coding) {
+    case TagCoding::kInteger: body += static_cast<char>((form.signed_form ? 1 : 0) | (form.predict ? 2 : 0)); break;
+    case TagCoding::kRating: put_varint(body, form.player); break;
+    case TagCoding::kIdentifier:
+      body += static_cast<char>(form.id.length);
+      put_prefixed(body, form.id.prefix);
+      break;
+    default: break;
+  }
+  std::vector<std::string_view> fallbacks;
+  if (form.fixed_width()) {
+    std::vector<std::int64_t> ids;
+    for (std::size_t e = 0; e < values.size(); ++e) {
+      body += static_cast<char>(t.typed[e] ? 1 : 0);
+      if (t.typed[e]) ids.push_back(t.numbers[e]);
+    }
+    for (int plane = 0, w = width_below(identifier_limit(form.id.length)); plane < w; ++plane)
+      for (std::int64_t id : ids) body += static_cast<char>(id >> (8 * plane));
+  } else {
+    std::int64_t prediction = 0;
+    for (std::size_t e = 0; e < values.size(); ++e) {
+      if (!t.typed[e]) {
+        put_varint(body, 0);
+        continue;
+      }
+      // Ratings come with their predictions (a joint pass over the block's rating columns).
+      const std::int64_t p = form.coding == TagCoding::kRating ? t.numbers[e] : t.numbers[e] - prediction;
+      put_varint(body, 1 + zigzag(p));
+      if (form.predicts()) prediction = t.numbers[e];
+    }
+  }
+  for (std::size_t e = 0; e < values.size(); ++e)
+    if (!t.typed[e]) fallbacks.push_back(values[e]);
+  if (!fallbacks.empty()) put_text_body(fallbacks, body);
+  return body;
+}
+
+// Chooses a column's coding among text and the typed codings that read at least half its values
+// (9.4.1 leaves the choice to the writer): the smallest body, compressed alone with zstd at
+// `level` (raw sizes with `level` 0), text on a tie.
+class ColumnChooser {
+ public:
+  explicit ColumnChooser(int level) : level_(level) {}
+  std::size_t cost(std::string_view body) const {
+    if (level_ == 0 || body.size() < 16) return body.size();
+    const std::string frame = detail::compress_frame(body, level_);
+    return frame.empty() ? body.size() : frame.size();
+  }
+
+ private:
+  int level_;
+};
+
+// The values of a column read in `form`, or false if fewer than half of them are.
+bool read_values(const ValueForm& form, const std::vector<std::string_view>& values, TypedValues& out) {
+  out.typed.assign(values.size(), false);
+  out.numbers.assign(values.size(), 0);
+  std::size_t read = 0;
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    if (form.parse(values[e], out.numbers[e])) {
+      out.typed[e] = true;
+      ++read;
+    }
+  }
+  return 2 * read >= values.size();
+}
+
+// The typed forms worth trying for a column (the rating form is tried apart, with its player).
+std::vector<ValueForm> candidate_forms(const std::vector<std::string_view>& values) {
+  std::vector<ValueForm> forms;
+  for (bool signed_form : {false, true})
+    for (bool predict : {false, true}) {
+      ValueForm f(TagCoding::kInteger);
+      f.signed_form = signed_form;
+      f.predict = predict;
+      forms.push_back(f);
+    }
+  forms.emplace_back(TagCoding::kDate);
+  forms.emplace_back(TagCoding::kTime);
+  for (bool decimal : {false, true}) {
+    ValueForm f(TagCoding::kIdentifier);
+    if (identifier_form_of(values.front(), decimal, f.id)) forms.push_back(f);
+  }
+  return forms;
+}
+
+
+}  // namespace
+
+std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
+                                const std::vector<std::uint32_t>* players) {
+  // Parts 1 and 2: the key table, then per game the keys used.
+  std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
+  std::vector<std::string_view> keys;
+  std::string out, per_game;
+  for (const auto& g : games) {
+    put_varint(per_game, g.size());
+    for (const Tag& t : g) {
+      auto [it, fresh] = key_id.try_emplace(t.key, static_cast<std::uint32_t>(keys.size()));
+      if (fresh) keys.push_back(t.key);
+      put_varint(per_game, it->second);
+    }
+  }
+  put_varint(out, keys.size());
+  for (std::string_view k : keys) put_prefixed(out, k);
+  out += per_game;
+
+  // Part 3: one column per key.
+  std::vector<std::vector<std::string_view>> columns(keys.size());
+  for (const auto& g : games)
+    for (const Tag& t : g) columns[key_id.find(t.key)->second].push_back(t.value);
+  // The White and Black columns' entries of the players' table.
+  std::vector<std::vector<std::uint32_t>> entries(keys.size());
+  if (players) {
+    std::size_t i = 0;
+    for (const auto& g : games)
+      for (const Tag& t : g)
+        if (name_field_of(t.key) == kPlayerField) {
+          if (i == players->size()) throw std::logic_error("encode_tags_section: fewer players' entries than players");
+          entries[key_id.find(t.key)->second].push_back((*players)[i++]);
+        }
+    if (i != players->size()) throw std::logic_error("encode_tags_section: more players' entries than players");
+  }
+  const ColumnChooser chooser(choose_level);
+  struct Choice {
+    TagCoding coding = TagCoding::kText;
+    std::string body;
+    std::size_t cost = 0;
+  };
+  std::vector<Choice> best(keys.size());  // the best coding of each column other than ratings
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    put_text_body(columns[k], best[k].body);
+    best[k].cost = chooser.cost(best[k].body);
+    if (!entries[k].empty()) {
+      std::string body = player_body(entries[k]);
+      if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{TagCoding::kPlayer, std::move(body), c};
+    }
+    for (const ValueForm& form : candidate_forms(columns[k])) {
+      TypedValues t;
+      if (!read_values(form, columns[k], t)) continue;
+      std::string body = typed_body(form, t, columns[k]);
+      if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{form.coding, std::move(body), c};
+    }
+  }
+  // Ratings: a column `<P>Elo` whose player column `<P>` the block has, coded in one pass over
+  // the block's rating columns (a player's previous rating may be in another of them). A column
+  // that codes smaller another way leaves the set, and the pass runs again without it.
+  std::vector<ValueForm> rating(keys.size());
+  std::vector<TypedValues> rated(keys.size());
+  std::vector<bool> in_set(keys.size(), false);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const std::string_view key = keys[k];
+    if (!key.ends_with("Elo") || key.size() == 3) continue;
+    const auto player = key_id.find(key.substr(0, key.size() - 3));
+    if (player == key_id.end()) continue;
+    rating[k] = ValueForm(TagCoding::kRating);
+    rating[k].player = player->second;
+    in_set[k] = read_values(rating[k], columns[k], rated[k]);
+  }
+  // A player column is never itself a rating column (TAGS-4): `XEloElo` is not rated by `XElo`.
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    if (in_set[k] && in_set[rating[k].player]) in_set[k] = false;
+  std::vector<std::string> rating_body(keys.size());
+  for (bool changed = true; changed;) {
+    changed = false;
+    // Each rating's difference from its prediction, in the order of the block's tags.
+    std::vector<TypedValues> deltas = rated;
+    RatingPredictor predictor;
+    std::vector<std::uint32_t> rank(keys.size());
+    FirstOfKey first(keys.size());
+    for (std::uint32_t gi = 0; gi < games.size(); ++gi) {
+      const auto& g = games[gi];
+      predictor.start_game();
+      first.start_game(gi);
+      for (std::uint32_t j = 0; j < g.size(); ++j) first.saw(key_id.find(g[j].key)->second, j);
+      for (const Tag& t : g) {
+        const std::uint32_t k = key_id.find(t.key)->second;
+        const std::uint32_t e = rank[k]++;
+        if (!in_set[k] || !rated[k].typed[e]) continue;
+        const std::int64_t at = first.first(rating[k].player);
+        const std::string_view view = at >= 0 ? std::string_view(g[at].value) : std::string_view();
+        const std::string_view* player = at >= 0 ? &view : nullptr;
+        deltas[k].numbers[e] = rated[k].numbers[e] - predictor.predict(player);
+        predictor.coded(player, rated[k].numbers[e]);
+      }
+    }
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (!in_set[k]) continue;
+      rating_body[k] = typed_body(rating[k], deltas[k], columns[k]);
+      if (chooser.cost(rating_body[k]) >= best[k].cost) {
+        in_set[k] = false;
+        changed = true;
+      }
+    }
+  }
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (in_set[k]) {
+      put_column(TagCoding::kRating, rating_body[k], out);
+    } else {
+      put_column(best[k].coding, best[k].body, out);
+    }
+  }
+  return out;
+}
+
+
+}  // namespace pgnarc::container
