@@ -165,10 +165,22 @@ struct ArchiveWriter::Impl {
     return d.get();
   }
 
-  // The players' table entry of `value`, a new one if it has none.
-  std::uint32_t player(const std::string& value) {
-    if (const std::int64_t p = player_values.find(value); p >= 0) return static_cast<std::uint32_t>(p);
-    return player_values.add(value);
+  // The players' table entries of the White and Black tags of `games`, in order, into `out`;
+  // values not met before enter the table.
+  Status number_players(const std::vector<std::vector<Tag>>& games, std::vector<std::uint32_t>& out) {
+    out.clear();
+    for (const auto& g : games)
+      for (const Tag& t : g) {
+        if (name_field_of(t.key) != kPlayerField) continue;
+        if (const std::int64_t p = player_values.find(t.value); p >= 0) {
+          out.push_back(static_cast<std::uint32_t>(p));
+        } else if (player_values.size() >= kMaxPlayerEntries) {
+          return invalid_input("more than 2^32 - 1 player names: the players' table is full");
+        } else {
+          out.push_back(player_values.add(t.value));
+        }
+      }
+    return {};
   }
   // A players' entry as the name collector's key: its number in 4 bytes, most significant
   // first, so that the collector's byte order is the entries' order.
@@ -189,13 +201,7 @@ struct ArchiveWriter::Impl {
     b.problems.clear();
     games_taken += b.games;
     b.builder.players.emplace();
-    for (const auto& g : b.builder.tags)
-      for (const Tag& t : g)
-        if (name_field_of(t.key) == kPlayerField) {
-          if (player_values.size() >= kMaxPlayerEntries && player_values.find(t.value) < 0)
-            return invalid_input("more than 2^32 - 1 player names: the players' table is full");
-          b.builder.players->push_back(player(t.value));
-        }
+    if (auto st = number_players(b.builder.tags, *b.builder.players); !st) return st.error();
     if (!dict_decided && copied_dict)
       if (auto st = decide(); !st) return st.error();
     if (dict_decided) return true;
@@ -508,16 +514,8 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
     }
     if (auto r = decode_block(block, src.where(b), tags_of, BlockParts::kTagsOnly); !r) return r;
     games.resize(tags_of.games);
-    players.clear();
-    for (std::uint32_t j = 0; j < tags_of.games; ++j) {
-      games[j] = tags_of.tags.game(j);
-      for (const Tag& t : games[j])
-        if (name_field_of(t.key) == kPlayerField) {
-          if (player_values.size() >= kMaxPlayerEntries && player_values.find(t.value) < 0)
-            return invalid_input("more than 2^32 - 1 player names: the players' table is full");
-          players.push_back(player(t.value));
-        }
-    }
+    for (std::uint32_t j = 0; j < tags_of.games; ++j) games[j] = tags_of.tags.game(j);
+    if (auto r = number_players(games, players); !r) return r;
     // The tags section compressed as it was: with the same dictionary, or without one.
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary) {
