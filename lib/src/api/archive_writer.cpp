@@ -61,17 +61,16 @@ struct ArchiveWriter::Impl {
   std::size_t held_tags = 0;
   // Every dictionary in the file so far: ID -> content (a copied one with the same ID must be
   // the same dictionary); the last one copied in, for blocks made after it.
-  std::map<std::uint32_t, std::string> dict_contents;
+  std::map<std::uint32_t, std::shared_ptr<const WriterDictionary>> dicts;
   std::shared_ptr<const WriterDictionary> copied_dict;
   // The players' table (9.10): every White and Black value in order of first use, and each
   // value's entry. The blocks naming each entry go to the name collector as field 0, keyed by
   // the entry's number (player_key), so that they are held in bounded memory.
   PlayerNumbers player_values;
-  // Games taken from the coders (placed, held, or being finished).
+  // Games taken from the coders (placed, held, or being finished): the next game made is the
+  // one after them.
   std::uint64_t games_taken = 0;
 
-  // The number of the next game made.
-  std::uint64_t games_so_far() const { return games_taken; }
   unsigned workers() const { return options.threads > 1 ? options.threads : 0; }
 
   // `block_names`: the Event and Site values of the block's games, `players` its players' table
@@ -101,14 +100,14 @@ struct ArchiveWriter::Impl {
     return {};
   }
 
-  Status place_dictionary(std::string_view element, std::uint32_t id, const std::string& content) {
+  Status place_dictionary(std::string_view element, std::shared_ptr<const WriterDictionary> dictionary) {
     DictionaryEntry d;
     d.offset = file->offset();
     d.size = element.size();
-    d.id = id;
+    d.id = dictionary->id();
     if (auto st = file->write(element); !st) return st;
     index.dictionaries.push_back(d);
-    dict_contents.emplace(id, content);
+    dicts.emplace(d.id, std::move(dictionary));
     return {};
   }
 
@@ -150,19 +149,6 @@ struct ArchiveWriter::Impl {
     if (next_player != player_values.size())
       return io_error("the archive cannot be finished: a block was lost to an earlier error");
     return close_chunk();
-  }
-
-  // The dictionary of the file with this ID, made for compressing (a recoded tags section).
-  std::map<std::uint32_t, std::shared_ptr<const WriterDictionary>> writer_dicts;
-  Result<const WriterDictionary*> writer_dictionary(std::uint32_t id) {
-    auto& d = writer_dicts[id];
-    if (!d) {
-      auto it = dict_contents.find(id);
-      if (it == dict_contents.end()) return corruption("a tags section names tag dictionary " + std::to_string(id) + ", which its archive does not hold");
-      d = WriterDictionary::make(it->second, options.zstd_level);
-      if (!d) return corruption("tag dictionary " + std::to_string(id) + " cannot be loaded");
-    }
-    return d.get();
   }
 
   // The players' table entries of the White and Black tags of `games`, in order, into `out`;
@@ -290,7 +276,7 @@ struct ArchiveWriter::Impl {
       }
     }
     if (!best) return none;
-    if (auto st = place_dictionary(best_element, best->id(), best->content()); !st) return st.error();
+    if (auto st = place_dictionary(best_element, best); !st) return st.error();
     return best;
   }
 
@@ -405,7 +391,7 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
     auto b = std::make_shared<EncodedBlock>(coders.next());
     auto now = s.take(*b, on_problem);
     if (!now) return now.error();
-    if (on_progress) on_progress(s.games_so_far(), reader.bytes_read() - bytes_before);
+    if (on_progress) on_progress(s.games_taken, reader.bytes_read() - bytes_before);
     if (*now) {
       finishers.submit([&s, b] {
         s.finish_block(*b);
@@ -467,15 +453,16 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
     std::uint32_t id;
     std::string content;
     if (auto r = read_dictionary_element(element, where, id, content); !r) return r;
-    if (auto it = dict_contents.find(id); it != dict_contents.end()) {
-      if (it->second != content)
+    if (auto it = dicts.find(id); it != dicts.end()) {
+      if (it->second->content() != content)
         return invalid_input(path + ": its tag dictionary " + std::to_string(id) +
                              " differs from another of the same ID: these archives cannot be joined by copying");
-    } else if (auto st = place_dictionary(element, id, content); !st) {
-      return st;
+      copied_dict = it->second;
+    } else {
+      copied_dict = WriterDictionary::make(std::move(content), options.zstd_level);
+      if (!copied_dict) return corruption(where + " cannot be loaded");
+      if (auto st = place_dictionary(element, copied_dict); !st) return st;
     }
-    copied_dict = WriterDictionary::make(std::move(content), options.zstd_level);
-    if (!copied_dict) return corruption(where + " cannot be loaded");
   }
   // Its players' table: followed entry for entry when this archive's is empty, its blocks then
   // copied as they are; else merged into this one by value, each block's tags section coded
@@ -516,13 +503,12 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
     games.resize(tags_of.games);
     for (std::uint32_t j = 0; j < tags_of.games; ++j) games[j] = tags_of.tags.game(j);
     if (auto r = number_players(games, players); !r) return r;
-    // The tags section compressed as it was: with the same dictionary, or without one.
+    // The tags section compressed as it was: with the same dictionary (copied above, as its
+    // frame was checked to name one of its archive's), or without one.
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary) {
       const std::string_view frame = std::string_view(block).substr(kBlockHeaderSize + kSections * kSectionEntrySize, sizes.stored[kTags]);
-      auto d = writer_dictionary(static_cast<std::uint32_t>(ZSTD_getDictID_fromFrame(frame.data(), frame.size())));
-      if (!d) return d.error();
-      with = *d;
+      with = dicts.at(static_cast<std::uint32_t>(ZSTD_getDictID_fromFrame(frame.data(), frame.size()))).get();
     }
     const std::string recoded = replace_tags_section(block, make_tags_section(games, &players, store), store, with);
     if (auto r = place(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
