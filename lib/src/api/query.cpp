@@ -123,9 +123,9 @@ std::string query_error(const Query& q) {
 Status Archive::Impl::for_names(int field, const std::string& want, bool exact, const NameVisitor& visit) {
   const auto& chunks = file->index().name_chunks[field];
   for (std::size_t k = 0; k < chunks.size(); ++k) {
-    // An exact name is in the one chunk whose range holds it, but for the players' table, which
-    // is in the order of its entries (9.10): every chunk is read.
-    if (exact && field != kPlayerField &&
+    // An exact name is in the one chunk whose range holds it, but in the players' table, which
+    // is not sorted: every chunk is read.
+    if (exact && sorted_name_field(field) &&
         (want < chunks[k].first || (k + 1 < chunks.size() && !(want < chunks[k + 1].first))))
       continue;
     if (auto st = visit_chunk(field, k, visit); !st) return st;

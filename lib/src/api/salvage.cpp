@@ -57,7 +57,8 @@ class FoundPlayers : public PlayerNames {
       if (!open_name_chunk(file.substr(at, n), where, kPlayerField, &dictionaries, content).ok()) return;
       std::vector<std::string> values;
       const auto visit = [&](std::string_view v, const std::vector<std::uint32_t>&) { values.emplace_back(v); };
-      if (!visit_name_entries(content, where, nullptr, nullptr, std::uint64_t{1} << 32, false, visit).ok()) return;
+      if (!visit_name_entries(content, where, nullptr, nullptr, std::uint64_t{1} << 32, sorted_name_field(kPlayerField), visit).ok())
+        return;
       for (std::string& v : values) values_.push_back(std::move(v));
     }
   }

@@ -182,11 +182,9 @@ Status ArchiveFile::open_name_chunk(int field, std::size_t k, std::string& conte
 
 Status ArchiveFile::visit_name_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const {
   const auto& chunks = index_.name_chunks[field];
-  // The players' table is in the order of its entries, the others in ascending order of value.
-  const bool ascending = field != kPlayerField;
   return container::visit_name_entries(content, name_chunk_where(field, k), &chunks[k],
-                                       ascending && k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr,
-                                       footer_.blocks, ascending, visit);
+                                       k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, footer_.blocks,
+                                       sorted_name_field(field), visit);
 }
 
 Status ArchiveFile::check_name_chunks() const {

@@ -65,6 +65,10 @@ inline constexpr int kNameFieldCount = 3;
 inline constexpr int kPlayerField = 0, kEventField = 1, kSiteField = 2;
 inline constexpr const char* kNameFields[kNameFieldCount] = {"player", "Event", "Site"};
 
+// Whether the table of name field `field` is in ascending order of value (9.10): the Event and
+// Site tables are; the players' table is in the order of its entries, which player columns name.
+inline bool sorted_name_field(int field) { return field != kPlayerField; }
+
 // The name field whose table holds the values of tags with key `key`, or -1.
 inline int name_field_of(std::string_view key) {
   if (key == "White" || key == "Black") return kPlayerField;

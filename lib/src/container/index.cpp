@@ -103,7 +103,8 @@ const char* parse_body(std::string_view body, std::uint64_t index_offset, Index&
     if (next_offset == kChainStart) next_offset = offset < kHeaderSize ? kHeaderSize : offset;
     return offset == next_offset;
   };
-  for (auto& chunks : out.name_chunks) {
+  for (int field = 0; field < kNameFieldCount; ++field) {
+    auto& chunks = out.name_chunks[field];
     if (!r.varint(n) || n > r.remaining()) return "bad name chunk count";
     chunks.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
@@ -116,8 +117,7 @@ const char* parse_body(std::string_view body, std::uint64_t index_offset, Index&
           c.values > kMaxNameChunkValues)
         return (why = "name chunk entry out of place (chunk at " + std::to_string(c.offset) + ")").c_str();
       c.first.assign(first_value);
-      // The players' table is in the order of its entries (9.10), the others ascending.
-      if (&chunks != &out.name_chunks[kPlayerField] && k > 0 && !(chunks[k - 1].first < c.first))
+      if (sorted_name_field(field) && k > 0 && !(chunks[k - 1].first < c.first))
         return "name chunks not in ascending order";
       next_offset = c.offset + c.size;
     }

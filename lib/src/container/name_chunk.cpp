@@ -161,7 +161,7 @@ Status visit_name_entries(std::string_view content, const std::string& where, co
     visit(last, postings);
   }
   if (postings_col.remaining() != 0) return bad("bytes left over");
-  if (next_first && !(last < *next_first)) return bad("last value not below the next chunk's first");
+  if (ascending && next_first && !(last < *next_first)) return bad("last value not below the next chunk's first");
   return {};
 }
 
@@ -171,8 +171,7 @@ Status read_name_chunk(std::string_view b, const std::string& where, int field, 
   out.clear();
   std::string content;
   if (auto st = open_name_chunk(b, where, field, dictionaries, content); !st) return st;
-  const bool ascending = field != kPlayerField;  // the players' table is in entry order (9.10)
-  return visit_name_entries(content, where, &entry, ascending ? next_first : nullptr, blocks, ascending,
+  return visit_name_entries(content, where, &entry, next_first, blocks, sorted_name_field(field),
                             [&](std::string_view v, const std::vector<std::uint32_t>& postings) {
                               out.push_back(NameEntry{std::string(v), postings});
                             });

@@ -74,7 +74,7 @@ Status open_name_chunk(std::string_view element, const std::string& where, int f
 // against the chunk's directory entry, the next chunk's first value (null for a field's last
 // chunk) and the number of blocks (NAME-1); stops at the first damage.
 using NameVisitor = std::function<void(std::string_view, const std::vector<std::uint32_t>&)>;
-// `ascending`: the values must be strictly ascending (every field but the players'). `entry`:
+// `ascending`: the values must be strictly ascending, and below `next_first` (sorted_name_field). `entry`:
 // the chunk's directory entry, whose count and first value the chunk must have (null: a chunk
 // found without its index, by salvage).
 Status visit_name_entries(std::string_view content, const std::string& where, const NameChunkEntry* entry,
