@@ -107,7 +107,7 @@ bool split_clock(std::string_view text, ClockSplit& out) {
   const std::uint64_t seconds =
       h * 3600 + static_cast<std::uint64_t>(m1 * 10 + m2) * 60 + static_cast<std::uint64_t>(s1 * 10 + s2);
   out.value = seconds * kClockScale[precision] + fraction;
-  out.form = precision + 3 * (two_digit_hours ? 1 : 0) + 6 * (at == emt ? 1 : 0);
+  out.form = clock_form(precision, two_digit_hours, at == emt);
   return true;
 }
 

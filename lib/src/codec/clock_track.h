@@ -30,6 +30,9 @@ inline std::uint64_t max_clock_value(int precision) { return kMaxClockSeconds * 
 // A time command's form (8.3.1): its precision, whether its hours have two digits ("01:30:00"),
 // whether it is an elapsed move time ("[%emt "); 0 to 11: precision + 3 * two-digit + 6 * emt.
 inline constexpr int kClockForms = 12;
+inline int clock_form(int precision, bool two_digit_hours, bool emt) {
+  return precision + 3 * (two_digit_hours ? 1 : 0) + 6 * (emt ? 1 : 0);
+}
 inline int form_precision(int form) { return form % 3; }
 inline bool form_two_digit_hours(int form) { return form / 3 % 2 == 1; }
 inline bool form_emt(int form) { return form >= 6; }
@@ -44,7 +47,6 @@ struct ClockSplit {
   std::string_view before, after;
   std::uint64_t value = 0;  // in units of 10^-precision seconds
   int form = 0;
-  int precision() const { return form_precision(form); }
 };
 // Splits `text` around its first "[%clk " or "[%emt " (whichever comes first); false unless that
 // command is in a form append_clock writes.
