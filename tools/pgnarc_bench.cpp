@@ -29,11 +29,9 @@
 #include "codec/codec.h"
 #include "pgnarc/pgn.h"
 #include "rules/movegen.h"
-#include "common/bytes.h"
 #include "common/zstd_frame.h"
 #include "container/archive_file.h"
 #include "container/block_reader.h"
-#include "container/tag_values.h"
 #include <map>
 
 namespace {
@@ -332,29 +330,14 @@ int cmd_columns(const char* path) {
   std::string bytes;
   for (std::uint32_t b = 0; b < f.blocks(); ++b) {
     if (!f.read_block(b, bytes) || !decode_block(bytes, f.where(b), block, BlockParts::kTagsOnly)) return 3;
-    pgnarc::detail::ByteCursor r(block.sections[kTags]);
-    std::uint64_t keys = 0, n = 0, k = 0;
-    std::vector<std::string_view> key(0);
-    if (!r.varint(keys)) return 3;
-    key.resize(keys);
-    for (auto& v : key)
-      if (!r.prefixed(v)) return 3;
-    std::vector<unsigned long long> count(keys, 0);
-    for (std::uint32_t g = 0; g < block.games; ++g) {
-      if (!r.varint(n)) return 3;
-      for (std::uint64_t i = 0; i < n; ++i)
-        if (!r.varint(k)) return 3;
-        else ++count[k];
-    }
-    for (std::uint64_t i = 0; i < keys; ++i) {
-      std::uint8_t coding;
-      std::string_view body;
-      if (!r.u8(coding) || !r.prefixed(body)) return 3;
-      Cost& c = by_key[std::string(key[i])];
-      c.tags += count[i];
-      c.body += body.size();
-      c.packed += body.size() < 16 ? body.size() : pgnarc::detail::compress_frame(body, 9).size();
-      ++c.codings[coding];
+    std::vector<TagColumnView> columns;
+    if (!read_tag_columns(block.sections[kTags], block.games, f.where(b), columns)) return 3;
+    for (const TagColumnView& col : columns) {
+      Cost& c = by_key[std::string(col.key)];
+      c.tags += col.tags;
+      c.body += col.body.size();
+      c.packed += col.body.size() < 16 ? col.body.size() : pgnarc::detail::compress_frame(col.body, 9).size();
+      ++c.codings[col.coding];
     }
   }
   for (const auto& [key, c] : by_key) {

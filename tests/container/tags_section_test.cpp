@@ -375,6 +375,22 @@ TEST(TagsSection, PlayersAsEntriesOfTheTable) {
       EXPECT_LT(section.size(), encode_tags_section(games, level).size()) << "entries are smaller than names";
     }
   }
+  // The columns as stored: the example of 9.4.3, White and Black of two games as entries.
+  const Games named = {{Tag{"White", "a"}, Tag{"Black", "b"}}, {Tag{"White", "b"}, Tag{"Black", "a"}}};
+  const std::vector<std::uint32_t> ab = {0, 1, 1, 0};
+  const std::string section = encode_tags_section(named, 0, &ab);
+  std::vector<TagColumnView> columns;
+  ASSERT_TRUE(read_tag_columns(section, 2, "t", columns).ok());
+  ASSERT_EQ(columns.size(), 2u);
+  EXPECT_EQ(columns[0].key, "White");
+  EXPECT_EQ(columns[1].key, "Black");
+  for (const TagColumnView& c : columns) {
+    EXPECT_EQ(c.coding, static_cast<std::uint8_t>(TagCoding::kPlayer));
+    EXPECT_EQ(c.tags, 2u);
+  }
+  EXPECT_EQ(columns[0].body, std::string("\x02\x00\x00\x00\x01", 5));
+  EXPECT_EQ(columns[1].body, std::string("\x02\x00\x00\x01\x00", 5));
+  EXPECT_FALSE(read_tag_columns(section + "x", 2, "t", columns).ok()) << "bytes left over";
   // The players' entries must be one per White and Black tag.
   const Games one = {{Tag{"White", "a"}, Tag{"Black", "b"}}};
   const std::vector<std::uint32_t> too_few = {0};

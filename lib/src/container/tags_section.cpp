@@ -61,6 +61,22 @@ Status read_key_lists(ByteCursor& r, std::uint32_t games, const std::string& whe
   return {};
 }
 
+// Part 3: each column's coding and body, up to the section's end.
+Status read_column_heads(ByteCursor& r, std::size_t keys, const std::string& where, std::vector<TagCoding>& coding,
+                         std::vector<std::string_view>& body) {
+  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  coding.resize(keys);
+  body.resize(keys);
+  for (std::size_t k = 0; k < keys; ++k) {
+    std::uint8_t c;
+    if (!r.u8(c) || c >= kTagCodings) return bad("unknown column coding");
+    coding[k] = static_cast<TagCoding>(c);
+    if (!r.prefixed(body[k])) return bad("column runs past the end");
+  }
+  if (r.remaining() != 0) return bad("bytes left over");
+  return {};
+}
+
 // Reference `e` of `count` references stored in `width` byte planes (low bytes first). A column
 // of one value stores none (width 0): its first tag is that value's first use (0), the others
 // repeat it (1).
@@ -277,16 +293,9 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
   out.slots.resize(out.key_of.size());
   out.fill.assign(out.column_start.begin(), out.column_start.end() - 1);
   for (std::uint32_t i = 0; i < out.key_of.size(); ++i) out.slots[out.fill[out.key_of[i]]++] = i;
-  // Part 3: each column's coding and body.
-  std::vector<TagCoding> coding(keys.size());
-  std::vector<std::string_view> body(keys.size());
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    std::uint8_t c;
-    if (!r.u8(c) || c >= kTagCodings) return bad("unknown column coding");
-    coding[k] = static_cast<TagCoding>(c);
-    if (!r.prefixed(body[k])) return bad("column runs past the end");
-  }
-  if (r.remaining() != 0) return bad("bytes left over");
+  std::vector<TagCoding> coding;
+  std::vector<std::string_view> body;
+  if (auto st = read_column_heads(r, keys.size(), where, coding, body); !st) return st;
   // Every column but the ratings, which need their players' names.
   // Views into an arena must survive a move of the BlockTags: an arena on the heap keeps its
   // bytes where they are when moved (a short string would move them).
@@ -355,5 +364,18 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
   return {};
 }
 
-}  // namespace pgnarc::container
+Status read_tag_columns(std::string_view in, std::uint32_t games, const std::string& where, std::vector<TagColumnView>& out) {
+  BlockTags scratch;
+  std::vector<std::string_view> keys;
+  std::vector<TagCoding> coding;
+  std::vector<std::string_view> body;
+  ByteCursor r(in);
+  if (auto st = read_key_lists(r, games, where, keys, scratch); !st) return st;
+  if (auto st = read_column_heads(r, keys.size(), where, coding, body); !st) return st;
+  out.clear();
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    out.push_back(TagColumnView{keys[k], static_cast<std::uint8_t>(coding[k]), body[k], scratch.column_size[k]});
+  return {};
+}
 
+}  // namespace pgnarc::container

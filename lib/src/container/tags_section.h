@@ -64,6 +64,18 @@ struct BlockTags {
   std::vector<std::string_view> distinct, values;
 };
 
+// One column of a tags section as it is stored (9.4): its key, coding and body (views into the
+// section), and how many tags it holds.
+struct TagColumnView {
+  std::string_view key;
+  std::uint8_t coding;
+  std::string_view body;
+  std::uint32_t tags;
+};
+// The columns of the tags section `in` of a block of `games` games, its key lists and column
+// heads checked as decode_tags_section checks them (TAGS-1), the bodies left undecoded.
+Status read_tag_columns(std::string_view in, std::uint32_t games, const std::string& where, std::vector<TagColumnView>& out);
+
 // Decodes every game's tags of the tags section `in` of a block of `games` games, checking the
 // whole section (TAGS-1); `where` ("block 3 at offset 1234") prefixes errors. Player columns
 // read `players` (null: a player column is an error).
