@@ -63,6 +63,17 @@ void expect_decodes_to(const CodecStreams& s, const Game& g) {
 }
 
 // Decoding `s` fails as Corruption, and so does skipping it, with the same message.
+// The game of `pgn` coded: its structure stream is `structure` (hex bytes), its texts stream
+// `texts`, and it decodes back to itself. Returns the streams.
+CodecStreams expect_coded(const char* pgn, const char* structure, std::string_view texts = {}) {
+  const Game g = parse_one(pgn);
+  const CodecStreams s = encode(g);
+  EXPECT_EQ(hex(s.structure), structure) << pgn;
+  EXPECT_EQ(s.texts, texts) << pgn;
+  expect_decodes_to(s, g);
+  return s;
+}
+
 // Each game of `pgns` decodes back to itself.
 void expect_round_trips(std::initializer_list<const char*> pgns) {
   for (const char* pgn : pgns) {
@@ -241,14 +252,11 @@ TEST(CodecBytes, ClockComments) {
 // two texts in the texts stream. Without a TimeControl tag the prediction is 0 for each
 // player's first clock, then that player's previous clock.
 TEST(CodecBytes, ClockTrack) {
-  const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 $1 { think [%clk 0:00:58] } *");
-  const CodecStreams s = encode(g);
   // header 0x0c; 3 plies; 0 null moves * 2 + track 1; 3 runs of one ply: frames 1, 2, 0; symbols
   // zigzag(0 - 60) = 119 = 77 twice, zigzag(60 - 58) = 4 (texts " think " and " "); then 1
   // item: slot 3, NAG 1.
-  EXPECT_EQ(hex(s.structure), "0c 03 01 03 01 02 00 77 77 04 01 03 03 01");
-  EXPECT_EQ(s.texts, std::string("\x07 think \x01 ", 10));
-  expect_decodes_to(s, g);
+  expect_coded("1. e4 { [%clk 0:01:00] } e5 {[%clk 0:01:00]} 2. Nf3 $1 { think [%clk 0:00:58] } *",
+               "0c 03 01 03 01 02 00 77 77 04 01 03 03 01", std::string("\x07 think \x01 ", 10));
 }
 
 // [REC-CLK-7] With [TimeControl "B+I"], each player's first clock is predicted as B and each
@@ -296,15 +304,11 @@ TEST(CodecBytes, ClockTrackPredictedFromTimeControl) {
 // digits), and its symbol is zigzag(predicted - clock) in its own units, the prediction (kept
 // in hundredths) divided down. [TimeControl "180"] is a base of 180 seconds, no increment.
 TEST(CodecBytes, ClockTrackWithFractions) {
-  const Game g = parse_one("[TimeControl \"180\"]\n\n1. e4 {[%clk 0:03:00.0]} e5 {[%clk 0:02:59.5]} "
-                           "2. Nf3 {[%clk 0:02:58.75]} *");
-  const CodecStreams s = encode(g);
   // 3 plies; track; 2 runs: 2 plies of frame 2 + 4 * 1 = 6: (2 - 1) * 64 + 6 = 46; 1 ply of
   // frame 2 + 4 * 2 = 10: 0a. Symbols: 1800 - 1800 = 0; 1800 - 1795 = 5: 0a; the first
   // player's 18000 hundredths + 0, less 17875: zigzag(125) = 250 = fa. No items, no texts.
-  EXPECT_EQ(hex(s.structure), "0c 03 01 02 46 0a 00 0a fa 00");
-  EXPECT_EQ(s.texts, "");
-  expect_decodes_to(s, g);
+  expect_coded("[TimeControl \"180\"]\n\n1. e4 {[%clk 0:03:00.0]} e5 {[%clk 0:02:59.5]} 2. Nf3 {[%clk 0:02:58.75]} *",
+               "0c 03 01 02 46 0a 00 0a fa 00");
   // A fraction outside a track is a comment, byte for byte (clock items hold whole seconds);
   // forms with other digits stay text too.
   expect_round_trips({"1. e4 {[%clk 0:03:00.5]} e5 {x} {[%clk 0:03:00]} *",
@@ -317,15 +321,12 @@ TEST(CodecBytes, ClockTrackWithFractions) {
 // (the time the move took, as a clock's symbol is) is predicted as 0; a clock from the same
 // player's last clock (the base after an elapsed time).
 TEST(CodecBytes, ClockTrackOfTwoDigitHoursAndElapsedTimes) {
-  const Game g = parse_one("[TimeControl \"5400+30\"]\n\n1. d4 {[%clk 01:30:00]} d5 {[%clk 01:30:00]} "
-                           "2. c4 {[%emt 0:00:07]} e6 {[%emt 0:00:05]} 3. Nc3 {[%emt 0:00:09]} *");
-  const CodecStreams s = encode(g);
   // 5 plies; track; 2 runs: 2 plies of frame 2 + 4 * 3 = 14, (2 - 1) * 64 + 14 = 78 = 4e; the
   // last of frame 2 + 4 * 6 = 26 = 1a. Symbols: 5400 - 5400 = 0 twice; the elapsed times
   // against 0: zigzag(-7) = 13 = 0d, zigzag(-5) = 09, zigzag(-9) = 17 = 11.
-  EXPECT_EQ(hex(s.structure), "0c 05 01 02 4e 1a 00 00 0d 09 11 00");
-  EXPECT_EQ(s.texts, "");
-  expect_decodes_to(s, g);
+  expect_coded("[TimeControl \"5400+30\"]\n\n1. d4 {[%clk 01:30:00]} d5 {[%clk 01:30:00]} 2. c4 {[%emt 0:00:07]} "
+               "e6 {[%emt 0:00:05]} 3. Nc3 {[%emt 0:00:09]} *",
+               "0c 05 01 02 4e 1a 00 00 0d 09 11 00");
   // Hours of three digits with a leading zero, or of two digits as a clock item outside a track,
   // stay text.
   expect_round_trips({"1. e4 {[%clk 001:30:00]} e5 {[%clk 01:30:00]} *",
@@ -368,16 +369,13 @@ TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
 // is frame 3: the evaluation follows the clock's symbol, zigzag(centipawns) * 2 or
 // zigzag(mate) * 2 + 1.
 TEST(CodecBytes, EvaluationInAClockTrack) {
-  const Game g = parse_one("1. e4 { [%eval 0.17] [%clk 0:01:00] } e5 { [%eval #-3] [%clk 0:01:00] } *");
-  const CodecStreams s = encode(g);
   // 2 plies; one run (the last) of frame 3: 03; 77 (the clock), zigzag(17) * 2 = 68 = 44; 77,
   // zigzag(-3) * 2 + 1 = 11 = 0b.
-  EXPECT_EQ(hex(s.structure), "0c 02 01 01 03 77 44 77 0b 00");
-  EXPECT_EQ(s.texts, "");
-  expect_decodes_to(s, g);
+  const CodecStreams s = expect_coded("1. e4 { [%eval 0.17] [%clk 0:01:00] } e5 { [%eval #-3] [%clk 0:01:00] } *",
+                                      "0c 02 01 01 03 77 44 77 0b 00");
   // The skipper steps over the evaluation's varint too.
   CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-  ASSERT_TRUE(skip_game(c, g.tags).ok());
+  ASSERT_TRUE(skip_game(c, {}).ok());
   EXPECT_TRUE(c.structure.empty() && moves_consumed(c));
 }
 
