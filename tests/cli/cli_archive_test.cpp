@@ -199,16 +199,17 @@ TEST_F(CliArchive, InfoJsonKeys) {
 }
 
 // Comments above 64 KiB in a block are framed by group unless --frame-kib 0 says otherwise;
-// info says where; both archives unpack to the same PGN.
+// info says where; both archives unpack to the same PGN. (Line comments: brace comments with
+// numbers would be records, their numbers in the move codeword.)
 TEST_F(CliArchive, FrameKibFramesLargeComments) {
   std::string pgn;
   for (int g = 0; g < 40; ++g) {
     pgn += "[Event \"long comments\"]\n[Round \"" + std::to_string(g + 1) + "\"]\n\n";
     const char* moves[] = {"1. Nf3", "Nf6", "2. Ng1", "Ng8"};
     for (int m = 0; m < 40; ++m) {
-      pgn += std::string(m % 4 == 0 && m ? "1. " : "") + (m % 4 == 0 ? "Nf3" : moves[m % 4]) + " {";
+      pgn += std::string(m % 4 == 0 && m ? "1. " : "") + (m % 4 == 0 ? "Nf3" : moves[m % 4]) + " ;";
       for (int w = 0; w < 12; ++w) pgn += "d=" + std::to_string((g * 131 + m * 17 + w * 7) % 97) + " ";
-      pgn += "} ";
+      pgn += "\n";
     }
     pgn += "*\n\n";
   }

@@ -128,8 +128,8 @@ std::string framed_archive() {
   return pack(pgn, o);
 }
 
-// Games with engine reports after every move ("d=20, mt=00:01:07, ..."), whose texts compress
-// smaller in their column form (9.3.2).
+// Games with engine reports after every move ("d=20, mt=00:01:07, ...") as line comments (brace
+// comments would be records, 8.3.3), whose texts compress smaller in their column form (9.3.2).
 std::string engine_pgn() {
   const char* moves[] = {"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6"};
   std::string pgn;
@@ -137,10 +137,10 @@ std::string engine_pgn() {
     pgn += "[Event \"engines\"]\n[Round \"" + std::to_string(g + 1) + "\"]\n\n";
     for (int i = 0; i < 14; ++i) {
       if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
-      pgn += std::string(moves[i]) + " {d=" + std::to_string(18 + (i * 7 + g) % 9) + ", mt=00:0" +
+      pgn += std::string(moves[i]) + " ;d=" + std::to_string(18 + (i * 7 + g) % 9) + ", mt=00:0" +
              std::to_string((i + g) % 6) + ":" + std::to_string(10 + (i * 13 + g * 5) % 50) +
              ", tl=" + std::to_string(7200 - i * 61 - g) + ", n=" + std::to_string(1000000 + i * 98765 + g * 4321) +
-             ", pv=" + moves[i] + ", tb=0} ";
+             ", pv=" + moves[i] + ", tb=0\n";
     }
     pgn += "*\n\n";
   }
@@ -353,6 +353,41 @@ void encode_vectors() {
                 "REC-CLK-3 REC-CLK-5",
                 "evaluations before a track's clock: pawns with one and two decimals, 0.0, mates both ways "
                 "(frame 3), and 0.20, not in lichess's form, kept as text (frame 0)");
+  encode_vector("records_example", "1. e4 {+0.40/9 0.5s} e5 {d=9, pv=e5 Nf3}\n",
+                "REC-RCD-4 MOVE-SYM-3",
+                "spec section 8.3.3's example: two records of new shapes, a run from the position before the "
+                "ply whose first move is the game's",
+                4096, MoveCoding::kUniform);
+  encode_vector("records_engine",
+                "[Event \"engine\"]\n[TimeControl \"7200+30\"]\n\n"
+                "{ WhiteEngineOptions: Protocol=uci; Hash=16384; Threads=64 }\n"
+                "1. d4 { d=27, pd=Nf6, mt=00:06:16, tl=01:54:13, s=22597 kN/s, n=8512418665, pv=d4 Nf6 c4 e6 Nc3, "
+                "tb=0, R50=50, wv=0.02, } 1... Nf6 { d=30, pd=c4, mt=00:12:44, tl=01:47:45, s=6728 kN/s, "
+                "n=3229899629, pv=Nf6 c4 e6 Nc3 Bb4, tb=0, R50=50, wv=0.11, } 2. c4 { d=28, pd=e6, mt=00:08:08, "
+                "tl=01:46:35, s=24082 kN/s, n=11768853409, pv=c4 e6 Nc3 Bb4 e3 O-O, tb=0, R50=50, wv=0.05, } "
+                "2... e6 { d=31, pd=Nc3, mt=00:11:31, tl=01:36:44, s=6903 kN/s, n=4514927797, pv=e6 Nc3 Bb4 Qc2 "
+                "O-O, tb=0, R50=50, wv=-0.07, } 3. Nf3 { d=26, pd=d5, mt=00:00:57, tl=01:46:08, s=24116 kN/s, "
+                "n=1391277870, pv=Nf3 d5 g3 dxc4, tb=0, R50=49, wv=0.05, } (3. Nc3 { d=20, pv=Nc3 Bb4 } Bb4 "
+                "{book}) 3... d5 { d=30, pd=g3, mt=00:03:28, tl=01:33:46, s=6783 kN/s, n=1119331333, pv=d5 g3, "
+                "tb=0, R50=50, wv=0.05, White wins by adjudication } 1-0\n\n"
+                "[Event \"milliseconds\"]\n\n1. e4 {d=24, sd=24, mt=40510, tl=1762490, s=29612792, n=1199587227, "
+                "pv=e4 e5, tb=null, h=0.0, ph=0.0, wv=0.18, R50=50, Rd=-1000, mb=+0+0+0+0+0,} e5 {d=24, sd=24, "
+                "mt=36554, tl=1766446, s=28100000, n=1027167400, pv=e5 Nf3, tb=null, wv=-0.22, R50=50, Rd=-1000, "
+                "mb=+0+0-1+0+0,} 2. Nf3 {0.22/24 400 (Nc6)} Nc6 {-0.13/21 138} *\n",
+                "REC-RCD-4 MOVE-SYM-3",
+                "engine reports as TCEC and Arena write them: runs after (pd) and before (pv) the ply, hints from "
+                "the game's moves and earlier runs, time left predicted from move time (H:MM:SS and "
+                "milliseconds), nodes from speed and move time, a record before the first move (text), in a "
+                "variation, signs + and - in one shape, text after the values");
+  encode_vector("records_forms",
+                "[Event \"forms\"]\n\n{ 12 } 1. e4 {+0.40/9 0.023s} e5 {-0.45/9 0.14s} 2. Nf3 {+0.55/10 1.2s} -- "
+                "{-0.00 007 0:60:00 10:00:00 1234567890123456789 123456789012345678 1.12345678 e4 Nf3 x} "
+                "3. d4 {pv=d4 exd4 Nxd4 Nc6,pv=d4 exd4} exd4 {book \x02 1} 4. Nxd4 {Nxd4Nc6 a5 Ke2+} *\n",
+                "REC-RCD-1 REC-RCD-4",
+                "the split at its edges: a record at slot 0, numbers of 18 and 19 digits, 8 decimals, -0.00, "
+                "leading zeros, a minute of 60, hours of two digits, a null move's record, runs that stop at a "
+                "token followed by a letter and at an illegal move, a comment with a mark byte (text), "
+                "fractions of 3, 2 and 1 digits predicted across");
 
 }
 
@@ -659,13 +694,57 @@ void invalid_record_vectors() {
   annotated.events.insert(annotated.events.begin() + 1, GameEvent::make_nag(1));
   if (!encode_game(annotated, item).ok()) std::abort();
   // Structure: header, 3 plies, no null moves, one item: slot delta 1, type 3 (a NAG), NAG 1.
-  // The type byte made reserved: 6, the lowest, and 9.
+  // The type byte made reserved: 7, the lowest, and 9.
   if (item.structure != std::string("\x09\x03\x00\x01\x01\x03\x01", 7)) std::abort();
-  for (const char type : {'\x06', '\x09'}) {
+  for (const char type : {'\x07', '\x09'}) {
     item.structure[5] = type;
     const std::string n = std::to_string(type);
     invalid_vector(type == 9 ? "reserved_item_type" : "reserved_item_type_" + n, archive_of({item}, {{}}), "Corruption",
                    "REC-LINE-1", "reserved item type " + n + " (the item's slot and value well formed)");
+  }
+  {
+    // Records (8.3.3). `1. e4 {d=9} e5 {d=8} *`: structure: header, 2 plies, no null moves, 2 items
+    // (slot delta 1, type 6, rank 0: a new shape; slot delta 1, type 6, rank 1: the same); texts:
+    // the shape "d=" 04 02 as one text entry. `{e4} 1. e4 *`: a record at slot 0 whose run (02)
+    // is from the position after it (03), the line's start.
+    const auto coded = [](const char* pgn) {
+      GameBuilder b;
+      PgnReader r(memory_input(pgn), "x");
+      (void)r.next(b);
+      CodecStreams c;
+      if (!encode_game(b.game(), c).ok()) std::abort();
+      return c;
+    };
+    const CodecStreams rec = coded("1. e4 {d=9} e5 {d=8} *");
+    if (rec.structure != std::string("\x0c\x02\x00\x02\x01\x06\x00\x01\x06\x01", 10) ||
+        rec.texts != std::string("\x04" "d=\x04\x02", 5))
+      std::abort();
+    const auto bad_record = [&](const std::string& name, const CodecStreams& c, const std::string& ids,
+                                const std::string& why) {
+      CodecCursor d{c.moves, c.structure, c.texts, c.raw, c.coder};
+      if (decode_game(d, {}).ok()) std::abort();
+      invalid_vector(name, archive_of({c}, {{}}), "Corruption", ids, why);
+    };
+    CodecStreams r = rec;
+    r.structure[9] = 2;
+    bad_record("record_shape_rank", r, "REC-RCD-3", "a record naming the second most recent shape of a game that has had one");
+    r = rec;
+    r.texts[4] = '\xf2';
+    bad_record("record_shape_format", r, "REC-RCD-1", "a number's format byte above 241");
+    r = rec;
+    r.texts[4] = '\x12';
+    bad_record("record_minus_on_positive", r, "REC-RCD-1", "a number of sign style 2 (always -) whose value is above 0");
+    r = rec;
+    r.texts = std::string("\x03" "d=\x04", 4);
+    bad_record("record_shape_ends_after_mark", r, "REC-RCD-1", "a shape whose last byte is a mark");
+    r = rec;
+    r.texts = std::string("\x02" "d=", 3);
+    bad_record("record_shape_without_values", r, "REC-RCD-1", "a shape of no values");
+    r = coded("{e4} 1. e4 *");
+    if (r.texts != std::string("\x02\x02\x03", 3)) std::abort();
+    r.texts[2] = '\x02';
+    bad_record("record_run_before_first_ply", r, "REC-RCD-1",
+               "a record at slot 0 with a run from the position before its ply, which it does not have");
   }
   {
     // A clock comment (item type 5) with a clock that goes below zero.

@@ -64,10 +64,10 @@ TEST(ArchiveDamage, LyingSectionSizeCostsNoMemory) {
 namespace pgnarc {
 namespace {
 
-// The sample games with a long comment after every ply (words drawn from a small vocabulary,
-// seeded), so that blocks have texts sections worth framing by group.
-// The sample's games with a comment after every move: words with random numbers, or (`engine`)
-// an engine's report in the same words at every move, numbers drifting as in engine games.
+// The sample's games with a comment after every move, so that blocks have texts sections worth
+// framing by group: words with random numbers, or (`engine`) an engine's report in the same words
+// at every move, numbers drifting as in engine games. They are line comments (`;...`): a brace
+// comment holding numbers would be a record (8.3.3), its numbers in the move codeword.
 std::string commented_pgn(bool engine = false) {
   static const char* kWords[] = {"depth", "nodes", "pv", "eval", "book", "tb", "time", "score", "line", "best"};
   std::mt19937_64 rng(5);
@@ -82,6 +82,7 @@ std::string commented_pgn(bool engine = false) {
       if (e.type != GameEvent::kMove) continue;
       GameEvent c;
       c.type = GameEvent::kComment;
+      c.comment_kind = CommentKind::kLine;
       if (engine) {
         depth = std::max<std::uint64_t>(10, depth + rng() % 5 - 2);
         nodes += rng() % 500000;

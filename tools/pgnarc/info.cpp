@@ -13,7 +13,8 @@ namespace {
 
 using ull = unsigned long long;
 
-// The moves section's bits per ply (for display only).
+// The moves section's bits per ply (for display only): the codewords, which hold the values of
+// record comments (engine reports) besides the moves.
 double bits_per_ply(const ArchiveInfo& info) {
   if (!info.plies) return 0;
   return static_cast<double>(info.section(Section::Moves).stored) * 8.0 /
@@ -79,7 +80,7 @@ std::string info_text(const ArchiveInfo& info) {
           "games:    %llu (%llu kept verbatim)\n"
           "blocks:   %llu\n"
           "plies:    %llu\n"
-          "moves:    %.3f bits per ply\n",
+          "moves:    %.3f bits per ply (with record comments' values)\n",
           info.write_version, info.read_version, ull(info.file_bytes), ull(info.games),
           ull(info.verbatim_games), ull(info.blocks), ull(info.plies), bits_per_ply(info));
   s += "section    stored bytes   uncompressed   share of file\n";

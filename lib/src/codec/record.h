@@ -24,8 +24,9 @@ inline constexpr std::uint8_t kReservedBits = 0x80;
 
 // Item types of a line's annotation list. A clock item is a brace comment whose text holds a
 // clock command "[%clk H:MM:SS]": the seconds are coded as a number, the text around the
-// command as two texts. Types above kClock are reserved.
-enum ItemType : std::uint8_t { kBrace = 0, kLine = 1, kEscape = 2, kNag = 3, kVariation = 4, kClock = 5 };
+// command as two texts. A record item is a brace comment coded as a shape and values
+// (comment_record.h). Types above kRecord are reserved.
+enum ItemType : std::uint8_t { kBrace = 0, kLine = 1, kEscape = 2, kNag = 3, kVariation = 4, kClock = 5, kRecord = 6 };
 
 // The text around a clock of a line's clock track, named by the two low bits of its frame run:
 // two texts of their own, " " on both sides (lichess), nothing, or lichess's analysed form

@@ -4,6 +4,7 @@
 
 #include "codec/clock_track.h"
 #include "codec/codec.h"
+#include "codec/comment_record.h"
 #include "codec/move_coder.h"
 #include "codec/record.h"
 #include "codec/record_walker.h"
@@ -25,17 +26,19 @@ class DecodePolicy {
     std::uint32_t slot;
     ItemType type;
     std::uint8_t nag;
-    std::string_view text;
-    std::string clock_text;  // kClock: the comment text rebuilt around its clock command
+    std::string_view text;   // a comment's text; kRecord: its shape
+    std::string built_text;  // kClock: the comment text rebuilt around its clock command; kRecord: the
+                             // record's text
   };
   struct Line {
     std::vector<std::uint32_t> nulls;
     std::vector<DItem> items;  // the clock track's clocks first (`tracked` of them), then the others
     std::size_t tracked = 0;
+    bool records = false;  // items of kRecord among them
   };
 
   DecodePolicy(std::vector<Tag> tags, std::vector<std::uint8_t>* hints, const CodecCursor& in)
-      : tags_(std::move(tags)), hints_(hints), coder_(in.coder) {
+      : tags_(std::move(tags)), hints_(hints), coder_(in.coder), records_(in.coder) {
     decoder_.start(in.moves, in.move_bit);
   }
 
@@ -99,6 +102,10 @@ class DecodePolicy {
                   std::string_view after) {
     line.items.push_back(DItem{slot, kClock, 0, {}, clock_comment(before, seconds, 0, after)});
   }
+  void record_item(Line& line, std::uint32_t slot, std::string_view shape) {
+    line.items.push_back(DItem{slot, kRecord, 0, shape, {}});
+    line.records = true;
+  }
 
   // Reads the line's moves from the game's codeword (up to its end symbol where the line's length
   // is kUnknownPlies), then gives the events: the moves, with the items at their slots and each
@@ -114,6 +121,8 @@ class DecodePolicy {
     std::vector<std::uint8_t> notes;
     if (auto st = read_moves(line.nulls, start, plies, direct, read, notes); !st) return st;
     if (direct) return {};
+    if (line.records)
+      if (auto st = read_records(items, start, read); !st) return st;
     events.reserve(events.size() + read.size() + items.size());
     Start at = start, prev = start;
     std::size_t next_item = 0;
@@ -127,7 +136,8 @@ class DecodePolicy {
             if (auto st = walker.line(prev, true, depth + 1); !st) return st;
             events.push_back(GameEvent::end_variation());
             break;
-          case kClock: events.push_back(GameEvent::comment(std::move(items[next_item].clock_text))); break;
+          case kClock:
+          case kRecord: events.push_back(GameEvent::comment(std::move(items[next_item].built_text))); break;
           default:
             events.push_back(GameEvent::comment(std::string(it.text), static_cast<CommentKind>(it.type)));
         }
@@ -163,6 +173,29 @@ class DecodePolicy {
   }
 
  private:
+  // The values of a line's records (after its moves in the codeword, before its variations'
+  // symbols), each from the positions before and after its ply.
+  Status read_records(std::vector<DItem>& items, const Start& start, const std::vector<Move>& read) {
+    std::vector<Start> states;
+    states.reserve(read.size() + 1);
+    states.push_back(start);
+    for (const Move m : read) {
+      Start next = states.back();
+      if (m.is_null()) next.play_null();
+      else next.play(m);
+      states.push_back(std::move(next));
+    }
+    records_.enter_line(states, read);
+    for (DItem& it : items) {
+      if (it.type != kRecord) continue;
+      const char* why = nullptr;
+      if (!records_.decode(it.text, it.slot > 0 ? &states[it.slot - 1] : nullptr, states[it.slot], decoder_,
+                           it.built_text, why))
+        return corrupt_record(why);
+    }
+    return {};
+  }
+
   // The moves of a line, null moves as Move::null(): to the game's events (and hints) directly
   // with `direct`, else into `read` (and `notes`, one SAN note per ply).
   Status read_moves(const std::vector<std::uint32_t>& nulls, const Start& start, std::uint64_t plies, bool direct,
@@ -262,6 +295,7 @@ class DecodePolicy {
   std::string eval_text_;
   MoveCoder coder_;
   ArithDecoder decoder_;  // the game's codeword
+  RecordModel records_;   // the game's record comments
 };
 
 Result<DecodedGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>* hints) {

@@ -5,6 +5,7 @@
 
 #include "common/bytes.h"
 #include "codec/clock_track.h"
+#include "codec/comment_record.h"
 #include "codec/move_coder.h"
 #include "codec/record.h"
 #include "rules/movegen.h"
@@ -21,8 +22,17 @@ struct Item {
   std::uint8_t nag = 0;
   const std::string* text = nullptr;
   ClockSplit clock;                        // kClock
+  bool record = false;                     // a brace comment that splits as a record
+  RecordSplit split;
   std::size_t var_begin = 0, var_end = 0;  // events of a variation, brackets excluded
   model::LineState start;                  // where a variation starts
+};
+
+// A game's record comments as the writer codes them.
+struct GameRecords {
+  explicit GameRecords(MoveCoder coder) : model(coder) {}
+  RecordModel model;
+  RecentShapes<std::string> shapes;
 };
 
 // Does a variation open after the move at events[i - 1] (only comments and NAGs between)?
@@ -40,7 +50,8 @@ bool variation_follows(const std::vector<GameEvent>& events, std::size_t i, std:
 // code the end of the line. A counted annotated line stores no ply count.
 Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std::size_t end,
                    const model::LineState& start, bool annotated, bool counted, int depth,
-                   const ClockBasis& basis, CodecStreams& out, std::vector<PlySymbol>& symbols, CodecStats* stats) {
+                   const ClockBasis& basis, GameRecords& records, CodecStreams& out, std::vector<PlySymbol>& symbols,
+                   CodecStats* stats) {
   if (depth > kMaxDepth) return bad_game("variations nested deeper than " + std::to_string(kMaxDepth));
   // A line whose length is known (annotated: stored; counted: the PlyCount tag's) codes no end.
   const bool ends = !annotated && !counted;
@@ -51,6 +62,10 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   const Position& pos = at.pos;
   std::uint32_t slot = 0;
   PieceTargets targets;
+  // An annotated line keeps its positions (states[s] after s plies) and moves for its records.
+  std::vector<model::LineState> states;
+  std::vector<Move> line_moves;
+  if (annotated) states.push_back(start);
   for (std::size_t i = begin; i < end; ++i) {
     const GameEvent& e = events[i];
     switch (e.type) {
@@ -64,6 +79,10 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         if (variation_follows(events, i + 1, end)) prev = at;
         at.play(e.move);
         ++slot;
+        if (annotated) {
+          states.push_back(at);
+          line_moves.push_back(e.move);
+        }
         break;
       }
       case GameEvent::kNullMove:
@@ -71,15 +90,23 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         if (variation_follows(events, i + 1, end)) prev = at;
         at.play_null();
         ++slot;
+        if (annotated) {
+          states.push_back(at);
+          line_moves.push_back(Move::null());
+        }
         break;
       case GameEvent::kComment: {
-        Item it{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, {}, 0, 0, {}};
-        if (e.comment_kind == CommentKind::kBrace && split_clock(e.text, it.clock)) it.type = kClock;
+        Item it{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, {}, false, {}, 0, 0, {}};
+        if (e.comment_kind == CommentKind::kBrace) {
+          if (split_clock(e.text, it.clock)) it.type = kClock;
+          if (annotated)
+            it.record = split_record(e.text, slot > 0 ? &states[slot - 1].pos : nullptr, at.pos, it.split);
+        }
         items.push_back(std::move(it));
         break;
       }
       case GameEvent::kNag:
-        items.push_back(Item{slot, kNag, e.nag, nullptr, {}, 0, 0, {}});
+        items.push_back(Item{slot, kNag, e.nag, nullptr, {}, false, {}, 0, 0, {}});
         break;
       case GameEvent::kBeginVariation: {
         if (slot == 0) return bad_game("a variation does not follow a move");
@@ -90,7 +117,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
           else if (events[j].type == GameEvent::kEndVariation) --level;
         }
         if (level != 0) return bad_game("a variation is not closed");
-        items.push_back(Item{slot, kVariation, 0, nullptr, {}, i + 1, j - 1, prev});
+        items.push_back(Item{slot, kVariation, 0, nullptr, {}, false, {}, i + 1, j - 1, prev});
         i = j - 1;
         break;
       }
@@ -142,16 +169,30 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   put_varint(out.structure, items.size() - (track ? slot : 0));
   last = 0;
   for (std::size_t k = 0; k < items.size(); ++k) {
-    const Item& it = items[k];
+    Item& it = items[k];
     if (in_track[k]) continue;
     put_varint(out.structure, it.slot - last);
     last = it.slot;
-    // A clock item is a clock of whole seconds in the first form (REC-CLK-2); another time
-    // command outside a track stays a comment.
+    // A clock item is a clock of whole seconds in the first form (REC-CLK-2); another brace
+    // comment is a record if it splits as one, else a comment.
     const bool clock = it.type == kClock && it.clock.form == 0;
-    put_u8(out.structure, it.type == kClock && !clock ? static_cast<std::uint8_t>(kBrace) : it.type);
+    it.record = it.record && !clock && records.model.admit(it.split);
+    const std::uint8_t type = it.record                      ? static_cast<std::uint8_t>(kRecord)
+                              : it.type == kClock && !clock ? static_cast<std::uint8_t>(kBrace)
+                                                            : it.type;
+    put_u8(out.structure, type);
     if (it.type == kNag) put_u8(out.structure, it.nag);
-    if (clock) {
+    if (it.record) {
+      adopt_recent_signs(it.split, records.shapes);
+      const std::uint64_t rank = records.shapes.rank(it.split.shape);
+      put_varint(out.structure, rank);
+      if (rank == 0) {
+        put_prefixed(out.texts, it.split.shape);
+        records.shapes.add(it.split.shape);
+      } else {
+        records.shapes.use(rank);
+      }
+    } else if (clock) {
       put_varint(out.structure, item_clocks.encode(it.slot, it.clock.value));
       for (std::string_view part : {it.clock.before, it.clock.after}) {
         put_prefixed(out.texts, part);
@@ -160,10 +201,20 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
       put_prefixed(out.texts, *it.text);
     }
   }
+  // The records' values follow the line's moves in the codeword.
+  bool any_record = false;
+  for (std::size_t k = 0; k < items.size(); ++k) any_record |= items[k].record && !in_track[k];
+  if (any_record) {
+    records.model.enter_line(states, line_moves);
+    for (std::size_t k = 0; k < items.size(); ++k)
+      if (items[k].record && !in_track[k])
+        records.model.encode(items[k].split, items[k].slot > 0 ? &states[items[k].slot - 1] : nullptr,
+                             states[items[k].slot], symbols);
+  }
   for (const Item& it : items)
     if (it.type == kVariation)
-      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, false, depth + 1, basis, out, symbols,
-                                stats);
+      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, false, depth + 1, basis, records, out,
+                                symbols, stats);
           !st)
         return st;
   return {};
@@ -202,8 +253,9 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
   CodecStats local;
   const ClockBasis basis = clock_basis(game.tags);
   std::vector<PlySymbol> symbols;
-  if (auto st = encode_line(game.events, 0, game.events.size(), {*start, {}}, annotated, counted, 0, basis, s, symbols,
-                            &local);
+  GameRecords records(out.coder);
+  if (auto st = encode_line(game.events, 0, game.events.size(), {*start, {}}, annotated, counted, 0, basis, records, s,
+                            symbols, &local);
       !st)
     return st;
   ArithEncoder coder(BitSink{out.moves, out.move_bits});

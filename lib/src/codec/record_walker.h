@@ -9,6 +9,7 @@
 #include "common/bytes.h"
 #include "codec/clock_track.h"
 #include "codec/codec.h"
+#include "codec/comment_record.h"
 #include "codec/record.h"
 
 namespace pgnarc::detail {
@@ -37,6 +38,8 @@ namespace pgnarc::detail {
 //   void item(Line&, std::uint32_t slot, ItemType, std::uint8_t nag, std::string_view text);
 //   void clock_item(Line&, std::uint32_t slot, std::uint64_t seconds, std::string_view before,
 //                   std::string_view after);
+//   void record_item(Line&, std::uint32_t slot, std::string_view shape);  // checked by check_shape;
+//                // its values follow the line's moves in the codeword
 //   Status moves(RecordWalker&, Line&, const Start&, std::uint64_t plies, int depth);
 //                // reads the line's move symbols, then calls walker.line(start, true, depth + 1)
 //                // for each variation; plies is kUnknownPlies for an unannotated main line
@@ -157,12 +160,26 @@ class RecordWalker {
       if (!structure_.varint(d) || !structure_.u8(type)) return corrupt_record("item runs past the end of its section");
       slot += d;
       if (slot > plies) return corrupt_record("item anchored past the end of the line");
-      if (type > kClock) return corrupt_record("reserved item type");
+      if (type > kRecord) return corrupt_record("reserved item type");
       if (type == kNag && !structure_.u8(nag)) return corrupt_record("NAG runs past the end of its section");
       if (type <= kEscape && !texts_.prefixed(text))
         return corrupt_record("comment text runs past the end of its section");
       if (type == kVariation && slot == 0) return corrupt_record("variation before the first ply");
-      if (type == kClock) {
+      if (type == kRecord) {
+        std::uint64_t rank;
+        if (!structure_.varint(rank)) return corrupt_record("record runs past the end of its section");
+        std::string_view shape;
+        if (rank == 0) {
+          if (!texts_.prefixed(shape)) return corrupt_record("comment text runs past the end of its section");
+          shapes_.add(shape);
+        } else if (const std::string_view* recent = shapes_.use(rank)) {
+          shape = *recent;
+        } else {
+          return corrupt_record("record names a shape the game has not had");
+        }
+        if (const char* why = check_shape(shape, slot > 0)) return corrupt_record(why);
+        policy_.record_item(line, static_cast<std::uint32_t>(slot), shape);
+      } else if (type == kClock) {
         std::uint64_t delta, seconds;
         std::string_view before, after;
         if (!structure_.varint(delta)) return corrupt_record("clock runs past the end of its section");
@@ -215,6 +232,7 @@ class RecordWalker {
   Policy& policy_;
   ByteCursor structure_, texts_;  // copies, written back by walk()
   std::uint64_t total_plies_ = 0;         // of all the game's lines, against kMaxPlies
+  RecentShapes<std::string_view> shapes_;  // the game's record shapes
   // A track's frame runs, kept from record to record (a track is done with them before its
   // line's variations are walked).
   static thread_local FrameRuns runs_;
