@@ -2,6 +2,7 @@
 // rejection of damaged records.
 #include <functional>
 
+#include "support/codec_util.h"
 #include "support/pgn_util.h"
 #include "codec/arith_coder.h"
 #include "codec/move_coder.h"
@@ -14,55 +15,8 @@ namespace pgnarc {
 namespace {
 
 using test::read_all;
+using namespace test;
 
-std::string hex(std::string_view s) {
-  static const char* d = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : s) {
-    if (!out.empty()) out += ' ';
-    out += d[c >> 4];
-    out += d[c & 15];
-  }
-  return out;
-}
-
-Game parse_one(const std::string& pgn) {
-  auto games = read_all(pgn);
-  EXPECT_EQ(games.size(), 1u);
-  EXPECT_TRUE(games[0].ok) << games[0].error;
-  return games[0].game;
-}
-
-CodecStreams encode(const Game& g) {
-  CodecStreams s;
-  auto st = encode_game(g, s);
-  EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().to_string());
-  return s;
-}
-
-// A cursor has read every codeword of its moves: nothing left but the 0 bits that end the last byte.
-bool moves_consumed(const CodecCursor& c) {
-  if (c.move_bit == 0) return c.moves.empty();
-  return c.moves.size() == 1 && (static_cast<unsigned char>(c.moves[0]) & (0xFFu >> c.move_bit)) == 0;
-}
-
-Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags) {
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-  auto d = decode_game(c, tags);
-  if (d) {  // a record is consumed exactly
-    EXPECT_TRUE(moves_consumed(c) && c.structure.empty() && c.texts.empty() && c.raw.empty());
-  }
-  return d;
-}
-
-// Decoding `s` (one game) with g's tags gives back g.
-void expect_decodes_to(const CodecStreams& s, const Game& g) {
-  auto d = decode(s, g.tags);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  EXPECT_EQ(d->game, g);
-}
-
-// Decoding `s` fails as Corruption, and so does skipping it, with the same message.
 // The game of `pgn` coded: its structure stream is `structure` (hex bytes), its texts stream
 // `texts`, and it decodes back to itself. Returns the streams.
 CodecStreams expect_coded(const char* pgn, const char* structure, std::string_view texts = {}) {
@@ -72,28 +26,6 @@ CodecStreams expect_coded(const char* pgn, const char* structure, std::string_vi
   EXPECT_EQ(s.texts, texts) << pgn;
   expect_decodes_to(s, g);
   return s;
-}
-
-// Each game of `pgns` decodes back to itself.
-void expect_round_trips(std::initializer_list<const char*> pgns) {
-  for (const char* pgn : pgns) {
-    const Game h = parse_one(pgn);
-    auto back = decode(encode(h), h.tags);
-    ASSERT_TRUE(back.ok()) << pgn;
-    EXPECT_EQ(back->game, h) << pgn;
-  }
-}
-
-void expect_corrupt(const CodecStreams& s, const std::vector<Tag>& tags, const char* what) {
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-  auto d = decode_game(c, tags);
-  ASSERT_FALSE(d.ok()) << what;
-  EXPECT_EQ(d.error().code(), ErrorCode::Corruption) << what;
-  CodecCursor again{s.moves, s.structure, s.texts, s.raw};
-  const Status skipped = skip_game(again, tags);
-  ASSERT_FALSE(skipped.ok()) << what;
-  EXPECT_EQ(skipped.error().code(), ErrorCode::Corruption) << what;
-  EXPECT_EQ(skipped.error().message(), d.error().message()) << what;
 }
 
 // Knights going back and forth (every move legal), ply i followed by the brace comment
