@@ -8,6 +8,7 @@ StoreOptions store_options(const WriterOptions& options) {
   StoreOptions s;
   s.compress = options.compress;
   s.zstd_level = options.zstd_level;
+  s.text_level = options.text_level;
   s.text_columns = options.text_columns;
   s.frame_bytes = options.frame_bytes;
   return s;

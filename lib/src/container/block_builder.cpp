@@ -149,7 +149,8 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
             texts_to_columns(bytes, form);
             bytes = form;
           }
-          const std::string frame = detail::compress_frame(bytes, options.zstd_level);
+          const std::string frame =
+              detail::compress_frame(bytes, s == kTexts || s == kRaw ? options.text_level : options.zstd_level);
           if (frame.empty()) return std::string();
           out += frame;
         }
