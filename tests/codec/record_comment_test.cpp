@@ -166,18 +166,51 @@ TEST(RecordRoundTrip, RandomEditsFallBackCleanly) {
   EXPECT_GT(records, comments * 3 / 4);
 }
 
-// [REC-RCD-2] A game's records hold at most 2^20 values and run moves: the writer keeps the
-// comments past that as text, and the game comes back.
+// [REC-RCD-2] A game's records hold at most 2^18 shape bytes, values and run moves: the writer
+// keeps the comments past that as text, and the game comes back.
 TEST(RecordRoundTrip, WorkLimitKeepsTheRestAsText) {
   std::string many;
   for (int i = 0; i < 1024; ++i) many += "1 ";
-  const Game g = knights_with(std::vector<std::string>(1030, many));
+  const Game g = knights_with(std::vector<std::string>(70, many));
   const CodecStreams s = encode(g);
   expect_decodes_to(s, g);
   const std::vector<int> types = item_types(s);
-  ASSERT_EQ(types.size(), 1030u);
-  // 1024 records of 1024 values each reach 2^20; the last six are text.
-  for (std::size_t i = 0; i < types.size(); ++i) ASSERT_EQ(types[i], i < 1024 ? 6 : 0) << i;
+  ASSERT_EQ(types.size(), 70u);
+  // Each record counts its shape's 3072 bytes and its 1024 values: 64 of them reach 2^18; the
+  // last six are text.
+  for (std::size_t i = 0; i < types.size(); ++i) ASSERT_EQ(types[i], i < 64 ? 6 : 0) << i;
+}
+
+// [REC-RCD-2] A reader rejects the record that takes a game past 2^18: records written by a model
+// without the limit read back up to it, and the next fails. (One record naming a long shape
+// again and again, in a byte each, would otherwise make a long text of a few bytes.)
+TEST(RecordCorrupt, WorkLimitIsEnforcedWhenReading) {
+  detail::RecordSplit r;
+  const detail::model::LineState start{};
+  ASSERT_TRUE(detail::split_record(std::string(4000, '=') + " 1", nullptr, start.pos, r));
+  const std::uint64_t cost = r.shape.size() + r.values.size();  // 4003 + 1
+  const std::uint64_t fit = detail::kMaxGameRecordWork / cost;
+  detail::RecordModel unlimited(MoveCoder::kModel, ~std::uint64_t{0});
+  std::vector<detail::PlySymbol> symbols;
+  for (std::uint64_t k = 0; k <= fit; ++k) unlimited.encode(r, nullptr, start, symbols);
+  std::string bytes;
+  std::uint64_t bits = 0;
+  detail::ArithEncoder coder(detail::BitSink{bytes, bits});
+  for (const auto& y : symbols) coder.encode(y.c, y.f, y.total);
+  coder.finish();
+  detail::ArithDecoder in;
+  in.start(bytes, 0);
+  detail::RecordModel reader(MoveCoder::kModel);
+  for (std::uint64_t k = 0; k < fit; ++k) {
+    std::string text;
+    const char* why = nullptr;
+    ASSERT_TRUE(reader.decode(r.shape, nullptr, start, in, text, why)) << k;
+    ASSERT_EQ(text, std::string(4000, '=') + " 1");
+  }
+  std::string text;
+  const char* why = nullptr;
+  EXPECT_FALSE(reader.decode(r.shape, nullptr, start, in, text, why));
+  EXPECT_NE(why, nullptr);
 }
 
 // Damaged records are rejected as Corruption: a shape rank past the recent shapes, a format out

@@ -15,6 +15,7 @@ __extension__ typedef unsigned __int128 u128;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+inline constexpr std::size_t kMaxSanBytes = 7;
 bool is_mark(char c) { return c == kMarkMoves || c == kMarkTime || c == kMarkNumber; }
 // The characters of a SAN move.
 bool is_san_char(char c) {
@@ -40,13 +41,16 @@ bool take_number(std::string_view text, std::size_t& i, RecordSplit& out) {
   char sign = 0;
   if ((text[j] == '+' || text[j] == '-') && j + 1 < text.size() && is_digit(text[j + 1])) sign = text[j++];
   if (j >= text.size() || !is_digit(text[j])) return false;
+  // (Digits are read only as far as a number can have them, so that a long run of digits costs
+  // a constant at each of its bytes, not its length.)
   const std::size_t first = j;
-  while (j < text.size() && is_digit(text[j])) ++j;
+  while (j < text.size() && is_digit(text[j]) && j - first <= 18) ++j;
   const std::size_t whole = j - first;
+  if (whole > 18) return false;
   std::size_t fraction = 0;
   if (j + 1 < text.size() && text[j] == '.' && is_digit(text[j + 1])) {
     ++j;
-    while (j < text.size() && is_digit(text[j])) ++j, ++fraction;
+    while (j < text.size() && is_digit(text[j]) && fraction <= 7) ++j, ++fraction;
   }
   if (whole + fraction > 18 || fraction > 7) return false;
   const std::size_t width = whole > 1 && text[first] == '0' ? whole : 1;
@@ -72,7 +76,7 @@ bool take_number(std::string_view text, std::size_t& i, RecordSplit& out) {
 // A time at text[i]: H:MM:SS.
 bool take_time(std::string_view text, std::size_t& i, RecordSplit& out) {
   std::size_t j = i;
-  while (j < text.size() && is_digit(text[j])) ++j;
+  while (j < text.size() && is_digit(text[j]) && j - i <= 10) ++j;
   const std::size_t hours = j - i;
   if (hours == 0 || hours > 10 || j + 6 > text.size() || text[j] != ':' || text[j + 3] != ':') return false;
   for (std::size_t k : {j + 1, j + 2, j + 4, j + 5})
@@ -100,9 +104,11 @@ std::vector<Move> read_run(std::string_view text, std::size_t i, Position pos, s
   std::vector<Move> run;
   end = i;
   for (std::size_t at = i; at < text.size() && run.size() < kMaxRunMoves;) {
+    // A SAN move has at most 7 bytes ("exd8=Q+"): a longer token is none, found without reading it
+    // to its end.
     std::size_t j = at;
-    while (j < text.size() && is_san_char(text[j])) ++j;
-    if (j == at || (j < text.size() && (is_letter(text[j]) || is_digit(text[j])))) break;
+    while (j < text.size() && is_san_char(text[j]) && j - at <= kMaxSanBytes) ++j;
+    if (j == at || j - at > kMaxSanBytes || (j < text.size() && (is_letter(text[j]) || is_digit(text[j])))) break;
     const std::string_view token = text.substr(at, j - at);
     auto m = pos.parse_san(token);
     if (!m || pos.san(*m) != token) break;
@@ -315,9 +321,9 @@ void adopt_recent_signs(RecordSplit& r, const RecentShapes<std::string>& shapes)
 }
 
 bool RecordModel::admit(const RecordSplit& r) {
-  std::uint64_t cost = r.values.size();
+  std::uint64_t cost = r.shape.size() + r.values.size();
   for (const RecordValue& v : r.values) cost += v.moves.size();
-  if (cost > kMaxGameRecordWork - admitted_) return false;
+  if (cost > limit_ - admitted_) return false;
   admitted_ += cost;
   return true;
 }
@@ -348,6 +354,7 @@ void RecordModel::enter_line(const std::vector<model::LineState>& states, const 
 template <class Side>
 bool RecordModel::values(std::string_view shape, const model::LineState* pre, const model::LineState& post,
                          Side& side) {
+  if ((work_ += shape.size()) > limit_) return false;
   const int us = post.pos.side_to_move() == kWhite ? 1 : 0;  // the side that played the ply
   std::unordered_map<std::string, int> labels;                // mark, text -> values so far
   std::int64_t move_time[2] = {0, 0};                         // [time, number]
@@ -371,7 +378,7 @@ bool RecordModel::values(std::string_view shape, const model::LineState* pre, co
     key_ += static_cast<char>(count & 0xFF);
     key_ += static_cast<char>(count >> 8);
     Field& f = field(key_);
-    if (++work_ > kMaxGameRecordWork) return false;
+    if (++work_ > limit_) return false;
 
     const RecordValue* given = nullptr;
     if constexpr (!Side::kDecoding) given = &side.record.values[side.next++];
@@ -428,7 +435,7 @@ bool RecordModel::values(std::string_view shape, const model::LineState* pre, co
       continue;
     }
     // A run: each move against the moves seen from its position, then the move model.
-    if ((work_ += static_cast<std::uint64_t>(value)) > kMaxGameRecordWork) return false;
+    if ((work_ += static_cast<std::uint64_t>(value)) > limit_) return false;
     model::LineState at = format == kFormatPre ? *pre : post;
     for (std::int64_t k = 0; k < value; ++k) {
       const Position& pos = at.pos;

@@ -38,14 +38,14 @@ inline constexpr std::uint8_t kMaxNumberFormat = 2 + 7 + 8 * (2 + 3 * 9);  // 24
 inline constexpr std::uint8_t kMaxTimeFormat = 2 + 9;
 
 // Limits: a number has at most 18 digits; a time is below 10^12 seconds; a run has 1 to 1024
-// moves; a shape has at most 1024 values; a game's records hold at most 2^20 values and 2^20
-// moves of runs together (they bound the work a few bytes of a record can ask of a decoder, as
-// a move with one legal choice costs no bits).
+// moves; a shape has at most 1024 values; a game's records hold at most 2^18 shape bytes, values
+// and run moves together (they bound the work and the text a few bytes of a record can ask of a
+// decoder: a record names a shape in a byte, and a move with one legal choice costs no bits).
 inline constexpr std::int64_t kMaxRecordNumber = 999'999'999'999'999'999;
 inline constexpr std::int64_t kMaxRecordTime = 999'999'999'999;
 inline constexpr std::uint64_t kMaxRunMoves = 1024;
 inline constexpr std::size_t kMaxShapeValues = 1024;
-inline constexpr std::uint64_t kMaxGameRecordWork = 1u << 20;
+inline constexpr std::uint64_t kMaxGameRecordWork = 1u << 18;
 // A game's records refer to at most this many recent shapes.
 inline constexpr std::size_t kMaxRecentShapes = 255;
 
@@ -139,9 +139,11 @@ struct AdaptiveFrequencies {
 // moves seen from each position.
 class RecordModel {
  public:
-  explicit RecordModel(MoveCoder coder) : coder_(coder) {}
-  // The writer's check that a game's records stay within kMaxGameRecordWork: counts `r`'s values
-  // and moves, false (and nothing counted) if they would pass it.
+  // `limit`: the game's budget of shape bytes, values and run moves (tests raise it to write
+  // what a reader must reject).
+  explicit RecordModel(MoveCoder coder, std::uint64_t limit = kMaxGameRecordWork) : coder_(coder), limit_(limit) {}
+  // The writer's check that a game's records stay within kMaxGameRecordWork: counts `r`'s shape
+  // bytes, values and moves, false (and nothing counted) if they would pass it.
   bool admit(const RecordSplit& r);
   // Before a line's records: the line's moves (moves[k] played from states[k]; null moves are
   // Move::null()) as the game's moves from their positions.
@@ -173,12 +175,13 @@ class RecordModel {
   Seen& seen(const Position& pos);
 
   MoveCoder coder_;
+  std::uint64_t limit_;
   std::unordered_map<std::string, std::size_t> field_index_;
   std::vector<Field> fields_;
   std::unordered_map<std::string, Seen> seen_;
   std::array<AdaptiveFrequencies<2>, 3> one_hint_;  // [run index 0, 1, 2+]: the hint, another move
   std::array<AdaptiveFrequencies<3>, 3> two_hints_;  // the recent move, the game's, another
-  std::uint64_t work_ = 0;                           // values and run moves so far
+  std::uint64_t work_ = 0;                           // shape bytes, values and run moves so far
   std::uint64_t admitted_ = 0;                       // the writer's count of them
   PieceTargets targets_;
   PlyFrequencies freq_;
