@@ -28,18 +28,6 @@ CodecStreams expect_coded(const char* pgn, const char* structure, std::string_vi
   return s;
 }
 
-// Knights going back and forth (every move legal), ply i followed by the brace comment
-// {comments[i]}.
-Game knights_with_comments(const std::vector<std::string>& comments) {
-  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
-  std::string pgn;
-  for (std::size_t i = 0; i < comments.size(); ++i) {
-    if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
-    pgn += std::string(moves[i % 4]) + " {" + comments[i] + "} ";
-  }
-  return parse_one(pgn + "*");
-}
-
 // [MOVE-AC-1] An annotated line stores its ply count, so its symbols are the moves alone. With
 // the uniform coder each of the 20 legal moves has frequency 4096 of 81920: 1. e4 is index 13
 // (b1a3 b1c3 g1f3 g1h3 a2a3 a2a4 ... e2e3 e2e4), 1... e5 index 8 (a7a5 a7a6 ... e7e5: the double

@@ -31,17 +31,6 @@ std::vector<int> item_types(const CodecStreams& s) {
   return types;
 }
 
-// Knights going back and forth, ply i followed by the brace comment {comments[i]}.
-Game knights_with(const std::vector<std::string>& comments) {
-  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
-  std::string pgn;
-  for (std::size_t i = 0; i < comments.size(); ++i) {
-    if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
-    pgn += std::string(moves[i % 4]) + " {" + comments[i] + "} ";
-  }
-  return parse_one(pgn + "*");
-}
-
 // [REC-RCD-4] [MOVE-SYM-3] The specification's example (8.3.3), with the uniform coder: the
 // structure and texts bytes it gives, and the codeword made of the symbols it lists, worked here
 // by hand: the plies, then ply 1's record (three new fields: 40, 9 and 5 as zigzag 80, 18, 10:
@@ -89,7 +78,7 @@ TEST(RecordRoundTrip, FormsComeBackByteForByte) {
   const std::vector<std::string> texts = {"", "book", "White wins by adjudication", "x\x02 1", "\x03", "d=\x04 "};
   std::vector<std::string> all = records;
   all.insert(all.end(), texts.begin(), texts.end());
-  const Game g = knights_with(all);
+  const Game g = knights_with_comments(all);
   const CodecStreams s = encode(g);
   expect_decodes_to(s, g);
   const std::vector<int> types = item_types(s);
@@ -101,11 +90,11 @@ TEST(RecordRoundTrip, FormsComeBackByteForByte) {
 // the game's recent shape, so the game has one shape (one texts entry). A positive one written
 // without a sign is another shape.
 TEST(RecordRoundTrip, NegativeNumbersTakeTheRecentSignStyle) {
-  const Game g = knights_with({"+0.40/9 0.5s", "-0.45/9 0.7s", "+0.55/10 0.2s", "-1.45/9 0.1s"});
+  const Game g = knights_with_comments({"+0.40/9 0.5s", "-0.45/9 0.7s", "+0.55/10 0.2s", "-1.45/9 0.1s"});
   const CodecStreams s = encode(g);
   expect_decodes_to(s, g);
   EXPECT_EQ(s.texts, std::string("\x09\x04\x0c/\x04\x02 \x04\x03s"));
-  const Game h = knights_with({"0.40/9 0.5s", "-0.45/9 0.7s", "+0.55/10 0.2s"});
+  const Game h = knights_with_comments({"0.40/9 0.5s", "-0.45/9 0.7s", "+0.55/10 0.2s"});
   const CodecStreams t = encode(h);
   expect_decodes_to(t, h);
   EXPECT_EQ(t.texts, std::string("\x09\x04\x04/\x04\x02 \x04\x03s"
@@ -155,7 +144,7 @@ TEST(RecordRoundTrip, RandomEditsFallBackCleanly) {
       if (t.find('}') != std::string::npos) t.erase(t.find('}'));
       texts.push_back(t);
     }
-    const Game g = knights_with(texts);
+    const Game g = knights_with_comments(texts);
     const CodecStreams s = encode(g);
     expect_decodes_to(s, g);
     for (int type : item_types(s)) {
@@ -171,7 +160,7 @@ TEST(RecordRoundTrip, RandomEditsFallBackCleanly) {
 TEST(RecordRoundTrip, WorkLimitKeepsTheRestAsText) {
   std::string many;
   for (int i = 0; i < 1024; ++i) many += "1 ";
-  const Game g = knights_with(std::vector<std::string>(70, many));
+  const Game g = knights_with_comments(std::vector<std::string>(70, many));
   const CodecStreams s = encode(g);
   expect_decodes_to(s, g);
   const std::vector<int> types = item_types(s);

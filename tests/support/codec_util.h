@@ -82,4 +82,16 @@ inline void expect_round_trips(std::initializer_list<const char*> pgns) {
   }
 }
 
+// Knights going back and forth (every move legal), ply i followed by the brace comment
+// {comments[i]}.
+inline Game knights_with_comments(const std::vector<std::string>& comments) {
+  const char* moves[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+  std::string pgn;
+  for (std::size_t i = 0; i < comments.size(); ++i) {
+    if (i % 2 == 0) pgn += std::to_string(i / 2 + 1) + ". ";
+    pgn += std::string(moves[i % 4]) + " {" + comments[i] + "} ";
+  }
+  return parse_one(pgn + "*");
+}
+
 }  // namespace pgnarc::test
