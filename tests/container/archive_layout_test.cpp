@@ -197,6 +197,26 @@ TEST(ArchiveFrames, GroupFramedTextsRoundTrip) {
   }
 }
 
+// A block's directory groups (9.3.1) hold about 1 KiB of codewords: engine games, whose
+// codewords hold their reports' values and variations, go one to a group, so that reading one
+// decodes no other; games of moves and human comments go eight to a group.
+TEST(ArchiveLayout, EngineGamesGoOneToADirectoryGroup) {
+  for (const bool engine : {true, false}) {
+    SCOPED_TRACE(engine ? "engine reports" : "human annotations");
+    WriterOptions o;
+    o.compress = false;
+    o.block_games = 4;
+    const std::string path =
+        pack(read_file(test::corpus_path(engine ? "pgn/engine_reports.pgn" : "pgn/annotated_human.pgn")), "step.pga", o);
+    const std::string file = file_bytes(path);
+    const std::string block = file.substr(container::kHeaderSize);  // the first block, and what follows
+    const std::size_t structure = section_of(block, container::kStructure).first;
+    EXPECT_EQ(static_cast<int>(block[structure]), engine ? 1 : 8) << "the first block's directory step";
+    const auto games = unpack_games(path);
+    ASSERT_EQ(games.size(), read_all(read_file(test::corpus_path(engine ? "pgn/engine_reports.pgn" : "pgn/annotated_human.pgn"))).size());
+  }
+}
+
 // The writer keeps a block's texts in the column form where that compresses them smaller:
 // engine reports (numbers in the same places from move to move) are; random words with random
 // numbers are not, and keep the plain form. Either way the archive is no larger than without

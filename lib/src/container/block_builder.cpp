@@ -93,9 +93,15 @@ std::string replace_tags_section(std::string_view block, std::string_view tags, 
 
 std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
   constexpr std::uint64_t kStep = 8;
+  // Reading a game decodes the codewords of the games before it in its group: a group holds
+  // about kGroupCodeword bytes of them (engine games, whose codewords hold their reports, go one
+  // or two to a group; games of moves alone, eight).
+  constexpr std::uint64_t kGroupCodeword = 1024;
+  std::uint64_t step = std::clamp<std::uint64_t>(games * kGroupCodeword / std::max<std::uint64_t>(streams.moves.size(), 1), 1, kStep);
   const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
-  if (!options.compress || options.frame_bytes == 0 || big <= 2 * options.frame_bytes) return kStep;
-  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
+  if (options.compress && options.frame_bytes != 0 && big > 2 * options.frame_bytes)
+    step = std::min(step, std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
+  return static_cast<std::uint32_t>(step);
 }
 
 std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictionary* dict,
