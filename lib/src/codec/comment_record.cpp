@@ -490,10 +490,10 @@ bool RecordModel::values(std::string_view shape, const model::LineState* pre, co
   return true;
 }
 
-void RecordModel::encode(const RecordSplit& r, const model::LineState* pre, const model::LineState& post,
+bool RecordModel::encode(const RecordSplit& r, const model::LineState* pre, const model::LineState& post,
                          std::vector<PlySymbol>& out) {
   EncodeSide side{r, out};
-  values(r.shape, pre, post, side);
+  return values(r.shape, pre, post, side);
 }
 
 bool RecordModel::decode(std::string_view shape, const model::LineState* pre, const model::LineState& post,

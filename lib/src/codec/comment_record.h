@@ -148,8 +148,9 @@ class RecordModel {
   // Before a line's records: the line's moves (moves[k] played from states[k]; null moves are
   // Move::null()) as the game's moves from their positions.
   void enter_line(const std::vector<model::LineState>& states, const std::vector<Move>& moves);
-  // Appends the symbols of a record's values to `out`. `pre` is null at slot 0.
-  void encode(const RecordSplit& r, const model::LineState* pre, const model::LineState& post,
+  // Appends the symbols of a record's values to `out`. `pre` is null at slot 0. False if the
+  // record cannot be coded (past the game's limit, which admit() keeps the writer from).
+  bool encode(const RecordSplit& r, const model::LineState* pre, const model::LineState& post,
               std::vector<PlySymbol>& out);
   // Reads a record of `shape` (checked by check_shape) from `in` and appends its text to `text`;
   // false (with `why`) if the codeword does not hold one.

@@ -207,9 +207,10 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   if (any_record) {
     records.model.enter_line(states, line_moves);
     for (std::size_t k = 0; k < items.size(); ++k)
-      if (items[k].record && !in_track[k])
-        records.model.encode(items[k].split, items[k].slot > 0 ? &states[items[k].slot - 1] : nullptr,
-                             states[items[k].slot], symbols);
+      if (items[k].record && !in_track[k] &&
+          !records.model.encode(items[k].split, items[k].slot > 0 ? &states[items[k].slot - 1] : nullptr,
+                                states[items[k].slot], symbols))
+        return bad_game("a record comment cannot be coded");
   }
   for (const Item& it : items)
     if (it.type == kVariation)

@@ -96,12 +96,14 @@ std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
   // Reading a game decodes the codewords of the games before it in its group: a group holds
   // about kGroupCodeword bytes of them (engine games, whose codewords hold their reports, go one
   // or two to a group; games of moves alone, eight).
+  // Where the texts or verbatim games are stored by group, a group holds about frame_bytes of
+  // them instead: smaller frames would compress them less well.
   constexpr std::uint64_t kGroupCodeword = 1024;
-  std::uint64_t step = std::clamp<std::uint64_t>(games * kGroupCodeword / std::max<std::uint64_t>(streams.moves.size(), 1), 1, kStep);
   const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
   if (options.compress && options.frame_bytes != 0 && big > 2 * options.frame_bytes)
-    step = std::min(step, std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
-  return static_cast<std::uint32_t>(step);
+    return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
+  return static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>(games * kGroupCodeword / std::max<std::uint64_t>(streams.moves.size(), 1), 1, kStep));
 }
 
 std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictionary* dict,

@@ -100,7 +100,7 @@ inline bool indexed_name(int field, std::string_view value) {
 struct StoreOptions {
   bool compress = true;
   int zstd_level = 9;
-  int text_level = 19;  // of the texts and raw sections
+  int text_level = 15;  // of the texts and raw sections
   bool text_columns = true;            // try the column form of texts and verbatim games
   std::uint64_t frame_bytes = 32 * 1024;  // texts/raw above twice this go one frame per group
 };
