@@ -328,10 +328,11 @@ bool RecordModel::admit(const RecordSplit& r) {
   return true;
 }
 
-RecordModel::Field& RecordModel::field(std::string_view key) {
-  auto [it, added] = field_index_.try_emplace(std::string(key), fields_.size());
-  if (added) fields_.emplace_back();
-  return fields_[it->second];
+RecordModel::Field& RecordModel::field(const std::string& key) {
+  // (Found without making a string: a key is longer than a short string holds.)
+  if (const auto it = field_index_.find(key); it != field_index_.end()) return fields_[it->second];
+  field_index_.emplace(key, fields_.size());
+  return fields_.emplace_back();
 }
 
 RecordModel::Seen& RecordModel::seen(const Position& pos) {

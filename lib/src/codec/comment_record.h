@@ -172,7 +172,7 @@ class RecordModel {
   };
   template <class Coder>
   bool values(std::string_view shape, const model::LineState* pre, const model::LineState& post, Coder& coder);
-  Field& field(std::string_view key);
+  Field& field(const std::string& key);
   Seen& seen(const Position& pos);
 
   MoveCoder coder_;
