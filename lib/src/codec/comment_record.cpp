@@ -357,7 +357,7 @@ bool RecordModel::values(std::string_view shape, const model::LineState* pre, co
                          Side& side) {
   if ((work_ += shape.size()) > limit_) return false;
   const int us = post.pos.side_to_move() == kWhite ? 1 : 0;  // the side that played the ply
-  std::unordered_map<std::string, int> labels;                // mark, text -> values so far
+  labels_.clear();  // mark, text -> values of this record so far
   std::int64_t move_time[2] = {0, 0};                         // [time, number]
   bool have_move_time[2] = {false, false};
   std::int64_t speed = -1, any_move_time = -1;                // this record's "s=" and "mt=", if any
@@ -374,7 +374,7 @@ bool RecordModel::values(std::string_view shape, const model::LineState* pre, co
     literal = i + 1;
     key_.assign(1, static_cast<char>(mark));
     key_ += tail;
-    const int count = labels[key_]++;
+    const int count = labels_[key_]++;
     key_ += '\0';
     key_ += static_cast<char>(count & 0xFF);
     key_ += static_cast<char>(count >> 8);

@@ -186,6 +186,7 @@ class RecordModel {
   std::uint64_t admitted_ = 0;                       // the writer's count of them
   PieceTargets targets_;
   PlyFrequencies freq_;
+  std::unordered_map<std::string, int> labels_;  // kept from record to record for its buckets
   std::string key_, position_key_;
 };
 

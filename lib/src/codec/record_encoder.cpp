@@ -1,6 +1,7 @@
 // Writing game records: a game's moves, annotations and clocks to the four streams (codec.h).
 #include "codec/codec.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/bytes.h"
@@ -97,11 +98,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         break;
       case GameEvent::kComment: {
         Item it{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, {}, false, {}, 0, 0, {}};
-        if (e.comment_kind == CommentKind::kBrace) {
-          if (split_clock(e.text, it.clock)) it.type = kClock;
-          if (annotated)
-            it.record = split_record(e.text, slot > 0 ? &states[slot - 1].pos : nullptr, at.pos, it.split);
-        }
+        if (e.comment_kind == CommentKind::kBrace && split_clock(e.text, it.clock)) it.type = kClock;
         items.push_back(std::move(it));
         break;
       }
@@ -174,9 +171,13 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     put_varint(out.structure, it.slot - last);
     last = it.slot;
     // A clock item is a clock of whole seconds in the first form (REC-CLK-2); another brace
-    // comment is a record if it splits as one, else a comment.
+    // comment is a record if it splits as one (split here, not for the track's clocks), else a
+    // comment.
     const bool clock = it.type == kClock && it.clock.form == 0;
-    it.record = it.record && !clock && records.model.admit(it.split);
+    it.record = (it.type == kBrace || (it.type == kClock && !clock)) &&
+                split_record(*it.text, it.slot > 0 ? &states[it.slot - 1].pos : nullptr, states[it.slot].pos,
+                             it.split) &&
+                records.model.admit(it.split);
     const std::uint8_t type = it.record                      ? static_cast<std::uint8_t>(kRecord)
                               : it.type == kClock && !clock ? static_cast<std::uint8_t>(kBrace)
                                                             : it.type;
@@ -202,14 +203,11 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     }
   }
   // The records' values follow the line's moves in the codeword.
-  bool any_record = false;
-  for (std::size_t k = 0; k < items.size(); ++k) any_record |= items[k].record && !in_track[k];
-  if (any_record) {
+  if (std::any_of(items.begin(), items.end(), [](const Item& it) { return it.record; })) {
     records.model.enter_line(states, line_moves);
-    for (std::size_t k = 0; k < items.size(); ++k)
-      if (items[k].record && !in_track[k] &&
-          !records.model.encode(items[k].split, items[k].slot > 0 ? &states[items[k].slot - 1] : nullptr,
-                                states[items[k].slot], symbols))
+    for (const Item& it : items)
+      if (it.record && !records.model.encode(it.split, it.slot > 0 ? &states[it.slot - 1] : nullptr,
+                                             states[it.slot], symbols))
         return bad_game("a record comment cannot be coded");
   }
   for (const Item& it : items)
