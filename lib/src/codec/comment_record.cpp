@@ -26,6 +26,27 @@ bool is_san_char(char c) {
 std::uint8_t number_format(int fraction, int sign, int width) {
   return static_cast<std::uint8_t>(2 + fraction + 8 * (sign + 3 * (width - 1)));
 }
+// A number's format byte read back: digits after the point, sign style, width.
+struct NumberFormat {
+  int fraction, sign, width;
+  explicit NumberFormat(std::uint8_t format)
+      : fraction((format - 2) % 8), sign((format - 2) / 8 % 3), width((format - 2) / 24 + 1) {}
+};
+
+// Adds the value that text[i, end) holds as `mark` and `format` to the record, if the format
+// writes it back exactly (`write` appends a value's text).
+template <class Write>
+bool add_if_exact(std::string_view text, std::size_t& i, std::size_t end, std::uint8_t mark, std::uint8_t format,
+                  std::int64_t value, Write write, RecordSplit& out) {
+  std::string check;
+  write(check, value, format);
+  if (check != text.substr(i, end - i)) return false;
+  out.shape += static_cast<char>(mark);
+  out.shape += static_cast<char>(format);
+  out.values.push_back(RecordValue{mark, format, value, {}});
+  i = end;
+  return true;
+}
 
 // The integer of the decimal digits text[b, e) (at most 18 of them).
 std::int64_t digits_value(std::string_view text, std::size_t b, std::size_t e) {
@@ -63,14 +84,7 @@ bool take_number(std::string_view text, std::size_t& i, RecordSplit& out) {
     style = value == 0 ? 2 : 0;
   }
   const std::uint8_t format = number_format(static_cast<int>(fraction), style, static_cast<int>(width));
-  std::string check;
-  append_number(check, value, format);
-  if (check != text.substr(i, j - i)) return false;
-  out.shape += static_cast<char>(kMarkNumber);
-  out.shape += static_cast<char>(format);
-  out.values.push_back(RecordValue{kMarkNumber, format, value, {}});
-  i = j;
-  return true;
+  return add_if_exact(text, i, j, kMarkNumber, format, value, append_number, out);
 }
 
 // A time at text[i]: H:MM:SS.
@@ -88,14 +102,7 @@ bool take_time(std::string_view text, std::size_t& i, RecordSplit& out) {
   if (value > kMaxRecordTime) return false;
   const std::size_t width = hours > 1 && text[i] == '0' ? hours : 1;
   const auto format = static_cast<std::uint8_t>(2 + width - 1);
-  std::string check;
-  append_time(check, value, format);
-  if (check != text.substr(i, j + 6 - i)) return false;
-  out.shape += static_cast<char>(kMarkTime);
-  out.shape += static_cast<char>(format);
-  out.values.push_back(RecordValue{kMarkTime, format, value, {}});
-  i = j + 6;
-  return true;
+  return add_if_exact(text, i, j + 6, kMarkTime, format, value, append_time, out);
 }
 
 // The moves of the run at text[i] from `pos`, each token the canonical SAN of a legal move, tokens
@@ -235,7 +242,7 @@ bool code_difference(Side& side, AdaptiveFrequencies<65>& widths, std::uint64_t&
 }  // namespace
 
 void append_number(std::string& out, std::int64_t value, std::uint8_t format) {
-  const int v = format - 2, fraction = v % 8, style = v / 8 % 3, width = v / 24 + 1;
+  const auto [fraction, style, width] = NumberFormat(format);
   if (value < 0 || style == 2) out += '-';
   else if (style == 1) out += '+';
   std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
@@ -304,11 +311,13 @@ void adopt_recent_signs(RecordSplit& r, const RecentShapes<std::string>& shapes)
         continue;
       }
       same = recent[i] == r.shape[i];
-      const int a = static_cast<std::uint8_t>(recent[++i]) - 2, b = static_cast<std::uint8_t>(r.shape[i]) - 2;
+      const auto a = static_cast<std::uint8_t>(recent[++i]), b = static_cast<std::uint8_t>(r.shape[i]);
       // A negative number reads the same in sign style 0 and 1.
-      if (same && a != b)
-        same = recent[i - 1] == kMarkNumber && r.values[value].number < 0 && a % 8 == b % 8 && a / 24 == b / 24 &&
-               a / 8 % 3 + b / 8 % 3 == 1;
+      if (same && a != b) {
+        const NumberFormat fa(a), fb(b);
+        same = recent[i - 1] == kMarkNumber && r.values[value].number < 0 && fa.fraction == fb.fraction &&
+               fa.width == fb.width && fa.sign + fb.sign == 1;
+      }
       ++value;
     }
     if (!same) continue;
@@ -387,7 +396,7 @@ bool RecordModel::values(std::string_view shape, const model::LineState* pre, co
     // Values are within +-10^18 and steps within +-3 * 10^18, so predictions stay within
     // +-5 * 10^18 and the writer's differences within +-6 * 10^18.
     const int from = f.seen[us] ? us : f.seen[1 - us] ? 1 - us : -1;
-    const int fraction = mark == kMarkNumber ? (format - 2) % 8 : 0;
+    const int fraction = mark == kMarkNumber ? NumberFormat(format).fraction : 0;
     std::int64_t predicted = from < 0 ? 0 : rescale(f.last[from], f.fraction[from], fraction);
     const int kind = mark == kMarkTime ? 0 : 1;
     const bool time_left = mark != kMarkMoves && tail.ends_with("tl=") && have_move_time[kind] && f.seen[us];
@@ -414,7 +423,7 @@ bool RecordModel::values(std::string_view shape, const model::LineState* pre, co
                                 : mark == kMarkTime ? kMaxRecordTime
                                                     : static_cast<std::int64_t>(kMaxRunMoves);
       if (__builtin_add_overflow(predicted, unzigzag(u), &value) || value < low || value > high) return false;
-      if (mark == kMarkNumber && value > 0 && (format - 2) / 8 % 3 == 2) return false;
+      if (mark == kMarkNumber && value > 0 && NumberFormat(format).sign == 2) return false;
     }
     if (time_left) f.step[us] = value - (f.last[us] - move_time[kind]);
     f.product[us] = product;
