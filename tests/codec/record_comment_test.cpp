@@ -13,24 +13,6 @@ namespace {
 
 using namespace test;
 
-// The item types of a game's main line, read from its structure stream as the specification
-// reads them (the line has no null moves, clock track or variations).
-std::vector<int> item_types(const CodecStreams& s) {
-  std::string_view st = s.structure;
-  detail::ByteReader r(st);
-  std::uint8_t header, type;
-  std::uint64_t v, items;
-  std::vector<int> types;
-  EXPECT_TRUE(r.u8(header) && r.varint(v) && r.varint(v) && v == 0 && r.varint(items));
-  for (std::uint64_t i = 0; i < items; ++i) {
-    EXPECT_TRUE(r.varint(v) && r.u8(type));
-    if (type == 3) EXPECT_TRUE(r.u8(header));
-    if (type == 5 || type == 6) EXPECT_TRUE(r.varint(v));
-    types.push_back(type);
-  }
-  return types;
-}
-
 // [REC-RCD-4] [MOVE-SYM-3] The specification's example (8.3.3), with the uniform coder: the
 // structure and texts bytes it gives, and the codeword made of the symbols it lists, worked here
 // by hand: the plies, then ply 1's record (three new fields: 40, 9 and 5 as zigzag 80, 18, 10:

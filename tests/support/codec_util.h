@@ -1,6 +1,7 @@
 // Helpers for codec tests: games coded and decoded one at a time, their streams in hex.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "codec/codec.h"
+#include "common/bytes.h"
 #include "support/pgn_util.h"
 
 namespace pgnarc::test {
@@ -92,6 +94,24 @@ inline Game knights_with_comments(const std::vector<std::string>& comments) {
     pgn += std::string(moves[i % 4]) + " {" + comments[i] + "} ";
   }
   return parse_one(pgn + "*");
+}
+
+// The item types of a game's main line, read from its structure stream as the specification
+// reads them (the line has no null moves, clock track or variations).
+inline std::vector<int> item_types(const CodecStreams& s) {
+  std::string_view st = s.structure;
+  detail::ByteReader r(st);
+  std::uint8_t header, type;
+  std::uint64_t v, items;
+  std::vector<int> types;
+  EXPECT_TRUE(r.u8(header) && r.varint(v) && r.varint(v) && v == 0 && r.varint(items));
+  for (std::uint64_t i = 0; i < items; ++i) {
+    EXPECT_TRUE(r.varint(v) && r.u8(type));
+    if (type == 3) EXPECT_TRUE(r.u8(header));
+    if (type == 5 || type == 6) EXPECT_TRUE(r.varint(v));
+    types.push_back(type);
+  }
+  return types;
 }
 
 }  // namespace pgnarc::test
