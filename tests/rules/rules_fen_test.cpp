@@ -93,5 +93,23 @@ TEST(Fen, ErrorsNameTheFieldAndTheReason) {
   }
 }
 
+// What a position search compares: pieces, side to move, castling rights and the en passant
+// square only where the capture is legal.
+TEST(Fen, SamePositionIgnoresCountersAndIllegalEnPassant) {
+  const auto pos = [](const char* fen) { return Position::from_fen(fen).value(); };
+  const Position a = pos("rnbqkbnr/pp2pppp/8/2ppP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
+  EXPECT_TRUE(same_position(a, pos("rnbqkbnr/pp2pppp/8/2ppP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 9 40")));
+  EXPECT_FALSE(same_position(a, pos("rnbqkbnr/pp2pppp/8/2ppP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")));
+  EXPECT_FALSE(same_position(a, pos("rnbqkbnr/pp2pppp/8/2ppP3/8/8/PPPP1PPP/RNBQKBNR w Kkq d6 0 3")));
+  EXPECT_EQ(a.legal_ep_square(), make_square(3, 5));
+  // The pawn on b5 may not take on c6: the rook on h5 would check its king.
+  const Position pinned = pos("7k/8/8/KPp4r/8/8/8/8 w - c6 0 2");
+  EXPECT_EQ(pinned.ep_square(), make_square(2, 5)) << "a pawn stands ready, so the square is kept";
+  EXPECT_EQ(pinned.legal_ep_square(), kNoSquare);
+  EXPECT_TRUE(same_position(pinned, pos("7k/8/8/KPp4r/8/8/8/8 w - - 0 2")));
+  EXPECT_FALSE(same_position(pinned, pos("7k/8/8/KPp4r/8/8/8/8 b - - 0 2")));
+  EXPECT_EQ(pinned.fen(kNoSquare), "7k/8/8/KPp4r/8/8/8/8 w - - 0 2");
+}
+
 }  // namespace
 }  // namespace pgnarc

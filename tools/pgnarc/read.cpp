@@ -1,6 +1,8 @@
 // unpack, get, find: the commands that read games out of an archive.
 #include <algorithm>
 #include <charconv>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -8,6 +10,7 @@
 
 #include "commands.h"
 #include "console.h"
+#include "position.h"
 #include "safety.h"
 #include "pgnarc/pgnarc.h"
 
@@ -96,7 +99,20 @@ struct GetArgs {
   std::string archive;
   std::vector<std::string> numbers;
   bool list = false;
+  std::uint32_t fen_plies = 0;
+  const CLI::Option* fen = nullptr;
+  std::string ep = "double-step";
 };
+
+// Game `i`'s FEN after `plies` plies of its main line, as a line.
+Result<std::string> fen_line(Archive& archive, std::uint64_t i, std::uint32_t plies, FenEnPassant ep) {
+  auto g = archive.read_game(i);
+  if (!g) return g.error();
+  if (g->raw) return invalid_input("game " + std::to_string(i + 1) + " is kept verbatim: it has no positions");
+  auto fen = fen_after(g->game, static_cast<int>(plies), ep);
+  if (!fen) return invalid_input("game " + std::to_string(i + 1) + ": " + fen.error().message());
+  return *fen + "\n";
+}
 
 bool parse_number(std::string_view s, std::uint64_t& v) {
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -124,11 +140,15 @@ int get(const GetArgs& a) {
   if (!archive) return report_archive_error(archive.error(), a.archive);
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
   for (const std::string& s : a.numbers) ranges.push_back(parse_range(s, (*archive)->game_count()));
+  if (a.list && a.fen->count()) throw UsageError("choose one of --list, --fen");
+  const FenEnPassant ep = a.ep == "legal" ? FenEnPassant::kWhenLegal : FenEnPassant::kAfterDoubleStep;
   Output out;
   bool writing = true;
   for (const auto& [lo, hi] : ranges)
     for (std::uint64_t n = lo; writing && n <= hi; ++n) {
-      auto text = a.list ? list_line(**archive, n - 1) : (*archive)->read_pgn(n - 1);
+      auto text = a.list           ? list_line(**archive, n - 1)
+                  : a.fen->count() ? fen_line(**archive, n - 1, a.fen_plies, ep)
+                                   : (*archive)->read_pgn(n - 1);
       if (!text) return report_archive_error(text.error(), a.archive);  // or an unknown number
       writing = out.write(*text);
     }
@@ -142,6 +162,8 @@ struct FindArgs {
   std::string archive;
   Query query;
   std::vector<std::string> tags;
+  std::string position;
+  unsigned threads = 0;
   bool count = false, numbers = false, pgn = false, list = false;
   std::vector<const CLI::Option*> one_value;  // the filters that Query holds one value of
 };
@@ -157,10 +179,29 @@ int find(FindArgs& a) {
     const auto eq = kv.find('=');
     a.query.tags.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
+  std::optional<Position> target;
+  if (!a.position.empty()) {
+    auto p = parse_position_arg(a.position, {});
+    if (!p) return report(p.error());
+    target = *p;
+  }
   auto archive = open_archive(a.archive);
   if (!archive) return report_archive_error(archive.error(), a.archive);
-  auto found = (*archive)->find(a.query);
+  Result<std::vector<std::uint64_t>> found = std::vector<std::uint64_t>{};
+  if (!target || !a.query.empty()) found = (*archive)->find(a.query);
   if (!found) return report_archive_error(found.error(), a.archive);
+  if (target) {
+    auto hits = search_position(**archive, *target, a.threads);
+    if (!hits) return report_archive_error(hits.error(), a.archive);
+    std::vector<std::uint64_t> games;
+    for (const PositionHit& h : hits->hits) games.push_back(h.game);
+    if (!a.query.empty()) {
+      std::vector<std::uint64_t> both;
+      std::set_intersection(games.begin(), games.end(), found->begin(), found->end(), std::back_inserter(both));
+      games = std::move(both);
+    }
+    *found = std::move(games);
+  }
   if (a.pgn || a.list) return write_games(**archive, a.archive, *found, a.list);
   Output out;
   if (a.count) {
@@ -209,6 +250,17 @@ Run declare_get(CLI::App& cmd) {
   cmd.add_option("N", a->numbers, "a game number (from 1), a range N-M, or N- (to the last game)")
       ->required();
   cmd.add_flag("--list", a->list, kListHelp);
+  a->fen = cmd.add_option("--fen", a->fen_plies,
+                          "print the FEN after K plies of each game's main line (0: its start position), "
+                          "one line per game, in place of its PGN")
+               ->type_name("K")
+               ->check(number_check("--fen", 0, 65536));
+  cmd.add_option("--ep", a->ep,
+                 "with --fen, where the en passant square is given: double-step (after every pawn "
+                 "double step, the PGN standard's FEN; the default) or legal (only where an en "
+                 "passant capture is legal)")
+      ->type_name("WHEN")
+      ->check(CLI::IsMember({"double-step", "legal"}));
   return [a] { return get(*a); };
 }
 
@@ -254,6 +306,12 @@ Run declare_find(CLI::App& cmd) {
           throw UsageError("--tag takes KEY=VALUE, not '" + kv + "'");
         return {};
       });
+  cmd.add_option("--position", a->position,
+                 "the main line reaches this position: pieces, side to move, castling rights, and "
+                 "the en passant square where a capture there is legal (move counters aside)")
+      ->group("filters")
+      ->type_name("FEN");
+  add_threads(cmd, a->threads, "decode blocks for --position");
   const std::string output = "output (one of them)";
   cmd.add_flag("--numbers", a->numbers, "the games' numbers, one a line (the default)")
       ->group(output);

@@ -66,6 +66,41 @@ struct ArchiveInfo {
   std::uint64_t plies = 0, verbatim_games = 0;
 };
 
+// A game whose main line reaches a position (Archive::find_position).
+struct PositionHit {
+  std::uint64_t game = 0;  // 0-based
+  // The main line's move from the position where the line first reaches it: Move::none() where
+  // the line ends there, Move::null() for a null move.
+  Move next;
+  // The Result tag's, where it is 1-0, 0-1, 1/2-1/2 or *; else the termination marker's.
+  GameResult result = GameResult::kNone;
+  // The rating of the player to move there (WhiteElo or BlackElo as a number from 1 to 9999),
+  // or 0.
+  std::uint16_t elo = 0;
+};
+
+struct PositionHits {
+  std::vector<PositionHit> hits;     // ascending by game
+  std::uint64_t verbatim_games = 0;  // games kept verbatim, which have no positions to search
+};
+
+// One move of a position's tree: the games that played it there and how they ended.
+struct TreeMove {
+  Move move;
+  std::string san, uci;
+  std::uint64_t games = 0, white = 0, draws = 0, black = 0;  // white, draws, black: by result
+  std::uint64_t elo_sum = 0, elo_games = 0;  // ratings of the player making the move, where known
+};
+
+// What was played from a position (as SCID's tree and lichess's opening explorer show it).
+struct PositionTree {
+  std::uint64_t games = 0, white = 0, draws = 0, black = 0;  // every game that reaches it
+  std::vector<TreeMove> moves;  // most games first; a tie in canonical move order
+  std::uint64_t verbatim_games = 0;
+};
+// The tree of `target` from a search's hits (a null move counts under the move "--").
+PGNARC_EXPORT PositionTree position_tree(const Position& target, const PositionHits& hits);
+
 // An open archive, read with checked reads (a file cut short meanwhile is an I/O error). An
 // Archive keeps the block it read last (and search caches), so one Archive is used by one thread
 // at a time; threads that read at once each open their own (opening reads only the header,
@@ -99,6 +134,11 @@ class PGNARC_EXPORT Archive {
   // match and only the other blocks' tags are decoded. A malformed query (query_error) is
   // InvalidInput.
   Result<std::vector<std::uint64_t>> find(const Query& q);
+  // The games whose main line reaches `target` (same_position: move counters aside), each with
+  // the move played from it the first time, decoded on `threads` threads (0: all cores).
+  // `progress` (optional) gets the number of games searched.
+  Result<PositionHits> find_position(const Position& target, unsigned threads = 0,
+                                     const std::function<void(std::uint64_t games_done)>& progress = {});
   // Sizes by section, plies and verbatim games (reads every block's checksum, section table and
   // its moves and raw sections, none of its games decoded; `progress` gets the games done).
   Result<ArchiveInfo> info(const std::function<void(std::uint64_t games_done)>& progress = {});

@@ -90,8 +90,10 @@ class Position {
   // `chess960` is set or when a castling right cannot be standard. Fails with InvalidInput naming
   // the field and the reason.
   static Result<Position> from_fen(std::string_view fen, bool chess960 = false);
-  // FEN with X-FEN castling letters (KQkq where the rook is the outermost, else its file).
+  // FEN with X-FEN castling letters (KQkq where the rook is the outermost, else its file). The
+  // en passant square is ep_square(), or `ep` where that is given (kNoSquare: "-").
   std::string fen() const;
+  std::string fen(Square ep) const;
 
   Color side_to_move() const { return side_; }
   Piece piece_on(Square s) const { return board_[s]; }
@@ -103,6 +105,9 @@ class Position {
   }
   // The en passant target square, only where a pawn of the side to move could capture there.
   Square ep_square() const { return ep_; }
+  // The en passant target square only where an en passant capture is legal (no pin or check
+  // forbids it), else kNoSquare.
+  Square legal_ep_square() const;
   // The square of the rook that may castle on that side, or kNoSquare.
   Square castling_rook(Color c, CastleSide s) const { return castle_rook_[c][s]; }
   int halfmove_clock() const { return halfmove_; }
@@ -159,6 +164,11 @@ class Position {
   std::uint16_t halfmove_ = 0;
   std::uint16_t fullmove_ = 1;
 };
+
+// Whether `a` and `b` are the same position as a position search compares them: the same pieces
+// on the same squares, side to move and castling rights, and the same en passant square where
+// an en passant capture is legal (legal_ep_square); move counters and the Chess960 flag aside.
+bool same_position(const Position& a, const Position& b);
 
 inline void Position::play(Move m) {
   if (m.kind() >= Move::kEnPassant) [[unlikely]] {

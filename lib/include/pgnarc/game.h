@@ -90,6 +90,19 @@ const std::string* find_tag(const std::vector<Tag>& tags, std::string_view key);
 // Unsupported; a bad FEN fails with InvalidInput.
 Result<Position> start_position(const std::vector<Tag>& tags);
 
+// How a FEN gives the en passant square.
+enum class FenEnPassant : std::uint8_t {
+  kAfterDoubleStep,  // after every pawn double step, whether a capture is possible or not (the
+                     // PGN standard's FEN, as pgn-extract writes it)
+  kWhenLegal,        // only where an en passant capture is legal (as lichess writes it)
+};
+
+// The FEN of the position after the first `plies` plies (moves and null moves) of the game's
+// main line; 0 gives its start position (a FEN tag's en passant square as written there, with
+// kAfterDoubleStep). Fails with InvalidInput when the main line is shorter, a move is illegal
+// or the tags give no start position (start_position).
+Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep = FenEnPassant::kAfterDoubleStep);
+
 // Walks a game's events keeping the position at every point: before(), after each kMove event
 // is passed to step(), is the position the move was played in. Variations rewind to the
 // position before the move they replace.

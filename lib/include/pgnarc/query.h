@@ -19,6 +19,11 @@ struct Query {
   std::optional<std::string> eco;                 // prefix, in either case: "B", "b9" or "B90"
   std::optional<std::string> date_from, date_to;  // "YYYY", "YYYY.MM" or "YYYY.MM.DD" (see query_error)
   std::vector<std::pair<std::string, std::string>> tags;  // exact key = value, all of them
+
+  // Whether no field is given (every game matches).
+  bool empty() const {
+    return !white && !black && !player && !event && !site && !result && !eco && !date_from && !date_to && tags.empty();
+  }
 };
 
 // Why find() would refuse `q` (a date that is not YYYY, YYYY.MM or YYYY.MM.DD with a month

@@ -169,7 +169,9 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960) {
   return pos;
 }
 
-std::string Position::fen() const {
+std::string Position::fen() const { return fen(ep_); }
+
+std::string Position::fen(Square ep) const {
   std::string s;
   for (int rank = 7; rank >= 0; --rank) {
     int empty = 0;
@@ -202,7 +204,7 @@ std::string Position::fen() const {
   }
   if (s.size() == before) s += '-';
   s += ' ';
-  s += square_name(ep_);
+  s += square_name(ep);
   s += ' ' + std::to_string(halfmove_) + ' ' + std::to_string(fullmove_);
   return s;
 }

@@ -70,6 +70,57 @@ Result<Position> start_position(const std::vector<Tag>& tags) {
   return Position::from_fen(*fen, chess960);
 }
 
+namespace {
+
+// The en passant field of a FEN (its fourth field) as a square; kNoSquare for "-" or anything
+// else (Position::from_fen has checked it).
+Square fen_ep_field(std::string_view fen) {
+  std::size_t at = 0;
+  for (int field = 0; field < 3; ++field) {
+    at = fen.find_first_not_of(" \t", at);
+    at = at == std::string_view::npos ? at : fen.find_first_of(" \t", at);
+    if (at == std::string_view::npos) return kNoSquare;
+  }
+  at = fen.find_first_not_of(" \t", at);
+  if (at == std::string_view::npos || at + 2 > fen.size() || fen[at] < 'a' || fen[at] > 'h' || fen[at + 1] < '1' ||
+      fen[at + 1] > '8')
+    return kNoSquare;
+  return make_square(fen[at] - 'a', fen[at + 1] - '1');
+}
+
+}  // namespace
+
+Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep) {
+  auto start = start_position(game.tags);
+  if (!start) return start.error();
+  Position pos = *start;
+  Square double_step = kNoSquare;
+  if (const std::string* fen = game.tag("FEN")) double_step = fen_ep_field(*fen);
+  int played = 0, depth = 0;
+  for (const GameEvent& e : game.events) {
+    if (played == plies) break;
+    if (e.type == GameEvent::kBeginVariation) ++depth;
+    else if (e.type == GameEvent::kEndVariation) --depth;
+    if (depth != 0) continue;
+    if (e.type == GameEvent::kNullMove) {
+      pos.play_null();
+      double_step = kNoSquare;
+      ++played;
+    } else if (e.type == GameEvent::kMove) {
+      if (!pos.is_legal(e.move))
+        return invalid_input("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
+      const Move m = e.move;
+      const bool pawn = type_of(pos.piece_on(m.from())) == kPawn;
+      pos.play(m);
+      double_step = pawn && (m.from() ^ m.to()) == 16 ? static_cast<Square>((m.from() + m.to()) / 2) : kNoSquare;
+      ++played;
+    }
+  }
+  if (played < plies)
+    return invalid_input("the main line has " + std::to_string(played) + " plies, not " + std::to_string(plies));
+  return pos.fen(ep == FenEnPassant::kWhenLegal ? pos.legal_ep_square() : double_step);
+}
+
 GameWalker::GameWalker(const Position& start) { frames_.push_back({start, start, false}); }
 
 void GameWalker::play(Move m) {

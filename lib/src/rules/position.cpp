@@ -53,6 +53,26 @@ void Position::play_castling_or_en_passant(Move m) {
   put(pawn, to);
 }
 
+Square Position::legal_ep_square() const {
+  if (ep_ == kNoSquare) return kNoSquare;
+  for (const Move m : legal_moves())
+    if (m.kind() == Move::kEnPassant) return ep_;
+  return kNoSquare;
+}
+
+bool same_position(const Position& a, const Position& b) {
+  if (a.occupied() != b.occupied() || a.side_to_move() != b.side_to_move()) return false;
+  for (Color c : {kWhite, kBlack}) {
+    if (a.pieces(c) != b.pieces(c)) return false;
+    for (int t = kPawn; t <= kKing; ++t)
+      if (a.pieces(c, static_cast<PieceType>(t)) != b.pieces(c, static_cast<PieceType>(t))) return false;
+    for (CastleSide side : {kKingSide, kQueenSide})
+      if (a.castling_rook(c, side) != b.castling_rook(c, side)) return false;
+  }
+  // Equal pieces and side: the en passant squares differ only if one of them is set.
+  return a.ep_square() == b.ep_square() || a.legal_ep_square() == b.legal_ep_square();
+}
+
 void Position::play_null() {
   ++halfmove_;
   if (side_ == kBlack) ++fullmove_;

@@ -1,0 +1,135 @@
+// Archive::find_position and position_tree: every block's games decoded on worker threads, each
+// main line walked and compared with the position looked for.
+#include <algorithm>
+#include <charconv>
+
+#include "api/archive_impl.h"
+#include "api/block_scan.h"
+
+namespace pgnarc {
+
+using namespace container;
+
+namespace {
+
+// A rating tag's value as a number from 1 to 9999, or 0.
+std::uint16_t rating(const std::string* value) {
+  if (!value || value->empty() || value->size() > 4) return 0;
+  unsigned v = 0;
+  const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), v);
+  return ec == std::errc() && end == value->data() + value->size() ? static_cast<std::uint16_t>(v) : 0;
+}
+
+GameResult result_of(const Game& g) {
+  if (const std::string* r = g.tag("Result")) {
+    for (GameResult x : {GameResult::kWhiteWins, GameResult::kBlackWins, GameResult::kDraw, GameResult::kUnknown})
+      if (*r == result_text(x)) return x;
+  }
+  return g.result;
+}
+
+// Where the main line of `g` (from `start`) first reaches `target`, as a hit of game `index`.
+std::optional<PositionHit> first_reach(const Game& g, Position pos, const Position& target, std::uint64_t index) {
+  const auto hit = [&](Move next) {
+    const std::string* elo = g.tag(pos.side_to_move() == kWhite ? "WhiteElo" : "BlackElo");
+    return PositionHit{index, next, result_of(g), rating(elo)};
+  };
+  bool here = same_position(pos, target);
+  int depth = 0;
+  for (const GameEvent& e : g.events) {
+    if (e.type == GameEvent::kBeginVariation) ++depth;
+    else if (e.type == GameEvent::kEndVariation) --depth;
+    if (depth != 0 || (e.type != GameEvent::kMove && e.type != GameEvent::kNullMove)) continue;
+    const Move m = e.type == GameEvent::kMove ? e.move : Move::null();
+    if (here) return hit(m);
+    if (m.is_null()) pos.play_null();
+    else pos.play(m);
+    here = same_position(pos, target);
+  }
+  if (here) return hit(Move::none());
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<PositionHits> Archive::find_position(const Position& target, unsigned threads,
+                                            const std::function<void(std::uint64_t)>& progress) {
+  ArchiveFile& f = *impl_->file;
+  if (auto st = f.need_all(); !st) return st.error();
+  PositionHits out;
+  std::uint64_t games_done = 0;
+  const auto work = [&f, &target](std::uint32_t b, std::string_view bytes) -> Result<PositionHits> {
+    DecodedBlock block;
+    block.dictionaries = &f.dictionaries();
+    block.players = f.players();
+    const std::string where = f.where(b);
+    if (auto st = decode_block(bytes, where, block); !st) return st.error();
+    const BlockEntry& e = f.entry(b);
+    if (block.games != e.games) return corruption(where + ": game count differs from the index");
+    PositionHits found;
+    CodecCursor c = block.cursor();
+    for (std::uint32_t j = 0; j < block.games; ++j) {
+      auto d = decode_game(c, block.tags.game(j));
+      if (!d) return corruption(where + ": game " + std::to_string(e.first_game + j + 1) + ": " + d.error().message());
+      if (auto st = check_group_end(block, j, c, where); !st) return st.error();
+      if (d->raw) {
+        ++found.verbatim_games;
+        continue;
+      }
+      auto start = start_position(d->game.tags);  // (the game decoded: its tags give one)
+      if (!start) return corruption(where + ": game " + std::to_string(e.first_game + j + 1) + ": " + start.error().message());
+      if (auto hit = first_reach(d->game, *start, target, e.first_game + j)) found.hits.push_back(*hit);
+    }
+    if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");
+    return found;
+  };
+  const auto deliver = [&](std::uint32_t b, PositionHits&& found) -> Result<bool> {
+    out.hits.insert(out.hits.end(), found.hits.begin(), found.hits.end());
+    out.verbatim_games += found.verbatim_games;
+    games_done += f.entry(b).games;
+    if (progress) progress(games_done);
+    return true;
+  };
+  if (auto st = detail::scan_blocks<PositionHits>(f, detail::all_blocks(f), threads, work, deliver); !st)
+    return st.error();
+  return out;
+}
+
+PositionTree position_tree(const Position& target, const PositionHits& hits) {
+  PositionTree tree;
+  tree.verbatim_games = hits.verbatim_games;
+  std::vector<TreeMove> moves;
+  const auto count = [](GameResult r, std::uint64_t& white, std::uint64_t& draws, std::uint64_t& black) {
+    white += r == GameResult::kWhiteWins;
+    draws += r == GameResult::kDraw;
+    black += r == GameResult::kBlackWins;
+  };
+  for (const PositionHit& h : hits.hits) {
+    ++tree.games;
+    count(h.result, tree.white, tree.draws, tree.black);
+    if (h.next.is_none()) continue;
+    auto it = std::find_if(moves.begin(), moves.end(), [&](const TreeMove& m) { return m.move == h.next; });
+    if (it == moves.end()) {
+      TreeMove m;
+      m.move = h.next;
+      m.san = h.next.is_null() ? "--" : target.san(h.next);
+      m.uci = h.next.is_null() ? "0000" : target.uci(h.next);
+      it = moves.insert(moves.end(), std::move(m));
+    }
+    ++it->games;
+    count(h.result, it->white, it->draws, it->black);
+    if (h.elo) {
+      it->elo_sum += h.elo;
+      ++it->elo_games;
+    }
+  }
+  // Most games first; a tie in the canonical order of legal moves (a null move last).
+  const auto index = [&](const TreeMove& m) { return m.move.is_null() ? kMaxLegalMoves : target.move_index(m.move); };
+  std::sort(moves.begin(), moves.end(), [&](const TreeMove& a, const TreeMove& b) {
+    return a.games != b.games ? a.games > b.games : index(a) < index(b);
+  });
+  tree.moves = std::move(moves);
+  return tree;
+}
+
+}  // namespace pgnarc

@@ -1,0 +1,162 @@
+// tree, and the position arguments that find and tree share.
+#include "position.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "commands.h"
+#include "console.h"
+#include "pgnarc/pgnarc.h"
+
+namespace pgnarc::cli {
+
+Result<Position> parse_position_arg(const std::string& fen, const std::string& moves) {
+  Position pos;
+  if (!fen.empty()) {
+    auto p = Position::from_fen(fen);
+    if (!p) return invalid_input("--position: " + p.error().message());
+    pos = *p;
+  }
+  std::string_view rest = moves;
+  int ply = 0;
+  while (!rest.empty()) {
+    const std::size_t start = rest.find_first_not_of(" \t\n");
+    if (start == std::string_view::npos) break;
+    rest.remove_prefix(start);
+    const std::string_view token = rest.substr(0, rest.find_first_of(" \t\n"));
+    rest.remove_prefix(token.size());
+    // A move number ("12." or "12..."), alone or glued to its move ("12.e4").
+    std::string_view san = token;
+    const std::size_t digits = san.find_first_not_of("0123456789");
+    if (digits > 0 && digits < san.size() && san[digits] == '.') {
+      const std::size_t after = san.find_first_not_of('.', digits);
+      san = after == std::string_view::npos ? std::string_view() : san.substr(after);
+    }
+    if (san.empty()) continue;
+    auto m = pos.parse_san(san);
+    if (!m) return invalid_input("--moves: move " + std::to_string(ply + 1) + " '" + std::string(san) + "': " + m.error().message());
+    pos.play(*m);
+    ++ply;
+  }
+  return pos;
+}
+
+Result<PositionHits> search_position(Archive& archive, const Position& target, unsigned threads) {
+  Progress progress("searching", archive.game_count());
+  auto hits = archive.find_position(target, threads, [&](std::uint64_t games) { progress.update(games); });
+  if (!hits) return hits;
+  progress.finish();
+  if (hits->verbatim_games && !quiet())
+    std::fprintf(stderr, "pgnarc: %llu games kept verbatim were not searched (they have no positions)\n",
+                 static_cast<unsigned long long>(hits->verbatim_games));
+  return hits;
+}
+
+namespace {
+
+struct TreeArgs {
+  std::string archive, position, moves;
+  bool json = false;
+  std::size_t limit = 0;
+  unsigned threads = 0;
+};
+
+// The players' average rating, rounded to the nearest whole number (halves up); -1 if none.
+std::int64_t average_elo(const TreeMove& m) {
+  if (m.elo_games == 0) return -1;
+  return static_cast<std::int64_t>((2 * m.elo_sum + m.elo_games) / (2 * m.elo_games));
+}
+
+std::string tree_json(const Position& target, const PositionTree& tree, std::size_t limit) {
+  nlohmann::ordered_json j;
+  j["position"] = target.fen();
+  j["games"] = tree.games;
+  j["white"] = tree.white;
+  j["draws"] = tree.draws;
+  j["black"] = tree.black;
+  j["moves"] = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < tree.moves.size() && (limit == 0 || k < limit); ++k) {
+    const TreeMove& m = tree.moves[k];
+    nlohmann::ordered_json move;
+    move["san"] = m.san;
+    move["uci"] = m.uci;
+    move["games"] = m.games;
+    move["white"] = m.white;
+    move["draws"] = m.draws;
+    move["black"] = m.black;
+    const std::int64_t elo = average_elo(m);
+    move["avg_elo"] = elo < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(elo);
+    j["moves"].push_back(std::move(move));
+  }
+  return j.dump() + "\n";
+}
+
+// Per cent of `part` in `whole`, to one place, as text ("45.2").
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  if (whole == 0) return "-";
+  const std::uint64_t tenths = (part * 2000 + whole) / (2 * whole);
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10);
+}
+
+std::string tree_text(const Position& target, const PositionTree& tree, std::size_t limit) {
+  std::string out = "position: " + target.fen() + "\n";
+  appendf(out, "games: %llu (white wins %s%%, draws %s%%, black wins %s%%)\n",
+          static_cast<unsigned long long>(tree.games), percent(tree.white, tree.games).c_str(),
+          percent(tree.draws, tree.games).c_str(), percent(tree.black, tree.games).c_str());
+  if (tree.moves.empty()) return out;
+  appendf(out, "%-8s %-6s %9s %6s %7s %7s %7s %7s\n", "move", "uci", "games", "%", "white%", "draw%", "black%",
+          "avg elo");
+  for (std::size_t k = 0; k < tree.moves.size() && (limit == 0 || k < limit); ++k) {
+    const TreeMove& m = tree.moves[k];
+    const std::int64_t elo = average_elo(m);
+    appendf(out, "%-8s %-6s %9llu %6s %7s %7s %7s %7s\n", m.san.c_str(), m.uci.c_str(),
+            static_cast<unsigned long long>(m.games), percent(m.games, tree.games).c_str(),
+            percent(m.white, m.games).c_str(), percent(m.draws, m.games).c_str(), percent(m.black, m.games).c_str(),
+            elo < 0 ? "-" : std::to_string(elo).c_str());
+  }
+  return out;
+}
+
+int tree(const TreeArgs& a) {
+  auto target = parse_position_arg(a.position, a.moves);
+  if (!target) return report(target.error());
+  auto archive = open_archive(a.archive);
+  if (!archive) return report_archive_error(archive.error(), a.archive);
+  auto hits = search_position(**archive, *target, a.threads);
+  if (!hits) return report_archive_error(hits.error(), a.archive);
+  const PositionTree t = position_tree(*target, *hits);
+  Output out;
+  out.write(a.json ? tree_json(*target, t, a.limit) : tree_text(*target, t, a.limit));
+  if (auto st = out.close(); !st) return report(st.error());
+  return kOk;
+}
+
+}  // namespace
+
+Run declare_tree(CLI::App& cmd) {
+  auto a = std::make_shared<TreeArgs>();
+  cmd.footer(
+      "Prints the moves played from a position in the games whose main line reaches it (each game "
+      "counted once, where it first reaches it), most played first: their games, the share of the "
+      "position's games, how they ended, and the average rating of the player making the move. "
+      "The position is FEN (default: the standard start) after --moves.");
+  cmd.add_option("ARCHIVE", a->archive, "the archive to search (- for standard input)")->required();
+  cmd.add_option("--position", a->position,
+                 "the position (pieces, side to move, castling rights, and the en passant square "
+                 "where a capture there is legal; move counters aside)")
+      ->type_name("FEN");
+  cmd.add_option("--moves", a->moves, "moves in SAN played from the position, e.g. \"e4 e5 Nf3\"")
+      ->type_name("SAN");
+  cmd.add_flag("--json", a->json,
+               "one JSON object: {\"position\": FEN, \"games\": n, \"white\": w, \"draws\": d, \"black\": b, "
+               "\"moves\": [{\"san\", \"uci\", \"games\", \"white\", \"draws\", \"black\", \"avg_elo\"}]} "
+               "(avg_elo null where no game gives a rating)");
+  add_number(cmd, "--limit", a->limit, 0, 1000000, "at most N moves (0: all)");
+  add_threads(cmd, a->threads, "decode blocks");
+  return [a] { return tree(*a); };
+}
+
+}  // namespace pgnarc::cli

@@ -1,0 +1,20 @@
+// What the position commands share: a position given on the command line, and a search with
+// its progress line and its note of the games it could not search.
+#pragma once
+
+#include <string>
+
+#include "pgnarc/archive.h"
+
+namespace pgnarc::cli {
+
+// The position of `fen` (empty: the standard start) after the SAN moves of `moves` (separated
+// by spaces; move numbers like "1." and "1..." are skipped). A bad FEN or move is InvalidInput
+// naming the option (--position, --moves) and the reason.
+Result<Position> parse_position_arg(const std::string& fen, const std::string& moves);
+
+// archive.find_position with a progress line; unless --quiet, says on stderr how many games
+// kept verbatim were not searched.
+Result<PositionHits> search_position(Archive& archive, const Position& target, unsigned threads);
+
+}  // namespace pgnarc::cli
