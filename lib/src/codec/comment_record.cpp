@@ -161,50 +161,17 @@ void placement_key(const Position& pos, std::string& key) {
     for (CastleSide side : {kKingSide, kQueenSide}) key[k++] = static_cast<char>(pos.castling_rook(c, side));
 }
 
-// The encoder's and the decoder's side of RecordModel::values.
-struct EncodeSide {
-  static constexpr bool kDecoding = false;
+// The encoder's and the decoder's side of RecordModel::values: the symbol coder's, with the
+// record's values to code and the text read.
+struct EncodeSide : SymbolWriter {
   const RecordSplit& record;
-  std::vector<PlySymbol>& out;
   std::size_t next = 0;  // the value being coded
-  template <int N>
-  bool adaptive(const AdaptiveFrequencies<N>& f, int& s) {
-    out.push_back(f.symbol(s));
-    return true;
-  }
-  bool raw(int bits, std::uint32_t& v) {
-    out.push_back(PlySymbol{v, 1, 1u << bits});
-    return true;
-  }
-  bool move(const PlyFrequencies& p, int& index) {
-    out.push_back(symbol_of(p, index));
-    return true;
-  }
+  EncodeSide(const RecordSplit& r, std::vector<PlySymbol>& o) : SymbolWriter{o}, record(r) {}
 };
 
-struct DecodeSide {
-  static constexpr bool kDecoding = true;
-  ArithDecoder& in;
+struct DecodeSide : SymbolReader {
   std::string& text;
-  template <int N>
-  bool adaptive(const AdaptiveFrequencies<N>& f, int& s) {
-    std::uint32_t v;
-    if (!in.target(f.total, v)) return false;
-    std::uint32_t c = 0;
-    s = 0;
-    while (v >= c + f.count[s]) c += f.count[s++];
-    in.consume(c, f.count[s]);
-    return true;
-  }
-  bool raw(int bits, std::uint32_t& v) {
-    if (!in.target(1u << bits, v)) return false;
-    in.consume(v, 1);
-    return true;
-  }
-  bool move(const PlyFrequencies& p, int& index) {
-    index = read_symbol(in, p);
-    return index >= 0;
-  }
+  DecodeSide(ArithDecoder& i, std::string& t) : SymbolReader{i}, text(t) {}
 };
 
 // `v`, a number of `from` digits after the point, in units of `to` digits after it: times or
@@ -215,29 +182,6 @@ std::int64_t rescale(std::int64_t v, int from, int to) {
   return v;
 }
 
-// A zigzag difference: its bit width under the field's adaptive frequencies, then the bits below
-// its top bit, 16 at a time from the top, each as likely as the other.
-template <class Side>
-bool code_difference(Side& side, AdaptiveFrequencies<65>& widths, std::uint64_t& u) {
-  int width = Side::kDecoding ? 0 : static_cast<int>(std::bit_width(u));
-  if (!side.adaptive(widths, width)) return false;
-  widths.update(width);
-  if (width < 2) {
-    u = static_cast<std::uint64_t>(width);
-    return true;
-  }
-  const int bits = width - 1;
-  std::uint64_t rest = 0;
-  for (int left = bits; left > 0;) {
-    const int k = std::min(left, 16);
-    left -= k;
-    std::uint32_t chunk = Side::kDecoding ? 0 : static_cast<std::uint32_t>((u >> left) & ((1u << k) - 1));
-    if (!side.raw(k, chunk)) return false;
-    rest = rest << k | chunk;
-  }
-  u = std::uint64_t{1} << bits | rest;
-  return true;
-}
 
 }  // namespace
 
@@ -416,7 +360,7 @@ bool RecordModel::values(std::string_view shape, const model::LineState* pre, co
     if constexpr (!Side::kDecoding)
       value = mark == kMarkMoves ? static_cast<std::int64_t>(given->moves.size()) : given->number;
     std::uint64_t u = Side::kDecoding ? 0 : zigzag(static_cast<std::int64_t>(value - predicted));
-    if (!code_difference(side, f.widths, u)) return false;
+    if (!code_width_number(side, f.widths, u)) return false;
     if constexpr (Side::kDecoding) {
       const std::int64_t low = mark == kMarkNumber ? -kMaxRecordNumber : mark == kMarkTime ? 0 : 1;
       const std::int64_t high = mark == kMarkNumber  ? kMaxRecordNumber
@@ -502,13 +446,13 @@ bool RecordModel::values(std::string_view shape, const model::LineState* pre, co
 
 bool RecordModel::encode(const RecordSplit& r, const model::LineState* pre, const model::LineState& post,
                          std::vector<PlySymbol>& out) {
-  EncodeSide side{r, out};
+  EncodeSide side(r, out);
   return values(r.shape, pre, post, side);
 }
 
 bool RecordModel::decode(std::string_view shape, const model::LineState* pre, const model::LineState& post,
                          ArithDecoder& in, std::string& text, const char*& why) {
-  DecodeSide side{in, text};
+  DecodeSide side(in, text);
   if (values(shape, pre, post, side)) return true;
   why = "a record's values are not in the move codeword, out of range, or too many";
   return false;

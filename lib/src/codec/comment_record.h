@@ -22,6 +22,7 @@
 #include "codec/arith_coder.h"
 #include "codec/codec.h"
 #include "codec/move_coder.h"
+#include "codec/symbol_coder.h"
 #include "codec/move_model.h"
 
 namespace pgnarc::detail {
@@ -112,28 +113,6 @@ class RecentShapes {
 void adopt_recent_signs(RecordSplit& r, const RecentShapes<std::string>& shapes);
 
 // --- Values -----------------------------------------------------------------------------------
-
-// Frequencies that follow what was coded: each symbol starts at 1, gains 32 when coded, and all
-// are halved (rounding up) when their total passes 2^16.
-template <int N>
-struct AdaptiveFrequencies {
-  std::array<std::uint32_t, N> count;
-  std::uint32_t total = N;
-  AdaptiveFrequencies() { count.fill(1); }
-  PlySymbol symbol(int s) const {
-    std::uint32_t c = 0;
-    for (int i = 0; i < s; ++i) c += count[i];
-    return PlySymbol{c, count[s], total};
-  }
-  void update(int s) {
-    count[s] += 32;
-    total += 32;
-    if (total > (1u << 16)) {
-      total = 0;
-      for (auto& c : count) total += c = (c + 1) / 2;
-    }
-  }
-};
 
 // A game's record state, in the encoder and the decoder alike: the fields seen, by label, and the
 // moves seen from each position.
