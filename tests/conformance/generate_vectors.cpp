@@ -13,6 +13,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "codec/arith_coder.h"
+#include "codec/position_code.h"
 #include "common/endian.h"
 #include "common/hash.h"
 #include "common/zstd_frame.h"
@@ -839,8 +841,8 @@ void invalid_record_vectors() {
     invalid_vector("tag_date_out_of_range",
                    edit_block(dated, [&](std::string& b) { b[dated_end - 5] = static_cast<char>(b[dated_end - 5] + 2); }),
                    "Corruption", "TAGS-3", "a date column whose first value is one past 9999.12.31");
-    invalid_vector("tag_coding_reserved", edit_block(dated, [&](std::string& b) { b[dated_end - 7] = 7; }),
-                   "Corruption", "TAGS-1", "a column of coding 7 (reserved)");
+    invalid_vector("tag_coding_reserved", edit_block(dated, [&](std::string& b) { b[dated_end - 7] = 8; }),
+                   "Corruption", "TAGS-1", "a column of coding 8 (reserved)");
     // Player columns (9.4.3): the White column of encode/players, 06 05 02 00 00 00 01 (entries
     // 0 and 1, references 0 and 1), its key `White` in the key table.
     const std::string players = read(dir + "/encode/players.pga");
@@ -981,6 +983,83 @@ void invalid_column_vectors() {
                      " bytes, more than the column form of its group's texts can take");
 }
 
+// Start positions (9.4.4): a block of set-up games whose FENs take every form, and columns a
+// reader must reject.
+void position_vectors() {
+  const char* fens[] = {
+      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",   // derived, en passant style 1
+      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",    // style 0
+      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 3 1",    // counters given
+      "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",  // two plies
+      "b1rb1kqr/pppppppp/n7/1n6/8/3N4/P1PPPPPP/BNRB1KQR w KQkq - 0 4",  // Chess960, six plies
+      "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",       // one arrangement a side
+      "r1bq1rk1/1p1nppbp/p1np2p1/8/2P1P3/2N1QN1P/PP2BPP1/R1B2RK1 w - - 7 11",  // placement
+      "r3k3/8/8/8/8/8/8/R1R1K2R w KCq - 0 30",                          // an inner rook's right
+      "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 20",                             // an en passant square
+      "4k3/8/8/8/8/8/8/4K2R w K -",                                     // four fields
+      "4k3/8/8/8/8/8/8/4K2R w H - 0 30",                                // kept as text (Shredder-FEN)
+  };
+  std::string pgn;
+  for (const char* fen : fens) pgn += std::string("[FEN \"") + fen + "\"]\n\n*\n\n";
+  pgn += "[FEN \"8/8/8/4k3/8/8/4P3/4K3 b - - 5 40\"]\n\n40... Kd4 41. e3+ *\n";
+  encode_vector("positions", pgn, "TAGS-6 START-1",
+                "set-up positions coded derived (standard, Chess960 and one arrangement a side; every en passant "
+                "style and counters), by their squares (castling candidates, en passant, four fields) and kept as text");
+
+  // One game, one FEN: its tags section ends with the position column's codeword.
+  Game g;
+  g.tags = {Tag{"FEN", "8/8/8/4k3/8/8/4P3/4K3 b - - 5 40"}};
+  CodecStreams streams;
+  if (!encode_game(g, streams).ok()) std::abort();
+  const std::string one = archive_of({streams}, {g.tags});
+  const std::size_t tags_end = kBlockHeaderSize + kSections * kSectionEntrySize +
+                               get_le(one.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
+  const std::size_t column = std::string_view(one).find(std::string("\x03" "FEN\x01\x00\x07", 7), kHeaderSize);
+  if (column == std::string::npos) std::abort();
+  const std::size_t code_at = column + 7 + 2 - kHeaderSize;  // after the body's size and n (one byte each)
+  const std::size_t length = tags_end - code_at;
+  if (static_cast<std::uint8_t>(one[kHeaderSize + code_at - 1]) != length) std::abort();
+  // A codeword of `symbols`, then symbols of 1 bit until it fills `length` bytes.
+  const auto crafted = [&](std::vector<detail::PlySymbol> symbols) {
+    for (;;) {
+      std::string bytes;
+      std::uint64_t bits = 0;
+      detail::ArithEncoder enc(detail::BitSink{bytes, bits});
+      for (const auto& sym : symbols) enc.encode(sym.c, sym.f, sym.total);
+      enc.finish();
+      if (bytes.size() > length) std::abort();
+      if (bytes.size() == length)
+        return edit_block(one, [&](std::string& b) { b.replace(code_at, length, bytes); });
+      symbols.push_back(detail::PlySymbol{0, 1, 2});
+    }
+  };
+  invalid_vector("tag_position_plies", crafted({{1, 1, 3}, {0, 1, 3}, {11, 1, 65}, {0, 1, 1024}}), "Corruption",
+                 "TAGS-6", "a derived position (form 1) from the standard arrangement of 1024 plies");
+  std::vector<detail::PlySymbol> empty_board = {{2, 1, 3}};  // the placement form
+  for (int k = 0; k < 64; ++k)
+    empty_board.push_back({0, detail::kSquareFrequencies[make_square(k % 8, 7 - k / 8)][0], 4096});
+  empty_board.push_back({0, 1, 2});  // White to move; no castling or en passant candidates
+  empty_board.push_back({2, 1, 3});  // four fields
+  invalid_vector("tag_position_not_a_fen", crafted(empty_board), "Corruption", "TAGS-6",
+                 "a placement value of 64 empty squares: the FEN 8/8/8/8/8/8/8/8 w - - has no kings");
+  std::uint64_t bits = 0;
+  {
+    std::vector<detail::PlySymbol> symbols;
+    detail::PositionCoder coder;
+    if (coder.encode(g.tags[0].value, symbols) != detail::PositionCoder::kPlacement) std::abort();
+    std::string bytes;
+    detail::ArithEncoder enc(detail::BitSink{bytes, bits});
+    for (const auto& sym : symbols) enc.encode(sym.c, sym.f, sym.total);
+    enc.finish();
+  }
+  if (bits % 8 == 0) std::abort();  // no padding to spoil: another FEN is needed
+  invalid_vector("tag_position_padding", edit_block(one, [&](std::string& b) { b[tags_end - 1] ^= 1; }), "Corruption",
+                 "TAGS-6", "a position codeword whose padding after its last bit is not 0");
+  invalid_vector("tag_position_key",
+                 edit_block(one, [&](std::string& b) { b[column - kHeaderSize + 3] = 'M'; }), "Corruption", "TAGS-6",
+                 "a column of coding 7 whose key is FEM");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1001,6 +1080,7 @@ int main(int argc, char** argv) {
   invalid_record_vectors();
   invalid_frame_vectors();
   invalid_column_vectors();
+  position_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

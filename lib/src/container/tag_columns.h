@@ -39,7 +39,8 @@ struct ValueForm {
       case TagCoding::kTime: return parse_tag_time(v, out);
       case TagCoding::kIdentifier: return parse_tag_identifier(v, id, out);
       case TagCoding::kText:
-      case TagCoding::kPlayer: break;
+      case TagCoding::kPlayer:
+      case TagCoding::kPosition: break;
     }
     return false;
   }
@@ -51,7 +52,8 @@ struct ValueForm {
       case TagCoding::kTime: return format_tag_time(v, out);
       case TagCoding::kIdentifier: return format_tag_identifier(v, id, out);
       case TagCoding::kText:
-      case TagCoding::kPlayer: break;
+      case TagCoding::kPlayer:
+      case TagCoding::kPosition: break;
     }
   }
   // The values a decoder may produce: integers and ratings above -limit, the others from 0.
@@ -63,7 +65,8 @@ struct ValueForm {
       case TagCoding::kTime: return v >= 0 && v < kTagTimeLimit;
       case TagCoding::kIdentifier: return v >= 0 && v < identifier_limit(id.length);
       case TagCoding::kText:
-      case TagCoding::kPlayer: break;
+      case TagCoding::kPlayer:
+      case TagCoding::kPosition: break;
     }
     return false;
   }

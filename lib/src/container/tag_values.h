@@ -18,8 +18,9 @@ enum class TagCoding : std::uint8_t {
   kTime = 4,        // HH:MM:SS, from the previous time
   kIdentifier = 5,  // a fixed prefix and a base-62 or decimal tail
   kPlayer = 6,      // White and Black: entries of the players' table (9.10)
+  kPosition = 7,    // FEN: start positions as symbols of the start-position code (9.4.4)
 };
-inline constexpr std::uint8_t kTagCodings = 7;
+inline constexpr std::uint8_t kTagCodings = 8;
 
 // The most bytes a block's typed tag values take written out (spec 11).
 inline constexpr std::size_t kMaxTypedTagBytes = std::size_t{1} << 28;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "codec/position_code.h"
 #include "common/bytes.h"
 #include "container/format.h"
 #include "container/tag_columns.h"
@@ -223,11 +224,49 @@ Status read_players(ByteCursor& r, const std::uint32_t* slots, std::uint32_t cou
   return {};
 }
 
+// A position column (9.4.4): the codeword's values, then the text body of those kept as text.
+Status read_positions(ByteCursor& r, const std::uint32_t* slots, std::uint32_t count, const std::string& where,
+                      BlockTags& out) {
+  auto bad = [&](const std::string& what) { return corruption(where + ": tags section: " + what); };
+  std::string_view codeword;
+  if (!r.prefixed(codeword)) return bad("position codeword runs past the end");
+  detail::ArithDecoder in;
+  in.start(codeword, 0);
+  detail::PositionCoder coder;
+  std::vector<std::uint32_t> kept;
+  for (std::uint32_t e = 0; e < count; ++e) {
+    const std::size_t from = out.arena.size();
+    bool coded = false;
+    const char* why = nullptr;
+    if (!coder.decode(in, coded, out.arena, why))
+      return bad("position " + std::to_string(e + 1) + " of its column: " + why);
+    if (!coded) {
+      kept.push_back(slots[e]);
+      continue;
+    }
+    out.pending.push_back(BlockTags::Pending{slots[e], from, out.arena.size() - from});
+    if (out.arena.size() > kMaxTypedTagBytes) return bad("typed values larger than the limit");
+  }
+  const std::int64_t bits = in.finish();
+  if (bits < 0 || static_cast<std::uint64_t>(bits + 7) / 8 != codeword.size())
+    return bad("position codeword does not end where its length says");
+  if (bits % 8 && static_cast<std::uint8_t>(codeword.back()) & (0xFFu >> (bits % 8)))
+    return bad("position codeword padded with bits other than 0");
+  if (!kept.empty()) {
+    std::vector<std::string_view> values;
+    if (auto st = read_text_body(r, static_cast<std::uint32_t>(kept.size()), where, out, values); !st) return st;
+    for (std::size_t i = 0; i < kept.size(); ++i) out.views[kept[i]].value = values[i];
+  }
+  if (r.remaining() != 0) return bad("bytes left over in a column");
+  return {};
+}
+
 // A column other than a rating column: its values into the views of its slots.
 Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, std::uint32_t count,
                    const std::string& where, const PlayerNames* players, BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   if (coding == TagCoding::kPlayer) return read_players(r, slots, count, where, players, out);
+  if (coding == TagCoding::kPosition) return read_positions(r, slots, count, where, out);
   if (coding == TagCoding::kText) {
     if (auto st = read_text_body(r, count, where, out, out.values); !st) return st;
     for (std::uint32_t e = 0; e < count; ++e) out.views[slots[e]].value = out.values[e];
@@ -309,6 +348,7 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
     ByteCursor c(body[k]);
     if (coding[k] == TagCoding::kPlayer && name_field_of(keys[k]) != kPlayerField)
       return bad("a player column of a key other than White and Black");
+    if (coding[k] == TagCoding::kPosition && keys[k] != "FEN") return bad("a position column of a key other than FEN");
     if (auto st = read_column(c, coding[k], out.slots.data() + out.column_start[k], column_size[k], where, players,
                               out);
         !st)

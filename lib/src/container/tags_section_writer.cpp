@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "codec/position_code.h"
 #include "common/bytes.h"
 #include "common/zstd_frame.h"
 #include "container/format.h"
@@ -113,6 +114,25 @@ std::string typed_body(const ValueForm& form, const TypedValues& t, const std::v
   return body;
 }
 
+// A position column's body (9.4.4): the values' codeword of the start-position code, then the
+// values kept as text.
+std::string position_body(const std::vector<std::string_view>& values) {
+  detail::PositionCoder coder;
+  std::vector<detail::PlySymbol> symbols;
+  std::vector<std::string_view> kept;
+  for (std::string_view v : values)
+    if (coder.encode(v, symbols) == detail::PositionCoder::kText) kept.push_back(v);
+  std::string codeword;
+  std::uint64_t bits = 0;
+  detail::ArithEncoder enc(detail::BitSink{codeword, bits});
+  for (const detail::PlySymbol& s : symbols) enc.encode(s.c, s.f, s.total);
+  enc.finish();
+  std::string body;
+  put_prefixed(body, codeword);
+  if (!kept.empty()) put_text_body(kept, body);
+  return body;
+}
+
 // Chooses a column's coding among text and the typed codings that read at least half its values
 // (9.4.1 leaves the choice to the writer): the smallest body, compressed alone with zstd at
 // `level` (raw sizes with `level` 0), text on a tie.
@@ -212,6 +232,10 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
     if (!entries[k].empty()) {
       std::string body = player_body(entries[k]);
       if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{TagCoding::kPlayer, std::move(body), c};
+    }
+    if (keys[k] == "FEN") {
+      std::string body = position_body(columns[k]);
+      if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{TagCoding::kPosition, std::move(body), c};
     }
     for (const ValueForm& form : candidate_forms(columns[k])) {
       TypedValues t;
