@@ -11,7 +11,9 @@ possible). Then check that
   that FEN (first four fields, from --nofauxep), for positions taken from the games at
   several plies;
 - `pgnarc tree A --position FEN --json` gives each move's games and results as counted from
-  the games' moves and Result tags, each game counted where its line first reaches the position.
+  the games' moves and Result tags, each game counted where its line first reaches the position;
+- `pgnarc share A N` gives a token that `pgnarc share --open` turns into the game's moves and
+  start position.
 
 Usage: position_oracle.py PGNARC PGN_EXTRACT WORKDIR FILE.pgn...
 """
@@ -79,6 +81,15 @@ def check_file(pgnarc, extract, work, pgn):
                 sys.exit("%s game %d ply %d: pgnarc --ep legal %r, pgn-extract --nofauxep %r"
                          % (name, n, k, got, legal_fens[k]))
             checked += 1
+        token = run(pgnarc, "share", archive, str(n)).strip()
+        opened = run(pgnarc, "share", "--open", token)
+        moves_back = [t for t in re.findall(r"\S+", opened.split("\n\n", 1)[1])
+                      if not re.match(r"^(\d+\.+|1-0|0-1|1/2-1/2|\*)$", t)]
+        if moves_back != moves:
+            sys.exit("%s game %d: share token %s opens to %s, not %s" % (name, n, token, moves_back[:8], moves[:8]))
+        start = re.search(r'^\[FEN "(.*)"\]$', opened, re.M)
+        if ("FEN" in tags) != bool(start) or (start and start.group(1).split()[:3] != fens[0].split()[:3]):
+            sys.exit("%s game %d: share token %s opens to another start" % (name, n, token))
 
     # Positions to look for: from every ninth game, its start, plies 2, 7 and 20, and its end.
     targets = []
@@ -116,7 +127,8 @@ def check_file(pgnarc, extract, work, pgn):
         counts = [m["games"] for m in tree["moves"]]
         if counts != sorted(counts, reverse=True):
             sys.exit("%s: tree %r: moves not ordered by games: %s" % (name, target, counts))
-    print("%s: %d games, %d FENs and %d positions agree with pgn-extract" % (name, count, 2 * checked, len(targets)))
+    print("%s: %d games, %d FENs, %d positions and %d share tokens agree with pgn-extract"
+          % (name, count, 2 * checked, len(targets), count))
     return len(targets)
 
 

@@ -113,6 +113,44 @@ TEST(ConformanceManifest, CoversWhatTheSpecAsksFor) {
   EXPECT_GE(m.size(), 45u);
 }
 
+// Share tokens (spec 14): each token of tokens.tsv opens to its game, and the game gives the
+// token; the spec's example is one of them.
+TEST(ConformanceTokens, EveryTokenOpensToItsGameAndBack) {
+  std::istringstream in(test::read_file(test::corpus_path("conformance/tokens.tsv")));
+  std::string line;
+  int tokens = 0;
+  bool example = false;
+  while (std::getline(in, line)) {
+    const auto tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    const std::string token = line.substr(0, tab);
+    std::string pgn;
+    for (std::size_t i = tab + 1; i < line.size(); ++i) {
+      if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == 'n') {
+        pgn += '\n';
+        ++i;
+      } else {
+        pgn += line[i];
+      }
+    }
+    auto game = open_share_token(token);
+    ASSERT_TRUE(game.ok()) << token << ": " << game.error().message();
+    std::string text;
+    ASSERT_TRUE(write_pgn(*game, text).ok());
+    EXPECT_EQ(text, pgn) << token;
+    GameBuilder b;
+    PgnReader r(memory_input(pgn), "tokens.tsv");
+    ASSERT_TRUE(r.next(b).ok());
+    EXPECT_EQ(share_token(b.game()).value(), token);
+    example |= token == "ARHNKBxA" && pgn.find("1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0") != std::string::npos;
+    ++tokens;
+  }
+  EXPECT_GE(tokens, 20);
+  EXPECT_TRUE(example) << "the example of spec 14 is not in tokens.tsv";
+  const std::string spec = test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/pgnarc-format.md");
+  EXPECT_NE(spec.find("the token `ARHNKBxA`"), std::string::npos) << "spec 14's example token changed";
+}
+
 // The spec's hex must be the code's bytes, so the document cannot drift from the code.
 std::string spec() { return test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/pgnarc-format.md"); }
 

@@ -1003,8 +1003,8 @@ void position_vectors() {
   for (const char* fen : fens) pgn += std::string("[FEN \"") + fen + "\"]\n\n*\n\n";
   pgn += "[FEN \"8/8/8/4k3/8/8/4P3/4K3 b - - 5 40\"]\n\n40... Kd4 41. e3+ *\n";
   encode_vector("positions", pgn, "TAGS-6 START-1",
-                "set-up positions coded derived (standard, Chess960 and one arrangement a side; every en passant "
-                "style and counters), by their squares (castling candidates, en passant, four fields) and kept as text");
+                "set-up positions coded derived (standard, Chess960 and one arrangement a side; both en passant styles, "
+                "every kind of counters), by their squares (castling candidates, en passant, four fields) and kept as text");
 
   // One game, one FEN: its tags section ends with the position column's codeword.
   Game g;
@@ -1060,6 +1060,31 @@ void position_vectors() {
                  "a column of coding 7 whose key is FEM");
 }
 
+// Share tokens (spec 14): tokens.tsv, each token and the canonical PGN of the game it holds.
+void token_vectors() {
+  std::string pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0\n\n";
+  for (const char* name : {"moves_only", "promotions", "en_passant", "castling", "chess960_king_stays",
+                           "setup_black_to_move", "nested_variations", "positions"})
+    pgn += read(dir + "/encode/" + name + ".pgn") + "\n\n";
+  PgnReader reader(memory_input(pgn), "tokens.pgn");
+  std::string out;
+  for (;;) {
+    GameBuilder b;
+    auto got = reader.next(b);
+    if (!got.ok()) std::abort();
+    if (!*got) break;
+    auto token = share_token(b.game());
+    if (!token) continue;  // (a start kept as text, say: the spec's FEN that no form codes)
+    auto game = open_share_token(*token);
+    std::string text;
+    if (!game || !write_pgn(*game, text).ok()) std::abort();
+    std::string escaped;
+    for (char c : text) escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
+    out += *token + "\t" + escaped + "\n";
+  }
+  write("tokens.tsv", out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1081,6 +1106,7 @@ int main(int argc, char** argv) {
   invalid_frame_vectors();
   invalid_column_vectors();
   position_vectors();
+  token_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

@@ -9,5 +9,6 @@
 #include "pgnarc/pgn.h"
 #include "pgnarc/query.h"
 #include "pgnarc/salvage.h"
+#include "pgnarc/share.h"
 #include "pgnarc/status.h"
 #include "pgnarc/version.h"

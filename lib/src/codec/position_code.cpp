@@ -169,10 +169,7 @@ bool PositionCoder::code(Side& side, Value& v, std::string& text, const char*& w
     }
     if (!code_counters(side, v, true)) return false;
     const Position& p = line.pos;
-    const Square ep = double_step == kNoSquare ? kNoSquare
-                      : v.ep_style == 0        ? p.legal_ep_square()
-                      : v.ep_style == 1        ? double_step
-                                               : p.ep_square();
+    const Square ep = double_step == kNoSquare ? kNoSquare : v.ep_style == 0 ? p.legal_ep_square() : double_step;
     fen_with_counters(p, ep, v, text);
     return true;
   }
@@ -288,7 +285,7 @@ int PositionCoder::encode(std::string_view fen, std::vector<PlySymbol>& out) {
     const std::uint64_t plies = full == 0 ? 0 : 2 * (full - 1) + black;
     if (full > 0 && plies <= 16 && derive_position(*pos, static_cast<int>(plies), v)) {
       v.form = kDerived;
-      for (v.ep_style = 0; v.ep_style < 3; ++v.ep_style) {
+      for (v.ep_style = 0; v.ep_style < 2; ++v.ep_style) {
         v.counters = !counters ? kNoCounters : kReplayed;
         text.clear();
         if (text_of(v, text) && text == fen) break;
@@ -300,7 +297,7 @@ int PositionCoder::encode(std::string_view fen, std::vector<PlySymbol>& out) {
           if (text_of(v, text) && text == fen) break;
         }
       }
-      if (v.ep_style == 3) v.form = kText;
+      if (v.ep_style == 2) v.form = kText;
     }
     if (v.form == kText) {
       v = Value{};

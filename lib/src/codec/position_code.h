@@ -58,7 +58,7 @@ class PositionCoder {
   struct Value {
     int form = kText;
     // Derived: the start, the moves' indices (in canonical order), how the en passant square
-    // is written (0 legal capture, 1 after any double step, 2 where a pawn stands beside).
+    // is written after a double step (0 where a capture is legal, 1 always).
     int start = kStandard;
     std::uint32_t white = kStandardArrangement, black = kStandardArrangement;
     std::vector<int> moves;
@@ -82,8 +82,8 @@ class PositionCoder {
   // The value's FEN text, the position it gives (derived: replayed, else from the text).
   bool text_of(const Value& v, std::string& text) const;
 
-  AdaptiveFrequencies<3> form_, start_, ep_style_, counters_;
-  AdaptiveFrequencies<2> side_, castle_[4], ep_present_;
+  AdaptiveFrequencies<3> form_, start_, counters_;
+  AdaptiveFrequencies<2> ep_style_, side_, castle_[4], ep_present_;
   AdaptiveFrequencies<65> plies_, halfmove_, fullmove_;
   std::array<std::array<std::uint16_t, 13>, 64> seen_{};  // the column's symbols by square
   PieceTargets targets_;
