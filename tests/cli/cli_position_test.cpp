@@ -1,6 +1,7 @@
 // The position commands end to end: get --fen, find --position, tree (tests/cli/position_oracle.py
 // checks the same against pgn-extract on corpus files).
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -166,6 +167,47 @@ TEST_F(CliPosition, TreeCountsMovesResultsAndRatings) {
   r = run_cli("tree " + a_ + " --moves 'e4 e4'");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--moves: move 2 'e4'"), std::string::npos) << r.err;
+}
+
+// An archive packed with position filters answers every search as one without: the filters only
+// let blocks be skipped (blocks of 4 games here, so that some are).
+TEST(CliPositionFilter, SameAnswersWithAndWithoutFilters) {
+  test::ScratchDir scratch("cli_position_filter");
+  const std::string dir = scratch.path();
+  const std::string pgn = test::corpus_path("pgn/twic_events.pgn");
+  ASSERT_EQ(run_cli("pack -q --block-games 4 '" + pgn + "' -o '" + dir + "/plain.pga'").exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --block-games 4 --position-filter '" + pgn + "' -o '" + dir + "/filtered.pga'").exit_code, 0);
+  const auto size = [&](const char* name) {
+    return nlohmann::json::parse(run_cli("info --json '" + dir + "/" + name + "'").out)["file_bytes"].get<std::uint64_t>();
+  };
+  EXPECT_GT(size("filtered.pga"), size("plain.pga"));
+  EXPECT_EQ(run_cli("verify '" + dir + "/filtered.pga'").exit_code, 0);
+  // Positions of game 1 at several plies (the start, the opening, the middle game, the end), and
+  // one no game reaches.
+  std::vector<std::string> targets;
+  for (const char* k : {"0", "6", "20", "40"}) {
+    const auto r = run_cli("get '" + dir + "/plain.pga' 1 --fen " + k);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    targets.push_back(r.out.substr(0, r.out.size() - 1));
+  }
+  targets.push_back("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
+  for (const std::string& t : targets) {
+    const auto plain = run_cli("-q find '" + dir + "/plain.pga' --position '" + t + "'");
+    const auto filtered = run_cli("-q find '" + dir + "/filtered.pga' --position '" + t + "'");
+    EXPECT_EQ(plain.exit_code, 0);
+    EXPECT_EQ(filtered.out, plain.out) << t;
+    EXPECT_EQ(run_cli("-q tree '" + dir + "/filtered.pga' --position '" + t + "' --json").out,
+              run_cli("-q tree '" + dir + "/plain.pga' --position '" + t + "' --json").out)
+        << t;
+  }
+  // A middle-game position: most blocks skipped.
+  const auto r = run_cli("find '" + dir + "/filtered.pga' --position '" + targets[2] + "' --count");
+  EXPECT_EQ(r.out, "1\n") << "the game's own position, reached by it alone";
+  unsigned skipped = 0, blocks = 0;
+  ASSERT_EQ(std::sscanf(r.err.c_str(), "pgnarc: %u of %u blocks skipped", &skipped, &blocks), 2) << r.err;
+  EXPECT_GE(skipped, blocks * 3 / 4) << r.err;
+  EXPECT_EQ(run_cli("find '" + dir + "/plain.pga' --position '" + targets[2] + "' --count").err.find("skipped"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -15,11 +15,13 @@
 
 #include "codec/arith_coder.h"
 #include "codec/position_code.h"
+#include "common/bytes.h"
 #include "common/endian.h"
 #include "common/hash.h"
 #include "common/zstd_frame.h"
 #include "container/block_reader.h"
 #include "container/format.h"
+#include "container/position_filter.h"
 #include "container/text_columns.h"
 #include "pgnarc/pgnarc.h"
 #include "support/archive_surgery.h"
@@ -645,23 +647,23 @@ void invalid_record_vectors() {
   CodecStreams bad = s;
   // The game header's reserved bit, set in a whole archive (the block's directory keeps the
   // game's plies, which info reads without decoding): the structure section starts with the
-  // directory of one group, six one-byte varints (step 8, 3 plies, four columns).
+  // directory of one group, seven one-byte varints (step 8, 3 plies, four columns, no filter).
   invalid_vector("record_reserved_bit", edit_block(archive_of({s}, {{}}), [](std::string& b) {
                    const std::size_t structure = section_of(b, 2).first;
                    if (b[structure] != 8 || b[structure + 1] != 3) std::abort();
-                   b[structure + 6] = static_cast<char>(b[structure + 6] | 0x80);
+                   b[structure + 7] = static_cast<char>(b[structure + 7] | 0x80);
                  }),
                  "Corruption", "REC-HDR-1", "reserved bit in a game header");
   invalid_vector("record_counted_without_ply_count", edit_block(archive_of({s}, {{}}), [](std::string& b) {
                    const std::size_t structure = section_of(b, 2).first;
                    if (b[structure] != 8 || b[structure + 1] != 3) std::abort();
-                   b[structure + 6] = static_cast<char>(b[structure + 6] | 0x40);
+                   b[structure + 7] = static_cast<char>(b[structure + 7] | 0x40);
                  }),
                  "Corruption", "REC-HDR-1", "a game header that counts the main line by a PlyCount tag the game lacks");
   invalid_vector("record_tagged_result_without_tag", edit_block(archive_of({s}, {{}}), [](std::string& b) {
                    const std::size_t structure = section_of(b, 2).first;
-                   if (b[structure] != 8 || b[structure + 1] != 3 || (b[structure + 6] & 7) != 1) std::abort();
-                   b[structure + 6] = static_cast<char>((b[structure + 6] & ~7) | 5);
+                   if (b[structure] != 8 || b[structure + 1] != 3 || (b[structure + 7] & 7) != 1) std::abort();
+                   b[structure + 7] = static_cast<char>((b[structure + 7] & ~7) | 5);
                  }),
                  "Corruption", "REC-HDR-1", "a game header that takes its result from a Result tag the game lacks");
   {
@@ -1060,6 +1062,44 @@ void position_vectors() {
                  "a column of coding 7 whose key is FEM");
 }
 
+// Position filters (9.3.3): an archive whose blocks have them, and filters a reader must reject.
+void filter_vectors() {
+  WriterOptions o = stored();
+  o.position_filter = true;
+  const std::string pgn = read(dir + "/encode/moves_only.pgn") + "\n" + read(dir + "/encode/positions.pgn");
+  const std::string pga = pack(pgn, o);
+  valid_vector("position_filter", pga, "BLOCK-3 BLOCK-6",
+               "a block with a position filter (the keys of its main lines' positions)");
+  // The filter, where the directory read back has it.
+  DecodedBlock b;
+  const std::string_view block = std::string_view(pga).substr(kHeaderSize, parts_of(pga).blocks.at(0).size);
+  if (!decode_block(block, "x", b).ok() || b.directory.filter.empty()) std::abort();
+  const std::size_t filter = section_of(block, kStructure).first + (b.directory.filter.data() - b.sections[kStructure].data());
+  detail::ByteCursor head(b.directory.filter);
+  std::uint64_t n = 0, range = 0;
+  if (!head.varint(n) || !head.varint(range)) std::abort();
+  const std::size_t k_at = filter + b.directory.filter.size() - head.remaining();  // after n and R
+  if (block[k_at] != container::kFilterRiceBits) std::abort();
+  invalid_vector("filter_rice_parameter", edit_block(pga, [&](std::string& x) { x[k_at] = 33; }), "Corruption",
+                 "BLOCK-6", "a position filter of Rice parameter 33 (at most 32)");
+  // A remainder bit of the last code flipped: a set the reader reads, that lacks a key of the
+  // block's main lines.
+  container::FilterSet good;
+  if (!container::read_filter(b.directory.filter, good)) std::abort();
+  bool made = false;
+  for (std::size_t back = 1; back <= 8 * head.remaining() && !made; ++back) {
+    std::string f(b.directory.filter);
+    const std::size_t at = 8 * f.size() - back;
+    f[at / 8] = static_cast<char>(f[at / 8] ^ (0x80 >> (at % 8)));
+    container::FilterSet other;
+    if (!container::read_filter(f, other) || other.values == good.values) continue;
+    made = true;
+    invalid_vector("filter_missing_key", edit_block(pga, [&](std::string& x) { x.replace(filter, f.size(), f); }),
+                   "Corruption", "BLOCK-6", "a position filter that lacks the key of a position of a main line of its block");
+  }
+  if (!made) std::abort();
+}
+
 // Share tokens (spec 14): tokens.tsv, each token and the canonical PGN of the game it holds.
 void token_vectors() {
   std::string pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0\n\n";
@@ -1106,6 +1146,7 @@ int main(int argc, char** argv) {
   invalid_frame_vectors();
   invalid_column_vectors();
   position_vectors();
+  filter_vectors();
   token_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;

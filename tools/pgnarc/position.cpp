@@ -49,6 +49,10 @@ Result<PositionHits> search_position(Archive& archive, const Position& target, u
   auto hits = archive.find_position(target, threads, [&](std::uint64_t games) { progress.update(games); });
   if (!hits) return hits;
   progress.finish();
+  if (hits->blocks_filtered && !quiet())
+    std::fprintf(stderr, "pgnarc: %llu of %llu blocks skipped by their position filters\n",
+                 static_cast<unsigned long long>(hits->blocks_skipped),
+                 static_cast<unsigned long long>(archive.block_count()));
   if (hits->verbatim_games && !quiet())
     std::fprintf(stderr, "pgnarc: %llu games kept verbatim were not searched (they have no positions)\n",
                  static_cast<unsigned long long>(hits->verbatim_games));

@@ -82,6 +82,9 @@ struct PositionHit {
 struct PositionHits {
   std::vector<PositionHit> hits;     // ascending by game
   std::uint64_t verbatim_games = 0;  // games kept verbatim, which have no positions to search
+  // Blocks whose games were not decoded, their position filters (pack --position-filter)
+  // showing that none reaches the position, and blocks with a filter.
+  std::uint64_t blocks_skipped = 0, blocks_filtered = 0;
 };
 
 // One move of a position's tree: the games that played it there and how they ended.

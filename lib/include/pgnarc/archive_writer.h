@@ -33,6 +33,10 @@ struct WriterOptions {
   // the time to pack them (19: 2.0% and 4.4%, for 1.6x and 4x)
   int text_level = 15;
   bool compress = true;                  // false: every section stored uncompressed
+  // Each block keeps a position filter (spec 9.3.3): the pawns and material of its games' main
+  // lines' positions past the opening, so that a position search skips the blocks that cannot
+  // hold its position (about 7 bits a distinct key: tournament archives about a third larger).
+  bool position_filter = false;
   // A block's comments (texts) or verbatim games (raw) larger than twice this are split into
   // zstd frames of about this many bytes (whole directory groups of games), so that reading one
   // game decompresses only its own frame; 0: one frame per section.

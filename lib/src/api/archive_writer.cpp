@@ -21,6 +21,7 @@
 #include "container/file_header.h"
 #include "container/index.h"
 #include "container/name_collector.h"
+#include "container/position_filter.h"
 
 namespace pgnarc {
 
@@ -126,9 +127,9 @@ struct ArchiveWriter::Impl {
       entries = ChunkEntries{};
       return file->write(element);
     };
-    const auto add = [&](std::string_view value, const std::vector<std::uint32_t>& blocks) -> Status {
+    const auto add = [&](std::string_view value, const std::vector<std::uint32_t>& holding) -> Status {
       if (entries.count() == 0) first = value;
-      entries.add(value, blocks);
+      entries.add(value, holding);
       return entries.size() >= options.name_chunk_bytes ? close_chunk() : Status{};
     };
     // The players' table in the order of its entries (the collector's field 0, keyed by entry
@@ -365,6 +366,7 @@ Status ArchiveWriter::add_game(const Game& game) {
   Impl& s = *impl_;
   s.pending.streams.coder = move_coder(s.options);
   if (auto st = encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
+  if (s.options.position_filter) add_filter_keys(game, s.pending.filter_keys);
   s.pending.end_game(game.tags);
   collect_names(game.tags, s.pending_names);
   s.pending_bytes += 64 + 8 * game.events.size();

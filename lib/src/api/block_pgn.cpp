@@ -4,6 +4,7 @@
 
 #include "codec/san_hints.h"
 #include "container/block_reader.h"
+#include "container/position_filter.h"
 #include "pgn/san_hints.h"
 #include "pgnarc/pgn.h"
 
@@ -19,6 +20,12 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
   block.players = players;
   if (auto st = decode_block(bytes, where, block); !st) return st.error();
   if (block.games != expected_games) return corruption(where + ": game count differs from the index");
+  // A filter must hold every key of the block's main lines (9.3.3), or a search would miss games.
+  FilterSet filter;
+  const bool filtered = !block.directory.filter.empty();
+  if (filtered && !read_filter(block.directory.filter, filter))
+    return corruption(where + ": game directory: the position filter is not one");
+  std::vector<std::uint64_t> keys;
   CodecCursor c = block.cursor();
   out.clear();
   std::vector<std::uint8_t> hints;
@@ -28,6 +35,14 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
     for (const GameEvent& e : d->game.events) plies += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
     if (auto st = check_group_end(block, j, c, where); !st) return st.error();
+    if (filtered && !d->raw) {
+      keys.clear();
+      add_filter_keys(d->game, keys);
+      for (std::uint64_t k : keys)
+        if (!filter.may_hold(k))
+          return corruption(where + ": game " + std::to_string(first_game + j + 1) +
+                            ": a position of its main line is not in the block's position filter");
+    }
     if (d->raw) write_raw_game(d->raw_text, out);
     else if (auto st = detail::write_pgn_with_hints(d->game, hints, out); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());

@@ -1,5 +1,7 @@
 #include "api/pack_pipeline.h"
 
+#include "container/position_filter.h"
+
 namespace pgnarc {
 
 using namespace container;
@@ -34,6 +36,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
     Status st;
     if (builder.ok()) st = encode_game(builder.game(), b.streams, &out.stats);
     if (builder.ok() && st) {
+      if (options.position_filter) container::add_filter_keys(builder.game(), b.filter_keys);
       collect_names(builder.game().tags, out.names);
       b.end_game(builder.game().tags);
     } else {

@@ -5,6 +5,7 @@
 
 #include "api/archive_impl.h"
 #include "api/block_scan.h"
+#include "container/position_filter.h"
 
 namespace pgnarc {
 
@@ -58,15 +59,26 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
   if (auto st = f.need_all(); !st) return st.error();
   PositionHits out;
   std::uint64_t games_done = 0;
-  const auto work = [&f, &target](std::uint32_t b, std::string_view bytes) -> Result<PositionHits> {
+  const std::uint64_t key = filter_key(target);
+  const bool filterable = pawn_moves(target) >= kFilterMinPawnMoves;
+  const auto work = [&f, &target, key, filterable](std::uint32_t b, std::string_view bytes) -> Result<PositionHits> {
     DecodedBlock block;
     block.dictionaries = &f.dictionaries();
     block.players = f.players();
     const std::string where = f.where(b);
+    // A block whose position filter lacks the position's key holds no game that reaches it.
+    if (auto st = decode_block(bytes, where, block, BlockParts::kDirectory); !st) return st.error();
+    if (filterable && !block.directory.filter.empty()) {
+      FilterSet filter;
+      if (!read_filter(block.directory.filter, filter))
+        return corruption(where + ": game directory: the position filter is not one");
+      if (!filter.may_hold(key)) return PositionHits{{}, 0, 1, 1};
+    }
     if (auto st = decode_block(bytes, where, block); !st) return st.error();
     const BlockEntry& e = f.entry(b);
     if (block.games != e.games) return corruption(where + ": game count differs from the index");
     PositionHits found;
+    found.blocks_filtered = !block.directory.filter.empty();
     CodecCursor c = block.cursor();
     for (std::uint32_t j = 0; j < block.games; ++j) {
       auto d = decode_game(c, block.tags.game(j));
@@ -86,6 +98,8 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
   const auto deliver = [&](std::uint32_t b, PositionHits&& found) -> Result<bool> {
     out.hits.insert(out.hits.end(), found.hits.begin(), found.hits.end());
     out.verbatim_games += found.verbatim_games;
+    out.blocks_skipped += found.blocks_skipped;
+    out.blocks_filtered += found.blocks_filtered;
     games_done += f.entry(b).games;
     if (progress) progress(games_done);
     return true;

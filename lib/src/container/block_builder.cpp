@@ -6,6 +6,7 @@
 #include "common/endian.h"
 #include "common/hash.h"
 #include "common/zstd_frame.h"
+#include "container/position_filter.h"
 #include "container/tag_dictionary.h"
 #include "container/tags_section.h"
 #include "container/text_columns.h"
@@ -14,6 +15,7 @@ namespace pgnarc::container {
 
 using detail::get_le;
 using detail::put_le;
+using detail::put_prefixed;
 using detail::put_varint;
 
 void BlockBuilder::end_game(const std::vector<Tag>& game_tags) {
@@ -129,6 +131,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
   for (std::uint32_t k = 0; k < groups; ++k) put_varint(structure, move_bytes[k]);
   for (int i = 1; i < 4; ++i)
     for (std::uint32_t k = 0; k < groups; ++k) put_varint(structure, group_to(i, k) - group_from(i, k));
+  put_prefixed(structure, make_filter(filter_keys));
   structure += streams.structure;
   const std::string made = made_tags ? std::string() : tags_section(options);
   const std::string& tags_plain = made_tags ? *made_tags : made;

@@ -28,6 +28,9 @@ struct BlockBuilder {
   // Where each game ended in each stream (moves, structure, texts, raw): the game directory
   // (9.3.1) is made from these when the block is finished.
   std::vector<std::uint32_t> game_end[4];
+  // The filter keys of the block's main lines' positions (position_filter.h), if the block is
+  // to have a position filter.
+  std::vector<std::uint64_t> filter_keys;
 
   // Ends a game whose records were just appended to `streams`: its tags, its ends and the block
   // summary.

@@ -66,6 +66,7 @@ Status parse_directory(const std::string& where, const std::uint32_t raw[kSectio
   GameDirectory& dir = out.directory;
   dir.bytes = 0;
   dir.step = 0;
+  dir.filter = {};
   for (auto& g : dir.group_start) g.clear();
   auto bad = [&](const char* what) { return corruption(where + ": game directory: " + what); };
   ByteCursor r(out.sections[kStructure]);
@@ -87,8 +88,10 @@ Status parse_directory(const std::string& where, const std::uint32_t raw[kSectio
     }
     col[groups] = static_cast<std::uint32_t>(sum);
   }
+  std::uint64_t filter = 0;
+  if (!r.varint(filter) || !r.bytes(filter, dir.filter)) return bad("the position filter runs past the end of the structure section");
   dir.bytes = out.sections[kStructure].size() - r.remaining();
-  const std::size_t sizes[4] = {out.sections[kMoves].size(), r.remaining(), raw[kTexts], raw[kRaw]};
+  const std::size_t sizes[4] = {raw[kMoves], r.remaining(), raw[kTexts], raw[kRaw]};
   for (int i = 0; i < 4; ++i)
     if (dir.group_start[i].back() != sizes[i]) return bad("a stream's entries do not add up to its size");
   return {};
@@ -173,7 +176,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
     out.frames[s].done.clear();
     section_pos[s] = pos;
     pos += out.stored[s];
-    if (parts == BlockParts::kTagsOnly && s != kTags) {
+    if ((parts == BlockParts::kTagsOnly && s != kTags) || (parts == BlockParts::kDirectory && s != kStructure)) {
       out.sections[s].clear();
       continue;
     }
@@ -204,6 +207,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
     return decode_tags_section(out.sections[kTags], out.games, where, out.tags, out.players);
   }
   if (auto st = parse_directory(where, raw, out); !st) return st;
+  if (parts == BlockParts::kDirectory) return {};
   for (int s = kTexts; s < kSections; ++s) {
     if (!by_group(out.encoding[s])) continue;
     if (auto st = walk_frames(out, s, section_pos[s], where); !st) return st;

@@ -23,6 +23,7 @@ struct GameDirectory {
   std::uint32_t step = 0;
   std::uint64_t plies = 0;  // of all the block's lines, null moves included
   std::vector<std::uint32_t> group_start[4];
+  std::string_view filter;  // the position filter (position_filter.h), empty if none; a view into the structure section
 };
 
 // A section of one zstd frame per directory group, read lazily: the stored bytes (a view into
@@ -62,7 +63,9 @@ struct DecodedBlock {
 // sections are only checked (each frame's declared size against the directory) and left
 // compressed until group_ready() asks for a group. kTagsOnly: the tags section alone, decoded
 // (the other sections are left empty and unchecked; the block checksum still covers them).
-enum class BlockParts { kAll, kLazyGroups, kTagsOnly };
+// kDirectory: the structure section alone, decompressed and its directory parsed (a position
+// search reads a block's filter so).
+enum class BlockParts { kAll, kLazyGroups, kTagsOnly, kDirectory };
 // `where` ("block 3 at offset 1234") prefixes every error. Checks the checksum first.
 Status decode_block(std::string_view bytes, const std::string& where, DecodedBlock& out, BlockParts parts = BlockParts::kAll);
 // After decode_block with kLazyGroups: decompresses group k's frames where not done yet.
