@@ -28,12 +28,14 @@ TEST(PositionFilter, HoldsEveryKeyAndFewOthers) {
 
 TEST(PositionFilter, KeysFollowPawnsAndMaterial) {
   const auto pos = [](const char* fen) { return Position::from_fen(fen).value(); };
-  EXPECT_EQ(pawn_moves(Position()), 0);
-  EXPECT_EQ(pawn_moves(pos("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")), 2);
-  EXPECT_EQ(pawn_moves(pos("4k3/8/8/8/8/8/1p6/4K3 w - - 0 1")), 4) << "a Black pawn on its seventh rank";
-  // Four White pawns on the fifth rank: 8 pawn moves, keys kept.
+  EXPECT_EQ(progress(Position()), 0);
+  EXPECT_EQ(progress(pos("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")), 2);
+  EXPECT_EQ(progress(pos("rnbqkbnr/pppp1ppp/8/8/4p3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")), 2 + 1)
+      << "a Black pawn on its fifth rank, a White pawn gone";
+  EXPECT_EQ(progress(pos("4k3/8/8/8/8/8/1p6/4K3 w - - 0 1")), 29 + 4) << "a Black pawn on its seventh rank";
+  // Four White pawns on the fifth rank and two Black pawns at home: 8 pawn moves, 24 pieces gone.
   const Position start = pos("4k3/pp6/8/PPPP4/8/8/8/4K3 w - - 0 1");
-  EXPECT_EQ(pawn_moves(start), 8);
+  EXPECT_EQ(progress(start), 8 + 24);
   Game g;
   g.tags = {Tag{"FEN", start.fen()}};
   Position after = start;

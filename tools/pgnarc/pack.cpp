@@ -66,8 +66,8 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
       "(engine-annotated archives: reads about 2x faster, 4% larger); 0: never");
   cmd.add_flag("--position-filter", w.options.position_filter,
                "give each block a filter of its games' positions (their pawns and material), so that "
-               "find --position and tree skip the blocks that cannot hold a position of 6 or more pawn "
-               "moves (archives of tournament games about a third larger)");
+               "find --position and tree skip the blocks that cannot hold a position past the opening "
+               "(archives of tournament games about a third larger)");
   if (what == Writes::kGames) return;
   add_number(
       cmd, "--dict-kib", w.dict_kib, 0, 1024,

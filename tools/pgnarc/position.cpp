@@ -49,6 +49,10 @@ Result<PositionHits> search_position(Archive& archive, const Position& target, u
   auto hits = archive.find_position(target, threads, [&](std::uint64_t games) { progress.update(games); });
   if (!hits) return hits;
   progress.finish();
+  if (!hits->blocks_filtered && archive.block_count() > 1 && !quiet())
+    std::fprintf(stderr,
+                 "pgnarc: every block was decoded (pack --position-filter lets a search for a position past the "
+                 "opening skip blocks)\n");
   if (hits->blocks_filtered && !quiet())
     std::fprintf(stderr, "pgnarc: %llu of %llu blocks skipped by their position filters\n",
                  static_cast<unsigned long long>(hits->blocks_skipped),

@@ -60,7 +60,7 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
   PositionHits out;
   std::uint64_t games_done = 0;
   const std::uint64_t key = filter_key(target);
-  const bool filterable = pawn_moves(target) >= kFilterMinPawnMoves;
+  const bool filterable = container::progress(target) >= kFilterMinProgress;
   const auto work = [&f, &target, key, filterable](std::uint32_t b, std::string_view bytes) -> Result<PositionHits> {
     DecodedBlock block;
     block.dictionaries = &f.dictionaries();

@@ -31,8 +31,8 @@ std::uint64_t filter_key(const Position& p) {
   return detail::hash64(bytes);
 }
 
-int pawn_moves(const Position& p) {
-  int moves = 0;
+int progress(const Position& p) {
+  int moves = 32 - std::popcount(p.occupied());
   for (Color c : {kWhite, kBlack})
     for (Bitboard b = p.pieces(c, kPawn); b; b &= b - 1) {
       const int rank = rank_of(static_cast<Square>(std::countr_zero(b)));
@@ -48,7 +48,7 @@ void add_filter_keys(const Game& game, std::vector<std::uint64_t>& keys) {
   Position pos = *start;
   const std::size_t before = keys.size();
   const auto add = [&] {
-    if (pawn_moves(pos) >= kFilterMinPawnMoves) keys.push_back(filter_key(pos));
+    if (progress(pos) >= kFilterMinProgress) keys.push_back(filter_key(pos));
   };
   add();
   int depth = 0;

@@ -18,16 +18,16 @@ namespace pgnarc::container {
 // squares share a key; a main line's keys change only with pawn moves, captures and promotions.
 std::uint64_t filter_key(const Position& p);
 
-// The fewest pawn moves that can have led to `p`'s pawns: for each pawn on the k-th rank from its
-// side's first (k = 2 its start rank), 0 for k = 2, 1 for k = 3 or 4, k - 3 above.
-int pawn_moves(const Position& p);
-// Positions of fewer pawn moves (opening positions, found in most blocks) have no keys in a
-// filter, which would never let a search skip a block for them: a search for one reads every
-// block.
-inline constexpr int kFilterMinPawnMoves = 6;
+// How far a position is from the start: the fewest pawn moves that can have led to its pawns
+// (for each pawn on the k-th rank from its side's first, 0 for k = 2, 1 for k = 3 or 4, k - 3
+// above) plus the pieces missing from 32.
+int progress(const Position& p);
+// Positions of less progress (openings, found in most blocks) have no keys in a filter, which
+// would never let a search skip a block for them: a search for one reads every block.
+inline constexpr int kFilterMinProgress = 10;
 
 // Appends the keys of the positions of `game`'s main line (its start and after each ply) of at
-// least kFilterMinPawnMoves pawn moves. Nothing for a game whose tags give no start position or
+// least kFilterMinProgress. Nothing for a game whose tags give no start position or
 // whose moves are not legal.
 void add_filter_keys(const Game& game, std::vector<std::uint64_t>& keys);
 
