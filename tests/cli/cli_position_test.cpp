@@ -100,7 +100,7 @@ TEST_F(CliPosition, FindPosition) {
   auto r = run_cli("find " + a_ + " --position '" + sicilian_nf3 + "'");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "2\n3\n");
-  EXPECT_NE(r.err.find("1 games kept verbatim were not searched"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1 games kept verbatim in the blocks decoded were not searched"), std::string::npos) << r.err;
   EXPECT_EQ(run_cli("-q find " + a_ + " --position 'rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 7 30' --count").out,
             "2\n");
   // With tag filters: both must match.

@@ -111,5 +111,16 @@ TEST(Fen, SamePositionIgnoresCountersAndIllegalEnPassant) {
   EXPECT_EQ(pinned.fen(kNoSquare), "7k/8/8/KPp4r/8/8/8/8 w - - 0 2");
 }
 
+TEST(Fen, AfterPliesOfAMainLine) {
+  Game g;
+  EXPECT_EQ(fen_after(g, 0).value(), Position().fen());
+  EXPECT_FALSE(fen_after(g, 1).ok()) << "no ply to play";
+  EXPECT_FALSE(fen_after(g, -1).ok()) << "no position before the start";
+  g.events = {GameEvent::make_move(Position().parse_san("e4").value()), GameEvent::begin_variation(),
+              GameEvent::make_move(Position().parse_san("d4").value()), GameEvent::end_variation()};
+  EXPECT_EQ(fen_after(g, 1).value(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1") << "the variation skipped";
+  EXPECT_EQ(fen_after(g, 1, FenEnPassant::kWhenLegal).value(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+}
+
 }  // namespace
 }  // namespace pgnarc

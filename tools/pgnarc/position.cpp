@@ -58,7 +58,7 @@ Result<PositionHits> search_position(Archive& archive, const Position& target, u
                  static_cast<unsigned long long>(hits->blocks_skipped),
                  static_cast<unsigned long long>(archive.block_count()));
   if (hits->verbatim_games && !quiet())
-    std::fprintf(stderr, "pgnarc: %llu games kept verbatim were not searched (they have no positions)\n",
+    std::fprintf(stderr, "pgnarc: %llu games kept verbatim in the blocks decoded were not searched (they have no positions)\n",
                  static_cast<unsigned long long>(hits->verbatim_games));
   return hits;
 }

@@ -12,6 +12,21 @@ namespace pgnarc {
 
 using namespace container;
 
+void BlockGameChecks::game(const DecodedGame& d) {
+  for (const GameEvent& e : d.game.events) plies_ += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
+  if (!block_.directory.filter.empty() && !d.raw) add_filter_keys(d.game, keys_);
+}
+
+Status BlockGameChecks::finish() const {
+  if (plies_ != block_.directory.plies) return corruption(where_ + ": the games' plies differ from the game directory's count");
+  if (block_.directory.filter.empty()) return {};
+  bool bad = false;
+  const bool holds = filter_holds(block_.directory.filter, keys_, bad);
+  if (bad) return corruption(where_ + ": game directory: the position filter is not one");
+  if (!holds) return corruption(where_ + ": a position of a main line of its games is not in its position filter");
+  return {};
+}
+
 Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
                               std::uint64_t first_game, const ReaderDictionaries* dictionaries,
                               const PlayerNames* players, std::string out) {
@@ -20,35 +35,21 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
   block.players = players;
   if (auto st = decode_block(bytes, where, block); !st) return st.error();
   if (block.games != expected_games) return corruption(where + ": game count differs from the index");
-  // A filter must hold every key of the block's main lines (9.3.3), or a search would miss games.
-  FilterSet filter;
-  const bool filtered = !block.directory.filter.empty();
-  if (filtered && !read_filter(block.directory.filter, filter))
-    return corruption(where + ": game directory: the position filter is not one");
-  std::vector<std::uint64_t> keys;
+  BlockGameChecks checks(block, where);
   CodecCursor c = block.cursor();
   out.clear();
   std::vector<std::uint8_t> hints;
-  std::uint64_t plies = 0;
   for (std::uint32_t j = 0; j < block.games; ++j) {
     auto d = detail::decode_game_with_hints(c, block.tags.game(j), hints);
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
-    for (const GameEvent& e : d->game.events) plies += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
     if (auto st = check_group_end(block, j, c, where); !st) return st.error();
-    if (filtered && !d->raw) {
-      keys.clear();
-      add_filter_keys(d->game, keys);
-      for (std::uint64_t k : keys)
-        if (!filter.may_hold(k))
-          return corruption(where + ": game " + std::to_string(first_game + j + 1) +
-                            ": a position of its main line is not in the block's position filter");
-    }
+    checks.game(*d);
     if (d->raw) write_raw_game(d->raw_text, out);
     else if (auto st = detail::write_pgn_with_hints(d->game, hints, out); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
   }
   if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");
-  if (plies != block.directory.plies) return corruption(where + ": the games' plies differ from the game directory's count");
+  if (auto st = checks.finish(); !st) return st.error();
   return out;
 }
 

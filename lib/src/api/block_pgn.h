@@ -4,12 +4,35 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "codec/codec.h"
+#include "container/block_reader.h"
 #include "container/tag_dictionary.h"
 #include "container/tags_section.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc {
+
+// What a reader checks of a block whose every game it decodes, besides each game itself: that
+// their plies add up to the directory's count (9.3.1) and that its position filter, if any, is
+// one and holds every key of their main lines (9.3.3).
+class BlockGameChecks {
+ public:
+  BlockGameChecks(const container::DecodedBlock& block, const std::string& where) : block_(block), where_(where) {}
+  BlockGameChecks(const BlockGameChecks&) = delete;
+  BlockGameChecks& operator=(const BlockGameChecks&) = delete;
+  // After each game of the block, in order.
+  void game(const DecodedGame& d);
+  // After the last.
+  Status finish() const;
+
+ private:
+  const container::DecodedBlock& block_;
+  const std::string& where_;
+  std::uint64_t plies_ = 0;
+  std::vector<std::uint64_t> keys_;
+};
 
 // Decodes the whole block `bytes` (every check made: checksum, the game count the index gives,
 // every game, the directory, leftover bytes) and writes its games as PGN into `out` (cleared

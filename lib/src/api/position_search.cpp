@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "api/archive_impl.h"
+#include "api/block_pgn.h"
 #include "api/block_scan.h"
 #include "container/position_filter.h"
 
@@ -67,16 +68,17 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
     block.players = f.players();
     const std::string where = f.where(b);
     // A block whose position filter lacks the position's key holds no game that reaches it.
+    const BlockEntry& e = f.entry(b);
     if (auto st = decode_block(bytes, where, block, BlockParts::kDirectory); !st) return st.error();
+    if (block.games != e.games) return corruption(where + ": game count differs from the index");
     if (filterable && !block.directory.filter.empty()) {
-      FilterSet filter;
-      if (!read_filter(block.directory.filter, filter))
-        return corruption(where + ": game directory: the position filter is not one");
-      if (!filter.may_hold(key)) return PositionHits{{}, 0, 1, 1};
+      bool bad = false;
+      const bool holds = filter_holds(block.directory.filter, {key}, bad);
+      if (bad) return corruption(where + ": game directory: the position filter is not one");
+      if (!holds) return PositionHits{{}, 0, 1, 1};
     }
     if (auto st = decode_block(bytes, where, block); !st) return st.error();
-    const BlockEntry& e = f.entry(b);
-    if (block.games != e.games) return corruption(where + ": game count differs from the index");
+    BlockGameChecks checks(block, where);
     PositionHits found;
     found.blocks_filtered = !block.directory.filter.empty();
     CodecCursor c = block.cursor();
@@ -84,6 +86,7 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
       auto d = decode_game(c, block.tags.game(j));
       if (!d) return corruption(where + ": game " + std::to_string(e.first_game + j + 1) + ": " + d.error().message());
       if (auto st = check_group_end(block, j, c, where); !st) return st.error();
+      checks.game(*d);
       if (d->raw) {
         ++found.verbatim_games;
         continue;
@@ -93,6 +96,7 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
       if (auto hit = first_reach(d->game, *start, target, e.first_game + j)) found.hits.push_back(*hit);
     }
     if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");
+    if (auto st = checks.finish(); !st) return st.error();
     return found;
   };
   const auto deliver = [&](std::uint32_t b, PositionHits&& found) -> Result<bool> {

@@ -100,16 +100,19 @@ std::string make_filter(std::vector<std::uint64_t> keys) {
   return out;
 }
 
-bool FilterSet::may_hold(std::uint64_t key) const {
-  return std::binary_search(values.begin(), values.end(), scaled(key, range));
-}
-
-bool read_filter(std::string_view filter, FilterSet& out) {
+bool filter_holds(std::string_view filter, std::vector<std::uint64_t> keys, bool& bad) {
+  bad = true;
   detail::ByteCursor r(filter);
   std::uint64_t n = 0, range = 0;
   std::uint8_t k = 0;
   if (!r.varint(n) || !r.varint(range) || !r.u8(k) || n == 0 || range < n || k > 32 || n > 8 * r.remaining())
     return false;
+  // The keys' values, ascending, met one after the other as the codes give the filter's.
+  for (std::uint64_t& key : keys) key = scaled(key, range);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::size_t next = 0;
+  bool missing = false;
   const std::string_view codes = filter.substr(filter.size() - r.remaining());
   const std::uint64_t total = 8 * codes.size();
   std::uint64_t at = 0;
@@ -119,9 +122,6 @@ bool read_filter(std::string_view filter, FilterSet& out) {
     ++at;
     return static_cast<int>(b);
   };
-  out.range = range;
-  out.values.clear();
-  out.values.reserve(n);
   std::uint64_t value = 0;
   for (std::uint64_t i = 0; i < n; ++i) {
     std::uint64_t q = 0;
@@ -137,13 +137,15 @@ bool read_filter(std::string_view filter, FilterSet& out) {
     const std::uint64_t gap = (q << k) | rest;
     if (gap >= range || (i > 0 && gap >= range - value - 1)) return false;
     value = i == 0 ? gap : value + gap + 1;
-    out.values.push_back(value);
+    for (; next < keys.size() && keys[next] < value; ++next) missing = true;  // passed without holding it
+    if (next < keys.size() && keys[next] == value) ++next;
   }
   // After the last code: only the 0 bits that fill its byte.
   if (total - at >= 8) return false;
   for (int b; (b = bit()) >= 0;)
     if (b) return false;
-  return true;
+  bad = false;
+  return !missing && next == keys.size();
 }
 
 }  // namespace pgnarc::container

@@ -35,17 +35,11 @@ void add_filter_keys(const Game& game, std::vector<std::uint64_t>& keys);
 // the Rice codes; with no keys, the empty string (no filter).
 std::string make_filter(std::vector<std::uint64_t> keys);
 
-// A filter read back: its values (ascending) and range.
-struct FilterSet {
-  std::vector<std::uint64_t> values;
-  std::uint64_t range = 0;
-  // Whether a position of key `key` may have gone into the filter (false: none did).
-  bool may_hold(std::uint64_t key) const;
-};
-// Reads `filter` (non-empty) into `out`; false if it is not one (BLOCK-6: counts past its end, a
-// range of 0 or below the count, k above 32, values outside the range, bytes or bits after the
-// last code that are not 0).
-bool read_filter(std::string_view filter, FilterSet& out);
+// Whether a filter holds every key of `keys` (any order), read as a stream of codes (a filter of
+// 2^31 values takes no memory); false, with `bad` set, if the filter is not one (BLOCK-6: a
+// count past its end, a range below the count, k above 32, values outside the range, bytes or
+// bits after the last code that are not 0).
+bool filter_holds(std::string_view filter, std::vector<std::uint64_t> keys, bool& bad);
 
 // The Rice parameter this writer uses: about 1 block in 2^5 that lacks a key lets it through.
 inline constexpr int kFilterRiceBits = 5;

@@ -91,6 +91,7 @@ Square fen_ep_field(std::string_view fen) {
 }  // namespace
 
 Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep) {
+  if (plies < 0) return invalid_input("no position before the start (" + std::to_string(plies) + " plies)");
   auto start = start_position(game.tags);
   if (!start) return start.error();
   Position pos = *start;
