@@ -9,7 +9,8 @@ possible). Then check that
   every game (and --ep legal the --nofauxep one);
 - `pgnarc find A --position FEN --count` and `--numbers` equal the games whose main line has
   that FEN (first four fields, from --nofauxep), for positions taken from the games at
-  several plies;
+  several plies, also on the archive packed with position filters (blocks of 8 games, read
+  game by game);
 - `pgnarc tree A --position FEN --json` gives each move's games and results as counted from
   the games' moves and Result tags, each game counted where its line first reaches the position;
 - `pgnarc share A N` gives a token that `pgnarc share --open` turns into the game's moves and
@@ -59,8 +60,10 @@ def key(fen):
 def check_file(pgnarc, extract, work, pgn):
     name = os.path.splitext(os.path.basename(pgn))[0]
     archive = os.path.join(work, name + ".pga")
+    filtered = os.path.join(work, name + ".filtered.pga")
     canonical = os.path.join(work, name + ".pgn")
     run(pgnarc, "pack", "-q", "--force", pgn, "-o", archive)
+    run(pgnarc, "pack", "-q", "--force", "--position-filter", "--block-games", "8", pgn, "-o", filtered)
     with open(canonical, "w", encoding="latin-1") as f:
         f.write(run(pgnarc, "unpack", archive))
     common = [extract, "--fencomments", "--novars", "-C", "-N", "-V", "-w", "1000000", "-s", canonical]
@@ -104,6 +107,9 @@ def check_file(pgnarc, extract, work, pgn):
             sys.exit("%s: --position %r: pgnarc %s, pgn-extract %s" % (name, target, got[:20], want[:20]))
         if int(run(pgnarc, "find", archive, "--position", target, "--count")) != len(want):
             sys.exit("%s: --position %r: --count differs from --numbers" % (name, target))
+        got = run(pgnarc, "find", filtered, "--position", target, "--numbers").split()
+        if list(map(int, got)) != want:
+            sys.exit("%s: --position %r with position filters: pgnarc %s, pgn-extract %s" % (name, target, got[:20], want[:20]))
 
         moves_want = {}
         for n in want:
@@ -119,6 +125,8 @@ def check_file(pgnarc, extract, work, pgn):
             entry[2] += result == "1/2-1/2"
             entry[3] += result == "0-1"
         tree = json.loads(run(pgnarc, "tree", archive, "--position", target, "--json"))
+        if json.loads(run(pgnarc, "tree", filtered, "--position", target, "--json")) != tree:
+            sys.exit("%s: tree %r differs with position filters" % (name, target))
         if tree["games"] != len(want):
             sys.exit("%s: tree %r: %d games, pgn-extract %d" % (name, target, tree["games"], len(want)))
         moves_got = {m["san"].rstrip("+#"): [m["games"], m["white"], m["draws"], m["black"]] for m in tree["moves"]}

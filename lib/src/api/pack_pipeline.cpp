@@ -13,6 +13,7 @@ StoreOptions store_options(const WriterOptions& options) {
   s.text_level = options.text_level;
   s.text_columns = options.text_columns;
   s.frame_bytes = options.frame_bytes;
+  s.position_filter = options.position_filter;
   return s;
 }
 

@@ -1,7 +1,9 @@
 // Archive::find_position and position_tree: every block's games decoded on worker threads, each
 // main line walked and compared with the position looked for.
 #include <algorithm>
+#include <bit>
 #include <charconv>
+#include <optional>
 
 #include "api/archive_impl.h"
 #include "api/block_pgn.h"
@@ -22,20 +24,38 @@ std::uint16_t rating(const std::string* value) {
   return ec == std::errc() && end == value->data() + value->size() ? static_cast<std::uint16_t>(v) : 0;
 }
 
-GameResult result_of(const Game& g) {
-  if (const std::string* r = g.tag("Result")) {
+// The Result tag's result where it is one, else the termination marker's.
+GameResult result_of(const std::vector<Tag>& tags, GameResult marker) {
+  if (const std::string* r = find_tag(tags, "Result")) {
     for (GameResult x : {GameResult::kWhiteWins, GameResult::kBlackWins, GameResult::kDraw, GameResult::kUnknown})
       if (*r == result_text(x)) return x;
   }
-  return g.result;
+  return marker;
+}
+
+PositionHit hit_of(const std::vector<Tag>& tags, GameResult marker, const Position& at, Move next, std::uint64_t index) {
+  return PositionHit{index, next, result_of(tags, marker),
+                     rating(find_tag(tags, at.side_to_move() == kWhite ? "WhiteElo" : "BlackElo"))};
+}
+
+// Whether a line at `p` can still reach `t`: pieces, pawns and castling rights never come back,
+// and no pawn returns to its start rank.
+bool may_reach(const Position& p, const Position& t) {
+  for (Color c : {kWhite, kBlack}) {
+    if (std::popcount(p.pieces(c)) < std::popcount(t.pieces(c)) ||
+        std::popcount(p.pieces(c, kPawn)) < std::popcount(t.pieces(c, kPawn)))
+      return false;
+    const Bitboard home = c == kWhite ? 0xFF00ULL : 0xFF000000000000ULL;
+    if (t.pieces(c, kPawn) & home & ~p.pieces(c, kPawn)) return false;
+    for (CastleSide s : {kKingSide, kQueenSide})
+      if (t.castling_rook(c, s) != kNoSquare && p.castling_rook(c, s) != t.castling_rook(c, s)) return false;
+  }
+  return true;
 }
 
 // Where the main line of `g` (from `start`) first reaches `target`, as a hit of game `index`.
 std::optional<PositionHit> first_reach(const Game& g, Position pos, const Position& target, std::uint64_t index) {
-  const auto hit = [&](Move next) {
-    const std::string* elo = g.tag(pos.side_to_move() == kWhite ? "WhiteElo" : "BlackElo");
-    return PositionHit{index, next, result_of(g), rating(elo)};
-  };
+  const auto hit = [&](Move next) { return hit_of(g.tags, g.result, pos, next, index); };
   bool here = same_position(pos, target);
   int depth = 0;
   for (const GameEvent& e : g.events) {
@@ -78,9 +98,34 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
       if (!holds) return PositionHits{{}, 0, 1, 1};
     }
     if (auto st = decode_block(bytes, where, block); !st) return st.error();
-    BlockGameChecks checks(block, where);
     PositionHits found;
     found.blocks_filtered = !block.directory.filter.empty();
+    if (block.directory.step == 1) {
+      // One game a group: each game read from its own start, its main line only as far as it can
+      // still reach the position.
+      for (std::uint32_t j = 0; j < block.games; ++j) {
+        std::vector<Tag> tags = block.tags.game(j);
+        std::optional<PositionHit> hit;
+        const auto visit = [&](const Position& pos, Move next) {
+          if (same_position(pos, target)) {
+            hit = hit_of(tags, GameResult::kNone, pos, next, e.first_game + j);  // (its result below)
+            return false;
+          }
+          return !next.is_none() && may_reach(pos, target);
+        };
+        bool raw = false;
+        GameResult marker = GameResult::kNone;
+        if (auto st = scan_main_line(group_cursor(block, j, true), tags, visit, raw, marker); !st)
+          return corruption(where + ": game " + std::to_string(e.first_game + j + 1) + ": " + st.error().message());
+        found.verbatim_games += raw;
+        if (hit) {
+          hit->result = result_of(tags, marker);
+          found.hits.push_back(*hit);
+        }
+      }
+      return found;
+    }
+    BlockGameChecks checks(block, where);
     CodecCursor c = block.cursor();
     for (std::uint32_t j = 0; j < block.games; ++j) {
       auto d = decode_game(c, block.tags.game(j));

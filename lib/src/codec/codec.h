@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,6 +82,17 @@ struct DecodedGame {
 // past the end, a reserved value, a move codeword whose value lies in no symbol or whose closing
 // bits are not a coder's, a move where there is no legal move) fails with Corruption.
 Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags);
+
+// Reads the main line of the next game of `in` ply by ply, for a search: visit(position, move)
+// for each ply (the position it is played in; Move::null() for a null move), then
+// visit(position, Move::none()) where the line ends; stops as soon as visit returns false. Reads
+// no more of the game than its main line's moves need, and does not advance `in` (a caller that
+// scans game after game starts each at its own directory group: one game a group). Sets `raw`
+// for a game kept verbatim (visit is not called) and `result` to the game's result. Damage it
+// meets is Corruption; it does not check what lies beyond the moves it reads.
+Status scan_main_line(const CodecCursor& in, std::vector<Tag> tags,
+                      const std::function<bool(const Position& before, Move move)>& visit, bool& raw,
+                      GameResult& result);
 
 // Advances `in` past the next game (whose tags are `tags`): a game's codeword ends where its
 // moves end, so this decodes the game (decode_game, the game dropped).

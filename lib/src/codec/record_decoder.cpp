@@ -298,6 +298,90 @@ class DecodePolicy {
   RecordModel records_;   // the game's record comments
 };
 
+// The policy of scan_main_line: the main line's moves one by one, to a visitor, and nothing
+// else made of the record (items are read past, clocks taken as they are).
+class ScanPolicy {
+ public:
+  using Start = model::LineState;
+  struct Line {
+    std::vector<std::uint32_t> nulls;
+  };
+  // What ends the walk early: the visitor said stop, or the main line is read (its variations
+  // and records do not matter). Not an error of the record.
+  static constexpr const char* kStop = "scan stopped";
+
+  ScanPolicy(std::vector<Tag> tags, const std::function<bool(const Position&, Move)>& visit, const CodecCursor& in)
+      : tags_(std::move(tags)), visit_(visit), coder_(in.coder) {
+    decoder_.start(in.moves, in.move_bit);
+  }
+  bool raw = false, stopped = false;
+  GameResult result = GameResult::kNone;
+
+  void raw_game(std::string_view) { raw = true; }
+  void begin_game(GameResult r) { result = r; }
+  const std::vector<Tag>& tags() const { return tags_; }
+  void frame_comment(int, CommentKind, std::string_view) {}
+  Status main_line(Start& start) {
+    auto s = start_position(tags_);
+    if (!s) return corrupt_record("the tags give no start position: " + s.error().message());
+    start = Start{*s, {}};
+    return {};
+  }
+  void null_move(Line& line, std::uint32_t ply) { line.nulls.push_back(ply); }
+  void begin_track(Line&, std::uint64_t) {}
+  bool track_clock(std::uint64_t, std::uint64_t, int) { return true; }
+  void track_entry(Line&, std::uint64_t, ClockFrame, std::string_view, std::string_view, const Evaluation&) {}
+  void item(Line&, std::uint32_t, ItemType, std::uint8_t, std::string_view) {}
+  void clock_item(Line&, std::uint32_t, std::uint64_t, std::string_view, std::string_view) {}
+  void record_item(Line&, std::uint32_t, std::string_view) {}
+  Status end_moves(CodecCursor&) { return {}; }
+
+  template <class Walker>
+  Status moves(Walker&, Line& line, const Start& start, std::uint64_t plies, int) {
+    const bool ends = plies == kUnknownPlies;
+    Start at = start;
+    std::size_t next_null = 0;
+    for (std::uint64_t slot = 0;; ++slot) {
+      if (!ends && slot == plies) break;
+      if (next_null < line.nulls.size() && line.nulls[next_null] == slot) {
+        ++next_null;
+        if (!visit_(at.pos, Move::null())) return stop();
+        at.play_null();
+        continue;
+      }
+      generate_targets(at.pos, targets_);
+      ply_frequencies(coder_, ends, slot, at.pos, targets_, at.history, freq_);
+      int m = 0;
+      if (freq_.total) {
+        m = read_symbol(decoder_, freq_);
+        if (m == -2) return corrupt_record("move codeword holds no symbol here");
+        if (m == -1) break;
+      } else if (targets_.total == 0) {
+        return corrupt_record("a move is coded where there is no legal move");
+      }
+      if (ends && slot == kMaxPlies) return corrupt_record("more than 65536 plies in the game");
+      const Move move = move_at_index(at.pos, targets_, m);
+      if (!visit_(at.pos, move)) return stop();
+      at.play(move);
+    }
+    visit_(at.pos, Move::none());
+    return stop();
+  }
+
+ private:
+  Status stop() {
+    stopped = true;
+    return corrupt_record(kStop);
+  }
+
+  std::vector<Tag> tags_;
+  const std::function<bool(const Position&, Move)>& visit_;
+  MoveCoder coder_;
+  ArithDecoder decoder_;
+  PieceTargets targets_;
+  PlyFrequencies freq_;
+};
+
 Result<DecodedGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>* hints) {
   DecodePolicy policy(std::move(tags), hints, in);
   if (auto st = RecordWalker<DecodePolicy>(in, policy).walk(); !st) return st.error();
@@ -307,6 +391,17 @@ Result<DecodedGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<s
 }  // namespace
 
 Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags) { return decode(in, std::move(tags), nullptr); }
+
+Status scan_main_line(const CodecCursor& in, std::vector<Tag> tags,
+                      const std::function<bool(const Position&, Move)>& visit, bool& raw, GameResult& result) {
+  CodecCursor c = in;
+  ScanPolicy policy(std::move(tags), visit, c);
+  Status st = RecordWalker<ScanPolicy>(c, policy).walk();
+  raw = policy.raw;
+  result = policy.result;
+  if (policy.stopped) return {};
+  return st;
+}
 
 Status skip_game(CodecCursor& in, const std::vector<Tag>& tags) {
   auto d = decode(in, tags, nullptr);

@@ -101,6 +101,9 @@ std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
   // Where the texts or verbatim games are stored by group, a group holds about frame_bytes of
   // them instead: smaller frames would compress them less well.
   constexpr std::uint64_t kGroupCodeword = 1024;
+  // A block made for position search: a search reads each game's main line from its own start,
+  // as far as it can still reach the position.
+  if (options.position_filter) return 1;
   const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
   if (options.compress && options.frame_bytes != 0 && big > 2 * options.frame_bytes)
     return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));

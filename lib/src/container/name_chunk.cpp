@@ -120,12 +120,12 @@ Status visit_name_entries(std::string_view content, const std::string& where, co
   for (std::size_t i = 0; i < count; ++i) {
     // The value is the first `shared` bytes of the one before, then its own rest, which must not
     // begin with the byte that follows them there (`shared` is the longest prefix in common).
-    std::uint64_t shared;
+    std::uint64_t shared = 0;
     (void)shared_col.varint(shared);  // (read above)
     if (shared > last.size()) return bad("name entry " + std::to_string(i) + " shares more than the value before holds");
     value.assign(last, 0, static_cast<std::size_t>(shared));
     for (;;) {
-      std::uint8_t c;
+      std::uint8_t c = 0;
       (void)rests_col.u8(c);
       if (c == static_cast<std::uint8_t>(kRestEnd)) break;
       if (c == static_cast<std::uint8_t>(kRestEscape)) {
