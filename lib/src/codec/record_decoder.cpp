@@ -17,6 +17,24 @@ using namespace detail;
 
 namespace {
 
+// The move of ply `slot` of a line at `at` (its targets `t` generated), read off `dec` with the
+// coder's frequencies (`freq` their scratch): Move::none() at the end of a line that `ends`, or
+// Corruption where the codeword holds no move.
+Result<Move> read_ply(ArithDecoder& dec, MoveCoder coder, bool ends, std::uint64_t slot, const model::LineState& at,
+                      const PieceTargets& t, PlyFrequencies& freq) {
+  ply_frequencies(coder, ends, slot, at.pos, t, at.history, freq);
+  int m = 0;
+  if (freq.total) {
+    m = read_symbol(dec, freq);
+    if (m == -2) return corrupt_record("move codeword holds no symbol here");
+    if (m == -1) return Move::none();
+  } else if (t.total == 0) {
+    return corrupt_record("a move is coded where there is no legal move");
+  }
+  if (ends && slot == kMaxPlies) return corrupt_record("more than 65536 plies in the game");
+  return move_at_index(at.pos, t, m);
+}
+
 class DecodePolicy {
  public:
   // Where a line starts: the position, and what the model knows of the moves before it.
@@ -235,17 +253,10 @@ class DecodePolicy {
       }
       generate_targets(pos, targets);
       settle();
-      ply_frequencies(coder_, ends, slot, pos, targets, at.history, freq);
-      int m = 0;
-      if (freq.total) {
-        m = read_symbol(decoder_, freq);
-        if (m == -2) return corrupt_record("move codeword holds no symbol here");
-        if (m == -1) break;
-      } else if (targets.total == 0) {
-        return corrupt_record("a move is coded where there is no legal move");
-      }
-      if (ends && slot == kMaxPlies) return corrupt_record("more than 65536 plies in the game");
-      const Move move = move_at_index(pos, targets, m);
+      const Result<Move> read_move = read_ply(decoder_, coder_, ends, slot, at, targets, freq);
+      if (!read_move) return read_move.error();
+      if (read_move->is_none()) break;
+      const Move move = *read_move;
       if (hint_out) {
         pending = hint_out->size();
         hint_out->push_back(san_note(pos, targets, move));
@@ -350,17 +361,10 @@ class ScanPolicy {
         continue;
       }
       generate_targets(at.pos, targets_);
-      ply_frequencies(coder_, ends, slot, at.pos, targets_, at.history, freq_);
-      int m = 0;
-      if (freq_.total) {
-        m = read_symbol(decoder_, freq_);
-        if (m == -2) return corrupt_record("move codeword holds no symbol here");
-        if (m == -1) break;
-      } else if (targets_.total == 0) {
-        return corrupt_record("a move is coded where there is no legal move");
-      }
-      if (ends && slot == kMaxPlies) return corrupt_record("more than 65536 plies in the game");
-      const Move move = move_at_index(at.pos, targets_, m);
+      const Result<Move> read_move = read_ply(decoder_, coder_, ends, slot, at, targets_, freq_);
+      if (!read_move) return read_move.error();
+      if (read_move->is_none()) break;
+      const Move move = *read_move;
       if (!visit_(at.pos, move)) return stop();
       at.play(move);
     }
