@@ -72,6 +72,58 @@ std::optional<PositionHit> first_reach(const Game& g, Position pos, const Positi
   return std::nullopt;
 }
 
+// The games of a block of one game a directory group whose main lines reach `target`: each
+// game read from its own start, its main line only as far as it can still reach the position.
+Result<PositionHits> scan_games(const DecodedBlock& block, const Position& target, std::uint64_t first_game,
+                                const std::string& where) {
+  PositionHits found;
+  for (std::uint32_t j = 0; j < block.games; ++j) {
+    const std::vector<Tag> tags = block.tags.game(j);
+    std::optional<PositionHit> hit;
+    const auto visit = [&](const Position& pos, Move next) {
+      if (same_position(pos, target)) {
+        hit = hit_of(tags, GameResult::kNone, pos, next, first_game + j);  // (its result below)
+        return false;
+      }
+      return !next.is_none() && may_reach(pos, target);
+    };
+    bool raw = false;
+    GameResult marker = GameResult::kNone;
+    if (auto st = scan_main_line(group_cursor(block, j, true), tags, visit, raw, marker); !st)
+      return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
+    found.verbatim_games += raw;
+    if (hit) {
+      hit->result = result_of(tags, marker);
+      found.hits.push_back(*hit);
+    }
+  }
+  return found;
+}
+
+// The same, every game of the block decoded in turn, with the checks of a full decode.
+Result<PositionHits> decode_games(const DecodedBlock& block, const Position& target, std::uint64_t first_game,
+                                  const std::string& where) {
+  PositionHits found;
+  BlockGameChecks checks(block, where);
+  CodecCursor c = block.cursor();
+  for (std::uint32_t j = 0; j < block.games; ++j) {
+    auto d = decode_game(c, block.tags.game(j));
+    if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
+    if (auto st = check_group_end(block, j, c, where); !st) return st.error();
+    checks.game(*d);
+    if (d->raw) {
+      ++found.verbatim_games;
+      continue;
+    }
+    auto start = start_position(d->game.tags);  // (the game decoded: its tags give one)
+    if (!start) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + start.error().message());
+    if (auto hit = first_reach(d->game, *start, target, first_game + j)) found.hits.push_back(*hit);
+  }
+  if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");
+  if (auto st = checks.finish(); !st) return st.error();
+  return found;
+}
+
 }  // namespace
 
 Result<PositionHits> Archive::find_position(const Position& target, unsigned threads,
@@ -98,50 +150,10 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
       if (!holds) return PositionHits{{}, 0, 1, 1};
     }
     if (auto st = decode_block(bytes, where, block); !st) return st.error();
-    PositionHits found;
-    found.blocks_filtered = !block.directory.filter.empty();
-    if (block.directory.step == 1) {
-      // One game a group: each game read from its own start, its main line only as far as it can
-      // still reach the position.
-      for (std::uint32_t j = 0; j < block.games; ++j) {
-        std::vector<Tag> tags = block.tags.game(j);
-        std::optional<PositionHit> hit;
-        const auto visit = [&](const Position& pos, Move next) {
-          if (same_position(pos, target)) {
-            hit = hit_of(tags, GameResult::kNone, pos, next, e.first_game + j);  // (its result below)
-            return false;
-          }
-          return !next.is_none() && may_reach(pos, target);
-        };
-        bool raw = false;
-        GameResult marker = GameResult::kNone;
-        if (auto st = scan_main_line(group_cursor(block, j, true), tags, visit, raw, marker); !st)
-          return corruption(where + ": game " + std::to_string(e.first_game + j + 1) + ": " + st.error().message());
-        found.verbatim_games += raw;
-        if (hit) {
-          hit->result = result_of(tags, marker);
-          found.hits.push_back(*hit);
-        }
-      }
-      return found;
-    }
-    BlockGameChecks checks(block, where);
-    CodecCursor c = block.cursor();
-    for (std::uint32_t j = 0; j < block.games; ++j) {
-      auto d = decode_game(c, block.tags.game(j));
-      if (!d) return corruption(where + ": game " + std::to_string(e.first_game + j + 1) + ": " + d.error().message());
-      if (auto st = check_group_end(block, j, c, where); !st) return st.error();
-      checks.game(*d);
-      if (d->raw) {
-        ++found.verbatim_games;
-        continue;
-      }
-      auto start = start_position(d->game.tags);  // (the game decoded: its tags give one)
-      if (!start) return corruption(where + ": game " + std::to_string(e.first_game + j + 1) + ": " + start.error().message());
-      if (auto hit = first_reach(d->game, *start, target, e.first_game + j)) found.hits.push_back(*hit);
-    }
-    if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");
-    if (auto st = checks.finish(); !st) return st.error();
+    const bool filtered = !block.directory.filter.empty();
+    Result<PositionHits> found = block.directory.step == 1 ? scan_games(block, target, e.first_game, where)
+                                                           : decode_games(block, target, e.first_game, where);
+    if (found) found->blocks_filtered = filtered;
     return found;
   };
   const auto deliver = [&](std::uint32_t b, PositionHits&& found) -> Result<bool> {
