@@ -178,7 +178,8 @@ TEST_F(CliArchive, InfoJsonKeys) {
                       "write_version", "read_version", "file_bytes", "games", "verbatim_games",
                       "blocks", "plies", "index_bytes", "block_overhead_bytes", "dictionaries",
                       "dictionary_bytes", "dictionary_blocks", "name_chunks", "name_bytes",
-                      "table_chunks", "table_bytes", "moves_bits_per_ply", "sections"}));
+                      "table_chunks", "table_bytes", "moves_bits_per_ply", "position_filter_blocks",
+                      "position_filter_bytes", "sections"}));
   EXPECT_EQ(j["games"], 61);
   EXPECT_EQ(j["verbatim_games"], 1);
   EXPECT_EQ(j["file_bytes"], test::read_file(dir_ + "/games.pga").size());

@@ -181,6 +181,13 @@ TEST(CliPositionFilter, SameAnswersWithAndWithoutFilters) {
     return nlohmann::json::parse(run_cli("info --json '" + dir + "/" + name + "'").out)["file_bytes"].get<std::uint64_t>();
   };
   EXPECT_GT(size("filtered.pga"), size("plain.pga"));
+  const auto filters = [&](const char* name) {
+    const auto j = nlohmann::json::parse(run_cli("info --json '" + dir + "/" + name + "'").out);
+    return std::pair{j["position_filter_blocks"].get<std::uint64_t>(), j["blocks"].get<std::uint64_t>()};
+  };
+  EXPECT_EQ(filters("plain.pga").first, 0u);
+  EXPECT_EQ(filters("filtered.pga").first, filters("filtered.pga").second) << "every block of games has one";
+  EXPECT_NE(run_cli("info '" + dir + "/filtered.pga'").out.find("positions: a position filter in "), std::string::npos);
   EXPECT_EQ(run_cli("verify '" + dir + "/filtered.pga'").exit_code, 0);
   // Positions of game 1 at several plies (the start, the opening, the middle game, the end), and
   // one no game reaches.

@@ -42,6 +42,8 @@ nlohmann::ordered_json info_json(const ArchiveInfo& info) {
   j["table_chunks"] = info.table_chunks;
   j["table_bytes"] = info.table_bytes;
   j["moves_bits_per_ply"] = bits_per_ply(info);
+  j["position_filter_blocks"] = info.position_filter_blocks;
+  j["position_filter_bytes"] = info.position_filter_bytes;
   nlohmann::ordered_json& sections = j["sections"];
   for (Section s : kAllSections) {
     const SectionInfo& si = info.section(s);
@@ -102,6 +104,9 @@ std::string info_text(const ArchiveInfo& info) {
   if (info.dictionaries)
     appendf(s, "tags: compressed with the archive's tag dictionary in %llu of %llu blocks\n",
             ull(info.dictionary_blocks), ull(info.blocks));
+  if (info.position_filter_blocks)
+    appendf(s, "positions: a position filter in %llu of %llu blocks (%llu bytes before compression)\n",
+            ull(info.position_filter_blocks), ull(info.blocks), ull(info.position_filter_bytes));
   // What each section holds, for the lines on how blocks store it.
   const char* contents[kSectionCount] = {"tags", "moves", "structure", "texts (comments)",
                                          "raw (verbatim games)"};

@@ -262,7 +262,7 @@ Run declare_share(CLI::App& cmd) {
   auto a = std::make_shared<ShareArgs>();
   cmd.footer(
       "Prints game N as a share token: its main line, its start position if set up and its result in "
-      "URL-safe text (A-Z a-z 0-9 - _), about 45 characters for a game of 40 moves. The same game "
+      "URL-safe text (A-Z a-z 0-9 - _), 40 to 60 characters for a game of 40 moves. The same game "
       "gives the same token from any archive; --open reads one back without the archive, as PGN with "
       "the Seven Tag Roster's values unknown (\"?\").");
   cmd.add_option("ARCHIVE", a->archive, "the archive to read (- for standard input)");

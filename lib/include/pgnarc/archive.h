@@ -64,6 +64,9 @@ struct ArchiveInfo {
   // Plies of all lines, variations and null moves included (as pack counts "plies coded"), and
   // games kept verbatim: counted from the moves and raw sections, without replaying a move.
   std::uint64_t plies = 0, verbatim_games = 0;
+  // Blocks with a position filter (pack --position-filter), and the filters' bytes before
+  // compression (they are part of the structure sections).
+  std::uint64_t position_filter_blocks = 0, position_filter_bytes = 0;
 };
 
 // A game whose main line reaches a position (Archive::find_position).

@@ -222,6 +222,8 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
     if (auto st = count_block(bytes, f.where(b), scratch, counts); !st) return st.error();
     info.plies += counts.plies;
     info.verbatim_games += counts.verbatim;
+    info.position_filter_blocks += counts.filter_bytes > 0;
+    info.position_filter_bytes += counts.filter_bytes;
     games_done += scratch.games;
     if (progress) progress(games_done);
     std::uint64_t sum = 0;

@@ -237,6 +237,7 @@ Status count_block(std::string_view bytes, const std::string& where, DecodedBloc
       raw_done[k] = true;
     }
   out.plies = block.directory.plies;
+  out.filter_bytes = block.directory.filter.size();
   std::string_view raw_stream = block.sections[kRaw], bytes_of;
   detail::ByteReader raw(raw_stream);
   while (raw.remaining())

@@ -89,6 +89,7 @@ inline bool all_consumed(const CodecCursor& c) {
 // groups; `scratch` is the buffer (its `dictionaries` set by the caller).
 struct BlockCounts {
   std::uint64_t plies = 0, verbatim = 0;
+  std::uint64_t filter_bytes = 0;  // of its position filter (0: none)
 };
 Status count_block(std::string_view bytes, const std::string& where, DecodedBlock& scratch, BlockCounts& out);
 
