@@ -16,14 +16,6 @@ constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 // result (GameResult, 0 to 4), bit 7 reserved (0).
 constexpr unsigned kSetUp = 4, kChess960 = 8;
 
-GameResult result_of(const Game& game) {
-  if (game.result != GameResult::kNone) return game.result;
-  if (const std::string* r = game.tag("Result"))
-    for (GameResult x : {GameResult::kWhiteWins, GameResult::kBlackWins, GameResult::kDraw, GameResult::kUnknown})
-      if (*r == result_text(x)) return x;
-  return GameResult::kNone;
-}
-
 }  // namespace
 
 Result<std::string> encode_token(const Game& game) {
@@ -61,7 +53,7 @@ Result<std::string> encode_token(const Game& game) {
   std::string out;
   out += static_cast<char>(kTokenVersion);
   out += static_cast<char>(static_cast<unsigned>(MoveCoder::kModel) | (set_up ? kSetUp : 0) |
-                           (start->chess960() ? kChess960 : 0) | static_cast<unsigned>(result_of(game)) << 4);
+                           (start->chess960() ? kChess960 : 0) | static_cast<unsigned>(game.result) << 4);
   std::uint64_t bits = 0;
   std::string code;
   ArithEncoder enc(BitSink{code, bits});

@@ -12,8 +12,9 @@ namespace pgnarc::detail {
 
 inline constexpr std::uint8_t kTokenVersion = 1;
 
-// The token's bytes (before base64url): its header and one codeword of the start position (if
-// set up) and the main line's moves under the move model. Fails (InvalidInput) for a game whose
+// The token's bytes (before base64url): its header (with the game's termination marker as its
+// result) and one codeword of the start position (if set up) and the main line's moves under
+// the move model. Fails (InvalidInput) for a game whose
 // tags give no start position (another variant, a bad FEN) or whose main line holds a null move,
 // and on an illegal move.
 Result<std::string> encode_token(const Game& game);
