@@ -122,5 +122,19 @@ TEST(Fen, AfterPliesOfAMainLine) {
   EXPECT_EQ(fen_after(g, 1, FenEnPassant::kWhenLegal).value(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 }
 
+TEST(Fen, MayStillReachFollowsWhatNeverComesBack) {
+  const auto pos = [](const char* fen) { return Position::from_fen(fen).value(); };
+  const Position start;
+  const Position e4 = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  EXPECT_TRUE(may_still_reach(start, e4));
+  EXPECT_FALSE(may_still_reach(e4, start)) << "the e-pawn cannot go back to e2";
+  EXPECT_FALSE(may_still_reach(pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kkq - 0 1"), start))
+      << "a castling right lost";
+  EXPECT_FALSE(may_still_reach(pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1"), start))
+      << "a piece gone";
+  EXPECT_TRUE(may_still_reach(pos("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"), start))
+      << "the knight may go back";
+}
+
 }  // namespace
 }  // namespace pgnarc

@@ -170,6 +170,11 @@ class Position {
 // an en passant capture is legal (legal_ep_square); move counters and the Chess960 flag aside.
 bool same_position(const Position& a, const Position& b);
 
+// Whether play from `from` can still reach `to`'s pieces and castling rights as far as what
+// never comes back tells: a castling right, a side's number of pieces, and a pawn on its start
+// rank (pawns never move back). False means no line from `from` reaches `to`.
+bool may_still_reach(const Position& from, const Position& to);
+
 inline void Position::play(Move m) {
   if (m.kind() >= Move::kEnPassant) [[unlikely]] {
     play_castling_or_en_passant(m);

@@ -38,19 +38,12 @@ PositionHit hit_of(const std::vector<Tag>& tags, GameResult marker, const Positi
                      rating(find_tag(tags, at.side_to_move() == kWhite ? "WhiteElo" : "BlackElo"))};
 }
 
-// Whether a line at `p` can still reach `t`: pieces, pawns and castling rights never come back,
-// and no pawn returns to its start rank.
+// Whether a line at `p` can still reach `t`: what never comes back (may_still_reach), and a
+// side's pawns, which never grow in number.
 bool may_reach(const Position& p, const Position& t) {
-  for (Color c : {kWhite, kBlack}) {
-    if (std::popcount(p.pieces(c)) < std::popcount(t.pieces(c)) ||
-        std::popcount(p.pieces(c, kPawn)) < std::popcount(t.pieces(c, kPawn)))
-      return false;
-    const Bitboard home = c == kWhite ? 0xFF00ULL : 0xFF000000000000ULL;
-    if (t.pieces(c, kPawn) & home & ~p.pieces(c, kPawn)) return false;
-    for (CastleSide s : {kKingSide, kQueenSide})
-      if (t.castling_rook(c, s) != kNoSquare && p.castling_rook(c, s) != t.castling_rook(c, s)) return false;
-  }
-  return true;
+  for (Color c : {kWhite, kBlack})
+    if (std::popcount(p.pieces(c, kPawn)) < std::popcount(t.pieces(c, kPawn))) return false;
+  return may_still_reach(p, t);
 }
 
 // Where the main line of `g` (from `start`) first reaches `target`, as a hit of game `index`.
@@ -139,17 +132,21 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
     block.dictionaries = &f.dictionaries();
     block.players = f.players();
     const std::string where = f.where(b);
-    // A block whose position filter lacks the position's key holds no game that reaches it.
     const BlockEntry& e = f.entry(b);
-    if (auto st = decode_block(bytes, where, block, BlockParts::kDirectory); !st) return st.error();
-    if (block.games != e.games) return corruption(where + ": game count differs from the index");
-    if (filterable && !block.directory.filter.empty()) {
-      bool bad = false;
-      const bool holds = filter_holds(block.directory.filter, {key}, bad);
-      if (bad) return corruption(where + ": game directory: the position filter is not one");
-      if (!holds) return PositionHits{{}, 0, 1, 1};
+    // A block whose position filter lacks the position's key holds no game that reaches it: its
+    // directory alone is read first, where a filter can tell.
+    if (filterable) {
+      if (auto st = decode_block(bytes, where, block, BlockParts::kDirectory); !st) return st.error();
+      if (block.games != e.games) return corruption(where + ": game count differs from the index");
+      if (!block.directory.filter.empty()) {
+        bool bad = false;
+        const bool holds = filter_holds(block.directory.filter, {key}, bad);
+        if (bad) return corruption(where + ": game directory: the position filter is not one");
+        if (!holds) return PositionHits{{}, 0, 1, 1};
+      }
     }
     if (auto st = decode_block(bytes, where, block); !st) return st.error();
+    if (block.games != e.games) return corruption(where + ": game count differs from the index");
     const bool filtered = !block.directory.filter.empty();
     Result<PositionHits> found = block.directory.step == 1 ? scan_games(block, target, e.first_game, where)
                                                            : decode_games(block, target, e.first_game, where);

@@ -350,20 +350,16 @@ bool PositionCoder::decode(ArithDecoder& in, bool& coded, std::string& text, con
 namespace {
 
 // Whether `p` can still reach `t`'s pieces and castling rights with `rw` more moves of White and
-// `rb` of Black: castling rights, pieces and pawns never come back; each move puts one piece of
-// its side on a square (castling two) and captures at most one of the other side.
+// `rb` of Black: what never comes back (may_still_reach), and each move puts one piece of its
+// side on a square (castling two) and captures at most one of the other side.
 bool can_reach(const Position& p, const Position& t, int rw, int rb) {
+  if (!may_still_reach(p, t)) return false;
   for (Color c : {kWhite, kBlack}) {
     bool t_rights = false, p_rights = false;
     for (CastleSide s : {kKingSide, kQueenSide}) {
-      const Square r = t.castling_rook(c, s);
-      if (r != kNoSquare && p.castling_rook(c, s) != r) return false;
-      t_rights |= r != kNoSquare;
+      t_rights |= t.castling_rook(c, s) != kNoSquare;
       p_rights |= p.castling_rook(c, s) != kNoSquare;
     }
-    if (std::popcount(p.pieces(c)) < std::popcount(t.pieces(c))) return false;
-    const Bitboard home = c == kWhite ? 0xFF00ULL : 0xFF000000000000ULL;
-    if ((t.pieces(c, kPawn) & home) & ~p.pieces(c, kPawn)) return false;
     int fill = 0;
     for (int type = kPawn; type <= kKing; ++type)
       fill += std::popcount(t.pieces(c, static_cast<PieceType>(type)) & ~p.pieces(c, static_cast<PieceType>(type)));

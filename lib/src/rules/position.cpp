@@ -73,6 +73,17 @@ bool same_position(const Position& a, const Position& b) {
   return a.ep_square() == b.ep_square() || a.legal_ep_square() == b.legal_ep_square();
 }
 
+bool may_still_reach(const Position& from, const Position& to) {
+  for (Color c : {kWhite, kBlack}) {
+    for (CastleSide s : {kKingSide, kQueenSide})
+      if (to.castling_rook(c, s) != kNoSquare && from.castling_rook(c, s) != to.castling_rook(c, s)) return false;
+    if (std::popcount(from.pieces(c)) < std::popcount(to.pieces(c))) return false;
+    const Bitboard start_rank = c == kWhite ? 0xFF00ULL : 0xFF000000000000ULL;
+    if (to.pieces(c, kPawn) & start_rank & ~from.pieces(c, kPawn)) return false;
+  }
+  return true;
+}
+
 void Position::play_null() {
   ++halfmove_;
   if (side_ == kBlack) ++fullmove_;
