@@ -119,9 +119,9 @@ TEST(Archive, EmptyArchive) {
   ASSERT_TRUE(a.ok()) << a.error().to_string();
   EXPECT_EQ((*a)->game_count(), 0u);
   EXPECT_TRUE((*a)->verify().ok());
-  // Header, index (magic, encoding, size; 5 empty counts: dictionaries, block table chunks and
-  // the 3 name fields' chunks), footer.
-  EXPECT_EQ(file_bytes(path).size(), 32u + 4 + 1 + 4 + 5 + 48);
+  // Header, index (magic, encoding, size; 6 empty counts: dictionaries, block table chunks, the
+  // 3 name fields' chunks and extensions), footer.
+  EXPECT_EQ(file_bytes(path).size(), 32u + 4 + 1 + 4 + 6 + 48);
 }
 
 // The sample cut in two at a game boundary, each half packed with `parts`, then joined two ways

@@ -218,6 +218,70 @@ std::string flip(std::string s, std::size_t at, char x = 1) {
   return s;
 }
 
+// `pga`, of one block and no name chunks, with that block given the optional sections that a later
+// minor version may add (9.3): for each (id, encoding, bytes), a section table entry after the
+// five and the bytes after theirs.
+struct OptionalSection {
+  std::uint8_t id, encoding;
+  std::string bytes;
+};
+std::string with_optional_sections(const std::string& pga, const std::vector<OptionalSection>& sections) {
+  ArchiveParts p = parts_of(pga);
+  for (const auto& chunks : p.index.name_chunks)
+    if (!chunks.empty()) std::abort();
+  BlockEntry& entry = p.blocks.at(0);
+  std::string block = pga.substr(kHeaderSize, entry.size - kBlockChecksumSize);
+  std::string table;
+  for (const OptionalSection& s : sections) {
+    table += static_cast<char>(s.id);
+    table += static_cast<char>(s.encoding);
+    put_le(table, 0, 2);
+    put_le(table, s.bytes.size(), 4);
+    put_le(table, s.bytes.size(), 4);
+    block += s.bytes;
+  }
+  block.insert(kBlockHeaderSize + kSections * kSectionEntrySize, table);
+  block[5] = static_cast<char>(kSections + sections.size());
+  put_le(block, hash64(block), 8);
+  entry.size = block.size();
+  return rebuild(pga.substr(0, kHeaderSize) + block, kHeaderSize + block.size(), "", p.index, p.blocks);
+}
+
+// `pga` with the index extensions `extensions` (9.5).
+std::string with_extensions(const std::string& pga, const std::vector<IndexExtension>& extensions) {
+  Index index = parts_of(pga).index;
+  index.extensions = extensions;
+  return with_index(pga, index);
+}
+
+// What a later minor version may add: optional parts a reader skips, and parts it must
+// understand or refuse by name.
+void later_version_vectors() {
+  const std::string two = read(dir + "/encode/two_plies.pga");
+  valid_vector("optional_sections", with_optional_sections(two, {{5, 0, "later"}, {200, 77, "even later"}}), "BLOCK-6",
+               "a block with two optional sections of a later minor version (ids 5 and 200, one of an encoding "
+               "1.0 does not define): skipped");
+  invalid_vector("optional_section_id_4", with_optional_sections(two, {{4, 0, "x"}}), "Corruption", "BLOCK-6",
+                 "a sixth section entry with id 4");
+  invalid_vector("optional_sections_not_ascending", with_optional_sections(two, {{9, 0, "x"}, {9, 0, "y"}}),
+                 "Corruption", "BLOCK-6", "two optional sections of id 9");
+  invalid_vector("optional_section_reserved",
+                 edit_block(with_optional_sections(two, {{5, 0, "x"}}),
+                            [](std::string& b) { b[kBlockHeaderSize + kSections * kSectionEntrySize + 3] = 1; }),
+                 "Corruption", "BLOCK-6", "an optional section's reserved bytes not zero");
+  invalid_vector("section_count_4", edit_block(two, [](std::string& b) { b[5] = 4; }), "Corruption", "BLOCK-1",
+                 "a section count of 4");
+  invalid_vector("section_encoding_later",
+                 edit_block(two, [](std::string& b) { b[kBlockHeaderSize + 2 * kSectionEntrySize + 1] = 6; }),
+                 "Unsupported", "BLOCK-1", "the structure section in encoding 6, which 1.0 does not define");
+  valid_vector("optional_index_extensions", with_extensions(two, {{2, "later"}, {1000, ""}}), "INDEX-2",
+               "an index with two optional extensions of a later minor version (ids 2 and 1000): skipped");
+  invalid_vector("required_index_extension", with_extensions(two, {{2, "x"}, {7, "later"}}), "Unsupported", "INDEX-2",
+                 "an index extension of odd id 7, which a reader must understand");
+  invalid_vector("index_extensions_not_ascending", with_extensions(two, {{4, "x"}, {2, "y"}}), "Corruption",
+                 "INDEX-2", "index extension ids 4 then 2");
+}
+
 // Archives a writer must produce byte for byte (and read back).
 // Two games whose White and Black name each other (spec 9.4.3's example).
 const char* const kPlayersPgn = "[White \"a\"]\n[Black \"b\"]\n\n1. e4 *\n\n[White \"b\"]\n[Black \"a\"]\n\n1. d4 *\n";
@@ -493,14 +557,18 @@ void invalid_file_vectors() {
   invalid_vector("reserved_flag", fix_header_checksum(flip(two, 12)), "Corruption", "FILE-HDR-1", "a reserved flag bit set");
   {
     std::string h = two;
-    h[10] = static_cast<char>(kFormatVersion + 1);  // the next read version
-    invalid_vector("newer_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version " + std::to_string(kFormatVersion + 1) +
-                       ": refused as unsupported, not corrupt");
-    h[10] = static_cast<char>(kFormatVersion - 1);  // a draft's read version
-    invalid_vector("older_read_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "needs a reader of version " + std::to_string(kFormatVersion - 1) +
-                       ", a draft of the format this reader does not read: refused as unsupported");
+    h[8] = h[10] = static_cast<char>(kFormatVersionMajor + 1);  // the next major version
+    h[9] = h[11] = 0;
+    invalid_vector("newer_major_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
+                   "read version 2.0, a major version this reader does not read: refused as unsupported, not corrupt");
+    h[8] = h[10] = 0;  // a draft's read version
+    invalid_vector("draft_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
+                   "read version 0.0, a draft of the format: refused as unsupported");
+    h = two;
+    h[9] = 7;   // written by a writer of 1.7
+    h[11] = 3;  // that says a reader of 1.3 reads all of it
+    valid_vector("later_minor_version", fix_header_checksum(h), "FILE-HDR-2",
+                 "write version 1.7, read version 1.3, holding only what 1.0 defines: a reader of 1.0 reads it");
   }
   invalid_vector("truncated", good.substr(0, good.size() - 1), "Corruption", "FOOTER-1", "one byte short");
   invalid_vector("footer_magic", flip(good, good.size() - 1), "Corruption", "FOOTER-1", "wrong footer magic");
@@ -1148,6 +1216,7 @@ int main(int argc, char** argv) {
   encode_vectors();
   valid_vectors();
   invalid_file_vectors();
+  later_version_vectors();
   invalid_dictionary_vectors();
   invalid_name_vectors();
   invalid_table_vectors();

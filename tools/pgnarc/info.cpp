@@ -25,8 +25,8 @@ double bits_per_ply(const ArchiveInfo& info) {
 // sections.<name>.{stored, raw, framed_blocks, column_blocks}.
 nlohmann::ordered_json info_json(const ArchiveInfo& info) {
   nlohmann::ordered_json j;
-  j["write_version"] = info.write_version;
-  j["read_version"] = info.read_version;
+  j["write_version"] = info.write_version.text();
+  j["read_version"] = info.read_version.text();
   j["file_bytes"] = info.file_bytes;
   j["games"] = info.games;
   j["verbatim_games"] = info.verbatim_games;
@@ -77,13 +77,13 @@ void write_json_line(const nlohmann::ordered_json& j, std::string& out) {
 std::string info_text(const ArchiveInfo& info) {
   std::string s;
   appendf(s,
-          "format:   write version %u, read version %u\n"
+          "format:   %s (written), %s (needed to read)\n"
           "file:     %llu bytes\n"
           "games:    %llu (%llu kept verbatim)\n"
           "blocks:   %llu\n"
           "plies:    %llu\n"
           "moves:    %.3f bits per ply (with record comments' values)\n",
-          info.write_version, info.read_version, ull(info.file_bytes), ull(info.games),
+          info.write_version.text().c_str(), info.read_version.text().c_str(), ull(info.file_bytes), ull(info.games),
           ull(info.verbatim_games), ull(info.blocks), ull(info.plies), bits_per_ply(info));
   s += "section    stored bytes   uncompressed   share of file\n";
   for (Section k : kAllSections) {

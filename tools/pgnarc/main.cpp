@@ -44,8 +44,7 @@ constexpr const char* kProgramFooter =
 
 std::string version_text() {
   std::string s;
-  appendf(s, "pgnarc %s (archive format: write version %d, read version %d)", library_version(),
-          kFormatVersion, kFormatVersion);
+  appendf(s, "pgnarc %s (archive format %s)", library_version(), PGNARC_FORMAT_VERSION_STRING);
   return s;
 }
 

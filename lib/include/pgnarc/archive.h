@@ -14,6 +14,7 @@
 #include "pgnarc/game.h"
 #include "pgnarc/query.h"
 #include "pgnarc/status.h"
+#include "pgnarc/version.h"
 
 namespace pgnarc {
 
@@ -47,13 +48,15 @@ struct SectionInfo {
 };
 
 struct ArchiveInfo {
-  std::uint16_t write_version = 0, read_version = 0;
+  // The file header's versions (9.2): of the writer that made the file, and the oldest version a
+  // reader must implement to read all of it.
+  FormatVersion write_version, read_version;
   std::uint64_t file_bytes = 0, games = 0, blocks = 0;
   std::array<SectionInfo, kSectionCount> sections{};
   const SectionInfo& section(Section s) const { return sections[static_cast<std::size_t>(s)]; }
   std::uint64_t header_bytes = 0, footer_bytes = 0;  // the file's fixed parts
   std::uint64_t index_bytes = 0;
-  std::uint64_t block_overhead_bytes = 0;  // block headers, section tables, checksums
+  std::uint64_t block_overhead_bytes = 0;  // block headers, section tables, checksums (and optional sections of a later minor version)
   // The tag dictionaries: how many, their bytes in the file, and the blocks whose tags section
   // is compressed with one.
   std::uint64_t dictionaries = 0, dictionary_bytes = 0, dictionary_blocks = 0;

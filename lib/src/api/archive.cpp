@@ -193,7 +193,7 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
   const Index& index = f.index();
   ArchiveInfo info;
   info.write_version = f.write_version();
-  info.read_version = kVersion;
+  info.read_version = f.read_version();
   info.file_bytes = f.file_bytes();
   info.games = f.games();
   info.blocks = f.blocks();

@@ -509,7 +509,7 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
     // frame was checked to name one of its archive's), or without one.
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary) {
-      const std::string_view frame = std::string_view(block).substr(kBlockHeaderSize + kSections * kSectionEntrySize, sizes.stored[kTags]);
+      const std::string_view frame = std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]);
       with = dicts.at(static_cast<std::uint32_t>(ZSTD_getDictID_fromFrame(frame.data(), frame.size()))).get();
     }
     const std::string recoded = replace_tags_section(block, make_tags_section(games, &players, store), store, with);

@@ -1,4 +1,5 @@
 // salvage_pgn: the games of a damaged archive, found block by block without its index.
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -27,8 +28,10 @@ namespace {
 // with a block magic or its sizes run past `bytes`); nothing else is checked.
 std::size_t block_size(std::string_view bytes) {
   if (bytes.size() < kMinBlockSize || bytes.substr(0, 4) != std::string_view(kBlockMagic, 4)) return 0;
-  std::uint64_t total = kMinBlockSize;
-  for (int k = 0; k < kSections; ++k) total += get_le(bytes.data() + kBlockHeaderSize + k * kSectionEntrySize + 4, 4);
+  const std::size_t sections = std::max<std::uint8_t>(static_cast<std::uint8_t>(bytes[5]), kSections);
+  std::uint64_t total = kBlockHeaderSize + sections * kSectionEntrySize + kBlockChecksumSize;
+  if (total > bytes.size()) return 0;
+  for (std::size_t k = 0; k < sections; ++k) total += get_le(bytes.data() + kBlockHeaderSize + k * kSectionEntrySize + 4, 4);
   return total <= bytes.size() ? static_cast<std::size_t>(total) : 0;
 }
 

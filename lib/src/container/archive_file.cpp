@@ -20,7 +20,7 @@ Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(const std::string& path) 
   auto prefix = [&](const Error& e) { return Error(e.code(), path + ": " + e.message()); };
   std::string bytes;
   if (auto r = s.file_->read(0, kHeaderSize, bytes); !r) return r.error();
-  if (auto r = check_file_header(bytes, s.write_version_); !r) return prefix(r.error());
+  if (auto r = check_file_header(bytes, s.versions_); !r) return prefix(r.error());
   if (auto r = s.file_->read(size - kFooterSize, kFooterSize, bytes); !r) return r.error();
   if (auto r = decode_footer(bytes, size, s.footer_); !r) return prefix(r.error());
   // (decode_footer checked that the index lies between the header and the footer.)

@@ -60,7 +60,8 @@ class ArchiveFile {
   std::uint64_t file_bytes() const { return file_->size(); }
   // The `size` bytes at `offset` (within the file's size at opening) into `out`.
   Status read(std::uint64_t offset, std::size_t size, std::string& out) const { return file_->read(offset, size, out); }
-  std::uint16_t write_version() const { return write_version_; }
+  FormatVersion write_version() const { return versions_.write; }
+  FormatVersion read_version() const { return versions_.read; }
   const Footer& footer() const { return footer_; }
   const Index& index() const { return index_; }
   const ReaderDictionaries& dictionaries() const { return dictionaries_; }
@@ -100,7 +101,7 @@ class ArchiveFile {
   ArchiveFile() = default;
   std::string path_;
   std::unique_ptr<detail::FileReader> file_;
-  std::uint16_t write_version_ = 0;
+  FileVersions versions_;
   Footer footer_;
   Index index_;
   ReaderDictionaries dictionaries_;

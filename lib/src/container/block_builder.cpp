@@ -82,11 +82,13 @@ std::string replace_tags_section(std::string_view block, std::string_view tags, 
                                  const WriterDictionary* dict) {
   std::uint8_t encoding;
   const std::string stored = pack_tags(tags, options, dict, encoding);
-  const std::size_t table = kBlockHeaderSize, data = table + kSections * kSectionEntrySize;
+  // The section table may hold optional sections past the fifth (9.3): they are copied as they are.
+  const std::size_t table = kBlockHeaderSize;
+  const std::size_t data = table + static_cast<std::uint8_t>(block[5]) * kSectionEntrySize;
   const std::size_t old_stored = get_le(block.data() + table + 4, 4);
   std::string out(block.substr(0, table));
   put_section_entry(out, kTags, encoding, stored.size(), tags.size());
-  out += block.substr(table + kSectionEntrySize, (kSections - 1) * kSectionEntrySize);
+  out += block.substr(table + kSectionEntrySize, data - table - kSectionEntrySize);
   out += stored;
   out += block.substr(data + old_stored, block.size() - kBlockChecksumSize - data - old_stored);
   put_le(out, detail::hash64(out), 8);

@@ -25,13 +25,18 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
     return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), kBlockMagic, 4) != 0) return bad("bad block magic", 0);
   const auto codec = static_cast<std::uint8_t>(b[4]);
-  if (codec != kMoveCodec) return unsupported(where + ": unknown move codec " + std::to_string(codec));
-  if (static_cast<std::uint8_t>(b[5]) != kSections) return bad("section count is not 5", 5);
+  const std::string later = ", which format " + std::to_string(kVersionMajor) + "." + std::to_string(kVersionMinor) +
+                            " does not define (block byte ";
+  if (codec != kMoveCodec) return unsupported(where + ": move codec " + std::to_string(codec) + later + "4)");
+  const auto section_count = static_cast<std::uint8_t>(b[5]);
+  if (section_count < kSections) return bad("section count below 5", 5);
+  out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
+  if (b.size() < out.data_offset + kBlockChecksumSize) return bad("block shorter than its section table", 5);
   const auto layout = static_cast<std::uint8_t>(b[6]);
-  if (layout != kBlockLayout) return unsupported(where + ": unknown block layout " + std::to_string(layout));
+  if (layout != kBlockLayout) return unsupported(where + ": block layout " + std::to_string(layout) + later + "6)");
   const auto coder = static_cast<std::uint8_t>(b[7]);
   if (coder > static_cast<std::uint8_t>(MoveCoder::kModel))
-    return unsupported(where + ": unknown move coder " + std::to_string(coder));
+    return unsupported(where + ": move coder " + std::to_string(coder) + later + "7)");
   out.coder = static_cast<MoveCoder>(coder);
   out.games = static_cast<std::uint32_t>(get_le(b.data() + 8, 4));
   if (out.games == 0 || out.games > kMaxBlockGames) return bad("game count out of range", 8);
@@ -41,9 +46,13 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
     const std::size_t at = kBlockHeaderSize + static_cast<std::size_t>(s) * kSectionEntrySize;
     if (static_cast<std::uint8_t>(e[0]) != s) return bad("sections out of order", at);
     const auto encoding = out.encoding[s] = static_cast<std::uint8_t>(e[1]);
-    // One frame per group and the column form: texts and raw sections (they have a directory
-    // column and hold text); a tag dictionary: tags sections.
-    if (encoding > kZstdColumnsByGroup || (encoding == kZstdByGroup && s < kTexts) ||
+    // An encoding a later minor version may define is unsupported; of those this version
+    // defines, one frame per group and the column form are for texts and raw sections (they
+    // have a directory column and hold text), a tag dictionary for tags sections.
+    if (encoding > kZstdColumnsByGroup)
+      return unsupported(where + ": section " + std::to_string(s) + " has encoding " + std::to_string(encoding) + later +
+                         std::to_string(at + 1) + ")");
+    if ((encoding == kZstdByGroup && s < kTexts) ||
         (encoding == kZstdDictionary && s != kTags) || (encoding >= kZstdColumns && s < kTexts))
       return bad("unknown section encoding", at + 1);
     if (get_le(e + 2, 2) != 0) return bad("reserved bytes not zero", at + 2);
@@ -53,7 +62,19 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
     if (encoding == kStored && out.stored[s] != out.raw[s]) return bad("stored section sizes differ", at + 4);
     total += out.stored[s];
   }
-  if (total != b.size() - kMinBlockSize) return bad("section sizes do not add up to the block size", kBlockHeaderSize);
+  // The optional sections that a later minor version may add: ids above 4, ascending; this
+  // reader skips their bytes, whatever their encoding.
+  for (std::size_t s = kSections; s < section_count; ++s) {
+    const char* e = b.data() + kBlockHeaderSize + s * kSectionEntrySize;
+    const std::size_t at = kBlockHeaderSize + s * kSectionEntrySize;
+    const auto id = static_cast<std::uint8_t>(e[0]);
+    if (id < kSections || (s > kSections && id <= static_cast<std::uint8_t>(e[-kSectionEntrySize])))
+      return bad("sections out of order", at);
+    if (get_le(e + 2, 2) != 0) return bad("reserved bytes not zero", at + 2);
+    total += get_le(e + 4, 4);
+  }
+  if (total != b.size() - out.data_offset - kBlockChecksumSize)
+    return bad("section sizes do not add up to the block size", kBlockHeaderSize);
   return {};
 }
 
@@ -167,7 +188,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   std::copy(sizes.stored, sizes.stored + kSections, out.stored);
   std::copy(sizes.raw, sizes.raw + kSections, out.raw);
   const std::uint32_t* raw = sizes.raw;
-  std::size_t pos = kBlockHeaderSize + kSections * kSectionEntrySize;
+  std::size_t pos = sizes.data_offset;
   std::size_t section_pos[kSections];
   for (int s = 0; s < kSections; ++s) {
     const std::string_view stored = b.substr(pos, out.stored[s]);

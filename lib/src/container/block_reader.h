@@ -99,6 +99,9 @@ struct BlockSizes {
   MoveCoder coder = MoveCoder::kModel;
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};
+  // Where the five sections' bytes begin: after the section table, whose entries past the fifth
+  // are optional sections of a later minor version (9.3), stored after the five and skipped.
+  std::size_t data_offset = kBlockHeaderSize + kSections * kSectionEntrySize;
 };
 Status read_block_sizes(std::string_view bytes, const std::string& where, BlockSizes& out);
 

@@ -14,8 +14,12 @@ using detail::put_le;
 
 std::string file_header() {
   std::string h(kFileMagic, 8);
-  put_le(h, kVersion, 2);  // write version
-  put_le(h, kVersion, 2);  // read version: what a reader must implement to read the file
+  // The write version, then the read version: what a reader must implement to read the file.
+  // This library uses nothing a later minor version adds, so both are its own.
+  for (int k = 0; k < 2; ++k) {
+    h += static_cast<char>(kVersionMajor);
+    h += static_cast<char>(kVersionMinor);
+  }
   put_le(h, 0, 4);         // flags: all reserved
   put_le(h, 0, 8);         // reserved
   put_le(h, 0, 4);         // reserved
@@ -23,16 +27,18 @@ std::string file_header() {
   return h;
 }
 
-Status check_file_header(std::string_view b, std::uint16_t& write_version) {
+Status check_file_header(std::string_view b, FileVersions& versions) {
   if (b.size() < kHeaderSize) return corruption("file header: the file is shorter than 32 bytes (offset 0)");
   if (std::memcmp(b.data(), kFileMagic, 8) != 0) return corruption("file header: not a pgnarc archive (bad magic at offset 0)");
   if (get_le(b.data() + 28, 4) != (hash64(b.substr(0, 28)) & 0xFFFFFFFFu))
     return corruption("file header: checksum mismatch (offset 28)");
-  write_version = static_cast<std::uint16_t>(get_le(b.data() + 8, 2));
-  const auto read_version = static_cast<std::uint16_t>(get_le(b.data() + 10, 2));
-  if (read_version != kVersion)
-    return unsupported("archive needs a reader of version " + std::to_string(read_version) + "; this one reads version " +
-                       std::to_string(kVersion));
+  versions.write = {static_cast<std::uint8_t>(b[8]), static_cast<std::uint8_t>(b[9])};
+  versions.read = {static_cast<std::uint8_t>(b[10]), static_cast<std::uint8_t>(b[11])};
+  // A reader of 1.x reads every file of read version 1.y: what 1.y adds beyond 1.x is skipped
+  // where the format marks it optional and refused, by name, where it is met otherwise.
+  if (versions.read.major != kVersionMajor)
+    return unsupported("the archive needs a reader of format " + versions.read.text() + "; this one reads format " +
+                       std::to_string(kVersionMajor) + ".x (file header, offset 10)");
   if (get_le(b.data() + 12, 4) != 0) return corruption("file header: reserved flag bits set (offset 12)");
   if (get_le(b.data() + 16, 8) != 0 || get_le(b.data() + 24, 4) != 0)
     return corruption("file header: reserved bytes not zero (offset 16)");

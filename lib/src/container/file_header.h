@@ -6,14 +6,19 @@
 #include <string_view>
 
 #include "pgnarc/status.h"
+#include "pgnarc/version.h"
 
 namespace pgnarc::container {
 
 // The 32-byte header this library writes.
 std::string file_header();
+// The header's two versions (9.2).
+struct FileVersions {
+  FormatVersion write, read;
+};
 // Checks the first 32 bytes of `file`: size, magic and checksum (Corruption), the read version
-// (Unsupported unless this library's), the reserved fields (Corruption). Gives the write version.
-Status check_file_header(std::string_view file, std::uint16_t& write_version);
+// (Unsupported unless its major version is this library's), the reserved fields (Corruption).
+Status check_file_header(std::string_view file, FileVersions& versions);
 
 struct Footer {
   std::uint64_t index_offset = 0, index_size = 0, games = 0, blocks = 0, index_hash = 0;

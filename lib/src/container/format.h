@@ -18,8 +18,10 @@ inline constexpr char kDictionaryMagic[4] = {'P', 'G', 'A', 'D'};
 inline constexpr char kNameChunkMagic[4] = {'P', 'G', 'A', 'N'};
 inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 
-// The one version this library writes and reads (header bytes 8-11: write and read version).
-inline constexpr std::uint16_t kVersion = kFormatVersion;
+// The format version this library writes (header bytes 8-11: write and read version) and reads:
+// every file whose read version has this major version.
+inline constexpr std::uint8_t kVersionMajor = kFormatVersionMajor;
+inline constexpr std::uint8_t kVersionMinor = kFormatVersionMinor;
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;

@@ -50,6 +50,13 @@ std::string encode_index(const Index& index, const StoreOptions& options) {
       put_prefixed(body, c.first);
     }
   }
+  // The extensions (9.5): this library's writer defines none (nor carries those of an archive it
+  // copies: each describes its archive as a whole), so the list is empty but in tests.
+  put_varint(body, index.extensions.size());
+  for (const IndexExtension& e : index.extensions) {
+    put_varint(body, e.id);
+    put_prefixed(body, e.bytes);
+  }
   std::string out(kIndexMagic, 4);
   std::uint8_t encoding = kStored;
   std::string packed;
@@ -142,6 +149,17 @@ const char* parse_body(std::string_view body, std::uint64_t index_offset, Index&
     if (const char* problem = LayoutCheck(out.dictionaries, end).finish()) return problem;
   if (next_offset == kChainStart) next_offset = index_offset;
   if (next_offset != index_offset) return "blocks do not end where the index begins";
+  // The extensions that a later minor version may add, IDs ascending: their bytes are skipped
+  // here; decode_index refuses the archive if one it must understand is among them.
+  if (!r.varint(n) || n > r.remaining()) return "bad extension count";
+  out.extensions.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    IndexExtension& e = out.extensions[k];
+    std::string_view bytes;
+    if (!r.varint(e.id) || !r.prefixed(bytes)) return "extension runs past the end";
+    if (k > 0 && e.id <= out.extensions[k - 1].id) return "extension IDs not ascending";
+    e.bytes.assign(bytes);
+  }
   if (r.remaining() != 0) return "bytes left over";
   return nullptr;
 }
@@ -162,6 +180,11 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, Index& out) 
   std::string why;
   if (const char* problem = parse_body(encoding == kZstd ? std::string_view(body) : b.substr(9), index_offset, out, why))
     return bad(problem);
+  for (const IndexExtension& e : out.extensions)
+    if (e.id % 2 == 1)
+      return unsupported(where + ": index extension " + std::to_string(e.id) + " is not defined in format " +
+                         std::to_string(kVersionMajor) + "." + std::to_string(kVersionMinor) +
+                         ", and a reader must understand it (it is odd)");
   return {};
 }
 

@@ -14,10 +14,18 @@
 
 namespace pgnarc::container {
 
+// An index extension (9.5), which a later minor version of the format may define: an even ID is
+// optional, skipped by a reader that does not know it; an odd one must be understood.
+struct IndexExtension {
+  std::uint64_t id = 0;
+  std::string bytes;
+};
+
 struct Index {
   std::vector<DictionaryEntry> dictionaries;             // in file order
   std::vector<TableChunkEntry> table_chunks;             // in file order
   std::vector<NameChunkEntry> name_chunks[kNameFieldCount];  // per field, in file order
+  std::vector<IndexExtension> extensions;                    // as read; the writer has none
 };
 
 std::string encode_index(const Index& index, const StoreOptions& options);

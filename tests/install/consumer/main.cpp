@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", pgn.error().to_string().c_str());
     return 1;
   }
-  std::printf("games %llu library %s format %u\n%s", static_cast<unsigned long long>((*archive)->game_count()),
-              pgnarc::library_version(), static_cast<unsigned>(pgnarc::kFormatVersion), pgn->c_str());
+  std::printf("games %llu library %s format %s\n%s", static_cast<unsigned long long>((*archive)->game_count()),
+              pgnarc::library_version(), PGNARC_FORMAT_VERSION_STRING, pgn->c_str());
   return 0;
 }
