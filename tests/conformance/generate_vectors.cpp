@@ -13,8 +13,11 @@
 #include <fstream>
 #include <sstream>
 
+#include <zstd.h>
+
 #include "codec/arith_coder.h"
 #include "codec/position_code.h"
+#include "codec/share_token.h"
 #include "common/bytes.h"
 #include "common/endian.h"
 #include "common/hash.h"
@@ -254,21 +257,74 @@ std::string with_extensions(const std::string& pga, const std::vector<IndexExten
   return with_index(pga, index);
 }
 
+// `pga`, of one block and no name chunks, with section `s` of that block stored as `stored` in
+// `encoding` (its raw size kept).
+std::string with_section(const std::string& pga, int s, std::uint8_t encoding, const std::string& stored) {
+  ArchiveParts p = parts_of(pga);
+  for (const auto& chunks : p.index.name_chunks)
+    if (!chunks.empty()) std::abort();
+  BlockEntry& entry = p.blocks.at(0);
+  std::string block = pga.substr(kHeaderSize, entry.size - kBlockChecksumSize);
+  const auto [at, size] = section_of(block, s);
+  block.replace(at, size, stored);
+  const std::size_t e = kBlockHeaderSize + s * kSectionEntrySize;
+  block[e + 1] = static_cast<char>(encoding);
+  std::string n;
+  put_le(n, stored.size(), 4);
+  block.replace(e + 4, 4, n);
+  put_le(block, hash64(block), 8);
+  entry.size = block.size();
+  return rebuild(pga.substr(0, kHeaderSize) + block, kHeaderSize + block.size(), "", p.index, p.blocks);
+}
+
+// One Zstandard frame of `bytes`, with or without its content size in the header.
+std::string zstd_frame(const std::string& bytes, bool content_size) {
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, content_size ? 1 : 0);
+  std::string out(ZSTD_compressBound(bytes.size()), '\0');
+  const std::size_t n = ZSTD_compress2(c, out.data(), out.size(), bytes.data(), bytes.size());
+  ZSTD_freeCCtx(c);
+  if (ZSTD_isError(n)) std::abort();
+  out.resize(n);
+  return out;
+}
+
+// The frames of 9.3.4: one frame, nothing after it, a dictionary only where one may be named.
+void frame_rule_vectors() {
+  const std::string two = read(dir + "/encode/two_plies.pga");
+  const std::string texts = "\x01" "c";  // the texts section of two_plies: "c"
+  valid_vector("zstd_without_size", with_section(two, kTexts, kZstd, zstd_frame(texts, false)), "ZSTD-1",
+               "a texts section of encoding 1 whose frame header omits Frame_Content_Size");
+  invalid_vector("zstd_two_frames", with_section(two, kTexts, kZstd, zstd_frame(texts, true) + zstd_frame("", true)),
+                 "Corruption", "ZSTD-1", "a texts section of encoding 1 holding two frames");
+  invalid_vector("zstd_skippable_after",
+                 with_section(two, kTexts, kZstd, zstd_frame(texts, true) + std::string("\x50\x2a\x4d\x18\x00\x00\x00\x00", 8)),
+                 "Corruption", "ZSTD-1", "a texts section of encoding 1: a frame, then an empty skippable frame");
+  // The frame header descriptor's Dictionary_ID_Flag (bits 0-1) set to 1 and a one-byte ID 7
+  // after the descriptor (and the window descriptor, absent in a single-segment frame).
+  std::string named = zstd_frame(texts, true);
+  const auto fhd = static_cast<std::uint8_t>(named[4]);
+  named[4] = static_cast<char>(fhd | 1);
+  named.insert((fhd & 0x20) ? 5 : 6, 1, '\x07');
+  invalid_vector("zstd_names_dictionary", with_section(two, kTexts, kZstd, named), "Corruption", "ZSTD-1",
+                 "a texts section of encoding 1 whose frame names dictionary 7");
+}
+
 // What a later minor version may add: optional parts a reader skips, and parts it must
 // understand or refuse by name.
 void later_version_vectors() {
   const std::string two = read(dir + "/encode/two_plies.pga");
-  valid_vector("optional_sections", with_optional_sections(two, {{5, 0, "later"}, {200, 77, "even later"}}), "BLOCK-6",
+  valid_vector("optional_sections", with_optional_sections(two, {{5, 0, "later"}, {200, 77, "even later"}}), "BLOCK-7",
                "a block with two optional sections of a later minor version (ids 5 and 200, one of an encoding "
                "1.0 does not define): skipped");
-  invalid_vector("optional_section_id_4", with_optional_sections(two, {{4, 0, "x"}}), "Corruption", "BLOCK-6",
+  invalid_vector("optional_section_id_4", with_optional_sections(two, {{4, 0, "x"}}), "Corruption", "BLOCK-7",
                  "a sixth section entry with id 4");
   invalid_vector("optional_sections_not_ascending", with_optional_sections(two, {{9, 0, "x"}, {9, 0, "y"}}),
-                 "Corruption", "BLOCK-6", "two optional sections of id 9");
+                 "Corruption", "BLOCK-7", "two optional sections of id 9");
   invalid_vector("optional_section_reserved",
                  edit_block(with_optional_sections(two, {{5, 0, "x"}}),
                             [](std::string& b) { b[kBlockHeaderSize + kSections * kSectionEntrySize + 3] = 1; }),
-                 "Corruption", "BLOCK-6", "an optional section's reserved bytes not zero");
+                 "Corruption", "BLOCK-7", "an optional section's reserved bytes not zero");
   invalid_vector("section_count_4", edit_block(two, [](std::string& b) { b[5] = 4; }), "Corruption", "BLOCK-1",
                  "a section count of 4");
   invalid_vector("section_encoding_later",
@@ -291,7 +347,7 @@ void encode_vectors() {
   encode_vector("two_plies", "1. e4 e5 {c}\n", "MOVE-ORDER-1 MOVE-AC-1 MOVE-SYM-1 REC-HDR-1",
                 "the worked example of spec section 12.1 in a whole archive (spec section 12.3)", 4096,
                 MoveCoding::kUniform);
-  encode_vector("moves_only", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n", "MOVE-SYM-2 MOVE-MODEL-1",
+  encode_vector("moves_only", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n", "MOVE-SYM-2 MOVE-MODEL-1 MOVE-MODEL-2",
                 "a game of moves only with the model: no ply count, the end coded as a symbol");
   encode_vector("moves_only_uniform", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n1. d4 d5 0-1\n\n*\n", "MOVE-SYM-2",
                 "games of moves only with the uniform coder, one of no moves: codewords one after the other",
@@ -580,7 +636,7 @@ void invalid_file_vectors() {
     invalid_vector("block_checksum", flip(good, 60), "Corruption", "BLOCK-1", "a byte of block 0 changed");
     ArchiveParts idx = parts_of(good);
     idx.blocks[1].offset += 1;
-    invalid_vector("block_out_of_place", with_tables(good, idx), "Corruption", "INDEX-1", "index entry not where the block is");
+    invalid_vector("block_out_of_place", with_tables(good, idx), "Corruption", "TABLE-1 INDEX-1", "index entry not where the block is");
     idx = parts_of(good);
     idx.blocks[0].games = 3;
     idx.blocks[1].games = 1;
@@ -588,7 +644,7 @@ void invalid_file_vectors() {
                    "the index gives block 0 three games, the block holds two");
     idx = parts_of(good);
     idx.blocks[2].size += 1000000;
-    invalid_vector("length_past_end", with_tables(good, idx), "Corruption", "INDEX-1", "a block size that runs past the index");
+    invalid_vector("length_past_end", with_tables(good, idx), "Corruption", "TABLE-1 INDEX-1", "a block size that runs past the index");
   }
 }
 
@@ -608,7 +664,7 @@ void invalid_dictionary_vectors() {
                  "the index gives the dictionary another ID than its element");
   idx = parts_of(dict).index;
   idx.dictionaries[0].offset += 1;
-  invalid_vector("dictionary_out_of_place", with_index(dict, idx), "Corruption", "INDEX-1",
+  invalid_vector("dictionary_out_of_place", with_index(dict, idx), "Corruption", "DICT-1 INDEX-1",
                  "a dictionary entry not where the element is");
   GameBuilder b;
   PgnReader r(memory_input(dictionary_pgn()), "x");
@@ -698,7 +754,7 @@ void invalid_table_vectors() {
   gapped.blocks[2].offset += 1;
   invalid_vector("table_block_out_of_place",
                  rebuild(tabled_pga, idx.table_chunks[0].offset, "", gapped.index, gapped.blocks, 2), "Corruption",
-                 "INDEX-1", "a block entry of the second chunk not where the block is");
+                 "TABLE-1 INDEX-1", "a block entry of the second chunk not where the block is");
 }
 
 // Game records with valid checksums but damaged contents; tags and game directories damaged.
@@ -713,6 +769,11 @@ void invalid_record_vectors() {
   CodecStreams s;
   if (!encode_game(g, s).ok()) std::abort();
   CodecStreams bad = s;
+  // A coded game whose tags give no start position: another variant, an invalid FEN.
+  invalid_vector("record_variant_tag", archive_of({s}, {{Tag{"Variant", "crazyhouse"}}}), "Corruption", "START-1",
+                 "a coded game (not verbatim) whose Variant tag names crazyhouse");
+  invalid_vector("record_invalid_fen", archive_of({s}, {{Tag{"FEN", "8/8/8/8/8/8/8/8 w - - 0 1"}}}), "Corruption",
+                 "START-1", "a coded game (not verbatim) whose FEN has no kings");
   // The game header's reserved bit, set in a whole archive (the block's directory keeps the
   // game's plies, which info reads without decoding): the structure section starts with the
   // directory of one group, seven one-byte varints (step 8, 3 plies, four columns, no filter).
@@ -759,7 +820,7 @@ void invalid_record_vectors() {
     invalid_vector("codeword_closing_bits", archive_of({bad}, {{}}), "Corruption", "MOVE-AC-3",
                    "a move codeword whose closing bits are not the ones a coder writes");
   }
-  invalid_vector("bytes_left_over", archive_of({s}, {{}}, s.moves), "Corruption", "BLOCK-2 BLOCK-3",
+  invalid_vector("bytes_left_over", archive_of({s}, {{}}, s.moves), "Corruption", "BLOCK-2 BLOCK-3 MOVE-AC-4",
                  "a section longer than its games (bytes after the last game)");
   CodecStreams item;
   Game annotated = g;
@@ -773,6 +834,51 @@ void invalid_record_vectors() {
     const std::string n = std::to_string(type);
     invalid_vector(type == 9 ? "reserved_item_type" : "reserved_item_type_" + n, archive_of({item}, {{}}), "Corruption",
                    "REC-LINE-1", "reserved item type " + n + " (the item's slot and value well formed)");
+  }
+  {
+    // The same game's ply count, 3, as the varint 83 00: not minimal.
+    CodecStreams long_varint = item;
+    long_varint.structure[5] = '\x03';
+    long_varint.structure.replace(1, 1, std::string("\x83\x00", 2));
+    invalid_vector("varint_not_minimal", archive_of({long_varint}, {{}}), "Corruption", "VARINT-1",
+                   "a line's ply count 3 written as the varint 83 00");
+    CodecStreams cut = item;  // the stream cut after the item count, given as 81
+    cut.structure = std::string("\x09\x03\x00\x81", 4);
+    invalid_vector("varint_cut_short", archive_of({cut}, {{}}), "Corruption", "VARINT-1",
+                   "an item count whose varint says another byte follows, at the end of the structure stream");
+  }
+  {
+    // A prelude comment of kind 3: header (frame), prelude count 1, kind, epilogue count 0, ...
+    Game framed = g;
+    framed.prelude.push_back(Comment{CommentKind::kBrace, "c"});
+    CodecStreams f;
+    if (!encode_game(framed, f).ok() || f.structure[1] != 1 || f.structure[2] != 0) std::abort();
+    f.structure[2] = 3;
+    invalid_vector("comment_kind_3", archive_of({f}, {{}}), "Corruption", "REC-CMT-1", "a prelude comment of kind 3");
+  }
+  {
+    // Records past the game's budget of 2^18 (REC-RCD-2): 300 plies, each with a record of a
+    // shape of about 1,000 bytes, written by an encoder whose budget was raised.
+    std::string pgn;
+    const std::string words = [] {
+      std::string w;
+      for (int k = 0; k < 200; ++k) w += "note ";
+      return w;
+    }();
+    const char* const cycle[4] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+    for (int ply = 0; ply < 300; ++ply) {
+      if (ply % 2 == 0) pgn += std::to_string(ply / 2 + 1) + ". ";
+      pgn += std::string(cycle[ply % 4]) + " {" + words + "d=" + std::to_string(ply % 7 + 1) + "} ";
+    }
+    pgn += "*\n";
+    GameBuilder b;
+    PgnReader r(memory_input(pgn), "records.pgn");
+    if (!r.next(b).ok()) std::abort();
+    CodecStreams within, past;
+    if (!encode_game(b.game(), within).ok() || !encode_game_with_record_work(b.game(), past, 1u << 20).ok()) std::abort();
+    if (within.structure == past.structure) std::abort();  // the writer's own encoding stays within the budget
+    invalid_vector("records_past_budget", archive_of({past}, {{}}), "Corruption", "REC-RCD-2",
+                   "300 records of a shape of about 1,000 bytes: more than 2^18 shape bytes, values and run moves");
   }
   {
     // Records (8.3.3). `1. e4 {d=9} e5 {d=8} *`: structure: header, 2 plies, no null moves, 2 items
@@ -863,7 +969,7 @@ void invalid_record_vectors() {
                    "a track frame of 50 (form 12; frames are 0 to 47)");
     bad = v5;
     bad.structure[7] = 0x0c;  // zigzag(6): 5 - 6 < 0
-    invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
+    invalid_vector("clock_symbol_below_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-4",
                    "a clock symbol that takes the clock below zero");
     bad = v5;
     bad.moves.clear();  // a line of 0 plies: no symbols
@@ -979,7 +1085,7 @@ void invalid_record_vectors() {
                    }),
                    "Corruption", "MOVE-AC-4", "a bit after a group's last codeword that is not 0");
   }
-  invalid_vector("move_after_mate", archive_of({mate}, {{Tag{"Event", "mate"}}}), "Corruption", "REC-LINE-1",
+  invalid_vector("move_after_mate", archive_of({mate}, {{Tag{"Event", "mate"}}}), "Corruption", "REC-LINE-1 MOVE-SYM-1",
                  "an annotated line with a ply after mate, where no legal move is");
 }
 
@@ -1200,6 +1306,41 @@ void token_vectors() {
     out += *token + "\t" + escaped + "\n";
   }
   write("tokens.tsv", out);
+  manifest += "tokens\ttokens\t-\tTOKEN-1 MOVE-SYM-2 MOVE-MODEL-1 TAGS-6\tshare tokens (tokens.tsv): each opens to its "
+              "game, and the game gives the token\n";
+
+  // Tokens a reader must reject, each made from the spec's example by one change.
+  std::string good;
+  if (!detail::from_base64url("ARHNKBxA", good)) std::abort();
+  std::string bad_tokens;
+  const auto bad = [&](const std::string& token, const std::string& why) { bad_tokens += token + "\t" + why + "\n"; };
+  const auto with = [&](std::size_t at, char byte) {
+    std::string b = good;
+    b[at] = byte;
+    return detail::base64url(b);
+  };
+  bad("A", "a length of 4k + 1 characters");
+  bad("ARHNKBx*", "a character outside base64url");
+  bad("ARHNKBx=", "padding");
+  {
+    // The token of the bytes without the last, its last character's two bits below the last byte
+    // set: "ARHNKBw" holds 5 bytes and two 0 bits; "ARHNKBx" holds the same bytes and bits 01.
+    const std::string cut = detail::base64url(good.substr(0, 5));
+    std::string b;
+    if (!detail::from_base64url(cut, b)) std::abort();
+    std::string last = cut;
+    last.back() = static_cast<char>(last.back() + 1);
+    bad(last, "bits below its last byte that are not 0");
+  }
+  bad(with(0, 2), "version 2");
+  bad(with(1, static_cast<char>(good[1] | 0x80)), "reserved flag bit 7 set");
+  bad(with(1, static_cast<char>((good[1] & 0x8F) | 0x50)), "result 5 (reserved)");
+  bad(with(1, static_cast<char>((good[1] & ~3) | 2)), "move coder 2 (reserved)");
+  bad(detail::base64url(good + std::string(1, '\0')), "a byte after the codeword's last");
+  bad(detail::base64url(good.substr(0, 1)), "a version byte alone, without flags");
+  write("bad_tokens.tsv", bad_tokens);
+  manifest += "tokens\tbad_tokens\tCorruption\tTOKEN-1\tshare tokens a reader must reject (bad_tokens.tsv: the token, "
+              "a tab, why)\n";
 }
 
 }  // namespace
@@ -1217,6 +1358,7 @@ int main(int argc, char** argv) {
   valid_vectors();
   invalid_file_vectors();
   later_version_vectors();
+  frame_rule_vectors();
   invalid_dictionary_vectors();
   invalid_name_vectors();
   invalid_table_vectors();

@@ -58,6 +58,9 @@ struct CodecStats {
 // Appends `game` to `out`. Fails (InvalidInput) if a move is not legal where it stands, a
 // variation does not follow a move, or the start position cannot be derived from the tags.
 Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats = nullptr);
+// As encode_game, with the game's budget of record work (8.3.3, REC-RCD-2) set to `record_work`:
+// above the format's limit, it writes what a reader must reject (for the conformance vectors).
+Status encode_game_with_record_work(const Game& game, CodecStreams& out, std::uint64_t record_work);
 // Appends a game kept verbatim: its bytes exactly as they were in the input.
 void encode_raw_game(std::string_view raw_text, CodecStreams& out, CodecStats* stats = nullptr);
 

@@ -31,7 +31,7 @@ struct Item {
 
 // A game's record comments as the writer codes them.
 struct GameRecords {
-  explicit GameRecords(MoveCoder coder) : model(coder) {}
+  GameRecords(MoveCoder coder, std::uint64_t work) : model(coder, work) {}
   RecordModel model;
   RecentShapes<std::string> shapes;
 };
@@ -229,7 +229,17 @@ void put_comments(const std::vector<Comment>& comments, CodecStreams& out) {
 
 }  // namespace
 
+static Status encode_game_within(const Game& game, CodecStreams& out, std::uint64_t record_work, CodecStats* stats);
+
 Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
+  return encode_game_within(game, out, kMaxGameRecordWork, stats);
+}
+
+Status encode_game_with_record_work(const Game& game, CodecStreams& out, std::uint64_t record_work) {
+  return encode_game_within(game, out, record_work, nullptr);
+}
+
+static Status encode_game_within(const Game& game, CodecStreams& out, std::uint64_t record_work, CodecStats* stats) {
   auto start = start_position(game.tags);
   if (!start) return bad_game(start.error().message());
   bool annotated = false;
@@ -252,7 +262,7 @@ Status encode_game(const Game& game, CodecStreams& out, CodecStats* stats) {
   CodecStats local;
   const ClockBasis basis = clock_basis(game.tags);
   std::vector<PlySymbol> symbols;
-  GameRecords records(out.coder);
+  GameRecords records(out.coder, record_work);
   if (auto st = encode_line(game.events, 0, game.events.size(), {*start, {}}, annotated, counted, 0, basis, records, s,
                             symbols, &local);
       !st)
