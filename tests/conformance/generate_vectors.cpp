@@ -308,6 +308,12 @@ void frame_rule_vectors() {
   named.insert((fhd & 0x20) ? 5 : 6, 1, '\x07');
   invalid_vector("zstd_names_dictionary", with_section(two, kTexts, kZstd, named), "Corruption", "ZSTD-1",
                  "a texts section of encoding 1 whose frame names dictionary 7");
+  invalid_vector("dictionary_frame_names_none", with_section(two, kTags, kZstdDictionary, zstd_frame(std::string(2, '\0'), true)),
+                 "Corruption", "BLOCK-5 ZSTD-1", "a tags section of encoding 3 whose frame names no dictionary");
+  invalid_vector("block_games_0", edit_block(two, [](std::string& b) { b[8] = 0; }), "Corruption", "BLOCK-1",
+                 "a block header's game count of 0");
+  invalid_vector("section_reserved", edit_block(two, [](std::string& b) { b[kBlockHeaderSize + kSectionEntrySize + 2] = 1; }),
+                 "Corruption", "BLOCK-1", "the moves section entry's reserved bytes not zero");
 }
 
 // What a later minor version may add: optional parts a reader skips, and parts it must
@@ -363,6 +369,8 @@ void encode_vectors() {
   encode_vector("setup_black_to_move", "[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/4P3/4K3 b - - 5 40\"]\n\n40... Kd4 41. e3+ Kd3 1/2-1/2\n",
                 "START-1", "a set-up position with Black to move");
   encode_vector("null_moves", "1. e4 -- 2. d4 -- 3. c4 *\n", "REC-LINE-1", "null moves in the main line");
+  encode_vector("king_capture", "1. e4 e5 2. Qh5 Nc6 3. Qxf7+ -- 4. Qxe8 -- 5. Qxd8 *\n", "REC-LINE-1 MOVE-ORDER-1",
+                "a null move in check, the king taken, and moves of a side without a king (5.3; SAN of section 10)");
   encode_vector("annotated", "[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0\n", "REC-HDR-1 REC-LINE-1",
                 "the worked example of spec section 12.2");
   encode_vector("nested_variations",
@@ -617,9 +625,9 @@ void invalid_file_vectors() {
     h[9] = h[11] = 0;
     invalid_vector("newer_major_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
                    "read version 2.0, a major version this reader does not read: refused as unsupported, not corrupt");
-    h[8] = h[10] = 0;  // a draft's read version
-    invalid_vector("draft_version", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
-                   "read version 0.0, a draft of the format: refused as unsupported");
+    h[8] = h[10] = 0;
+    invalid_vector("major_version_0", fix_header_checksum(h), "Unsupported", "FILE-HDR-2",
+                   "read version 0.0: refused as unsupported");
     h = two;
     h[9] = 7;   // written by a writer of 1.7
     h[11] = 3;  // that says a reader of 1.3 reads all of it
@@ -842,10 +850,30 @@ void invalid_record_vectors() {
     long_varint.structure.replace(1, 1, std::string("\x83\x00", 2));
     invalid_vector("varint_not_minimal", archive_of({long_varint}, {{}}), "Corruption", "VARINT-1",
                    "a line's ply count 3 written as the varint 83 00");
+    CodecStreams huge = long_varint;
+    huge.structure.replace(1, 2, std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 10));
+    invalid_vector("varint_above_2_64", archive_of({huge}, {{}}), "Corruption", "VARINT-1",
+                   "a line's ply count of 2^64 + 2^63 - 1: a varint of ten bytes above 2^64 - 1");
     CodecStreams cut = item;  // the stream cut after the item count, given as 81
     cut.structure = std::string("\x09\x03\x00\x81", 4);
     invalid_vector("varint_cut_short", archive_of({cut}, {{}}), "Corruption", "VARINT-1",
                    "an item count whose varint says another byte follows, at the end of the structure stream");
+  }
+  {
+    // A variation at slot 0 (before the line's first ply, which it would replace): `1. e4 (1. d4)
+    // e5 2. Nf3 1-0`: header, 3 plies, no null moves, 1 item: slot delta 1, type 4, then the
+    // variation's line; the slot delta made 0.
+    Game varied = [] {
+      GameBuilder b;
+      PgnReader r(memory_input("1. e4 (1. d4) e5 2. Nf3 1-0"), "x");
+      (void)r.next(b);
+      return b.game();
+    }();
+    CodecStreams v;
+    if (!encode_game(varied, v).ok() || v.structure.substr(1, 5) != std::string("\x03\x00\x01\x01\x04", 5)) std::abort();
+    v.structure[4] = 0;
+    invalid_vector("variation_at_slot_0", archive_of({v}, {{}}), "Corruption", "REC-LINE-1",
+                   "a variation at slot 0, where no ply is played before it");
   }
   {
     // A prelude comment of kind 3: header (frame), prelude count 1, kind, epilogue count 0, ...
@@ -1052,7 +1080,7 @@ void invalid_record_vectors() {
     invalid_vector("unknown_layout", edit_block(tagged, [](std::string& b) { b[6] = 2; }), "Unsupported", "BLOCK-1",
                    "block layout 2 (not defined): refused as unsupported");
     invalid_vector("unknown_codec", edit_block(tagged, [](std::string& b) { b[4] = 4; }), "Unsupported", "BLOCK-1",
-                   "a block of game record codec 4 (a draft this reader does not read): refused as unsupported");
+                   "a block of move codec 4 (not defined in 1.0): refused as unsupported");
     invalid_vector("unknown_move_coder", edit_block(tagged, [](std::string& b) { b[7] = 2; }), "Unsupported", "BLOCK-1",
                    "a block of move coder 2 (not defined): refused as unsupported");
   }

@@ -75,7 +75,7 @@ class RecordWalker {
     std::uint64_t plies = counted;
     typename Policy::Line line;
     if (annotated && counted == kUnknownPlies && !structure_.varint(plies))
-      return corrupt_record("structure stream ends before a line's ply count");
+      return corrupt_record("a line's ply count is not a varint of the structure stream (cut short by its end, not minimal, or above 2^64 - 1)");
     if (plies != kUnknownPlies) {
       if (plies > kMaxPlies - total_plies_) return corrupt_record("more than 65536 plies in the game");
       total_plies_ += plies;

@@ -1,0 +1,243 @@
+"""Checks of moves.py against the built pgnarc used as a black box (no source read).
+
+Run: /usr/bin/python3 format-spec/reference/blackbox_moves.py PATH/TO/pgnarc [games-per-random-file]
+Three checks:
+1. tokens: every game of corpus/pgn/*.pgn and of random games (standard, Chess960 and random
+   FEN starts, written in SAN by moves.py) is packed, shared as a token, opened by moves.py and
+   compared byte for byte with `pgnarc share --open`; the random games' movetext must come back
+   from `pgnarc unpack` as moves.py wrote it (SAN of section 10).
+2. position columns (9.4.4): the FEN column of a stored (--store) archive's first block is
+   found in its tags section and decoded by decode_position_column.
+3. null moves (model with king captures, 5.3 / 7.6.5): single-game stored archives whose main
+   line has null moves (some in check, then a king capture) are decoded move by move.
+"""
+
+import glob
+import os
+import random
+import re
+import struct
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import moves as M  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(HERE, os.pardir, os.pardir))
+PGNARC = "pgnarc"  # the binary under test: main() sets it from the command line
+TMP = "/tmp/blackbox_moves_%d" % os.getpid()
+
+
+def run(*args):
+    return subprocess.run([PGNARC, *args], capture_output=True)
+
+
+def pack(pgn, out, *options):
+    r = run("pack", pgn, "-o", out, "--force", *options)
+    return int(re.search(rb"(\d+) games", r.stdout + r.stderr).group(1))
+
+
+def write_game(start, moves, tags):
+    """PGN of a game moves.py plays from `start` (None in moves: a null move)."""
+    tokens, position = [], start
+    for i, m in enumerate(moves):
+        san = "--" if m is None else position.san(m)
+        if position.white_to_move:
+            tokens.append(f"{position.fullmove}. {san}")
+        elif i == 0:
+            tokens.append(f"{position.fullmove}... {san}")
+        else:
+            tokens.append(san)
+        position = position.play_null() if m is None else position.play(m)
+    head = "".join(f'[{k} "{v}"]\n' for k, v in tags)
+    return head + ("\n" if head else "") + " ".join(tokens + ["*"]) + "\n\n"
+
+
+def random_start(rnd, kind):
+    if kind == "std":
+        return M.Position.standard(), []
+    if kind == "960":
+        a = rnd.randrange(960)
+        b = a if rnd.random() < 0.7 else rnd.randrange(960)
+        p = M.Position.chess960_start(a, b)
+        return p, [("Variant", "Chess960"), ("SetUp", "1"), ("FEN", p.fen().decode())]
+    while True:                       # a random position reached by random play, as a FEN
+        p = M.Position.standard() if rnd.random() < 0.5 else M.Position.chess960_start(
+            rnd.randrange(960), rnd.randrange(960))
+        for _ in range(rnd.randrange(1, 120)):
+            legal = p.legal_moves()
+            if not legal:
+                break
+            p = p.play(rnd.choice(legal))
+        if p.legal_moves():
+            fen = p.fen() if rnd.random() < 0.7 else b" ".join(p.fen().split()[:4])
+            tags = [("SetUp", "1"), ("FEN", fen.decode())]
+            if rnd.random() < 0.5:
+                tags.append(("Variant", "Chess960"))
+            return M.Position.from_fen(fen), tags
+
+
+def random_games(rnd, kind, count, nulls=False):
+    games = []
+    for _ in range(count):
+        start, tags = random_start(rnd, kind)
+        position, moves, bias = start, [], rnd.random()
+        for _ in range(rnd.randrange(0, 250)):
+            legal = position.legal_moves()
+            if not legal:
+                break
+            if nulls and (rnd.random() < 0.1 or (position.in_check() and rnd.random() < 0.5)):
+                m = None
+            else:
+                kings = [m for m in legal if M.ptype_of(position.board[m.to_sq] or 1) == M.KING
+                         and position.board[m.to_sq]]
+                sharp = [m for m in legal if position.is_capture(m) or m.promotion]
+                m = rnd.choice(kings or (sharp if sharp and rnd.random() < bias else legal))
+            moves.append(m)
+            position = position.play_null() if m is None else position.play(m)
+        games.append((start, moves, tags))
+    return games
+
+
+def check_tokens(pgn):
+    n = pack(pgn, TMP + ".pga")
+    good = total = 0
+    for i in range(1, n + 1):
+        r = run("share", TMP + ".pga", str(i))
+        if r.returncode != 0:
+            continue                                  # a variant, or null moves
+        token = r.stdout.decode().strip()
+        expected = run("share", "--open", token).stdout
+        total += 1
+        try:
+            got = M.open_share_token(token).pgn()
+        except M.FormatError as e:
+            got = repr(e).encode()
+        if got == expected:
+            good += 1
+        elif total - good <= 3:
+            print(f"  TOKEN MISMATCH {pgn} game {i}: {token}")
+    return good, total
+
+
+def check_movetext(pgn):
+    """Each game's movetext as moves.py wrote it equals pgnarc's canonical one."""
+    pack(pgn, TMP + ".pga")
+    def movetexts(text):
+        return [" ".join(part.split()) for part in text.split("\n\n")
+                if part.strip() and not part.startswith("[")]
+    out = movetexts(run("unpack", TMP + ".pga").stdout.decode("latin-1"))
+    mine = movetexts(open(pgn, encoding="latin-1").read())
+    return sum(a == b for a, b in zip(mine, out)) if len(mine) == len(out) else 0, len(mine)
+
+
+def first_block_sections(path):
+    data = open(path, "rb").read()
+    block = 0x20                                      # after the 32-byte file header (9.2)
+    assert data[block:block + 4] == b"PGAB"
+    games = struct.unpack_from("<I", data, block + 8)[0]
+    count = data[block + 5]
+    sizes = [struct.unpack_from("<III", data, block + 12 + 12 * i)[1] for i in range(count)]
+    offset, sections = block + 12 + 12 * count, []
+    for size in sizes:
+        sections.append(data[offset:offset + size])
+        offset += size
+    return games, sections
+
+
+def check_position_column(pgn):
+    pack(pgn, TMP + ".pga", "--store", "--dict-kib", "0")
+    games, sections = first_block_sections(TMP + ".pga")
+    text = run("unpack", TMP + ".pga").stdout.decode("latin-1").split("\n\n")[0::2][:games]
+    fens = [m.group(1).encode("latin-1") for g in text
+            for m in [re.search(r'^\[FEN "(.*)"\]$', g, re.M)] if m]
+    tags = sections[0]
+    for j in range(len(tags)):                        # find the column body by trying
+        try:
+            values, _ = M.decode_position_column(tags[j:], len(fens))
+        except (M.FormatError, IndexError):
+            continue
+        coded = [(v, f) for v, f in zip(values, fens) if v is not None]
+        if coded and all(v == f for v, f in coded):
+            return len(coded), len(fens)
+    return 0, len(fens)
+
+
+def check_null_games(games):
+    good = 0
+    for start, moves, tags in games:
+        with open(TMP + ".pgn", "w") as f:
+            f.write(write_game(start, moves, tags))
+        pack(TMP + ".pgn", TMP + ".pga", "--store", "--dict-kib", "0", "--moves", "model")
+        codeword = first_block_sections(TMP + ".pga")[1][1]
+        decoder = M.ArithmeticDecoder(codeword, 0)
+        annotated = None in moves                     # else a line ended by the end symbol
+        position, history, ok = start, M.NO_HISTORY, True
+        try:
+            for p, m in enumerate(moves + ([] if annotated else ["end"])):
+                if m is None:
+                    position, history = position.play_null(), M.NO_HISTORY
+                    continue
+                legal = position.legal_moves()
+                freqs = M.move_frequencies(M.MODEL, position, history, legal)
+                if annotated:
+                    got = legal[decoder.read(freqs)] if len(legal) > 1 else legal[0]
+                else:
+                    k = decoder.read([M.end_frequency(M.MODEL, sum(freqs), p)] + freqs)
+                    got = "end" if k == 0 else legal[k - 1]
+                if got != m:
+                    ok = False
+                    break
+                if m != "end":
+                    history = M.history_after(history, position, m)
+                    position = position.play(m)
+            ok = ok and (decoder.finish() + 7) // 8 == len(codeword)
+        except M.FormatError:
+            ok = False
+        good += ok
+    return good, len(games)
+
+
+def main():
+    global PGNARC
+    if len(sys.argv) < 2:
+        print("usage: blackbox_moves.py PATH/TO/pgnarc [games-per-random-file]", file=sys.stderr)
+        return False
+    PGNARC = sys.argv[1]
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    rnd = random.Random(2026)
+    failures = 0
+    for kind in ("std", "960", "fen"):
+        path = f"{TMP}_{kind}.pgn"
+        with open(path, "w") as f:
+            f.write("".join(write_game(*g) for g in random_games(rnd, kind, count)))
+        good, total = check_movetext(path)
+        print(f"random {kind} games: movetext {good}/{total} as pgnarc writes it")
+        failures += total - good
+        good, total = check_tokens(path)
+        print(f"random {kind} games: tokens {good}/{total}")
+        failures += total - good
+    for pgn in sorted(glob.glob(os.path.join(ROOT, "corpus", "pgn", "*.pgn"))):
+        good, total = check_tokens(pgn)
+        print(f"{os.path.basename(pgn)}: tokens {good}/{total}")
+        failures += total - good
+    for pgn in ["setup_fen.pgn", "frc_fen_only.pgn", "chess960_misc.pgn"]:
+        good, total = check_position_column(os.path.join(ROOT, "corpus", "pgn", pgn))
+        print(f"{pgn}: position column, {good} of {total} values coded and right")
+        failures += good == 0
+    good, total = check_position_column(f"{TMP}_fen.pgn")
+    print(f"random FEN games: position column, {good} of {total} values coded and right")
+    failures += good == 0
+    good, total = check_null_games(random_games(rnd, "std", count, nulls=True)
+                                   + random_games(rnd, "960", count // 2, nulls=True))
+    print(f"games with null moves and king captures: {good}/{total} decoded from archives")
+    failures += total - good
+    for path in glob.glob(TMP + "*"):
+        os.remove(path)
+    print("OK" if failures == 0 else f"FAILED ({failures})")
+    return failures == 0
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main() else 1)

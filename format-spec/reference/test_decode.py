@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+"""Tests of decode.py against the conformance vectors and the pgnarc binary (as a black box).
+
+    /usr/bin/python3 test_decode.py PATH/TO/pgnarc [--quick]
+
+1. every corpus/conformance/valid/NAME.pga decodes to exactly valid/NAME.pgn;
+2. every corpus/conformance/invalid/NAME.pga is rejected with the class MANIFEST.tsv gives
+   (a rejection that cites another rule than the manifest's is reported, not failed);
+3. archives that `pgnarc pack` makes of corpus/pgn/*.pgn (and corpus/pgn/edge/*.pgn), under
+   several settings, decode byte for byte as `pgnarc unpack` writes them, whole and game by
+   game (`pgnarc get N`) for a sample of N.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CONFORMANCE = os.path.join(ROOT, "corpus", "conformance")
+DECODE = [sys.executable, os.path.join(HERE, "decode.py")]
+SETTINGS = {                                # pack options, each a way to exercise the container
+    "default": [],
+    "store": ["--store"],
+    "uniform": ["--moves", "uniform", "--store"],
+    "small-blocks": ["--block-games", "3", "--frame-kib", "1", "--dict-kib", "4"],
+    "filter": ["--position-filter", "--block-games", "50"],
+}
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True)
+    return p.returncode, p.stdout, p.stderr.decode(errors="replace").strip()
+
+
+def manifest():
+    rows = []
+    with open(os.path.join(CONFORMANCE, "MANIFEST.tsv"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            rows.append(line.rstrip("\n").split("\t"))
+    return rows
+
+
+def test_valid(failures):
+    names = sorted(n[:-4] for n in os.listdir(os.path.join(CONFORMANCE, "valid"))
+                   if n.endswith(".pga"))
+    passed = 0
+    for name in names:
+        base = os.path.join(CONFORMANCE, "valid", name)
+        rc, out, err = run(DECODE + [base + ".pga"])
+        with open(base + ".pgn", "rb") as f:
+            expected = f.read()
+        if rc == 0 and out == expected:
+            passed += 1
+        else:
+            failures.append(f"valid/{name}: rc {rc} {err}")
+    print(f"valid vectors: {passed}/{len(names)} decode exactly")
+
+
+def test_invalid(failures):
+    rows = [r for r in manifest() if r[0] == "invalid"]
+    passed = 0
+    other_rules = []
+    for kind, name, error_class, rules, *_ in rows:
+        rc, out, err = run(DECODE + [os.path.join(CONFORMANCE, "invalid", name + ".pga")])
+        expected = {"Corruption": "corrupt", "Unsupported": "unsupported"}[error_class]
+        if rc == 1 and f"decode.py: {expected}: [" in err:
+            passed += 1
+            rule = err.split("[", 1)[1].split("]", 1)[0]
+            if rule not in rules.split():
+                other_rules.append(f"  invalid/{name}: cites {rule}, the manifest {rules}: {err}")
+        else:
+            failures.append(f"invalid/{name}: rc {rc}, expected {expected}: {err}")
+    print(f"invalid vectors: {passed}/{len(rows)} rejected with the manifest's class")
+    if other_rules:
+        print(f"  {len(other_rules)} cite another rule than the manifest's:")
+        print("\n".join(other_rules))
+
+
+def test_black_box(pgnarc, failures, quick):
+    pgn_dir = os.path.join(ROOT, "corpus", "pgn")
+    inputs = sorted(os.path.join(pgn_dir, n) for n in os.listdir(pgn_dir) if n.endswith(".pgn"))
+    edge = os.path.join(pgn_dir, "edge")
+    if os.path.isdir(edge):
+        inputs += sorted(os.path.join(edge, n) for n in os.listdir(edge) if n.endswith(".pgn"))
+    settings = {"default": SETTINGS["default"]} if quick else SETTINGS
+    archives = identical = games_checked = games_identical = 0
+    decoded_bytes = 0
+    decode_seconds = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in inputs:
+            for setting, options in settings.items():
+                if setting != "default" and "/edge/" in path:
+                    continue
+                label = f"{os.path.relpath(path, pgn_dir)} [{setting}]"
+                archive = os.path.join(tmp, "a.pga")
+                rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"] + options)
+                if rc != 0:
+                    print(f"  (pgnarc pack refused {label}: {err})")
+                    continue
+                archives += 1
+                rc, expected, err = run([pgnarc, "unpack", archive, "-o", "-"])
+                _, info, _ = run([pgnarc, "info", archive])
+                games = int(info.split(b"games:")[1].split()[0]) if b"games:" in info else 0
+                sample = sorted({1, games, (games + 1) // 2, (games * 3 + 3) // 4, 2} &
+                                set(range(1, games + 1)))
+                singles = [run([pgnarc, "get", archive, str(n)])[1] for n in sample]
+                start = time.perf_counter()
+                rc2, out, err2 = run(DECODE + [archive])
+                decode_seconds += time.perf_counter() - start
+                decoded_bytes += len(out)
+                if rc == rc2 == 0 and out == expected:
+                    identical += 1
+                else:
+                    failures.append(f"{label}: whole archive differs (rc {rc}/{rc2}) {err2}")
+                    continue
+                for n, expected in zip(sample, singles):
+                    games_checked += 1
+                    rc2, out, err2 = run(DECODE + [archive, str(n)])
+                    if rc2 == 0 and out == expected:
+                        games_identical += 1
+                    else:
+                        failures.append(f"{label}: game {n} differs (rc {rc}/{rc2}) {err2}")
+    print(f"packed archives: {identical}/{archives} decode byte-identically to pgnarc unpack")
+    print(f"single games: {games_identical}/{games_checked} identical to pgnarc get")
+    if decode_seconds:
+        print(f"speed: {decoded_bytes / 1e6:.2f} MB of PGN in {decode_seconds:.1f} s of whole "
+              f"decodes ({decoded_bytes / 1e6 / decode_seconds:.2f} MB/s, process start included)")
+
+
+def main(argv):
+    if len(argv) < 2:
+        print("usage: test_decode.py PATH/TO/pgnarc [--quick]", file=sys.stderr)
+        return 2
+    failures = []
+    test_valid(failures)
+    test_invalid(failures)
+    test_black_box(argv[1], failures, "--quick" in argv)
+    if failures:
+        print(f"\n{len(failures)} failures:")
+        print("\n".join("  " + f for f in failures))
+        return 1
+    print("all tests passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

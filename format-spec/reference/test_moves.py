@@ -1,0 +1,182 @@
+"""Tests of moves.py: section 6's order, the worked examples of 12.1 and 12.2, share tokens
+(corpus/conformance/tokens.tsv, and uniform-coder tokens made with 7.3's encode), and perft
+(corpus/perft/*.epd, each count up to max-perft-nodes, default 200000).
+
+Run: /usr/bin/python3 format-spec/reference/test_moves.py [max-perft-nodes]
+blackbox_moves.py checks moves.py further against the built pgnarc.
+"""
+
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import moves as M  # noqa: E402
+
+CORPUS = os.path.join(HERE, os.pardir, os.pardir, "corpus")
+
+
+def perft(position, depth):
+    if depth == 0:
+        return 1
+    legal = position.legal_moves()
+    if depth == 1:
+        return len(legal)
+    return sum(perft(position.play(m), depth - 1) for m in legal)
+
+
+def test_perft(max_nodes):
+    failures = checked = 0
+    for name in ("standard.epd", "chess960.epd"):
+        with open(os.path.join(CORPUS, "perft", name)) as f:
+            for line in f:
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                fen, *depths = [part.strip() for part in line.split(";")]
+                position = M.Position.from_fen(fen.encode())
+                assert position is not None, fen
+                for d in depths:
+                    depth, nodes = d[1:].split()
+                    if int(nodes) > max_nodes:
+                        continue
+                    got = perft(position, int(depth))
+                    checked += 1
+                    if got != int(nodes):
+                        failures += 1
+                        print(f"PERFT FAIL {fen} depth {depth}: {got} != {nodes}")
+    print(f"perft: {checked - failures}/{checked} counts right (nodes <= {max_nodes})")
+    return failures == 0
+
+
+def test_order():
+    """Section 6's examples."""
+    p = M.Position.standard()
+    legal = p.legal_moves()
+    assert len(legal) == 20 and legal.index(M.Move(12, 28)) == 13
+    p = p.play(M.Move(12, 28))
+    assert p.legal_moves()[:2] == [M.Move(48, 32), M.Move(48, 40)]
+    assert p.legal_moves().index(M.Move(52, 36)) == 8
+    print("order: section 6 examples right")
+    return True
+
+
+def test_worked_examples():
+    """12.1 and 12.2: uniform coder codewords."""
+    start = M.Position.standard()
+    d = M.ArithmeticDecoder(bytes.fromhex("abc0"), 0)
+    e4 = start.legal_moves()[d.read(M.move_frequencies(0, start, M.NO_HISTORY))]
+    after = start.play(e4)
+    e5 = after.legal_moves()[d.read(M.move_frequencies(0, after, M.NO_HISTORY))]
+    assert (start.san(e4), after.san(e5), d.finish()) == ("e4", "e5", 10)
+    d = M.ArithmeticDecoder(bytes.fromhex("ad80"), 0)
+    e4 = start.legal_moves()[d.read(M.move_frequencies(0, start, M.NO_HISTORY))]
+    d4 = start.legal_moves()[d.read(M.move_frequencies(0, start, M.NO_HISTORY))]
+    assert (start.san(e4), start.san(d4), d.finish()) == ("e4", "d4", 9)
+    print("worked examples 12.1, 12.2: right")
+    return True
+
+
+def encode(symbols):
+    """7.3 encode, for building test tokens: symbols are (c, f, T)."""
+    out = []
+    low, high, pending = 0, 2 ** 32 - 1, 0
+
+    def emit(b):
+        nonlocal pending
+        out.append(b)
+        out.extend([1 - b] * pending)
+        pending = 0
+    for c, f, total in symbols:
+        r = (high - low + 1) // total
+        high = low + r * (c + f) - 1
+        low = low + r * c
+        while True:
+            if high < 2 ** 31:
+                emit(0)
+            elif low >= 2 ** 31:
+                emit(1)
+                low -= 2 ** 31
+                high -= 2 ** 31
+            elif low >= 2 ** 30 and high < 3 * 2 ** 30:
+                pending += 1
+                low -= 2 ** 30
+                high -= 2 ** 30
+            else:
+                break
+            low, high = 2 * low, 2 * high + 1
+    pending += 1
+    emit(0 if low < 2 ** 30 else 1)
+    return out
+
+
+def make_token(coder, sans, result_code=0):
+    """A token of the standard start, built with encode (coder 0 or 1)."""
+    position, history, symbols = M.Position.standard(), M.NO_HISTORY, []
+    for p, san in enumerate(sans + [None]):
+        legal = position.legal_moves()
+        freqs = M.move_frequencies(coder, position, history, legal)
+        freqs = [M.end_frequency(coder, sum(freqs), p)] + freqs
+        k = 0 if san is None else 1 + [position.san(m) for m in legal].index(san)
+        symbols.append((sum(freqs[:k]), freqs[k], sum(freqs)))
+        if san is not None:
+            history = M.history_after(history, position, legal[k - 1])
+            position = position.play(legal[k - 1])
+    bits = [int(b) for b in format(1, "08b") + format(coder | result_code << 4, "08b")]
+    bits += encode(symbols)
+    bits += [0] * (-len(bits) % 8)
+    data = bytes(int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits), 8))
+    return M.base64_token(data)
+
+
+def test_uniform_tokens():
+    """Round trip of uniform-coder tokens made with encode (the black box writes model ones);
+    the model one must equal the spec's example token ARHNKBxA."""
+    game = ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+    assert make_token(1, game, 1) == "ARHNKBxA", make_token(1, game, 1)
+    ok = 0
+    games = [game, [], ["f3", "e5", "g4", "Qh4#"], ["e4"] * 0 + ["d4", "d5", "c4", "dxc4"]]
+    for g in games:
+        opened = M.open_share_token(make_token(0, g, 4))
+        ok += opened.sans == g and opened.coder == 0 and opened.result == "*"
+    print(f"uniform tokens: {ok}/{len(games)} round trips")
+    return ok == len(games)
+
+
+def test_tokens():
+    failures = 0
+    with open(os.path.join(CORPUS, "conformance", "tokens.tsv"), encoding="latin-1") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    for token, expected in rows:
+        expected = expected.replace("\\n", "\n").encode("latin-1")
+        try:
+            got = M.open_share_token(token).pgn()
+        except M.FormatError as e:
+            got = f"error {e}".encode()
+        if got != expected:
+            failures += 1
+            print(f"TOKEN FAIL {token}\n  expected {expected!r}\n  got      {got!r}")
+    print(f"tokens: {len(rows) - failures}/{len(rows)} right")
+    return failures == 0
+
+
+def test_token_rejects():
+    bad = ["ARHNKBx", "ARHNKBxA=", "ARHNKBxAA", "AhHNKBxA", "AXHNKBxA", "ARHNKBxB"]
+    ok = 0
+    for token in bad:
+        try:
+            M.open_share_token(token)
+            print(f"REJECT FAIL: {token} accepted")
+        except M.FormatError:
+            ok += 1
+    print(f"token rejects: {ok}/{len(bad)}")
+    return ok == len(bad)
+
+
+if __name__ == "__main__":
+    max_nodes = int(sys.argv[1]) if len(sys.argv) > 1 else 200000
+    t = time.time()
+    results = [test_order(), test_worked_examples(), test_uniform_tokens(), test_tokens(), test_token_rejects(), test_perft(max_nodes)]
+    print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
+    sys.exit(0 if all(results) else 1)
