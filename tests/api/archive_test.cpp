@@ -160,6 +160,33 @@ TEST(Archive, AppendAndMergeEqualASinglePack) {
   EXPECT_EQ(unpack_games(appended), whole);
 }
 
+// [BLOCK-7] A merge copies a block's optional sections (of a later minor version) with it, also
+// where it codes the block's tags section again for the joined players' table: the merged archive
+// reads as its sources do, and the copied block still holds them.
+TEST(Archive, MergeKeepsOptionalSections) {
+  const std::string players = pack("[White \"a\"]\n[Black \"b\"]\n\n1. e4 *\n", "players.pga", small_blocks());
+  const std::string optional = test::corpus_path("conformance/valid/optional_sections.pga");
+  const std::string merged = temp_path("merged_optional.pga");
+  {
+    auto w = ArchiveWriter::create(merged, small_blocks());
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->add_archive_blocks(players).ok());
+    ASSERT_TRUE((*w)->add_archive_blocks(optional).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  auto expected = unpack_games(players);
+  for (const auto& g : unpack_games(optional)) expected.push_back(g);
+  EXPECT_EQ(unpack_games(merged), expected);
+  auto a = Archive::open(merged);
+  ASSERT_TRUE(a.ok());
+  EXPECT_TRUE((*a)->verify().ok());
+  const std::string bytes = file_bytes(merged);
+  const std::size_t second = bytes.find("PGAB", bytes.find("PGAB") + 1);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_EQ(bytes[second + 5], 7) << "the copied block's section count";
+  EXPECT_NE(bytes.find("even later"), std::string::npos) << "an optional section's bytes";
+}
+
 // [TABLE-1] The same with block tables of many chunks: sources of two blocks a chunk, the
 // joined archive of three, so that every copied chunk is read and cut again. Its games, a
 // search by the block summaries and its verification agree with a single pack.
