@@ -40,16 +40,11 @@ def pack(pgn, out, *options):
 
 def write_game(start, moves, tags):
     """PGN of a game moves.py plays from `start` (None in moves: a null move)."""
-    tokens, position = [], start
-    for i, m in enumerate(moves):
-        san = "--" if m is None else position.san(m)
-        if position.white_to_move:
-            tokens.append(f"{position.fullmove}. {san}")
-        elif i == 0:
-            tokens.append(f"{position.fullmove}... {san}")
-        else:
-            tokens.append(san)
+    sans, position = [], start
+    for m in moves:
+        sans.append("--" if m is None else position.san(m))
         position = position.play_null() if m is None else position.play(m)
+    tokens = M.numbered_moves(start, moves, sans)
     head = "".join(f'[{k} "{v}"]\n' for k, v in tags)
     return head + ("\n" if head else "") + " ".join(tokens + ["*"]) + "\n\n"
 

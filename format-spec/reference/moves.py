@@ -306,20 +306,14 @@ def square_attacked(board, s: int, by_white: bool) -> bool:
     for t in KING_SQUARES[s]:
         if board[t] == king:
             return True
-    for ray in ROOK_RAYS[s]:
-        for t in ray:
-            p = board[t]
-            if p:
-                if p == rook or p == queen:
-                    return True
-                break
-    for ray in BISHOP_RAYS[s]:
-        for t in ray:
-            p = board[t]
-            if p:
-                if p == bishop or p == queen:
-                    return True
-                break
+    for rays, slider in ((ROOK_RAYS[s], rook), (BISHOP_RAYS[s], bishop)):
+        for ray in rays:
+            for t in ray:
+                p = board[t]
+                if p:
+                    if p == slider or p == queen:
+                        return True
+                    break
     return False
 
 
@@ -1722,6 +1716,21 @@ def base64url_decode(token: str) -> bytes:
     return bytes(out)
 
 
+def numbered_moves(start, moves, sans):
+    """A main line's move tokens as section 10 numbers them: `N. ` before White's moves, `N... `
+    before Black's first (a move None is a null move, its SAN `--`)."""
+    tokens, position = [], start
+    for i, (move, san) in enumerate(zip(moves, sans)):
+        if position.white_to_move:
+            tokens.append(f"{position.fullmove}. {san}")
+        elif i == 0:
+            tokens.append(f"{position.fullmove}... {san}")
+        else:
+            tokens.append(san)
+        position = position.play_null() if move is None else position.play(move)
+    return tokens
+
+
 class SharedGame(NamedTuple):
     coder: int
     chess960: bool
@@ -1741,16 +1750,7 @@ class SharedGame(NamedTuple):
             tags.append(("Variant", "Chess960"))
         text = "".join('[%s "%s"]\n' % (k, v.replace("\\", "\\\\").replace('"', '\\"'))
                        for k, v in tags) + "\n"
-        tokens = []
-        position = self.start
-        for i, (move, san) in enumerate(zip(self.moves, self.sans)):
-            if position.white_to_move:
-                tokens.append(f"{position.fullmove}. {san}")
-            elif i == 0:
-                tokens.append(f"{position.fullmove}... {san}")
-            else:
-                tokens.append(san)
-            position = position.play(move)
+        tokens = numbered_moves(self.start, self.moves, self.sans)
         if self.result is not None:
             tokens.append(self.result)
         if tokens:
