@@ -654,6 +654,17 @@ void invalid_file_vectors() {
     idx.blocks[2].size += 1000000;
     invalid_vector("length_past_end", with_tables(good, idx), "Corruption", "TABLE-1 INDEX-1", "a block size that runs past the index");
   }
+  {
+    // A byte between the header and the first block, every offset after it one greater: the
+    // elements are where the index says, but do not start at offset 32.
+    ArchiveParts p = parts_of(two);
+    BlockEntry& entry = p.blocks.at(0);
+    const std::string block = two.substr(kHeaderSize, entry.size);
+    entry.offset += 1;
+    const std::string shifted = two.substr(0, kHeaderSize) + std::string(1, '\0') + block;
+    invalid_vector("blocks_not_at_32", rebuild(shifted, shifted.size(), "", p.index, p.blocks), "Corruption", "INDEX-1",
+                   "one byte between the header and the first block, every offset after it shifted to match");
+  }
 }
 
 // Tag dictionaries damaged: the element's bytes, the index's ID for it, its place; a block
