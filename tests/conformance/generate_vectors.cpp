@@ -678,6 +678,18 @@ void invalid_dictionary_vectors() {
   const DictionaryEntry d = idx.dictionaries.at(0);
   invalid_vector("dictionary_checksum", flip(dict, d.offset + d.size / 2), "Corruption", "DICT-1",
                  "a byte of the dictionary element changed");
+  // The element's header changed and its checksum made right: each fault alone.
+  const auto edited = [&](std::size_t at, char byte) {
+    std::string e = dict.substr(d.offset, d.size - 8);
+    e[at] = byte;
+    put_le(e, hash64(e), 8);
+    return std::string(dict).replace(d.offset, d.size, e);
+  };
+  invalid_vector("dictionary_magic", edited(3, 'X'), "Corruption", "DICT-1", "a dictionary element whose magic is PGAX");
+  invalid_vector("dictionary_reserved", edited(9, 1), "Corruption", "DICT-1", "a dictionary element's reserved bytes not 0");
+  invalid_vector("dictionary_encoding_2", edited(8, 2), "Corruption", "DICT-1", "a dictionary element of encoding 2");
+  invalid_vector("dictionary_raw_size", edited(19, 1), "Corruption", "DICT-1",
+                 "a dictionary element whose raw size is above 2^20");
   idx.dictionaries[0].id ^= 1;
   invalid_vector("dictionary_id_mismatch", with_index(dict, idx), "Corruption", "DICT-1 INDEX-1",
                  "the index gives the dictionary another ID than its element");
@@ -861,6 +873,16 @@ void invalid_record_vectors() {
     long_varint.structure.replace(1, 1, std::string("\x83\x00", 2));
     invalid_vector("varint_not_minimal", archive_of({long_varint}, {{}}), "Corruption", "VARINT-1",
                    "a line's ply count 3 written as the varint 83 00");
+    CodecStreams nulls = item;  // 3 plies, 5 null moves (the varint 2 * nulls + track)
+    nulls.structure[5] = '\x03';
+    nulls.structure[2] = '\x0a';
+    invalid_vector("null_count_above_plies", archive_of({nulls}, {{}}), "Corruption", "REC-LINE-1",
+                   "a line of 3 plies that says it has 5 null moves");
+    CodecStreams items = item;  // 127 items in a stream of 3 bytes left
+    items.structure[5] = '\x03';
+    items.structure[3] = '\x7f';
+    invalid_vector("item_count_past_stream", archive_of({items}, {{}}), "Corruption", "REC-LINE-1",
+                   "an item count of 127 with 3 bytes left in the structure stream");
     CodecStreams huge = long_varint;
     huge.structure.replace(1, 2, std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 10));
     invalid_vector("varint_above_2_64", archive_of({huge}, {{}}), "Corruption", "VARINT-1",
