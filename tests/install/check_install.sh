@@ -38,4 +38,11 @@ for got in "$by_cmake" "$by_pkgconfig"; do
   head -1 <<<"$got" | grep -q '^games 9 library [0-9]*\.[0-9]*\.[0-9]* format 1\.[0-9]*$'
   [ "$(tail -n +2 <<<"$got")" = "$want" ]
 done
+# The Python package, where the build has one: the installed module reads the same game.
+if [ -d "$build/python/pgnarc" ]; then
+  site="$(dirname "$(find "$prefix" -path '*dist-packages/pgnarc' -type d | head -1)")"
+  [ "$(PYTHONPATH="$site" /usr/bin/python3 -c 'import sys, pgnarc; sys.stdout.write(pgnarc.open(sys.argv[1])[2].pgn())' "$archive")" \
+    = "$want" ]
+  echo "check_install: the installed Python package reads it too"
+fi
 echo "check_install: find_package and pkg-config consumers read the installed library"

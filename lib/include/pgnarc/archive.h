@@ -139,6 +139,12 @@ class PGNARC_EXPORT Archive {
                     const std::function<void(std::uint64_t games_done)>& progress = {});
   // Every game in order. `visit` returns false to stop early.
   Status for_each(const std::function<bool(std::uint64_t index, ArchiveGame& game)>& visit);
+  // Every game in order, decoded block by block on `threads` threads (0: all cores) with every
+  // check of export_pgn: `visit` gets each block's games and the index of its first (0-based),
+  // in order, on the calling thread, and returns false to stop early. After the last block the
+  // name tables are checked too.
+  Status for_each_block(const std::function<bool(std::uint64_t first, std::vector<ArchiveGame>& games)>& visit,
+                        unsigned threads = 0);
   // Indices (0-based, ascending) of the games matching `q`; the index skips blocks that cannot
   // match and only the other blocks' tags are decoded. A malformed query (query_error) is
   // InvalidInput.

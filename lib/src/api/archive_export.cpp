@@ -48,4 +48,23 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
   return f.check_name_chunks();
 }
 
+Status Archive::for_each_block(const std::function<bool(std::uint64_t, std::vector<ArchiveGame>&)>& visit,
+                               unsigned threads) {
+  ArchiveFile& f = *impl_->file;
+  if (auto st = f.need_all(); !st) return st;
+  bool stopped = false;
+  const auto work = [&](std::uint32_t b, std::string_view bytes) {
+    const BlockEntry& e = f.entry(b);
+    return block_games(bytes, f.where(b), e.games, e.first_game, &f.dictionaries(), f.players());
+  };
+  const auto deliver = [&](std::uint32_t b, std::vector<ArchiveGame>&& games) -> Result<bool> {
+    if (!visit(f.entry(b).first_game, games)) return stopped = true, false;
+    return true;
+  };
+  if (auto st = detail::scan_blocks<std::vector<ArchiveGame>>(f, detail::all_blocks(f), threads, work, deliver); !st)
+    return st;
+  if (stopped) return {};
+  return f.check_name_chunks();
+}
+
 }  // namespace pgnarc

@@ -27,30 +27,64 @@ Status BlockGameChecks::finish() const {
   return {};
 }
 
-Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
-                              std::uint64_t first_game, const ReaderDictionaries* dictionaries,
-                              const PlayerNames* players, std::string out) {
+namespace {
+
+// Decodes every game of the block `bytes` in order with every check of a full decode, giving
+// each to game(j, decoded, hints) -> Status.
+template <class Visit>
+Status each_block_game(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
+                       std::uint64_t first_game, const ReaderDictionaries* dictionaries, const PlayerNames* players,
+                       Visit game) {
   DecodedBlock block;
   block.dictionaries = dictionaries;
   block.players = players;
-  if (auto st = decode_block(bytes, where, block); !st) return st.error();
+  if (auto st = decode_block(bytes, where, block); !st) return st;
   if (block.games != expected_games) return corruption(where + ": game count differs from the index");
   BlockGameChecks checks(block, where);
   CodecCursor c = block.cursor();
-  out.clear();
   std::vector<std::uint8_t> hints;
   for (std::uint32_t j = 0; j < block.games; ++j) {
     auto d = detail::decode_game_with_hints(c, block.tags.game(j), hints);
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
-    if (auto st = check_group_end(block, j, c, where); !st) return st.error();
+    if (auto st = check_group_end(block, j, c, where); !st) return st;
     checks.game(*d);
-    if (d->raw) write_raw_game(d->raw_text, out);
-    else if (auto st = detail::write_pgn_with_hints(d->game, hints, out); !st)
+    if (auto st = game(j, *d, hints); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
   }
   if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");
-  if (auto st = checks.finish(); !st) return st.error();
+  return checks.finish();
+}
+
+}  // namespace
+
+Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
+                              std::uint64_t first_game, const ReaderDictionaries* dictionaries,
+                              const PlayerNames* players, std::string out) {
+  out.clear();
+  const auto write = [&](std::uint32_t, DecodedGame& d, const std::vector<std::uint8_t>& hints) -> Status {
+    if (d.raw) {
+      write_raw_game(d.raw_text, out);
+      return {};
+    }
+    return detail::write_pgn_with_hints(d.game, hints, out);
+  };
+  if (auto st = each_block_game(bytes, where, expected_games, first_game, dictionaries, players, write); !st)
+    return st.error();
   return out;
+}
+
+Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const std::string& where,
+                                             std::uint32_t expected_games, std::uint64_t first_game,
+                                             const ReaderDictionaries* dictionaries, const PlayerNames* players) {
+  std::vector<ArchiveGame> games;
+  games.reserve(expected_games);
+  const auto keep = [&](std::uint32_t, DecodedGame& d, const std::vector<std::uint8_t>&) -> Status {
+    games.push_back(ArchiveGame{d.raw, std::move(d.game), std::move(d.raw_text)});
+    return {};
+  };
+  if (auto st = each_block_game(bytes, where, expected_games, first_game, dictionaries, players, keep); !st)
+    return st.error();
+  return games;
 }
 
 }  // namespace pgnarc

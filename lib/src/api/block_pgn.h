@@ -10,6 +10,7 @@
 #include "container/block_reader.h"
 #include "container/tag_dictionary.h"
 #include "container/tags_section.h"
+#include "pgnarc/archive.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc {
@@ -41,5 +42,10 @@ class BlockGameChecks {
 Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
                               std::uint64_t first_game, const container::ReaderDictionaries* dictionaries,
                               const container::PlayerNames* players, std::string out = {});
+// The same block's games, decoded with the same checks.
+Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const std::string& where,
+                                             std::uint32_t expected_games, std::uint64_t first_game,
+                                             const container::ReaderDictionaries* dictionaries,
+                                             const container::PlayerNames* players);
 
 }  // namespace pgnarc

@@ -1,0 +1,496 @@
+// pgnarc._pgnarc: the library for Python (pybind11). The package pgnarc (lib/python/pgnarc)
+// re-exports it with its pure-Python parts; README.md, "Python", documents the API.
+//
+// Strings: PGN is bytes (tag values and comments may be UTF-8, Latin-1 or anything), and Python
+// wants str. Every str made here decodes the bytes as UTF-8 with the "surrogateescape" error
+// handler, so that nothing is lost: s.encode("utf-8", "surrogateescape") gives the bytes back.
+// Long calls (opening, decoding, searching, packing) release the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "pgnarc/pgnarc.h"
+
+namespace py = pybind11;
+
+namespace pgnarc::python {
+namespace {
+
+// pgnarc.Error (a ValueError): a file that is not an archive, a damaged or unsupported archive,
+// input pgnarc cannot read. Its message says where, as the command line's do.
+struct ArchiveError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void raise(const Error& e) {
+  if (e.code() == ErrorCode::IO) throw std::system_error(std::make_error_code(std::errc::io_error), e.message());
+  throw ArchiveError(std::string(to_string(e.code())) + ": " + e.message());
+}
+
+template <class T>
+T value_or_raise(Result<T> r) {
+  if (!r) raise(r.error());
+  return std::move(*r);
+}
+
+void ok_or_raise(const Status& st) {
+  if (!st) raise(st.error());
+}
+
+py::str text(std::string_view bytes) {
+  PyObject* s = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "surrogateescape");
+  if (!s) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
+// An open archive shared by the Archive object and the games read from it. The library's
+// Archive is used by one thread at a time: `mutex` guards it.
+struct Handle {
+  std::string path;
+  std::unique_ptr<Archive> archive;
+  std::mutex mutex;
+};
+
+// The main line's moves as 16-bit numbers: from | to << 6 | promotion << 12, squares a1 = 0 ..
+// h8 = 63, promotion 0 none, 1 knight, 2 bishop, 3 rook, 4 queen; castling as UCI writes it (the
+// king's two-square move in standard chess, king takes own rook in Chess960); 0 a null move.
+std::uint16_t move_code(Move m, bool chess960) {
+  if (m.is_null()) return 0;
+  Square to = m.to();
+  if (m.kind() == Move::kCastling && !chess960) to = static_cast<Square>(m.from() + (to > m.from() ? 2 : -2));
+  const int promo = m.kind() == Move::kPromotion ? m.promotion() - kKnight + 1 : 0;
+  return static_cast<std::uint16_t>(m.from() | (to << 6) | (promo << 12));
+}
+
+// One game of an archive, decoded.
+class PyGame {
+ public:
+  PyGame(std::shared_ptr<Handle> handle, std::uint64_t index, ArchiveGame game)
+      : handle_(std::move(handle)), index_(index), game_(std::move(game)) {}
+
+  std::uint64_t number() const { return index_ + 1; }
+  bool verbatim() const { return game_.raw; }
+
+  // The tags in file order (the first of two tags of one name), {} for a verbatim game's that
+  // could not be read.
+  py::dict tags() const {
+    py::dict d;
+    for (const Tag& t : tag_list()) {
+      py::str key = text(t.key);
+      if (!d.contains(key)) d[key] = text(t.value);
+    }
+    return d;
+  }
+
+  py::str result() const {
+    if (game_.raw) {
+      for (const Tag& t : tag_list())
+        if (t.key == "Result") return text(t.value);
+      return py::str("");
+    }
+    return py::str(result_text(game_.game.result));
+  }
+
+  // Exactly what `pgnarc get ARCHIVE N` prints.
+  std::string pgn_bytes() const {
+    std::lock_guard lock(handle_->mutex);
+    return value_or_raise(handle_->archive->read_pgn(index_));
+  }
+
+  std::vector<std::string> san() const { return notation(true); }
+  std::vector<std::string> uci() const { return notation(false); }
+
+  py::array_t<std::uint16_t> moves() const {
+    const std::vector<Move> line = main_line();
+    py::array_t<std::uint16_t> out(static_cast<py::ssize_t>(line.size()));
+    auto w = out.mutable_unchecked<1>();
+    const bool chess960 = start().chess960();
+    for (std::size_t i = 0; i < line.size(); ++i) w(static_cast<py::ssize_t>(i)) = move_code(line[i], chess960);
+    return out;
+  }
+
+  std::size_t plies() const { return game_.raw ? 0 : static_cast<std::size_t>(game_.game.mainline_plies()); }
+
+ private:
+  const std::vector<Tag>& tag_list() const {
+    if (game_.raw && !raw_tags_) {
+      std::lock_guard lock(handle_->mutex);
+      auto tags = handle_->archive->read_tags(index_);
+      raw_tags_ = tags ? std::move(*tags) : std::vector<Tag>{};
+    }
+    return game_.raw ? *raw_tags_ : game_.game.tags;
+  }
+
+  Position start() const {
+    if (game_.raw) return Position();
+    return value_or_raise(start_position(game_.game.tags));
+  }
+
+  // The main line's moves (Move::null() for a null move); none for a verbatim game.
+  std::vector<Move> main_line() const {
+    std::vector<Move> line;
+    if (game_.raw) return line;
+    int depth = 0;
+    for (const GameEvent& e : game_.game.events) {
+      if (e.type == GameEvent::kBeginVariation) ++depth;
+      else if (e.type == GameEvent::kEndVariation) --depth;
+      else if (depth == 0 && e.type == GameEvent::kMove) line.push_back(e.move);
+      else if (depth == 0 && e.type == GameEvent::kNullMove) line.push_back(Move::null());
+    }
+    return line;
+  }
+
+  std::vector<std::string> notation(bool san) const {
+    std::vector<std::string> out;
+    Position p = start();
+    for (Move m : main_line()) {
+      if (m.is_null()) {
+        out.emplace_back(san ? "--" : "0000");
+        p.play_null();
+        continue;
+      }
+      out.push_back(san ? p.san(m) : p.uci(m));
+      p.play(m);
+    }
+    return out;
+  }
+
+  std::shared_ptr<Handle> handle_;
+  std::uint64_t index_;
+  ArchiveGame game_;
+  mutable std::optional<std::vector<Tag>> raw_tags_;
+};
+
+// Iteration over every game: a thread decodes blocks ahead (on all cores, with every check of a
+// full decode) into a short queue, which __next__ empties; the GIL is released while it waits.
+// The thread reads through an Archive of its own, so that the games' own reads (pgn(), a[i])
+// during the loop do not wait for it.
+class PyIterator {
+ public:
+  explicit PyIterator(std::shared_ptr<Handle> handle, unsigned threads) : handle_(std::move(handle)) {
+    Result<std::unique_ptr<Archive>> own = [&] {
+      py::gil_scoped_release release;
+      return Archive::open(handle_->path);
+    }();
+    reader_ = value_or_raise(std::move(own));
+    producer_ = std::thread([this, threads] {
+      const Status st = reader_->for_each_block(
+          [this](std::uint64_t first, std::vector<ArchiveGame>& games) {
+            std::unique_lock lock(mutex_);
+            space_.wait(lock, [this] { return queue_.size() < kAhead || stop_; });
+            if (stop_) return false;
+            queue_.push_back(Batch{first, std::move(games)});
+            ready_.notify_one();
+            return true;
+          },
+          threads);
+      std::lock_guard lock(mutex_);
+      status_ = st;
+      done_ = true;
+      ready_.notify_one();
+    });
+  }
+  ~PyIterator() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+      space_.notify_one();
+    }
+    py::gil_scoped_release release;
+    producer_.join();
+  }
+  PyIterator(const PyIterator&) = delete;
+  PyIterator& operator=(const PyIterator&) = delete;
+
+  PyGame next() {
+    if (current_.games.size() == next_in_batch_) {
+      py::gil_scoped_release release;
+      std::unique_lock lock(mutex_);
+      ready_.wait(lock, [this] { return !queue_.empty() || done_; });
+      if (queue_.empty()) {
+        if (!status_) {
+          const Error e = status_.error();
+          status_ = {};
+          py::gil_scoped_acquire acquire;
+          raise(e);
+        }
+        py::gil_scoped_acquire acquire;
+        throw py::stop_iteration();
+      }
+      current_ = std::move(queue_.front());
+      queue_.pop_front();
+      next_in_batch_ = 0;
+      space_.notify_one();
+    }
+    const std::size_t j = next_in_batch_++;
+    return PyGame(handle_, current_.first + j, std::move(current_.games[j]));
+  }
+
+ private:
+  static constexpr std::size_t kAhead = 4;  // blocks decoded ahead of the one being read
+  struct Batch {
+    std::uint64_t first = 0;
+    std::vector<ArchiveGame> games;
+  };
+  std::shared_ptr<Handle> handle_;
+  std::unique_ptr<Archive> reader_;
+  std::thread producer_;
+  std::mutex mutex_;
+  std::condition_variable ready_, space_;
+  std::deque<Batch> queue_;
+  Batch current_;
+  std::size_t next_in_batch_ = 0;
+  bool stop_ = false, done_ = false;
+  Status status_;
+};
+
+class PyArchive {
+ public:
+  explicit PyArchive(const std::string& path) : handle_(std::make_shared<Handle>()) {
+    handle_->path = path;
+    Result<std::unique_ptr<Archive>> a = [&] {
+      py::gil_scoped_release release;
+      return Archive::open(path);
+    }();
+    handle_->archive = value_or_raise(std::move(a));
+  }
+
+  std::uint64_t size() const { return handle_->archive->game_count(); }
+  const std::string& path() const { return handle_->path; }
+
+  PyGame at(std::int64_t i) const {
+    const auto n = static_cast<std::int64_t>(size());
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) throw py::index_error("game index out of range (the archive holds " + std::to_string(n) + " games)");
+    Result<ArchiveGame> g = [&] {
+      py::gil_scoped_release release;
+      std::lock_guard lock(handle_->mutex);
+      return handle_->archive->read_game(static_cast<std::uint64_t>(i));
+    }();
+    return PyGame(handle_, static_cast<std::uint64_t>(i), value_or_raise(std::move(g)));
+  }
+
+  std::vector<PyGame> slice(const py::slice& s) const {
+    std::size_t start = 0, stop = 0, step = 0, length = 0;
+    if (!s.compute(size(), &start, &stop, &step, &length)) throw py::error_already_set();
+    std::vector<PyGame> out;
+    out.reserve(length);
+    for (std::size_t k = 0; k < length; ++k) out.push_back(at(static_cast<std::int64_t>(start + k * step)));
+    return out;
+  }
+
+  std::unique_ptr<PyIterator> iter(unsigned threads) const { return std::make_unique<PyIterator>(handle_, threads); }
+
+  std::vector<std::uint64_t> find(const Query& q) const {
+    if (const std::string why = query_error(q); !why.empty()) throw py::value_error(why);
+    Result<std::vector<std::uint64_t>> r = [&] {
+      py::gil_scoped_release release;
+      std::lock_guard lock(handle_->mutex);
+      return handle_->archive->find(q);
+    }();
+    return value_or_raise(std::move(r));
+  }
+
+  // Every game's tags, column by column: the names in order of first appearance (or `columns`),
+  // each a list of str (None where a game has no such tag). The package makes a DataFrame of it.
+  py::tuple tag_columns(const std::optional<std::vector<std::string>>& wanted) const {
+    std::vector<std::string> names;
+    std::vector<std::vector<std::optional<std::string>>> values;
+    std::unordered_map<std::string, std::size_t> column;
+    if (wanted) {
+      for (const std::string& n : *wanted) {
+        column.emplace(n, names.size());
+        names.push_back(n);
+      }
+      values.resize(names.size());
+    }
+    const std::uint64_t n = size();
+    {
+      py::gil_scoped_release release;
+      std::lock_guard lock(handle_->mutex);
+      for (std::uint64_t i = 0; i < n; ++i) {
+        auto tags = handle_->archive->read_tags(i);
+        if (!tags) {
+          py::gil_scoped_acquire acquire;
+          raise(tags.error());
+        }
+        for (const Tag& t : *tags) {
+          auto it = column.find(t.key);
+          if (it == column.end()) {
+            if (wanted) continue;
+            it = column.emplace(t.key, names.size()).first;
+            names.push_back(t.key);
+            values.emplace_back();
+          }
+          auto& v = values[it->second];
+          if (v.size() <= i) {
+            v.resize(i);
+            v.emplace_back(t.value);
+          }
+        }
+      }
+      for (auto& v : values) v.resize(n);
+    }
+    py::list cols, data;
+    for (std::size_t c = 0; c < names.size(); ++c) {
+      cols.append(text(names[c]));
+      py::list column_values(values[c].size());
+      for (std::size_t i = 0; i < values[c].size(); ++i)
+        column_values[i] = values[c][i] ? py::object(text(*values[c][i])) : py::object(py::none());
+      data.append(column_values);
+    }
+    return py::make_tuple(cols, data);
+  }
+
+  py::dict info() const {
+    Result<ArchiveInfo> r = [&] {
+      py::gil_scoped_release release;
+      std::lock_guard lock(handle_->mutex);
+      return handle_->archive->info();
+    }();
+    const ArchiveInfo i = value_or_raise(std::move(r));
+    py::dict d;
+    d["write_version"] = i.write_version.text();
+    d["read_version"] = i.read_version.text();
+    d["file_bytes"] = i.file_bytes;
+    d["games"] = i.games;
+    d["verbatim_games"] = i.verbatim_games;
+    d["blocks"] = i.blocks;
+    d["plies"] = i.plies;
+    py::dict sections;
+    for (Section s : kAllSections) {
+      py::dict one;
+      one["stored"] = i.section(s).stored;
+      one["raw"] = i.section(s).raw;
+      sections[section_name(s)] = one;
+    }
+    d["sections"] = sections;
+    return d;
+  }
+
+  void verify(unsigned threads) const {
+    Status st;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard lock(handle_->mutex);
+      st = handle_->archive->verify({}, threads);
+    }
+    ok_or_raise(st);
+  }
+
+ private:
+  std::shared_ptr<Handle> handle_;
+};
+
+py::dict pack(const std::vector<std::string>& inputs, const std::string& output, unsigned threads, bool force,
+              bool uniform, bool position_filter) {
+  WriterOptions o;
+  o.threads = threads;
+  o.overwrite = force;
+  o.moves = uniform ? MoveCoding::kUniform : MoveCoding::kModel;
+  o.position_filter = position_filter;
+  std::vector<std::string> problems;
+  Result<PackStats> stats = [&]() -> Result<PackStats> {
+    py::gil_scoped_release release;
+    auto w = ArchiveWriter::create(output, o);
+    if (!w) return w.error();
+    for (const std::string& input : inputs) {
+      auto reader = PgnReader::open(input);
+      if (!reader) return reader.error();
+      const auto problem = [&](const Problem& p) {
+        problems.push_back("game " + std::to_string(p.game_number) + ": " + p.error.message());
+      };
+      if (auto st = (*w)->add_pgn(**reader, problem); !st) return st.error();
+    }
+    return (*w)->finish();
+  }();
+  const PackStats s = value_or_raise(std::move(stats));
+  py::dict d;
+  d["games"] = s.games;
+  d["verbatim_games"] = s.raw_games;
+  d["plies"] = s.plies;
+  d["input_bytes"] = s.input_bytes;
+  d["output_bytes"] = s.output_bytes;
+  d["blocks"] = s.blocks;
+  py::list kept;
+  for (const std::string& p : problems) kept.append(text(p));
+  d["problems"] = kept;
+  return d;
+}
+
+}  // namespace
+}  // namespace pgnarc::python
+
+PYBIND11_MODULE(_pgnarc, m) {
+  using namespace pgnarc;
+  using namespace pgnarc::python;
+  m.doc() = "pgnarc's library: archives of chess games (see the package pgnarc)";
+  m.attr("__version__") = library_version();
+  m.attr("format_version") = PGNARC_FORMAT_VERSION_STRING;
+  py::register_exception<ArchiveError>(m, "Error", PyExc_ValueError);
+
+  py::class_<PyGame>(m, "Game", "One game of an archive.")
+      .def_property_readonly("number", &PyGame::number, "The game's number, from 1, as pgnarc get numbers games.")
+      .def_property_readonly("tags", &PyGame::tags, "The tags as a dict, in file order (the first of two of one name).")
+      .def_property_readonly("result", &PyGame::result, "The termination marker: '1-0', '0-1', '1/2-1/2', '*' or ''.")
+      .def_property_readonly("verbatim", &PyGame::verbatim,
+                             "True for a game kept as its text (another variant, illegal moves): no moves.")
+      .def_property_readonly("plies", &PyGame::plies, "Moves and null moves of the main line.")
+      .def_property_readonly("moves", &PyGame::moves,
+                             "The main line as a numpy uint16 array: from | to << 6 | promotion << 12 (a1 = 0, h8 = 63; "
+                             "promotion 1 knight .. 4 queen; castling as UCI writes it; 0 a null move).")
+      .def("pgn", [](const PyGame& g) { return text(g.pgn_bytes()); },
+           "The game as canonical PGN, exactly what `pgnarc get ARCHIVE N` prints.")
+      .def("pgn_bytes", [](const PyGame& g) { return py::bytes(g.pgn_bytes()); }, "pgn() as the file's bytes.")
+      .def("san", &PyGame::san, "The main line in SAN ('--' for a null move).")
+      .def("uci", &PyGame::uci, "The main line in UCI ('0000' for a null move).")
+      .def("__repr__", [](const PyGame& g) { return "<pgnarc.Game " + std::to_string(g.number()) + ">"; });
+
+  py::class_<PyIterator>(m, "GameIterator")
+      .def("__iter__", [](py::object self) { return self; })
+      .def("__next__", &PyIterator::next);
+
+  py::class_<Query>(m, "Query")
+      .def(py::init<>())
+      .def_readwrite("white", &Query::white)
+      .def_readwrite("black", &Query::black)
+      .def_readwrite("player", &Query::player)
+      .def_readwrite("event", &Query::event)
+      .def_readwrite("site", &Query::site)
+      .def_readwrite("exact_names", &Query::exact_names)
+      .def_readwrite("result", &Query::result)
+      .def_readwrite("eco", &Query::eco)
+      .def_readwrite("date_from", &Query::date_from)
+      .def_readwrite("date_to", &Query::date_to)
+      .def_readwrite("tags", &Query::tags);
+
+  py::class_<PyArchive>(m, "Archive", "An open archive (pgnarc.open).")
+      .def(py::init<const std::string&>(), py::arg("path"))
+      .def_property_readonly("path", &PyArchive::path)
+      .def("__len__", &PyArchive::size)
+      .def("__getitem__", &PyArchive::at, py::arg("index"))
+      .def("__getitem__", &PyArchive::slice, py::arg("slice"))
+      .def("__iter__", [](const PyArchive& a) { return a.iter(0); })
+      .def("games", &PyArchive::iter, py::arg("threads") = 0,
+           "Every game in order, decoded ahead on `threads` threads (0: all cores).")
+      .def("_find", &PyArchive::find)
+      .def("_tag_columns", &PyArchive::tag_columns, py::arg("columns") = py::none())
+      .def("info", &PyArchive::info, "The figures of `pgnarc info --json`.")
+      .def("verify", &PyArchive::verify, py::arg("threads") = 0,
+           "Checks every checksum and decodes every game; raises pgnarc.Error at the first damage.");
+
+  m.def("_pack", &pack, py::arg("inputs"), py::arg("output"), py::arg("threads"), py::arg("force"),
+        py::arg("uniform"), py::arg("position_filter"));
+}

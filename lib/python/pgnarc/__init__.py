@@ -1,0 +1,147 @@
+"""pgnarc: archives of chess games, read and written from Python.
+
+    import pgnarc
+    with pgnarc.open("games.pga") as a:
+        print(len(a), a[0].tags["White"], a[0].san()[:10])
+        for g in a:                      # every game, decoded ahead on all cores
+            moves = g.moves              # numpy uint16: from | to << 6 | promotion << 12
+        hits = a.find(player="Carlsen", result="1-0")
+        frame = a.tags_frame()           # pandas.DataFrame, one row per game
+    pgnarc.pack(["games.pgn"], "games.pga")
+
+Strings are the archive's bytes decoded as UTF-8 with the "surrogateescape" handler, so that
+s.encode("utf-8", "surrogateescape") gives back bytes that are not UTF-8 (Latin-1 tags, say).
+pgnarc.dask reads and packs archives on a Dask cluster.
+"""
+
+import os as _os
+
+from ._pgnarc import Error, Game, GameIterator, Query, __version__, format_version
+from . import _pgnarc
+
+__all__ = ["Archive", "Error", "Game", "open", "pack", "__version__", "format_version"]
+
+
+class Archive:
+    """An open archive: a sequence of its games (pgnarc.Game), read by number without reading
+    the rest. Used from one thread at a time; a context manager."""
+
+    def __init__(self, path):
+        path = _os.fspath(path)
+        if not _os.path.exists(path):
+            raise FileNotFoundError(2, "No such file", path)
+        self._native = _pgnarc.Archive(path)
+        self.path = path
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def close(self):
+        """Closes the file (the games already read stay usable)."""
+        self._native = None
+
+    def _open(self):
+        if self._native is None:
+            raise ValueError("the archive is closed")
+        return self._native
+
+    def __len__(self):
+        return len(self._open())
+
+    def __getitem__(self, index):
+        """Game `index`, from 0 (negative counts from the end); a slice gives a list."""
+        if isinstance(index, slice):
+            return self._open()[index]
+        if not isinstance(index, int):
+            raise TypeError(f"game indices are integers or slices, not {type(index).__name__}")
+        return self._open()[index]
+
+    def __iter__(self):
+        return self._open().games()
+
+    def games(self, threads=None):
+        """Every game in order, decoded ahead on `threads` threads (None: all cores), with every
+        check of a full decode: damage raises pgnarc.Error when the loop reaches it."""
+        return self._open().games(_threads(threads))
+
+    def find(self, white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
+             date_from=None, date_to=None, tags=None, exact=False):
+        """The indices (from 0, ascending) of the games that match every given field, as
+        `pgnarc find` answers: names as case-insensitive substrings (exact=True: exact), result
+        "1-0", "0-1", "1/2-1/2" or "*", eco a prefix, dates "YYYY", "YYYY.MM" or "YYYY.MM.DD"
+        (inclusive), tags a dict of exact key: value pairs."""
+        q = Query()
+        for name, value in (("white", white), ("black", black), ("player", player), ("event", event),
+                            ("site", site), ("result", result), ("eco", eco), ("date_from", date_from),
+                            ("date_to", date_to)):
+            if value is not None:
+                if not isinstance(value, str):
+                    raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+                setattr(q, name, value)
+        if tags:
+            if not isinstance(tags, dict):
+                raise TypeError(f"tags must be a dict of str: str, not {type(tags).__name__}")
+            q.tags = [(str(k), str(v)) for k, v in tags.items()]
+        q.exact_names = bool(exact)
+        return self._open()._find(q)
+
+    def tags_frame(self, columns=None):
+        """A pandas.DataFrame of the games' tags, one row per game (index: the game's index from
+        0), one column per tag name in order of first appearance (or `columns`); None where a
+        game has no such tag."""
+        import pandas
+        if columns is not None:
+            columns = [str(c) for c in columns]
+        names, values = self._open()._tag_columns(columns)
+        frame = pandas.DataFrame(dict(zip(names, values)), columns=names)
+        frame.index.name = "game"
+        return frame
+
+    def info(self):
+        """The figures of `pgnarc info --json` (games, plies, file_bytes, sections...)."""
+        return self._open().info()
+
+    def verify(self, threads=None):
+        """Checks every checksum and decodes every game; raises pgnarc.Error at the first damage."""
+        self._open().verify(_threads(threads))
+
+    def __repr__(self):
+        state = "closed" if self._native is None else f"{len(self._native)} games"
+        return f"<pgnarc.Archive {self.path!r}: {state}>"
+
+
+def open(path):
+    """Opens an archive. A file that is not one, or is damaged, raises pgnarc.Error (a
+    ValueError); a missing file FileNotFoundError."""
+    return Archive(path)
+
+
+def pack(inputs, output, threads=None, force=False, moves="model", position_filter=False):
+    """Packs PGN files (plain, .gz or .zst) into the archive `output`, as `pgnarc pack` does, and
+    returns its figures: games, verbatim_games, plies, input_bytes, output_bytes, blocks, and the
+    problems that made games be kept verbatim. An existing `output` is replaced only with
+    force=True (FileExistsError otherwise)."""
+    if isinstance(inputs, (str, bytes, _os.PathLike)):
+        inputs = [inputs]
+    inputs = [_os.fspath(i) for i in inputs]
+    output = _os.fspath(output)
+    if moves not in ("model", "uniform"):
+        raise ValueError(f"moves must be 'model' or 'uniform', not {moves!r}")
+    for i in inputs:
+        if not _os.path.exists(i):
+            raise FileNotFoundError(2, "No such file", i)
+    if _os.path.exists(output) and not force:
+        raise FileExistsError(17, "File exists (pack(..., force=True) replaces it)", output)
+    return _pgnarc._pack(inputs, output, _threads(threads), bool(force), moves == "uniform", bool(position_filter))
+
+
+def _threads(threads):
+    if threads is None:
+        return 0
+    if not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive int or None, not {threads!r}")
+    return threads

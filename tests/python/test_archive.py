@@ -1,0 +1,195 @@
+"""The package's Archive and Game against the command line on the same archives: every answer
+Python gives is the one `pgnarc` gives."""
+
+import os
+import re
+
+import numpy
+import pandas
+import pytest
+
+import pgnarc
+
+PROMOTIONS = "nbrq"
+
+
+def games_in(cli, archive):
+    return int(re.search(rb"games:\s+(\d+)", cli("info", archive).stdout).group(1))
+
+
+def test_versions(cli):
+    out = cli("--version").stdout.decode()
+    assert out == f"pgnarc {pgnarc.__version__} (archive format {pgnarc.format_version})\n"
+    assert pgnarc.format_version.startswith("1.")
+
+
+def test_open_errors(tmp_path):
+    not_archive = tmp_path / "x.pga"
+    not_archive.write_bytes(b"[Event \"x\"]\n\n1. e4 *\n" * 20)
+    with pytest.raises(pgnarc.Error) as e:
+        pgnarc.open(not_archive)
+    assert isinstance(e.value, ValueError)
+    assert str(not_archive) in str(e.value)
+    with pytest.raises(FileNotFoundError):
+        pgnarc.open(tmp_path / "missing.pga")
+
+
+def test_sequence(archives, cli):
+    path = archives["twic_events"]
+    with pgnarc.open(path) as a:
+        n = len(a)
+        assert n == games_in(cli, path)
+        assert a[-1].number == n and a[0].number == 1
+        assert [g.number for g in a[2:7:2]] == [3, 5, 7]
+        assert [g.number for g in a[-2:]] == [n - 1, n]
+        with pytest.raises(IndexError):
+            a[n]
+        with pytest.raises(IndexError):
+            a[-n - 1]
+        with pytest.raises(TypeError):
+            a["1"]
+    with pytest.raises(ValueError):
+        len(a)  # closed
+
+
+@pytest.mark.parametrize("name", ["twic_events", "dortmund_latin1_crlf", "variant_crazyhouse", "annotated_human",
+                                  "chess960_misc"])
+def test_games_are_what_get_prints(archives, cli, name):
+    path = archives[name]
+    with pgnarc.open(path) as a:
+        n = len(a)
+        for number in sorted({1, 2, n // 3, n // 2, n - 1, n} & set(range(1, n + 1))):
+            g = a[number - 1]
+            expected = cli("get", path, number).stdout
+            assert g.pgn_bytes() == expected
+            assert g.pgn() == expected.decode("utf-8", "surrogateescape")
+            tags = re.findall(rb'^\[(\S+) "((?:[^"\\]|\\.)*)"\]$', expected, re.M)
+            first = {}
+            for k, v in tags:
+                first.setdefault(k.decode("utf-8", "surrogateescape"),
+                                 re.sub(rb"\\(.)", rb"\1", v).decode("utf-8", "surrogateescape"))
+            if not g.verbatim:
+                assert g.tags == first
+                assert list(g.tags) == list(first)
+
+
+def test_latin1_tags_round_trip(archives):
+    with pgnarc.open(archives["dortmund_latin1_crlf"]) as a:
+        raw = [v.encode("utf-8", "surrogateescape") for g in a for v in g.tags.values()]
+    assert any(b"\xe4" in v or b"\xf6" in v or b"\xfc" in v for v in raw)  # Latin-1 umlauts came back
+
+
+def move_of(uci):
+    files, ranks = "abcdefgh", "12345678"
+    square = lambda s: files.index(s[0]) + 8 * ranks.index(s[1])
+    if uci == "0000":
+        return 0
+    promotion = PROMOTIONS.index(uci[4]) + 1 if len(uci) == 5 else 0
+    return square(uci[:2]) | square(uci[2:4]) << 6 | promotion << 12
+
+
+@pytest.mark.parametrize("name", ["twic_events", "chess960_misc", "setup_fen", "annotated_human"])
+def test_moves_san_uci(archives, name):
+    with pgnarc.open(archives[name]) as a:
+        for g in a:
+            if g.verbatim:
+                assert len(g.moves) == 0 and g.san() == [] and g.plies == 0
+                continue
+            san, uci, moves = g.san(), g.uci(), g.moves
+            assert moves.dtype == numpy.uint16
+            assert len(san) == len(uci) == len(moves) == g.plies
+            assert list(moves) == [move_of(u) for u in uci]
+            # The SAN is the PGN's main line (variations and comments aside).
+            text = g.pgn()
+            assert all(s in text for s in san[:8])
+
+
+def test_iteration_is_indexing(archives):
+    with pgnarc.open(archives["lichess_2021-10_clk_eval"]) as a:
+        seen = [(g.number, g.pgn_bytes()) for g in a]
+        assert [n for n, _ in seen] == list(range(1, len(a) + 1))
+        for number in (1, len(a) // 2, len(a)):
+            assert seen[number - 1][1] == a[number - 1].pgn_bytes()
+        # Reading by number inside the loop, and stopping early.
+        for g in a.games(threads=1):
+            assert a[g.number - 1].tags == g.tags
+            if g.number == 5:
+                break
+
+
+QUERIES = [
+    ({"player": "carlsen"}, ["--player", "carlsen"]),
+    ({"white": "Anand"}, ["--white", "Anand"]),
+    ({"result": "1-0"}, ["--result", "1-0"]),
+    ({"result": "1/2-1/2", "date_from": "2012.12.05"}, ["--result", "1/2-1/2", "--date-from", "2012.12.05"]),
+    ({"eco": "b"}, ["--eco", "b"]),
+    ({"event": "London", "date_to": "2012.12.03"}, ["--event", "London", "--date-to", "2012.12.03"]),
+    ({"tags": {"Round": "4.1"}}, ["--tag", "Round=4.1"]),
+    ({"black": "Kramnik,V", "exact": True}, ["--black", "Kramnik,V", "--exact"]),
+]
+
+
+@pytest.mark.parametrize("kwargs,args", QUERIES)
+def test_find_answers_as_the_command_line(archives, cli, kwargs, args):
+    path = archives["twic_events"]
+    expected = [int(x) - 1 for x in cli("find", path, *args, "--numbers").stdout.split()]
+    with pgnarc.open(path) as a:
+        assert a.find(**kwargs) == expected
+
+
+def test_find_bad_arguments(archives):
+    with pgnarc.open(archives["twic_events"]) as a:
+        with pytest.raises(ValueError):
+            a.find(date_from="12.2012")
+        with pytest.raises(TypeError):
+            a.find(player=3)
+        with pytest.raises(TypeError):
+            a.find(tags=[("Round", "1")])
+
+
+def test_tags_frame(archives):
+    with pgnarc.open(archives["twic_events"]) as a:
+        frame = a.tags_frame()
+        assert isinstance(frame, pandas.DataFrame)
+        assert len(frame) == len(a)
+        assert list(frame.columns[:7]) == ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+        for i in (0, len(a) - 1):
+            row = {k: v for k, v in frame.iloc[i].items() if v is not None}
+            assert row == a[i].tags
+        some = a.tags_frame(columns=["White", "Nothing"])
+        assert list(some.columns) == ["White", "Nothing"]
+        assert some["Nothing"].isna().all()
+        assert list(some["White"]) == [g.tags["White"] for g in a]
+
+
+def test_pack(tmp_path, cli, corpus):
+    source = corpus("twic_events.pgn")
+    out = tmp_path / "py.pga"
+    stats = pgnarc.pack([source], out)
+    assert stats["games"] == 60 and stats["verbatim_games"] == 0 and stats["output_bytes"] == os.path.getsize(out)
+    cli("pack", "-q", source, "-o", tmp_path / "cli.pga")
+    assert out.read_bytes() == (tmp_path / "cli.pga").read_bytes()
+    with pytest.raises(FileExistsError):
+        pgnarc.pack(source, out)
+    assert pgnarc.pack(source, out, force=True, threads=1)["games"] == 60
+    with pytest.raises(FileNotFoundError):
+        pgnarc.pack(tmp_path / "none.pgn", tmp_path / "none.pga")
+    with pytest.raises(ValueError):
+        pgnarc.pack(source, tmp_path / "t.pga", threads=0)
+    kept = pgnarc.pack(corpus("variant_crazyhouse.pgn"), tmp_path / "zh.pga")
+    assert kept["verbatim_games"] == kept["games"] > 0 and len(kept["problems"]) == kept["games"]
+
+
+def test_damage_says_where(tmp_path, archives):
+    data = bytearray(open(archives["twic_events"], "rb").read())
+    data[200] ^= 0x40  # inside block 0, which starts at offset 32
+    damaged = tmp_path / "damaged.pga"
+    damaged.write_bytes(bytes(data))
+    with pgnarc.open(damaged) as a:
+        with pytest.raises(pgnarc.Error, match=r"block 0 at offset 32"):
+            a[0]
+        with pytest.raises(pgnarc.Error, match=r"block 0 at offset 32"):
+            for _ in a:
+                pass
+        with pytest.raises(pgnarc.Error):
+            a.verify()
