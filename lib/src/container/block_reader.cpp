@@ -68,7 +68,7 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
     const char* e = b.data() + kBlockHeaderSize + s * kSectionEntrySize;
     const std::size_t at = kBlockHeaderSize + s * kSectionEntrySize;
     const auto id = static_cast<std::uint8_t>(e[0]);
-    if (id < kSections || (s > kSections && id <= static_cast<std::uint8_t>(e[-kSectionEntrySize])))
+    if (id < kSections || (s > kSections && id <= static_cast<std::uint8_t>(*(e - kSectionEntrySize))))
       return bad("sections out of order", at);
     if (get_le(e + 2, 2) != 0) return bad("reserved bytes not zero", at + 2);
     total += get_le(e + 4, 4);
