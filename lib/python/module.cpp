@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -34,8 +35,13 @@ struct ArchiveError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// OSError: the operating system (or a read function) refused: open, read, write, rename.
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 [[noreturn]] void raise(const Error& e) {
-  if (e.code() == ErrorCode::IO) throw std::system_error(std::make_error_code(std::errc::io_error), e.message());
+  if (e.code() == ErrorCode::IO) throw IoError(e.message());
   throw ArchiveError(std::string(to_string(e.code())) + ": " + e.message());
 }
 
@@ -56,12 +62,37 @@ py::str text(std::string_view bytes) {
 }
 
 // An open archive shared by the Archive object and the games read from it. The library's
-// Archive is used by one thread at a time: `mutex` guards it.
+// Archive is used by one thread at a time: `mutex` guards it. `open` opens the archive again
+// (for an iteration's own reads).
 struct Handle {
   std::string path;
+  std::function<Result<std::unique_ptr<Archive>>()> open;
   std::unique_ptr<Archive> archive;
   std::mutex mutex;
 };
+
+// A Python callable read(offset, size) -> bytes as the library's read function, called from any
+// thread (it takes the GIL); its errors become IO errors that say where.
+Archive::ReadFunction python_reader(const std::string& name, py::function read) {
+  // The callable is released with the GIL held, whichever thread drops the last copy.
+  std::shared_ptr<py::function> fn(new py::function(std::move(read)), [](py::function* f) {
+    py::gil_scoped_acquire acquire;
+    delete f;
+  });
+  return [fn, name](std::uint64_t offset, std::size_t size, std::string& out) -> Status {
+    py::gil_scoped_acquire acquire;
+    try {
+      const py::bytes got = (*fn)(offset, size);
+      out = std::string(got);
+      return {};
+    } catch (py::error_already_set& e) {
+      return io_error(name + ": cannot read " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
+                      ": " + e.what());
+    } catch (py::cast_error&) {
+      return io_error(name + ": the read function did not give bytes at offset " + std::to_string(offset));
+    }
+  };
+}
 
 // The main line's moves as 16-bit numbers: from | to << 6 | promotion << 12, squares a1 = 0 ..
 // h8 = 63, promotion 0 none, 1 knight, 2 bishop, 3 rook, 4 queen; castling as UCI writes it (the
@@ -182,7 +213,7 @@ class PyIterator {
   explicit PyIterator(std::shared_ptr<Handle> handle, unsigned threads) : handle_(std::move(handle)) {
     Result<std::unique_ptr<Archive>> own = [&] {
       py::gil_scoped_release release;
-      return Archive::open(handle_->path);
+      return handle_->open();
     }();
     reader_ = value_or_raise(std::move(own));
     producer_ = std::thread([this, threads] {
@@ -260,11 +291,23 @@ class PyArchive {
  public:
   explicit PyArchive(const std::string& path) : handle_(std::make_shared<Handle>()) {
     handle_->path = path;
-    Result<std::unique_ptr<Archive>> a = [&] {
+    handle_->open = [path] { return Archive::open(path); };
+    open();
+  }
+  // An archive of `size` bytes read through read(offset, size) -> bytes (fsspec, object storage).
+  PyArchive(const std::string& name, std::uint64_t size, py::function read) : handle_(std::make_shared<Handle>()) {
+    handle_->path = name;
+    handle_->open = [name, size, reader = python_reader(name, std::move(read))] { return Archive::open(name, size, reader); };
+    open();
+  }
+
+  std::vector<std::uint64_t> block_starts() const {
+    Result<std::vector<std::uint64_t>> r = [&] {
       py::gil_scoped_release release;
-      return Archive::open(path);
+      std::lock_guard lock(handle_->mutex);
+      return handle_->archive->block_starts();
     }();
-    handle_->archive = value_or_raise(std::move(a));
+    return value_or_raise(std::move(r));
   }
 
   std::uint64_t size() const { return handle_->archive->game_count(); }
@@ -391,32 +434,18 @@ class PyArchive {
   }
 
  private:
+  void open() {
+    Result<std::unique_ptr<Archive>> a = [&] {
+      py::gil_scoped_release release;
+      return handle_->open();
+    }();
+    handle_->archive = value_or_raise(std::move(a));
+  }
+
   std::shared_ptr<Handle> handle_;
 };
 
-py::dict pack(const std::vector<std::string>& inputs, const std::string& output, unsigned threads, bool force,
-              bool uniform, bool position_filter) {
-  WriterOptions o;
-  o.threads = threads;
-  o.overwrite = force;
-  o.moves = uniform ? MoveCoding::kUniform : MoveCoding::kModel;
-  o.position_filter = position_filter;
-  std::vector<std::string> problems;
-  Result<PackStats> stats = [&]() -> Result<PackStats> {
-    py::gil_scoped_release release;
-    auto w = ArchiveWriter::create(output, o);
-    if (!w) return w.error();
-    for (const std::string& input : inputs) {
-      auto reader = PgnReader::open(input);
-      if (!reader) return reader.error();
-      const auto problem = [&](const Problem& p) {
-        problems.push_back("game " + std::to_string(p.game_number) + ": " + p.error.message());
-      };
-      if (auto st = (*w)->add_pgn(**reader, problem); !st) return st.error();
-    }
-    return (*w)->finish();
-  }();
-  const PackStats s = value_or_raise(std::move(stats));
+py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems) {
   py::dict d;
   d["games"] = s.games;
   d["verbatim_games"] = s.raw_games;
@@ -430,6 +459,93 @@ py::dict pack(const std::vector<std::string>& inputs, const std::string& output,
   return d;
 }
 
+WriterOptions writer_options(unsigned threads, bool force, bool uniform, bool position_filter) {
+  WriterOptions o;
+  o.threads = threads;
+  o.overwrite = force;
+  o.moves = uniform ? MoveCoding::kUniform : MoveCoding::kModel;
+  o.position_filter = position_filter;
+  return o;
+}
+
+// Packs the readers `open` gives, one after the other, into `output`.
+py::dict pack_readers(const std::vector<std::function<Result<std::unique_ptr<PgnReader>>()>>& inputs,
+                      const std::string& output, const WriterOptions& o) {
+  std::vector<std::string> problems;
+  Result<PackStats> stats = [&]() -> Result<PackStats> {
+    py::gil_scoped_release release;
+    auto w = ArchiveWriter::create(output, o);
+    if (!w) return w.error();
+    for (const auto& open : inputs) {
+      auto reader = open();
+      if (!reader) return reader.error();
+      const auto problem = [&](const Problem& p) {
+        problems.push_back("game " + std::to_string(p.game_number) + ": " + p.error.message());
+      };
+      if (auto st = (*w)->add_pgn(**reader, problem); !st) return st.error();
+    }
+    return (*w)->finish();
+  }();
+  return stats_dict(value_or_raise(std::move(stats)), problems);
+}
+
+// The PGN `data` (plain, or compressed as its name says) packed into `output`: a shard of a
+// larger input (pgnarc.dask.pack).
+py::dict pack_bytes(py::bytes data, const std::string& name, const std::string& output, unsigned threads, bool force,
+                    bool uniform, bool position_filter) {
+  std::string bytes = data;
+  const auto open = [&]() -> Result<std::unique_ptr<PgnReader>> {
+    auto source = pgn_input(memory_input(std::move(bytes)), name);
+    if (!source) return source.error();
+    return std::make_unique<PgnReader>(std::move(*source), name);
+  };
+  return pack_readers({open}, output, writer_options(threads, force, uniform, position_filter));
+}
+
+// Archives joined block by block into `output`, as pgnarc merge does.
+py::dict merge(const std::vector<std::string>& inputs, const std::string& output, bool force) {
+  WriterOptions o;
+  o.overwrite = force;
+  Result<PackStats> stats = [&]() -> Result<PackStats> {
+    py::gil_scoped_release release;
+    auto w = ArchiveWriter::create(output, o);
+    if (!w) return w.error();
+    for (const std::string& input : inputs)
+      if (auto st = (*w)->add_archive_blocks(input); !st) return st.error();
+    return (*w)->finish();
+  }();
+  return stats_dict(value_or_raise(std::move(stats)), {});
+}
+
+// Where to cut the PGN file `path` into shards of about `shard_bytes` at the ends of games, as
+// its reader finds them: 0, the cuts, and the input's size (of the decompressed input, for a
+// compressed one).
+std::vector<std::uint64_t> game_cuts(const std::string& path, std::uint64_t shard_bytes) {
+  Result<std::vector<std::uint64_t>> cuts = [&]() -> Result<std::vector<std::uint64_t>> {
+    py::gil_scoped_release release;
+    auto reader = PgnReader::open(path);
+    if (!reader) return reader.error();
+    std::vector<std::uint64_t> out{0};
+    PgnReader::RawGame game;
+    for (;;) {
+      auto got = (*reader)->next_raw(game);
+      if (!got) return got.error();
+      if (!*got) break;
+      if ((*reader)->offset() - out.back() >= shard_bytes) out.push_back((*reader)->offset());
+    }
+    if ((*reader)->offset() > out.back()) out.push_back((*reader)->offset());
+    return out;
+  }();
+  return value_or_raise(std::move(cuts));
+}
+
+py::dict pack(const std::vector<std::string>& inputs, const std::string& output, unsigned threads, bool force,
+              bool uniform, bool position_filter) {
+  std::vector<std::function<Result<std::unique_ptr<PgnReader>>()>> readers;
+  for (const std::string& input : inputs) readers.push_back([input] { return PgnReader::open(input); });
+  return pack_readers(readers, output, writer_options(threads, force, uniform, position_filter));
+}
+
 }  // namespace
 }  // namespace pgnarc::python
 
@@ -440,6 +556,13 @@ PYBIND11_MODULE(_pgnarc, m) {
   m.attr("__version__") = library_version();
   m.attr("format_version") = PGNARC_FORMAT_VERSION_STRING;
   py::register_exception<ArchiveError>(m, "Error", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const IoError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    }
+  });
 
   py::class_<PyGame>(m, "Game", "One game of an archive.")
       .def_property_readonly("number", &PyGame::number, "The game's number, from 1, as pgnarc get numbers games.")
@@ -478,6 +601,10 @@ PYBIND11_MODULE(_pgnarc, m) {
 
   py::class_<PyArchive>(m, "Archive", "An open archive (pgnarc.open).")
       .def(py::init<const std::string&>(), py::arg("path"))
+      .def(py::init<const std::string&, std::uint64_t, py::function>(), py::arg("name"), py::arg("size"),
+           py::arg("read"), "An archive of `size` bytes read through read(offset, size) -> bytes.")
+      .def("block_starts", &PyArchive::block_starts,
+           "Each block's first game (from 0), then the number of games: block b holds [s[b], s[b + 1]).")
       .def_property_readonly("path", &PyArchive::path)
       .def("__len__", &PyArchive::size)
       .def("__getitem__", &PyArchive::at, py::arg("index"))
@@ -493,4 +620,8 @@ PYBIND11_MODULE(_pgnarc, m) {
 
   m.def("_pack", &pack, py::arg("inputs"), py::arg("output"), py::arg("threads"), py::arg("force"),
         py::arg("uniform"), py::arg("position_filter"));
+  m.def("_pack_bytes", &pack_bytes, py::arg("data"), py::arg("name"), py::arg("output"), py::arg("threads"),
+        py::arg("force"), py::arg("uniform"), py::arg("position_filter"));
+  m.def("_merge", &merge, py::arg("inputs"), py::arg("output"), py::arg("force"));
+  m.def("_game_cuts", &game_cuts, py::arg("path"), py::arg("shard_bytes"));
 }

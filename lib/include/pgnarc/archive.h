@@ -18,6 +18,10 @@
 
 namespace pgnarc {
 
+namespace container {
+class ArchiveFile;
+}
+
 // A game read from an archive.
 struct ArchiveGame {
   bool raw = false;
@@ -120,10 +124,20 @@ class PGNARC_EXPORT Archive {
   // Opens and checks the header, footer and index. Damage is Corruption naming the offset; an
   // archive of another format version is Unsupported.
   static Result<std::unique_ptr<Archive>> open(const std::string& path);
+  // Reads `size` bytes at `offset` into `out` (replacing its contents).
+  using ReadFunction = std::function<Status(std::uint64_t offset, std::size_t size, std::string& out)>;
+  // The same for an archive of `size` bytes read through `read` in place of a file (object
+  // storage by byte ranges, a Python file object); `name` names it in errors. `read` must be
+  // safe to call from several threads at once: export_pgn, verify and for_each_block read blocks
+  // on their worker threads.
+  static Result<std::unique_ptr<Archive>> open(const std::string& name, std::uint64_t size, ReadFunction read);
   ~Archive();
 
   std::uint64_t game_count() const;
   std::uint64_t block_count() const;
+  // The index (0-based) of each block's first game, in block order, then game_count(): block b
+  // holds games [starts[b], starts[b + 1]). Reads the whole block table.
+  Result<std::vector<std::uint64_t>> block_starts();
   // Game `index` (0-based). Unknown numbers fail with InvalidInput; damage with Corruption
   // naming the block and its offset.
   Result<ArchiveGame> read_game(std::uint64_t index);
@@ -167,6 +181,7 @@ class PGNARC_EXPORT Archive {
 
  private:
   Archive() = default;
+  static Result<std::unique_ptr<Archive>> from_file(Result<std::unique_ptr<container::ArchiveFile>> file);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

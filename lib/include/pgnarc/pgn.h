@@ -107,6 +107,10 @@ class PgnReader {
   const std::string& name() const;
   std::uint64_t games_read() const;
   std::uint64_t bytes_read() const;
+  // The input's bytes before the first byte the reader has not consumed (of the decompressed
+  // input, for a compressed one): after next() or next_raw() gave a game, where its text ends, so
+  // that a reader started there reads the games that follow as this one would.
+  std::uint64_t offset() const;
 
  private:
   struct Impl;

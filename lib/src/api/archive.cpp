@@ -110,7 +110,14 @@ Status Archive::Impl::visit_chunk(int field, std::size_t k, const NameVisitor& v
 }
 
 Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
-  auto file = ArchiveFile::open(path);
+  return from_file(ArchiveFile::open(path));
+}
+
+Result<std::unique_ptr<Archive>> Archive::open(const std::string& name, std::uint64_t size, ReadFunction read) {
+  return from_file(ArchiveFile::open(detail::FileReader::from_function(name, size, std::move(read)), name));
+}
+
+Result<std::unique_ptr<Archive>> Archive::from_file(Result<std::unique_ptr<ArchiveFile>> file) {
   if (!file) return file.error();
   std::unique_ptr<Archive> a(new Archive());
   a->impl_ = std::make_unique<Impl>();
@@ -124,6 +131,15 @@ Archive::~Archive() = default;
 
 std::uint64_t Archive::game_count() const { return impl_->file->games(); }
 std::uint64_t Archive::block_count() const { return impl_->file->blocks(); }
+
+Result<std::vector<std::uint64_t>> Archive::block_starts() {
+  ArchiveFile& f = *impl_->file;
+  if (auto st = f.need_all(); !st) return st.error();
+  std::vector<std::uint64_t> starts(f.blocks() + 1);
+  for (std::uint32_t b = 0; b < f.blocks(); ++b) starts[b] = f.entry(b).first_game;
+  starts.back() = f.games();
+  return starts;
+}
 
 namespace {
 

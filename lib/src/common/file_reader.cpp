@@ -46,11 +46,29 @@ Result<std::unique_ptr<FileReader>> FileReader::open(const std::string& path) {
   return f;
 }
 
+std::unique_ptr<FileReader> FileReader::from_function(const std::string& name, std::uint64_t size, ReadFunction read) {
+  std::unique_ptr<FileReader> f(new FileReader());
+  f->path_ = name;
+  f->size_ = size;
+  f->function_ = std::move(read);
+  return f;
+}
+
 FileReader::~FileReader() {
   if (fd_ >= 0) ::close(fd_);
 }
 
 Status FileReader::read(std::uint64_t offset, std::size_t size, std::string& out) const {
+  if (function_) {
+    if (offset > size_ || size > size_ - offset)
+      return io_error("cannot read " + path_ + ": " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
+                      " pass its end at " + std::to_string(size_));
+    if (auto st = function_(offset, size, out); !st) return st;
+    if (out.size() != size)
+      return io_error(path_ + " gave " + std::to_string(out.size()) + " bytes at offset " + std::to_string(offset) +
+                      " for " + std::to_string(size) + ": it changed while it was read?");
+    return {};
+  }
   out.resize(size);
   std::size_t got = 0;
   while (got < size) {

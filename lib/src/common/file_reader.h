@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -15,9 +16,15 @@ namespace pgnarc::detail {
 // that says so (and opening a FIFO does not wait for a writer). Gives the descriptor and size.
 Result<int> open_regular_file(const std::string& path, std::uint64_t& size);
 
+// Reads `size` bytes at `offset` into `out` (replacing its contents): a store other than a file.
+using ReadFunction = std::function<Status(std::uint64_t offset, std::size_t size, std::string& out)>;
+
 class FileReader {
  public:
   static Result<std::unique_ptr<FileReader>> open(const std::string& path);
+  // A reader of `size` bytes that `read` gives (object storage, a Python file object); `name`
+  // names it in errors. `read` must be safe to call from several threads at once.
+  static std::unique_ptr<FileReader> from_function(const std::string& name, std::uint64_t size, ReadFunction read);
   ~FileReader();
   FileReader(const FileReader&) = delete;
   FileReader& operator=(const FileReader&) = delete;
@@ -32,6 +39,7 @@ class FileReader {
   std::string path_;
   int fd_ = -1;
   std::uint64_t size_ = 0;
+  ReadFunction function_;  // set: it reads, not fd_
 };
 
 }  // namespace pgnarc::detail

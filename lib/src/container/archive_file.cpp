@@ -8,12 +8,16 @@
 namespace pgnarc::container {
 
 Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(const std::string& path) {
+  auto reader = detail::FileReader::open(path);
+  if (!reader) return reader.error();
+  return open(std::move(*reader), path);
+}
+
+Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(std::unique_ptr<detail::FileReader> reader, const std::string& path) {
   std::unique_ptr<ArchiveFile> a(new ArchiveFile());
   ArchiveFile& s = *a;
   s.path_ = path;
-  auto reader = detail::FileReader::open(path);
-  if (!reader) return reader.error();
-  s.file_ = std::move(*reader);
+  s.file_ = std::move(reader);
   const std::uint64_t size = s.file_->size();
   if (size < kHeaderSize + kFooterSize)
     return corruption(path + ": " + std::to_string(size) + " bytes is too short for an archive (offset 0)");

@@ -54,6 +54,8 @@ class ArchiveFile {
   // Maps `path` and checks header, footer, the index's checksum and directories, the tag
   // dictionaries, and that footer and index agree. Errors start with the path.
   static Result<std::unique_ptr<ArchiveFile>> open(const std::string& path);
+  // The same, reading through `reader` (named `path` in errors).
+  static Result<std::unique_ptr<ArchiveFile>> open(std::unique_ptr<detail::FileReader> reader, const std::string& path);
 
   const std::string& path() const { return path_; }
   // The file's size when it was opened.

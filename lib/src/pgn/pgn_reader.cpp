@@ -366,5 +366,6 @@ Result<bool> PgnReader::next_raw(RawGame& out) {
 const std::string& PgnReader::name() const { return impl_->name; }
 std::uint64_t PgnReader::games_read() const { return impl_->games; }
 std::uint64_t PgnReader::bytes_read() const { return impl_->bytes; }
+std::uint64_t PgnReader::offset() const { return impl_->bytes - (impl_->end - impl_->begin); }
 
 }  // namespace pgnarc

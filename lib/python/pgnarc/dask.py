@@ -1,0 +1,203 @@
+"""pgnarc on a Dask cluster: pack PGN too large for one machine, read archives by byte ranges.
+
+    import pgnarc.dask
+    from distributed import Client
+    client = Client("scheduler:8786")
+    pgnarc.dask.pack(["s3://bucket/lichess_2024-01.pgn"], "s3://bucket/lichess_2024-01.pga")
+    games = pgnarc.dask.read_games("s3://bucket/lichess_2024-01.pga")   # a dask.bag of dicts
+    tags = pgnarc.dask.read_tags("s3://bucket/lichess_2024-01.pga")     # a dask.dataframe
+
+Paths are fsspec URLs (a local path, file://, s3://, gs://, http://...), read by byte ranges:
+a task reads the archive's header, footer and index (a few KiB) and then only its own blocks
+and the name chunks their games need, never the whole file. Tasks run on the workers; the
+client only plans (and, for pack, finds where to cut plain PGN at game boundaries, a sequential
+read of the input).
+"""
+
+import os
+import tempfile
+import uuid
+
+import dask
+import dask.bag
+import dask.dataframe
+import fsspec
+import pandas
+
+import pgnarc
+from . import _pgnarc
+
+__all__ = ["pack", "read_games", "read_tags", "open_archive"]
+
+COMPRESSED = (".gz", ".zst", ".zstd")
+
+
+def open_archive(urlpath, storage_options=None):
+    """A pgnarc.Archive read through fsspec by byte ranges (cat_file), for any URL fsspec knows."""
+    fs, path = fsspec.core.url_to_fs(urlpath, **(storage_options or {}))
+    size = fs.size(path)
+
+    def read(offset, n):
+        return fs.cat_file(path, start=offset, end=offset + n)
+
+    archive = pgnarc.Archive.__new__(pgnarc.Archive)
+    archive._native = _pgnarc.Archive(urlpath, size, read)
+    archive.path = urlpath
+    return archive
+
+
+def _partitions(urlpath, storage_options, blocks_per_partition):
+    """The archive's blocks grouped into partitions: (first game, end game) of each."""
+    with open_archive(urlpath, storage_options) as a:
+        starts = a._open().block_starts()
+    blocks = len(starts) - 1
+    if blocks == 0:
+        return []
+    if blocks_per_partition is None:
+        blocks_per_partition = max(1, blocks // (4 * _workers_hint()))
+    return [(starts[b], starts[min(b + blocks_per_partition, blocks)]) for b in range(0, blocks, blocks_per_partition)]
+
+
+def _workers_hint():
+    try:
+        from distributed import get_client
+        return max(1, sum(w.get("nthreads", 1) for w in get_client().scheduler_info()["workers"].values()))
+    except (ImportError, ValueError):
+        return os.cpu_count() or 1
+
+
+def _game_record(g):
+    return {"number": g.number, "tags": g.tags, "result": g.result, "moves": g.uci(), "verbatim": g.verbatim}
+
+
+def _read_games(urlpath, storage_options, first, end):
+    with open_archive(urlpath, storage_options) as a:
+        return [_game_record(a[i]) for i in range(first, end)]
+
+
+def read_games(urlpath, blocks_per_partition=None, storage_options=None):
+    """A dask.bag of the archive's games, in order: each a dict of number (from 1), tags (a dict),
+    result, moves (the main line in UCI) and verbatim. One partition per group of
+    `blocks_per_partition` blocks (default: about four partitions a worker thread), each reading
+    only its blocks' byte ranges."""
+    parts = _partitions(urlpath, storage_options, blocks_per_partition)
+    read = dask.delayed(_read_games, pure=True)
+    return dask.bag.from_delayed([read(urlpath, storage_options, first, end) for first, end in parts])
+
+
+def _tag_names(urlpath, storage_options, first, end):
+    names = {}
+    with open_archive(urlpath, storage_options) as a:
+        for i in range(first, end):
+            for key in a[i].tags:
+                names.setdefault(key, None)
+    return list(names)
+
+
+def _read_tags(urlpath, storage_options, first, end, columns):
+    with open_archive(urlpath, storage_options) as a:
+        rows = [a[i].tags for i in range(first, end)]
+    frame = pandas.DataFrame.from_records(rows, columns=columns, index=pandas.RangeIndex(first, end, name="game"))
+    return frame.astype(object).where(frame.notna(), None)
+
+
+def read_tags(urlpath, columns=None, blocks_per_partition=None, storage_options=None):
+    """A dask.dataframe of the archive's tags, one row per game (index: the game's index from 0),
+    partitioned as read_games. Without `columns`, a first pass over the partitions finds every
+    tag name (in order of first appearance) so that every partition has the same columns."""
+    parts = _partitions(urlpath, storage_options, blocks_per_partition)
+    if columns is None:
+        names = dask.compute(*[dask.delayed(_tag_names, pure=True)(urlpath, storage_options, first, end)
+                               for first, end in parts])
+        columns = list(dict.fromkeys(name for part in names for name in part))
+    columns = [str(c) for c in columns]
+    meta = pandas.DataFrame({c: pandas.Series([], dtype=object) for c in columns},
+                            index=pandas.RangeIndex(0, 0, name="game"))
+    read = dask.delayed(_read_tags, pure=True)
+    divisions = [first for first, _ in parts] + [parts[-1][1] - 1] if parts else None
+    return dask.dataframe.from_delayed([read(urlpath, storage_options, first, end, columns) for first, end in parts],
+                                       meta=meta, divisions=divisions)
+
+
+def _shards(inputs, shard_bytes, storage_options):
+    """(url, start, end) byte ranges of plain PGN inputs cut at game ends, and (url, None, None)
+    for a compressed input, packed whole by one task."""
+    shards = []
+    for url in inputs:
+        fs, path = fsspec.core.url_to_fs(url, **(storage_options or {}))
+        if path.endswith(COMPRESSED):
+            shards.append((url, None, None))
+            continue
+        if isinstance(fs, fsspec.implementations.local.LocalFileSystem):
+            cuts = _pgnarc._game_cuts(path, shard_bytes)
+        else:
+            with tempfile.NamedTemporaryFile(suffix=".pgn") as local:
+                fs.get_file(path, local.name)
+                cuts = _pgnarc._game_cuts(local.name, shard_bytes)
+        shards += [(url, start, end) for start, end in zip(cuts, cuts[1:])]
+    return shards
+
+
+def _pack_shard(url, start, end, part_url, storage_options, uniform, position_filter):
+    fs, path = fsspec.core.url_to_fs(url, **(storage_options or {}))
+    data = fs.cat_file(path) if start is None else fs.cat_file(path, start=start, end=end)
+    name = os.path.basename(path)
+    part_fs, part_path = fsspec.core.url_to_fs(part_url, **(storage_options or {}))
+    with tempfile.TemporaryDirectory() as tmp:
+        local = os.path.join(tmp, "part.pga")
+        stats = _pgnarc._pack_bytes(data, name, local, 1, True, uniform, position_filter)
+        part_fs.put_file(local, part_path)
+    return stats
+
+
+def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves="model", position_filter=False,
+         storage_options=None):
+    """Packs PGN files (fsspec URLs; plain, or .gz/.zst packed whole by one task each) into the
+    archive `output` on a Dask cluster: the plain inputs are cut into shards of about
+    `shard_bytes` at game ends, each shard is packed on a worker into a part archive beside
+    `output`, and the parts are joined in order block by block (as `pgnarc merge` does) into
+    `output`, which holds the same games in the same order as a single pgnarc.pack would. Returns
+    the joined archive's figures with the shards' problems. `client`: the distributed Client to
+    use (default: the current one, or Dask's default scheduler)."""
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    inputs = [os.fspath(i) for i in inputs]
+    output = os.fspath(output)
+    if moves not in ("model", "uniform"):
+        raise ValueError(f"moves must be 'model' or 'uniform', not {moves!r}")
+    out_fs, out_path = fsspec.core.url_to_fs(output, **(storage_options or {}))
+    if out_fs.exists(out_path) and not force:
+        raise FileExistsError(17, "File exists (pack(..., force=True) replaces it)", output)
+    shards = _shards(inputs, shard_bytes, storage_options)
+    stem = f"{output}.part-{uuid.uuid4().hex[:8]}"
+    parts = [f"{stem}-{k:06d}.pga" for k in range(len(shards))]
+    task = dask.delayed(_pack_shard, pure=False)
+    tasks = [task(url, start, end, part, storage_options, moves == "uniform", bool(position_filter))
+             for (url, start, end), part in zip(shards, parts)]
+    try:
+        shard_stats = client.compute(tasks, sync=True) if client is not None else dask.compute(*tasks)
+        with tempfile.TemporaryDirectory() as tmp:
+            local_parts = []
+            for k, part in enumerate(parts):
+                fs, path = fsspec.core.url_to_fs(part, **(storage_options or {}))
+                if isinstance(fs, fsspec.implementations.local.LocalFileSystem):
+                    local_parts.append(path)
+                else:
+                    local_parts.append(os.path.join(tmp, f"{k}.pga"))
+                    fs.get_file(path, local_parts[-1])
+            if isinstance(out_fs, fsspec.implementations.local.LocalFileSystem):
+                stats = _pgnarc._merge(local_parts, out_path, bool(force))
+            else:
+                joined = os.path.join(tmp, "joined.pga")
+                stats = _pgnarc._merge(local_parts, joined, True)
+                out_fs.put_file(joined, out_path)
+    finally:
+        for part in parts:
+            fs, path = fsspec.core.url_to_fs(part, **(storage_options or {}))
+            if fs.exists(path):
+                fs.rm(path)
+    stats["shards"] = len(shards)
+    stats["verbatim_games"] = sum(s["verbatim_games"] for s in shard_stats)
+    stats["problems"] = [p for s in shard_stats for p in s["problems"]]
+    stats["input_bytes"] = sum(s["input_bytes"] for s in shard_stats)
+    return stats

@@ -1,0 +1,95 @@
+"""pgnarc.dask on a LocalCluster of two worker processes on 127.0.0.1: a pack cut into shards
+gives the games of a single pack, in order, and the archive reads back as a bag and a
+dataframe that agree with pgnarc.open."""
+
+import os
+
+import pytest
+
+import pgnarc
+
+distributed = pytest.importorskip("distributed")
+import pgnarc.dask  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None, worker_dashboard_address=None)
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def games_text(path):
+    with pgnarc.open(path) as a:
+        return [g.pgn_bytes() for g in a]
+
+
+def test_cuts_are_game_ends(corpus):
+    source = corpus("twic_events.pgn")
+    cuts = pgnarc._pgnarc._game_cuts(source, 20000)
+    assert cuts[0] == 0 and cuts[-1] == os.path.getsize(source) and len(cuts) > 3
+    data = open(source, "rb").read()
+    for cut in cuts[1:-1]:
+        assert data[cut:].lstrip().startswith(b"[Event ")
+
+
+@pytest.mark.parametrize("name", ["twic_events", "lichess_2021-10_clk_eval", "variant_crazyhouse"])
+def test_pack_on_the_cluster_is_a_single_pack(client, tmp_path, corpus, name):
+    source = corpus(f"{name}.pgn")
+    single = tmp_path / "single.pga"
+    pgnarc.pack(source, single)
+    joined = tmp_path / "joined.pga"
+    stats = pgnarc.dask.pack([source], joined, client=client, shard_bytes=os.path.getsize(source) // 5)
+    assert stats["shards"] > 2
+    assert games_text(joined) == games_text(single)
+    with pgnarc.open(joined) as a:
+        a.verify()
+        assert stats["games"] == len(a)
+    assert not [p for p in os.listdir(tmp_path) if ".part-" in p]  # the parts are gone
+    with pytest.raises(FileExistsError):
+        pgnarc.dask.pack([source], joined, client=client)
+
+
+def test_read_back_as_bag_and_dataframe(client, tmp_path, corpus):
+    path = tmp_path / "g.pga"
+    pgnarc.pack(corpus("lichess_2021-10_clk_eval.pgn"), path, force=True)
+    with pgnarc.open(path) as a:
+        expected = [(g.number, g.tags, g.result, g.uci()) for g in a]
+        frame = a.tags_frame()
+        blocks = len(a.block_starts()) - 1 if hasattr(a, "block_starts") else None
+    bag = pgnarc.dask.read_games(str(path), blocks_per_partition=1)
+    got = bag.compute()
+    assert [(g["number"], g["tags"], g["result"], g["moves"]) for g in got] == expected
+    tags = pgnarc.dask.read_tags(str(path), blocks_per_partition=1)
+    assert tags.npartitions >= 1
+    assert list(tags.columns) == list(frame.columns)
+    computed = tags.compute()
+    assert computed.shape == frame.shape
+    assert computed.fillna("").equals(frame.fillna(""))
+    assert tags["White"].nunique().compute() == frame["White"].nunique()
+
+
+def test_archive_through_fsspec_reads_byte_ranges(tmp_path, corpus):
+    path = tmp_path / "t.pga"
+    pgnarc.pack(corpus("twic_events.pgn"), path)
+    reads = []
+    size = os.path.getsize(path)
+
+    def read(offset, n):
+        reads.append((offset, n))
+        with open(path, "rb") as f:
+            f.seek(offset)
+            return f.read(n)
+
+    a = pgnarc.Archive.__new__(pgnarc.Archive)
+    a._native = pgnarc._pgnarc.Archive(str(path), size, read)
+    a.path = str(path)
+    with pgnarc.open(path) as local:
+        assert a[5].pgn_bytes() == local[5].pgn_bytes()
+        assert [g.number for g in a] == [g.number for g in local]
+    assert sum(n for _, n in reads) < 3 * size  # byte ranges, not the whole file again and again
+    with pytest.raises(OSError):
+        bad = pgnarc._pgnarc.Archive("broken", size, lambda offset, n: b"")
+        bad[0]
