@@ -4,6 +4,7 @@ PGNARC_DEPS=(cmake make g++ pkgconf libzstd-dev libgtest-dev libxxhash-dev zlib1
              clang libclang-rt-14-dev bsdutils  # clang + libFuzzer for tools/fuzz; script(1) for a test
              python3 python3-zstandard  # the Python references: tests/reference/spec_model.py, format-spec/reference/
              python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest  # the Python package (lib/python)
+             python3-dask python3-distributed python3-fsspec  # pgnarc.dask
              pgn-extract)  # FENs of every ply, the position commands' oracle (tests/cli/position_oracle.py)
 
 pgnarc_install_deps() {
