@@ -136,8 +136,12 @@ class PyGame {
 
   // Exactly what `pgnarc get ARCHIVE N` prints.
   std::string pgn_bytes() const {
-    std::lock_guard lock(handle_->mutex);
-    return value_or_raise(handle_->archive->read_pgn(index_));
+    Result<std::string> r = [&] {
+      py::gil_scoped_release release;  // (the GIL is never awaited while the archive's lock is held)
+      std::lock_guard lock(handle_->mutex);
+      return handle_->archive->read_pgn(index_);
+    }();
+    return value_or_raise(std::move(r));
   }
 
   std::vector<std::string> san() const { return notation(true); }
@@ -157,6 +161,7 @@ class PyGame {
  private:
   const std::vector<Tag>& tag_list() const {
     if (game_.raw && !raw_tags_) {
+      py::gil_scoped_release release;
       std::lock_guard lock(handle_->mutex);
       auto tags = handle_->archive->read_tags(index_);
       raw_tags_ = tags ? std::move(*tags) : std::vector<Tag>{};
@@ -360,14 +365,15 @@ class PyArchive {
       values.resize(names.size());
     }
     const std::uint64_t n = size();
+    std::optional<Error> failed;
     {
       py::gil_scoped_release release;
       std::lock_guard lock(handle_->mutex);
-      for (std::uint64_t i = 0; i < n; ++i) {
+      for (std::uint64_t i = 0; i < n && !failed; ++i) {
         auto tags = handle_->archive->read_tags(i);
         if (!tags) {
-          py::gil_scoped_acquire acquire;
-          raise(tags.error());
+          failed = tags.error();
+          break;
         }
         for (const Tag& t : *tags) {
           auto it = column.find(t.key);
@@ -386,6 +392,7 @@ class PyArchive {
       }
       for (auto& v : values) v.resize(n);
     }
+    if (failed) raise(*failed);
     py::list cols, data;
     for (std::size_t c = 0; c < names.size(); ++c) {
       cols.append(text(names[c]));
