@@ -30,11 +30,11 @@ Status BlockGameChecks::finish() const {
 namespace {
 
 // Decodes every game of the block `bytes` in order with every check of a full decode, giving
-// each to game(j, decoded, hints) -> Status.
+// each to game(j, decoded, hints) -> Status; the hints (for writing its SAN) only `with_hints`.
 template <class Visit>
 Status each_block_game(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
                        std::uint64_t first_game, const ReaderDictionaries* dictionaries, const PlayerNames* players,
-                       Visit game) {
+                       bool with_hints, Visit game) {
   DecodedBlock block;
   block.dictionaries = dictionaries;
   block.players = players;
@@ -44,7 +44,7 @@ Status each_block_game(std::string_view bytes, const std::string& where, std::ui
   CodecCursor c = block.cursor();
   std::vector<std::uint8_t> hints;
   for (std::uint32_t j = 0; j < block.games; ++j) {
-    auto d = detail::decode_game_with_hints(c, block.tags.game(j), hints);
+    auto d = with_hints ? detail::decode_game_with_hints(c, block.tags.game(j), hints) : decode_game(c, block.tags.game(j));
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
     if (auto st = check_group_end(block, j, c, where); !st) return st;
     checks.game(*d);
@@ -68,7 +68,7 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
     }
     return detail::write_pgn_with_hints(d.game, hints, out);
   };
-  if (auto st = each_block_game(bytes, where, expected_games, first_game, dictionaries, players, write); !st)
+  if (auto st = each_block_game(bytes, where, expected_games, first_game, dictionaries, players, true, write); !st)
     return st.error();
   return out;
 }
@@ -82,7 +82,7 @@ Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const std::
     games.push_back(ArchiveGame{d.raw, std::move(d.game), std::move(d.raw_text)});
     return {};
   };
-  if (auto st = each_block_game(bytes, where, expected_games, first_game, dictionaries, players, keep); !st)
+  if (auto st = each_block_game(bytes, where, expected_games, first_game, dictionaries, players, false, keep); !st)
     return st.error();
   return games;
 }
