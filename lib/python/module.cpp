@@ -80,16 +80,20 @@ Archive::ReadFunction python_reader(const std::string& name, py::function read) 
     delete f;
   });
   return [fn, name](std::uint64_t offset, std::size_t size, std::string& out) -> Status {
+    const std::string where = name + ": cannot read " + std::to_string(size) + " bytes at offset " + std::to_string(offset);
+    // A worker thread must not take the GIL while the interpreter shuts down (Python would end
+    // the thread there): the read fails instead.
+    if (_Py_IsFinalizing()) return io_error(where + ": Python is exiting");
     py::gil_scoped_acquire acquire;
     try {
-      const py::bytes got = (*fn)(offset, size);
-      out = std::string(got);
+      const py::object got = (*fn)(offset, size);
+      const py::buffer_info b = py::buffer(got).request();  // bytes, bytearray, memoryview ...
+      out.assign(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize));
       return {};
     } catch (py::error_already_set& e) {
-      return io_error(name + ": cannot read " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
-                      ": " + e.what());
-    } catch (py::cast_error&) {
-      return io_error(name + ": the read function did not give bytes at offset " + std::to_string(offset));
+      return io_error(where + ": " + e.what());
+    } catch (const std::exception& e) {
+      return io_error(where + ": the read function did not give bytes (" + e.what() + ")");
     }
   };
 }
@@ -159,12 +163,15 @@ class PyGame {
   std::size_t plies() const { return game_.raw ? 0 : static_cast<std::size_t>(game_.game.mainline_plies()); }
 
  private:
+  // The tags; a verbatim game's are read (once) from the tag pairs its text begins with.
   const std::vector<Tag>& tag_list() const {
     if (game_.raw && !raw_tags_) {
-      py::gil_scoped_release release;
-      std::lock_guard lock(handle_->mutex);
-      auto tags = handle_->archive->read_tags(index_);
-      raw_tags_ = tags ? std::move(*tags) : std::vector<Tag>{};
+      Result<std::vector<Tag>> tags = [&] {
+        py::gil_scoped_release release;
+        std::lock_guard lock(handle_->mutex);
+        return handle_->archive->read_tags(index_);
+      }();
+      if (!raw_tags_) raw_tags_ = value_or_raise(std::move(tags));  // (set with the GIL held)
     }
     return game_.raw ? *raw_tags_ : game_.game.tags;
   }
@@ -222,7 +229,9 @@ class PyIterator {
     }();
     reader_ = value_or_raise(std::move(own));
     producer_ = std::thread([this, threads] {
-      const Status st = reader_->for_each_block(
+      Status st;
+      try {
+        st = reader_->for_each_block(
           [this](std::uint64_t first, std::vector<ArchiveGame>& games) {
             std::unique_lock lock(mutex_);
             space_.wait(lock, [this] { return queue_.size() < kAhead || stop_; });
@@ -232,6 +241,9 @@ class PyIterator {
             return true;
           },
           threads);
+      } catch (const std::exception& e) {  // (no exception is meant to reach here: the read function catches its own)
+        st = io_error(handle_->path + ": reading ahead failed: " + e.what());
+      }
       std::lock_guard lock(mutex_);
       status_ = st;
       done_ = true;
@@ -251,6 +263,13 @@ class PyIterator {
   PyIterator& operator=(const PyIterator&) = delete;
 
   PyGame next() {
+    // One thread at a time, as a Python generator allows: next() lets the GIL go while it waits.
+    if (busy_) throw py::value_error("this game iterator is already being read by another thread");
+    busy_ = true;
+    struct Done {
+      bool& busy;
+      ~Done() { busy = false; }
+    } done{busy_};
     if (current_.games.size() == next_in_batch_) {
       py::gil_scoped_release release;
       std::unique_lock lock(mutex_);
@@ -289,6 +308,7 @@ class PyIterator {
   Batch current_;
   std::size_t next_in_batch_ = 0;
   bool stop_ = false, done_ = false;
+  bool busy_ = false;  // a thread is in next() (changed with the GIL held)
   Status status_;
 };
 
@@ -358,10 +378,8 @@ class PyArchive {
     std::vector<std::vector<std::optional<std::string>>> values;
     std::unordered_map<std::string, std::size_t> column;
     if (wanted) {
-      for (const std::string& n : *wanted) {
-        column.emplace(n, names.size());
-        names.push_back(n);
-      }
+      for (const std::string& n : *wanted)
+        if (column.emplace(n, names.size()).second) names.push_back(n);
       values.resize(names.size());
     }
     const std::uint64_t n = size();
@@ -560,6 +578,10 @@ PYBIND11_MODULE(_pgnarc, m) {
   using namespace pgnarc;
   using namespace pgnarc::python;
   m.doc() = "pgnarc's library: archives of chess games (see the package pgnarc)";
+  // numpy is set up here, once, with the import lock held: set up on first use, by two threads
+  // at once, it would deadlock (the first lets the GIL go while it imports numpy).
+  py::module_::import("numpy");
+  (void)py::dtype::of<std::uint16_t>();
   m.attr("__version__") = library_version();
   m.attr("format_version") = PGNARC_FORMAT_VERSION_STRING;
   py::register_exception<ArchiveError>(m, "Error", PyExc_ValueError);

@@ -193,3 +193,54 @@ def test_damage_says_where(tmp_path, archives):
                 pass
         with pytest.raises(pgnarc.Error):
             a.verify()
+
+
+def test_numpy_indices_and_bad_arguments(archives):
+    with pgnarc.open(archives["twic_events"]) as a:
+        assert a[numpy.int64(3)].number == 4
+        with pytest.raises(TypeError):
+            a[True]
+        with pytest.raises(IndexError):
+            a[2 ** 70]
+        with pytest.raises(ValueError):
+            a.find(result="draw")
+        with pytest.raises(TypeError):
+            a.find(tags={"Round": None})
+        assert list(a.tags_frame(columns=["White", "White", "Black"]).columns) == ["White", "Black"]
+
+
+def test_threads(archives):
+    import subprocess
+    import sys
+    # Eight threads building their first numpy arrays at once, in a fresh process.
+    script = ("import threading, pgnarc\n"
+              "a = [pgnarc.open(sys.argv[1]) for _ in range(8)]\n"
+              "ts = [threading.Thread(target=lambda k=k: a[k][k].moves) for k in range(8)]\n"
+              "[t.start() for t in ts]; [t.join() for t in ts]\n")
+    r = subprocess.run([sys.executable, "-c", "import sys\n" + script, archives["twic_events"]], timeout=60,
+                       capture_output=True)
+    assert r.returncode == 0, r.stderr
+    # One iterator read by several threads: refused, not corrupted.
+    import threading
+    with pgnarc.open(archives["lichess_2021-10_clk_eval"]) as a:
+        it = a.games()
+        errors, seen = [], []
+
+        def drain():
+            try:
+                for g in it:
+                    seen.append(g.number)
+            except ValueError as e:
+                errors.append(e)
+        ts = [threading.Thread(target=drain) for _ in range(4)]
+        [t.start() for t in ts]
+        [t.join() for t in ts]
+        assert len(set(seen)) == len(seen) and set(seen) <= set(range(1, len(a) + 1))
+
+
+def test_read_function_may_give_any_bytes(archives):
+    path = archives["twic_events"]
+    data = open(path, "rb").read()
+    a = pgnarc._pgnarc.Archive("mem", len(data), lambda offset, n: bytearray(data[offset:offset + n]))
+    assert [g.number for g in a.games()] == list(range(1, 61))
+    assert a[59].pgn_bytes() == pgnarc.open(path)[59].pgn_bytes()

@@ -44,6 +44,9 @@ def test_pack_on_the_cluster_is_a_single_pack(client, tmp_path, corpus, name):
     stats = pgnarc.dask.pack([source], joined, client=client, shard_bytes=os.path.getsize(source) // 5)
     assert stats["shards"] > 2
     assert games_text(joined) == games_text(single)
+    with pgnarc.open(single) as a:
+        info = a.info()
+    assert stats["plies"] == info["plies"] and stats["verbatim_games"] == info["verbatim_games"]
     with pgnarc.open(joined) as a:
         a.verify()
         assert stats["games"] == len(a)
@@ -58,7 +61,6 @@ def test_read_back_as_bag_and_dataframe(client, tmp_path, corpus):
     with pgnarc.open(path) as a:
         expected = [(g.number, g.tags, g.result, g.uci()) for g in a]
         frame = a.tags_frame()
-        blocks = len(a.block_starts()) - 1 if hasattr(a, "block_starts") else None
     bag = pgnarc.dask.read_games(str(path), blocks_per_partition=1)
     got = bag.compute()
     assert [(g["number"], g["tags"], g["result"], g["moves"]) for g in got] == expected
@@ -93,3 +95,20 @@ def test_archive_through_fsspec_reads_byte_ranges(tmp_path, corpus):
     with pytest.raises(OSError):
         bad = pgnarc._pgnarc.Archive("broken", size, lambda offset, n: b"")
         bad[0]
+
+
+def test_pack_cuts_only_plain_pgn_and_cleans_up(client, tmp_path, corpus):
+    import gzip
+    source = open(corpus("twic_events.pgn"), "rb").read()
+    hidden = tmp_path / "twic.pgn"  # gzip, named as plain PGN: recognised by its bytes
+    hidden.write_bytes(gzip.compress(source))
+    stats = pgnarc.dask.pack([str(hidden)], tmp_path / "g.pga", client=client, shard_bytes=1000)
+    assert stats["shards"] == 1 and stats["games"] == 60
+    broken = tmp_path / "broken.pgn.gz"
+    broken.write_bytes(gzip.compress(source)[:-200])
+    plain = tmp_path / "plain.pgn"
+    plain.write_bytes(source)
+    with pytest.raises(Exception):
+        pgnarc.dask.pack([str(plain), str(broken), str(plain)], tmp_path / "b.pga", client=client, shard_bytes=4000)
+    assert not [p for p in os.listdir(tmp_path) if ".part-" in p]
+    assert not os.path.exists(tmp_path / "b.pga")

@@ -14,12 +14,18 @@ s.encode("utf-8", "surrogateescape") gives back bytes that are not UTF-8 (Latin-
 pgnarc.dask reads and packs archives on a Dask cluster.
 """
 
+import operator as _operator
 import os as _os
+
+import numpy as _numpy  # noqa: F401  (set up before the module builds its first array)
 
 from ._pgnarc import Error, Game, GameIterator, Query, __version__, format_version
 from . import _pgnarc
 
 __all__ = ["Archive", "Error", "Game", "open", "pack", "__version__", "format_version"]
+
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 
 class Archive:
@@ -56,8 +62,15 @@ class Archive:
         """Game `index`, from 0 (negative counts from the end); a slice gives a list."""
         if isinstance(index, slice):
             return self._open()[index]
-        if not isinstance(index, int):
-            raise TypeError(f"game indices are integers or slices, not {type(index).__name__}")
+        if isinstance(index, bool):
+            raise TypeError("game indices are integers or slices, not bool")
+        try:
+            index = _operator.index(index)  # int, numpy integers
+        except TypeError:
+            raise TypeError(f"game indices are integers or slices, not {type(index).__name__}") from None
+        n = len(self._open())
+        if not -n <= index < n:
+            raise IndexError(f"game index {index} out of range (the archive holds {n} games)")
         return self._open()[index]
 
     def __iter__(self):
@@ -74,6 +87,8 @@ class Archive:
         `pgnarc find` answers: names as case-insensitive substrings (exact=True: exact), result
         "1-0", "0-1", "1/2-1/2" or "*", eco a prefix, dates "YYYY", "YYYY.MM" or "YYYY.MM.DD"
         (inclusive), tags a dict of exact key: value pairs."""
+        if result is not None and result not in RESULTS:
+            raise ValueError(f"result must be one of {', '.join(RESULTS)}, not {result!r}")
         q = Query()
         for name, value in (("white", white), ("black", black), ("player", player), ("event", event),
                             ("site", site), ("result", result), ("eco", eco), ("date_from", date_from),
@@ -85,7 +100,10 @@ class Archive:
         if tags:
             if not isinstance(tags, dict):
                 raise TypeError(f"tags must be a dict of str: str, not {type(tags).__name__}")
-            q.tags = [(str(k), str(v)) for k, v in tags.items()]
+            for k, v in tags.items():
+                if not isinstance(k, str) or not isinstance(v, str):
+                    raise TypeError(f"tags must be a dict of str: str, not holding {k!r}: {v!r}")
+            q.tags = list(tags.items())
         q.exact_names = bool(exact)
         return self._open()._find(q)
 
@@ -95,7 +113,7 @@ class Archive:
         game has no such tag."""
         import pandas
         if columns is not None:
-            columns = [str(c) for c in columns]
+            columns = list(dict.fromkeys(str(c) for c in columns))
         names, values = self._open()._tag_columns(columns)
         frame = pandas.DataFrame(dict(zip(names, values)), columns=names)
         frame.index.name = "game"

@@ -29,7 +29,7 @@ from . import _pgnarc
 
 __all__ = ["pack", "read_games", "read_tags", "open_archive"]
 
-COMPRESSED = (".gz", ".zst", ".zstd")
+MAGICS = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd")  # gzip, zstd: recognised by content, as pgnarc pack does
 
 
 def open_archive(urlpath, storage_options=None):
@@ -125,7 +125,9 @@ def _shards(inputs, shard_bytes, storage_options):
     shards = []
     for url in inputs:
         fs, path = fsspec.core.url_to_fs(url, **(storage_options or {}))
-        if path.endswith(COMPRESSED):
+        with fs.open(path, "rb") as f:
+            head = f.read(4)
+        if head.startswith(MAGICS):
             shards.append((url, None, None))
             continue
         if isinstance(fs, fsspec.implementations.local.LocalFileSystem):
@@ -139,21 +141,31 @@ def _shards(inputs, shard_bytes, storage_options):
 
 
 def _pack_shard(url, start, end, part_url, storage_options, uniform, position_filter):
-    fs, path = fsspec.core.url_to_fs(url, **(storage_options or {}))
-    data = fs.cat_file(path) if start is None else fs.cat_file(path, start=start, end=end)
-    name = os.path.basename(path)
-    part_fs, part_path = fsspec.core.url_to_fs(part_url, **(storage_options or {}))
-    with tempfile.TemporaryDirectory() as tmp:
-        local = os.path.join(tmp, "part.pga")
-        stats = _pgnarc._pack_bytes(data, name, local, 1, True, uniform, position_filter)
-        part_fs.put_file(local, part_path)
-    return stats
+    """Packs one shard into its part; gives (stats, None), or (None, the exception) so that the
+    client sees every task end before it cleans up."""
+    try:
+        fs, path = fsspec.core.url_to_fs(url, **(storage_options or {}))
+        data = fs.cat_file(path) if start is None else fs.cat_file(path, start=start, end=end)
+        name = os.path.basename(path)
+        part_fs, part_path = fsspec.core.url_to_fs(part_url, **(storage_options or {}))
+        with tempfile.TemporaryDirectory() as tmp:
+            local = os.path.join(tmp, "part.pga")
+            stats = _pgnarc._pack_bytes(data, name, local, 1, True, uniform, position_filter)
+            part_fs.put_file(local, part_path)
+        # The shard's games are numbered from its start: say which bytes of the input they are.
+        place = url if start is None else f"{url} bytes {start}-{end}"
+        stats["problems"] = [f"{place}: {p}" for p in stats["problems"]]
+        return stats, None
+    except Exception as e:  # noqa: BLE001  (raised again on the client, after every task ended)
+        return None, e
 
 
 def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves="model", position_filter=False,
          storage_options=None):
     """Packs PGN files (fsspec URLs; plain, or .gz/.zst packed whole by one task each) into the
-    archive `output` on a Dask cluster: the plain inputs are cut into shards of about
+    archive `output` on a Dask cluster. Workers write their parts beside `output` and the client
+    joins them: on several machines, `output` must be on storage they share (a shared directory,
+    object storage). The plain inputs are cut into shards of about
     `shard_bytes` at game ends, each shard is packed on a worker into a part archive beside
     `output`, and the parts are joined in order block by block (as `pgnarc merge` does) into
     `output`, which holds the same games in the same order as a single pgnarc.pack would. Returns
@@ -175,7 +187,11 @@ def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves=
     tasks = [task(url, start, end, part, storage_options, moves == "uniform", bool(position_filter))
              for (url, start, end), part in zip(shards, parts)]
     try:
-        shard_stats = client.compute(tasks, sync=True) if client is not None else dask.compute(*tasks)
+        done = client.compute(tasks, sync=True) if client is not None else dask.compute(*tasks)
+        for _, error in done:
+            if error is not None:
+                raise error
+        shard_stats = [stats for stats, _ in done]
         with tempfile.TemporaryDirectory() as tmp:
             local_parts = []
             for k, part in enumerate(parts):
@@ -198,6 +214,7 @@ def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves=
                 fs.rm(path)
     stats["shards"] = len(shards)
     stats["verbatim_games"] = sum(s["verbatim_games"] for s in shard_stats)
+    stats["plies"] = sum(s["plies"] for s in shard_stats)
     stats["problems"] = [p for s in shard_stats for p in s["problems"]]
     stats["input_bytes"] = sum(s["input_bytes"] for s in shard_stats)
     return stats
