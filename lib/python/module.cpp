@@ -371,9 +371,11 @@ class PyArchive {
     return value_or_raise(std::move(r));
   }
 
-  // Every game's tags, column by column: the names in order of first appearance (or `columns`),
-  // each a list of str (None where a game has no such tag). The package makes a DataFrame of it.
-  py::tuple tag_columns(const std::optional<std::vector<std::string>>& wanted) const {
+  // The tags of games [first, end) (end None: the last game), column by column, read without
+  // decoding the games' moves: the names in order of first appearance (or `columns`), each a
+  // list of str (None where a game has no such tag). The package makes a DataFrame of it.
+  py::tuple tag_columns(const std::optional<std::vector<std::string>>& wanted, std::uint64_t first,
+                        std::optional<std::uint64_t> end) const {
     std::vector<std::string> names;
     std::vector<std::vector<std::optional<std::string>>> values;
     std::unordered_map<std::string, std::size_t> column;
@@ -382,13 +384,15 @@ class PyArchive {
         if (column.emplace(n, names.size()).second) names.push_back(n);
       values.resize(names.size());
     }
-    const std::uint64_t n = size();
+    const std::uint64_t last = std::min(end.value_or(size()), size());
+    if (first > last) throw py::index_error("games [" + std::to_string(first) + ", " + std::to_string(last) + ") are none");
+    const std::uint64_t n = last - first;
     std::optional<Error> failed;
     {
       py::gil_scoped_release release;
       std::lock_guard lock(handle_->mutex);
-      for (std::uint64_t i = 0; i < n && !failed; ++i) {
-        auto tags = handle_->archive->read_tags(i);
+      for (std::uint64_t i = 0; i < n; ++i) {
+        auto tags = handle_->archive->read_tags(first + i);
         if (!tags) {
           failed = tags.error();
           break;
@@ -642,7 +646,8 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def("games", &PyArchive::iter, py::arg("threads") = 0,
            "Every game in order, decoded ahead on `threads` threads (0: all cores).")
       .def("_find", &PyArchive::find)
-      .def("_tag_columns", &PyArchive::tag_columns, py::arg("columns") = py::none())
+      .def("_tag_columns", &PyArchive::tag_columns, py::arg("columns") = py::none(), py::arg("first") = 0,
+           py::arg("end") = py::none())
       .def("info", &PyArchive::info, "The figures of `pgnarc info --json`.")
       .def("verify", &PyArchive::verify, py::arg("threads") = 0,
            "Checks every checksum and decodes every game; raises pgnarc.Error at the first damage.");

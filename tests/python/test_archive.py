@@ -160,6 +160,11 @@ def test_tags_frame(archives):
         assert list(some.columns) == ["White", "Nothing"]
         assert some["Nothing"].isna().all()
         assert list(some["White"]) == [g.tags["White"] for g in a]
+        # A range of games, as pgnarc.dask reads a partition's (tags only, no moves decoded).
+        names, values = a._open()._tag_columns(None, 10, 20)
+        part = dict(zip(names, values))
+        for k in range(10):
+            assert {c: v[k] for c, v in part.items() if v[k] is not None} == a[10 + k].tags
 
 
 def test_pack(tmp_path, cli, corpus):

@@ -86,19 +86,14 @@ def read_games(urlpath, blocks_per_partition=None, storage_options=None):
 
 
 def _tag_names(urlpath, storage_options, first, end):
-    names = {}
     with open_archive(urlpath, storage_options) as a:
-        for i in range(first, end):
-            for key in a[i].tags:
-                names.setdefault(key, None)
-    return list(names)
+        return a._open()._tag_columns(None, first, end)[0]
 
 
 def _read_tags(urlpath, storage_options, first, end, columns):
     with open_archive(urlpath, storage_options) as a:
-        rows = [a[i].tags for i in range(first, end)]
-    frame = pandas.DataFrame.from_records(rows, columns=columns, index=pandas.RangeIndex(first, end, name="game"))
-    return frame.astype(object).where(frame.notna(), None)
+        names, values = a._open()._tag_columns(columns, first, end)
+    return pandas.DataFrame(dict(zip(names, values)), columns=names, index=pandas.RangeIndex(first, end, name="game"))
 
 
 def read_tags(urlpath, columns=None, blocks_per_partition=None, storage_options=None):
