@@ -229,25 +229,19 @@ struct OptionalSection {
   std::string bytes;
 };
 std::string with_optional_sections(const std::string& pga, const std::vector<OptionalSection>& sections) {
-  ArchiveParts p = parts_of(pga);
-  for (const auto& chunks : p.index.name_chunks)
-    if (!chunks.empty()) std::abort();
-  BlockEntry& entry = p.blocks.at(0);
-  std::string block = pga.substr(kHeaderSize, entry.size - kBlockChecksumSize);
-  std::string table;
-  for (const OptionalSection& s : sections) {
-    table += static_cast<char>(s.id);
-    table += static_cast<char>(s.encoding);
-    put_le(table, 0, 2);
-    put_le(table, s.bytes.size(), 4);
-    put_le(table, s.bytes.size(), 4);
-    block += s.bytes;
-  }
-  block.insert(kBlockHeaderSize + kSections * kSectionEntrySize, table);
-  block[5] = static_cast<char>(kSections + sections.size());
-  put_le(block, hash64(block), 8);
-  entry.size = block.size();
-  return rebuild(pga.substr(0, kHeaderSize) + block, kHeaderSize + block.size(), "", p.index, p.blocks);
+  return resize_block(pga, [&](std::string& block) {
+    std::string table;
+    for (const OptionalSection& s : sections) {
+      table += static_cast<char>(s.id);
+      table += static_cast<char>(s.encoding);
+      put_le(table, 0, 2);
+      put_le(table, s.bytes.size(), 4);
+      put_le(table, s.bytes.size(), 4);
+      block += s.bytes;
+    }
+    block.insert(kBlockHeaderSize + kSections * kSectionEntrySize, table);
+    block[5] = static_cast<char>(kSections + sections.size());
+  });
 }
 
 // `pga` with the index extensions `extensions` (9.5).
@@ -260,21 +254,15 @@ std::string with_extensions(const std::string& pga, const std::vector<IndexExten
 // `pga`, of one block and no name chunks, with section `s` of that block stored as `stored` in
 // `encoding` (its raw size kept).
 std::string with_section(const std::string& pga, int s, std::uint8_t encoding, const std::string& stored) {
-  ArchiveParts p = parts_of(pga);
-  for (const auto& chunks : p.index.name_chunks)
-    if (!chunks.empty()) std::abort();
-  BlockEntry& entry = p.blocks.at(0);
-  std::string block = pga.substr(kHeaderSize, entry.size - kBlockChecksumSize);
-  const auto [at, size] = section_of(block, s);
-  block.replace(at, size, stored);
-  const std::size_t e = kBlockHeaderSize + s * kSectionEntrySize;
-  block[e + 1] = static_cast<char>(encoding);
-  std::string n;
-  put_le(n, stored.size(), 4);
-  block.replace(e + 4, 4, n);
-  put_le(block, hash64(block), 8);
-  entry.size = block.size();
-  return rebuild(pga.substr(0, kHeaderSize) + block, kHeaderSize + block.size(), "", p.index, p.blocks);
+  return resize_block(pga, [&](std::string& block) {
+    const auto [at, size] = section_of(block, s);
+    block.replace(at, size, stored);
+    const std::size_t e = kBlockHeaderSize + s * kSectionEntrySize;
+    block[e + 1] = static_cast<char>(encoding);
+    std::string n;
+    put_le(n, stored.size(), 4);
+    block.replace(e + 4, 4, n);
+  });
 }
 
 // One Zstandard frame of `bytes`, with or without its content size in the header.

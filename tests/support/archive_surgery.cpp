@@ -126,6 +126,18 @@ std::string edit_block(std::string pga, const std::function<void(std::string&)>&
   return pga.replace(kHeaderSize, block.size(), block);
 }
 
+std::string resize_block(const std::string& pga, const std::function<void(std::string&)>& edit) {
+  ArchiveParts p = parts_of(pga);
+  for (const auto& chunks : p.index.name_chunks)
+    if (!chunks.empty()) fail("resize_block: the archive has name chunks");
+  BlockEntry& entry = p.blocks.at(0);
+  std::string block = pga.substr(kHeaderSize, entry.size - 8);
+  edit(block);
+  put_le(block, hash64(block), 8);
+  entry.size = block.size();
+  return rebuild(pga.substr(0, kHeaderSize) + block, kHeaderSize + block.size(), "", p.index, p.blocks);
+}
+
 std::string archive_of(const std::vector<CodecStreams>& games, const std::vector<std::vector<Tag>>& tags,
                        const std::string& trailing_moves, const WriterDictionary* dict) {
   BlockBuilder b;

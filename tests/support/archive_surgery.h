@@ -51,6 +51,11 @@ std::string edit_names(std::string_view pga,
 // keep their size, and the block's checksum made right.
 std::string edit_block(std::string pga, const std::function<void(std::string&)>& edit);
 
+// `pga`, of one block and no name chunks, with the block's bytes (without the checksum) changed
+// by `edit`, which may change their size: its checksum, block entry, table, index and footer
+// made to match.
+std::string resize_block(const std::string& pga, const std::function<void(std::string&)>& edit);
+
 // An archive of one block made from hand-made streams and tags (one of each per game), with
 // valid checksums; `trailing_moves` goes into the moves section after the last game; with
 // `dict`, the tags section is compressed with it.
