@@ -26,9 +26,9 @@ import sys
 
 import zstandard
 
-from moves import (NO_HISTORY, AdaptiveFrequencies, ArithmeticDecoder, FormatError, Position,
-                   decode_position_column, end_frequency, history_after, move_frequencies,
-                   read_integer)
+from moves import (NO_HISTORY, PIECE_LETTERS, AdaptiveFrequencies, ArithmeticDecoder, FormatError,
+                   Position, decode_position_column, end_frequency, history_after, is_white,
+                   move_frequencies, ptype_of, read_integer)
 
 # ---------------------------------------------------------------------------------------------
 # Errors.  Every rejection names its class, its requirement and where it was found (section 2).
@@ -1786,17 +1786,9 @@ def check_filter(block, games):
 
 
 def placement_of(position):
-    """{square: piece letter} from the placement field of the position's FEN (5.2)."""
-    squares = {}
-    for r, rank in enumerate(position.fen().split(b" ")[0].split(b"/")):
-        file = 0
-        for c in rank:
-            if 0x31 <= c <= 0x38:
-                file += c - 0x30
-            else:
-                squares[(7 - r) * 8 + file] = chr(c)
-                file += 1
-    return squares
+    """{square: piece letter}, `PNBRQK` white and `pnbrqk` black, of the position's board."""
+    return {square: PIECE_LETTERS[ptype_of(p)] if is_white(p) else PIECE_LETTERS[ptype_of(p)].lower()
+            for square, p in enumerate(position.board) if p}
 
 
 def progress(pieces):
