@@ -246,6 +246,6 @@ def test_threads(archives):
 def test_read_function_may_give_any_bytes(archives):
     path = archives["twic_events"]
     data = open(path, "rb").read()
-    a = pgnarc._pgnarc.Archive("mem", len(data), lambda offset, n: bytearray(data[offset:offset + n]))
-    assert [g.number for g in a.games()] == list(range(1, 61))
+    a = pgnarc.Archive.from_reader("mem", len(data), lambda offset, n: bytearray(data[offset:offset + n]))
+    assert [g.number for g in a] == list(range(1, 61))
     assert a[59].pgn_bytes() == pgnarc.open(path)[59].pgn_bytes()

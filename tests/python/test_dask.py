@@ -85,15 +85,13 @@ def test_archive_through_fsspec_reads_byte_ranges(tmp_path, corpus):
             f.seek(offset)
             return f.read(n)
 
-    a = pgnarc.Archive.__new__(pgnarc.Archive)
-    a._native = pgnarc._pgnarc.Archive(str(path), size, read)
-    a.path = str(path)
+    a = pgnarc.Archive.from_reader(path, size, read)
     with pgnarc.open(path) as local:
         assert a[5].pgn_bytes() == local[5].pgn_bytes()
         assert [g.number for g in a] == [g.number for g in local]
     assert sum(n for _, n in reads) < 3 * size  # byte ranges, not the whole file again and again
     with pytest.raises(OSError):
-        bad = pgnarc._pgnarc.Archive("broken", size, lambda offset, n: b"")
+        bad = pgnarc.Archive.from_reader("broken", size, lambda offset, n: b"")
         bad[0]
 
 

@@ -39,6 +39,16 @@ class Archive:
         self._native = _pgnarc.Archive(path)
         self.path = path
 
+    @classmethod
+    def from_reader(cls, name, size, read):
+        """An archive of `size` bytes read through read(offset, n) -> bytes (object storage by
+        byte ranges, say: pgnarc.dask.open_archive); `name` names it in errors. `read` is called
+        from the decoding threads too (holding the GIL), so it must be safe from any thread."""
+        archive = cls.__new__(cls)
+        archive._native = _pgnarc.Archive(str(name), int(size), read)
+        archive.path = str(name)
+        return archive
+
     def __enter__(self):
         return self
 

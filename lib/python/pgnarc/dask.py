@@ -40,10 +40,7 @@ def open_archive(urlpath, storage_options=None):
     def read(offset, n):
         return fs.cat_file(path, start=offset, end=offset + n)
 
-    archive = pgnarc.Archive.__new__(pgnarc.Archive)
-    archive._native = _pgnarc.Archive(urlpath, size, read)
-    archive.path = urlpath
-    return archive
+    return pgnarc.Archive.from_reader(urlpath, size, read)
 
 
 def _partitions(urlpath, storage_options, blocks_per_partition):
