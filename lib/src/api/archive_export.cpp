@@ -1,4 +1,4 @@
-// Archive::export_pgn: every block decoded to PGN on worker threads, delivered in order.
+// Archive::export_pgn and for_each_block: every block decoded on worker threads, delivered in order.
 #include <mutex>
 
 #include "api/archive_impl.h"
@@ -9,16 +9,34 @@ namespace pgnarc {
 
 using namespace container;
 
+namespace {
+
+// Every block of `f` through work(b, bytes) -> Result<T> and then, in block order,
+// deliver(b, T&&) -> bool (false: stop), as scan_blocks runs them; after the last block the
+// name chunks are checked too, so that a pass over the whole archive checks every byte of it.
+template <class T, class Work, class Deliver>
+Status whole_archive_pass(ArchiveFile& f, unsigned threads, Work work, Deliver deliver) {
+  if (auto st = f.need_all(); !st) return st;
+  bool stopped = false;
+  const auto until_stopped = [&](std::uint32_t b, T&& value) -> Result<bool> {
+    stopped = !deliver(b, std::move(value));
+    return !stopped;
+  };
+  if (auto st = detail::scan_blocks<T>(f, detail::all_blocks(f), threads, work, until_stopped); !st) return st;
+  if (stopped) return {};
+  return f.check_name_chunks();
+}
+
+}  // namespace
+
 Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, unsigned threads,
                            const std::function<void(std::uint64_t)>& progress) {
   ArchiveFile& f = *impl_->file;
-  if (auto st = f.need_all(); !st) return st;
   // Output buffers come back to a pool once delivered, so that memory stays mapped and warm: a
   // fresh buffer per block costs page faults and copies, about a fifth of unpack's CPU time.
   std::mutex buffers_mutex;
   std::vector<std::string> buffers;
   std::uint64_t games_done = 0;
-  bool stopped = false;
   const auto work = [&](std::uint32_t b, std::string_view bytes) {
     std::string buffer;
     {
@@ -31,9 +49,9 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
     const BlockEntry& e = f.entry(b);
     return block_pgn(bytes, f.where(b), e.games, e.first_game, &f.dictionaries(), f.players(), std::move(buffer));
   };
-  const auto deliver = [&](std::uint32_t b, std::string&& text) -> Result<bool> {
+  const auto deliver = [&](std::uint32_t b, std::string&& text) {
     games_done += f.entry(b).games;
-    if (!sink(text)) return stopped = true, false;
+    if (!sink(text)) return false;
     {
       std::lock_guard lock(buffers_mutex);
       buffers.push_back(std::move(text));
@@ -41,30 +59,21 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
     if (progress) progress(games_done);
     return true;
   };
-  if (auto st = detail::scan_blocks<std::string>(f, detail::all_blocks(f), threads, work, deliver); !st) return st;
-  if (stopped) return {};
-  // Every byte of the archive is checked on the way: the name chunks last, one at a time
-  // (damage there harms no game, but is reported).
-  return f.check_name_chunks();
+  // (Damage in the name chunks, checked last, harms no game, but is reported.)
+  return whole_archive_pass<std::string>(f, threads, work, deliver);
 }
 
 Status Archive::for_each_block(const std::function<bool(std::uint64_t, std::vector<ArchiveGame>&)>& visit,
                                unsigned threads) {
   ArchiveFile& f = *impl_->file;
-  if (auto st = f.need_all(); !st) return st;
-  bool stopped = false;
   const auto work = [&](std::uint32_t b, std::string_view bytes) {
     const BlockEntry& e = f.entry(b);
     return block_games(bytes, f.where(b), e.games, e.first_game, &f.dictionaries(), f.players());
   };
-  const auto deliver = [&](std::uint32_t b, std::vector<ArchiveGame>&& games) -> Result<bool> {
-    if (!visit(f.entry(b).first_game, games)) return stopped = true, false;
-    return true;
+  const auto deliver = [&](std::uint32_t b, std::vector<ArchiveGame>&& games) {
+    return visit(f.entry(b).first_game, games);
   };
-  if (auto st = detail::scan_blocks<std::vector<ArchiveGame>>(f, detail::all_blocks(f), threads, work, deliver); !st)
-    return st;
-  if (stopped) return {};
-  return f.check_name_chunks();
+  return whole_archive_pass<std::vector<ArchiveGame>>(f, threads, work, deliver);
 }
 
 }  // namespace pgnarc
