@@ -71,12 +71,12 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
 
   const Bitboard their_pieces = pos.pieces(them) & ~pos.pieces(them, kKing);
   f.undefended = their_pieces & ~f.their_attacks;
-  for (int t = 0; t < 7; ++t) {
-    Bitboard h = 0;
-    for (int v = kPawn; v <= kQueen; ++v)
-      if (kValue[v] > kValue[t]) h |= pos.pieces(them, static_cast<PieceType>(v));
-    f.higher[t] = h;
-  }
+  // Their pieces worth more than each type (kValue: P 1, N B 3, R 5, Q 9, K 100).
+  f.higher[kQueen] = f.higher[kKing] = 0;
+  f.higher[kRook] = pos.pieces(them, kQueen);
+  f.higher[kKnight] = f.higher[kBishop] = f.higher[kRook] | pos.pieces(them, kRook);
+  f.higher[kPawn] = f.higher[kKnight] | pos.pieces(them, kKnight) | pos.pieces(them, kBishop);
+  f.higher[kNoPieceType] = f.higher[kPawn] | pos.pieces(them, kPawn);
 
   f.last_to = history.last_to;
   f.our_last_from = history.our_last_from;
@@ -102,17 +102,19 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
     if (p != kNoPiece && color_of(p) == them) f.last_attacks = piece_attacks(T, type_of(p), them, history.last_to, occ);
   }
 
-  f.passed = 0;
-  const Bitboard their_pawns = pos.pieces(them, kPawn);
-  for (Bitboard b = pos.pieces(us, kPawn); b;) {
-    const Square s = pop_lsb(b);
-    const int file = file_of(s), rank = rank_of(s);
-    Bitboard files = file_bb(file);
-    if (file > 0) files |= file_bb(file - 1);
-    if (file < 7) files |= file_bb(file + 1);
-    const Bitboard ahead = us == kWhite ? (rank == 7 ? 0 : ~Bitboard{0} << (8 * (rank + 1)))
-                                        : (rank == 0 ? 0 : ~Bitboard{0} >> (8 * (8 - rank)));
-    if (!(their_pawns & files & ahead)) f.passed |= bb(s);
+  {
+    // A pawn of ours is passed where no enemy pawn stands ahead of it on its file or a next one:
+    // the squares those pawns stand in front of (from our side), on their files and the next ones.
+    Bitboard front = f.their_pawns;
+    if (us == kWhite) {
+      for (int i = 0; i < 3; ++i) front |= front >> (8 << i);
+      front >>= 8;
+    } else {
+      for (int i = 0; i < 3; ++i) front |= front << (8 << i);
+      front <<= 8;
+    }
+    front |= ((front & ~file_bb(0)) >> 1) | ((front & ~file_bb(7)) << 1);
+    f.passed = f.our_pawns & ~front;
   }
 
   f.diagonal_sliders = pos.pieces(kWhite, kBishop) | pos.pieces(kBlack, kBishop) | pos.pieces(kWhite, kQueen) |
@@ -166,6 +168,7 @@ int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captur
        (T.king[to] & (pos.pieces(kWhite, kKing) | pos.pieces(kBlack, kKing))) |
        (T.bishop_attacks(to, occ) & f.diagonal_sliders) | (T.rook_attacks(to, occ) & f.straight_sliders)) &
       occ;
+  const Bitboard diagonals = T.bishop_rays[to];
   // gain[d]: the balance for the side making capture d (0 = the move) if the exchange stops after it.
   int gain[34];
   int d = 0;
@@ -184,8 +187,12 @@ int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captur
     on_to = kValue[t];
     const Bitboard from = b & -b;
     occ ^= from;
-    if (t != kKnight && t != kKing)
-      attackers |= (T.bishop_attacks(to, occ) & f.diagonal_sliders) | (T.rook_attacks(to, occ) & f.straight_sliders);
+    // A slider behind the capturer joins in along the line the capturer left: a diagonal (a
+    // pawn, a bishop, a queen on a diagonal) or a rank or file (a rook, a queen on one).
+    if (t != kKnight && t != kKing) {
+      if (from & diagonals) attackers |= T.bishop_attacks(to, occ) & f.diagonal_sliders;
+      else attackers |= T.rook_attacks(to, occ) & f.straight_sliders;
+    }
     attackers &= occ;
     side = ~side;
   }
@@ -198,23 +205,18 @@ namespace {
 
 struct ScoreSink {
   const std::int8_t* w;
+  int* out;  // where the current move's score goes: first a spare slot before the scores
   int* score;
-  int base = 0, current_index = -1, current = 0;
-  void piece(Square) {
-    flush();
-    base = 0;
-  }
+  int base = 0, current = 0;
+  void piece(Square) { base = 0; }
   void piece_feature(int k) { base += w[k]; }
   void move(int i) {
-    flush();
-    current_index = i;
+    *out = current;  // the move before (or the spare slot)
+    out = score + i;
     current = base;
   }
   void move_feature(int k) { current += w[k]; }
-  void flush() {
-    if (current_index >= 0) score[current_index] = current;
-    current_index = -1;
-  }
+  void flush() { *out = current; }
 };
 
 }  // namespace
@@ -223,8 +225,9 @@ std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const Hist
                           const std::int8_t* weights) {
   PlyFacts f;
   compute_facts(pos, history, f);
-  int score[kMaxLegalMoves];
-  ScoreSink sink{weights, score};
+  int slots[kMaxLegalMoves + 1];
+  int* const score = slots + 1;
+  ScoreSink sink{weights, slots, score};
   enumerate_features(pos, t, f, sink);
   sink.flush();
   int best = score[0];

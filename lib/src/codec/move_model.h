@@ -482,11 +482,16 @@ extern const std::array<std::uint32_t, 256> kEndHazard;
 inline constexpr std::array<std::uint16_t, 16> kExpBase = {4096, 3922, 3756, 3597, 3444, 3298, 3158, 3025,
                                                            2896, 2774, 2656, 2543, 2435, 2332, 2233, 2139};
 inline constexpr std::uint32_t kTopFrequency = kExpBase[0];  // the best move's (d = 0)
-inline std::uint32_t frequency_of(int d) {
-  if (d >= 192) return 1;
-  const std::uint32_t v = kExpBase[d & 15] >> (d >> 4);
-  return v ? v : 1;
-}
+inline constexpr int kFrequencyGaps = 192;  // from this gap on, the frequency is 1
+inline constexpr auto kFrequencyOfGap = [] {
+  std::array<std::uint16_t, kFrequencyGaps> t{};
+  for (int d = 0; d < kFrequencyGaps; ++d) {
+    const int v = kExpBase[d & 15] >> (d >> 4);
+    t[d] = static_cast<std::uint16_t>(v ? v : 1);
+  }
+  return t;
+}();
+inline std::uint32_t frequency_of(int d) { return d >= kFrequencyGaps ? 1 : kFrequencyOfGap[d]; }
 
 // The frequencies of the legal moves of `pos` (targets `t`), in canonical order, into `freq`;
 // returns their total (at most 413 * 4096). The position has at least one legal move.
