@@ -16,6 +16,7 @@ int material(const Position& pos) {
 
 }  // namespace
 
+template <class Sliders>
 void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   const AttackTables& T = attack_tables();
   const Color us = pos.side_to_move(), them = ~us;
@@ -33,7 +34,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   for (int t = 0; t < 7; ++t) by_type[t] = 0;
   for (int t = kPawn; t <= kKing; ++t)
     for (Bitboard b = pos.pieces(them, static_cast<PieceType>(t)); b;)
-      by_type[t] |= piece_attacks(T, static_cast<PieceType>(t), them, pop_lsb(b), occ);
+      by_type[t] |= piece_attacks<Sliders>(T, static_cast<PieceType>(t), them, pop_lsb(b), occ);
   f.their_attacks = by_type[kPawn] | by_type[kKnight] | by_type[kBishop] | by_type[kRook] | by_type[kQueen] | by_type[kKing];
   f.attacked_lower[kNoPieceType] = 0;
   f.attacked_lower[kPawn] = 0;
@@ -45,7 +46,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.our_once = f.our_twice = f.our_pawn_attacks = 0;
   for (int t = kPawn; t <= kKing; ++t)
     for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)); b;) {
-      const Bitboard a = piece_attacks(T, static_cast<PieceType>(t), us, pop_lsb(b), occ);
+      const Bitboard a = piece_attacks<Sliders>(T, static_cast<PieceType>(t), us, pop_lsb(b), occ);
       f.our_twice |= f.our_once & a;
       f.our_once |= a;
       if (t == kPawn) f.our_pawn_attacks |= a;
@@ -58,8 +59,8 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   if (k != kNoSquare) {
     f.check_squares[kPawn] = T.pawn[them][k];
     f.check_squares[kKnight] = T.knight[k];
-    f.check_squares[kBishop] = T.bishop_attacks(k, occ);
-    f.check_squares[kRook] = T.rook_attacks(k, occ);
+    f.check_squares[kBishop] = Sliders::bishop(T, k, occ);
+    f.check_squares[kRook] = Sliders::rook(T, k, occ);
     f.check_squares[kQueen] = f.check_squares[kBishop] | f.check_squares[kRook];
     const Bitboard rq = pos.pieces(us, kRook) | pos.pieces(us, kQueen);
     const Bitboard bq = pos.pieces(us, kBishop) | pos.pieces(us, kQueen);
@@ -99,7 +100,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.last_attacks = 0;
   if (history.last_to != kNoSquare) {
     const Piece p = pos.piece_on(history.last_to);
-    if (p != kNoPiece && color_of(p) == them) f.last_attacks = piece_attacks(T, type_of(p), them, history.last_to, occ);
+    if (p != kNoPiece && color_of(p) == them) f.last_attacks = piece_attacks<Sliders>(T, type_of(p), them, history.last_to, occ);
   }
 
   {
@@ -160,13 +161,14 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
     if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= bb(r);
 }
 
+template <class Sliders>
 int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captured, Bitboard occ) {
   const AttackTables& T = attack_tables();
   Bitboard attackers =
       ((T.pawn[kBlack][to] & pos.pieces(kWhite, kPawn)) | (T.pawn[kWhite][to] & pos.pieces(kBlack, kPawn)) |
        (T.knight[to] & (pos.pieces(kWhite, kKnight) | pos.pieces(kBlack, kKnight))) |
        (T.king[to] & (pos.pieces(kWhite, kKing) | pos.pieces(kBlack, kKing))) |
-       (T.bishop_attacks(to, occ) & f.diagonal_sliders) | (T.rook_attacks(to, occ) & f.straight_sliders)) &
+       (Sliders::bishop(T, to, occ) & f.diagonal_sliders) | (Sliders::rook(T, to, occ) & f.straight_sliders)) &
       occ;
   const Bitboard diagonals = T.bishop_rays[to];
   // gain[d]: the balance for the side making capture d (0 = the move) if the exchange stops after it.
@@ -190,8 +192,8 @@ int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captur
     // A slider behind the capturer joins in along the line the capturer left: a diagonal (a
     // pawn, a bishop, a queen on a diagonal) or a rank or file (a rook, a queen on one).
     if (t != kKnight && t != kKing) {
-      if (from & diagonals) attackers |= T.bishop_attacks(to, occ) & f.diagonal_sliders;
-      else attackers |= T.rook_attacks(to, occ) & f.straight_sliders;
+      if (from & diagonals) attackers |= Sliders::bishop(T, to, occ) & f.diagonal_sliders;
+      else attackers |= Sliders::rook(T, to, occ) & f.straight_sliders;
     }
     attackers &= occ;
     side = ~side;
@@ -216,19 +218,19 @@ struct ScoreSink {
     current = base;
   }
   void move_feature(int k) { current += w[k]; }
+  void move_feature_if(bool c, int k) { current += w[k] & -static_cast<int>(c); }
   void flush() { *out = current; }
 };
 
-}  // namespace
-
-std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
-                          const std::int8_t* weights) {
+template <class Sliders>
+std::uint32_t frequencies_with(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
+                               const std::int8_t* weights) {
   PlyFacts f;
-  compute_facts(pos, history, f);
+  compute_facts<Sliders>(pos, history, f);
   int slots[kMaxLegalMoves + 1];
   int* const score = slots + 1;
   ScoreSink sink{weights, slots, score};
-  enumerate_features(pos, t, f, sink);
+  enumerate_features<Sliders>(pos, t, f, sink);
   sink.flush();
   int best = score[0];
   for (int i = 1; i < t.total; ++i) best = score[i] > best ? score[i] : best;
@@ -237,4 +239,58 @@ std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const Hist
   return total;
 }
 
+#if PGNARC_HAVE_V3
+// Slider attacks by PEXT lookups, for the x86-64-v3 build.
+struct PextSliders {
+  PGNARC_V3_TARGET static Bitboard bishop(const AttackTables& T, Square s, Bitboard occ) {
+    return pext_bishop_attacks(T, s, occ);
+  }
+  PGNARC_V3_TARGET static Bitboard rook(const AttackTables& T, Square s, Bitboard occ) {
+    return pext_rook_attacks(T, s, occ);
+  }
+};
+#endif
+
+}  // namespace
+
+std::uint32_t frequencies_base(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
+                               const std::int8_t* weights) {
+  return frequencies_with<LineSliders>(pos, t, history, freq, weights);
+}
+
+#if PGNARC_HAVE_V3
+// With everything it calls inlined into it (flatten), so that the PEXT lookups and the rest are
+// built for x86-64-v3 too.
+PGNARC_V3_TARGET __attribute__((flatten)) std::uint32_t frequencies_v3(const Position& pos, const PieceTargets& t,
+                                                                       const History& history, std::uint32_t* freq,
+                                                                       const std::int8_t* weights) {
+  return frequencies_with<PextSliders>(pos, t, history, freq, weights);
+}
+#endif
+
+template void compute_facts<LineSliders>(const Position&, const History&, PlyFacts&);
+template int see<LineSliders>(const Position&, const PlyFacts&, Square, int, int, Bitboard);
+
 }  // namespace pgnarc::detail::model
+
+// frequencies() resolves to one build when the library is loaded (an ifunc, as the move
+// generator's entry points in movegen.cpp).
+#if PGNARC_HAVE_V3
+extern "C" {
+PGNARC_NO_SANITIZE static auto pgnarc_resolve_frequencies() -> decltype(&pgnarc::detail::model::frequencies_base) {
+  return pgnarc::detail::v3_generator_supported() ? pgnarc::detail::model::frequencies_v3
+                                                  : pgnarc::detail::model::frequencies_base;
+}
+}
+namespace pgnarc::detail::model {
+std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
+                          const std::int8_t* weights) __attribute__((ifunc("pgnarc_resolve_frequencies")));
+}  // namespace pgnarc::detail::model
+#else
+namespace pgnarc::detail::model {
+std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
+                          const std::int8_t* weights) {
+  return frequencies_base(pos, t, history, freq, weights);
+}
+}  // namespace pgnarc::detail::model
+#endif

@@ -208,19 +208,29 @@ struct PlyFacts {
 
 inline constexpr int kValue[7] = {0, 1, 3, 3, 5, 9, 100};
 
+// How the model finds slider attacks: by the line masks, on any CPU. The x-86-64-v3 build of
+// frequencies() (move_model.cpp) passes a class of the same shape that looks them up by PEXT;
+// both give the same sets.
+struct LineSliders {
+  static Bitboard bishop(const AttackTables& T, Square s, Bitboard occ) { return T.bishop_attacks(s, occ); }
+  static Bitboard rook(const AttackTables& T, Square s, Bitboard occ) { return T.rook_attacks(s, occ); }
+};
+
+template <class Sliders = LineSliders>
 inline Bitboard piece_attacks(const AttackTables& T, PieceType t, Color c, Square s, Bitboard occ) {
   switch (t) {
     case kPawn: return T.pawn[c][s];
     case kKnight: return T.knight[s];
-    case kBishop: return T.bishop_attacks(s, occ);
-    case kRook: return T.rook_attacks(s, occ);
-    case kQueen: return T.queen_attacks(s, occ);
+    case kBishop: return Sliders::bishop(T, s, occ);
+    case kRook: return Sliders::rook(T, s, occ);
+    case kQueen: return Sliders::bishop(T, s, occ) | Sliders::rook(T, s, occ);
     case kKing: return T.king[s];
     default: return 0;
   }
 }
 
 // Fills `f` for `pos` (whose side to move has a king).
+template <class Sliders = LineSliders>
 void compute_facts(const Position& pos, const History& history, PlyFacts& f);
 
 // Static exchange evaluation: the material balance, in pawns (P 1, N B 3, R 5, Q 9, K 100), for
@@ -228,6 +238,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f);
 // sides capture on `to` in turn, each with its least valuable attacker and only while that pays
 // (the swap algorithm; sliders behind a capturer join in; pins and checks are ignored). `occ` is
 // the occupancy after the move left its square (and an en passant victim left the board).
+template <class Sliders = LineSliders>
 int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captured, Bitboard occ);
 
 // The king distance of two squares (the larger of the file and rank distances); 8 when the second
@@ -259,9 +270,18 @@ inline int value_class(Bitboard pieces, Bitboard queens, Bitboard rooks, Bitboar
 // A move's features are the piece's features followed by its own.
 namespace enumerate_detail {
 
+// Adds move feature `k` where `c` holds. A sink that can add a feature without a branch (the
+// scoring sink: `k` then indexes the weights whatever `c` is) does so: whether such a feature
+// applies follows from the position, and the processor cannot guess it.
+template <class Sink>
+inline void move_feature_if(Sink& sink, bool c, int k) {
+  if constexpr (requires { sink.move_feature_if(c, k); }) sink.move_feature_if(c, k);
+  else if (c) sink.move_feature(k);
+}
+
 // The features of the moves of our piece of type `kType` on `from` (targets `targets`), with
 // move indexes from `index` on. One instance per type, so that type tests fold away.
-template <PieceType kType, class Sink>
+template <PieceType kType, class Sliders, class Sink>
 inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFacts& f, Sink& sink, Square from,
                         Bitboard targets, int& index) {
   const AttackTables& T = attack_tables();
@@ -297,7 +317,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
     const int n = popcount(targets);
     sink.piece_feature(kTargets + ti * 16 + (n > 16 ? 15 : n - 1));
   }
-  const Bitboard own_attacks = piece_attacks(T, kType, us, from, f.occ);
+  const Bitboard own_attacks = piece_attacks<Sliders>(T, kType, us, from, f.occ);
   {
     const int safe = popcount(own_attacks & ~f.our_pieces & ~f.their_pawn_attacks);
     sink.piece_feature(kFromMobility + ti * 16 + (safe > 15 ? 15 : safe));
@@ -323,6 +343,8 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
   // Our other sliders (one on the line through the from- and to-squares may defend the
   // to-square through the from-square).
   const Bitboard behind = f.our_sliders & ~bb(from);
+  // Where the opponent's last move landed (none after a null move or at the start).
+  const Bitboard last_square = f.last_to == kNoSquare ? 0 : bb(f.last_to);
   while (targets) {
     const Square to = pop_lsb(targets);
     const Piece on_to = pos.piece_on(to);
@@ -342,12 +364,10 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
     const bool capture = victim != kNoPieceType;
     const bool attacked = f.their_attacks >> to & 1;
     // Another piece of ours attacks the to-square.
-    const bool defended = (f.our_twice >> to & 1) || ((f.our_once >> to & 1) && !(own_attacks >> to & 1));
-    int cls;
-    if (f.attacked_lower[kType] >> to & 1) cls = 2;
-    else if (!attacked) cls = 0;
-    else if (defended) cls = 1;
-    else cls = 3;
+    const bool defended = ((f.our_twice | (f.our_once & ~own_attacks)) >> to) & 1;
+    // The to-square's class (kToSafety), by attacked by a lower piece, attacked, defended.
+    static constexpr std::uint8_t kToClass[8] = {0, 0, 3, 1, 2, 2, 2, 2};
+    const int cls = kToClass[(f.attacked_lower[kType] >> to & 1) << 2 | attacked << 1 | defended];
     const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
     const Bitboard occ_after = occ_from | bb(to);
     const int victim_value = kValue[victim];
@@ -360,36 +380,32 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       sink.move_feature(kToSafety + ti * 4 + cls);
       sink.move_feature(f.wing_base + ti * 64 + rel_to);
       sink.move_feature(f.own_wing_base + ti * 64 + rel_to);
-      if (capture) {
-        sink.move_feature(kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
-        if (to == f.last_to) sink.move_feature(kRecapture + ti);
-      }
+      // (victim - 1 is -1 without a capture: the index stays within the weights.)
+      move_feature_if(sink, capture, kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
+      move_feature_if(sink, capture && to == f.last_to, kRecapture + ti);
       const bool direct = f.check_squares[acting] >> to & 1;
-      if (direct || discovered) sink.move_feature(kCheck + ti * 3 + (direct && discovered ? 2 : discovered ? 1 : 0));
-      const Bitboard hits = piece_attacks(T, acting, us, to, occ_after);
-      if (hits & f.higher[acting]) sink.move_feature(kThreat + ti * 2);
-      else if (hits & f.undefended) sink.move_feature(kThreat + ti * 2 + 1);
-      if (const Bitboard threatened = hits & (f.higher[acting] | f.undefended)) {
-        const int value = value_class(threatened, f.their_queens, f.their_rooks, f.their_minors);
-        sink.move_feature(kThreatValue + ti * 4 + value);
-        if (more_than_one(threatened) || direct) sink.move_feature(kFork + ti);
-      }
+      move_feature_if(sink, direct || discovered, kCheck + ti * 3 + (direct && discovered ? 2 : discovered ? 1 : 0));
+      const Bitboard hits = piece_attacks<Sliders>(T, acting, us, to, occ_after);
+      const Bitboard threatened = hits & (f.higher[acting] | f.undefended);
+      move_feature_if(sink, threatened != 0, kThreat + ti * 2 + ((hits & f.higher[acting]) ? 0 : 1));
+      move_feature_if(sink, threatened != 0,
+                      kThreatValue + ti * 4 + value_class(threatened, f.their_queens, f.their_rooks, f.their_minors));
+      move_feature_if(sink, threatened && (more_than_one(threatened) || direct), kFork + ti);
       if (kType == kPawn && promoting) sink.move_feature(kPromotion + p);
-      if (const Bitboard left = guarded & ~hits) {
-        const int value = value_class(left, f.our_queens, f.our_rooks, f.our_minors);
-        sink.move_feature(kDesert + ti * 4 + value);
-      }
-      if (again && to == f.our_last_from) sink.move_feature(kBack + ti);
+      const Bitboard left = guarded & ~hits;
+      move_feature_if(sink, left != 0, kDesert + ti * 4 + value_class(left, f.our_queens, f.our_rooks, f.our_minors));
+      move_feature_if(sink, again && to == f.our_last_from, kBack + ti);
       sink.move_feature(kNearLast + ti * 9 + distance(to, f.last_to));
       {
         const int safe = popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
         sink.move_feature(kMobility + ti * 16 + (safe > 15 ? 15 : safe));
         const int zone = popcount(hits & f.king_zone);
-        if (zone) sink.move_feature(kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
+        // (zone - 1 is -1 without one: the index stays within the weights.)
+        move_feature_if(sink, zone != 0, kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
       }
       sink.move_feature(kNearOurLast + ti * 9 + distance(to, f.our_last_to));
       if (hanging) {
-        if (hits >> hanging_square & 1) sink.move_feature(kRescue + hanging - 1);
+        move_feature_if(sink, hits >> hanging_square & 1, kRescue + hanging - 1);
         sink.move_feature(kHanging + ((hanging - 1) * kTypes + ti) * 2 + capture);
       }
       if (kType == kPawn && passed) sink.move_feature(kPassed + (rel_to >> 3));
@@ -399,19 +415,19 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       if (attacked) {
         if (defended || (T.line[from][to] & behind)) {
           const Bitboard see_occ = en_passant ? occ_from & ~bb(to ^ 8) : occ_from;
-          balance = see(pos, f, to, kValue[acting], victim_value, see_occ);
+          balance = see<Sliders>(pos, f, to, kValue[acting], victim_value, see_occ);
         } else {
           balance = victim_value - kValue[acting];
         }
       }
       balance = balance < -kSeeRange ? -kSeeRange : balance > kSeeRange ? kSeeRange : balance;
       sink.move_feature(kSee + (ti * 2 + capture) * (2 * kSeeRange + 1) + balance + kSeeRange);
-      if (direct && balance < 0) sink.move_feature(kUnsafeCheck + ti);
+      move_feature_if(sink, direct && balance < 0, kUnsafeCheck + ti);
       if (f.last_captured) sink.move_feature(kAfterCapture + ti * 2 + capture);
       if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
-      if (f.last_to != kNoSquare && (hits >> f.last_to & 1)) sink.move_feature(kVersusLast + ti * 2);
-      if (f.last_attacks >> to & 1) sink.move_feature(kVersusLast + ti * 2 + 1);
-      if (f.pawn_kicks >> to & 1) sink.move_feature(kKick + ti);
+      move_feature_if(sink, (hits & last_square) != 0, kVersusLast + ti * 2);
+      move_feature_if(sink, f.last_attacks >> to & 1, kVersusLast + ti * 2 + 1);
+      move_feature_if(sink, f.pawn_kicks >> to & 1, kKick + ti);
       if constexpr (kType == kKnight || kType == kBishop) {
         if (f.our_pawn_attacks >> to & 1) {
           const int file = file_of(to), rank = rank_of(to);
@@ -451,7 +467,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
 //   sink.move(i)             once per move, then
 //   sink.move_feature(k)     the move's own features.
 // A move's features are the piece's features followed by its own.
-template <class Sink>
+template <class Sliders = LineSliders, class Sink>
 void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFacts& f, Sink& sink) {
   using namespace enumerate_detail;
   int index = 0;
@@ -460,12 +476,12 @@ void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFac
     const Bitboard targets = t.to[from];
     if (!targets) continue;
     switch (type_of(pos.piece_on(from))) {
-      case kPawn: piece_moves<kPawn>(pos, t, f, sink, from, targets, index); break;
-      case kKnight: piece_moves<kKnight>(pos, t, f, sink, from, targets, index); break;
-      case kBishop: piece_moves<kBishop>(pos, t, f, sink, from, targets, index); break;
-      case kRook: piece_moves<kRook>(pos, t, f, sink, from, targets, index); break;
-      case kQueen: piece_moves<kQueen>(pos, t, f, sink, from, targets, index); break;
-      default: piece_moves<kKing>(pos, t, f, sink, from, targets, index); break;
+      case kPawn: piece_moves<kPawn, Sliders>(pos, t, f, sink, from, targets, index); break;
+      case kKnight: piece_moves<kKnight, Sliders>(pos, t, f, sink, from, targets, index); break;
+      case kBishop: piece_moves<kBishop, Sliders>(pos, t, f, sink, from, targets, index); break;
+      case kRook: piece_moves<kRook, Sliders>(pos, t, f, sink, from, targets, index); break;
+      case kQueen: piece_moves<kQueen, Sliders>(pos, t, f, sink, from, targets, index); break;
+      default: piece_moves<kKing, Sliders>(pos, t, f, sink, from, targets, index); break;
     }
   }
 }
@@ -497,6 +513,15 @@ inline std::uint32_t frequency_of(int d) { return d >= kFrequencyGaps ? 1 : kFre
 // returns their total (at most 413 * 4096). The position has at least one legal move.
 std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                           const std::int8_t* weights = kWeights.data());
+// Its two builds, of which frequencies() resolves to one when the library is loaded: for every
+// CPU, and for x86-64-v3 CPUs where v3_generator_supported() (with PEXT slider lookups). They
+// give the same frequencies; a test holds them to each other.
+std::uint32_t frequencies_base(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
+                               const std::int8_t* weights);
+#if PGNARC_HAVE_V3
+std::uint32_t frequencies_v3(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
+                             const std::int8_t* weights);
+#endif
 
 // The history after `m` is played in `pos`, whose history was `h`: the move becomes the
 // opponent's last, and the opponent's last its own before.

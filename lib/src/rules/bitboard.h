@@ -7,6 +7,10 @@
 
 #include "pgnarc/chess.h"
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#endif
+
 // A second build of the move generator for x86-64-v3 CPUs (movegen.cpp), with GCC on x86-64.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define PGNARC_HAVE_V3 1
@@ -113,6 +117,22 @@ struct AttackTables {
     return rook_attacks(s, occ) | bishop_attacks(s, occ);
   }
 };
+
+#if PGNARC_HAVE_V3
+// Slider attacks as PEXT lookups, for code built for x86-64-v3 (and run only where
+// v3_generator_supported(), which builds the tables): the occupancy of the relevant squares,
+// gathered into an index, picks the attack set stored compressed to the empty-board rays (PDEP
+// expands it). The same sets as AttackTables::rook_attacks and bishop_attacks.
+#define PGNARC_V3_TARGET __attribute__((target("arch=x86-64-v3")))
+PGNARC_V3_TARGET inline Bitboard pext_rook_attacks(const AttackTables& T, int s, Bitboard occ) {
+  const AttackTables::PextSlot& p = T.rook_pext[s];
+  return _pdep_u64(T.pext_attacks[p.offset + _pext_u64(occ, p.mask)], T.rook_rays[s]);
+}
+PGNARC_V3_TARGET inline Bitboard pext_bishop_attacks(const AttackTables& T, int s, Bitboard occ) {
+  const AttackTables::PextSlot& p = T.bishop_pext[s];
+  return _pdep_u64(T.pext_attacks[p.offset + _pext_u64(occ, p.mask)], T.bishop_rays[s]);
+}
+#endif
 
 // Built once, on first use (under a millisecond: no table depends on occupancy). Inline, so
 // that each use is a test of the guard and a load rather than a function call.

@@ -1,9 +1,5 @@
 #include "rules/movegen.h"
 
-#if PGNARC_HAVE_V3
-#include <immintrin.h>
-#endif
-
 namespace pgnarc::detail {
 
 Bitboard attackers_to(const Position& pos, Square s, Bitboard occ) {

@@ -9,15 +9,11 @@
 namespace PGNARC_IMPL_NS {
 
 #if PGNARC_IMPL_PEXT
-// Attacks as PEXT lookups: the occupancy of the relevant squares, gathered into an index, picks
-// the attack set stored compressed to the empty-board rays (PDEP expands it).
 PGNARC_IMPL_TARGET static inline Bitboard rook_attacks(const AttackTables& T, int s, Bitboard occ) {
-  const AttackTables::PextSlot& p = T.rook_pext[s];
-  return _pdep_u64(T.pext_attacks[p.offset + _pext_u64(occ, p.mask)], T.rook_rays[s]);
+  return pext_rook_attacks(T, s, occ);
 }
 PGNARC_IMPL_TARGET static inline Bitboard bishop_attacks(const AttackTables& T, int s, Bitboard occ) {
-  const AttackTables::PextSlot& p = T.bishop_pext[s];
-  return _pdep_u64(T.pext_attacks[p.offset + _pext_u64(occ, p.mask)], T.bishop_rays[s]);
+  return pext_bishop_attacks(T, s, occ);
 }
 PGNARC_IMPL_TARGET static inline Square nth_set_bit(Bitboard b, int k) {
   return static_cast<Square>(__builtin_ctzll(_pdep_u64(Bitboard{1} << k, b)));
