@@ -14,6 +14,32 @@ int material(const Position& pos) {
   return m;
 }
 
+// The squares pawns of color `c` on `pawns` attack towards the a-file and towards the h-file.
+void pawn_attack_directions(Bitboard pawns, Color c, Bitboard out[2]) {
+  const Bitboard not_a = ~file_bb(0), not_h = ~file_bb(7);
+  if (c == kWhite) {
+    out[0] = (pawns & not_a) << 7;
+    out[1] = (pawns & not_h) << 9;
+  } else {
+    out[0] = (pawns & not_a) >> 9;
+    out[1] = (pawns & not_h) >> 7;
+  }
+}
+
+// The squares knights on `knights` attack, in each of the eight directions.
+void knight_attack_directions(Bitboard knights, Bitboard out[8]) {
+  const Bitboard not_a = ~file_bb(0), not_h = ~file_bb(7);
+  const Bitboard not_ab = ~(file_bb(0) | file_bb(1)), not_gh = ~(file_bb(6) | file_bb(7));
+  out[0] = (knights & not_h) << 17;   // one file right, two ranks up
+  out[1] = (knights & not_a) << 15;   // one file left, two ranks up
+  out[2] = (knights & not_gh) << 10;  // two files right, one rank up
+  out[3] = (knights & not_ab) << 6;   // two files left, one rank up
+  out[4] = (knights & not_a) >> 17;   // one file left, two ranks down
+  out[5] = (knights & not_h) >> 15;   // one file right, two ranks down
+  out[6] = (knights & not_ab) >> 10;  // two files left, one rank down
+  out[7] = (knights & not_gh) >> 6;   // two files right, one rank down
+}
+
 }  // namespace
 
 template <class Sliders>
@@ -30,9 +56,19 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.our_king = pos.king_square(us);
   f.their_king = pos.king_square(them);
 
+  // Pawns and knights attack by shifts of their bitboards, one per direction: no square is
+  // attacked twice from one direction, so counting attacks direction by direction counts them
+  // piece by piece. Sliders and kings one by one.
+  Bitboard pawn_dirs[2][2], knight_dirs[2][8];
+  for (Color c : {kWhite, kBlack}) {
+    pawn_attack_directions(pos.pieces(c, kPawn), c, pawn_dirs[c]);
+    knight_attack_directions(pos.pieces(c, kKnight), knight_dirs[c]);
+  }
   Bitboard* by_type = f.their_by_type;
   for (int t = 0; t < 7; ++t) by_type[t] = 0;
-  for (int t = kPawn; t <= kKing; ++t)
+  by_type[kPawn] = pawn_dirs[them][0] | pawn_dirs[them][1];
+  for (Bitboard a : knight_dirs[them]) by_type[kKnight] |= a;
+  for (int t = kBishop; t <= kKing; ++t)
     for (Bitboard b = pos.pieces(them, static_cast<PieceType>(t)); b;)
       by_type[t] |= piece_attacks<Sliders>(T, static_cast<PieceType>(t), them, pop_lsb(b), occ);
   f.their_attacks = by_type[kPawn] | by_type[kKnight] | by_type[kBishop] | by_type[kRook] | by_type[kQueen] | by_type[kKing];
@@ -43,14 +79,18 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.attacked_lower[kQueen] = f.attacked_lower[kRook] | by_type[kRook];
   f.attacked_lower[kKing] = f.their_attacks;
 
-  f.our_once = f.our_twice = f.our_pawn_attacks = 0;
-  for (int t = kPawn; t <= kKing; ++t)
-    for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)); b;) {
-      const Bitboard a = piece_attacks<Sliders>(T, static_cast<PieceType>(t), us, pop_lsb(b), occ);
-      f.our_twice |= f.our_once & a;
-      f.our_once |= a;
-      if (t == kPawn) f.our_pawn_attacks |= a;
-    }
+  f.our_once = f.our_twice = 0;
+  const auto add_ours = [&f](Bitboard a) {
+    f.our_twice |= f.our_once & a;
+    f.our_once |= a;
+  };
+  add_ours(pawn_dirs[us][0]);
+  add_ours(pawn_dirs[us][1]);
+  f.our_pawn_attacks = f.our_once;
+  for (Bitboard a : knight_dirs[us]) add_ours(a);
+  for (int t = kBishop; t <= kKing; ++t)
+    for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)); b;)
+      add_ours(piece_attacks<Sliders>(T, static_cast<PieceType>(t), us, pop_lsb(b), occ));
   f.in_check = f.our_king != kNoSquare && (f.their_attacks >> f.our_king & 1);
 
   const Square k = f.their_king;
