@@ -257,6 +257,22 @@ inline constexpr auto kDistance = [] {
 }();
 inline int distance(Square a, Square b) { return kDistance[a][b]; }
 
+// The files next to a file.
+inline constexpr auto kNextFiles = [] {
+  std::array<Bitboard, 8> t{};
+  for (int file = 0; file < 8; ++file) t[file] = (file > 0 ? file_bb(file - 1) : 0) | (file < 7 ? file_bb(file + 1) : 0);
+  return t;
+}();
+// The ranks ahead of a rank, seen from a color's side (none ahead of its last rank).
+inline constexpr auto kAhead = [] {
+  std::array<std::array<Bitboard, 8>, 2> t{};
+  for (int rank = 0; rank < 8; ++rank) {
+    t[kWhite][rank] = rank == 7 ? 0 : ~Bitboard{0} << (8 * (rank + 1));
+    t[kBlack][rank] = rank == 0 ? 0 : ~Bitboard{0} >> (8 * (8 - rank));
+  }
+  return t;
+}();
+
 // The value class of the most valuable of `pieces`: 3 a queen, 2 a rook, 1 a minor, else 0.
 inline int value_class(Bitboard pieces, Bitboard queens, Bitboard rooks, Bitboard minors) {
   return (pieces & queens) ? 3 : (pieces & rooks) ? 2 : (pieces & minors) ? 1 : 0;
@@ -429,30 +445,23 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       move_feature_if(sink, f.last_attacks >> to & 1, kVersusLast + ti * 2 + 1);
       move_feature_if(sink, f.pawn_kicks >> to & 1, kKick + ti);
       if constexpr (kType == kKnight || kType == kBishop) {
-        if (f.our_pawn_attacks >> to & 1) {
-          const int file = file_of(to), rank = rank_of(to);
-          const Bitboard sides = (file > 0 ? file_bb(file - 1) : 0) | (file < 7 ? file_bb(file + 1) : 0);
-          // The ranks ahead of the to-square, from our side.
-          const Bitboard ahead = us == kWhite ? (rank == 7 ? 0 : ~Bitboard{0} << (8 * (rank + 1)))
-                                              : (rank == 0 ? 0 : ~Bitboard{0} >> (8 * (8 - rank)));
-          if (!(f.their_pawns & sides & ahead)) sink.move_feature(kOutpost + (kType == kBishop));
-        }
+        // No enemy pawn on a next file stands on a rank ahead of the to-square, from our side.
+        const Bitboard ahead = kAhead[us][rank_of(to)];
+        move_feature_if(sink, (f.our_pawn_attacks >> to & 1) && !(f.their_pawns & kNextFiles[file_of(to)] & ahead),
+                        kOutpost + (kType == kBishop));
       }
       if constexpr (kType == kRook || kType == kQueen) {
         const Bitboard file = file_bb(file_of(to));
-        if (!(file & f.our_pawns))
-          sink.move_feature(kFile + (kType == kQueen) * 2 + ((file & f.their_pawns) ? 1 : 0));
+        move_feature_if(sink, !(file & f.our_pawns), kFile + (kType == kQueen) * 2 + ((file & f.their_pawns) ? 1 : 0));
       }
       if constexpr (kType == kPawn) {
         if (!promoting) {
           const int file = file_of(to);
           const Bitboard ours = f.our_pawns & ~bb(from);
-          const Bitboard sides = (file > 0 ? file_bb(file - 1) : 0) | (file < 7 ? file_bb(file + 1) : 0);
-          if (!(ours & sides)) sink.move_feature(kPawnShape);
-          if (ours & file_bb(file)) sink.move_feature(kPawnShape + 1);
-          const int rank = rank_of(to);  // 1 .. 6: the pawn does not promote
-          const Bitboard ahead = us == kWhite ? ~Bitboard{0} << (8 * (rank + 1)) : ~Bitboard{0} >> (8 * (8 - rank));
-          if (!(f.their_pawns & (sides | file_bb(file)) & ahead)) sink.move_feature(kPawnShape + 2);
+          const Bitboard sides = kNextFiles[file];
+          move_feature_if(sink, !(ours & sides), kPawnShape);
+          move_feature_if(sink, (ours & file_bb(file)) != 0, kPawnShape + 1);
+          move_feature_if(sink, !(f.their_pawns & (sides | file_bb(file)) & kAhead[us][rank_of(to)]), kPawnShape + 2);
         }
       }
     }
