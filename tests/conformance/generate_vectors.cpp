@@ -795,22 +795,22 @@ void invalid_record_vectors() {
                  "START-1", "a coded game (not verbatim) whose FEN has no kings");
   // The game header's reserved bit, set in a whole archive (the block's directory keeps the
   // game's plies, which info reads without decoding): the structure section starts with the
-  // directory of one group, seven one-byte varints (step 8, 3 plies, four columns, no filter).
+  // directory of one group, seven one-byte varints (step 1, 3 plies, four columns, no filter).
   invalid_vector("record_reserved_bit", edit_block(archive_of({s}, {{}}), [](std::string& b) {
                    const std::size_t structure = section_of(b, 2).first;
-                   if (b[structure] != 8 || b[structure + 1] != 3) std::abort();
+                   if (b[structure] != 1 || b[structure + 1] != 3) std::abort();
                    b[structure + 7] = static_cast<char>(b[structure + 7] | 0x80);
                  }),
                  "Corruption", "REC-HDR-1", "reserved bit in a game header");
   invalid_vector("record_counted_without_ply_count", edit_block(archive_of({s}, {{}}), [](std::string& b) {
                    const std::size_t structure = section_of(b, 2).first;
-                   if (b[structure] != 8 || b[structure + 1] != 3) std::abort();
+                   if (b[structure] != 1 || b[structure + 1] != 3) std::abort();
                    b[structure + 7] = static_cast<char>(b[structure + 7] | 0x40);
                  }),
                  "Corruption", "REC-HDR-1", "a game header that counts the main line by a PlyCount tag the game lacks");
   invalid_vector("record_tagged_result_without_tag", edit_block(archive_of({s}, {{}}), [](std::string& b) {
                    const std::size_t structure = section_of(b, 2).first;
-                   if (b[structure] != 8 || b[structure + 1] != 3 || (b[structure + 7] & 7) != 1) std::abort();
+                   if (b[structure] != 1 || b[structure + 1] != 3 || (b[structure + 7] & 7) != 1) std::abort();
                    b[structure + 7] = static_cast<char>((b[structure + 7] & ~7) | 5);
                  }),
                  "Corruption", "REC-HDR-1", "a game header that takes its result from a Result tag the game lacks");

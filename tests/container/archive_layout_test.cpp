@@ -199,23 +199,29 @@ TEST(ArchiveFrames, GroupFramedTextsRoundTrip) {
   }
 }
 
-// A block's directory groups (9.3.1) hold about 1 KiB of codewords: engine games, whose
-// codewords hold their reports' values and variations, go one to a group, so that reading one
-// decodes no other; games of moves and human comments go eight to a group.
-TEST(ArchiveLayout, EngineGamesGoOneToADirectoryGroup) {
-  for (const bool engine : {true, false}) {
-    SCOPED_TRACE(engine ? "engine reports" : "human annotations");
-    WriterOptions o;
-    o.compress = false;
-    o.block_games = 4;
-    const std::string path =
-        pack(read_file(test::corpus_path(engine ? "pgn/engine_reports.pgn" : "pgn/annotated_human.pgn")), "step.pga", o);
-    const std::string file = file_bytes(path);
-    const std::string block = file.substr(container::kHeaderSize);  // the first block, and what follows
-    const std::size_t structure = section_of(block, container::kStructure).first;
-    EXPECT_EQ(static_cast<int>(block[structure]), engine ? 1 : 8) << "the first block's directory step";
-    const auto games = unpack_games(path);
-    ASSERT_EQ(games.size(), read_all(read_file(test::corpus_path(engine ? "pgn/engine_reports.pgn" : "pgn/annotated_human.pgn"))).size());
+// A block's directory groups (9.3.1): with the move model, one game a group, so that reading a
+// game decodes no other's codeword; with the uniform coder, about 1 KiB of codewords: engine
+// games, whose codewords hold their reports' values and variations, go one to a group, games of
+// moves and human comments eight.
+TEST(ArchiveLayout, DirectoryGroupsByMoveCoder) {
+  for (const MoveCoding coding : {MoveCoding::kModel, MoveCoding::kUniform}) {
+    for (const bool engine : {true, false}) {
+      SCOPED_TRACE(std::string(coding == MoveCoding::kModel ? "model, " : "uniform, ") +
+                   (engine ? "engine reports" : "human annotations"));
+      WriterOptions o;
+      o.compress = false;
+      o.block_games = 4;
+      o.moves = coding;
+      const std::string pgn = read_file(test::corpus_path(engine ? "pgn/engine_reports.pgn" : "pgn/annotated_human.pgn"));
+      const std::string path = pack(pgn, "step.pga", o);
+      const std::string file = file_bytes(path);
+      const std::string block = file.substr(container::kHeaderSize);  // the first block, and what follows
+      const std::size_t structure = section_of(block, container::kStructure).first;
+      EXPECT_EQ(static_cast<int>(block[structure]), coding == MoveCoding::kUniform && !engine ? 8 : 1)
+          << "the first block's directory step";
+      const auto games = unpack_games(path);
+      ASSERT_EQ(games.size(), read_all(pgn).size());
+    }
   }
 }
 
