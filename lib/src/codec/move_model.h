@@ -208,7 +208,7 @@ struct PlyFacts {
 
 inline constexpr int kValue[7] = {0, 1, 3, 3, 5, 9, 100};
 
-// How the model finds slider attacks: by the line masks, on any CPU. The x-86-64-v3 build of
+// How the model finds slider attacks: by the line masks, on any CPU. The x86-64-v3 build of
 // frequencies() (move_model.cpp) passes a class of the same shape that looks them up by PEXT;
 // both give the same sets.
 struct LineSliders {
