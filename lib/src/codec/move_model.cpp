@@ -144,18 +144,17 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   }
 
   {
-    // A pawn of ours is passed where no enemy pawn stands ahead of it on its file or a next one:
-    // the squares those pawns stand in front of (from our side), on their files and the next ones.
-    Bitboard front = f.their_pawns;
+    // The squares behind their pawns on their files, seen from our side (towards our first rank).
+    Bitboard behind = f.their_pawns;
     if (us == kWhite) {
-      for (int i = 0; i < 3; ++i) front |= front >> (8 << i);
-      front >>= 8;
+      for (int i = 0; i < 3; ++i) behind |= behind >> (8 << i);
+      behind >>= 8;
     } else {
-      for (int i = 0; i < 3; ++i) front |= front << (8 << i);
-      front <<= 8;
+      for (int i = 0; i < 3; ++i) behind |= behind << (8 << i);
+      behind <<= 8;
     }
-    front |= ((front & ~file_bb(0)) >> 1) | ((front & ~file_bb(7)) << 1);
-    f.passed = f.our_pawns & ~front;
+    f.pawn_span_sides = ((behind & ~file_bb(0)) >> 1) | ((behind & ~file_bb(7)) << 1);
+    f.pawn_span = behind | f.pawn_span_sides;
   }
 
   f.diagonal_sliders = pos.pieces(kWhite, kBishop) | pos.pieces(kBlack, kBishop) | pos.pieces(kWhite, kQueen) |

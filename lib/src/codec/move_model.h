@@ -179,7 +179,10 @@ struct PlyFacts {
   Bitboard higher[7];          // by type: their pieces (not the king) worth more
   Bitboard undefended;         // their pieces (not the king) they do not attack
   Bitboard last_attacks;       // squares the opponent's last-moved piece attacks
-  Bitboard passed;             // our passed pawns
+  // The squares an enemy pawn stands ahead of (from our side) on a next file, and on the same
+  // file or a next one: our pawn on a square outside `pawn_span` is passed; a knight or bishop
+  // on a square outside `pawn_span_sides` no enemy pawn can ever attack.
+  Bitboard pawn_span_sides, pawn_span;
   Bitboard castle_rooks;       // our rooks that may still castle
   Square last_to;
   Square our_last_from, our_last_to;
@@ -263,15 +266,6 @@ inline constexpr auto kNextFiles = [] {
   for (int file = 0; file < 8; ++file) t[file] = (file > 0 ? file_bb(file - 1) : 0) | (file < 7 ? file_bb(file + 1) : 0);
   return t;
 }();
-// The ranks ahead of a rank, seen from a color's side (none ahead of its last rank).
-inline constexpr auto kAhead = [] {
-  std::array<std::array<Bitboard, 8>, 2> t{};
-  for (int rank = 0; rank < 8; ++rank) {
-    t[kWhite][rank] = rank == 7 ? 0 : ~Bitboard{0} << (8 * (rank + 1));
-    t[kBlack][rank] = rank == 0 ? 0 : ~Bitboard{0} >> (8 * (8 - rank));
-  }
-  return t;
-}();
 
 // The value class of the most valuable of `pieces`: 3 a queen, 2 a rook, 1 a minor, else 0.
 inline int value_class(Bitboard pieces, Bitboard queens, Bitboard rooks, Bitboard minors) {
@@ -344,7 +338,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
                         (file_of(from) - file_of(f.our_king) <= 1 && file_of(f.our_king) - file_of(from) <= 1) &&
                         ((from ^ flip) >> 3) <= 2;
     if (shield) sink.piece_feature(kShield);
-    passed = f.passed >> from & 1;
+    passed = !(f.pawn_span >> from & 1);
     promoting = t.promoting >> from & 1;
   }
   if (kType == kRook && (f.castle_rooks >> from & 1)) sink.piece_feature(kCastlingLoss + 1);
@@ -445,9 +439,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       move_feature_if(sink, f.last_attacks >> to & 1, kVersusLast + ti * 2 + 1);
       move_feature_if(sink, f.pawn_kicks >> to & 1, kKick + ti);
       if constexpr (kType == kKnight || kType == kBishop) {
-        // No enemy pawn on a next file stands on a rank ahead of the to-square, from our side.
-        const Bitboard ahead = kAhead[us][rank_of(to)];
-        move_feature_if(sink, (f.our_pawn_attacks >> to & 1) && !(f.their_pawns & kNextFiles[file_of(to)] & ahead),
+        move_feature_if(sink, (f.our_pawn_attacks >> to & 1) && !(f.pawn_span_sides >> to & 1),
                         kOutpost + (kType == kBishop));
       }
       if constexpr (kType == kRook || kType == kQueen) {
@@ -461,7 +453,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
           const Bitboard sides = kNextFiles[file];
           move_feature_if(sink, !(ours & sides), kPawnShape);
           move_feature_if(sink, (ours & file_bb(file)) != 0, kPawnShape + 1);
-          move_feature_if(sink, !(f.their_pawns & (sides | file_bb(file)) & kAhead[us][rank_of(to)]), kPawnShape + 2);
+          move_feature_if(sink, !(f.pawn_span >> to & 1), kPawnShape + 2);
         }
       }
     }

@@ -7,13 +7,11 @@
 
 #include "pgnarc/chess.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#include <immintrin.h>
-#endif
-
-// A second build of the move generator for x86-64-v3 CPUs (movegen.cpp), with GCC on x86-64.
+// Second builds of the move generator (movegen.cpp) and the move model (move_model.cpp) for
+// x86-64-v3 CPUs, with GCC on x86-64.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define PGNARC_HAVE_V3 1
+#include <immintrin.h>
 #else
 #define PGNARC_HAVE_V3 0
 #endif

@@ -23,7 +23,7 @@ Bitboard attackers_to(const Position& pos, Square s, Bitboard occ) {
 #include "rules/movegen_impl.h"
 #if PGNARC_HAVE_V3
 #define PGNARC_IMPL_NS v3
-#define PGNARC_IMPL_TARGET __attribute__((target("arch=x86-64-v3")))
+#define PGNARC_IMPL_TARGET PGNARC_V3_TARGET
 #define PGNARC_IMPL_PEXT 1
 #include "rules/movegen_impl.h"
 #endif
