@@ -13,12 +13,17 @@ struct PerftArgs {
   std::string fen;
   int depth = 0;
   bool divide = false, chess960 = false;
+  std::string variant;
 };
 
 int perft(const PerftArgs& a) {
-  Position pos;
+  Variant variant = Variant::kStandard;
+  if (!a.variant.empty() && !variant_from_name(a.variant, variant))
+    throw UsageError("unknown variant '" + a.variant + "' (crazyhouse, atomic, antichess, three-check, "
+                     "king-of-the-hill, racing-kings or horde)");
+  Position pos = Position::start(variant);
   if (a.fen != "startpos") {
-    auto parsed = Position::from_fen(a.fen, a.chess960);
+    auto parsed = Position::from_fen(a.fen, a.chess960, variant);
     if (!parsed) return report(parsed.error());
     pos = *parsed;
   }
@@ -64,6 +69,9 @@ Run declare_perft(CLI::App& cmd) {
       "format, then a blank line and the total");
   cmd.add_flag("--chess960", a->chess960,
                "write castling as king-takes-rook (implied when the castling rights need it)");
+  cmd.add_option("--variant", a->variant,
+                 "the rules: crazyhouse, atomic, antichess, three-check, king-of-the-hill, racing-kings or "
+                 "horde (standard chess if not given); 'startpos' is then the variant's start");
   return [a] { return perft(*a); };
 }
 

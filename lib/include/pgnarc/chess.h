@@ -39,6 +39,28 @@ constexpr Color color_of(Piece p) { return static_cast<Color>(p >> 3); }
 
 enum CastleSide : std::uint8_t { kKingSide = 0, kQueenSide = 1 };
 
+// The rules a position is played under: standard chess (Chess960 is standard chess from another
+// start, see Position::chess960) or one of lichess's variants, as lichess plays them.
+enum class Variant : std::uint8_t {
+  kStandard = 0,
+  kCrazyhouse = 1,     // captured pieces change sides into the captor's pocket and are dropped
+  kAtomic = 2,         // a capture explodes the capturer and the pieces, not pawns, around it
+  kAntichess = 3,      // captures are compulsory, the king is a common piece, no check
+  kThreeCheck = 4,     // the third check wins
+  kKingOfTheHill = 5,  // a king on d4, e4, d5 or e5 wins
+  kRacingKings = 6,    // no check may be given; a king on the eighth rank wins
+  kHorde = 7,          // white's pawns, without a king, against black's army
+};
+inline constexpr int kVariantCount = 8;
+// The variant's name as lichess writes it in the Variant tag ("Standard", "Crazyhouse", "Atomic",
+// "Antichess", "Three-check", "King of the Hill", "Racing Kings", "Horde").
+const char* variant_name(Variant v);
+// The variant a name means, in any spelling seen in the wild: case, spaces, hyphens and
+// underscores aside, and the other names of the same rules ("zh", "3check", "koth", "giveaway",
+// "suicide" for antichess's rules as lichess plays them, ...). False for other names (standard
+// chess and Chess960 are the caller's: see start_position).
+bool variant_from_name(std::string_view name, Variant& out);
+
 // A move in 16 bits:
 //   bits  0-5   from square
 //   bits  6-11  to square; for castling the square of the castling rook ("king takes own rook"),
@@ -46,12 +68,21 @@ enum CastleSide : std::uint8_t { kKingSide = 0, kQueenSide = 1 };
 //   bits 12-13  promotion piece: 0 knight, 1 bishop, 2 rook, 3 queen (only for kind Promotion)
 //   bits 14-15  kind: 0 normal, 1 promotion, 2 en passant, 3 castling
 // Move::none() (all zero) is no move; Move::null() (b1b1) is the PGN null move "--".
+// Variants add two shapes that no standard move has:
+//   a drop (crazyhouse) has from == to: kind 0 drops a pawn, kind 1 the piece of bits 12-13 (a
+//     pawn is never dropped on the first or last rank, so no drop is none() or null());
+//   a pawn's promotion to king (antichess) is kind 3 with from and to on different ranks
+//     (castling stays on its rank).
 class Move {
  public:
   enum Kind : std::uint8_t { kNormal = 0, kPromotion = 1, kEnPassant = 2, kCastling = 3 };
   constexpr Move() = default;
   constexpr Move(Square from, Square to, Kind kind = kNormal, PieceType promo = kKnight)
       : data_(static_cast<std::uint16_t>(from | (to << 6) | ((promo - kKnight) << 12) | (kind << 14))) {}
+  static constexpr Move drop(PieceType piece, Square s) {
+    return piece == kPawn ? Move(s, s) : Move(s, s, kPromotion, piece);
+  }
+  static constexpr Move king_promotion(Square from, Square to) { return Move(from, to, kCastling); }
   static constexpr Move none() { return Move(); }
   static constexpr Move null() { return Move(1, 1); }
   constexpr Square from() const { return data_ & 63; }
@@ -60,6 +91,10 @@ class Move {
   constexpr PieceType promotion() const {
     return kind() == kPromotion ? static_cast<PieceType>(((data_ >> 12) & 3) + kKnight) : kNoPieceType;
   }
+  constexpr bool is_drop() const { return from() == to() && kind() <= kPromotion && !is_null() && !is_none(); }
+  // The piece a drop puts down.
+  constexpr PieceType drop_piece() const { return kind() == kPromotion ? promotion() : kPawn; }
+  constexpr bool is_king_promotion() const { return kind() == kCastling && rank_of(from()) != rank_of(to()); }
   constexpr bool is_null() const { return data_ == null().data_; }
   constexpr bool is_none() const { return data_ == 0; }
   constexpr std::uint16_t raw() const { return data_; }
@@ -75,6 +110,9 @@ inline constexpr int kMaxLegalMoves = 416;
 struct MoveList {
   Move moves[kMaxLegalMoves];
   int size = 0;
+  // More legal moves than the list holds (only a crazyhouse position set up with full pockets and
+  // a crowded board can have them): the list is then incomplete, and the position cannot be coded.
+  bool overflow = false;
   const Move* begin() const { return moves; }
   const Move* end() const { return moves + size; }
   Move operator[](int i) const { return moves[i]; }
@@ -85,15 +123,33 @@ class Position {
   // The standard starting position.
   Position();
 
+  // The start position of a variant (racing kings and horde have their own; antichess has no
+  // castling rights).
+  static Position start(Variant v);
+
   // Parses a FEN (4 to 6 fields). Castling rights may be KQkq (outermost rook), X-FEN or
   // Shredder-FEN file letters; the position counts as Chess960 (for UCI castling notation) when
-  // `chess960` is set or when a castling right cannot be standard. Fails with InvalidInput naming
+  // `chess960` is set or when a castling right cannot be standard. Under a variant: crazyhouse's
+  // pockets as "[QRBNPqrbnp]" after the board or as a ninth rank, and "~" after a promoted piece;
+  // three-check's checks as remaining ("3+3", the fifth field) or given ("+0+0", a seventh);
+  // horde's kingless white and antichess's any number of kings. Fails with InvalidInput naming
   // the field and the reason.
-  static Result<Position> from_fen(std::string_view fen, bool chess960 = false);
+  static Result<Position> from_fen(std::string_view fen, bool chess960 = false,
+                                   Variant variant = Variant::kStandard);
   // FEN with X-FEN castling letters (KQkq where the rook is the outermost, else its file). The
-  // en passant square is ep_square(), or `ep` where that is given (kNoSquare: "-").
+  // en passant square is ep_square(), or `ep` where that is given (kNoSquare: "-"). Crazyhouse
+  // writes its pockets in brackets and its promoted pieces with "~"; three-check the checks given
+  // as a seventh field ("+1+0"), as lichess does.
   std::string fen() const;
   std::string fen(Square ep) const;
+
+  Variant variant() const { return variant_; }
+  // Crazyhouse: the pieces of type `t` (pawn to queen) in `c`'s pocket.
+  int pocket(Color c, PieceType t) const { return pocket_[c][t]; }
+  // Crazyhouse: the pieces that were promoted pawns (they go back to a pocket as pawns).
+  Bitboard promoted() const { return promoted_; }
+  // Three-check: the checks `c` still has to give to win (3 at the start).
+  int remaining_checks(Color c) const { return checks_[c]; }
 
   Color side_to_move() const { return side_; }
   Piece piece_on(Square s) const { return board_[s]; }
@@ -114,7 +170,12 @@ class Position {
   int fullmove_number() const { return fullmove_; }
   bool chess960() const { return chess960_; }
   void set_chess960(bool v) { chess960_ = v; }
+  // Whether the side to move's king is attacked (never in antichess; in atomic, not while the
+  // kings stand side by side).
   bool in_check() const;
+  // Whether the variant's own rule has ended the game (a king exploded, the third check, a king
+  // on the hill, the race won, a side with no pieces left): such a position has no legal move.
+  bool variant_over() const;
 
   // All legal moves in canonical order: ascending (from square, to square, promotion piece) with
   // promotions ordered N < B < R < Q and castling as (king square, own rook square).
@@ -134,12 +195,13 @@ class Position {
   // reachable in chess, but the PGN null move is accepted as written.
   void play_null();
 
-  // Canonical SAN: minimal disambiguation, "=Q", "+"/"#", "O-O"/"O-O-O". `m` must be legal.
+  // Canonical SAN: minimal disambiguation, "=Q", "+"/"#", "O-O"/"O-O-O", drops as "N@f3" and
+  // "P@e4". `m` must be legal.
   std::string san(Move m) const;
   // UCI notation; castling as e1g1 in standard chess, as king-takes-rook (e1h1) in Chess960.
   std::string uci(Move m) const;
-  // Lenient SAN (also accepts UCI/long algebraic). Illegal or ambiguous input fails with
-  // InvalidInput giving the SAN and the FEN.
+  // Lenient SAN (also accepts UCI/long algebraic, and drops as "N@f3", "@e4" or "n@f3").
+  // Illegal or ambiguous input fails with InvalidInput giving the SAN and the FEN.
   Result<Move> parse_san(std::string_view san) const;
 
   // Number of leaf nodes of the legal move tree of `depth` plies.
@@ -153,6 +215,14 @@ class Position {
   void put(Piece p, Square s);
   void remove(Square s);
   void play_castling_or_en_passant(Move m);
+  void play_special(Move m);  // castling, en passant, or any move of a variant
+  // Under a variant (rules/variant.cpp): the legal moves in canonical order, a move played, and
+  // whether the side to move's king counts as attacked.
+  void variant_moves(MoveList& out) const;
+  void play_variant(Move m);
+  bool variant_in_check() const;
+  bool variant_king_safe() const;  // after a move: does the mover's king stand legally?
+  Result<Move> parse_variant_san(std::string_view san, std::string_view as_written) const;
 
   Bitboard by_type_[7] = {};  // [0] = all occupied squares, [t] = pieces of type t
   Bitboard by_color_[2] = {};
@@ -163,6 +233,10 @@ class Position {
   bool chess960_ = false;
   std::uint16_t halfmove_ = 0;
   std::uint16_t fullmove_ = 1;
+  Variant variant_ = Variant::kStandard;
+  std::uint8_t checks_[2] = {3, 3};  // three-check: checks still to give
+  std::uint8_t pocket_[2][kKing] = {};  // crazyhouse: pocket counts by piece type (pawn to queen)
+  Bitboard promoted_ = 0;            // crazyhouse: promoted pieces
 };
 
 // Whether `a` and `b` are the same position as a position search compares them: the same pieces
@@ -176,8 +250,8 @@ bool same_position(const Position& a, const Position& b);
 bool may_still_reach(const Position& from, const Position& to);
 
 inline void Position::play(Move m) {
-  if (m.kind() >= Move::kEnPassant) [[unlikely]] {
-    play_castling_or_en_passant(m);
+  if ((m.kind() >= Move::kEnPassant) | (variant_ != Variant::kStandard)) [[unlikely]] {
+    play_special(m);
     return;
   }
   const Color us = side_, them = ~us;

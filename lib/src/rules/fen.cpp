@@ -1,4 +1,5 @@
 // FEN: a strict parser whose errors name the field and the reason, and the writer.
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -15,13 +16,25 @@ Error fen_error(std::string_view fen, int field, std::string_view field_name, co
                        std::string(field_name) + "): " + why);
 }
 
-// Up to seven fields (one more than a FEN has, so that too many are seen), without allocating:
-// a game from a set-up position parses its FEN every time it is decoded.
+// Up to eight fields (one more than a three-check FEN has, so that too many are seen), without
+// allocating: a game from a set-up position parses its FEN every time it is decoded.
 struct Fields {
-  std::array<std::string_view, 7> at;
+  std::array<std::string_view, 8> at;
   std::size_t size = 0;
   const std::string_view& operator[](std::size_t i) const { return at[i]; }
+  void erase(std::size_t i) {
+    for (; i + 1 < size; ++i) at[i] = at[i + 1];
+    --size;
+  }
 };
+
+// A three-check count: "W+B" (checks remaining) or "+W+B" (checks given, lichess), each 0 to 3.
+bool parse_checks(std::string_view f, bool given, std::uint8_t out[2]) {
+  if (given) f.remove_prefix(1);
+  if (f.size() != 3 || f[1] != '+' || f[0] < '0' || f[0] > '3' || f[2] < '0' || f[2] > '3') return false;
+  for (int c = 0; c < 2; ++c) out[c] = static_cast<std::uint8_t>(given ? 3 - (f[2 * c] - '0') : f[2 * c] - '0');
+  return true;
+}
 
 Fields split_fields(std::string_view s) {
   Fields out;
@@ -38,17 +51,56 @@ Fields split_fields(std::string_view s) {
 
 }  // namespace
 
-Result<Position> Position::from_fen(std::string_view fen, bool chess960) {
-  const auto fields = split_fields(fen);
+Result<Position> Position::from_fen(std::string_view fen, bool chess960, Variant variant) {
+  auto fields = split_fields(fen);
+  Position pos{Blank{}};
+  pos.variant_ = variant;
+  // Three-check's checks: remaining as the fifth field, or given as the seventh.
+  if (variant == Variant::kThreeCheck) {
+    if (fields.size >= 5 && fields[4].find('+') != std::string_view::npos) {
+      if (!parse_checks(fields[4], false, pos.checks_))
+        return fen_error(fen, 5, "checks", "expected checks remaining as \"3+3\", found \"" + std::string(fields[4]) + "\"");
+      fields.erase(4);
+    } else if (fields.size == 7 && fields[6].starts_with('+')) {
+      if (!parse_checks(fields[6], true, pos.checks_))
+        return fen_error(fen, 7, "checks", "expected checks given as \"+0+0\", found \"" + std::string(fields[6]) + "\"");
+      fields.erase(6);
+    }
+  }
   if (fields.size < 4 || fields.size > 6)
     return invalid_input("bad FEN \"" + std::string(fen) + "\": expected 4 to 6 fields, found " +
                          (fields.size > 6 ? std::string("7 or more") : std::to_string(fields.size)));
-  Position pos{Blank{}};
+  // Crazyhouse's pockets: "[...]" after the board, or a ninth rank.
+  std::string_view placement = fields[0], pockets;
+  if (variant == Variant::kCrazyhouse) {
+    if (placement.ends_with(']')) {
+      const std::size_t open = placement.find('[');
+      if (open == std::string_view::npos) return fen_error(fen, 1, "pockets", "']' without '['");
+      pockets = placement.substr(open + 1, placement.size() - open - 2);
+      placement = placement.substr(0, open);
+    } else if (std::count(placement.begin(), placement.end(), '/') == 8) {
+      const std::size_t slash = placement.rfind('/');
+      pockets = placement.substr(slash + 1);
+      placement = placement.substr(0, slash);
+    }
+    for (char c : pockets) {
+      const PieceType t = piece_from_letter(c);
+      if (t == kNoPieceType || t == kKing) return fen_error(fen, 1, "pockets", std::string("bad piece letter '") + c + "'");
+      std::uint8_t& n = pos.pocket_[c >= 'a' ? kBlack : kWhite][t];
+      if (n == 64) return fen_error(fen, 1, "pockets", "more than 64 pieces of one kind");
+      ++n;
+    }
+  }
   // Field 1: piece placement, rank 8 first.
   {
     constexpr const char* kName = "piece placement";
     int rank = 7, file = 0;
-    for (char c : fields[0]) {
+    for (char c : placement) {
+      if (c == '~' && variant == Variant::kCrazyhouse && file > 0 &&
+          type_of(pos.board_[make_square(file - 1, rank)]) != kPawn) {
+        pos.promoted_ |= bb(make_square(file - 1, rank));  // a promoted piece (not a pawn: lichess marks none)
+        continue;
+      }
       if (c == '/') {
         if (file != 8)
           return fen_error(fen, 1, kName, "rank " + std::to_string(rank + 1) + " has " +
@@ -65,7 +117,8 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960) {
         if (file >= 8)
           return fen_error(fen, 1, kName, "rank " + std::to_string(rank + 1) + " has more than 8 squares");
         const Color color = c >= 'a' ? kBlack : kWhite;
-        if (type == kPawn && (rank == 0 || rank == 7))
+        // (Horde's white pawns may stand on the first rank.)
+        if (type == kPawn && (rank == 7 || (rank == 0 && !(variant == Variant::kHorde && color == kWhite))))
           return fen_error(fen, 1, kName, "pawn on " + square_name(make_square(file, rank)));
         pos.put(make_piece(color, type), make_square(file, rank));
         ++file;
@@ -77,9 +130,13 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960) {
     for (Color c : {kWhite, kBlack}) {
       const char* name = c == kWhite ? "white" : "black";
       const int kings = popcount(pos.pieces(c, kKing));
-      if (kings != 1)
+      // Antichess has any number of kings; horde's white none.
+      const bool horde_white = variant == Variant::kHorde && c == kWhite;
+      if (horde_white && kings) return fen_error(fen, 1, kName, "a white king in horde");
+      if (kings != 1 && variant != Variant::kAntichess && !horde_white)
         return fen_error(fen, 1, kName, std::string(kings ? "more than one " : "no ") + name + " king");
-      if (popcount(pos.pieces(c)) > 16)
+      // Only standard chess bounds the pieces (so the move lists: kMaxLegalMoves).
+      if (popcount(pos.pieces(c)) > 16 && variant == Variant::kStandard)
         return fen_error(fen, 1, kName, std::string("more than 16 ") + name + " pieces");
     }
   }
@@ -163,8 +220,14 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960) {
   }
 
   const Color them = ~pos.side_;
-  if (attackers_to(pos, pos.king_square(them), pos.occupied()) & pos.pieces(pos.side_))
-    return fen_error(fen, 2, "side to move", std::string("the side not to move (") +
+  if (variant != Variant::kStandard) {
+    Position other = pos;
+    other.side_ = them;
+    if (!other.variant_in_check()) return pos;
+  } else if (!(attackers_to(pos, pos.king_square(them), pos.occupied()) & pos.pieces(pos.side_))) {
+    return pos;
+  }
+  return fen_error(fen, 2, "side to move", std::string("the side not to move (") +
                                                   (them == kWhite ? "white" : "black") + ") is in check");
   return pos;
 }
@@ -185,9 +248,17 @@ std::string Position::fen(Square ep) const {
       empty = 0;
       const char c = kPieceLetters[type_of(p)];
       s += color_of(p) == kWhite ? c : static_cast<char>(c + 32);
+      if (promoted_ & bb(make_square(file, rank))) s += '~';
     }
     if (empty) s += static_cast<char>('0' + empty);
     if (rank) s += '/';
+  }
+  if (variant_ == Variant::kCrazyhouse) {
+    s += '[';
+    for (Color c : {kWhite, kBlack})
+      for (int t = kQueen; t >= kPawn; --t)
+        s.append(pocket_[c][t], static_cast<char>(kPieceLetters[t] + (c == kBlack ? 32 : 0)));
+    s += ']';
   }
   s += side_ == kWhite ? " w " : " b ";
   const std::size_t before = s.size();
@@ -206,6 +277,8 @@ std::string Position::fen(Square ep) const {
   s += ' ';
   s += square_name(ep);
   s += ' ' + std::to_string(halfmove_) + ' ' + std::to_string(fullmove_);
+  if (variant_ == Variant::kThreeCheck)
+    s += " +" + std::to_string(3 - checks_[kWhite]) + '+' + std::to_string(3 - checks_[kBlack]);
   return s;
 }
 

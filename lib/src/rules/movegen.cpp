@@ -123,6 +123,8 @@ using namespace detail;
 
 bool Position::is_legal(Move m) const {
   if (m.is_none() || m.is_null()) return false;
+  if (variant_ != Variant::kStandard) [[unlikely]]
+    return move_index(m) >= 0;
   const Square from = m.from(), to = m.to();
   const Piece p = board_[from];
   if (p == kNoPiece || color_of(p) != side_) return false;
@@ -136,10 +138,17 @@ bool Position::is_legal(Move m) const {
 
 
 bool Position::in_check() const {
+  if (variant_ != Variant::kStandard) [[unlikely]]
+    return variant_in_check();
   return pieces(side_, kKing) && (attackers_to(*this, king_square(side_), occupied()) & pieces(~side_));
 }
 
 MoveList Position::legal_moves() const {
+  if (variant_ != Variant::kStandard) [[unlikely]] {
+    MoveList list;
+    variant_moves(list);
+    return list;
+  }
   PieceTargets pt;
   generate_targets(*this, pt);
   MoveList list;
@@ -155,6 +164,8 @@ MoveList Position::legal_moves() const {
 }
 
 int Position::legal_move_count() const {
+  if (variant_ != Variant::kStandard) [[unlikely]]
+    return legal_moves().size;
   PieceTargets pt;
   generate_targets(*this, pt);
   return pt.total;
@@ -162,12 +173,22 @@ int Position::legal_move_count() const {
 
 int Position::move_index(Move m) const {
   if (m.is_none() || m.is_null()) return -1;
+  if (variant_ != Variant::kStandard) [[unlikely]] {
+    const MoveList list = legal_moves();
+    for (int i = 0; i < list.size; ++i)
+      if (list[i] == m) return i;
+    return -1;
+  }
   PieceTargets pt;
   generate_targets(*this, pt);
   return index_in(*this, pt, m);
 }
 
 Move Position::move_at(int index) const {
+  if (variant_ != Variant::kStandard) [[unlikely]] {
+    const MoveList list = legal_moves();
+    return index >= 0 && index < list.size ? list[index] : Move::none();
+  }
   PieceTargets pt;
   generate_targets(*this, pt);
   if (index < 0 || index >= pt.total) return Move::none();
@@ -176,6 +197,17 @@ Move Position::move_at(int index) const {
 
 std::uint64_t Position::perft(int depth) const {
   if (depth <= 0) return 1;
+  if (variant_ != Variant::kStandard) [[unlikely]] {
+    const MoveList list = legal_moves();
+    if (depth == 1) return static_cast<std::uint64_t>(list.size);
+    std::uint64_t nodes = 0;
+    for (const Move m : list) {
+      Position child = *this;
+      child.play_variant(m);
+      nodes += child.perft(depth - 1);
+    }
+    return nodes;
+  }
   PieceTargets pt;
   generate_targets(*this, pt);
   if (depth == 1) return static_cast<std::uint64_t>(pt.total);

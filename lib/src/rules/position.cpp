@@ -29,6 +29,11 @@ void Position::remove(Square s) {
   by_color_[color_of(p)] &= ~bb(s);
 }
 
+void Position::play_special(Move m) {
+  if (variant_ != Variant::kStandard) play_variant(m);
+  else play_castling_or_en_passant(m);
+}
+
 void Position::play_castling_or_en_passant(Move m) {
   const Color us = side_, them = ~us;
   const Square from = m.from(), to = m.to();

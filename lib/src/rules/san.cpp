@@ -41,10 +41,15 @@ bool parse_body(std::string_view s, SanPattern& p) {
   if (tail.size() > 1) return false;
   if (tail.size() == 1) {
     p.promo = piece_from_letter(tail[0]);
-    if (p.promo < kKnight || p.promo > kQueen) return false;
+    if (p.promo < kKnight) return false;  // a king only in antichess, which the move list decides
   }
   return true;
 }
+
+// The piece a pawn move promotes to (a king in antichess), or kNoPieceType.
+PieceType promotion_of(Move m) { return m.is_king_promotion() ? kKing : m.promotion(); }
+
+bool is_castling(Move m) { return m.kind() == Move::kCastling && !m.is_king_promotion(); }
 
 }  // namespace
 
@@ -118,6 +123,38 @@ std::uint8_t san_note(const Position& pos, const PieceTargets& t, Move m) {
 }  // namespace detail
 
 std::string Position::san(Move m) const {
+  if (variant_ != Variant::kStandard) [[unlikely]] {
+    std::string s;
+    if (m.is_drop()) {
+      s += kPieceLetters[m.drop_piece()];
+      s += '@';
+      s += square_name(m.to());
+    } else {
+      const PieceType pt = type_of(board_[m.from()]);
+      const bool capture = !is_castling(m) && (board_[m.to()] != kNoPiece || m.kind() == Move::kEnPassant);
+      int disambiguation = 0;
+      if (pt != kPawn && !is_castling(m)) {
+        // Antichess may have several kings: every piece but a pawn is told apart from its rivals.
+        Bitboard rivals = 0;
+        for (const Move o : legal_moves())
+          if (!o.is_drop() && !is_castling(o) && o.to() == m.to() && o.from() != m.from() &&
+              type_of(board_[o.from()]) == pt)
+            rivals |= bb(o.from());
+        disambiguation = san_disambiguation(m.from(), rivals);
+      }
+      char buf[kMaxSanLength];
+      if (m.is_king_promotion()) {
+        s.append(buf, write_san(Move(m.from(), m.to()), kPawn, capture, 0, kNoSuffix, buf));
+        s += "=K";
+      } else {
+        s.append(buf, write_san(m, pt, capture, disambiguation, kNoSuffix, buf));
+      }
+    }
+    Position after = *this;
+    after.play_variant(m);
+    if (after.in_check()) s += after.legal_move_count() == 0 ? '#' : '+';
+    return s;
+  }
   // Rivals: other pieces of the same type that can legally reach the target.
   int disambiguation = 0;
   const PieceType pt = type_of(board_[m.from()]);
@@ -140,12 +177,94 @@ std::string Position::san(Move m) const {
 std::string Position::uci(Move m) const {
   if (m.is_null()) return "0000";
   if (m.is_none()) return "(none)";
+  if (m.is_drop()) {
+    std::string s(1, kPieceLetters[m.drop_piece()]);
+    s += '@';
+    return s + square_name(m.to());
+  }
+  if (m.is_king_promotion()) return square_name(m.from()) + square_name(m.to()) + 'k';
   Square to = m.to();
   if (m.kind() == Move::kCastling && !chess960_)
     to = make_square(to > m.from() ? 6 : 2, rank_of(m.from()));
   std::string s = square_name(m.from()) + square_name(to);
   if (m.kind() == Move::kPromotion) s += static_cast<char>(kPieceLetters[m.promotion()] + 32);
   return s;
+}
+
+// SAN under a variant, `s` without its suffixes: the token is read as in standard chess (or as a
+// drop, "N@f3", "@e4"), then matched against the legal moves, which the variant's rules decide.
+Result<Move> Position::parse_variant_san(std::string_view s, std::string_view in) const {
+  auto error = [&](const std::string& what, const std::string& detail = {}) {
+    return invalid_input(what + " \"" + std::string(in) + "\"" + detail + " in position " + fen());
+  };
+  if (s.empty()) return error("empty move");
+  const MoveList legal = legal_moves();
+  const auto only = [&](auto matches) -> Result<Move> {
+    Move found[8];
+    int n = 0;
+    for (const Move m : legal)
+      if (matches(m) && n < 8) found[n++] = m;
+    if (n == 1) return found[0];
+    if (n == 0) return error("illegal move");
+    std::string list;
+    for (int k = 0; k < n; ++k) list += (k ? ", " : "") + san(found[k]);
+    return error("ambiguous move", " (" + list + ")");
+  };
+  if (const std::size_t at = s.find('@'); at != std::string_view::npos) {
+    const std::string_view where = s.substr(at + 1);
+    const PieceType t = at == 0 ? kPawn : at == 1 ? piece_from_letter(s[0]) : kNoPieceType;
+    if (t == kNoPieceType || t == kKing || where.size() != 2 || !is_file(where[0]) || !is_rank(where[1]))
+      return error("unreadable drop");
+    const Move drop = Move::drop(t, make_square(where[0] - 'a', where[1] - '1'));
+    return only([&](Move m) { return m == drop; });
+  }
+  if (s[0] == 'O' || s[0] == '0' || s[0] == 'o') {
+    std::string norm;
+    for (char c : s)
+      if (c != '-') norm += (c == '0' || c == 'o') ? 'O' : c;
+    if (norm == "OO" || norm == "OOO")
+      return only([&](Move m) { return is_castling(m) && (m.to() > m.from()) == (norm == "OO"); });
+  }
+  SanPattern readings[2];
+  int n_readings = 0;
+  {
+    SanPattern p;
+    std::string_view body = s;
+    const PieceType lead = piece_from_letter(s[0]);
+    if (lead != kNoPieceType && s[0] != 'b') {
+      p.piece = lead;
+      body.remove_prefix(1);
+    }
+    if (parse_body(body, p)) readings[n_readings++] = p;
+    if (s[0] == 'b') {
+      SanPattern q;
+      q.piece = kBishop;
+      if (parse_body(s.substr(1), q)) readings[n_readings++] = q;
+    }
+  }
+  if (n_readings == 0) return error("unreadable move");
+  const auto fits = [&](const SanPattern& p, Move m) {
+    if (m.is_drop()) return false;
+    const Square from = m.from();
+    const PieceType pt = type_of(board_[from]);
+    if (p.from_file >= 0 && file_of(from) != p.from_file) return false;
+    if (p.from_rank >= 0 && rank_of(from) != p.from_rank) return false;
+    if (is_castling(m)) {
+      // Castling as the king's move (long algebraic): to its rook, or two or more files over.
+      const Square kto = make_square(m.to() > from ? 6 : 2, rank_of(from));
+      return p.from_complete() && pt == kKing && p.promo == kNoPieceType &&
+             (p.to == m.to() || (p.to == kto && std::abs(file_of(kto) - file_of(from)) > 1));
+    }
+    if (p.piece == kNoPieceType ? !p.from_complete() && pt != kPawn : pt != p.piece) return false;
+    return m.to() == p.to && promotion_of(m) == p.promo;
+  };
+  for (int r = 0; r < n_readings; ++r) {
+    const SanPattern& p = readings[r];
+    bool any = false;
+    for (const Move m : legal) any |= fits(p, m);
+    if (any || r + 1 == n_readings) return only([&](Move m) { return fits(p, m); });
+  }
+  return error("illegal move");
 }
 
 Result<Move> Position::parse_san(std::string_view in) const {
@@ -165,6 +284,8 @@ Result<Move> Position::parse_san(std::string_view in) const {
   auto error = [&](const std::string& what, const std::string& detail = {}) {
     return invalid_input(what + " \"" + std::string(in) + "\"" + detail + " in position " + fen());
   };
+  if (variant_ != Variant::kStandard) [[unlikely]]
+    return parse_variant_san(s, in);
   if (ksq == kNoSquare) return error("no legal move (the side to move has no king)");
 
   // Castling in all its spellings.
@@ -209,6 +330,7 @@ Result<Move> Position::parse_san(std::string_view in) const {
   bool missing_promotion = false;
   for (int r = 0; r < n_readings && n_found == 0; ++r) {
     const SanPattern& p = readings[r];
+    if (p.promo == kKing) continue;  // antichess's, never standard chess's
     PieceType pt = p.piece == kNoPieceType ? kPawn : p.piece;
     Bitboard candidates;
     if (p.from_complete()) {
