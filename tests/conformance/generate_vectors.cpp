@@ -83,17 +83,25 @@ WriterOptions stored(std::size_t block_games = 4096) {
 }
 
 void encode_vector(const std::string& name, const std::string& pgn, const std::string& ids, const std::string& why,
-                   std::size_t block_games = 4096, MoveCoding moves = MoveCoding::kModel) {
+                   std::size_t block_games = 4096, MoveCoding moves = MoveCoding::kModel,
+                   Variant variant = Variant::kStandard) {
   // Every game must be coded, except in the vectors about verbatim games.
   PgnReader check(memory_input(pgn), name);
-  GameBuilder b;
-  while (*check.next(b))
-    if (!b.ok() && !name.starts_with("verbatim")) {
-      std::fprintf(stderr, "vector %s: %s\n", name.c_str(), b.error().message().c_str());
+  for (std::string text; true;) {
+    PgnReader::RawGame rg;
+    if (!*check.next_raw(rg)) break;
+    GameBuilder b;
+    parse_game(rg.text, name, rg.number, rg.start, b, variant);
+    CodecStreams s;
+    Status st = b.ok() ? encode_game(b.game(), s) : Status(b.error());
+    if (!st && !name.starts_with("verbatim")) {
+      std::fprintf(stderr, "vector %s: %s\n", name.c_str(), st.error().message().c_str());
       std::exit(1);
     }
+  }
   WriterOptions o = stored(block_games);
   o.moves = moves;
+  o.variant = variant;
   const std::string pga = pack(pgn, o);
   write("encode/" + name + ".pgn", pgn);
   write("encode/" + name + ".pga", pga);
@@ -102,6 +110,11 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   std::string settings;
   if (block_games != 4096) settings = "block-games=" + std::to_string(block_games);
   if (moves == MoveCoding::kUniform) settings += (settings.empty() ? "" : ",") + std::string("moves=uniform");
+  if (variant != Variant::kStandard) {
+    std::string v = variant_name(variant);
+    for (char& c : v) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    settings += std::string(settings.empty() ? "" : ",") + "variant=" + v;
+  }
   manifest += "encode\t" + name + "\t" + (settings.empty() ? "-" : settings) + "\t" + ids + "\t" + why + "\n";
   manifest += "valid\t" + name + "\t-\t" + ids + "\tthe archive of encode/" + name + "\n";
 }
@@ -126,7 +139,7 @@ std::string framed_archive() {
   for (int i = 0; i < 12; ++i) remark += "the same engine line again, ";
   const std::string pgn = read(dir + "/encode/nested_variations.pgn") + "\n[Event \"remarks\"]\n\n1. e4 {" + remark +
                           "} e5 {" + remark + "} *\n\n" + read(dir + "/encode/verbatim.pgn") +
-                          "\n[Event \"remarks\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 {" + remark + "} e5 {" + remark +
+                          "\n[Event \"remarks\"]\n[Variant \"Seirawan\"]\n\n1. e4 {" + remark + "} e5 {" + remark +
                           "} *\n";
   WriterOptions o = stored();
   o.compress = true;
@@ -176,7 +189,7 @@ std::string with_texts_form(const std::string& pga, const std::string& form) {
   put_le(block, hash64(block), 8);
   parts.blocks[0].size = block.size();
   for (auto& field : parts.index.name_chunks) field.clear();  // (search then scans)
-  return rebuild(file_header() + block, kHeaderSize + block.size(), "", parts.index, parts.blocks);
+  return rebuild(file_header(0) + block, kHeaderSize + block.size(), "", parts.index, parts.blocks);
 }
 
 // 400 games whose tags repeat from block to block (events, players, openings, annotators) more
@@ -369,8 +382,38 @@ void encode_vectors() {
                 "[Event \"escape\"]\n\n1. e4 (\n%escape opens the variation\n1. d4) (; a line comment opens this one\n1. c4) "
                 "1... e5 *\n",
                 "REC-CMT-1 REC-LINE-1", "variations opening with an escape line (its ( ends the line before) and a line comment");
-  encode_vector("verbatim", "[Event \"crazyhouse\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 Nc6 3. N@e5 *\n",
-                "REC-HDR-1 REC-RAW-1", "a game kept verbatim (another variant), its tags stored for the index");
+  encode_vector("verbatim", "[Event \"seirawan\"]\n[Variant \"Seirawan\"]\n\n1. e4 e5 2. Nf3/E Nc6 3. Bc4/H *\n",
+                "REC-HDR-1 REC-RAW-1", "a game kept verbatim (a variant this format does not define), its tags stored for the index");
+  // Lichess's variants (format 1.1: blocks of codec 7), each game through what its rules change.
+  encode_vector("variant_crazyhouse",
+                "[Variant \"Crazyhouse\"]\n[FEN \"4k3/1P6/8/8/8/8/8/4K3[Nn] w - - 0 1\"]\n\n1. b8=Q+ Ke7 2. Qb4+ Ke6 "
+                "3. N@g5+ Kf5 4. Nf3 N@c2+ 5. Kd2 Nxb4 6. Kc3 P@e4 *\n",
+                "START-1 START-2 MOVE-ORDER-2 VAR-ZH-1",
+                "crazyhouse from a FEN with pockets: drops, a promoted queen taken back to the pocket as a pawn");
+  encode_vector("variant_untagged", "[Event \"FICS\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Bxf7+ Kxf7 5. Ng5+ Ke8 "
+                "6. P@f7+ Ke7 7. Qh5 *\n\n[Event \"FICS\"]\n[Variant \"Standard\"]\n\n1. e4 e5 *\n",
+                "REC-HDR-2 VAR-ZH-1", "crazyhouse without a Variant tag (pack --variant crazyhouse): the variant "
+                "byte; a game whose tag names standard chess follows its tag", 4096, MoveCoding::kModel,
+                Variant::kCrazyhouse);
+  encode_vector("variant_atomic", "[Variant \"Atomic\"]\n\n1. Nf3 f6 2. Nd4 Nh6 3. e3 Ng4 4. Nb5 a6 5. Nxc7 Nxf2 0-1\n",
+                "MOVE-ORDER-2 VAR-ATOMIC-1", "atomic: a capture explodes the pieces around it, then a king");
+  encode_vector("variant_antichess",
+                "[Variant \"Antichess\"]\n\n1. e3 b5 2. Bxb5 c6 3. Bxc6 Nxc6 *\n\n[Variant \"Antichess\"]\n"
+                "[FEN \"8/P7/8/8/8/8/7p/8 w - - 0 1\"]\n\n1. a8=K h1=K 2. Kb7 Kg2 *\n",
+                "MOVE-ORDER-2 VAR-ANTI-1", "antichess: captures forced, promotion to king, kingless sides");
+  encode_vector("variant_three_check",
+                "[Variant \"Three-check\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 4. Qh5+ Ke7 5. Qxe5+ 1-0\n\n"
+                "[Variant \"3check\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 +2+0\"]\n\n1. Ra8+ 1-0\n",
+                "START-2 MOVE-ORDER-2 VAR-3CHECK-1", "three-check: the third check ends the game (checks given in the FEN)");
+  encode_vector("variant_king_of_the_hill",
+                "[Variant \"King of the Hill\"]\n\n1. e4 e5 2. Ke2 d5 3. Kd3 dxe4+ 4. Kxe4 1-0\n",
+                "MOVE-ORDER-2 VAR-KOTH-1", "king of the hill: a king on e4 ends the game");
+  encode_vector("variant_racing_kings",
+                "[Variant \"Racing Kings\"]\n\n1. Kh3 Ka3 2. Kh4 Ka4 3. Kh5 Ka5 4. Kh6 Ka6 5. Kg7 Kb7 6. Kg8 Kb8 "
+                "1/2-1/2\n",
+                "START-1 MOVE-ORDER-2 VAR-RACE-1", "racing kings from its start: both kings reach the eighth rank");
+  encode_vector("variant_horde", "[Variant \"Horde\"]\n\n1. d5 e6 2. dxe6 fxe6 3. c6 dxc6 4. bxc6 Nxc6 *\n",
+                "START-1 MOVE-ORDER-2 VAR-HORDE-1", "horde from its start: white's pawns without a king");
   encode_vector("verbatim_bad_tag",
                 "[Event \"broken\"]\n[White \"Anand\"]\n[Black Carlsen]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n",
                 "REC-RAW-1", "a game kept verbatim for a malformed tag pair: the tag pairs before it are its tags");
@@ -790,7 +833,29 @@ void invalid_record_vectors() {
   CodecStreams bad = s;
   // A coded game whose tags give no start position: another variant, an invalid FEN.
   invalid_vector("record_variant_tag", archive_of({s}, {{Tag{"Variant", "crazyhouse"}}}), "Corruption", "START-1",
-                 "a coded game (not verbatim) whose Variant tag names crazyhouse");
+                 "a coded game (not verbatim) in a block of codec 6 whose Variant tag names crazyhouse");
+  invalid_vector("record_variant_unknown", archive_of({s}, {{Tag{"Variant", "seirawan"}}}), "Corruption", "START-1",
+                 "a coded game (not verbatim) whose Variant tag names a variant this format does not define");
+  {
+    // A game under a variant (codec 7): its variant byte after the header, which may name no
+    // variant (0, 8) and never one a Variant tag names too.
+    GameBuilder vb;
+    parse_game("1. e4 d5 2. exd5 Qxd5 3. P@e4 *", "x", 1, {}, vb, Variant::kCrazyhouse);
+    CodecStreams v;
+    if (!vb.ok() || !encode_game(vb.game(), v).ok() || !v.variants || static_cast<std::uint8_t>(v.structure[1]) != 1)
+      std::abort();
+    for (const std::uint8_t value : {0, 8}) {
+      CodecStreams bad_variant = v;
+      bad_variant.structure[1] = static_cast<char>(value);
+      invalid_vector("record_variant_byte_" + std::to_string(value), archive_of({bad_variant}, {{}}), "Corruption",
+                     "REC-HDR-2", "a game header's variant byte of " + std::to_string(value) + ", which names no variant");
+    }
+    invalid_vector("record_variant_byte_and_tag", archive_of({v}, {{Tag{"Variant", "Crazyhouse"}}}), "Corruption",
+                   "REC-HDR-2", "a game header's variant byte where a Variant tag names the game's variant too");
+    invalid_vector("record_variant_in_codec_6",
+                   edit_block(archive_of({v}, {{}}), [](std::string& b) { b[4] = 6; }), "Corruption", "REC-HDR-1",
+                   "a game header with its variant bit (7) in a block of codec 6, where the bit is reserved");
+  }
   invalid_vector("record_invalid_fen", archive_of({s}, {{Tag{"FEN", "8/8/8/8/8/8/8/8 w - - 0 1"}}}), "Corruption",
                  "START-1", "a coded game (not verbatim) whose FEN has no kings");
   // The game header's reserved bit, set in a whole archive (the block's directory keeps the

@@ -219,8 +219,10 @@ TEST(PgnErrors, LocatedAndTheNextGamesAreStillRead) {
       {"[Event \"2\"]\n\n( 1. e4 ) *", "f.pgn:7:1: game 2: variation '(' with no move before it to replace"},
       {"[Event \"2\"]\n\n1. e4 $300 *", "f.pgn:7:7: game 2: bad NAG \"$300\": must be $0 to $255"},
       {"[Event \"2\"]\n\n1. N@f3 *", "f.pgn:7:4: game 2: unreadable move \"N@f3\" in position " + start},
-      {"[Event \"2\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 *",
-       "f.pgn:8:1: game 2: variant \"Crazyhouse\" is not standard chess or Chess960"},
+      {"[Event \"2\"]\n[Variant \"Seirawan\"]\n\n1. e4 *",
+       "f.pgn:8:1: game 2: variant \"Seirawan\" is not one pgnarc knows the rules of"},
+      {"[Event \"2\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Q@f3 *",
+       "f.pgn:8:13: game 2: illegal move \"Q@f3\" in position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 2"},
       {"[Event \"2\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n1. e4 *",
        "f.pgn:8:1: game 2: bad FEN \"8/8/8 w - - 0 1\": field 1 (piece placement): expected 8 ranks, found 3"},
   };

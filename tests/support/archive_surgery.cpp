@@ -149,9 +149,10 @@ std::string archive_of(const std::vector<CodecStreams>& games, const std::vector
     b.streams.texts += games[g].texts;
     b.streams.raw += games[g].raw;
     b.streams.coder = games[g].coder;
+    b.streams.variants |= games[g].variants;
     b.end_game(tags[g]);
     // The block's ply count: of the games that decode (a damaged one fails before it is compared).
-    CodecCursor c{games[g].moves, games[g].structure, games[g].texts, games[g].raw, games[g].coder};
+    CodecCursor c{games[g].moves, games[g].structure, games[g].texts, games[g].raw, games[g].coder, games[g].variants};
     if (auto d = decode_game(c, tags[g]); d && !d->raw)
       for (const GameEvent& e : d->game.events) b.plies += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
   }
@@ -167,7 +168,7 @@ std::string archive_of(const std::vector<CodecStreams>& games, const std::vector
   e.size = block.size();
   e.games = b.games;
   e.summary = b.summary;
-  const std::string head = file_header() + block;
+  const std::string head = file_header(0) + block;
   return rebuild(head, head.size(), "", Index{}, {e});
 }
 

@@ -1,5 +1,6 @@
 // The main lines of a PGN file's games (for the move model's trainer and its reference test):
-// each well-formed game's start position and main-line moves, variations left out.
+// each well-formed game's start position and main-line moves, variations left out; games under
+// a variant are left out too (the move model is standard chess's).
 #pragma once
 
 #include <cstdio>
@@ -39,6 +40,7 @@ inline bool read_main_lines(const std::string& who, const std::string& path, std
     void begin_variation(SourcePos) override { ++depth_; }
     void end_variation(SourcePos) override { --depth_; }
     void end_game(std::string_view) override {
+      if (line_.start.variant() != Variant::kStandard) return;
       if (taken_ < limit_) out_.push_back(std::move(line_)), ++taken_;
     }
     bool full() const { return taken_ >= limit_; }

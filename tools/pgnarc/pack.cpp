@@ -59,6 +59,18 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
          "default) or uniform (every legal move alike: packs up to 6x and reads 3-12x faster)")
       ->check(CLI::IsMember({"model", "uniform"}))
       ->type_name("model|uniform");
+  cmd.add_option_function<std::string>(
+         "--variant",
+         [&w](const std::string& v) {
+           w.options.variant = Variant::kStandard;
+           if (v != "standard" && !variant_from_name(v, w.options.variant))
+             throw UsageError("unknown variant '" + v + "' (crazyhouse, atomic, antichess, three-check, "
+                              "king-of-the-hill, racing-kings or horde)");
+         },
+         "the rules of the games whose tags name none (a Variant tag names them): crazyhouse, atomic, "
+         "antichess, three-check, king-of-the-hill, racing-kings, horde, or standard (the default); a "
+         "game illegal under them is kept verbatim")
+      ->type_name("NAME");
   add_number(
       cmd, "--frame-kib", w.frame_kib, 0, 65536,
       "a block's comments or verbatim games larger than 2N KiB are compressed in frames of about "

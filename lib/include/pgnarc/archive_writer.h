@@ -22,6 +22,10 @@ enum class MoveCoding { kModel, kUniform };
 struct WriterOptions {
   unsigned threads = 0;                  // 0: all cores
   MoveCoding moves = MoveCoding::kModel;
+  // The rules of the games read from PGN whose tags name none (a FICS crazyhouse file has no
+  // Variant tag): the variant is kept with each such game, and a game with a Variant tag follows
+  // its tag.
+  Variant variant = Variant::kStandard;
   // Whether an existing file at the path is replaced (on finish()). false: create() fails if the
   // path exists, and finish() if a file appeared there meanwhile; nothing is then replaced.
   bool overwrite = true;

@@ -72,6 +72,9 @@ struct Game {
   std::vector<GameEvent> events;
   GameResult result = GameResult::kNone;
   std::vector<Comment> epilogue;  // comments after the termination marker
+  // The rules the game is played under when no Variant tag names them (a game read with
+  // `pgnarc pack --variant`); kStandard for every game with a Variant tag.
+  Variant variant = Variant::kStandard;
 
   bool operator==(const Game&) const = default;
 
@@ -85,10 +88,13 @@ struct Game {
 const std::string* find_tag(const std::vector<Tag>& tags, std::string_view key);
 
 // The start position the tags describe: the FEN tag if present (with or without SetUp "1"),
-// else the standard start; Chess960 when the Variant tag says so (Chess960, Fischerandom, ...)
-// or the castling rights need it. Variants other than standard chess and Chess960 fail with
-// Unsupported; a bad FEN fails with InvalidInput.
-Result<Position> start_position(const std::vector<Tag>& tags);
+// else the start of the game's rules; Chess960 when the Variant tag says so (Chess960,
+// Fischerandom, ...) or the castling rights need it; under a variant when the Variant tag names
+// one (variant_from_name), or, without a Variant tag, under `untagged`. Other Variant values
+// fail with Unsupported naming them; a bad FEN fails with InvalidInput.
+Result<Position> start_position(const std::vector<Tag>& tags, Variant untagged = Variant::kStandard);
+// The start position of `game`: its tags', under game.variant where they name no variant.
+Result<Position> start_position(const Game& game);
 
 // How a FEN gives the en passant square.
 enum class FenEnPassant : std::uint8_t {

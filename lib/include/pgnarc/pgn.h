@@ -118,9 +118,10 @@ class PgnReader {
 };
 
 // Parses one game's bytes (as found by PgnReader::next_raw) and reports it to `visitor`, exactly
-// as PgnReader::next would; `source` names the input in error messages.
+// as PgnReader::next would; `source` names the input in error messages. A game whose tags name
+// no variant is played under `untagged` (pgnarc pack --variant).
 void parse_game(std::string_view text, const std::string& source, std::uint64_t number, SourcePos start,
-                PgnVisitor& visitor);
+                PgnVisitor& visitor, Variant untagged = Variant::kStandard);
 
 // A visitor that assembles Game values; after next() returns true, either ok() and game() hold
 // the game, or error() and raw_text() say what went wrong and what the bytes were (raw_text()

@@ -57,6 +57,7 @@ struct ArchiveWriter::Impl {
   // Tag dictionary (9.9): undecided until the first blocks' tags train one (or show that none
   // pays), or until an archive copied in offers one (append); blocks made meanwhile are held.
   bool dict_decided = true;
+  bool variants = false;  // a block of the variants codec is placed: the file needs a reader of 1.1
   std::shared_ptr<const WriterDictionary> dict;
   std::vector<EncodedBlock> held;
   std::size_t held_tags = 0;
@@ -86,6 +87,7 @@ struct ArchiveWriter::Impl {
     e.games = games;
     e.first_game = stats.games;
     e.summary = summary;
+    variants |= static_cast<std::uint8_t>(bytes[4]) == kVariantsCodec;
     if (auto st = file->write(bytes); !st) return st;
     blocks.push_back(e);
     if (block_names)
@@ -354,7 +356,9 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
     scratch = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/pgnarc." + std::to_string(::getpid());
   }
   s.names = std::make_unique<NameCollector>(scratch + ".names", s.options.name_memory_bytes);
-  if (auto st = s.file->write(file_header()); !st) return st.error();
+  // The read version (2.1): 1.0 until a block of the variants codec (1.1) is placed; where the
+  // header cannot be written again at the end (a stream), 1.1 from the start.
+  if (auto st = s.file->write(file_header(s.file->rewritable() ? 0 : 1)); !st) return st.error();
   return w;
 }
 
@@ -553,6 +557,8 @@ Result<PackStats> ArchiveWriter::finish() {
   footer.blocks = s.blocks.size();
   footer.index_hash = detail::hash64(index);
   if (auto st = s.file->write(encode_footer(footer)); !st) return st.error();
+  if (s.variants && s.file->rewritable())
+    if (auto st = s.file->write_at(0, file_header(1)); !st) return st.error();
   s.stats.output_bytes = s.file->offset();
   if (auto st = s.file->commit(); !st) return st.error();
   return s.stats;

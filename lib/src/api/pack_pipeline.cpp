@@ -33,7 +33,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
   GameBuilder builder;
   for (std::size_t i = 0; i < raws.size(); ++i) {
     const auto& rg = raws[i];
-    parse_game(rg.text, source, rg.number, rg.start, builder);
+    parse_game(rg.text, source, rg.number, rg.start, builder, options.variant);
     Status st;
     if (builder.ok()) st = encode_game(builder.game(), b.streams, &out.stats);
     if (builder.ok() && st) {

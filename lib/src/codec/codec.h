@@ -29,6 +29,11 @@ namespace pgnarc {
 // predicted from the game's TimeControl, with lichess's evaluation before it ("[%eval 0.17]
 // [%clk 0:01:00]") as a number. Blocks of any other codec are refused as Unsupported.
 inline constexpr std::uint8_t kMoveCodec = 6;
+// The same codec with games under lichess's variants (format 1.1): a game's start position may
+// be a variant's (named by its Variant tag, or by a byte after its header where the tags name
+// none), and its plies are coded by the uniform coder over the variant's legal moves. A writer
+// gives it only to blocks that hold such a game, so that other blocks stay readable by 1.0.
+inline constexpr std::uint8_t kVariantsCodec = 7;
 
 // The frequencies a block's move symbols have (the block header says which).
 enum class MoveCoder : std::uint8_t {
@@ -44,6 +49,7 @@ struct CodecStreams {
   std::string raw;        // verbatim games
   std::uint64_t move_bits = 0;  // bits in `moves`
   MoveCoder coder = MoveCoder::kModel;
+  bool variants = false;  // a game under a variant was encoded: the block's codec is kVariantsCodec
 };
 
 // Figures about what was encoded, for reports and benchmarks.
@@ -71,6 +77,7 @@ struct CodecCursor {
   std::string_view texts;
   std::string_view raw;
   MoveCoder coder = MoveCoder::kModel;
+  bool variants = false;  // the block's codec is kVariantsCodec
   std::uint8_t move_bit = 0;  // the next codeword starts at this bit (0-7, most significant first) of moves[0]
 };
 

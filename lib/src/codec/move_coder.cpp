@@ -3,25 +3,29 @@
 
 namespace pgnarc::detail {
 
+void uniform_frequencies(bool ends, int moves, PlyFrequencies& out) {
+  out.end = 0;
+  out.total = 0;
+  if (!ends && moves <= 1) return;
+  const std::uint32_t total = model::kTopFrequency * static_cast<std::uint32_t>(moves);
+  for (int i = 0; i < moves; ++i) out.freq[i] = model::kTopFrequency;
+  // A constant hazard (1/257 of the moves' total), so that the codewords do not depend on the
+  // model's tables.
+  if (ends) out.end = total >> 8 ? total >> 8 : 1;
+  out.total = total + out.end;
+}
+
 void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Position& pos, const PieceTargets& t,
                      const model::History& h, PlyFrequencies& out, const std::int8_t* weights,
                      const std::uint32_t* hazard) {
   const int n = t.total;
+  if (coder == MoveCoder::kUniform) return uniform_frequencies(ends, n, out);
   out.end = 0;
   out.total = 0;
   if (!ends && n <= 1) return;
-  std::uint32_t moves = 0;
-  if (n == 0) {
-    // no move: only the end (a line of unknown length)
-  } else if (coder == MoveCoder::kUniform) {
-    for (int i = 0; i < n; ++i) out.freq[i] = model::kTopFrequency;
-    moves = model::kTopFrequency * static_cast<std::uint32_t>(n);
-  } else {
-    moves = model::frequencies(pos, t, h, out.freq, weights);
-  }
-  // The uniform coder's end: a constant hazard (1/257 of the moves' total), so that its codewords
-  // do not depend on the model's tables.
-  if (ends) out.end = coder == MoveCoder::kUniform ? (moves >> 8 ? moves >> 8 : 1) : end_frequency(moves, ply, hazard);
+  // (With no move, only the end: a line of unknown length.)
+  const std::uint32_t moves = n == 0 ? 0 : model::frequencies(pos, t, h, out.freq, weights);
+  if (ends) out.end = end_frequency(moves, ply, hazard);
   out.total = moves + out.end;
 }
 

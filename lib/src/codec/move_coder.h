@@ -38,11 +38,58 @@ inline std::uint32_t end_frequency(std::uint32_t moves, std::uint64_t ply,
   return f ? static_cast<std::uint32_t>(f) : 1u;
 }
 
+// The uniform coder's frequencies for a ply of `moves` legal moves.
+void uniform_frequencies(bool ends, int moves, PlyFrequencies& out);
+
 // Fills `out` for the position `pos` (targets `t`, model history `h`) at `ply` of a line (the
 // model's tables can be given, for the trainer).
 void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Position& pos, const PieceTargets& t,
                      const model::History& h, PlyFrequencies& out, const std::int8_t* weights = model::kWeights.data(),
                      const std::uint32_t* hazard = model::kEndHazard.data());
+
+// The legal moves of a ply as the codec sees them, in canonical order: a standard position's as
+// targets (rules/movegen.h), a variant's as a list (Position::legal_moves). A variant game's plies
+// are coded by the uniform coder whatever the block's (format specification 7.5).
+struct PlyMoves {
+  bool listed = false;  // a variant's position: `list`, else `targets`
+  bool check = false;   // the side to move is in check
+  PieceTargets targets;
+  MoveList list;
+
+  // False where a variant's position has more legal moves than a list holds (MoveList::overflow).
+  bool generate(const Position& pos) {
+    listed = pos.variant() != Variant::kStandard;
+    if (!listed) [[likely]] {
+      generate_targets(pos, targets);
+      check = targets.check;
+      return true;
+    }
+    list = pos.legal_moves();
+    check = pos.in_check();
+    return !list.overflow;
+  }
+  int count() const { return listed ? list.size : targets.total; }
+  // The index of `m`, or -1 where it is not legal.
+  int index_of(const Position& pos, Move m) const {
+    if (!listed) return index_in(pos, targets, m);
+    for (int i = 0; i < list.size; ++i)
+      if (list[i] == m) return i;
+    return -1;
+  }
+  Move at(const Position& pos, int index) const { return listed ? list[index] : move_at_index(pos, targets, index); }
+  // The SAN note of legal move `m` (san_note), and the check suffix of a move to this position.
+  std::uint8_t note(const Position& pos, Move m) const {
+    return listed ? listed_san_note(pos, list, m) : san_note(pos, targets, m);
+  }
+  int suffix() const { return check ? (count() == 0 ? kMate : kCheck) : kNoSuffix; }
+  // The frequencies of the ply's symbols: the coder's for a standard position, the uniform
+  // coder's for a variant's.
+  void frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const model::LineState& at,
+                   PlyFrequencies& out) const {
+    if (listed) uniform_frequencies(ends, list.size, out);
+    else ply_frequencies(coder, ends, ply, at.pos, targets, at.history, out);
+  }
+};
 
 // The symbol of the move at `index` (-1: the end) among `p`.
 inline PlySymbol symbol_of(const PlyFrequencies& p, int index) {

@@ -20,7 +20,9 @@ inline constexpr std::uint8_t kAnnotated = 0x08;  // null moves, comments, NAGs 
 inline constexpr std::uint8_t kHasFrame = 0x10;   // prelude and epilogue comments follow
 inline constexpr std::uint8_t kRaw = 0x20;        // a verbatim game; nothing else is set
 inline constexpr std::uint8_t kCounted = 0x40;    // the main line's plies are the PlyCount tag's
-inline constexpr std::uint8_t kReservedBits = 0x80;
+// In a block of the variants codec (kVariantsCodec) a byte follows the header: the Variant the
+// game is played under, its tags naming none (8.1); in a block of kMoveCodec the bit is reserved.
+inline constexpr std::uint8_t kVariantByte = 0x80;
 
 // Item types of a line's annotation list. A clock item is a brace comment whose text holds a
 // clock command "[%clk H:MM:SS]": the seconds are coded as a number, the text around the
@@ -75,6 +77,11 @@ inline bool take_track_bit(std::uint64_t& n) {
 // The error of a record that breaks the grammar (reading) and of a game the codec cannot
 // represent (writing).
 inline Error corrupt_record(const std::string& why) { return corruption("game record: " + why); }
+
+// The start position of a game record (8.1, START-1): its tags', under `untagged` (the header's
+// variant byte) where they name no variant; a variant's only in a block of kVariantsCodec
+// (`variants`).
+Result<Position> record_start(const std::vector<Tag>& tags, Variant untagged, bool variants);
 inline Error bad_game(const std::string& why) { return invalid_input("cannot encode game: " + why); }
 
 }  // namespace pgnarc::detail

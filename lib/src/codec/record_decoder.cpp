@@ -15,24 +15,43 @@ namespace pgnarc {
 
 using namespace detail;
 
+Result<Position> detail::record_start(const std::vector<Tag>& tags, Variant untagged, bool variants) {
+  if (untagged != Variant::kStandard && find_tag(tags, "Variant"))
+    return corrupt_record("the game header names a variant and so does a Variant tag");
+  auto s = start_position(tags, untagged);
+  if (!s) return corrupt_record("the tags give no start position: " + s.error().message());
+  if (s->variant() != Variant::kStandard && !variants)
+    return corrupt_record(std::string("the game is under the variant ") + variant_name(s->variant()) +
+                          ", which a block of codec 6 does not hold");
+  return s;
+}
+
 namespace {
 
-// The move of ply `slot` of a line at `at` (its targets `t` generated), read off `dec` with the
+// The move of ply `slot` of a line at `at` (its moves `t` generated), read off `dec` with the
 // coder's frequencies (`freq` their scratch): Move::none() at the end of a line that `ends`, or
 // Corruption where the codeword holds no move.
 Result<Move> read_ply(ArithDecoder& dec, MoveCoder coder, bool ends, std::uint64_t slot, const model::LineState& at,
-                      const PieceTargets& t, PlyFrequencies& freq) {
-  ply_frequencies(coder, ends, slot, at.pos, t, at.history, freq);
+                      const PlyMoves& t, PlyFrequencies& freq) {
+  t.frequencies(coder, ends, slot, at, freq);
   int m = 0;
   if (freq.total) {
     m = read_symbol(dec, freq);
     if (m == -2) return corrupt_record("move codeword holds no symbol here");
     if (m == -1) return Move::none();
-  } else if (t.total == 0) {
+  } else if (t.count() == 0) {
     return corrupt_record("a move is coded where there is no legal move");
   }
   if (ends && slot == kMaxPlies) return corrupt_record("more than 65536 plies in the game");
-  return move_at_index(at.pos, t, m);
+  return t.at(at.pos, m);
+}
+
+// Generates the moves of `pos` into `t`; Corruption where a variant's position has more than a
+// move list holds (no writer codes a game through one).
+Status generate(const Position& pos, PlyMoves& t) {
+  if (t.generate(pos)) [[likely]]
+    return {};
+  return corrupt_record("more than " + std::to_string(kMaxLegalMoves) + " legal moves in position " + pos.fen());
 }
 
 class DecodePolicy {
@@ -56,7 +75,7 @@ class DecodePolicy {
   };
 
   DecodePolicy(std::vector<Tag> tags, std::vector<std::uint8_t>* hints, const CodecCursor& in)
-      : tags_(std::move(tags)), hints_(hints), coder_(in.coder), records_(in.coder) {
+      : tags_(std::move(tags)), hints_(hints), coder_(in.coder), variants_(in.variants), records_(in.coder) {
     decoder_.start(in.moves, in.move_bit);
   }
 
@@ -75,10 +94,13 @@ class DecodePolicy {
   void frame_comment(int list, CommentKind kind, std::string_view text) {
     (list == 0 ? out.game.prelude : out.game.epilogue).push_back(Comment{kind, std::string(text)});
   }
-  Status main_line(Start& start) {
-    auto s = start_position(out.game.tags);
-    if (!s) return corrupt_record("the tags give no start position: " + s.error().message());
+  Status main_line(Start& start, Variant untagged) {
+    auto s = record_start(out.game.tags, untagged, variants_);
+    if (!s) return s.error();
     start = Start{*s, {}};
+    out.game.variant = untagged;
+    // A variant's plies have the uniform coder's frequencies (7.5).
+    if (s->variant() != Variant::kStandard) coder_ = MoveCoder::kUniform;
     return {};
   }
   void null_move(Line& line, std::uint32_t ply) { line.nulls.push_back(ply); }
@@ -139,8 +161,12 @@ class DecodePolicy {
     std::vector<std::uint8_t> notes;
     if (auto st = read_moves(line.nulls, start, plies, direct, read, notes); !st) return st;
     if (direct) return {};
-    if (line.records)
+    if (line.records) {
+      // (A writer gives no records to a variant's game: their values are coded against the
+      // move model's moves.)
+      if (start.pos.variant() != Variant::kStandard) return corrupt_record("a record comment in a variant's game");
       if (auto st = read_records(items, start, read); !st) return st;
+    }
     events.reserve(events.size() + read.size() + items.size());
     Start at = start, prev = start;
     std::size_t next_item = 0;
@@ -227,14 +253,14 @@ class DecodePolicy {
     }
     Start at = start;
     const Position& pos = at.pos;
-    PieceTargets targets;
+    PlyMoves targets;
     PlyFrequencies freq;
     std::size_t next_null = 0;
     // The hint of the last move waits for the position after it, which gives its check suffix.
     std::size_t pending = kNoHint;
     const auto settle = [&] {
       if (pending == kNoHint) return;
-      (*hint_out)[pending] = static_cast<std::uint8_t>((*hint_out)[pending] | san_suffix(targets) << 2);
+      (*hint_out)[pending] = static_cast<std::uint8_t>((*hint_out)[pending] | targets.suffix() << 2);
       pending = kNoHint;
     };
     for (std::uint64_t slot = 0;; ++slot) {
@@ -242,7 +268,7 @@ class DecodePolicy {
       if (next_null < nulls.size() && nulls[next_null] == slot) {
         ++next_null;
         if (pending != kNoHint) {
-          generate_targets(pos, targets);
+          if (auto st = generate(pos, targets); !st) return st;
           settle();
         }
         if (direct) events.push_back(GameEvent::null_move());
@@ -251,7 +277,7 @@ class DecodePolicy {
         at.play_null();
         continue;
       }
-      generate_targets(pos, targets);
+      if (auto st = generate(pos, targets); !st) return st;
       settle();
       const Result<Move> read_move = read_ply(decoder_, coder_, ends, slot, at, targets, freq);
       if (!read_move) return read_move.error();
@@ -259,14 +285,14 @@ class DecodePolicy {
       const Move move = *read_move;
       if (hint_out) {
         pending = hint_out->size();
-        hint_out->push_back(san_note(pos, targets, move));
+        hint_out->push_back(targets.note(pos, move));
       }
       if (direct) events.emplace_back().move = move;  // a default event is a move
       else read.push_back(move);
       at.play(move);
     }
     if (pending != kNoHint) {
-      generate_targets(pos, targets);
+      if (auto st = generate(pos, targets); !st) return st;
       settle();
     }
     return {};
@@ -305,6 +331,7 @@ class DecodePolicy {
   int track_form_ = 0;
   std::string eval_text_;
   MoveCoder coder_;
+  bool variants_;         // the block's codec holds variants' games
   ArithDecoder decoder_;  // the game's codeword
   RecordModel records_;   // the game's record comments
 };
@@ -322,7 +349,7 @@ class ScanPolicy {
   static constexpr const char* kStop = "scan stopped";
 
   ScanPolicy(std::vector<Tag> tags, const std::function<bool(const Position&, Move)>& visit, const CodecCursor& in)
-      : tags_(std::move(tags)), visit_(visit), coder_(in.coder) {
+      : tags_(std::move(tags)), visit_(visit), coder_(in.coder), variants_(in.variants) {
     decoder_.start(in.moves, in.move_bit);
   }
   bool raw = false, stopped = false;
@@ -332,10 +359,11 @@ class ScanPolicy {
   void begin_game(GameResult r) { result = r; }
   const std::vector<Tag>& tags() const { return tags_; }
   void frame_comment(int, CommentKind, std::string_view) {}
-  Status main_line(Start& start) {
-    auto s = start_position(tags_);
-    if (!s) return corrupt_record("the tags give no start position: " + s.error().message());
+  Status main_line(Start& start, Variant untagged) {
+    auto s = record_start(tags_, untagged, variants_);
+    if (!s) return s.error();
     start = Start{*s, {}};
+    if (s->variant() != Variant::kStandard) coder_ = MoveCoder::kUniform;
     return {};
   }
   void null_move(Line& line, std::uint32_t ply) { line.nulls.push_back(ply); }
@@ -360,7 +388,7 @@ class ScanPolicy {
         at.play_null();
         continue;
       }
-      generate_targets(at.pos, targets_);
+      if (auto st = generate(at.pos, targets_); !st) return st;
       const Result<Move> read_move = read_ply(decoder_, coder_, ends, slot, at, targets_, freq_);
       if (!read_move) return read_move.error();
       if (read_move->is_none()) break;
@@ -381,8 +409,9 @@ class ScanPolicy {
   std::vector<Tag> tags_;
   const std::function<bool(const Position&, Move)>& visit_;
   MoveCoder coder_;
+  bool variants_;
   ArithDecoder decoder_;
-  PieceTargets targets_;
+  PlyMoves targets_;
   PlyFrequencies freq_;
 };
 

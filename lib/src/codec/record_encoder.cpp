@@ -61,8 +61,9 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   std::vector<Item> items;
   model::LineState at = start, prev = start;
   const Position& pos = at.pos;
+  const bool variant = pos.variant() != Variant::kStandard;
   std::uint32_t slot = 0;
-  PieceTargets targets;
+  PlyMoves moves;
   // An annotated line keeps its positions (states[s] after s plies) and moves for its records.
   std::vector<model::LineState> states;
   std::vector<Move> line_moves;
@@ -71,12 +72,12 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     const GameEvent& e = events[i];
     switch (e.type) {
       case GameEvent::kMove: {
-        detail::generate_targets(pos, targets);
-        const int index = detail::index_in(pos, targets, e.move);
+        if (!moves.generate(pos)) return bad_game("more than " + std::to_string(kMaxLegalMoves) + " legal moves in position " + pos.fen());
+        const int index = moves.index_of(pos, e.move);
         if (index < 0) return bad_game("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
-        ply_frequencies(out.coder, ends, slot, pos, targets, at.history, freq);
+        moves.frequencies(out.coder, ends, slot, at, freq);
         if (freq.total) symbols.push_back(symbol_of(freq, index));
-        if (stats && targets.total > 1) stats->log2_legal_moves += std::log2(static_cast<double>(targets.total));
+        if (stats && moves.count() > 1) stats->log2_legal_moves += std::log2(static_cast<double>(moves.count()));
         if (variation_follows(events, i + 1, end)) prev = at;
         at.play(e.move);
         ++slot;
@@ -127,8 +128,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   if (depth == 0 && stats) stats->mainline_plies += slot;
 
   if (ends) {
-    detail::generate_targets(pos, targets);
-    ply_frequencies(out.coder, ends, slot, pos, targets, at.history, freq);
+    if (!moves.generate(pos)) return bad_game("more than " + std::to_string(kMaxLegalMoves) + " legal moves in position " + pos.fen());
+    moves.frequencies(out.coder, ends, slot, at, freq);
     symbols.push_back(symbol_of(freq, -1));
     return {};
   }
@@ -174,7 +175,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     // comment is a record if it splits as one (split here, not for the track's clocks), else a
     // comment.
     const bool clock = it.type == kClock && it.clock.form == 0;
-    it.record = (it.type == kBrace || (it.type == kClock && !clock)) &&
+    // (A variant's positions have no records: their moves are not the move model's.)
+    it.record = !variant && (it.type == kBrace || (it.type == kClock && !clock)) &&
                 split_record(*it.text, it.slot > 0 ? &states[it.slot - 1].pos : nullptr, states[it.slot].pos,
                              it.split) &&
                 records.model.admit(it.split);
@@ -240,8 +242,13 @@ Status encode_game_with_record_work(const Game& game, CodecStreams& out, std::ui
 }
 
 static Status encode_game_within(const Game& game, CodecStreams& out, std::uint64_t record_work, CodecStats* stats) {
-  auto start = start_position(game.tags);
+  auto start = start_position(game);
   if (!start) return bad_game(start.error().message());
+  const Variant variant = start->variant();
+  // The variant by a byte after the header (8.1) where no Variant tag names it.
+  const bool variant_byte = variant != Variant::kStandard && !game.tag("Variant");
+  if (game.variant != Variant::kStandard && game.tag("Variant"))
+    return bad_game("the game has a Variant tag and another variant besides");
   bool annotated = false;
   for (const GameEvent& e : game.events) annotated |= e.type != GameEvent::kMove;
   const bool frame = !game.prelude.empty() || !game.epilogue.empty();
@@ -249,12 +256,13 @@ static Status encode_game_within(const Game& game, CodecStreams& out, std::uint6
   const bool counted = tag_ply_count(game.tags) == static_cast<std::uint64_t>(game.mainline_plies());
   // Encode into scratch streams first so that a failure leaves `out` untouched.
   CodecStreams s;
-  s.coder = out.coder;
+  s.coder = variant != Variant::kStandard ? MoveCoder::kUniform : out.coder;
   // The result as the Result tag's when they agree (8.1): the tag already holds it.
   const bool tagged = game.result != GameResult::kNone && tag_result(game.tags) == game.result;
   const std::uint8_t result = tagged ? kResultTagged : static_cast<std::uint8_t>(game.result);
-  put_u8(s.structure, static_cast<std::uint8_t>(result | (annotated ? kAnnotated : 0) |
-                                                (frame ? kHasFrame : 0) | (counted ? kCounted : 0)));
+  put_u8(s.structure, static_cast<std::uint8_t>(result | (annotated ? kAnnotated : 0) | (frame ? kHasFrame : 0) |
+                                                (counted ? kCounted : 0) | (variant_byte ? kVariantByte : 0)));
+  if (variant_byte) put_u8(s.structure, static_cast<std::uint8_t>(variant));
   if (frame) {
     put_comments(game.prelude, s);
     put_comments(game.epilogue, s);
@@ -262,7 +270,7 @@ static Status encode_game_within(const Game& game, CodecStreams& out, std::uint6
   CodecStats local;
   const ClockBasis basis = clock_basis(game.tags);
   std::vector<PlySymbol> symbols;
-  GameRecords records(out.coder, record_work);
+  GameRecords records(s.coder, record_work);
   if (auto st = encode_line(game.events, 0, game.events.size(), {*start, {}}, annotated, counted, 0, basis, records, s,
                             symbols, &local);
       !st)
@@ -272,6 +280,7 @@ static Status encode_game_within(const Game& game, CodecStreams& out, std::uint6
   coder.finish();
   out.structure += s.structure;
   out.texts += s.texts;
+  out.variants |= variant != Variant::kStandard;
   if (stats) {
     ++stats->games;
     stats->plies += local.plies;

@@ -28,7 +28,8 @@ namespace pgnarc::detail {
 //   void begin_game(GameResult result);
 //   const std::vector<Tag>& tags() const;      // the game's
 //   void frame_comment(int list, CommentKind kind, std::string_view text);   // 0 prelude, 1 epilogue
-//   Status main_line(Start& start);            // after the frame comments
+//   Status main_line(Start& start, Variant untagged);  // after the frame comments; `untagged`
+//                                              // is the header's variant byte (8.1) or kStandard
 //   void null_move(Line&, std::uint32_t ply);
 //   void begin_track(Line&, std::uint64_t plies);
 //   bool track_clock(std::uint64_t slot, std::uint64_t symbol, int form);  // false: out of range
@@ -89,7 +90,7 @@ class RecordWalker {
   Status game() {
     std::uint8_t header;
     if (!structure_.u8(header)) return corrupt_record("structure stream ends before the game header");
-    if (header & kReservedBits) return corrupt_record("reserved bits set in game header");
+    if ((header & kVariantByte) && !in_.variants) return corrupt_record("reserved bits set in game header");
     if (header & kRaw) {
       if (header != kRaw) return corrupt_record("raw game header with other bits set");
       std::string_view text;
@@ -106,6 +107,13 @@ class RecordWalker {
     } else if (result > GameResult::kUnknown) {
       return corrupt_record("reserved result value");
     }
+    Variant untagged = Variant::kStandard;
+    if (header & kVariantByte) {
+      std::uint8_t v;
+      if (!structure_.u8(v)) return corrupt_record("structure stream ends before the game's variant");
+      if (v == 0 || v >= kVariantCount) return corrupt_record("reserved variant " + std::to_string(v) + " in game header");
+      untagged = static_cast<Variant>(v);
+    }
     policy_.begin_game(result);
     if (header & kHasFrame)
       for (int list = 0; list < 2; ++list)
@@ -117,7 +125,7 @@ class RecordWalker {
         return corrupt_record("game header counts its plies by a PlyCount tag the game does not have");
     }
     Start start{};
-    if (auto st = policy_.main_line(start); !st) return st;
+    if (auto st = policy_.main_line(start, untagged); !st) return st;
     return line(start, (header & kAnnotated) != 0, 0, counted);
   }
 

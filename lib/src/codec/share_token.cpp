@@ -19,8 +19,11 @@ constexpr unsigned kSetUp = 4, kChess960 = 8;
 }  // namespace
 
 Result<std::string> encode_token(const Game& game) {
-  auto start = start_position(game.tags);
+  auto start = start_position(game);
   if (!start) return invalid_input("no start position to share: " + start.error().message());
+  if (start->variant() != Variant::kStandard)
+    return unsupported(std::string("share tokens hold games of standard chess and Chess960, not of ") +
+                       variant_name(start->variant()));
   const bool set_up = game.tag("FEN") != nullptr;
   std::vector<PlySymbol> symbols;
   if (set_up) {

@@ -191,6 +191,20 @@ Status AtomicFile::write(std::string_view bytes) {
   return {};
 }
 
+Status AtomicFile::write_at(std::uint64_t offset, std::string_view bytes) {
+  if (!rewritable() || offset + bytes.size() > offset_) return io_error("cannot write " + written_path() + " again");
+  while (!bytes.empty()) {
+    const ssize_t n = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return io_error("cannot write " + written_path() + ": " + errno_text());
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+    offset += static_cast<std::uint64_t>(n);
+  }
+  return {};
+}
+
 Status AtomicFile::commit() {
   // Pipes, terminals and devices cannot be synced (EINVAL); what they were given is written.
   if (::fsync(fd_) != 0 && !(temp_path_.empty() && (errno == EINVAL || errno == EROFS || errno == ENOTSUP)))

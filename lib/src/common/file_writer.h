@@ -34,6 +34,11 @@ class AtomicFile {
 
   // Appends `bytes`; fails with IO naming the file written.
   Status write(std::string_view bytes);
+  // Whether bytes already written can be written again (write_at): a temporary file can, a
+  // stream written directly (standard output, a FIFO) cannot.
+  bool rewritable() const { return !temp_path_.empty(); }
+  // Writes `bytes` again at `offset` (bytes written before, rewritable() only); fails with IO.
+  Status write_at(std::uint64_t offset, std::string_view bytes);
   // Bytes written so far: the offset of the next write.
   std::uint64_t offset() const { return offset_; }
   // Syncs and closes the file, renames a temporary file to the target and syncs its directory.

@@ -199,7 +199,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
     data += stored;
   }
   std::string block(kBlockMagic, 4);
-  block += static_cast<char>(kMoveCodec);
+  block += static_cast<char>(streams.variants ? kVariantsCodec : kMoveCodec);
   block += static_cast<char>(kSections);
   block += static_cast<char>(kBlockLayout);
   block += static_cast<char>(streams.coder);

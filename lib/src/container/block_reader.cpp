@@ -27,7 +27,9 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
   const auto codec = static_cast<std::uint8_t>(b[4]);
   const std::string later = ", which format " + std::to_string(kVersionMajor) + "." + std::to_string(kVersionMinor) +
                             " does not define (block byte ";
-  if (codec != kMoveCodec) return unsupported(where + ": move codec " + std::to_string(codec) + later + "4)");
+  if (codec != kMoveCodec && codec != kVariantsCodec)
+    return unsupported(where + ": move codec " + std::to_string(codec) + later + "4)");
+  out.variants = codec == kVariantsCodec;
   const auto section_count = static_cast<std::uint8_t>(b[5]);
   if (section_count < kSections) return bad("section count below 5", 5);
   out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
@@ -184,6 +186,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   if (auto st = read_block_sizes(b, where, sizes); !st) return st;
   out.games = sizes.games;
   out.coder = sizes.coder;
+  out.variants = sizes.variants;
   std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
   std::copy(sizes.stored, sizes.stored + kSections, out.stored);
   std::copy(sizes.raw, sizes.raw + kSections, out.raw);
@@ -282,7 +285,7 @@ CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounde
     return bounded ? stream.substr(start, block.directory.group_start[i][k + 1] - start) : stream.substr(start);
   };
   return CodecCursor{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
-                     from(3, block.sections[kRaw]), block.coder};
+                     from(3, block.sections[kRaw]), block.coder, block.variants};
 }
 
 Status check_group_end(const DecodedBlock& block, std::uint32_t j, CodecCursor& c, const std::string& where) {

@@ -44,6 +44,7 @@ struct DecodedBlock {
   const PlayerNames* players = nullptr;
   std::uint32_t games = 0;
   MoveCoder coder = MoveCoder::kModel;  // of the block's move codewords
+  bool variants = false;                 // its codec is kVariantsCodec
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};  // each section's sizes, as the table gives them
   std::string sections[kSections];
@@ -54,7 +55,7 @@ struct DecodedBlock {
   std::string_view structure_stream() const { return std::string_view(sections[kStructure]).substr(directory.bytes); }
   // The streams of the whole block.
   CodecCursor cursor() const {
-    return CodecCursor{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw], coder};
+    return CodecCursor{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw], coder, variants};
   }
 };
 
@@ -97,6 +98,7 @@ Status count_block(std::string_view bytes, const std::string& where, DecodedBloc
 struct BlockSizes {
   std::uint32_t games = 0;
   MoveCoder coder = MoveCoder::kModel;
+  bool variants = false;  // its codec is kVariantsCodec
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};
   // Where the five sections' bytes begin: after the section table, whose entries past the fifth

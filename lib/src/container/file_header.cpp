@@ -12,14 +12,13 @@ using detail::get_le;
 using detail::hash64;
 using detail::put_le;
 
-std::string file_header() {
+std::string file_header(std::uint8_t read_minor) {
   std::string h(kFileMagic, 8);
   // The write version, then the read version: what a reader must implement to read the file.
-  // This library uses nothing a later minor version adds, so both are its own.
-  for (int k = 0; k < 2; ++k) {
-    h += static_cast<char>(kVersionMajor);
-    h += static_cast<char>(kVersionMinor);
-  }
+  h += static_cast<char>(kVersionMajor);
+  h += static_cast<char>(kVersionMinor);
+  h += static_cast<char>(kVersionMajor);
+  h += static_cast<char>(read_minor);
   put_le(h, 0, 4);         // flags: all reserved
   put_le(h, 0, 8);         // reserved
   put_le(h, 0, 4);         // reserved

@@ -10,8 +10,9 @@
 
 namespace pgnarc::container {
 
-// The 32-byte header this library writes.
-std::string file_header();
+// The 32-byte header this library writes, its read version 1.`read_minor` (2.1: the oldest
+// version that defines everything the file uses).
+std::string file_header(std::uint8_t read_minor);
 // The header's two versions (9.2).
 struct FileVersions {
   FormatVersion write, read;

@@ -43,7 +43,7 @@ int progress(const Position& p) {
 }
 
 void add_filter_keys(const Game& game, std::vector<std::uint64_t>& keys) {
-  auto start = start_position(game.tags);
+  auto start = start_position(game);
   if (!start) return;
   Position pos = *start;
   const std::size_t before = keys.size();

@@ -11,8 +11,10 @@ void GameBuilder::begin_game(std::uint64_t, SourcePos) {
 void GameBuilder::tag(std::string_view key, std::string_view value, SourcePos) {
   game_.tags.push_back(Tag{std::string(key), std::string(value)});
 }
-void GameBuilder::begin_movetext(const Position&, SourcePos) {
+void GameBuilder::begin_movetext(const Position& start, SourcePos) {
   in_movetext_ = true;
+  // The rules the tags do not name (parse_game's `untagged`) are the game's own.
+  if (!game_.tag("Variant")) game_.variant = start.variant();
   // A prelude is what stands before the tags; a game without tags has none, and its leading
   // comments belong to the movetext (so that writing and reading again gives the same game).
   if (game_.tags.empty() && !game_.prelude.empty()) {

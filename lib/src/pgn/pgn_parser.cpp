@@ -28,8 +28,8 @@ int symbol_nag(std::string_view s) {
 class GameParser {
  public:
   GameParser(std::string_view text, const std::string& source, std::uint64_t game_number,
-             SourcePos start, PgnVisitor& v)
-      : g_(text), source_(source), game_(game_number), line_(start.line), v_(v) {
+             SourcePos start, PgnVisitor& v, Variant untagged)
+      : g_(text), source_(source), game_(game_number), line_(start.line), v_(v), untagged_(untagged) {
     line_start_ = -static_cast<std::int64_t>(start.column - 1);
   }
 
@@ -76,7 +76,7 @@ class GameParser {
   MaybeError start_movetext(SourcePos at) {
     if (movetext_) return std::nullopt;
     movetext_ = true;
-    auto start = start_position(tags_);
+    auto start = start_position(tags_, untagged_);
     if (!start) return fail(at, start.error().message(), start.error().code());
     walker_.emplace(*start);
     v_.begin_movetext(*start, at);
@@ -287,6 +287,7 @@ class GameParser {
   std::uint64_t line_;
   std::int64_t line_start_;
   PgnVisitor& v_;
+  Variant untagged_;  // the rules of a game whose tags name none
   std::vector<Tag> tags_;
   std::optional<GameWalker> walker_;
   bool movetext_ = false;
@@ -298,9 +299,9 @@ class GameParser {
 }  // namespace
 
 void parse_game(std::string_view text, const std::string& source, std::uint64_t number, SourcePos start,
-                PgnVisitor& visitor) {
+                PgnVisitor& visitor, Variant untagged) {
   visitor.begin_game(number, start);
-  GameParser(text, source, number, start, visitor).run();
+  GameParser(text, source, number, start, visitor, untagged).run();
 }
 
 }  // namespace pgnarc

@@ -216,7 +216,7 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, 
   }
   if (!game.tags.empty()) out += '\n';
 
-  auto start = start_position(game.tags);
+  auto start = start_position(game);
   if (!start) return start.error();
   Walker walker(*start);
   // The movetext goes straight to `out` (it starts a line: after the tags' empty line, or at

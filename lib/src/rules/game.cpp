@@ -44,7 +44,9 @@ std::string lower(std::string_view s) {
 
 }  // namespace
 
-Result<Position> start_position(const std::vector<Tag>& tags) {
+Result<Position> start_position(const Game& game) { return start_position(game.tags, game.variant); }
+
+Result<Position> start_position(const std::vector<Tag>& tags, Variant untagged) {
   const std::string* fen = nullptr;
   const std::string* variant = nullptr;
   for (const Tag& t : tags) {
@@ -52,22 +54,24 @@ Result<Position> start_position(const std::vector<Tag>& tags) {
     else if (t.key == "Variant" && !variant) variant = &t.value;
   }
   bool chess960 = false;
+  Variant rules = variant ? Variant::kStandard : untagged;
   if (variant) {
     const std::string v = lower(*variant);
     if (v == "chess960" || v == "chess 960" || v == "fischerandom" || v == "fischer random" ||
         v == "fischerrandom" || v == "frc" || v == "960" || v == "chess960 (fischer random)") {
       chess960 = true;
     } else if (!(v.empty() || v == "standard" || v == "chess" || v == "normal" || v == "from position" ||
-                 v == "fromposition" || v == "orthodox")) {
-      return unsupported("variant \"" + *variant + "\" is not standard chess or Chess960");
+                 v == "fromposition" || v == "orthodox") &&
+               !variant_from_name(v, rules)) {
+      return unsupported("variant \"" + *variant + "\" is not one pgnarc knows the rules of");
     }
   }
   if (!fen) {
-    Position p;
+    Position p = rules == Variant::kStandard ? Position() : Position::start(rules);
     p.set_chess960(chess960);
     return p;
   }
-  return Position::from_fen(*fen, chess960);
+  return Position::from_fen(*fen, chess960, rules);
 }
 
 namespace {
@@ -92,7 +96,7 @@ Square fen_ep_field(std::string_view fen) {
 
 Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep) {
   if (plies < 0) return invalid_input("no position before the start (" + std::to_string(plies) + " plies)");
-  auto start = start_position(game.tags);
+  auto start = start_position(game);
   if (!start) return start.error();
   Position pos = *start;
   Square double_step = kNoSquare;

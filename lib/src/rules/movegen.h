@@ -110,6 +110,8 @@ inline int note_suffix(std::uint8_t note) { return note >> 2 & 3; }
 inline bool note_capture(std::uint8_t note) { return note >> 4 & 1; }
 inline PieceType note_piece(std::uint8_t note) { return static_cast<PieceType>(note >> 5); }
 std::uint8_t san_note(const Position& pos, const PieceTargets& t, Move m);
+// The same for a variant's position from its legal moves (a drop's piece is the one it drops).
+std::uint8_t listed_san_note(const Position& pos, const MoveList& legal, Move m);
 
 // Attackers of either color on `s` given occupancy `occ`.
 Bitboard attackers_to(const Position& pos, Square s, Bitboard occ);

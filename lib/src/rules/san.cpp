@@ -79,7 +79,11 @@ char* write_san(Move m, PieceType pt, bool capture, int disambiguation, int suff
     *p++ = static_cast<char>('a' + file_of(q));
     *p++ = static_cast<char>('1' + rank_of(q));
   };
-  if (m.kind() == Move::kCastling) {
+  if (m.is_drop()) {
+    *p++ = kPieceLetters[m.drop_piece()];
+    *p++ = '@';
+    square(to);
+  } else if (is_castling(m)) {
     for (const char* c = to > from ? "O-O" : "O-O-O"; *c; ++c) *p++ = *c;
   } else if (pt == kPawn) {
     if (capture) {
@@ -87,9 +91,9 @@ char* write_san(Move m, PieceType pt, bool capture, int disambiguation, int suff
       *p++ = 'x';
     }
     square(to);
-    if (m.kind() == Move::kPromotion) {
+    if (m.kind() == Move::kPromotion || m.is_king_promotion()) {
       *p++ = '=';
-      *p++ = kPieceLetters[m.promotion()];
+      *p++ = kPieceLetters[promotion_of(m)];
     }
   } else {
     *p++ = kPieceLetters[pt];
@@ -106,7 +110,20 @@ char* write_san(Move m, PieceType pt, bool capture, int disambiguation, int suff
 namespace {
 bool is_capture(const Position& pos, Move m) {
   // (Castling is written as the king taking its own rook; it is not a capture.)
-  return m.kind() != Move::kCastling && (pos.piece_on(m.to()) != kNoPiece || m.kind() == Move::kEnPassant);
+  return !is_castling(m) && (pos.piece_on(m.to()) != kNoPiece || m.kind() == Move::kEnPassant);
+}
+
+// The other legal moves of `legal` that a piece of `m`'s type makes to `m`'s square (antichess may
+// have several kings: every piece but a pawn is told apart from its rivals).
+int listed_disambiguation(const Position& pos, const MoveList& legal, Move m) {
+  const PieceType pt = type_of(pos.piece_on(m.from()));
+  if (m.is_drop() || is_castling(m) || pt == kPawn) return 0;
+  Bitboard rivals = 0;
+  for (const Move o : legal)
+    if (!o.is_drop() && !is_castling(o) && o.to() == m.to() && o.from() != m.from() &&
+        type_of(pos.piece_on(o.from())) == pt)
+      rivals |= bb(o.from());
+  return san_disambiguation(m.from(), rivals);
 }
 }  // namespace
 
@@ -120,40 +137,21 @@ std::uint8_t san_note(const Position& pos, const PieceTargets& t, Move m) {
                                    type_of(pos.piece_on(m.from())) << 5);
 }
 
+std::uint8_t listed_san_note(const Position& pos, const MoveList& legal, Move m) {
+  const PieceType pt = m.is_drop() ? m.drop_piece() : type_of(pos.piece_on(m.from()));
+  return static_cast<std::uint8_t>(listed_disambiguation(pos, legal, m) | is_capture(pos, m) << 4 | pt << 5);
+}
+
 }  // namespace detail
 
 std::string Position::san(Move m) const {
   if (variant_ != Variant::kStandard) [[unlikely]] {
-    std::string s;
-    if (m.is_drop()) {
-      s += kPieceLetters[m.drop_piece()];
-      s += '@';
-      s += square_name(m.to());
-    } else {
-      const PieceType pt = type_of(board_[m.from()]);
-      const bool capture = !is_castling(m) && (board_[m.to()] != kNoPiece || m.kind() == Move::kEnPassant);
-      int disambiguation = 0;
-      if (pt != kPawn && !is_castling(m)) {
-        // Antichess may have several kings: every piece but a pawn is told apart from its rivals.
-        Bitboard rivals = 0;
-        for (const Move o : legal_moves())
-          if (!o.is_drop() && !is_castling(o) && o.to() == m.to() && o.from() != m.from() &&
-              type_of(board_[o.from()]) == pt)
-            rivals |= bb(o.from());
-        disambiguation = san_disambiguation(m.from(), rivals);
-      }
-      char buf[kMaxSanLength];
-      if (m.is_king_promotion()) {
-        s.append(buf, write_san(Move(m.from(), m.to()), kPawn, capture, 0, kNoSuffix, buf));
-        s += "=K";
-      } else {
-        s.append(buf, write_san(m, pt, capture, disambiguation, kNoSuffix, buf));
-      }
-    }
+    const std::uint8_t note = listed_san_note(*this, legal_moves(), m);
     Position after = *this;
     after.play_variant(m);
-    if (after.in_check()) s += after.legal_move_count() == 0 ? '#' : '+';
-    return s;
+    const int suffix = after.in_check() ? (after.legal_move_count() == 0 ? kMate : kCheck) : kNoSuffix;
+    char buf[kMaxSanLength];
+    return std::string(buf, write_san(m, note_piece(note), note_capture(note), note_disambiguation(note), suffix, buf));
   }
   // Rivals: other pieces of the same type that can legally reach the target.
   int disambiguation = 0;
