@@ -13,10 +13,10 @@
 
 namespace pgnarc::cli {
 
-Result<Position> parse_position_arg(const std::string& fen, const std::string& moves) {
-  Position pos;
+Result<Position> parse_position_arg(const std::string& fen, const std::string& moves, Variant variant) {
+  Position pos = Position::start(variant);
   if (!fen.empty()) {
-    auto p = Position::from_fen(fen);
+    auto p = Position::from_fen(fen, false, variant);
     if (!p) return invalid_input("--position: " + p.error().message());
     pos = *p;
   }

@@ -8,10 +8,11 @@
 
 namespace pgnarc::cli {
 
-// The position of `fen` (empty: the standard start) after the SAN moves of `moves` (separated
-// by spaces; move numbers like "1." and "1..." are skipped). A bad FEN or move is InvalidInput
-// naming the option (--position, --moves) and the reason.
-Result<Position> parse_position_arg(const std::string& fen, const std::string& moves);
+// The position of `fen` (empty: the start) under `variant` after the SAN moves of `moves`
+// (separated by spaces; move numbers like "1." and "1..." are skipped). A bad FEN or move is
+// InvalidInput naming the option (--position, --moves) and the reason.
+Result<Position> parse_position_arg(const std::string& fen, const std::string& moves,
+                                    Variant variant = Variant::kStandard);
 
 // archive.find_position with a progress line; unless --quiet, says on stderr how many games
 // kept verbatim were not searched.

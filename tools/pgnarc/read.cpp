@@ -181,7 +181,7 @@ int find(FindArgs& a) {
   }
   std::optional<Position> target;
   if (!a.position.empty()) {
-    auto p = parse_position_arg(a.position, {});
+    auto p = parse_position_arg(a.position, {}, a.query.variant.value_or(Variant::kStandard));
     if (!p) return report(p.error());
     target = *p;
   }
@@ -330,6 +330,21 @@ Run declare_find(CLI::App& cmd) {
         return {};
       });
   add_filter(cmd, *a, "--eco", "E", q.eco, "the ECO code's prefix, in either case (B, b9, B90)");
+  a->one_value.push_back(
+      cmd.add_option_function<std::string>(
+             "--variant",
+             [&q](const std::string& v) {
+               Variant named = Variant::kStandard;
+               if (v != "standard" && !variant_from_name(v, named))
+                 throw UsageError("unknown variant '" + v + "' (standard, crazyhouse, atomic, antichess, three-check, "
+                                  "king-of-the-hill, racing-kings or horde)");
+               q.variant = named;
+             },
+             "the game is played under these rules: standard (with Chess960), crazyhouse, atomic, antichess, "
+             "three-check, king-of-the-hill, racing-kings or horde, by its Variant tag or as it was packed "
+             "(pack --variant); with --position, its FEN is read under them")
+          ->group("filters")
+          ->type_name("NAME"));
   for (const char* name : {"--date-from", "--date-to"}) {
     const bool from = name == std::string_view("--date-from");
     add_filter(cmd, *a, name, "D", from ? q.date_from : q.date_to,

@@ -239,14 +239,16 @@ class Position {
   Bitboard promoted_ = 0;            // crazyhouse: promoted pieces
 };
 
-// Whether `a` and `b` are the same position as a position search compares them: the same pieces
-// on the same squares, side to move and castling rights, and the same en passant square where
-// an en passant capture is legal (legal_ep_square); move counters and the Chess960 flag aside.
+// Whether `a` and `b` are the same position as a position search compares them: the same
+// variant, pieces on the same squares, side to move and castling rights, pockets and checks to
+// give, and the same en passant square where an en passant capture is legal (legal_ep_square);
+// move counters, crazyhouse's promoted marks and the Chess960 flag aside.
 bool same_position(const Position& a, const Position& b);
 
 // Whether play from `from` can still reach `to`'s pieces and castling rights as far as what
-// never comes back tells: a castling right, a side's number of pieces, and a pawn on its start
-// rank (pawns never move back). False means no line from `from` reaches `to`.
+// never comes back tells: the variant, a castling right, a side's number of pieces, and a pawn on
+// its start rank (pawns never move back; but for crazyhouse's drops, and horde's first-rank
+// pawns). False means no line from `from` reaches `to`.
 bool may_still_reach(const Position& from, const Position& to);
 
 inline void Position::play(Move m) {

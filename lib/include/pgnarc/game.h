@@ -87,6 +87,11 @@ struct Game {
 // The value of the first of `tags` named `key`, or nullptr.
 const std::string* find_tag(const std::vector<Tag>& tags, std::string_view key);
 
+// The rules a Variant tag's value names, as start_position reads it: standard chess for the
+// names of standard chess (Standard, From Position, ...) and of Chess960 (`chess960` says which),
+// else a variant (variant_from_name); false for any other value.
+bool variant_of_tag(std::string_view value, Variant& out, bool* chess960 = nullptr);
+
 // The start position the tags describe: the FEN tag if present (with or without SetUp "1"),
 // else the start of the game's rules; Chess960 when the Variant tag says so (Chess960,
 // Fischerandom, ...) or the castling rights need it; under a variant when the Variant tag names

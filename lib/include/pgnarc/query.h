@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "pgnarc/chess.h"
 #include "pgnarc/export.h"
 
 namespace pgnarc {
@@ -19,10 +20,14 @@ struct Query {
   std::optional<std::string> eco;                 // prefix, in either case: "B", "b9" or "B90"
   std::optional<std::string> date_from, date_to;  // "YYYY", "YYYY.MM" or "YYYY.MM.DD" (see query_error)
   std::vector<std::pair<std::string, std::string>> tags;  // exact key = value, all of them
+  // The rules the game is played under: named by its Variant tag (variant_of_tag), or, without
+  // one, as it was packed (pack --variant); kStandard is standard chess and Chess960.
+  std::optional<Variant> variant;
 
   // Whether no field is given (every game matches).
   bool empty() const {
-    return !white && !black && !player && !event && !site && !result && !eco && !date_from && !date_to && tags.empty();
+    return !white && !black && !player && !event && !site && !result && !eco && !date_from && !date_to &&
+           tags.empty() && !variant;
   }
 };
 

@@ -39,10 +39,11 @@ PositionHit hit_of(const std::vector<Tag>& tags, GameResult marker, const Positi
 }
 
 // Whether a line at `p` can still reach `t`: what never comes back (may_still_reach), and a
-// side's pawns, which never grow in number.
+// side's pawns, which never grow in number (but by crazyhouse's drops).
 bool may_reach(const Position& p, const Position& t) {
-  for (Color c : {kWhite, kBlack})
-    if (std::popcount(p.pieces(c, kPawn)) < std::popcount(t.pieces(c, kPawn))) return false;
+  if (p.variant() != Variant::kCrazyhouse)
+    for (Color c : {kWhite, kBlack})
+      if (std::popcount(p.pieces(c, kPawn)) < std::popcount(t.pieces(c, kPawn))) return false;
   return may_still_reach(p, t);
 }
 

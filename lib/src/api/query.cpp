@@ -108,6 +108,12 @@ bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
     for (const TagView& t : tags) found |= t.key == k && t.value == v;
     if (!found) return false;
   }
+  // (A game without a Variant tag is under the rules it was packed with: search() asks its record.)
+  if (q.variant)
+    if (const auto v = find_tag(tags, "Variant")) {
+      Variant named;
+      if (!variant_of_tag(*v, named) || named != *q.variant) return false;
+    }
   return true;
 }
 
@@ -193,9 +199,40 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
       if (tags_only.games != file->entry(b).games) return corruption(file->where(b) + ": game count differs from the index");
       db = &tags_only;
     }
+    // The rules of the games without a Variant tag: standard chess, but in a block of the
+    // variants codec, whose records say (their games decoded in turn, from the whole block).
+    DecodedBlock whole;
+    std::string whole_bytes;
+    std::optional<CodecCursor> records;
+    std::uint32_t next_record = 0;
+    const auto untagged_variant = [&](std::uint32_t j) -> Result<Variant> {
+      if (!db->variants) return Variant::kStandard;
+      if (!records) {
+        if (auto st = file->read_block(b, whole_bytes); !st) return st.error();
+        whole.dictionaries = &file->dictionaries();
+        whole.players = file->players();
+        if (auto st = decode_block(whole_bytes, file->where(b), whole); !st) return st.error();
+        records = whole.cursor();
+      }
+      for (;; ++next_record) {
+        auto d = decode_game(*records, whole.tags.game(next_record));
+        if (!d) return corruption(file->where(b) + ": game " + std::to_string(next_record + 1) + ": " + d.error().message());
+        if (auto st = check_group_end(whole, next_record, *records, file->where(b)); !st) return st.error();
+        if (next_record == j) {
+          ++next_record;
+          return d->raw ? Variant::kStandard : d->game.variant;
+        }
+      }
+    };
     for (std::uint32_t j = 0; j < db->games; ++j) {
       const TagSpan span{db->tags.views.data() + db->tags.start[j], db->tags.views.data() + db->tags.start[j + 1]};
-      if (game_matches(span, q, names)) out.push_back(file->entry(b).first_game + j);
+      if (!game_matches(span, q, names)) continue;
+      if (q.variant && !find_tag(span, "Variant")) {
+        auto v = untagged_variant(j);
+        if (!v) return v.error();
+        if (*v != *q.variant) continue;
+      }
+      out.push_back(file->entry(b).first_game + j);
     }
   }
   return out;

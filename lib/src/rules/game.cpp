@@ -44,6 +44,16 @@ std::string lower(std::string_view s) {
 
 }  // namespace
 
+bool variant_of_tag(std::string_view value, Variant& out, bool* chess960) {
+  const std::string v = lower(value);
+  const bool c960 = v == "chess960" || v == "chess 960" || v == "fischerandom" || v == "fischer random" ||
+                    v == "fischerrandom" || v == "frc" || v == "960" || v == "chess960 (fischer random)";
+  if (chess960) *chess960 = c960;
+  out = Variant::kStandard;
+  return c960 || v.empty() || v == "standard" || v == "chess" || v == "normal" || v == "from position" ||
+         v == "fromposition" || v == "orthodox" || variant_from_name(v, out);
+}
+
 Result<Position> start_position(const Game& game) { return start_position(game.tags, game.variant); }
 
 Result<Position> start_position(const std::vector<Tag>& tags, Variant untagged) {
@@ -54,18 +64,9 @@ Result<Position> start_position(const std::vector<Tag>& tags, Variant untagged) 
     else if (t.key == "Variant" && !variant) variant = &t.value;
   }
   bool chess960 = false;
-  Variant rules = variant ? Variant::kStandard : untagged;
-  if (variant) {
-    const std::string v = lower(*variant);
-    if (v == "chess960" || v == "chess 960" || v == "fischerandom" || v == "fischer random" ||
-        v == "fischerrandom" || v == "frc" || v == "960" || v == "chess960 (fischer random)") {
-      chess960 = true;
-    } else if (!(v.empty() || v == "standard" || v == "chess" || v == "normal" || v == "from position" ||
-                 v == "fromposition" || v == "orthodox") &&
-               !variant_from_name(v, rules)) {
-      return unsupported("variant \"" + *variant + "\" is not one pgnarc knows the rules of");
-    }
-  }
+  Variant rules = untagged;
+  if (variant && !variant_of_tag(*variant, rules, &chess960))
+    return unsupported("variant \"" + *variant + "\" is not one pgnarc knows the rules of");
   if (!fen) {
     Position p = rules == Variant::kStandard ? Position() : Position::start(rules);
     p.set_chess960(chess960);

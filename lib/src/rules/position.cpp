@@ -66,7 +66,12 @@ Square Position::legal_ep_square() const {
 }
 
 bool same_position(const Position& a, const Position& b) {
-  if (a.occupied() != b.occupied() || a.side_to_move() != b.side_to_move()) return false;
+  if (a.occupied() != b.occupied() || a.side_to_move() != b.side_to_move() || a.variant() != b.variant()) return false;
+  for (Color c : {kWhite, kBlack}) {
+    if (a.remaining_checks(c) != b.remaining_checks(c)) return false;
+    for (int t = kPawn; t <= kQueen; ++t)
+      if (a.pocket(c, static_cast<PieceType>(t)) != b.pocket(c, static_cast<PieceType>(t))) return false;
+  }
   for (Color c : {kWhite, kBlack}) {
     if (a.pieces(c) != b.pieces(c)) return false;
     for (int t = kPawn; t <= kKing; ++t)
@@ -79,10 +84,15 @@ bool same_position(const Position& a, const Position& b) {
 }
 
 bool may_still_reach(const Position& from, const Position& to) {
+  if (from.variant() != to.variant()) return false;
   for (Color c : {kWhite, kBlack}) {
     for (CastleSide s : {kKingSide, kQueenSide})
       if (to.castling_rook(c, s) != kNoSquare && from.castling_rook(c, s) != to.castling_rook(c, s)) return false;
+    // Crazyhouse's drops bring pieces back, pawns to their start rank too; horde's pawns step
+    // onto theirs from the first rank.
+    if (from.variant() == Variant::kCrazyhouse) continue;
     if (std::popcount(from.pieces(c)) < std::popcount(to.pieces(c))) return false;
+    if (from.variant() == Variant::kHorde && c == kWhite) continue;
     const Bitboard start_rank = c == kWhite ? 0xFF00ULL : 0xFF000000000000ULL;
     if (to.pieces(c, kPawn) & start_rank & ~from.pieces(c, kPawn)) return false;
   }
