@@ -99,13 +99,18 @@ Archive::ReadFunction python_reader(const std::string& name, py::function read) 
 }
 
 // The main line's moves as 16-bit numbers: from | to << 6 | promotion << 12, squares a1 = 0 ..
-// h8 = 63, promotion 0 none, 1 knight, 2 bishop, 3 rook, 4 queen; castling as UCI writes it (the
-// king's two-square move in standard chess, king takes own rook in Chess960); 0 a null move.
+// h8 = 63, promotion 0 none, 1 knight, 2 bishop, 3 rook, 4 queen, 5 king (antichess); castling as
+// UCI writes it (the king's two-square move in standard chess, king takes own rook in Chess960);
+// a drop (crazyhouse) as from = to, the piece dropped in place of the promotion (0 a pawn); 0 a
+// null move.
 std::uint16_t move_code(Move m, bool chess960) {
   if (m.is_null()) return 0;
   Square to = m.to();
-  if (m.kind() == Move::kCastling && !chess960) to = static_cast<Square>(m.from() + (to > m.from() ? 2 : -2));
-  const int promo = m.kind() == Move::kPromotion ? m.promotion() - kKnight + 1 : 0;
+  if (m.kind() == Move::kCastling && !m.is_king_promotion() && !chess960)
+    to = static_cast<Square>(m.from() + (to > m.from() ? 2 : -2));
+  const int promo = m.is_king_promotion()           ? 5
+                    : m.kind() == Move::kPromotion ? m.promotion() - kKnight + 1
+                                                   : 0;
   return static_cast<std::uint16_t>(m.from() | (to << 6) | (promo << 12));
 }
 
@@ -162,6 +167,9 @@ class PyGame {
 
   std::size_t plies() const { return game_.raw ? 0 : static_cast<std::size_t>(game_.game.mainline_plies()); }
 
+  // The rules the game is played under, as lichess names them ("Standard" for Chess960 too).
+  py::str variant() const { return py::str(variant_name(start().variant())); }
+
  private:
   // The tags; a verbatim game's are read (once) from the tag pairs its text begins with.
   const std::vector<Tag>& tag_list() const {
@@ -178,7 +186,7 @@ class PyGame {
 
   Position start() const {
     if (game_.raw) return Position();
-    return value_or_raise(start_position(game_.game.tags));
+    return value_or_raise(start_position(game_.game));
   }
 
   // The main line's moves (Move::null() for a null move); none for a verbatim game.
@@ -488,8 +496,11 @@ py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems
   return d;
 }
 
-WriterOptions writer_options(unsigned threads, bool force, bool uniform, bool position_filter) {
+WriterOptions writer_options(unsigned threads, bool force, bool uniform, bool position_filter,
+                             const std::string& variant = {}) {
   WriterOptions o;
+  if (!variant.empty() && variant != "standard" && !variant_from_name(variant, o.variant))
+    throw py::value_error("unknown variant " + variant);
   o.threads = threads;
   o.overwrite = force;
   o.moves = uniform ? MoveCoding::kUniform : MoveCoding::kModel;
@@ -569,10 +580,10 @@ std::vector<std::uint64_t> game_cuts(const std::string& path, std::uint64_t shar
 }
 
 py::dict pack(const std::vector<std::string>& inputs, const std::string& output, unsigned threads, bool force,
-              bool uniform, bool position_filter) {
+              bool uniform, bool position_filter, const std::string& variant) {
   std::vector<std::function<Result<std::unique_ptr<PgnReader>>()>> readers;
   for (const std::string& input : inputs) readers.push_back([input] { return PgnReader::open(input); });
-  return pack_readers(readers, output, writer_options(threads, force, uniform, position_filter));
+  return pack_readers(readers, output, writer_options(threads, force, uniform, position_filter, variant));
 }
 
 }  // namespace
@@ -602,11 +613,15 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def_property_readonly("tags", &PyGame::tags, "The tags as a dict, in file order (the first of two of one name).")
       .def_property_readonly("result", &PyGame::result, "The termination marker: '1-0', '0-1', '1/2-1/2', '*' or ''.")
       .def_property_readonly("verbatim", &PyGame::verbatim,
-                             "True for a game kept as its text (another variant, illegal moves): no moves.")
+                             "True for a game kept as its text (a variant pgnarc does not know, illegal moves): no moves.")
+      .def_property_readonly("variant", &PyGame::variant,
+                             "The rules it is played under: 'Standard' (with Chess960), 'Crazyhouse', 'Atomic', "
+                             "'Antichess', 'Three-check', 'King of the Hill', 'Racing Kings' or 'Horde'.")
       .def_property_readonly("plies", &PyGame::plies, "Moves and null moves of the main line.")
       .def_property_readonly("moves", &PyGame::moves,
                              "The main line as a numpy uint16 array: from | to << 6 | promotion << 12 (a1 = 0, h8 = 63; "
-                             "promotion 1 knight .. 4 queen; castling as UCI writes it; 0 a null move).")
+                             "promotion 1 knight .. 4 queen, 5 king; castling as UCI writes it; a drop as from = to "
+                             "with the piece dropped in place of the promotion, 0 a pawn; 0 a null move).")
       .def("pgn", [](const PyGame& g) { return text(g.pgn_bytes()); },
            "The game as canonical PGN, exactly what `pgnarc get ARCHIVE N` prints.")
       .def("pgn_bytes", [](const PyGame& g) { return py::bytes(g.pgn_bytes()); }, "pgn() as the file's bytes.")
@@ -630,7 +645,15 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def_readwrite("eco", &Query::eco)
       .def_readwrite("date_from", &Query::date_from)
       .def_readwrite("date_to", &Query::date_to)
-      .def_readwrite("tags", &Query::tags);
+      .def_readwrite("tags", &Query::tags)
+      .def_property(
+          "variant", [](const Query& q) { return q.variant ? std::string(variant_name(*q.variant)) : std::string(); },
+          [](Query& q, const std::string& name) {
+            Variant v = Variant::kStandard;
+            if (name != "standard" && name != "Standard" && !variant_from_name(name, v))
+              throw py::value_error("unknown variant " + name);
+            q.variant = v;
+          });
 
   py::class_<PyArchive>(m, "Archive", "An open archive (pgnarc.open).")
       .def(py::init<const std::string&>(), py::arg("path"))
@@ -653,7 +676,7 @@ PYBIND11_MODULE(_pgnarc, m) {
            "Checks every checksum and decodes every game; raises pgnarc.Error at the first damage.");
 
   m.def("_pack", &pack, py::arg("inputs"), py::arg("output"), py::arg("threads"), py::arg("force"),
-        py::arg("uniform"), py::arg("position_filter"));
+        py::arg("uniform"), py::arg("position_filter"), py::arg("variant") = "");
   m.def("_pack_bytes", &pack_bytes, py::arg("data"), py::arg("name"), py::arg("output"), py::arg("threads"),
         py::arg("force"), py::arg("uniform"), py::arg("position_filter"));
   m.def("_merge", &merge, py::arg("inputs"), py::arg("output"), py::arg("force"));

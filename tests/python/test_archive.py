@@ -249,3 +249,30 @@ def test_read_function_may_give_any_bytes(archives):
     a = pgnarc.Archive.from_reader("mem", len(data), lambda offset, n: bytearray(data[offset:offset + n]))
     assert [g.number for g in a] == list(range(1, 61))
     assert a[59].pgn_bytes() == pgnarc.open(path)[59].pgn_bytes()
+
+
+def test_variants(tmp_path, cli):
+    """Games of lichess's variants: their rules named, drops and king promotions as numbers, found
+    by variant, packed as crazyhouse where the tags name none."""
+    pgn = tmp_path / "v.pgn"
+    pgn.write_text("[Event \"fics\"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 Qa5 *\n\n"
+                   "[Variant \"Antichess\"]\n[FEN \"7k/P7/8/8/8/8/8/8 w - - 0 1\"]\n\n1. a8=K Kg8 *\n")
+    out = tmp_path / "v.pga"
+    stats = pgnarc.pack(pgn, out, variant="crazyhouse")
+    assert stats["verbatim_games"] == 0
+    with pytest.raises(ValueError):
+        pgnarc.pack(pgn, tmp_path / "x.pga", variant="seirawan")
+    with pgnarc.open(out) as a:
+        zh, anti = a[0], a[1]
+        assert (zh.variant, anti.variant) == ("Crazyhouse", "Antichess")
+        assert zh.san() == ["e4", "d5", "exd5", "Qxd5", "P@e4", "Qa5"]
+        assert zh.uci()[4] == "P@e4"
+        e4 = 28
+        assert int(zh.moves[4]) == e4 | e4 << 6  # a drop: from = to, a pawn 0
+        a7, a8 = 48, 56
+        assert int(anti.moves[0]) == a7 | a8 << 6 | 5 << 12  # a promotion to king
+        assert anti.san()[0] == "a8=K"
+        assert a.find(variant="crazyhouse") == [0]
+        assert a.find(variant="antichess") == [1]
+        assert a.find(variant="standard") == []
+        assert zh.pgn() == cli("get", out, "1").stdout.decode()

@@ -92,17 +92,18 @@ class Archive:
         return self._open().games(_threads(threads))
 
     def find(self, white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
-             date_from=None, date_to=None, tags=None, exact=False):
+             date_from=None, date_to=None, tags=None, exact=False, variant=None):
         """The indices (from 0, ascending) of the games that match every given field, as
         `pgnarc find` answers: names as case-insensitive substrings (exact=True: exact), result
         "1-0", "0-1", "1/2-1/2" or "*", eco a prefix, dates "YYYY", "YYYY.MM" or "YYYY.MM.DD"
-        (inclusive), tags a dict of exact key: value pairs."""
+        (inclusive), tags a dict of exact key: value pairs, variant the rules ("standard",
+        "crazyhouse", "atomic", ...: `pgnarc find --variant`)."""
         if result is not None and result not in RESULTS:
             raise ValueError(f"result must be one of {', '.join(RESULTS)}, not {result!r}")
         q = Query()
         for name, value in (("white", white), ("black", black), ("player", player), ("event", event),
                             ("site", site), ("result", result), ("eco", eco), ("date_from", date_from),
-                            ("date_to", date_to)):
+                            ("date_to", date_to), ("variant", variant)):
             if value is not None:
                 if not isinstance(value, str):
                     raise TypeError(f"{name} must be a str, not {type(value).__name__}")
@@ -148,11 +149,12 @@ def open(path):
     return Archive(path)
 
 
-def pack(inputs, output, threads=None, force=False, moves="model", position_filter=False):
+def pack(inputs, output, threads=None, force=False, moves="model", position_filter=False, variant=None):
     """Packs PGN files (plain, .gz or .zst) into the archive `output`, as `pgnarc pack` does, and
     returns its figures: games, verbatim_games, plies, input_bytes, output_bytes, blocks, and the
     problems that made games be kept verbatim. An existing `output` is replaced only with
-    force=True (FileExistsError otherwise)."""
+    force=True (FileExistsError otherwise). `variant` names the rules of the games whose tags
+    name none ("crazyhouse", ...: `pgnarc pack --variant`)."""
     if isinstance(inputs, (str, bytes, _os.PathLike)):
         inputs = [inputs]
     inputs = [_os.fspath(i) for i in inputs]
@@ -164,7 +166,8 @@ def pack(inputs, output, threads=None, force=False, moves="model", position_filt
             raise FileNotFoundError(2, "No such file", i)
     if _os.path.exists(output) and not force:
         raise FileExistsError(17, "File exists (pack(..., force=True) replaces it)", output)
-    return _pgnarc._pack(inputs, output, _threads(threads), bool(force), moves == "uniform", bool(position_filter))
+    return _pgnarc._pack(inputs, output, _threads(threads), bool(force), moves == "uniform", bool(position_filter),
+                         variant or "")
 
 
 def _threads(threads):
