@@ -81,7 +81,7 @@ int cmd_parse(const char* path) {
 // The entropy bound computed independently of the codec: sum over main-line and variation
 // plies of log2(number of legal moves), from the rules core's move list.
 double log2_bound(const pgnarc::Game& g) {
-  auto start = pgnarc::start_position(g.tags);
+  auto start = pgnarc::start_position(g);
   pgnarc::GameWalker w(*start);
   double bits = 0;
   for (const auto& e : g.events) {
@@ -213,8 +213,9 @@ int cmd_codec(const char* path) {
   std::vector<std::pair<pgnarc::Position, std::vector<std::uint8_t>>> lines;
   std::uint64_t replay_plies = 0, want_sum = 0;
   for (const auto& g : bare) {
-    auto start = pgnarc::start_position(g.tags);
-    if (!start) continue;
+    // (A variant's moves are not the generator's of standard chess timed here.)
+    auto start = pgnarc::start_position(g);
+    if (!start || start->variant() != pgnarc::Variant::kStandard) continue;
     pgnarc::Position pos = *start;
     pgnarc::detail::PieceTargets t;
     std::vector<std::uint8_t> indices;

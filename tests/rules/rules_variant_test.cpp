@@ -85,12 +85,18 @@ TEST(VariantFen, PocketsPromotedPiecesAndChecks) {
   EXPECT_TRUE(Position::from_fen("4k3/8/8/8/8/8/8/PPPPPPPP w - - 0 1", false, Variant::kHorde).ok());
   EXPECT_FALSE(Position::from_fen("4k3/8/8/8/8/8/8/PPPPPPPP w - - 0 1").ok());
   EXPECT_TRUE(Position::from_fen("KK6/8/8/8/8/8/8/8 w - - 0 1", false, Variant::kAntichess).ok());
+  EXPECT_FALSE(Position::from_fen("k7/8/8/8/8/8/8/R3KK2 w Q - 0 1", false, Variant::kAntichess).ok());
+  EXPECT_TRUE(Position::from_fen("k7/8/8/8/8/8/8/R3K3 w Q - 0 1", false, Variant::kAntichess).ok());
   for (const char* bad : {"4k3/8/8/8/8/8/8/4K3[X] w - - 0 1", "4k3/8/8/8/8/8/8/4K3[K] w - - 0 1"}) {
     auto p = Position::from_fen(bad, false, Variant::kCrazyhouse);
     ASSERT_FALSE(p.ok()) << bad;
     EXPECT_NE(p.error().message().find("pockets"), std::string::npos) << p.error().message();
   }
   EXPECT_FALSE(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 4+1 0 1", false, Variant::kThreeCheck).ok());
+  // "~" only after a piece: not after an empty square (a fuzzer's find), a pawn or another "~".
+  for (const char* bad : {"4k3/3~4/8/8/8/8/8/4K3[] w - - 0 1", "4k3/P~7/8/8/8/8/8/4K3[] w - - 0 1",
+                          "4k3/Q~~7/8/8/8/8/8/4K3[] w - - 0 1", "~4k3/8/8/8/8/8/8/4K3[] w - - 0 1"})
+    EXPECT_FALSE(Position::from_fen(bad, false, Variant::kCrazyhouse).ok()) << bad;
 }
 
 TEST(VariantMoves, DropsComeAfterTheBoardsMovesInTheirOrder) {

@@ -95,12 +95,14 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960, Variant
   {
     constexpr const char* kName = "piece placement";
     int rank = 7, file = 0;
+    Square placed = kNoSquare;  // the square of the piece the character before placed
     for (char c : placement) {
-      if (c == '~' && variant == Variant::kCrazyhouse && file > 0 &&
-          type_of(pos.board_[make_square(file - 1, rank)]) != kPawn) {
-        pos.promoted_ |= bb(make_square(file - 1, rank));  // a promoted piece (not a pawn: lichess marks none)
+      if (c == '~' && variant == Variant::kCrazyhouse && placed != kNoSquare && type_of(pos.board_[placed]) != kPawn) {
+        pos.promoted_ |= bb(placed);  // a promoted piece (never a pawn)
+        placed = kNoSquare;
         continue;
       }
+      placed = kNoSquare;
       if (c == '/') {
         if (file != 8)
           return fen_error(fen, 1, kName, "rank " + std::to_string(rank + 1) + " has " +
@@ -121,6 +123,7 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960, Variant
         if (type == kPawn && (rank == 7 || (rank == 0 && !(variant == Variant::kHorde && color == kWhite))))
           return fen_error(fen, 1, kName, "pawn on " + square_name(make_square(file, rank)));
         pos.put(make_piece(color, type), make_square(file, rank));
+        placed = make_square(file, rank);
         ++file;
       }
     }
@@ -157,6 +160,8 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960, Variant
       const Bitboard back_rooks = pos.pieces(color, kRook) & rank_bb(base_rank);
       const Square ksq = pos.king_square(color);
       const std::string right(1, c);
+      if (variant == Variant::kAntichess && popcount(pos.pieces(color, kKing)) != 1)
+        return fen_error(fen, 3, kName, "right '" + right + "' but not exactly one king of that color");
       if (rank_of(ksq) != base_rank)
         return fen_error(fen, 3, kName, "right '" + right + "' but the king is not on its first rank");
       Square rook = kNoSquare;

@@ -1,0 +1,89 @@
+// Games of lichess's variants through the whole library: random games of each variant (drops,
+// explosions, forced captures, promotions to king, checks counted, the hill, the race, the
+// horde), with comments, NAGs and variations, tagged and untagged, written as PGN and read back,
+// packed and read back by number: nothing lost.
+#include <random>
+
+#include "pgnarc/pgnarc.h"
+#include "support/pgn_util.h"
+#include "support/archive_fixtures.h"
+#include "support/test_util.h"
+
+namespace pgnarc {
+namespace {
+
+// A random game of `variant`: up to `plies` random legal moves from its start, with now and
+// then a comment, a NAG or a one-move variation.
+Game random_game(Variant variant, bool tagged, std::mt19937_64& rng, int plies) {
+  Game g;
+  if (tagged) g.tags.push_back({"Variant", variant_name(variant)});
+  else g.variant = variant;
+  g.tags.push_back({"Event", "random " + std::string(variant_name(variant))});
+  Position pos = Position::start(variant);
+  for (int ply = 0; ply < plies; ++ply) {
+    const MoveList moves = pos.legal_moves();
+    if (moves.size == 0) break;
+    const Move m = moves[static_cast<int>(rng() % static_cast<unsigned>(moves.size))];
+    g.events.push_back(GameEvent::make_move(m));
+    if (rng() % 13 == 0 && moves.size > 1) {
+      g.events.push_back(GameEvent::begin_variation());
+      g.events.push_back(GameEvent::make_move(moves[(m == moves[0]) ? 1 : 0]));
+      g.events.push_back(GameEvent::end_variation());
+    }
+    if (rng() % 17 == 0) g.events.push_back(GameEvent::make_nag(static_cast<std::uint8_t>(1 + rng() % 6)));
+    if (rng() % 19 == 0) g.events.push_back(GameEvent::comment("ply " + std::to_string(ply)));
+    pos.play(m);
+  }
+  g.result = GameResult::kUnknown;
+  return g;
+}
+
+TEST(ArchiveVariants, RandomGamesOfEveryVariantComeBackWhole) {
+  std::mt19937_64 rng(36);
+  std::vector<Game> games;
+  for (int v = 1; v < kVariantCount; ++v)
+    for (int k = 0; k < 24; ++k) games.push_back(random_game(static_cast<Variant>(v), k % 2 == 0, rng, 40 + k * 6));
+  // PGN and back: the SAN written is read as the same moves, the untagged games under their
+  // variant.
+  for (const Game& g : games) {
+    std::string text;
+    ASSERT_TRUE(write_pgn(g, text).ok()) << variant_name(g.variant);
+    GameBuilder b;
+    parse_game(text, "random.pgn", 1, {}, b, g.variant);
+    ASSERT_TRUE(b.ok()) << b.error().to_string() << "\n" << text;
+    ASSERT_EQ(b.game(), g) << text;
+  }
+  // An archive and back, with either block coder (a variant's plies are coded uniformly anyway).
+  for (MoveCoding coding : {MoveCoding::kModel, MoveCoding::kUniform}) {
+    const std::string path = test::temp_path(coding == MoveCoding::kModel ? "variants_model.pga" : "variants_uniform.pga");
+    WriterOptions o;
+    o.moves = coding;
+    o.block_games = 50;
+    {
+      auto w = ArchiveWriter::create(path, o);
+      ASSERT_TRUE(w.ok());
+      for (const Game& g : games) ASSERT_TRUE((*w)->add_game(g).ok());
+      auto stats = (*w)->finish();
+      ASSERT_TRUE(stats.ok()) << stats.error().to_string();
+      EXPECT_EQ(stats->raw_games, 0u);
+    }
+    auto a = Archive::open(path);
+    ASSERT_TRUE(a.ok()) << a.error().to_string();
+    EXPECT_EQ((*a)->info()->read_version.text(), "1.1");
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      auto got = (*a)->read_game(i);
+      ASSERT_TRUE(got.ok()) << got.error().to_string();
+      ASSERT_FALSE(got->raw);
+      ASSERT_EQ(got->game, games[i]) << "game " << i + 1;
+    }
+    Query q;
+    q.variant = Variant::kHorde;
+    auto horde = (*a)->find(q);
+    ASSERT_TRUE(horde.ok());
+    EXPECT_EQ(horde->size(), 24u);
+    EXPECT_TRUE((*a)->verify().ok());
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc
