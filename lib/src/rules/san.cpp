@@ -46,6 +46,26 @@ bool parse_body(std::string_view s, SanPattern& p) {
   return true;
 }
 
+// The readings of a SAN token `s` (not empty, suffixes stripped) into `out`, and how many (0: it
+// is unreadable): a leading lowercase 'b' may be a bishop or the b-file.
+int san_readings(std::string_view s, SanPattern (&out)[2]) {
+  int n = 0;
+  SanPattern p;
+  std::string_view body = s;
+  const PieceType lead = piece_from_letter(s[0]);
+  if (lead != kNoPieceType && s[0] != 'b') {
+    p.piece = lead;
+    body.remove_prefix(1);
+  }
+  if (parse_body(body, p)) out[n++] = p;
+  if (s[0] == 'b') {
+    SanPattern q;
+    q.piece = kBishop;
+    if (parse_body(s.substr(1), q)) out[n++] = q;
+  }
+  return n;
+}
+
 // The piece a pawn move promotes to (a king in antichess), or kNoPieceType.
 PieceType promotion_of(Move m) { return m.is_king_promotion() ? kKing : m.promotion(); }
 
@@ -224,22 +244,7 @@ Result<Move> Position::parse_variant_san(std::string_view s, std::string_view in
       return only([&](Move m) { return is_castling(m) && (m.to() > m.from()) == (norm == "OO"); });
   }
   SanPattern readings[2];
-  int n_readings = 0;
-  {
-    SanPattern p;
-    std::string_view body = s;
-    const PieceType lead = piece_from_letter(s[0]);
-    if (lead != kNoPieceType && s[0] != 'b') {
-      p.piece = lead;
-      body.remove_prefix(1);
-    }
-    if (parse_body(body, p)) readings[n_readings++] = p;
-    if (s[0] == 'b') {
-      SanPattern q;
-      q.piece = kBishop;
-      if (parse_body(s.substr(1), q)) readings[n_readings++] = q;
-    }
-  }
+  const int n_readings = san_readings(s, readings);
   if (n_readings == 0) return error("unreadable move");
   const auto fits = [&](const SanPattern& p, Move m) {
     if (m.is_drop()) return false;
@@ -300,24 +305,9 @@ Result<Move> Position::parse_san(std::string_view in) const {
   }
 
   // The readings of the token: a leading lowercase 'b' may be a bishop or the b-file.
-  SanPattern readings[2];
-  int n_readings = 0;
   if (s.empty()) return error("empty move");
-  {
-    SanPattern p;
-    std::string_view body = s;
-    const PieceType lead = piece_from_letter(s[0]);
-    if (lead != kNoPieceType && s[0] != 'b') {
-      p.piece = lead;
-      body.remove_prefix(1);
-    }
-    if (parse_body(body, p)) readings[n_readings++] = p;
-    if (s[0] == 'b') {
-      SanPattern q;
-      q.piece = kBishop;
-      if (parse_body(s.substr(1), q)) readings[n_readings++] = q;
-    }
-  }
+  SanPattern readings[2];
+  const int n_readings = san_readings(s, readings);
   if (n_readings == 0) return error("unreadable move");
 
   // Readings are tried in order; the first that names any legal move decides (so a lowercase
