@@ -10,6 +10,12 @@ Three checks:
    found in its tags section and decoded by decode_position_column.
 3. null moves (model with king captures, 5.3 / 7.6.5): single-game stored archives whose main
    line has null moves (some in check, then a king capture) are decoded move by move.
+4. variants (format 1.1, 5.6): random games of each variant (from its start and from FENs that
+   moves.py writes, some with null moves), written in SAN by moves.py, tagged and untagged
+   (pack --variant), packed with and without a position filter: pgnarc unpack must give back
+   moves.py's movetext, and decode.py must give byte for byte what pgnarc unpack gives; and the
+   legal moves of positions of those games, in order, must be those of
+   `pgnarc perft FEN 1 --divide --variant NAME`.
 """
 
 import glob
@@ -194,6 +200,118 @@ def check_null_games(games):
     return good, len(games)
 
 
+VARIANT_OPTIONS = {M.CRAZYHOUSE: "crazyhouse", M.ATOMIC: "atomic", M.ANTICHESS: "antichess",
+                   M.THREE_CHECK: "three-check", M.KING_OF_THE_HILL: "king-of-the-hill",
+                   M.RACING_KINGS: "racing-kings", M.HORDE: "horde"}
+VARIANT_TAGS = {M.CRAZYHOUSE: ["Crazyhouse", "crazyhouse", "ZH"],
+                M.ATOMIC: ["Atomic", "Atomic chess"],
+                M.ANTICHESS: ["Antichess", "Giveaway"], M.THREE_CHECK: ["Three-check", "3check"],
+                M.KING_OF_THE_HILL: ["King of the Hill", "KOTH"],
+                M.RACING_KINGS: ["Racing Kings", "racing_kings"], M.HORDE: ["Horde"]}
+
+
+def random_variant_games(rnd, variant, count, tagged=True):
+    """Random games of a variant: from its start or (a third) from a FEN of a position random
+    play reaches; moves biased to captures, promotions, drops and castling; some null moves."""
+    games = []
+    for _ in range(count):
+        start = M.VariantPosition.start(variant)
+        tags = [("Variant", rnd.choice(VARIANT_TAGS[variant]))] if tagged else []
+        if rnd.random() < 0.33:
+            p = start
+            for _ in range(rnd.randrange(1, 60)):
+                if not p.legal_moves():
+                    break
+                p = p.play(rnd.choice(p.legal_moves()))
+            fen = p.fen()
+            if p.legal_moves() and M.VariantPosition.from_fen(fen, variant) is not None:
+                start = M.VariantPosition.from_fen(fen, variant)
+                tags += [("SetUp", "1"), ("FEN", fen.decode())]
+        position, moves, bias = start, [], rnd.random()
+        nulls = rnd.random() < 0.2
+        for _ in range(rnd.randrange(0, 160)):
+            legal = position.legal_moves()
+            if not legal:
+                break
+            if nulls and rnd.random() < 0.08:
+                m = None
+            else:
+                sharp = [m for m in legal if position.is_capture(m) or m.promotion or m.drop
+                         or position.is_castling(m)]
+                m = rnd.choice(sharp if sharp and rnd.random() < bias else legal)
+            moves.append(m)
+            position = position.play_null() if m is None else position.play(m)
+        games.append((start, moves, tags))
+    return games
+
+
+def check_variant_moves(games, variant, limit):
+    """Legal moves in MOVE-ORDER-2 order against `pgnarc perft --divide` (UCI, castling as king
+    takes rook with --chess960) at up to `limit` positions of the games."""
+    positions = []
+    for start, moves, _ in games:
+        position = start
+        for m in moves:
+            positions.append(position)
+            position = position.play_null() if m is None else position.play(m)
+        positions.append(position)
+    good = total = 0
+    for position in positions[::max(1, len(positions) // limit)]:
+        mine = [position.uci(m) for m in position.legal_moves()]
+        r = run("perft", position.fen().decode(), "1", "--divide", "--chess960", "--variant",
+                VARIANT_OPTIONS[variant])
+        theirs = [line.split(":")[0] for line in r.stdout.decode().splitlines() if ":" in line]
+        if r.returncode != 0 and M.VariantPosition.from_fen(position.fen(), variant) is None:
+            continue                # a position no FEN gives (a king taken, 5.6.1 refuses it)
+        total += 1
+        good += mine == theirs
+        if mine != theirs and total - good <= 3:
+            print(f"  MOVES DIFFER {VARIANT_OPTIONS[variant]} {position.fen().decode()}: "
+                  f"{mine} / {theirs} {r.stderr.decode().strip()}")
+    return good, total
+
+
+def check_variant_archives(pgn, *options):
+    """pgnarc unpack gives back moves.py's movetext, and decode.py what pgnarc unpack gives."""
+    pack(pgn, TMP + ".pga", *options)
+    expected = run("unpack", TMP + ".pga").stdout
+    def movetexts(text):
+        return [" ".join(part.split()) for part in text.split("\n\n")
+                if part.strip() and not part.startswith("[")]
+    mine = movetexts(open(pgn, encoding="latin-1").read())
+    out = movetexts(expected.decode("latin-1"))
+    same = sum(a == b for a, b in zip(mine, out)) if len(mine) == len(out) else 0
+    decoded = subprocess.run([sys.executable, os.path.join(HERE, "decode.py"), TMP + ".pga"],
+                             capture_output=True)
+    if decoded.stdout != expected:
+        print(f"  DECODE DIFFERS {pgn} {' '.join(options)}: {decoded.stderr.decode().strip()}")
+    return same, len(mine), decoded.stdout == expected
+
+
+def check_variants(rnd, count):
+    failures = 0
+    for variant, option in VARIANT_OPTIONS.items():
+        games = random_variant_games(rnd, variant, count)
+        untagged = random_variant_games(rnd, variant, max(1, count // 4), tagged=False)
+        path = f"{TMP}_{option}.pgn"
+        with open(path, "w") as f:
+            f.write("".join(write_game(*g) for g in games))
+        with open(f"{TMP}_{option}_untagged.pgn", "w") as f:
+            f.write("".join(write_game(*g) for g in untagged))
+        results = [check_variant_archives(path),
+                   check_variant_archives(path, "--position-filter", "--block-games", "7"),
+                   check_variant_archives(f"{TMP}_{option}_untagged.pgn", "--variant", option)]
+        good = sum(r[0] for r in results)
+        total = sum(r[1] for r in results)
+        decoded = sum(r[2] for r in results)
+        moves_good, moves_total = check_variant_moves(games + untagged, variant, 40)
+        print(f"random {option} games: movetext {good}/{total} as pgnarc writes it, "
+              f"decode.py {decoded}/3 archives as pgnarc unpack, "
+              f"legal moves {moves_good}/{moves_total} positions as pgnarc perft")
+        failures += total - good + 3 - decoded + moves_total - moves_good
+    return failures
+
+
 def main():
     global PGNARC
     if len(sys.argv) < 2:
@@ -228,6 +346,7 @@ def main():
                                    + random_games(rnd, "960", count // 2, nulls=True))
     print(f"games with null moves and king captures: {good}/{total} decoded from archives")
     failures += total - good
+    failures += check_variants(rnd, count)
     for path in glob.glob(TMP + "*"):
         os.remove(path)
     print("OK" if failures == 0 else f"FAILED ({failures})")

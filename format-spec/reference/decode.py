@@ -1,6 +1,9 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format version 1.0, written from
-format-spec/pgnarc-format.md alone.
+"""Reference decoder for pgnarc archives of format version 1.1, written from
+format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
+codec 7 (9.3), whose games may be under one of the variants of 5.6 (crazyhouse, atomic,
+antichess, three-check, king of the hill, racing kings, horde), named by their Variant tag or by
+the variant byte of their header (8.1).
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -9,9 +12,9 @@ A damaged or unsupported archive makes it exit with status 1 and a message namin
 ("corrupt" or "unsupported"), the requirement (e.g. [BLOCK-1]) and where it was found.
 
 Section numbers in the comments refer to the specification.  The chess and coding primitives
-(sections 5, 6, 7.1, 7.3, 7.5, 7.6, SAN, FEN, the adaptive frequencies of 8.3.3 and the position
-code of 9.4.4) are in moves.py beside this file.  This file holds the rest: the streams of a
-game record (section 8), the container (section 9) and the canonical PGN (section 10).
+(sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, SAN, FEN, the adaptive frequencies of 8.3.3 and the
+position code of 9.4.4) are in moves.py beside this file.  This file holds the rest: the streams
+of a game record (section 8), the container (section 9) and the canonical PGN (section 10).
 Standard library only, plus python3-zstandard for Zstandard frames (RFC 8878).
 
 Reading order (9.1, 9.5): header, footer, index and dictionaries at opening; then, for a full
@@ -26,9 +29,10 @@ import sys
 
 import zstandard
 
-from moves import (NO_HISTORY, PIECE_LETTERS, AdaptiveFrequencies, ArithmeticDecoder, FormatError,
-                   Position, decode_position_column, end_frequency, history_after, is_white,
-                   move_frequencies, ptype_of, read_integer)
+from moves import (NO_HISTORY, PIECE_LETTERS, UNIFORM, AdaptiveFrequencies, ArithmeticDecoder,
+                   FormatError, Position, VariantPosition, decode_position_column, end_frequency,
+                   history_after, is_white, move_frequencies, ptype_of, read_integer,
+                   variant_of_name)
 
 # ---------------------------------------------------------------------------------------------
 # Errors.  Every rejection names its class, its requirement and where it was found (section 2).
@@ -617,8 +621,9 @@ class Block:
         require(len(data) >= 80 and len(data) == self.entry.size, "BLOCK-1", w, "block too short")
         check_element_checksum(data, "BLOCK-1", w)
         require(data[0:4] == b"PGAB", "BLOCK-1", w, "wrong magic")
-        if data[4] != 6:
+        if data[4] not in (6, 7):               # 7: games under a variant too (format 1.1)
             raise unsupported("BLOCK-1", w, f"unknown move codec {data[4]}")
+        self.codec = data[4]
         self.sections = data[5]
         require(self.sections >= 5 and len(data) >= 20 + 12 * self.sections, "BLOCK-1", w,
                 f"section count {data[5]}")
@@ -1169,15 +1174,37 @@ def tagged_ply_count(tags):
     return int(value)
 
 
-def start_position(tags, where):
-    """5.1 [START-1]: the standard start position, or the first FEN tag's."""
-    variant = first_tag(tags, b"Variant")
-    require(variant is None or variant.lower() in CHESS960_NAMES + STANDARD_NAMES, "START-1",
-            where, f"variant {variant!r} in a game that is not verbatim")
+def game_variant(tags, variant_byte, codec, where):
+    """5.1 [START-1]: the variant a game is under (a number of 5.6), or 0 for standard chess and
+    Chess960: the first Variant tag's, its value folded (5.6) unless it is one of the names of
+    Chess960 or standard chess; without a Variant tag, the header's variant byte's (8.1), if
+    any.  A game under a variant of 5.6 in a block of codec 6 is rejected."""
+    value = first_tag(tags, b"Variant")
+    if value is None:
+        variant = variant_byte or 0
+    elif value.lower() in CHESS960_NAMES + STANDARD_NAMES:
+        variant = 0
+    else:
+        variant = variant_of_name(value)
+        require(variant is not None, "START-1", where,
+                f"variant {value!r} in a game that is not verbatim")
+    require(variant == 0 or codec == 7, "START-1", where,
+            f"a game under variant {value!r} in a block of codec {codec}")
+    return variant
+
+
+def start_position(tags, where, variant=0):
+    """5.1 [START-1] (5.6.1 [START-2] under a variant): the standard start position, or the
+    variant's, or the first FEN tag's."""
     fen = first_tag(tags, b"FEN")
-    if fen is None:
-        return Position.standard()
-    position = Position.from_fen(fen)
+    if variant:
+        if fen is None:
+            return VariantPosition.start(variant)
+        position = VariantPosition.from_fen(fen, variant)
+    else:
+        if fen is None:
+            return Position.standard()
+        position = Position.from_fen(fen)
     require(position is not None, "START-1", where, f"invalid FEN {fen!r} in a coded game")
     return position
 
@@ -1214,7 +1241,10 @@ class Line:
     def play(self, move):
         position, history = self.positions[-1], self.histories[-1]
         self.moves.append(move)
-        self.histories.append(history_after(history, position, move))
+        if isinstance(position, VariantPosition):   # 7.5: no move model, so no history
+            self.histories.append(NO_HISTORY)
+        else:
+            self.histories.append(history_after(history, position, move))
         if move is None:
             self.sans.append("--")
             self.positions.append(position.play_null())
@@ -1251,8 +1281,10 @@ class GroupStreams:
 class GameReader:
     """Decodes one game (section 8, with 7.2 and 8.3.3 for its codeword)."""
 
-    def __init__(self, streams, tags, coder):
+    def __init__(self, streams, tags, coder, codec=6):
         self.st, self.texts, self.coder = streams.structure, streams.texts, coder
+        self.codec = codec              # the block's move codec: 6, or 7 with variants (9.3)
+        self.variant = 0                # the variant the game is under (5.6), 0 for none
         self.streams = streams
         self.tags = tags
         self.known_plies = 0            # [REC-LINE-1] plies of lines of known length
@@ -1274,7 +1306,7 @@ class GameReader:
         game = Game(self.tags)
         header = self.st.byte()
         result = header & 7
-        if header & 0x80 or result > 5 or (header & 0x20 and header != 0x20):
+        if (header & 0x80 and self.codec == 6) or result > 5 or (header & 0x20 and header != 0x20):
             self.fail("REC-HDR-1", f"header {header:#04x}")
         if header == 0x20:                                              # 8.5 verbatim
             game.verbatim = self.streams.raw.text()
@@ -1290,11 +1322,21 @@ class GameReader:
             counted = tagged_ply_count(self.tags)
             if counted is None:
                 self.fail("REC-HDR-1", "counted game without a tagged ply count")
+        variant_byte = None
+        if header & 0x80:                                   # 8.1: codec 7's variant byte
+            variant_byte = self.st.byte()
+            if not 1 <= variant_byte <= 7:
+                self.fail("REC-HDR-2", f"variant byte {variant_byte}")
+            if first_tag(self.tags, b"Variant") is not None:
+                self.fail("REC-HDR-2", "a variant byte in a game that has a Variant tag")
         if header & 0x10:                                               # 8.2
             game.prelude = self.read_comment_list()
             game.epilogue = self.read_comment_list()
+        self.variant = game_variant(self.tags, variant_byte, self.codec, "start position")
+        if self.variant:                      # 7.5: uniform frequencies under a variant
+            self.coder = UNIFORM
         main = Line(0)
-        main.positions = [start_position(self.tags, "start position")]
+        main.positions = [start_position(self.tags, "start position", self.variant)]
         main.histories = [NO_HISTORY]
         self.decoder = ArithmeticDecoder(self.streams.moves, self.streams.bit)
         self.decode_line(main, annotated=bool(header & 0x08), counted=counted)
@@ -1376,6 +1418,8 @@ class GameReader:
                 text = before + time_command(value, form=0) + after
                 line.items.append(Item(slot, "brace", text=text))
             elif kind == 6:                                             # 8.3.3
+                if self.variant:
+                    self.fail("REC-HDR-2", "a record (item type 6) in a game under a variant")
                 line.items.append(Item(slot, "record", shape=self.read_shape(slot)))
             else:
                 self.fail("REC-LINE-1", f"reserved item type {kind}")
@@ -1390,6 +1434,8 @@ class GameReader:
                 continue
             position, history = line.positions[-1], line.histories[-1]
             moves = position.legal_moves()
+            if self.variant and len(moves) > 416:
+                self.fail("MOVE-SYM-3", "a move or a line's end coded in a position of more than 416 legal moves")
             if line.plies is not None:                                  # known length
                 if not moves:
                     self.fail("REC-LINE-1", f"a move at ply {p}, where there is no legal move")
@@ -1710,7 +1756,7 @@ def decode_group(block, k):
     games = []
     for j in range(k * block.step, min(block.games, (k + 1) * block.step)):
         try:
-            games.append(GameReader(streams, block.tags[j], block.coder).read())
+            games.append(GameReader(streams, block.tags[j], block.coder, block.codec).read())
         except FormatError as e:                       # say where: block, group, game
             message = str(e).split("] ", 1)[-1]
             raise FormatError(e.kind, e.rule, f"{streams.where}, game "
@@ -1792,12 +1838,15 @@ def placement_of(position):
 
 
 def progress(pieces):
-    """9.3.3: the fewest pawn moves that can have led to the pawns, plus pieces missing."""
+    """9.3.3: the fewest pawn moves that can have led to the pawns, plus pieces missing (32 less
+    the pieces on the board: below 0 where there are more, as in horde).  A pawn on its side's
+    first rank (horde's White, 5.6.1), which 9.3.3's list of ranks leaves out, counts 0: no
+    pawn move led to it."""
     total = 32 - len(pieces)
     for square, piece in pieces.items():
         if piece in "Pp":
             rank = square // 8 + 1 if piece == "P" else 8 - square // 8   # from its side's first
-            total += 0 if rank == 2 else 1 if rank <= 4 else rank - 3
+            total += 0 if rank <= 2 else 1 if rank <= 4 else rank - 3
     return total
 
 

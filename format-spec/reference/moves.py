@@ -9,8 +9,10 @@ this file, holds the rest of the reader (container, streams, records, canonical 
 Public interface
 ----------------
 FormatError(kind, rule, message)   kind "corrupt" or "unsupported"; rule a spec ID (MOVE-AC-2 ..)
-Move(from_sq, to_sq, promotion)    squares as section 3 (a1 = 0 .. h8 = 63); promotion None or
-                                   "N", "B", "R", "Q"; castling is king -> own rook (5.4)
+Move(from_sq, to_sq, promotion, drop)   squares as section 3 (a1 = 0 .. h8 = 63); promotion None
+                                   or "N", "B", "R", "Q" ("K" in antichess); castling is king ->
+                                   own rook (5.4); a drop (crazyhouse) is Move(None, square, None,
+                                   "P" .. "Q")
 Position                           a position (section 4); immutable, play() makes a new one
     Position.standard()            the standard start position (5.1)
     Position.chess960_start(w, b)  the start of Scharnagl arrangements w and b (9.4.4)
@@ -25,6 +27,16 @@ Position                           a position (section 4); immutable, play() mak
     .san(move, after=None) -> str  SAN as section 10 writes it, with "+" or "#"
     .identity()                    pieces, side, castling rooks, effective ep (8.3.3 Runs)
     .in_check(), .is_castling(m), .is_capture(m), .is_en_passant(m), .landing_square(m)
+VariantPosition                    a position under a variant of 5.6 (format 1.1), a Position
+                                   with .variant (1 crazyhouse .. 7 horde), .pockets, .promoted
+                                   and .checks; it overrides what 5.6 changes
+    VariantPosition.start(v)       the variant's start position (5.6.1)
+    VariantPosition.from_fen(text, v)   a FEN read per 5.2 and 5.6.1 (START-2); None if invalid
+    .legal_moves()                 5.6.2, in the order of MOVE-ORDER-2 (drops last)
+    .play(move), .play_null()      5.6.3
+    .san(move, after=None)         section 10 under a variant (N@f3, =K, + and # as 5.6.2)
+    .in_check(), .is_over()        5.6.2; .uci(move) for tests
+variant_of_name(value) -> int | None   5.6: the variant a Variant tag's folded value names
 History(last, ours), NO_HISTORY, history_after(history, position, move or None)    7.6.1
 move_frequencies(coder, position, history, moves=None) -> [int]   f_0 .. f_{n-1}, 7.5 / 7.6
 end_frequency(coder, S, p) -> int                                   7.1 MOVE-SYM-2
@@ -323,10 +335,13 @@ def square_attacked(board, s: int, by_white: bool) -> bool:
 
 class Move(NamedTuple):
     """A move (5.3): from-square, to-square (castling: the own rook's square, 5.4), and the
-    promotion piece letter "N", "B", "R", "Q" or None."""
-    from_sq: int
+    promotion piece letter "N", "B", "R", "Q" or None.  Under a variant (5.6.2) a promotion may
+    also be "K" (antichess), and a drop (crazyhouse) is Move(None, square, None, letter) with
+    the dropped piece's letter "P", "N", "B", "R" or "Q"; standard chess never has either."""
+    from_sq: int | None
     to_sq: int
     promotion: str | None = None
+    drop: str | None = None
 
     def sort_key(self):                          # section 6: (from, to, promotion N<B<R<Q)
         return (self.from_sq, self.to_sq, PROMO_TYPE[self.promotion] if self.promotion else 0)
@@ -821,6 +836,655 @@ def scharnagl_arrangement(a: int) -> list:
     free = [f for f in range(8) if rank[f] is None]
     rank[free[0]], rank[free[1]], rank[free[2]] = ROOK, KING, ROOK
     return rank
+
+
+# ---------------------------------------------------------------------------------------------
+# Variants (format 1.1: 5.6, MOVE-ORDER-2, section 10 under a variant)
+# ---------------------------------------------------------------------------------------------
+#
+# A game under a variant of 5.6 uses a VariantPosition: a Position (the same board, side,
+# castling rooks, en passant square and counters) that also knows its variant, the crazyhouse
+# pockets, the squares of promoted pieces and the three-check checks still to give.  The
+# standard-chess Position above is left exactly as it was; everything that differs under a
+# variant is in the methods VariantPosition overrides.
+
+CRAZYHOUSE, ATOMIC, ANTICHESS, THREE_CHECK, KING_OF_THE_HILL, RACING_KINGS, HORDE = range(1, 8)
+VARIANT_NAMES = {CRAZYHOUSE: "crazyhouse", ATOMIC: "atomic", ANTICHESS: "antichess",
+                 THREE_CHECK: "three-check", KING_OF_THE_HILL: "king of the hill",
+                 RACING_KINGS: "racing kings", HORDE: "horde"}
+FOLDED_VARIANT_NAMES = {                         # 5.6's table of folded names
+    b"crazyhouse": CRAZYHOUSE, b"zh": CRAZYHOUSE, b"house": CRAZYHOUSE,
+    b"atomic": ATOMIC, b"atom": ATOMIC,
+    b"antichess": ANTICHESS, b"anti": ANTICHESS, b"giveaway": ANTICHESS, b"suicide": ANTICHESS,
+    b"threecheck": THREE_CHECK, b"3check": THREE_CHECK, b"threechecks": THREE_CHECK,
+    b"3checks": THREE_CHECK,
+    b"kingofthehill": KING_OF_THE_HILL, b"koth": KING_OF_THE_HILL,
+    b"racingkings": RACING_KINGS, b"racing": RACING_KINGS, b"race": RACING_KINGS,
+    b"horde": HORDE,
+}
+
+POCKET_LETTERS = "PNBRQ"                 # pawn < knight < bishop < rook < queen (MOVE-ORDER-2)
+VARIANT_PROMO_TYPE = {"N": KNIGHT, "B": BISHOP, "R": ROOK, "Q": QUEEN, "K": KING}
+HILL = (27, 28, 35, 36)                          # d4, e4, d5, e5
+NO_POCKETS = ((0, 0, 0, 0, 0), (0, 0, 0, 0, 0))  # (White's, Black's) counts of P N B R Q
+
+VARIANT_START_FENS = {                           # 5.6.1, without a FEN tag
+    ANTICHESS: b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+    RACING_KINGS: b"8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+    HORDE: b"rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+}
+STANDARD_START_FEN = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def fold_variant_name(value: bytes) -> bytes:
+    """5.6: a Variant value folded: ASCII capitals to small letters, every space, tab, `-` and
+    `_` removed, then a final `chess` removed if what is left is longer than five bytes and is
+    not `antichess`."""
+    out = bytes(b + 32 if 0x41 <= b <= 0x5A else b for b in value if b not in b" \t-_")
+    if out.endswith(b"chess") and len(out) > 5 and out != b"antichess":
+        out = out[:-5]
+    return out
+
+
+def variant_of_name(value: bytes) -> int | None:
+    """5.6: the number of the variant a value's folded form names, or None."""
+    return FOLDED_VARIANT_NAMES.get(fold_variant_name(value))
+
+
+def variant_sort_key(move: Move):
+    """MOVE-ORDER-2: (from, to, promotion N < B < R < Q < K) as section 6, then the drops after
+    every other move by (dropped piece P < N < B < R < Q, square)."""
+    if move.drop:
+        return (1, POCKET_LETTERS.index(move.drop), move.to_sq, 0)
+    return (0, move.from_sq, move.to_sq,
+            VARIANT_PROMO_TYPE[move.promotion] + 1 if move.promotion else 0)
+
+
+def squares_of(board, code: int) -> list:
+    """The squares, ascending, that hold the piece code `code`."""
+    return [s for s in range(64) if board[s] == code]
+
+
+def variant_in_check(variant: int, board, white: bool) -> bool:
+    """5.6.2: a side is in check if it has a king and one of its kings is attacked by the other
+    side; never in antichess; in atomic not while its king stands next to the other side's."""
+    if variant == ANTICHESS:
+        return False
+    kings = squares_of(board, piece_code(white, KING))
+    if not kings:
+        return False
+    if variant == ATOMIC:
+        theirs = squares_of(board, piece_code(not white, KING))
+        if any(KING_ATT[k] >> t & 1 for k in kings for t in theirs):
+            return False
+    return any(square_attacked(board, k, not white) for k in kings)
+
+
+class VariantPosition(Position):
+    """A position of a game under a variant of 5.6.  Immutable, as Position.
+
+    variant: 1 to 7 (5.6's numbers); pockets: (White's, Black's) counts of pawns, knights,
+    bishops, rooks and queens (crazyhouse); promoted: the squares of promoted pieces as a bit
+    set (crazyhouse); checks: (White's, Black's) checks still to give (three-check; 3 and 3 in
+    the other variants, where they mean nothing).
+    """
+
+    __slots__ = ("variant", "pockets", "promoted", "checks", "_king_lists")
+
+    def __init__(self, variant, board, white_to_move, castling, ep, halfmove, fullmove,
+                 pockets=NO_POCKETS, promoted=0, checks=(3, 3)):
+        super().__init__(board, white_to_move, castling, ep, halfmove, fullmove)
+        self.variant = variant
+        self.pockets = pockets
+        self.promoted = promoted
+        self.checks = checks
+        self._king_lists = None
+
+    # -- construction (5.6.1) -----------------------------------------------------------
+
+    @staticmethod
+    def start(variant: int) -> "VariantPosition":
+        """5.6.1: the variant's start position (without a FEN tag)."""
+        position = VariantPosition.from_fen(VARIANT_START_FENS.get(variant, STANDARD_START_FEN),
+                                            variant)
+        assert position is not None
+        return position
+
+    @staticmethod
+    def from_fen(text: bytes, variant: int) -> "VariantPosition | None":
+        """5.2 with the changes of 5.6.1 [START-2]: the position of a FEN under `variant`, or
+        None if it is invalid."""
+        fields = [field for field in re.split(rb"[ \t]+", text) if field]
+        checks = (3, 3)
+        if variant == THREE_CHECK:
+            # `W+B` as the fifth field (checks still to give), or `+W+B` as the seventh, after
+            # both counters (checks given); without one, three each.
+            if len(fields) >= 5 and re.fullmatch(rb"[0-3]\+[0-3]", fields[4]):
+                checks = (fields[4][0] - 48, fields[4][2] - 48)
+                del fields[4]
+            elif len(fields) == 7 and re.fullmatch(rb"\+[0-3]\+[0-3]", fields[6]):
+                checks = (3 - (fields[6][1] - 48), 3 - (fields[6][3] - 48))
+                del fields[6]
+        if not 4 <= len(fields) <= 6:
+            return None
+        placement, side, castle, ep = fields[:4]
+        counters = []
+        for field in fields[4:]:
+            if not field.isdigit() or int(field) > 65535:
+                return None
+            counters.append(int(field))
+        halfmove = counters[0] if len(counters) > 0 else 0
+        fullmove = counters[1] if len(counters) > 1 else 1
+        if fullmove == 0:
+            fullmove = 1
+        # Crazyhouse: the pocket, `[...]` after the placement or a ninth rank
+        pockets = NO_POCKETS
+        if variant == CRAZYHOUSE:
+            pocket = b""
+            if placement.endswith(b"]"):
+                open_at = placement.find(b"[")
+                if open_at < 0:
+                    return None
+                placement, pocket = placement[:open_at], placement[open_at + 1:-1]
+            elif placement.count(b"/") == 8:
+                placement, pocket = placement.rsplit(b"/", 1)
+            counts = [[0] * 5, [0] * 5]
+            for ch in pocket:
+                c = chr(ch)
+                if c not in "PNBRQpnbrq":
+                    return None
+                counts[0 if c.isupper() else 1][POCKET_LETTERS.index(c.upper())] += 1
+            if max(counts[0] + counts[1]) > 64:
+                return None
+            pockets = (tuple(counts[0]), tuple(counts[1]))
+        # Placement; `~` after a piece other than a pawn marks it promoted (crazyhouse)
+        ranks = placement.split(b"/")
+        if len(ranks) != 8:
+            return None
+        board = [EMPTY] * 64
+        promoted = 0
+        for i, row in enumerate(ranks):
+            r, f = 7 - i, 0
+            last_piece = None                       # the square of the piece just read
+            for ch in row:
+                c = chr(ch)
+                if c == "~":
+                    if (variant != CRAZYHOUSE or last_piece is None
+                            or ptype_of(board[last_piece]) in (PAWN, KING)):
+                        return None
+                    promoted |= 1 << last_piece
+                    last_piece = None
+                    continue
+                last_piece = None
+                if c in "12345678":
+                    f += int(c)
+                elif c in "PNBRQKpnbrqk":
+                    if f >= 8:
+                        return None
+                    board[f + 8 * r] = piece_code(c.isupper(), "PNBRQK".index(c.upper()))
+                    last_piece = f + 8 * r
+                    f += 1
+                else:
+                    return None
+                if f > 8:
+                    return None
+            if f != 8:
+                return None
+        # Kings: antichess any number, horde none for White and one for Black, else one each;
+        # no bound of 16 pieces a colour
+        white_kings = len(squares_of(board, piece_code(True, KING)))
+        black_kings = len(squares_of(board, piece_code(False, KING)))
+        if variant == HORDE:
+            if white_kings != 0 or black_kings != 1:
+                return None
+        elif variant != ANTICHESS:
+            if white_kings != 1 or black_kings != 1:
+                return None
+        # No pawn on rank 1 or 8, but horde's White pawns on rank 1
+        for s in list(range(8)) + list(range(56, 64)):
+            p = board[s]
+            if p and ptype_of(p) == PAWN and not (variant == HORDE and s < 8 and is_white(p)):
+                return None
+        # Side to move; the side not to move must not be in check as the variant counts checks
+        if side not in (b"w", b"b"):
+            return None
+        white_to_move = side == b"w"
+        if variant_in_check(variant, board, not white_to_move):
+            return None
+        # Castling: as 5.2, the right needing exactly one king of its colour (antichess)
+        castling = []
+        if castle != b"-":
+            wings = set()
+            for ch in castle:
+                c = chr(ch)
+                white = c.isupper()
+                first = 0 if white else 7
+                kings = squares_of(board, piece_code(white, KING))
+                if len(kings) != 1:
+                    return None
+                king = kings[0]
+                if rank_of(king) != first:
+                    return None
+                rook = piece_code(white, ROOK)
+                rooks = [f for f in range(8) if board[f + 8 * first] == rook]
+                kf = file_of(king)
+                if c in "Kk":
+                    side_rooks = [f for f in rooks if f > kf]
+                    if not side_rooks:
+                        return None
+                    f = max(side_rooks)
+                elif c in "Qq":
+                    side_rooks = [f for f in rooks if f < kf]
+                    if not side_rooks:
+                        return None
+                    f = min(side_rooks)
+                elif c.upper() in "ABCDEFGH":
+                    f = "ABCDEFGH".index(c.upper())
+                    if f not in rooks:
+                        return None
+                else:
+                    return None
+                wing = (white, f > kf)
+                if wing in wings:
+                    return None
+                wings.add(wing)
+                castling.append(f + 8 * first)
+        # En passant: as 5.2
+        ep_sq = None
+        if ep != b"-":
+            if len(ep) != 2 or chr(ep[0]) not in "abcdefgh" or chr(ep[1]) not in "36":
+                return None
+            ep_sq = (ep[0] - 97) + 8 * (ep[1] - 49)
+            step = 8 if white_to_move else -8
+            if rank_of(ep_sq) != (5 if white_to_move else 2):
+                return None
+            if board[ep_sq] != EMPTY or board[ep_sq + step] != EMPTY:
+                return None
+            if board[ep_sq - step] != piece_code(not white_to_move, PAWN):
+                return None
+        return VariantPosition(variant, board, white_to_move, castling, ep_sq, halfmove,
+                               fullmove, pockets, promoted, checks)
+
+    # -- FEN (for messages and tests; no stored FEN depends on it) -------------------------
+
+    def fen(self, ep: int | None | str = "stored", counters: bool = True) -> bytes:
+        """A FEN in the spelling of 9.4.4, with 5.6.1's additions: the crazyhouse pocket in
+        `[...]` and `~` after promoted pieces, the three-check checks still to give as the
+        fifth field `W+B`."""
+        placement = self.placement_field()
+        if self.variant == CRAZYHOUSE:
+            marked, s = "", 64
+            for r in range(7, -1, -1):                 # insert `~` after each promoted piece
+                row, empty = "", 0
+                for f in range(8):
+                    q = f + 8 * r
+                    p = self.board[q]
+                    if p == EMPTY:
+                        empty += 1
+                        continue
+                    if empty:
+                        row, empty = row + str(empty), 0
+                    letter = PIECE_LETTERS[ptype_of(p)]
+                    row += (letter if is_white(p) else letter.lower())
+                    row += "~" if self.promoted >> q & 1 else ""
+                marked += ("/" if r < 7 else "") + row + (str(empty) if empty else "")
+            pocket = "".join(POCKET_LETTERS[t] * self.pockets[0][t] for t in range(5))
+            pocket += "".join(POCKET_LETTERS[t].lower() * self.pockets[1][t] for t in range(5))
+            placement = marked + "[" + pocket + "]"
+        if ep == "stored":
+            ep = self.ep
+        fields = [placement, "w" if self.white_to_move else "b", self.castling_field(),
+                  "-" if ep is None else square_name(ep)]
+        if self.variant == THREE_CHECK:
+            fields.append(f"{self.checks[0]}+{self.checks[1]}")
+        if counters:
+            fields += [str(self.halfmove), str(self.fullmove)]
+        return " ".join(fields).encode("ascii")
+
+    def __repr__(self):
+        return f"VariantPosition({VARIANT_NAMES[self.variant]}, {self.fen().decode()})"
+
+    # -- queries ----------------------------------------------------------------------
+
+    def kings(self, white: bool) -> list:
+        """The squares of a side's kings (antichess may have several, horde's White none)."""
+        if self._king_lists is None:
+            self._king_lists = (squares_of(self.board, 6), squares_of(self.board, 12))
+        return self._king_lists[0 if white else 1]
+
+    def king_square(self, white: bool) -> int | None:
+        """A side's king (for castling_field): the one on its first rank if there is one (the
+        castling king, see _variant_castling_moves), else its first by square, else None."""
+        kings = self.kings(white)
+        first = [k for k in kings if rank_of(k) == (0 if white else 7)]
+        return (first or kings or [None])[0]
+
+    def in_check(self) -> bool:
+        """5.6.2: whether the side to move is in check as the variant counts checks."""
+        return variant_in_check(self.variant, self.board, self.white_to_move)
+
+    def is_over(self) -> bool:
+        """5.6.2: a position that is over has no legal move."""
+        v, board = self.variant, self.board
+        if v == ATOMIC:
+            return not self.kings(True) or not self.kings(False)
+        if v in (ANTICHESS, HORDE):
+            return (not any(p and is_white(p) for p in board)
+                    or not any(p and not is_white(p) for p in board))
+        if v == THREE_CHECK:
+            return 0 in self.checks
+        if v == KING_OF_THE_HILL:
+            return any(board[s] in (6, 12) for s in HILL)
+        if v == RACING_KINGS:
+            white_there = any(rank_of(k) == 7 for k in self.kings(True))
+            black_there = any(rank_of(k) == 7 for k in self.kings(False))
+            if not white_there and not black_there:
+                return False
+            if white_there and not black_there and not self.white_to_move:
+                # Black may still reach rank 8 next: a square next to its king on rank 8 that
+                # holds no black piece and that White does not attack
+                for k in self.kings(False):
+                    for q in KING_SQUARES[k]:
+                        if (rank_of(q) == 7 and not (board[q] and not is_white(board[q]))
+                                and not square_attacked(board, q, True)):
+                            return False
+            return True
+        return False
+
+    def is_castling(self, move: Move) -> bool:
+        return move.drop is None and super().is_castling(move)
+
+    def is_en_passant(self, move: Move) -> bool:
+        return move.drop is None and super().is_en_passant(move)
+
+    def is_capture(self, move: Move) -> bool:
+        """5.6.2: a move whose to-square holds an enemy piece, or an en passant capture (never
+        castling, never a drop)."""
+        return move.drop is None and super().is_capture(move)
+
+    def landing_square(self, move: Move) -> int:
+        return move.to_sq if move.drop else super().landing_square(move)
+
+    # -- legal moves (5.6.2, MOVE-ORDER-2) ----------------------------------------------
+
+    def _generate(self) -> list:
+        """The legal moves in the order of MOVE-ORDER-2 (5.6.2): none if the position is over;
+        else the moves of 5.3, castling and drops whose position after (5.6.3) the variant
+        allows; in antichess only the captures where there is one."""
+        if self.is_over():
+            return []
+        candidates = self._board_moves() + self._variant_castling_moves() + self._drops()
+        if self.variant == ANTICHESS:
+            captures = [m for m in candidates if self.is_capture(m)]
+            out = captures or candidates
+        else:
+            out = [m for m in candidates if self._allowed_after(self._apply(m)[0])]
+        out.sort(key=variant_sort_key)
+        return out
+
+    def _board_moves(self) -> list:
+        """The moves of the side to move's pieces as in 5.3, before the variant's test: pawns
+        one step, two steps from their second rank or (horde) their first, captures and the
+        effective en passant square; promotions to N, B, R, Q and, in antichess, K."""
+        board, white = self.board, self.white_to_move
+        ours, occ = self._occupancy(white)
+        ep = self.effective_ep()
+        forward = 8 if white else -8
+        first_rank, start_rank, last_rank = (0, 1, 7) if white else (7, 6, 0)
+        promotions = PROMOTIONS + ("K",) if self.variant == ANTICHESS else PROMOTIONS
+        out = []
+        for s in range(64):
+            p = board[s]
+            if p == EMPTY or is_white(p) != white:
+                continue
+            t = ptype_of(p)
+            if t == PAWN:
+                targets = []
+                one = s + forward
+                if board[one] == EMPTY:
+                    targets.append(one)
+                    two = one + forward
+                    if rank_of(s) in (start_rank, first_rank) and board[two] == EMPTY:
+                        targets.append(two)
+                for c in bits(PAWN_ATT[white][s]):
+                    q = board[c]
+                    if (q != EMPTY and is_white(q) != white) or c == ep:
+                        targets.append(c)
+                for c in targets:
+                    if rank_of(c) == last_rank:
+                        out.extend(Move(s, c, promo) for promo in promotions)
+                    else:
+                        out.append(Move(s, c))
+            else:
+                out.extend(Move(s, c) for c in bits(attacks(t, white, s, occ) & ~ours))
+        return out
+
+    def _variant_castling_moves(self) -> list:
+        """5.6.2's castling: a right for the rook; the squares of 5.4 empty but for the king
+        and the rook; no square from the king's square K to its destination (the destination
+        excluded unless it is K) attacked by the opponent, with the king removed from the board
+        and the rook on its square (antichess: none counts as attacked; atomic: none next to
+        the opponent's king).  The king's own safety on its destination is tested after the
+        move, as for every move.  The king is the side's king on its first rank (5.4: "king on
+        square K, on first rank r"); antichess may have more kings, but a promoted one stands on
+        the far rank and any king's move loses the rights, so that one is unique.  (5.6 does not
+        say which king castles; a first reading, that castling needs exactly one king of the
+        colour as 5.6.1 asks of a FEN's right, refused castlings pgnarc codes: see README.)"""
+        board, white, v = self.board, self.white_to_move, self.variant
+        first = 0 if white else 7
+        kings = [k for k in self.kings(white) if rank_of(k) == first]
+        if len(kings) != 1:
+            return []
+        king = kings[0]
+        out = []
+        for rook in self.castling:
+            if rank_of(rook) != first or rank_of(king) != first:
+                continue
+            if board[rook] != piece_code(white, ROOK):
+                continue
+            king_to, rook_to = castling_destinations(king, rook)
+            must_be_empty = (BETWEEN[king][king_to] | (1 << king_to)
+                             | BETWEEN[rook][rook_to] | (1 << rook_to))
+            if any(board[q] != EMPTY and q != king and q != rook for q in bits(must_be_empty)):
+                continue
+            if v != ANTICHESS:
+                without_king = list(board)
+                without_king[king] = EMPTY
+                their_kings = self.kings(not white)
+                path = (1 << king) | BETWEEN[king][king_to]
+                attacked = False
+                for q in bits(path):
+                    if v == ATOMIC and any(KING_ATT[k] >> q & 1 for k in their_kings):
+                        continue                  # next to the opponent's king: not attacked
+                    if square_attacked(without_king, q, not white):
+                        attacked = True
+                        break
+                if attacked:
+                    continue
+            out.append(Move(king, rook))
+        return out
+
+    def _drops(self) -> list:
+        """5.6.2: (crazyhouse) a piece of the side to move's pocket on an empty square, a pawn
+        not on rank 1 or 8."""
+        if self.variant != CRAZYHOUSE:
+            return []
+        pocket = self.pockets[0 if self.white_to_move else 1]
+        out = []
+        for t, letter in enumerate(POCKET_LETTERS):
+            if pocket[t] == 0:
+                continue
+            for s in range(64):
+                if self.board[s] == EMPTY and not (t == PAWN and rank_of(s) in (0, 7)):
+                    out.append(Move(None, s, None, letter))
+        return out
+
+    def _allowed_after(self, board) -> bool:
+        """5.6.2: whether the board after a move of the side to move (M) is one the variant
+        allows (antichess: every one, captures aside)."""
+        v, white = self.variant, self.white_to_move
+        ours = squares_of(board, piece_code(white, KING))
+        if v == ATOMIC:
+            if not ours:
+                return False
+            theirs = squares_of(board, piece_code(not white, KING))
+            if not theirs or KING_ATT[ours[0]] >> theirs[0] & 1:
+                return True
+            return not square_attacked(board, ours[0], not white)
+        if v == RACING_KINGS:
+            theirs = squares_of(board, piece_code(not white, KING))
+            return (not any(square_attacked(board, k, not white) for k in ours)
+                    and not any(square_attacked(board, k, white) for k in theirs))
+        # crazyhouse, three-check, king of the hill, horde: no king (horde's White), or safe
+        return not any(square_attacked(board, k, not white) for k in ours)
+
+    # -- playing moves (5.6.3) --------------------------------------------------------
+
+    def _apply(self, move: Move) -> tuple:
+        """5.6.3 but the three-check count and the counters: (board, castling, en passant
+        square, whether the halfmove clock resets, pockets, promoted)."""
+        board = list(self.board)
+        white, v = self.white_to_move, self.variant
+        us = 0 if white else 1
+        castling = set(self.castling)
+        pockets = self.pockets
+        promoted = self.promoted
+        first = 0 if white else 7
+        ep = None
+        reset = False
+        if move.drop:                                 # a drop: no en passant square
+            t = POCKET_LETTERS.index(move.drop)
+            board[move.to_sq] = piece_code(white, t)
+            mine = list(pockets[us])
+            mine[t] -= 1
+            pockets = (tuple(mine), pockets[1]) if white else (pockets[0], tuple(mine))
+            return board, castling, None, t == PAWN, pockets, promoted
+        s, c = move.from_sq, move.to_sq
+        p = board[s]
+        t = ptype_of(p)
+        if self.is_castling(move):                    # 5.4; a promoted rook stays promoted
+            king_to, rook_to = castling_destinations(s, c)
+            board[s] = board[c] = EMPTY
+            board[king_to] = p
+            board[rook_to] = piece_code(white, ROOK)
+            castling = {r for r in castling if rank_of(r) != first}
+            king_mark, rook_mark = promoted >> s & 1, promoted >> c & 1
+            promoted &= ~((1 << s) | (1 << c))
+            promoted |= (king_mark << king_to) | (rook_mark << rook_to)
+            return board, castling, None, False, pockets, promoted
+        captured_sq, captured = c, board[c]
+        if t == PAWN:
+            reset = True
+            if file_of(s) != file_of(c) and captured == EMPTY:      # en passant
+                captured_sq = c - (8 if white else -8)
+                captured = board[captured_sq]
+                board[captured_sq] = EMPTY
+            if abs(c - s) == 16 and rank_of(s) != first:            # not horde's first rank
+                ep = (s + c) // 2
+        if captured != EMPTY:
+            reset = True
+            castling.discard(captured_sq)             # a rook captured on its square
+            if ptype_of(captured) == KING:            # a captured king: both rights of its side
+                castling = {r for r in castling if rank_of(r) != 7 - first}
+            if v == CRAZYHOUSE:                       # into the captor's pocket
+                taken = PAWN if promoted >> captured_sq & 1 else ptype_of(captured)
+                if taken != KING:                     # (a pocket holds no king: see README)
+                    mine = list(pockets[us])
+                    mine[taken] += 1
+                    pockets = (tuple(mine), pockets[1]) if white else (pockets[0], tuple(mine))
+            promoted &= ~(1 << captured_sq)
+        moved_mark = promoted >> s & 1
+        promoted &= ~(1 << s)
+        board[c] = piece_code(white, VARIANT_PROMO_TYPE[move.promotion]) if move.promotion else p
+        board[s] = EMPTY
+        if v == CRAZYHOUSE and (move.promotion or moved_mark):
+            promoted |= 1 << c
+        if t == KING:
+            castling = {r for r in castling if rank_of(r) != first}
+        castling.discard(s)                           # a rook leaving its square
+        if v == ATOMIC and captured != EMPTY:         # the explosion
+            board[c] = EMPTY
+            for q in KING_SQUARES[c]:
+                x = board[q]
+                if x == EMPTY or ptype_of(x) == PAWN:
+                    continue
+                if ptype_of(x) == ROOK:
+                    castling.discard(q)
+                elif ptype_of(x) == KING:
+                    side_first = 0 if is_white(x) else 7
+                    castling = {r for r in castling if rank_of(r) != side_first}
+                board[q] = EMPTY
+        return board, castling, ep, reset, pockets, promoted
+
+    def _play(self, move: Move) -> "VariantPosition":
+        """5.6.3 (with 5.4, 5.5): the position after a legal move."""
+        board, castling, ep, reset, pockets, promoted = self._apply(move)
+        white = self.white_to_move
+        checks = self.checks
+        if self.variant == THREE_CHECK and variant_in_check(THREE_CHECK, board, not white):
+            checks = (max(0, checks[0] - 1), checks[1]) if white else (checks[0],
+                                                                       max(0, checks[1] - 1))
+        halfmove = 0 if reset else (self.halfmove + 1) % 65536
+        fullmove = self.fullmove if white else (self.fullmove + 1) % 65536
+        return VariantPosition(self.variant, board, not white, castling, ep, halfmove, fullmove,
+                               pockets, promoted, checks)
+
+    def play_null(self) -> "VariantPosition":
+        """Section 4: the side to move passes (pockets, promoted pieces and checks unchanged)."""
+        fullmove = self.fullmove if self.white_to_move else (self.fullmove + 1) % 65536
+        return VariantPosition(self.variant, self.board, not self.white_to_move, self.castling,
+                               None, (self.halfmove + 1) % 65536, fullmove, self.pockets,
+                               self.promoted, self.checks)
+
+    # -- SAN (section 10 under a variant) -----------------------------------------------
+
+    def san(self, move: Move, after: "VariantPosition | None" = None) -> str:
+        """Section 10 under a variant: drops `N@f3`, `P@e4`; `=K`; disambiguation among every
+        other piece of the same type, kings too; `+` when the side to move after the move is in
+        check as 5.6.2 counts checks, `#` when it is and has no legal move."""
+        board = self.board
+        if move.drop:
+            text = move.drop + "@" + square_name(move.to_sq)
+        elif self.is_castling(move):
+            text = "O-O" if move.to_sq > move.from_sq else "O-O-O"
+        else:
+            p = board[move.from_sq]
+            t = ptype_of(p)
+            if t == PAWN:
+                text = ""
+                if self.is_capture(move):
+                    text = "abcdefgh"[file_of(move.from_sq)] + "x"
+                text += square_name(move.to_sq)
+                if move.promotion:
+                    text += "=" + move.promotion
+            else:
+                text = PIECE_LETTERS[t]
+                rivals = [m.from_sq for m in self.legal_moves()
+                          if not m.drop and m.to_sq == move.to_sq and m.from_sq != move.from_sq
+                          and board[m.from_sq] == p and not self.is_castling(m)]
+                if rivals:
+                    if all(file_of(r) != file_of(move.from_sq) for r in rivals):
+                        text += "abcdefgh"[file_of(move.from_sq)]
+                    elif all(rank_of(r) != rank_of(move.from_sq) for r in rivals):
+                        text += str(rank_of(move.from_sq) + 1)
+                    else:
+                        text += square_name(move.from_sq)
+                if self.is_capture(move):
+                    text += "x"
+                text += square_name(move.to_sq)
+        if after is None:
+            after = self.play(move)
+        if after.in_check():
+            text += "#" if not after.legal_moves() else "+"
+        return text
+
+    def uci(self, move: Move) -> str:
+        """UCI of a move (for tests against `pgnarc perft --divide`): drops `N@f3`, castling as
+        king takes own rook."""
+        if move.drop:
+            return move.drop + "@" + square_name(move.to_sq)
+        return (square_name(move.from_sq) + square_name(move.to_sq)
+                + (move.promotion.lower() if move.promotion else ""))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,7 +8,9 @@
    (a rejection that cites another rule than the manifest's is reported, not failed);
 3. archives that `pgnarc pack` makes of corpus/pgn/*.pgn (and corpus/pgn/edge/*.pgn), under
    several settings, decode byte for byte as `pgnarc unpack` writes them, whole and game by
-   game (`pgnarc get N`) for a sample of N.
+   game (`pgnarc get N`) for a sample of N.  A file corpus/pgn/variant_NAME.pgn whose NAME is a
+   variant of 5.6 (its games have no Variant tag) is packed with `--variant NAME`, so that its
+   games are coded under the variant (blocks of codec 7, the header's variant byte).
 """
 
 import os
@@ -81,6 +83,16 @@ def test_invalid(failures):
         print("\n".join(other_rules))
 
 
+def variant_option(path):
+    """`--variant NAME` for corpus/pgn/variant_NAME.pgn where NAME names a variant of 5.6."""
+    sys.path.insert(0, HERE)
+    from moves import variant_of_name
+    name = os.path.basename(path)
+    if name.startswith("variant_") and variant_of_name(name[8:-4].encode()) is not None:
+        return ["--variant", name[8:-4]]
+    return []
+
+
 def test_black_box(pgnarc, failures, quick):
     pgn_dir = os.path.join(ROOT, "corpus", "pgn")
     inputs = sorted(os.path.join(pgn_dir, n) for n in os.listdir(pgn_dir) if n.endswith(".pgn"))
@@ -98,7 +110,8 @@ def test_black_box(pgnarc, failures, quick):
                     continue
                 label = f"{os.path.relpath(path, pgn_dir)} [{setting}]"
                 archive = os.path.join(tmp, "a.pga")
-                rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"] + options)
+                rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"] + options
+                                 + variant_option(path))
                 if rc != 0:
                     print(f"  (pgnarc pack refused {label}: {err})")
                     continue

@@ -1,8 +1,10 @@
-"""Tests of moves.py: section 6's order, the worked examples of 12.1 and 12.2, share tokens
-(corpus/conformance/tokens.tsv, and uniform-coder tokens made with 7.3's encode), and perft
-(corpus/perft/*.epd, each count up to max-perft-nodes, default 200000).
+"""Tests of moves.py: section 6's order (MOVE-ORDER-1 and MOVE-ORDER-2), the worked examples of
+12.1 and 12.2, share tokens (corpus/conformance/tokens.tsv, and uniform-coder tokens made with
+7.3's encode), perft of standard chess and Chess960 (corpus/perft/standard.epd, chess960.epd, each
+count up to max-perft-nodes, default 200000) and of the variants of 5.6 (corpus/perft/variants.epd:
+depths 1 and 2 of every position, deeper counts up to max-variant-nodes, default 20000).
 
-Run: /usr/bin/python3 format-spec/reference/test_moves.py [max-perft-nodes]
+Run: /usr/bin/python3 format-spec/reference/test_moves.py [max-perft-nodes [max-variant-nodes]]
 blackbox_moves.py checks moves.py further against the built pgnarc.
 """
 
@@ -48,6 +50,60 @@ def test_perft(max_nodes):
                         print(f"PERFT FAIL {fen} depth {depth}: {got} != {nodes}")
     print(f"perft: {checked - failures}/{checked} counts right (nodes <= {max_nodes})")
     return failures == 0
+
+
+def test_variant_perft(max_nodes):
+    """5.6.2 [VAR-ZH-1] .. [VAR-HORDE-1]: the published counts of corpus/perft/variants.epd,
+    lines `FEN ;variant NAME ;D1 n ;D2 n ...` (NAME such as `three-check`, `racing kings`), the
+    FEN read under the variant (5.6.1)."""
+    failures = checked = 0
+    with open(os.path.join(CORPUS, "perft", "variants.epd")) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            fen, name, *depths = [part.strip() for part in line.split(";")]
+            assert name.startswith("variant "), line
+            variant = M.variant_of_name(name[len("variant "):].encode())
+            assert variant is not None, name
+            position = M.VariantPosition.from_fen(fen.encode(), variant)
+            if position is None:
+                failures += 1
+                print(f"PERFT FAIL {fen} ({name}): FEN refused")
+                continue
+            for d in depths:
+                depth, nodes = d[1:].split()
+                if int(depth) > 2 and int(nodes) > max_nodes:
+                    continue
+                got = perft(position, int(depth))
+                checked += 1
+                if got != int(nodes):
+                    failures += 1
+                    print(f"PERFT FAIL {fen} ({name}) depth {depth}: {got} != {nodes}")
+    print(f"variant perft: {checked - failures}/{checked} counts right "
+          f"(depths 1 and 2, deeper up to {max_nodes} nodes)")
+    return failures == 0
+
+
+def test_variant_order():
+    """MOVE-ORDER-2's example: 4k3/8/8/8/8/8/8/4K3[NP] w - - 0 1 (crazyhouse): the five king
+    moves, then the pawn's 48 drops a2 .. h7, then the knight's 62 drops a1 .. h8 (n = 115);
+    and antichess's promotion to king after the one to queen."""
+    p = M.VariantPosition.from_fen(b"4k3/8/8/8/8/8/8/4K3[NP] w - - 0 1", M.CRAZYHOUSE)
+    legal = p.legal_moves()
+    assert len(legal) == 115, len(legal)
+    assert all(m.from_sq == 4 and m.drop is None for m in legal[:5])
+    pawn_drops, knight_drops = legal[5:53], legal[53:]
+    assert [m.drop for m in pawn_drops] == ["P"] * 48 and pawn_drops[0].to_sq == 8
+    assert pawn_drops[-1].to_sq == 55
+    assert [m.drop for m in knight_drops] == ["N"] * 62 and knight_drops[0].to_sq == 0
+    assert knight_drops[-1].to_sq == 63
+    assert [p.san(m) for m in legal[5:6] + legal[53:54]] == ["P@a2", "N@a1"]
+    p = M.VariantPosition.from_fen(b"8/P7/8/8/8/8/7p/8 w - - 0 1", M.ANTICHESS)
+    assert [m.promotion for m in p.legal_moves()] == ["N", "B", "R", "Q", "K"]
+    assert p.san(p.legal_moves()[-1]) == "a8=K"
+    print("order: MOVE-ORDER-2 examples right")
+    return True
 
 
 def test_order():
@@ -176,7 +232,10 @@ def test_token_rejects():
 
 if __name__ == "__main__":
     max_nodes = int(sys.argv[1]) if len(sys.argv) > 1 else 200000
+    max_variant_nodes = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
     t = time.time()
-    results = [test_order(), test_worked_examples(), test_uniform_tokens(), test_tokens(), test_token_rejects(), test_perft(max_nodes)]
+    results = [test_order(), test_variant_order(), test_worked_examples(), test_uniform_tokens(),
+               test_tokens(), test_token_rejects(), test_perft(max_nodes),
+               test_variant_perft(max_variant_nodes)]
     print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
     sys.exit(0 if all(results) else 1)

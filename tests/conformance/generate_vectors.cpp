@@ -855,6 +855,30 @@ void invalid_record_vectors() {
     invalid_vector("record_variant_in_codec_6",
                    edit_block(archive_of({v}, {{}}), [](std::string& b) { b[4] = 6; }), "Corruption", "REC-HDR-1",
                    "a game header with its variant bit (7) in a block of codec 6, where the bit is reserved");
+    // A crazyhouse position of 437 legal moves, reached by Black's drop, where White's move is
+    // coded (no writer codes one: it keeps such a game verbatim).
+    const std::vector<Tag> crowded = {{"Variant", "Crazyhouse"},
+                                      {"FEN", "Q4QBk/3Q4/6Q1/1QQ5/5Q2/Q7/Q5Q1/K2QQ3[PNBRQp] b - - 0 1"}};
+    Position pos = *start_position(crowded);
+    const Move drop = *pos.parse_san("P@h2");
+    CodecStreams big;
+    big.variants = true;
+    big.structure.push_back('\0');  // no result, unannotated: the codeword codes the line's end
+    {
+      detail::ArithEncoder enc(detail::BitSink{big.moves, big.move_bits});
+      const auto ply = [&](std::uint32_t n, std::uint32_t index) {
+        const std::uint32_t moves = 4096 * n, end = moves >> 8;
+        enc.encode(end + 4096 * index, 4096, moves + end);
+      };
+      ply(static_cast<std::uint32_t>(pos.legal_move_count()), static_cast<std::uint32_t>(pos.move_index(drop)));
+      pos.play(drop);
+      if (!pos.legal_moves().overflow) std::abort();
+      ply(437, 0);
+      enc.encode(0, 1, 2);  // (never read)
+      enc.finish();
+    }
+    invalid_vector("record_variant_too_many_moves", archive_of({big}, {crowded}), "Corruption", "MOVE-SYM-3",
+                   "a move coded in a crazyhouse position of 437 legal moves, more than 416");
   }
   invalid_vector("record_invalid_fen", archive_of({s}, {{Tag{"FEN", "8/8/8/8/8/8/8/8 w - - 0 1"}}}), "Corruption",
                  "START-1", "a coded game (not verbatim) whose FEN has no kings");

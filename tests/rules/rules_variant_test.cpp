@@ -95,6 +95,7 @@ TEST(VariantFen, PocketsPromotedPiecesAndChecks) {
   EXPECT_FALSE(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 4+1 0 1", false, Variant::kThreeCheck).ok());
   // "~" only after a piece: not after an empty square (a fuzzer's find), a pawn or another "~".
   for (const char* bad : {"4k3/3~4/8/8/8/8/8/4K3[] w - - 0 1", "4k3/P~7/8/8/8/8/8/4K3[] w - - 0 1",
+                          "4k3/8/8/8/8/8/8/4K~3[] w - - 0 1",
                           "4k3/Q~~7/8/8/8/8/8/4K3[] w - - 0 1", "~4k3/8/8/8/8/8/8/4K3[] w - - 0 1"})
     EXPECT_FALSE(Position::from_fen(bad, false, Variant::kCrazyhouse).ok()) << bad;
 }
@@ -126,6 +127,15 @@ TEST(VariantMoves, WhatEachRuleChanges) {
   EXPECT_TRUE(king.is_king_promotion());
   EXPECT_EQ(promo.san(king), "a8=K");
   EXPECT_EQ(*promo.parse_san("a8=K"), king);
+  // A king just promoted on the last rank never castles (a castling from there would read as a
+  // promotion to king); the rights go when a king moves.
+  Position rights = fen("7k/P7/8/8/8/8/8/R3K3 w Q - 0 1", Variant::kAntichess);
+  rights.play(*rights.parse_san("a8=K"));
+  rights.play(*rights.parse_san("Kg8"));
+  std::vector<std::string> castles;
+  for (const Move m : rights.legal_moves())
+    if (m.kind() == Move::kCastling) castles.push_back(rights.uci(m));
+  EXPECT_EQ(castles, (std::vector<std::string>{"e1c1"}));
   // Atomic: a capture explodes the capturer and the pieces but pawns around; exploding the other
   // king wins; a king never captures.
   const Position atomic = fen("3qk3/2p5/8/8/8/8/8/3QK3 w - - 0 1", Variant::kAtomic);

@@ -46,8 +46,9 @@ Result<Move> read_ply(ArithDecoder& dec, MoveCoder coder, bool ends, std::uint64
   return t.at(at.pos, m);
 }
 
-// Generates the moves of `pos` into `t`; Corruption where a variant's position has more than a
-// move list holds (no writer codes a game through one).
+// Generates the moves of `pos` into `t`, for a ply or a line's end to be read; Corruption where a
+// variant's position has more than a move list holds (MOVE-SYM-3). (Where only a move's check
+// suffix is wanted, t.generate's list may be cut short: it is not empty.)
 Status generate(const Position& pos, PlyMoves& t) {
   if (t.generate(pos)) [[likely]]
     return {};
@@ -268,7 +269,7 @@ class DecodePolicy {
       if (next_null < nulls.size() && nulls[next_null] == slot) {
         ++next_null;
         if (pending != kNoHint) {
-          if (auto st = generate(pos, targets); !st) return st;
+          targets.generate(pos);
           settle();
         }
         if (direct) events.push_back(GameEvent::null_move());
@@ -292,7 +293,7 @@ class DecodePolicy {
       at.play(move);
     }
     if (pending != kNoHint) {
-      if (auto st = generate(pos, targets); !st) return st;
+      targets.generate(pos);
       settle();
     }
     return {};

@@ -97,8 +97,9 @@ Result<Position> Position::from_fen(std::string_view fen, bool chess960, Variant
     int rank = 7, file = 0;
     Square placed = kNoSquare;  // the square of the piece the character before placed
     for (char c : placement) {
-      if (c == '~' && variant == Variant::kCrazyhouse && placed != kNoSquare && type_of(pos.board_[placed]) != kPawn) {
-        pos.promoted_ |= bb(placed);  // a promoted piece (never a pawn)
+      if (c == '~' && variant == Variant::kCrazyhouse && placed != kNoSquare && type_of(pos.board_[placed]) != kPawn &&
+          type_of(pos.board_[placed]) != kKing) {
+        pos.promoted_ |= bb(placed);  // a promoted piece (never a pawn or a king)
         placed = kNoSquare;
         continue;
       }

@@ -202,9 +202,10 @@ void Position::variant_moves(MoveList& out) const {
     const Square from = pop_lsb(b);
     const PieceType pt = type_of(board_[from]);
     Bitboard targets = captures_only ? captures_of(from) : targets_of(from);
-    if (pt == kKing && !captures_only) {
-      // Castling as the king taking its own rook: the squares between empty but for the two,
-      // and none the king stands on or passes attacked.
+    if (pt == kKing && !captures_only && rank_of(from) == (us == kWhite ? 0 : 7)) {
+      // Castling as the king taking its own rook, by a king on its first rank (antichess's king
+      // promoted on the last rank has none to castle with: rights go when a king moves): the
+      // squares between empty but for the two, and none the king stands on or passes attacked.
       for (CastleSide side : {kKingSide, kQueenSide}) {
         const Square rook = castle_rook_[us][side];
         if (rook == kNoSquare) continue;
