@@ -1435,7 +1435,7 @@ class GameReader:
             position, history = line.positions[-1], line.histories[-1]
             moves = position.legal_moves()
             if self.variant and len(moves) > 416:
-                self.fail("MOVE-SYM-3", "a move or a line's end coded in a position of more than 416 legal moves")
+                self.fail("MOVE-SYM-4", "a move or a line's end coded in a position of more than 416 legal moves")
             if line.plies is not None:                                  # known length
                 if not moves:
                     self.fail("REC-LINE-1", f"a move at ply {p}, where there is no legal move")

@@ -1474,9 +1474,29 @@ class VariantPosition(Position):
                 text += square_name(move.to_sq)
         if after is None:
             after = self.play(move)
-        if after.in_check():
-            text += "#" if not after.legal_moves() else "+"
+        if not after.legal_moves() and after.ended_with_winner():
+            text += "#"
+        elif after.in_check():
+            text += "+"
         return text
+
+    def ended_with_winner(self) -> bool:
+        """Section 10: whether a game whose side to move has no legal move has a winner (the
+        `#` of SAN): checkmate; under antichess always (the side left without a move wins); under
+        atomic, three-check, king of the hill and horde where the position is over; under racing
+        kings where it is over and not both kings are on rank 8 (a draw); not a stalemate."""
+        if self.in_check():
+            return True
+        v = self.variant
+        if v == ANTICHESS:
+            return True
+        if v == RACING_KINGS:
+            both = (any(rank_of(k) == 7 for k in self.kings(True))
+                    and any(rank_of(k) == 7 for k in self.kings(False)))
+            return self.is_over() and not both
+        if v in (ATOMIC, THREE_CHECK, KING_OF_THE_HILL, HORDE):
+            return self.is_over()
+        return False
 
     def uci(self, move: Move) -> str:
         """UCI of a move (for tests against `pgnarc perft --divide`): drops `N@f3`, castling as

@@ -499,7 +499,7 @@ py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems
 WriterOptions writer_options(unsigned threads, bool force, bool uniform, bool position_filter,
                              const std::string& variant = {}) {
   WriterOptions o;
-  if (!variant.empty() && variant != "standard" && !variant_from_name(variant, o.variant))
+  if (!variant_of_tag(variant, o.variant))
     throw py::value_error("unknown variant " + variant);
   o.threads = threads;
   o.overwrite = force;
@@ -650,7 +650,7 @@ PYBIND11_MODULE(_pgnarc, m) {
           "variant", [](const Query& q) { return q.variant ? std::string(variant_name(*q.variant)) : std::string(); },
           [](Query& q, const std::string& name) {
             Variant v = Variant::kStandard;
-            if (name != "standard" && name != "Standard" && !variant_from_name(name, v))
+            if (!variant_of_tag(name, v))
               throw py::value_error("unknown variant " + name);
             q.variant = v;
           });

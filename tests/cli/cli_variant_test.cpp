@@ -19,8 +19,8 @@ constexpr const char* kUntagged =
     "[Event \"rated crazyhouse\"]\n[White \"b\"]\n[Black \"a\"]\n[Result \"*\"]\n\n1. e4 e5 2. N@f3 *\n";
 constexpr const char* kTagged =
     "[Event \"Atomic\"]\n[Result \"0-1\"]\n[Variant \"Atomic\"]\n\n"
-    "1. Nf3 f6 2. Nd4 Nh6 3. e3 Ng4 4. Nb5 a6 5. Nxc7 Nxf2 0-1\n\n"
-    "[Event \"Hill\"]\n[Result \"1-0\"]\n[Variant \"kingOfTheHill\"]\n\n1. e4 e5 2. Ke2 d5 3. Kd3 dxe4+ 4. Kxe4 1-0\n";
+    "1. Nf3 f6 2. Nd4 Nh6 3. e3 Ng4 4. Nb5 a6 5. Nxc7 Nxf2# 0-1\n\n"
+    "[Event \"Hill\"]\n[Result \"1-0\"]\n[Variant \"kingOfTheHill\"]\n\n1. e4 e5 2. Ke2 d5 3. Kd3 dxe4+ 4. Kxe4# 1-0\n";
 
 class CliVariant : public ::testing::Test {
  protected:

@@ -877,7 +877,7 @@ void invalid_record_vectors() {
       enc.encode(0, 1, 2);  // (never read)
       enc.finish();
     }
-    invalid_vector("record_variant_too_many_moves", archive_of({big}, {crowded}), "Corruption", "MOVE-SYM-3",
+    invalid_vector("record_variant_too_many_moves", archive_of({big}, {crowded}), "Corruption", "MOVE-SYM-4",
                    "a move coded in a crazyhouse position of 437 legal moves, more than 416");
   }
   invalid_vector("record_invalid_fen", archive_of({s}, {{Tag{"FEN", "8/8/8/8/8/8/8/8 w - - 0 1"}}}), "Corruption",

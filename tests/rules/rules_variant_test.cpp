@@ -67,6 +67,19 @@ TEST(VariantStart, FromTheTagsOrTheGame) {
   EXPECT_NE(other.error().message().find("Seirawan"), std::string::npos);
 }
 
+// fen_after writes the en passant square after a two-step from the second rank only: horde's
+// first-rank pawns leave none (a FEN with one on rank 2 would not read back).
+TEST(VariantFen, HordeTwoStepsFromTheFirstRankLeaveNoEnPassantSquare) {
+  Game g;
+  g.tags = {{"Variant", "Horde"}, {"FEN", "4k3/8/8/8/8/8/8/P7 w - - 0 1"}};
+  const Position start = *start_position(g);
+  g.events.push_back(GameEvent::make_move(*start.parse_san("a3")));
+  auto f = fen_after(g, 1);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(*f, "4k3/8/8/8/8/P7/8/8 b - - 0 1");
+  EXPECT_TRUE(Position::from_fen(*f, false, Variant::kHorde).ok());
+}
+
 TEST(VariantFen, PocketsPromotedPiecesAndChecks) {
   // Pockets in brackets or as a ninth rank; "~" marks a promoted piece.
   const Position a = fen("4k3/1Q~6/8/8/4b3/8/Kpp5/8/Qn b - - 0 1", Variant::kCrazyhouse);
@@ -195,6 +208,23 @@ TEST(VariantMoves, AgreeWithTheStandardGeneratorWhereTheRulesDo) {
     }
   }
   EXPECT_GT(positions, 50000);
+}
+
+// "#" where the move ends the game with a winner, as lichess writes it: checkmate, an explosion,
+// the hill, the third check, the race won, antichess's side left without a move; not a draw.
+TEST(VariantSan, MateSignWhereTheMoveWins) {
+  const auto san = [](const char* f, Variant v, const char* move) {
+    const Position p = fen(f, v);
+    auto m = p.parse_san(move);
+    return m ? p.san(*m) : m.error().message();
+  };
+  EXPECT_EQ(san("4k3/4p3/8/8/7Q/8/8/4K3 w - - 0 1", Variant::kAtomic, "Qxe7"), "Qxe7#");
+  EXPECT_EQ(san("4k3/8/8/8/8/4K3/8/8 w - - 0 1", Variant::kKingOfTheHill, "Ke4"), "Ke4#");
+  EXPECT_EQ(san("4k3/8/8/8/8/8/8/R3K3 w Q - 1+3 0 1", Variant::kThreeCheck, "Ra8"), "Ra8#");
+  EXPECT_EQ(san("8/6K1/8/8/8/8/8/k7 w - - 0 1", Variant::kRacingKings, "Kg8"), "Kg8#");
+  EXPECT_EQ(san("8/1k4K1/8/8/8/8/8/8 w - - 0 1", Variant::kRacingKings, "Kg8"), "Kg8") << "Black may reach it too";
+  EXPECT_EQ(san("8/1p6/1P6/8/8/8/8/R7 w - - 0 1", Variant::kAntichess, "Ra2"), "Ra2#") << "Black, without a move, wins";
+  EXPECT_EQ(san("8/8/8/8/8/8/8/k1K5 w - - 0 1", Variant::kStandard, "Kc2"), "Kc2") << "stalemate";
 }
 
 TEST(VariantSan, DropsReadAndWritten) {

@@ -63,7 +63,7 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
          "--variant",
          [&w](const std::string& v) {
            w.options.variant = Variant::kStandard;
-           if (v != "standard" && !variant_from_name(v, w.options.variant))
+           if (!variant_of_tag(v, w.options.variant))
              throw UsageError("unknown variant '" + v + "' (crazyhouse, atomic, antichess, three-check, "
                               "king-of-the-hill, racing-kings or horde)");
          },

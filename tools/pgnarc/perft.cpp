@@ -18,7 +18,7 @@ struct PerftArgs {
 
 int perft(const PerftArgs& a) {
   Variant variant = Variant::kStandard;
-  if (!a.variant.empty() && !variant_from_name(a.variant, variant))
+  if (!a.variant.empty() && !variant_of_tag(a.variant, variant))
     throw UsageError("unknown variant '" + a.variant + "' (crazyhouse, atomic, antichess, three-check, "
                      "king-of-the-hill, racing-kings or horde)");
   Position pos = Position::start(variant);

@@ -335,7 +335,7 @@ Run declare_find(CLI::App& cmd) {
              "--variant",
              [&q](const std::string& v) {
                Variant named = Variant::kStandard;
-               if (v != "standard" && !variant_from_name(v, named))
+               if (!variant_of_tag(v, named))
                  throw UsageError("unknown variant '" + v + "' (standard, crazyhouse, atomic, antichess, three-check, "
                                   "king-of-the-hill, racing-kings or horde)");
                q.variant = named;

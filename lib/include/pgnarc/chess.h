@@ -145,7 +145,7 @@ class Position {
 
   Variant variant() const { return variant_; }
   // Crazyhouse: the pieces of type `t` (pawn to queen) in `c`'s pocket.
-  int pocket(Color c, PieceType t) const { return pocket_[c][t]; }
+  int pocket(Color c, PieceType t) const { return t < kKing ? pocket_[c][t] : 0; }
   // Crazyhouse: the pieces that were promoted pawns (they go back to a pocket as pawns).
   Bitboard promoted() const { return promoted_; }
   // Three-check: the checks `c` still has to give to win (3 at the start).
@@ -176,6 +176,10 @@ class Position {
   // Whether the variant's own rule has ended the game (a king exploded, the third check, a king
   // on the hill, the race won, a side with no pieces left): such a position has no legal move.
   bool variant_over() const;
+  // Whether the game has ended here with a winner, for a position whose side to move has no legal
+  // move (the caller has seen so): checkmate, or a variant's end but a draw (antichess's side left
+  // without a move wins; a race both kings reach is drawn; stalemate is a draw). SAN's "#".
+  bool ended_with_winner() const;
 
   // All legal moves in canonical order: ascending (from square, to square, promotion piece) with
   // promotions ordered N < B < R < Q and castling as (king square, own rook square).

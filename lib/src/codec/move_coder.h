@@ -53,6 +53,7 @@ void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Positi
 struct PlyMoves {
   bool listed = false;  // a variant's position: `list`, else `targets`
   bool check = false;   // the side to move is in check
+  bool won = false;     // a variant's position without a legal move, whose game has a winner
   PieceTargets targets;
   MoveList list;
 
@@ -62,10 +63,12 @@ struct PlyMoves {
     if (!listed) [[likely]] {
       generate_targets(pos, targets);
       check = targets.check;
+      won = false;
       return true;
     }
     list = pos.legal_moves();
     check = pos.in_check();
+    won = list.size == 0 && pos.ended_with_winner();
     return !list.overflow;
   }
   int count() const { return listed ? list.size : targets.total; }
@@ -77,11 +80,12 @@ struct PlyMoves {
     return -1;
   }
   Move at(const Position& pos, int index) const { return listed ? list[index] : move_at_index(pos, targets, index); }
-  // The SAN note of legal move `m` (san_note), and the check suffix of a move to this position.
+  // The SAN note of legal move `m` (san_note), and the suffix of a move to this position: "#"
+  // where the game has ended with a winner (checkmate, or a variant's end), else "+" in check.
   std::uint8_t note(const Position& pos, Move m) const {
     return listed ? listed_san_note(pos, list, m) : san_note(pos, targets, m);
   }
-  int suffix() const { return check ? (count() == 0 ? kMate : kCheck) : kNoSuffix; }
+  int suffix() const { return count() == 0 && (check || won) ? kMate : check ? kCheck : kNoSuffix; }
   // The frequencies of the ply's symbols: the coder's for a standard position, the uniform
   // coder's for a variant's.
   void frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const model::LineState& at,

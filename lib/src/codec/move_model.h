@@ -527,9 +527,10 @@ std::uint32_t frequencies_v3(const Position& pos, const PieceTargets& t, const H
 // The history after `m` is played in `pos`, whose history was `h`: the move becomes the
 // opponent's last, and the opponent's last its own before.
 inline History history_after(const History& h, const Position& pos, Move m) {
-  const Square to = m.kind() == Move::kCastling ? make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from())) : m.to();
-  const bool captured =
-      m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && pos.piece_on(m.to()) != kNoPiece);
+  // (A promotion to king, antichess's, has kind castling too: its to-square is its own.)
+  const bool castling = m.kind() == Move::kCastling && !m.is_king_promotion();
+  const Square to = castling ? make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from())) : m.to();
+  const bool captured = m.kind() == Move::kEnPassant || (!castling && pos.piece_on(m.to()) != kNoPiece);
   const PieceType type = type_of(pos.piece_on(m.from()));
   return History{m.from(), to, h.last_from, h.last_to, captured, h.last_captured, type};
 }

@@ -47,7 +47,7 @@ Result<Move> read_ply(ArithDecoder& dec, MoveCoder coder, bool ends, std::uint64
 }
 
 // Generates the moves of `pos` into `t`, for a ply or a line's end to be read; Corruption where a
-// variant's position has more than a move list holds (MOVE-SYM-3). (Where only a move's check
+// variant's position has more than a move list holds (MOVE-SYM-4). (Where only a move's check
 // suffix is wanted, t.generate's list may be cut short: it is not empty.)
 Status generate(const Position& pos, PlyMoves& t) {
   if (t.generate(pos)) [[likely]]

@@ -116,7 +116,9 @@ Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep) {
       if (!pos.is_legal(e.move))
         return invalid_input("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
       const Move m = e.move;
-      const bool pawn = type_of(pos.piece_on(m.from())) == kPawn;
+      // A pawn's two steps from its second rank (horde's from the first leave no en passant square).
+      const bool pawn = type_of(pos.piece_on(m.from())) == kPawn && !m.is_drop() &&
+                        rank_of(m.from()) == (pos.side_to_move() == kWhite ? 1 : 6);
       pos.play(m);
       double_step = pawn && (m.from() ^ m.to()) == 16 ? static_cast<Square>((m.from() + m.to()) / 2) : kNoSquare;
       ++played;

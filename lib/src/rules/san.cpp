@@ -169,7 +169,9 @@ std::string Position::san(Move m) const {
     const std::uint8_t note = listed_san_note(*this, legal_moves(), m);
     Position after = *this;
     after.play_variant(m);
-    const int suffix = after.in_check() ? (after.legal_move_count() == 0 ? kMate : kCheck) : kNoSuffix;
+    const int suffix = after.legal_move_count() == 0 && after.ended_with_winner() ? kMate
+                       : after.in_check()                                          ? kCheck
+                                                                                   : kNoSuffix;
     char buf[kMaxSanLength];
     return std::string(buf, write_san(m, note_piece(note), note_capture(note), note_disambiguation(note), suffix, buf));
   }

@@ -110,6 +110,22 @@ bool Position::variant_over() const {
   return false;
 }
 
+bool Position::ended_with_winner() const {
+  if (in_check()) return true;
+  switch (variant_) {
+    case Variant::kStandard:
+    case Variant::kCrazyhouse: return false;
+    case Variant::kAntichess: return true;
+    case Variant::kRacingKings:
+      return variant_over() && !((pieces(kWhite, kKing) & rank_bb(7)) && (pieces(kBlack, kKing) & rank_bb(7)));
+    case Variant::kAtomic:
+    case Variant::kThreeCheck:
+    case Variant::kKingOfTheHill:
+    case Variant::kHorde: return variant_over();
+  }
+  return false;
+}
+
 bool Position::variant_in_check() const {
   if (variant_ == Variant::kAntichess) return false;
   const Bitboard king = pieces(side_, kKing);
