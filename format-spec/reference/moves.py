@@ -347,6 +347,47 @@ class Move(NamedTuple):
         return (self.from_sq, self.to_sq, PROMO_TYPE[self.promotion] if self.promotion else 0)
 
 
+def castling_rights(castle: bytes, board, king_of) -> "list[int] | None":
+    """5.2: the rook squares a FEN's castling field names, or None where it is invalid.
+    king_of(white) is the square of that colour's king (None: no single king to castle)."""
+    castling = []
+    if castle == b"-":
+        return castling
+    wings = set()
+    for ch in castle:
+        c = chr(ch)
+        white = c.isupper()
+        first = 0 if white else 7
+        king = king_of(white)
+        if king is None or rank_of(king) != first:
+            return None
+        rook = piece_code(white, ROOK)
+        rooks = [f for f in range(8) if board[f + 8 * first] == rook]
+        kf = file_of(king)
+        if c in "Kk":
+            side_rooks = [f for f in rooks if f > kf]
+            if not side_rooks:
+                return None
+            f = max(side_rooks)
+        elif c in "Qq":
+            side_rooks = [f for f in rooks if f < kf]
+            if not side_rooks:
+                return None
+            f = min(side_rooks)
+        elif c.upper() in "ABCDEFGH":
+            f = "ABCDEFGH".index(c.upper())
+            if f not in rooks:
+                return None
+        else:
+            return None
+        wing = (white, f > kf)
+        if wing in wings:
+            return None
+        wings.add(wing)
+        castling.append(f + 8 * first)
+    return castling
+
+
 class Position:
     """A position of section 4.  Immutable; `play` returns a new one.
 
@@ -445,40 +486,9 @@ class Position:
         if square_attacked(board, their_king, white_to_move):
             return None
         # Castling
-        castling = []
-        if castle != b"-":
-            wings = set()
-            for ch in castle:
-                c = chr(ch)
-                white = c.isupper()
-                first = 0 if white else 7
-                king = board.index(piece_code(white, KING))
-                if rank_of(king) != first:
-                    return None
-                rook = piece_code(white, ROOK)
-                rooks = [f for f in range(8) if board[f + 8 * first] == rook]
-                kf = file_of(king)
-                if c in "Kk":
-                    side_rooks = [f for f in rooks if f > kf]
-                    if not side_rooks:
-                        return None
-                    f = max(side_rooks)
-                elif c in "Qq":
-                    side_rooks = [f for f in rooks if f < kf]
-                    if not side_rooks:
-                        return None
-                    f = min(side_rooks)
-                elif c.upper() in "ABCDEFGH":
-                    f = "ABCDEFGH".index(c.upper())
-                    if f not in rooks:
-                        return None
-                else:
-                    return None
-                wing = (white, f > kf)
-                if wing in wings:
-                    return None
-                wings.add(wing)
-                castling.append(f + 8 * first)
+        castling = castling_rights(castle, board, lambda white: board.index(piece_code(white, KING)))
+        if castling is None:
+            return None
         # En passant
         ep_sq = None
         if ep != b"-":
@@ -775,38 +785,46 @@ class Position:
     def san(self, move: Move, after: "Position | None" = None) -> str:
         """SAN as section 10 writes it, with "+" for check and "#" for mate.  `after` may give
         self.play(move) if the caller has it (it saves work)."""
+        if after is None:
+            after = self.play(move)
+        return self.san_body(move) + after.san_suffix()
+
+    def san_body(self, move: Move) -> str:
+        """Section 10: the SAN of a move on the board, without its suffix; the pieces told apart
+        are the other pieces of the mover's type with a legal move to the same square."""
         board = self.board
         p = board[move.from_sq]
         t = ptype_of(p)
         if self.is_castling(move):
-            text = "O-O" if move.to_sq > move.from_sq else "O-O-O"
-        elif t == PAWN:
+            return "O-O" if move.to_sq > move.from_sq else "O-O-O"
+        if t == PAWN:
             text = ""
             if self.is_capture(move):
                 text = "abcdefgh"[file_of(move.from_sq)] + "x"
             text += square_name(move.to_sq)
             if move.promotion:
                 text += "=" + move.promotion
-        else:
-            text = PIECE_LETTERS[t]
-            rivals = [m.from_sq for m in self.legal_moves()
-                      if m.to_sq == move.to_sq and m.from_sq != move.from_sq
-                      and board[m.from_sq] == p and not self.is_castling(m)]
-            if rivals:
-                if all(file_of(r) != file_of(move.from_sq) for r in rivals):
-                    text += "abcdefgh"[file_of(move.from_sq)]
-                elif all(rank_of(r) != rank_of(move.from_sq) for r in rivals):
-                    text += str(rank_of(move.from_sq) + 1)
-                else:
-                    text += square_name(move.from_sq)
-            if self.is_capture(move):
-                text += "x"
-            text += square_name(move.to_sq)
-        if after is None:
-            after = self.play(move)
-        if after.in_check():
-            text += "#" if not after.legal_moves() else "+"
-        return text
+            return text
+        text = PIECE_LETTERS[t]
+        rivals = [m.from_sq for m in self.legal_moves()
+                  if not m.drop and m.to_sq == move.to_sq and m.from_sq != move.from_sq
+                  and board[m.from_sq] == p and not self.is_castling(m)]
+        if rivals:
+            if all(file_of(r) != file_of(move.from_sq) for r in rivals):
+                text += "abcdefgh"[file_of(move.from_sq)]
+            elif all(rank_of(r) != rank_of(move.from_sq) for r in rivals):
+                text += str(rank_of(move.from_sq) + 1)
+            else:
+                text += square_name(move.from_sq)
+        if self.is_capture(move):
+            text += "x"
+        return text + square_name(move.to_sq)
+
+    def san_suffix(self) -> str:
+        """Section 10: "#" for mate, "+" for check, of a move to this position."""
+        if self.in_check():
+            return "#" if not self.legal_moves() else "+"
+        return ""
 
 
 def castling_destinations(king: int, rook: int):
@@ -1052,43 +1070,12 @@ class VariantPosition(Position):
         if variant_in_check(variant, board, not white_to_move):
             return None
         # Castling: as 5.2, the right needing exactly one king of its colour (antichess)
-        castling = []
-        if castle != b"-":
-            wings = set()
-            for ch in castle:
-                c = chr(ch)
-                white = c.isupper()
-                first = 0 if white else 7
-                kings = squares_of(board, piece_code(white, KING))
-                if len(kings) != 1:
-                    return None
-                king = kings[0]
-                if rank_of(king) != first:
-                    return None
-                rook = piece_code(white, ROOK)
-                rooks = [f for f in range(8) if board[f + 8 * first] == rook]
-                kf = file_of(king)
-                if c in "Kk":
-                    side_rooks = [f for f in rooks if f > kf]
-                    if not side_rooks:
-                        return None
-                    f = max(side_rooks)
-                elif c in "Qq":
-                    side_rooks = [f for f in rooks if f < kf]
-                    if not side_rooks:
-                        return None
-                    f = min(side_rooks)
-                elif c.upper() in "ABCDEFGH":
-                    f = "ABCDEFGH".index(c.upper())
-                    if f not in rooks:
-                        return None
-                else:
-                    return None
-                wing = (white, f > kf)
-                if wing in wings:
-                    return None
-                wings.add(wing)
-                castling.append(f + 8 * first)
+        def single_king(white):
+            kings = squares_of(board, piece_code(white, KING))
+            return kings[0] if len(kings) == 1 else None
+        castling = castling_rights(castle, board, single_king)
+        if castling is None:
+            return None
         # En passant: as 5.2
         ep_sq = None
         if ep != b"-":
@@ -1439,46 +1426,19 @@ class VariantPosition(Position):
     # -- SAN (section 10 under a variant) -----------------------------------------------
 
     def san(self, move: Move, after: "VariantPosition | None" = None) -> str:
-        """Section 10 under a variant: drops `N@f3`, `P@e4`; `=K`; disambiguation among every
-        other piece of the same type, kings too; `+` when the side to move after the move is in
-        check as 5.6.2 counts checks, `#` when it is and has no legal move."""
-        board = self.board
-        if move.drop:
-            text = move.drop + "@" + square_name(move.to_sq)
-        elif self.is_castling(move):
-            text = "O-O" if move.to_sq > move.from_sq else "O-O-O"
-        else:
-            p = board[move.from_sq]
-            t = ptype_of(p)
-            if t == PAWN:
-                text = ""
-                if self.is_capture(move):
-                    text = "abcdefgh"[file_of(move.from_sq)] + "x"
-                text += square_name(move.to_sq)
-                if move.promotion:
-                    text += "=" + move.promotion
-            else:
-                text = PIECE_LETTERS[t]
-                rivals = [m.from_sq for m in self.legal_moves()
-                          if not m.drop and m.to_sq == move.to_sq and m.from_sq != move.from_sq
-                          and board[m.from_sq] == p and not self.is_castling(m)]
-                if rivals:
-                    if all(file_of(r) != file_of(move.from_sq) for r in rivals):
-                        text += "abcdefgh"[file_of(move.from_sq)]
-                    elif all(rank_of(r) != rank_of(move.from_sq) for r in rivals):
-                        text += str(rank_of(move.from_sq) + 1)
-                    else:
-                        text += square_name(move.from_sq)
-                if self.is_capture(move):
-                    text += "x"
-                text += square_name(move.to_sq)
+        """Section 10 under a variant: drops `N@f3`, `P@e4`, else as in standard chess (`=K`
+        too; the pieces told apart include kings); the suffix of san_suffix."""
         if after is None:
             after = self.play(move)
-        if not after.legal_moves() and after.ended_with_winner():
-            text += "#"
-        elif after.in_check():
-            text += "+"
-        return text
+        body = move.drop + "@" + square_name(move.to_sq) if move.drop else self.san_body(move)
+        return body + after.san_suffix()
+
+    def san_suffix(self) -> str:
+        """Section 10 under a variant: "#" where the side to move has no legal move and the game
+        has a winner (ended_with_winner), else "+" in check as 5.6.2 counts checks."""
+        if not self.legal_moves() and self.ended_with_winner():
+            return "#"
+        return "+" if self.in_check() else ""
 
     def ended_with_winner(self) -> bool:
         """Section 10: whether a game whose side to move has no legal move has a winner (the
