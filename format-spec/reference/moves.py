@@ -347,6 +347,74 @@ class Move(NamedTuple):
         return (self.from_sq, self.to_sq, PROMO_TYPE[self.promotion] if self.promotion else 0)
 
 
+def counter_fields(fields: list) -> "tuple[int, int] | None":
+    """5.2: the halfmove clock and fullmove number of a FEN's optional fifth and sixth fields
+    (0 and 1 where they are missing, a fullmove number of 0 read as 1), or None if invalid."""
+    counters = []
+    for field in fields:
+        if not field.isdigit() or int(field) > 65535:   # bytes.isdigit: ASCII digits only
+            return None
+        counters.append(int(field))
+    halfmove = counters[0] if len(counters) > 0 else 0
+    fullmove = counters[1] if len(counters) > 1 else 1
+    return halfmove, fullmove or 1
+
+
+def read_placement(placement: bytes, promoted_marks: bool) -> "tuple[list, int] | None":
+    """5.2: the board of a FEN's placement field, and the squares (a bit set) whose piece a `~`
+    marks promoted where `promoted_marks` allows them (5.6.1: after a piece other than a pawn or
+    a king); None if the field is invalid."""
+    ranks = placement.split(b"/")
+    if len(ranks) != 8:
+        return None
+    board = [EMPTY] * 64
+    promoted = 0
+    for i, row in enumerate(ranks):
+        r, f = 7 - i, 0
+        last_piece = None                       # the square of the piece just read
+        for ch in row:
+            c = chr(ch)
+            if c == "~":
+                if not promoted_marks or last_piece is None or ptype_of(board[last_piece]) in (PAWN, KING):
+                    return None
+                promoted |= 1 << last_piece
+                last_piece = None
+                continue
+            last_piece = None
+            if c in "12345678":
+                f += int(c)
+            elif c in "PNBRQKpnbrqk":
+                if f >= 8:
+                    return None
+                board[f + 8 * r] = piece_code(c.isupper(), "PNBRQK".index(c.upper()))
+                last_piece = f + 8 * r
+                f += 1
+            else:
+                return None
+            if f > 8:
+                return None
+        if f != 8:
+            return None
+    return board, promoted
+
+
+def en_passant_field(ep: bytes, board, white_to_move: bool) -> "tuple[bool, int | None]":
+    """5.2: (whether a FEN's en passant field is valid, its square or None for `-`)."""
+    if ep == b"-":
+        return True, None
+    if len(ep) != 2 or chr(ep[0]) not in "abcdefgh" or chr(ep[1]) not in "36":
+        return False, None
+    ep_sq = (ep[0] - 97) + 8 * (ep[1] - 49)
+    step = 8 if white_to_move else -8       # from the ep square towards the pawn's start
+    if rank_of(ep_sq) != (5 if white_to_move else 2):
+        return False, None
+    if board[ep_sq] != EMPTY or board[ep_sq + step] != EMPTY:
+        return False, None
+    if board[ep_sq - step] != piece_code(not white_to_move, PAWN):
+        return False, None
+    return True, ep_sq
+
+
 def castling_rights(castle: bytes, board, king_of) -> "list[int] | None":
     """5.2: the rook squares a FEN's castling field names, or None where it is invalid.
     king_of(white) is the square of that colour's king (None: no single king to castle)."""
@@ -439,37 +507,12 @@ class Position:
         if not 4 <= len(fields) <= 6:
             return None
         placement, side, castle, ep = fields[:4]
-        counters = []
-        for field in fields[4:]:
-            if not field.isdigit() or int(field) > 65535:   # bytes.isdigit: ASCII digits only
-                return None
-            counters.append(int(field))
-        halfmove = counters[0] if len(counters) > 0 else 0
-        fullmove = counters[1] if len(counters) > 1 else 1
-        if fullmove == 0:
-            fullmove = 1
-        # Placement
-        ranks = placement.split(b"/")
-        if len(ranks) != 8:
+        counters = counter_fields(fields[4:])
+        read = read_placement(placement, False)
+        if counters is None or read is None:
             return None
-        board = [EMPTY] * 64
-        for i, row in enumerate(ranks):
-            r, f = 7 - i, 0
-            for ch in row:
-                c = chr(ch)
-                if c in "12345678":
-                    f += int(c)
-                elif c in "PNBRQKpnbrqk":
-                    if f >= 8:
-                        return None
-                    board[f + 8 * r] = piece_code(c.isupper(), "PNBRQK".index(c.upper()))
-                    f += 1
-                else:
-                    return None
-                if f > 8:
-                    return None
-            if f != 8:
-                return None
+        halfmove, fullmove = counters
+        board = read[0]
         for white in (True, False):
             if sum(1 for p in board if p == piece_code(white, KING)) != 1:
                 return None
@@ -489,19 +532,9 @@ class Position:
         castling = castling_rights(castle, board, lambda white: board.index(piece_code(white, KING)))
         if castling is None:
             return None
-        # En passant
-        ep_sq = None
-        if ep != b"-":
-            if len(ep) != 2 or chr(ep[0]) not in "abcdefgh" or chr(ep[1]) not in "36":
-                return None
-            ep_sq = (ep[0] - 97) + 8 * (ep[1] - 49)
-            step = 8 if white_to_move else -8       # from the ep square towards the pawn's start
-            if rank_of(ep_sq) != (5 if white_to_move else 2):
-                return None
-            if board[ep_sq] != EMPTY or board[ep_sq + step] != EMPTY:
-                return None
-            if board[ep_sq - step] != piece_code(not white_to_move, PAWN):
-                return None
+        valid, ep_sq = en_passant_field(ep, board, white_to_move)
+        if not valid:
+            return None
         return Position(board, white_to_move, castling, ep_sq, halfmove, fullmove)
 
     # -- FEN (9.4.4's spelling) -----------------------------------------------------------
@@ -986,15 +1019,10 @@ class VariantPosition(Position):
         if not 4 <= len(fields) <= 6:
             return None
         placement, side, castle, ep = fields[:4]
-        counters = []
-        for field in fields[4:]:
-            if not field.isdigit() or int(field) > 65535:
-                return None
-            counters.append(int(field))
-        halfmove = counters[0] if len(counters) > 0 else 0
-        fullmove = counters[1] if len(counters) > 1 else 1
-        if fullmove == 0:
-            fullmove = 1
+        counters = counter_fields(fields[4:])
+        if counters is None:
+            return None
+        halfmove, fullmove = counters
         # Crazyhouse: the pocket, `[...]` after the placement or a ninth rank
         pockets = NO_POCKETS
         if variant == CRAZYHOUSE:
@@ -1015,39 +1043,11 @@ class VariantPosition(Position):
             if max(counts[0] + counts[1]) > 64:
                 return None
             pockets = (tuple(counts[0]), tuple(counts[1]))
-        # Placement; `~` after a piece other than a pawn marks it promoted (crazyhouse)
-        ranks = placement.split(b"/")
-        if len(ranks) != 8:
+        # Placement; `~` after a piece other than a pawn or a king marks it promoted (crazyhouse)
+        read = read_placement(placement, variant == CRAZYHOUSE)
+        if read is None:
             return None
-        board = [EMPTY] * 64
-        promoted = 0
-        for i, row in enumerate(ranks):
-            r, f = 7 - i, 0
-            last_piece = None                       # the square of the piece just read
-            for ch in row:
-                c = chr(ch)
-                if c == "~":
-                    if (variant != CRAZYHOUSE or last_piece is None
-                            or ptype_of(board[last_piece]) in (PAWN, KING)):
-                        return None
-                    promoted |= 1 << last_piece
-                    last_piece = None
-                    continue
-                last_piece = None
-                if c in "12345678":
-                    f += int(c)
-                elif c in "PNBRQKpnbrqk":
-                    if f >= 8:
-                        return None
-                    board[f + 8 * r] = piece_code(c.isupper(), "PNBRQK".index(c.upper()))
-                    last_piece = f + 8 * r
-                    f += 1
-                else:
-                    return None
-                if f > 8:
-                    return None
-            if f != 8:
-                return None
+        board, promoted = read
         # Kings: antichess any number, horde none for White and one for Black, else one each;
         # no bound of 16 pieces a colour
         white_kings = len(squares_of(board, piece_code(True, KING)))
@@ -1077,18 +1077,9 @@ class VariantPosition(Position):
         if castling is None:
             return None
         # En passant: as 5.2
-        ep_sq = None
-        if ep != b"-":
-            if len(ep) != 2 or chr(ep[0]) not in "abcdefgh" or chr(ep[1]) not in "36":
-                return None
-            ep_sq = (ep[0] - 97) + 8 * (ep[1] - 49)
-            step = 8 if white_to_move else -8
-            if rank_of(ep_sq) != (5 if white_to_move else 2):
-                return None
-            if board[ep_sq] != EMPTY or board[ep_sq + step] != EMPTY:
-                return None
-            if board[ep_sq - step] != piece_code(not white_to_move, PAWN):
-                return None
+        valid, ep_sq = en_passant_field(ep, board, white_to_move)
+        if not valid:
+            return None
         return VariantPosition(variant, board, white_to_move, castling, ep_sq, halfmove,
                                fullmove, pockets, promoted, checks)
 

@@ -106,7 +106,7 @@ Archive::ReadFunction python_reader(const std::string& name, py::function read) 
 std::uint16_t move_code(Move m, bool chess960) {
   if (m.is_null()) return 0;
   Square to = m.to();
-  if (m.kind() == Move::kCastling && !m.is_king_promotion() && !chess960)
+  if (m.is_castling() && !chess960)
     to = static_cast<Square>(m.from() + (to > m.from() ? 2 : -2));
   const int promo = m.is_king_promotion()           ? 5
                     : m.kind() == Move::kPromotion ? m.promotion() - kKnight + 1

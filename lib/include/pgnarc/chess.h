@@ -95,6 +95,9 @@ class Move {
   // The piece a drop puts down.
   constexpr PieceType drop_piece() const { return kind() == kPromotion ? promotion() : kPawn; }
   constexpr bool is_king_promotion() const { return kind() == kCastling && rank_of(from()) != rank_of(to()); }
+  // Castling proper (kind 3 on one rank), and the piece any promotion makes (a king too).
+  constexpr bool is_castling() const { return kind() == kCastling && rank_of(from()) == rank_of(to()); }
+  constexpr PieceType promoted_piece() const { return is_king_promotion() ? kKing : promotion(); }
   constexpr bool is_null() const { return data_ == null().data_; }
   constexpr bool is_none() const { return data_ == 0; }
   constexpr std::uint16_t raw() const { return data_; }

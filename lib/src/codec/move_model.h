@@ -528,7 +528,7 @@ std::uint32_t frequencies_v3(const Position& pos, const PieceTargets& t, const H
 // opponent's last, and the opponent's last its own before.
 inline History history_after(const History& h, const Position& pos, Move m) {
   // (A promotion to king, antichess's, has kind castling too: its to-square is its own.)
-  const bool castling = m.kind() == Move::kCastling && !m.is_king_promotion();
+  const bool castling = m.is_castling();
   const Square to = castling ? make_square(m.to() > m.from() ? 6 : 2, rank_of(m.from())) : m.to();
   const bool captured = m.kind() == Move::kEnPassant || (!castling && pos.piece_on(m.to()) != kNoPiece);
   const PieceType type = type_of(pos.piece_on(m.from()));

@@ -66,10 +66,6 @@ int san_readings(std::string_view s, SanPattern (&out)[2]) {
   return n;
 }
 
-// The piece a pawn move promotes to (a king in antichess), or kNoPieceType.
-PieceType promotion_of(Move m) { return m.is_king_promotion() ? kKing : m.promotion(); }
-
-bool is_castling(Move m) { return m.kind() == Move::kCastling && !m.is_king_promotion(); }
 
 }  // namespace
 
@@ -103,7 +99,7 @@ char* write_san(Move m, PieceType pt, bool capture, int disambiguation, int suff
     *p++ = kPieceLetters[m.drop_piece()];
     *p++ = '@';
     square(to);
-  } else if (is_castling(m)) {
+  } else if (m.is_castling()) {
     for (const char* c = to > from ? "O-O" : "O-O-O"; *c; ++c) *p++ = *c;
   } else if (pt == kPawn) {
     if (capture) {
@@ -111,9 +107,9 @@ char* write_san(Move m, PieceType pt, bool capture, int disambiguation, int suff
       *p++ = 'x';
     }
     square(to);
-    if (m.kind() == Move::kPromotion || m.is_king_promotion()) {
+    if (m.promoted_piece() != kNoPieceType) {
       *p++ = '=';
-      *p++ = kPieceLetters[promotion_of(m)];
+      *p++ = kPieceLetters[m.promoted_piece()];
     }
   } else {
     *p++ = kPieceLetters[pt];
@@ -130,17 +126,17 @@ char* write_san(Move m, PieceType pt, bool capture, int disambiguation, int suff
 namespace {
 bool is_capture(const Position& pos, Move m) {
   // (Castling is written as the king taking its own rook; it is not a capture.)
-  return !is_castling(m) && (pos.piece_on(m.to()) != kNoPiece || m.kind() == Move::kEnPassant);
+  return !m.is_castling() && (pos.piece_on(m.to()) != kNoPiece || m.kind() == Move::kEnPassant);
 }
 
 // The other legal moves of `legal` that a piece of `m`'s type makes to `m`'s square (antichess may
 // have several kings: every piece but a pawn is told apart from its rivals).
 int listed_disambiguation(const Position& pos, const MoveList& legal, Move m) {
   const PieceType pt = type_of(pos.piece_on(m.from()));
-  if (m.is_drop() || is_castling(m) || pt == kPawn) return 0;
+  if (m.is_drop() || m.is_castling() || pt == kPawn) return 0;
   Bitboard rivals = 0;
   for (const Move o : legal)
-    if (!o.is_drop() && !is_castling(o) && o.to() == m.to() && o.from() != m.from() &&
+    if (!o.is_drop() && !o.is_castling() && o.to() == m.to() && o.from() != m.from() &&
         type_of(pos.piece_on(o.from())) == pt)
       rivals |= bb(o.from());
   return san_disambiguation(m.from(), rivals);
@@ -243,7 +239,7 @@ Result<Move> Position::parse_variant_san(std::string_view s, std::string_view in
     for (char c : s)
       if (c != '-') norm += (c == '0' || c == 'o') ? 'O' : c;
     if (norm == "OO" || norm == "OOO")
-      return only([&](Move m) { return is_castling(m) && (m.to() > m.from()) == (norm == "OO"); });
+      return only([&](Move m) { return m.is_castling() && (m.to() > m.from()) == (norm == "OO"); });
   }
   SanPattern readings[2];
   const int n_readings = san_readings(s, readings);
@@ -254,14 +250,14 @@ Result<Move> Position::parse_variant_san(std::string_view s, std::string_view in
     const PieceType pt = type_of(board_[from]);
     if (p.from_file >= 0 && file_of(from) != p.from_file) return false;
     if (p.from_rank >= 0 && rank_of(from) != p.from_rank) return false;
-    if (is_castling(m)) {
+    if (m.is_castling()) {
       // Castling as the king's move (long algebraic): to its rook, or two or more files over.
       const Square kto = make_square(m.to() > from ? 6 : 2, rank_of(from));
       return p.from_complete() && pt == kKing && p.promo == kNoPieceType &&
              (p.to == m.to() || (p.to == kto && std::abs(file_of(kto) - file_of(from)) > 1));
     }
     if (p.piece == kNoPieceType ? !p.from_complete() && pt != kPawn : pt != p.piece) return false;
-    return m.to() == p.to && promotion_of(m) == p.promo;
+    return m.to() == p.to && m.promoted_piece() == p.promo;
   };
   for (int r = 0; r < n_readings; ++r) {
     const SanPattern& p = readings[r];

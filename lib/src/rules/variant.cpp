@@ -274,17 +274,20 @@ void Position::play_variant(Move m) {
   fullmove_ = static_cast<std::uint16_t>(fullmove_ + us);
   ep_ = kNoSquare;
   side_ = them;
-  const auto drop_rights_on = [&](Square s) {
+  // The castling rights a piece leaving or losing square `s` takes with it: its rook's, or a
+  // king's both.
+  const auto drop_rights_on = [&](Square s, Piece p) {
     for (auto& side : castle_rook_)
       for (auto& r : side)
         if (r == s) r = kNoSquare;
+    if (type_of(p) == kKing) castle_rook_[color_of(p)][kKingSide] = castle_rook_[color_of(p)][kQueenSide] = kNoSquare;
   };
   if (m.is_drop()) {
     const PieceType t = m.drop_piece();
     put(make_piece(us, t), m.to());
     --pocket_[us][t];
     if (t == kPawn) halfmove_ = 0;
-  } else if (m.kind() == Move::kCastling && !m.is_king_promotion()) {
+  } else if (m.is_castling()) {
     const Square from = m.from(), to = m.to();
     const bool king_side = to > from;
     const Square base = us == kWhite ? 0 : 56;
@@ -307,16 +310,14 @@ void Position::play_variant(Move m) {
         ++pocket_[us][promoted_ & bb(captured_on) ? kPawn : type_of(victim)];
       promoted_ &= ~bb(captured_on);
       remove(captured_on);
-      drop_rights_on(captured_on);
-      if (type_of(victim) == kKing) castle_rook_[them][kKingSide] = castle_rook_[them][kQueenSide] = kNoSquare;
+      drop_rights_on(captured_on, victim);
     }
-    const bool promotes = m.kind() == Move::kPromotion || m.is_king_promotion();
+    const bool promotes = m.promoted_piece() != kNoPieceType;
     remove(from);
-    put(promotes ? make_piece(us, m.is_king_promotion() ? kKing : m.promotion()) : piece, to);
+    put(promotes ? make_piece(us, m.promoted_piece()) : piece, to);
     if (variant_ == Variant::kCrazyhouse && (promotes || (promoted_ & bb(from)))) promoted_ |= bb(to);
     promoted_ &= ~bb(from);
-    drop_rights_on(from);
-    if (type_of(piece) == kKing) castle_rook_[us][kKingSide] = castle_rook_[us][kQueenSide] = kNoSquare;
+    drop_rights_on(from, piece);
     if (type_of(piece) == kPawn) {
       halfmove_ = 0;
       // A double step from the second rank (not horde's from the first) leaves an en passant
@@ -332,8 +333,7 @@ void Position::play_variant(Move m) {
         const Square s = pop_lsb(b);
         const Piece p = board_[s];
         remove(s);
-        drop_rights_on(s);
-        if (type_of(p) == kKing) castle_rook_[color_of(p)][kKingSide] = castle_rook_[color_of(p)][kQueenSide] = kNoSquare;
+        drop_rights_on(s, p);
       }
     }
   }
