@@ -539,7 +539,8 @@ class Position:
 
     # -- FEN (9.4.4's spelling) -----------------------------------------------------------
 
-    def placement_field(self) -> str:
+    def placement_field(self, promoted: int = 0) -> str:
+        """The placement, a `~` after each piece of `promoted` (a bit set of squares, 5.6.1)."""
         rows = []
         for r in range(7, -1, -1):
             row, empty = "", 0
@@ -552,6 +553,7 @@ class Position:
                     row, empty = row + str(empty), 0
                 letter = PIECE_LETTERS[ptype_of(p)]
                 row += letter if is_white(p) else letter.lower()
+                row += "~" if promoted >> (f + 8 * r) & 1 else ""
             rows.append(row + (str(empty) if empty else ""))
         return "/".join(rows)
 
@@ -1089,26 +1091,11 @@ class VariantPosition(Position):
         """A FEN in the spelling of 9.4.4, with 5.6.1's additions: the crazyhouse pocket in
         `[...]` and `~` after promoted pieces, the three-check checks still to give as the
         fifth field `W+B`."""
-        placement = self.placement_field()
+        placement = self.placement_field(self.promoted)
         if self.variant == CRAZYHOUSE:
-            marked, s = "", 64
-            for r in range(7, -1, -1):                 # insert `~` after each promoted piece
-                row, empty = "", 0
-                for f in range(8):
-                    q = f + 8 * r
-                    p = self.board[q]
-                    if p == EMPTY:
-                        empty += 1
-                        continue
-                    if empty:
-                        row, empty = row + str(empty), 0
-                    letter = PIECE_LETTERS[ptype_of(p)]
-                    row += (letter if is_white(p) else letter.lower())
-                    row += "~" if self.promoted >> q & 1 else ""
-                marked += ("/" if r < 7 else "") + row + (str(empty) if empty else "")
             pocket = "".join(POCKET_LETTERS[t] * self.pockets[0][t] for t in range(5))
             pocket += "".join(POCKET_LETTERS[t].lower() * self.pockets[1][t] for t in range(5))
-            placement = marked + "[" + pocket + "]"
+            placement += "[" + pocket + "]"
         if ep == "stored":
             ep = self.ep
         fields = [placement, "w" if self.white_to_move else "b", self.castling_field(),
