@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "codec/arith_coder.h"
 #include "codec/move_coder.h"
 #include "codec/move_model.h"
+#include "codec/variant_model.h"
 #include "pgnarc/pgn.h"
 #include "support/main_lines.h"
 #include "rules/movegen.h"
@@ -81,9 +83,7 @@ void replay(const GameRec& g, Visit&& visit) {
 }
 
 struct Trainer {
-  std::vector<double> w = std::vector<double>(model::kFeatures, 0.0);
-  std::vector<double> g2 = std::vector<double>(model::kFeatures, 0.0);
-  std::vector<double> grad = std::vector<double>(model::kFeatures, 0.0);
+  std::vector<double> w, g2, grad;
   std::vector<int> touched;
   FeatureLists lists;
   std::vector<double> p;
@@ -92,12 +92,31 @@ struct Trainer {
   std::uint64_t plies = 0;
   int most_features = 0;  // the most features any move had
 
+  explicit Trainer(int features) : w(features, 0.0), g2(features, 0.0), grad(features, 0.0) {}
+
   void step(const Position& pos, const PieceTargets& t, const model::History& h, int played) {
     lists.clear();
     model::compute_facts(pos, h, lists);
     model::enumerate_features(pos, t, lists, lists);
     lists.finish();
-    const int n = t.total;
+    fit(t.total, played);
+  }
+
+  // A crazyhouse position's legal moves `list`, with the crazyhouse model's features.
+  void step_crazyhouse(const Position& pos, const MoveList& list, const model::History& h, int played) {
+    static model::zh::MoveFeatures f[kMaxLegalMoves];
+    model::zh::crazyhouse_features(pos, list, h, f);
+    lists.clear();
+    for (int i = 0; i < list.size; ++i) {
+      lists.start.push_back(static_cast<int>(lists.features.size()));
+      lists.features.insert(lists.features.end(), f[i].k, f[i].k + f[i].n);
+    }
+    lists.finish();
+    fit(list.size, played);
+  }
+
+  // One step on a position's `n` moves, whose features `lists` holds, of which `played` was.
+  void fit(int n, int played) {
     for (int i = 0; i < n; ++i) most_features = std::max(most_features, lists.start[i + 1] - lists.start[i]);
     p.assign(static_cast<std::size_t>(n), 0.0);
     double best = -1e300;
@@ -262,17 +281,40 @@ const char* group_name(int k) {
   return "to-square [phase][type][square]";
 }
 
-// The feature groups in order, as (offset, size): runs of numbers with one group_name.
-std::vector<std::pair<int, int>> feature_groups() {
+using GroupName = const char* (*)(int);
+
+// A model's feature groups in order, as (offset, size): runs of numbers with one name.
+std::vector<std::pair<int, int>> groups_of(int features, GroupName name) {
   std::vector<std::pair<int, int>> groups;
-  for (int k = 0; k < model::kFeatures;) {
+  for (int k = 0; k < features;) {
     int end = k;
-    while (end < model::kFeatures && std::strcmp(group_name(end), group_name(k)) == 0) ++end;
+    while (end < features && std::strcmp(name(end), name(k)) == 0) ++end;
     groups.emplace_back(k, end - k);
     k = end;
   }
   return groups;
 }
+
+// What the trainer writes of a model: its C++ table (with the end hazard, for the move model)
+// and the specification's appendix.
+struct ModelDoc {
+  int features;
+  GroupName group;
+  const char* source_head;  // the C++ file up to its weights array
+  const char* ns;           // the namespace the C++ file closes
+  const char* title;        // the appendix's title and first paragraph
+};
+
+const ModelDoc kMoveModelDoc = {
+    model::kFeatures, group_name,
+    "// The move model's weights (move_model.h), in sixteenths of a bit. Written by tools/pgnarc-train;\n"
+    "// do not edit.\n"
+    "#include \"codec/move_model.h\"\n\n"
+    "namespace pgnarc::detail::model {\n\n",
+    "pgnarc::detail::model",
+    "# The move model's tables\n\n"
+    "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.6.4), written by tools/pgnarc-train from\n"
+    "the tables it fitted; the library's lib/src/codec/model_weights.cpp holds the same numbers.\n\n"};
 
 // Writes v[from, to), `per_line` a line: each line `lead`, the values joined by `join`, then `tail`.
 template <class T>
@@ -286,44 +328,153 @@ void put_rows(std::ostream& out, const std::vector<T>& v, std::size_t from, std:
   }
 }
 
-bool write_weights(const std::string& path, const std::vector<std::int8_t>& q, const std::vector<std::uint32_t>& hazard) {
+bool write_weights(const std::string& path, const ModelDoc& doc, const std::vector<std::int8_t>& q,
+                   const std::vector<std::uint32_t>* hazard) {
   std::ofstream out(path, std::ios::binary);
-  out << "// The move model's weights (move_model.h), in sixteenths of a bit. Written by tools/pgnarc-train;\n"
-         "// do not edit.\n"
-         "#include \"codec/move_model.h\"\n\n"
-         "namespace pgnarc::detail::model {\n\n"
-         "const std::array<std::int8_t, kFeatures> kWeights = {\n";
-  for (const auto& [offset, size] : feature_groups()) {
-    out << "    // " << group_name(offset) << "\n";
+  out << doc.source_head << "const std::array<std::int8_t, kFeatures> kWeights = {\n";
+  for (const auto& [offset, size] : groups_of(doc.features, doc.group)) {
+    out << "    // " << doc.group(offset) << "\n";
     put_rows(out, q, offset, offset + size, 16, "    ", ", ", ",");
   }
-  out << "};\n\nconst std::array<std::uint32_t, 256> kEndHazard = {\n";
-  put_rows(out, hazard, 0, hazard.size(), 12, "    ", ", ", ",");
-  out << "};\n\n}  // namespace pgnarc::detail::model\n";
+  out << "};\n\n";
+  if (hazard) {
+    out << "const std::array<std::uint32_t, 256> kEndHazard = {\n";
+    put_rows(out, *hazard, 0, hazard->size(), 12, "    ", ", ", ",");
+    out << "};\n\n";
+  }
+  out << "}  // namespace " << doc.ns << "\n";
   return static_cast<bool>(out);
 }
 
-// The appendix of the format specification: the groups, W and H as the spec's tables.
-bool write_tables(const std::string& path, const std::vector<std::int8_t>& q, const std::vector<std::uint32_t>& hazard) {
+// The appendix of the format specification: the groups, W (and H) as the spec's tables.
+bool write_tables(const std::string& path, const ModelDoc& doc, const std::vector<std::int8_t>& q,
+                  const std::vector<std::uint32_t>* hazard) {
   std::ofstream out(path, std::ios::binary);
-  out << "# The move model's tables\n\n"
-         "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.6.4), written by tools/pgnarc-train from\n"
-         "the tables it fitted; the library's lib/src/codec/model_weights.cpp holds the same numbers.\n\n"
-         "K = "
-      << model::kFeatures
+  out << doc.title << "K = " << doc.features
       << " features.\n\n## Groups\n\n| offset | size | group [index] |\n|---:|---:|---|\n";
-  const auto groups = feature_groups();
-  for (const auto& [offset, size] : groups) out << "| " << offset << " | " << size << " | " << group_name(offset) << " |\n";
+  const auto groups = groups_of(doc.features, doc.group);
+  for (const auto& [offset, size] : groups) out << "| " << offset << " | " << size << " | " << doc.group(offset) << " |\n";
   out << "\n## W\n\nThe weights in sixteenths of a bit, W[offset] first, 16 a line.\n";
   for (const auto& [offset, size] : groups) {
-    out << "\n### " << group_name(offset) << ", from " << offset << "\n\n```text\n";
+    out << "\n### " << doc.group(offset) << ", from " << offset << "\n\n```text\n";
     put_rows(out, q, offset, offset + size, 16, "", " ", "");
     out << "```\n";
   }
-  out << "\n## H\n\nThe end hazard, H[0] first, 16 a line.\n\n```text\n";
-  put_rows(out, hazard, 0, hazard.size(), 16, "", " ", "");
-  out << "```\n";
+  if (hazard) {
+    out << "\n## H\n\nThe end hazard, H[0] first, 16 a line.\n\n```text\n";
+    put_rows(out, *hazard, 0, hazard->size(), 16, "", " ", "");
+    out << "```\n";
+  }
   return static_cast<bool>(out);
+}
+
+// Fits `tr` on the fitted games of `inputs`: every one once per epoch, shuffled with a fixed
+// seed; step(game) steps through one game's plies.
+template <class Step>
+void fit_epochs(Trainer& tr, const std::vector<Input>& inputs, int epochs, std::uint64_t seed, Step&& step) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
+  for (std::uint32_t f = 0; f < inputs.size(); ++f)
+    for (std::uint32_t g = 0; g < inputs[f].fit; ++g) order.emplace_back(f, g);
+  std::mt19937_64 rng(seed);
+  for (int e = 0; e < epochs; ++e) {
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+    tr.nats = 0;
+    tr.plies = 0;
+    tr.rate = 0.1 / (1 + e);
+    for (const auto& [f, g] : order) step(inputs[f].games[g]);
+    std::fprintf(stderr, "epoch %d: %.4f bits per coded ply while fitting (%llu plies)\n", e + 1,
+                 tr.nats / std::log(2.0) / static_cast<double>(tr.plies), static_cast<unsigned long long>(tr.plies));
+  }
+}
+
+// The crazyhouse model (--variant crazyhouse): calls visit(pos, legal moves, history, played
+// index) for every coded ply of `g` (positions with two or more legal moves).
+template <class Visit>
+void replay_listed(const GameRec& g, Visit&& visit) {
+  model::LineState at{g.start, {}};
+  for (Move m : g.moves) {
+    if (m.is_null()) {
+      at.play_null();
+      continue;
+    }
+    const MoveList list = at.pos.legal_moves();
+    if (list.size > 1) {
+      int played = 0;
+      while (list[played] != m) ++played;
+      visit(at.pos, list, at.history, played);
+    }
+    at.play(m);
+  }
+}
+
+const char* zh_group_name(int k) {
+  namespace zh = model::zh;
+  if (k >= zh::kKingZone) return "attacks next to their king [kind][0, 1, 2, 3+]";
+  if (k >= zh::kThreat) return "threat [kind][none, a piece worth more, an undefended piece]";
+  if (k >= zh::kFrom) return "from-square [kind][relative square]";
+  if (k >= zh::kRecapture) return "lands where their last move landed [kind]";
+  if (k >= zh::kEvasion) return "we are in check [kind]";
+  if (k >= zh::kKingDistance) return "king distance [kind][distance, 0 without a king]";
+  if (k >= zh::kCheck) return "check [kind]";
+  if (k >= zh::kFromSafety) return "from-square safety [kind][attacked by them][defended by us]";
+  if (k >= zh::kSafety) return "landing square safety [kind][attacked by them][defended by us]";
+  if (k >= zh::kVictim) return "capture [kind][victim: none, P, N, B, R, Q, K]";
+  return "landing square [kind][relative square]";
+}
+
+const ModelDoc kCrazyhouseDoc = {
+    model::zh::kFeatures, zh_group_name,
+    "// The crazyhouse model's weights (variant_model.h), in sixteenths of a bit. Written by\n"
+    "// tools/pgnarc-train --variant crazyhouse; do not edit.\n"
+    "#include \"codec/variant_model.h\"\n\n"
+    "namespace pgnarc::detail::model::zh {\n\n",
+    "pgnarc::detail::model::zh",
+    "# The crazyhouse model's table\n\n"
+    "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.7), written by tools/pgnarc-train\n"
+    "--variant crazyhouse from the table it fitted; the library's lib/src/codec/variant_weights.cpp holds\n"
+    "the same numbers.\n\n"};
+
+int train_crazyhouse(const std::vector<Input>& inputs, int epochs, const std::string& out_path,
+                     const std::string& tables_path) {
+  Trainer tr(model::zh::kFeatures);
+  fit_epochs(tr, inputs, epochs, 20261126, [&](const GameRec& g) {
+    replay_listed(g, [&](const Position& pos, const MoveList& list, const model::History& h, int played) {
+      tr.step_crazyhouse(pos, list, h, played);
+    });
+  });
+  if (tr.most_features > model::zh::kMaxMoveFeatures) {
+    std::fprintf(stderr, "a move had %d features, more than kMaxMoveFeatures (%d)\n", tr.most_features,
+                 model::zh::kMaxMoveFeatures);
+    return 3;
+  }
+  const std::vector<std::int8_t> q = quantize(tr.w);
+  std::printf("%-44s %9s %8s %8s %7s\n", "held out (bits per coded ply)", "plies", "model", "uniform", "first");
+  for (const Input& in : inputs) {
+    if (in.fit == in.games.size()) continue;
+    double bits = 0, uniform = 0;
+    std::uint64_t coded = 0, first = 0;
+    std::uint32_t freq[kMaxLegalMoves];
+    for (std::size_t i = in.fit; i < in.games.size(); ++i)
+      replay_listed(in.games[i], [&](const Position& pos, const MoveList& list, const model::History& h, int played) {
+        const std::uint32_t total = model::zh::frequencies(pos, list, h, freq, q.data());
+        bits += std::log2(static_cast<double>(total) / freq[played]);
+        uniform += std::log2(static_cast<double>(list.size));
+        first += freq[played] == *std::max_element(freq, freq + list.size);
+        ++coded;
+      });
+    const double n = static_cast<double>(coded);
+    std::printf("%-44s %9llu %8.4f %8.4f %6.1f%%\n", in.path.substr(in.path.rfind('/') + 1).c_str(),
+                static_cast<unsigned long long>(coded), bits / n, uniform / n, 100.0 * static_cast<double>(first) / n);
+  }
+  if (!tables_path.empty() && !write_tables(tables_path, kCrazyhouseDoc, q, nullptr)) {
+    std::fprintf(stderr, "cannot write %s\n", tables_path.c_str());
+    return 4;
+  }
+  if (!out_path.empty() && !write_weights(out_path, kCrazyhouseDoc, q, nullptr)) {
+    std::fprintf(stderr, "cannot write %s\n", out_path.c_str());
+    return 4;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -331,12 +482,19 @@ bool write_tables(const std::string& path, const std::vector<std::int8_t>& q, co
 int main(int argc, char** argv) {
   int epochs = 3;
   std::string out_path, tables_path;
+  Variant variant = Variant::kStandard;
   std::vector<Input> inputs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--epochs" && i + 1 < argc) epochs = std::atoi(argv[++i]);
     else if (a == "--out" && i + 1 < argc) out_path = argv[++i];
     else if (a == "--tables" && i + 1 < argc) tables_path = argv[++i];
+    else if (a == "--variant" && i + 1 < argc) {
+      if (!variant_from_name(argv[++i], variant) || variant != Variant::kCrazyhouse) {
+        std::fprintf(stderr, "pgnarc-train: only crazyhouse has a model of its own\n");
+        return 2;
+      }
+    }
     else {
       Input in;
       const auto colon = a.rfind(':');
@@ -349,32 +507,24 @@ int main(int argc, char** argv) {
     }
   }
   if (inputs.empty()) {
-    std::fprintf(stderr, "usage: pgnarc-train [--epochs N] [--out FILE] PATH[:FIT] ...\n");
+    std::fprintf(stderr, "usage: pgnarc-train [--variant crazyhouse] [--epochs N] [--out FILE] [--tables FILE] "
+                         "PATH[:FIT] ...\n");
     return 2;
   }
   for (Input& in : inputs) {
-    if (!test::read_main_lines("pgnarc-train", in.path, in.games)) return 4;
+    if (!test::read_main_lines("pgnarc-train", in.path, in.games, std::numeric_limits<std::size_t>::max(), variant,
+                               variant))
+      return 4;
     in.fit = std::min(in.fit, in.games.size());
     std::fprintf(stderr, "%s: %zu games, fitting on %zu\n", in.path.c_str(), in.games.size(), in.fit);
   }
-  // The fitting order: every fitted game once per epoch, shuffled with a fixed seed.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
-  for (std::uint32_t f = 0; f < inputs.size(); ++f)
-    for (std::uint32_t g = 0; g < inputs[f].fit; ++g) order.emplace_back(f, g);
-  Trainer tr;
-  std::mt19937_64 rng(20261125);
-  for (int e = 0; e < epochs; ++e) {
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
-    tr.nats = 0;
-    tr.plies = 0;
-    tr.rate = 0.1 / (1 + e);
-    for (const auto& [f, g] : order)
-      replay(inputs[f].games[g], [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
-        tr.step(pos, t, h, played);
-      });
-    std::fprintf(stderr, "epoch %d: %.4f bits per coded ply while fitting (%llu plies)\n", e + 1,
-                 tr.nats / std::log(2.0) / static_cast<double>(tr.plies), static_cast<unsigned long long>(tr.plies));
-  }
+  if (variant == Variant::kCrazyhouse) return train_crazyhouse(inputs, epochs, out_path, tables_path);
+  Trainer tr(model::kFeatures);
+  fit_epochs(tr, inputs, epochs, 20261125, [&](const GameRec& g) {
+    replay(g, [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
+      tr.step(pos, t, h, played);
+    });
+  });
   if (tr.most_features > model::kMaxMoveFeatures) {
     std::fprintf(stderr, "a move had %d features, more than kMaxMoveFeatures (%d)\n", tr.most_features,
                  model::kMaxMoveFeatures);
@@ -419,11 +569,11 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(m.plies), m.bits / plies, m.codeword / plies, m.uniform / plies,
                 m.bits / static_cast<double>(m.coded), 100.0 * static_cast<double>(m.first) / static_cast<double>(m.coded));
   }
-  if (!tables_path.empty() && !write_tables(tables_path, q, hazard)) {
+  if (!tables_path.empty() && !write_tables(tables_path, kMoveModelDoc, q, &hazard)) {
     std::fprintf(stderr, "cannot write %s\n", tables_path.c_str());
     return 4;
   }
-  if (!out_path.empty() && !write_weights(out_path, q, hazard)) {
+  if (!out_path.empty() && !write_weights(out_path, kMoveModelDoc, q, &hazard)) {
     std::fprintf(stderr, "cannot write %s\n", out_path.c_str());
     return 4;
   }

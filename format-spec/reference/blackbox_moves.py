@@ -12,10 +12,13 @@ Three checks:
    line has null moves (some in check, then a king capture) are decoded move by move.
 4. variants (format 1.1, 5.6): random games of each variant (from its start and from FENs that
    moves.py writes, some with null moves), written in SAN by moves.py, tagged and untagged
-   (pack --variant), packed with and without a position filter: pgnarc unpack must give back
-   moves.py's movetext, and decode.py must give byte for byte what pgnarc unpack gives; and the
-   legal moves of positions of those games, in order, must be those of
-   `pgnarc perft FEN 1 --divide --variant NAME`.
+   (pack --variant), packed with pack's default move coder (the model coder, whose blocks code
+   crazyhouse with the crazyhouse model of 7.7, three-check and king of the hill with the move
+   model and the other variants with uniform frequencies: MOVE-CODER-1), with and without a
+   position filter, and with the uniform coder (--moves uniform); the first block's move coder
+   must be the one asked for, pgnarc unpack must give back moves.py's movetext, and decode.py
+   must give byte for byte what pgnarc unpack gives; and the legal moves of positions of those
+   games, in order, must be those of `pgnarc perft FEN 1 --divide --variant NAME`.
 """
 
 import glob
@@ -133,6 +136,14 @@ def check_movetext(pgn):
     return sum(a == b for a, b in zip(mine, out)) if len(mine) == len(out) else 0, len(mine)
 
 
+def first_block_codec_and_coder(path):
+    """The move codec (byte 4) and move coder (byte 7) of the first block's header (9.3)."""
+    data = open(path, "rb").read(0x20 + 8)
+    if data[0x20:0x24] != b"PGAB":
+        return None, None
+    return data[0x20 + 4], data[0x20 + 7]
+
+
 def first_block_sections(path):
     data = open(path, "rb").read()
     block = 0x20                                      # after the 32-byte file header (9.2)
@@ -185,7 +196,7 @@ def check_null_games(games):
                 if annotated:
                     got = legal[decoder.read(freqs)] if len(legal) > 1 else legal[0]
                 else:
-                    k = decoder.read([M.end_frequency(M.MODEL, sum(freqs), p)] + freqs)
+                    k = decoder.read([M.end_frequency(M.MODEL, sum(freqs), p, position)] + freqs)
                     got = "end" if k == 0 else legal[k - 1]
                 if got != m:
                     ok = False
@@ -272,9 +283,19 @@ def check_variant_moves(games, variant, limit):
 
 
 def check_variant_archives(pgn, *options):
-    """pgnarc unpack gives back moves.py's movetext, and decode.py what pgnarc unpack gives."""
+    """pgnarc unpack gives back moves.py's movetext, and decode.py what pgnarc unpack gives; the
+    archive's first block is of codec 7 and of the move coder asked for (7.5: 1, the model, by
+    default; 0 with --moves uniform)."""
     pack(pgn, TMP + ".pga", *options)
-    expected = run("unpack", TMP + ".pga").stdout
+    codec, coder = first_block_codec_and_coder(TMP + ".pga")
+    wanted = 0 if "uniform" in options else 1
+    if (codec, coder) != (7, wanted):
+        print(f"  WRONG BLOCK {pgn} {' '.join(options)}: codec {codec}, move coder {coder}")
+    unpacked = run("unpack", TMP + ".pga")
+    expected = unpacked.stdout
+    if unpacked.returncode != 0:
+        print(f"  PGNARC UNPACK FAILS {pgn} {' '.join(options)}: "
+              f"{unpacked.stderr.decode().strip()}")
     def movetexts(text):
         return [" ".join(part.split()) for part in text.split("\n\n")
                 if part.strip() and not part.startswith("[")]
@@ -285,7 +306,9 @@ def check_variant_archives(pgn, *options):
                              capture_output=True)
     if decoded.stdout != expected:
         print(f"  DECODE DIFFERS {pgn} {' '.join(options)}: {decoded.stderr.decode().strip()}")
-    return same, len(mine), decoded.stdout == expected
+    ok = (unpacked.returncode == 0 and decoded.returncode == 0 and decoded.stdout == expected
+          and (codec, coder) == (7, wanted))
+    return same, len(mine), ok
 
 
 def check_variants(rnd, count):
@@ -300,15 +323,17 @@ def check_variants(rnd, count):
             f.write("".join(write_game(*g) for g in untagged))
         results = [check_variant_archives(path),
                    check_variant_archives(path, "--position-filter", "--block-games", "7"),
-                   check_variant_archives(f"{TMP}_{option}_untagged.pgn", "--variant", option)]
+                   check_variant_archives(f"{TMP}_{option}_untagged.pgn", "--variant", option),
+                   check_variant_archives(path, "--moves", "uniform")]
         good = sum(r[0] for r in results)
         total = sum(r[1] for r in results)
         decoded = sum(r[2] for r in results)
         moves_good, moves_total = check_variant_moves(games + untagged, variant, 40)
         print(f"random {option} games: movetext {good}/{total} as pgnarc writes it, "
-              f"decode.py {decoded}/3 archives as pgnarc unpack, "
-              f"legal moves {moves_good}/{moves_total} positions as pgnarc perft")
-        failures += total - good + 3 - decoded + moves_total - moves_good
+              f"decode.py {decoded}/{len(results)} archives (3 of the model coder, 1 uniform) "
+              f"as pgnarc unpack, legal moves {moves_good}/{moves_total} positions as pgnarc "
+              f"perft")
+        failures += total - good + len(results) - decoded + moves_total - moves_good
     return failures
 
 

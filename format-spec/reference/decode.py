@@ -12,7 +12,7 @@ A damaged or unsupported archive makes it exit with status 1 and a message namin
 ("corrupt" or "unsupported"), the requirement (e.g. [BLOCK-1]) and where it was found.
 
 Section numbers in the comments refer to the specification.  The chess and coding primitives
-(sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, SAN, FEN, the adaptive frequencies of 8.3.3 and the
+(sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, 7.7, SAN, FEN, the adaptive frequencies of 8.3.3 and the
 position code of 9.4.4) are in moves.py beside this file.  This file holds the rest: the streams
 of a game record (section 8), the container (section 9) and the canonical PGN (section 10).
 Standard library only, plus python3-zstandard for Zstandard frames (RFC 8878).
@@ -29,7 +29,7 @@ import sys
 
 import zstandard
 
-from moves import (NO_HISTORY, PIECE_LETTERS, UNIFORM, AdaptiveFrequencies, ArithmeticDecoder,
+from moves import (NO_HISTORY, PIECE_LETTERS, AdaptiveFrequencies, ArithmeticDecoder,
                    FormatError, Position, VariantPosition, decode_position_column, end_frequency,
                    history_after, is_white, move_frequencies, ptype_of, read_integer,
                    variant_of_name)
@@ -1241,10 +1241,7 @@ class Line:
     def play(self, move):
         position, history = self.positions[-1], self.histories[-1]
         self.moves.append(move)
-        if isinstance(position, VariantPosition):   # 7.5: no move model, so no history
-            self.histories.append(NO_HISTORY)
-        else:
-            self.histories.append(history_after(history, position, move))
+        self.histories.append(history_after(history, position, move))   # 7.6.1, MOVE-CODER-1
         if move is None:
             self.sans.append("--")
             self.positions.append(position.play_null())
@@ -1333,8 +1330,6 @@ class GameReader:
             game.prelude = self.read_comment_list()
             game.epilogue = self.read_comment_list()
         self.variant = game_variant(self.tags, variant_byte, self.codec, "start position")
-        if self.variant:                      # 7.5: uniform frequencies under a variant
-            self.coder = UNIFORM
         main = Line(0)
         main.positions = [start_position(self.tags, "start position", self.variant)]
         main.histories = [NO_HISTORY]
@@ -1445,7 +1440,8 @@ class GameReader:
                     m = self.decoder.read(move_frequencies(self.coder, position, history, moves))
             else:                                                       # the end, then moves
                 freqs = move_frequencies(self.coder, position, history, moves) if moves else []
-                k = self.decoder.read([end_frequency(self.coder, sum(freqs), p)] + freqs)
+                k = self.decoder.read([end_frequency(self.coder, sum(freqs), p, position)]
+                                      + freqs)
                 if k == 0:
                     line.plies = p
                     break

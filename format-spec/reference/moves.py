@@ -1,10 +1,11 @@
 """Reference decoder for pgnarc, part 1: chess and coding primitives.
 
 Written from format-spec/pgnarc-format.md alone; section numbers and requirement IDs below
-refer to it.  Its appendices (move-model-tables.md, position-table.md) and the table E of 7.6
-are read from the spec's own files at import time, so the code uses exactly the spec's
-numbers.  Standard library only; run with Python 3.11 (/usr/bin/python3).  decode.py, beside
-this file, holds the rest of the reader (container, streams, records, canonical PGN).
+refer to it.  Its appendices (move-model-tables.md, crazyhouse-model-tables.md,
+position-table.md) and the table E of 7.6 are read from the spec's own files at import time, so
+the code uses exactly the spec's numbers.  Standard library only; run with Python 3.11
+(/usr/bin/python3).  decode.py, beside this file, holds the rest of the reader (container,
+streams, records, canonical PGN).
 
 Public interface
 ----------------
@@ -38,8 +39,10 @@ VariantPosition                    a position under a variant of 5.6 (format 1.1
     .in_check(), .is_over()        5.6.2; .uci(move) for tests
 variant_of_name(value) -> int | None   5.6: the variant a Variant tag's folded value names
 History(last, ours), NO_HISTORY, history_after(history, position, move or None)    7.6.1
-move_frequencies(coder, position, history, moves=None) -> [int]   f_0 .. f_{n-1}, 7.5 / 7.6
-end_frequency(coder, S, p) -> int                                   7.1 MOVE-SYM-2
+move_frequencies(coder, position, history, moves=None) -> [int]   f_0 .. f_{n-1}: 7.5 (with
+                                   MOVE-CODER-1 for a VariantPosition), 7.6, 7.7
+end_frequency(coder, S, p, position) -> int                         7.1 MOVE-SYM-2, MOVE-CODER-1
+ply_coder(coder, position) -> int  MOVE-CODER-1: UNIFORM or MODEL, the coder a ply has
 ArithmeticDecoder(data, bit=0)     7.3 start(s); .read(freqs) -> index (frequencies of 0 allowed);
                                    .read_uniform(T) -> value (c = value, f = 1); .finish() -> bits
 AdaptiveFrequencies(n)             8.3.3; .read(decoder) -> symbol (and adapts); .freqs
@@ -80,7 +83,7 @@ def corrupt(rule: str, message: str = "") -> FormatError:
 
 
 # ---------------------------------------------------------------------------------------------
-# The appendix tables (7.6.4, 9.4.4), read from the spec's own files at import time
+# The appendix tables (7.6.4, 7.7, 9.4.4), read from the spec's own files at import time
 # ---------------------------------------------------------------------------------------------
 
 SPEC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
@@ -91,24 +94,41 @@ def _read_spec(name: str) -> str:
         return f.read()
 
 
-def _load_model_tables():
-    text = _read_spec("move-model-tables.md")
+def _load_weight_table(name: str):
+    """An appendix's K, its groups (offset -> (size, name with indices)) and its weights, read
+    from the ```text blocks of its section "## W", group by group."""
+    text = _read_spec(name)
     k = int(re.search(r"^K = (\d+) features\.", text, re.M).group(1))
     groups = {}                                   # offset -> (size, name with indices)
     for m in re.finditer(r"^\| (\d+) \| (\d+) \| ([^|]+) \|$", text, re.M):
         groups[int(m.group(1))] = (int(m.group(2)), m.group(3).strip())
     weights = [None] * k
-    for m in re.finditer(r"^### ([^\n]+), from (\d+)\s*\n+```text\n(.*?)```", text, re.M | re.S):
+    w_section = re.search(r"^## W\s*\n(.*?)(?=^## |\Z)", text, re.M | re.S).group(1)
+    for m in re.finditer(r"^### ([^\n]+), from (\d+)\s*\n+```text\n(.*?)```", w_section,
+                         re.M | re.S):
         offset = int(m.group(2))
         values = [int(v) for v in m.group(3).split()]
         size, name = groups[offset]
         assert name == m.group(1).strip() and len(values) == size, name
+        assert all(-128 <= v <= 127 for v in values), name
         weights[offset:offset + size] = values
     assert None not in weights and len(weights) == k
+    return k, groups, weights
+
+
+def _load_model_tables():
+    """The move model's tables (7.6.4, move-model-tables.md): K, the groups, W and H."""
+    k, groups, weights = _load_weight_table("move-model-tables.md")
+    text = _read_spec("move-model-tables.md")
     hazard = [int(v) for v in
               re.search(r"^## H\s*\n.*?```text\n(.*?)```", text, re.M | re.S).group(1).split()]
     assert len(hazard) == 256
     return k, groups, weights, hazard
+
+
+def _load_crazyhouse_tables():
+    """The crazyhouse model's table Z (7.7, crazyhouse-model-tables.md): K_Z and its groups."""
+    return _load_weight_table("crazyhouse-model-tables.md")
 
 
 def _load_frequency_table():
@@ -132,6 +152,7 @@ def _load_placement_table():
 
 
 K_FEATURES, GROUPS, W, HAZARD = _load_model_tables()
+K_Z, Z_GROUPS, Z = _load_crazyhouse_tables()
 E = _load_frequency_table()
 PLACEMENT = _load_placement_table()
 
@@ -1472,11 +1493,17 @@ NO_HISTORY = History(None, None)
 
 
 def history_after(history: History, position: Position, move: Move | None) -> History:
-    """7.6.1 history_after(h, position, m); move None is a null move."""
+    """7.6.1 history_after(h, position, m); move None is a null move.  Under a variant the
+    history is kept in the same way (MOVE-CODER-1); a drop lands on its square, does not
+    capture and has no `last.type` (None; its square is empty before it), and its from-square
+    is taken to be its square as 7.7 takes it (nothing reads a drop's from-square)."""
     if move is None:
         return NO_HISTORY
-    last = LastMove(move.from_sq, position.landing_square(move),
-                    ptype_of(position.board[move.from_sq]), position.is_capture(move))
+    if move.drop:
+        last = LastMove(move.to_sq, move.to_sq, None, False)
+    else:
+        last = LastMove(move.from_sq, position.landing_square(move),
+                        ptype_of(position.board[move.from_sq]), position.is_capture(move))
     ours = None
     if history.last is not None:
         ours = OurMove(history.last.from_sq, history.last.to_sq, history.last.capture)
@@ -1488,23 +1515,52 @@ def history_after(history: History, position: Position, move: Move | None) -> Hi
 # ---------------------------------------------------------------------------------------------
 
 UNIFORM, MODEL = 0, 1
+UNIFORM_VARIANTS = (ATOMIC, ANTICHESS, RACING_KINGS, HORDE)
+
+
+def variant_of(position: Position) -> int:
+    """The variant a position is under (5.6's number), 0 for standard chess and Chess960."""
+    return position.variant if isinstance(position, VariantPosition) else 0
+
+
+def ply_coder(coder: int, position: Position) -> int:
+    """7.5 [MOVE-CODER-1]: the coder whose frequencies and end a ply at `position` has in a block
+    of move coder `coder`: the block's, except that in a block of the model coder atomic,
+    antichess, racing kings and horde keep the uniform coder's, and so does a ply of three-check
+    or king of the hill whose side to move has no king. (In a block of the model coder,
+    three-check and king of the hill have the move model's frequencies, crazyhouse the
+    crazyhouse model's: move_frequencies tells them apart.)"""
+    if coder not in (UNIFORM, MODEL):
+        raise FormatError("unsupported", "BLOCK-1", f"move coder {coder}")
+    variant = variant_of(position)
+    if coder == MODEL and variant in UNIFORM_VARIANTS:
+        return UNIFORM
+    if (coder == MODEL and variant in (THREE_CHECK, KING_OF_THE_HILL)
+            and position.king_square(position.white_to_move) is None):
+        return UNIFORM
+    return coder
 
 
 def move_frequencies(coder: int, position: Position, history: History, moves=None) -> list:
-    """f_0 .. f_{n-1} of 7.1: the frequencies of the legal moves (section 6 order) under the
-    block's move coder (7.5): 4096 each (uniform) or the move model's (7.6)."""
+    """f_0 .. f_{n-1} of 7.1: the frequencies of the legal moves (section 6 order, MOVE-ORDER-2
+    under a variant) in a block of move coder `coder` (7.5): 4096 each (uniform); in a block of
+    the model coder, the move model's (7.6) for standard chess, Chess960, three-check and king
+    of the hill, the crazyhouse model's (7.7) for crazyhouse, and 4096 each for the other
+    variants and for a kingless side to move in three-check or king of the hill
+    (MOVE-CODER-1)."""
     if moves is None:
         moves = position.legal_moves()
-    if coder == UNIFORM:
+    if ply_coder(coder, position) == UNIFORM:
         return [4096] * len(moves)
-    if coder == MODEL:
-        return model_frequencies(position, history, moves)
-    raise FormatError("unsupported", "BLOCK-1", f"move coder {coder}")
+    if variant_of(position) == CRAZYHOUSE:
+        return crazyhouse_frequencies(position, history, moves)
+    return model_frequencies(position, history, moves)     # also three-check, king of the hill
 
 
-def end_frequency(coder: int, total: int, p: int) -> int:
-    """7.1 MOVE-SYM-2: end_frequency(S, p), S the total of the legal moves' frequencies."""
-    if coder == MODEL:
+def end_frequency(coder: int, total: int, p: int, position: Position) -> int:
+    """7.1 MOVE-SYM-2: end_frequency(S, p), S the total of the legal moves' frequencies, in a
+    block of move coder `coder` at `position` (MOVE-CODER-1)."""
+    if ply_coder(coder, position) == MODEL:
         return max(1, total * HAZARD[min(p, 255)] // 2 ** 16)
     return max(1, total // 256)
 
@@ -1520,13 +1576,19 @@ def frequency_of_score_gap(d: int) -> int:
     return max(1, E[d % 16] >> (d // 16))
 
 
+def frequencies_of_scores(scores: list) -> list:
+    """MOVE-MODEL-1 step 3: f_i from d_i = best - score_i."""
+    if not scores:
+        return []
+    best = max(scores)
+    return [frequency_of_score_gap(best - s) for s in scores]
+
+
 def model_frequencies(position: Position, history: History, moves: list) -> list:
     """MOVE-MODEL-1: frequencies from the scores of the moves' features."""
     if not moves:
         return []
-    scores = model_scores(position, history, moves)
-    best = max(scores)
-    return [frequency_of_score_gap(best - s) for s in scores]
+    return frequencies_of_scores(model_scores(position, history, moves))
 
 
 def bit_count(bb: int) -> int:
@@ -1552,7 +1614,8 @@ def wing(k: int | None) -> int:
 
 
 class Facts:
-    """The facts of a position that the model computes once (7.6.2)."""
+    """The facts of a position that the model computes once (7.6.2); the crazyhouse model
+    (7.7) uses them too, taken on the board of a crazyhouse position."""
 
     def __init__(self, position: Position, history: History):
         board = position.board
@@ -1818,7 +1881,9 @@ def piece_features(f: Facts, s: int, moves: list) -> list:
     out.append(G_TARGETS + t * 16 + min(g, 16) - 1)
     m = bit_count(own & ~f.ours & ~f.A_of[PAWN])
     out.append(G_MOBILITY_FROM + t * 16 + min(m, 15))
-    if (x == PAWN and rank_of(rel(f.ourK, us)) == 0
+    # (without our king, possible in three-check and king of the hill, the condition fails:
+    # 7.6.2 supposes a king, see README)
+    if (x == PAWN and f.ourK is not None and rank_of(rel(f.ourK, us)) == 0
             and abs(file_of(s) - file_of(f.ourK)) <= 1 and rank_of(rel(s, us)) <= 2):
         out.append(G_KING_SHIELD)
     if x == ROOK and f.castleRooks & bit:
@@ -1971,6 +2036,104 @@ def model_scores(position: Position, history: History, moves: list) -> list:
             scores.append(piece_score + sum(map(W.__getitem__, move_features(f, position, move))))
         i = j
     return scores
+
+
+# ---------------------------------------------------------------------------------------------
+# The crazyhouse model (7.7)
+# ---------------------------------------------------------------------------------------------
+
+# Feature group offsets into Z as 7.7's table gives them; checked against the appendix's groups.
+Z_LANDING = 0                   # [kind][rel(L)]
+Z_CAPTURE = 704                 # [kind][victim]
+Z_LANDING_SAFETY = 781          # [kind][a][d] of L
+Z_FROM_SAFETY = 825             # [kind][a][d] of from (board moves)
+Z_CHECK = 869                   # [kind]
+Z_KING_DISTANCE = 880           # [kind][min(dist(L, theirK), 7)]
+Z_IN_CHECK = 968                # [kind]
+Z_LAST_LANDING = 979            # [kind]
+Z_FROM = 990                    # [kind][rel(from)] (board moves)
+Z_THREAT = 1694                 # [kind][t]
+Z_KING_ZONE = 1727              # [kind][min(|att & zone|, 3)]
+
+_Z_OFFSETS = {v for k, v in globals().items() if k.startswith("Z_") and isinstance(v, int)}
+assert _Z_OFFSETS == set(Z_GROUPS), "7.7 offsets differ from the appendix's groups"
+
+
+def crazyhouse_features(f: Facts, position: "VariantPosition", move: Move) -> list:
+    """7.7 [MOVE-MODEL-3]: the features of a legal move of a crazyhouse position, with the terms
+    of 7.6.2 (Facts) taken on its board (pockets and promoted marks do not enter)."""
+    board, us = f.board, f.us
+    drop = move.drop is not None
+    # kind, L (the landing square), from, y (the piece the move puts on L)
+    if drop:
+        y = POCKET_LETTERS.index(move.drop)          # pawn 0 .. queen 4
+        kind = 6 + y                                 # pawn 6 .. queen 10
+        L = frm = move.to_sq                         # a drop's from-square is its square
+    else:
+        frm = move.from_sq
+        kind = ptype_of(board[frm])                  # a promoting pawn is a pawn; castling: king
+        L = position.landing_square(move)            # castling: the king's destination
+        y = VARIANT_PROMO_TYPE[move.promotion] if move.promotion else kind
+
+    def defended(s: int) -> bool:
+        """A piece of ours other than the one on from attacks s (attacks with O); for a drop,
+        any piece of ours (none stands on from)."""
+        return any(f.own[q] >> s & 1 for q in f.own if q != frm)
+
+    # att: the squares the piece attacks from L after the move, O' = (O less from) plus L (the
+    # castling rook's move and an en passant victim do not change O')
+    occ_after = (f.O & ~(1 << frm)) | (1 << L)
+    att = attacks(y, us, L, occ_after)
+
+    out = [Z_LANDING + kind * 64 + rel(L, us)]
+    # victim: 1 (a pawn) for en passant; else, for a move that is neither a drop nor castling,
+    # the type index plus 1 of their piece on its to-square; else 0
+    victim = 0
+    if position.is_en_passant(move):
+        victim = 1
+    elif not drop and not position.is_castling(move):
+        q = board[move.to_sq]
+        if q != EMPTY and is_white(q) != us:
+            victim = ptype_of(q) + 1
+    out.append(Z_CAPTURE + kind * 7 + victim)
+    out.append(Z_LANDING_SAFETY + (kind * 2 + (f.A >> L & 1)) * 2 + int(defended(L)))
+    if not drop:
+        out.append(Z_FROM_SAFETY + (kind * 2 + (f.A >> frm & 1)) * 2 + int(defended(frm)))
+    if position.play(move).in_check():               # in the position after it (5.6.3)
+        out.append(Z_CHECK + kind)
+    out.append(Z_KING_DISTANCE + kind * 8
+               + (0 if f.theirK is None else min(dist(L, f.theirK), 7)))
+    if f.inCheck:
+        out.append(Z_IN_CHECK + kind)
+    last = f.history.last
+    if last is not None and L == last.to_sq:
+        out.append(Z_LAST_LANDING + kind)
+    if not drop:
+        out.append(Z_FROM + kind * 64 + rel(frm, us))
+    # threat: their pieces other than the king on squares of att other than L
+    targets = att & f.theirs & ~f.their[KING] & ~(1 << L)
+    if any(VALUE[ptype_of(board[q])] > VALUE[y] for q in bits(targets)):
+        t = 1
+    elif targets & ~f.A:
+        t = 2
+    else:
+        t = 0
+    out.append(Z_THREAT + kind * 3 + t)
+    out.append(Z_KING_ZONE + kind * 4 + min(bit_count(att & f.zone), 3))   # zone 0 without king
+    return out
+
+
+def crazyhouse_scores(position: "VariantPosition", history: History, moves: list) -> list:
+    """MOVE-MODEL-3: each move's score, the sum of Z over its features."""
+    f = Facts(position, history)
+    return [sum(Z[k] for k in crazyhouse_features(f, position, move)) for move in moves]
+
+
+def crazyhouse_frequencies(position: "VariantPosition", history: History, moves: list) -> list:
+    """MOVE-MODEL-3: the frequencies of MOVE-MODEL-1 step 3 from the crazyhouse model's scores."""
+    if not moves:
+        return []
+    return frequencies_of_scores(crazyhouse_scores(position, history, moves))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2416,7 +2579,7 @@ def open_share_token(token: str) -> SharedGame:
     while True:                      # an unannotated line, not counted (MOVE-SYM-2)
         legal = position.legal_moves()
         freqs = move_frequencies(coder, position, history, legal)
-        k = decoder.read([end_frequency(coder, sum(freqs), p)] + freqs)
+        k = decoder.read([end_frequency(coder, sum(freqs), p, position)] + freqs)
         if k == 0:
             break
         if p == 2 ** 16:

@@ -10,7 +10,13 @@
    several settings, decode byte for byte as `pgnarc unpack` writes them, whole and game by
    game (`pgnarc get N`) for a sample of N.  A file corpus/pgn/variant_NAME.pgn whose NAME is a
    variant of 5.6 (its games have no Variant tag) is packed with `--variant NAME`, so that its
-   games are coded under the variant (blocks of codec 7, the header's variant byte).
+   games are coded under the variant (blocks of codec 7, the header's variant byte); and the
+   files of VARIANT_PACKS are packed once more under a variant (`--variant three-check`,
+   `--variant king-of-the-hill`: their games that the variant's rules allow are coded under it,
+   the others kept verbatim).  Under the default setting (the model coder, 7.5) these archives
+   code crazyhouse with the crazyhouse model (7.7) and three-check and king of the hill with the
+   move model (MOVE-CODER-1); the test checks that their blocks are of codec 7 and move coder 1
+   (move coder 0 under the setting "uniform").
 """
 
 import os
@@ -30,6 +36,10 @@ SETTINGS = {                                # pack options, each a way to exerci
     "small-blocks": ["--block-games", "3", "--frame-kib", "1", "--dict-kib", "4"],
     "filter": ["--position-filter", "--block-games", "50"],
 }
+VARIANT_PACKS = [                           # (corpus/pgn file, variant): standard games re-read
+    ("dortmund_latin1_crlf.pgn", "three-check"),          # under a variant, coded where legal
+    ("annotated_human.pgn", "king-of-the-hill"),          # (variations: histories of 7.2)
+]
 
 
 def run(cmd):
@@ -93,29 +103,49 @@ def variant_option(path):
     return []
 
 
+def first_block_codec_and_coder(archive):
+    """The move codec and the move coder of the archive's first block (9.3: the block header,
+    after the 32-byte file header of 9.2: magic, codec at byte 4, move coder at byte 7)."""
+    with open(archive, "rb") as f:
+        data = f.read(0x20 + 8)
+    if data[0x20:0x24] != b"PGAB":
+        return None, None
+    return data[0x20 + 4], data[0x20 + 7]
+
+
 def test_black_box(pgnarc, failures, quick):
     pgn_dir = os.path.join(ROOT, "corpus", "pgn")
-    inputs = sorted(os.path.join(pgn_dir, n) for n in os.listdir(pgn_dir) if n.endswith(".pgn"))
+    inputs = [(os.path.join(pgn_dir, n), variant_option(os.path.join(pgn_dir, n)))
+              for n in sorted(os.listdir(pgn_dir)) if n.endswith(".pgn")]
+    inputs += [(os.path.join(pgn_dir, n), ["--variant", v]) for n, v in VARIANT_PACKS]
     edge = os.path.join(pgn_dir, "edge")
     if os.path.isdir(edge):
-        inputs += sorted(os.path.join(edge, n) for n in os.listdir(edge) if n.endswith(".pgn"))
+        inputs += [(os.path.join(edge, n), []) for n in sorted(os.listdir(edge))
+                   if n.endswith(".pgn")]
     settings = {"default": SETTINGS["default"]} if quick else SETTINGS
     archives = identical = games_checked = games_identical = 0
+    variant_archives = {}                   # (variant, coder) -> archives decoded identically
     decoded_bytes = 0
     decode_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        for path in inputs:
+        for path, variant in inputs:
             for setting, options in settings.items():
                 if setting != "default" and "/edge/" in path:
                     continue
-                label = f"{os.path.relpath(path, pgn_dir)} [{setting}]"
+                label = f"{os.path.relpath(path, pgn_dir)} {' '.join(variant)} [{setting}]"
                 archive = os.path.join(tmp, "a.pga")
                 rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"] + options
-                                 + variant_option(path))
+                                 + variant)
                 if rc != 0:
                     print(f"  (pgnarc pack refused {label}: {err})")
                     continue
                 archives += 1
+                if variant and setting in ("default", "uniform"):   # MOVE-CODER-1's two cases
+                    codec, coder = first_block_codec_and_coder(archive)
+                    if (codec, coder) != (7, 1 if setting == "default" else 0):
+                        failures.append(f"{label}: first block of codec {codec}, move coder "
+                                        f"{coder}")
+                        continue
                 rc, expected, err = run([pgnarc, "unpack", archive, "-o", "-"])
                 _, info, _ = run([pgnarc, "info", archive])
                 games = int(info.split(b"games:")[1].split()[0]) if b"games:" in info else 0
@@ -128,6 +158,9 @@ def test_black_box(pgnarc, failures, quick):
                 decoded_bytes += len(out)
                 if rc == rc2 == 0 and out == expected:
                     identical += 1
+                    if variant and setting in ("default", "uniform"):
+                        key = (variant[1], "model" if setting == "default" else "uniform")
+                        variant_archives[key] = variant_archives.get(key, 0) + 1
                 else:
                     failures.append(f"{label}: whole archive differs (rc {rc}/{rc2}) {err2}")
                     continue
@@ -140,6 +173,8 @@ def test_black_box(pgnarc, failures, quick):
                         failures.append(f"{label}: game {n} differs (rc {rc}/{rc2}) {err2}")
     print(f"packed archives: {identical}/{archives} decode byte-identically to pgnarc unpack")
     print(f"single games: {games_identical}/{games_checked} identical to pgnarc get")
+    print("of them under a variant (MOVE-CODER-1): " + ", ".join(
+        f"{v} {coder} coder {n}" for (v, coder), n in sorted(variant_archives.items())))
     if decode_seconds:
         print(f"speed: {decoded_bytes / 1e6:.2f} MB of PGN in {decode_seconds:.1f} s of whole "
               f"decodes ({decoded_bytes / 1e6 / decode_seconds:.2f} MB/s, process start included)")

@@ -2,7 +2,8 @@
 12.1 and 12.2, share tokens (corpus/conformance/tokens.tsv, and uniform-coder tokens made with
 7.3's encode), perft of standard chess and Chess960 (corpus/perft/standard.epd, chess960.epd, each
 count up to max-perft-nodes, default 200000) and of the variants of 5.6 (corpus/perft/variants.epd:
-depths 1 and 2 of every position, deeper counts up to max-variant-nodes, default 20000).
+depths 1 and 2 of every position, deeper counts up to max-variant-nodes, default 20000), and the
+bounds of the crazyhouse model's features (7.7) on the crazyhouse positions of variants.epd.
 
 Run: /usr/bin/python3 format-spec/reference/test_moves.py [max-perft-nodes [max-variant-nodes]]
 blackbox_moves.py checks moves.py further against the built pgnarc.
@@ -106,6 +107,42 @@ def test_variant_order():
     return True
 
 
+def test_crazyhouse_model():
+    """7.7 [MOVE-MODEL-3] on the crazyhouse positions of corpus/perft/variants.epd and the
+    positions one ply after them: every feature lies in Z (0 <= k < K_Z = 1771) and in a group
+    of its own; a board move has at most 11 features and a drop at most 8, so each score lies
+    between -1408 and 1397; and each frequency is 1 to 4096, the best move's 4096."""
+    assert M.K_Z == len(M.Z) == 1771
+    positions = []
+    with open(os.path.join(CORPUS, "perft", "variants.epd")) as f:
+        for line in f:
+            fen, *rest = line.split(";")
+            if line.startswith("#") or not rest or rest[0].strip() != "variant crazyhouse":
+                continue
+            position = M.VariantPosition.from_fen(fen.strip().encode(), M.CRAZYHOUSE)
+            positions.append(position)
+            positions += [position.play(m) for m in position.legal_moves()[::7]]
+    groups = sorted(M.Z_GROUPS)
+    checked = 0
+    for position in positions:
+        moves = position.legal_moves()
+        if not moves:
+            continue
+        facts = M.Facts(position, M.NO_HISTORY)
+        for move in moves:
+            features = M.crazyhouse_features(facts, position, move)
+            assert all(0 <= k < M.K_Z for k in features), (position, move, features)
+            owners = [max(g for g in groups if g <= k) for k in features]
+            assert len(set(owners)) == len(owners), (position, move, features)
+            assert len(features) <= (8 if move.drop else 11), (position, move, features)
+        freqs = M.move_frequencies(M.MODEL, position, M.NO_HISTORY, moves)
+        assert all(1 <= f <= 4096 for f in freqs) and max(freqs) == 4096
+        assert M.move_frequencies(M.UNIFORM, position, M.NO_HISTORY, moves) == [4096] * len(moves)
+        checked += len(moves)
+    print(f"crazyhouse model: {checked} moves of {len(positions)} positions within 7.7's bounds")
+    return True
+
+
 def test_order():
     """Section 6's examples."""
     p = M.Position.standard()
@@ -173,7 +210,7 @@ def make_token(coder, sans, result_code=0):
     for p, san in enumerate(sans + [None]):
         legal = position.legal_moves()
         freqs = M.move_frequencies(coder, position, history, legal)
-        freqs = [M.end_frequency(coder, sum(freqs), p)] + freqs
+        freqs = [M.end_frequency(coder, sum(freqs), p, position)] + freqs
         k = 0 if san is None else 1 + [position.san(m) for m in legal].index(san)
         symbols.append((sum(freqs[:k]), freqs[k], sum(freqs)))
         if san is not None:
@@ -236,6 +273,6 @@ if __name__ == "__main__":
     t = time.time()
     results = [test_order(), test_variant_order(), test_worked_examples(), test_uniform_tokens(),
                test_tokens(), test_token_rejects(), test_perft(max_nodes),
-               test_variant_perft(max_variant_nodes)]
+               test_variant_perft(max_variant_nodes), test_crazyhouse_model()]
     print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
     sys.exit(0 if all(results) else 1)

@@ -53,7 +53,8 @@ TEST(ArchiveVariants, RandomGamesOfEveryVariantComeBackWhole) {
     ASSERT_TRUE(b.ok()) << b.error().to_string() << "\n" << text;
     ASSERT_EQ(b.game(), g) << text;
   }
-  // An archive and back, with either block coder (a variant's plies are coded uniformly anyway).
+  // An archive and back, with either block coder (in the model coder's blocks, crazyhouse, three-check
+  // and king of the hill under their models).
   for (MoveCoding coding : {MoveCoding::kModel, MoveCoding::kUniform}) {
     const std::string path = test::temp_path(coding == MoveCoding::kModel ? "variants_model.pga" : "variants_uniform.pga");
     WriterOptions o;

@@ -1,5 +1,6 @@
-// The move model's tables in the specification's appendix (format-spec/move-model-tables.md) are
-// the library's, number for number, so that the document cannot drift from the code.
+// The move model's tables in the specification's appendix (format-spec/move-model-tables.md), and
+// the crazyhouse model's (format-spec/crazyhouse-model-tables.md), are the library's, number for
+// number, so that the documents cannot drift from the code.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "codec/move_model.h"
+#include "codec/variant_model.h"
 #include "support/test_util.h"
 
 namespace pgnarc::detail::model {
@@ -43,6 +45,21 @@ TEST(ModelTables, TheSpecificationListsTheLibrarysTables) {
     EXPECT_GE(h[k], 1);
     EXPECT_LE(h[k], static_cast<long>(kMaxEndHazard));
   }
+}
+
+TEST(ModelTables, TheSpecificationListsTheLibrarysCrazyhouseTable) {
+  const std::string doc =
+      test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/crazyhouse-model-tables.md");
+  EXPECT_NE(doc.find("K = " + std::to_string(zh::kFeatures) + " features."), std::string::npos);
+  const std::vector<long> w = numbers_under(doc, "## W");
+  ASSERT_EQ(w.size(), zh::kWeights.size());
+  for (std::size_t k = 0; k < w.size(); ++k) EXPECT_EQ(w[k], zh::kWeights[k]) << "Z[" << k << "]";
+  // Section 7.7 gives K and the groups' offsets too.
+  const std::string spec = test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/pgnarc-format.md");
+  EXPECT_NE(spec.find("K_Z = " + std::to_string(zh::kFeatures)), std::string::npos);
+  for (int offset : {zh::kSquare, zh::kVictim, zh::kSafety, zh::kFromSafety, zh::kCheck, zh::kKingDistance,
+                     zh::kEvasion, zh::kRecapture, zh::kFrom, zh::kThreat, zh::kKingZone})
+    EXPECT_NE(spec.find("| " + std::to_string(offset) + " | "), std::string::npos) << offset;
 }
 
 }  // namespace

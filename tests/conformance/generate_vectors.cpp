@@ -388,15 +388,25 @@ void encode_vectors() {
   encode_vector("variant_crazyhouse",
                 "[Variant \"Crazyhouse\"]\n[FEN \"4k3/1P6/8/8/8/8/8/4K3[Nn] w - - 0 1\"]\n\n1. b8=Q+ Ke7 2. Qb4+ Ke6 "
                 "3. N@g5+ Kf5 4. Nf3 N@c2+ 5. Kd2 Nxb4 6. Kc3 P@e4 *\n",
-                "START-1 START-2 MOVE-ORDER-2 VAR-ZH-1",
+                "START-1 START-2 MOVE-ORDER-2 VAR-ZH-1 MOVE-CODER-1 MOVE-MODEL-3",
                 "crazyhouse from a FEN with pockets: drops, a promoted queen taken back to the pocket as a pawn");
+  const char* crazyhouse_game =
+      "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. e5 f5 3. exf6 Nxf6 4. Nf3 e6 5. Bc4 Bc5 6. O-O O-O 7. d4 Bxd4 "
+      "8. Nxd4 e5 9. Nf5 Bxf5 10. Bxd5+ Nxd5 11. Qxd5+ Qxd5 12. N@e7+ Kh8 13. Nxd5 N@h3+ 14. gxh3 Bxh3 "
+      "15. N@g6+ hxg6 16. Q@h4+ Kg8 17. Qxh3 Q@h1+ 0-1\n";
+  encode_vector("variant_crazyhouse_model", crazyhouse_game, "MOVE-CODER-1 MOVE-MODEL-3 VAR-ZH-1",
+                "crazyhouse under the crazyhouse model: en passant, castling, captures and recaptures, drops that "
+                "check");
+  encode_vector("variant_crazyhouse_uniform", crazyhouse_game, "MOVE-CODER-1 VAR-ZH-1",
+                "the same game in a block of the uniform coder: every legal move alike", 4096,
+                MoveCoding::kUniform);
   encode_vector("variant_untagged", "[Event \"FICS\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Bxf7+ Kxf7 5. Ng5+ Ke8 "
                 "6. P@f7+ Ke7 7. Qh5 *\n\n[Event \"FICS\"]\n[Variant \"Standard\"]\n\n1. e4 e5 *\n",
-                "REC-HDR-2 VAR-ZH-1", "crazyhouse without a Variant tag (pack --variant crazyhouse): the variant "
+                "REC-HDR-2 VAR-ZH-1 MOVE-MODEL-3", "crazyhouse without a Variant tag (pack --variant crazyhouse): the variant "
                 "byte; a game whose tag names standard chess follows its tag", 4096, MoveCoding::kModel,
                 Variant::kCrazyhouse);
   encode_vector("variant_atomic", "[Variant \"Atomic\"]\n\n1. Nf3 f6 2. Nd4 Nh6 3. e3 Ng4 4. Nb5 a6 5. Nxc7 Nxf2 0-1\n",
-                "MOVE-ORDER-2 VAR-ATOMIC-1", "atomic: a capture explodes the pieces around it, then a king");
+                "MOVE-ORDER-2 VAR-ATOMIC-1 MOVE-CODER-1", "atomic: a capture explodes the pieces around it, then a king");
   encode_vector("variant_antichess",
                 "[Variant \"Antichess\"]\n\n1. e3 b5 2. Bxb5 c6 3. Bxc6 Nxc6 *\n\n[Variant \"Antichess\"]\n"
                 "[FEN \"8/P7/8/8/8/8/7p/8 w - - 0 1\"]\n\n1. a8=K h1=K 2. Kb7 Kg2 *\n",
@@ -404,10 +414,10 @@ void encode_vectors() {
   encode_vector("variant_three_check",
                 "[Variant \"Three-check\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 4. Qh5+ Ke7 5. Qxe5+ 1-0\n\n"
                 "[Variant \"3check\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 +2+0\"]\n\n1. Ra8+ 1-0\n",
-                "START-2 MOVE-ORDER-2 VAR-3CHECK-1", "three-check: the third check ends the game (checks given in the FEN)");
+                "START-2 MOVE-ORDER-2 VAR-3CHECK-1 MOVE-CODER-1", "three-check: the third check ends the game (checks given in the FEN)");
   encode_vector("variant_king_of_the_hill",
                 "[Variant \"King of the Hill\"]\n\n1. e4 e5 2. Ke2 d5 3. Kd3 dxe4+ 4. Kxe4 1-0\n",
-                "MOVE-ORDER-2 VAR-KOTH-1", "king of the hill: a king on e4 ends the game");
+                "MOVE-ORDER-2 VAR-KOTH-1 MOVE-CODER-1", "king of the hill: a king on e4 ends the game");
   encode_vector("variant_racing_kings",
                 "[Variant \"Racing Kings\"]\n\n1. Kh3 Ka3 2. Kh4 Ka4 3. Kh5 Ka5 4. Kh6 Ka6 5. Kg7 Kb7 6. Kg8 Kb8 "
                 "1/2-1/2\n",
@@ -856,13 +866,14 @@ void invalid_record_vectors() {
                    edit_block(archive_of({v}, {{}}), [](std::string& b) { b[4] = 6; }), "Corruption", "REC-HDR-1",
                    "a game header with its variant bit (7) in a block of codec 6, where the bit is reserved");
     // A crazyhouse position of 437 legal moves, reached by Black's drop, where White's move is
-    // coded (no writer codes one: it keeps such a game verbatim).
+    // coded (no writer codes one: it keeps such a game verbatim); a block of the uniform coder.
     const std::vector<Tag> crowded = {{"Variant", "Crazyhouse"},
                                       {"FEN", "Q4QBk/3Q4/6Q1/1QQ5/5Q2/Q7/Q5Q1/K2QQ3[PNBRQp] b - - 0 1"}};
     Position pos = *start_position(crowded);
     const Move drop = *pos.parse_san("P@h2");
     CodecStreams big;
     big.variants = true;
+    big.coder = MoveCoder::kUniform;
     big.structure.push_back('\0');  // no result, unannotated: the codeword codes the line's end
     {
       detail::ArithEncoder enc(detail::BitSink{big.moves, big.move_bits});

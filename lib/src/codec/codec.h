@@ -31,7 +31,9 @@ namespace pgnarc {
 inline constexpr std::uint8_t kMoveCodec = 6;
 // The same codec with games under lichess's variants (format 1.1): a game's start position may
 // be a variant's (named by its Variant tag, or by a byte after its header where the tags name
-// none), and its plies are coded by the uniform coder over the variant's legal moves. A writer
+// none), and its plies are coded over the variant's legal moves: in a block of the model coder,
+// three-check's and king of the hill's by the move model (their moves are standard chess's),
+// crazyhouse's by the crazyhouse model (variant_model.h), the others' uniformly. A writer
 // gives it only to blocks that hold such a game, so that other blocks stay readable by 1.0.
 inline constexpr std::uint8_t kVariantsCodec = 7;
 

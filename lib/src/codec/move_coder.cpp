@@ -1,6 +1,8 @@
 // Move symbols (move_coder.h).
 #include "codec/move_coder.h"
 
+#include "codec/variant_model.h"
+
 namespace pgnarc::detail {
 
 void uniform_frequencies(bool ends, int moves, PlyFrequencies& out) {
@@ -26,6 +28,33 @@ void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Positi
   // (With no move, only the end: a line of unknown length.)
   const std::uint32_t moves = n == 0 ? 0 : model::frequencies(pos, t, h, out.freq, weights);
   if (ends) out.end = end_frequency(moves, ply, hazard);
+  out.total = moves + out.end;
+}
+
+void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const model::LineState& at,
+                         const MoveList& list, PlyFrequencies& out) {
+  const Variant v = at.pos.variant();
+  const int n = list.size;
+  // (A side whose king was taken, after a null move in check, still moves in three-check and
+  // king of the hill; the move model knows no such position: it is coded uniformly.)
+  const bool standard_moves = (v == Variant::kThreeCheck || v == Variant::kKingOfTheHill) &&
+                              at.pos.pieces(at.pos.side_to_move(), kKing);
+  if (coder == MoveCoder::kUniform || (!standard_moves && v != Variant::kCrazyhouse))
+    return uniform_frequencies(ends, n, out);
+  out.end = 0;
+  out.total = 0;
+  if (!ends && n <= 1) return;
+  std::uint32_t moves = 0;
+  if (n > 0 && standard_moves) {
+    // Three-check's and king of the hill's moves, while the game goes on, are standard chess's
+    // in the same order: the move model's frequencies.
+    PieceTargets t;
+    generate_targets(at.pos, t);
+    moves = model::frequencies(at.pos, t, at.history, out.freq);
+  } else if (n > 0) {
+    moves = model::zh::frequencies(at.pos, list, at.history, out.freq);
+  }
+  if (ends) out.end = end_frequency(moves, ply);
   out.total = moves + out.end;
 }
 

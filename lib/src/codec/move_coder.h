@@ -47,9 +47,12 @@ void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Positi
                      const model::History& h, PlyFrequencies& out, const std::int8_t* weights = model::kWeights.data(),
                      const std::uint32_t* hazard = model::kEndHazard.data());
 
+// The frequencies of a ply of a variant's position `at` (legal moves `list`), as 7.5 gives them.
+void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const model::LineState& at,
+                         const MoveList& list, PlyFrequencies& out);
+
 // The legal moves of a ply as the codec sees them, in canonical order: a standard position's as
-// targets (rules/movegen.h), a variant's as a list (Position::legal_moves). A variant game's plies
-// are coded by the uniform coder whatever the block's (format specification 7.5).
+// targets (rules/movegen.h), a variant's as a list (Position::legal_moves).
 struct PlyMoves {
   bool listed = false;  // a variant's position: `list`, else `targets`
   bool check = false;   // the side to move is in check
@@ -86,11 +89,12 @@ struct PlyMoves {
     return listed ? listed_san_note(pos, list, m) : san_note(pos, targets, m);
   }
   int suffix() const { return count() == 0 && (check || won) ? kMate : check ? kCheck : kNoSuffix; }
-  // The frequencies of the ply's symbols: the coder's for a standard position, the uniform
-  // coder's for a variant's.
+  // The frequencies of the ply's symbols: the coder's (for a variant's position, 7.5: the
+  // move model's for three-check and king of the hill, the crazyhouse model's for crazyhouse,
+  // the uniform coder's for the others).
   void frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const model::LineState& at,
                    PlyFrequencies& out) const {
-    if (listed) uniform_frequencies(ends, list.size, out);
+    if (listed) variant_frequencies(coder, ends, ply, at, list, out);
     else ply_frequencies(coder, ends, ply, at.pos, targets, at.history, out);
   }
 };

@@ -100,8 +100,6 @@ class DecodePolicy {
     if (!s) return s.error();
     start = Start{*s, {}};
     out.game.variant = untagged;
-    // A variant's plies have the uniform coder's frequencies (7.5).
-    if (s->variant() != Variant::kStandard) coder_ = MoveCoder::kUniform;
     return {};
   }
   void null_move(Line& line, std::uint32_t ply) { line.nulls.push_back(ply); }
@@ -364,7 +362,6 @@ class ScanPolicy {
     auto s = record_start(tags_, untagged, variants_);
     if (!s) return s.error();
     start = Start{*s, {}};
-    if (s->variant() != Variant::kStandard) coder_ = MoveCoder::kUniform;
     return {};
   }
   void null_move(Line& line, std::uint32_t ply) { line.nulls.push_back(ply); }

@@ -256,7 +256,7 @@ static Status encode_game_within(const Game& game, CodecStreams& out, std::uint6
   const bool counted = tag_ply_count(game.tags) == static_cast<std::uint64_t>(game.mainline_plies());
   // Encode into scratch streams first so that a failure leaves `out` untouched.
   CodecStreams s;
-  s.coder = variant != Variant::kStandard ? MoveCoder::kUniform : out.coder;
+  s.coder = out.coder;
   // The result as the Result tag's when they agree (8.1): the tag already holds it.
   const bool tagged = game.result != GameResult::kNone && tag_result(game.tags) == game.result;
   const std::uint8_t result = tagged ? kResultTagged : static_cast<std::uint8_t>(game.result);
