@@ -11,7 +11,7 @@ namespace pgnarc::detail::model::zh {
 namespace {
 
 // The squares a piece of type `type` and colour `c` on `s` attacks with the occupancy `occ`.
-Bitboard attacks(const AttackTables& T, PieceType type, Color c, Square s, Bitboard occ) {
+inline Bitboard attacks(const AttackTables& T, PieceType type, Color c, Square s, Bitboard occ) {
   switch (type) {
     case kPawn: return T.pawn[c][s];
     case kKnight: return T.knight[s];
@@ -67,6 +67,8 @@ void crazyhouse_features(const Position& pos, const MoveList& list, const Histor
       }
     }
   }
+  Square own_from = kNoSquare;  // the board moves come by from-square: `own` is its piece's attacks
+  Bitboard own = 0;
   for (int i = 0; i < list.size; ++i) {
     const Move m = list[i];
     MoveFeatures& f = out[i];
@@ -83,8 +85,8 @@ void crazyhouse_features(const Position& pos, const MoveList& list, const Histor
     if (m.kind() == Move::kEnPassant) victim = kPawn;
     else if (!castling && (theirs & bb(to))) victim = type_of(pos.piece_on(to));
     f.add(kVictim + kind * 7 + victim);
-    const Bitboard own = drop ? 0 : attacks(T, mover, us, from, occ);
-    const bool to_defended = (twice & bb(to)) || ((once & ~own) & bb(to));
+    if (!drop && from != own_from) own = attacks(T, mover, us, from, occ), own_from = from;
+    const bool to_defended = (twice & bb(to)) || ((once & ~(drop ? 0 : own)) & bb(to));
     f.add(kSafety + kind * 4 + ((their_attacks & bb(to)) != 0) * 2 + to_defended);
     if (!drop) {
       f.add(kFromSafety + kind * 4 + ((their_attacks & bb(from)) != 0) * 2 + ((once & bb(from)) != 0));
