@@ -76,6 +76,31 @@ TEST_F(CliVariant, TaggedGamesFoundByVariantAndPosition) {
   EXPECT_EQ(run_cli("get " + p("l.pga") + " 1 --fen 10").out, "r3kb1r/1p1pp1pp/p4p2/8/8/4P3/PPPP2PP/RNBQ3R w kq - 0 6\n");
 }
 
+// tree --variant: the position (the variant's start by default) and its moves read under the
+// variant, and only its games counted.
+TEST_F(CliVariant, TreeOfAVariantsGames) {
+  ASSERT_EQ(run_cli("pack -q " + p("lichess.pgn") + " -o " + p("l.pga")).exit_code, 0);
+  auto tree = [&](const std::string& args) { return nlohmann::json::parse(run_cli("tree -q --json " + args).out); };
+  auto j = tree("--variant koth " + p("l.pga"));
+  EXPECT_EQ(j["games"], 1);
+  ASSERT_EQ(j["moves"].size(), 1u);
+  EXPECT_EQ(j["moves"][0]["san"], "e4");
+  j = tree("--variant=king-of-the-hill --moves 'e4 e5 Ke2' " + p("l.pga"));
+  EXPECT_EQ(j["position"], "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 1 2");
+  ASSERT_EQ(j["moves"].size(), 1u);
+  EXPECT_EQ(j["moves"][0]["uci"], "d7d5");
+  EXPECT_EQ(tree(p("l.pga"))["games"], 0) << "no standard game";
+  EXPECT_EQ(tree("--variant atomic " + p("l.pga"))["moves"][0]["san"], "Nf3");
+  ASSERT_EQ(run_cli("pack -q --variant crazyhouse " + p("fics.pgn") + " -o " + p("zh.pga")).exit_code, 0);
+  j = tree("--variant crazyhouse --moves 'e4 e5 Nf3 Nc6 Bc4 Bc5 Bxf7+ Kxf7 Ng5+ Ke8' " + p("zh.pga"));
+  EXPECT_EQ(j["position"], "r1bqk1nr/pppp2pp/2n5/2b1p1N1/4P3/8/PPPP1PPP/RNBQK2R[Pb] w KQ - 2 6");
+  ASSERT_EQ(j["moves"].size(), 1u);
+  EXPECT_EQ(j["moves"][0]["san"], "P@f7+");
+  const auto bad = run_cli("tree --variant seirawan " + p("l.pga"));
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("unknown variant 'seirawan'"), std::string::npos) << bad.err;
+}
+
 TEST(CliVariantPerft, CountsUnderTheVariant) {
   EXPECT_EQ(run_cli("perft --variant racingkings startpos 3").out, "11264\n");
   EXPECT_EQ(run_cli("perft --variant=crazyhouse '2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1' 2").out, "3083\n");

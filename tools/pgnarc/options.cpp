@@ -2,6 +2,7 @@
 #include <charconv>
 
 #include "commands.h"
+#include "pgnarc/game.h"
 
 namespace pgnarc::cli {
 
@@ -19,6 +20,14 @@ std::function<std::string(const std::string&)> number_check(const std::string& n
 
 CLI::Option* add_threads(CLI::App& cmd, unsigned& threads, const std::string& work) {
   return add_number(cmd, "--threads", threads, 0, 256, work + " on N threads, 0 for all cores");
+}
+
+Variant variant_option(const std::string& name) {
+  Variant v = Variant::kStandard;
+  if (!variant_of_tag(name, v))
+    throw UsageError("unknown variant '" + name + "' (standard, crazyhouse, atomic, antichess, three-check, "
+                     "king-of-the-hill, racing-kings or horde)");
+  return v;
 }
 
 CLI::Option* add_output(CLI::App& cmd, std::string& path, const std::string& file,

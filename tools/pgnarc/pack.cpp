@@ -61,12 +61,7 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
       ->type_name("model|uniform");
   cmd.add_option_function<std::string>(
          "--variant",
-         [&w](const std::string& v) {
-           w.options.variant = Variant::kStandard;
-           if (!variant_of_tag(v, w.options.variant))
-             throw UsageError("unknown variant '" + v + "' (crazyhouse, atomic, antichess, three-check, "
-                              "king-of-the-hill, racing-kings or horde)");
-         },
+         [&w](const std::string& v) { w.options.variant = variant_option(v); },
          "the rules of the games whose tags name none (a Variant tag names them): crazyhouse, atomic, "
          "antichess, three-check, king-of-the-hill, racing-kings, horde, or standard (the default); a "
          "game illegal under them is kept verbatim")

@@ -17,10 +17,7 @@ struct PerftArgs {
 };
 
 int perft(const PerftArgs& a) {
-  Variant variant = Variant::kStandard;
-  if (!a.variant.empty() && !variant_of_tag(a.variant, variant))
-    throw UsageError("unknown variant '" + a.variant + "' (crazyhouse, atomic, antichess, three-check, "
-                     "king-of-the-hill, racing-kings or horde)");
+  const Variant variant = a.variant.empty() ? Variant::kStandard : variant_option(a.variant);
   Position pos = Position::start(variant);
   if (a.fen != "startpos") {
     auto parsed = Position::from_fen(a.fen, a.chess960, variant);

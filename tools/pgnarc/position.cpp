@@ -67,6 +67,7 @@ namespace {
 
 struct TreeArgs {
   std::string archive, position, moves;
+  Variant variant = Variant::kStandard;
   bool json = false;
   std::size_t limit = 0;
   unsigned threads = 0;
@@ -129,7 +130,7 @@ std::string tree_text(const Position& target, const PositionTree& tree, std::siz
 }
 
 int tree(const TreeArgs& a) {
-  auto target = parse_position_arg(a.position, a.moves);
+  auto target = parse_position_arg(a.position, a.moves, a.variant);
   if (!target) return report(target.error());
   auto archive = open_archive(a.archive);
   if (!archive) return report_archive_error(archive.error(), a.archive);
@@ -150,7 +151,8 @@ Run declare_tree(CLI::App& cmd) {
       "Prints the moves played from a position in the games whose main line reaches it (each game "
       "counted once, where it first reaches it), most played first: their games, the share of the "
       "position's games, how they ended, and the average rating of the player making the move. "
-      "The position is FEN (default: the standard start) after --moves.");
+      "The position is FEN (default: the start of the variant, standard chess unless --variant names "
+      "another) after --moves; only games under the same rules reach it.");
   cmd.add_option("ARCHIVE", a->archive, "the archive to search (- for standard input)")->required();
   cmd.add_option("--position", a->position,
                  "the position (pieces, side to move, castling rights, and the en passant square "
@@ -158,6 +160,12 @@ Run declare_tree(CLI::App& cmd) {
       ->type_name("FEN");
   cmd.add_option("--moves", a->moves, "moves in SAN played from the position, e.g. \"e4 e5 Nf3\"")
       ->type_name("SAN");
+  cmd.add_option_function<std::string>(
+         "--variant", [a](const std::string& v) { a->variant = variant_option(v); },
+         "the rules the position is played under: standard (with Chess960, the default), crazyhouse, atomic, "
+         "antichess, three-check, king-of-the-hill, racing-kings or horde; the position's FEN and moves "
+         "are read under them (crazyhouse's pockets as [QNp])")
+      ->type_name("NAME");
   cmd.add_flag("--json", a->json,
                "one JSON object: {\"position\": FEN, \"games\": n, \"white\": w, \"draws\": d, \"black\": b, "
                "\"moves\": [{\"san\", \"uci\", \"games\", \"white\", \"draws\", \"black\", \"avg_elo\"}]} "

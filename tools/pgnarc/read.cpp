@@ -333,13 +333,7 @@ Run declare_find(CLI::App& cmd) {
   a->one_value.push_back(
       cmd.add_option_function<std::string>(
              "--variant",
-             [&q](const std::string& v) {
-               Variant named = Variant::kStandard;
-               if (!variant_of_tag(v, named))
-                 throw UsageError("unknown variant '" + v + "' (standard, crazyhouse, atomic, antichess, three-check, "
-                                  "king-of-the-hill, racing-kings or horde)");
-               q.variant = named;
-             },
+             [&q](const std::string& v) { q.variant = variant_option(v); },
              "the game is played under these rules: standard (with Chess960), crazyhouse, atomic, antichess, "
              "three-check, king-of-the-hill, racing-kings or horde, by its Variant tag or as it was packed "
              "(pack --variant); with --position, its FEN is read under them")
