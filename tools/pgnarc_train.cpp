@@ -398,6 +398,7 @@ void replay_listed(const GameRec& g, Visit&& visit) {
       continue;
     }
     const MoveList list = at.pos.legal_moves();
+    if (list.overflow) return;  // (a position no archive codes a move in, MOVE-SYM-4)
     if (list.size > 1) {
       int played = 0;
       while (list[played] != m) ++played;
@@ -411,12 +412,12 @@ const char* zh_group_name(int k) {
   namespace zh = model::zh;
   if (k >= zh::kKingZone) return "attacks next to their king [kind][0, 1, 2, 3+]";
   if (k >= zh::kThreat) return "threat [kind][none, a piece worth more, an undefended piece]";
-  if (k >= zh::kFrom) return "from-square [kind][relative square]";
+  if (k >= zh::kFrom) return "from-square [board kind][relative square]";
   if (k >= zh::kRecapture) return "lands where their last move landed [kind]";
   if (k >= zh::kEvasion) return "we are in check [kind]";
   if (k >= zh::kKingDistance) return "king distance [kind][distance, 0 without a king]";
   if (k >= zh::kCheck) return "check [kind]";
-  if (k >= zh::kFromSafety) return "from-square safety [kind][attacked by them][defended by us]";
+  if (k >= zh::kFromSafety) return "from-square safety [board kind][attacked by them][defended by us]";
   if (k >= zh::kSafety) return "landing square safety [kind][attacked by them][defended by us]";
   if (k >= zh::kVictim) return "capture [kind][victim: none, P, N, B, R, Q, K]";
   return "landing square [kind][relative square]";

@@ -2047,13 +2047,13 @@ Z_LANDING = 0                   # [kind][rel(L)]
 Z_CAPTURE = 704                 # [kind][victim]
 Z_LANDING_SAFETY = 781          # [kind][a][d] of L
 Z_FROM_SAFETY = 825             # [kind][a][d] of from (board moves)
-Z_CHECK = 869                   # [kind]
-Z_KING_DISTANCE = 880           # [kind][min(dist(L, theirK), 7)]
-Z_IN_CHECK = 968                # [kind]
-Z_LAST_LANDING = 979            # [kind]
-Z_FROM = 990                    # [kind][rel(from)] (board moves)
-Z_THREAT = 1694                 # [kind][t]
-Z_KING_ZONE = 1727              # [kind][min(|att & zone|, 3)]
+Z_CHECK = 849                   # [kind]
+Z_KING_DISTANCE = 860           # [kind][min(dist(L, theirK), 7)]
+Z_IN_CHECK = 948                # [kind]
+Z_LAST_LANDING = 959            # [kind]
+Z_FROM = 970                    # [kind][rel(from)] (board moves)
+Z_THREAT = 1354                 # [kind][t]
+Z_KING_ZONE = 1387              # [kind][min(|att & zone|, 3)]
 
 _Z_OFFSETS = {v for k, v in globals().items() if k.startswith("Z_") and isinstance(v, int)}
 assert _Z_OFFSETS == set(Z_GROUPS), "7.7 offsets differ from the appendix's groups"

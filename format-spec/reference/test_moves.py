@@ -109,10 +109,10 @@ def test_variant_order():
 
 def test_crazyhouse_model():
     """7.7 [MOVE-MODEL-3] on the crazyhouse positions of corpus/perft/variants.epd and the
-    positions one ply after them: every feature lies in Z (0 <= k < K_Z = 1771) and in a group
+    positions one ply after them: every feature lies in Z (0 <= k < K_Z = 1431) and in a group
     of its own; a board move has at most 11 features and a drop at most 8, so each score lies
     between -1408 and 1397; and each frequency is 1 to 4096, the best move's 4096."""
-    assert M.K_Z == len(M.Z) == 1771
+    assert M.K_Z == len(M.Z) == 1431
     positions = []
     with open(os.path.join(CORPUS, "perft", "variants.epd")) as f:
         for line in f:

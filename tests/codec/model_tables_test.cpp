@@ -54,12 +54,22 @@ TEST(ModelTables, TheSpecificationListsTheLibrarysCrazyhouseTable) {
   const std::vector<long> w = numbers_under(doc, "## W");
   ASSERT_EQ(w.size(), zh::kWeights.size());
   for (std::size_t k = 0; k < w.size(); ++k) EXPECT_EQ(w[k], zh::kWeights[k]) << "Z[" << k << "]";
-  // Section 7.7 gives K and the groups' offsets too.
+  // Section 7.7 gives K and each group's offset and size, in the library's order.
   const std::string spec = test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/pgnarc-format.md");
-  EXPECT_NE(spec.find("K_Z = " + std::to_string(zh::kFeatures)), std::string::npos);
-  for (int offset : {zh::kSquare, zh::kVictim, zh::kSafety, zh::kFromSafety, zh::kCheck, zh::kKingDistance,
-                     zh::kEvasion, zh::kRecapture, zh::kFrom, zh::kThreat, zh::kKingZone})
-    EXPECT_NE(spec.find("| " + std::to_string(offset) + " | "), std::string::npos) << offset;
+  const std::size_t from = spec.find("### 7.7 "), to = spec.find("\n## 8. ");
+  ASSERT_NE(from, std::string::npos);
+  ASSERT_NE(to, std::string::npos);
+  const std::string section = spec.substr(from, to - from);
+  EXPECT_NE(section.find("K_Z = " + std::to_string(zh::kFeatures)), std::string::npos);
+  const int offsets[] = {zh::kSquare, zh::kVictim,   zh::kSafety, zh::kFromSafety, zh::kCheck,    zh::kKingDistance,
+                         zh::kEvasion, zh::kRecapture, zh::kFrom,   zh::kThreat,     zh::kKingZone, zh::kFeatures};
+  std::size_t at = 0;
+  for (std::size_t g = 0; g + 1 < std::size(offsets); ++g) {
+    const std::string row = "\n| " + std::to_string(offsets[g]) + " | " + std::to_string(offsets[g + 1] - offsets[g]) + " | ";
+    const std::size_t found = section.find(row, at);
+    EXPECT_NE(found, std::string::npos) << "group at " << offsets[g];
+    if (found != std::string::npos) at = found + row.size();
+  }
 }
 
 }  // namespace

@@ -2,11 +2,14 @@
 // crazyhouse model's features and frequencies on random crazyhouse games; three-check and king
 // of the hill coded exactly as standard chess while their games go on; the other variants
 // uniform in either block.
+#include <algorithm>
 #include <random>
 
 #include "support/codec_util.h"
 #include "codec/move_coder.h"
 #include "codec/variant_model.h"
+#include "rules/bitboard.h"
+#include "rules/movegen.h"
 
 namespace pgnarc {
 namespace {
@@ -18,10 +21,10 @@ using namespace detail;
 // first where there is one (in crazyhouse they fill the pockets, so drops soon make most of the
 // moves), and now and then a null move, in check too (the opponent may then take the king).
 template <class Visit>
-void random_positions(Variant variant, int games, Visit&& visit) {
+void random_positions(const Position& start, int games, Visit&& visit) {
   std::mt19937_64 rng(77);
   for (int g = 0; g < games; ++g) {
-    model::LineState at{Position::start(variant), {}};
+    model::LineState at{start, {}};
     for (int ply = 0; ply < 120; ++ply) {
       const MoveList list = at.pos.legal_moves();
       if (list.size == 0) break;
@@ -45,7 +48,13 @@ TEST(CrazyhouseModel, FeaturesAndFrequenciesOfRandomPositions) {
   model::zh::MoveFeatures f[kMaxLegalMoves];
   std::uint32_t freq[kMaxLegalMoves];
   std::uint64_t checked = 0;  // positions whose side not to move is in check (after a null move)
-  random_positions(Variant::kCrazyhouse, 60, [&](const model::LineState& at, const MoveList& list) {
+  // From the start, and from a Chess960 start with full pockets (castling across, drops at once).
+  const Position starts[] = {
+      Position::start(Variant::kCrazyhouse),
+      *Position::from_fen("rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ[QRBNPqrbnp] w KQkq - 0 1", true,
+                          Variant::kCrazyhouse)};
+  for (const Position& start : starts)
+  random_positions(start, 30, [&](const model::LineState& at, const MoveList& list) {
     ++positions;
     Position passed = at.pos;
     passed.play_null();
@@ -75,6 +84,17 @@ TEST(CrazyhouseModel, FeaturesAndFrequenciesOfRandomPositions) {
       bool check = false;
       for (int j = 0; j < f[i].n; ++j) check |= f[i].k[j] == model::zh::kCheck + kind;
       EXPECT_EQ(check, after.in_check()) << at.pos.fen() << " " << at.pos.san(m);
+      // The victim and the landing square's safety, from the pieces that attack it.
+      const Color us = at.pos.side_to_move();
+      const Square to = m.is_castling() ? after.king_square(us) : m.to();
+      const int victim = m.kind() == Move::kEnPassant ? 1
+                         : !drop && !m.is_castling() && at.pos.piece_on(to) != kNoPiece ? type_of(at.pos.piece_on(to))
+                                                                                         : 0;
+      const Bitboard attackers = attackers_to(at.pos, to, at.pos.occupied());
+      const int safety = ((attackers & at.pos.pieces(~us)) ? 2 : 0) + ((attackers & at.pos.pieces(us) & ~bb(m.from())) ? 1 : 0);
+      const auto has = [&](int k) { return std::find(f[i].k, f[i].k + f[i].n, k) != f[i].k + f[i].n; };
+      EXPECT_TRUE(has(model::zh::kVictim + kind * 7 + victim)) << at.pos.fen() << " " << at.pos.san(m);
+      EXPECT_TRUE(has(model::zh::kSafety + kind * 4 + safety)) << at.pos.fen() << " " << at.pos.san(m);
     }
     const std::uint32_t total = model::zh::frequencies(at.pos, list, at.history, freq);
     std::uint32_t sum = 0, top = 0;
@@ -114,7 +134,13 @@ std::string moves_of(const std::string& pgn, MoveCoder coder, Variant untagged =
 TEST(VariantCoders, ThreeCheckAndKingOfTheHillMovesAreStandardChessWhereTheSideToMoveHasAKing) {
   for (Variant v : {Variant::kThreeCheck, Variant::kKingOfTheHill}) {
     std::uint64_t compared = 0, kingless = 0;
-    random_positions(v, 200, [&](const model::LineState& at, const MoveList& list) {
+    // From the start, from a Chess960 start, and from a crowded position of 24 queens.
+    const Position starts[] = {
+        Position::start(v),
+        *Position::from_fen("rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w KQkq - 0 1", true, v),
+        *Position::from_fen("3q3Q/Q2q2QK/1qnqnq2/1NQQQN1k/QQq1qqqq/1NQqqn2/1qNQNq2/Q2Q2Q1 w - - 0 1", false, v)};
+    for (const Position& start : starts)
+    random_positions(start, 70, [&](const model::LineState& at, const MoveList& list) {
       if (!at.pos.pieces(at.pos.side_to_move(), kKing)) {
         ++kingless;
         return;
@@ -128,9 +154,15 @@ TEST(VariantCoders, ThreeCheckAndKingOfTheHillMovesAreStandardChessWhereTheSideT
     EXPECT_GT(compared, 10000u);
     EXPECT_GT(kingless, 0u) << variant_name(v);
   }
-  // A king taken after a null move in check: the kingless side's plies are coded uniformly.
+  // A king taken after a null move in check: the kingless side's plies are coded uniformly. And
+  // an exchange of more than 32 pieces, which only a variant's position can hold, on the first
+  // ply and at the line's end.
   for (const char* pgn : {"[Variant \"King of the Hill\"]\n\n1. e4 f6 2. Qh5+ -- 3. Qxe8 a6 4. Qxf8 *",
-                          "[Variant \"Three-check\"]\n\n1. e4 f6 2. Qh5+ -- 3. Qxe8 a6 4. Qxf8 *"})
+                          "[Variant \"Three-check\"]\n\n1. e4 f6 2. Qh5+ -- 3. Qxe8 a6 4. Qxf8 *",
+                          "[Variant \"Three-check\"]\n[FEN \"3q3Q/Q2q2QK/1qnqnq2/1NQQQN1k/QQq1qqqq/1NQqqn2/1qNQNq2/"
+                          "Q2Q2Q1 w - - 0 1\"]\n\n1. Nb3d4 *",
+                          "[Variant \"King of the Hill\"]\n[FEN \"3q3Q/Q2q2QK/1qnqnq2/1NQQQN1k/QQq1qqqq/1NQqqn2/"
+                          "1qNQNq2/Q2Q2Q1 w - - 0 1\"]\n\n*"})
     for (MoveCoder coder : {MoveCoder::kModel, MoveCoder::kUniform}) moves_of(pgn, coder);
 }
 

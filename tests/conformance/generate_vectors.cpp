@@ -418,6 +418,12 @@ void encode_vectors() {
   encode_vector("variant_king_of_the_hill",
                 "[Variant \"King of the Hill\"]\n\n1. e4 e5 2. Ke2 d5 3. Kd3 dxe4+ 4. Kxe4 1-0\n",
                 "MOVE-ORDER-2 VAR-KOTH-1 MOVE-CODER-1", "king of the hill: a king on e4 ends the game");
+  encode_vector("variant_kingless_side",
+                "[Variant \"King of the Hill\"]\n\n1. e4 f6 2. Qh5+ -- 3. Qxe8 a6 4. Qxf8 Ra7 5. Qxf6 gxf6 *\n\n"
+                "[Variant \"Crazyhouse\"]\n\n1. e4 f6 2. Qh5+ -- 3. Qxe8 a6 4. Qxf8 Ra7 5. Qxf6 gxf6 6. B@h5 Q@e2+ *\n",
+                "MOVE-CODER-1 MOVE-MODEL-3 VAR-KOTH-1 VAR-ZH-1",
+                "a king taken after a null move in check: the kingless side moves on, coded uniformly under king "
+                "of the hill and by the crazyhouse model under crazyhouse");
   encode_vector("variant_racing_kings",
                 "[Variant \"Racing Kings\"]\n\n1. Kh3 Ka3 2. Kh4 Ka4 3. Kh5 Ka5 4. Kh6 Ka6 5. Kg7 Kb7 6. Kg8 Kb8 "
                 "1/2-1/2\n",

@@ -1,6 +1,8 @@
 // Move symbols (move_coder.h).
 #include "codec/move_coder.h"
 
+#include <cassert>
+
 #include "codec/variant_model.h"
 
 namespace pgnarc::detail {
@@ -50,6 +52,7 @@ void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const mo
     // in the same order: the move model's frequencies.
     PieceTargets t;
     generate_targets(at.pos, t);
+    assert(t.total == n);
     moves = model::frequencies(at.pos, t, at.history, out.freq);
   } else if (n > 0) {
     moves = model::zh::frequencies(at.pos, list, at.history, out.freq);

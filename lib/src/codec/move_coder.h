@@ -1,7 +1,8 @@
 // Move symbols (internal): what each ply of a line codes, with the frequencies of a move coder
 // (format specification, "Move codewords"). At a coded ply the symbols are the position's legal
-// moves in canonical order, each with its frequency (the move model's, or 4096 each for the
-// uniform coder), and, in a line whose ply count is not stored (an unannotated main line), first
+// moves in canonical order, each with its frequency (the move model's, or under a variant the
+// crazyhouse model's or the move model's as 7.5 says, or 4096 each for the uniform coder), and,
+// in a line whose ply count is not stored (an unannotated main line), first
 // of all the end of the line: with the model a frequency from the end hazard of the ply number,
 // with the uniform coder 1/256 of the moves' total. A game's symbols, line after line, form one
 // codeword of the arithmetic coder (arith_coder.h).

@@ -211,7 +211,9 @@ int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captur
       occ;
   const Bitboard diagonals = T.bishop_rays[to];
   // gain[d]: the balance for the side making capture d (0 = the move) if the exchange stops after it.
-  int gain[34];
+  // Each capture takes its piece off another square, so d stays below 64 (a variant's position
+  // may hold more than 32 pieces).
+  int gain[64];
   int d = 0;
   gain[0] = captured;
   int on_to = moved;  // the value of the piece now on `to`

@@ -19,27 +19,28 @@ namespace pgnarc::detail::model::zh {
 // A move's kind: a board move by its piece's type (pawn 0 .. king 5), a drop by the dropped
 // piece's (pawn 6 .. queen 10).
 inline constexpr int kKinds = 11;
+inline constexpr int kBoardKinds = 6;
 // [kind][relative landing square]: where the piece lands (castling: the king's destination).
 inline constexpr int kSquare = 0;
 // [kind][victim: none, pawn .. king]: what the move captures (en passant: a pawn).
 inline constexpr int kVictim = kSquare + kKinds * 64;
 // [kind][attacked by them][defended by another piece of ours]: the landing square.
 inline constexpr int kSafety = kVictim + kKinds * 7;
-// [kind][attacked by them][defended by another piece of ours]: the from-square (board moves).
+// [board kind][attacked by them][defended by another piece of ours]: the from-square.
 inline constexpr int kFromSafety = kSafety + kKinds * 4;
 // [kind]: the move checks (after it, the side to move is in check).
-inline constexpr int kCheck = kFromSafety + kKinds * 4;
+inline constexpr int kCheck = kFromSafety + kBoardKinds * 4;
 // [kind][king distance from the landing square to their king, 0 without one].
 inline constexpr int kKingDistance = kCheck + kKinds;
 // [kind]: we are in check.
 inline constexpr int kEvasion = kKingDistance + kKinds * 8;
 // [kind]: the move lands where the opponent's last move landed.
 inline constexpr int kRecapture = kEvasion + kKinds;
-// [kind][relative from-square]: where the piece stands (board moves).
+// [board kind][relative from-square]: where the piece stands.
 inline constexpr int kFrom = kRecapture + kKinds;
 // [kind][none, a piece worth more, an undefended piece]: what the piece attacks from its landing
 // square, after the move, of their pieces but the king (the first that applies).
-inline constexpr int kThreat = kFrom + kKinds * 64;
+inline constexpr int kThreat = kFrom + kBoardKinds * 64;
 // [kind][0, 1, 2, 3 or more]: the squares next to their king the piece attacks from its landing
 // square, after the move.
 inline constexpr int kKingZone = kThreat + kKinds * 3;
