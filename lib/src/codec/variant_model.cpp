@@ -7,25 +7,6 @@
 
 namespace pgnarc::detail::model::zh {
 
-
-namespace {
-
-// The squares a piece of type `type` and colour `c` on `s` attacks with the occupancy `occ`.
-inline Bitboard attacks(const AttackTables& T, PieceType type, Color c, Square s, Bitboard occ) {
-  switch (type) {
-    case kPawn: return T.pawn[c][s];
-    case kKnight: return T.knight[s];
-    case kBishop: return T.bishop_attacks(s, occ);
-    case kRook: return T.rook_attacks(s, occ);
-    case kQueen: return T.queen_attacks(s, occ);
-    default: return T.king[s];
-  }
-}
-
-constexpr int kValue[7] = {0, 1, 3, 3, 5, 9, 100};
-
-}  // namespace
-
 void crazyhouse_features(const Position& pos, const MoveList& list, const History& h, MoveFeatures* out) {
   const AttackTables& T = attack_tables();
   const Color us = pos.side_to_move(), them = ~us;
@@ -40,11 +21,11 @@ void crazyhouse_features(const Position& pos, const MoveList& list, const Histor
   Bitboard their_attacks = 0, once = 0, twice = 0;
   for (Bitboard b = theirs; b;) {
     const Square s = pop_lsb(b);
-    their_attacks |= attacks(T, type_of(pos.piece_on(s)), them, s, occ);
+    their_attacks |= piece_attacks(T, type_of(pos.piece_on(s)), them, s, occ);
   }
   for (Bitboard b = ours; b;) {
     const Square s = pop_lsb(b);
-    const Bitboard a = attacks(T, type_of(pos.piece_on(s)), us, s, occ);
+    const Bitboard a = piece_attacks(T, type_of(pos.piece_on(s)), us, s, occ);
     twice |= once & a;
     once |= a;
   }
@@ -85,7 +66,7 @@ void crazyhouse_features(const Position& pos, const MoveList& list, const Histor
     if (m.kind() == Move::kEnPassant) victim = kPawn;
     else if (!castling && (theirs & bb(to))) victim = type_of(pos.piece_on(to));
     f.add(kVictim + kind * 7 + victim);
-    if (!drop && from != own_from) own = attacks(T, mover, us, from, occ), own_from = from;
+    if (!drop && from != own_from) own = piece_attacks(T, mover, us, from, occ), own_from = from;
     const bool to_defended = (twice & bb(to)) || ((once & ~(drop ? 0 : own)) & bb(to));
     f.add(kSafety + kind * 4 + ((their_attacks & bb(to)) != 0) * 2 + to_defended);
     if (!drop) {
@@ -94,7 +75,7 @@ void crazyhouse_features(const Position& pos, const MoveList& list, const Histor
     }
     // What the piece (a promotion's new piece) attacks from where it lands, after the move.
     const PieceType type = m.promoted_piece() != kNoPieceType ? m.promoted_piece() : mover;
-    const Bitboard att = attacks(T, type, us, to, (occ & ~bb(from)) | bb(to));
+    const Bitboard att = piece_attacks(T, type, us, to, (occ & ~bb(from)) | bb(to));
     // A check: by the piece where it lands, or by a slider it uncovers (castling and en passant,
     // which move or take a second piece, are played out, and so is every move where their king
     // is attacked already, after a null move in check).
@@ -116,7 +97,7 @@ void crazyhouse_features(const Position& pos, const MoveList& list, const Histor
     int threat = 0;
     for (Bitboard b = att & theirs & ~pos.pieces(them, kKing) & ~bb(to); b && threat != 1;) {
       const Square s = pop_lsb(b);
-      if (kValue[type_of(pos.piece_on(s))] > kValue[type]) threat = 1;
+      if (model::kValue[type_of(pos.piece_on(s))] > model::kValue[type]) threat = 1;  // 7.6.2's values
       else if (!(their_attacks & bb(s))) threat = 2;
     }
     f.add(kThreat + kind * 3 + threat);
