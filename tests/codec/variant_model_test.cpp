@@ -134,7 +134,7 @@ std::string moves_of(const std::string& pgn, MoveCoder coder, Variant untagged =
 TEST(VariantCoders, ThreeCheckAndKingOfTheHillMovesAreStandardChessWhereTheSideToMoveHasAKing) {
   for (Variant v : {Variant::kThreeCheck, Variant::kKingOfTheHill}) {
     std::uint64_t compared = 0, kingless = 0;
-    // From the start, from a Chess960 start, and from a crowded position of 24 queens.
+    // From the start, from a Chess960 start, and from a crowded position of 27 queens.
     const Position starts[] = {
         Position::start(v),
         *Position::from_fen("rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w KQkq - 0 1", true, v),
