@@ -273,11 +273,7 @@ std::uint32_t frequencies_with(const Position& pos, const PieceTargets& t, const
   ScoreSink sink{weights, slots, score};
   enumerate_features<Sliders>(pos, t, f, sink);
   sink.flush();
-  int best = score[0];
-  for (int i = 1; i < t.total; ++i) best = score[i] > best ? score[i] : best;
-  std::uint32_t total = 0;
-  for (int i = 0; i < t.total; ++i) total += freq[i] = frequency_of(best - score[i]);
-  return total;
+  return frequencies_of_scores(score, t.total, freq);
 }
 
 #if PGNARC_HAVE_V3

@@ -510,6 +510,16 @@ inline constexpr auto kFrequencyOfGap = [] {
 }();
 inline std::uint32_t frequency_of(int d) { return d >= kFrequencyGaps ? 1 : kFrequencyOfGap[d]; }
 
+// The frequencies of `n` (at least 1) moves scored `score` into `freq`, each by its gap below the
+// best score (MOVE-MODEL-1, step 3); returns their total.
+inline std::uint32_t frequencies_of_scores(const int* score, int n, std::uint32_t* freq) {
+  int best = score[0];
+  for (int i = 1; i < n; ++i) best = score[i] > best ? score[i] : best;
+  std::uint32_t total = 0;
+  for (int i = 0; i < n; ++i) total += freq[i] = frequency_of(best - score[i]);
+  return total;
+}
+
 // The frequencies of the legal moves of `pos` (targets `t`), in canonical order, into `freq`;
 // returns their total (at most 413 * 4096). The position has at least one legal move.
 std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,

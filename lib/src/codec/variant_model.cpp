@@ -110,16 +110,11 @@ std::uint32_t frequencies(const Position& pos, const MoveList& list, const Histo
   MoveFeatures features[kMaxLegalMoves];
   crazyhouse_features(pos, list, h, features);
   int score[kMaxLegalMoves];
-  int best = -(1 << 20);
   for (int i = 0; i < list.size; ++i) {
-    int s = 0;
-    for (int j = 0; j < features[i].n; ++j) s += weights[features[i].k[j]];
-    score[i] = s;
-    best = std::max(best, s);
+    score[i] = 0;
+    for (int j = 0; j < features[i].n; ++j) score[i] += weights[features[i].k[j]];
   }
-  std::uint32_t total = 0;
-  for (int i = 0; i < list.size; ++i) total += freq[i] = frequency_of(best - score[i]);
-  return total;
+  return frequencies_of_scores(score, list.size, freq);
 }
 
 }  // namespace pgnarc::detail::model::zh

@@ -66,7 +66,6 @@ int san_readings(std::string_view s, SanPattern (&out)[2]) {
   return n;
 }
 
-
 }  // namespace
 
 namespace detail {
