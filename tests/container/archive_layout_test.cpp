@@ -398,6 +398,21 @@ TEST(ArchiveDictionary, TrainedOnceUsedByEveryBlock) {
   EXPECT_EQ(info_of(pack(test::read_file(test::corpus_path("pgn/twic_events.pgn")), "small.pga")).dictionaries, 0u);
 }
 
+// [DICT-1] The writer tries dictionaries of several sizes (a share of the tags trained on each),
+// measured on its worker threads; which one it keeps does not depend on the thread count.
+TEST(ArchiveDictionary, SizeChosenWhateverTheThreadCount) {
+  std::string bytes[3];
+  for (unsigned threads : {1u, 2u, 3u}) {
+    WriterOptions o = dictionary_blocks(threads);
+    o.dictionary_bytes = 64 * 1024;  // room for each of the shares tried
+    const std::string path = pack(dictionary_pgn(), "dict_sizes.pga", o);
+    bytes[threads - 1] = file_bytes(path);
+    EXPECT_EQ(info_of(path).dictionaries, 1u) << threads << " threads";
+  }
+  EXPECT_EQ(bytes[1], bytes[0]);
+  EXPECT_EQ(bytes[2], bytes[0]);
+}
+
 // Games given one by one (ArchiveWriter::add_game) go through the same hold and training.
 TEST(ArchiveDictionary, GamesAddedOneByOneGetOneToo) {
   std::vector<Game> games;

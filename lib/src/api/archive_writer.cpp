@@ -250,32 +250,61 @@ struct ArchiveWriter::Impl {
       }
       if (entries.count() > 0) held_names[f] = entries.content();
     }
-    std::size_t without = 0;
-    for (const std::string& sec : sections) without += detail::compress_frame(sec, options.zstd_level).size();
-    std::vector<std::size_t> names_without;
-    for (const std::string& n : held_names)
-      names_without.push_back(n.empty() ? 0 : detail::compress_frame(n, options.zstd_level).size());
-    for (std::size_t n : names_without) without += n;
-    std::shared_ptr<const WriterDictionary> best;
-    std::string best_element;
-    std::size_t best_size = without, last_capacity = 0;
+    // The sizes without a dictionary and each candidate's are measured on the workers, one job
+    // each (training is most of a small archive's pack time); the best is chosen in the order
+    // of kDictionaryShares, the first of equal sizes, whatever the thread count.
+    struct Candidate {
+      std::shared_ptr<const WriterDictionary> dict;
+      std::string element;
+      std::size_t size = 0;  // the tags sections and the element
+      std::vector<std::size_t> names;  // each name chunk compressed with the dictionary
+    };
+    std::vector<std::size_t> names_without(kNameFieldCount, 0);
+    auto measure_without = [&]() -> Candidate {
+      Candidate c;
+      for (const std::string& sec : sections) c.size += detail::compress_frame(sec, options.zstd_level).size();
+      for (int f = 0; f < kNameFieldCount; ++f) {
+        if (!held_names[f].empty()) names_without[f] = detail::compress_frame(held_names[f], options.zstd_level).size();
+        c.size += names_without[f];
+      }
+      return c;
+    };
+    auto measure = [&](std::size_t capacity) -> Candidate {
+      Candidate c;
+      std::string content = train_tag_dictionary(sections, capacity);
+      if (content.empty()) return c;
+      c.dict = WriterDictionary::make(std::move(content), options.zstd_level);
+      if (!c.dict) return c;
+      c.element = encode_dictionary_element(*c.dict, store);
+      c.size = c.element.size();
+      for (const std::string& sec : sections) c.size += c.dict->compress(sec).size();
+      for (const std::string& n : held_names) c.names.push_back(n.empty() ? 0 : c.dict->compress(n).size());
+      return c;
+    };
+    std::vector<std::size_t> capacities;
     for (const std::size_t share : kDictionaryShares) {
       const std::size_t capacity = std::min<std::size_t>({options.dictionary_bytes, total / share, kMaxDictionaryBytes});
-      if (capacity < kMinDictionaryBytes || capacity == last_capacity) continue;
-      last_capacity = capacity;
-      std::string content = train_tag_dictionary(sections, capacity);
-      if (content.empty()) continue;
-      auto trained = WriterDictionary::make(std::move(content), options.zstd_level);
-      if (!trained) continue;
-      std::string element = encode_dictionary_element(*trained, store);
-      std::size_t with = element.size();
-      for (const std::string& sec : sections) with += trained->compress(sec).size();
+      if (capacity < kMinDictionaryBytes || (!capacities.empty() && capacity == capacities.back())) continue;
+      capacities.push_back(capacity);
+    }
+    detail::OrderedPool<Candidate> pool(workers());
+    pool.submit(measure_without);
+    for (const std::size_t capacity : capacities) pool.submit([&measure, capacity] { return measure(capacity); });
+    const std::size_t without = pool.next().size;
+    std::shared_ptr<const WriterDictionary> best;
+    std::string best_element;
+    std::size_t best_size = without;
+    for (std::size_t i = 0; i < capacities.size(); ++i) {
+      Candidate c = pool.next();
+      if (!c.dict) continue;
+      // Each name chunk with this dictionary, or without it where that is smaller.
+      std::size_t with = c.size;
       for (int f = 0; f < kNameFieldCount; ++f)
-        if (!held_names[f].empty()) with += std::min(trained->compress(held_names[f]).size(), names_without[f]);
+        if (!held_names[f].empty()) with += std::min(c.names[f], names_without[f]);
       if (with < best_size) {
         best_size = with;
-        best = std::move(trained);
-        best_element = std::move(element);
+        best = std::move(c.dict);
+        best_element = std::move(c.element);
       }
     }
     if (!best) return none;
