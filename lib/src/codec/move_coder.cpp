@@ -3,6 +3,7 @@
 
 #include <cassert>
 
+#include "codec/frequency_cache.h"
 #include "codec/variant_model.h"
 
 namespace pgnarc::detail {
@@ -28,7 +29,11 @@ void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Positi
   out.total = 0;
   if (!ends && n <= 1) return;
   // (With no move, only the end: a line of unknown length.)
-  const std::uint32_t moves = n == 0 ? 0 : model::frequencies(pos, t, h, out.freq, weights);
+  // (Positions met again are nearly all of the first plies of a line: openings repeat.)
+  const std::uint32_t moves = n == 0 ? 0
+                              : ply < model::kPliesRemembered && weights == model::kWeights.data()
+                                  ? model::remembered_frequencies(pos, t, h, out.freq)
+                                  : model::frequencies(pos, t, h, out.freq, weights);
   if (ends) out.end = end_frequency(moves, ply, hazard);
   out.total = moves + out.end;
 }
@@ -53,7 +58,8 @@ void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const mo
     PieceTargets t;
     generate_targets(at.pos, t);
     assert(t.total == n);
-    moves = model::frequencies(at.pos, t, at.history, out.freq);
+    moves = ply < model::kPliesRemembered ? model::remembered_frequencies(at.pos, t, at.history, out.freq)
+                                          : model::frequencies(at.pos, t, at.history, out.freq);
   } else if (n > 0) {
     moves = model::zh::frequencies(at.pos, list, at.history, out.freq);
   }
