@@ -46,8 +46,9 @@ class FrequencyCache {
 };
 
 // The same through this thread's cache (8192 positions), for the first kPliesRemembered plies of
-// a line: TWIC's and lichess 2016's positions met again are 97% and 99.7% of those plies (the
-// later plies of a game reach positions no other game does, and would push the openings out).
+// a line: 97% of TWIC's positions met again and 99.7% of lichess 2016's are among those plies
+// (the later plies of a game reach positions no other game does, and would push the openings
+// out).
 inline constexpr std::uint64_t kPliesRemembered = 20;
 std::uint32_t remembered_frequencies(const Position& pos, const PieceTargets& t, const History& history,
                                      std::uint32_t* freq);
