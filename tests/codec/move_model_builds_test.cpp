@@ -1,12 +1,16 @@
-// The two builds of the move model's frequencies (move_model.h): the base build, for every CPU,
-// and the x86-64-v3 build with PEXT slider lookups, which this machine runs where it can (so the
-// codec tests and the conformance vectors check that one). This test holds the base build to it,
-// position by position, on random games with the history each position was reached by.
+// The builds of the move model's frequencies (move_model.h): the base build, for every CPU, and
+// the x86-64-v3 build with PEXT slider lookups, which this machine runs where it can (so the
+// codec tests and the conformance vectors check that one), both with tables of the weights'
+// sums and exchanges put off to after the move loop; and the reference, each feature's weight
+// added on its own. These tests hold the builds to each other and to the reference, position
+// by position, on random games and on the corpus's games, with the history each position was
+// reached by.
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "codec/move_model.h"
+#include "support/main_lines.h"
 #include "support/test_util.h"
 
 namespace pgnarc::detail::model {
@@ -50,6 +54,76 @@ TEST(MoveModelBuilds, BaseAndV3GiveTheSameFrequencies) {
 #else
   GTEST_SKIP() << "no v3 build with this compiler";
 #endif
+}
+
+// Every position of `line` (its history included): the base build's frequencies (and the v3
+// build's, where the CPU runs it) equal the reference's.
+void expect_builds_equal_reference(const test::MainLine& line, long& positions) {
+  LineState at{line.start, {}};
+  for (Move m : line.moves) {
+    if (m.is_null()) {
+      at.play_null();
+      continue;
+    }
+    PieceTargets t;
+    generate_targets(at.pos, t);
+    ASSERT_GT(t.total, 0) << line.label;
+    std::uint32_t want[kMaxLegalMoves], got[kMaxLegalMoves];
+    const std::uint32_t total = frequencies_reference(at.pos, t, at.history, want, kWeights.data());
+    ASSERT_EQ(frequencies_base(at.pos, t, at.history, got, kWeights.data()), total) << line.label << " " << at.pos.fen();
+    for (int i = 0; i < t.total; ++i) ASSERT_EQ(got[i], want[i]) << line.label << " " << at.pos.fen() << " move " << i;
+#if PGNARC_HAVE_V3
+    if (v3_generator_supported()) {
+      ASSERT_EQ(frequencies_v3(at.pos, t, at.history, got, kWeights.data()), total) << line.label << " " << at.pos.fen();
+      for (int i = 0; i < t.total; ++i) ASSERT_EQ(got[i], want[i]) << line.label << " " << at.pos.fen() << " move " << i;
+    }
+#endif
+    ++positions;
+    at.play(m);
+  }
+}
+
+TEST(MoveModelBuilds, EqualTheReferenceOnRealGames) {
+  long positions = 0;
+  for (const char* file : {"pgn/twic_events.pgn", "pgn/lichess_2021-10_clk_eval.pgn", "pgn/pgnmentor_crlf.pgn",
+                           "pgn/chess960_misc.pgn", "pgn/setup_fen.pgn", "pgn/annotated_human.pgn"}) {
+    std::vector<test::MainLine> lines;
+    ASSERT_TRUE(test::read_main_lines("test", test::corpus_path(file), lines)) << file;
+    for (const auto& line : lines) {
+      expect_builds_equal_reference(line, positions);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(positions, 15000);
+}
+
+TEST(MoveModelBuilds, EqualTheReferenceOnRandomGames) {
+  // Random moves reach what games rarely do: many exchanges on one square, discovered checks,
+  // promotions with check, pieces en prise everywhere.
+  std::mt19937_64 rng(23);
+  long positions = 0;
+  for (const char* start : {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"}) {
+    for (int game = 0; game < 30; ++game) {
+      test::MainLine line{"random game", test::fen(start), {}};
+      LineState at{line.start, {}};
+      for (int ply = 0; ply < 200; ++ply) {
+        PieceTargets t;
+        generate_targets(at.pos, t);
+        if (t.total == 0) break;
+        const Move m = rng() % 50 == 0 && !t.check
+                           ? Move::null()
+                           : move_at_index(at.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total)));
+        line.moves.push_back(m);
+        if (m.is_null()) at.play_null();
+        else at.play(m);
+      }
+      expect_builds_equal_reference(line, positions);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(positions, 10000);
 }
 
 }  // namespace

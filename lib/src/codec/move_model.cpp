@@ -263,6 +263,124 @@ struct ScoreSink {
   void flush() { *out = current; }
 };
 
+// Sums of the weights of feature groups that a move takes together (CombinedSink), built once
+// from kWeights.
+struct CombinedTables {
+  // [phase][wing of their king][wing of our king][type][to]: kTo, kToByKing and kToByOwnKing.
+  std::int16_t lands[kPhases][3][3][kTypes * 64];
+  // [type][none, higher, undefended][value class][fork]: kThreat, kThreatValue and kFork.
+  std::int16_t threat[kTypes][3][4][2];
+  // [type][mobility][squares next to their king: 0, 1, 2, 3 or more]: kMobility and kKingZone.
+  std::int16_t mobility[kTypes][16][4];
+  // [type][quiet, capture][balance + 9][check: none, direct, discovered, both]: kSee, kCheck and
+  // kUnsafeCheck.
+  std::int16_t check_see[kTypes][2][2 * kSeeRange + 1][4];
+
+  explicit CombinedTables(const std::int8_t* w) {
+    for (int phase = 0; phase < kPhases; ++phase)
+      for (int wing = 0; wing < 3; ++wing)
+        for (int own = 0; own < 3; ++own)
+          for (int i = 0; i < kTypes * 64; ++i)
+            lands[phase][wing][own][i] = static_cast<std::int16_t>(w[kTo + phase * kTypes * 64 + i] +
+                                                                   w[kToByKing + wing * kTypes * 64 + i] +
+                                                                   w[kToByOwnKing + own * kTypes * 64 + i]);
+    for (int ti = 0; ti < kTypes; ++ti) {
+      for (int kind = 0; kind < 3; ++kind)
+        for (int vc = 0; vc < 4; ++vc)
+          for (int fork = 0; fork < 2; ++fork)
+            threat[ti][kind][vc][fork] = static_cast<std::int16_t>(
+                kind == 0 ? 0 : w[kThreat + ti * 2 + kind - 1] + w[kThreatValue + ti * 4 + vc] + (fork ? w[kFork + ti] : 0));
+      for (int safe = 0; safe < 16; ++safe)
+        for (int zone = 0; zone < 4; ++zone)
+          mobility[ti][safe][zone] =
+              static_cast<std::int16_t>(w[kMobility + ti * 16 + safe] + (zone ? w[kKingZone + ti * 3 + zone - 1] : 0));
+      for (int capture = 0; capture < 2; ++capture)
+        for (int b = 0; b < 2 * kSeeRange + 1; ++b)
+          for (int check = 0; check < 4; ++check)
+            check_see[ti][capture][b][check] = static_cast<std::int16_t>(
+                w[kSee + (ti * 2 + capture) * (2 * kSeeRange + 1) + b] + (check ? w[kCheck + ti * 3 + check - 1] : 0) +
+                ((check & 1) && b < kSeeRange ? w[kUnsafeCheck + ti] : 0));
+    }
+  }
+};
+
+const CombinedTables& combined_tables() {
+  static const CombinedTables tables(kWeights.data());
+  return tables;
+}
+
+inline int clamp_balance(int b) { return b < -kSeeRange ? -kSeeRange : b > kSeeRange ? kSeeRange : b; }
+
+// The scoring sink with combined groups (CombinedSink); it puts off exchange evaluations to after
+// the move loop (finish), which keeps the loop short.
+template <class Sliders>
+struct CombinedScoreSink {
+  static constexpr bool kCombined = true;
+  struct PendingSee {
+    int move;
+    const std::int16_t* row;  // check_see[type][capture][0] + check: balance b at row[(b + 9) * 4]
+    Square to;
+    std::int8_t moved, captured;
+    Bitboard occ;
+  };
+  const Position& pos;
+  const PlyFacts& f;
+  const std::int8_t* w;
+  const CombinedTables& c;
+  const std::int16_t* lands_row;  // lands[phase][wing][own wing]
+  int* out;  // where the current move's score goes: first a spare slot before the scores
+  int* score;
+  int base = 0, current = 0, index = 0;
+  std::int16_t after[kTypes][2];
+  int pending_count = 0;
+  PendingSee pending[kMaxLegalMoves];
+
+  CombinedScoreSink(const Position& p, const PlyFacts& facts, const std::int8_t* weights, const CombinedTables& tables,
+                    int* slots)
+      : pos(p),
+        f(facts),
+        w(weights),
+        c(tables),
+        lands_row(tables.lands[facts.phase][(facts.wing_base - kToByKing) / (kTypes * 64)]
+                              [(facts.own_wing_base - kToByOwnKing) / (kTypes * 64)]),
+        out(slots),
+        score(slots + 1) {
+    for (int ti = 0; ti < kTypes; ++ti)
+      for (int capture = 0; capture < 2; ++capture)
+        after[ti][capture] = static_cast<std::int16_t>((f.last_captured ? w[kAfterCapture + ti * 2 + capture] : 0) +
+                                                       (f.our_last_captured ? w[kAfterOurCapture + ti * 2 + capture] : 0));
+  }
+  void piece(Square) { base = 0; }
+  void piece_feature(int k) { base += w[k]; }
+  void move(int i) {
+    *out = current;
+    out = score + i;
+    current = base;
+    index = i;
+  }
+  void move_feature(int k) { current += w[k]; }
+  void move_feature_if(bool cond, int k) { current += w[k] & -static_cast<int>(cond); }
+  void lands(int type_to) { current += lands_row[type_to]; }
+  void threat(int ti, int kind, int value_class, bool fork) { current += c.threat[ti][kind][value_class][fork]; }
+  void mobility(int ti, int safe, int zone) { current += c.mobility[ti][safe][zone]; }
+  void balance(int ti, bool capture, int check, int b) {
+    current += c.check_see[ti][capture][clamp_balance(b) + kSeeRange][check];
+  }
+  void see_for(int ti, bool capture, int check, Square to, int moved, int captured, Bitboard occ) {
+    pending[pending_count++] = PendingSee{index, &c.check_see[ti][capture][0][check], to, static_cast<std::int8_t>(moved),
+                                          static_cast<std::int8_t>(captured), occ};
+  }
+  void after_captures(int ti, bool capture) { current += after[ti][capture]; }
+  void finish() {
+    *out = current;
+    for (int i = 0; i < pending_count; ++i) {
+      const PendingSee& p = pending[i];
+      const int b = see<Sliders>(pos, f, p.to, p.moved, p.captured, p.occ);
+      score[p.move] += p.row[(clamp_balance(b) + kSeeRange) * 4];
+    }
+  }
+};
+
 template <class Sliders>
 std::uint32_t frequencies_with(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                                const std::int8_t* weights) {
@@ -270,9 +388,15 @@ std::uint32_t frequencies_with(const Position& pos, const PieceTargets& t, const
   compute_facts<Sliders>(pos, history, f);
   int slots[kMaxLegalMoves + 1];
   int* const score = slots + 1;
-  ScoreSink sink{weights, slots, score};
-  enumerate_features<Sliders>(pos, t, f, sink);
-  sink.flush();
+  if (weights == kWeights.data()) {
+    CombinedScoreSink<Sliders> sink(pos, f, weights, combined_tables(), slots);
+    enumerate_features<Sliders>(pos, t, f, sink);
+    sink.finish();
+  } else {
+    ScoreSink sink{weights, slots, score};
+    enumerate_features<Sliders>(pos, t, f, sink);
+    sink.flush();
+  }
   return frequencies_of_scores(score, t.total, freq);
 }
 
@@ -293,6 +417,18 @@ struct PextSliders {
 std::uint32_t frequencies_base(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                                const std::int8_t* weights) {
   return frequencies_with<LineSliders>(pos, t, history, freq, weights);
+}
+
+std::uint32_t frequencies_reference(const Position& pos, const PieceTargets& t, const History& history,
+                                    std::uint32_t* freq, const std::int8_t* weights) {
+  PlyFacts f;
+  compute_facts<LineSliders>(pos, history, f);
+  int slots[kMaxLegalMoves + 1];
+  int* const score = slots + 1;
+  ScoreSink sink{weights, slots, score};
+  enumerate_features<LineSliders>(pos, t, f, sink);
+  sink.flush();
+  return frequencies_of_scores(score, t.total, freq);
 }
 
 #if PGNARC_HAVE_V3

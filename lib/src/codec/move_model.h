@@ -289,6 +289,14 @@ inline void move_feature_if(Sink& sink, bool c, int k) {
   else if (c) sink.move_feature(k);
 }
 
+// A sink that takes some groups of a move's features as one sum from tables built of the weights
+// (move_model.cpp): where the piece lands (kTo, kToByKing, kToByOwnKing); the check with the
+// exchange and the unsafe check; the threat, its value and the fork; mobility with the king
+// zone; the captures of the last two moves. It is told the facts those features are read from,
+// and may put off a move's exchange evaluation (see_for) until every move has been scored.
+template <class Sink>
+concept CombinedSink = requires { Sink::kCombined; };
+
 // The features of the moves of our piece of type `kType` on `from` (targets `targets`), with
 // move indexes from `index` on. One instance per type, so that type tests fold away.
 template <PieceType kType, class Sliders, class Sink>
@@ -386,21 +394,33 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
     for (int p = 0; p < moves; ++p) {
       const PieceType acting = kType == kPawn && promoting ? static_cast<PieceType>(kKnight + p) : kType;
       sink.move(index++);
-      sink.move_feature(kTo + phase_base + rel_to);
-      sink.move_feature(kToSafety + ti * 4 + cls);
-      sink.move_feature(f.wing_base + ti * 64 + rel_to);
-      sink.move_feature(f.own_wing_base + ti * 64 + rel_to);
+      if constexpr (CombinedSink<Sink>) {
+        sink.lands(ti * 64 + rel_to);
+        sink.move_feature(kToSafety + ti * 4 + cls);
+      } else {
+        sink.move_feature(kTo + phase_base + rel_to);
+        sink.move_feature(kToSafety + ti * 4 + cls);
+        sink.move_feature(f.wing_base + ti * 64 + rel_to);
+        sink.move_feature(f.own_wing_base + ti * 64 + rel_to);
+      }
       // (victim - 1 is -1 without a capture: the index stays within the weights.)
       move_feature_if(sink, capture, kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
       move_feature_if(sink, capture && to == f.last_to, kRecapture + ti);
       const bool direct = f.check_squares[acting] >> to & 1;
-      move_feature_if(sink, direct || discovered, kCheck + ti * 3 + (direct && discovered ? 2 : discovered ? 1 : 0));
+      if constexpr (!CombinedSink<Sink>)
+        move_feature_if(sink, direct || discovered, kCheck + ti * 3 + (direct && discovered ? 2 : discovered ? 1 : 0));
       const Bitboard hits = piece_attacks<Sliders>(T, acting, us, to, occ_after);
       const Bitboard threatened = hits & (f.higher[acting] | f.undefended);
-      move_feature_if(sink, threatened != 0, kThreat + ti * 2 + ((hits & f.higher[acting]) ? 0 : 1));
-      move_feature_if(sink, threatened != 0,
-                      kThreatValue + ti * 4 + value_class(threatened, f.their_queens, f.their_rooks, f.their_minors));
-      move_feature_if(sink, threatened && (more_than_one(threatened) || direct), kFork + ti);
+      if constexpr (CombinedSink<Sink>) {
+        sink.threat(ti, threatened == 0 ? 0 : (hits & f.higher[acting]) ? 1 : 2,
+                    value_class(threatened, f.their_queens, f.their_rooks, f.their_minors),
+                    threatened && (more_than_one(threatened) || direct));
+      } else {
+        move_feature_if(sink, threatened != 0, kThreat + ti * 2 + ((hits & f.higher[acting]) ? 0 : 1));
+        move_feature_if(sink, threatened != 0,
+                        kThreatValue + ti * 4 + value_class(threatened, f.their_queens, f.their_rooks, f.their_minors));
+        move_feature_if(sink, threatened && (more_than_one(threatened) || direct), kFork + ti);
+      }
       if (kType == kPawn && promoting) sink.move_feature(kPromotion + p);
       const Bitboard left = guarded & ~hits;
       move_feature_if(sink, left != 0, kDesert + ti * 4 + value_class(left, f.our_queens, f.our_rooks, f.our_minors));
@@ -408,10 +428,14 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       sink.move_feature(kNearLast + ti * 9 + distance(to, f.last_to));
       {
         const int safe = popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
-        sink.move_feature(kMobility + ti * 16 + (safe > 15 ? 15 : safe));
         const int zone = popcount(hits & f.king_zone);
-        // (zone - 1 is -1 without one: the index stays within the weights.)
-        move_feature_if(sink, zone != 0, kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
+        if constexpr (CombinedSink<Sink>) {
+          sink.mobility(ti, safe > 15 ? 15 : safe, zone > 3 ? 3 : zone);
+        } else {
+          sink.move_feature(kMobility + ti * 16 + (safe > 15 ? 15 : safe));
+          // (zone - 1 is -1 without one: the index stays within the weights.)
+          move_feature_if(sink, zone != 0, kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
+        }
       }
       sink.move_feature(kNearOurLast + ti * 9 + distance(to, f.our_last_to));
       if (hanging) {
@@ -421,20 +445,32 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       if (kType == kPawn && passed) sink.move_feature(kPassed + (rel_to >> 3));
       if (kType == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
       sink.move_feature(kKingDistance + ti * 9 + distance(to, f.their_king));
-      int balance = victim_value;
-      if (attacked) {
-        if (defended || (T.line[from][to] & behind)) {
-          const Bitboard see_occ = en_passant ? occ_from & ~bb(to ^ 8) : occ_from;
-          balance = see<Sliders>(pos, f, to, kValue[acting], victim_value, see_occ);
+      if constexpr (CombinedSink<Sink>) {
+        // The check: 0 none, 1 direct, 2 discovered, 3 both.
+        const int check = direct + 2 * discovered;
+        if (attacked && (defended || (T.line[from][to] & behind))) {
+          sink.see_for(ti, capture, check, to, kValue[acting], victim_value,
+                       en_passant ? occ_from & ~bb(to ^ 8) : occ_from);
         } else {
-          balance = victim_value - kValue[acting];
+          sink.balance(ti, capture, check, attacked ? victim_value - kValue[acting] : victim_value);
         }
+        sink.after_captures(ti, capture);
+      } else {
+        int balance = victim_value;
+        if (attacked) {
+          if (defended || (T.line[from][to] & behind)) {
+            const Bitboard see_occ = en_passant ? occ_from & ~bb(to ^ 8) : occ_from;
+            balance = see<Sliders>(pos, f, to, kValue[acting], victim_value, see_occ);
+          } else {
+            balance = victim_value - kValue[acting];
+          }
+        }
+        balance = balance < -kSeeRange ? -kSeeRange : balance > kSeeRange ? kSeeRange : balance;
+        sink.move_feature(kSee + (ti * 2 + capture) * (2 * kSeeRange + 1) + balance + kSeeRange);
+        move_feature_if(sink, direct && balance < 0, kUnsafeCheck + ti);
+        if (f.last_captured) sink.move_feature(kAfterCapture + ti * 2 + capture);
+        if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
       }
-      balance = balance < -kSeeRange ? -kSeeRange : balance > kSeeRange ? kSeeRange : balance;
-      sink.move_feature(kSee + (ti * 2 + capture) * (2 * kSeeRange + 1) + balance + kSeeRange);
-      move_feature_if(sink, direct && balance < 0, kUnsafeCheck + ti);
-      if (f.last_captured) sink.move_feature(kAfterCapture + ti * 2 + capture);
-      if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
       move_feature_if(sink, (hits & last_square) != 0, kVersusLast + ti * 2);
       move_feature_if(sink, f.last_attacks >> to & 1, kVersusLast + ti * 2 + 1);
       move_feature_if(sink, f.pawn_kicks >> to & 1, kKick + ti);
@@ -529,6 +565,11 @@ std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const Hist
 // give the same frequencies; a test holds them to each other.
 std::uint32_t frequencies_base(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                                const std::int8_t* weights);
+// The same by feature sums alone (each feature's weight added on its own, exchanges evaluated in
+// the move loop), which the builds above (tables of the weights' sums, exchanges put off) are
+// held to in a test.
+std::uint32_t frequencies_reference(const Position& pos, const PieceTargets& t, const History& history,
+                                    std::uint32_t* freq, const std::int8_t* weights);
 #if PGNARC_HAVE_V3
 std::uint32_t frequencies_v3(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                              const std::int8_t* weights);
