@@ -268,6 +268,14 @@ struct ScoreSink {
 struct CombinedTables {
   // [phase][wing of their king][wing of our king][type][to]: kTo, kToByKing and kToByOwnKing.
   std::int16_t lands[kPhases][3][3][kTypes * 64];
+  // [type][to-square class][victim: none, P .. Q][attacked][recapture]: kToSafety, kCapture and
+  // kRecapture.
+  std::int16_t square[kTypes][4][6][2][2];
+  // [type][distance to their last move's square][to our last move's][to their king]: kNearLast,
+  // kNearOurLast and kKingDistance.
+  std::int16_t distances[kTypes][9][9][9];
+  // [type][attacks their last-moved piece][lands where it attacks][kick]: kVersusLast and kKick.
+  std::int16_t versus[kTypes][2][2][2];
   // [type][none, higher, undefended][value class][fork]: kThreat, kThreatValue and kFork.
   std::int16_t threat[kTypes][3][4][2];
   // [type][mobility][squares next to their king: 0, 1, 2, 3 or more]: kMobility and kKingZone.
@@ -285,6 +293,24 @@ struct CombinedTables {
                                                                    w[kToByKing + wing * kTypes * 64 + i] +
                                                                    w[kToByOwnKing + own * kTypes * 64 + i]);
     for (int ti = 0; ti < kTypes; ++ti) {
+      for (int cls = 0; cls < 4; ++cls)
+        for (int victim = 0; victim < 6; ++victim)
+          for (int attacked = 0; attacked < 2; ++attacked)
+            for (int recapture = 0; recapture < 2; ++recapture)
+              square[ti][cls][victim][attacked][recapture] = static_cast<std::int16_t>(
+                  w[kToSafety + ti * 4 + cls] + (victim ? w[kCapture + (ti * 5 + victim - 1) * 2 + attacked] : 0) +
+                  (recapture ? w[kRecapture + ti] : 0));
+      for (int a = 0; a < 9; ++a)
+        for (int b = 0; b < 9; ++b)
+          for (int k = 0; k < 9; ++k)
+            distances[ti][a][b][k] = static_cast<std::int16_t>(w[kNearLast + ti * 9 + a] + w[kNearOurLast + ti * 9 + b] +
+                                                               w[kKingDistance + ti * 9 + k]);
+      for (int hits_last = 0; hits_last < 2; ++hits_last)
+        for (int hit_by_last = 0; hit_by_last < 2; ++hit_by_last)
+          for (int kick = 0; kick < 2; ++kick)
+            versus[ti][hits_last][hit_by_last][kick] =
+                static_cast<std::int16_t>((hits_last ? w[kVersusLast + ti * 2] : 0) +
+                                          (hit_by_last ? w[kVersusLast + ti * 2 + 1] : 0) + (kick ? w[kKick + ti] : 0));
       for (int kind = 0; kind < 3; ++kind)
         for (int vc = 0; vc < 4; ++vc)
           for (int fork = 0; fork < 2; ++fork)
@@ -361,6 +387,11 @@ struct CombinedScoreSink {
   void move_feature(int k) { current += w[k]; }
   void move_feature_if(bool cond, int k) { current += w[k] & -static_cast<int>(cond); }
   void lands(int type_to) { current += lands_row[type_to]; }
+  void square(int ti, int cls, int victim, bool attacked, bool recapture) {
+    current += c.square[ti][cls][victim][attacked][recapture];
+  }
+  void distances(int ti, int last, int our_last, int king) { current += c.distances[ti][last][our_last][king]; }
+  void versus(int ti, bool hits_last, bool hit_by_last, bool kick) { current += c.versus[ti][hits_last][hit_by_last][kick]; }
   void threat(int ti, int kind, int value_class, bool fork) { current += c.threat[ti][kind][value_class][fork]; }
   void mobility(int ti, int safe, int zone) { current += c.mobility[ti][safe][zone]; }
   void balance(int ti, bool capture, int check, int b) {

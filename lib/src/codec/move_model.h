@@ -290,9 +290,11 @@ inline void move_feature_if(Sink& sink, bool c, int k) {
 }
 
 // A sink that takes some groups of a move's features as one sum from tables built of the weights
-// (move_model.cpp): where the piece lands (kTo, kToByKing, kToByOwnKing); the check with the
-// exchange and the unsafe check; the threat, its value and the fork; mobility with the king
-// zone; the captures of the last two moves. It is told the facts those features are read from,
+// (move_model.cpp): where the piece lands (kTo, kToByKing, kToByOwnKing); its safety there with
+// what it takes and whether that is a recapture; the distances to the last two moves' squares
+// and to their king; the check with the exchange and the unsafe check; the threat, its value and
+// the fork; mobility with the king zone; the last move's piece met and a pawn's kick; the
+// captures of the last two moves. It is told the facts those features are read from,
 // and may put off a move's exchange evaluation (see_for) until every move has been scored.
 template <class Sink>
 concept CombinedSink = requires { Sink::kCombined; };
@@ -396,16 +398,16 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       sink.move(index++);
       if constexpr (CombinedSink<Sink>) {
         sink.lands(ti * 64 + rel_to);
-        sink.move_feature(kToSafety + ti * 4 + cls);
+        sink.square(ti, cls, victim, attacked, capture && to == f.last_to);
       } else {
         sink.move_feature(kTo + phase_base + rel_to);
         sink.move_feature(kToSafety + ti * 4 + cls);
         sink.move_feature(f.wing_base + ti * 64 + rel_to);
         sink.move_feature(f.own_wing_base + ti * 64 + rel_to);
+        // (victim - 1 is -1 without a capture: the index stays within the weights.)
+        move_feature_if(sink, capture, kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
+        move_feature_if(sink, capture && to == f.last_to, kRecapture + ti);
       }
-      // (victim - 1 is -1 without a capture: the index stays within the weights.)
-      move_feature_if(sink, capture, kCapture + (ti * 5 + (victim - 1)) * 2 + attacked);
-      move_feature_if(sink, capture && to == f.last_to, kRecapture + ti);
       const bool direct = f.check_squares[acting] >> to & 1;
       if constexpr (!CombinedSink<Sink>)
         move_feature_if(sink, direct || discovered, kCheck + ti * 3 + (direct && discovered ? 2 : discovered ? 1 : 0));
@@ -425,7 +427,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       const Bitboard left = guarded & ~hits;
       move_feature_if(sink, left != 0, kDesert + ti * 4 + value_class(left, f.our_queens, f.our_rooks, f.our_minors));
       move_feature_if(sink, again && to == f.our_last_from, kBack + ti);
-      sink.move_feature(kNearLast + ti * 9 + distance(to, f.last_to));
+      if constexpr (!CombinedSink<Sink>) sink.move_feature(kNearLast + ti * 9 + distance(to, f.last_to));
       {
         const int safe = popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
         const int zone = popcount(hits & f.king_zone);
@@ -437,14 +439,17 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
           move_feature_if(sink, zone != 0, kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
         }
       }
-      sink.move_feature(kNearOurLast + ti * 9 + distance(to, f.our_last_to));
+      if constexpr (!CombinedSink<Sink>) sink.move_feature(kNearOurLast + ti * 9 + distance(to, f.our_last_to));
       if (hanging) {
         move_feature_if(sink, hits >> hanging_square & 1, kRescue + hanging - 1);
         sink.move_feature(kHanging + ((hanging - 1) * kTypes + ti) * 2 + capture);
       }
       if (kType == kPawn && passed) sink.move_feature(kPassed + (rel_to >> 3));
       if (kType == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
-      sink.move_feature(kKingDistance + ti * 9 + distance(to, f.their_king));
+      if constexpr (CombinedSink<Sink>)
+        sink.distances(ti, distance(to, f.last_to), distance(to, f.our_last_to), distance(to, f.their_king));
+      else
+        sink.move_feature(kKingDistance + ti * 9 + distance(to, f.their_king));
       if constexpr (CombinedSink<Sink>) {
         // The check: 0 none, 1 direct, 2 discovered, 3 both.
         const int check = direct + 2 * discovered;
@@ -471,9 +476,13 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
         if (f.last_captured) sink.move_feature(kAfterCapture + ti * 2 + capture);
         if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
       }
-      move_feature_if(sink, (hits & last_square) != 0, kVersusLast + ti * 2);
-      move_feature_if(sink, f.last_attacks >> to & 1, kVersusLast + ti * 2 + 1);
-      move_feature_if(sink, f.pawn_kicks >> to & 1, kKick + ti);
+      if constexpr (CombinedSink<Sink>) {
+        sink.versus(ti, (hits & last_square) != 0, f.last_attacks >> to & 1, f.pawn_kicks >> to & 1);
+      } else {
+        move_feature_if(sink, (hits & last_square) != 0, kVersusLast + ti * 2);
+        move_feature_if(sink, f.last_attacks >> to & 1, kVersusLast + ti * 2 + 1);
+        move_feature_if(sink, f.pawn_kicks >> to & 1, kKick + ti);
+      }
       if constexpr (kType == kKnight || kType == kBishop) {
         move_feature_if(sink, (f.our_pawn_attacks >> to & 1) && !(f.pawn_span_sides >> to & 1),
                         kOutpost + (kType == kBishop));
