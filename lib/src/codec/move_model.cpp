@@ -266,6 +266,11 @@ struct ScoreSink {
 // Sums of the weights of feature groups that a move takes together (CombinedSink), built once
 // from kWeights.
 struct CombinedTables {
+  // [phase][wing of their king][type][from]: kFrom and kFromByKing.
+  std::int16_t stands[kPhases][3][kTypes * 64];
+  // [type][from-square class][their least valuable attacker: none, P .. K][defended]: kFromSafety
+  // and kFromAttacker.
+  std::int16_t from_state[kTypes][4][7][2];
   // [phase][wing of their king][wing of our king][type][to]: kTo, kToByKing and kToByOwnKing.
   std::int16_t lands[kPhases][3][3][kTypes * 64];
   // [type][to-square class][victim: none, P .. Q][attacked][recapture]: kToSafety, kCapture and
@@ -292,7 +297,17 @@ struct CombinedTables {
             lands[phase][wing][own][i] = static_cast<std::int16_t>(w[kTo + phase * kTypes * 64 + i] +
                                                                    w[kToByKing + wing * kTypes * 64 + i] +
                                                                    w[kToByOwnKing + own * kTypes * 64 + i]);
+    for (int phase = 0; phase < kPhases; ++phase)
+      for (int wing = 0; wing < 3; ++wing)
+        for (int i = 0; i < kTypes * 64; ++i)
+          stands[phase][wing][i] =
+              static_cast<std::int16_t>(w[kFrom + phase * kTypes * 64 + i] + w[kFromByKing + wing * kTypes * 64 + i]);
     for (int ti = 0; ti < kTypes; ++ti) {
+      for (int cls = 0; cls < 4; ++cls)
+        for (int a = 0; a < 7; ++a)
+          for (int defended = 0; defended < 2; ++defended)
+            from_state[ti][cls][a][defended] = static_cast<std::int16_t>(
+                w[kFromSafety + ti * 4 + cls] + (a ? w[kFromAttacker + (ti * 6 + a - 1) * 2 + defended] : 0));
       for (int cls = 0; cls < 4; ++cls)
         for (int victim = 0; victim < 6; ++victim)
           for (int attacked = 0; attacked < 2; ++attacked)
@@ -354,6 +369,8 @@ struct CombinedScoreSink {
   const std::int8_t* w;
   const CombinedTables& c;
   const std::int16_t* lands_row;  // lands[phase][wing][own wing]
+  const std::int16_t* stands_row;  // stands[phase][wing]
+  std::int16_t context[kTypes];  // kInCheck, kKingDanger and kReply of each type
   int* out;  // where the current move's score goes: first a spare slot before the scores
   int* score;
   int base = 0, current = 0, index = 0;
@@ -369,8 +386,13 @@ struct CombinedScoreSink {
         c(tables),
         lands_row(tables.lands[facts.phase][(facts.wing_base - kToByKing) / (kTypes * 64)]
                               [(facts.own_wing_base - kToByOwnKing) / (kTypes * 64)]),
+        stands_row(tables.stands[facts.phase][(facts.wing_base - kToByKing) / (kTypes * 64)]),
         out(slots),
         score(slots + 1) {
+    for (int ti = 0; ti < kTypes; ++ti)
+      context[ti] = static_cast<std::int16_t>(
+          (f.in_check ? w[kInCheck + ti] : 0) + (f.king_danger ? w[kKingDanger + (f.king_danger - 1) * kTypes + ti] : 0) +
+          (f.last_type != kNoPieceType ? w[kReply + (f.last_type - 1) * kTypes + ti] : 0));
     for (int ti = 0; ti < kTypes; ++ti)
       for (int capture = 0; capture < 2; ++capture)
         after[ti][capture] = static_cast<std::int16_t>((f.last_captured ? w[kAfterCapture + ti * 2 + capture] : 0) +
@@ -386,6 +408,9 @@ struct CombinedScoreSink {
   }
   void move_feature(int k) { current += w[k]; }
   void move_feature_if(bool cond, int k) { current += w[k] & -static_cast<int>(cond); }
+  void stands(int ti, int type_from, int cls, int attacker, bool defended) {
+    base += stands_row[type_from] + c.from_state[ti][cls][attacker][defended] + context[ti];
+  }
   void lands(int type_to) { current += lands_row[type_to]; }
   void square(int ti, int cls, int victim, bool attacked, bool recapture) {
     current += c.square[ti][cls][victim][attacked][recapture];

@@ -290,7 +290,9 @@ inline void move_feature_if(Sink& sink, bool c, int k) {
 }
 
 // A sink that takes some groups of a move's features as one sum from tables built of the weights
-// (move_model.cpp): where the piece lands (kTo, kToByKing, kToByOwnKing); its safety there with
+// (move_model.cpp): where the piece stands (kFrom, kFromByKing) with its safety there
+// (kFromSafety, kFromAttacker), and what every piece of its type is told of the position
+// (kInCheck, kKingDanger, kReply); where it lands (kTo, kToByKing, kToByOwnKing); its safety there with
 // what it takes and whether that is a recapture; the distances to the last two moves' squares
 // and to their king; the check with the exchange and the unsafe check; the threat, its value and
 // the fork; mobility with the king zone; the last move's piece met and a pawn's kick; the
@@ -311,28 +313,36 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
   const int phase_base = f.phase * kTypes * 64 + ti * 64;
   sink.piece(from);
   // Features of the piece, whatever its move.
-  sink.piece_feature(kFrom + phase_base + (from ^ flip));
+  if constexpr (!CombinedSink<Sink>) sink.piece_feature(kFrom + phase_base + (from ^ flip));
   {
     int cls;
     if (f.attacked_lower[kType] >> from & 1) cls = 2;
     else if (!(f.their_attacks >> from & 1)) cls = 0;
     else if (f.our_once >> from & 1) cls = 1;
     else cls = 3;
-    sink.piece_feature(kFromSafety + ti * 4 + cls);
+    // Their least valuable piece that attacks the from-square (0: none).
+    int a = 0;
     if (f.their_attacks >> from & 1) {
-      int a = kPawn;
+      a = kPawn;
       while (!(f.their_by_type[a] >> from & 1)) ++a;
-      sink.piece_feature(kFromAttacker + (ti * 6 + a - 1) * 2 + (f.our_once >> from & 1));
+    }
+    if constexpr (CombinedSink<Sink>) {
+      sink.stands(ti, ti * 64 + (from ^ flip), cls, a, f.our_once >> from & 1);
+    } else {
+      sink.piece_feature(kFromSafety + ti * 4 + cls);
+      if (a) sink.piece_feature(kFromAttacker + (ti * 6 + a - 1) * 2 + (f.our_once >> from & 1));
     }
   }
   if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
   const bool again = from == f.our_last_to;  // the piece our previous move moved
   if (again) sink.piece_feature(kAgain + ti);
   sink.piece_feature(kFromNearLast + ti * 9 + distance(from, f.last_to));
-  if (f.in_check) sink.piece_feature(kInCheck + ti);
-  if (f.king_danger) sink.piece_feature(kKingDanger + (f.king_danger - 1) * kTypes + ti);
-  sink.piece_feature(f.wing_base - kToByKing + kFromByKing + ti * 64 + (from ^ flip));
-  if (f.last_type != kNoPieceType) sink.piece_feature(kReply + (f.last_type - 1) * kTypes + ti);
+  if constexpr (!CombinedSink<Sink>) {
+    if (f.in_check) sink.piece_feature(kInCheck + ti);
+    if (f.king_danger) sink.piece_feature(kKingDanger + (f.king_danger - 1) * kTypes + ti);
+    sink.piece_feature(f.wing_base - kToByKing + kFromByKing + ti * 64 + (from ^ flip));
+    if (f.last_type != kNoPieceType) sink.piece_feature(kReply + (f.last_type - 1) * kTypes + ti);
+  }
   {
     const int n = popcount(targets);
     sink.piece_feature(kTargets + ti * 16 + (n > 16 ? 15 : n - 1));
