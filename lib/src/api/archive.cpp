@@ -15,6 +15,9 @@ Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
   if (cached != b) {
     cached = ~0u;
     tags_decoded = false;
+    reads = 0;
+    window_from = 1;
+    window_to = 0;
     if (auto st = file->read_block(b, block_bytes); !st) return st;
     if (auto st = decode_block(block_bytes, file->where(b), block, BlockParts::kLazyGroups); !st) return st;
     if (block.games != file->entry(b).games)
@@ -26,8 +29,7 @@ Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
   return all_tags ? decode_tags(b) : Status{};
 }
 
-// The block's tags section is decoded whole, once: typed columns are read from their start
-// (9.4.1), and a rating from the ratings before it (9.4.2).
+// The block's tags section decoded whole, once.
 Status Archive::Impl::decode_tags(std::uint32_t b) {
   if (tags_decoded) return {};
   if (auto st = decode_tags_section(block.sections[kTags], block.games, file->where(b), block.tags, block.players);
@@ -45,10 +47,17 @@ Result<std::pair<std::uint32_t, std::uint32_t>> Archive::Impl::locate(std::uint6
   return std::pair{b, static_cast<std::uint32_t>(index - file->entry(b).first_game)};
 }
 
+// The first game a read of game j decodes: j where the last game decoded ended before it in
+// its group, else the first of its group.
+std::uint32_t Archive::Impl::first_to_decode(std::uint32_t j) const {
+  const std::uint32_t step = block.directory.step;
+  return j == after_game && j % step != 0 ? j : j - j % step;
+}
+
 // Where the last game decoded ended, if j follows it in its group; else from its group's
 // directory entry (the group's frames decompressed, the streams ending with the group),
-// skipping the group's games before it.
-Result<CodecCursor> Archive::Impl::start_of(std::uint32_t b, std::uint32_t j) {
+// skipping the group's games before it (their tags in `tags`).
+Result<CodecCursor> Archive::Impl::start_of(std::uint32_t b, std::uint32_t j, const BlockTags& tags) {
   const std::uint32_t step = block.directory.step;
   if (j == after_game && j % step != 0) return after_cursor;
   const std::uint32_t group = j / step;
@@ -56,27 +65,42 @@ Result<CodecCursor> Archive::Impl::start_of(std::uint32_t b, std::uint32_t j) {
   CodecCursor c = group_cursor(block, group, true);
   // A game's move codeword ends where its moves end: the games before j are decoded.
   for (std::uint32_t g = group * step; g < j; ++g) {
-    auto tags = tags_of(b, g);
-    if (!tags) return tags.error();
-    if (auto st = skip_game(c, *tags); !st)
+    if (auto st = skip_game(c, tags.game(g)); !st)
       return corruption(file->where(b) + ": game " + std::to_string(file->entry(b).first_game + g + 1) + ": " +
                         st.error().message());
   }
   return c;
 }
 
-Result<std::vector<Tag>> Archive::Impl::tags_of(std::uint32_t b, std::uint32_t j) {
+// The first read of a block writes out only the games it needs: a typed value or a rating
+// still depends on those before it in the block (9.4.1, 9.4.2), but reading them without
+// writing them out, and only the players' entries the prediction needs, costs a fraction of
+// the whole. From the second read on (reads in order, a pass) the whole section is decoded
+// once.
+Result<const BlockTags*> Archive::Impl::tags_of(std::uint32_t b, std::uint32_t from, std::uint32_t to) {
+  if (!tags_decoded && window_from <= from && to <= window_to) return &window;
+  if (!tags_decoded && reads++ == 0) {
+    window_from = 1;
+    window_to = 0;
+    if (auto st = decode_game_tags(block.sections[kTags], block.games, from, to, file->where(b), window, block.players);
+        !st)
+      return st.error();
+    window_from = from;
+    window_to = to;
+    return &window;
+  }
   if (auto st = decode_tags(b); !st) return st.error();
-  return block.tags.game(j);
+  return &block.tags;
 }
 
 Result<ArchiveGame> Archive::Impl::decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* hints) {
-  auto start = start_of(b, j);
+  auto tags_in = tags_of(b, first_to_decode(j), j);
+  if (!tags_in) return tags_in.error();
+  const BlockTags& block_tags = **tags_in;
+  auto start = start_of(b, j, block_tags);
   if (!start) return start.error();
   CodecCursor c = *start;
-  auto tags = tags_of(b, j);
-  if (!tags) return tags.error();
-  auto d = hints ? detail::decode_game_with_hints(c, std::move(*tags), *hints) : decode_game(c, std::move(*tags));
+  auto d = hints ? detail::decode_game_with_hints(c, block_tags.game(j), *hints) : decode_game(c, block_tags.game(j));
   if (!d)
     return corruption(file->where(b) + ": game " + std::to_string(file->entry(b).first_game + j + 1) + ": " +
                       d.error().message());
@@ -174,7 +198,9 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
   if (i >= game_count()) return no_game(i, game_count());
   const auto at = impl_->locate(i);
   if (!at) return at.error();
-  return impl_->tags_of(at->first, at->second);
+  auto tags = impl_->tags_of(at->first, at->second, at->second);
+  if (!tags) return tags.error();
+  return (*tags)->game(at->second);
 }
 
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {

@@ -45,10 +45,15 @@ struct TagView {
 // Every game's tags of a block as views into its tags section (which must outlive them). The
 // vectors are kept between blocks so that decoding block after block does not reallocate.
 struct BlockTags {
-  std::vector<TagView> views;        // all games' tags, game after game
+  std::vector<TagView> views;        // all games' tags, game after game (up to the last one asked for)
   std::vector<std::uint32_t> start;  // game j's tags are views[start[j]] to views[start[j + 1]]
+  // The tags whose values were written out: views[want_from] to views[want_to] (all of them,
+  // unless decode_game_tags asked for a few games).
+  std::uint32_t want_from = 0, want_to = 0;
 
+  // Game j's tags: a game decode_tags_section or decode_game_tags wrote out.
   std::vector<Tag> game(std::uint32_t j) const;
+  bool wanted(std::uint32_t slot) const { return slot >= want_from && slot < want_to; }
 
   // Typed values written back as text: ratings apart, as they are decoded after the names of
   // their players, which may themselves be typed values (9.4.1).
@@ -60,7 +65,7 @@ struct BlockTags {
     std::size_t from, size;
   };
   std::vector<Pending> pending;  // typed values whose arena is still growing
-  std::vector<std::uint32_t> key_of, column_size, column_start, slots, fill;
+  std::vector<std::uint32_t> key_of, column_size, column_kept, column_start, slots, fill;
   std::vector<std::string_view> distinct, values;
 };
 
@@ -81,5 +86,13 @@ Status read_tag_columns(std::string_view in, std::uint32_t games, const std::str
 // read `players` (null: a player column is an error).
 Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
                            const PlayerNames* players = nullptr);
+// The same, but only the tags of games `from` to `to` (from <= to < games) are written out
+// (out.game(j) for those j); the other games' values are read as far as the format needs
+// (typed values from the values before them, ratings from the block's ratings before them, 9.4)
+// and checked as decode_tags_section checks them, but not written out, and only the players'
+// table entries those games and the ratings' predictions name are read. Where
+// decode_tags_section succeeds, these games' tags are the same as it gives.
+Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
+                        const std::string& where, BlockTags& out, const PlayerNames* players = nullptr);
 
 }  // namespace pgnarc::container
