@@ -103,24 +103,6 @@ class RatingPredictor {
     last_ = game_last_ = rating;
     in_game_ = true;
   }
-  // predict() and coded() with one look-up of the player: `last` receives where the player's
-  // last rating is kept (null: none yet), for coded(player, last, rating) next.
-  std::int64_t predict(const std::string_view* player, std::int64_t*& last) {
-    last = nullptr;
-    if (player) {
-      if (auto it = last_of_.find(*player); it != last_of_.end()) {
-        last = &it->second;
-        return it->second;
-      }
-    }
-    return in_game_ ? game_last_ : last_;
-  }
-  void coded(const std::string_view* player, std::int64_t* last, std::int64_t rating) {
-    if (last) *last = rating;
-    else if (player) last_of_.emplace(std::string(*player), rating);
-    last_ = game_last_ = rating;
-    in_game_ = true;
-  }
 
  private:
   // Players' names looked up as views, without a string made for each.

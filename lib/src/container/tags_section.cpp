@@ -20,6 +20,32 @@ std::vector<Tag> BlockTags::game(std::uint32_t j) const {
   return out;
 }
 
+void BlockTags::Predictor::start(std::uint32_t ratings) {
+  std::size_t size = 16;
+  while (size < 2 * std::size_t{ratings}) size *= 2;
+  table_.assign(size, Slot{});
+  mask_ = size - 1;
+  current_ = nullptr;
+  last_ = kFirstRatingPrediction;
+  game_last_ = 0;
+  in_game_ = false;
+}
+
+std::int64_t BlockTags::Predictor::predict(const std::string_view* player) {
+  current_ = nullptr;
+  if (player) {
+    std::size_t i = std::hash<std::string_view>{}(*player) & mask_;
+    while (table_[i].used && table_[i].name != *player) i = (i + 1) & mask_;
+    current_ = &table_[i];
+    if (!current_->used) {
+      current_->used = true;
+      current_->name = *player;
+    }
+    if (current_->rated) return current_->rating;
+  }
+  return in_game_ ? game_last_ : last_;
+}
+
 namespace {
 
 // A tag whose value is only read and checked, not written out: one after the last game wanted.
@@ -429,10 +455,12 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
   // The rating columns, in one pass over the block's tags.
   if (ratings.empty()) return {};
   // Games after the last one wanted need not be read (their codes are only skipped, below).
-  RatingPredictor predictor;
+  std::uint32_t rated = 0;
+  for (std::size_t k = 0; k < keys.size(); ++k) rated += rating_of[k] >= 0 ? column_kept[k] : 0;
+  out.predictor.start(rated);
   FirstOfKey first(keys.size());
   for (std::uint32_t g = 0; g < last; ++g) {
-    predictor.start_game();
+    out.predictor.start_game();
     first.start_game(g);
     for (std::uint32_t i = out.start[g]; i < out.start[g + 1]; ++i) first.saw(out.key_of[i], i);
     for (std::uint32_t i = out.start[g]; i < out.start[g + 1]; ++i) {
@@ -447,9 +475,8 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
       const std::int64_t at = first.first(rt.form.player);
       const std::string_view* player = at >= 0 ? &out.views[at].value : nullptr;
       std::int64_t v;
-      std::int64_t* player_last;
-      if (!from_code(rt.form, code, predictor.predict(player, player_last), v)) return bad("typed value out of range");
-      predictor.coded(player, player_last, v);
+      if (!from_code(rt.form, code, out.predictor.predict(player), v)) return bad("typed value out of range");
+      out.predictor.coded(v);
       if (!keep(out, out.rating_arena, i, rt.form, v, false)) return bad("typed values larger than the limit");
     }
   }

@@ -65,6 +65,38 @@ struct BlockTags {
     std::size_t from, size;
   };
   std::vector<Pending> pending;  // typed values whose arena is still growing
+  // The rating prediction of 9.4.2 (as tag_columns::RatingPredictor), over players' names that
+  // are views into the section and the arena (which no longer grows when ratings are read), in
+  // a table of open addressing kept from block to block.
+  class Predictor {
+   public:
+    // For a block of at most `ratings` ratings.
+    void start(std::uint32_t ratings);
+    void start_game() { in_game_ = false; }
+    // The prediction of a rating of `player` (null: the rating has none); coded() follows.
+    std::int64_t predict(const std::string_view* player);
+    void coded(std::int64_t rating) {
+      if (current_) {
+        current_->rating = rating;
+        current_->rated = true;
+      }
+      last_ = game_last_ = rating;
+      in_game_ = true;
+    }
+
+   private:
+    struct Slot {
+      std::string_view name;
+      std::int64_t rating = 0;
+      bool used = false, rated = false;
+    };
+    std::vector<Slot> table_;  // at most half full
+    std::size_t mask_ = 0;
+    Slot* current_ = nullptr;
+    std::int64_t last_ = 0, game_last_ = 0;
+    bool in_game_ = false;
+  };
+  Predictor predictor;
   std::vector<std::uint32_t> key_of, column_size, column_kept, column_start, slots, fill;
   std::vector<std::string_view> distinct, values;
 };
