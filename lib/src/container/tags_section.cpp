@@ -326,9 +326,10 @@ Status read_positions(ByteCursor& r, Slots slots, std::uint32_t count, const std
   return {};
 }
 
-// A column other than a rating column: its values into the views of its slots.
-// Writes out the values of wanted tags (with `whole`: of all tags up to the last one wanted);
-// the others are read and checked only.
+// A column other than a rating column: its values into the views of its slots. Writes out the
+// values of wanted tags (with `whole`: of all tags up to the last one wanted); of a typed column,
+// the values before them are read for their prediction and checked, those after the last game
+// wanted only counted (its values kept as text, for the text body).
 Status read_column(ByteCursor& r, TagCoding coding, Slots slots, std::uint32_t count,
                    const std::string& where, const PlayerNames* players, bool whole, BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
@@ -359,6 +360,10 @@ Status read_column(ByteCursor& r, TagCoding coding, Slots slots, std::uint32_t c
         fallback.push_back(slots[e]);
         continue;
       }
+      if (!written(out, slots[e], whole)) {  // (no prediction: only the values written out are read)
+        ++i;
+        continue;
+      }
       // Compared unsigned: eight planes (10 base-62 digits) hold numbers above any int64.
       const std::uint64_t n = plane_ref(planes, typed, i++, width);
       if (n >= static_cast<std::uint64_t>(limit)) return bad("identifier out of range");
@@ -374,9 +379,11 @@ Status read_column(ByteCursor& r, TagCoding coding, Slots slots, std::uint32_t c
         fallback.push_back(slots[e]);
         continue;
       }
+      if (e >= slots.kept) continue;  // after the last game wanted
       std::int64_t v;
       if (!from_code(form, code, prediction, v)) return bad("typed value out of range");
-      if (!keep(out, out.arena, slots[e], form, v, whole)) return bad("typed values larger than the limit");
+      if (written(out, slots[e], whole) && !keep(out, out.arena, slots[e], form, v, whole))
+        return bad("typed values larger than the limit");
       if (form.predicts()) prediction = v;
     }
   }

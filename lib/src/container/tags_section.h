@@ -119,11 +119,14 @@ Status read_tag_columns(std::string_view in, std::uint32_t games, const std::str
 Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
                            const PlayerNames* players = nullptr);
 // The same, but only the tags of games `from` to `to` (from <= to < games) are written out
-// (out.game(j) for those j); the other games' values are read as far as the format needs
-// (typed values from the values before them, ratings from the block's ratings before them, 9.4)
-// and checked as decode_tags_section checks them, but not written out, and only the players'
-// table entries those games and the ratings' predictions name are read. Where
-// decode_tags_section succeeds, these games' tags are the same as it gives.
+// (out.game(j) for those j, valid until the next decode into `out`). The section's layout is
+// checked as decode_tags_section checks it (key lists, column heads, every text body, every
+// column read to its end); of the values, only those these games need are decoded: a typed
+// value from the values before it in its column (9.4.1), a rating from the block's ratings before
+// it (9.4.2), a player's entry where these games or those predictions name it. Where
+// decode_tags_section succeeds, these games' tags are the same as it gives; a section damaged
+// only in values these games do not need (behind a right block checksum) may give them where
+// decode_tags_section fails.
 Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
                         const std::string& where, BlockTags& out, const PlayerNames* players = nullptr);
 
