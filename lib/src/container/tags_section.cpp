@@ -236,8 +236,9 @@ Status read_fallbacks(ByteCursor& r, const ValueForm& form, const std::vector<st
   return {};
 }
 
-// A player column (9.4.3): its entries, then each tag's place among them; the value of each
-// entry a tag written out names read once from the players' table into the arena.
+// A player column (9.4.3): its entries, then each tag's place among them; the values of the
+// entries the tags written out name read from the players' table into the arena, in one pass
+// over the table (the entries ascend).
 Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where,
                     const PlayerNames* players, bool whole, BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
@@ -246,7 +247,7 @@ Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::
   if (!r.varint(n) || n == 0 || n > count) return bad("bad player count");
   struct Entry {
     std::uint32_t entry;
-    bool named = false, read = false;
+    bool named = false, wanted = false;
     std::size_t from = 0, size = 0;  // its value in the arena, once read
   };
   std::vector<Entry> at(n);
@@ -261,25 +262,35 @@ Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::
   const int width = width_below(static_cast<std::int64_t>(n));
   std::string_view refs;
   if (!r.bytes(std::uint64_t{count} * width, refs)) return bad("player references run past the end");
+  // One entry (no planes): every tag names it.
+  const auto place = [&](std::uint32_t e) { return width == 0 ? 0 : plane_ref(refs, count, e, width); };
   for (std::uint32_t e = 0; e < count; ++e) {
-    // One entry (no planes): every tag names it.
-    const std::uint64_t p = width == 0 ? 0 : plane_ref(refs, count, e, width);
+    const std::uint64_t p = place(e);
     if (p >= n) return bad("reference to a player not in the column's list");
-    Entry& a = at[p];
-    a.named = true;
-    if (!written(out, slots[e], whole)) continue;
-    if (!a.read) {
-      a.from = out.arena.size();
-      if (auto st = players->append(a.entry, where, out.arena); !st) return st;
-      a.size = out.arena.size() - a.from;
-      a.read = true;
-      if (out.arena.size() > kMaxTypedTagBytes) return bad("typed values larger than the limit");
-    }
-    out.pending.push_back(BlockTags::Pending{slots[e], a.from, a.size});
+    at[p].named = true;
+    at[p].wanted = at[p].wanted || written(out, slots[e], whole);
   }
   for (const Entry& a : at)
     if (!a.named) return bad("a listed player that no tag names");
   if (r.remaining() != 0) return bad("bytes left over in a column");
+  std::vector<std::uint32_t> wanted;
+  for (const Entry& a : at)
+    if (a.wanted) wanted.push_back(a.entry);
+  std::vector<std::size_t> ends;
+  const std::size_t from = out.arena.size();
+  if (auto st = players->append_ascending(wanted.data(), wanted.size(), where, out.arena, ends); !st) return st;
+  if (out.arena.size() > kMaxTypedTagBytes) return bad("typed values larger than the limit");
+  for (std::size_t i = 0, w = 0; i < n; ++i) {
+    if (!at[i].wanted) continue;
+    at[i].from = w == 0 ? from : ends[w - 1];
+    at[i].size = ends[w] - at[i].from;
+    ++w;
+  }
+  for (std::uint32_t e = 0; e < slots.kept; ++e)
+    if (written(out, slots[e], whole)) {
+      const Entry& a = at[place(e)];
+      out.pending.push_back(BlockTags::Pending{slots[e], a.from, a.size});
+    }
   return {};
 }
 

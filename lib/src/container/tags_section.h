@@ -35,6 +35,16 @@ class PlayerNames {
   // Appends the value of the table's entry `ordinal` to `out`; an error naming `where` if the
   // table has no such entry or cannot be read.
   virtual Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const = 0;
+  // Appends the values of the `count` entries `entries` (ascending) to `out`, as append() does
+  // each, pushing where each ends in `out` onto `ends`.
+  virtual Status append_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where,
+                                  std::string& out, std::vector<std::size_t>& ends) const {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (auto st = append(entries[i], where, out); !st) return st;
+      ends.push_back(out.size());
+    }
+    return {};
+  }
 };
 
 // One tag as views into a decoded tags section (or into its BlockTags' arenas).
