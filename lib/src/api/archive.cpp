@@ -19,20 +19,21 @@ Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
     window_from = 1;
     window_to = 0;
     if (auto st = file->read_block(b, block_bytes); !st) return st;
-    if (auto st = decode_block(block_bytes, file->where(b), block, BlockParts::kLazyGroups); !st) return st;
+    where = file->where(b);
+    if (auto st = decode_block(block_bytes, where, block, BlockParts::kLazyGroups); !st) return st;
     if (block.games != file->entry(b).games)
-      return corruption(file->where(b) + ": holds " + std::to_string(block.games) + " games, the index says " +
+      return corruption(where + ": holds " + std::to_string(block.games) + " games, the index says " +
                         std::to_string(file->entry(b).games));
     after_game = ~0u;
     cached = b;
   }
-  return all_tags ? decode_tags(b) : Status{};
+  return all_tags ? decode_tags() : Status{};
 }
 
 // The block's tags section decoded whole, once.
-Status Archive::Impl::decode_tags(std::uint32_t b) {
+Status Archive::Impl::decode_tags() {
   if (tags_decoded) return {};
-  if (auto st = decode_tags_section(block.sections[kTags], block.games, file->where(b), block.tags, block.players);
+  if (auto st = decode_tags_section(block.sections[kTags], block.games, where, block.tags, block.players);
       !st)
     return st;
   tags_decoded = true;
@@ -61,12 +62,12 @@ Result<CodecCursor> Archive::Impl::start_of(std::uint32_t b, std::uint32_t j, co
   const std::uint32_t step = block.directory.step;
   if (j == after_game && j % step != 0) return after_cursor;
   const std::uint32_t group = j / step;
-  if (auto st = group_ready(block, group, file->where(b)); !st) return st.error();
+  if (auto st = group_ready(block, group, where); !st) return st.error();
   CodecCursor c = group_cursor(block, group, true);
   // A game's move codeword ends where its moves end: the games before j are decoded.
   for (std::uint32_t g = group * step; g < j; ++g) {
     if (auto st = skip_game(c, tags.game(g)); !st)
-      return corruption(file->where(b) + ": game " + std::to_string(file->entry(b).first_game + g + 1) + ": " +
+      return corruption(where + ": game " + std::to_string(file->entry(b).first_game + g + 1) + ": " +
                         st.error().message());
   }
   return c;
@@ -77,24 +78,24 @@ Result<CodecCursor> Archive::Impl::start_of(std::uint32_t b, std::uint32_t j, co
 // writing them out, and only the players' entries the prediction needs, costs a fraction of
 // the whole. From the second read on (reads in order, a pass) the whole section is decoded
 // once.
-Result<const BlockTags*> Archive::Impl::tags_of(std::uint32_t b, std::uint32_t from, std::uint32_t to) {
+Result<const BlockTags*> Archive::Impl::tags_of(std::uint32_t from, std::uint32_t to) {
   if (!tags_decoded && window_from <= from && to <= window_to) return &window;
   if (!tags_decoded && reads++ == 0) {
     window_from = 1;
     window_to = 0;
-    if (auto st = decode_game_tags(block.sections[kTags], block.games, from, to, file->where(b), window, block.players);
+    if (auto st = decode_game_tags(block.sections[kTags], block.games, from, to, where, window, block.players);
         !st)
       return st.error();
     window_from = from;
     window_to = to;
     return &window;
   }
-  if (auto st = decode_tags(b); !st) return st.error();
+  if (auto st = decode_tags(); !st) return st.error();
   return &block.tags;
 }
 
 Result<ArchiveGame> Archive::Impl::decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* hints) {
-  auto tags_in = tags_of(b, first_to_decode(j), j);
+  auto tags_in = tags_of(first_to_decode(j), j);
   if (!tags_in) return tags_in.error();
   const BlockTags& block_tags = **tags_in;
   auto start = start_of(b, j, block_tags);
@@ -102,10 +103,10 @@ Result<ArchiveGame> Archive::Impl::decode(std::uint32_t b, std::uint32_t j, std:
   CodecCursor c = *start;
   auto d = hints ? detail::decode_game_with_hints(c, block_tags.game(j), *hints) : decode_game(c, block_tags.game(j));
   if (!d)
-    return corruption(file->where(b) + ": game " + std::to_string(file->entry(b).first_game + j + 1) + ": " +
+    return corruption(where + ": game " + std::to_string(file->entry(b).first_game + j + 1) + ": " +
                       d.error().message());
-  if (auto st = check_group_end(block, j, c, file->where(b)); !st) return st.error();
-  if (j + 1 == block.games && !all_consumed(c)) return corruption(file->where(b) + ": bytes left over after its last game");
+  if (auto st = check_group_end(block, j, c, where); !st) return st.error();
+  if (j + 1 == block.games && !all_consumed(c)) return corruption(where + ": bytes left over after its last game");
   after_game = j + 1;
   after_cursor = c;
   ArchiveGame g;
@@ -198,7 +199,7 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
   if (i >= game_count()) return no_game(i, game_count());
   const auto at = impl_->locate(i);
   if (!at) return at.error();
-  auto tags = impl_->tags_of(at->first, at->second, at->second);
+  auto tags = impl_->tags_of(at->second, at->second);
   if (!tags) return tags.error();
   return (*tags)->game(at->second);
 }

@@ -24,6 +24,7 @@ struct Archive::Impl {
   // (or at once for a pass): one random read writes out only its own games' tags (those of the
   // games before it in its directory group too), in `window`.
   std::uint32_t cached = ~0u;
+  std::string where;  // of the block being loaded or loaded ("PATH: block B at offset O"), for errors
   bool tags_decoded = false;
   std::uint32_t reads = 0;  // of the block's tags since it was loaded
   std::string block_bytes;  // as read from the file: `block` keeps views into it
@@ -40,11 +41,11 @@ struct Archive::Impl {
   // Game j of the loaded block b: its tags and moves, every check made. `hints`: if given,
   // receives the SAN hints of the game's moves (codec/san_hints.h).
   Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* hints = nullptr);
-  // Decodes the loaded block b's tags section, if not yet done.
-  Status decode_tags(std::uint32_t b);
-  // The tags of games `from` to `to` of the loaded block b (in the block's whole tags, or in
+  // Decodes the loaded block's tags section, if not yet done.
+  Status decode_tags();
+  // The tags of games `from` to `to` of the loaded block (in the block's whole tags, or in
   // `window`); valid until the next block is loaded or tags are asked for again.
-  Result<const container::BlockTags*> tags_of(std::uint32_t b, std::uint32_t from, std::uint32_t to);
+  Result<const container::BlockTags*> tags_of(std::uint32_t from, std::uint32_t to);
   // Loads the block of game `index` and gives its number and the game's place in it.
   Result<std::pair<std::uint32_t, std::uint32_t>> locate(std::uint64_t index);
 
