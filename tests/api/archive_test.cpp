@@ -62,9 +62,9 @@ TEST(Archive, RandomAccessEqualsSequentialDecode) {
 }
 
 // Every game read by number, in a random order, so that most reads are the first of their
-// block (each decodes only its own games' tags) and some the second (the whole section), with
-// both move coders (uniform: several games a directory group, the ones before it in the group
-// decoded too): the games and tags of a pass in order.
+// block (each decodes only its own games' tags), then in order (two reads of a block so, then
+// the whole section), with both move coders (uniform: several games a directory group, the
+// ones before it in the group decoded too): the games and tags of a pass in order.
 TEST(Archive, EveryGameReadByNumberEqualsThePass) {
   for (const MoveCoding coding : {MoveCoding::kModel, MoveCoding::kUniform}) {
     WriterOptions o;
@@ -88,6 +88,12 @@ TEST(Archive, EveryGameReadByNumberEqualsThePass) {
       auto tags = (*fresh)->read_tags(i);
       ASSERT_TRUE(tags.ok());
       EXPECT_EQ(*tags, seq[i].game.tags) << "game " << i + 1;
+    }
+    auto in_order = Archive::open(path);
+    for (std::uint64_t i = 0; i < seq.size(); ++i) {
+      auto g = (*in_order)->read_game(i);
+      ASSERT_TRUE(g.ok()) << g.error().to_string();
+      if (!g->raw) EXPECT_EQ(g->game, seq[i].game) << "game " << i + 1;
     }
   }
 }

@@ -20,8 +20,8 @@ namespace pgnarc {
 struct Archive::Impl {
   std::unique_ptr<container::ArchiveFile> file;
 
-  // The last block decoded. Its tags are decoded all at once only from the second read in it
-  // (or at once for a pass): one random read writes out only its own games' tags (those of the
+  // The last block decoded. Its tags are decoded all at once only from the third read in it
+  // (or at once for a pass): a random read writes out only its own games' tags (those of the
   // games before it in its directory group too), in `window`.
   std::uint32_t cached = ~0u;
   std::string where;  // of the block being loaded or loaded ("PATH: block B at offset O"), for errors
