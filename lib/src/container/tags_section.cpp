@@ -78,27 +78,44 @@ Status read_key_lists(ByteCursor& r, std::uint32_t games, std::uint32_t last, co
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return bad("a key listed twice");
   out.column_size.assign(n_keys, 0);
   out.key_of.clear();
-  out.views.clear();
   out.start.assign(1, 0);
+  // A hot loop over every tag of the block: the position kept in a local pointer, most varints
+  // one byte (the others read by ByteReader's rules).
+  std::string_view rest;
+  r.bytes(r.remaining(), rest);
+  const char* p = rest.data();
+  const char* const end = p + rest.size();
+  const auto next = [&](std::uint64_t& v) {
+    if (p != end && static_cast<std::uint8_t>(*p) < 0x80) [[likely]] {
+      v = static_cast<std::uint8_t>(*p++);
+      return true;
+    }
+    std::string_view tail(p, static_cast<std::size_t>(end - p));
+    if (!detail::ByteReader(tail).varint(v)) return false;
+    p = tail.data();
+    return true;
+  };
+  std::uint32_t* const size = out.column_size.data();
   std::uint64_t used = 0;
   for (std::uint32_t g = 0; g < games; ++g) {
     if (g == last) out.column_kept = out.column_size;
     std::uint64_t n;
-    if (!r.varint(n) || n > r.remaining()) return bad("bad tag count");
+    if (!next(n) || n > static_cast<std::uint64_t>(end - p)) return bad("bad tag count");
     for (std::uint64_t i = 0; i < n; ++i) {
       std::uint64_t id;
-      if (!r.varint(id) || id >= n_keys) return bad("bad key index");
+      if (!next(id) || id >= n_keys) return bad("bad key index");
       if (id > used) return bad("keys not in order of first use");
       used += id == used;
-      ++out.column_size[id];
-      if (g >= last) continue;
-      out.views.push_back(TagView{keys[id], {}});
-      out.key_of.push_back(static_cast<std::uint32_t>(id));
+      ++size[id];
+      if (g < last) out.key_of.push_back(static_cast<std::uint32_t>(id));
     }
-    if (g < last) out.start.push_back(static_cast<std::uint32_t>(out.views.size()));
+    if (g < last) out.start.push_back(static_cast<std::uint32_t>(out.key_of.size()));
   }
+  r = ByteCursor(std::string_view(p, static_cast<std::size_t>(end - p)));
   if (last >= games) out.column_kept = out.column_size;
   if (used != n_keys) return bad("a key that no tag uses");
+  out.views.resize(out.key_of.size());
+  for (std::size_t i = 0; i < out.key_of.size(); ++i) out.views[i] = TagView{keys[out.key_of[i]], {}};
   return {};
 }
 
