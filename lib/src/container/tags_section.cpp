@@ -23,7 +23,12 @@ std::vector<Tag> BlockTags::game(std::uint32_t j) const {
 void BlockTags::Predictor::start(std::uint32_t ratings) {
   std::size_t size = 16;
   while (size < 2 * std::size_t{ratings}) size *= 2;
-  table_.assign(size, Slot{});
+  // A slot is in use when it has the current generation: the table is cleared only when it
+  // grows or the generations wrap.
+  if (size > table_.size() || ++generation_ == 0) {
+    table_.assign(std::max(size, table_.size()), Slot{});
+    generation_ = 1;
+  }
   mask_ = size - 1;
   current_ = nullptr;
   last_ = kFirstRatingPrediction;
@@ -35,11 +40,12 @@ std::int64_t BlockTags::Predictor::predict(const std::string_view* player) {
   current_ = nullptr;
   if (player) {
     std::size_t i = std::hash<std::string_view>{}(*player) & mask_;
-    while (table_[i].used && table_[i].name != *player) i = (i + 1) & mask_;
+    while (table_[i].generation == generation_ && table_[i].name != *player) i = (i + 1) & mask_;
     current_ = &table_[i];
-    if (!current_->used) {
-      current_->used = true;
+    if (current_->generation != generation_) {
+      current_->generation = generation_;
       current_->name = *player;
+      current_->rated = false;
     }
     if (current_->rated) return current_->rating;
   }

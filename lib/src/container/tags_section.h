@@ -98,10 +98,12 @@ struct BlockTags {
     struct Slot {
       std::string_view name;
       std::int64_t rating = 0;
-      bool used = false, rated = false;
+      std::uint32_t generation = 0;  // in use in the block of this generation
+      bool rated = false;
     };
-    std::vector<Slot> table_;  // at most half full
+    std::vector<Slot> table_;  // its first mask_ + 1 slots at most half full
     std::size_t mask_ = 0;
+    std::uint32_t generation_ = 0;
     Slot* current_ = nullptr;
     std::int64_t last_ = 0, game_last_ = 0;
     bool in_game_ = false;
