@@ -85,6 +85,20 @@ Status PlayerTable::append(std::uint64_t ordinal, const std::string& where, std:
   return append_ascending(&entry, 1, where, out, ends);
 }
 
+Status PlayerTable::check_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where) const {
+  std::size_t k = first_.size();  // none yet
+  for (std::size_t e = 0; e < count; ++e) {
+    const std::uint64_t ordinal = entries[e];
+    if (ordinal >= size())
+      return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
+                        " of a players' table of " + std::to_string(size()));
+    if (k < first_.size() && ordinal < first_[k + 1]) continue;
+    k = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), ordinal) - first_.begin() - 1);
+    if (auto got = chunk(k); !got) return got.error();
+  }
+  return {};
+}
+
 Status PlayerTable::append_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where,
                                      std::string& out, std::vector<std::size_t>& ends) const {
   std::shared_ptr<const Chunk> chunk;

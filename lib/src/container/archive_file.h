@@ -34,6 +34,7 @@ class PlayerTable : public PlayerNames {
   explicit PlayerTable(const ArchiveFile& file);
   Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override;
   // Each chunk the entries fall in looked up once.
+  Status check_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where) const override;
   Status append_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where, std::string& out,
                           std::vector<std::size_t>& ends) const override;
   // The number of entries.

@@ -282,6 +282,13 @@ Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::
     if (entry > 0xFFFFFFFFu) return bad("player entry out of range");
     at[i].entry = static_cast<std::uint32_t>(entry);
   }
+  // Every entry is one of the table's, in a chunk that reads (TAGS-5, NAME-1), whether or not
+  // its value is needed.
+  {
+    std::vector<std::uint32_t> entries(n);
+    for (std::size_t i = 0; i < n; ++i) entries[i] = at[i].entry;
+    if (auto st = players->check_ascending(entries.data(), entries.size(), where); !st) return st;
+  }
   const int width = width_below(static_cast<std::int64_t>(n));
   std::string_view refs;
   if (!r.bytes(std::uint64_t{count} * width, refs)) return bad("player references run past the end");
@@ -361,9 +368,8 @@ Status read_positions(ByteCursor& r, Slots slots, std::uint32_t count, const std
 }
 
 // A column other than a rating column: its values into the views of its slots. Writes out the
-// values of wanted tags (with `whole`: of all tags up to the last one wanted); of a typed column,
-// the values before them are read for their prediction and checked, those after the last game
-// wanted only counted (its values kept as text, for the text body).
+// values of wanted tags (with `whole`: of all tags up to the last one wanted); the others are
+// read and checked (a typed value's range too) but not written out.
 Status read_column(ByteCursor& r, TagCoding coding, Slots slots, std::uint32_t count,
                    const std::string& where, const PlayerNames* players, bool whole, BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
@@ -394,10 +400,6 @@ Status read_column(ByteCursor& r, TagCoding coding, Slots slots, std::uint32_t c
         fallback.push_back(slots[e]);
         continue;
       }
-      if (!written(out, slots[e], whole)) {  // (no prediction: only the values written out are read)
-        ++i;
-        continue;
-      }
       // Compared unsigned: eight planes (10 base-62 digits) hold numbers above any int64.
       const std::uint64_t n = plane_ref(planes, typed, i++, width);
       if (n >= static_cast<std::uint64_t>(limit)) return bad("identifier out of range");
@@ -413,7 +415,6 @@ Status read_column(ByteCursor& r, TagCoding coding, Slots slots, std::uint32_t c
         fallback.push_back(slots[e]);
         continue;
       }
-      if (e >= slots.kept) continue;  // after the last game wanted
       std::int64_t v;
       if (!from_code(form, code, prediction, v)) return bad("typed value out of range");
       if (written(out, slots[e], whole) && !keep(out, out.arena, slots[e], form, v, whole))

@@ -35,6 +35,16 @@ class PlayerNames {
   // Appends the value of the table's entry `ordinal` to `out`; an error naming `where` if the
   // table has no such entry or cannot be read.
   virtual Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const = 0;
+  // Checks that the table has the `count` entries `entries` (ascending) and that they read, as
+  // append() would (without their values).
+  virtual Status check_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where) const {
+    std::string scratch;
+    for (std::size_t i = 0; i < count; ++i) {
+      scratch.clear();
+      if (auto st = append(entries[i], where, scratch); !st) return st;
+    }
+    return {};
+  }
   // Appends the values of the `count` entries `entries` (ascending) to `out`, as append() does
   // each, pushing where each ends in `out` onto `ends`.
   virtual Status append_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where,
@@ -131,14 +141,13 @@ Status read_tag_columns(std::string_view in, std::uint32_t games, const std::str
 Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
                            const PlayerNames* players = nullptr);
 // The same, but only the tags of games `from` to `to` (from <= to < games) are written out
-// (out.game(j) for those j, valid until the next decode into `out`). The section's layout is
-// checked as decode_tags_section checks it (key lists, column heads, every text body, every
-// column read to its end); of the values, only those these games need are decoded: a typed
-// value from the values before it in its column (9.4.1), a rating from the block's ratings before
-// it (9.4.2), a player's entry where these games or those predictions name it. Where
-// decode_tags_section succeeds, these games' tags are the same as it gives; a section damaged
-// only in values these games do not need (behind a right block checksum) may give them where
-// decode_tags_section fails.
+// (out.game(j) for those j, valid until the next decode into `out`). The section is checked as
+// decode_tags_section checks it (every column read to its end, every value's range, every
+// players' entry against the table and its chunk read), but for the ratings of the games after
+// `to` (their codes only counted: a rating's range needs the prediction of every rating before
+// it, 9.4.2) and the limit on typed values written out (counted over these games); the players'
+// entries are read for their values only where these games or the ratings' predictions name
+// them. Where decode_tags_section succeeds, these games' tags are the same as it gives.
 Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
                         const std::string& where, BlockTags& out, const PlayerNames* players = nullptr);
 
