@@ -61,6 +61,43 @@ TEST(Archive, RandomAccessEqualsSequentialDecode) {
   EXPECT_EQ((*a)->read_game(seq.size()).error().code(), ErrorCode::InvalidInput);
 }
 
+// Every game read by number, in a random order, so that most reads are the first of their
+// block (each decodes only its own games' tags), then in order (two reads of a block so, then
+// the whole section), with both move coders (uniform: several games a directory group, the
+// ones before it in the group decoded too): the games and tags of a pass in order.
+TEST(Archive, EveryGameReadByNumberEqualsThePass) {
+  for (const MoveCoding coding : {MoveCoding::kModel, MoveCoding::kUniform}) {
+    WriterOptions o;
+    o.block_games = 40;
+    o.moves = coding;
+    const std::string path = pack(sample_pgn(), "by_number.pga", o);
+    const auto seq = unpack_games(path);
+    auto a = Archive::open(path);
+    ASSERT_TRUE(a.ok());
+    ASSERT_GT((*a)->block_count(), 5u);
+    std::vector<std::uint64_t> order(seq.size());
+    for (std::uint64_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(3));
+    for (const std::uint64_t i : order) {
+      auto g = (*a)->read_game(i);
+      ASSERT_TRUE(g.ok()) << g.error().to_string();
+      ASSERT_EQ(!g->raw, seq[i].ok) << "game " << i + 1;
+      if (g->raw) continue;
+      EXPECT_EQ(g->game, seq[i].game) << "game " << i + 1;
+      auto fresh = Archive::open(path);
+      auto tags = (*fresh)->read_tags(i);
+      ASSERT_TRUE(tags.ok());
+      EXPECT_EQ(*tags, seq[i].game.tags) << "game " << i + 1;
+    }
+    auto in_order = Archive::open(path);
+    for (std::uint64_t i = 0; i < seq.size(); ++i) {
+      auto g = (*in_order)->read_game(i);
+      ASSERT_TRUE(g.ok()) << g.error().to_string();
+      if (!g->raw) EXPECT_EQ(g->game, seq[i].game) << "game " << i + 1;
+    }
+  }
+}
+
 // Tag columns of every reference width (one value: none; up to 255 values: one byte; more: two
 // bytes), a key used twice in one game and games without tags: one game's tags read on their
 // own (a fresh reader, so that no other game of the block was decoded) equal the whole block's
@@ -498,6 +535,46 @@ TEST(ArchiveDamage, EverySingleByteFlipIsDetected) {
     ++detected;
   }
   EXPECT_EQ(detected, static_cast<int>(good.size()));
+}
+
+// The same flips met by random reads, each game by a fresh reader (so that the first read of its
+// block decodes only its own games' tags): a read gives the game and tags it gave before or
+// fails, never other ones; and some read of the archive fails.
+TEST(ArchiveDamage, EverySingleByteFlipFailsARandomReadOrChangesNothing) {
+  const std::string text = test::read_file(test::corpus_path("pgn/twic_events.pgn")).substr(0, 9000);
+  const std::string path = pack(text, "flip_read.pga", small_blocks());
+  const std::string good = file_bytes(path);
+  const auto want = unpack_games(path);
+  ASSERT_GT(want.size(), 7u);
+  std::vector<std::vector<Tag>> want_tags;  // verbatim games' too (the tags they could read)
+  auto original = Archive::open(path);
+  for (std::uint64_t g = 0; g < want.size(); ++g) want_tags.push_back(*(*original)->read_tags(g));
+  const std::string damaged = temp_path("damaged_read.pga");
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    std::string bad = good;
+    bad[i] = static_cast<char>(bad[i] ^ 0x5A);
+    { std::ofstream(damaged, std::ios::binary) << bad; }
+    if (!Archive::open(damaged).ok()) continue;
+    bool failed = false;
+    for (std::uint64_t g = 0; g < want.size(); ++g) {
+      auto a = Archive::open(damaged);
+      ASSERT_TRUE(a.ok());
+      auto tags = (*a)->read_tags(g);
+      if (tags.ok()) EXPECT_EQ(*tags, want_tags[g]) << "flip at byte " << i << ", game " << g + 1;
+      auto b = Archive::open(damaged);
+      auto game = (*b)->read_game(g);
+      if (game.ok()) {
+        EXPECT_EQ(game->raw, !want[g].ok) << "flip at byte " << i << ", game " << g + 1;
+        if (game->raw) EXPECT_EQ(game->raw_text, want[g].raw) << "flip at byte " << i << ", game " << g + 1;
+        else EXPECT_EQ(game->game, want[g].game) << "flip at byte " << i << ", game " << g + 1;
+      }
+      failed = failed || !tags.ok() || !game.ok();
+    }
+    if (!failed) {  // the flip is in a part no game reads (a name chunk): verify finds it
+      auto a = Archive::open(damaged);
+      EXPECT_FALSE((*a)->verify().ok()) << "flip at byte " << i << " not detected";
+    }
+  }
 }
 
 TEST(ArchiveDamage, EveryTruncationIsDetected) {

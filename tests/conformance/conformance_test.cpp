@@ -99,6 +99,16 @@ TEST_P(Conformance, Vector) {
       ASSERT_FALSE(ex.ok()) << "export accepted a vector that must be rejected";
       EXPECT_EQ(ex.error().code(), st.error().code()) << ex.error().to_string();
     }
+    // A tags section that breaks a TAGS rule fails every read of its games by number too, each
+    // the first read of a fresh reader (which decodes only the games it needs of the section).
+    if (a.ok() && v.ids.rfind("TAGS-", 0) == 0)
+      for (std::uint64_t g = 0; g < (*a)->game_count(); ++g) {
+        auto fresh = Archive::open(vector_path(v, ".pga"));
+        ASSERT_TRUE(fresh.ok());
+        EXPECT_FALSE((*fresh)->read_game(g).ok()) << "game " << g + 1 << " read";
+        auto again = Archive::open(vector_path(v, ".pga"));
+        EXPECT_FALSE((*again)->read_tags(g).ok()) << "game " << g + 1 << "'s tags read";
+      }
   }
 }
 

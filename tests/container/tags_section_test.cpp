@@ -1,13 +1,15 @@
 // The tags section (spec 9.4): the typed forms of values and their canonical spellings, the
 // layout of each column coding, round trips of awkward and random tags, the rating prediction
-// across columns, and the rejection of damaged columns.
+// across columns, the rejection of damaged columns, and a few games' tags decoded alone.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "common/bytes.h"
+#include "support/pgn_util.h"
 #include "container/tag_values.h"
 #include "container/tags_section.h"
 
@@ -16,6 +18,27 @@ namespace {
 
 using Games = std::vector<std::vector<Tag>>;
 
+// Games `from` to `to` of a section decoded on their own (decode_game_tags) are those of the
+// whole section's decode, read into a BlockTags that held another block's games before.
+void expect_window_equals_whole(const std::string& section, const Games& whole, std::uint32_t from, std::uint32_t to,
+                                const PlayerNames* players = nullptr) {
+  static BlockTags reused;
+  const auto games = static_cast<std::uint32_t>(whole.size());
+  const Status st = decode_game_tags(section, games, from, to, "test", reused, players);
+  ASSERT_TRUE(st.ok()) << st.error().to_string();
+  for (std::uint32_t g = from; g <= to; ++g) EXPECT_EQ(reused.game(g), whole[g]) << "game " << g << " of " << from << "-" << to;
+}
+
+// Every game alone, and runs of a few games (a directory group), as the whole section gives them.
+void expect_windows_equal_whole(const std::string& section, const Games& whole, const PlayerNames* players = nullptr) {
+  const auto games = static_cast<std::uint32_t>(whole.size());
+  for (std::uint32_t g = 0; g < games; ++g) {
+    expect_window_equals_whole(section, whole, g, g, players);
+    expect_window_equals_whole(section, whole, g, std::min(games - 1, g + g % 5), players);
+  }
+  if (games > 0) expect_window_equals_whole(section, whole, 0, games - 1, players);
+}
+
 Games decode(const std::string& section, std::uint32_t games) {
   BlockTags tags;
   const Status st = decode_tags_section(section, games, "test", tags);
@@ -23,6 +46,7 @@ Games decode(const std::string& section, std::uint32_t games) {
   Games out;
   if (!st.ok()) return out;
   for (std::uint32_t g = 0; g < games; ++g) out.push_back(tags.game(g));
+  expect_windows_equal_whole(section, out);
   return out;
 }
 
@@ -366,6 +390,7 @@ TEST(TagsSection, PlayersAsEntriesOfTheTable) {
       const Status st = decode_tags_section(section, 400, "t", tags, &names);
       ASSERT_TRUE(st.ok()) << st.error().to_string();
       for (std::uint32_t g = 0; g < 400; ++g) EXPECT_EQ(tags.game(g), games[g]) << g;
+      if (level == 3) expect_windows_equal_whole(section, games, &names);
       // Player columns need the table.
       EXPECT_FALSE(decode_tags_section(section, 400, "t", tags).ok()) << players;
       // A table that lacks the highest entry named.
@@ -395,6 +420,51 @@ TEST(TagsSection, PlayersAsEntriesOfTheTable) {
   const Games one = {{Tag{"White", "a"}, Tag{"Black", "b"}}};
   const std::vector<std::uint32_t> too_few = {0};
   EXPECT_THROW(encode_tags_section(one, 0, &too_few), std::logic_error);
+}
+
+// The tags of corpus files (ratings, dates, times, game ids, FENs, values kept as text), in
+// blocks of 150 games, White and Black as text and as entries of a table that lists each name
+// twice (a rating's player is its name, whichever entry names it: 9.4.2): each game's tags read
+// alone, and those of a few games together, are the whole section's.
+TEST(TagsSection, OneGamesTagsOfCorpusFilesEqualTheWholeSections) {
+  for (const char* file : {"pgn/twic_events.pgn", "pgn/lichess_2016-05_no_event.pgn", "pgn/setup_fen.pgn",
+                           "pgn/lichess_2021-10_clk_eval.pgn", "pgn/frc_fen_only.pgn"}) {
+    const auto read = test::read_all(test::read_file(test::corpus_path(file)));
+    Games all;
+    for (const auto& g : read)
+      if (g.ok) all.push_back(g.game.tags);
+    ASSERT_GT(all.size(), 20u) << file;
+    for (std::size_t first = 0; first < all.size(); first += 150) {
+      const Games games(all.begin() + static_cast<std::ptrdiff_t>(first),
+                        all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), first + 150)));
+      std::vector<std::string> table;
+      std::map<std::string, std::uint32_t> entry;
+      std::vector<std::uint32_t> entries;
+      std::uint32_t turn = 0;
+      for (const auto& tags : games)
+        for (const Tag& t : tags) {
+          if (t.key != "White" && t.key != "Black") continue;
+          if (!entry.count(t.value)) {
+            entry[t.value] = static_cast<std::uint32_t>(table.size());
+            table.push_back(t.value);
+            table.push_back(t.value);
+          }
+          entries.push_back(entry[t.value] + (turn++ % 2));
+        }
+      const Table names(table);
+      const auto n = static_cast<std::uint32_t>(games.size());
+      for (const bool as_entries : {false, true}) {
+        const std::string section = encode_tags_section(games, 3, as_entries ? &entries : nullptr);
+        BlockTags whole;
+        const Status st = decode_tags_section(section, n, "t", whole, &names);
+        ASSERT_TRUE(st.ok()) << st.error().to_string();
+        Games decoded;
+        for (std::uint32_t g = 0; g < n; ++g) decoded.push_back(whole.game(g));
+        ASSERT_EQ(decoded, games) << file;
+        expect_windows_equal_whole(section, decoded, &names);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -20,12 +20,17 @@ namespace pgnarc {
 struct Archive::Impl {
   std::unique_ptr<container::ArchiveFile> file;
 
-  // The last block decoded. Its tags are decoded all at once only from the second game read in
-  // it (or at once for a pass): one random read needs only its own game's tags.
+  // The last block decoded. Its tags are decoded all at once only from the third read in it
+  // (or at once for a pass): a random read writes out only its own games' tags (those of the
+  // games before it in its directory group too), in `window`.
   std::uint32_t cached = ~0u;
+  std::string where;  // of the block being loaded or loaded ("PATH: block B at offset O"), for errors
   bool tags_decoded = false;
+  std::uint32_t reads = 0;  // of the block's tags since it was loaded
   std::string block_bytes;  // as read from the file: `block` keeps views into it
   container::DecodedBlock block;
+  container::BlockTags window;
+  std::uint32_t window_from = 1, window_to = 0;  // the games `window` holds (none: from > to)
   // Where the game after the last one decoded begins (a pass in order starts each game there).
   std::uint32_t after_game = ~0u;
   CodecCursor after_cursor;
@@ -36,10 +41,11 @@ struct Archive::Impl {
   // Game j of the loaded block b: its tags and moves, every check made. `hints`: if given,
   // receives the SAN hints of the game's moves (codec/san_hints.h).
   Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* hints = nullptr);
-  // Decodes the loaded block b's tags section, if not yet done.
-  Status decode_tags(std::uint32_t b);
-  // Game j's tags of the loaded block b.
-  Result<std::vector<Tag>> tags_of(std::uint32_t b, std::uint32_t j);
+  // Decodes the loaded block's tags section, if not yet done.
+  Status decode_tags();
+  // The tags of games `from` to `to` of the loaded block (in the block's whole tags, or in
+  // `window`); valid until the next block is loaded or tags are asked for again.
+  Result<const container::BlockTags*> tags_of(std::uint32_t from, std::uint32_t to);
   // Loads the block of game `index` and gives its number and the game's place in it.
   Result<std::pair<std::uint32_t, std::uint32_t>> locate(std::uint64_t index);
 
@@ -61,8 +67,10 @@ struct Archive::Impl {
   Result<std::vector<bool>> candidates(const Query& q, const detail::QueryNames& names);
 
  private:
-  // Where game j of the loaded block b starts.
-  Result<CodecCursor> start_of(std::uint32_t b, std::uint32_t j);
+  // The first game a read of game j of the loaded block decodes (its tags needed).
+  std::uint32_t first_to_decode(std::uint32_t j) const;
+  // Where game j of the loaded block b starts, `tags` holding the games' from first_to_decode(j).
+  Result<CodecCursor> start_of(std::uint32_t b, std::uint32_t j, const container::BlockTags& tags);
 };
 
 }  // namespace pgnarc

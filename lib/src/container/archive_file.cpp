@@ -78,10 +78,51 @@ PlayerTable::PlayerTable(const ArchiveFile& file) : file_(file) {
 }
 
 Status PlayerTable::append(std::uint64_t ordinal, const std::string& where, std::string& out) const {
-  if (ordinal >= size())
-    return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
-                      " of a players' table of " + std::to_string(size()));
-  const auto k = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), ordinal) - first_.begin() - 1);
+  std::vector<std::size_t> ends;
+  const std::uint32_t entry = static_cast<std::uint32_t>(std::min<std::uint64_t>(ordinal, 0xFFFFFFFFu));
+  if (ordinal != entry) return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
+                                          " of a players' table of " + std::to_string(size()));
+  return append_ascending(&entry, 1, where, out, ends);
+}
+
+Status PlayerTable::check_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where) const {
+  std::size_t k = first_.size();  // none yet
+  for (std::size_t e = 0; e < count; ++e) {
+    const std::uint64_t ordinal = entries[e];
+    if (ordinal >= size())
+      return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
+                        " of a players' table of " + std::to_string(size()));
+    if (k < first_.size() && ordinal < first_[k + 1]) continue;
+    k = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), ordinal) - first_.begin() - 1);
+    if (auto got = chunk(k); !got) return got.error();
+  }
+  return {};
+}
+
+Status PlayerTable::append_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where,
+                                     std::string& out, std::vector<std::size_t>& ends) const {
+  std::shared_ptr<const Chunk> chunk;
+  std::size_t k = 0;
+  for (std::size_t e = 0; e < count; ++e) {
+    const std::uint64_t ordinal = entries[e];
+    if (ordinal >= size())
+      return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
+                        " of a players' table of " + std::to_string(size()));
+    if (!chunk || ordinal >= first_[k + 1]) {
+      k = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), ordinal) - first_.begin() - 1);
+      auto got = this->chunk(k);
+      if (!got) return got.error();
+      chunk = std::move(*got);
+    }
+    const auto i = static_cast<std::size_t>(ordinal - first_[k]);
+    const std::size_t from = i == 0 ? 0 : chunk->end[i - 1];
+    out.append(chunk->bytes, from, chunk->end[i] - from);
+    ends.push_back(out.size());
+  }
+  return {};
+}
+
+Result<std::shared_ptr<const PlayerTable::Chunk>> PlayerTable::chunk(std::size_t k) const {
   std::shared_ptr<const Chunk> chunk;
   {
     std::lock_guard lock(mutex_);
@@ -91,7 +132,7 @@ Status PlayerTable::append(std::uint64_t ordinal, const std::string& where, std:
     // Read and checked outside the lock (another thread may read the same chunk meanwhile: the
     // first kept wins).
     std::string content;
-    if (auto st = file_.open_name_chunk(kPlayerField, k, content); !st) return st;
+    if (auto st = file_.open_name_chunk(kPlayerField, k, content); !st) return st.error();
     auto made = std::make_shared<Chunk>();
     if (auto st = file_.visit_name_entries(kPlayerField, k, content,
                                            [&](std::string_view v, const std::vector<std::uint32_t>&) {
@@ -99,7 +140,7 @@ Status PlayerTable::append(std::uint64_t ordinal, const std::string& where, std:
                                              made->end.push_back(made->bytes.size());
                                            });
         !st)
-      return st;
+      return st.error();
     std::lock_guard lock(mutex_);
     if (auto it = cache_.find(k); it != cache_.end()) {
       chunk = it->second;
@@ -114,10 +155,7 @@ Status PlayerTable::append(std::uint64_t ordinal, const std::string& where, std:
       chunk = cache_.emplace(k, std::move(made)).first->second;
     }
   }
-  const auto i = static_cast<std::size_t>(ordinal - first_[k]);
-  const std::size_t from = i == 0 ? 0 : chunk->end[i - 1];
-  out.append(chunk->bytes, from, chunk->end[i] - from);
-  return {};
+  return chunk;
 }
 
 std::size_t ArchiveFile::chunk_of(std::uint32_t b) const {

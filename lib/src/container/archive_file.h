@@ -33,6 +33,10 @@ class PlayerTable : public PlayerNames {
  public:
   explicit PlayerTable(const ArchiveFile& file);
   Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override;
+  // Each chunk the entries fall in looked up once.
+  Status check_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where) const override;
+  Status append_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where, std::string& out,
+                          std::vector<std::size_t>& ends) const override;
   // The number of entries.
   std::uint64_t size() const { return first_.back(); }
 
@@ -41,6 +45,9 @@ class PlayerTable : public PlayerNames {
     std::string bytes;             // the values, one after the other (at most 2^30 bytes: NAME-1)
     std::vector<std::size_t> end;  // where each ends in `bytes`
   };
+  // Chunk k, read and checked on first use, then kept (up to a bound of all chunks' bytes).
+  Result<std::shared_ptr<const Chunk>> chunk(std::size_t k) const;
+
   const ArchiveFile& file_;
   std::vector<std::uint64_t> first_;  // each chunk's first entry, then the number of entries
   mutable std::mutex mutex_;

@@ -1,7 +1,6 @@
 #include "container/tags_section.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "codec/position_code.h"
 #include "common/bytes.h"
@@ -21,12 +20,55 @@ std::vector<Tag> BlockTags::game(std::uint32_t j) const {
   return out;
 }
 
+void BlockTags::Predictor::start(std::uint32_t ratings) {
+  std::size_t size = 16;
+  while (size < 2 * std::size_t{ratings}) size *= 2;
+  // A slot is in use when it has the current generation: the table is cleared only when it
+  // grows or the generations wrap.
+  if (size > table_.size() || ++generation_ == 0) {
+    table_.assign(std::max(size, table_.size()), Slot{});
+    generation_ = 1;
+  }
+  mask_ = size - 1;
+  current_ = nullptr;
+  last_ = kFirstRatingPrediction;
+  game_last_ = 0;
+  in_game_ = false;
+}
+
+std::int64_t BlockTags::Predictor::predict(const std::string_view* player) {
+  current_ = nullptr;
+  if (player) {
+    std::size_t i = std::hash<std::string_view>{}(*player) & mask_;
+    while (table_[i].generation == generation_ && table_[i].name != *player) i = (i + 1) & mask_;
+    current_ = &table_[i];
+    if (current_->generation != generation_) {
+      current_->generation = generation_;
+      current_->name = *player;
+      current_->rated = false;
+    }
+    if (current_->rated) return current_->rating;
+  }
+  return in_game_ ? game_last_ : last_;
+}
+
 namespace {
 
-// Parts 1 and 2 read back: the keys, and for every tag its key (views with empty values, game
-// after game), each key's tag count in column_size.
-Status read_key_lists(ByteCursor& r, std::uint32_t games, const std::string& where, std::vector<std::string_view>& keys,
-                      BlockTags& out) {
+// A tag whose value is only read and checked, not written out: one after the last game wanted.
+constexpr std::uint32_t kNoSlot = ~0u;
+
+// A column's tags, by rank: where each of the first `kept` goes among the block's tags (views).
+struct Slots {
+  const std::uint32_t* at;
+  std::uint32_t kept;
+  std::uint32_t operator[](std::uint32_t e) const { return e < kept ? at[e] : kNoSlot; }
+};
+
+// Parts 1 and 2 read back: the keys, and for every tag of the first `last` games its key (views
+// with empty values, game after game), each key's tag count in column_size (of all games) and
+// column_kept (of the first `last`).
+Status read_key_lists(ByteCursor& r, std::uint32_t games, std::uint32_t last, const std::string& where,
+                      std::vector<std::string_view>& keys, BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   std::uint64_t n_keys;
   if (!r.varint(n_keys) || n_keys > r.remaining()) return bad("bad key count");
@@ -36,29 +78,50 @@ Status read_key_lists(ByteCursor& r, std::uint32_t games, const std::string& whe
   }
   // Keys are distinct, and listed in order of first use: each key index is one used before or
   // the next key of the table.
-  std::unordered_map<std::string_view, bool> distinct;
-  for (std::string_view k : keys)
-    if (!distinct.emplace(k, true).second) return bad("a key listed twice");
+  auto& sorted = out.distinct;
+  sorted.assign(keys.begin(), keys.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return bad("a key listed twice");
   out.column_size.assign(n_keys, 0);
   out.key_of.clear();
-  out.views.clear();
   out.start.assign(1, 0);
+  // A hot loop over every tag of the block: the position kept in a local pointer, most varints
+  // one byte (the others read by ByteReader's rules).
+  std::string_view rest;
+  r.bytes(r.remaining(), rest);
+  const char* p = rest.data();
+  const char* const end = p + rest.size();
+  const auto next = [&](std::uint64_t& v) {
+    if (p != end && static_cast<std::uint8_t>(*p) < 0x80) [[likely]] {
+      v = static_cast<std::uint8_t>(*p++);
+      return true;
+    }
+    std::string_view tail(p, static_cast<std::size_t>(end - p));
+    if (!detail::ByteReader(tail).varint(v)) return false;
+    p = tail.data();
+    return true;
+  };
+  std::uint32_t* const size = out.column_size.data();
   std::uint64_t used = 0;
   for (std::uint32_t g = 0; g < games; ++g) {
+    if (g == last) out.column_kept = out.column_size;
     std::uint64_t n;
-    if (!r.varint(n) || n > r.remaining()) return bad("bad tag count");
+    if (!next(n) || n > static_cast<std::uint64_t>(end - p)) return bad("bad tag count");
     for (std::uint64_t i = 0; i < n; ++i) {
       std::uint64_t id;
-      if (!r.varint(id) || id >= n_keys) return bad("bad key index");
+      if (!next(id) || id >= n_keys) return bad("bad key index");
       if (id > used) return bad("keys not in order of first use");
       used += id == used;
-      out.views.push_back(TagView{keys[id], {}});
-      out.key_of.push_back(static_cast<std::uint32_t>(id));
-      ++out.column_size[id];
+      ++size[id];
+      if (g < last) out.key_of.push_back(static_cast<std::uint32_t>(id));
     }
-    out.start.push_back(static_cast<std::uint32_t>(out.views.size()));
+    if (g < last) out.start.push_back(static_cast<std::uint32_t>(out.key_of.size()));
   }
+  r = ByteCursor(std::string_view(p, static_cast<std::size_t>(end - p)));
+  if (last >= games) out.column_kept = out.column_size;
   if (used != n_keys) return bad("a key that no tag uses");
+  out.views.resize(out.key_of.size());
+  for (std::size_t i = 0; i < out.key_of.size(); ++i) out.views[i] = TagView{keys[out.key_of[i]], {}};
   return {};
 }
 
@@ -148,10 +211,17 @@ Status read_form(ByteCursor& r, TagCoding coding, const std::string& where, Valu
   return {};
 }
 
+// Whether the value of the tag `slot` is written out: a wanted tag's, or, in a column read
+// `whole` (a rating's player needs them, 9.4.2), any tag's up to the last one wanted.
+bool written(const BlockTags& out, std::uint32_t slot, bool whole) {
+  return whole ? slot < out.want_to : out.wanted(slot);
+}
+
 // A decoded value kept in one of the block's arenas until the arena stops growing; false if the
 // block's typed values written out pass the limit (spec 11: a few bytes of codes may stand for
 // an identifier of 82 bytes).
-bool keep(BlockTags& out, std::string& arena, std::uint32_t slot, const ValueForm& form, std::int64_t v) {
+bool keep(BlockTags& out, std::string& arena, std::uint32_t slot, const ValueForm& form, std::int64_t v, bool whole) {
+  if (!written(out, slot, whole)) return true;
   const std::size_t from = arena.size();
   form.format(v, arena);
   out.pending.push_back(BlockTags::Pending{slot, from, arena.size() - from});
@@ -173,8 +243,9 @@ bool from_code(const ValueForm& form, std::uint64_t code, std::int64_t predictio
   return form.in_range(v);
 }
 
-// Fills the fallback tags of a typed column (those `fallback` lists) from the text body at `r`.
-// A value kept as text is one its column's form does not read (else it has one coding only).
+// Fills the fallback tags of a typed column (those `fallback` lists; kNoSlot: a tag whose value
+// is only checked) from the text body at `r`. A value kept as text is one its column's form does
+// not read (else it has one coding only).
 Status read_fallbacks(ByteCursor& r, const ValueForm& form, const std::vector<std::uint32_t>& fallback,
                       const std::string& where, BlockTags& out) {
   if (fallback.empty()) return {};
@@ -183,50 +254,80 @@ Status read_fallbacks(ByteCursor& r, const ValueForm& form, const std::vector<st
   for (std::size_t i = 0; i < fallback.size(); ++i) {
     std::int64_t v;
     if (form.parse(values[i], v)) return corruption(where + ": tags section: a value kept as text is in its column's form");
-    out.views[fallback[i]].value = values[i];
+    if (fallback[i] != kNoSlot) out.views[fallback[i]].value = values[i];
   }
   return {};
 }
 
-// A player column (9.4.3): its entries' values, each read once from the players' table into
-// the arena, then each tag's place among them.
-Status read_players(ByteCursor& r, const std::uint32_t* slots, std::uint32_t count, const std::string& where,
-                    const PlayerNames* players, BlockTags& out) {
+// A player column (9.4.3): its entries, then each tag's place among them; the values of the
+// entries the tags written out name read from the players' table into the arena, in one pass
+// over the table (the entries ascend).
+Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where,
+                    const PlayerNames* players, bool whole, BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   if (!players) return bad("a player column, but no players' table to read it with");
   std::uint64_t n;
   if (!r.varint(n) || n == 0 || n > count) return bad("bad player count");
-  std::vector<std::pair<std::size_t, std::size_t>> at(n);  // each entry's value in the arena
+  struct Entry {
+    std::uint32_t entry;
+    bool named = false, wanted = false;
+    std::size_t from = 0, size = 0;  // its value in the arena, once read
+  };
+  std::vector<Entry> at(n);
   std::uint64_t entry = 0;
   for (std::uint64_t i = 0; i < n; ++i) {
     std::uint64_t d;
     if (!r.varint(d) || d > 0xFFFFFFFFu) return bad("player entries run past the end");
     entry = i == 0 ? d : entry + d + 1;
     if (entry > 0xFFFFFFFFu) return bad("player entry out of range");
-    const std::size_t from = out.arena.size();
-    if (auto st = players->append(entry, where, out.arena); !st) return st;
-    at[i] = {from, out.arena.size() - from};
-    if (out.arena.size() > kMaxTypedTagBytes) return bad("typed values larger than the limit");
+    at[i].entry = static_cast<std::uint32_t>(entry);
+  }
+  // Every entry is one of the table's, in a chunk that reads (TAGS-5, NAME-1), whether or not
+  // its value is needed.
+  {
+    std::vector<std::uint32_t> entries(n);
+    for (std::size_t i = 0; i < n; ++i) entries[i] = at[i].entry;
+    if (auto st = players->check_ascending(entries.data(), entries.size(), where); !st) return st;
   }
   const int width = width_below(static_cast<std::int64_t>(n));
   std::string_view refs;
   if (!r.bytes(std::uint64_t{count} * width, refs)) return bad("player references run past the end");
-  std::vector<bool> named(n, false);
+  // One entry (no planes): every tag names it.
+  const auto place = [&](std::uint32_t e) { return width == 0 ? 0 : plane_ref(refs, count, e, width); };
   for (std::uint32_t e = 0; e < count; ++e) {
-    // One entry (no planes): every tag names it.
-    const std::uint64_t p = width == 0 ? 0 : plane_ref(refs, count, e, width);
+    const std::uint64_t p = place(e);
     if (p >= n) return bad("reference to a player not in the column's list");
-    named[p] = true;
-    out.pending.push_back(BlockTags::Pending{slots[e], at[p].first, at[p].second});
+    at[p].named = true;
+    at[p].wanted = at[p].wanted || written(out, slots[e], whole);
   }
-  if (std::find(named.begin(), named.end(), false) != named.end()) return bad("a listed player that no tag names");
+  for (const Entry& a : at)
+    if (!a.named) return bad("a listed player that no tag names");
   if (r.remaining() != 0) return bad("bytes left over in a column");
+  std::vector<std::uint32_t> wanted;
+  for (const Entry& a : at)
+    if (a.wanted) wanted.push_back(a.entry);
+  std::vector<std::size_t> ends;
+  const std::size_t from = out.arena.size();
+  if (auto st = players->append_ascending(wanted.data(), wanted.size(), where, out.arena, ends); !st) return st;
+  if (out.arena.size() > kMaxTypedTagBytes) return bad("typed values larger than the limit");
+  for (std::size_t i = 0, w = 0; i < n; ++i) {
+    if (!at[i].wanted) continue;
+    at[i].from = w == 0 ? from : ends[w - 1];
+    at[i].size = ends[w] - at[i].from;
+    ++w;
+  }
+  for (std::uint32_t e = 0; e < slots.kept; ++e)
+    if (written(out, slots[e], whole)) {
+      const Entry& a = at[place(e)];
+      out.pending.push_back(BlockTags::Pending{slots[e], a.from, a.size});
+    }
   return {};
 }
 
-// A position column (9.4.4): the codeword's values, then the text body of those kept as text.
-Status read_positions(ByteCursor& r, const std::uint32_t* slots, std::uint32_t count, const std::string& where,
-                      BlockTags& out) {
+// A position column (9.4.4): the codeword's values (those of tags not wanted decoded and
+// dropped), then the text body of those kept as text.
+Status read_positions(ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where,
+                      bool whole, BlockTags& out) {
   auto bad = [&](const std::string& what) { return corruption(where + ": tags section: " + what); };
   std::string_view codeword;
   if (!r.prefixed(codeword)) return bad("position codeword runs past the end");
@@ -244,6 +345,10 @@ Status read_positions(ByteCursor& r, const std::uint32_t* slots, std::uint32_t c
       kept.push_back(slots[e]);
       continue;
     }
+    if (!written(out, slots[e], whole)) {
+      out.arena.resize(from);
+      continue;
+    }
     out.pending.push_back(BlockTags::Pending{slots[e], from, out.arena.size() - from});
     if (out.arena.size() > kMaxTypedTagBytes) return bad("typed values larger than the limit");
   }
@@ -255,21 +360,25 @@ Status read_positions(ByteCursor& r, const std::uint32_t* slots, std::uint32_t c
   if (!kept.empty()) {
     std::vector<std::string_view> values;
     if (auto st = read_text_body(r, static_cast<std::uint32_t>(kept.size()), where, out, values); !st) return st;
-    for (std::size_t i = 0; i < kept.size(); ++i) out.views[kept[i]].value = values[i];
+    for (std::size_t i = 0; i < kept.size(); ++i)
+      if (kept[i] != kNoSlot) out.views[kept[i]].value = values[i];
   }
   if (r.remaining() != 0) return bad("bytes left over in a column");
   return {};
 }
 
-// A column other than a rating column: its values into the views of its slots.
-Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, std::uint32_t count,
-                   const std::string& where, const PlayerNames* players, BlockTags& out) {
+// A column other than a rating column: its values into the views of its slots. Writes out the
+// values of wanted tags (with `whole`: of all tags up to the last one wanted); the others are
+// read and checked (a typed value's range too) but not written out.
+Status read_column(ByteCursor& r, TagCoding coding, Slots slots, std::uint32_t count,
+                   const std::string& where, const PlayerNames* players, bool whole, BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  if (coding == TagCoding::kPlayer) return read_players(r, slots, count, where, players, out);
-  if (coding == TagCoding::kPosition) return read_positions(r, slots, count, where, out);
+  if (coding == TagCoding::kPlayer) return read_players(r, slots, count, where, players, whole, out);
+  if (coding == TagCoding::kPosition) return read_positions(r, slots, count, where, whole, out);
   if (coding == TagCoding::kText) {
     if (auto st = read_text_body(r, count, where, out, out.values); !st) return st;
-    for (std::uint32_t e = 0; e < count; ++e) out.views[slots[e]].value = out.values[e];
+    for (std::uint32_t e = 0; e < count; ++e)
+      if (written(out, slots[e], whole)) out.views[slots[e]].value = out.values[e];
     return {};
   }
   ValueForm form;
@@ -295,7 +404,7 @@ Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, 
       const std::uint64_t n = plane_ref(planes, typed, i++, width);
       if (n >= static_cast<std::uint64_t>(limit)) return bad("identifier out of range");
       const auto v = static_cast<std::int64_t>(n);
-      if (!keep(out, out.arena, slots[e], form, v)) return bad("typed values larger than the limit");
+      if (!keep(out, out.arena, slots[e], form, v, whole)) return bad("typed values larger than the limit");
     }
   } else {
     std::int64_t prediction = 0;
@@ -308,7 +417,8 @@ Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, 
       }
       std::int64_t v;
       if (!from_code(form, code, prediction, v)) return bad("typed value out of range");
-      if (!keep(out, out.arena, slots[e], form, v)) return bad("typed values larger than the limit");
+      if (written(out, slots[e], whole) && !keep(out, out.arena, slots[e], form, v, whole))
+        return bad("typed values larger than the limit");
       if (form.predicts()) prediction = v;
     }
   }
@@ -319,22 +429,51 @@ Status read_column(ByteCursor& r, TagCoding coding, const std::uint32_t* slots, 
 
 }  // namespace
 
-Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
-                           const PlayerNames* players) {
+namespace {
+
+// Decodes the section, writing out the values of games `from` to `to` only (their slots are
+// out.want_from to out.want_to).
+Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
+                      const std::string& where, BlockTags& out, const PlayerNames* players) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   std::vector<std::string_view> keys;
   ByteCursor r(in);
-  if (auto st = read_key_lists(r, games, where, keys, out); !st) return st;
+  // Games after `to` are only read.
+  const std::uint32_t last = std::min(to, games - 1) + 1;
+  if (auto st = read_key_lists(r, games, last, where, keys, out); !st) return st;
+  out.want_from = out.start[std::min(from, last)];
+  out.want_to = out.start[last];
   // Where each column's values go: the tags with that key, in order (a counting sort).
   const auto& column_size = out.column_size;
+  const auto& column_kept = out.column_kept;
   out.column_start.assign(column_size.size() + 1, 0);
-  for (std::size_t k = 0; k < column_size.size(); ++k) out.column_start[k + 1] = out.column_start[k] + column_size[k];
+  for (std::size_t k = 0; k < column_size.size(); ++k) out.column_start[k + 1] = out.column_start[k] + column_kept[k];
   out.slots.resize(out.key_of.size());
   out.fill.assign(out.column_start.begin(), out.column_start.end() - 1);
   for (std::uint32_t i = 0; i < out.key_of.size(); ++i) out.slots[out.fill[out.key_of[i]]++] = i;
   std::vector<TagCoding> coding;
   std::vector<std::string_view> body;
   if (auto st = read_column_heads(r, keys.size(), where, coding, body); !st) return st;
+  // The rating columns' headers: the players' columns are written out whole, for the
+  // prediction of every rating (9.4.2).
+  struct Rating {
+    ValueForm form;
+    ByteCursor codes;
+    std::vector<std::uint32_t> fallback;
+  };
+  std::vector<Rating> ratings;
+  std::vector<std::int32_t> rating_of(keys.size(), -1);
+  std::vector<bool> whole(keys.size(), out.want_from == 0 && last == games);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (coding[k] != TagCoding::kRating) continue;
+    Rating rt{ValueForm{}, ByteCursor(body[k]), {}};
+    if (auto st = read_form(rt.codes, TagCoding::kRating, where, rt.form); !st) return st;
+    if (rt.form.player >= keys.size() || coding[rt.form.player] == TagCoding::kRating)
+      return bad("rating column names a bad player column");
+    rating_of[k] = static_cast<std::int32_t>(ratings.size());
+    whole[rt.form.player] = true;
+    ratings.push_back(std::move(rt));
+  }
   // Every column but the ratings, which need their players' names.
   // Views into an arena must survive a move of the BlockTags: an arena on the heap keeps its
   // bytes where they are when moved (a short string would move them).
@@ -349,34 +488,21 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
     if (coding[k] == TagCoding::kPlayer && name_field_of(keys[k]) != kPlayerField)
       return bad("a player column of a key other than White and Black");
     if (coding[k] == TagCoding::kPosition && keys[k] != "FEN") return bad("a position column of a key other than FEN");
-    if (auto st = read_column(c, coding[k], out.slots.data() + out.column_start[k], column_size[k], where, players,
-                              out);
+    if (auto st = read_column(c, coding[k], Slots{out.slots.data() + out.column_start[k], column_kept[k]}, column_size[k], where, players,
+                              whole[k], out);
         !st)
       return st;
   }
   resolve(out, out.arena);
   // The rating columns, in one pass over the block's tags.
-  struct Rating {
-    ValueForm form;
-    ByteCursor codes;
-    std::vector<std::uint32_t> fallback;
-  };
-  std::vector<Rating> ratings;
-  std::vector<std::int32_t> rating_of(keys.size(), -1);
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    if (coding[k] != TagCoding::kRating) continue;
-    Rating rt{ValueForm{}, ByteCursor(body[k]), {}};
-    if (auto st = read_form(rt.codes, TagCoding::kRating, where, rt.form); !st) return st;
-    if (rt.form.player >= keys.size() || coding[rt.form.player] == TagCoding::kRating)
-      return bad("rating column names a bad player column");
-    rating_of[k] = static_cast<std::int32_t>(ratings.size());
-    ratings.push_back(std::move(rt));
-  }
   if (ratings.empty()) return {};
-  RatingPredictor predictor;
+  // Games after the last one wanted need not be read (their codes are only skipped, below).
+  std::uint32_t rated = 0;
+  for (std::size_t k = 0; k < keys.size(); ++k) rated += rating_of[k] >= 0 ? column_kept[k] : 0;
+  out.predictor.start(rated);
   FirstOfKey first(keys.size());
-  for (std::uint32_t g = 0; g < games; ++g) {
-    predictor.start_game();
+  for (std::uint32_t g = 0; g < last; ++g) {
+    out.predictor.start_game();
     first.start_game(g);
     for (std::uint32_t i = out.start[g]; i < out.start[g + 1]; ++i) first.saw(out.key_of[i], i);
     for (std::uint32_t i = out.start[g]; i < out.start[g + 1]; ++i) {
@@ -391,9 +517,20 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
       const std::int64_t at = first.first(rt.form.player);
       const std::string_view* player = at >= 0 ? &out.views[at].value : nullptr;
       std::int64_t v;
-      if (!from_code(rt.form, code, predictor.predict(player), v)) return bad("typed value out of range");
-      predictor.coded(player, v);
-      if (!keep(out, out.rating_arena, i, rt.form, v)) return bad("typed values larger than the limit");
+      if (!from_code(rt.form, code, out.predictor.predict(player), v)) return bad("typed value out of range");
+      out.predictor.coded(v);
+      if (!keep(out, out.rating_arena, i, rt.form, v, false)) return bad("typed values larger than the limit");
+    }
+  }
+  // The codes of the games not read: their values kept as text counted (no tag of theirs
+  // wanted), to find the text bodies.
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (rating_of[k] < 0) continue;
+    Rating& rt = ratings[rating_of[k]];
+    for (std::uint32_t e = column_kept[k]; e < column_size[k]; ++e) {
+      std::uint64_t code;
+      if (!rt.codes.varint(code)) return bad("codes run past the end");
+      if (code == 0) rt.fallback.push_back(kNoSlot);
     }
   }
   for (Rating& rt : ratings) {
@@ -404,13 +541,28 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
   return {};
 }
 
+}  // namespace
+
+Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
+                           const PlayerNames* players) {
+  return decode_section(in, games, 0, games - 1, where, out, players);
+}
+
+Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
+                        const std::string& where, BlockTags& out, const PlayerNames* players) {
+  if (from > to || to >= games)
+    return invalid_input(where + ": no games " + std::to_string(from + 1) + " to " + std::to_string(to + 1) +
+                         " in a block of " + std::to_string(games));
+  return decode_section(in, games, from, to, where, out, players);
+}
+
 Status read_tag_columns(std::string_view in, std::uint32_t games, const std::string& where, std::vector<TagColumnView>& out) {
   BlockTags scratch;
   std::vector<std::string_view> keys;
   std::vector<TagCoding> coding;
   std::vector<std::string_view> body;
   ByteCursor r(in);
-  if (auto st = read_key_lists(r, games, where, keys, scratch); !st) return st;
+  if (auto st = read_key_lists(r, games, games, where, keys, scratch); !st) return st;
   if (auto st = read_column_heads(r, keys.size(), where, coding, body); !st) return st;
   out.clear();
   for (std::size_t k = 0; k < keys.size(); ++k)

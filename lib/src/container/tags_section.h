@@ -35,6 +35,26 @@ class PlayerNames {
   // Appends the value of the table's entry `ordinal` to `out`; an error naming `where` if the
   // table has no such entry or cannot be read.
   virtual Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const = 0;
+  // Checks that the table has the `count` entries `entries` (ascending) and that they read, as
+  // append() would (without their values).
+  virtual Status check_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where) const {
+    std::string scratch;
+    for (std::size_t i = 0; i < count; ++i) {
+      scratch.clear();
+      if (auto st = append(entries[i], where, scratch); !st) return st;
+    }
+    return {};
+  }
+  // Appends the values of the `count` entries `entries` (ascending) to `out`, as append() does
+  // each, pushing where each ends in `out` onto `ends`.
+  virtual Status append_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where,
+                                  std::string& out, std::vector<std::size_t>& ends) const {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (auto st = append(entries[i], where, out); !st) return st;
+      ends.push_back(out.size());
+    }
+    return {};
+  }
 };
 
 // One tag as views into a decoded tags section (or into its BlockTags' arenas).
@@ -45,10 +65,15 @@ struct TagView {
 // Every game's tags of a block as views into its tags section (which must outlive them). The
 // vectors are kept between blocks so that decoding block after block does not reallocate.
 struct BlockTags {
-  std::vector<TagView> views;        // all games' tags, game after game
+  std::vector<TagView> views;        // all games' tags, game after game (up to the last one asked for)
   std::vector<std::uint32_t> start;  // game j's tags are views[start[j]] to views[start[j + 1]]
+  // The tags whose values were written out: views[want_from] to views[want_to] (all of them,
+  // unless decode_game_tags asked for a few games).
+  std::uint32_t want_from = 0, want_to = 0;
 
+  // Game j's tags: a game decode_tags_section or decode_game_tags wrote out.
   std::vector<Tag> game(std::uint32_t j) const;
+  bool wanted(std::uint32_t slot) const { return slot >= want_from && slot < want_to; }
 
   // Typed values written back as text: ratings apart, as they are decoded after the names of
   // their players, which may themselves be typed values (9.4.1).
@@ -60,7 +85,41 @@ struct BlockTags {
     std::size_t from, size;
   };
   std::vector<Pending> pending;  // typed values whose arena is still growing
-  std::vector<std::uint32_t> key_of, column_size, column_start, slots, fill;
+  // The rating prediction of 9.4.2 (as tag_columns::RatingPredictor), over players' names that
+  // are views into the section and the arena (which no longer grows when ratings are read), in
+  // a table of open addressing kept from block to block.
+  class Predictor {
+   public:
+    // For a block of at most `ratings` ratings.
+    void start(std::uint32_t ratings);
+    void start_game() { in_game_ = false; }
+    // The prediction of a rating of `player` (null: the rating has none); coded() follows.
+    std::int64_t predict(const std::string_view* player);
+    void coded(std::int64_t rating) {
+      if (current_) {
+        current_->rating = rating;
+        current_->rated = true;
+      }
+      last_ = game_last_ = rating;
+      in_game_ = true;
+    }
+
+   private:
+    struct Slot {
+      std::string_view name;
+      std::int64_t rating = 0;
+      std::uint32_t generation = 0;  // in use in the block of this generation
+      bool rated = false;
+    };
+    std::vector<Slot> table_;  // its first mask_ + 1 slots at most half full
+    std::size_t mask_ = 0;
+    std::uint32_t generation_ = 0;
+    Slot* current_ = nullptr;
+    std::int64_t last_ = 0, game_last_ = 0;
+    bool in_game_ = false;
+  };
+  Predictor predictor;
+  std::vector<std::uint32_t> key_of, column_size, column_kept, column_start, slots, fill;
   std::vector<std::string_view> distinct, values;
 };
 
@@ -81,5 +140,15 @@ Status read_tag_columns(std::string_view in, std::uint32_t games, const std::str
 // read `players` (null: a player column is an error).
 Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
                            const PlayerNames* players = nullptr);
+// The same, but only the tags of games `from` to `to` (from <= to < games) are written out
+// (out.game(j) for those j, valid until the next decode into `out`). The section is checked as
+// decode_tags_section checks it (every column read to its end, every value's range, every
+// players' entry against the table and its chunk read), but for the ratings of the games after
+// `to` (their codes only counted: a rating's range needs the prediction of every rating before
+// it, 9.4.2) and the limit on typed values written out (counted over these games); the players'
+// entries are read for their values only where these games or the ratings' predictions name
+// them. Where decode_tags_section succeeds, these games' tags are the same as it gives.
+Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
+                        const std::string& where, BlockTags& out, const PlayerNames* players = nullptr);
 
 }  // namespace pgnarc::container
