@@ -6,7 +6,7 @@
 #include <random>
 
 #include "codec/frequency_cache.h"
-#include "support/main_lines.h"
+#include "support/model_replay.h"
 #include "support/test_util.h"
 
 namespace pgnarc::detail::model {
@@ -18,24 +18,19 @@ long compare_with_model(FrequencyCache& cache, const std::vector<test::MainLine>
   long plies = 0;
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& line : lines) {
-      LineState at{line.start, {}};
-      for (Move m : line.moves) {
-        if (m.is_null()) {
-          at.play_null();
-          continue;
-        }
-        PieceTargets t;
-        generate_targets(at.pos, t);
+      bool same = true;
+      test::replay_line(line, [&](const LineState& at, const PieceTargets& t) {
         std::uint32_t want[kMaxLegalMoves], got[kMaxLegalMoves];
         const std::uint32_t total = frequencies(at.pos, t, at.history, want);
         EXPECT_EQ(cache.frequencies(at.pos, t, at.history, got), total) << line.label << " " << at.pos.fen();
-        for (int i = 0; i < t.total; ++i) {
+        for (int i = 0; i < t.total && same; ++i) {
           EXPECT_EQ(got[i], want[i]) << line.label << " " << at.pos.fen() << " move " << i;
-          if (got[i] != want[i]) return plies;
+          same = got[i] == want[i];
         }
-        ++plies;
-        at.play(m);
-      }
+        plies += same;
+        return same;
+      });
+      if (!same) return plies;
     }
   }
   return plies;

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "codec/move_model.h"
-#include "support/main_lines.h"
+#include "support/model_replay.h"
 #include "support/test_util.h"
 
 namespace pgnarc::detail::model {
@@ -59,28 +59,21 @@ TEST(MoveModelBuilds, BaseAndV3GiveTheSameFrequencies) {
 // Every position of `line` (its history included): the base build's frequencies (and the v3
 // build's, where the CPU runs it) equal the reference's.
 void expect_builds_equal_reference(const test::MainLine& line, long& positions) {
-  LineState at{line.start, {}};
-  for (Move m : line.moves) {
-    if (m.is_null()) {
-      at.play_null();
-      continue;
-    }
-    PieceTargets t;
-    generate_targets(at.pos, t);
-    ASSERT_GT(t.total, 0) << line.label;
+  test::replay_line(line, [&](const LineState& at, const PieceTargets& t) {
     std::uint32_t want[kMaxLegalMoves], got[kMaxLegalMoves];
     const std::uint32_t total = frequencies_reference(at.pos, t, at.history, want, kWeights.data());
-    ASSERT_EQ(frequencies_base(at.pos, t, at.history, got, kWeights.data()), total) << line.label << " " << at.pos.fen();
-    for (int i = 0; i < t.total; ++i) ASSERT_EQ(got[i], want[i]) << line.label << " " << at.pos.fen() << " move " << i;
+    bool same = frequencies_base(at.pos, t, at.history, got, kWeights.data()) == total;
+    for (int i = 0; i < t.total && same; ++i) same = got[i] == want[i];
 #if PGNARC_HAVE_V3
-    if (v3_generator_supported()) {
-      ASSERT_EQ(frequencies_v3(at.pos, t, at.history, got, kWeights.data()), total) << line.label << " " << at.pos.fen();
-      for (int i = 0; i < t.total; ++i) ASSERT_EQ(got[i], want[i]) << line.label << " " << at.pos.fen() << " move " << i;
+    if (same && v3_generator_supported()) {
+      same = frequencies_v3(at.pos, t, at.history, got, kWeights.data()) == total;
+      for (int i = 0; i < t.total && same; ++i) same = got[i] == want[i];
     }
 #endif
-    ++positions;
-    at.play(m);
-  }
+    EXPECT_TRUE(same) << line.label << " " << at.pos.fen();
+    positions += same;
+    return same;
+  });
 }
 
 TEST(MoveModelBuilds, EqualTheReferenceOnRealGames) {
@@ -91,7 +84,7 @@ TEST(MoveModelBuilds, EqualTheReferenceOnRealGames) {
     ASSERT_TRUE(test::read_main_lines("test", test::corpus_path(file), lines)) << file;
     for (const auto& line : lines) {
       expect_builds_equal_reference(line, positions);
-      if (HasFatalFailure()) return;
+      if (HasFailure()) return;
     }
   }
   EXPECT_GT(positions, 15000);
@@ -120,7 +113,7 @@ TEST(MoveModelBuilds, EqualTheReferenceOnRandomGames) {
         else at.play(m);
       }
       expect_builds_equal_reference(line, positions);
-      if (HasFatalFailure()) return;
+      if (HasFailure()) return;
     }
   }
   EXPECT_GT(positions, 10000);
