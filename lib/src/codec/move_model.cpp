@@ -273,9 +273,10 @@ struct CombinedTables {
   std::int16_t from_state[kTypes][4][7][2];
   // [phase][wing of their king][wing of our king][type][to]: kTo, kToByKing and kToByOwnKing.
   std::int16_t lands[kPhases][3][3][kTypes * 64];
-  // [type][to-square class][victim: none, P .. Q][attacked][recapture]: kToSafety, kCapture and
-  // kRecapture.
-  std::int16_t square[kTypes][4][6][2][2];
+  // [type][to-square class][victim: none, P .. K][attacked][recapture]: kToSafety, kCapture and
+  // kRecapture. (A king is taken only under a variant, after a null move in check; its capture
+  // feature is the one the index of 7.6 gives it, which lies past the type's five.)
+  std::int16_t square[kTypes][4][7][2][2];
   // [type][distance to their last move's square][to our last move's][to their king]: kNearLast,
   // kNearOurLast and kKingDistance.
   std::int16_t distances[kTypes][9][9][9];
@@ -309,7 +310,7 @@ struct CombinedTables {
             from_state[ti][cls][a][defended] = static_cast<std::int16_t>(
                 w[kFromSafety + ti * 4 + cls] + (a ? w[kFromAttacker + (ti * 6 + a - 1) * 2 + defended] : 0));
       for (int cls = 0; cls < 4; ++cls)
-        for (int victim = 0; victim < 6; ++victim)
+        for (int victim = 0; victim < 7; ++victim)
           for (int attacked = 0; attacked < 2; ++attacked)
             for (int recapture = 0; recapture < 2; ++recapture)
               square[ti][cls][victim][attacked][recapture] = static_cast<std::int16_t>(
