@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "common/hash.h"
+
 namespace pgnarc::detail::model {
 
 FrequencyKey frequency_key(const Position& pos, const History& history) {
@@ -45,13 +47,7 @@ std::uint32_t FrequencyCache::frequencies(const Position& pos, const PieceTarget
                                           std::uint32_t* freq) {
   if (t.total > kMovesKept) return model::frequencies(pos, t, history, freq);
   const FrequencyKey key = frequency_key(pos, history);
-  std::uint64_t h = key.white * 0x9E3779B97F4A7C15ull;
-  for (Bitboard b : key.by_type) h = (h ^ b) * 0xC2B2AE3D27D4EB4Full;
-  std::uint64_t rest;
-  std::memcpy(&rest, &key.side, sizeof rest);
-  h = (h ^ rest) * 0x165667B19E3779F9ull;
-  std::memcpy(&rest, &key.fullmove, sizeof rest);
-  h = (h ^ rest) * 0x9E3779B97F4A7C15ull;
+  const std::uint64_t h = hash64(std::string_view(reinterpret_cast<const char*>(&key), sizeof key));
   Slot& s = slots_[(h >> 40) & mask_];
   if (s.used && s.moves == t.total && std::memcmp(&s.key, &key, sizeof key) == 0) {
     for (int i = 0; i < t.total; ++i) freq[i] = s.freq[i];
@@ -68,7 +64,8 @@ std::uint32_t FrequencyCache::frequencies(const Position& pos, const PieceTarget
 }
 
 std::uint32_t remembered_frequencies(const Position& pos, const PieceTargets& t, const History& history,
-                                     std::uint32_t* freq) {
+                                     std::uint64_t ply, std::uint32_t* freq) {
+  if (ply >= kPliesRemembered) return frequencies(pos, t, history, freq);
   static thread_local FrequencyCache cache(8192);
   return cache.frequencies(pos, t, history, freq);
 }

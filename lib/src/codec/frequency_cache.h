@@ -45,12 +45,12 @@ class FrequencyCache {
   unsigned mask_;
 };
 
-// The same through this thread's cache (8192 positions), for the first kPliesRemembered plies of
-// a line: 97% of TWIC's positions met again and 99.7% of lichess 2016's are among those plies
-// (the later plies of a game reach positions no other game does, and would push the openings
-// out).
+// model::frequencies() of a position at `ply` of a line (plies played in it before), through
+// this thread's cache (8192 positions) for the first kPliesRemembered plies: 97% of TWIC's
+// positions met again and 99.7% of lichess 2016's are among those plies (the later plies of a
+// game reach positions no other game does, and would push the openings out).
 inline constexpr std::uint64_t kPliesRemembered = 20;
 std::uint32_t remembered_frequencies(const Position& pos, const PieceTargets& t, const History& history,
-                                     std::uint32_t* freq);
+                                     std::uint64_t ply, std::uint32_t* freq);
 
 }  // namespace pgnarc::detail::model

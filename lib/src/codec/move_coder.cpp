@@ -29,11 +29,9 @@ void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Positi
   out.total = 0;
   if (!ends && n <= 1) return;
   // (With no move, only the end: a line of unknown length.)
-  // (Positions met again are nearly all of the first plies of a line: openings repeat.)
-  const std::uint32_t moves = n == 0 ? 0
-                              : ply < model::kPliesRemembered && weights == model::kWeights.data()
-                                  ? model::remembered_frequencies(pos, t, h, out.freq)
-                                  : model::frequencies(pos, t, h, out.freq, weights);
+  const std::uint32_t moves = n == 0                               ? 0
+                              : weights == model::kWeights.data() ? model::remembered_frequencies(pos, t, h, ply, out.freq)
+                                                                  : model::frequencies(pos, t, h, out.freq, weights);
   if (ends) out.end = end_frequency(moves, ply, hazard);
   out.total = moves + out.end;
 }
@@ -58,8 +56,7 @@ void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const mo
     PieceTargets t;
     generate_targets(at.pos, t);
     assert(t.total == n);
-    moves = ply < model::kPliesRemembered ? model::remembered_frequencies(at.pos, t, at.history, out.freq)
-                                          : model::frequencies(at.pos, t, at.history, out.freq);
+    moves = model::remembered_frequencies(at.pos, t, at.history, ply, out.freq);
   } else if (n > 0) {
     moves = model::zh::frequencies(at.pos, list, at.history, out.freq);
   }
