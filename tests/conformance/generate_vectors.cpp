@@ -79,6 +79,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   o.threads = 1;
   o.block_games = block_games;
   o.block_bytes = 256 * 1024;  // the conformance settings, whatever the library's default
+  o.moves = MoveCoding::kMax;  // the conformance settings' coder; vectors of others say so
   return o;
 }
 
@@ -109,7 +110,8 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   write("valid/" + name + ".pgn", unpack(pga));
   std::string settings;
   if (block_games != 4096) settings = "block-games=" + std::to_string(block_games);
-  if (moves == MoveCoding::kUniform) settings += (settings.empty() ? "" : ",") + std::string("moves=uniform");
+  if (moves != MoveCoding::kMax)
+    settings += (settings.empty() ? "" : ",") + std::string(moves == MoveCoding::kUniform ? "moves=uniform" : "moves=fast");
   if (variant != Variant::kStandard) {
     std::string v = variant_name(variant);
     for (char& c : v) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -1208,8 +1210,8 @@ void invalid_record_vectors() {
                    "block layout 2 (not defined): refused as unsupported");
     invalid_vector("unknown_codec", edit_block(tagged, [](std::string& b) { b[4] = 4; }), "Unsupported", "BLOCK-1",
                    "a block of move codec 4 (not defined in 1.0): refused as unsupported");
-    invalid_vector("unknown_move_coder", edit_block(tagged, [](std::string& b) { b[7] = 2; }), "Unsupported", "BLOCK-1",
-                   "a block of move coder 2 (not defined): refused as unsupported");
+    invalid_vector("unknown_move_coder", edit_block(tagged, [](std::string& b) { b[7] = 3; }), "Unsupported", "BLOCK-1",
+                   "a block of move coder 3 (not defined): refused as unsupported");
   }
   {
     // The game directory (9.3.1) of 17 games: three entries of 8, 8 and 1 games. The structure

@@ -253,7 +253,10 @@ std::uint32_t frequencies_with(const Position& pos, const PieceTargets& t, const
   return model::frequencies_of_scores(score, t.total, freq);
 }
 
+}  // namespace
+
 #if PGNARC_HAVE_V3
+namespace {
 struct PextSliders {
   PGNARC_V3_TARGET static Bitboard bishop(const AttackTables& T, Square s, Bitboard occ) {
     return pext_bishop_attacks(T, s, occ);
@@ -262,20 +265,19 @@ struct PextSliders {
     return pext_rook_attacks(T, s, occ);
   }
 };
+}  // namespace
 
-PGNARC_V3_TARGET __attribute__((flatten)) std::uint32_t scores_v3(const Position& pos, const PieceTargets& t,
+PGNARC_V3_TARGET __attribute__((flatten)) std::uint32_t model_frequencies_v3(const Position& pos, const PieceTargets& t,
                                                                        const History& history, std::uint32_t* freq,
                                                                        const std::int8_t* weights) {
   return frequencies_with<PextSliders>(pos, t, history, freq, weights);
 }
 #endif
 
-std::uint32_t scores_base(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
-                               const std::int8_t* weights) {
+std::uint32_t model_frequencies_base(const Position& pos, const PieceTargets& t, const History& history,
+                                     std::uint32_t* freq, const std::int8_t* weights) {
   return frequencies_with<model::LineSliders>(pos, t, history, freq, weights);
 }
-
-}  // namespace
 
 template void compute_facts<model::LineSliders>(const Position&, const History&, Facts&);
 
@@ -283,9 +285,9 @@ std::uint32_t model_frequencies(const Position& pos, const PieceTargets& t, cons
                                 std::uint32_t* freq, const std::int8_t* weights) {
 #if PGNARC_HAVE_V3
   static const bool v3 = v3_generator_supported();
-  if (v3) return scores_v3(pos, t, history, freq, weights);
+  if (v3) return model_frequencies_v3(pos, t, history, freq, weights);
 #endif
-  return scores_base(pos, t, history, freq, weights);
+  return model_frequencies_base(pos, t, history, freq, weights);
 }
 
 std::uint32_t model_frequencies_reference(const Position& pos, const PieceTargets& t, const History& history,

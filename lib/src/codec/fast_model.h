@@ -229,6 +229,15 @@ inline void enumerate_features(const Position& pos, const PieceTargets& t, const
 std::uint32_t model_frequencies(const Position& pos, const PieceTargets& t, const History& history,
                                 std::uint32_t* freq, const std::int8_t* weights = kWeights.data());
 
+// The builds behind model_frequencies: for every CPU, and for x86-64-v3 (PEXT slider lookups),
+// which model_frequencies runs where the CPU can. The same frequencies (a test holds them so).
+std::uint32_t model_frequencies_base(const Position& pos, const PieceTargets& t, const History& history,
+                                     std::uint32_t* freq, const std::int8_t* weights);
+#if PGNARC_HAVE_V3
+std::uint32_t model_frequencies_v3(const Position& pos, const PieceTargets& t, const History& history,
+                                   std::uint32_t* freq, const std::int8_t* weights);
+#endif
+
 // The same, by the plain enumeration (every feature added one by one), for the tests.
 std::uint32_t model_frequencies_reference(const Position& pos, const PieceTargets& t, const History& history,
                                           std::uint32_t* freq, const std::int8_t* weights = kWeights.data());
