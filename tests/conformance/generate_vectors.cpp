@@ -361,6 +361,35 @@ void encode_vectors() {
   encode_vector("moves_only_uniform", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n1. d4 d5 0-1\n\n*\n", "MOVE-SYM-2",
                 "games of moves only with the uniform coder, one of no moves: codewords one after the other",
                 4096, MoveCoding::kUniform);
+  // The fast model (format 1.2: blocks of move coder 2).
+  encode_vector("fast_book_and_model",
+                "[Event \"book then model\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 "
+                "8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 "
+                "17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 20. Nbd2 Nxd6 21. Nc4 Nxc4 22. Bxc4 Nb6 23. Ne5 Rae8 "
+                "24. Bxf7+ Rxf7 25. Nxf7 Rxe1+ 26. Qxe1 Kxf7 27. Qe3 Qg5 28. Qxg5 hxg5 29. b3 Ke6 30. a3 Kd6 1/2-1/2\n\n"
+                "[Event \"transposed\"]\n\n1. Nf3 Nf6 2. c4 e6 3. Nc3 d5 4. d4 Be7 5. Bg5 O-O 6. e3 h6 7. Bh4 b6 *\n",
+                "MOVE-CODER-1 FAST-MODEL-1 FAST-MODEL-2",
+                "two games with the fast model: the opening book's positions (one reached by a transposition), then "
+                "the model's features to the end", 4096, MoveCoding::kFast);
+  encode_vector("fast_features",
+                "[FEN \"r3k2r/1P4P1/8/2pP4/8/8/p6p/R3K2R w KQkq c6 0 1\"]\n\n1. dxc6 O-O-O 2. O-O axb1=N 3. bxa8=Q+ Kc7 "
+                "4. gxh8=R hxg1=Q+ 5. Kxg1 Nd2 6. c7 Kxc7 7. Qa5+ Kd6 8. Rh6+ Ke5 9. Qc3+ Nd4 10. Re1+ Kf5 "
+                "11. Rf6+ Kg4 12. Qxd2 *\n\n"
+                "[Event \"null move, check\"]\n\n1. e4 e5 2. Qh5 -- 3. Qxf7+ Kxf7 4. Bc4+ d5 5. Bxd5+ Kf6 *\n",
+                "MOVE-CODER-1 FAST-MODEL-1",
+                "the fast model out of the book: en passant, castling both ways, promotions (with capture and check), "
+                "discovered and direct checks, a null move that forgets the history", 4096, MoveCoding::kFast);
+  encode_vector("fast_chess960", "[Variant \"Chess960\"]\n[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n\n"
+                "9. g3 Nd5 10. O-O Ne3 11. Rf2 O-O *\n",
+                "MOVE-CODER-1 FAST-MODEL-1", "Chess960 under the fast model: castling with the rook's square", 4096,
+                MoveCoding::kFast);
+  encode_vector("fast_variants",
+                "[Variant \"Three-check\"]\n\n1. e4 e5 2. Bc4 Nf6 3. Bxf7+ Kxf7 4. Qh5+ g6 5. Qxe5 Bb4 6. Qxb8 *\n\n"
+                "[Variant \"King of the Hill\"]\n\n1. e4 e5 2. Ke2 Ke7 3. Ke3 Ke6 4. d4 d5 5. exd5+ Kxd5 *\n\n"
+                "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. Nf3 N@e4 5. Nxe4 Qe5 6. P@d3 *\n",
+                "MOVE-CODER-1 FAST-MODEL-1",
+                "variants in a block of the fast model (codec 7): three-check and king of the hill under the fast model "
+                "(no book), crazyhouse under the crazyhouse model", 4096, MoveCoding::kFast);
   encode_vector("zero_plies", "[Event \"tags only\"]\n[Result \"*\"]\n\n*\n", "MOVE-SYM-2 TAGS-1", "one game of zero plies");
   encode_vector("promotions", "[FEN \"7k/PPPP4/8/8/8/8/4pppp/K7 w - - 0 1\"]\n\n1. a8=N e1=Q+ 2. Ka2 f1=B 3. b8=B g1=R "
                 "4. c8=R+ Kh7 5. d8=Q h1=N *\n", "MOVE-ORDER-1 START-1", "promotions to every piece, both colours");

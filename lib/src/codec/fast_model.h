@@ -87,7 +87,13 @@ struct Offsets {
   int combined;  // ((phase * 3 + their wing) * 3 + our wing) * kTypes * 64
   int wing, own;  // added to a To feature: its ToByKing and ToByOwnKing features
 };
-Offsets offsets_of(const Facts& f);
+inline Offsets offsets_of(const Facts& f) {
+  Offsets o;
+  o.combined = ((f.phase * 3 + f.their_wing) * 3 + f.our_wing) * kTypes * 64;
+  o.wing = kToByKing + f.their_wing * kTypes * 64 - kTo - f.phase * kTypes * 64;
+  o.own = kToByOwnKing + f.our_wing * kTypes * 64 - kTo - f.phase * kTypes * 64;
+  return o;
+}
 
 template <PieceType kType, class Sliders, class Sink>
 inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts& f, const Offsets& o, Sink& sink,
