@@ -1,5 +1,6 @@
 // The move model's per-position facts and frequencies (move_model.h).
 #include "codec/move_model.h"
+#include "codec/scores_v3.h"
 
 namespace pgnarc::detail::model {
 
@@ -438,7 +439,7 @@ struct CombinedScoreSink {
   }
 };
 
-template <class Sliders>
+template <class Sliders, bool kV3 = false>
 std::uint32_t frequencies_with(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                                const std::int8_t* weights) {
   PlyFacts f;
@@ -454,6 +455,9 @@ std::uint32_t frequencies_with(const Position& pos, const PieceTargets& t, const
     enumerate_features<Sliders>(pos, t, f, sink);
     sink.flush();
   }
+#if PGNARC_HAVE_V3
+  if constexpr (kV3) return frequencies_of_scores_v3(score, t.total, freq);
+#endif
   return frequencies_of_scores(score, t.total, freq);
 }
 
@@ -494,7 +498,7 @@ std::uint32_t frequencies_reference(const Position& pos, const PieceTargets& t, 
 PGNARC_V3_TARGET __attribute__((flatten)) std::uint32_t frequencies_v3(const Position& pos, const PieceTargets& t,
                                                                        const History& history, std::uint32_t* freq,
                                                                        const std::int8_t* weights) {
-  return frequencies_with<PextSliders>(pos, t, history, freq, weights);
+  return frequencies_with<PextSliders, true>(pos, t, history, freq, weights);
 }
 #endif
 
