@@ -1208,8 +1208,8 @@ void invalid_record_vectors() {
                    "block layout 2 (not defined): refused as unsupported");
     invalid_vector("unknown_codec", edit_block(tagged, [](std::string& b) { b[4] = 4; }), "Unsupported", "BLOCK-1",
                    "a block of move codec 4 (not defined in 1.0): refused as unsupported");
-    invalid_vector("unknown_move_coder", edit_block(tagged, [](std::string& b) { b[7] = 2; }), "Unsupported", "BLOCK-1",
-                   "a block of move coder 2 (not defined): refused as unsupported");
+    invalid_vector("unknown_move_coder", edit_block(tagged, [](std::string& b) { b[7] = 3; }), "Unsupported", "BLOCK-1",
+                   "a block of move coder 3 (not defined in 1.2): refused as unsupported");
   }
   {
     // The game directory (9.3.1) of 17 games: three entries of 8, 8 and 1 games. The structure
