@@ -629,7 +629,7 @@ class Block:
                 f"section count {data[5]}")
         if data[6] != 1:
             raise unsupported("BLOCK-1", w, f"unknown layout {data[6]}")
-        if data[7] > 1:
+        if data[7] > 2:                  # 0 uniform, 1 model, 2 fast (format 1.2)
             raise unsupported("BLOCK-1", w, f"unknown move coder {data[7]}")
         self.coder = data[7]
         self.games = u32(data, 8)
