@@ -368,7 +368,7 @@ void encode_vectors() {
                 "17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 20. Nbd2 Nxd6 21. Nc4 Nxc4 22. Bxc4 Nb6 23. Ne5 Rae8 "
                 "24. Bxf7+ Rxf7 25. Nxf7 Rxe1+ 26. Qxe1 Kxf7 27. Qe3 Qg5 28. Qxg5 hxg5 29. b3 Ke6 30. a3 Kd6 1/2-1/2\n\n"
                 "[Event \"transposed\"]\n\n1. Nf3 Nf6 2. c4 e6 3. Nc3 d5 4. d4 Be7 5. Bg5 O-O 6. e3 h6 7. Bh4 b6 *\n",
-                "MOVE-CODER-1 FAST-MODEL-1 FAST-MODEL-2",
+                "MOVE-CODER-1 FAST-MODEL-1 FAST-MODEL-2 FAST-BOOK-1 FAST-BOOK-2 FAST-BOOK-3",
                 "two games with the fast model: the opening book's positions (one reached by a transposition), then "
                 "the model's features to the end", 4096, MoveCoding::kFast);
   encode_vector("fast_features",
@@ -376,12 +376,12 @@ void encode_vectors() {
                 "4. gxh8=R hxg1=Q+ 5. Kxg1 Nd2 6. c7 Kxc7 7. Qa5+ Kd6 8. Rh6+ Ke5 9. Qc3+ Nd4 10. Re1+ Kf5 "
                 "11. Rf6+ Kg4 12. Qxd2 *\n\n"
                 "[Event \"null move, check\"]\n\n1. e4 e5 2. Qh5 -- 3. Qxf7+ Kxf7 4. Bc4+ d5 5. Bxd5+ Kf6 *\n",
-                "MOVE-CODER-1 FAST-MODEL-1",
+                "MOVE-CODER-1 FAST-MODEL-1 FAST-MODEL-2",
                 "the fast model out of the book: en passant, castling both ways, promotions (with capture and check), "
                 "discovered and direct checks, a null move that forgets the history", 4096, MoveCoding::kFast);
   encode_vector("fast_chess960", "[Variant \"Chess960\"]\n[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n\n"
                 "9. g3 Nd5 10. O-O Ne3 11. Rf2 O-O *\n",
-                "MOVE-CODER-1 FAST-MODEL-1", "Chess960 under the fast model: castling with the rook's square", 4096,
+                "MOVE-CODER-1 FAST-MODEL-1 FAST-MODEL-2 FAST-BOOK-2", "Chess960 under the fast model: castling with the rook's square", 4096,
                 MoveCoding::kFast);
   encode_vector("fast_variants",
                 "[Variant \"Three-check\"]\n\n1. e4 e5 2. Bc4 Nf6 3. Bxf7+ Kxf7 4. Qh5+ g6 5. Qxe5 Bb4 6. Qxb8 *\n\n"
@@ -1240,7 +1240,7 @@ void invalid_record_vectors() {
     invalid_vector("unknown_codec", edit_block(tagged, [](std::string& b) { b[4] = 4; }), "Unsupported", "BLOCK-1",
                    "a block of move codec 4 (not defined in 1.0): refused as unsupported");
     invalid_vector("unknown_move_coder", edit_block(tagged, [](std::string& b) { b[7] = 3; }), "Unsupported", "BLOCK-1",
-                   "a block of move coder 3 (not defined): refused as unsupported");
+                   "a block of move coder 3 (not defined in 1.2): refused as unsupported");
   }
   {
     // The game directory (9.3.1) of 17 games: three entries of 8, 8 and 1 games. The structure
