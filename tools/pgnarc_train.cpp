@@ -883,8 +883,9 @@ int train_fast(const std::vector<Input>& inputs, int epochs, std::uint64_t min_g
       },
       held_out);
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  std::fprintf(stderr, "%d weights fitted %s in %.0f s (%llu in-book plies left out)\n", fast::kFeatures,
-               fit_in_book ? "on every ply" : "outside the book", seconds, static_cast<unsigned long long>(skipped));
+  std::fprintf(stderr, "%d weights fitted %s in %.0f s (%llu in-book plies an epoch left out)\n", fast::kFeatures,
+               fit_in_book ? "on every ply" : "outside the book", seconds,
+               static_cast<unsigned long long>(skipped / static_cast<std::uint64_t>(std::max(epochs, 1))));
   const std::vector<std::int8_t> q = quantize(tr.w);
   // "library" is fast::frequencies with the compiled tables: the same as "fast+book" once the
   // written tables are built in.
