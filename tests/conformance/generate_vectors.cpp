@@ -372,21 +372,21 @@ void encode_vectors() {
                 "two games with the fast model: the opening book's positions (one reached by a transposition), then "
                 "the model's features to the end", 4096, MoveCoding::kFast);
   encode_vector("fast_features",
-                "[FEN \"r3k2r/1P4P1/8/2pP4/8/8/p6p/R3K2R w KQkq c6 0 1\"]\n\n1. dxc6 O-O-O 2. O-O axb1=N 3. bxa8=Q+ Kc7 "
-                "4. gxh8=R hxg1=Q+ 5. Kxg1 Nd2 6. c7 Kxc7 7. Qa5+ Kd6 8. Rh6+ Ke5 9. Qc3+ Nd4 10. Re1+ Kf5 "
-                "11. Rf6+ Kg4 12. Qxd2 *\n\n"
+                "[FEN \"r3k2r/pP4pp/8/2pP4/8/8/P5PP/R3K2R w KQkq c6 0 1\"]\n\n1. dxc6 O-O 2. O-O-O Rfb8 3. c7 Rxb7 "
+                "4. c8=Q+ Kf7 5. Qxa8 Rb1+ 6. Kxb1 *\n\n"
                 "[Event \"null move, check\"]\n\n1. e4 e5 2. Qh5 -- 3. Qxf7+ Kxf7 4. Bc4+ d5 5. Bxd5+ Kf6 *\n",
                 "MOVE-CODER-1 FAST-MODEL-1 FAST-MODEL-2",
-                "the fast model out of the book: en passant, castling both ways, promotions (with capture and check), "
-                "discovered and direct checks, a null move that forgets the history", 4096, MoveCoding::kFast);
-  encode_vector("fast_chess960", "[Variant \"Chess960\"]\n[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n\n"
-                "9. g3 Nd5 10. O-O Ne3 11. Rf2 O-O *\n",
+                "the fast model out of the book: en passant, castling on both wings, a promotion with check, "
+                "captures and checks, a null move that forgets the history", 4096, MoveCoding::kFast);
+  encode_vector("fast_chess960",
+                "[Variant \"Chess960\"]\n[FEN \"nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRN w GBgb - 0 1\"]\n\n"
+                "1. g3 g6 2. O-O O-O 3. f4 f5 4. Nf2 Nf7 *\n",
                 "MOVE-CODER-1 FAST-MODEL-1 FAST-MODEL-2 FAST-BOOK-2", "Chess960 under the fast model: castling with the rook's square", 4096,
                 MoveCoding::kFast);
   encode_vector("fast_variants",
-                "[Variant \"Three-check\"]\n\n1. e4 e5 2. Bc4 Nf6 3. Bxf7+ Kxf7 4. Qh5+ g6 5. Qxe5 Bb4 6. Qxb8 *\n\n"
+                "[Variant \"Three-check\"]\n\n1. e4 e5 2. Bc4 Nf6 3. Bxf7+ Kxf7 4. Qh5+ g6 5. Qxe5 Bb4 6. Qxc7 *\n\n"
                 "[Variant \"King of the Hill\"]\n\n1. e4 e5 2. Ke2 Ke7 3. Ke3 Ke6 4. d4 d5 5. exd5+ Kxd5 *\n\n"
-                "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. Nf3 N@e4 5. Nxe4 Qe5 6. P@d3 *\n",
+                "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. Nf3 P@e4 5. Nxe4 Qe5 6. P@d3 *\n",
                 "MOVE-CODER-1 FAST-MODEL-1",
                 "variants in a block of the fast model (codec 7): three-check and king of the hill under the fast model "
                 "(no book), crazyhouse under the crazyhouse model", 4096, MoveCoding::kFast);
