@@ -869,7 +869,7 @@ int train_fast(const std::vector<Input>& inputs, int epochs, std::uint64_t min_g
         replay(g, [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
           if (!fit_in_book && book.find(pos)) return void(++skipped);
           fast::Facts f;
-          fast::compute_facts<model::LineSliders>(pos, h, f);
+          model::compute_facts(pos, h, f);
           sink.o = fast::offsets_of(f);
           fast::enumerate_features<model::LineSliders>(pos, t, f, sink);
           tr.lists.clear();

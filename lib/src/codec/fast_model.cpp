@@ -5,170 +5,11 @@
 #include <cstring>
 #include <vector>
 
+#include "codec/model_facts.h"
 #include "codec/scores_v3.h"
 #include "common/hash.h"
 
 namespace pgnarc::detail::fast {
-
-namespace {
-
-void pawn_attacks_by_side(Bitboard pawns, Color c, Bitboard out[2]) {
-  const Bitboard not_a = ~file_bb(0), not_h = ~file_bb(7);
-  if (c == kWhite) {
-    out[0] = (pawns & not_a) << 7;
-    out[1] = (pawns & not_h) << 9;
-  } else {
-    out[0] = (pawns & not_a) >> 9;
-    out[1] = (pawns & not_h) >> 7;
-  }
-}
-
-void knight_attacks_by_jump(Bitboard knights, Bitboard out[8]) {
-  const Bitboard not_a = ~file_bb(0), not_h = ~file_bb(7);
-  const Bitboard not_ab = ~(file_bb(0) | file_bb(1)), not_gh = ~(file_bb(6) | file_bb(7));
-  out[0] = (knights & not_h) << 17;
-  out[1] = (knights & not_a) << 15;
-  out[2] = (knights & not_gh) << 10;
-  out[3] = (knights & not_ab) << 6;
-  out[4] = (knights & not_a) >> 17;
-  out[5] = (knights & not_h) >> 15;
-  out[6] = (knights & not_ab) >> 10;
-  out[7] = (knights & not_gh) >> 6;
-}
-
-int wing_of(Square king) { return king == kNoSquare ? 1 : file_of(king) < 3 ? 0 : file_of(king) < 5 ? 1 : 2; }
-
-}  // namespace
-
-template <class Sliders>
-void compute_facts(const Position& pos, const History& history, Facts& f) {
-  const AttackTables& T = attack_tables();
-  const Color us = pos.side_to_move(), them = ~us;
-  const Bitboard occ = pos.occupied();
-  f.us = us;
-  f.flip = us == kWhite ? 0 : 56;
-  f.occ = occ;
-  int material = 0;
-  for (Color c : {kWhite, kBlack})
-    material += popcount(pos.pieces(c, kKnight)) + popcount(pos.pieces(c, kBishop)) +
-                2 * popcount(pos.pieces(c, kRook)) + 4 * popcount(pos.pieces(c, kQueen));
-  const int move = pos.fullmove_number();
-  f.phase = material >= 20 && move <= 10   ? 0
-            : material >= 20 && move <= 20 ? 1
-            : material >= 16               ? 2
-            : material >= 8                ? 3
-                                           : 4;
-  f.our_king = pos.king_square(us);
-  f.their_king = pos.king_square(them);
-  Bitboard pawn_att[2][2], knight_att[2][8];
-  for (Color c : {kWhite, kBlack}) {
-    pawn_attacks_by_side(pos.pieces(c, kPawn), c, pawn_att[c]);
-    knight_attacks_by_jump(pos.pieces(c, kKnight), knight_att[c]);
-  }
-  Bitboard by_type[7] = {};
-  by_type[kPawn] = pawn_att[them][0] | pawn_att[them][1];
-  for (Bitboard a : knight_att[them]) by_type[kKnight] |= a;
-  for (int t = kBishop; t <= kKing; ++t)
-    for (Bitboard b = pos.pieces(them, static_cast<PieceType>(t)); b;)
-      by_type[t] |= model::piece_attacks<Sliders>(T, static_cast<PieceType>(t), them, pop_lsb(b), occ);
-  f.their_attacks = by_type[kPawn] | by_type[kKnight] | by_type[kBishop] | by_type[kRook] | by_type[kQueen] |
-                    by_type[kKing];
-  f.attacked_lower[kNoPieceType] = 0;
-  f.attacked_lower[kPawn] = 0;
-  f.attacked_lower[kKnight] = f.attacked_lower[kBishop] = by_type[kPawn];
-  f.attacked_lower[kRook] = by_type[kPawn] | by_type[kKnight] | by_type[kBishop];
-  f.attacked_lower[kQueen] = f.attacked_lower[kRook] | by_type[kRook];
-  f.attacked_lower[kKing] = f.their_attacks;
-  Bitboard once = 0, twice = 0;
-  auto add = [&](Bitboard a) {
-    twice |= once & a;
-    once |= a;
-  };
-  add(pawn_att[us][0]);
-  add(pawn_att[us][1]);
-  for (Bitboard a : knight_att[us]) add(a);
-  for (int t = kBishop; t <= kKing; ++t)
-    for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)); b;)
-      add(model::piece_attacks<Sliders>(T, static_cast<PieceType>(t), us, pop_lsb(b), occ));
-  f.our_once = once;
-  f.our_twice = twice;
-  f.in_check = f.our_king != kNoSquare && (f.their_attacks >> f.our_king & 1);
-  const Square k = f.their_king;
-  f.discoverers = 0;
-  for (Bitboard& c : f.check_squares) c = 0;
-  if (k != kNoSquare) {
-    f.check_squares[kPawn] = T.pawn[them][k];
-    f.check_squares[kKnight] = T.knight[k];
-    f.check_squares[kBishop] = Sliders::bishop(T, k, occ);
-    f.check_squares[kRook] = Sliders::rook(T, k, occ);
-    f.check_squares[kQueen] = f.check_squares[kBishop] | f.check_squares[kRook];
-    const Bitboard rq = pos.pieces(us, kRook) | pos.pieces(us, kQueen);
-    const Bitboard bq = pos.pieces(us, kBishop) | pos.pieces(us, kQueen);
-    for (Bitboard s = (T.rook_rays[k] & rq) | (T.bishop_rays[k] & bq); s;) {
-      const Bitboard between = T.between[k][pop_lsb(s)] & occ;
-      if (between && !more_than_one(between)) f.discoverers |= between & pos.pieces(us);
-    }
-  }
-  const Bitboard their_pieces = pos.pieces(them) & ~pos.pieces(them, kKing);
-  f.undefended = their_pieces & ~f.their_attacks;
-  f.higher[kQueen] = f.higher[kKing] = 0;
-  f.higher[kRook] = pos.pieces(them, kQueen);
-  f.higher[kKnight] = f.higher[kBishop] = f.higher[kRook] | pos.pieces(them, kRook);
-  f.higher[kPawn] = f.higher[kKnight] | pos.pieces(them, kKnight) | pos.pieces(them, kBishop);
-  f.higher[kNoPieceType] = f.higher[kPawn] | pos.pieces(them, kPawn);
-  f.last_to = history.last_to;
-  f.our_last_from = history.our_last_from;
-  f.our_last_to = history.our_last_to;
-  f.last_captured = history.last_captured;
-  f.last_type = history.last_type;
-  const Bitboard their_pawns = pos.pieces(them, kPawn);
-  {
-    const Bitboard pushed = (them == kWhite ? their_pawns << 8 : their_pawns >> 8) & ~occ;
-    const Bitboard kicks = them == kWhite ? ((pushed << 7) & ~file_bb(7)) | ((pushed << 9) & ~file_bb(0))
-                                          : ((pushed >> 9) & ~file_bb(7)) | ((pushed >> 7) & ~file_bb(0));
-    f.pawn_kicks = kicks & ~by_type[kPawn];
-  }
-  f.last_attacks = 0;
-  if (history.last_to != kNoSquare) {
-    const Piece p = pos.piece_on(history.last_to);
-    if (p != kNoPiece && color_of(p) == them)
-      f.last_attacks = model::piece_attacks<Sliders>(T, type_of(p), them, history.last_to, occ);
-  }
-  {
-    // The squares behind an enemy pawn (from its side), on its file or a next one.
-    Bitboard behind = their_pawns;
-    if (us == kWhite) {
-      for (int i = 0; i < 3; ++i) behind |= behind >> (8 << i);
-      behind >>= 8;
-    } else {
-      for (int i = 0; i < 3; ++i) behind |= behind << (8 << i);
-      behind <<= 8;
-    }
-    f.pawn_span = behind | ((behind & ~file_bb(0)) >> 1) | ((behind & ~file_bb(7)) << 1);
-  }
-  {
-    // Our two most valuable pieces en prise: attacked by a piece worth less, or attacked and
-    // not defended; queens first, then rooks, minors, pawns, each type by square.
-    static constexpr int kClassOfType[7] = {0, 1, 2, 2, 3, 4, 0};
-    int n = 0;
-    f.hanging_square[0] = f.hanging_square[1] = kNoSquare;
-    f.hanging_class[0] = f.hanging_class[1] = 0;
-    for (int t = kQueen; t >= kPawn && n < 2; --t)
-      for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)) & (f.attacked_lower[t] | (f.their_attacks & ~once));
-           b && n < 2; ++n) {
-        f.hanging_square[n] = pop_lsb(b);
-        f.hanging_class[n] = kClassOfType[t];
-      }
-  }
-  f.their_wing = wing_of(f.their_king);
-  f.our_wing = wing_of(f.our_king);
-  f.their_queens = pos.pieces(them, kQueen);
-  f.their_rooks = pos.pieces(them, kRook);
-  f.their_minors = pos.pieces(them, kKnight) | pos.pieces(them, kBishop);
-  f.castle_rooks = 0;
-  for (CastleSide side : {kKingSide, kQueenSide})
-    if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= bb(r);
-}
 
 namespace {
 
@@ -231,17 +72,17 @@ template <class Sliders, bool kV3 = false>
 std::uint32_t frequencies_with(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                                const std::int8_t* weights) {
   Facts f;
-  compute_facts<Sliders>(pos, history, f);
+  model::compute_facts<Sliders>(pos, history, f);
   int slots[kMaxLegalMoves + 1];
   int* const score = slots + 1;
   if (weights == kWeights.data()) {
     static const CombinedTable table(kWeights.data());
     CombinedSink sink{weights, table.sum.data(), slots, score};
-    enumerate_features<Sliders>(pos, t, f, sink);
+    fast::enumerate_features<Sliders>(pos, t, f, sink);
     sink.flush();
   } else {
     PlainSink sink{weights, offsets_of(f), slots, score};
-    enumerate_features<Sliders>(pos, t, f, sink);
+    fast::enumerate_features<Sliders>(pos, t, f, sink);
     sink.flush();
   }
 #if PGNARC_HAVE_V3
@@ -253,21 +94,11 @@ std::uint32_t frequencies_with(const Position& pos, const PieceTargets& t, const
 }  // namespace
 
 #if PGNARC_HAVE_V3
-namespace {
-struct PextSliders {
-  PGNARC_V3_TARGET static Bitboard bishop(const AttackTables& T, Square s, Bitboard occ) {
-    return pext_bishop_attacks(T, s, occ);
-  }
-  PGNARC_V3_TARGET static Bitboard rook(const AttackTables& T, Square s, Bitboard occ) {
-    return pext_rook_attacks(T, s, occ);
-  }
-};
-}  // namespace
 
 PGNARC_V3_TARGET __attribute__((flatten)) std::uint32_t model_frequencies_v3(const Position& pos, const PieceTargets& t,
                                                                        const History& history, std::uint32_t* freq,
                                                                        const std::int8_t* weights) {
-  return frequencies_with<PextSliders, true>(pos, t, history, freq, weights);
+  return frequencies_with<model::PextSliders, true>(pos, t, history, freq, weights);
 }
 #endif
 
@@ -276,7 +107,6 @@ std::uint32_t model_frequencies_base(const Position& pos, const PieceTargets& t,
   return frequencies_with<model::LineSliders>(pos, t, history, freq, weights);
 }
 
-template void compute_facts<model::LineSliders>(const Position&, const History&, Facts&);
 
 std::uint32_t model_frequencies(const Position& pos, const PieceTargets& t, const History& history,
                                 std::uint32_t* freq, const std::int8_t* weights) {
@@ -290,11 +120,11 @@ std::uint32_t model_frequencies(const Position& pos, const PieceTargets& t, cons
 std::uint32_t model_frequencies_reference(const Position& pos, const PieceTargets& t, const History& history,
                                           std::uint32_t* freq, const std::int8_t* weights) {
   Facts f;
-  compute_facts<model::LineSliders>(pos, history, f);
+  model::compute_facts<model::LineSliders>(pos, history, f);
   int slots[kMaxLegalMoves + 1];
   int* const score = slots + 1;
   PlainSink sink{weights, offsets_of(f), slots, score};
-  enumerate_features<model::LineSliders>(pos, t, f, sink);
+  fast::enumerate_features<model::LineSliders>(pos, t, f, sink);
   sink.flush();
   return model::frequencies_of_scores(score, t.total, freq);
 }

@@ -58,25 +58,9 @@ extern const std::array<std::int8_t, kFeatures> kWeights;
 // The opening book's bytes (7.8.1; fast_weights.cpp).
 extern const std::span<const std::uint8_t> kBookBytes;
 
-// Facts of a position computed once for all its moves (7.8.2).
-struct Facts {
-  Color us;
-  int flip, phase;
-  bool in_check;
-  Square their_king, our_king;
-  Bitboard occ, their_attacks, attacked_lower[7], our_once, our_twice, check_squares[7], discoverers, higher[7],
-      undefended, last_attacks, pawn_kicks, pawn_span, castle_rooks;
-  Bitboard their_queens, their_rooks, their_minors;
-  Square last_to, our_last_from, our_last_to;
-  bool last_captured;
-  PieceType last_type;
-  Square hanging_square[2];  // our two most valuable pieces en prise (kNoSquare: none)
-  int hanging_class[2];      // their value classes (1 pawn, 2 minor, 3 rook, 4 queen; 0 none)
-  int their_wing, our_wing;  // a king's wing: files a-c 0, d-e (or no king) 1, f-h 2
-};
-
-template <class Sliders>
-void compute_facts(const Position& pos, const History& history, Facts& f);
+// The facts of a position computed once for all its moves: the move model's (7.6.2), of which
+// the fast model reads a part (7.8.2; model::compute_facts).
+using Facts = model::PlyFacts;
 
 // Calls, for each legal move of `t` in canonical order (index i):
 //   sink.piece(from), sink.piece_feature(k)   the moving piece's features, then per move
@@ -88,10 +72,13 @@ struct Offsets {
   int wing, own;  // added to a To feature: its ToByKing and ToByOwnKing features
 };
 inline Offsets offsets_of(const Facts& f) {
+  // (The facts give each king's wing as the move model's feature offset.)
+  const int their_wing = (f.wing_base - model::kToByKing) / (kTypes * 64);
+  const int our_wing = (f.own_wing_base - model::kToByOwnKing) / (kTypes * 64);
   Offsets o;
-  o.combined = ((f.phase * 3 + f.their_wing) * 3 + f.our_wing) * kTypes * 64;
-  o.wing = kToByKing + f.their_wing * kTypes * 64 - kTo - f.phase * kTypes * 64;
-  o.own = kToByOwnKing + f.our_wing * kTypes * 64 - kTo - f.phase * kTypes * 64;
+  o.combined = ((f.phase * 3 + their_wing) * 3 + our_wing) * kTypes * 64;
+  o.wing = kToByKing + their_wing * kTypes * 64 - kTo - f.phase * kTypes * 64;
+  o.own = kToByOwnKing + our_wing * kTypes * 64 - kTo - f.phase * kTypes * 64;
   return o;
 }
 
@@ -219,7 +206,7 @@ inline void enumerate_features(const Position& pos, const PieceTargets& t, const
   auto each = [&]<PieceType kType>() {
     for (Bitboard b = t.movers & pos.pieces(us, kType); b;) {
       const Square from = pop_lsb(b);
-      if (t.to[from]) piece_moves<kType, Sliders>(pos, t, f, o, sink, from, t.to[from], first[from]);
+      if (t.to[from]) fast::piece_moves<kType, Sliders>(pos, t, f, o, sink, from, t.to[from], first[from]);
     }
   };
   each.template operator()<kPawn>();
