@@ -592,30 +592,9 @@ const ModelDoc kFastDoc = {
     "lib/src/codec/fast_weights.cpp holds the same numbers and bytes. The fast model has no end hazard of\n"
     "its own: move coder 2 takes the move model's H ([move-model-tables.md](move-model-tables.md)).\n\n"};
 
-// What identifies a position for the book: the fields fast_model.cpp's reader compares (pieces by
-// type, White's pieces, side to move, en passant square, castling rooks).
-struct BookKey {
-  std::array<std::uint64_t, 8> w{};
-  bool operator==(const BookKey&) const = default;
-};
-struct BookKeyHash {
-  std::size_t operator()(const BookKey& k) const {
-    return hash64(std::string_view(reinterpret_cast<const char*>(k.w.data()), sizeof k.w));
-  }
-};
-
-BookKey book_key(const Position& pos) {
-  BookKey k;
-  for (int t = kPawn; t <= kKing; ++t)
-    k.w[t - kPawn] = pos.pieces(kWhite, static_cast<PieceType>(t)) | pos.pieces(kBlack, static_cast<PieceType>(t));
-  k.w[6] = pos.pieces(kWhite);
-  k.w[7] = static_cast<std::uint64_t>(pos.side_to_move()) | static_cast<std::uint64_t>(pos.ep_square()) << 8 |
-           static_cast<std::uint64_t>(pos.castling_rook(kWhite, kKingSide)) << 16 |
-           static_cast<std::uint64_t>(pos.castling_rook(kWhite, kQueenSide)) << 24 |
-           static_cast<std::uint64_t>(pos.castling_rook(kBlack, kKingSide)) << 32 |
-           static_cast<std::uint64_t>(pos.castling_rook(kBlack, kQueenSide)) << 40;
-  return k;
-}
+using fast::book_key;
+using fast::BookKey;
+using fast::BookKeyHash;
 
 struct BookCounts {
   std::vector<fast::BookEntry> entries;  // ascending index
@@ -644,45 +623,21 @@ void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
   out.push_back(static_cast<std::uint8_t>(v));
 }
 
-// Reads book bytes back as fast_model.cpp's reader does (a node: its entry count, then per entry
-// its index and count * 2 + "child follows", each child right after its entry), independently of
-// it; false where they are malformed (a truncation, an index not of a legal move, a position
-// written twice, bytes left over).
+// Reads book bytes back with the library's reader (fast::read_book) into `nodes`; false where
+// they are malformed, or a node's entries are not in ascending index, or a position is written
+// twice.
 bool read_book(const std::vector<std::uint8_t>& bytes, BookMap& nodes) {
-  std::size_t at = 0;
   bool ok = true;
-  auto varint = [&]() -> std::uint64_t {
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (at >= bytes.size()) return ok = false, 0;
-      const std::uint8_t b = bytes[at++];
-      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    return ok = false, 0;
-  };
-  auto node = [&](auto&& self, const Position& pos) -> void {
-    const std::uint64_t count = varint();
+  const bool read = fast::read_book(bytes, [&](const Position& pos, std::span<const fast::BookEntry> entries) {
     BookCounts own;
-    PieceTargets t;
-    generate_targets(pos, t);
-    for (std::uint64_t e = 0; ok && e < count; ++e) {
-      if (at >= bytes.size()) return void(ok = false);
-      const int index = bytes[at++];
-      const std::uint64_t v = varint();
-      if (index >= t.total || (!own.entries.empty() && index <= own.entries.back().index)) return void(ok = false);
-      own.entries.push_back(fast::BookEntry{static_cast<std::uint8_t>(index), static_cast<std::uint32_t>(v >> 1)});
-      own.games += v >> 1;
-      if (v & 1) {
-        Position next = pos;
-        next.play(move_at_index(pos, t, index));
-        self(self, next);
-      }
+    for (const fast::BookEntry& e : entries) {
+      if (!own.entries.empty() && e.index <= own.entries.back().index) ok = false;
+      own.entries.push_back(e);
+      own.games += e.count;
     }
     if (!nodes.emplace(book_key(pos), std::move(own)).second) ok = false;
-  };
-  if (!bytes.empty()) node(node, Position());
-  return ok && at == bytes.size();
+  });
+  return read && ok;
 }
 
 // The book of the fitted games that start from the standard position: every position of standard

@@ -131,22 +131,9 @@ std::uint32_t model_frequencies_reference(const Position& pos, const PieceTarget
 
 // ---- The opening book.
 
-namespace {
-
-// What identifies a position for the book: its pieces, side to move, castling rights and
-// en passant square (compared byte for byte; a hash only picks the slot).
-struct BookKey {
-  Bitboard by_type[6];
-  Bitboard white;
-  std::uint8_t side, ep;
-  std::uint8_t castle_rook[4];
-  std::uint8_t pad[2];
-};
-static_assert(sizeof(BookKey) == 64);
-
 BookKey book_key(const Position& pos) {
   BookKey k;
-  std::memset(&k, 0, sizeof k);
+  std::memset(&k, 0, sizeof k);  // the padding too: keys are compared as bytes
   for (int t = kPawn; t <= kKing; ++t)
     k.by_type[t - kPawn] = pos.pieces(kWhite, static_cast<PieceType>(t)) | pos.pieces(kBlack, static_cast<PieceType>(t));
   k.white = pos.pieces(kWhite);
@@ -159,94 +146,108 @@ BookKey book_key(const Position& pos) {
   return k;
 }
 
-std::uint64_t hash_of(const BookKey& k) {
+std::size_t BookKeyHash::operator()(const BookKey& k) const {
   return hash64(std::string_view(reinterpret_cast<const char*>(&k), sizeof k));
 }
 
-// The book read from its bytes (7.8.1), its nodes in an open-addressed table by position.
+bool read_book(std::span<const std::uint8_t> bytes,
+               const std::function<void(const Position&, std::span<const BookEntry>)>& visit) {
+  // The nodes in the order the bytes start them (a node before the nodes written among its
+  // entries), each handed over once its entries are read.
+  struct Node {
+    Position pos;
+    std::vector<BookEntry> entries;
+  };
+  std::vector<Node> nodes;
+  std::size_t at = 0;
+  bool ok = true;
+  auto varint = [&]() -> std::uint64_t {
+    std::uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (at >= bytes.size()) return ok = false, 0;
+      const std::uint8_t b = bytes[at++];
+      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    return ok = false, 0;
+  };
+  auto node = [&](auto&& self, const Position& pos) -> void {
+    const std::size_t id = nodes.size();
+    nodes.push_back(Node{pos, {}});
+    const std::uint64_t count = varint();
+    PieceTargets t;
+    generate_targets(pos, t);
+    for (std::uint64_t e = 0; ok && e < count; ++e) {
+      if (at >= bytes.size()) return void(ok = false);
+      const int index = bytes[at++];
+      const std::uint64_t v = varint();
+      if (!ok || index >= t.total || (v >> 1) > 0xFFFFFFFFu) return void(ok = false);
+      nodes[id].entries.push_back(BookEntry{static_cast<std::uint8_t>(index), static_cast<std::uint32_t>(v >> 1)});
+      if (v & 1) {
+        Position next = pos;
+        next.play(move_at_index(pos, t, index));
+        self(self, next);
+      }
+    }
+  };
+  if (!bytes.empty()) node(node, Position());
+  if (!ok || at != bytes.size()) return false;
+  for (const Node& n : nodes) visit(n.pos, n.entries);
+  return true;
+}
+
+namespace {
+
+// The book read from its bytes (7.8.1), its nodes in an open-addressed table by position; where
+// a position's node is written twice, the one the bytes start first is the one found.
 class Book {
  public:
   explicit Book(std::span<const std::uint8_t> bytes) {
-    read(bytes);
+    std::vector<BookKey> keys;
+    std::vector<std::pair<std::size_t, std::size_t>> spans;  // each node's entries in entries_
+    const bool ok = read_book(bytes, [&](const Position& pos, std::span<const BookEntry> entries) {
+      keys.push_back(book_key(pos));
+      spans.emplace_back(entries_.size(), entries.size());
+      entries_.insert(entries_.end(), entries.begin(), entries.end());
+    });
+    // (The bytes are the library's own, which a test reads to their end.)
+    assert(ok);
+    if (!ok) return;
+    keys_ = std::move(keys);
+    nodes_.resize(keys_.size());
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      std::uint64_t games = 0;
+      for (std::size_t e = 0; e < spans[i].second; ++e) games += entries_[spans[i].first + e].count;
+      nodes_[i] = BookNode{std::span<const BookEntry>(entries_.data() + spans[i].first, spans[i].second), games};
+    }
     std::size_t slots = 16;
-    while (slots < nodes_.size() * 2) slots *= 2;
+    while (slots < keys_.size() * 2) slots *= 2;
     slot_of_.assign(slots, -1);
     mask_ = slots - 1;
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      std::size_t s = hash_of(keys_[i]) & mask_;
-      while (slot_of_[s] >= 0) s = (s + 1) & mask_;
-      slot_of_[s] = static_cast<std::int32_t>(i);
+    // Nodes in the order the bytes start them: a position written again keeps its first node.
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      std::size_t s = BookKeyHash{}(keys_[i]) & mask_;
+      while (slot_of_[s] >= 0 && !(keys_[static_cast<std::size_t>(slot_of_[s])] == keys_[i])) s = (s + 1) & mask_;
+      if (slot_of_[s] < 0) slot_of_[s] = static_cast<std::int32_t>(i);
     }
-    for (std::size_t i = 0; i < nodes_.size(); ++i)
-      nodes_[i].entries = std::span<const BookEntry>(entries_.data() + first_[i], nodes_[i].entries.size());
   }
 
   const BookNode* find(const Position& pos) const {
+    if (nodes_.empty()) return nullptr;
     const BookKey k = book_key(pos);
-    for (std::size_t s = hash_of(k) & mask_;; s = (s + 1) & mask_) {
+    for (std::size_t s = BookKeyHash{}(k) & mask_;; s = (s + 1) & mask_) {
       const std::int32_t i = slot_of_[s];
       if (i < 0) return nullptr;
-      if (std::memcmp(&keys_[static_cast<std::size_t>(i)], &k, sizeof k) == 0) return &nodes_[static_cast<std::size_t>(i)];
+      if (keys_[static_cast<std::size_t>(i)] == k) return &nodes_[static_cast<std::size_t>(i)];
     }
   }
 
  private:
   std::vector<BookKey> keys_;
   std::vector<BookNode> nodes_;
-  std::vector<std::size_t> first_;
   std::vector<BookEntry> entries_;
   std::vector<std::int32_t> slot_of_;
   std::size_t mask_ = 0;
-
-  // The bytes: the start position's node, depth first; a node is its entry count (varint),
-  // then per entry its move index (one byte) and count * 2 + "its child node follows" (varint),
-  // each entry's child node (where it follows) right after that entry.
-  void read(std::span<const std::uint8_t> bytes) {
-    std::size_t at = 0;
-    auto varint = [&]() {
-      std::uint64_t v = 0;
-      for (int shift = 0;; shift += 7) {
-        assert(at < bytes.size());
-        const std::uint8_t b = bytes[at++];
-        v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-        if (!(b & 0x80)) return v;
-      }
-    };
-    if (bytes.empty()) return;
-    read_node(bytes, at, Position(), varint);
-    assert(at == bytes.size());
-  }
-
-  template <class Varint>
-  void read_node(std::span<const std::uint8_t> bytes, std::size_t& at, const Position& pos, Varint& varint) {
-    const std::size_t count = varint();
-    const std::size_t id = nodes_.size();
-    keys_.push_back(book_key(pos));
-    first_.push_back(entries_.size());
-    nodes_.push_back(BookNode{});
-    // A node's entries are read first into a local list (its children's entries come between
-    // them in the bytes), then stored together.
-    std::vector<BookEntry> own;
-    std::uint64_t games = 0;
-    for (std::size_t e = 0; e < count; ++e) {
-      const std::uint8_t index = bytes[at++];
-      const std::uint64_t v = varint();
-      own.push_back(BookEntry{index, static_cast<std::uint32_t>(v >> 1)});
-      games += v >> 1;
-      if (v & 1) {
-        PieceTargets t;
-        generate_targets(pos, t);
-        assert(index < t.total);
-        Position next = pos;
-        next.play(move_at_index(pos, t, index));
-        read_node(bytes, at, next, varint);
-      }
-    }
-    first_[id] = entries_.size();
-    entries_.insert(entries_.end(), own.begin(), own.end());
-    nodes_[id].entries = std::span<const BookEntry>(static_cast<const BookEntry*>(nullptr), count);
-    nodes_[id].games = games;
-  }
 };
 
 const Book& the_book() {

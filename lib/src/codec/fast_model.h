@@ -21,6 +21,8 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <span>
 
 #include "codec/move_model.h"
@@ -244,6 +246,30 @@ struct BookNode {
   std::span<const BookEntry> entries;
   std::uint64_t games;  // N: the sum of the entries' counts
 };
+// What identifies a position for the book (7.8.1): its pieces, side to move, castling rooks and
+// en passant square, compared byte for byte (a hash only picks a slot).
+struct BookKey {
+  Bitboard by_type[6];
+  Bitboard white;
+  std::uint8_t side, ep;
+  std::uint8_t castle_rook[4];
+  std::uint8_t pad[2];
+  bool operator==(const BookKey& o) const { return std::memcmp(this, &o, sizeof o) == 0; }
+};
+static_assert(sizeof(BookKey) == 64);
+BookKey book_key(const Position& pos);
+struct BookKeyHash {
+  std::size_t operator()(const BookKey& k) const;
+};
+
+// Reads book bytes (7.8.1) depth first from the start position, calling visit(position,
+// entries) for each node once its last entry is read (so after the nodes written among its
+// entries). False where the bytes are malformed: cut short, a varint longer than 64 bits, an
+// index that is no legal move of its position, a count of 2^32 or more, or bytes after the start
+// position's node. No bytes are an empty book.
+bool read_book(std::span<const std::uint8_t> bytes,
+               const std::function<void(const Position&, std::span<const BookEntry>)>& visit);
+
 // The book's node of `pos`, or null where it holds none (a position not of standard chess, or
 // with fullmove number above kBookLastMove, never has one).
 inline constexpr int kBookLastMove = 20;
