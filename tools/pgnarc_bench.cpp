@@ -2,7 +2,8 @@
 // tables). Each subcommand prints one line of key=value figures.
 //
 //   pgnarc-bench parse FILE     read and validate every game (SAN resolved against the board)
-//   pgnarc-bench codec FILE     encode and decode every game in memory (moves and annotations),
+//   pgnarc-bench codec FILE [fast|max|uniform]   encode and decode every game in memory (moves
+//                               and annotations) with that move coder (max unless given),
 //                               checking each decodes to the game it came from; and the main
 //                               lines replayed by move generation alone (the bound on decoding)
 //   pgnarc-bench bound FILE     the log2 bound alone: log2(legal moves) summed over every move of
@@ -124,7 +125,7 @@ int cmd_bound(const char* path) {
   return 0;
 }
 
-int cmd_codec(const char* path) {
+int cmd_codec(const char* path, pgnarc::MoveCoder coder) {
   std::vector<pgnarc::Game> games;
   unsigned long long unreadable = 0;
   if (!read_games(path, games, unreadable)) return 4;
@@ -153,6 +154,7 @@ int cmd_codec(const char* path) {
   std::vector<double> encode_times, decode_times, encode_cpu, decode_cpu;
   for (int pass = 0; pass < kPasses; ++pass) {
     streams = {};
+    streams.coder = coder;
     stats = {};
     const double c0 = thread_cpu_seconds();
     auto t0 = std::chrono::steady_clock::now();
@@ -166,7 +168,7 @@ int cmd_codec(const char* path) {
   }
   std::vector<pgnarc::DecodedGame> decoded;
   for (int pass = 0; pass < kPasses; ++pass) {
-    pgnarc::CodecCursor cur{streams.moves, streams.structure, streams.texts, streams.raw};
+    pgnarc::CodecCursor cur{streams.moves, streams.structure, streams.texts, streams.raw, coder};
     std::vector<std::vector<pgnarc::Tag>> tags;  // copied outside the timing: a reader hands them over
     for (const auto& g : bare) tags.push_back(g.tags);
     decoded.clear();
@@ -197,9 +199,10 @@ int cmd_codec(const char* path) {
     }
   // Whole games (annotations included) must round-trip too.
   pgnarc::CodecStreams full;
+  full.coder = coder;
   for (const auto& g : games)
     if (auto st = pgnarc::encode_game(g, full); !st) return 3;
-  pgnarc::CodecCursor fc{full.moves, full.structure, full.texts, full.raw};
+  pgnarc::CodecCursor fc{full.moves, full.structure, full.texts, full.raw, coder};
   for (const auto& g : games) {
     auto d = pgnarc::decode_game(fc, g.tags);
     if (!d || !(d->game == g)) {
@@ -355,7 +358,16 @@ int cmd_columns(const char* path) {
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "parse") == 0) return cmd_parse(argv[2]);
-  if (argc == 3 && std::strcmp(argv[1], "codec") == 0) return cmd_codec(argv[2]);
+  if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "codec") == 0) {
+    const std::string coder = argc == 4 ? argv[3] : "max";
+    if (coder != "fast" && coder != "max" && coder != "uniform") {
+      std::fprintf(stderr, "pgnarc-bench codec: the move coder is fast, max or uniform, not %s\n", coder.c_str());
+      return 2;
+    }
+    return cmd_codec(argv[2], coder == "fast"      ? pgnarc::MoveCoder::kFast
+                              : coder == "uniform" ? pgnarc::MoveCoder::kUniform
+                                                   : pgnarc::MoveCoder::kModel);
+  }
   if (argc == 3 && std::strcmp(argv[1], "bound") == 0) return cmd_bound(argv[2]);
   if (argc == 4 && std::strcmp(argv[1], "access") == 0) return cmd_access(argv[2], argv[3]);
   if (argc == 3 && std::strcmp(argv[1], "columns") == 0) return cmd_columns(argv[2]);

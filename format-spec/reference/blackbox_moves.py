@@ -8,14 +8,19 @@ Three checks:
    from `pgnarc unpack` as moves.py wrote it (SAN of section 10).
 2. position columns (9.4.4): the FEN column of a stored (--store) archive's first block is
    found in its tags section and decoded by decode_position_column.
-3. null moves (model with king captures, 5.3 / 7.6.5): single-game stored archives whose main
-   line has null moves (some in check, then a king capture) are decoded move by move.
+3. null moves (model with king captures, 5.3 / 7.6.5 / 7.8.3): single-game stored archives whose
+   main line has null moves (some in check, then a king capture) are decoded move by move, packed
+   with the model coder and with the fast coder (format 1.2: the opening book at the first plies,
+   then the fast model, 7.8); so are real games (the first of corpus/pgn/twic_events.pgn,
+   lichess_2016-05_no_event.pgn and chess960_misc.pgn), with both coders.
 4. variants (format 1.1, 5.6): random games of each variant (from its start and from FENs that
    moves.py writes, some with null moves), written in SAN by moves.py, tagged and untagged
-   (pack --variant), packed with pack's default move coder (the model coder, whose blocks code
-   crazyhouse with the crazyhouse model of 7.7, three-check and king of the hill with the move
-   model and the other variants with uniform frequencies: MOVE-CODER-1), with and without a
-   position filter, and with the uniform coder (--moves uniform); the first block's move coder
+   (pack --variant), packed with the model coder (--moves model, whose blocks code crazyhouse
+   with the crazyhouse model of 7.7, three-check and king of the hill with the move model and
+   the other variants with uniform frequencies: MOVE-CODER-1), with and without a position
+   filter, with the fast coder (pack's default since format 1.2: three-check and king of the hill
+   with the fast model of 7.8, the others as under the model coder) and with the uniform coder
+   (--moves uniform); the first block's move coder
    must be the one asked for, pgnarc unpack must give back moves.py's movetext, and decode.py
    must give byte for byte what pgnarc unpack gives; and the legal moves of positions of those
    games, in order, must be those of `pgnarc perft FEN 1 --divide --variant NAME`.
@@ -176,12 +181,17 @@ def check_position_column(pgn):
     return 0, len(fens)
 
 
-def check_null_games(games):
+def check_null_games(games, coder=M.MODEL):
+    """Each game packed alone (sections stored) with move coder `coder` (M.MODEL or M.FAST) and
+    its main line decoded from the codeword by moves.py's frequencies, move by move."""
     good = 0
+    option = {M.MODEL: "model", M.FAST: "fast"}[coder]
     for start, moves, tags in games:
         with open(TMP + ".pgn", "w") as f:
             f.write(write_game(start, moves, tags))
-        pack(TMP + ".pgn", TMP + ".pga", "--store", "--dict-kib", "0", "--moves", "model")
+        pack(TMP + ".pgn", TMP + ".pga", "--store", "--dict-kib", "0", "--moves", option)
+        if first_block_codec_and_coder(TMP + ".pga")[1] != coder:
+            continue
         codeword = first_block_sections(TMP + ".pga")[1][1]
         decoder = M.ArithmeticDecoder(codeword, 0)
         annotated = None in moves                     # else a line ended by the end symbol
@@ -192,11 +202,11 @@ def check_null_games(games):
                     position, history = position.play_null(), M.NO_HISTORY
                     continue
                 legal = position.legal_moves()
-                freqs = M.move_frequencies(M.MODEL, position, history, legal)
+                freqs = M.move_frequencies(coder, position, history, legal)
                 if annotated:
                     got = legal[decoder.read(freqs)] if len(legal) > 1 else legal[0]
                 else:
-                    k = decoder.read([M.end_frequency(M.MODEL, sum(freqs), p, position)] + freqs)
+                    k = decoder.read([M.end_frequency(coder, sum(freqs), p, position)] + freqs)
                     got = "end" if k == 0 else legal[k - 1]
                 if got != m:
                     ok = False
@@ -209,6 +219,43 @@ def check_null_games(games):
             ok = False
         good += ok
     return good, len(games)
+
+
+def real_games(per_file):
+    """The main lines of the first `per_file` games of three corpus files that have a standard
+    or Chess960 start (FEN tags read as 5.2 reads them), as (start, moves, tags)."""
+    games = []
+    for name in ("twic_events.pgn", "lichess_2016-05_no_event.pgn", "chess960_misc.pgn"):
+        with open(os.path.join(ROOT, "corpus", "pgn", name), encoding="latin-1") as f:
+            text = f.read()
+        taken = 0
+        for block in re.split(r"\n(?=\[Event )", text):
+            if taken >= per_file:
+                break
+            tags = re.findall(r'^\[(\w+) "([^"]*)"\]', block, re.M)
+            fen = dict(tags).get("FEN")
+            start = M.Position.standard() if fen is None else M.Position.from_fen(fen.encode())
+            if start is None or dict(tags).get("Variant", "chess960").lower() not in (
+                    "chess960", "standard", "fischerandom"):
+                continue
+            body = re.sub(r"\[[^\]]*\]|\{[^}]*\}|;[^\n]*|\$\d+", " ", block)
+            while "(" in body:
+                body = re.sub(r"\([^()]*\)", " ", body)
+            position, moves = start, []
+            for token in body.split():
+                token = re.sub(r"^\d+\.+", "", token).rstrip("!?")
+                if not token or token in ("1-0", "0-1", "1/2-1/2", "*"):
+                    continue
+                legal = position.legal_moves()
+                found = [m for m in legal if position.san(m) == token]
+                if len(found) != 1:
+                    break
+                moves.append(found[0])
+                position = position.play(found[0])
+            keep = [(k, v) for k, v in tags if k in ("FEN", "SetUp", "Variant")]
+            games.append((start, moves, keep))
+            taken += 1
+    return games
 
 
 VARIANT_OPTIONS = {M.CRAZYHOUSE: "crazyhouse", M.ATOMIC: "atomic", M.ANTICHESS: "antichess",
@@ -284,11 +331,11 @@ def check_variant_moves(games, variant, limit):
 
 def check_variant_archives(pgn, *options):
     """pgnarc unpack gives back moves.py's movetext, and decode.py what pgnarc unpack gives; the
-    archive's first block is of codec 7 and of the move coder asked for (7.5: 1, the model, by
-    default; 0 with --moves uniform)."""
+    archive's first block is of codec 7 and of the move coder asked for (7.5: 2, the fast coder,
+    by default; 1 with --moves model; 0 with --moves uniform)."""
     pack(pgn, TMP + ".pga", *options)
     codec, coder = first_block_codec_and_coder(TMP + ".pga")
-    wanted = 0 if "uniform" in options else 1
+    wanted = 0 if "uniform" in options else 1 if "model" in options else 2
     if (codec, coder) != (7, wanted):
         print(f"  WRONG BLOCK {pgn} {' '.join(options)}: codec {codec}, move coder {coder}")
     unpacked = run("unpack", TMP + ".pga")
@@ -321,16 +368,21 @@ def check_variants(rnd, count):
             f.write("".join(write_game(*g) for g in games))
         with open(f"{TMP}_{option}_untagged.pgn", "w") as f:
             f.write("".join(write_game(*g) for g in untagged))
-        results = [check_variant_archives(path),
+        results = [check_variant_archives(path, "--moves", "model"),
+                   check_variant_archives(path, "--moves", "model", "--position-filter",
+                                          "--block-games", "7"),
+                   check_variant_archives(f"{TMP}_{option}_untagged.pgn", "--variant", option,
+                                          "--moves", "model"),
+                   check_variant_archives(path),
                    check_variant_archives(path, "--position-filter", "--block-games", "7"),
-                   check_variant_archives(f"{TMP}_{option}_untagged.pgn", "--variant", option),
                    check_variant_archives(path, "--moves", "uniform")]
         good = sum(r[0] for r in results)
         total = sum(r[1] for r in results)
         decoded = sum(r[2] for r in results)
         moves_good, moves_total = check_variant_moves(games + untagged, variant, 40)
         print(f"random {option} games: movetext {good}/{total} as pgnarc writes it, "
-              f"decode.py {decoded}/{len(results)} archives (3 of the model coder, 1 uniform) "
+              f"decode.py {decoded}/{len(results)} archives (3 of the model coder, 2 fast, 1 "
+              f"uniform) "
               f"as pgnarc unpack, legal moves {moves_good}/{moves_total} positions as pgnarc "
               f"perft")
         failures += total - good + len(results) - decoded + moves_total - moves_good
@@ -367,10 +419,19 @@ def main():
     good, total = check_position_column(f"{TMP}_fen.pgn")
     print(f"random FEN games: position column, {good} of {total} values coded and right")
     failures += good == 0
-    good, total = check_null_games(random_games(rnd, "std", count, nulls=True)
-                                   + random_games(rnd, "960", count // 2, nulls=True))
-    print(f"games with null moves and king captures: {good}/{total} decoded from archives")
-    failures += total - good
+    null_games = (random_games(rnd, "std", count, nulls=True)
+                  + random_games(rnd, "960", count // 2, nulls=True))
+    for coder in (M.MODEL, M.FAST):
+        good, total = check_null_games(null_games, coder)
+        print(f"games with null moves and king captures: {good}/{total} decoded from archives "
+              f"of move coder {coder}")
+        failures += total - good
+    real = real_games(count // 4)
+    for coder in (M.MODEL, M.FAST):
+        good, total = check_null_games(real, coder)
+        print(f"real games (twic, lichess, chess960): {good}/{total} decoded from archives of "
+              f"move coder {coder}")
+        failures += total - good
     failures += check_variants(rnd, count)
     for path in glob.glob(TMP + "*"):
         os.remove(path)

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format version 1.1, written from
+"""Reference decoder for pgnarc archives of format version 1.2, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
-codec 7 (9.3), whose games may be under one of the variants of 5.6 (crazyhouse, atomic,
-antichess, three-check, king of the hill, racing kings, horde), named by their Variant tag or by
-the variant byte of their header (8.1).
+codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
+atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
+tag or by the variant byte of their header (8.1), and the blocks of move coder 2 (7.5, 7.8,
+format 1.2: the fast model and its opening book, in moves.py).
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -12,7 +13,7 @@ A damaged or unsupported archive makes it exit with status 1 and a message namin
 ("corrupt" or "unsupported"), the requirement (e.g. [BLOCK-1]) and where it was found.
 
 Section numbers in the comments refer to the specification.  The chess and coding primitives
-(sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, 7.7, SAN, FEN, the adaptive frequencies of 8.3.3 and the
+(sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, 7.7, 7.8, SAN, FEN, the adaptive frequencies of 8.3.3 and the
 position code of 9.4.4) are in moves.py beside this file.  This file holds the rest: the streams
 of a game record (section 8), the container (section 9) and the canonical PGN (section 10).
 Standard library only, plus python3-zstandard for Zstandard frames (RFC 8878).
@@ -629,7 +630,7 @@ class Block:
                 f"section count {data[5]}")
         if data[6] != 1:
             raise unsupported("BLOCK-1", w, f"unknown layout {data[6]}")
-        if data[7] > 1:
+        if data[7] > 2:                  # 0 uniform, 1 model, 2 fast (format 1.2)
             raise unsupported("BLOCK-1", w, f"unknown move coder {data[7]}")
         self.coder = data[7]
         self.games = u32(data, 8)

@@ -2,7 +2,7 @@
 
 Written from format-spec/pgnarc-format.md alone; section numbers and requirement IDs below
 refer to it.  Its appendices (move-model-tables.md, crazyhouse-model-tables.md,
-position-table.md) and the table E of 7.6 are read from the spec's own files at import time, so
+fast-model-tables.md with the opening book's bytes, position-table.md) and the table E of 7.6 are read from the spec's own files at import time, so
 the code uses exactly the spec's numbers.  Standard library only; run with Python 3.11
 (/usr/bin/python3).  decode.py, beside this file, holds the rest of the reader (container,
 streams, records, canonical PGN).
@@ -40,9 +40,12 @@ VariantPosition                    a position under a variant of 5.6 (format 1.1
 variant_of_name(value) -> int | None   5.6: the variant a Variant tag's folded value names
 History(last, ours), NO_HISTORY, history_after(history, position, move or None)    7.6.1
 move_frequencies(coder, position, history, moves=None) -> [int]   f_0 .. f_{n-1}: 7.5 (with
-                                   MOVE-CODER-1 for a VariantPosition), 7.6, 7.7
+                                   MOVE-CODER-1 for a VariantPosition), 7.6, 7.7, 7.8
+fast_frequencies(position, history, moves) -> [int]   7.8: the book's (FAST-BOOK-3) or the
+                                   fast model's (FAST-MODEL-1); read_book(data) -> {identity:
+                                   [(index, count)]} (FAST-BOOK-1)
 end_frequency(coder, S, p, position) -> int                         7.1 MOVE-SYM-2, MOVE-CODER-1
-ply_coder(coder, position) -> int  MOVE-CODER-1: UNIFORM or MODEL, the coder a ply has
+ply_coder(coder, position) -> int  MOVE-CODER-1: UNIFORM, MODEL or FAST, the coder a ply has
 ArithmeticDecoder(data, bit=0)     7.3 start(s); .read(freqs) -> index (frequencies of 0 allowed);
                                    .read_uniform(T) -> value (c = value, f = 1); .finish() -> bits
 AdaptiveFrequencies(n)             8.3.3; .read(decoder) -> symbol (and adapts); .freqs
@@ -1514,7 +1517,7 @@ def history_after(history: History, position: Position, move: Move | None) -> Hi
 # Move coders (7.5) and the end symbol (7.1)
 # ---------------------------------------------------------------------------------------------
 
-UNIFORM, MODEL = 0, 1
+UNIFORM, MODEL, FAST = 0, 1, 2
 UNIFORM_VARIANTS = (ATOMIC, ANTICHESS, RACING_KINGS, HORDE)
 
 
@@ -1525,17 +1528,17 @@ def variant_of(position: Position) -> int:
 
 def ply_coder(coder: int, position: Position) -> int:
     """7.5 [MOVE-CODER-1]: the coder whose frequencies and end a ply at `position` has in a block
-    of move coder `coder`: the block's, except that in a block of the model coder atomic,
-    antichess, racing kings and horde keep the uniform coder's, and so does a ply of three-check
-    or king of the hill whose side to move has no king. (In a block of the model coder,
-    three-check and king of the hill have the move model's frequencies, crazyhouse the
-    crazyhouse model's: move_frequencies tells them apart.)"""
-    if coder not in (UNIFORM, MODEL):
+    of move coder `coder`: the block's, except that in a block of the model coder or of the fast
+    coder (format 1.2) atomic, antichess, racing kings and horde keep the uniform coder's, and so
+    does a ply of three-check or king of the hill whose side to move has no king. (In such a
+    block, three-check and king of the hill have the block's model's frequencies, crazyhouse the
+    crazyhouse model's under either coder: move_frequencies tells them apart.)"""
+    if coder not in (UNIFORM, MODEL, FAST):
         raise FormatError("unsupported", "BLOCK-1", f"move coder {coder}")
     variant = variant_of(position)
-    if coder == MODEL and variant in UNIFORM_VARIANTS:
+    if coder != UNIFORM and variant in UNIFORM_VARIANTS:
         return UNIFORM
-    if (coder == MODEL and variant in (THREE_CHECK, KING_OF_THE_HILL)
+    if (coder != UNIFORM and variant in (THREE_CHECK, KING_OF_THE_HILL)
             and position.king_square(position.white_to_move) is None):
         return UNIFORM
     return coder
@@ -1545,22 +1548,26 @@ def move_frequencies(coder: int, position: Position, history: History, moves=Non
     """f_0 .. f_{n-1} of 7.1: the frequencies of the legal moves (section 6 order, MOVE-ORDER-2
     under a variant) in a block of move coder `coder` (7.5): 4096 each (uniform); in a block of
     the model coder, the move model's (7.6) for standard chess, Chess960, three-check and king
-    of the hill, the crazyhouse model's (7.7) for crazyhouse, and 4096 each for the other
-    variants and for a kingless side to move in three-check or king of the hill
-    (MOVE-CODER-1)."""
+    of the hill; in a block of the fast coder, the fast model's (7.8) for the same; under either,
+    the crazyhouse model's (7.7) for crazyhouse, and 4096 each for the other variants and for a
+    kingless side to move in three-check or king of the hill (MOVE-CODER-1)."""
     if moves is None:
         moves = position.legal_moves()
-    if ply_coder(coder, position) == UNIFORM:
+    c = ply_coder(coder, position)
+    if c == UNIFORM:
         return [4096] * len(moves)
     if variant_of(position) == CRAZYHOUSE:
         return crazyhouse_frequencies(position, history, moves)
-    return model_frequencies(position, history, moves)     # also three-check, king of the hill
+    if c == FAST:
+        return fast_frequencies(position, history, moves)     # also three-check, king of the hill
+    return model_frequencies(position, history, moves)         # also three-check, king of the hill
 
 
 def end_frequency(coder: int, total: int, p: int, position: Position) -> int:
     """7.1 MOVE-SYM-2: end_frequency(S, p), S the total of the legal moves' frequencies, in a
-    block of move coder `coder` at `position` (MOVE-CODER-1)."""
-    if ply_coder(coder, position) == MODEL:
+    block of move coder `coder` at `position` (MOVE-CODER-1): the hazard H of 7.6.4 under the
+    model and the fast coder alike."""
+    if ply_coder(coder, position) in (MODEL, FAST):
         return max(1, total * HAZARD[min(p, 255)] // 2 ** 16)
     return max(1, total // 256)
 
@@ -2134,6 +2141,241 @@ def crazyhouse_frequencies(position: "VariantPosition", history: History, moves:
     if not moves:
         return []
     return frequencies_of_scores(crazyhouse_scores(position, history, moves))
+
+
+# ---------------------------------------------------------------------------------------------
+# The fast model (7.8, format 1.2)
+# ---------------------------------------------------------------------------------------------
+
+def _load_book_bytes() -> bytes:
+    """FAST-BOOK-1: the book's bytes, from the hexadecimal of fast-model-tables.md's "## Book",
+    checked against the byte count and SHA-256 the section gives."""
+    import hashlib
+    text = _read_spec("fast-model-tables.md")
+    section = re.search(r"^## Book\s*\n(.*?)(?=^## |\Z)", text, re.M | re.S).group(1)
+    size = int(re.search(r"(\d+) bytes", section).group(1))
+    digest = re.search(r"\b([0-9a-f]{64})\b", section).group(1)
+    block = re.search(r"```[a-z]*\n(.*?)```", section, re.S).group(1)
+    data = bytes.fromhex("".join(block.split()))
+    assert len(data) == size and hashlib.sha256(data).hexdigest() == digest, "the book's bytes"
+    return data
+
+
+FAST_K, FAST_GROUPS, FAST_W = _load_weight_table("fast-model-tables.md")
+
+# Feature group offsets as 7.8.3 gives them; checked against the appendix's groups.
+F_TO = 0                        # [phase][t][rel(to)]
+F_TO_THEIR_WING = 1920          # [wing(theirK)][t][rel(to)]
+F_TO_OUR_WING = 3072            # [wing(ourK)][t][rel(to)]
+F_FROM = 4224                   # [phase][t][rel(from)]
+F_FROM_STATE = 6144             # [t][class][from in lastAtt][from = ours.to]
+F_CONTEXT = 6240                # [last type 0 none, 1 pawn .. 6 king][inCheck][last.capture][t]
+F_TACTIC = 6408                 # [t][victim 0 none, 1 pawn .. 5 queen][cls][check][recapture]
+F_DIST = 7272                   # [t][dist(to, theirK)][dist(to, last.to)]
+F_OURS = 7758                   # [t][dist(to, ours.to)][straight back]
+F_THREAT = 7866                 # [t: pawn, knight][value][fork]
+F_HANG = 7886                   # [t][class - 1][capture][rescue]
+F_KICK = 7982                   # [t]
+F_PASSED = 7988                 # [rank(rel(to))]
+F_PROMOTION = 7996              # [N B R Q]
+F_CASTLING = 8000               # [king side, queen side]
+F_CASTLING_LOSS = 8002          # [king, rook]
+F_SHIELD = 8004                 # one feature
+
+_F_OFFSETS = {v for k, v in globals().items() if k.startswith("F_") and isinstance(v, int)}
+assert _F_OFFSETS == set(FAST_GROUPS) and FAST_K == 8005, "7.8 offsets differ from the appendix"
+
+
+def fast_piece_features(f: Facts, s: int) -> list:
+    """7.8.3 piece features of our piece on s (castling's king included)."""
+    x = t = ptype_of(f.board[s])
+    us = f.us
+    bit = 1 << s
+    last, ours = f.history.last, f.history.ours
+    if f.lower[x] & bit:                                # the class of a square (7.8.2)
+        c = 2
+    elif not f.A & bit:
+        c = 0
+    elif f.once & bit:
+        c = 1
+    else:
+        c = 3
+    out = [F_FROM + (f.phase * 6 + t) * 64 + rel(s, us),
+           F_FROM_STATE + t * 16 + c * 4 + (2 if f.lastAtt & bit else 0)
+           + (1 if ours is not None and s == ours.to_sq else 0)]
+    last_type = 0 if last is None else last.ptype + 1
+    last_capture = 1 if last is not None and last.capture else 0
+    out.append(F_CONTEXT + ((last_type * 2 + (1 if f.inCheck else 0)) * 2 + last_capture) * 6 + t)
+    if (x == PAWN and rank_of(rel(f.ourK, us)) == 0 and abs(file_of(s) - file_of(f.ourK)) <= 1
+            and rank_of(rel(s, us)) <= 2):
+        out.append(F_SHIELD)
+    if x == ROOK and f.castleRooks & bit:
+        out.append(F_CASTLING_LOSS + 1)
+    return out
+
+
+def fast_move_features(f: Facts, move: Move) -> list:
+    """7.8.3 move features of a legal move (castling, or every other move)."""
+    board = f.board
+    us = f.us
+    s, to = move.from_sq, move.to_sq
+    x = t = ptype_of(board[s])
+    last, ours = f.history.last, f.history.ours
+    if x == KING and board[to] == piece_code(us, ROOK):            # castling (5.4)
+        g = rel(castling_destinations(s, to)[0], us)
+        return [F_TO + (f.phase * 6 + KING) * 64 + g,
+                F_TO_THEIR_WING + (f.their_wing * 6 + KING) * 64 + g,
+                F_TO_OUR_WING + (f.our_wing * 6 + KING) * 64 + g,
+                F_CASTLING + (0 if to > s else 1)]
+    to_bit = 1 << to
+    a = PROMO_TYPE[move.promotion] if move.promotion else x
+    if board[to]:
+        victim = ptype_of(board[to]) + 1                # pawn 1 .. queen 5 (king 6: see 7.8.3)
+    elif x == PAWN and file_of(s) != file_of(to):       # en passant
+        victim = 1
+    else:
+        victim = 0
+    capture = 1 if victim else 0
+    defended = bool(f.twice & to_bit) or (bool(f.once & to_bit) and not f.own[s] & to_bit)
+    if f.lower[x] & to_bit:
+        cls = 2
+    elif not f.A & to_bit:
+        cls = 0
+    elif defended:
+        cls = 1
+    else:
+        cls = 3
+    direct = bool(f.checkSq[a] & to_bit)
+    discovered = (bool(f.discoverers >> s & 1) and f.theirK is not None
+                  and not LINE[f.theirK][s] & to_bit)
+    check = 1 if direct else (2 if discovered else 0)
+    recapture = 1 if capture and last is not None and to == last.to_sq else 0
+    back = 1 if ours is not None and s == ours.to_sq and to == ours.from_sq else 0
+    rel_to = rel(to, us)
+    out = [F_TO + (f.phase * 6 + t) * 64 + rel_to,
+           F_TO_THEIR_WING + (f.their_wing * 6 + t) * 64 + rel_to,
+           F_TO_OUR_WING + (f.our_wing * 6 + t) * 64 + rel_to,
+           F_TACTIC + (((t * 6 + victim) * 4 + cls) * 3 + check) * 2 + recapture,
+           F_DIST + t * 81 + dist(to, f.theirK) * 9 + dist(to, last.to_sq if last else None),
+           F_OURS + t * 18 + dist(to, ours.to_sq if ours else None) * 2 + back]
+    hits = 0
+    if x in (PAWN, KNIGHT):
+        hits = attacks(x, us, to, 0)                    # (none from a promotion square)
+        if not move.promotion:
+            threatened = hits & (f.higher[x] | f.undefended)
+            T = f.their
+            if not threatened:
+                value = 0
+            elif threatened & T[QUEEN]:
+                value = 4
+            elif threatened & T[ROOK]:
+                value = 3
+            elif threatened & (T[KNIGHT] | T[BISHOP]):
+                value = 2
+            else:
+                value = 1
+            fork = 1 if threatened and (bit_count(threatened) >= 2
+                                        or f.checkSq[x] & to_bit) else 0
+            out.append(F_THREAT + t * 10 + value * 2 + fork)
+    H = f.H2 if f.H1 is not None and f.H1[0] == s else f.H1
+    if H is not None:
+        h_sq, c = H
+        out.append(F_HANG + t * 16 + ((c - 1) * 2 + capture) * 2 + (hits >> h_sq & 1))
+    if f.kicks & to_bit:
+        out.append(F_KICK + t)
+    if move.promotion:
+        out.append(F_PROMOTION + PROMO_TYPE[move.promotion] - 1)
+    if x == PAWN and f.passed >> s & 1:
+        out.append(F_PASSED + rank_of(rel_to))
+    if x == KING and f.castleRooks:
+        out.append(F_CASTLING_LOSS + 0)
+    return out
+
+
+def fast_scores(position: Position, history: History, moves: list) -> list:
+    """FAST-MODEL-2: each move's score, the sum of W over its piece's and its own features."""
+    f = Facts(position, history)
+    piece = {}
+    scores = []
+    for move in moves:
+        if move.from_sq not in piece:
+            piece[move.from_sq] = sum(FAST_W[k] for k in fast_piece_features(f, move.from_sq))
+        scores.append(piece[move.from_sq] + sum(FAST_W[k] for k in fast_move_features(f, move)))
+    return scores
+
+
+def read_book(data: bytes) -> dict:
+    """FAST-BOOK-1: the book's nodes by position identity (pieces, side to move, castling rooks,
+    effective en passant square: Position.identity), each a list of (index, count); where two
+    nodes have the same identity, the first in the bytes."""
+    book = {}
+    at = 0
+
+    def varint():
+        nonlocal at
+        value, at = read_varint(data, at)
+        return value
+
+    def node(position):
+        nonlocal at
+        key = position.identity()
+        first = key not in book
+        if first:
+            book[key] = None                            # taken: a later equal node is ignored
+        entries = []
+        legal = None
+        for _ in range(varint()):
+            index = data[at]
+            at += 1
+            v = varint()
+            entries.append((index, v >> 1))
+            if v & 1:
+                legal = legal or position.legal_moves()
+                assert index < len(legal), "a book entry's index"
+                node(position.play(legal[index]))
+        if first:
+            book[key] = entries
+
+    if data:
+        node(Position.standard())
+        assert at == len(data), "the book's bytes after its start node"
+    return book
+
+
+BOOK_BYTES = _load_book_bytes()
+_BOOK = None                            # read_book(BOOK_BYTES), built at its first use
+BOOK_LAST_MOVE = 20
+
+
+def book_entries(position: Position) -> "list | None":
+    """FAST-BOOK-2: the book's node of a position of standard chess or Chess960 whose fullmove
+    number is at most 20, else None."""
+    global _BOOK
+    if variant_of(position) != 0 or position.fullmove > BOOK_LAST_MOVE:
+        return None
+    if _BOOK is None:
+        _BOOK = read_book(BOOK_BYTES)
+    return _BOOK.get(position.identity())
+
+
+def book_frequencies(entries: list, n: int) -> list:
+    """FAST-BOOK-3: f_i = floor(c_i * 2^16 / (N + 3)) + floor(3 * 2^16 / ((N + 3) * n)) + 1."""
+    total = sum(count for _, count in entries)
+    escape = (3 << 16) // ((total + 3) * n) + 1
+    freqs = [escape] * n
+    for index, count in entries:
+        freqs[index] += (count << 16) // (total + 3)
+    return freqs
+
+
+def fast_frequencies(position: Position, history: History, moves: list) -> list:
+    """FAST-MODEL-1: the book's frequencies where it holds the position, else the scores'."""
+    if not moves:
+        return []
+    entries = book_entries(position)
+    if entries is not None:
+        return book_frequencies(entries, len(moves))
+    return frequencies_of_scores(fast_scores(position, history, moves))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Tests of decode.py against the conformance vectors and the pgnarc binary (as a black box).
 
-    /usr/bin/python3 test_decode.py PATH/TO/pgnarc [--quick]
+    /usr/bin/python3 test_decode.py PATH/TO/pgnarc [--quick] [--sample PGN N ...]
 
 1. every corpus/conformance/valid/NAME.pga decodes to exactly valid/NAME.pgn;
 2. every corpus/conformance/invalid/NAME.pga is rejected with the class MANIFEST.tsv gives
@@ -13,10 +13,14 @@
    games are coded under the variant (blocks of codec 7, the header's variant byte); and the
    files of VARIANT_PACKS are packed once more under a variant (`--variant three-check`,
    `--variant king-of-the-hill`: their games that the variant's rules allow are coded under it,
-   the others kept verbatim).  Under the default setting (the model coder, 7.5) these archives
+   the others kept verbatim).  Under the setting "model" (the model coder, 7.5) these archives
    code crazyhouse with the crazyhouse model (7.7) and three-check and king of the hill with the
-   move model (MOVE-CODER-1); the test checks that their blocks are of codec 7 and move coder 1
-   (move coder 0 under the setting "uniform").
+   move model (MOVE-CODER-1), under "default" (pack's default since format 1.2, the fast coder)
+   crazyhouse with the crazyhouse model and the other two with the fast model (7.8); the test
+   checks that their blocks are of codec 7 and of move coder 2, 1 or 0 ("uniform").
+4. with --sample PGN N (any number of times; then only this test runs): the first N games of
+   PGN, packed with the fast coder (--moves fast --store, format 1.2, 7.8: the opening book, then the fast model) and with
+   the model coder, decode byte for byte as `pgnarc unpack` writes them.
 """
 
 import os
@@ -30,12 +34,14 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 CONFORMANCE = os.path.join(ROOT, "corpus", "conformance")
 DECODE = [sys.executable, os.path.join(HERE, "decode.py")]
 SETTINGS = {                                # pack options, each a way to exercise the container
-    "default": [],
+    "default": [],                          # the fast coder (7.8), pack's default
+    "model": ["--moves", "model"],          # the model coder (7.6)
     "store": ["--store"],
     "uniform": ["--moves", "uniform", "--store"],
     "small-blocks": ["--block-games", "3", "--frame-kib", "1", "--dict-kib", "4"],
     "filter": ["--position-filter", "--block-games", "50"],
 }
+CODERS = {"default": 2, "model": 1, "uniform": 0}     # the move coder (7.5) of each setting
 VARIANT_PACKS = [                           # (corpus/pgn file, variant): standard games re-read
     ("dortmund_latin1_crlf.pgn", "three-check"),          # under a variant, coded where legal
     ("annotated_human.pgn", "king-of-the-hill"),          # (variations: histories of 7.2)
@@ -117,14 +123,14 @@ def test_black_box(pgnarc, failures, quick):
     pgn_dir = os.path.join(ROOT, "corpus", "pgn")
     inputs = [(os.path.join(pgn_dir, n), variant_option(os.path.join(pgn_dir, n)), None)
               for n in sorted(os.listdir(pgn_dir)) if n.endswith(".pgn")]
-    # (The files re-read under a variant only with MOVE-CODER-1's two coders.)
-    inputs += [(os.path.join(pgn_dir, n), ["--variant", v], ("default", "uniform"))
+    # (The files re-read under a variant only with MOVE-CODER-1's three coders.)
+    inputs += [(os.path.join(pgn_dir, n), ["--variant", v], ("default", "model", "uniform"))
                for n, v in VARIANT_PACKS]
     edge = os.path.join(pgn_dir, "edge")
     if os.path.isdir(edge):
-        inputs += [(os.path.join(edge, n), [], ("default",)) for n in sorted(os.listdir(edge))
+        inputs += [(os.path.join(edge, n), [], ("default", "model")) for n in sorted(os.listdir(edge))
                    if n.endswith(".pgn")]
-    settings = {"default": SETTINGS["default"]} if quick else SETTINGS
+    settings = {k: SETTINGS[k] for k in ("default", "model")} if quick else SETTINGS
     archives = identical = games_checked = games_identical = 0
     variant_archives = {}                   # (variant, coder) -> archives decoded identically
     decoded_bytes = 0
@@ -142,9 +148,9 @@ def test_black_box(pgnarc, failures, quick):
                     print(f"  (pgnarc pack refused {label}: {err})")
                     continue
                 archives += 1
-                if variant and setting in ("default", "uniform"):   # MOVE-CODER-1's two cases
+                if variant and setting in CODERS:       # MOVE-CODER-1's three cases
                     codec, coder = first_block_codec_and_coder(archive)
-                    if (codec, coder) != (7, 1 if setting == "default" else 0):
+                    if (codec, coder) != (7, CODERS[setting]):
                         failures.append(f"{label}: first block of codec {codec}, move coder "
                                         f"{coder}")
                         continue
@@ -160,8 +166,8 @@ def test_black_box(pgnarc, failures, quick):
                 decoded_bytes += len(out)
                 if rc == rc2 == 0 and out == expected:
                     identical += 1
-                    if variant and setting in ("default", "uniform"):
-                        key = (variant[1], "model" if setting == "default" else "uniform")
+                    if variant and setting in CODERS:
+                        key = (variant[1], {0: "uniform", 1: "model", 2: "fast"}[CODERS[setting]])
                         variant_archives[key] = variant_archives.get(key, 0) + 1
                 else:
                     failures.append(f"{label}: whole archive differs (rc {rc}/{rc2}) {err2}")
@@ -182,14 +188,59 @@ def test_black_box(pgnarc, failures, quick):
               f"decodes ({decoded_bytes / 1e6 / decode_seconds:.2f} MB/s, process start included)")
 
 
+def first_games(path, n, out):
+    """The first n games of a PGN file (split before each `[Event `), written to out."""
+    with open(path, "rb") as f:
+        text = f.read()
+    starts = [i for i in range(len(text)) if text.startswith(b"[Event ", i)
+              and (i == 0 or text[i - 1:i] == b"\n")][:n + 1]
+    with open(out, "wb") as f:
+        f.write(text[:starts[n]] if len(starts) > n else text)
+
+
+def test_samples(pgnarc, samples, failures):
+    """--sample PGN N: the first N games, packed with the fast coder and with the model coder
+    (sections stored), decoded whole by decode.py exactly as pgnarc unpack writes them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for path, n in samples:
+            pgn = os.path.join(tmp, "sample.pgn")
+            first_games(path, n, pgn)
+            for coder, options in (("fast", ["--moves", "fast"]), ("model", ["--moves", "model"])):
+                archive = os.path.join(tmp, "s.pga")
+                rc, _, err = run([pgnarc, "pack", pgn, "-o", archive, "--force", "-q", "--store"]
+                                 + options)
+                if rc != 0:
+                    failures.append(f"sample {path} {n} [{coder}]: pgnarc pack fails: {err}")
+                    continue
+                _, info, _ = run([pgnarc, "info", archive])
+                games = int(info.split(b"games:")[1].split()[0]) if b"games:" in info else 0
+                _, coder_byte = first_block_codec_and_coder(archive)
+                rc, expected, err = run([pgnarc, "unpack", archive, "-o", "-"])
+                start = time.perf_counter()
+                rc2, out, err2 = run(DECODE + [archive])
+                seconds = time.perf_counter() - start
+                same = rc == rc2 == 0 and out == expected
+                print(f"sample {os.path.basename(path)}, first {n}: {games} games, move coder "
+                      f"{coder_byte}: decode.py {'identical to' if same else 'DIFFERS from'} "
+                      f"pgnarc unpack ({len(out)} bytes, {seconds:.0f} s)")
+                if not same:
+                    failures.append(f"sample {path} {n} [{coder}]: rc {rc}/{rc2} {err2}")
+
+
 def main(argv):
     if len(argv) < 2:
-        print("usage: test_decode.py PATH/TO/pgnarc [--quick]", file=sys.stderr)
+        print("usage: test_decode.py PATH/TO/pgnarc [--quick] [--sample PGN N ...]",
+              file=sys.stderr)
         return 2
+    samples = [(argv[i + 1], int(argv[i + 2])) for i in range(len(argv))
+               if argv[i] == "--sample"]
     failures = []
-    test_valid(failures)
-    test_invalid(failures)
-    test_black_box(argv[1], failures, "--quick" in argv)
+    if samples:
+        test_samples(argv[1], samples, failures)
+    else:
+        test_valid(failures)
+        test_invalid(failures)
+        test_black_box(argv[1], failures, "--quick" in argv)
     if failures:
         print(f"\n{len(failures)} failures:")
         print("\n".join("  " + f for f in failures))

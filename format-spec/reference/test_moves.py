@@ -2,8 +2,10 @@
 12.1 and 12.2, share tokens (corpus/conformance/tokens.tsv, and uniform-coder tokens made with
 7.3's encode), perft of standard chess and Chess960 (corpus/perft/standard.epd, chess960.epd, each
 count up to max-perft-nodes, default 200000) and of the variants of 5.6 (corpus/perft/variants.epd:
-depths 1 and 2 of every position, deeper counts up to max-variant-nodes, default 20000), and the
-bounds of the crazyhouse model's features (7.7) on the crazyhouse positions of variants.epd.
+depths 1 and 2 of every position, deeper counts up to max-variant-nodes, default 20000), the
+bounds of the crazyhouse model's features (7.7) on the crazyhouse positions of variants.epd, and
+of the fast model's (7.8) on those of standard.epd and chess960.epd, with its book's reader and
+frequencies on a small book made here (FAST-BOOK-1, FAST-BOOK-3).
 
 Run: /usr/bin/python3 format-spec/reference/test_moves.py [max-perft-nodes [max-variant-nodes]]
 blackbox_moves.py checks moves.py further against the built pgnarc.
@@ -267,12 +269,83 @@ def test_token_rejects():
     return ok == len(bad)
 
 
+def test_fast_model():
+    """7.8: the fast model's features within FAST-MODEL-2's bounds on the positions of
+    corpus/perft (standard.epd, chess960.epd); the book's reader (FAST-BOOK-1: depth first, the
+    first of two nodes of one identity) and its frequencies (FAST-BOOK-3) on a book made here."""
+    positions = []
+    for name in ("standard.epd", "chess960.epd"):
+        with open(os.path.join(CORPUS, "perft", name), encoding="ascii") as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    p = M.Position.from_fen(line.split(";")[0].strip().encode())
+                    if p is not None:
+                        positions.append(p)
+    groups = sorted(M.FAST_GROUPS)
+    checked = 0
+    for position in positions:
+        moves = position.legal_moves()
+        if not moves:
+            continue
+        facts = M.Facts(position, M.NO_HISTORY)
+        for move in moves:
+            features = (M.fast_piece_features(facts, move.from_sq)
+                        + M.fast_move_features(facts, move))
+            assert all(0 <= k < M.FAST_K for k in features), (position, move, features)
+            owners = [max(g for g in groups if g <= k) for k in features]
+            assert len(set(owners)) == len(owners), (position, move, features)
+            assert len(features) <= 14, (position, move, features)
+        freqs = M.fast_frequencies(position, M.NO_HISTORY, moves)
+        if M.book_entries(position) is None:
+            assert all(1 <= f <= 4096 for f in freqs) and max(freqs) == 4096
+        checked += len(moves)
+
+    def index(position, san):
+        return next(i for i, m in enumerate(position.legal_moves()) if position.san(m) == san)
+
+    def play(position, *sans):
+        for san in sans:
+            position = position.play(position.legal_moves()[index(position, san)])
+        return position
+
+    # 1. e4 (5 games; then 1... e5 3, 1... c5 1, then 2. Nf3 after 1... e5 2), 1. Nf3 (2; then
+    # 1... e5 1 and 2. e4 after it: the position of 1. e4 e5 2. Nf3 again, whose node comes
+    # second and is never found), 1. d4 (1, no node).
+    start = M.Position.standard()
+    e4, nf3, d4 = (index(start, s) for s in ("e4", "Nf3", "d4"))
+    after_e4, after_nf3 = play(start, "e4"), play(start, "Nf3")
+    after_e4_e5, after_nf3_e5 = play(after_e4, "e5"), play(after_nf3, "e5")
+    book = bytes([3, e4, 5 * 2 + 1,
+                  2, index(after_e4, "e5"), 3 * 2 + 1,
+                  1, index(after_e4_e5, "Nf3"), 2 * 2 + 1,
+                  1, index(play(after_e4_e5, "Nf3"), "Nc6"), 2 * 2,
+                  index(after_e4, "c5"), 1 * 2,
+                  nf3, 2 * 2 + 1,
+                  1, index(after_nf3, "e5"), 1 * 2 + 1,
+                  1, index(after_nf3_e5, "e4"), 1 * 2 + 1,
+                  1, index(play(after_nf3_e5, "e4"), "Nc6"), 9 * 2,
+                  d4, 1 * 2])
+    index_of = M.read_book(book)
+    assert len(index_of) == 6, len(index_of)     # start, e4, e4 e5, e4 e5 Nf3, Nf3, Nf3 e5
+    transposed = play(start, "e4", "e5", "Nf3")
+    assert index_of[transposed.identity()] == [(index(transposed, "Nc6"), 2)]   # the first node
+    assert index_of[play(start, "Nf3", "e5", "e4").identity()] == [(index(transposed, "Nc6"), 2)]
+    n = len(start.legal_moves())
+    f = M.book_frequencies(index_of[start.identity()], n)
+    escape = 3 * 2 ** 16 // (11 * n) + 1                   # N = 8, N + 3 = 11
+    assert f[e4] == 5 * 2 ** 16 // 11 + escape and f[nf3] == 2 * 2 ** 16 // 11 + escape
+    assert f[d4] == 2 ** 16 // 11 + escape and f[0] == escape and sum(f) <= 2 ** 16 + n
+    print(f"fast model: {checked} moves of {len(positions)} positions within 7.8's bounds; "
+          f"the book's reader and frequencies right")
+    return True
+
+
 if __name__ == "__main__":
     max_nodes = int(sys.argv[1]) if len(sys.argv) > 1 else 200000
     max_variant_nodes = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
     t = time.time()
     results = [test_order(), test_variant_order(), test_worked_examples(), test_uniform_tokens(),
                test_tokens(), test_token_rejects(), test_perft(max_nodes),
-               test_variant_perft(max_variant_nodes), test_crazyhouse_model()]
+               test_variant_perft(max_variant_nodes), test_crazyhouse_model(), test_fast_model()]
     print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
     sys.exit(0 if all(results) else 1)

@@ -496,14 +496,14 @@ py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems
   return d;
 }
 
-WriterOptions writer_options(unsigned threads, bool force, bool uniform, bool position_filter,
+WriterOptions writer_options(unsigned threads, bool force, const std::string& moves, bool position_filter,
                              const std::string& variant = {}) {
   WriterOptions o;
   if (!variant_of_tag(variant, o.variant))
     throw py::value_error("unknown variant " + variant);
   o.threads = threads;
   o.overwrite = force;
-  o.moves = uniform ? MoveCoding::kUniform : MoveCoding::kModel;
+  o.moves = moves == "uniform" ? MoveCoding::kUniform : moves == "fast" ? MoveCoding::kFast : MoveCoding::kMax;
   o.position_filter = position_filter;
   return o;
 }
@@ -532,14 +532,14 @@ py::dict pack_readers(const std::vector<std::function<Result<std::unique_ptr<Pgn
 // The PGN `data` (plain, or compressed as its name says) packed into `output`: a shard of a
 // larger input (pgnarc.dask.pack).
 py::dict pack_bytes(py::bytes data, const std::string& name, const std::string& output, unsigned threads, bool force,
-                    bool uniform, bool position_filter) {
+                    const std::string& moves, bool position_filter) {
   std::string bytes = data;
   const auto open = [&]() -> Result<std::unique_ptr<PgnReader>> {
     auto source = pgn_input(memory_input(std::move(bytes)), name);
     if (!source) return source.error();
     return std::make_unique<PgnReader>(std::move(*source), name);
   };
-  return pack_readers({open}, output, writer_options(threads, force, uniform, position_filter));
+  return pack_readers({open}, output, writer_options(threads, force, moves, position_filter));
 }
 
 // Archives joined block by block into `output`, as pgnarc merge does.
@@ -580,10 +580,10 @@ std::vector<std::uint64_t> game_cuts(const std::string& path, std::uint64_t shar
 }
 
 py::dict pack(const std::vector<std::string>& inputs, const std::string& output, unsigned threads, bool force,
-              bool uniform, bool position_filter, const std::string& variant) {
+              const std::string& moves, bool position_filter, const std::string& variant) {
   std::vector<std::function<Result<std::unique_ptr<PgnReader>>()>> readers;
   for (const std::string& input : inputs) readers.push_back([input] { return PgnReader::open(input); });
-  return pack_readers(readers, output, writer_options(threads, force, uniform, position_filter, variant));
+  return pack_readers(readers, output, writer_options(threads, force, moves, position_filter, variant));
 }
 
 }  // namespace
@@ -676,9 +676,9 @@ PYBIND11_MODULE(_pgnarc, m) {
            "Checks every checksum and decodes every game; raises pgnarc.Error at the first damage.");
 
   m.def("_pack", &pack, py::arg("inputs"), py::arg("output"), py::arg("threads"), py::arg("force"),
-        py::arg("uniform"), py::arg("position_filter"), py::arg("variant") = "");
+        py::arg("moves"), py::arg("position_filter"), py::arg("variant") = "");
   m.def("_pack_bytes", &pack_bytes, py::arg("data"), py::arg("name"), py::arg("output"), py::arg("threads"),
-        py::arg("force"), py::arg("uniform"), py::arg("position_filter"));
+        py::arg("force"), py::arg("moves"), py::arg("position_filter"));
   m.def("_merge", &merge, py::arg("inputs"), py::arg("output"), py::arg("force"));
   m.def("_game_cuts", &game_cuts, py::arg("path"), py::arg("shard_bytes"));
 }

@@ -63,10 +63,10 @@ TEST(Archive, RandomAccessEqualsSequentialDecode) {
 
 // Every game read by number, in a random order, so that most reads are the first of their
 // block (each decodes only its own games' tags), then in order (two reads of a block so, then
-// the whole section), with both move coders (uniform: several games a directory group, the
+// the whole section), with every move coder (uniform: several games a directory group, the
 // ones before it in the group decoded too): the games and tags of a pass in order.
 TEST(Archive, EveryGameReadByNumberEqualsThePass) {
-  for (const MoveCoding coding : {MoveCoding::kModel, MoveCoding::kUniform}) {
+  for (const MoveCoding coding : {MoveCoding::kFast, MoveCoding::kMax, MoveCoding::kUniform}) {
     WriterOptions o;
     o.block_games = 40;
     o.moves = coding;

@@ -53,10 +53,12 @@ TEST(ArchiveVariants, RandomGamesOfEveryVariantComeBackWhole) {
     ASSERT_TRUE(b.ok()) << b.error().to_string() << "\n" << text;
     ASSERT_EQ(b.game(), g) << text;
   }
-  // An archive and back, with either block coder (in the model coder's blocks, crazyhouse, three-check
+  // An archive and back, with every block coder (in the models' blocks, crazyhouse, three-check
   // and king of the hill under their models).
-  for (MoveCoding coding : {MoveCoding::kModel, MoveCoding::kUniform}) {
-    const std::string path = test::temp_path(coding == MoveCoding::kModel ? "variants_model.pga" : "variants_uniform.pga");
+  for (MoveCoding coding : {MoveCoding::kFast, MoveCoding::kMax, MoveCoding::kUniform}) {
+    const std::string path = test::temp_path(coding == MoveCoding::kFast  ? "variants_fast.pga"
+                                             : coding == MoveCoding::kMax ? "variants_model.pga"
+                                                                          : "variants_uniform.pga");
     WriterOptions o;
     o.moves = coding;
     o.block_games = 50;
@@ -70,7 +72,7 @@ TEST(ArchiveVariants, RandomGamesOfEveryVariantComeBackWhole) {
     }
     auto a = Archive::open(path);
     ASSERT_TRUE(a.ok()) << a.error().to_string();
-    EXPECT_EQ((*a)->info()->read_version.text(), "1.1");
+    EXPECT_EQ((*a)->info()->read_version.text(), coding == MoveCoding::kFast ? "1.2" : "1.1");
     for (std::size_t i = 0; i < games.size(); ++i) {
       auto got = (*a)->read_game(i);
       ASSERT_TRUE(got.ok()) << got.error().to_string();

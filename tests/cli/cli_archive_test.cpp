@@ -155,9 +155,9 @@ TEST_F(CliArchive, InfoAndVerify) {
   EXPECT_NE(r.out.find("games:    61 (1 kept verbatim)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bits per ply"), std::string::npos);
   r = run_cli("info " + p("games.pga") + " --json");
-  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.1");
-  // Standard chess only: readable by a reader of 1.0.
-  EXPECT_TRUE(r.out.starts_with("{\"write_version\": \"1.1\", \"read_version\": \"1.0\",")) << r.out;
+  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.2");
+  // The fast model (the default): a reader of 1.2.
+  EXPECT_TRUE(r.out.starts_with("{\"write_version\": \"1.2\", \"read_version\": \"1.2\",")) << r.out;
   EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
   for (const char* threads : {"", " --threads 1", " --threads 3"}) {
     r = run_cli("verify " + p("games.pga") + threads);
@@ -434,7 +434,7 @@ TEST_F(CliArchive, VersionNamesTheFormatVersions) {
   for (const char* args : {"--version", "info --version"}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << args;
-    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.1)\n")
+    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.2)\n")
         << args;
   }
 }
@@ -575,25 +575,38 @@ TEST(CliFaults, FullDiskAndKillLeaveNoCompleteLookingFile) {
 namespace pgnarc {
 namespace {
 
-// pack --moves: the model (the default) and the uniform coder give the same games back; the
-// model's moves section is smaller; another name is bad usage.
-TEST(CliMoves, BothCodersGiveTheGamesBack) {
+// pack --moves: the fast model (the default), the strongest model (max, also named model) and
+// the uniform coder give the same games back; both models' moves sections are smaller than the
+// uniform coder's, max's the smallest; another name is bad usage.
+TEST(CliMoves, EveryCoderGivesTheGamesBack) {
   const test::ScratchDir scratch("moves");
   const std::string& dir = scratch.path();
   const std::string input = test::corpus_path("cli/input.pgn");
-  ASSERT_EQ(test::run_cli("pack -q '" + input + "' -o '" + dir + "/m.pga'").exit_code, 0);
+  ASSERT_EQ(test::run_cli("pack -q '" + input + "' -o '" + dir + "/f.pga'").exit_code, 0);
+  ASSERT_EQ(test::run_cli("pack -q --moves fast '" + input + "' -o '" + dir + "/f2.pga'").exit_code, 0);
   ASSERT_EQ(test::run_cli("pack -q --moves uniform '" + input + "' -o '" + dir + "/u.pga'").exit_code, 0);
+  ASSERT_EQ(test::run_cli("pack -q --moves=max '" + input + "' -o '" + dir + "/m.pga'").exit_code, 0);
   ASSERT_EQ(test::run_cli("pack -q --moves=model '" + input + "' -o '" + dir + "/m2.pga'").exit_code, 0);
+  EXPECT_EQ(test::read_file(dir + "/f.pga"), test::read_file(dir + "/f2.pga"));
   EXPECT_EQ(test::read_file(dir + "/m.pga"), test::read_file(dir + "/m2.pga"));
   const std::string model = test::run_cli("unpack '" + dir + "/m.pga'").out;
   EXPECT_EQ(model, test::run_cli("unpack '" + dir + "/u.pga'").out);
+  EXPECT_EQ(model, test::run_cli("unpack '" + dir + "/f.pga'").out);
   EXPECT_EQ(model, test::read_file(test::corpus_path("cli/expected_unpack.pgn")));
+  const auto info = [&](const std::string& name) {
+    return nlohmann::json::parse(test::run_cli("info --json '" + dir + "/" + name + "'").out);
+  };
   const auto moves = [&](const std::string& name) {
-    const auto j = nlohmann::json::parse(test::run_cli("info --json '" + dir + "/" + name + "'").out);
-    return j["sections"]["moves"]["stored"].get<std::uint64_t>();
+    return info(name)["sections"]["moves"]["stored"].get<std::uint64_t>();
   };
   EXPECT_LT(moves("m.pga") * 4, moves("u.pga") * 3) << "the model's moves at most three quarters of the uniform coder's";
-  const auto bad = test::run_cli("pack -q --moves fast '" + input + "' -o '" + dir + "/x.pga'");
+  EXPECT_LT(moves("f.pga") * 4, moves("u.pga") * 3) << "the fast model's too";
+  EXPECT_LE(moves("m.pga"), moves("f.pga"));
+  // The fast model's archive needs a reader of 1.2; the others one of 1.0.
+  EXPECT_EQ(info("f.pga")["read_version"], "1.2");
+  EXPECT_EQ(info("m.pga")["read_version"], "1.0");
+  EXPECT_EQ(info("u.pga")["read_version"], "1.0");
+  const auto bad = test::run_cli("pack -q --moves best '" + input + "' -o '" + dir + "/x.pga'");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("--moves"), std::string::npos) << bad.err;
 }

@@ -79,6 +79,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   o.threads = 1;
   o.block_games = block_games;
   o.block_bytes = 256 * 1024;  // the conformance settings, whatever the library's default
+  o.moves = MoveCoding::kMax;  // the conformance settings' coder; vectors of others say so
   return o;
 }
 
@@ -109,7 +110,8 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   write("valid/" + name + ".pgn", unpack(pga));
   std::string settings;
   if (block_games != 4096) settings = "block-games=" + std::to_string(block_games);
-  if (moves == MoveCoding::kUniform) settings += (settings.empty() ? "" : ",") + std::string("moves=uniform");
+  if (moves != MoveCoding::kMax)
+    settings += (settings.empty() ? "" : ",") + std::string(moves == MoveCoding::kUniform ? "moves=uniform" : "moves=fast");
   if (variant != Variant::kStandard) {
     std::string v = variant_name(variant);
     for (char& c : v) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -359,6 +361,35 @@ void encode_vectors() {
   encode_vector("moves_only_uniform", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n1. d4 d5 0-1\n\n*\n", "MOVE-SYM-2",
                 "games of moves only with the uniform coder, one of no moves: codewords one after the other",
                 4096, MoveCoding::kUniform);
+  // The fast model (format 1.2: blocks of move coder 2).
+  encode_vector("fast_book_and_model",
+                "[Event \"book then model\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 "
+                "8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 "
+                "17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 20. Nbd2 Nxd6 21. Nc4 Nxc4 22. Bxc4 Nb6 23. Ne5 Rae8 "
+                "24. Bxf7+ Rxf7 25. Nxf7 Rxe1+ 26. Qxe1 Kxf7 27. Qe3 Qg5 28. Qxg5 hxg5 29. b3 Ke6 30. a3 Kd6 1/2-1/2\n\n"
+                "[Event \"transposed\"]\n\n1. Nf3 Nf6 2. c4 e6 3. Nc3 d5 4. d4 Be7 5. Bg5 O-O 6. e3 h6 7. Bh4 b6 *\n",
+                "MOVE-CODER-1 FAST-MODEL-1 FAST-MODEL-2 FAST-BOOK-1 FAST-BOOK-2 FAST-BOOK-3",
+                "two games with the fast model: the opening book's positions (one reached by a transposition), then "
+                "the model's features to the end", 4096, MoveCoding::kFast);
+  encode_vector("fast_features",
+                "[FEN \"r3k2r/pP4pp/8/2pP4/8/8/P5PP/R3K2R w KQkq c6 0 1\"]\n\n1. dxc6 O-O 2. O-O-O Rfb8 3. c7 Rxb7 "
+                "4. c8=Q+ Kf7 5. Qxa8 Rb1+ 6. Kxb1 *\n\n"
+                "[Event \"null move, check\"]\n\n1. e4 e5 2. Qh5 -- 3. Qxf7+ Kxf7 4. Bc4+ d5 5. Bxd5+ Kf6 *\n",
+                "MOVE-CODER-1 FAST-MODEL-1 FAST-MODEL-2",
+                "the fast model out of the book: en passant, castling on both wings, a promotion with check, "
+                "captures and checks, a null move that forgets the history", 4096, MoveCoding::kFast);
+  encode_vector("fast_chess960",
+                "[Variant \"Chess960\"]\n[FEN \"nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRN w GBgb - 0 1\"]\n\n"
+                "1. g3 g6 2. O-O O-O 3. f4 f5 4. Nf2 Nf7 *\n",
+                "MOVE-CODER-1 FAST-MODEL-1 FAST-MODEL-2 FAST-BOOK-2", "Chess960 under the fast model: castling with the rook's square", 4096,
+                MoveCoding::kFast);
+  encode_vector("fast_variants",
+                "[Variant \"Three-check\"]\n\n1. e4 e5 2. Bc4 Nf6 3. Bxf7+ Kxf7 4. Qh5+ g6 5. Qxe5 Bb4 6. Qxc7 *\n\n"
+                "[Variant \"King of the Hill\"]\n\n1. e4 e5 2. Ke2 Ke7 3. Ke3 Ke6 4. d4 d5 5. exd5+ Kxd5 *\n\n"
+                "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. Nf3 P@e4 5. Nxe4 Qe5 6. P@d3 *\n",
+                "MOVE-CODER-1 FAST-MODEL-1",
+                "variants in a block of the fast model (codec 7): three-check and king of the hill under the fast model "
+                "(no book), crazyhouse under the crazyhouse model", 4096, MoveCoding::kFast);
   encode_vector("zero_plies", "[Event \"tags only\"]\n[Result \"*\"]\n\n*\n", "MOVE-SYM-2 TAGS-1", "one game of zero plies");
   encode_vector("promotions", "[FEN \"7k/PPPP4/8/8/8/8/4pppp/K7 w - - 0 1\"]\n\n1. a8=N e1=Q+ 2. Ka2 f1=B 3. b8=B g1=R "
                 "4. c8=R+ Kh7 5. d8=Q h1=N *\n", "MOVE-ORDER-1 START-1", "promotions to every piece, both colours");
@@ -1208,8 +1239,8 @@ void invalid_record_vectors() {
                    "block layout 2 (not defined): refused as unsupported");
     invalid_vector("unknown_codec", edit_block(tagged, [](std::string& b) { b[4] = 4; }), "Unsupported", "BLOCK-1",
                    "a block of move codec 4 (not defined in 1.0): refused as unsupported");
-    invalid_vector("unknown_move_coder", edit_block(tagged, [](std::string& b) { b[7] = 2; }), "Unsupported", "BLOCK-1",
-                   "a block of move coder 2 (not defined): refused as unsupported");
+    invalid_vector("unknown_move_coder", edit_block(tagged, [](std::string& b) { b[7] = 3; }), "Unsupported", "BLOCK-1",
+                   "a block of move coder 3 (not defined in 1.2): refused as unsupported");
   }
   {
     // The game directory (9.3.1) of 17 games: three entries of 8, 8 and 1 games. The structure

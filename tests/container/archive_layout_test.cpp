@@ -199,14 +199,14 @@ TEST(ArchiveFrames, GroupFramedTextsRoundTrip) {
   }
 }
 
-// A block's directory groups (9.3.1): with the move model, one game a group, so that reading a
+// A block's directory groups (9.3.1): with either model, one game a group, so that reading a
 // game decodes no other's codeword; with the uniform coder, about 1 KiB of codewords: engine
 // games, whose codewords hold their reports' values and variations, go one to a group, games of
 // moves and human comments eight.
 TEST(ArchiveLayout, DirectoryGroupsByMoveCoder) {
-  for (const MoveCoding coding : {MoveCoding::kModel, MoveCoding::kUniform}) {
+  for (const MoveCoding coding : {MoveCoding::kFast, MoveCoding::kMax, MoveCoding::kUniform}) {
     for (const bool engine : {true, false}) {
-      SCOPED_TRACE(std::string(coding == MoveCoding::kModel ? "model, " : "uniform, ") +
+      SCOPED_TRACE(std::string(coding == MoveCoding::kFast ? "fast, " : coding == MoveCoding::kMax ? "max, " : "uniform, ") +
                    (engine ? "engine reports" : "human annotations"));
       WriterOptions o;
       o.compress = false;

@@ -1,8 +1,9 @@
 // Fuzz target: the move codec's decoder on arbitrary streams. The input gives three 16-bit
 // lengths, then the moves, structure and texts streams, then the raw stream. The record is
 // decoded with no tags and with a PlyCount and a Result tag taken from the first two bytes (so
-// that counted main lines and tagged results are reached). A record that decodes can be skipped,
-// and encodes, with the same tags, to one that decodes to the same game.
+// that counted main lines and tagged results are reached), under the move coder the second byte
+// also names (uniform, model or fast). A record that decodes can be skipped, and encodes, with
+// the same tags and coder, to one that decodes to the same game.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rest.remove_prefix(n);
   }
   c.raw = rest;
+  c.coder = static_cast<pgnarc::MoveCoder>((data[1] >> 2) % 3);
   static const char* const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
   const std::vector<pgnarc::Tag> tagged = {pgnarc::Tag{"PlyCount", std::to_string(data[0] % 64)},
                                            pgnarc::Tag{"Result", results[data[1] % 4]}};
@@ -33,8 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!skipped) __builtin_trap();  // whatever decodes can be skipped
     if (d->raw) continue;
     pgnarc::CodecStreams s;
+    s.coder = c.coder;
     if (!pgnarc::encode_game(d->game, s)) __builtin_trap();
-    pgnarc::CodecCursor c2{s.moves, s.structure, s.texts, s.raw};
+    pgnarc::CodecCursor c2{s.moves, s.structure, s.texts, s.raw, c.coder};
     auto d2 = pgnarc::decode_game(c2, tags);
     if (!d2 || !(d2->game == d->game)) __builtin_trap();
   }

@@ -54,11 +54,14 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
              "1.6% smaller than at 9)");
   cmd.add_option_function<std::string>(
          "--moves",
-         [&w](const std::string& v) { w.options.moves = v == "uniform" ? MoveCoding::kUniform : MoveCoding::kModel; },
-         "how moves are coded: model (likely moves in fewer bits: the moves a third smaller; the "
-         "default) or uniform (every legal move alike: packs up to 6x and reads 3-12x faster)")
-      ->check(CLI::IsMember({"model", "uniform"}))
-      ->type_name("model|uniform");
+         [&w](const std::string& v) {
+           w.options.moves = v == "uniform" ? MoveCoding::kUniform : v == "fast" ? MoveCoding::kFast : MoveCoding::kMax;
+         },
+         "how moves are coded: fast (the default: an opening book, then a model built for reading "
+         "speed; archives of format 1.2), max (the strongest model, also named model: a few percent "
+         "smaller, read about 3x slower) or uniform (every legal move alike: the largest, the fastest)")
+      ->check(CLI::IsMember({"fast", "max", "model", "uniform"}))
+      ->type_name("fast|max|uniform");
   cmd.add_option_function<std::string>(
          "--variant",
          [&w](const std::string& v) { w.options.variant = variant_option(v); },

@@ -14,14 +14,16 @@
 
 namespace pgnarc {
 
-// How moves are coded: kModel gives each legal move the frequency of the move model, so that
-// likely moves take fewer bits (the default: the moves about a third smaller); kUniform codes
-// every legal move as equally likely (packs up to 6x and reads 3-12x faster).
-enum class MoveCoding { kModel, kUniform };
+// How moves are coded. kFast (the default, format 1.2) gives each legal move the frequency of
+// the fast model: an opening book's counts, else a few table lookups a move; kMax (also named
+// kModel, as before) the move model's, which scores every legal move by some 80 features (the
+// smallest archives, read at about a third of kFast's speed); kUniform codes every legal move as
+// equally likely (the largest, the fastest to read and write).
+enum class MoveCoding { kModel, kUniform, kFast, kMax = kModel };
 
 struct WriterOptions {
   unsigned threads = 0;                  // 0: all cores
-  MoveCoding moves = MoveCoding::kModel;
+  MoveCoding moves = MoveCoding::kFast;
   // The rules of the games read from PGN whose tags name none (a FICS crazyhouse file has no
   // Variant tag): the variant is kept with each such game, and a game with a Variant tag follows
   // its tag.

@@ -149,7 +149,7 @@ def open(path):
     return Archive(path)
 
 
-def pack(inputs, output, threads=None, force=False, moves="model", position_filter=False, variant=None):
+def pack(inputs, output, threads=None, force=False, moves="fast", position_filter=False, variant=None):
     """Packs PGN files (plain, .gz or .zst) into the archive `output`, as `pgnarc pack` does, and
     returns its figures: games, verbatim_games, plies, input_bytes, output_bytes, blocks, and the
     problems that made games be kept verbatim. An existing `output` is replaced only with
@@ -159,14 +159,14 @@ def pack(inputs, output, threads=None, force=False, moves="model", position_filt
         inputs = [inputs]
     inputs = [_os.fspath(i) for i in inputs]
     output = _os.fspath(output)
-    if moves not in ("model", "uniform"):
-        raise ValueError(f"moves must be 'model' or 'uniform', not {moves!r}")
+    if moves not in ("fast", "max", "model", "uniform"):
+        raise ValueError(f"moves must be 'fast', 'max' (or 'model') or 'uniform', not {moves!r}")
     for i in inputs:
         if not _os.path.exists(i):
             raise FileNotFoundError(2, "No such file", i)
     if _os.path.exists(output) and not force:
         raise FileExistsError(17, "File exists (pack(..., force=True) replaces it)", output)
-    return _pgnarc._pack(inputs, output, _threads(threads), bool(force), moves == "uniform", bool(position_filter),
+    return _pgnarc._pack(inputs, output, _threads(threads), bool(force), moves, bool(position_filter),
                          variant or "")
 
 

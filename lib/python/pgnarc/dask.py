@@ -132,7 +132,7 @@ def _shards(inputs, shard_bytes, storage_options):
     return shards
 
 
-def _pack_shard(url, start, end, part_url, storage_options, uniform, position_filter):
+def _pack_shard(url, start, end, part_url, storage_options, moves, position_filter):
     """Packs one shard into its part; gives (stats, None), or (None, the exception) so that the
     client sees every task end before it cleans up."""
     try:
@@ -142,7 +142,7 @@ def _pack_shard(url, start, end, part_url, storage_options, uniform, position_fi
         part_fs, part_path = fsspec.core.url_to_fs(part_url, **(storage_options or {}))
         with tempfile.TemporaryDirectory() as tmp:
             local = os.path.join(tmp, "part.pga")
-            stats = _pgnarc._pack_bytes(data, name, local, 1, True, uniform, position_filter)
+            stats = _pgnarc._pack_bytes(data, name, local, 1, True, moves, position_filter)
             part_fs.put_file(local, part_path)
         # The shard's games are numbered from its start: say which bytes of the input they are.
         place = url if start is None else f"{url} bytes {start}-{end}"
@@ -152,7 +152,7 @@ def _pack_shard(url, start, end, part_url, storage_options, uniform, position_fi
         return None, e
 
 
-def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves="model", position_filter=False,
+def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves="fast", position_filter=False,
          storage_options=None):
     """Packs PGN files (fsspec URLs; plain, or .gz/.zst packed whole by one task each) into the
     archive `output` on a Dask cluster. Workers write their parts beside `output` and the client
@@ -167,8 +167,8 @@ def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves=
         inputs = [inputs]
     inputs = [os.fspath(i) for i in inputs]
     output = os.fspath(output)
-    if moves not in ("model", "uniform"):
-        raise ValueError(f"moves must be 'model' or 'uniform', not {moves!r}")
+    if moves not in ("fast", "max", "model", "uniform"):
+        raise ValueError(f"moves must be 'fast', 'max' (or 'model') or 'uniform', not {moves!r}")
     out_fs, out_path = fsspec.core.url_to_fs(output, **(storage_options or {}))
     if out_fs.exists(out_path) and not force:
         raise FileExistsError(17, "File exists (pack(..., force=True) replaces it)", output)
@@ -176,7 +176,7 @@ def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves=
     stem = f"{output}.part-{uuid.uuid4().hex[:8]}"
     parts = [f"{stem}-{k:06d}.pga" for k in range(len(shards))]
     task = dask.delayed(_pack_shard, pure=False)
-    tasks = [task(url, start, end, part, storage_options, moves == "uniform", bool(position_filter))
+    tasks = [task(url, start, end, part, storage_options, moves, bool(position_filter))
              for (url, start, end), part in zip(shards, parts)]
     try:
         done = client.compute(tasks, sync=True) if client is not None else dask.compute(*tasks)

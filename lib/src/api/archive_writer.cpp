@@ -57,7 +57,9 @@ struct ArchiveWriter::Impl {
   // Tag dictionary (9.9): undecided until the first blocks' tags train one (or show that none
   // pays), or until an archive copied in offers one (append); blocks made meanwhile are held.
   bool dict_decided = true;
-  bool variants = false;  // a block of the variants codec is placed: the file needs a reader of 1.1
+  // The oldest 1.y that reads every block placed (2.1): 1 where a block has the variants codec,
+  // 2 where one has the fast model's coder.
+  std::uint8_t read_minor = 0;
   std::shared_ptr<const WriterDictionary> dict;
   std::vector<EncodedBlock> held;
   std::size_t held_tags = 0;
@@ -87,7 +89,8 @@ struct ArchiveWriter::Impl {
     e.games = games;
     e.first_game = stats.games;
     e.summary = summary;
-    variants |= static_cast<std::uint8_t>(bytes[4]) == kVariantsCodec;
+    if (static_cast<std::uint8_t>(bytes[4]) == kVariantsCodec) read_minor = std::max<std::uint8_t>(read_minor, 1);
+    if (static_cast<std::uint8_t>(bytes[7]) == static_cast<std::uint8_t>(MoveCoder::kFast)) read_minor = 2;
     if (auto st = file->write(bytes); !st) return st;
     blocks.push_back(e);
     if (block_names)
@@ -385,9 +388,10 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
     scratch = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/pgnarc." + std::to_string(::getpid());
   }
   s.names = std::make_unique<NameCollector>(scratch + ".names", s.options.name_memory_bytes);
-  // The read version (2.1): 1.0 until a block of the variants codec (1.1) is placed; where the
-  // header cannot be written again at the end (a stream), 1.1 from the start.
-  if (auto st = s.file->write(file_header(s.file->rewritable() ? 0 : 1)); !st) return st.error();
+  // The read version (2.1): 1.0 until a block of the variants codec (1.1) or of the fast model
+  // (1.2) is placed; where the header cannot be written again at the end (a stream), this
+  // writer's own version from the start.
+  if (auto st = s.file->write(file_header(s.file->rewritable() ? 0 : kVersionMinor)); !st) return st.error();
   return w;
 }
 
@@ -586,8 +590,8 @@ Result<PackStats> ArchiveWriter::finish() {
   footer.blocks = s.blocks.size();
   footer.index_hash = detail::hash64(index);
   if (auto st = s.file->write(encode_footer(footer)); !st) return st.error();
-  if (s.variants && s.file->rewritable())
-    if (auto st = s.file->write_at(0, file_header(1)); !st) return st.error();
+  if (s.read_minor != 0 && s.file->rewritable())
+    if (auto st = s.file->write_at(0, file_header(s.read_minor)); !st) return st.error();
   s.stats.output_bytes = s.file->offset();
   if (auto st = s.file->commit(); !st) return st.error();
   return s.stats;

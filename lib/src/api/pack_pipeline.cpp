@@ -18,7 +18,12 @@ StoreOptions store_options(const WriterOptions& options) {
 }
 
 MoveCoder move_coder(const WriterOptions& options) {
-  return options.moves == MoveCoding::kUniform ? MoveCoder::kUniform : MoveCoder::kModel;
+  switch (options.moves) {
+    case MoveCoding::kUniform: return MoveCoder::kUniform;
+    case MoveCoding::kMax: return MoveCoder::kModel;
+    case MoveCoding::kFast: break;
+  }
+  return MoveCoder::kFast;
 }
 
 void collect_names(const std::vector<Tag>& tags, BlockNames& names) {

@@ -40,7 +40,8 @@ inline constexpr std::uint8_t kVariantsCodec = 7;
 // The frequencies a block's move symbols have (the block header says which).
 enum class MoveCoder : std::uint8_t {
   kUniform = 0,  // every legal move equally likely
-  kModel = 1,    // the move model's frequencies
+  kModel = 1,    // the move model's frequencies (the strongest: `--moves max`)
+  kFast = 2,     // the fast model's (format 1.2): the opening book's counts, else a few table lookups a move
 };
 
 // The per-game output of the codec, appended to four streams that a block keeps as sections.

@@ -3,6 +3,7 @@
 
 #include <cassert>
 
+#include "codec/fast_model.h"
 #include "codec/frequency_cache.h"
 #include "codec/variant_model.h"
 
@@ -30,6 +31,7 @@ void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Positi
   if (!ends && n <= 1) return;
   // (With no move, only the end: a line of unknown length.)
   const std::uint32_t moves = n == 0                               ? 0
+                              : coder == MoveCoder::kFast         ? fast::frequencies(pos, t, h, out.freq)
                               : weights == model::kWeights.data() ? model::remembered_frequencies(pos, t, h, ply, out.freq)
                                                                   : model::frequencies(pos, t, h, out.freq, weights);
   if (ends) out.end = end_frequency(moves, ply, hazard);
@@ -56,7 +58,8 @@ void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const mo
     PieceTargets t;
     generate_targets(at.pos, t);
     assert(t.total == n);
-    moves = model::remembered_frequencies(at.pos, t, at.history, ply, out.freq);
+    moves = coder == MoveCoder::kFast ? fast::frequencies(at.pos, t, at.history, out.freq)
+                                      : model::remembered_frequencies(at.pos, t, at.history, ply, out.freq);
   } else if (n > 0) {
     moves = model::zh::frequencies(at.pos, list, at.history, out.freq);
   }

@@ -112,7 +112,7 @@ std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
   const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
   if (options.compress && options.frame_bytes != 0 && big > 2 * options.frame_bytes)
     return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
-  if (streams.coder == MoveCoder::kModel) return 1;
+  if (streams.coder != MoveCoder::kUniform) return 1;
   return static_cast<std::uint32_t>(
       std::clamp<std::uint64_t>(games * kGroupCodeword / std::max<std::uint64_t>(streams.moves.size(), 1), 1, kStep));
 }

@@ -37,7 +37,7 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
   const auto layout = static_cast<std::uint8_t>(b[6]);
   if (layout != kBlockLayout) return unsupported(where + ": block layout " + std::to_string(layout) + later + "6)");
   const auto coder = static_cast<std::uint8_t>(b[7]);
-  if (coder > static_cast<std::uint8_t>(MoveCoder::kModel))
+  if (coder > static_cast<std::uint8_t>(MoveCoder::kFast))
     return unsupported(where + ": move coder " + std::to_string(coder) + later + "7)");
   out.coder = static_cast<MoveCoder>(coder);
   out.games = static_cast<std::uint32_t>(get_le(b.data() + 8, 4));

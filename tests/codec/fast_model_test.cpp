@@ -1,0 +1,187 @@
+// The fast model (fast_model.h): its builds (base, x86-64-v3, and the reference that adds each
+// feature's weight on its own) give the same frequencies position by position, on the corpus's
+// games and on random ones; the opening book holds the openings and gives 7.8's frequencies;
+// and the fast coder's frequencies are the book's where it holds a position, else the model's.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "codec/fast_model.h"
+#include "codec/move_coder.h"
+#include "support/model_replay.h"
+#include "support/test_util.h"
+
+namespace pgnarc::detail::fast {
+namespace {
+
+using model::LineState;
+
+// Every position of `line`: the base build's frequencies (and the v3 build's, where the CPU
+// runs it) equal the reference's.
+void expect_builds_equal_reference(const test::MainLine& line, long& positions) {
+  test::replay_line(line, [&](const LineState& at, const PieceTargets& t) {
+    std::uint32_t want[kMaxLegalMoves], got[kMaxLegalMoves];
+    const std::uint32_t total = model_frequencies_reference(at.pos, t, at.history, want, kWeights.data());
+    bool same = model_frequencies_base(at.pos, t, at.history, got, kWeights.data()) == total;
+    for (int i = 0; i < t.total && same; ++i) same = got[i] == want[i];
+#if PGNARC_HAVE_V3
+    if (same && v3_generator_supported()) {
+      same = model_frequencies_v3(at.pos, t, at.history, got, kWeights.data()) == total;
+      for (int i = 0; i < t.total && same; ++i) same = got[i] == want[i];
+    }
+#endif
+    // The library's entry point (the combined to-square table) too.
+    if (same) {
+      same = model_frequencies(at.pos, t, at.history, got) == total;
+      for (int i = 0; i < t.total && same; ++i) same = got[i] == want[i];
+    }
+    EXPECT_TRUE(same) << line.label << " " << at.pos.fen();
+    positions += same;
+    return same;
+  });
+}
+
+TEST(FastModel, BuildsEqualTheReferenceOnRealGames) {
+  long positions = 0;
+  for (const char* file : {"pgn/twic_events.pgn", "pgn/lichess_2021-10_clk_eval.pgn", "pgn/pgnmentor_crlf.pgn",
+                           "pgn/chess960_misc.pgn", "pgn/setup_fen.pgn", "pgn/annotated_human.pgn"}) {
+    std::vector<test::MainLine> lines;
+    ASSERT_TRUE(test::read_main_lines("test", test::corpus_path(file), lines)) << file;
+    for (const auto& line : lines) {
+      expect_builds_equal_reference(line, positions);
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_GT(positions, 15000);
+}
+
+TEST(FastModel, BuildsEqualTheReferenceOnRandomGames) {
+  // Random moves reach what games rarely do: promotions with check, discovered checks, pieces
+  // en prise everywhere, castling rights kept late; null moves forget the history.
+  std::mt19937_64 rng(31);
+  long positions = 0;
+  for (const char* start : {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"}) {
+    for (int game = 0; game < 30; ++game) {
+      test::MainLine line{"random game", test::fen(start), {}};
+      LineState at{line.start, {}};
+      for (int ply = 0; ply < 200; ++ply) {
+        PieceTargets t;
+        generate_targets(at.pos, t);
+        if (t.total == 0) break;
+        const Move m = rng() % 50 == 0 && !t.check
+                           ? Move::null()
+                           : move_at_index(at.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total)));
+        line.moves.push_back(m);
+        if (m.is_null()) at.play_null();
+        else at.play(m);
+      }
+      expect_builds_equal_reference(line, positions);
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_GT(positions, 15000);
+}
+
+// King of the hill after a null move in check: the side to move may face no king (its king was
+// taken), which the model's facts must meet without reading past a table.
+TEST(FastModel, BuildsEqualTheReferenceWhereTheirKingIsTaken) {
+  std::mt19937_64 rng(37);
+  long positions = 0, kingless = 0;
+  for (int game = 0; game < 200; ++game) {
+    test::MainLine line{"random king of the hill game", Position::start(Variant::kKingOfTheHill), {}};
+    LineState at{line.start, {}};
+    for (int ply = 0; ply < 120; ++ply) {
+      if (!at.pos.pieces(at.pos.side_to_move(), kKing)) break;
+      PieceTargets t;
+      generate_targets(at.pos, t);
+      if (t.total == 0) break;
+      kingless += !at.pos.pieces(~at.pos.side_to_move(), kKing);
+      Move m = rng() % 4 == 0 ? Move::null()
+                              : move_at_index(at.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total)));
+      for (int i = 0; i < t.total; ++i) {
+        const Move c = move_at_index(at.pos, t, i);
+        if (type_of(at.pos.piece_on(c.to())) == kKing && color_of(at.pos.piece_on(c.to())) != at.pos.side_to_move()) {
+          m = c;
+          break;
+        }
+      }
+      line.moves.push_back(m);
+      if (m.is_null()) at.play_null();
+      else at.play(m);
+    }
+    std::vector<Move> kept;
+    LineState walk{line.start, {}};
+    for (Move m : line.moves) {
+      if (!walk.pos.pieces(walk.pos.side_to_move(), kKing)) break;
+      kept.push_back(m);
+      if (m.is_null()) walk.play_null();
+      else walk.play(m);
+    }
+    line.moves = kept;
+    expect_builds_equal_reference(line, positions);
+    if (HasFailure()) return;
+  }
+  EXPECT_GT(positions, 5000);
+}
+
+TEST(FastModel, BookFrequenciesFollowTheFormula) {
+  // N = 10 games: move 0 played 7 times, move 3 three times; 20 legal moves.
+  const BookEntry entries[] = {{0, 7}, {3, 3}};
+  const BookNode node{entries, 10};
+  std::uint32_t f[kMaxLegalMoves];
+  const std::uint32_t total = book_frequencies(node, 20, f);
+  // Escape floor(3 * 65536 / (13 * 20)) + 1 = 757; move 0 floor(7 * 65536 / 13) = 35288.
+  EXPECT_EQ(f[1], 757u);
+  EXPECT_EQ(f[0], 35288u + 757u);
+  EXPECT_EQ(f[3], 15123u + 757u);
+  EXPECT_EQ(total, 35288u + 15123u + 20u * 757u);
+}
+
+TEST(FastModel, TheBookHoldsOpeningsOfStandardChessOnly) {
+  const Position start;
+  const BookNode* node = book_node(start);
+  ASSERT_NE(node, nullptr) << "the book holds the start position";
+  PieceTargets t;
+  generate_targets(start, t);
+  std::uint64_t sum = 0;
+  int e4 = -1;
+  for (const BookEntry& e : node->entries) {
+    ASSERT_LT(e.index, t.total);
+    sum += e.count;
+    if (start.uci(move_at_index(start, t, e.index)) == "e2e4") e4 = e.index;
+  }
+  EXPECT_EQ(sum, node->games);
+  ASSERT_GE(e4, 0) << "1. e4 is in the book";
+  // 1. e4 e5 2. Nf3: in the book, by position, whatever the move order that reached it.
+  EXPECT_NE(book_node(test::fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")), nullptr);
+  // The same placement at move 21 is not looked up; nor a variant's start.
+  EXPECT_EQ(book_node(test::fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 21")), nullptr);
+  EXPECT_EQ(book_node(Position::start(Variant::kThreeCheck)), nullptr);
+  // Castling rights are part of the position.
+  EXPECT_EQ(book_node(test::fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")), nullptr);
+}
+
+TEST(FastModel, TheFastCoderTakesTheBookWhereItHoldsThePosition) {
+  const Position start;
+  PieceTargets t;
+  generate_targets(start, t);
+  PlyFrequencies coded;
+  ply_frequencies(MoveCoder::kFast, false, 0, start, t, {}, coded);
+  std::uint32_t want[kMaxLegalMoves];
+  ASSERT_NE(book_node(start), nullptr);
+  EXPECT_EQ(coded.total, book_frequencies(*book_node(start), t.total, want));
+  for (int i = 0; i < t.total; ++i) EXPECT_EQ(coded.freq[i], want[i]) << i;
+  // Out of the book: the model's.
+  const Position late = test::fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 25");
+  generate_targets(late, t);
+  ply_frequencies(MoveCoder::kFast, true, 48, late, t, {}, coded);
+  const std::uint32_t model_total = model_frequencies(late, t, {}, want);
+  EXPECT_EQ(coded.total, model_total + coded.end);
+  for (int i = 0; i < t.total; ++i) EXPECT_EQ(coded.freq[i], want[i]) << i;
+}
+
+}  // namespace
+}  // namespace pgnarc::detail::fast
