@@ -392,10 +392,12 @@ def check_variants(rnd, count):
 def main():
     global PGNARC
     if len(sys.argv) < 2:
-        print("usage: blackbox_moves.py PATH/TO/pgnarc [games-per-random-file]", file=sys.stderr)
+        print("usage: blackbox_moves.py PATH/TO/pgnarc [games-per-random-file [--quick]]", file=sys.stderr)
         return False
     PGNARC = sys.argv[1]
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    # (--quick: the games packed alone only with pack's default, the fast coder.)
+    coders = (M.FAST,) if "--quick" in sys.argv[3:] else (M.MODEL, M.FAST)
     rnd = random.Random(2026)
     failures = 0
     for kind in ("std", "960", "fen"):
@@ -421,13 +423,13 @@ def main():
     failures += good == 0
     null_games = (random_games(rnd, "std", count, nulls=True)
                   + random_games(rnd, "960", count // 2, nulls=True))
-    for coder in (M.MODEL, M.FAST):
+    for coder in coders:
         good, total = check_null_games(null_games, coder)
         print(f"games with null moves and king captures: {good}/{total} decoded from archives "
               f"of move coder {coder}")
         failures += total - good
     real = real_games(count // 4)
-    for coder in (M.MODEL, M.FAST):
+    for coder in coders:
         good, total = check_null_games(real, coder)
         print(f"real games (twic, lichess, chess960): {good}/{total} decoded from archives of "
               f"move coder {coder}")
