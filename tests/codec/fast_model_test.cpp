@@ -4,8 +4,6 @@
 // and the fast coder's frequencies are the book's where it holds a position, else the model's.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "codec/fast_model.h"
 #include "codec/move_coder.h"
 #include "support/model_replay.h"
@@ -56,31 +54,14 @@ TEST(FastModel, BuildsEqualTheReferenceOnRealGames) {
 }
 
 TEST(FastModel, BuildsEqualTheReferenceOnRandomGames) {
-  // Random moves reach what games rarely do: promotions with check, discovered checks, pieces
-  // en prise everywhere, castling rights kept late; null moves forget the history.
-  std::mt19937_64 rng(31);
   long positions = 0;
-  for (const char* start : {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-                            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"}) {
-    for (int game = 0; game < 30; ++game) {
-      test::MainLine line{"random game", test::fen(start), {}};
-      LineState at{line.start, {}};
-      for (int ply = 0; ply < 200; ++ply) {
-        PieceTargets t;
-        generate_targets(at.pos, t);
-        if (t.total == 0) break;
-        const Move m = rng() % 50 == 0 && !t.check
-                           ? Move::null()
-                           : move_at_index(at.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total)));
-        line.moves.push_back(m);
-        if (m.is_null()) at.play_null();
-        else at.play(m);
-      }
-      expect_builds_equal_reference(line, positions);
-      if (HasFailure()) return;
-    }
+  for (const auto& line : test::random_lines({"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                                              "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                                              "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                                              "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"},
+                                             30, 200, 31)) {
+    expect_builds_equal_reference(line, positions);
+    if (HasFailure()) return;
   }
   EXPECT_GT(positions, 15000);
 }
@@ -88,42 +69,12 @@ TEST(FastModel, BuildsEqualTheReferenceOnRandomGames) {
 // King of the hill after a null move in check: the side to move may face no king (its king was
 // taken), which the model's facts must meet without reading past a table.
 TEST(FastModel, BuildsEqualTheReferenceWhereTheirKingIsTaken) {
-  std::mt19937_64 rng(37);
-  long positions = 0, kingless = 0;
-  for (int game = 0; game < 200; ++game) {
-    test::MainLine line{"random king of the hill game", Position::start(Variant::kKingOfTheHill), {}};
-    LineState at{line.start, {}};
-    for (int ply = 0; ply < 120; ++ply) {
-      if (!at.pos.pieces(at.pos.side_to_move(), kKing)) break;
-      PieceTargets t;
-      generate_targets(at.pos, t);
-      if (t.total == 0) break;
-      kingless += !at.pos.pieces(~at.pos.side_to_move(), kKing);
-      Move m = rng() % 4 == 0 ? Move::null()
-                              : move_at_index(at.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total)));
-      for (int i = 0; i < t.total; ++i) {
-        const Move c = move_at_index(at.pos, t, i);
-        if (type_of(at.pos.piece_on(c.to())) == kKing && color_of(at.pos.piece_on(c.to())) != at.pos.side_to_move()) {
-          m = c;
-          break;
-        }
-      }
-      line.moves.push_back(m);
-      if (m.is_null()) at.play_null();
-      else at.play(m);
-    }
-    std::vector<Move> kept;
-    LineState walk{line.start, {}};
-    for (Move m : line.moves) {
-      if (!walk.pos.pieces(walk.pos.side_to_move(), kKing)) break;
-      kept.push_back(m);
-      if (m.is_null()) walk.play_null();
-      else walk.play(m);
-    }
-    line.moves = kept;
+  long positions = 0, king_captures = 0;
+  for (const auto& line : test::king_taken_lines(200, 37, king_captures)) {
     expect_builds_equal_reference(line, positions);
     if (HasFailure()) return;
   }
+  EXPECT_GT(king_captures, 20);
   EXPECT_GT(positions, 5000);
 }
 

@@ -91,30 +91,13 @@ TEST(MoveModelBuilds, EqualTheReferenceOnRealGames) {
 }
 
 TEST(MoveModelBuilds, EqualTheReferenceOnRandomGames) {
-  // Random moves reach what games rarely do: many exchanges on one square, discovered checks,
-  // promotions with check, pieces en prise everywhere.
-  std::mt19937_64 rng(23);
   long positions = 0;
-  for (const char* start : {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"}) {
-    for (int game = 0; game < 30; ++game) {
-      test::MainLine line{"random game", test::fen(start), {}};
-      LineState at{line.start, {}};
-      for (int ply = 0; ply < 200; ++ply) {
-        PieceTargets t;
-        generate_targets(at.pos, t);
-        if (t.total == 0) break;
-        const Move m = rng() % 50 == 0 && !t.check
-                           ? Move::null()
-                           : move_at_index(at.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total)));
-        line.moves.push_back(m);
-        if (m.is_null()) at.play_null();
-        else at.play(m);
-      }
-      expect_builds_equal_reference(line, positions);
-      if (HasFailure()) return;
-    }
+  for (const auto& line : test::random_lines({"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                                              "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                                              "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"},
+                                             30, 200, 23)) {
+    expect_builds_equal_reference(line, positions);
+    if (HasFailure()) return;
   }
   EXPECT_GT(positions, 10000);
 }
@@ -122,41 +105,8 @@ TEST(MoveModelBuilds, EqualTheReferenceOnRandomGames) {
 // King of the hill, whose moves are standard chess's while the side to move has a king: null
 // moves in check let a king be taken, which standard chess never does.
 TEST(MoveModelBuilds, EqualTheReferenceWhereAKingIsTaken) {
-  std::mt19937_64 rng(29);
   long positions = 0, king_captures = 0;
-  for (int game = 0; game < 200; ++game) {
-    test::MainLine line{"random king of the hill game", Position::start(Variant::kKingOfTheHill), {}};
-    LineState at{line.start, {}};
-    for (int ply = 0; ply < 120; ++ply) {
-      if (!at.pos.pieces(at.pos.side_to_move(), kKing)) break;
-      PieceTargets t;
-      generate_targets(at.pos, t);
-      if (t.total == 0) break;
-      // Null moves often, in check too; captures of a king when there are.
-      Move m = rng() % 4 == 0 ? Move::null()
-                              : move_at_index(at.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total)));
-      for (int i = 0; i < t.total; ++i) {
-        const Move c = move_at_index(at.pos, t, i);
-        if (type_of(at.pos.piece_on(c.to())) == kKing && color_of(at.pos.piece_on(c.to())) != at.pos.side_to_move()) {
-          m = c;
-          ++king_captures;
-          break;
-        }
-      }
-      line.moves.push_back(m);
-      if (m.is_null()) at.play_null();
-      else at.play(m);
-    }
-    // The line up to the first position whose side to move has no king (the model's domain).
-    std::vector<Move> kept;
-    LineState walk{line.start, {}};
-    for (Move m : line.moves) {
-      if (!walk.pos.pieces(walk.pos.side_to_move(), kKing)) break;
-      kept.push_back(m);
-      if (m.is_null()) walk.play_null();
-      else walk.play(m);
-    }
-    line.moves = kept;
+  for (const auto& line : test::king_taken_lines(200, 29, king_captures)) {
     expect_builds_equal_reference(line, positions);
     if (HasFailure()) return;
   }
