@@ -18,7 +18,7 @@ Three checks:
    (pack --variant), packed with the model coder (--moves model, whose blocks code crazyhouse
    with the crazyhouse model of 7.7, three-check and king of the hill with the move model and
    the other variants with uniform frequencies: MOVE-CODER-1), with and without a position
-   filter, with the fast coder (pack's default since format 1.2: three-check and king of the hill
+   filter, with the fast coder (pack's default: three-check and king of the hill
    with the fast model of 7.8, the others as under the model coder) and with the uniform coder
    (--moves uniform); the first block's move coder
    must be the one asked for, pgnarc unpack must give back moves.py's movetext, and decode.py

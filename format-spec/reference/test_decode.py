@@ -15,7 +15,7 @@
    `--variant king-of-the-hill`: their games that the variant's rules allow are coded under it,
    the others kept verbatim).  Under the setting "model" (the model coder, 7.5) these archives
    code crazyhouse with the crazyhouse model (7.7) and three-check and king of the hill with the
-   move model (MOVE-CODER-1), under "default" (pack's default since format 1.2, the fast coder)
+   move model (MOVE-CODER-1), under "default" (pack's default, the fast coder)
    crazyhouse with the crazyhouse model and the other two with the fast model (7.8); the test
    checks that their blocks are of codec 7 and of move coder 2, 1 or 0 ("uniform").
 4. with --sample PGN N (any number of times; then only this test runs): the first N games of

@@ -11,7 +11,8 @@
 namespace pgnarc::container {
 
 // The 32-byte header this library writes, its read version 1.`read_minor` (2.1: the oldest
-// version that defines everything the file uses).
+// version that defines everything the file uses) and write version 1.1, or 1.2 where the read
+// version is 1.2 (9.2).
 std::string file_header(std::uint8_t read_minor);
 // The header's two versions (9.2).
 struct FileVersions {
