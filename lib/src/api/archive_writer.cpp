@@ -230,6 +230,8 @@ struct ArchiveWriter::Impl {
   // their name tables smallest counting its own element (placed then), if any makes them
   // smaller; else null. The sizes are shares of the tags trained on (kDictionaryShares, at most
   // options.dictionary_bytes): what pays depends on how much the blocks' tags repeat each other.
+  // The strongest setting (--moves max) searches each size's training parameters too; the
+  // others train once a size, a quarter of the work (training is most of a small file's pack).
   Result<std::shared_ptr<const WriterDictionary>> train() {
     const std::shared_ptr<const WriterDictionary> none;
     std::vector<std::string> sections;
@@ -274,7 +276,8 @@ struct ArchiveWriter::Impl {
     };
     auto measure = [&](std::size_t capacity) -> Candidate {
       Candidate c;
-      std::string content = train_tag_dictionary(sections, capacity);
+      std::string content = train_tag_dictionary(
+          sections, capacity, options.moves == MoveCoding::kMax ? DictionaryTraining::kSearch : DictionaryTraining::kOnce);
       if (content.empty()) return c;
       c.dict = WriterDictionary::make(std::move(content), options.zstd_level);
       if (!c.dict) return c;

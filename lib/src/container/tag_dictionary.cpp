@@ -1,5 +1,6 @@
 #include "container/tag_dictionary.h"
 
+#define ZDICT_STATIC_LINKING_ONLY  // ZDICT_trainFromBuffer_fastCover
 #include <zdict.h>
 
 #include <algorithm>
@@ -28,7 +29,8 @@ WriterDictionary::~WriterDictionary() { ZSTD_freeCDict(cdict_); }
 
 std::string WriterDictionary::compress(std::string_view plain) const { return detail::compress_frame(plain, cdict_); }
 
-std::string train_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity) {
+std::string train_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity,
+                                 DictionaryTraining training) {
   constexpr std::size_t kSample = 4096;
   std::string samples;
   std::vector<std::size_t> sizes;
@@ -38,8 +40,21 @@ std::string train_tag_dictionary(const std::vector<std::string>& sections, std::
       samples.append(sec, at, sizes.back());
     }
   std::string dict(capacity, '\0');
-  const std::size_t n = ZDICT_trainFromBuffer(dict.data(), dict.size(), samples.data(), sizes.data(),
-                                              static_cast<unsigned>(sizes.size()));
+  const auto count = static_cast<unsigned>(sizes.size());
+  std::size_t n;
+  if (training == DictionaryTraining::kSearch) {
+    n = ZDICT_trainFromBuffer(dict.data(), dict.size(), samples.data(), sizes.data(), count);
+  } else {
+    // The search's parameters (segments of d = 8 bytes, f = 20, accel 1, level 3), with its
+    // most frequent choice of segment size k.
+    ZDICT_fastCover_params_t once{};
+    once.k = 537;
+    once.d = 8;
+    once.f = 20;
+    once.accel = 1;
+    once.zParams.compressionLevel = 3;
+    n = ZDICT_trainFromBuffer_fastCover(dict.data(), dict.size(), samples.data(), sizes.data(), count, once);
+  }
   if (ZDICT_isError(n)) return {};
   dict.resize(n);
   return dict;
