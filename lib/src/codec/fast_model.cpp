@@ -359,49 +359,51 @@ class Book {
     });
     // (The bytes are the library's own, which a test reads to their end.)
     assert(ok);
-    if (!ok) return;
-    keys_ = std::move(keys);
-    nodes_.resize(keys_.size());
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
+    if (!ok || keys.empty()) return;
+    std::size_t slots = 16;
+    while (slots < keys.size() * 2) slots *= 2;
+    slots_.assign(slots, Slot{});
+    mask_ = slots - 1;
+    filter_.assign(kFilterBits / 64, 0);
+    // Nodes in the order the bytes start them: a position written again keeps its first node.
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const BookKey& k = keys[i];
+      const std::uint32_t b = filter_bit(k.white | k.by_type[0] | k.by_type[1] | k.by_type[2] | k.by_type[3] |
+                                             k.by_type[4] | k.by_type[5],
+                                         k.side);
+      filter_[b >> 6] |= std::uint64_t{1} << (b & 63);
+      std::size_t s = BookKeyHash{}(k) & mask_;
+      while (slots_[s].used && !(slots_[s].key == k)) s = (s + 1) & mask_;
+      if (slots_[s].used) continue;
       std::uint64_t games = 0;
       for (std::size_t e = 0; e < spans[i].second; ++e) games += entries_[spans[i].first + e].count;
-      nodes_[i] = BookNode{std::span<const BookEntry>(entries_.data() + spans[i].first, spans[i].second), games};
-    }
-    std::size_t slots = 16;
-    while (slots < keys_.size() * 2) slots *= 2;
-    slot_of_.assign(slots, -1);
-    mask_ = slots - 1;
-    // Nodes in the order the bytes start them: a position written again keeps its first node.
-    filter_.assign(kFilterBits / 64, 0);
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
-      const std::uint32_t b = filter_bit(keys_[i].white | keys_[i].by_type[0] | keys_[i].by_type[1] | keys_[i].by_type[2] |
-                                             keys_[i].by_type[3] | keys_[i].by_type[4] | keys_[i].by_type[5],
-                                         keys_[i].side);
-      filter_[b >> 6] |= std::uint64_t{1} << (b & 63);
-      std::size_t s = BookKeyHash{}(keys_[i]) & mask_;
-      while (slot_of_[s] >= 0 && !(keys_[static_cast<std::size_t>(slot_of_[s])] == keys_[i])) s = (s + 1) & mask_;
-      if (slot_of_[s] < 0) slot_of_[s] = static_cast<std::int32_t>(i);
+      slots_[s] = Slot{k, BookNode{std::span<const BookEntry>(entries_.data() + spans[i].first, spans[i].second), games},
+                       true};
     }
   }
 
   const BookNode* find(const Position& pos) const {
-    if (nodes_.empty()) return nullptr;
+    if (slots_.empty()) return nullptr;
     // Most positions are in no node: their occupancy and side to move rule them out first.
     const std::uint32_t b = filter_bit(pos.occupied(), static_cast<std::uint8_t>(pos.side_to_move()));
     if (!(filter_[b >> 6] >> (b & 63) & 1)) return nullptr;
     const BookKey k = book_key(pos);
     for (std::size_t s = BookKeyHash{}(k) & mask_;; s = (s + 1) & mask_) {
-      const std::int32_t i = slot_of_[s];
-      if (i < 0) return nullptr;
-      if (keys_[static_cast<std::size_t>(i)] == k) return &nodes_[static_cast<std::size_t>(i)];
+      const Slot& slot = slots_[s];
+      if (!slot.used) return nullptr;
+      if (slot.key == k) return &slot.node;
     }
   }
 
  private:
-  std::vector<BookKey> keys_;
-  std::vector<BookNode> nodes_;
+  // A position's key beside its node, so that a lookup reads one place.
+  struct Slot {
+    BookKey key{};
+    BookNode node{};
+    bool used = false;
+  };
   std::vector<BookEntry> entries_;
-  std::vector<std::int32_t> slot_of_;
+  std::vector<Slot> slots_;
   std::size_t mask_ = 0;
   // A bit for each node's occupancy and side to move (a set bit may be another position's).
   static constexpr int kFilterShift = 47;
