@@ -68,11 +68,158 @@ struct PlainSink {
 };
 
 
+// The part of model::compute_facts that the fast model reads (fast_model.h), the same values:
+// the fields it does not read are left unset.
+template <class Sliders>
+PGNARC_ALWAYS_INLINE void compute_facts(const Position& pos, const History& history, Facts& f) {
+  const AttackTables& T = attack_tables();
+  const Color us = pos.side_to_move(), them = ~us;
+  const Bitboard occ = pos.occupied();
+  f.us = us;
+  f.flip = us == kWhite ? 0 : 56;
+  {
+    const Bitboard minors = pos.pieces(kWhite, kKnight) | pos.pieces(kWhite, kBishop) |
+                            pos.pieces(kBlack, kKnight) | pos.pieces(kBlack, kBishop);
+    const Bitboard rooks = pos.pieces(kWhite, kRook) | pos.pieces(kBlack, kRook);
+    const Bitboard queens = pos.pieces(kWhite, kQueen) | pos.pieces(kBlack, kQueen);
+    const int npm = popcount(minors) + 2 * popcount(rooks) + 4 * popcount(queens);
+    const int move = pos.fullmove_number();
+    f.phase = npm >= 20 && move <= 10 ? 0 : npm >= 20 && move <= 20 ? 1 : npm >= 16 ? 2 : npm >= 8 ? 3 : 4;
+  }
+  f.our_king = pos.king_square(us);
+  f.their_king = pos.king_square(them);
+
+  // Pawns and knights attack by shifts of their bitboards, one per direction: no square is
+  // attacked twice from one direction, so counting attacks direction by direction counts them
+  // piece by piece. Sliders and kings one by one.
+  Bitboard pawn_dirs[2][2], knight_dirs[2][8];
+  for (Color c : {kWhite, kBlack}) {
+    model::facts_detail::pawn_attack_directions(pos.pieces(c, kPawn), c, pawn_dirs[c]);
+    model::facts_detail::knight_attack_directions(pos.pieces(c, kKnight), knight_dirs[c]);
+  }
+  const Bitboard their_pawn_attacks = pawn_dirs[them][0] | pawn_dirs[them][1];
+  Bitboard their_knight_attacks = 0, their_bishop_attacks = 0, their_rook_attacks = 0, their_queen_attacks = 0;
+  for (Bitboard a : knight_dirs[them]) their_knight_attacks |= a;
+  for (Bitboard b = pos.pieces(them, kBishop); b;) their_bishop_attacks |= Sliders::bishop(T, pop_lsb(b), occ);
+  for (Bitboard b = pos.pieces(them, kRook); b;) their_rook_attacks |= Sliders::rook(T, pop_lsb(b), occ);
+  for (Bitboard b = pos.pieces(them, kQueen); b;) {
+    const Square s = pop_lsb(b);
+    their_queen_attacks |= Sliders::bishop(T, s, occ) | Sliders::rook(T, s, occ);
+  }
+  Bitboard their_king_attacks = 0;
+  for (Bitboard b = pos.pieces(them, kKing); b;) their_king_attacks |= T.king[pop_lsb(b)];
+  f.their_attacks = their_pawn_attacks | their_knight_attacks | their_bishop_attacks | their_rook_attacks |
+                    their_queen_attacks | their_king_attacks;
+  f.attacked_lower[kPawn] = 0;
+  f.attacked_lower[kKnight] = f.attacked_lower[kBishop] = their_pawn_attacks;
+  f.attacked_lower[kRook] = their_pawn_attacks | their_knight_attacks | their_bishop_attacks;
+  f.attacked_lower[kQueen] = f.attacked_lower[kRook] | their_rook_attacks;
+  f.attacked_lower[kKing] = f.their_attacks;
+
+  Bitboard once = 0, twice = 0;
+  const auto add_ours = [&](Bitboard a) {
+    twice |= once & a;
+    once |= a;
+  };
+  add_ours(pawn_dirs[us][0]);
+  add_ours(pawn_dirs[us][1]);
+  for (Bitboard a : knight_dirs[us]) add_ours(a);
+  for (Bitboard b = pos.pieces(us, kBishop); b;) add_ours(Sliders::bishop(T, pop_lsb(b), occ));
+  for (Bitboard b = pos.pieces(us, kRook); b;) add_ours(Sliders::rook(T, pop_lsb(b), occ));
+  for (Bitboard b = pos.pieces(us, kQueen); b;) {
+    const Square s = pop_lsb(b);
+    add_ours(Sliders::bishop(T, s, occ) | Sliders::rook(T, s, occ));
+  }
+  for (Bitboard b = pos.pieces(us, kKing); b;) add_ours(T.king[pop_lsb(b)]);
+  f.our_once = once;
+  f.our_twice = twice;
+  f.in_check = f.our_king != kNoSquare && (f.their_attacks >> f.our_king & 1);
+
+  const Square k = f.their_king;
+  f.discoverers = 0;
+  if (k != kNoSquare) {
+    f.check_squares[kPawn] = T.pawn[them][k];
+    f.check_squares[kKnight] = T.knight[k];
+    f.check_squares[kBishop] = Sliders::bishop(T, k, occ);
+    f.check_squares[kRook] = Sliders::rook(T, k, occ);
+    f.check_squares[kQueen] = f.check_squares[kBishop] | f.check_squares[kRook];
+    f.check_squares[kKing] = 0;
+    const Bitboard rq = pos.pieces(us, kRook) | pos.pieces(us, kQueen);
+    const Bitboard bq = pos.pieces(us, kBishop) | pos.pieces(us, kQueen);
+    for (Bitboard s = (T.rook_rays[k] & rq) | (T.bishop_rays[k] & bq); s;) {
+      const Bitboard between = T.between[k][pop_lsb(s)] & occ;
+      if (between && !more_than_one(between)) f.discoverers |= between & pos.pieces(us);
+    }
+  } else {
+    for (int t = kPawn; t <= kKing; ++t) f.check_squares[t] = 0;
+  }
+
+  f.undefended = (pos.pieces(them) & ~pos.pieces(them, kKing)) & ~f.their_attacks;
+  f.their_queens = pos.pieces(them, kQueen);
+  f.their_rooks = pos.pieces(them, kRook);
+  f.their_minors = pos.pieces(them, kKnight) | pos.pieces(them, kBishop);
+  // Their pieces worth more than each type (P 1, N B 3, R 5, Q 9).
+  f.higher[kQueen] = f.higher[kKing] = 0;
+  f.higher[kRook] = f.their_queens;
+  f.higher[kKnight] = f.higher[kBishop] = f.their_queens | f.their_rooks;
+  f.higher[kPawn] = f.higher[kKnight] | f.their_minors;
+
+  f.last_to = history.last_to;
+  f.our_last_from = history.our_last_from;
+  f.our_last_to = history.our_last_to;
+  f.last_captured = history.last_captured;
+  f.last_type = history.last_type;
+  const Bitboard their_pawns = pos.pieces(them, kPawn);
+  {
+    const Bitboard pushed = (them == kWhite ? their_pawns << 8 : their_pawns >> 8) & ~occ;
+    const Bitboard kicks = them == kWhite ? ((pushed << 7) & ~file_bb(7)) | ((pushed << 9) & ~file_bb(0))
+                                          : ((pushed >> 9) & ~file_bb(7)) | ((pushed >> 7) & ~file_bb(0));
+    f.pawn_kicks = kicks & ~their_pawn_attacks;
+  }
+  f.last_attacks = 0;
+  if (history.last_to != kNoSquare) {
+    const Piece p = pos.piece_on(history.last_to);
+    if (p != kNoPiece && color_of(p) == them)
+      f.last_attacks = model::piece_attacks<Sliders>(T, type_of(p), them, history.last_to, occ);
+  }
+  {
+    // The squares behind their pawns on their files, seen from our side (towards our first
+    // rank), and the files next to them: our pawn outside them is passed.
+    Bitboard behind = their_pawns;
+    if (us == kWhite) {
+      for (int i = 0; i < 3; ++i) behind |= behind >> (8 << i);
+      behind >>= 8;
+    } else {
+      for (int i = 0; i < 3; ++i) behind |= behind << (8 << i);
+      behind <<= 8;
+    }
+    f.pawn_span = behind | ((behind & ~file_bb(0)) >> 1) | ((behind & ~file_bb(7)) << 1);
+  }
+  {
+    static constexpr int kClass[7] = {0, 1, 2, 2, 3, 4, 0};
+    int n = 0;
+    f.hanging_square[0] = f.hanging_square[1] = kNoSquare;
+    f.hanging_class[0] = f.hanging_class[1] = 0;
+    for (int t = kQueen; t >= kPawn && n < 2; --t)
+      for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)) & (f.attacked_lower[t] | (f.their_attacks & ~once));
+           b && n < 2; ++n) {
+        f.hanging_square[n] = pop_lsb(b);
+        f.hanging_class[n] = kClass[t];
+      }
+  }
+  const auto wing = [](Square king) { return king == kNoSquare ? 1 : file_of(king) < 3 ? 0 : file_of(king) < 5 ? 1 : 2; };
+  f.wing_base = model::kToByKing + wing(f.their_king) * kTypes * 64;
+  f.own_wing_base = model::kToByOwnKing + wing(f.our_king) * kTypes * 64;
+  f.castle_rooks = 0;
+  for (CastleSide side : {kKingSide, kQueenSide})
+    if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= bb(r);
+}
+
 template <class Sliders, bool kV3 = false>
 std::uint32_t frequencies_with(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                                const std::int8_t* weights) {
   Facts f;
-  model::compute_facts<Sliders>(pos, history, f);
+  fast::compute_facts<Sliders>(pos, history, f);
   int slots[kMaxLegalMoves + 1];
   int* const score = slots + 1;
   if (weights == kWeights.data()) {
@@ -212,42 +359,59 @@ class Book {
     });
     // (The bytes are the library's own, which a test reads to their end.)
     assert(ok);
-    if (!ok) return;
-    keys_ = std::move(keys);
-    nodes_.resize(keys_.size());
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
+    if (!ok || keys.empty()) return;
+    std::size_t slots = 16;
+    while (slots < keys.size() * 2) slots *= 2;
+    slots_.assign(slots, Slot{});
+    mask_ = slots - 1;
+    filter_.assign(kFilterBits / 64, 0);
+    // Nodes in the order the bytes start them: a position written again keeps its first node.
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const BookKey& k = keys[i];
+      const std::uint32_t b = filter_bit(k.white | k.by_type[0] | k.by_type[1] | k.by_type[2] | k.by_type[3] |
+                                             k.by_type[4] | k.by_type[5],
+                                         k.side);
+      filter_[b >> 6] |= std::uint64_t{1} << (b & 63);
+      std::size_t s = BookKeyHash{}(k) & mask_;
+      while (slots_[s].used && !(slots_[s].key == k)) s = (s + 1) & mask_;
+      if (slots_[s].used) continue;
       std::uint64_t games = 0;
       for (std::size_t e = 0; e < spans[i].second; ++e) games += entries_[spans[i].first + e].count;
-      nodes_[i] = BookNode{std::span<const BookEntry>(entries_.data() + spans[i].first, spans[i].second), games};
-    }
-    std::size_t slots = 16;
-    while (slots < keys_.size() * 2) slots *= 2;
-    slot_of_.assign(slots, -1);
-    mask_ = slots - 1;
-    // Nodes in the order the bytes start them: a position written again keeps its first node.
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
-      std::size_t s = BookKeyHash{}(keys_[i]) & mask_;
-      while (slot_of_[s] >= 0 && !(keys_[static_cast<std::size_t>(slot_of_[s])] == keys_[i])) s = (s + 1) & mask_;
-      if (slot_of_[s] < 0) slot_of_[s] = static_cast<std::int32_t>(i);
+      slots_[s] = Slot{k, BookNode{std::span<const BookEntry>(entries_.data() + spans[i].first, spans[i].second), games},
+                       true};
     }
   }
 
   const BookNode* find(const Position& pos) const {
-    if (nodes_.empty()) return nullptr;
+    if (slots_.empty()) return nullptr;
+    // Most positions are in no node: their occupancy and side to move rule them out first.
+    const std::uint32_t b = filter_bit(pos.occupied(), static_cast<std::uint8_t>(pos.side_to_move()));
+    if (!(filter_[b >> 6] >> (b & 63) & 1)) return nullptr;
     const BookKey k = book_key(pos);
     for (std::size_t s = BookKeyHash{}(k) & mask_;; s = (s + 1) & mask_) {
-      const std::int32_t i = slot_of_[s];
-      if (i < 0) return nullptr;
-      if (keys_[static_cast<std::size_t>(i)] == k) return &nodes_[static_cast<std::size_t>(i)];
+      const Slot& slot = slots_[s];
+      if (!slot.used) return nullptr;
+      if (slot.key == k) return &slot.node;
     }
   }
 
  private:
-  std::vector<BookKey> keys_;
-  std::vector<BookNode> nodes_;
+  // A position's key beside its node, so that a lookup reads one place.
+  struct Slot {
+    BookKey key{};
+    BookNode node{};
+    bool used = false;
+  };
   std::vector<BookEntry> entries_;
-  std::vector<std::int32_t> slot_of_;
+  std::vector<Slot> slots_;
   std::size_t mask_ = 0;
+  // A bit for each node's occupancy and side to move (a set bit may be another position's).
+  static constexpr int kFilterShift = 47;
+  static constexpr std::uint32_t kFilterBits = std::uint32_t{1} << (64 - kFilterShift);
+  static std::uint32_t filter_bit(Bitboard occupied, std::uint8_t side) {
+    return static_cast<std::uint32_t>(((occupied ^ side) * 0x9E3779B97F4A7C15ull) >> kFilterShift);
+  }
+  std::vector<std::uint64_t> filter_;
 };
 
 const Book& the_book() {
