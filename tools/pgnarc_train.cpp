@@ -14,14 +14,15 @@
 // the most features any fitted move had (checked against kMaxMoveFeatures) and the model's cost:
 // the held-out plies replayed with and without computing the frequencies.
 //
-//   pgnarc-train --model fast [--book-min N] [--fit-plies all|outside-book] ...
+//   pgnarc-train --model fast [--book-min N] [--fit-plies all|outside-book] [--book-out FILE] ...
 //
 // fits the fast model's weights (lib/src/codec/fast_model.h) the same way, and counts its opening
 // book from the fitted games that start from the standard position (nodes with at least N moves
 // played, default 20); --fit-plies outside-book leaves the plies the book holds out of the fit.
-// --out then writes lib/src/codec/fast_weights.cpp (weights and book bytes), --tables
-// format-spec/fast-model-tables.md. It reports held-out bits per ply of the present move model,
-// the fast model alone, the fast model with its book, and the library's compiled fast model.
+// --out then writes the weights as lib/src/codec/fast_weights.cpp, --book-out the book's bytes as
+// lib/src/codec/fast_book.cpp, --tables format-spec/fast-model-tables.md (tools/train-fast). It
+// reports held-out bits per ply of the present move model, the fast model alone, the fast model
+// with its book, and the library's compiled fast model.
 //
 // This file holds the move model's and the crazyhouse model's trainers and the command line;
 // train_fast.cpp the fast model's and its book's; train_common.h what they share.
@@ -127,7 +128,8 @@ const ModelDoc kMoveModelDoc = {
     "pgnarc::detail::model",
     "# The move model's tables\n\n"
     "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.6.4), written by tools/pgnarc-train from\n"
-    "the tables it fitted; the library's lib/src/codec/model_weights.cpp holds the same numbers.\n\n"};
+    "the tables it fitted; the library's lib/src/codec/model_weights.cpp holds the same numbers.\n\n",
+    16};
 
 // The crazyhouse model (--variant crazyhouse): calls visit(pos, legal moves, history, played
 // index) for every coded ply of `g` (positions with two or more legal moves).
@@ -175,7 +177,8 @@ const ModelDoc kCrazyhouseDoc = {
     "# The crazyhouse model's table\n\n"
     "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.7), written by tools/pgnarc-train\n"
     "--variant crazyhouse from the table it fitted; the library's lib/src/codec/variant_weights.cpp holds\n"
-    "the same numbers.\n\n"};
+    "the same numbers.\n\n",
+    16};
 
 int train_crazyhouse(const std::vector<Input>& inputs, int epochs, const std::string& out_path,
                      const std::string& tables_path) {
@@ -226,13 +229,14 @@ int main(int argc, char** argv) {
   int epochs = 3;
   bool fast_model = false, fit_in_book = true;
   std::uint64_t book_min = 20;
-  std::string out_path, tables_path;
+  std::string out_path, book_path, tables_path;
   Variant variant = Variant::kStandard;
   std::vector<Input> inputs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--epochs" && i + 1 < argc) epochs = std::atoi(argv[++i]);
     else if (a == "--out" && i + 1 < argc) out_path = argv[++i];
+    else if (a == "--book-out" && i + 1 < argc) book_path = argv[++i];
     else if (a == "--tables" && i + 1 < argc) tables_path = argv[++i];
     else if (a == "--model" && i + 1 < argc) {
       const std::string m = argv[++i];
@@ -270,7 +274,16 @@ int main(int argc, char** argv) {
   }
   if (inputs.empty()) {
     std::fprintf(stderr, "usage: pgnarc-train [--variant crazyhouse | --model fast [--book-min N] "
-                         "[--fit-plies all|outside-book]] [--epochs N] [--out FILE] [--tables FILE] PATH[:FIT] ...\n");
+                         "[--fit-plies all|outside-book] [--book-out FILE]] [--epochs N] [--out FILE] [--tables FILE] "
+                         "PATH[:FIT] ...\n");
+    return 2;
+  }
+  if (!book_path.empty() && !fast_model) {
+    std::fprintf(stderr, "pgnarc-train: --book-out is for --model fast\n");
+    return 2;
+  }
+  if (fast_model && !out_path.empty() && book_path.empty()) {
+    std::fprintf(stderr, "pgnarc-train: --model fast --out needs --book-out (the library needs both files)\n");
     return 2;
   }
   for (Input& in : inputs) {
@@ -281,7 +294,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: %zu games, fitting on %zu\n", in.path.c_str(), in.games.size(), in.fit);
   }
   if (variant == Variant::kCrazyhouse) return train_crazyhouse(inputs, epochs, out_path, tables_path);
-  if (fast_model) return train_fast(inputs, epochs, book_min, fit_in_book, out_path, tables_path);
+  if (fast_model) return train_fast(inputs, epochs, book_min, fit_in_book, out_path, book_path, tables_path);
   Trainer tr(model::kFeatures);
   fit_epochs(tr, inputs, epochs, 20261125, [&](const GameRec& g) {
     replay(g, [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {

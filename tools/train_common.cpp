@@ -137,25 +137,18 @@ void put_rows(std::ostream& out, const std::vector<T>& v, std::size_t from, std:
 }  // namespace
 
 bool write_weights(const std::string& path, const ModelDoc& doc, const std::vector<std::int8_t>& q,
-                   const std::vector<std::uint32_t>* hazard, const std::vector<std::uint8_t>* book) {
+                   const std::vector<std::uint32_t>* hazard) {
   std::ofstream out(path, std::ios::binary);
   out << doc.source_head << "const std::array<std::int8_t, kFeatures> kWeights = {\n";
   for (const auto& [offset, size] : groups_of(doc.features, doc.group)) {
     out << "    // " << doc.group(offset) << "\n";
-    put_rows(out, q, offset, offset + size, 16, "    ", ", ", ",");
+    put_rows(out, q, offset, offset + size, doc.per_line, "    ", ", ", ",");
   }
   out << "};\n\n";
   if (hazard) {
     out << "const std::array<std::uint32_t, 256> kEndHazard = {\n";
     put_rows(out, *hazard, 0, hazard->size(), 12, "    ", ", ", ",");
     out << "};\n\n";
-  }
-  if (book) {
-    // (An array cannot be empty: an empty book keeps one unused byte.)
-    out << "namespace {\nconstexpr std::uint8_t kBook[" << std::max<std::size_t>(book->size(), 1) << "] = {\n";
-    if (book->empty()) out << "    0,\n";
-    put_rows(out, *book, 0, book->size(), 16, "    ", ", ", ",");
-    out << "};\n}  // namespace\nconst std::span<const std::uint8_t> kBookBytes(kBook, " << book->size() << ");\n\n";
   }
   out << "}  // namespace " << doc.ns << "\n";
   return static_cast<bool>(out);

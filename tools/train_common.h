@@ -156,12 +156,13 @@ struct ModelDoc {
   const char* source_head;  // the C++ file up to its weights array
   const char* ns;           // the namespace the C++ file closes
   const char* title;        // the appendix's title and first paragraph
+  std::size_t per_line;     // weights a line in the C++ file
 };
 
-// Writes the model's C++ table `q` (then `hazard` and `book` where given) to `path`; false where
-// the file cannot be written.
+// Writes the model's C++ table `q` (then `hazard` where given) to `path`; false where the file
+// cannot be written.
 bool write_weights(const std::string& path, const ModelDoc& doc, const std::vector<std::int8_t>& q,
-                   const std::vector<std::uint32_t>* hazard, const std::vector<std::uint8_t>* book = nullptr);
+                   const std::vector<std::uint32_t>* hazard);
 
 // The appendix of the format specification: the groups, W (and H) as the spec's tables.
 // False where the file cannot be written.
@@ -193,7 +194,9 @@ inline std::string base_name(const std::string& path) { return path.substr(path.
 
 // --model fast (tools/train_fast.cpp): the book of at least `min_games` moves a node, then the
 // weights, fitted on every ply or (fit_in_book false) outside the book; returns main's exit code.
+// --out writes the weights' C++ file, --book-out the book's, --tables the appendix (each where
+// its path is not empty).
 int train_fast(const std::vector<Input>& inputs, int epochs, std::uint64_t min_games, bool fit_in_book,
-               const std::string& out_path, const std::string& tables_path);
+               const std::string& out_path, const std::string& book_path, const std::string& tables_path);
 
 }  // namespace pgnarc::train
