@@ -57,7 +57,7 @@ static_assert(kFeatures == 8005);
 
 // The weights W (fast_weights.cpp, written by tools/pgnarc-train --model fast).
 extern const std::array<std::int8_t, kFeatures> kWeights;
-// The opening book's bytes (7.8.1; fast_weights.cpp).
+// The opening book's bytes (7.8.1; fast_book.cpp, written by tools/pgnarc-train --model fast).
 extern const std::span<const std::uint8_t> kBookBytes;
 
 // The facts of a position computed once for all its moves: the move model's (7.6.2), of which
