@@ -77,15 +77,7 @@ PGNARC_ALWAYS_INLINE void compute_facts(const Position& pos, const History& hist
   const Bitboard occ = pos.occupied();
   f.us = us;
   f.flip = us == kWhite ? 0 : 56;
-  {
-    const Bitboard minors = pos.pieces(kWhite, kKnight) | pos.pieces(kWhite, kBishop) |
-                            pos.pieces(kBlack, kKnight) | pos.pieces(kBlack, kBishop);
-    const Bitboard rooks = pos.pieces(kWhite, kRook) | pos.pieces(kBlack, kRook);
-    const Bitboard queens = pos.pieces(kWhite, kQueen) | pos.pieces(kBlack, kQueen);
-    const int npm = popcount(minors) + 2 * popcount(rooks) + 4 * popcount(queens);
-    const int move = pos.fullmove_number();
-    f.phase = npm >= 20 && move <= 10 ? 0 : npm >= 20 && move <= 20 ? 1 : npm >= 16 ? 2 : npm >= 8 ? 3 : 4;
-  }
+  f.phase = model::facts_detail::phase(pos);
   f.our_king = pos.king_square(us);
   f.their_king = pos.king_square(them);
 

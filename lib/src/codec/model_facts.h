@@ -12,11 +12,18 @@ namespace facts_detail {
 
 // Non-pawn material of both sides, in minor-piece units (knight, bishop 1, rook 2, queen 4).
 inline int material(const Position& pos) {
-  int m = 0;
-  for (Color c : {kWhite, kBlack})
-    m += popcount(pos.pieces(c, kKnight)) + popcount(pos.pieces(c, kBishop)) + 2 * popcount(pos.pieces(c, kRook)) +
-         4 * popcount(pos.pieces(c, kQueen));
-  return m;
+  const Bitboard minors = pos.pieces(kWhite, kKnight) | pos.pieces(kWhite, kBishop) |
+                          pos.pieces(kBlack, kKnight) | pos.pieces(kBlack, kBishop);
+  const Bitboard rooks = pos.pieces(kWhite, kRook) | pos.pieces(kBlack, kRook);
+  const Bitboard queens = pos.pieces(kWhite, kQueen) | pos.pieces(kBlack, kQueen);
+  return popcount(minors) + 2 * popcount(rooks) + 4 * popcount(queens);
+}
+
+// The game phase both models read (0 to 4), from the material and the move number.
+inline int phase(const Position& pos) {
+  const int npm = material(pos);
+  const int move = pos.fullmove_number();
+  return npm >= 20 && move <= 10 ? 0 : npm >= 20 && move <= 20 ? 1 : npm >= 16 ? 2 : npm >= 8 ? 3 : 4;
 }
 
 // The squares pawns of color `c` on `pawns` attack towards the a-file and towards the h-file.
@@ -55,9 +62,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.us = us;
   f.flip = us == kWhite ? 0 : 56;
   f.occ = occ;
-  const int npm = facts_detail::material(pos);
-  const int move = pos.fullmove_number();
-  f.phase = npm >= 20 && move <= 10 ? 0 : npm >= 20 && move <= 20 ? 1 : npm >= 16 ? 2 : npm >= 8 ? 3 : 4;
+  f.phase = facts_detail::phase(pos);
   f.our_king = pos.king_square(us);
   f.their_king = pos.king_square(them);
 
