@@ -127,24 +127,7 @@ PGNARC_ALWAYS_INLINE void compute_facts(const Position& pos, const History& hist
   f.our_twice = twice;
   f.in_check = f.our_king != kNoSquare && (f.their_attacks >> f.our_king & 1);
 
-  const Square k = f.their_king;
-  f.discoverers = 0;
-  if (k != kNoSquare) {
-    f.check_squares[kPawn] = T.pawn[them][k];
-    f.check_squares[kKnight] = T.knight[k];
-    f.check_squares[kBishop] = Sliders::bishop(T, k, occ);
-    f.check_squares[kRook] = Sliders::rook(T, k, occ);
-    f.check_squares[kQueen] = f.check_squares[kBishop] | f.check_squares[kRook];
-    f.check_squares[kKing] = 0;
-    const Bitboard rq = pos.pieces(us, kRook) | pos.pieces(us, kQueen);
-    const Bitboard bq = pos.pieces(us, kBishop) | pos.pieces(us, kQueen);
-    for (Bitboard s = (T.rook_rays[k] & rq) | (T.bishop_rays[k] & bq); s;) {
-      const Bitboard between = T.between[k][pop_lsb(s)] & occ;
-      if (between && !more_than_one(between)) f.discoverers |= between & pos.pieces(us);
-    }
-  } else {
-    for (int t = kPawn; t <= kKing; ++t) f.check_squares[t] = 0;
-  }
+  model::facts_detail::check_facts<Sliders>(T, pos, occ, f);
 
   f.undefended = (pos.pieces(them) & ~pos.pieces(them, kKing)) & ~f.their_attacks;
   f.their_queens = pos.pieces(them, kQueen);

@@ -11,7 +11,7 @@ namespace pgnarc::detail::model {
 namespace facts_detail {
 
 // Non-pawn material of both sides, in minor-piece units (knight, bishop 1, rook 2, queen 4).
-inline int material(const Position& pos) {
+PGNARC_ALWAYS_INLINE int material(const Position& pos) {
   const Bitboard minors = pos.pieces(kWhite, kKnight) | pos.pieces(kWhite, kBishop) |
                           pos.pieces(kBlack, kKnight) | pos.pieces(kBlack, kBishop);
   const Bitboard rooks = pos.pieces(kWhite, kRook) | pos.pieces(kBlack, kRook);
@@ -20,7 +20,7 @@ inline int material(const Position& pos) {
 }
 
 // The game phase both models read (0 to 4), from the material and the move number.
-inline int phase(const Position& pos) {
+PGNARC_ALWAYS_INLINE int phase(const Position& pos) {
   const int npm = material(pos);
   const int move = pos.fullmove_number();
   return npm >= 20 && move <= 10 ? 0 : npm >= 20 && move <= 20 ? 1 : npm >= 16 ? 2 : npm >= 8 ? 3 : 4;
@@ -50,6 +50,29 @@ inline void knight_attack_directions(Bitboard knights, Bitboard out[8]) {
   out[5] = (knights & not_h) >> 15;   // one file right, two ranks down
   out[6] = (knights & not_ab) >> 10;  // two files left, one rank down
   out[7] = (knights & not_gh) >> 6;   // two files right, one rank down
+}
+
+// The squares from which a piece of each type of ours would attack their king (f.their_king),
+// and our pieces whose move would uncover an attack on it by a rook, bishop or queen of ours:
+// none without a king. Reads f.us and f.their_king.
+template <class Sliders>
+PGNARC_ALWAYS_INLINE void check_facts(const AttackTables& T, const Position& pos, Bitboard occ, PlyFacts& f) {
+  const Color us = f.us, them = ~us;
+  const Square k = f.their_king;
+  f.discoverers = 0;
+  for (int t = 0; t < 7; ++t) f.check_squares[t] = 0;
+  if (k == kNoSquare) return;
+  f.check_squares[kPawn] = T.pawn[them][k];
+  f.check_squares[kKnight] = T.knight[k];
+  f.check_squares[kBishop] = Sliders::bishop(T, k, occ);
+  f.check_squares[kRook] = Sliders::rook(T, k, occ);
+  f.check_squares[kQueen] = f.check_squares[kBishop] | f.check_squares[kRook];
+  const Bitboard rq = pos.pieces(us, kRook) | pos.pieces(us, kQueen);
+  const Bitboard bq = pos.pieces(us, kBishop) | pos.pieces(us, kQueen);
+  for (Bitboard s = (T.rook_rays[k] & rq) | (T.bishop_rays[k] & bq); s;) {
+    const Bitboard between = T.between[k][pop_lsb(s)] & occ;
+    if (between && !more_than_one(between)) f.discoverers |= between & pos.pieces(us);
+  }
 }
 
 }  // namespace facts_detail
@@ -103,22 +126,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
       add_ours(piece_attacks<Sliders>(T, static_cast<PieceType>(t), us, pop_lsb(b), occ));
   f.in_check = f.our_king != kNoSquare && (f.their_attacks >> f.our_king & 1);
 
-  const Square k = f.their_king;
-  f.discoverers = 0;
-  for (int t = 0; t < 7; ++t) f.check_squares[t] = 0;
-  if (k != kNoSquare) {
-    f.check_squares[kPawn] = T.pawn[them][k];
-    f.check_squares[kKnight] = T.knight[k];
-    f.check_squares[kBishop] = Sliders::bishop(T, k, occ);
-    f.check_squares[kRook] = Sliders::rook(T, k, occ);
-    f.check_squares[kQueen] = f.check_squares[kBishop] | f.check_squares[kRook];
-    const Bitboard rq = pos.pieces(us, kRook) | pos.pieces(us, kQueen);
-    const Bitboard bq = pos.pieces(us, kBishop) | pos.pieces(us, kQueen);
-    for (Bitboard s = (T.rook_rays[k] & rq) | (T.bishop_rays[k] & bq); s;) {
-      const Bitboard between = T.between[k][pop_lsb(s)] & occ;
-      if (between && !more_than_one(between)) f.discoverers |= between & pos.pieces(us);
-    }
-  }
+  facts_detail::check_facts<Sliders>(T, pos, occ, f);
 
   const Bitboard their_pieces = pos.pieces(them) & ~pos.pieces(them, kKing);
   f.undefended = their_pieces & ~f.their_attacks;
