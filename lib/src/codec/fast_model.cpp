@@ -158,16 +158,9 @@ PGNARC_ALWAYS_INLINE void compute_facts(const Position& pos, const History& hist
       f.last_attacks = model::piece_attacks<Sliders>(T, type_of(p), them, history.last_to, occ);
   }
   {
-    // The squares behind their pawns on their files, seen from our side (towards our first
-    // rank), and the files next to them: our pawn outside them is passed.
-    Bitboard behind = their_pawns;
-    if (us == kWhite) {
-      for (int i = 0; i < 3; ++i) behind |= behind >> (8 << i);
-      behind >>= 8;
-    } else {
-      for (int i = 0; i < 3; ++i) behind |= behind << (8 << i);
-      behind <<= 8;
-    }
+    // The squares behind their pawns on their files, seen from our side, and the files next to
+    // them: our pawn outside them is passed.
+    const Bitboard behind = model::facts_detail::behind_pawns(their_pawns, us);
     f.pawn_span = behind | ((behind & ~file_bb(0)) >> 1) | ((behind & ~file_bb(7)) << 1);
   }
   {

@@ -75,6 +75,17 @@ PGNARC_ALWAYS_INLINE void check_facts(const AttackTables& T, const Position& pos
   }
 }
 
+// The squares behind `pawns` on their files, seen from `us` (towards our first rank).
+PGNARC_ALWAYS_INLINE Bitboard behind_pawns(Bitboard pawns, Color us) {
+  Bitboard behind = pawns;
+  if (us == kWhite) {
+    for (int i = 0; i < 3; ++i) behind |= behind >> (8 << i);
+    return behind >> 8;
+  }
+  for (int i = 0; i < 3; ++i) behind |= behind << (8 << i);
+  return behind << 8;
+}
+
 }  // namespace facts_detail
 
 template <class Sliders>
@@ -162,15 +173,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   }
 
   {
-    // The squares behind their pawns on their files, seen from our side (towards our first rank).
-    Bitboard behind = f.their_pawns;
-    if (us == kWhite) {
-      for (int i = 0; i < 3; ++i) behind |= behind >> (8 << i);
-      behind >>= 8;
-    } else {
-      for (int i = 0; i < 3; ++i) behind |= behind << (8 << i);
-      behind <<= 8;
-    }
+    const Bitboard behind = facts_detail::behind_pawns(f.their_pawns, us);
     f.pawn_span_sides = ((behind & ~file_bb(0)) >> 1) | ((behind & ~file_bb(7)) << 1);
     f.pawn_span = behind | f.pawn_span_sides;
   }
