@@ -54,8 +54,9 @@ const ModelDoc kFastDoc = {
     "([move-model-tables.md](move-model-tables.md)).\n\n",
     24};
 
-// Writes the book's C++ file: kBookBytes over the bytes, which the file holds as a string of
-// lowercase hex digits, 64 bytes a line, decoded at compile time. False where it cannot be written.
+// Writes the book's C++ file: kBookBytes over the bytes, which the file holds as lowercase hex
+// digits, one string literal of 64 bytes a line (each literal well under the 65,536 characters
+// compilers must accept), decoded at compile time. False where it cannot be written.
 bool write_book(const std::string& path, const std::vector<std::uint8_t>& book) {
   static const char kHex[] = "0123456789abcdef";
   std::ofstream out(path, std::ios::binary);
@@ -67,20 +68,22 @@ bool write_book(const std::string& path, const std::vector<std::uint8_t>& book) 
          "namespace pgnarc::detail::fast {\n"
          "namespace {\n\n"
          "constexpr std::size_t kBookSize = "
-      << book.size() << ";\n\nconstexpr char kBookHex[] =\n";
-  if (book.empty()) out << "    \"\"\n";
+      << book.size() << ";\nconstexpr std::size_t kLine = 64;  // bytes a line\n\nconstexpr const char* kBookHex[] = {\n";
+  if (book.empty()) out << "    \"\",\n";
   for (std::size_t k = 0; k < book.size(); k += 64) {
     out << "    \"";
     for (std::size_t c = k; c < std::min(book.size(), k + 64); ++c) out << kHex[book[c] >> 4] << kHex[book[c] & 15];
-    out << "\"\n";
+    out << "\",\n";
   }
-  out << "    ;\n"
-         "static_assert(sizeof kBookHex == 2 * kBookSize + 1);\n\n"
+  out << "};\n"
+         "static_assert(std::size(kBookHex) == (kBookSize + kLine - 1) / kLine + (kBookSize == 0));\n\n"
          "constexpr std::uint8_t nibble(char c) { return static_cast<std::uint8_t>(c <= '9' ? c - '0' : c - 'a' + 10); }\n\n"
          "constexpr std::array<std::uint8_t, kBookSize> decode_book() {\n"
          "  std::array<std::uint8_t, kBookSize> bytes{};\n"
-         "  for (std::size_t i = 0; i < kBookSize; ++i)\n"
-         "    bytes[i] = static_cast<std::uint8_t>(nibble(kBookHex[2 * i]) << 4 | nibble(kBookHex[2 * i + 1]));\n"
+         "  for (std::size_t i = 0; i < kBookSize; ++i) {\n"
+         "    const char* line = kBookHex[i / kLine] + 2 * (i % kLine);\n"
+         "    bytes[i] = static_cast<std::uint8_t>(nibble(line[0]) << 4 | nibble(line[1]));\n"
+         "  }\n"
          "  return bytes;\n"
          "}\n\n"
          "constexpr std::array<std::uint8_t, kBookSize> kBook = decode_book();\n\n"
