@@ -199,8 +199,10 @@ TEST(ArchiveFrames, GroupFramedTextsRoundTrip) {
   }
 }
 
-// A block's directory groups (9.3.1): with every move coder, one game a group where the texts
-// are not stored by group, so that reading a game decodes no other's codeword.
+// A block's directory groups (9.3.1): with either model, one game a group, so that reading a
+// game decodes no other's codeword; with the uniform coder, about 1 KiB of codewords: engine
+// games, whose codewords hold their reports' values and variations, go one to a group, games of
+// moves and human comments eight.
 TEST(ArchiveLayout, DirectoryGroupsByMoveCoder) {
   for (const MoveCoding coding : {MoveCoding::kFast, MoveCoding::kMax, MoveCoding::kUniform}) {
     for (const bool engine : {true, false}) {
@@ -215,7 +217,7 @@ TEST(ArchiveLayout, DirectoryGroupsByMoveCoder) {
       const std::string file = file_bytes(path);
       const std::string block = file.substr(container::kHeaderSize);  // the first block, and what follows
       const std::size_t structure = section_of(block, container::kStructure).first;
-      EXPECT_EQ(static_cast<int>(block[structure]), 1)
+      EXPECT_EQ(static_cast<int>(block[structure]), coding == MoveCoding::kUniform && !engine ? 8 : 1)
           << "the first block's directory step";
       const auto games = unpack_games(path);
       ASSERT_EQ(games.size(), read_all(pgn).size());
