@@ -199,10 +199,11 @@ TEST(ArchiveFrames, GroupFramedTextsRoundTrip) {
   }
 }
 
-// A block's directory groups (9.3.1): with either model, one game a group, so that reading a
-// game decodes no other's codeword; with the uniform coder, about 1 KiB of codewords: engine
-// games, whose codewords hold their reports' values and variations, go one to a group, games of
-// moves and human comments eight.
+// A block's directory groups (9.3.1): with every move coder, one game a group, so that reading
+// a game decodes no other's codeword; but a uniform block whose codewords take at most 1 KiB
+// keeps groups of about 1 KiB of codewords: four engine games, whose codewords hold their
+// reports' values and variations, take more and go one to a group, four games of moves and
+// human comments less and go eight (all four) to a group.
 TEST(ArchiveLayout, DirectoryGroupsByMoveCoder) {
   for (const MoveCoding coding : {MoveCoding::kFast, MoveCoding::kMax, MoveCoding::kUniform}) {
     for (const bool engine : {true, false}) {
@@ -222,6 +223,33 @@ TEST(ArchiveLayout, DirectoryGroupsByMoveCoder) {
       const auto games = unpack_games(path);
       ASSERT_EQ(games.size(), read_all(pgn).size());
     }
+  }
+}
+
+// A uniform block of real size (64 games of TWIC, their codewords over 1 KiB) has one game a
+// directory group too, and reads back.
+TEST(ArchiveLayout, UniformBlockOfRealSizeOneGameAGroup) {
+  WriterOptions o;
+  o.compress = false;
+  o.block_games = 64;
+  o.moves = MoveCoding::kUniform;
+  const std::string pgn = read_file(test::corpus_path("pgn/twic_events.pgn"));
+  const std::string path = pack(pgn, "uniform_step.pga", o);
+  const std::string block = file_bytes(path).substr(container::kHeaderSize);
+  const std::size_t structure = section_of(block, container::kStructure).first;
+  const std::string_view plain = std::string_view(block).substr(structure);
+  EXPECT_EQ(static_cast<int>(plain[0]), 1) << "the first block's directory step";
+  const auto want = read_all(pgn);
+  const auto games = unpack_games(path);
+  ASSERT_EQ(games.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(games[i].game, want[i].game) << "game " << i + 1;
+  // Read one by one, out of order: each game from its own group.
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  for (std::uint64_t i = want.size(); i-- > 0;) {
+    auto g = (*a)->read_game(i);
+    ASSERT_TRUE(g.ok()) << g.error().message();
+    ASSERT_EQ(g->game, want[i].game) << "game " << i + 1;
   }
 }
 

@@ -100,21 +100,22 @@ std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
   // Reading a game decodes the codewords of the games before it in its group.
   // Where the texts or verbatim games are stored by group, a group holds about frame_bytes of
   // them: smaller frames would compress them less well.
-  // Else, with the move model, one game: decoding a ply costs about 1.6 us, and a read that
-  // decodes only its own game takes a quarter of the time it takes in groups of eight, for 2% more
-  // bytes (PGN Mentor: 235 against 860 us, 4,035,373 against 3,954,653 bytes). With the uniform
-  // coder, about kGroupCodeword bytes of codewords (1 to 8 games), which decode at a few million
-  // plies a second.
-  constexpr std::uint64_t kGroupCodeword = 1024;
-  // A block made for position search: a search reads each game's main line from its own start,
-  // as far as it can still reach the position.
+  // Else one game a group, whatever the move coder: a read then decodes only its own game. With
+  // the fast model that is half or less of a read of groups of eight (a ply costs about 0.6 us);
+  // with the uniform coder a random read takes about 0.55x the time of groups of about 1 KiB of
+  // codewords (TWIC, lichess 2016), for 1-2% more bytes (the directory's four varints a game).
+  // The exception is a uniform block whose codewords take at most kSmallBlock bytes: it decodes
+  // whole in tens of microseconds, and its groups of up to eight games keep small archives small.
+  constexpr std::uint64_t kSmallBlock = 1024;
+  // A block made for position search needs one game a group anyway: a search reads each game's
+  // main line from its own start, as far as it can still reach the position.
   if (options.position_filter) return 1;
   const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
   if (options.compress && options.frame_bytes != 0 && big > 2 * options.frame_bytes)
     return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
-  if (streams.coder != MoveCoder::kUniform) return 1;
+  if (streams.coder != MoveCoder::kUniform || streams.moves.size() > kSmallBlock) return 1;
   return static_cast<std::uint32_t>(
-      std::clamp<std::uint64_t>(games * kGroupCodeword / std::max<std::uint64_t>(streams.moves.size(), 1), 1, kStep));
+      std::clamp<std::uint64_t>(games * kSmallBlock / std::max<std::uint64_t>(streams.moves.size(), 1), 1, kStep));
 }
 
 std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictionary* dict,

@@ -46,9 +46,9 @@ struct BlockBuilder {
   std::string tags_section(const StoreOptions& options) const;
   static constexpr int kTagChoiceLevel = 3;
   // Games per directory group (9.3.1), 1 to 8: reading a game decodes the codewords of the
-  // group's games before it, so a group holds about 1 KiB of codewords (engine games, whose
-  // codewords hold their reports, go one to a group); where the texts or raw stream is to be
-  // split into zstd frames, about options.frame_bytes of it.
+  // group's games before it, so a group holds one game, but in a uniform block whose codewords
+  // take at most 1 KiB (up to eight games) and where the texts or raw stream is to be split into
+  // zstd frames (about options.frame_bytes of it).
   std::uint32_t directory_step(const StoreOptions& options) const;
 };
 
