@@ -47,8 +47,8 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
              "close a block after N games");
   add_number(cmd, "--block-kib", w.block_kib, 1, 65536,
              "close a block after N KiB of input PGN; smaller blocks read a single game faster and "
-             "compress less well (256: archives 1-4% smaller, random reads 1.3-1.45x slower; 32: 7-11% "
-             "larger, reads 0.6-0.75x the time)");
+             "compress less well (256: archives 1-4% smaller, random reads 1.3-1.65x slower; 32: 7-11% "
+             "larger, reads 0.45-0.75x the time)");
   add_number(cmd, "--level", w.options.zstd_level, 1, 19, "the zstd level of the sections but texts and raw");
   add_number(cmd, "--text-level", w.options.text_level, 1, 19,
              "the zstd level of the comments kept as text and of verbatim games (15: annotations "
