@@ -71,56 +71,8 @@ std::vector<std::uint32_t> fit_hazard(const std::vector<Input>& inputs) {
   return table;
 }
 
-const char* group_name(int k) {
-  if (k >= model::kToByOwnKing) return "to-square by our king's wing [wing][type][square]";
-  if (k >= model::kKick) return "a pawn push could attack the to-square [type]";
-  if (k >= model::kOutpost) return "outpost [knight, bishop]";
-  if (k >= model::kKingDanger) return "our king attacked around [1-2, 3+][type]";
-  if (k >= model::kFromMobility) return "mobility where the piece stands [type][count]";
-  if (k >= model::kFromByKing) return "from-square by their king's wing [wing][type][square]";
-  if (k >= model::kPawnShape) return "pawn shape after the move [isolated, doubled, passed]";
-  if (k >= model::kFile) return "file [rook, queen][open, half-open]";
-  if (k >= model::kVersusLast) return "versus their last-moved piece [type][attacks it, attacked by it]";
-  if (k >= model::kReply) return "reply [their last-moved type][type]";
-  if (k >= model::kAfterOurCapture) return "after our capture [type][quiet, capture]";
-  if (k >= model::kAfterCapture) return "after their capture [type][quiet, capture]";
-  if (k >= model::kDesert) return "leaves a piece undefended [type][most valuable]";
-  if (k >= model::kTargets) return "the piece's targets [type][count]";
-  if (k >= model::kUnsafeCheck) return "check losing the exchange [type]";
-  if (k >= model::kFromAttacker) return "from-square attacked [type][their least attacker][defended]";
-  if (k >= model::kThreatValue) return "threat [type][most valuable threatened]";
-  if (k >= model::kFork) return "fork [type]";
-  if (k >= model::kToByKing) return "to-square by their king's wing [wing][type][square]";
-  if (k >= model::kKingZone) return "attacks next to their king [type][1, 2, 3+]";
-  if (k >= model::kMobility) return "mobility [type][safe squares attacked]";
-  if (k >= model::kNearOurLast) return "near our previous move [type][distance of to]";
-  if (k >= model::kFromNearLast) return "from near the opponent's last move [type][distance of from]";
-  if (k >= model::kNearLast) return "near the opponent's last move [type][distance of to]";
-  if (k >= model::kBack) return "straight back [type]";
-  if (k >= model::kAgain) return "the piece moved last [type]";
-  if (k >= model::kRescue) return "defends the piece en prise [class]";
-  if (k >= model::kHanging) return "another piece en prise [class][type][quiet, capture]";
-  if (k >= model::kSee) return "exchange on the to-square [type][quiet, capture][balance]";
-  if (k >= model::kKingDistance) return "king distance [type][distance, none]";
-  if (k >= model::kCastlingLoss) return "castling loss [king, rook]";
-  if (k >= model::kShield) return "king shield";
-  if (k >= model::kPassed) return "passed pawn [relative rank]";
-  if (k >= model::kCastle) return "castling [king side, queen side]";
-  if (k >= model::kPromotion) return "promotion [N B R Q]";
-  if (k >= model::kInCheck) return "in check [type]";
-  if (k >= model::kEvade) return "evade [type]";
-  if (k >= model::kRecapture) return "recapture [type]";
-  if (k >= model::kThreat) return "threat [type][higher, undefended]";
-  if (k >= model::kCheck) return "check [type][direct, discovered, both]";
-  if (k >= model::kFromSafety) return "from-square safety [type][class]";
-  if (k >= model::kToSafety) return "to-square safety [type][class]";
-  if (k >= model::kCapture) return "capture [type][victim][to attacked]";
-  if (k >= model::kFrom) return "from-square [phase][type][square]";
-  return "to-square [phase][type][square]";
-}
-
 const ModelDoc kMoveModelDoc = {
-    model::kFeatures, group_name,
+    model::kGroups,
     "// The move model's weights (move_model.h), in sixteenths of a bit. Written by tools/pgnarc-train;\n"
     "// do not edit.\n"
     "#include \"codec/move_model.h\"\n\n"
@@ -152,23 +104,8 @@ void replay_listed(const GameRec& g, Visit&& visit) {
   }
 }
 
-const char* zh_group_name(int k) {
-  namespace zh = model::zh;
-  if (k >= zh::kKingZone) return "attacks next to their king [kind][0, 1, 2, 3+]";
-  if (k >= zh::kThreat) return "threat [kind][none, a piece worth more, an undefended piece]";
-  if (k >= zh::kFrom) return "from-square [board kind][relative square]";
-  if (k >= zh::kRecapture) return "lands where their last move landed [kind]";
-  if (k >= zh::kEvasion) return "we are in check [kind]";
-  if (k >= zh::kKingDistance) return "king distance [kind][distance, 0 without a king]";
-  if (k >= zh::kCheck) return "check [kind]";
-  if (k >= zh::kFromSafety) return "from-square safety [board kind][attacked by them][defended by us]";
-  if (k >= zh::kSafety) return "landing square safety [kind][attacked by them][defended by us]";
-  if (k >= zh::kVictim) return "capture [kind][victim: none, P, N, B, R, Q, K]";
-  return "landing square [kind][relative square]";
-}
-
 const ModelDoc kCrazyhouseDoc = {
-    model::zh::kFeatures, zh_group_name,
+    model::zh::kGroups,
     "// The crazyhouse model's weights (variant_model.h), in sixteenths of a bit. Written by\n"
     "// tools/pgnarc-train --variant crazyhouse; do not edit.\n"
     "#include \"codec/variant_model.h\"\n\n"

@@ -65,16 +65,26 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 
 namespace {
 
-// A model's feature groups in order, as (offset, size): runs of numbers with one name.
-std::vector<std::pair<int, int>> groups_of(int features, GroupName name) {
-  std::vector<std::pair<int, int>> groups;
-  for (int k = 0; k < features;) {
-    int end = k;
-    while (end < features && std::strcmp(name(end), name(k)) == 0) ++end;
-    groups.emplace_back(k, end - k);
-    k = end;
+// A model's feature groups in order, as (offset, size, appendix label).
+struct Group {
+  int offset, size;
+  std::string label;
+};
+std::vector<Group> groups_of(std::span<const detail::model::FeatureGroup> table) {
+  std::vector<Group> groups;
+  int at = 0;
+  for (const auto& g : table) {
+    groups.push_back(Group{at, g.size, detail::model::appendix_label(g)});
+    at += g.size;
   }
   return groups;
+}
+
+// The number of features of a model's table.
+int features_of(std::span<const detail::model::FeatureGroup> table) {
+  int n = 0;
+  for (const auto& g : table) n += g.size;
+  return n;
 }
 
 // SHA-256 (FIPS 180-4) of `bytes`, as 64 lowercase hex digits: the book's checksum in the appendix.
@@ -140,8 +150,8 @@ bool write_weights(const std::string& path, const ModelDoc& doc, const std::vect
                    const std::vector<std::uint32_t>* hazard) {
   std::ofstream out(path, std::ios::binary);
   out << doc.source_head << "const std::array<std::int8_t, kFeatures> kWeights = {\n";
-  for (const auto& [offset, size] : groups_of(doc.features, doc.group)) {
-    out << "    // " << doc.group(offset) << "\n";
+  for (const auto& [offset, size, label] : groups_of(doc.groups)) {
+    out << "    // " << label << "\n";
     put_rows(out, q, offset, offset + size, doc.per_line, "    ", ", ", ",");
   }
   out << "};\n\n";
@@ -158,13 +168,13 @@ bool write_weights(const std::string& path, const ModelDoc& doc, const std::vect
 bool write_tables(const std::string& path, const ModelDoc& doc, const std::vector<std::int8_t>& q,
                   const std::vector<std::uint32_t>* hazard, const std::vector<std::uint8_t>* book) {
   std::ofstream out(path, std::ios::binary);
-  out << doc.title << "K = " << doc.features
+  out << doc.title << "K = " << features_of(doc.groups)
       << " features.\n\n## Groups\n\n| offset | size | group [index] |\n|---:|---:|---|\n";
-  const auto groups = groups_of(doc.features, doc.group);
-  for (const auto& [offset, size] : groups) out << "| " << offset << " | " << size << " | " << doc.group(offset) << " |\n";
+  const auto groups = groups_of(doc.groups);
+  for (const auto& [offset, size, label] : groups) out << "| " << offset << " | " << size << " | " << label << " |\n";
   out << "\n## W\n\nThe weights in sixteenths of a bit, W[offset] first, 16 a line.\n";
-  for (const auto& [offset, size] : groups) {
-    out << "\n### " << doc.group(offset) << ", from " << offset << "\n\n```text\n";
+  for (const auto& [offset, size, label] : groups) {
+    out << "\n### " << label << ", from " << offset << "\n\n```text\n";
     put_rows(out, q, offset, offset + size, 16, "", " ", "");
     out << "```\n";
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -146,13 +147,10 @@ struct Measure {
 Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::int8_t* weights,
                 const std::uint32_t* hazard);
 
-using GroupName = const char* (*)(int);
-
 // What the trainer writes of a model: its C++ table (with the end hazard, for the move model)
 // and the specification's appendix.
 struct ModelDoc {
-  int features;
-  GroupName group;
+  std::span<const detail::model::FeatureGroup> groups;  // the model's table of feature groups
   const char* source_head;  // the C++ file up to its weights array
   const char* ns;           // the namespace the C++ file closes
   const char* title;        // the appendix's title and first paragraph

@@ -24,7 +24,7 @@ struct CombinedTable {
         for (int ow = 0; ow < 3; ++ow)
           for (int k = 0; k < kTypes * 64; ++k)
             sum[((ph * 3 + tw) * 3 + ow) * kTypes * 64 + k] = static_cast<std::int16_t>(
-                w[kTo + ph * kTypes * 64 + k] + w[kToByKing + tw * kTypes * 64 + k] + w[kToByOwnKing + ow * kTypes * 64 + k]);
+                w[kTo + ph * kTypes * 64 + k] + w[kToByTheirWing + tw * kTypes * 64 + k] + w[kToByOurWing + ow * kTypes * 64 + k]);
   }
 };
 
@@ -102,11 +102,11 @@ PGNARC_ALWAYS_INLINE void compute_facts(const Position& pos, const History& hist
   for (Bitboard b = pos.pieces(them, kKing); b;) their_king_attacks |= T.king[pop_lsb(b)];
   f.their_attacks = their_pawn_attacks | their_knight_attacks | their_bishop_attacks | their_rook_attacks |
                     their_queen_attacks | their_king_attacks;
-  f.attacked_lower[kPawn] = 0;
-  f.attacked_lower[kKnight] = f.attacked_lower[kBishop] = their_pawn_attacks;
-  f.attacked_lower[kRook] = their_pawn_attacks | their_knight_attacks | their_bishop_attacks;
-  f.attacked_lower[kQueen] = f.attacked_lower[kRook] | their_rook_attacks;
-  f.attacked_lower[kKing] = f.their_attacks;
+  f.lower[kPawn] = 0;
+  f.lower[kKnight] = f.lower[kBishop] = their_pawn_attacks;
+  f.lower[kRook] = their_pawn_attacks | their_knight_attacks | their_bishop_attacks;
+  f.lower[kQueen] = f.lower[kRook] | their_rook_attacks;
+  f.lower[kKing] = f.their_attacks;
 
   Bitboard once = 0, twice = 0;
   const auto add_ours = [&](Bitboard a) {
@@ -166,18 +166,18 @@ PGNARC_ALWAYS_INLINE void compute_facts(const Position& pos, const History& hist
   {
     static constexpr int kClass[7] = {0, 1, 2, 2, 3, 4, 0};
     int n = 0;
-    f.hanging_square[0] = f.hanging_square[1] = kNoSquare;
-    f.hanging_class[0] = f.hanging_class[1] = 0;
+    f.en_prise[0] = f.en_prise[1] = kNoSquare;
+    f.en_prise_class[0] = f.en_prise_class[1] = 0;
     for (int t = kQueen; t >= kPawn && n < 2; --t)
-      for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)) & (f.attacked_lower[t] | (f.their_attacks & ~once));
+      for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)) & (f.lower[t] | (f.their_attacks & ~once));
            b && n < 2; ++n) {
-        f.hanging_square[n] = pop_lsb(b);
-        f.hanging_class[n] = kClass[t];
+        f.en_prise[n] = pop_lsb(b);
+        f.en_prise_class[n] = kClass[t];
       }
   }
   const auto wing = [](Square king) { return king == kNoSquare ? 1 : file_of(king) < 3 ? 0 : file_of(king) < 5 ? 1 : 2; };
-  f.wing_base = model::kToByKing + wing(f.their_king) * kTypes * 64;
-  f.own_wing_base = model::kToByOwnKing + wing(f.our_king) * kTypes * 64;
+  f.wing_base = model::kToByTheirWing + wing(f.their_king) * kTypes * 64;
+  f.own_wing_base = model::kToByOurWing + wing(f.our_king) * kTypes * 64;
   f.castle_rooks = 0;
   for (CastleSide side : {kKingSide, kQueenSide})
     if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= bb(r);

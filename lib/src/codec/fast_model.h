@@ -35,24 +35,47 @@ using model::History;
 
 inline constexpr int kTypes = 6;
 inline constexpr int kPhases = 5;
-inline constexpr int kTo = 0;
-inline constexpr int kToByKing = kTo + kPhases * kTypes * 64;
-inline constexpr int kToByOwnKing = kToByKing + 3 * kTypes * 64;
-inline constexpr int kFrom = kToByOwnKing + 3 * kTypes * 64;
-inline constexpr int kFromState = kFrom + kPhases * kTypes * 64;
-inline constexpr int kContext = kFromState + kTypes * 16;
-inline constexpr int kTactic = kContext + 7 * 2 * 2 * kTypes;
-inline constexpr int kDist = kTactic + kTypes * 6 * 4 * 3 * 2;
-inline constexpr int kOurs = kDist + kTypes * 81;
-inline constexpr int kThreat = kOurs + kTypes * 18;
-inline constexpr int kHang = kThreat + 2 * 10;
-inline constexpr int kKick = kHang + kTypes * 16;
-inline constexpr int kPassed = kKick + kTypes;
-inline constexpr int kPromotion = kPassed + 8;
-inline constexpr int kCastle = kPromotion + 4;
-inline constexpr int kCastlingLoss = kCastle + 2;
-inline constexpr int kShield = kCastlingLoss + 2;
-inline constexpr int kFeatures = kShield + 1;
+// The groups, in the order of their features (7.8.3, whose table gives the offsets too).
+inline constexpr model::FeatureGroup kGroups[] = {
+    {"to-square", "[phase][type][square]", kPhases * kTypes * 64},
+    {"to-square by their king's wing", "[wing][type][square]", 3 * kTypes * 64},
+    {"to-square by our king's wing", "[wing][type][square]", 3 * kTypes * 64},
+    {"from-square", "[phase][type][square]", kPhases * kTypes * 64, model::Holder::kPiece},
+    {"from-square state", "[type][class][attacked by their last-moved piece][moved last]", kTypes * 16,
+     model::Holder::kPiece},
+    {"context", "[their last-moved type][in check][their last move captured][type]", 7 * 2 * 2 * kTypes,
+     model::Holder::kPiece},
+    {"tactic", "[type][victim none, P..Q][to class][check none, direct, discovered][recapture]",
+     kTypes * 6 * 4 * 3 * 2},
+    {"distances", "[type][to their king][to their last to-square]", kTypes * 81},
+    {"near our previous move", "[type][distance of to][straight back]", kTypes * 18},
+    {"threat", "[pawn, knight][most valuable threatened none, P, minor, R, Q][fork]", 2 * 10},
+    {"another piece en prise", "[type][class 1-4][quiet, capture][the move attacks it]", kTypes * 16},
+    {"a pawn push could attack the to-square", "[type]", kTypes},
+    {"passed pawn", "[relative rank]", 8},
+    {"promotion", "[N B R Q]", 4},
+    {"castling", "[king side, queen side]", 2},
+    {"castling loss", "[king, rook]", 2, model::Holder::kBoth},
+    {"king shield", "", 1, model::Holder::kPiece},
+};
+inline constexpr int kTo = model::offset_of(kGroups, "to-square");
+inline constexpr int kToByTheirWing = model::offset_of(kGroups, "to-square by their king's wing");
+inline constexpr int kToByOurWing = model::offset_of(kGroups, "to-square by our king's wing");
+inline constexpr int kFrom = model::offset_of(kGroups, "from-square");
+inline constexpr int kFromState = model::offset_of(kGroups, "from-square state");
+inline constexpr int kContext = model::offset_of(kGroups, "context");
+inline constexpr int kTactic = model::offset_of(kGroups, "tactic");
+inline constexpr int kDist = model::offset_of(kGroups, "distances");
+inline constexpr int kOurs = model::offset_of(kGroups, "near our previous move");
+inline constexpr int kThreat = model::offset_of(kGroups, "threat");
+inline constexpr int kHang = model::offset_of(kGroups, "another piece en prise");
+inline constexpr int kKick = model::offset_of(kGroups, "a pawn push could attack the to-square");
+inline constexpr int kPassedPawn = model::offset_of(kGroups, "passed pawn");
+inline constexpr int kPromotion = model::offset_of(kGroups, "promotion");
+inline constexpr int kCastling = model::offset_of(kGroups, "castling");
+inline constexpr int kCastlingLoss = model::offset_of(kGroups, "castling loss");
+inline constexpr int kKingShield = model::offset_of(kGroups, "king shield");
+inline constexpr int kFeatures = model::features_of(kGroups);
 static_assert(kFeatures == 8005);
 
 // The weights W (fast_weights.cpp, written by tools/pgnarc-train --model fast).
@@ -75,12 +98,12 @@ struct Offsets {
 };
 inline Offsets offsets_of(const Facts& f) {
   // (The facts give each king's wing as the move model's feature offset.)
-  const int their_wing = (f.wing_base - model::kToByKing) / (kTypes * 64);
-  const int our_wing = (f.own_wing_base - model::kToByOwnKing) / (kTypes * 64);
+  const int their_wing = (f.wing_base - model::kToByTheirWing) / (kTypes * 64);
+  const int our_wing = (f.own_wing_base - model::kToByOurWing) / (kTypes * 64);
   Offsets o;
   o.combined = ((f.phase * 3 + their_wing) * 3 + our_wing) * kTypes * 64;
-  o.wing = kToByKing + their_wing * kTypes * 64 - kTo - f.phase * kTypes * 64;
-  o.own = kToByOwnKing + our_wing * kTypes * 64 - kTo - f.phase * kTypes * 64;
+  o.wing = kToByTheirWing + their_wing * kTypes * 64 - kTo - f.phase * kTypes * 64;
+  o.own = kToByOurWing + our_wing * kTypes * 64 - kTo - f.phase * kTypes * 64;
   return o;
 }
 
@@ -101,7 +124,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts&
   sink.piece_feature(kFrom + phase_base + rel_from);
   const bool again = from == f.our_last_to;
   {
-    const int cls = kClass[(f.attacked_lower[kType] >> from & 1) << 2 | (f.their_attacks >> from & 1) << 1 |
+    const int cls = kClass[(f.lower[kType] >> from & 1) << 2 | (f.their_attacks >> from & 1) << 1 |
                            (f.our_once >> from & 1)];
     sink.piece_feature(kFromState + ti * 16 + cls * 4 + static_cast<int>(f.last_attacks >> from & 1) * 2 + again);
   }
@@ -110,7 +133,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts&
   if constexpr (kType == kPawn) {
     if (f.our_king != kNoSquare) {
       const int df = file_of(from) - file_of(f.our_king);
-      if (((f.our_king ^ flip) >> 3) == 0 && df <= 1 && df >= -1 && (rel_from >> 3) <= 2) sink.piece_feature(kShield);
+      if (((f.our_king ^ flip) >> 3) == 0 && df <= 1 && df >= -1 && (rel_from >> 3) <= 2) sink.piece_feature(kKingShield);
     }
     passed = !(f.pawn_span >> from & 1);
     promoting = t.promoting >> from & 1;
@@ -120,10 +143,10 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts&
   }
   const bool disc = f.discoverers >> from & 1;
   // (Our piece en prise other than this one.)
-  const int h = from == f.hanging_square[0] ? 1 : 0;
-  const int hanging = f.hanging_class[h];
-  const Square hanging_square = f.hanging_square[h];
-  const Bitboard lower = f.attacked_lower[kType];
+  const int h = from == f.en_prise[0] ? 1 : 0;
+  const int hanging = f.en_prise_class[h];
+  const Square en_prise = f.en_prise[h];
+  const Bitboard lower = f.lower[kType];
   const Square their_king = f.their_king;
   while (targets) {
     const Square to = pop_lsb(targets);
@@ -135,7 +158,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts&
         const int rel_dest = make_square(side == 0 ? 6 : 2, rank_of(from)) ^ flip;
         sink.move(index++);
         sink.move_to(kTo + phase_base + rel_dest, comb_base + rel_dest);
-        sink.move_feature(kCastle + side);
+        sink.move_feature(kCastling + side);
         continue;
       }
     }
@@ -164,7 +187,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts&
       const bool direct = f.check_squares[kType] >> to & 1;
       const bool fork = threatened != 0 && (more_than_one(threatened) || direct);
       threat = kThreat + ti * 10 + value * 2 + fork;
-      rescue = hanging && (hits >> hanging_square & 1);
+      rescue = hanging && (hits >> en_prise & 1);
     }
     const int moves = kType == kPawn && promoting ? 4 : 1;
     for (int p = 0; p < moves; ++p) {
@@ -183,7 +206,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts&
       if (f.pawn_kicks >> to & 1) sink.move_feature(kKick + ti);
       if constexpr (kType == kPawn) {
         if (promoting) sink.move_feature(kPromotion + p);
-        if (passed) sink.move_feature(kPassed + (rel_to >> 3));
+        if (passed) sink.move_feature(kPassedPawn + (rel_to >> 3));
       }
       if constexpr (kType == kKing) {
         if (f.castle_rooks) sink.move_feature(kCastlingLoss);

@@ -108,7 +108,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
     facts_detail::pawn_attack_directions(pos.pieces(c, kPawn), c, pawn_dirs[c]);
     facts_detail::knight_attack_directions(pos.pieces(c, kKnight), knight_dirs[c]);
   }
-  Bitboard* by_type = f.their_by_type;
+  Bitboard* by_type = f.their_attacks_of;
   for (int t = 0; t < 7; ++t) by_type[t] = 0;
   by_type[kPawn] = pawn_dirs[them][0] | pawn_dirs[them][1];
   for (Bitboard a : knight_dirs[them]) by_type[kKnight] |= a;
@@ -116,12 +116,12 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
     for (Bitboard b = pos.pieces(them, static_cast<PieceType>(t)); b;)
       by_type[t] |= piece_attacks<Sliders>(T, static_cast<PieceType>(t), them, pop_lsb(b), occ);
   f.their_attacks = by_type[kPawn] | by_type[kKnight] | by_type[kBishop] | by_type[kRook] | by_type[kQueen] | by_type[kKing];
-  f.attacked_lower[kNoPieceType] = 0;
-  f.attacked_lower[kPawn] = 0;
-  f.attacked_lower[kKnight] = f.attacked_lower[kBishop] = by_type[kPawn];
-  f.attacked_lower[kRook] = by_type[kPawn] | by_type[kKnight] | by_type[kBishop];
-  f.attacked_lower[kQueen] = f.attacked_lower[kRook] | by_type[kRook];
-  f.attacked_lower[kKing] = f.their_attacks;
+  f.lower[kNoPieceType] = 0;
+  f.lower[kPawn] = 0;
+  f.lower[kKnight] = f.lower[kBishop] = by_type[kPawn];
+  f.lower[kRook] = by_type[kPawn] | by_type[kKnight] | by_type[kBishop];
+  f.lower[kQueen] = f.lower[kRook] | by_type[kRook];
+  f.lower[kKing] = f.their_attacks;
 
   f.our_once = f.our_twice = 0;
   const auto add_ours = [&f](Bitboard a) {
@@ -160,7 +160,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
     const Bitboard pushed = (them == kWhite ? f.their_pawns << 8 : f.their_pawns >> 8) & ~occ;
     const Bitboard kicks = them == kWhite ? ((pushed << 7) & ~file_bb(7)) | ((pushed << 9) & ~file_bb(0))
                                           : ((pushed >> 9) & ~file_bb(7)) | ((pushed >> 7) & ~file_bb(0));
-    f.pawn_kicks = kicks & ~f.their_by_type[kPawn];
+    f.pawn_kicks = kicks & ~f.their_attacks_of[kPawn];
   }
   {
     const int n = f.our_king != kNoSquare ? popcount(T.king[f.our_king] & f.their_attacks) : 0;
@@ -186,23 +186,23 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   {
     static constexpr int kClass[7] = {0, 1, 2, 2, 3, 4, 0};
     int n = 0;
-    f.hanging_square[0] = f.hanging_square[1] = kNoSquare;
-    f.hanging_class[0] = f.hanging_class[1] = 0;
+    f.en_prise[0] = f.en_prise[1] = kNoSquare;
+    f.en_prise_class[0] = f.en_prise_class[1] = 0;
     for (int t = kQueen; t >= kPawn && n < 2; --t)
       for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)) &
-                        (f.attacked_lower[t] | (f.their_attacks & ~f.our_once));
+                        (f.lower[t] | (f.their_attacks & ~f.our_once));
            b && n < 2; ++n) {
-        f.hanging_square[n] = pop_lsb(b);
-        f.hanging_class[n] = kClass[t];
+        f.en_prise[n] = pop_lsb(b);
+        f.en_prise_class[n] = kClass[t];
       }
   }
 
   f.our_pieces = pos.pieces(us);
-  f.wing_base = kToByKing + (f.their_king == kNoSquare  ? 1
+  f.wing_base = kToByTheirWing + (f.their_king == kNoSquare  ? 1
                              : file_of(f.their_king) < 3 ? 0
                              : file_of(f.their_king) < 5 ? 1
                                                          : 2) * kTypes * 64;
-  f.own_wing_base = kToByOwnKing + (f.our_king == kNoSquare  ? 1
+  f.own_wing_base = kToByOurWing + (f.our_king == kNoSquare  ? 1
                                     : file_of(f.our_king) < 3 ? 0
                                     : file_of(f.our_king) < 5 ? 1
                                                               : 2) * kTypes * 64;

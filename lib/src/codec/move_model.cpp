@@ -1,11 +1,13 @@
-// The move model's per-position facts and frequencies (move_model.h).
+// The move model's per-position facts and frequencies (move_model.h): the exchange evaluation
+// see() of spec 7.6.5 ("The exchange balance"), the facts of 7.6.2, and the scores (sums of the
+// weights of 7.6.5's features) and frequencies of MOVE-MODEL-1 (7.6).
 #include "codec/move_model.h"
 #include "codec/model_facts.h"
 #include "codec/scores_v3.h"
 
 namespace pgnarc::detail::model {
 
-
+// see(): the exchange on `to` (spec 7.6.5, "The exchange balance").
 template <class Sliders>
 int see(const Position& pos, const PlyFacts& f, Square to, int moved, int captured, Bitboard occ) {
   const AttackTables& T = attack_tables();
@@ -72,19 +74,19 @@ struct ScoreSink {
 // Sums of the weights of feature groups that a move takes together (CombinedSink), built once
 // from kWeights.
 struct CombinedTables {
-  // [phase][wing of their king][type][from]: kFrom and kFromByKing.
+  // [phase][wing of their king][type][from]: kFrom and kFromByTheirWing.
   std::int16_t stands[kPhases][3][kTypes * 64];
   // [type][from-square class][their least valuable attacker: none, P .. K][defended]: kFromSafety
-  // and kFromAttacker.
+  // and kFromAttacked.
   std::int16_t from_state[kTypes][4][7][2];
-  // [phase][wing of their king][wing of our king][type][to]: kTo, kToByKing and kToByOwnKing.
+  // [phase][wing of their king][wing of our king][type][to]: kTo, kToByTheirWing and kToByOurWing.
   std::int16_t lands[kPhases][3][3][kTypes * 64];
   // [type][to-square class][victim: none, P .. K][attacked][recapture]: kToSafety, kCapture and
   // kRecapture. (A king is taken only under a variant, after a null move in check; its capture
   // feature is the one the index of 7.6 gives it, which lies past the type's five.)
   std::int16_t square[kTypes][4][7][2][2];
   // [type][distance to their last move's square][to our last move's][to their king]: kNearLast,
-  // kNearOurLast and kKingDistance.
+  // kNearOurPrevious and kKingDistance.
   std::int16_t distances[kTypes][9][9][9];
   // [type][attacks their last-moved piece][lands where it attacks][kick]: kVersusLast and kKick.
   std::int16_t versus[kTypes][2][2][2];
@@ -92,8 +94,8 @@ struct CombinedTables {
   std::int16_t threat[kTypes][3][4][2];
   // [type][mobility][squares next to their king: 0, 1, 2, 3 or more]: kMobility and kKingZone.
   std::int16_t mobility[kTypes][16][4];
-  // [type][quiet, capture][balance + 9][check: none, direct, discovered, both]: kSee, kCheck and
-  // kUnsafeCheck.
+  // [type][quiet, capture][balance + 9][check: none, direct, discovered, both]: kExchange, kCheck and
+  // kCheckLosing.
   std::int16_t check_see[kTypes][2][2 * kSeeRange + 1][4];
 
   explicit CombinedTables(const std::int8_t* w) {
@@ -102,19 +104,19 @@ struct CombinedTables {
         for (int own = 0; own < 3; ++own)
           for (int i = 0; i < kTypes * 64; ++i)
             lands[phase][wing][own][i] = static_cast<std::int16_t>(w[kTo + phase * kTypes * 64 + i] +
-                                                                   w[kToByKing + wing * kTypes * 64 + i] +
-                                                                   w[kToByOwnKing + own * kTypes * 64 + i]);
+                                                                   w[kToByTheirWing + wing * kTypes * 64 + i] +
+                                                                   w[kToByOurWing + own * kTypes * 64 + i]);
     for (int phase = 0; phase < kPhases; ++phase)
       for (int wing = 0; wing < 3; ++wing)
         for (int i = 0; i < kTypes * 64; ++i)
           stands[phase][wing][i] =
-              static_cast<std::int16_t>(w[kFrom + phase * kTypes * 64 + i] + w[kFromByKing + wing * kTypes * 64 + i]);
+              static_cast<std::int16_t>(w[kFrom + phase * kTypes * 64 + i] + w[kFromByTheirWing + wing * kTypes * 64 + i]);
     for (int ti = 0; ti < kTypes; ++ti) {
       for (int cls = 0; cls < 4; ++cls)
         for (int a = 0; a < 7; ++a)
           for (int defended = 0; defended < 2; ++defended)
             from_state[ti][cls][a][defended] = static_cast<std::int16_t>(
-                w[kFromSafety + ti * 4 + cls] + (a ? w[kFromAttacker + (ti * 6 + a - 1) * 2 + defended] : 0));
+                w[kFromSafety + ti * 4 + cls] + (a ? w[kFromAttacked + (ti * 6 + a - 1) * 2 + defended] : 0));
       for (int cls = 0; cls < 4; ++cls)
         for (int victim = 0; victim < 7; ++victim)
           for (int attacked = 0; attacked < 2; ++attacked)
@@ -125,7 +127,7 @@ struct CombinedTables {
       for (int a = 0; a < 9; ++a)
         for (int b = 0; b < 9; ++b)
           for (int k = 0; k < 9; ++k)
-            distances[ti][a][b][k] = static_cast<std::int16_t>(w[kNearLast + ti * 9 + a] + w[kNearOurLast + ti * 9 + b] +
+            distances[ti][a][b][k] = static_cast<std::int16_t>(w[kNearLast + ti * 9 + a] + w[kNearOurPrevious + ti * 9 + b] +
                                                                w[kKingDistance + ti * 9 + k]);
       for (int hits_last = 0; hits_last < 2; ++hits_last)
         for (int hit_by_last = 0; hit_by_last < 2; ++hit_by_last)
@@ -146,8 +148,8 @@ struct CombinedTables {
         for (int b = 0; b < 2 * kSeeRange + 1; ++b)
           for (int check = 0; check < 4; ++check)
             check_see[ti][capture][b][check] = static_cast<std::int16_t>(
-                w[kSee + (ti * 2 + capture) * (2 * kSeeRange + 1) + b] + (check ? w[kCheck + ti * 3 + check - 1] : 0) +
-                ((check & 1) && b < kSeeRange ? w[kUnsafeCheck + ti] : 0));
+                w[kExchange + (ti * 2 + capture) * (2 * kSeeRange + 1) + b] + (check ? w[kCheck + ti * 3 + check - 1] : 0) +
+                ((check & 1) && b < kSeeRange ? w[kCheckLosing + ti] : 0));
     }
   }
 };
@@ -191,9 +193,9 @@ struct CombinedScoreSink {
         f(facts),
         w(weights),
         c(tables),
-        lands_row(tables.lands[facts.phase][(facts.wing_base - kToByKing) / (kTypes * 64)]
-                              [(facts.own_wing_base - kToByOwnKing) / (kTypes * 64)]),
-        stands_row(tables.stands[facts.phase][(facts.wing_base - kToByKing) / (kTypes * 64)]),
+        lands_row(tables.lands[facts.phase][(facts.wing_base - kToByTheirWing) / (kTypes * 64)]
+                              [(facts.own_wing_base - kToByOurWing) / (kTypes * 64)]),
+        stands_row(tables.stands[facts.phase][(facts.wing_base - kToByTheirWing) / (kTypes * 64)]),
         out(slots),
         score(slots + 1) {
     for (int ti = 0; ti < kTypes; ++ti)
@@ -202,7 +204,7 @@ struct CombinedScoreSink {
           (f.last_type != kNoPieceType ? w[kReply + (f.last_type - 1) * kTypes + ti] : 0));
     for (int ti = 0; ti < kTypes; ++ti)
       for (int capture = 0; capture < 2; ++capture)
-        after[ti][capture] = static_cast<std::int16_t>((f.last_captured ? w[kAfterCapture + ti * 2 + capture] : 0) +
+        after[ti][capture] = static_cast<std::int16_t>((f.last_captured ? w[kAfterTheirCapture + ti * 2 + capture] : 0) +
                                                        (f.our_last_captured ? w[kAfterOurCapture + ti * 2 + capture] : 0));
   }
   void piece(Square) { base = 0; }

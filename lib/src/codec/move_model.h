@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 
+#include "codec/feature_groups.h"
 #include "rules/bitboard.h"
 #include "rules/movegen.h"
 
@@ -22,132 +23,180 @@ namespace pgnarc::detail::model {
 // move. The phase is 0 while at least 20 units of non-pawn material (minor 1, rook 2, queen 4,
 // both sides) stand and it is move 10 or before, 1 likewise by move 20, then 2, 3, 4 for at
 // least 16, at least 8, under 8 units. Distances are king distances (max of file and rank
-// distance), 8 where the other square does not exist. Piece features (P) are shared by all
-// moves of a piece, move features (M) belong to one move; castling moves get only kTo (the
-// king's destination) and kCastle besides the piece features.
+// distance), 8 where the other square does not exist. A group's holder says whether its
+// features are the piece's (shared by all moves of a piece) or the move's; castling moves get
+// only kTo (the king's destination) and kCastling besides the piece features.
 inline constexpr int kPhases = 5;
 inline constexpr int kTypes = 6;  // pawn .. king, as PieceType - 1
 inline constexpr int kSeeRange = 9;  // exchange balances -9 .. 9 pawns
-// M [phase][type][to]: where the piece lands.
-inline constexpr int kTo = 0;
-// P [phase][type][from]: where the piece stands.
-inline constexpr int kFrom = kTo + kPhases * kTypes * 64;
-// M [type][victim P..Q][the opponent attacks the to-square]: a capture (en passant: a pawn).
-inline constexpr int kCapture = kFrom + kPhases * kTypes * 64;
-// M [type][class] of the to-square: 0 not attacked by them; 1 attacked, none by a piece worth less
-// than the mover, and defended by another piece of ours; 2 attacked by a piece worth less than
-// the mover (any square for the king that they attack); 3 attacked, not by a lower piece, and not
-// defended by another piece of ours.
-inline constexpr int kToSafety = kCapture + kTypes * 5 * 2;
-// P [type][class] of the from-square: 0 not attacked; 1 attacked and defended; 2 attacked by a
-// lower piece; 3 attacked and undefended.
-inline constexpr int kFromSafety = kToSafety + kTypes * 4;
-// M [type][direct, discovered, both]: the move checks (direct: the piece, or the promoted piece,
-// attacks their king from the to-square; discovered: the mover unmasks one of our sliders).
-inline constexpr int kCheck = kFromSafety + kTypes * 4;
-// M [type][higher, undefended]: from the to-square the piece attacks one of their pieces (not the
-// king) worth more than itself; else one they do not defend.
-inline constexpr int kThreat = kCheck + kTypes * 3;
-// M [type]: a capture on the square where the opponent's last move landed.
-inline constexpr int kRecapture = kThreat + kTypes * 2;
-// P [type]: the opponent's last-moved piece attacks the piece.
-inline constexpr int kEvade = kRecapture + kTypes;
-// P [type]: we are in check.
-inline constexpr int kInCheck = kEvade + kTypes;
-// M [N B R Q]: the promotion piece.
-inline constexpr int kPromotion = kInCheck + kTypes;
-// M [king side, queen side]: castling.
-inline constexpr int kCastle = kPromotion + 4;
-// M [relative rank of to]: a move of a passed pawn (no enemy pawn ahead on its or a next file).
-inline constexpr int kPassed = kCastle + 2;
-// P: a pawn on the first three ranks within a file of our king, which is on its first rank.
-inline constexpr int kShield = kPassed + 8;
-// [king, rook]: M a king move (not castling) while we may castle; P a rook that may castle.
-inline constexpr int kCastlingLoss = kShield + 1;
-// M [type][distance from the to-square to their king].
-inline constexpr int kKingDistance = kCastlingLoss + 2;
-// M [type][quiet, capture][balance + 9]: the exchange on the to-square, clamped to -9 .. 9 pawns:
-// the victim's value (0 quiet) if they do not attack the to-square; that less the mover's
-// (promoted piece's) value if they do and no other piece of ours attacks it and none of our
-// sliders stands on the line through the from- and to-squares; else see().
-inline constexpr int kSee = kKingDistance + kTypes * 9;
-// M [class 1 pawn, 2 minor, 3 rook, 4 queen][type][quiet, capture]: our most valuable piece en
-// prise (not the king; attacked by a lower piece, or attacked and undefended) other than the
-// mover, if any.
-inline constexpr int kHanging = kSee + kTypes * 2 * (2 * kSeeRange + 1);
-// M [class]: that piece en prise is attacked by the mover from its to-square (defended).
-inline constexpr int kRescue = kHanging + 4 * kTypes * 2;
-// P [type]: the piece our previous move moved (it stands where that move landed).
-inline constexpr int kAgain = kRescue + 4;
-// M [type]: that piece goes straight back to where it came from.
-inline constexpr int kBack = kAgain + kTypes;
-// M [type][distance from the to-square to where the opponent's last move landed].
-inline constexpr int kNearLast = kBack + kTypes;
-// P [type][distance from the from-square to where the opponent's last move landed].
-inline constexpr int kFromNearLast = kNearLast + kTypes * 9;
-// M [type][distance from the to-square to where our previous move landed].
-inline constexpr int kNearOurLast = kFromNearLast + kTypes * 9;
-// M [type][count, 15 for 15 or more]: squares the piece attacks from the to-square (after the
-// move) that no enemy pawn attacks and that held none of our pieces before the move.
-inline constexpr int kMobility = kNearOurLast + kTypes * 9;
-// M [type][1, 2, 3 or more]: squares next to their king the piece attacks from the to-square.
-inline constexpr int kKingZone = kMobility + kTypes * 16;
-// M [wing of their king: files a-c, d-e (or no king), f-h][type][to].
-inline constexpr int kToByKing = kKingZone + kTypes * 3;
-// M [type]: a fork: from the to-square the piece threatens (as kThreat) two pieces, or one while
-// checking directly.
-inline constexpr int kFork = kToByKing + 3 * kTypes * 64;
-// M [type][pawn, minor, rook, queen]: the most valuable piece threatened (as kThreat).
-inline constexpr int kThreatValue = kFork + kTypes;
-// P [type][their least valuable attacker P..K][defended by us]: the from-square is attacked.
-inline constexpr int kFromAttacker = kThreatValue + kTypes * 4;
-// M [type]: a direct check whose exchange balance (kSee) is negative.
-inline constexpr int kUnsafeCheck = kFromAttacker + kTypes * 6 * 2;
-// P [type][count - 1, 15 for 16 or more]: the piece's legal target squares.
-inline constexpr int kTargets = kUnsafeCheck + kTypes;
-// M [type][pawn, minor, rook, queen]: the move leaves undefended a piece of ours that they attack
-// and that only the mover defended (it no longer attacks it from the to-square); the most
-// valuable such piece.
-inline constexpr int kDesert = kTargets + kTypes * 16;
-// M [type][quiet, capture]: the opponent's last move captured.
-inline constexpr int kAfterCapture = kDesert + kTypes * 4;
-// M [type][quiet, capture]: our previous move captured.
-inline constexpr int kAfterOurCapture = kAfterCapture + kTypes * 2;
-// P [type of their last-moved piece][type]: the opponent's last move moved that type of piece
-// (for castling the king).
-inline constexpr int kReply = kAfterOurCapture + kTypes * 2;
-// M [type][attacks it, lands where it attacks]: the piece attacks the opponent's last-moved piece
-// from the to-square; the to-square is attacked by that piece.
-inline constexpr int kVersusLast = kReply + kTypes * kTypes;
-// M [rook, queen][open, half-open]: a rook or queen move to a file without pawns, or without
-// pawns of ours.
-inline constexpr int kFile = kVersusLast + kTypes * 2;
-// M [isolated, doubled, passed]: after a pawn move (not a promotion) no pawn of ours stands on a
-// file next to the to-square; another pawn of ours stands on its file; no enemy pawn stands ahead
-// of it on its file or a file next to it.
-inline constexpr int kPawnShape = kFile + 4;
-// P [wing of their king: files a-c, d-e (or no king), f-h][type][from].
-inline constexpr int kFromByKing = kPawnShape + 3;
-// P [type][count, 15 for 15 or more]: the piece's mobility where it stands (as kMobility).
-inline constexpr int kFromMobility = kFromByKing + 3 * kTypes * 64;
-// P [squares next to our king they attack: 1-2, 3 or more][type].
-inline constexpr int kKingDanger = kFromMobility + kTypes * 16;
-// M [knight, bishop]: an outpost: the to-square is defended by a pawn of ours, and no enemy pawn
-// on a file next to it stands ahead of it (none can ever attack it).
-inline constexpr int kOutpost = kKingDanger + 2 * kTypes;
-// M [type]: the to-square is one an enemy pawn could attack after a single push to an empty square
-// (and no enemy pawn attacks it now).
-inline constexpr int kKick = kOutpost + 2;
-// M [wing of our king: files a-c, d-e (or no king), f-h][type][to].
-inline constexpr int kToByOwnKing = kKick + kTypes;
-inline constexpr int kFeatures = kToByOwnKing + 3 * kTypes * 64;
+// The groups, in the order of their features (7.6.5, whose tables give the offsets too).
+inline constexpr FeatureGroup kGroups[] = {
+    // [phase][type][to]: where the piece lands.
+    {"to-square", "[phase][type][square]", kPhases * kTypes * 64},
+    // [phase][type][from]: where the piece stands.
+    {"from-square", "[phase][type][square]", kPhases * kTypes * 64, Holder::kPiece},
+    // [type][victim P..Q][the opponent attacks the to-square]: a capture (en passant: a pawn).
+    {"capture", "[type][victim][to attacked]", kTypes * 5 * 2},
+    // [type][class] of the to-square: 0 not attacked by them; 1 attacked, none by a piece worth less
+    // than the mover, and defended by another piece of ours; 2 attacked by a piece worth less than
+    // the mover (any square for the king that they attack); 3 attacked, not by a lower piece, and not
+    // defended by another piece of ours.
+    {"to-square safety", "[type][class]", kTypes * 4},
+    // [type][class] of the from-square: 0 not attacked; 1 attacked and defended; 2 attacked by a
+    // lower piece; 3 attacked and undefended.
+    {"from-square safety", "[type][class]", kTypes * 4, Holder::kPiece},
+    // [type][direct, discovered, both]: the move checks (direct: the piece, or the promoted piece,
+    // attacks their king from the to-square; discovered: the mover unmasks one of our sliders).
+    {"check", "[type][direct, discovered, both]", kTypes * 3},
+    // [type][higher, undefended]: from the to-square the piece attacks one of their pieces (not the
+    // king) worth more than itself; else one they do not defend.
+    {"threat (higher, undefended)", "[type][higher, undefended]", kTypes * 2},
+    // [type]: a capture on the square where the opponent's last move landed.
+    {"recapture", "[type]", kTypes},
+    // [type]: the opponent's last-moved piece attacks the piece.
+    {"evade", "[type]", kTypes, Holder::kPiece},
+    // [type]: we are in check.
+    {"in check", "[type]", kTypes, Holder::kPiece},
+    // [N B R Q]: the promotion piece.
+    {"promotion", "[N B R Q]", 4},
+    // [king side, queen side]: castling.
+    {"castling", "[king side, queen side]", 2},
+    // [relative rank of to]: a move of a passed pawn (no enemy pawn ahead on its or a next file).
+    {"passed pawn", "[relative rank]", 8},
+    // P: a pawn on the first three ranks within a file of our king, which is on its first rank.
+    {"king shield", "", 1, Holder::kPiece},
+    // [king, rook]: M a king move (not castling) while we may castle; P a rook that may castle.
+    {"castling loss", "[king, rook]", 2, Holder::kBoth},
+    // [type][distance from the to-square to their king].
+    {"king distance", "[type][distance, none]", kTypes * 9},
+    // [type][quiet, capture][balance + 9]: the exchange on the to-square, clamped to -9 .. 9 pawns:
+    // the victim's value (0 quiet) if they do not attack the to-square; that less the mover's
+    // (promoted piece's) value if they do and no other piece of ours attacks it and none of our
+    // sliders stands on the line through the from- and to-squares; else see().
+    {"exchange on the to-square", "[type][quiet, capture][balance]", kTypes * 2 * (2 * kSeeRange + 1)},
+    // [class 1 pawn, 2 minor, 3 rook, 4 queen][type][quiet, capture]: our most valuable piece en
+    // prise (not the king; attacked by a lower piece, or attacked and undefended) other than the
+    // mover, if any.
+    {"another piece en prise", "[class][type][quiet, capture]", 4 * kTypes * 2},
+    // [class]: that piece en prise is attacked by the mover from its to-square (defended).
+    {"defends the piece en prise", "[class]", 4},
+    // [type]: the piece our previous move moved (it stands where that move landed).
+    {"the piece moved last", "[type]", kTypes, Holder::kPiece},
+    // [type]: that piece goes straight back to where it came from.
+    {"straight back", "[type]", kTypes},
+    // [type][distance from the to-square to where the opponent's last move landed].
+    {"near the opponent's last move", "[type][distance of to]", kTypes * 9},
+    // [type][distance from the from-square to where the opponent's last move landed].
+    {"from near the opponent's last move", "[type][distance of from]", kTypes * 9, Holder::kPiece},
+    // [type][distance from the to-square to where our previous move landed].
+    {"near our previous move", "[type][distance of to]", kTypes * 9},
+    // [type][count, 15 for 15 or more]: squares the piece attacks from the to-square (after the
+    // move) that no enemy pawn attacks and that held none of our pieces before the move.
+    {"mobility", "[type][safe squares attacked]", kTypes * 16},
+    // [type][1, 2, 3 or more]: squares next to their king the piece attacks from the to-square.
+    {"attacks next to their king", "[type][1, 2, 3+]", kTypes * 3},
+    // [wing of their king: files a-c, d-e (or no king), f-h][type][to].
+    {"to-square by their king's wing", "[wing][type][square]", 3 * kTypes * 64},
+    // [type]: a fork: from the to-square the piece threatens (as kThreat) two pieces, or one while
+    // checking directly.
+    {"fork", "[type]", kTypes},
+    // [type][pawn, minor, rook, queen]: the most valuable piece threatened (as kThreat).
+    {"threat (most valuable threatened)", "[type][most valuable threatened]", kTypes * 4},
+    // [type][their least valuable attacker P..K][defended by us]: the from-square is attacked.
+    {"from-square attacked", "[type][their least attacker][defended]", kTypes * 6 * 2, Holder::kPiece},
+    // [type]: a direct check whose exchange balance (kExchange) is negative.
+    {"check losing the exchange", "[type]", kTypes},
+    // [type][count - 1, 15 for 16 or more]: the piece's legal target squares.
+    {"the piece's targets", "[type][count]", kTypes * 16, Holder::kPiece},
+    // [type][pawn, minor, rook, queen]: the move leaves undefended a piece of ours that they attack
+    // and that only the mover defended (it no longer attacks it from the to-square); the most
+    // valuable such piece.
+    {"leaves a piece undefended", "[type][most valuable]", kTypes * 4},
+    // [type][quiet, capture]: the opponent's last move captured.
+    {"after their capture", "[type][quiet, capture]", kTypes * 2},
+    // [type][quiet, capture]: our previous move captured.
+    {"after our capture", "[type][quiet, capture]", kTypes * 2},
+    // [type of their last-moved piece][type]: the opponent's last move moved that type of piece
+    // (for castling the king).
+    {"reply", "[their last-moved type][type]", kTypes * kTypes, Holder::kPiece},
+    // [type][attacks it, lands where it attacks]: the piece attacks the opponent's last-moved piece
+    // from the to-square; the to-square is attacked by that piece.
+    {"versus their last-moved piece", "[type][attacks it, attacked by it]", kTypes * 2},
+    // [rook, queen][open, half-open]: a rook or queen move to a file without pawns, or without
+    // pawns of ours.
+    {"file", "[rook, queen][open, half-open]", 4},
+    // [isolated, doubled, passed]: after a pawn move (not a promotion) no pawn of ours stands on a
+    // file next to the to-square; another pawn of ours stands on its file; no enemy pawn stands ahead
+    // of it on its file or a file next to it.
+    {"pawn shape after the move", "[isolated, doubled, passed]", 3},
+    // [wing of their king: files a-c, d-e (or no king), f-h][type][from].
+    {"from-square by their king's wing", "[wing][type][square]", 3 * kTypes * 64, Holder::kPiece},
+    // [type][count, 15 for 15 or more]: the piece's mobility where it stands (as kMobility).
+    {"mobility where the piece stands", "[type][count]", kTypes * 16, Holder::kPiece},
+    // [squares next to our king they attack: 1-2, 3 or more][type].
+    {"our king attacked around", "[1-2, 3+][type]", 2 * kTypes, Holder::kPiece},
+    // [knight, bishop]: an outpost: the to-square is defended by a pawn of ours, and no enemy pawn
+    // on a file next to it stands ahead of it (none can ever attack it).
+    {"outpost", "[knight, bishop]", 2},
+    // [type]: the to-square is one an enemy pawn could attack after a single push to an empty square
+    // (and no enemy pawn attacks it now).
+    {"a pawn push could attack the to-square", "[type]", kTypes},
+    // [wing of our king: files a-c, d-e (or no king), f-h][type][to].
+    {"to-square by our king's wing", "[wing][type][square]", 3 * kTypes * 64},
+};
+inline constexpr int kTo = offset_of(kGroups, "to-square");
+inline constexpr int kFrom = offset_of(kGroups, "from-square");
+inline constexpr int kCapture = offset_of(kGroups, "capture");
+inline constexpr int kToSafety = offset_of(kGroups, "to-square safety");
+inline constexpr int kFromSafety = offset_of(kGroups, "from-square safety");
+inline constexpr int kCheck = offset_of(kGroups, "check");
+inline constexpr int kThreat = offset_of(kGroups, "threat (higher, undefended)");
+inline constexpr int kRecapture = offset_of(kGroups, "recapture");
+inline constexpr int kEvade = offset_of(kGroups, "evade");
+inline constexpr int kInCheck = offset_of(kGroups, "in check");
+inline constexpr int kPromotion = offset_of(kGroups, "promotion");
+inline constexpr int kCastling = offset_of(kGroups, "castling");
+inline constexpr int kPassedPawn = offset_of(kGroups, "passed pawn");
+inline constexpr int kKingShield = offset_of(kGroups, "king shield");
+inline constexpr int kCastlingLoss = offset_of(kGroups, "castling loss");
+inline constexpr int kKingDistance = offset_of(kGroups, "king distance");
+inline constexpr int kExchange = offset_of(kGroups, "exchange on the to-square");
+inline constexpr int kOtherEnPrise = offset_of(kGroups, "another piece en prise");
+inline constexpr int kDefendsEnPrise = offset_of(kGroups, "defends the piece en prise");
+inline constexpr int kMovedLast = offset_of(kGroups, "the piece moved last");
+inline constexpr int kStraightBack = offset_of(kGroups, "straight back");
+inline constexpr int kNearLast = offset_of(kGroups, "near the opponent's last move");
+inline constexpr int kFromNearLast = offset_of(kGroups, "from near the opponent's last move");
+inline constexpr int kNearOurPrevious = offset_of(kGroups, "near our previous move");
+inline constexpr int kMobility = offset_of(kGroups, "mobility");
+inline constexpr int kKingZone = offset_of(kGroups, "attacks next to their king");
+inline constexpr int kToByTheirWing = offset_of(kGroups, "to-square by their king's wing");
+inline constexpr int kFork = offset_of(kGroups, "fork");
+inline constexpr int kThreatValue = offset_of(kGroups, "threat (most valuable threatened)");
+inline constexpr int kFromAttacked = offset_of(kGroups, "from-square attacked");
+inline constexpr int kCheckLosing = offset_of(kGroups, "check losing the exchange");
+inline constexpr int kTargets = offset_of(kGroups, "the piece's targets");
+inline constexpr int kLeavesUndefended = offset_of(kGroups, "leaves a piece undefended");
+inline constexpr int kAfterTheirCapture = offset_of(kGroups, "after their capture");
+inline constexpr int kAfterOurCapture = offset_of(kGroups, "after our capture");
+inline constexpr int kReply = offset_of(kGroups, "reply");
+inline constexpr int kVersusLast = offset_of(kGroups, "versus their last-moved piece");
+inline constexpr int kFile = offset_of(kGroups, "file");
+inline constexpr int kPawnShape = offset_of(kGroups, "pawn shape after the move");
+inline constexpr int kFromByTheirWing = offset_of(kGroups, "from-square by their king's wing");
+inline constexpr int kFromMobility = offset_of(kGroups, "mobility where the piece stands");
+inline constexpr int kKingDanger = offset_of(kGroups, "our king attacked around");
+inline constexpr int kOutpost = offset_of(kGroups, "outpost");
+inline constexpr int kKick = offset_of(kGroups, "a pawn push could attack the to-square");
+inline constexpr int kToByOurWing = offset_of(kGroups, "to-square by our king's wing");
+inline constexpr int kFeatures = features_of(kGroups);
 
-// A move's feature count is at most this: 13 piece features (kFrom, kFromSafety, kFromAttacker,
-// kEvade, kAgain, kFromNearLast, kInCheck, kKingDanger, kFromByKing, kReply, kFromMobility,
-// kTargets, and kShield or kCastlingLoss) and 30 move features (a pawn's: kTo, kToSafety,
-// kToByKing, kToByOwnKing, kCapture, kRecapture, kCheck, kThreat, kThreatValue, kFork, kDesert, kBack,
-// kNearLast, kMobility, kKingZone, kNearOurLast, kRescue, kHanging, kPassed, kKingDistance, kSee,
-// kUnsafeCheck, kAfterCapture, kAfterOurCapture, kVersusLast twice, kKick, and kPawnShape three
+// A move's feature count is at most this: 13 piece features (kFrom, kFromSafety, kFromAttacked,
+// kEvade, kMovedLast, kFromNearLast, kInCheck, kKingDanger, kFromByTheirWing, kReply, kFromMobility,
+// kTargets, and kKingShield or kCastlingLoss) and 30 move features (a pawn's: kTo, kToSafety,
+// kToByTheirWing, kToByOurWing, kCapture, kRecapture, kCheck, kThreat, kThreatValue, kFork, kLeavesUndefended, kStraightBack,
+// kNearLast, kMobility, kKingZone, kNearOurPrevious, kDefendsEnPrise, kOtherEnPrise, kPassedPawn, kKingDistance, kExchange,
+// kCheckLosing, kAfterTheirCapture, kAfterOurCapture, kVersusLast twice, kKick, and kPawnShape three
 // times or else kPromotion; other types have fewer).
 inline constexpr int kMaxMoveFeatures = 43;
 
@@ -171,8 +220,8 @@ struct PlyFacts {
   bool in_check;
   Square their_king;
   Bitboard occ;
-  Bitboard their_attacks;     // squares the opponent attacks
-  Bitboard attacked_lower[7];  // by type: squares the opponent attacks with a piece worth less
+  Bitboard their_attacks;  // A (7.6.2): squares the opponent attacks
+  Bitboard lower[7];       // lower[x]: by type, squares the opponent attacks with a piece worth less
   Bitboard our_once, our_twice;  // squares we attack at least once, at least twice
   Bitboard check_squares[7];   // by type: squares from which a piece of that type attacks their king
   Bitboard discoverers;        // our pieces alone between one of our sliders and their king
@@ -193,18 +242,19 @@ struct PlyFacts {
   Bitboard pawn_kicks;  // squares an enemy pawn could attack after one push, not attacked by one now
   int king_danger;  // squares next to our king they attack: 0 none, 1 one or two, 2 three or more
   Square our_king;
-  // Our two most valuable pieces en prise (not the king; attacked by a piece worth less, or
-  // attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor, 3 rook, 4 queen).
-  Square hanging_square[2];
-  int hanging_class[2];
-  Bitboard their_by_type[7];  // by type: squares the opponent attacks with a piece of that type
+  // H1 and H2 (7.6.2): our two most valuable pieces en prise (not the king; attacked by a piece
+  // worth less, or attacked and not defended), by square and value class (0 none, 1 pawn, 2 minor,
+  // 3 rook, 4 queen).
+  Square en_prise[2];
+  int en_prise_class[2];
+  Bitboard their_attacks_of[7];  // A[x]: by type, squares the opponent attacks with a piece of that type
   Bitboard our_pieces, their_pawn_attacks;
   Bitboard their_queens, their_rooks, their_minors;
   Bitboard our_queens, our_rooks, our_minors;
   Bitboard king_zone;  // the squares next to their king
   Bitboard our_sliders;       // our bishops, rooks and queens
-  int own_wing_base;  // kToByOwnKing + our king's wing (likewise) * kTypes * 64
-  int wing_base;  // kToByKing + their king's wing (a-c 0, d-e or no king 1, f-h 2) * kTypes * 64
+  int own_wing_base;  // kToByOurWing + our king's wing (likewise) * kTypes * 64
+  int wing_base;  // kToByTheirWing + their king's wing (a-c 0, d-e or no king 1, f-h 2) * kTypes * 64
   Bitboard diagonal_sliders;  // bishops and queens of both sides
   Bitboard straight_sliders;  // rooks and queens of both sides
 };
@@ -290,9 +340,9 @@ inline void move_feature_if(Sink& sink, bool c, int k) {
 }
 
 // A sink that takes some groups of a move's features as one sum from tables built of the weights
-// (move_model.cpp): where the piece stands (kFrom, kFromByKing) with its safety there
-// (kFromSafety, kFromAttacker), and what every piece of its type is told of the position
-// (kInCheck, kKingDanger, kReply); where it lands (kTo, kToByKing, kToByOwnKing); its safety there with
+// (move_model.cpp): where the piece stands (kFrom, kFromByTheirWing) with its safety there
+// (kFromSafety, kFromAttacked), and what every piece of its type is told of the position
+// (kInCheck, kKingDanger, kReply); where it lands (kTo, kToByTheirWing, kToByOurWing); its safety there with
 // what it takes and whether that is a recapture; the distances to the last two moves' squares
 // and to their king; the check with the exchange and the unsafe check; the threat, its value and
 // the fork; mobility with the king zone; the last move's piece met and a pawn's kick; the
@@ -316,7 +366,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
   if constexpr (!CombinedSink<Sink>) sink.piece_feature(kFrom + phase_base + (from ^ flip));
   {
     int cls;
-    if (f.attacked_lower[kType] >> from & 1) cls = 2;
+    if (f.lower[kType] >> from & 1) cls = 2;
     else if (!(f.their_attacks >> from & 1)) cls = 0;
     else if (f.our_once >> from & 1) cls = 1;
     else cls = 3;
@@ -324,23 +374,23 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
     int a = 0;
     if (f.their_attacks >> from & 1) {
       a = kPawn;
-      while (!(f.their_by_type[a] >> from & 1)) ++a;
+      while (!(f.their_attacks_of[a] >> from & 1)) ++a;
     }
     if constexpr (CombinedSink<Sink>) {
       sink.stands(ti, ti * 64 + (from ^ flip), cls, a, f.our_once >> from & 1);
     } else {
       sink.piece_feature(kFromSafety + ti * 4 + cls);
-      if (a) sink.piece_feature(kFromAttacker + (ti * 6 + a - 1) * 2 + (f.our_once >> from & 1));
+      if (a) sink.piece_feature(kFromAttacked + (ti * 6 + a - 1) * 2 + (f.our_once >> from & 1));
     }
   }
   if (f.last_attacks >> from & 1) sink.piece_feature(kEvade + ti);
   const bool again = from == f.our_last_to;  // the piece our previous move moved
-  if (again) sink.piece_feature(kAgain + ti);
+  if (again) sink.piece_feature(kMovedLast + ti);
   sink.piece_feature(kFromNearLast + ti * 9 + distance(from, f.last_to));
   if constexpr (!CombinedSink<Sink>) {
     if (f.in_check) sink.piece_feature(kInCheck + ti);
     if (f.king_danger) sink.piece_feature(kKingDanger + (f.king_danger - 1) * kTypes + ti);
-    sink.piece_feature(f.wing_base - kToByKing + kFromByKing + ti * 64 + (from ^ flip));
+    sink.piece_feature(f.wing_base - kToByTheirWing + kFromByTheirWing + ti * 64 + (from ^ flip));
     if (f.last_type != kNoPieceType) sink.piece_feature(kReply + (f.last_type - 1) * kTypes + ti);
   }
   {
@@ -357,7 +407,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
     const bool shield = ((f.our_king ^ flip) >> 3) == 0 &&
                         (file_of(from) - file_of(f.our_king) <= 1 && file_of(f.our_king) - file_of(from) <= 1) &&
                         ((from ^ flip) >> 3) <= 2;
-    if (shield) sink.piece_feature(kShield);
+    if (shield) sink.piece_feature(kKingShield);
     passed = !(f.pawn_span >> from & 1);
     promoting = t.promoting >> from & 1;
   }
@@ -366,9 +416,9 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
   const Bitboard guarded = own_attacks & f.our_pieces & f.their_attacks & ~f.our_twice;
   const bool disc = f.discoverers >> from & 1;
   // Another piece of ours is en prise: the most valuable one but the mover.
-  const int h = from == f.hanging_square[0] ? 1 : 0;
-  const int hanging = f.hanging_class[h];
-  const Square hanging_square = f.hanging_square[h];
+  const int h = from == f.en_prise[0] ? 1 : 0;
+  const int hanging = f.en_prise_class[h];
+  const Square en_prise = f.en_prise[h];
   const Bitboard occ_from = f.occ & ~bb(from);
   // Our other sliders (one on the line through the from- and to-squares may defend the
   // to-square through the from-square).
@@ -385,7 +435,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
         const Square dest = make_square(side == 0 ? 6 : 2, rank_of(from));
         sink.move(index++);
         sink.move_feature(kTo + phase_base + (dest ^ flip));
-        sink.move_feature(kCastle + side);
+        sink.move_feature(kCastling + side);
         continue;
       }
     }
@@ -397,7 +447,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
     const bool defended = ((f.our_twice | (f.our_once & ~own_attacks)) >> to) & 1;
     // The to-square's class (kToSafety), by attacked by a lower piece, attacked, defended.
     static constexpr std::uint8_t kToClass[8] = {0, 0, 3, 1, 2, 2, 2, 2};
-    const int cls = kToClass[(f.attacked_lower[kType] >> to & 1) << 2 | attacked << 1 | defended];
+    const int cls = kToClass[(f.lower[kType] >> to & 1) << 2 | attacked << 1 | defended];
     const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
     const Bitboard occ_after = occ_from | bb(to);
     const int victim_value = kValue[victim];
@@ -435,8 +485,8 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       }
       if (kType == kPawn && promoting) sink.move_feature(kPromotion + p);
       const Bitboard left = guarded & ~hits;
-      move_feature_if(sink, left != 0, kDesert + ti * 4 + value_class(left, f.our_queens, f.our_rooks, f.our_minors));
-      move_feature_if(sink, again && to == f.our_last_from, kBack + ti);
+      move_feature_if(sink, left != 0, kLeavesUndefended + ti * 4 + value_class(left, f.our_queens, f.our_rooks, f.our_minors));
+      move_feature_if(sink, again && to == f.our_last_from, kStraightBack + ti);
       if constexpr (!CombinedSink<Sink>) sink.move_feature(kNearLast + ti * 9 + distance(to, f.last_to));
       {
         const int safe = popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
@@ -449,12 +499,12 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
           move_feature_if(sink, zone != 0, kKingZone + ti * 3 + (zone > 3 ? 2 : zone - 1));
         }
       }
-      if constexpr (!CombinedSink<Sink>) sink.move_feature(kNearOurLast + ti * 9 + distance(to, f.our_last_to));
+      if constexpr (!CombinedSink<Sink>) sink.move_feature(kNearOurPrevious + ti * 9 + distance(to, f.our_last_to));
       if (hanging) {
-        move_feature_if(sink, hits >> hanging_square & 1, kRescue + hanging - 1);
-        sink.move_feature(kHanging + ((hanging - 1) * kTypes + ti) * 2 + capture);
+        move_feature_if(sink, hits >> en_prise & 1, kDefendsEnPrise + hanging - 1);
+        sink.move_feature(kOtherEnPrise + ((hanging - 1) * kTypes + ti) * 2 + capture);
       }
-      if (kType == kPawn && passed) sink.move_feature(kPassed + (rel_to >> 3));
+      if (kType == kPawn && passed) sink.move_feature(kPassedPawn + (rel_to >> 3));
       if (kType == kKing && f.castle_rooks) sink.move_feature(kCastlingLoss);
       if constexpr (CombinedSink<Sink>)
         sink.distances(ti, distance(to, f.last_to), distance(to, f.our_last_to), distance(to, f.their_king));
@@ -481,9 +531,9 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
           }
         }
         balance = balance < -kSeeRange ? -kSeeRange : balance > kSeeRange ? kSeeRange : balance;
-        sink.move_feature(kSee + (ti * 2 + capture) * (2 * kSeeRange + 1) + balance + kSeeRange);
-        move_feature_if(sink, direct && balance < 0, kUnsafeCheck + ti);
-        if (f.last_captured) sink.move_feature(kAfterCapture + ti * 2 + capture);
+        sink.move_feature(kExchange + (ti * 2 + capture) * (2 * kSeeRange + 1) + balance + kSeeRange);
+        move_feature_if(sink, direct && balance < 0, kCheckLosing + ti);
+        if (f.last_captured) sink.move_feature(kAfterTheirCapture + ti * 2 + capture);
         if (f.our_last_captured) sink.move_feature(kAfterOurCapture + ti * 2 + capture);
       }
       if constexpr (CombinedSink<Sink>) {

@@ -20,31 +20,45 @@ namespace pgnarc::detail::model::zh {
 // piece's (pawn 6 .. queen 10).
 inline constexpr int kKinds = 11;
 inline constexpr int kBoardKinds = 6;
-// [kind][relative landing square]: where the piece lands (castling: the king's destination).
-inline constexpr int kSquare = 0;
-// [kind][victim: none, pawn .. king]: what the move captures (en passant: a pawn).
-inline constexpr int kVictim = kSquare + kKinds * 64;
-// [kind][attacked by them][defended by another piece of ours]: the landing square.
-inline constexpr int kSafety = kVictim + kKinds * 7;
-// [board kind][attacked by them][defended by another piece of ours]: the from-square.
-inline constexpr int kFromSafety = kSafety + kKinds * 4;
-// [kind]: the move checks (after it, the side to move is in check).
-inline constexpr int kCheck = kFromSafety + kBoardKinds * 4;
-// [kind][king distance from the landing square to their king, 0 without one].
-inline constexpr int kKingDistance = kCheck + kKinds;
-// [kind]: we are in check.
-inline constexpr int kEvasion = kKingDistance + kKinds * 8;
-// [kind]: the move lands where the opponent's last move landed.
-inline constexpr int kRecapture = kEvasion + kKinds;
-// [board kind][relative from-square]: where the piece stands.
-inline constexpr int kFrom = kRecapture + kKinds;
-// [kind][none, a piece worth more, an undefended piece]: what the piece attacks from its landing
-// square, after the move, of their pieces but the king (the first that applies).
-inline constexpr int kThreat = kFrom + kBoardKinds * 64;
-// [kind][0, 1, 2, 3 or more]: the squares next to their king the piece attacks from its landing
-// square, after the move.
-inline constexpr int kKingZone = kThreat + kKinds * 3;
-inline constexpr int kFeatures = kKingZone + kKinds * 4;
+// The groups, in the order of their features (7.7, whose table gives the offsets too).
+inline constexpr FeatureGroup kGroups[] = {
+    // [kind][relative landing square]: where the piece lands (castling: the king's destination).
+    {"landing square", "[kind][relative square]", kKinds * 64},
+    // [kind][victim: none, pawn .. king]: what the move captures (en passant: a pawn).
+    {"capture", "[kind][victim: none, P, N, B, R, Q, K]", kKinds * 7},
+    // [kind][attacked by them][defended by another piece of ours]: the landing square.
+    {"landing square safety", "[kind][attacked by them][defended by us]", kKinds * 4},
+    // [board kind][attacked by them][defended by another piece of ours]: the from-square.
+    {"from-square safety", "[board kind][attacked by them][defended by us]", kBoardKinds * 4, Holder::kPiece},
+    // [kind]: the move checks (after it, the side to move is in check).
+    {"check", "[kind]", kKinds},
+    // [kind][king distance from the landing square to their king, 0 without one].
+    {"king distance", "[kind][distance, 0 without a king]", kKinds * 8},
+    // [kind]: we are in check.
+    {"we are in check", "[kind]", kKinds},
+    // [kind]: the move lands where the opponent's last move landed.
+    {"lands where their last move landed", "[kind]", kKinds},
+    // [board kind][relative from-square]: where the piece stands.
+    {"from-square", "[board kind][relative square]", kBoardKinds * 64, Holder::kPiece},
+    // [kind][none, a piece worth more, an undefended piece]: what the piece attacks from its landing
+    // square, after the move, of their pieces but the king (the first that applies).
+    {"threat", "[kind][none, a piece worth more, an undefended piece]", kKinds * 3},
+    // [kind][0, 1, 2, 3 or more]: the squares next to their king the piece attacks from its landing
+    // square, after the move.
+    {"attacks next to their king", "[kind][0, 1, 2, 3+]", kKinds * 4},
+};
+inline constexpr int kSquare = offset_of(kGroups, "landing square");
+inline constexpr int kVictim = offset_of(kGroups, "capture");
+inline constexpr int kSafety = offset_of(kGroups, "landing square safety");
+inline constexpr int kFromSafety = offset_of(kGroups, "from-square safety");
+inline constexpr int kCheck = offset_of(kGroups, "check");
+inline constexpr int kKingDistance = offset_of(kGroups, "king distance");
+inline constexpr int kEvasion = offset_of(kGroups, "we are in check");
+inline constexpr int kRecapture = offset_of(kGroups, "lands where their last move landed");
+inline constexpr int kFrom = offset_of(kGroups, "from-square");
+inline constexpr int kThreat = offset_of(kGroups, "threat");
+inline constexpr int kKingZone = offset_of(kGroups, "attacks next to their king");
+inline constexpr int kFeatures = features_of(kGroups);
 inline constexpr int kMaxMoveFeatures = 11;
 
 // The features of one move: up to kMaxMoveFeatures numbers.
