@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Tests of decode.py against the conformance vectors and the pgnarc binary (as a black box).
 
-    /usr/bin/python3 test_decode.py PATH/TO/pgnarc [--quick] [--sample PGN N ...]
+    /usr/bin/python3 test_decode.py PATH/TO/pgnarc [--quick] [--part K/N] [--sample PGN N ...]
 
 1. every corpus/conformance/valid/NAME.pga decodes to exactly valid/NAME.pgn;
 2. every corpus/conformance/invalid/NAME.pga is rejected with the class MANIFEST.tsv gives
@@ -18,6 +18,8 @@
    move model (MOVE-CODER-1), under "default" (pack's default, the fast coder)
    crazyhouse with the crazyhouse model and the other two with the fast model (7.8); the test
    checks that their blocks are of codec 7 and of move coder 2, 1 or 0 ("uniform").
+   With --part K/N only the K-th of N parts of these archives is tested (and tests 1 and 2 only
+   in part 1), so that N processes share the work.
 4. with --sample PGN N (any number of times; then only this test runs): the first N games of
    PGN, packed with the fast coder (--moves fast --store, format 1.2, 7.8: the opening book, then the fast model) and with
    the model coder, decode byte for byte as `pgnarc unpack` writes them.
@@ -119,7 +121,7 @@ def first_block_codec_and_coder(archive):
     return data[0x20 + 4], data[0x20 + 7]
 
 
-def test_black_box(pgnarc, failures, quick):
+def test_black_box(pgnarc, failures, quick, part=(1, 1)):
     pgn_dir = os.path.join(ROOT, "corpus", "pgn")
     inputs = [(os.path.join(pgn_dir, n), variant_option(os.path.join(pgn_dir, n)), None)
               for n in sorted(os.listdir(pgn_dir)) if n.endswith(".pgn")]
@@ -136,9 +138,11 @@ def test_black_box(pgnarc, failures, quick):
     decoded_bytes = 0
     decode_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        for path, variant, only in inputs:
-            for setting, options in settings.items():
+        for i, (path, variant, only) in enumerate(inputs):
+            for j, (setting, options) in enumerate(settings.items()):
                 if only is not None and setting not in only:
+                    continue
+                if (i + j) % part[1] != part[0] - 1:   # another part's (settings alternate)
                     continue
                 label = f"{os.path.relpath(path, pgn_dir)} {' '.join(variant)} [{setting}]"
                 archive = os.path.join(tmp, "a.pga")
@@ -229,18 +233,26 @@ def test_samples(pgnarc, samples, failures):
 
 def main(argv):
     if len(argv) < 2:
-        print("usage: test_decode.py PATH/TO/pgnarc [--quick] [--sample PGN N ...]",
+        print("usage: test_decode.py PATH/TO/pgnarc [--quick] [--part K/N] [--sample PGN N ...]",
               file=sys.stderr)
         return 2
     samples = [(argv[i + 1], int(argv[i + 2])) for i in range(len(argv))
                if argv[i] == "--sample"]
+    part = (1, 1)
+    if "--part" in argv:
+        k, n = argv[argv.index("--part") + 1].split("/")
+        part = (int(k), int(n))
+        if not 1 <= part[0] <= part[1]:
+            print(f"test_decode.py: --part {k}/{n}: K must be 1 to N", file=sys.stderr)
+            return 2
     failures = []
     if samples:
         test_samples(argv[1], samples, failures)
     else:
-        test_valid(failures)
-        test_invalid(failures)
-        test_black_box(argv[1], failures, "--quick" in argv)
+        if part[0] == 1:
+            test_valid(failures)
+            test_invalid(failures)
+        test_black_box(argv[1], failures, "--quick" in argv, part)
     if failures:
         print(f"\n{len(failures)} failures:")
         print("\n".join("  " + f for f in failures))
