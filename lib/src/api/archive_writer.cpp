@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "api/pack_pipeline.h"
-#include "api/player_numbers.h"
 #include "common/file_writer.h"
 #include "common/hash.h"
 #include "common/thread_pool.h"
@@ -21,6 +20,7 @@
 #include "container/file_header.h"
 #include "container/index.h"
 #include "container/name_collector.h"
+#include "container/player_numbers.h"
 #include "container/position_filter.h"
 
 namespace pgnarc {
@@ -89,8 +89,7 @@ struct ArchiveWriter::Impl {
     e.games = games;
     e.first_game = stats.games;
     e.summary = summary;
-    if (static_cast<std::uint8_t>(bytes[4]) == kVariantsCodec) read_minor = std::max<std::uint8_t>(read_minor, 1);
-    if (static_cast<std::uint8_t>(bytes[7]) == static_cast<std::uint8_t>(MoveCoder::kFast)) read_minor = 2;
+    read_minor = std::max(read_minor, block_read_minor(bytes));
     if (auto st = file->write(bytes); !st) return st;
     blocks.push_back(e);
     if (block_names)
@@ -550,7 +549,7 @@ Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary) {
       const std::string_view frame = std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]);
-      with = dicts.at(static_cast<std::uint32_t>(ZSTD_getDictID_fromFrame(frame.data(), frame.size()))).get();
+      with = dicts.at(detail::frame_dictionary_id(frame)).get();
     }
     const std::string recoded = replace_tags_section(block, make_tags_section(games, &players, store), store, with);
     if (auto r = place(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;

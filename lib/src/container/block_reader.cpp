@@ -80,6 +80,11 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
   return {};
 }
 
+std::uint8_t block_read_minor(std::string_view b) {
+  if (static_cast<std::uint8_t>(b[7]) == static_cast<std::uint8_t>(MoveCoder::kFast)) return kFastCoderMinor;
+  return static_cast<std::uint8_t>(b[4]) == kVariantsCodec ? kVariantsCodecMinor : 0;
+}
+
 namespace {
 
 // The game directory at the start of the structure section, parsed into group start offsets,
@@ -208,7 +213,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
     const ZSTD_DDict* ddict = nullptr;
     if (out.encoding[s] == kZstdDictionary) {
       // The frame must name a dictionary of the archive (BLOCK-5).
-      const unsigned id = ZSTD_getDictID_fromFrame(stored.data(), stored.size());
+      const std::uint32_t id = detail::frame_dictionary_id(stored);
       ddict = id && out.dictionaries ? out.dictionaries->find(id) : nullptr;
       if (!ddict)
         return corruption(where + ": section " + std::to_string(s) + " names tag dictionary " + std::to_string(id) +
