@@ -7,7 +7,7 @@
 #include <random>
 #include <set>
 
-#include "api/player_numbers.h"
+#include "container/player_numbers.h"
 #include "common/endian.h"
 #include "common/hash.h"
 #include "container/format.h"
@@ -851,7 +851,7 @@ namespace {
 // The writer's players' numbering: values numbered as first met, found again by value (a value
 // added twice keeps its first entry), each given back as it was, through the table's growth.
 TEST(PlayerNumbers, NumbersValuesInOrderAndFindsTheFirst) {
-  PlayerNumbers n;
+  container::PlayerNumbers n;
   EXPECT_EQ(n.find("x"), -1);
   for (int i = 0; i < 5000; ++i) EXPECT_EQ(n.add("player " + std::to_string(i)), static_cast<std::uint32_t>(i));
   EXPECT_EQ(n.add("player 17"), 5000u);  // a repeated value gets an entry of its own

@@ -1,26 +1,15 @@
-// ArchiveWriter: games in, blocks out, in order, on N threads; then the name chunks, the block
-// table, the index and the footer.
+// ArchiveWriter: games in, blocks out, in order, on N threads, placed by the archive builder
+// (container/archive_builder.h), which then writes the name chunks, the block table, the index
+// and the footer.
 #include "pgnarc/archive_writer.h"
 
-#include <unistd.h>
-
-#include <cstdlib>
-#include <map>
-#include <optional>
 #include <set>
 #include <thread>
 
 #include "api/pack_pipeline.h"
-#include "api/player_numbers.h"
-#include "common/file_writer.h"
-#include "common/hash.h"
 #include "common/thread_pool.h"
 #include "common/zstd_frame.h"
-#include "container/archive_file.h"
-#include "container/block_reader.h"
-#include "container/file_header.h"
-#include "container/index.h"
-#include "container/name_collector.h"
+#include "container/archive_builder.h"
 #include "container/position_filter.h"
 
 namespace pgnarc {
@@ -43,12 +32,9 @@ constexpr std::size_t kMinDictionaryBytes = 4096;
 }  // namespace
 
 struct ArchiveWriter::Impl {
-  std::optional<detail::AtomicFile> file;
+  std::unique_ptr<ArchiveBuilder> archive;
   WriterOptions options;
   StoreOptions store;
-  std::vector<BlockEntry> blocks;
-  Index index;
-  std::unique_ptr<NameCollector> names;
   PackStats stats;
   BlockBuilder pending;  // for add_game
   std::size_t pending_bytes = 0;
@@ -57,129 +43,16 @@ struct ArchiveWriter::Impl {
   // Tag dictionary (9.9): undecided until the first blocks' tags train one (or show that none
   // pays), or until an archive copied in offers one (append); blocks made meanwhile are held.
   bool dict_decided = true;
-  // The oldest 1.y that reads every block placed (2.1): 1 where a block has the variants codec,
-  // 2 where one has the fast model's coder.
-  std::uint8_t read_minor = 0;
   std::shared_ptr<const WriterDictionary> dict;
   std::vector<EncodedBlock> held;
   std::size_t held_tags = 0;
-  // Every dictionary in the file so far: ID -> content (a copied one with the same ID must be
-  // the same dictionary); the last one copied in, for blocks made after it.
-  std::map<std::uint32_t, std::shared_ptr<const WriterDictionary>> dicts;
+  // The last dictionary copied in, for blocks made after it.
   std::shared_ptr<const WriterDictionary> copied_dict;
-  // The players' table (9.10): every White and Black value in order of first use, and each
-  // value's entry. The blocks naming each entry go to the name collector as field 0, keyed by
-  // the entry's number (player_key), so that they are held in bounded memory.
-  PlayerNumbers player_values;
   // Games taken from the coders (placed, held, or being finished): the next game made is the
   // one after them.
   std::uint64_t games_taken = 0;
 
   unsigned workers() const { return options.threads > 1 ? options.threads : 0; }
-
-  // `block_names`: the Event and Site values of the block's games, `players` its players' table
-  // entries (null: none given here; append and merge add a copied archive's from its own name
-  // chunks).
-  Status place(std::string_view bytes, std::uint32_t games, const BlockSummary& summary, const BlockNames* block_names,
-               const std::vector<std::uint32_t>* players) {
-    const auto block_no = static_cast<std::uint32_t>(blocks.size());
-    BlockEntry e;
-    e.offset = file->offset();
-    e.size = bytes.size();
-    e.games = games;
-    e.first_game = stats.games;
-    e.summary = summary;
-    if (static_cast<std::uint8_t>(bytes[4]) == kVariantsCodec) read_minor = std::max<std::uint8_t>(read_minor, 1);
-    if (static_cast<std::uint8_t>(bytes[7]) == static_cast<std::uint8_t>(MoveCoder::kFast)) read_minor = 2;
-    if (auto st = file->write(bytes); !st) return st;
-    blocks.push_back(e);
-    if (block_names)
-      for (int f = 0; f < kNameFieldCount; ++f)
-        if (f != kPlayerField)
-          for (const std::string& v : (*block_names)[f])
-            if (auto st = names->add(f, v, block_no); !st) return st;
-    if (players)
-      for (const std::uint32_t p : *players)
-        if (auto st = names->add(kPlayerField, player_key(p), block_no); !st) return st;
-    stats.games += games;
-    ++stats.blocks;
-    return {};
-  }
-
-  Status place_dictionary(std::string_view element, std::shared_ptr<const WriterDictionary> dictionary) {
-    DictionaryEntry d;
-    d.offset = file->offset();
-    d.size = element.size();
-    d.id = dictionary->id();
-    if (auto st = file->write(element); !st) return st;
-    index.dictionaries.push_back(d);
-    dicts.emplace(d.id, std::move(dictionary));
-    return {};
-  }
-
-  // The name tables as chunk elements after the last block (9.10), listed in the index.
-  Status write_names() {
-    ChunkEntries entries;
-    std::string first;
-    int field = 0;
-    const auto close_chunk = [&]() -> Status {
-      if (entries.count() == 0) return {};
-      if (entries.size() + 10 > kMaxNameChunkBytes)
-        return invalid_input("the name table entry of " + std::string(kNameFields[field]) + " \"" + first +
-                             "\" is too large for a name chunk (2^30 bytes)");
-      const std::string element = encode_name_chunk(field, entries, store, dict.get());
-      index.name_chunks[field].push_back(NameChunkEntry{file->offset(), element.size(), entries.count(), first});
-      entries = ChunkEntries{};
-      return file->write(element);
-    };
-    const auto add = [&](std::string_view value, const std::vector<std::uint32_t>& holding) -> Status {
-      if (entries.count() == 0) first = value;
-      entries.add(value, holding);
-      return entries.size() >= options.name_chunk_bytes ? close_chunk() : Status{};
-    };
-    // The players' table in the order of its entries (the collector's field 0, keyed by entry
-    // number), then the other fields' tables in ascending order of value.
-    std::uint64_t next_player = 0;
-    auto st = names->drain([&](int f, NameEntry& e) -> Status {
-      if (f != field) {
-        if (auto r = close_chunk(); !r) return r;
-        field = f;
-      }
-      if (f != kPlayerField) return add(e.value, e.blocks);
-      // (An entry numbered for a block that was never placed: the writer failed before.)
-      if (e.value != player_key(static_cast<std::uint32_t>(next_player)))
-        return io_error("the archive cannot be finished: a block was lost to an earlier error");
-      return add(player_values[next_player++], e.blocks);
-    });
-    if (!st) return st;
-    if (next_player != player_values.size())
-      return io_error("the archive cannot be finished: a block was lost to an earlier error");
-    return close_chunk();
-  }
-
-  // The players' table entries of the White and Black tags of `games`, in order, into `out`;
-  // values not met before enter the table.
-  Status number_players(const std::vector<std::vector<Tag>>& games, std::vector<std::uint32_t>& out) {
-    out.clear();
-    for (const auto& g : games)
-      for (const Tag& t : g) {
-        if (name_field_of(t.key) != kPlayerField) continue;
-        if (const std::int64_t p = player_values.find(t.value); p >= 0) {
-          out.push_back(static_cast<std::uint32_t>(p));
-        } else if (player_values.size() >= kMaxPlayerEntries) {
-          return invalid_input("more than 2^32 - 1 player names: the players' table is full");
-        } else {
-          out.push_back(player_values.add(t.value));
-        }
-      }
-    return {};
-  }
-  // A players' entry as the name collector's key: its number in 4 bytes, most significant
-  // first, so that the collector's byte order is the entries' order.
-  static std::string player_key(std::uint32_t p) {
-    return std::string{static_cast<char>(p >> 24), static_cast<char>(p >> 16), static_cast<char>(p >> 8),
-                       static_cast<char>(p)};
-  }
 
   // Takes the next block from the coders, in order: reports its problems and gives its White
   // and Black tags their players' table entries (new values enter the table). Returns whether
@@ -193,7 +66,7 @@ struct ArchiveWriter::Impl {
     b.problems.clear();
     games_taken += b.games;
     b.builder.players.emplace();
-    if (auto st = number_players(b.builder.tags, *b.builder.players); !st) return st.error();
+    if (auto st = archive->number_players(b.builder.tags, *b.builder.players); !st) return st.error();
     if (!dict_decided && copied_dict)
       if (auto st = decide(); !st) return st.error();
     if (dict_decided) return true;
@@ -220,7 +93,7 @@ struct ArchiveWriter::Impl {
   }
 
   Status place_finished(const EncodedBlock& b) {
-    if (auto st = place(b.bytes, b.games, b.summary, &b.names, &*b.builder.players); !st) return st;
+    if (auto st = archive->add_block(b.bytes, b.games, b.summary, &b.names, &*b.builder.players); !st) return st;
     stats.raw_games += b.stats.raw_games;
     stats.plies += b.stats.plies;
     return {};
@@ -247,7 +120,7 @@ struct ArchiveWriter::Impl {
     for (int f = 0; f < kNameFieldCount; ++f) {
       ChunkEntries entries;
       if (f == kPlayerField) {
-        for (std::size_t p = 0; p < player_values.size(); ++p) entries.add(player_values[p], {0});
+        for (std::size_t p = 0; p < archive->players().size(); ++p) entries.add(archive->players()[p], {0});
       } else {
         std::set<std::string_view> values;
         for (const EncodedBlock& b : held) values.insert(b.names[f].begin(), b.names[f].end());
@@ -314,7 +187,7 @@ struct ArchiveWriter::Impl {
       }
     }
     if (!best) return none;
-    if (auto st = place_dictionary(best_element, best); !st) return st.error();
+    if (auto st = archive->add_dictionary(best_element, best); !st) return st.error();
     return best;
   }
 
@@ -362,10 +235,6 @@ struct ArchiveWriter::Impl {
     for (auto& s : pending_names) s.clear();
     return place(b, nullptr);
   }
-
-  // The blocks of the archive at `path` copied, with its dictionaries and name tables
-  // (renumbered; its players' table followed or merged into this one, 9.8).
-  Status copy_archive(const std::string& path);
 };
 
 Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& path, WriterOptions options) {
@@ -380,27 +249,21 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
   if (s.options.threads == 0) s.options.threads = std::max(1u, std::thread::hardware_concurrency());
   s.store = store_options(s.options);
   s.dict_decided = !(s.options.compress && s.options.dictionary_bytes > 0);
-  auto file = detail::AtomicFile::create(path, s.options.overwrite);
-  if (!file) return file.error();
-  s.file.emplace(std::move(*file));
-  // The name scratch file goes beside the temporary file, or where temporary files go when the
-  // archive is written directly (standard output, a FIFO).
-  std::string scratch = s.file->temp_path();
-  if (scratch.empty()) {
-    const char* tmpdir = std::getenv("TMPDIR");
-    scratch = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/pgnarc." + std::to_string(::getpid());
-  }
-  s.names = std::make_unique<NameCollector>(scratch + ".names", s.options.name_memory_bytes);
-  // The read version (2.1): 1.0 until a block of the variants codec (1.1) or of the fast model
-  // (1.2) is placed; where the header cannot be written again at the end (a stream), this
-  // writer's own version from the start.
-  if (auto st = s.file->write(file_header(s.file->rewritable() ? 0 : kVersionMinor)); !st) return st.error();
+  BuilderOptions b;
+  b.store = s.store;
+  b.overwrite = s.options.overwrite;
+  b.table_chunk_blocks = s.options.table_chunk_blocks;
+  b.name_chunk_bytes = s.options.name_chunk_bytes;
+  b.name_memory_bytes = s.options.name_memory_bytes;
+  auto archive = ArchiveBuilder::create(path, b);
+  if (!archive) return archive.error();
+  s.archive = std::move(*archive);
   return w;
 }
 
 ArchiveWriter::~ArchiveWriter() = default;
 
-const std::string& ArchiveWriter::temp_path() const { return impl_->file->temp_path(); }
+const std::string& ArchiveWriter::temp_path() const { return impl_->archive->temp_path(); }
 
 Status ArchiveWriter::add_game(const Game& game) {
   Impl& s = *impl_;
@@ -479,100 +342,11 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
   if (auto st = s.flush_pending(); !st) return st;
   if (!s.held.empty())  // blocks made before this archive's come before them
     if (auto st = s.decide(); !st) return st;
-  return s.copy_archive(path);
-}
-
-Status ArchiveWriter::Impl::copy_archive(const std::string& path) {
-  auto opened = ArchiveFile::open(path);  // checks header, footer, index and dictionaries
-  if (!opened) return opened.error();
-  ArchiveFile& src = **opened;
-  if (auto st = src.need_all(); !st) return st;
-  // Its dictionaries first (one already here with the same ID must be the same dictionary).
-  std::string element;
-  for (const DictionaryEntry& d : src.index().dictionaries) {
-    if (auto r = src.read(d.offset, d.size, element); !r) return r;
-    const std::string where = path + ": dictionary at offset " + std::to_string(d.offset);
-    std::uint32_t id;
-    std::string content;
-    if (auto r = read_dictionary_element(element, where, id, content); !r) return r;
-    if (auto it = dicts.find(id); it != dicts.end()) {
-      if (it->second->content() != content)
-        return invalid_input(path + ": its tag dictionary " + std::to_string(id) +
-                             " differs from another of the same ID: these archives cannot be joined by copying");
-      copied_dict = it->second;
-    } else {
-      copied_dict = WriterDictionary::make(std::move(content), options.zstd_level);
-      if (!copied_dict) return corruption(where + " cannot be loaded");
-      if (auto st = place_dictionary(element, copied_dict); !st) return st;
-    }
-  }
-  // Its players' table: followed entry for entry when this archive's is empty, its blocks then
-  // copied as they are; else merged into this one by value, each block's tags section coded
-  // again with this table's entries (9.8).
-  const auto base = static_cast<std::uint32_t>(blocks.size());
-  const bool same_players = player_values.size() == 0;
-  std::string content;
-  if (same_players) {
-    for (std::size_t k = 0; k < src.index().name_chunks[kPlayerField].size(); ++k) {
-      if (auto r = src.open_name_chunk(kPlayerField, k, content); !r) return r;
-      Status added;
-      auto r = src.visit_name_entries(kPlayerField, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
-        const std::uint32_t p = player_values.add(value);
-        for (std::uint32_t b : in)
-          if (added) added = names->add(kPlayerField, player_key(p), base + b);
-      });
-      if (!r) return r;
-      if (!added) return added;
-    }
-  }
-  // Its blocks (each checked against its checksum and section table).
-  std::string block;
-  DecodedBlock tags_of;
-  tags_of.dictionaries = &src.dictionaries();
-  tags_of.players = src.players();
-  std::vector<std::vector<Tag>> games;
-  std::vector<std::uint32_t> players;
-  for (std::uint32_t b = 0; b < src.blocks(); ++b) {
-    if (auto r = src.read_block(b, block); !r) return r;
-    BlockSizes sizes;
-    if (auto r = read_block_sizes(block, src.where(b), sizes); !r) return r;
-    games_taken += sizes.games;
-    if (same_players) {
-      if (auto r = place(block, sizes.games, src.entry(b).summary, nullptr, nullptr); !r) return r;
-      continue;
-    }
-    if (auto r = decode_block(block, src.where(b), tags_of, BlockParts::kTagsOnly); !r) return r;
-    games.resize(tags_of.games);
-    for (std::uint32_t j = 0; j < tags_of.games; ++j) games[j] = tags_of.tags.game(j);
-    if (auto r = number_players(games, players); !r) return r;
-    // The tags section compressed as it was: with the same dictionary (copied above, as its
-    // frame was checked to name one of its archive's), or without one.
-    const WriterDictionary* with = nullptr;
-    if (sizes.encoding[kTags] == kZstdDictionary) {
-      const std::string_view frame = std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]);
-      with = dicts.at(static_cast<std::uint32_t>(ZSTD_getDictID_fromFrame(frame.data(), frame.size()))).get();
-    }
-    const std::string recoded = replace_tags_section(block, make_tags_section(games, &players, store), store, with);
-    if (auto r = place(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
-  }
-  // Then its other name tables, renumbered (each value's blocks still arrive in ascending order:
-  // every block given before is below `base`), holding only the values a table holds
-  // (indexed_name).
-  for (int field = 0; field < kNameFieldCount; ++field) {
-    if (field == kPlayerField) continue;
-    for (std::size_t k = 0; k < src.index().name_chunks[field].size(); ++k) {
-      if (auto r = src.open_name_chunk(field, k, content); !r) return r;
-      Status added;
-      auto r = src.visit_name_entries(field, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
-        if (!indexed_name(field, value)) return;
-        for (std::uint32_t b : in)
-          if (added) added = names->add(field, value, base + b);
-      });
-      if (!r) return r;
-      if (!added) return added;
-    }
-  }
-  stats.input_bytes += src.file_bytes();
+  ArchiveBuilder::Copied copied;
+  if (auto st = s.archive->copy_archive(path, copied); !st) return st;
+  if (copied.dictionary) s.copied_dict = std::move(copied.dictionary);
+  s.games_taken += copied.games;
+  s.stats.input_bytes += copied.file_bytes;
   return {};
 }
 
@@ -580,23 +354,11 @@ Result<PackStats> ArchiveWriter::finish() {
   Impl& s = *impl_;
   if (auto st = s.flush_pending(); !st) return st.error();
   if (auto st = s.decide(); !st) return st.error();
-  if (auto st = s.write_names(); !st) return st.error();
-  const std::string table =
-      encode_block_table(s.blocks, s.file->offset(), s.options.table_chunk_blocks, s.store, s.index.table_chunks);
-  if (auto st = s.file->write(table); !st) return st.error();
-  Footer footer;
-  footer.index_offset = s.file->offset();
-  const std::string index = encode_index(s.index, s.store);
-  if (auto st = s.file->write(index); !st) return st.error();
-  footer.index_size = index.size();
-  footer.games = s.stats.games;
-  footer.blocks = s.blocks.size();
-  footer.index_hash = detail::hash64(index);
-  if (auto st = s.file->write(encode_footer(footer)); !st) return st.error();
-  if (s.read_minor != 0 && s.file->rewritable())
-    if (auto st = s.file->write_at(0, file_header(s.read_minor)); !st) return st.error();
-  s.stats.output_bytes = s.file->offset();
-  if (auto st = s.file->commit(); !st) return st.error();
+  auto bytes = s.archive->finish(s.dict.get());
+  if (!bytes) return bytes.error();
+  s.stats.games = s.archive->games();
+  s.stats.blocks = s.archive->blocks();
+  s.stats.output_bytes = *bytes;
   return s.stats;
 }
 

@@ -4,11 +4,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "codec/codec.h"
+#include "container/archive_builder.h"
 #include "container/block_builder.h"
 #include "container/format.h"
 #include "container/tag_dictionary.h"
@@ -22,9 +22,7 @@ container::StoreOptions store_options(const WriterOptions& options);
 // The block coder of WriterOptions::moves.
 MoveCoder move_coder(const WriterOptions& options);
 
-// The Event and Site values of a block's games, for the name chunks (the players' table is the
-// writer's: its entries are numbered in the order the games name them).
-using BlockNames = std::set<std::string>[container::kNameFieldCount];
+using container::BlockNames;
 void collect_names(const std::vector<Tag>& tags, BlockNames& names);
 
 // One encoded block and what the index needs to know of it. The workers code the games; the

@@ -24,17 +24,6 @@ using detail::hash64;
 
 namespace {
 
-// The size of the block at the start of `bytes` from its section table (0 if it does not start
-// with a block magic or its sizes run past `bytes`); nothing else is checked.
-std::size_t block_size(std::string_view bytes) {
-  if (bytes.size() < kMinBlockSize || bytes.substr(0, 4) != std::string_view(kBlockMagic, 4)) return 0;
-  const std::size_t sections = std::max<std::uint8_t>(static_cast<std::uint8_t>(bytes[5]), kSections);
-  std::uint64_t total = kBlockHeaderSize + sections * kSectionEntrySize + kBlockChecksumSize;
-  if (total > bytes.size()) return 0;
-  for (std::size_t k = 0; k < sections; ++k) total += get_le(bytes.data() + kBlockHeaderSize + k * kSectionEntrySize + 4, 4);
-  return total <= bytes.size() ? static_cast<std::size_t>(total) : 0;
-}
-
 // The players' name chunks found in the file by their magic (sound ones, in file order), read as
 // one table from the first, if it follows the end of a sound block or dictionary, up to the first
 // that does not follow the one before: a lost chunk before one of them would give every later
@@ -102,7 +91,7 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     for (const auto& [at, n] : sound_dictionaries) sound_ends.insert(at + n);
     const std::string_view block_magic(kBlockMagic, 4);
     for (std::size_t at = file.find(block_magic, kHeaderSize); at != std::string_view::npos; at = file.find(block_magic, at + 1))
-      if (const std::size_t n = block_size(file.substr(at)); n && get_le(file.data() + at + n - 8, 8) == hash64(file.substr(at, n - 8)))
+      if (const std::size_t n = block_element_size(file.substr(at)); n && get_le(file.data() + at + n - 8, 8) == hash64(file.substr(at, n - 8)))
         sound_ends.insert(at + n);
     found.find(file, path, sound_ends, dictionaries);
   }
@@ -129,7 +118,7 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
       pos += n;
       continue;
     }
-    if (const std::size_t len = block_size(file.substr(pos))) {
+    if (const std::size_t len = block_element_size(file.substr(pos))) {
       const std::string_view block = file.substr(pos, len);
       const std::string where = path + ": block at offset " + std::to_string(pos);
       BlockSizes sizes;

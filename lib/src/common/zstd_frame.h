@@ -16,6 +16,12 @@ std::string compress_frame(std::string_view plain, int level);
 // empty if zstd fails.
 std::string compress_frame(std::string_view plain, const ZSTD_CDict* cdict);
 
+// The ID of the dictionary the frame `frame` was made with, from its header (0: none, or not a
+// frame).
+inline std::uint32_t frame_dictionary_id(std::string_view frame) {
+  return static_cast<std::uint32_t>(ZSTD_getDictID_fromFrame(frame.data(), frame.size()));
+}
+
 // The calling thread's decompression context (freed when the thread ends), reset for a new
 // frame and bound to `ddict` or to none: a context keeps the last dictionary it was given, so
 // every use says which.

@@ -80,6 +80,20 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
   return {};
 }
 
+std::size_t block_element_size(std::string_view bytes) {
+  if (bytes.size() < kMinBlockSize || bytes.substr(0, 4) != std::string_view(kBlockMagic, 4)) return 0;
+  const std::size_t sections = std::max<std::uint8_t>(static_cast<std::uint8_t>(bytes[5]), kSections);
+  std::uint64_t total = kBlockHeaderSize + sections * kSectionEntrySize + kBlockChecksumSize;
+  if (total > bytes.size()) return 0;
+  for (std::size_t k = 0; k < sections; ++k) total += get_le(bytes.data() + kBlockHeaderSize + k * kSectionEntrySize + 4, 4);
+  return total <= bytes.size() ? static_cast<std::size_t>(total) : 0;
+}
+
+std::uint8_t block_read_minor(std::string_view b) {
+  if (static_cast<std::uint8_t>(b[7]) == static_cast<std::uint8_t>(MoveCoder::kFast)) return kFastCoderMinor;
+  return static_cast<std::uint8_t>(b[4]) == kVariantsCodec ? kVariantsCodecMinor : 0;
+}
+
 namespace {
 
 // The game directory at the start of the structure section, parsed into group start offsets,
@@ -208,7 +222,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
     const ZSTD_DDict* ddict = nullptr;
     if (out.encoding[s] == kZstdDictionary) {
       // The frame must name a dictionary of the archive (BLOCK-5).
-      const unsigned id = ZSTD_getDictID_fromFrame(stored.data(), stored.size());
+      const std::uint32_t id = detail::frame_dictionary_id(stored);
       ddict = id && out.dictionaries ? out.dictionaries->find(id) : nullptr;
       if (!ddict)
         return corruption(where + ": section " + std::to_string(s) + " names tag dictionary " + std::to_string(id) +

@@ -106,5 +106,13 @@ struct BlockSizes {
   std::size_t data_offset = kBlockHeaderSize + kSections * kSectionEntrySize;
 };
 Status read_block_sizes(std::string_view bytes, const std::string& where, BlockSizes& out);
+// The size of the block at the start of `bytes` from its section table (0 if it does not start
+// with a block magic or its sizes run past `bytes`); nothing else is checked (salvage finds
+// blocks so).
+std::size_t block_element_size(std::string_view bytes);
+// The read minor version (2.1) a block needs, from its header (of a block made or checked, at
+// least kBlockHeaderSize bytes): kFastCoderMinor with the fast model's move coder, else
+// kVariantsCodecMinor with the variants' codec, else 0 (9.2).
+std::uint8_t block_read_minor(std::string_view bytes);
 
 }  // namespace pgnarc::container

@@ -64,7 +64,7 @@ Status open_element(std::string_view b, const std::string& where, const ElementS
   const std::string_view body = b.substr(shape.header_size, stored);
   const ZSTD_DDict* ddict = nullptr;
   if (encoding == kZstdDictionary) {  // the frame names a dictionary of the archive
-    const unsigned id = ZSTD_getDictID_fromFrame(body.data(), body.size());
+    const std::uint32_t id = detail::frame_dictionary_id(body);
     ddict = id && dictionaries ? dictionaries->find(id) : nullptr;
     if (!ddict) return bad("names tag dictionary " + std::to_string(id) + ", which the archive does not hold", shape.header_size);
   }

@@ -12,18 +12,13 @@ using detail::get_le;
 using detail::hash64;
 using detail::put_le;
 
-namespace {
-// The minor version of the variants' blocks (1.1), the least write version this writer writes.
-constexpr std::uint8_t kVariantsMinor = 1;
-}  // namespace
-
 std::string file_header(std::uint8_t read_minor) {
   std::string h(kFileMagic, 8);
   // The write version, then the read version: what a reader must implement to read the file.
   // The write version is 1.1 unless the file holds what only 1.2 defines (a block of the fast
   // model), so that a file of 1.1's features has 1.1's bytes (9.2).
   h += static_cast<char>(kVersionMajor);
-  h += static_cast<char>(read_minor > kVariantsMinor ? read_minor : kVariantsMinor);
+  h += static_cast<char>(read_minor > kVariantsCodecMinor ? read_minor : kVariantsCodecMinor);
   h += static_cast<char>(kVersionMajor);
   h += static_cast<char>(read_minor);
   put_le(h, 0, 4);         // flags: all reserved

@@ -22,6 +22,9 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // every file whose read version has this major version.
 inline constexpr std::uint8_t kVersionMajor = kFormatVersionMajor;
 inline constexpr std::uint8_t kVersionMinor = kFormatVersionMinor;
+// The minor versions that define what a block may use beyond 1.0 (2.1, 9.2): the variants' move
+// codec (1.1) and the fast model's move coder (1.2).
+inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2;
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;

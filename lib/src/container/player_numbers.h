@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pgnarc {
+namespace pgnarc::container {
 
 class PlayerNumbers {
  public:
@@ -64,4 +64,4 @@ class PlayerNumbers {
   std::size_t used_ = 0;
 };
 
-}  // namespace pgnarc
+}  // namespace pgnarc::container

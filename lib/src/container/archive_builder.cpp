@@ -1,0 +1,251 @@
+#include "container/archive_builder.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "common/hash.h"
+#include "common/zstd_frame.h"
+#include "container/archive_file.h"
+#include "container/block_builder.h"
+#include "container/block_reader.h"
+#include "container/file_header.h"
+
+namespace pgnarc::container {
+
+namespace {
+
+// A players' entry as the name collector's key: its number in 4 bytes, most significant first,
+// so that the collector's byte order is the entries' order.
+std::string player_key(std::uint32_t p) {
+  return std::string{static_cast<char>(p >> 24), static_cast<char>(p >> 16), static_cast<char>(p >> 8),
+                     static_cast<char>(p)};
+}
+
+}  // namespace
+
+ArchiveBuilder::ArchiveBuilder(detail::AtomicFile file, const BuilderOptions& options) : options_(options) {
+  file_.emplace(std::move(file));
+  // The name scratch file goes beside the temporary file, or where temporary files go when the
+  // archive is written directly (standard output, a FIFO).
+  std::string scratch = file_->temp_path();
+  if (scratch.empty()) {
+    const char* tmpdir = std::getenv("TMPDIR");
+    scratch = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/pgnarc." + std::to_string(::getpid());
+  }
+  names_ = std::make_unique<NameCollector>(scratch + ".names", options_.name_memory_bytes);
+}
+
+Result<std::unique_ptr<ArchiveBuilder>> ArchiveBuilder::create(const std::string& path, const BuilderOptions& options) {
+  auto file = detail::AtomicFile::create(path, options.overwrite);
+  if (!file) return file.error();
+  std::unique_ptr<ArchiveBuilder> b(new ArchiveBuilder(std::move(*file), options));
+  // The read version (2.1): 1.0 until a block that needs a later one is placed; where the header
+  // cannot be written again at the end (a stream), this library's own version from the start.
+  if (auto st = b->file_->write(file_header(b->file_->rewritable() ? 0 : kVersionMinor)); !st) return st.error();
+  return b;
+}
+
+Status ArchiveBuilder::number_players(const std::vector<std::vector<Tag>>& games, std::vector<std::uint32_t>& out) {
+  out.clear();
+  for (const auto& g : games)
+    for (const Tag& t : g) {
+      if (name_field_of(t.key) != kPlayerField) continue;
+      if (const std::int64_t p = players_.find(t.value); p >= 0) {
+        out.push_back(static_cast<std::uint32_t>(p));
+      } else if (players_.size() >= kMaxPlayerEntries) {
+        return invalid_input("more than 2^32 - 1 player names: the players' table is full");
+      } else {
+        out.push_back(players_.add(t.value));
+      }
+    }
+  return {};
+}
+
+Status ArchiveBuilder::add_block(std::string_view bytes, std::uint32_t games, const BlockSummary& summary,
+                                 const BlockNames* names, const std::vector<std::uint32_t>* players) {
+  const auto block_no = static_cast<std::uint32_t>(blocks_.size());
+  BlockEntry e;
+  e.offset = file_->offset();
+  e.size = bytes.size();
+  e.games = games;
+  e.first_game = games_;
+  e.summary = summary;
+  read_minor_ = std::max(read_minor_, block_read_minor(bytes));
+  if (auto st = file_->write(bytes); !st) return st;
+  blocks_.push_back(e);
+  if (names)
+    for (int f = 0; f < kNameFieldCount; ++f)
+      if (f != kPlayerField)
+        for (const std::string& v : (*names)[f])
+          if (auto st = names_->add(f, v, block_no); !st) return st;
+  if (players)
+    for (const std::uint32_t p : *players)
+      if (auto st = names_->add(kPlayerField, player_key(p), block_no); !st) return st;
+  games_ += games;
+  return {};
+}
+
+Status ArchiveBuilder::add_dictionary(std::string_view element, std::shared_ptr<const WriterDictionary> dictionary) {
+  DictionaryEntry d;
+  d.offset = file_->offset();
+  d.size = element.size();
+  d.id = dictionary->id();
+  if (auto st = file_->write(element); !st) return st;
+  index_.dictionaries.push_back(d);
+  dictionaries_.emplace(d.id, std::move(dictionary));
+  return {};
+}
+
+Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
+  auto opened = ArchiveFile::open(path);  // checks header, footer, index and dictionaries
+  if (!opened) return opened.error();
+  ArchiveFile& src = **opened;
+  if (auto st = src.need_all(); !st) return st;
+  // Its dictionaries first.
+  std::string element;
+  for (const DictionaryEntry& d : src.index().dictionaries) {
+    if (auto r = src.read(d.offset, d.size, element); !r) return r;
+    const std::string where = path + ": dictionary at offset " + std::to_string(d.offset);
+    std::uint32_t id;
+    std::string content;
+    if (auto r = read_dictionary_element(element, where, id, content); !r) return r;
+    if (auto it = dictionaries_.find(id); it != dictionaries_.end()) {
+      if (it->second->content() != content)
+        return invalid_input(path + ": its tag dictionary " + std::to_string(id) +
+                             " differs from another of the same ID: these archives cannot be joined by copying");
+      out.dictionary = it->second;
+    } else {
+      out.dictionary = WriterDictionary::make(std::move(content), options_.store.zstd_level);
+      if (!out.dictionary) return corruption(where + " cannot be loaded");
+      if (auto st = add_dictionary(element, out.dictionary); !st) return st;
+    }
+  }
+  // Its players' table: followed, or merged by value.
+  const auto base = static_cast<std::uint32_t>(blocks_.size());
+  const bool same_players = players_.size() == 0;
+  std::string content;
+  if (same_players) {
+    for (std::size_t k = 0; k < src.index().name_chunks[kPlayerField].size(); ++k) {
+      if (auto r = src.open_name_chunk(kPlayerField, k, content); !r) return r;
+      Status added;
+      auto r = src.visit_name_entries(kPlayerField, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
+        const std::uint32_t p = players_.add(value);
+        for (std::uint32_t b : in)
+          if (added) added = names_->add(kPlayerField, player_key(p), base + b);
+      });
+      if (!r) return r;
+      if (!added) return added;
+    }
+  }
+  // Its blocks (each checked against its checksum and section table).
+  std::string block;
+  DecodedBlock tags_of;
+  tags_of.dictionaries = &src.dictionaries();
+  tags_of.players = src.players();
+  std::vector<std::vector<Tag>> games;
+  std::vector<std::uint32_t> players;
+  for (std::uint32_t b = 0; b < src.blocks(); ++b) {
+    if (auto r = src.read_block(b, block); !r) return r;
+    BlockSizes sizes;
+    if (auto r = read_block_sizes(block, src.where(b), sizes); !r) return r;
+    out.games += sizes.games;
+    if (same_players) {
+      if (auto r = add_block(block, sizes.games, src.entry(b).summary, nullptr, nullptr); !r) return r;
+      continue;
+    }
+    if (auto r = decode_block(block, src.where(b), tags_of, BlockParts::kTagsOnly); !r) return r;
+    games.resize(tags_of.games);
+    for (std::uint32_t j = 0; j < tags_of.games; ++j) games[j] = tags_of.tags.game(j);
+    if (auto r = number_players(games, players); !r) return r;
+    // The tags section compressed as it was: with the same dictionary (copied above, as its
+    // frame was checked to name one of its archive's), or without one.
+    const WriterDictionary* with = nullptr;
+    if (sizes.encoding[kTags] == kZstdDictionary)
+      with = dictionaries_.at(detail::frame_dictionary_id(std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]))).get();
+    const std::string recoded = replace_tags_section(block, make_tags_section(games, &players, options_.store), options_.store, with);
+    if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
+  }
+  // Then its other name tables, renumbered (each value's blocks still arrive in ascending order:
+  // every block given before is below `base`), holding only the values a table holds
+  // (indexed_name).
+  for (int field = 0; field < kNameFieldCount; ++field) {
+    if (field == kPlayerField) continue;
+    for (std::size_t k = 0; k < src.index().name_chunks[field].size(); ++k) {
+      if (auto r = src.open_name_chunk(field, k, content); !r) return r;
+      Status added;
+      auto r = src.visit_name_entries(field, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
+        if (!indexed_name(field, value)) return;
+        for (std::uint32_t b : in)
+          if (added) added = names_->add(field, value, base + b);
+      });
+      if (!r) return r;
+      if (!added) return added;
+    }
+  }
+  out.file_bytes = src.file_bytes();
+  return {};
+}
+
+// The name tables as chunk elements after the last block (9.10), listed in the index.
+Status ArchiveBuilder::write_names(const WriterDictionary* dictionary) {
+  ChunkEntries entries;
+  std::string first;
+  int field = 0;
+  const auto close_chunk = [&]() -> Status {
+    if (entries.count() == 0) return {};
+    if (entries.size() + 10 > kMaxNameChunkBytes)
+      return invalid_input("the name table entry of " + std::string(kNameFields[field]) + " \"" + first +
+                           "\" is too large for a name chunk (2^30 bytes)");
+    const std::string element = encode_name_chunk(field, entries, options_.store, dictionary);
+    index_.name_chunks[field].push_back(NameChunkEntry{file_->offset(), element.size(), entries.count(), first});
+    entries = ChunkEntries{};
+    return file_->write(element);
+  };
+  const auto add = [&](std::string_view value, const std::vector<std::uint32_t>& holding) -> Status {
+    if (entries.count() == 0) first = value;
+    entries.add(value, holding);
+    return entries.size() >= options_.name_chunk_bytes ? close_chunk() : Status{};
+  };
+  // The players' table in the order of its entries (the collector's field 0, keyed by entry
+  // number), then the other fields' tables in ascending order of value.
+  std::uint64_t next_player = 0;
+  auto st = names_->drain([&](int f, NameEntry& e) -> Status {
+    if (f != field) {
+      if (auto r = close_chunk(); !r) return r;
+      field = f;
+    }
+    if (f != kPlayerField) return add(e.value, e.blocks);
+    // (An entry numbered for a block that was never placed: the writer failed before.)
+    if (e.value != player_key(static_cast<std::uint32_t>(next_player)))
+      return io_error("the archive cannot be finished: a block was lost to an earlier error");
+    return add(players_[next_player++], e.blocks);
+  });
+  if (!st) return st;
+  if (next_player != players_.size())
+    return io_error("the archive cannot be finished: a block was lost to an earlier error");
+  return close_chunk();
+}
+
+Result<std::uint64_t> ArchiveBuilder::finish(const WriterDictionary* names_dictionary) {
+  if (auto st = write_names(names_dictionary); !st) return st.error();
+  const std::string table =
+      encode_block_table(blocks_, file_->offset(), options_.table_chunk_blocks, options_.store, index_.table_chunks);
+  if (auto st = file_->write(table); !st) return st.error();
+  Footer footer;
+  footer.index_offset = file_->offset();
+  const std::string index = encode_index(index_, options_.store);
+  if (auto st = file_->write(index); !st) return st.error();
+  footer.index_size = index.size();
+  footer.games = games_;
+  footer.blocks = blocks_.size();
+  footer.index_hash = detail::hash64(index);
+  if (auto st = file_->write(encode_footer(footer)); !st) return st.error();
+  if (read_minor_ != 0 && file_->rewritable())
+    if (auto st = file_->write_at(0, file_header(read_minor_)); !st) return st.error();
+  const std::uint64_t bytes = file_->offset();
+  if (auto st = file_->commit(); !st) return st.error();
+  return bytes;
+}
+
+}  // namespace pgnarc::container
