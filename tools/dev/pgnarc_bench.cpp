@@ -1,4 +1,4 @@
-// pgnarc-bench: in-process measurements for tools/bench (which runs the peers and prints the
+// pgnarc-bench: in-process measurements for tools/dev/bench (which runs the peers and prints the
 // tables). Each subcommand prints one line of key=value figures.
 //
 //   pgnarc-bench parse FILE     read and validate every game (SAN resolved against the board)
