@@ -26,7 +26,7 @@
 #include <random>
 
 #include "pgnarc/pgnarc.h"
-#include "support/scan_oracle.h"
+#include "scan_oracle.h"
 #include "codec/codec.h"
 #include "pgnarc/pgn.h"
 #include "rules/movegen.h"

@@ -15,7 +15,7 @@
 
 #include "codec/move_model.h"
 #include "codec/variant_model.h"
-#include "support/main_lines.h"
+#include "main_lines.h"
 #include "rules/movegen.h"
 
 namespace pgnarc::train {
