@@ -11,7 +11,7 @@
 #include "support/pgn_util.h"
 #include "pgnarc/pgnarc.h"
 #include "support/archive_fixtures.h"
-#include "support/scan_oracle.h"
+#include "scan_oracle.h"
 
 namespace pgnarc {
 namespace {

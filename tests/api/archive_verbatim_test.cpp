@@ -2,7 +2,7 @@
 // come back as their bytes; info counts plies and verbatim games without decoding a game.
 #include "pgnarc/pgnarc.h"
 #include "support/archive_fixtures.h"
-#include "support/scan_oracle.h"
+#include "scan_oracle.h"
 
 namespace pgnarc {
 namespace {

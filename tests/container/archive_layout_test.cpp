@@ -14,7 +14,7 @@
 #include "container/tag_dictionary.h"
 #include "support/archive_fixtures.h"
 #include "support/archive_surgery.h"
-#include "support/scan_oracle.h"
+#include "scan_oracle.h"
 
 namespace pgnarc {
 using namespace test;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "pgnarc/pgnarc.h"
-#include "support/scan_oracle.h"
+#include "scan_oracle.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const int fd = memfd_create("fuzz.pga", 0);

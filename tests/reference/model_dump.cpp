@@ -24,7 +24,7 @@
 #include "codec/move_coder.h"
 #include "codec/move_model.h"
 #include "pgnarc/pgn.h"
-#include "support/main_lines.h"
+#include "main_lines.h"
 #include "rules/movegen.h"
 
 namespace {

@@ -7,7 +7,7 @@
 
 #include "pgnarc/pgnarc.h"
 #include "support/pgn_util.h"
-#include "support/scan_oracle.h"
+#include "scan_oracle.h"
 
 namespace pgnarc::test {
 

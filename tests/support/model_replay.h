@@ -4,7 +4,7 @@
 #include <random>
 
 #include "codec/move_model.h"
-#include "support/main_lines.h"
+#include "main_lines.h"
 #include "support/test_util.h"
 
 namespace pgnarc::test {

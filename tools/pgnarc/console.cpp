@@ -1,17 +1,13 @@
 #include "console.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdarg>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
-
-#include "common/file_writer.h"
 
 namespace pgnarc::cli {
 
@@ -215,72 +211,52 @@ void Progress::draw(std::chrono::steady_clock::time_point now) {
 
 // ---- output ------------------------------------------------------------------------------------
 
-Output::~Output() {
-  if (f_ && f_ != stdout) std::fclose(f_);
-  if (!target_.empty()) ::unlink(name_.c_str());  // not renamed: nothing at the target
-}
+namespace {
+// The bytes gathered before a write to the file, as a stdio buffer would.
+constexpr std::size_t kOutputBuffer = 64 << 10;
+}  // namespace
 
 Status Output::open(const std::string& path, bool replace) {
   if (path.empty() || path == "-") return {};
-  replace_ = replace;
-  name_ = path;
-  std::string target = path;
-  if (char* real = ::realpath(path.c_str(), nullptr)) {  // an existing file, through symlinks
-    target = real;
-    std::free(real);
-  }
-  struct stat st {};
-  const bool exists = ::stat(target.c_str(), &st) == 0;
-  int fd = -1;
-  if (exists && !S_ISREG(st.st_mode)) {
-    fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) return io_error("cannot open " + path + ": " + std::strerror(errno));
-  } else {
-    StopSignalsHeld held;  // until the temporary file is registered
-    fd = detail::create_temporary(target, name_);
-    if (fd < 0) return io_error("cannot create " + name_ + ": " + std::strerror(errno));
-    target_ = target;
-    guard_ = std::make_unique<TempFileGuard>(name_);
-    held.release();
-    if (exists) (void)detail::copy_owner_and_mode(fd, st);  // as far as this process may
-  }
-  f_ = ::fdopen(fd, "wb");
-  if (!f_) {
-    ::close(fd);
-    return io_error("cannot open " + name_ + ": " + std::strerror(errno));
-  }
+  StopSignalsHeld held;  // until the temporary file is registered
+  auto file = detail::AtomicFile::create(path, replace);
+  if (!file) return file.error();
+  if (!file->temp_path().empty()) guard_ = std::make_unique<TempFileGuard>(file->temp_path());
+  file_.emplace(std::move(*file));
   return {};
 }
 
-void Output::fail() {
-  if (!error_) error_ = io_error("cannot write " + name_ + ": " + std::strerror(errno));
+void Output::flush_buffer() {
+  if (!error_ && !buffer_.empty())
+    if (auto st = file_->write(buffer_); !st) error_ = st.error();
+  buffer_.clear();
 }
 
 bool Output::write(std::string_view s) {
   if (error_) return false;
-  if (std::fwrite(s.data(), 1, s.size(), f_) != s.size()) fail();
+  if (!file_) {
+    if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size())
+      error_ = io_error(std::string("cannot write <stdout>: ") + std::strerror(errno));
+    return !error_;
+  }
+  buffer_.append(s);
+  if (buffer_.size() >= kOutputBuffer) flush_buffer();
   return !error_;
 }
 
 Status Output::close() {
-  if (f_ && !error_ && std::fflush(f_) != 0) fail();
-  if (f_ && f_ != stdout) {
-    // A device or FIFO cannot be synced (EINVAL); what it was given is written.
-    if (!error_ && ::fsync(::fileno(f_)) != 0 && !(target_.empty() && (errno == EINVAL || errno == EROFS)))
-      fail();
-    if (std::fclose(f_) != 0) fail();
-    f_ = nullptr;
-  }
-  if (!error_ && !target_.empty()) {
-    // Without --force, a file that appeared meanwhile is kept.
-    const bool moved = replace_ ? std::rename(name_.c_str(), target_.c_str()) == 0
-                                : detail::rename_no_replace(name_.c_str(), target_.c_str()) == 0;
-    if (!moved && errno == EEXIST)
-      error_ = io_error(target_ + " appeared while it was being written (another process made it): it is left as it is");
-    else if (!moved)
-      error_ = io_error("cannot rename " + name_ + " to " + target_ + ": " + std::strerror(errno));
-    else
-      target_.clear();
+  if (!closed_) {
+    closed_ = true;
+    if (!file_) {
+      if (!error_ && std::fflush(stdout) != 0)
+        error_ = io_error(std::string("cannot write <stdout>: ") + std::strerror(errno));
+    } else {
+      flush_buffer();
+      if (!error_)
+        if (auto st = file_->commit(); !st) error_ = st.error();
+      file_.reset();  // removes the temporary file unless it was renamed, and releases the lock
+      guard_.reset();
+    }
   }
   if (error_) return *error_;
   return {};

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/file_writer.h"
 #include "pgnarc/archive.h"
 #include "pgnarc/status.h"
 #include "safety.h"
@@ -67,18 +68,17 @@ class Progress {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
-// Standard output, or a file. Every write is checked: after the first failure, writes do nothing
-// and return false, and close() reports it as an I/O error naming the file. A file is written
-// whole or not at all: its bytes go to "<file>.tmp.<pid>" beside it (beside a symlink's target),
-// removed if the program is stopped by a signal or the Output is destroyed without close(), and
-// renamed over the file by close() with the old file's permissions; an existing device or FIFO
-// is written directly.
+// Standard output, or a file written through the library's AtomicFile (common/file_writer.h):
+// whole or not at all (its bytes go to a temporary file beside it, or beside a symlink's target,
+// renamed over it by close() with the old file's permissions), and an existing device or FIFO
+// written directly. Every write is checked: after the first failure, writes do nothing and
+// return false, and close() reports it as an I/O error naming the file. The temporary file is
+// removed if the program is stopped by a signal or the Output is destroyed without close().
 class Output {
  public:
   Output() = default;
-  ~Output();
-  // Opens `path` to write; empty or "-": standard output. With `replace` false, a file that
-  // appears at `path` while it is written is not replaced: close() fails instead.
+  // Opens `path` to write; empty or "-": standard output. With `replace` false, an existing file
+  // is not replaced: open() fails if one is at `path`, close() if one appears there meanwhile.
   Status open(const std::string& path, bool replace = true);
   // Writes `s`; false if this or an earlier write failed.
   bool write(std::string_view s);
@@ -92,12 +92,12 @@ class Output {
   Output& operator=(const Output&) = delete;
 
  private:
-  void fail();
-  std::FILE* f_ = stdout;
-  std::string name_ = "<stdout>";  // what is written: the temporary file, or the file itself
-  std::string target_;             // the file a temporary file replaces ("" if none)
-  bool replace_ = true;
+  void flush_buffer();
+  // Declared before the file: a stop signal removes the temporary file until the file is gone.
   std::unique_ptr<TempFileGuard> guard_;
+  std::optional<detail::AtomicFile> file_;  // none: standard output
+  std::string buffer_;                      // bytes for the file not yet written
+  bool closed_ = false;
   std::optional<Error> error_;
 };
 

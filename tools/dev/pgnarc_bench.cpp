@@ -1,4 +1,4 @@
-// pgnarc-bench: in-process measurements for tools/bench (which runs the peers and prints the
+// pgnarc-bench: in-process measurements for tools/dev/bench (which runs the peers and prints the
 // tables). Each subcommand prints one line of key=value figures.
 //
 //   pgnarc-bench parse FILE     read and validate every game (SAN resolved against the board)
@@ -26,7 +26,7 @@
 #include <random>
 
 #include "pgnarc/pgnarc.h"
-#include "support/scan_oracle.h"
+#include "scan_oracle.h"
 #include "codec/codec.h"
 #include "pgnarc/pgn.h"
 #include "rules/movegen.h"

@@ -38,7 +38,7 @@
 #include "codec/move_model.h"
 #include "codec/variant_model.h"
 #include "pgnarc/pgn.h"
-#include "support/main_lines.h"
+#include "main_lines.h"
 #include "train_common.h"
 
 namespace {

@@ -1,5 +1,5 @@
-// What pgnarc-train's two trainers share (tools/pgnarc_train.cpp: the move model and the
-// crazyhouse model; tools/train_fast.cpp: the fast model and its opening book): the games, the
+// What pgnarc-train's two trainers share (tools/dev/pgnarc_train.cpp: the move model and the
+// crazyhouse model; tools/dev/train_fast.cpp: the fast model and its opening book): the games, the
 // replay of their coded plies, the AdaGrad fit and its epochs, the int8 rounding, the move model's
 // held-out measure, and the writers of a model's C++ table and of its appendix of the format
 // specification.
@@ -16,7 +16,7 @@
 
 #include "codec/move_model.h"
 #include "codec/variant_model.h"
-#include "support/main_lines.h"
+#include "main_lines.h"
 #include "rules/movegen.h"
 
 namespace pgnarc::train {
@@ -190,7 +190,7 @@ void fit_epochs(Trainer& tr, const std::vector<Input>& inputs, int epochs, std::
 
 inline std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
-// --model fast (tools/train_fast.cpp): the book of at least `min_games` moves a node, then the
+// --model fast (tools/dev/train_fast.cpp): the book of at least `min_games` moves a node, then the
 // weights, fitted on every ply or (fit_in_book false) outside the book; returns main's exit code.
 // --out writes the weights' C++ file, --book-out the book's, --tables the appendix (each where
 // its path is not empty).
