@@ -20,8 +20,8 @@
 // book from the fitted games that start from the standard position (nodes with at least N moves
 // played, default 20); --fit-plies outside-book leaves the plies the book holds out of the fit.
 // --out then writes the weights as lib/src/codec/fast_weights.cpp, --book-out the book's bytes as
-// lib/src/codec/fast_book.cpp, --tables format-spec/fast-model-tables.md (tools/train-fast). It
-// reports held-out bits per ply of the present move model, the fast model alone, the fast model
+// lib/src/codec/fast_book.cpp, --tables format-spec/fast-model-tables.md (tools/dev/train-fast).
+// It reports held-out bits per ply of the present move model, the fast model alone, the fast model
 // with its book, and the library's compiled fast model.
 //
 // This file holds the move model's and the crazyhouse model's trainers and the command line;
