@@ -103,7 +103,7 @@ std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
   // Else one game a group, whatever the move coder: a read then decodes only its own game. With
   // the fast model that is half or less of a read of groups of eight (a ply costs about 0.6 us);
   // with the uniform coder a random read takes about 0.55x the time of groups of about 1 KiB of
-  // codewords (TWIC, lichess 2016), for 1-2% more bytes (the directory's four varints a game).
+  // codewords (TWIC, lichess 2016), for 0.1-3% more bytes (the directory's four varints a game).
   // The exception is a uniform block whose codewords take at most kSmallBlock bytes: it decodes
   // whole in tens of microseconds, and its groups of up to eight games keep small archives small.
   constexpr std::uint64_t kSmallBlock = 1024;
