@@ -18,14 +18,20 @@
 namespace pgnarc::detail::model {
 namespace {
 
-// The integers of the ```text blocks under the heading `heading` (up to the next "## ").
+// The part of `doc` from the heading that starts with `heading` to the next heading of its level
+// or above (`end`, e.g. "\n### " for a section "### 7.7").
+std::string part_of(const std::string& doc, const std::string& heading, const std::string& end) {
+  const std::size_t from = doc.find("\n" + heading);
+  EXPECT_NE(from, std::string::npos) << heading;
+  if (from == std::string::npos) return {};
+  const std::size_t to = doc.find(end, from + heading.size() + 1);
+  return doc.substr(from, to == std::string::npos ? std::string::npos : to - from);
+}
+
+// The integers of the ```text blocks under the heading line `heading` (up to the next "## ").
 std::vector<long> numbers_under(const std::string& doc, const std::string& heading) {
   std::vector<long> out;
-  const std::size_t from = doc.find("\n" + heading + "\n");
-  EXPECT_NE(from, std::string::npos) << heading;
-  if (from == std::string::npos) return out;
-  const std::size_t to = doc.find("\n## ", from + heading.size() + 2);
-  const std::string part = doc.substr(from, to == std::string::npos ? std::string::npos : to - from);
+  const std::string part = part_of(doc, heading + "\n", "\n## ");
   for (std::size_t at = part.find("```text\n"); at != std::string::npos; at = part.find("```text\n", at)) {
     at += 8;
     const std::size_t end = part.find("```", at);
@@ -38,16 +44,6 @@ std::vector<long> numbers_under(const std::string& doc, const std::string& headi
 
 std::string spec_text() {
   return test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/pgnarc-format.md");
-}
-
-// The part of `doc` from the heading that starts with `heading` to the next heading of its level
-// or above (`end`, e.g. "\n### " for a section "### 7.7").
-std::string part_of(const std::string& doc, const std::string& heading, const std::string& end) {
-  const std::size_t from = doc.find("\n" + heading);
-  EXPECT_NE(from, std::string::npos) << heading;
-  if (from == std::string::npos) return {};
-  const std::size_t to = doc.find(end, from + heading.size() + 1);
-  return doc.substr(from, to == std::string::npos ? std::string::npos : to - from);
 }
 
 // The cells of each row ("| a | b |") of the tables of `text` whose header row's first cell is
@@ -159,11 +155,8 @@ TEST(ModelTables, TheSpecificationListsTheLibrarysCrazyhouseTable) {
   ASSERT_EQ(w.size(), zh::kWeights.size());
   for (std::size_t k = 0; k < w.size(); ++k) EXPECT_EQ(w[k], zh::kWeights[k]) << "Z[" << k << "]";
   // Section 7.7 gives K and each group's offset and size, in the library's order.
-  const std::string spec = test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/pgnarc-format.md");
-  const std::size_t from = spec.find("### 7.7 "), to = spec.find("\n## 8. ");
-  ASSERT_NE(from, std::string::npos);
-  ASSERT_NE(to, std::string::npos);
-  const std::string section = spec.substr(from, to - from);
+  const std::string section = part_of(spec_text(), "### 7.7 ", "\n## ");
+  ASSERT_FALSE(section.empty());
   EXPECT_NE(section.find("K_Z = " + std::to_string(zh::kFeatures)), std::string::npos);
   std::size_t at = 0;
   int offset = 0;

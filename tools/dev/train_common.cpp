@@ -80,13 +80,6 @@ std::vector<Group> groups_of(std::span<const detail::model::FeatureGroup> table)
   return groups;
 }
 
-// The number of features of a model's table.
-int features_of(std::span<const detail::model::FeatureGroup> table) {
-  int n = 0;
-  for (const auto& g : table) n += g.size;
-  return n;
-}
-
 // SHA-256 (FIPS 180-4) of `bytes`, as 64 lowercase hex digits: the book's checksum in the appendix.
 std::string sha256_hex(const std::vector<std::uint8_t>& bytes) {
   static constexpr std::uint32_t kK[64] = {
@@ -168,7 +161,7 @@ bool write_weights(const std::string& path, const ModelDoc& doc, const std::vect
 bool write_tables(const std::string& path, const ModelDoc& doc, const std::vector<std::int8_t>& q,
                   const std::vector<std::uint32_t>* hazard, const std::vector<std::uint8_t>* book) {
   std::ofstream out(path, std::ios::binary);
-  out << doc.title << "K = " << features_of(doc.groups)
+  out << doc.title << "K = " << detail::model::features_of(doc.groups)
       << " features.\n\n## Groups\n\n| offset | size | group [index] |\n|---:|---:|---|\n";
   const auto groups = groups_of(doc.groups);
   for (const auto& [offset, size, label] : groups) out << "| " << offset << " | " << size << " | " << label << " |\n";

@@ -26,8 +26,7 @@ struct FeatureGroup {
 
 // The first feature of the group named `name`: the sizes of the groups before it summed. A name
 // the table does not hold is not a constant expression (the build fails where it is used).
-template <std::size_t N>
-consteval int offset_of(const FeatureGroup (&groups)[N], std::string_view name) {
+consteval int offset_of(std::span<const FeatureGroup> groups, std::string_view name) {
   int at = 0;
   for (const FeatureGroup& g : groups) {
     if (g.name == name) return at;
@@ -37,8 +36,7 @@ consteval int offset_of(const FeatureGroup (&groups)[N], std::string_view name) 
 }
 
 // The number of features of the table.
-template <std::size_t N>
-consteval int features_of(const FeatureGroup (&groups)[N]) {
+constexpr int features_of(std::span<const FeatureGroup> groups) {
   int at = 0;
   for (const FeatureGroup& g : groups) at += g.size;
   return at;

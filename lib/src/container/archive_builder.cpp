@@ -22,6 +22,23 @@ std::string player_key(std::uint32_t p) {
                      static_cast<char>(p)};
 }
 
+// Calls `visit(value, blocks)` for every entry of the name table of `field` of `src`, chunk by
+// chunk, until one returns an error, which is returned (as is an error reading a chunk).
+template <class Visit>
+Status visit_name_table(ArchiveFile& src, int field, Visit&& visit) {
+  std::string content;
+  for (std::size_t k = 0; k < src.index().name_chunks[field].size(); ++k) {
+    if (auto r = src.open_name_chunk(field, k, content); !r) return r;
+    Status st;
+    auto r = src.visit_name_entries(field, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
+      if (st) st = visit(value, in);
+    });
+    if (!r) return r;
+    if (!st) return st;
+  }
+  return {};
+}
+
 }  // namespace
 
 ArchiveBuilder::ArchiveBuilder(detail::AtomicFile file, const BuilderOptions& options) : options_(options) {
@@ -124,19 +141,14 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
   // Its players' table: followed, or merged by value.
   const auto base = static_cast<std::uint32_t>(blocks_.size());
   const bool same_players = players_.size() == 0;
-  std::string content;
   if (same_players) {
-    for (std::size_t k = 0; k < src.index().name_chunks[kPlayerField].size(); ++k) {
-      if (auto r = src.open_name_chunk(kPlayerField, k, content); !r) return r;
-      Status added;
-      auto r = src.visit_name_entries(kPlayerField, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
-        const std::uint32_t p = players_.add(value);
-        for (std::uint32_t b : in)
-          if (added) added = names_->add(kPlayerField, player_key(p), base + b);
-      });
-      if (!r) return r;
-      if (!added) return added;
-    }
+    auto st = visit_name_table(src, kPlayerField, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
+      const std::uint32_t p = players_.add(value);
+      for (std::uint32_t b : in)
+        if (auto added = names_->add(kPlayerField, player_key(p), base + b); !added) return added;
+      return Status{};
+    });
+    if (!st) return st;
   }
   // Its blocks (each checked against its checksum and section table).
   std::string block;
@@ -171,17 +183,13 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
   // (indexed_name).
   for (int field = 0; field < kNameFieldCount; ++field) {
     if (field == kPlayerField) continue;
-    for (std::size_t k = 0; k < src.index().name_chunks[field].size(); ++k) {
-      if (auto r = src.open_name_chunk(field, k, content); !r) return r;
-      Status added;
-      auto r = src.visit_name_entries(field, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
-        if (!indexed_name(field, value)) return;
+    auto st = visit_name_table(src, field, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
+      if (indexed_name(field, value))
         for (std::uint32_t b : in)
-          if (added) added = names_->add(field, value, base + b);
-      });
-      if (!r) return r;
-      if (!added) return added;
-    }
+          if (auto added = names_->add(field, value, base + b); !added) return added;
+      return Status{};
+    });
+    if (!st) return st;
   }
   out.file_bytes = src.file_bytes();
   return {};
