@@ -16,7 +16,10 @@ possible). Then check that
 - `pgnarc share A N` gives a token that `pgnarc share --open` turns into the game's moves and
   start position.
 
-Usage: position_oracle.py PGNARC PGN_EXTRACT WORKDIR FILE.pgn...
+With --every N, the games checked one by one are every N-th (the first, then N later...) and
+the positions looked for come from every 9N-th game (the sanitizer build, whose pgnarc is slow).
+
+Usage: position_oracle.py [--every N] PGNARC PGN_EXTRACT WORKDIR FILE.pgn...
 """
 import json
 import os
@@ -57,7 +60,7 @@ def key(fen):
     return " ".join(fen.split()[:4])
 
 
-def check_file(pgnarc, extract, work, pgn):
+def check_file(pgnarc, extract, work, pgn, every):
     name = os.path.splitext(os.path.basename(pgn))[0]
     archive = os.path.join(work, name + ".pga")
     filtered = os.path.join(work, name + ".filtered.pga")
@@ -73,8 +76,10 @@ def check_file(pgnarc, extract, work, pgn):
     if len(faux) != count or len(legal) != count:
         sys.exit("%s: pgn-extract read %d games, the archive holds %d" % (name, len(faux), count))
 
-    checked = 0
+    checked = shared = 0
     for n, ((tags, moves, fens), (_, _, legal_fens)) in enumerate(zip(faux, legal), 1):
+        if (n - 1) % every:
+            continue
         for k in sorted({0, len(moves) // 2, len(moves)}):
             got = run(pgnarc, "get", archive, str(n), "--fen", str(k)).strip()
             if got != fens[k]:
@@ -93,10 +98,11 @@ def check_file(pgnarc, extract, work, pgn):
         start = re.search(r'^\[FEN "(.*)"\]$', opened, re.M)
         if ("FEN" in tags) != bool(start) or (start and start.group(1).split()[:3] != fens[0].split()[:3]):
             sys.exit("%s game %d: share token %s opens to another start" % (name, n, token))
+        shared += 1
 
-    # Positions to look for: from every ninth game, its start, plies 2, 7 and 20, and its end.
+    # Positions to look for: from every ninth game (9N-th), its start, plies 2, 7 and 20, its end.
     targets = []
-    for tags, moves, fens in legal[::9]:
+    for tags, moves, fens in legal[::9 * every]:
         for k in (0, 2, 7, 20, len(moves)):
             if k <= len(moves) and fens[k] not in targets:
                 targets.append(fens[k])
@@ -136,14 +142,21 @@ def check_file(pgnarc, extract, work, pgn):
         if counts != sorted(counts, reverse=True):
             sys.exit("%s: tree %r: moves not ordered by games: %s" % (name, target, counts))
     print("%s: %d games, %d FENs, %d positions and %d share tokens agree with pgn-extract"
-          % (name, count, 2 * checked, len(targets), count))
+          % (name, count, 2 * checked, len(targets), shared))
     return len(targets)
 
 
 def main():
-    pgnarc, extract, work = sys.argv[1:4]
+    args = sys.argv[1:]
+    every = 1
+    if args[:1] == ["--every"]:
+        every = int(args[1])
+        args = args[2:]
+        if every < 1:
+            sys.exit("--every %d: N must be 1 or more" % every)
+    pgnarc, extract, work = args[:3]
     os.makedirs(work, exist_ok=True)
-    total = sum(check_file(pgnarc, extract, work, pgn) for pgn in sys.argv[4:])
+    total = sum(check_file(pgnarc, extract, work, pgn, every) for pgn in args[3:])
     if total == 0:
         sys.exit("no positions were checked")
 
