@@ -69,6 +69,7 @@ struct Handle {
   std::function<Result<std::unique_ptr<Archive>>()> open;
   std::unique_ptr<Archive> archive;
   std::mutex mutex;
+  bool closed = false;  // Archive.close() was called: iterations end (changed with the GIL held)
 };
 
 // A Python callable read(offset, size) -> bytes as the library's read function, called from any
@@ -124,14 +125,17 @@ class PyGame {
   bool verbatim() const { return game_.raw; }
 
   // The tags in file order (the first of two tags of one name), {} for a verbatim game's that
-  // could not be read.
+  // could not be read: one dict for the game, made at the first call.
   py::dict tags() const {
-    py::dict d;
-    for (const Tag& t : tag_list()) {
-      py::str key = text(t.key);
-      if (!d.contains(key)) d[key] = text(t.value);
+    if (!tags_) {
+      py::dict d;
+      for (const Tag& t : tag_list()) {
+        py::str key = text(t.key);
+        if (!d.contains(key)) d[key] = text(t.value);
+      }
+      tags_ = std::move(d);
     }
-    return d;
+    return *tags_;
   }
 
   py::str result() const {
@@ -167,8 +171,16 @@ class PyGame {
 
   std::size_t plies() const { return game_.raw ? 0 : static_cast<std::size_t>(game_.game.mainline_plies()); }
 
-  // The rules the game is played under, as lichess names them ("Standard" for Chess960 too).
-  py::str variant() const { return py::str(variant_name(start().variant())); }
+  // The rules the game is played under, as lichess names them ("Standard" for Chess960 too); for
+  // a verbatim game, whose rules pgnarc did not read, its Variant tag's value, or None.
+  py::object variant() const {
+    if (game_.raw) {
+      for (const Tag& t : tag_list())
+        if (t.key == "Variant") return text(t.value);
+      return py::none();
+    }
+    return py::str(variant_name(start().variant()));
+  }
 
  private:
   // The tags; a verbatim game's are read (once) from the tag pairs its text begins with.
@@ -222,6 +234,7 @@ class PyGame {
   std::uint64_t index_;
   ArchiveGame game_;
   mutable std::optional<std::vector<Tag>> raw_tags_;
+  mutable std::optional<py::dict> tags_;
 };
 
 // Iteration over every game: a thread decodes blocks ahead (on all cores, with every check of a
@@ -273,6 +286,7 @@ class PyIterator {
   PyGame next() {
     // One thread at a time, as a Python generator allows: next() lets the GIL go while it waits.
     if (busy_) throw py::value_error("this game iterator is already being read by another thread");
+    if (handle_->closed) throw py::value_error("the archive is closed");
     busy_ = true;
     struct Done {
       bool& busy;
@@ -368,6 +382,7 @@ class PyArchive {
   }
 
   std::unique_ptr<PyIterator> iter(unsigned threads) const { return std::make_unique<PyIterator>(handle_, threads); }
+  void close() { handle_->closed = true; }
 
   std::vector<std::uint64_t> find(const Query& q) const {
     if (const std::string why = query_error(q); !why.empty()) throw py::value_error(why);
@@ -610,13 +625,16 @@ PYBIND11_MODULE(_pgnarc, m) {
 
   py::class_<PyGame>(m, "Game", "One game of an archive.")
       .def_property_readonly("number", &PyGame::number, "The game's number, from 1, as pgnarc get numbers games.")
-      .def_property_readonly("tags", &PyGame::tags, "The tags as a dict, in file order (the first of two of one name).")
+      .def_property_readonly("tags", &PyGame::tags,
+                             "The tags as a dict, in file order (the first of two of one name): the game's own copy, "
+                             "the same dict at each call; changing it does not change the archive.")
       .def_property_readonly("result", &PyGame::result, "The termination marker: '1-0', '0-1', '1/2-1/2', '*' or ''.")
       .def_property_readonly("verbatim", &PyGame::verbatim,
                              "True for a game kept as its text (a variant pgnarc does not know, illegal moves): no moves.")
       .def_property_readonly("variant", &PyGame::variant,
                              "The rules it is played under: 'Standard' (with Chess960), 'Crazyhouse', 'Atomic', "
-                             "'Antichess', 'Three-check', 'King of the Hill', 'Racing Kings' or 'Horde'.")
+                             "'Antichess', 'Three-check', 'King of the Hill', 'Racing Kings' or 'Horde'; for a "
+                             "verbatim game, the value of its Variant tag, or None.")
       .def_property_readonly("plies", &PyGame::plies, "Moves and null moves of the main line.")
       .def_property_readonly("moves", &PyGame::moves,
                              "The main line as a numpy uint16 array: from | to << 6 | promotion << 12 (a1 = 0, h8 = 63; "
@@ -662,6 +680,7 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def("block_starts", &PyArchive::block_starts,
            "Each block's first game (from 0), then the number of games: block b holds [s[b], s[b + 1]).")
       .def_property_readonly("path", &PyArchive::path)
+      .def("_close", &PyArchive::close, "Ends the iterations over the archive (its games stay usable).")
       .def("__len__", &PyArchive::size)
       .def("__getitem__", &PyArchive::at, py::arg("index"))
       .def("__getitem__", &PyArchive::slice, py::arg("slice"))

@@ -276,3 +276,68 @@ def test_variants(tmp_path, cli):
         assert a.find(variant="antichess") == [1]
         assert a.find(variant="standard") == []
         assert zh.pgn() == cli("get", out, "1").stdout.decode()
+
+
+def test_tags_frame_columns_argument(archives):
+    """A tag name alone is one column; anything else that is not a list of names is refused."""
+    with pgnarc.open(archives["twic_events"]) as a:
+        one = a.tags_frame(columns="White")
+        assert list(one.columns) == ["White"]
+        assert list(one["White"]) == [g.tags["White"] for g in a]
+        with pytest.raises(TypeError):
+            a.tags_frame(columns=3)
+        with pytest.raises(TypeError):
+            a.tags_frame(columns=["White", 3])
+
+
+def test_verbatim_game_variant_is_its_tag(tmp_path):
+    """A game kept verbatim has the variant its Variant tag names (pgnarc did not read its rules),
+    or None: never a name the game's rules do not have."""
+    pgn = tmp_path / "s.pgn"
+    pgn.write_text("[Variant \"Seirawan\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O/E Nf6 *\n\n"
+                   "[White \"x\"]\n\n1. e4 e5 2. Ke3 Ke6 3. Kd5 *\n\n"
+                   "[White \"y\"]\n\n1. e4 e5 *\n")
+    out = tmp_path / "s.pga"
+    pgnarc.pack(pgn, out)
+    with pgnarc.open(out) as a:
+        assert [g.verbatim for g in a] == [True, True, False]
+        assert [g.variant for g in a] == ["Seirawan", None, "Standard"]
+
+
+def test_from_reader_bad_arguments(archives):
+    data = open(archives["twic_events"], "rb").read()
+    def read(offset, n):
+        return data[offset:offset + n]
+    with pytest.raises(ValueError, match="size"):
+        pgnarc.Archive.from_reader("mem", -1, read)
+    with pytest.raises(TypeError, match="size"):
+        pgnarc.Archive.from_reader("mem", "12", read)
+    with pytest.raises(TypeError, match="read"):
+        pgnarc.Archive.from_reader("mem", len(data), b"not callable")
+    assert len(pgnarc.Archive.from_reader("mem", numpy.int64(len(data)), read)) == 60
+
+
+def test_iteration_ends_when_the_archive_closes(archives):
+    """An iterator made before close() raises at its next game, as iter(a) after close() does;
+    the games already read stay usable."""
+    a = pgnarc.open(archives["twic_events"])
+    it = iter(a)
+    first = next(it)
+    a.close()
+    with pytest.raises(ValueError, match="closed"):
+        next(it)
+    with pytest.raises(ValueError):
+        iter(a)
+    assert first.number == 1 and first.san()
+
+
+def test_tags_are_one_dict_per_game(archives):
+    """g.tags is the game's own dict: the same object at each call, so a change to it is not lost,
+    and the archive is not changed."""
+    with pgnarc.open(archives["twic_events"]) as a:
+        g = a[0]
+        assert g.tags is g.tags
+        white = g.tags["White"]
+        g.tags["White"] = "X"
+        assert g.tags["White"] == "X"
+        assert a[0].tags["White"] == white

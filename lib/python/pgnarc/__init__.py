@@ -44,8 +44,15 @@ class Archive:
         """An archive of `size` bytes read through read(offset, n) -> bytes (object storage by
         byte ranges, say: pgnarc.dask.open_archive); `name` names it in errors. `read` is called
         from the decoding threads too (holding the GIL), so it must be safe from any thread."""
+        if isinstance(size, bool) or not isinstance(size, int) and not hasattr(size, "__index__"):
+            raise TypeError(f"size must be an int, not {type(size).__name__}")
+        size = _operator.index(size)
+        if size < 0:
+            raise ValueError(f"size must be the archive's size in bytes (0 or more), not {size}")
+        if not callable(read):
+            raise TypeError(f"read must be a callable read(offset, n) -> bytes, not {type(read).__name__}")
         archive = cls.__new__(cls)
-        archive._native = _pgnarc.Archive(str(name), int(size), read)
+        archive._native = _pgnarc.Archive(str(name), size, read)
         archive.path = str(name)
         return archive
 
@@ -57,7 +64,10 @@ class Archive:
         return False
 
     def close(self):
-        """Closes the file (the games already read stay usable)."""
+        """Closes the file (the games already read stay usable; an iteration begun before raises
+        ValueError at its next game)."""
+        if self._native is not None:
+            self._native._close()
         self._native = None
 
     def _open(self):
@@ -120,11 +130,20 @@ class Archive:
 
     def tags_frame(self, columns=None):
         """A pandas.DataFrame of the games' tags, one row per game (index: the game's index from
-        0), one column per tag name in order of first appearance (or `columns`); None where a
-        game has no such tag."""
+        0), one column per tag name in order of first appearance (or `columns`: a tag name or a
+        list of them); None where a game has no such tag."""
         import pandas
+        if isinstance(columns, str):
+            columns = [columns]
         if columns is not None:
-            columns = list(dict.fromkeys(str(c) for c in columns))
+            try:
+                names = list(columns)
+            except TypeError:
+                raise TypeError(f"columns must be a tag name or a list of them, not {type(columns).__name__}") from None
+            for c in names:
+                if not isinstance(c, str):
+                    raise TypeError(f"columns must be tag names (str), not holding {c!r}")
+            columns = list(dict.fromkeys(names))
         names, values = self._open()._tag_columns(columns)
         frame = pandas.DataFrame(dict(zip(names, values)), columns=names)
         frame.index.name = "game"
