@@ -151,6 +151,37 @@ TEST_F(CliVerbatim, ErrorsSuggestTheWayOut) {
   EXPECT_EQ(r.err.find("pgnarc unpack --salvage"), std::string::npos) << "a missing file is not damaged: " << r.err;
 }
 
+// Answers that say what is wrong: an empty FEN is a bad FEN, an archive cut short before its
+// first block (or empty) is damaged for --salvage too, binary data is neither an archive nor PGN,
+// and a share token is refused for what is actually wrong with it.
+TEST_F(CliVerbatim, HonestAnswers) {
+  for (const char* cmd : {"find", "tree"}) {
+    const auto r = run_cli(std::string(cmd) + " " + p("zh.pga") + " --position ''");
+    EXPECT_EQ(r.exit_code, 2) << cmd << r.out;
+    EXPECT_NE(r.err.find("--position: bad FEN"), std::string::npos) << cmd << r.err;
+    EXPECT_TRUE(r.out.empty()) << cmd;
+  }
+  const std::string bytes = test::read_file(dir_ + "/zh.pga");
+  std::ofstream(dir_ + "/cut.pga", std::ios::binary) << bytes.substr(0, 100);
+  std::ofstream(dir_ + "/empty.pga", std::ios::binary);
+  for (const char* name : {"cut.pga", "empty.pga"}) {
+    const auto r = run_cli("unpack --salvage " + p(name) + " -o " + p("salvaged.pgn") + " --force");
+    EXPECT_EQ(r.exit_code, 3) << name << r.err;
+    EXPECT_NE(r.err.find(dir_ + "/" + name), std::string::npos) << "says which file: " << r.err;
+  }
+  std::ofstream(dir_ + "/zeros.pga", std::ios::binary) << std::string(1 << 20, '\0');
+  auto r = run_cli("info " + p("zeros.pga"));
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.err.find("looks like PGN"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("is not an archive, nor text (a NUL byte at offset 0)"), std::string::npos) << r.err;
+  r = run_cli("share --open -");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("is 1 characters, a length no base64url text has"), std::string::npos) << r.err;
+  r = run_cli("share --open 'ab*d'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("holds '*' at character 3"), std::string::npos) << r.err;
+}
+
 // -o naming a directory is a usage error before any work, for every command that writes a file.
 TEST_F(CliVerbatim, OutputDirectoryRefusedFirst) {
   for (const std::string args : {"pack --force " + p("zh.pgn") + " -o " + p(""),

@@ -95,7 +95,20 @@ bool looks_like_pgn(const std::string& arg) {
     return true;
   std::size_t i = h.starts_with("\xef\xbb\xbf") ? 3 : 0;
   while (i < h.size() && (h[i] == ' ' || h[i] == '\t' || h[i] == '\r' || h[i] == '\n')) ++i;
-  return i < h.size() && (std::strchr("[{;%", h[i]) || (h[i] >= '0' && h[i] <= '9'));
+  return i < h.size() && h[i] != '\0' && (std::strchr("[{;%", h[i]) || (h[i] >= '0' && h[i] <= '9'));
+}
+
+// The offset of the first NUL byte in the file's first 64 KiB (binary data: neither an archive's
+// header nor text), or -1.
+long long first_nul(const std::string& arg) {
+  const std::string path = arg == "-" ? g_stdin_path : arg;
+  std::FILE* f = path.empty() ? nullptr : std::fopen(path.c_str(), "rb");
+  if (!f) return -1;
+  std::string head(64 * 1024, '\0');
+  head.resize(std::fread(head.data(), 1, head.size(), f));
+  std::fclose(f);
+  const std::size_t at = head.find('\0');
+  return at == std::string::npos ? -1 : static_cast<long long>(at);
 }
 
 }  // namespace
@@ -115,9 +128,13 @@ int report_archive_error(const Error& e, const std::string& arg, bool salvage) {
     quoted.push_back('\'');
     word = std::move(quoted);
   }
+  const long long nul = e.message().find("bad magic") != std::string::npos ? first_nul(arg) : -1;
   if (looks_like_pgn(arg))
     std::fprintf(stderr, "pgnarc: %s looks like PGN, not an archive; to make one: pgnarc pack %s\n",
                  arg == "-" ? "<stdin>" : word.c_str(), arg == "-" ? "- -o OUT.pga" : word.c_str());
+  else if (nul >= 0)
+    std::fprintf(stderr, "pgnarc: %s is not an archive, nor text (a NUL byte at offset %lld)\n",
+                 arg == "-" ? "<stdin>" : word.c_str(), nul);
   else if (salvage && arg != "-")
     std::fprintf(stderr,
                  "pgnarc: the archive is damaged; to write the games of its sound blocks: "

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -13,10 +14,11 @@
 
 namespace pgnarc::cli {
 
-Result<Position> parse_position_arg(const std::string& fen, const std::string& moves, Variant variant) {
+Result<Position> parse_position_arg(const std::optional<std::string>& fen, const std::string& moves,
+                                    Variant variant) {
   Position pos = Position::start(variant);
-  if (!fen.empty()) {
-    auto p = Position::from_fen(fen, false, variant);
+  if (fen) {
+    auto p = Position::from_fen(*fen, false, variant);
     if (!p) return invalid_input("--position: " + p.error().message());
     pos = *p;
   }
@@ -46,10 +48,13 @@ Result<Position> parse_position_arg(const std::string& fen, const std::string& m
 
 Result<PositionHits> search_position(Archive& archive, const Position& target, unsigned threads) {
   Progress progress("searching", archive.game_count());
+  const auto start = std::chrono::steady_clock::now();
   auto hits = archive.find_position(target, threads, [&](std::uint64_t games) { progress.update(games); });
   if (!hits) return hits;
   progress.finish();
-  if (!hits->blocks_filtered && archive.block_count() > 1 && !quiet())
+  // The hint only where it would have saved a wait.
+  const bool slow = std::chrono::steady_clock::now() - start > std::chrono::seconds(1);
+  if (!hits->blocks_filtered && archive.block_count() > 1 && slow && !quiet())
     std::fprintf(stderr,
                  "pgnarc: every block was decoded (pack --position-filter lets a search for a position past the "
                  "opening skip blocks)\n");
@@ -66,7 +71,8 @@ Result<PositionHits> search_position(Archive& archive, const Position& target, u
 namespace {
 
 struct TreeArgs {
-  std::string archive, position, moves;
+  std::string archive, moves;
+  std::optional<std::string> position;  // (given empty: an error, not the start)
   Variant variant = Variant::kStandard;
   bool json = false;
   std::size_t limit = 0;

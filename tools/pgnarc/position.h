@@ -2,20 +2,22 @@
 // its progress line and its note of the games it could not search.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "pgnarc/archive.h"
 
 namespace pgnarc::cli {
 
-// The position of `fen` (empty: the start) under `variant` after the SAN moves of `moves`
-// (separated by spaces; move numbers like "1." and "1..." are skipped). A bad FEN or move is
-// InvalidInput naming the option (--position, --moves) and the reason.
-Result<Position> parse_position_arg(const std::string& fen, const std::string& moves,
+// The position of `fen` (none: the start; an empty one is a bad FEN) under `variant` after the
+// SAN moves of `moves` (separated by spaces; move numbers like "1." and "1..." are skipped). A bad
+// FEN or move is InvalidInput naming the option (--position, --moves) and the reason.
+Result<Position> parse_position_arg(const std::optional<std::string>& fen, const std::string& moves,
                                     Variant variant = Variant::kStandard);
 
 // archive.find_position with a progress line; unless --quiet, says on stderr how many games
-// kept verbatim were not searched.
+// kept verbatim were not searched, how many blocks the position filters skipped, and, where the
+// archive has none and the search took over a second, that pack --position-filter would help.
 Result<PositionHits> search_position(Archive& archive, const Position& target, unsigned threads);
 
 }  // namespace pgnarc::cli

@@ -162,7 +162,7 @@ struct FindArgs {
   std::string archive;
   Query query;
   std::vector<std::string> tags;
-  std::string position;
+  std::optional<std::string> position;  // (given empty: an error, not every game)
   unsigned threads = 0;
   bool count = false, numbers = false, pgn = false, list = false;
   std::vector<const CLI::Option*> one_value;  // the filters that Query holds one value of
@@ -180,7 +180,7 @@ int find(FindArgs& a) {
     a.query.tags.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   std::optional<Position> target;
-  if (!a.position.empty()) {
+  if (a.position) {
     auto p = parse_position_arg(a.position, {}, a.query.variant.value_or(Variant::kStandard));
     if (!p) return report(p.error());
     target = *p;

@@ -21,7 +21,8 @@ struct SalvageReport {
 
 // Reads a damaged archive without its index: walks the file for blocks whose checksum holds,
 // writes their games as PGN to `sink` in file order (it returns false to stop), and skips what
-// does not check out. Fails only on I/O errors.
+// does not check out (`skipped` names every damaged region, and why the archive does not open
+// when it does not: a file cut short before its first block, say). Fails only on I/O errors.
 PGNARC_EXPORT Result<SalvageReport> salvage_pgn(const std::string& path,
                                                 const std::function<bool(std::string_view chunk)>& sink);
 

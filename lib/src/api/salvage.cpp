@@ -84,7 +84,9 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
         sound_dictionaries.emplace(at, n);
   // The players' table (9.10): the index's where the archive opens, else the one found.
   std::unique_ptr<ArchiveFile> indexed;
+  std::string not_whole;  // why the archive does not open as a whole
   if (auto opened = ArchiveFile::open(path)) indexed = std::move(*opened);
+  else not_whole = opened.error().message();
   FoundPlayers found;
   if (!indexed) {
     std::set<std::size_t> sound_ends;
@@ -157,6 +159,9 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     skip_from = std::string_view::npos;
   }
   if (skip_from != std::string_view::npos) note_skip(size);
+  // An archive that does not open is damaged even where no region was skipped (a file cut short
+  // before its first block, an empty file): said, so that the damage is not missed.
+  if (!indexed && report.skipped.empty()) report.skipped.push_back(not_whole);
   return report;
 }
 
