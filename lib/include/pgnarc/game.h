@@ -16,6 +16,11 @@
 
 namespace pgnarc {
 
+// The deepest a variation may be nested (the main line is at depth 0, its variations at 1): a
+// game nested deeper is a game in error (pack keeps it verbatim), so that following its lines
+// takes memory of at most this many positions, whatever the game's length (format 8.3).
+inline constexpr int kMaxVariationDepth = 256;
+
 struct Tag {
   std::string key;
   std::string value;  // unescaped bytes, kept as read (UTF-8, Latin-1, anything)

@@ -63,7 +63,7 @@ inline std::uint64_t tag_ply_count(const std::vector<Tag>& tags) {
   }
   return n <= kMaxPlies ? n : kUnknownPlies;
 }
-inline constexpr int kMaxDepth = 256;
+inline constexpr int kMaxDepth = kMaxVariationDepth;
 inline constexpr std::uint64_t kMaxItems = 1u << 24;
 
 // A line's first varint in the structure stream is its null move count times two, plus one if

@@ -205,6 +205,8 @@ class GameParser {
       last_was_move_ = false;
       switch (c) {
         case '(':
+          if (walker_->depth() >= kMaxVariationDepth)
+            return fail(at, "variations nested more than " + std::to_string(kMaxVariationDepth) + " deep");
           if (!walker_->begin_variation()) return fail(at, "variation '(' with no move before it to replace");
           any_event_ = true;
           v_.begin_variation(at);
