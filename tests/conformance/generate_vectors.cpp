@@ -15,9 +15,9 @@
 
 #include <zstd.h>
 
-#include "codec/arith_coder.h"
-#include "codec/position_code.h"
-#include "codec/share_token.h"
+#include "codec/entropy/arith_coder.h"
+#include "codec/position/position_code.h"
+#include "codec/position/share_token.h"
 #include "common/bytes.h"
 #include "common/endian.h"
 #include "common/hash.h"

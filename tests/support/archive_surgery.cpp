@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "codec/arith_coder.h"
+#include "codec/entropy/arith_coder.h"
 #include "common/endian.h"
 #include "common/hash.h"
 #include "container/block_builder.h"

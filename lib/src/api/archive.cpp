@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "api/archive_impl.h"
-#include "codec/san_hints.h"
+#include "codec/record/san_hints.h"
 #include "container/format.h"
 #include "pgn/san_hints.h"
 #include "pgnarc/pgn.h"

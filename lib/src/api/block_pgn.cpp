@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "codec/san_hints.h"
+#include "codec/record/san_hints.h"
 #include "container/block_reader.h"
 #include "container/position_filter.h"
 #include "pgn/san_hints.h"

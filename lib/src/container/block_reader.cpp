@@ -7,7 +7,7 @@
 #include "common/endian.h"
 #include "common/hash.h"
 #include "common/zstd_frame.h"
-#include "codec/record.h"
+#include "codec/record/record.h"
 #include "container/tag_dictionary.h"
 #include "container/text_columns.h"
 

@@ -19,11 +19,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "codec/arith_coder.h"
+#include "codec/entropy/arith_coder.h"
 #include "codec/codec.h"
-#include "codec/move_coder.h"
-#include "codec/symbol_coder.h"
-#include "codec/move_model.h"
+#include "codec/entropy/move_coder.h"
+#include "codec/entropy/symbol_coder.h"
+#include "codec/model/move_model.h"
 
 namespace pgnarc::detail {
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "codec/move_model.h"
+#include "codec/model/move_model.h"
 
 #if PGNARC_HAVE_V3
 #include <immintrin.h>

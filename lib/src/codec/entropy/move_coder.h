@@ -10,9 +10,9 @@
 
 #include <cstdint>
 
-#include "codec/arith_coder.h"
+#include "codec/entropy/arith_coder.h"
 #include "codec/codec.h"
-#include "codec/move_model.h"
+#include "codec/model/move_model.h"
 #include "rules/movegen.h"
 
 namespace pgnarc::detail {

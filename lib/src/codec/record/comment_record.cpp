@@ -1,5 +1,5 @@
 // Record comments: shapes and values (comment_record.h; format specification, "Record comments").
-#include "codec/comment_record.h"
+#include "codec/record/comment_record.h"
 
 #include <algorithm>
 #include <bit>

@@ -11,7 +11,7 @@
 #include <array>
 #include <cstdint>
 
-#include "codec/feature_groups.h"
+#include "codec/model/feature_groups.h"
 #include "rules/bitboard.h"
 #include "rules/movegen.h"
 

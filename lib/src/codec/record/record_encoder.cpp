@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "common/bytes.h"
-#include "codec/clock_track.h"
-#include "codec/comment_record.h"
-#include "codec/move_coder.h"
-#include "codec/record.h"
+#include "codec/record/clock_track.h"
+#include "codec/record/comment_record.h"
+#include "codec/entropy/move_coder.h"
+#include "codec/record/record.h"
 #include "rules/movegen.h"
 
 namespace pgnarc {

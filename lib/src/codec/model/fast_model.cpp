@@ -1,12 +1,12 @@
 // The fast move model (fast_model.h).
-#include "codec/fast_model.h"
+#include "codec/model/fast_model.h"
 
 #include <cassert>
 #include <cstring>
 #include <vector>
 
-#include "codec/model_facts.h"
-#include "codec/scores_v3.h"
+#include "codec/model/model_facts.h"
+#include "codec/model/scores_v3.h"
 #include "common/hash.h"
 
 namespace pgnarc::detail::fast {

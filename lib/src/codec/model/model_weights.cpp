@@ -1,6 +1,6 @@
 // The move model's weights (move_model.h), in sixteenths of a bit. Written by tools/pgnarc-train;
 // do not edit.
-#include "codec/move_model.h"
+#include "codec/model/move_model.h"
 
 namespace pgnarc::detail::model {
 

@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
-#include "codec/arith_coder.h"
-#include "codec/move_coder.h"
-#include "codec/symbol_coder.h"
+#include "codec/entropy/arith_coder.h"
+#include "codec/entropy/move_coder.h"
+#include "codec/entropy/symbol_coder.h"
 #include "pgnarc/chess.h"
 
 namespace pgnarc::detail {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/bytes.h"
-#include "codec/record.h"
+#include "codec/record/record.h"
 #include "pgnarc/game.h"
 
 namespace pgnarc::detail {

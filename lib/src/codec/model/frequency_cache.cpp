@@ -1,5 +1,5 @@
 // The move model's frequencies of positions met again (frequency_cache.h).
-#include "codec/frequency_cache.h"
+#include "codec/model/frequency_cache.h"
 
 #include <cstring>
 

@@ -25,7 +25,7 @@
 #include <functional>
 #include <span>
 
-#include "codec/move_model.h"
+#include "codec/model/move_model.h"
 #include "rules/bitboard.h"
 #include "rules/movegen.h"
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "codec/arith_coder.h"
-#include "codec/move_coder.h"
+#include "codec/entropy/arith_coder.h"
+#include "codec/entropy/move_coder.h"
 
 namespace pgnarc::detail {
 

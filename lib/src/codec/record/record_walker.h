@@ -7,10 +7,10 @@
 #include <string_view>
 
 #include "common/bytes.h"
-#include "codec/clock_track.h"
+#include "codec/record/clock_track.h"
 #include "codec/codec.h"
-#include "codec/comment_record.h"
-#include "codec/record.h"
+#include "codec/record/comment_record.h"
+#include "codec/record/record.h"
 
 namespace pgnarc::detail {
 

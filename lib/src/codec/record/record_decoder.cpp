@@ -2,13 +2,13 @@
 // replaying its moves on the board.
 #include <array>
 
-#include "codec/clock_track.h"
+#include "codec/record/clock_track.h"
 #include "codec/codec.h"
-#include "codec/comment_record.h"
-#include "codec/move_coder.h"
-#include "codec/record.h"
-#include "codec/record_walker.h"
-#include "codec/san_hints.h"
+#include "codec/record/comment_record.h"
+#include "codec/entropy/move_coder.h"
+#include "codec/record/record.h"
+#include "codec/record/record_walker.h"
+#include "codec/record/san_hints.h"
 #include "rules/movegen.h"
 
 namespace pgnarc {

@@ -1,5 +1,5 @@
 // The arithmetic coder of move symbols (arith_coder.h).
-#include "codec/arith_coder.h"
+#include "codec/entropy/arith_coder.h"
 
 namespace pgnarc::detail {
 

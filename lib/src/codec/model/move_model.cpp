@@ -1,9 +1,9 @@
 // The move model's per-position facts and frequencies (move_model.h): the exchange evaluation
 // see() of spec 7.6.5 ("The exchange balance"), the facts of 7.6.2, and the scores (sums of the
 // weights of 7.6.5's features) and frequencies of MOVE-MODEL-1 (7.6).
-#include "codec/move_model.h"
-#include "codec/model_facts.h"
-#include "codec/scores_v3.h"
+#include "codec/model/move_model.h"
+#include "codec/model/model_facts.h"
+#include "codec/model/scores_v3.h"
 
 namespace pgnarc::detail::model {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "codec/move_model.h"
+#include "codec/model/move_model.h"
 
 namespace pgnarc::detail::model {
 

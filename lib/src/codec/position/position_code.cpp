@@ -1,4 +1,4 @@
-#include "codec/position_code.h"
+#include "codec/position/position_code.h"
 
 #include <algorithm>
 #include <bit>

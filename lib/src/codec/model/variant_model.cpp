@@ -1,4 +1,4 @@
-#include "codec/variant_model.h"
+#include "codec/model/variant_model.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Clocks and evaluations as numbers (clock_track.h).
-#include "codec/clock_track.h"
+#include "codec/record/clock_track.h"
 
 #include <algorithm>
 

@@ -11,7 +11,7 @@
 #include <array>
 #include <cstdint>
 
-#include "codec/move_model.h"
+#include "codec/model/move_model.h"
 #include "pgnarc/chess.h"
 
 namespace pgnarc::detail::model::zh {

@@ -1,9 +1,9 @@
-#include "codec/share_token.h"
+#include "codec/position/share_token.h"
 
-#include "codec/arith_coder.h"
-#include "codec/move_coder.h"
-#include "codec/position_code.h"
-#include "codec/record.h"
+#include "codec/entropy/arith_coder.h"
+#include "codec/entropy/move_coder.h"
+#include "codec/position/position_code.h"
+#include "codec/record/record.h"
 #include "rules/movegen.h"
 
 namespace pgnarc::detail {

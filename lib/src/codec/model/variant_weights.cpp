@@ -1,6 +1,6 @@
 // The crazyhouse model's weights (variant_model.h), in sixteenths of a bit. Written by
 // tools/pgnarc-train --variant crazyhouse; do not edit.
-#include "codec/variant_model.h"
+#include "codec/model/variant_model.h"
 
 namespace pgnarc::detail::model::zh {
 

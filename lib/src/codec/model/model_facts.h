@@ -3,7 +3,7 @@
 // of them (7.8.2): compute_facts<Sliders> with the slider lookups of a build.
 #pragma once
 
-#include "codec/move_model.h"
+#include "codec/model/move_model.h"
 #include "rules/bitboard.h"
 
 namespace pgnarc::detail::model {

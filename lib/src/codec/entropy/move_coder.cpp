@@ -1,11 +1,11 @@
 // Move symbols (move_coder.h).
-#include "codec/move_coder.h"
+#include "codec/entropy/move_coder.h"
 
 #include <cassert>
 
-#include "codec/fast_model.h"
-#include "codec/frequency_cache.h"
-#include "codec/variant_model.h"
+#include "codec/model/fast_model.h"
+#include "codec/model/frequency_cache.h"
+#include "codec/model/variant_model.h"
 
 namespace pgnarc::detail {
 
