@@ -2,9 +2,9 @@
 #include <algorithm>
 
 #include "api/archive_impl.h"
-#include "codec/record/san_hints.h"
+#include "codec/record/decode_game_with_hints.h"
 #include "container/format.h"
-#include "pgn/san_hints.h"
+#include "pgn/write_pgn_with_hints.h"
 #include "pgnarc/pgn.h"
 
 namespace pgnarc {

@@ -8,7 +8,7 @@
 #include "codec/entropy/move_coder.h"
 #include "codec/record/record.h"
 #include "codec/record/record_walker.h"
-#include "codec/record/san_hints.h"
+#include "codec/record/decode_game_with_hints.h"
 #include "rules/movegen.h"
 
 namespace pgnarc {

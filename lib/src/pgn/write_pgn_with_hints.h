@@ -1,4 +1,4 @@
-// Writing PGN with SAN hints from the decoder (internal; see codec/record/san_hints.h).
+// Writing PGN with SAN hints from the decoder (internal; see codec/record/decode_game_with_hints.h).
 #pragma once
 
 #include <cstdint>
