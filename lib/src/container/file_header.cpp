@@ -12,7 +12,7 @@ using detail::get_le;
 using detail::hash64;
 using detail::put_le;
 
-std::string file_header(std::uint8_t read_minor) {
+std::string encode_file_header(std::uint8_t read_minor) {
   std::string h(kFileMagic, 8);
   // The write version, then the read version: what a reader must implement to read the file.
   // The write version is 1.1 unless the file holds what only 1.2 defines (a block of the fast
@@ -28,7 +28,7 @@ std::string file_header(std::uint8_t read_minor) {
   return h;
 }
 
-Status check_file_header(std::string_view b, FileVersions& versions) {
+Status decode_file_header(std::string_view b, FileVersions& versions) {
   if (b.size() < kHeaderSize) return corruption("file header: the file is shorter than 32 bytes (offset 0)");
   if (std::memcmp(b.data(), kFileMagic, 8) != 0) return corruption("file header: not a pgnarc archive (bad magic at offset 0)");
   if (get_le(b.data() + 28, 4) != (hash64(b.substr(0, 28)) & 0xFFFFFFFFu))
