@@ -59,7 +59,7 @@ Result<std::unique_ptr<ArchiveBuilder>> ArchiveBuilder::create(const std::string
   std::unique_ptr<ArchiveBuilder> b(new ArchiveBuilder(std::move(*file), options));
   // The read version (2.1): 1.0 until a block that needs a later one is placed; where the header
   // cannot be written again at the end (a stream), this library's own version from the start.
-  if (auto st = b->file_->write(encode_file_header(b->file_->rewritable() ? 0 : kVersionMinor)); !st) return st.error();
+  if (auto st = b->file_->write(encode_file_header(b->file_->rewritable() ? 0 : kFormatVersionMinor)); !st) return st.error();
   return b;
 }
 

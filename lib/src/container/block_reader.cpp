@@ -25,7 +25,7 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
     return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), kBlockMagic, 4) != 0) return bad("bad block magic", 0);
   const auto codec = static_cast<std::uint8_t>(b[4]);
-  const std::string later = ", which format " + std::to_string(kVersionMajor) + "." + std::to_string(kVersionMinor) +
+  const std::string later = ", which format " + std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +
                             " does not define (block byte ";
   if (codec != kMoveCodec && codec != kVariantsCodec)
     return unsupported(where + ": move codec " + std::to_string(codec) + later + "4)");
