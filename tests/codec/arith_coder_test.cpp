@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "codec/arith_coder.h"
+#include "codec/entropy/arith_coder.h"
 
 namespace pgnarc::detail {
 namespace {

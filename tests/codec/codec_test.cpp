@@ -4,12 +4,12 @@
 
 #include "support/codec_util.h"
 #include "support/pgn_util.h"
-#include "codec/arith_coder.h"
-#include "codec/move_coder.h"
+#include "codec/entropy/arith_coder.h"
+#include "codec/entropy/move_coder.h"
 #include "codec/codec.h"
-#include "codec/san_hints.h"
+#include "codec/record/decode_game_with_hints.h"
 #include "common/bytes.h"
-#include "pgn/san_hints.h"
+#include "pgn/write_pgn_with_hints.h"
 
 namespace pgnarc {
 namespace {
@@ -529,7 +529,7 @@ Game random_moves_game(std::mt19937_64& rng, const std::string& fen, int max_pli
   return g;
 }
 
-// The SAN hints the decoder gives (codec/san_hints.h) write the same PGN as write_pgn, which
+// The SAN hints the decoder gives (codec/record/decode_game_with_hints.h) write the same PGN as write_pgn, which
 // computes SAN on its own: checks, mates, disambiguation, variations, null moves, set-ups.
 TEST(CodecHints, WriteTheSamePgnAsWritePgn) {
   int games = 0;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "codec/fast_model.h"
+#include "codec/model/fast_model.h"
 #include "support/test_util.h"
 
 namespace pgnarc::detail::fast {

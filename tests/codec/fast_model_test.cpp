@@ -4,8 +4,8 @@
 // and the fast coder's frequencies are the book's where it holds a position, else the model's.
 #include <gtest/gtest.h>
 
-#include "codec/fast_model.h"
-#include "codec/move_coder.h"
+#include "codec/model/fast_model.h"
+#include "codec/entropy/move_coder.h"
 #include "support/model_replay.h"
 #include "support/test_util.h"
 

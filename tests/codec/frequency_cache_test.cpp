@@ -1,11 +1,11 @@
-// The move model's frequencies of positions met again (codec/frequency_cache.h): what a cache
+// The move model's frequencies of positions met again (codec/model/frequency_cache.h): what a cache
 // gives is what the model computes, however few its slots (a slot shared by many positions is
 // taken over, never read for another), on the corpus's games played twice.
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "codec/frequency_cache.h"
+#include "codec/model/frequency_cache.h"
 #include "support/model_replay.h"
 #include "support/test_util.h"
 

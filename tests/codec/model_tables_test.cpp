@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "codec/fast_model.h"
-#include "codec/move_model.h"
-#include "codec/variant_model.h"
+#include "codec/model/fast_model.h"
+#include "codec/model/move_model.h"
+#include "codec/model/variant_model.h"
 #include "support/test_util.h"
 
 namespace pgnarc::detail::model {

@@ -9,7 +9,7 @@
 
 #include <random>
 
-#include "codec/move_model.h"
+#include "codec/model/move_model.h"
 #include "support/model_replay.h"
 #include "support/test_util.h"
 

@@ -3,7 +3,7 @@
 #include <random>
 #include <set>
 
-#include "codec/position_code.h"
+#include "codec/position/position_code.h"
 #include "support/test_util.h"
 
 namespace pgnarc::detail {

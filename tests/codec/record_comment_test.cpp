@@ -4,8 +4,8 @@
 #include <random>
 
 #include "support/codec_util.h"
-#include "codec/arith_coder.h"
-#include "codec/comment_record.h"
+#include "codec/entropy/arith_coder.h"
+#include "codec/record/comment_record.h"
 #include "common/bytes.h"
 
 namespace pgnarc {

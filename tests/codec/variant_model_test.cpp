@@ -6,8 +6,8 @@
 #include <random>
 
 #include "support/codec_util.h"
-#include "codec/move_coder.h"
-#include "codec/variant_model.h"
+#include "codec/entropy/move_coder.h"
+#include "codec/model/variant_model.h"
 #include "rules/bitboard.h"
 #include "rules/movegen.h"
 

@@ -15,9 +15,9 @@
 
 #include <zstd.h>
 
-#include "codec/arith_coder.h"
-#include "codec/position_code.h"
-#include "codec/share_token.h"
+#include "codec/entropy/arith_coder.h"
+#include "codec/position/position_code.h"
+#include "codec/position/share_token.h"
 #include "common/bytes.h"
 #include "common/endian.h"
 #include "common/hash.h"
@@ -191,7 +191,7 @@ std::string with_texts_form(const std::string& pga, const std::string& form) {
   put_le(block, hash64(block), 8);
   parts.blocks[0].size = block.size();
   for (auto& field : parts.index.name_chunks) field.clear();  // (search then scans)
-  return rebuild(file_header(0) + block, kHeaderSize + block.size(), "", parts.index, parts.blocks);
+  return rebuild(encode_file_header(0) + block, kHeaderSize + block.size(), "", parts.index, parts.blocks);
 }
 
 // 400 games whose tags repeat from block to block (events, players, openings, annotators) more
@@ -787,7 +787,7 @@ void invalid_dictionary_vectors() {
   // (The dictionary of valid/tag_dictionary, without its element.)
   std::uint32_t id;
   std::string content;
-  if (!read_dictionary_element(std::string_view(dict).substr(d.offset, d.size), "x", id, content).ok()) std::abort();
+  if (!decode_dictionary_element(std::string_view(dict).substr(d.offset, d.size), "x", id, content).ok()) std::abort();
   const auto trained = WriterDictionary::make(content, 9);
   if (!trained) std::abort();
   invalid_vector("dictionary_unknown", archive_of(streams, tags, "", trained.get()), "Corruption",

@@ -42,7 +42,7 @@ std::string archive_around(const std::string& block, std::uint32_t games) {
   f.games = games;
   f.blocks = 1;
   f.index_hash = pgnarc::detail::hash64(idx);
-  return file_header(0) + block + table + idx + encode_footer(f);
+  return encode_file_header(0) + block + table + idx + encode_footer(f);
 }
 
 std::unique_ptr<pgnarc::Archive> open_bytes(const std::string& bytes, int& fd) {

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "codec/move_coder.h"
-#include "codec/move_model.h"
+#include "codec/entropy/move_coder.h"
+#include "codec/model/move_model.h"
 #include "pgnarc/pgn.h"
 #include "main_lines.h"
 #include "rules/movegen.h"

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "codec/arith_coder.h"
+#include "codec/entropy/arith_coder.h"
 #include "common/endian.h"
 #include "common/hash.h"
 #include "container/block_builder.h"
@@ -52,7 +52,7 @@ ArchiveParts parts_of(std::string_view pga) {
   for (std::size_t k = 0; k < p.index.table_chunks.size(); ++k) {
     const TableChunkEntry& c = p.index.table_chunks[k];
     if (c.offset > pga.size() || c.size > pga.size() - c.offset) fail("a table chunk past the end");
-    if (auto st = read_table_chunk(pga.substr(c.offset, c.size), p.index.table_chunks, k, p.footer.games, end,
+    if (auto st = decode_table_chunk(pga.substr(c.offset, c.size), p.index.table_chunks, k, p.footer.games, end,
                                    "table chunk", part);
         !st)
       fail(st.error().message());
@@ -98,7 +98,7 @@ std::string edit_names(std::string_view pga,
     const std::vector<NameChunkEntry> chunks = p.index.name_chunks[field];
     for (std::size_t k = 0; k < chunks.size(); ++k) {
       std::vector<NameEntry> entries;
-      if (auto st = read_name_chunk(pga.substr(chunks[k].offset, chunks[k].size), "name chunk", field, chunks[k],
+      if (auto st = decode_name_chunk(pga.substr(chunks[k].offset, chunks[k].size), "name chunk", field, chunks[k],
                                     k + 1 < chunks.size() ? &chunks[k + 1].first : nullptr, p.blocks.size(), entries);
           !st)
         fail(st.error().message());
@@ -168,7 +168,7 @@ std::string archive_of(const std::vector<CodecStreams>& games, const std::vector
   e.size = block.size();
   e.games = b.games;
   e.summary = b.summary;
-  const std::string head = file_header(0) + block;
+  const std::string head = encode_file_header(0) + block;
   return rebuild(head, head.size(), "", Index{}, {e});
 }
 

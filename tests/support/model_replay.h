@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "codec/move_model.h"
+#include "codec/model/move_model.h"
 #include "main_lines.h"
 #include "support/test_util.h"
 

@@ -1,4 +1,4 @@
-// pgnarc-train: fits the move model's weights (lib/src/codec/move_model.h) to games and reports
+// pgnarc-train: fits the move model's weights (lib/src/codec/model/move_model.h) to games and reports
 // how many bits per ply the integer model needs on games it was not fitted on.
 //
 //   pgnarc-train [--epochs N] [--out FILE] [--tables FILE] PATH[:FIT] ...
@@ -9,18 +9,18 @@
 // one thread, so the same inputs give the same weights bit for bit on the same build. The
 // weights are then rounded to sixteenths of a bit (int8) and the integer model of the codec is
 // measured exactly: bits per ply = sum of log2(total / frequency of the played move).
-// --out writes the weights as the C++ source lib/src/codec/model_weights.cpp, --tables as the
+// --out writes the weights as the C++ source lib/src/codec/model/model_weights.cpp, --tables as the
 // specification's appendix format-spec/move-model-tables.md. It also reports the weight count,
 // the most features any fitted move had (checked against kMaxMoveFeatures) and the model's cost:
 // the held-out plies replayed with and without computing the frequencies.
 //
 //   pgnarc-train --model fast [--book-min N] [--fit-plies all|outside-book] [--book-out FILE] ...
 //
-// fits the fast model's weights (lib/src/codec/fast_model.h) the same way, and counts its opening
+// fits the fast model's weights (lib/src/codec/model/fast_model.h) the same way, and counts its opening
 // book from the fitted games that start from the standard position (nodes with at least N moves
 // played, default 20); --fit-plies outside-book leaves the plies the book holds out of the fit.
-// --out then writes the weights as lib/src/codec/fast_weights.cpp, --book-out the book's bytes as
-// lib/src/codec/fast_book.cpp, --tables format-spec/fast-model-tables.md (tools/dev/train-fast).
+// --out then writes the weights as lib/src/codec/model/fast_weights.cpp, --book-out the book's bytes as
+// lib/src/codec/model/fast_book.cpp, --tables format-spec/fast-model-tables.md (tools/dev/train-fast).
 // It reports held-out bits per ply of the present move model, the fast model alone, the fast model
 // with its book, and the library's compiled fast model.
 //
@@ -35,8 +35,8 @@
 #include <string>
 #include <vector>
 
-#include "codec/move_model.h"
-#include "codec/variant_model.h"
+#include "codec/model/move_model.h"
+#include "codec/model/variant_model.h"
 #include "pgnarc/pgn.h"
 #include "main_lines.h"
 #include "train_common.h"
@@ -75,12 +75,12 @@ const ModelDoc kMoveModelDoc = {
     model::kGroups,
     "// The move model's weights (move_model.h), in sixteenths of a bit. Written by tools/pgnarc-train;\n"
     "// do not edit.\n"
-    "#include \"codec/move_model.h\"\n\n"
+    "#include \"codec/model/move_model.h\"\n\n"
     "namespace pgnarc::detail::model {\n\n",
     "pgnarc::detail::model",
     "# The move model's tables\n\n"
     "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.6.4), written by tools/pgnarc-train from\n"
-    "the tables it fitted; the library's lib/src/codec/model_weights.cpp holds the same numbers.\n\n",
+    "the tables it fitted; the library's lib/src/codec/model/model_weights.cpp holds the same numbers.\n\n",
     16};
 
 // The crazyhouse model (--variant crazyhouse): calls visit(pos, legal moves, history, played
@@ -108,13 +108,13 @@ const ModelDoc kCrazyhouseDoc = {
     model::zh::kGroups,
     "// The crazyhouse model's weights (variant_model.h), in sixteenths of a bit. Written by\n"
     "// tools/pgnarc-train --variant crazyhouse; do not edit.\n"
-    "#include \"codec/variant_model.h\"\n\n"
+    "#include \"codec/model/variant_model.h\"\n\n"
     "namespace pgnarc::detail::model::zh {\n\n",
     "pgnarc::detail::model::zh",
     "# The crazyhouse model's table\n\n"
     "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.7), written by tools/pgnarc-train\n"
-    "--variant crazyhouse from the table it fitted; the library's lib/src/codec/variant_weights.cpp holds\n"
-    "the same numbers.\n\n",
+    "--variant crazyhouse from the table it fitted; the library's\n"
+    "lib/src/codec/model/variant_weights.cpp holds the same numbers.\n\n",
     16};
 
 int train_crazyhouse(const std::vector<Input>& inputs, int epochs, const std::string& out_path,

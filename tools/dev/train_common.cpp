@@ -5,8 +5,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "codec/arith_coder.h"
-#include "codec/move_coder.h"
+#include "codec/entropy/arith_coder.h"
+#include "codec/entropy/move_coder.h"
 #include "train_common.h"
 
 namespace pgnarc::train {

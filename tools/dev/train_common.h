@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "codec/move_model.h"
-#include "codec/variant_model.h"
+#include "codec/model/move_model.h"
+#include "codec/model/variant_model.h"
 #include "main_lines.h"
 #include "rules/movegen.h"
 

@@ -2,9 +2,9 @@
 #include <algorithm>
 
 #include "api/archive_impl.h"
-#include "codec/san_hints.h"
+#include "codec/record/decode_game_with_hints.h"
 #include "container/format.h"
-#include "pgn/san_hints.h"
+#include "pgn/write_pgn_with_hints.h"
 #include "pgnarc/pgn.h"
 
 namespace pgnarc {
@@ -121,7 +121,7 @@ Status Archive::Impl::visit_chunk(int field, std::size_t k, const NameVisitor& v
   auto it = chunk_cache.find({field, k});
   if (it == chunk_cache.end()) {
     std::string content;
-    if (auto st = file->open_name_chunk(field, k, content); !st) return st;
+    if (auto st = file->decode_name_chunk_content(field, k, content); !st) return st;
     while (!chunk_order.empty() && chunk_cache_bytes + content.size() > kChunkCacheBytes) {
       auto old = chunk_cache.find(chunk_order.front());
       chunk_cache_bytes -= old->second.size();

@@ -39,7 +39,7 @@ struct Archive::Impl {
   // game of their group is read.
   Status load(std::uint32_t b, bool all_tags = false);
   // Game j of the loaded block b: its tags and moves, every check made. `hints`: if given,
-  // receives the SAN hints of the game's moves (codec/san_hints.h).
+  // receives the SAN hints of the game's moves (codec/record/decode_game_with_hints.h).
   Result<ArchiveGame> decode(std::uint32_t b, std::uint32_t j, std::vector<std::uint8_t>* hints = nullptr);
   // Decodes the loaded block's tags section, if not yet done.
   Status decode_tags();

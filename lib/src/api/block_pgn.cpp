@@ -2,10 +2,10 @@
 
 #include <vector>
 
-#include "codec/san_hints.h"
+#include "codec/record/decode_game_with_hints.h"
 #include "container/block_reader.h"
 #include "container/position_filter.h"
-#include "pgn/san_hints.h"
+#include "pgn/write_pgn_with_hints.h"
 #include "pgnarc/pgn.h"
 
 namespace pgnarc {

@@ -46,7 +46,7 @@ class FoundPlayers : public PlayerNames {
       const auto [at, n] = chunks[i];
       if (i > 0 && at != chunks[i - 1].first + chunks[i - 1].second) return;
       const std::string where = path + ": name chunk at offset " + std::to_string(at);
-      if (!open_name_chunk(file.substr(at, n), where, kPlayerField, &dictionaries, content).ok()) return;
+      if (!decode_name_chunk_content(file.substr(at, n), where, kPlayerField, &dictionaries, content).ok()) return;
       std::vector<std::string> values;
       const auto visit = [&](std::string_view v, const std::vector<std::uint32_t>&) { values.emplace_back(v); };
       if (!visit_name_entries(content, where, nullptr, nullptr, std::uint64_t{1} << 32, sorted_name_field(kPlayerField), visit).ok())

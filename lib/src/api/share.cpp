@@ -1,6 +1,6 @@
 #include "pgnarc/share.h"
 
-#include "codec/share_token.h"
+#include "codec/position/share_token.h"
 
 namespace pgnarc {
 

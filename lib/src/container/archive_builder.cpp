@@ -28,7 +28,7 @@ template <class Visit>
 Status visit_name_table(ArchiveFile& src, int field, Visit&& visit) {
   std::string content;
   for (std::size_t k = 0; k < src.index().name_chunks[field].size(); ++k) {
-    if (auto r = src.open_name_chunk(field, k, content); !r) return r;
+    if (auto r = src.decode_name_chunk_content(field, k, content); !r) return r;
     Status st;
     auto r = src.visit_name_entries(field, k, content, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
       if (st) st = visit(value, in);
@@ -59,7 +59,7 @@ Result<std::unique_ptr<ArchiveBuilder>> ArchiveBuilder::create(const std::string
   std::unique_ptr<ArchiveBuilder> b(new ArchiveBuilder(std::move(*file), options));
   // The read version (2.1): 1.0 until a block that needs a later one is placed; where the header
   // cannot be written again at the end (a stream), this library's own version from the start.
-  if (auto st = b->file_->write(file_header(b->file_->rewritable() ? 0 : kVersionMinor)); !st) return st.error();
+  if (auto st = b->file_->write(encode_file_header(b->file_->rewritable() ? 0 : kFormatVersionMinor)); !st) return st.error();
   return b;
 }
 
@@ -126,7 +126,7 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     const std::string where = path + ": dictionary at offset " + std::to_string(d.offset);
     std::uint32_t id;
     std::string content;
-    if (auto r = read_dictionary_element(element, where, id, content); !r) return r;
+    if (auto r = decode_dictionary_element(element, where, id, content); !r) return r;
     if (auto it = dictionaries_.find(id); it != dictionaries_.end()) {
       if (it->second->content() != content)
         return invalid_input(path + ": its tag dictionary " + std::to_string(id) +
@@ -175,7 +175,7 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary)
       with = dictionaries_.at(detail::frame_dictionary_id(std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]))).get();
-    const std::string recoded = replace_tags_section(block, make_tags_section(games, &players, options_.store), options_.store, with);
+    const std::string recoded = replace_tags_section(block, encode_tags_section(games, &players, options_.store), options_.store, with);
     if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
   }
   // Then its other name tables, renumbered (each value's blocks still arrive in ascending order:
@@ -250,7 +250,7 @@ Result<std::uint64_t> ArchiveBuilder::finish(const WriterDictionary* names_dicti
   footer.index_hash = detail::hash64(index);
   if (auto st = file_->write(encode_footer(footer)); !st) return st.error();
   if (read_minor_ != 0 && file_->rewritable())
-    if (auto st = file_->write_at(0, file_header(read_minor_)); !st) return st.error();
+    if (auto st = file_->write_at(0, encode_file_header(read_minor_)); !st) return st.error();
   const std::uint64_t bytes = file_->offset();
   if (auto st = file_->commit(); !st) return st.error();
   return bytes;

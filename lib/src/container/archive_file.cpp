@@ -24,7 +24,7 @@ Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(std::unique_ptr<detail::F
   auto prefix = [&](const Error& e) { return Error(e.code(), path + ": " + e.message()); };
   std::string bytes;
   if (auto r = s.file_->read(0, kHeaderSize, bytes); !r) return r.error();
-  if (auto r = check_file_header(bytes, s.versions_); !r) return prefix(r.error());
+  if (auto r = decode_file_header(bytes, s.versions_); !r) return prefix(r.error());
   if (auto r = s.file_->read(size - kFooterSize, kFooterSize, bytes); !r) return r.error();
   if (auto r = decode_footer(bytes, size, s.footer_); !r) return prefix(r.error());
   // (decode_footer checked that the index lies between the header and the footer.)
@@ -132,7 +132,7 @@ Result<std::shared_ptr<const PlayerTable::Chunk>> PlayerTable::chunk(std::size_t
     // Read and checked outside the lock (another thread may read the same chunk meanwhile: the
     // first kept wins).
     std::string content;
-    if (auto st = file_.open_name_chunk(kPlayerField, k, content); !st) return st.error();
+    if (auto st = file_.decode_name_chunk_content(kPlayerField, k, content); !st) return st.error();
     auto made = std::make_shared<Chunk>();
     if (auto st = file_.visit_name_entries(kPlayerField, k, content,
                                            [&](std::string_view v, const std::vector<std::uint32_t>&) {
@@ -176,7 +176,7 @@ Status ArchiveFile::need_chunk(std::size_t k) {
   std::string element;
   if (auto st = file_->read(c.offset, c.size, element); !st) return st;
   std::vector<BlockEntry> entries;  // kept only once the whole chunk checks out
-  if (auto st = read_table_chunk(element, index_.table_chunks, k, footer_.games, end_of_blocks_, where, entries); !st)
+  if (auto st = decode_table_chunk(element, index_.table_chunks, k, footer_.games, end_of_blocks_, where, entries); !st)
     return st;
   table_[k] = std::move(entries);
   return {};
@@ -206,7 +206,7 @@ Result<std::uint32_t> ArchiveFile::block_of(std::uint64_t game) {
 }
 
 Status ArchiveFile::read_block(std::uint32_t b, std::string& out) const {
-  // (read_table_chunk checked that the block lies before the blocks' end.)
+  // (decode_table_chunk checked that the block lies before the blocks' end.)
   if (auto st = file_->read(entry(b).offset, entry(b).size, out); !st) return Error(st.error().code(), where(b) + ": " + st.error().message());
   return {};
 }
@@ -215,11 +215,11 @@ std::string ArchiveFile::name_chunk_where(int field, std::size_t k) const {
   return path_ + ": name chunk at offset " + std::to_string(index_.name_chunks[field][k].offset);
 }
 
-Status ArchiveFile::open_name_chunk(int field, std::size_t k, std::string& content) const {
+Status ArchiveFile::decode_name_chunk_content(int field, std::size_t k, std::string& content) const {
   const NameChunkEntry& c = index_.name_chunks[field][k];
   std::string element;
   if (auto st = file_->read(c.offset, c.size, element); !st) return st;
-  return container::open_name_chunk(element, name_chunk_where(field, k), field, &dictionaries_, content);
+  return container::decode_name_chunk_content(element, name_chunk_where(field, k), field, &dictionaries_, content);
 }
 
 Status ArchiveFile::visit_name_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const {
@@ -233,7 +233,7 @@ Status ArchiveFile::check_name_chunks() const {
   std::string content;
   for (int f = 0; f < kNameFieldCount; ++f)
     for (std::size_t k = 0; k < index_.name_chunks[f].size(); ++k) {
-      if (auto st = open_name_chunk(f, k, content); !st) return st;
+      if (auto st = decode_name_chunk_content(f, k, content); !st) return st;
       if (auto st = visit_name_entries(f, k, content, [](std::string_view, const std::vector<std::uint32_t>&) {}); !st)
         return st;
     }

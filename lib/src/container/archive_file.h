@@ -97,7 +97,7 @@ class ArchiveFile {
   std::string where(std::uint32_t b) const;
 
   // Name chunk k of `field`, checked (NAME-1) and decoded into `content`.
-  Status open_name_chunk(int field, std::size_t k, std::string& content) const;
+  Status decode_name_chunk_content(int field, std::size_t k, std::string& content) const;
   // The entries of that chunk's `content`, checked against the directory and visited.
   Status visit_name_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const;
   // Every name chunk checked (verify, the end of an export).

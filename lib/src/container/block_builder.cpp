@@ -45,13 +45,13 @@ void append_bits(std::string& out, std::string_view src, std::uint64_t from, std
 
 }  // namespace
 
-std::string make_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
+std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
                               const StoreOptions& options) {
   return encode_tags_section(games, options.compress ? BlockBuilder::kTagChoiceLevel : 0, players);
 }
 
 std::string BlockBuilder::tags_section(const StoreOptions& options) const {
-  return make_tags_section(tags, players ? &*players : nullptr, options);
+  return encode_tags_section(tags, players ? &*players : nullptr, options);
 }
 
 namespace {

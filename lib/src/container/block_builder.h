@@ -54,7 +54,7 @@ struct BlockBuilder {
 
 // The tags section of `games` (9.4), `players` their White and Black tags' players' table
 // entries (or null), its columns' codings chosen as BlockBuilder::tags_section chooses them.
-std::string make_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
+std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
                               const StoreOptions& options);
 // `block` (a sound block) with its tags section replaced by `tags` (stored as a block's tags
 // section is: with `dict` where given, and where compression pays), its checksum made anew.

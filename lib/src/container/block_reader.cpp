@@ -7,7 +7,7 @@
 #include "common/endian.h"
 #include "common/hash.h"
 #include "common/zstd_frame.h"
-#include "codec/record.h"
+#include "codec/record/record.h"
 #include "container/tag_dictionary.h"
 #include "container/text_columns.h"
 
@@ -25,7 +25,7 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
     return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), kBlockMagic, 4) != 0) return bad("bad block magic", 0);
   const auto codec = static_cast<std::uint8_t>(b[4]);
-  const std::string later = ", which format " + std::to_string(kVersionMajor) + "." + std::to_string(kVersionMinor) +
+  const std::string later = ", which format " + std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +
                             " does not define (block byte ";
   if (codec != kMoveCodec && codec != kVariantsCodec)
     return unsupported(where + ": move codec " + std::to_string(codec) + later + "4)");

@@ -50,7 +50,7 @@ std::string encode_block_table(const std::vector<BlockEntry>& blocks, std::uint6
     put_varint(content, end - b);
     for (std::size_t i = b; i < end; ++i)
       put_block_entry(content, blocks[i], i == b ? 0 : blocks[i - 1].offset + blocks[i - 1].size);
-    const std::string element = make_element(kTableChunkShape, std::string(kTableChunkMagic, 4), content, options);
+    const std::string element = encode_element(kTableChunkShape, std::string(kTableChunkMagic, 4), content, options);
     chunks.push_back(TableChunkEntry{offset + out.size(), element.size(), end - b, blocks[b].first_game});
     out += element;
   }
@@ -59,11 +59,11 @@ std::string encode_block_table(const std::vector<BlockEntry>& blocks, std::uint6
 
 std::size_t table_chunk_element_size(std::string_view b) { return element_size(b, kTableChunkShape); }
 
-Status read_table_chunk(std::string_view element, const std::vector<TableChunkEntry>& chunks, std::size_t k,
+Status decode_table_chunk(std::string_view element, const std::vector<TableChunkEntry>& chunks, std::size_t k,
                         std::uint64_t games, std::uint64_t end, const std::string& where, std::vector<BlockEntry>& out) {
   const TableChunkEntry& c = chunks[k];
   std::string content;
-  if (auto st = open_element(element, where, kTableChunkShape, nullptr, content); !st) return st;
+  if (auto st = decode_element(element, where, kTableChunkShape, nullptr, content); !st) return st;
   auto bad = [&](const std::string& what) { return corruption(where + ": " + what + " (block table chunk entries)"); };
   std::string_view in(content);
   ByteReader r(in);

@@ -43,7 +43,7 @@ std::size_t table_chunk_element_size(std::string_view bytes);
 // Checks `element`, the bytes of chunk `k` of `chunks` (TABLE-1: checksum, header, its entries
 // against the directory; `games`: the file's total, `end`: where blocks and dictionaries end)
 // and decodes its blocks' entries into `out` (first_game filled in). `where` prefixes errors.
-Status read_table_chunk(std::string_view element, const std::vector<TableChunkEntry>& chunks, std::size_t k,
+Status decode_table_chunk(std::string_view element, const std::vector<TableChunkEntry>& chunks, std::size_t k,
                         std::uint64_t games, std::uint64_t end, const std::string& where, std::vector<BlockEntry>& out);
 
 // Checks that the dictionaries and blocks (in order, each given to add()) follow each other from

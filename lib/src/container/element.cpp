@@ -13,7 +13,7 @@ using detail::get_le;
 using detail::hash64;
 using detail::put_le;
 
-std::string make_element(const ElementShape& shape, std::string head, std::string_view content,
+std::string encode_element(const ElementShape& shape, std::string head, std::string_view content,
                          const StoreOptions& options, const WriterDictionary* dict) {
   std::string packed;
   std::uint8_t encoding = kStored;
@@ -44,7 +44,7 @@ std::size_t element_size(std::string_view b, const ElementShape& shape) {
   return total <= b.size() ? static_cast<std::size_t>(total) : 0;
 }
 
-Status open_element(std::string_view b, const std::string& where, const ElementShape& shape,
+Status decode_element(std::string_view b, const std::string& where, const ElementShape& shape,
                     const ReaderDictionaries* dictionaries, std::string& content) {
   const std::string name = shape.name;
   auto bad = [&](const std::string& what, std::size_t at) {

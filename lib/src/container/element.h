@@ -36,7 +36,7 @@ inline constexpr ElementShape kTableChunkShape{kTableChunkMagic, "block table ch
 // `content`: stored as it is, or, with options.compress, compressed where that is smaller,
 // with zstd (encoding 1) or, given `dict`, with the archive's tag dictionary (encoding 3), the
 // smaller of the two.
-std::string make_element(const ElementShape& shape, std::string head, std::string_view content,
+std::string encode_element(const ElementShape& shape, std::string head, std::string_view content,
                          const StoreOptions& options, const WriterDictionary* dict = nullptr);
 
 // The size of the element of `shape` at the start of `bytes`, from its header; 0 if `bytes` does
@@ -46,7 +46,7 @@ std::size_t element_size(std::string_view bytes, const ElementShape& shape);
 // Checks the element `bytes` of `shape` (checksum first, then magic, encoding, reserved bytes
 // and sizes) and decodes its content; `dictionaries` (null if none) for encoding 3. The
 // element's own fields are its caller's to check. Corruption, prefixed by `where`.
-Status open_element(std::string_view bytes, const std::string& where, const ElementShape& shape,
+Status decode_element(std::string_view bytes, const std::string& where, const ElementShape& shape,
                     const ReaderDictionaries* dictionaries, std::string& content);
 
 }  // namespace pgnarc::container

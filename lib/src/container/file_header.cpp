@@ -12,14 +12,14 @@ using detail::get_le;
 using detail::hash64;
 using detail::put_le;
 
-std::string file_header(std::uint8_t read_minor) {
+std::string encode_file_header(std::uint8_t read_minor) {
   std::string h(kFileMagic, 8);
   // The write version, then the read version: what a reader must implement to read the file.
   // The write version is 1.1 unless the file holds what only 1.2 defines (a block of the fast
   // model), so that a file of 1.1's features has 1.1's bytes (9.2).
-  h += static_cast<char>(kVersionMajor);
+  h += static_cast<char>(kFormatVersionMajor);
   h += static_cast<char>(read_minor > kVariantsCodecMinor ? read_minor : kVariantsCodecMinor);
-  h += static_cast<char>(kVersionMajor);
+  h += static_cast<char>(kFormatVersionMajor);
   h += static_cast<char>(read_minor);
   put_le(h, 0, 4);         // flags: all reserved
   put_le(h, 0, 8);         // reserved
@@ -28,7 +28,7 @@ std::string file_header(std::uint8_t read_minor) {
   return h;
 }
 
-Status check_file_header(std::string_view b, FileVersions& versions) {
+Status decode_file_header(std::string_view b, FileVersions& versions) {
   if (b.size() < kHeaderSize) return corruption("file header: the file is shorter than 32 bytes (offset 0)");
   if (std::memcmp(b.data(), kFileMagic, 8) != 0) return corruption("file header: not a pgnarc archive (bad magic at offset 0)");
   if (get_le(b.data() + 28, 4) != (hash64(b.substr(0, 28)) & 0xFFFFFFFFu))
@@ -37,9 +37,9 @@ Status check_file_header(std::string_view b, FileVersions& versions) {
   versions.read = {static_cast<std::uint8_t>(b[10]), static_cast<std::uint8_t>(b[11])};
   // A reader of 1.x reads every file of read version 1.y: what 1.y adds beyond 1.x is skipped
   // where the format marks it optional and refused, by name, where it is met otherwise.
-  if (versions.read.major != kVersionMajor)
+  if (versions.read.major != kFormatVersionMajor)
     return unsupported("the archive needs a reader of format " + versions.read.text() + "; this one reads format " +
-                       std::to_string(kVersionMajor) + ".x (file header, offset 10)");
+                       std::to_string(kFormatVersionMajor) + ".x (file header, offset 10)");
   if (get_le(b.data() + 12, 4) != 0) return corruption("file header: reserved flag bits set (offset 12)");
   if (get_le(b.data() + 16, 8) != 0 || get_le(b.data() + 24, 4) != 0)
     return corruption("file header: reserved bytes not zero (offset 16)");

@@ -13,14 +13,14 @@ namespace pgnarc::container {
 // The 32-byte header this library writes, its read version 1.`read_minor` (2.1: the oldest
 // version that defines everything the file uses) and write version 1.1, or 1.2 where the read
 // version is 1.2 (9.2).
-std::string file_header(std::uint8_t read_minor);
+std::string encode_file_header(std::uint8_t read_minor);
 // The header's two versions (9.2).
 struct FileVersions {
   FormatVersion write, read;
 };
 // Checks the first 32 bytes of `file`: size, magic and checksum (Corruption), the read version
 // (Unsupported unless its major version is this library's), the reserved fields (Corruption).
-Status check_file_header(std::string_view file, FileVersions& versions);
+Status decode_file_header(std::string_view file, FileVersions& versions);
 
 struct Footer {
   std::uint64_t index_offset = 0, index_size = 0, games = 0, blocks = 0, index_hash = 0;

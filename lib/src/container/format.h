@@ -18,13 +18,12 @@ inline constexpr char kDictionaryMagic[4] = {'P', 'G', 'A', 'D'};
 inline constexpr char kNameChunkMagic[4] = {'P', 'G', 'A', 'N'};
 inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 
-// The format version this library writes (header bytes 8-11: write and read version) and reads:
-// every file whose read version has this major version.
-inline constexpr std::uint8_t kVersionMajor = kFormatVersionMajor;
-inline constexpr std::uint8_t kVersionMinor = kFormatVersionMinor;
-// The minor versions that define what a block may use beyond 1.0 (2.1, 9.2): the variants' move
-// codec (1.1) and the fast model's move coder (1.2).
+// The format version this library writes (header bytes 8-11: write and read version) and reads
+// (every file whose read version has its major version) is kFormatVersionMajor.Minor
+// (pgnarc/version.h). The minor versions that define what a block may use beyond 1.0 (2.1, 9.2):
+// the variants' move codec (1.1) and the fast model's move coder (1.2).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2;
+static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;

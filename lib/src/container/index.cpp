@@ -183,7 +183,7 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, Index& out) 
   for (const IndexExtension& e : out.extensions)
     if (e.id % 2 == 1)
       return unsupported(where + ": index extension " + std::to_string(e.id) + " is not defined in format " +
-                         std::to_string(kVersionMajor) + "." + std::to_string(kVersionMinor) +
+                         std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +
                          ", and a reader must understand it (it is odd)");
   return {};
 }

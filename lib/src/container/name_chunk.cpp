@@ -78,14 +78,14 @@ std::string encode_name_chunk(int field, const ChunkEntries& entries, const Stor
                               const WriterDictionary* dict) {
   std::string head(kNameChunkMagic, 4);  // magic, field; then encoding, 2 reserved bytes
   head += static_cast<char>(field);
-  return make_element(kNameChunkShape, std::move(head), entries.content(), options, dict);
+  return encode_element(kNameChunkShape, std::move(head), entries.content(), options, dict);
 }
 
 std::size_t name_chunk_element_size(std::string_view b) { return element_size(b, kNameChunkShape); }
 
-Status open_name_chunk(std::string_view b, const std::string& where, int field, const ReaderDictionaries* dictionaries,
+Status decode_name_chunk_content(std::string_view b, const std::string& where, int field, const ReaderDictionaries* dictionaries,
                        std::string& content) {
-  if (auto st = open_element(b, where, kNameChunkShape, dictionaries, content); !st) return st;
+  if (auto st = decode_element(b, where, kNameChunkShape, dictionaries, content); !st) return st;
   if (static_cast<std::uint8_t>(b[4]) != field)
     return corruption(where + ": holds another field than the index says (name chunk byte 4)");
   return {};
@@ -165,12 +165,12 @@ Status visit_name_entries(std::string_view content, const std::string& where, co
   return {};
 }
 
-Status read_name_chunk(std::string_view b, const std::string& where, int field, const NameChunkEntry& entry,
+Status decode_name_chunk(std::string_view b, const std::string& where, int field, const NameChunkEntry& entry,
                        const std::string* next_first, std::uint64_t blocks, std::vector<NameEntry>& out,
                        const ReaderDictionaries* dictionaries) {
   out.clear();
   std::string content;
-  if (auto st = open_name_chunk(b, where, field, dictionaries, content); !st) return st;
+  if (auto st = decode_name_chunk_content(b, where, field, dictionaries, content); !st) return st;
   return visit_name_entries(content, where, &entry, next_first, blocks, sorted_name_field(field),
                             [&](std::string_view v, const std::vector<std::uint32_t>& postings) {
                               out.push_back(NameEntry{std::string(v), postings});

@@ -63,7 +63,7 @@ std::string train_tag_dictionary(const std::vector<std::string>& sections, std::
 std::string encode_dictionary_element(const WriterDictionary& dict, const StoreOptions& options) {
   std::string head(kDictionaryMagic, 4);  // magic, ID; then encoding, 3 reserved bytes
   put_le(head, dict.id(), 4);
-  return make_element(kDictionaryShape, std::move(head), dict.content(), options);
+  return encode_element(kDictionaryShape, std::move(head), dict.content(), options);
 }
 
 std::size_t dictionary_element_size(std::string_view b) { return element_size(b, kDictionaryShape); }
@@ -72,9 +72,9 @@ ReaderDictionaries::~ReaderDictionaries() {
   for (auto& [id, d] : entries_) ZSTD_freeDDict(d);
 }
 
-Status read_dictionary_element(std::string_view element, const std::string& where, std::uint32_t& id,
+Status decode_dictionary_element(std::string_view element, const std::string& where, std::uint32_t& id,
                                std::string& content) {
-  if (auto st = open_element(element, where, kDictionaryShape, nullptr, content); !st) return st;
+  if (auto st = decode_element(element, where, kDictionaryShape, nullptr, content); !st) return st;
   id = static_cast<std::uint32_t>(get_le(element.data() + 4, 4));
   // A Zstandard dictionary (RFC 8878, 5): magic EC30A437, then the ID the element gives.
   if (content.size() < 8 || get_le(content.data(), 4) != 0xEC30A437u || get_le(content.data() + 4, 4) != id || id == 0)
@@ -88,7 +88,7 @@ Status ReaderDictionaries::add(std::string_view element, const std::string& wher
   std::string own;
   std::string& content = content_out ? *content_out : own;
   std::uint32_t id;
-  if (auto st = read_dictionary_element(element, where, id, content); !st) return st;
+  if (auto st = decode_dictionary_element(element, where, id, content); !st) return st;
   if (expected_id && id != expected_id)
     return corruption(where + ": holds dictionary " + std::to_string(id) + ", the index says " + std::to_string(expected_id));
   if (find(id)) return corruption(where + ": a second dictionary with ID " + std::to_string(id));

@@ -56,7 +56,7 @@ std::string encode_dictionary_element(const WriterDictionary& dict, const StoreO
 std::size_t dictionary_element_size(std::string_view bytes);
 
 // The ID and content of a checked dictionary element (DICT-1), for copying it between archives.
-Status read_dictionary_element(std::string_view element, const std::string& where, std::uint32_t& id,
+Status decode_dictionary_element(std::string_view element, const std::string& where, std::uint32_t& id,
                                std::string& content);
 
 // The tag dictionaries of an archive, by ID, ready for decompression.

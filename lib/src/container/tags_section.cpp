@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "codec/position_code.h"
+#include "codec/position/position_code.h"
 #include "common/bytes.h"
 #include "container/format.h"
 #include "container/tag_columns.h"

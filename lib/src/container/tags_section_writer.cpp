@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "codec/position_code.h"
+#include "codec/position/position_code.h"
 #include "common/bytes.h"
 #include "common/zstd_frame.h"
 #include "container/format.h"

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "pgn/san_hints.h"
+#include "pgn/write_pgn_with_hints.h"
 #include "rules/movegen.h"
 
 namespace pgnarc {
@@ -199,7 +199,7 @@ class TurnWalker {
 };
 
 // With a GameWalker, each move is checked and its SAN found on the board; with a TurnWalker,
-// `hints` (one per move, pgn/san_hints.h) give what SAN needs and the moves are taken as legal.
+// `hints` (one per move, pgn/write_pgn_with_hints.h) give what SAN needs and the moves are taken as legal.
 template <typename Walker>
 Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, std::string& out) {
   constexpr bool hinted = std::is_same_v<Walker, TurnWalker>;

@@ -102,7 +102,7 @@ inline PieceType piece_from_letter(char c) {
   return static_cast<PieceType>(kTypes[static_cast<unsigned char>(c)]);
 }
 
-// A SAN note (the hint of codec/san_hints.h): everything SAN needs beyond the move, so that PGN
+// A SAN note (the hint of codec/record/decode_game_with_hints.h): everything SAN needs beyond the move, so that PGN
 // is written without a board. Bits 0-1 disambiguation, 2-3 suffix (set once the next position is known),
 // 4 capture, 5-7 the moving piece's type.
 inline int note_disambiguation(std::uint8_t note) { return note & 3; }

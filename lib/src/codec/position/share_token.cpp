@@ -1,0 +1,159 @@
+#include "codec/position/share_token.h"
+
+#include "codec/entropy/arith_coder.h"
+#include "codec/entropy/move_coder.h"
+#include "codec/position/position_code.h"
+#include "codec/record/record.h"
+#include "rules/movegen.h"
+
+namespace pgnarc::detail {
+
+namespace {
+
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+// Header byte 1: bits 0-1 the move coder, bit 2 a set-up start, bit 3 Chess960, bits 4-6 the
+// result (GameResult, 0 to 4), bit 7 reserved (0).
+constexpr unsigned kSetUp = 4, kChess960 = 8;
+
+}  // namespace
+
+Result<std::string> encode_token(const Game& game) {
+  auto start = start_position(game);
+  if (!start) return invalid_input("no start position to share: " + start.error().message());
+  if (start->variant() != Variant::kStandard)
+    return unsupported(std::string("share tokens hold games of standard chess and Chess960, not of ") +
+                       variant_name(start->variant()));
+  const bool set_up = game.tag("FEN") != nullptr;
+  std::vector<PlySymbol> symbols;
+  if (set_up) {
+    PositionCoder positions;
+    if (positions.encode(start->fen(), symbols) == PositionCoder::kText)
+      return invalid_input("the start position " + start->fen() + " cannot be coded");
+  }
+  model::LineState line{*start, {}};
+  PieceTargets targets;
+  PlyFrequencies freq;
+  std::uint64_t ply = 0;
+  int depth = 0;
+  for (const GameEvent& e : game.events) {
+    if (e.type == GameEvent::kBeginVariation) ++depth;
+    else if (e.type == GameEvent::kEndVariation) --depth;
+    if (depth != 0) continue;
+    if (e.type == GameEvent::kNullMove) return invalid_input("a null move (--) in the main line cannot be shared");
+    if (e.type != GameEvent::kMove) continue;
+    generate_targets(line.pos, targets);
+    const int index = line.pos.move_index(e.move);
+    if (index < 0) return invalid_input("illegal move " + line.pos.uci(e.move) + " in position " + line.pos.fen());
+    if (ply == kMaxPlies) return invalid_input("a main line of more than 65536 plies cannot be shared");
+    ply_frequencies(MoveCoder::kModel, true, ply++, line.pos, targets, line.history, freq);
+    symbols.push_back(symbol_of(freq, index));
+    line.play(e.move);
+  }
+  generate_targets(line.pos, targets);
+  ply_frequencies(MoveCoder::kModel, true, ply, line.pos, targets, line.history, freq);
+  symbols.push_back(symbol_of(freq, -1));
+  std::string out;
+  out += static_cast<char>(kTokenVersion);
+  out += static_cast<char>(static_cast<unsigned>(MoveCoder::kModel) | (set_up ? kSetUp : 0) |
+                           (start->chess960() ? kChess960 : 0) | static_cast<unsigned>(game.result) << 4);
+  std::uint64_t bits = 0;
+  std::string code;
+  ArithEncoder enc(BitSink{code, bits});
+  for (const PlySymbol& s : symbols) enc.encode(s.c, s.f, s.total);
+  enc.finish();
+  return out + code;
+}
+
+Result<Game> decode_token(std::string_view bytes) {
+  const auto bad = [](const std::string& why) { return invalid_input("not a share token: " + why); };
+  if (bytes.size() < 2) return bad("too short");
+  if (static_cast<std::uint8_t>(bytes[0]) != kTokenVersion)
+    return bad("token version " + std::to_string(static_cast<std::uint8_t>(bytes[0])) + " (this reader knows 1)");
+  const unsigned flags = static_cast<std::uint8_t>(bytes[1]);
+  const unsigned coder = flags & 3, result = (flags >> 4) & 7;
+  if (coder > 1 || result > 4 || (flags & 0x80)) return bad("reserved bits set in its header");
+  const std::string_view code = bytes.substr(2);
+  ArithDecoder in;
+  in.start(code, 0);
+  Game game;
+  game.result = static_cast<GameResult>(result);
+  for (const char* key : {"Event", "Site", "Date", "Round", "White", "Black", "Result"})
+    game.tags.push_back(Tag{key, std::string(key == std::string_view("Date") ? "????.??.??" : "?")});
+  game.tags.back().value = game.result == GameResult::kNone ? "*" : result_text(game.result);
+  Position start;
+  if (flags & kSetUp) {
+    PositionCoder positions;
+    bool coded = false;
+    std::string fen;
+    const char* why = nullptr;
+    if (!positions.decode(in, coded, fen, why)) return bad(why);
+    if (!coded) return bad("its start position is kept as text");
+    auto p = Position::from_fen(fen, flags & kChess960);
+    if (!p) return bad("its start position is not a FEN");
+    start = *p;
+    game.tags.push_back(Tag{"SetUp", "1"});
+    game.tags.push_back(Tag{"FEN", fen});
+  }
+  start.set_chess960(start.chess960() || (flags & kChess960));
+  if (flags & kChess960) game.tags.push_back(Tag{"Variant", "Chess960"});
+  model::LineState line{start, {}};
+  PieceTargets targets;
+  PlyFrequencies freq;
+  for (std::uint64_t ply = 0;; ++ply) {
+    generate_targets(line.pos, targets);
+    ply_frequencies(static_cast<MoveCoder>(coder), true, ply, line.pos, targets, line.history, freq);
+    const int m = read_symbol(in, freq);
+    if (m == -2) return bad("its codeword holds no move here");
+    if (m == -1) break;
+    if (ply == kMaxPlies) return bad("more than 65536 plies");
+    const Move move = move_at_index(line.pos, targets, m);
+    game.events.push_back(GameEvent::make_move(move));
+    line.play(move);
+  }
+  const std::int64_t bits = in.finish();
+  if (bits < 0 || static_cast<std::uint64_t>(bits + 7) / 8 != code.size()) return bad("its codeword does not end where it does");
+  if (bits % 8 && static_cast<std::uint8_t>(code.back()) & (0xFFu >> (bits % 8))) return bad("bits after its codeword that are not 0");
+  return game;
+}
+
+std::string base64url(std::string_view bytes) {
+  std::string out;
+  std::uint32_t acc = 0;
+  int held = 0;
+  for (unsigned char b : bytes) {
+    acc = acc << 8 | b;
+    held += 8;
+    while (held >= 6) {
+      held -= 6;
+      out += kAlphabet[(acc >> held) & 63];
+    }
+  }
+  if (held > 0) out += kAlphabet[(acc << (6 - held)) & 63];
+  return out;
+}
+
+bool from_base64url(std::string_view text, std::string& bytes) {
+  if (text.size() % 4 == 1) return false;
+  bytes.clear();
+  std::uint32_t acc = 0;
+  int held = 0;
+  for (char c : text) {
+    int v = c >= 'A' && c <= 'Z' ? c - 'A'
+            : c >= 'a' && c <= 'z' ? c - 'a' + 26
+            : c >= '0' && c <= '9' ? c - '0' + 52
+            : c == '-' ? 62
+            : c == '_' ? 63
+                       : -1;
+    if (v < 0) return false;
+    acc = (acc << 6 | static_cast<std::uint32_t>(v)) & 0xFFFFFF;
+    held += 6;
+    if (held >= 8) {
+      held -= 8;
+      bytes += static_cast<char>((acc >> held) & 0xFF);
+    }
+  }
+  return (acc & ((1u << held) - 1)) == 0;  // the last character's bits below its bytes are 0
+}
+
+}  // namespace pgnarc::detail
