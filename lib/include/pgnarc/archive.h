@@ -18,10 +18,6 @@
 
 namespace pgnarc {
 
-namespace container {
-class ArchiveFile;
-}
-
 // A game read from an archive.
 struct ArchiveGame {
   bool raw = false;
@@ -181,7 +177,6 @@ class PGNARC_EXPORT Archive {
 
  private:
   Archive() = default;
-  static Result<std::unique_ptr<Archive>> from_file(Result<std::unique_ptr<container::ArchiveFile>> file);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
