@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build tree BUILD into a scratch prefix, builds tests/install/consumer against it
 # twice (with find_package(pgnarc) and with pkg-config), runs both on a conformance archive and
-# checks what they print against the archive's known PGN; also the installed CLI.
+# checks what they print against the archive's known PGN; also the installed CLI. From a shared
+# build, both consumers must load the installed libpgnarc.so (found through LD_LIBRARY_PATH).
 #   check_install.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src="$1"
@@ -38,6 +39,16 @@ for got in "$by_cmake" "$by_pkgconfig"; do
   head -1 <<<"$got" | grep -q '^games 9 library [0-9]*\.[0-9]*\.[0-9]* format 1\.[0-9]*$'
   [ "$(tail -n +2 <<<"$got")" = "$want" ]
 done
+if [ -e "$libdir/libpgnarc.so" ]; then
+  for consumer in "$scratch/cmake-build/consumer" "$scratch/consumer-pc"; do
+    loads="$(ldd "$consumer")"
+    grep -q "libpgnarc\.so\.[0-9]* => $libdir/" <<<"$loads"
+  done
+  # The installed program carries the library's objects itself.
+  loads="$(ldd "$prefix/bin/pgnarc")"
+  if grep -q libpgnarc <<<"$loads"; then false; fi
+  echo "check_install: the consumers load the installed libpgnarc.so"
+fi
 # The Python package, where the build has one: the installed module reads the same game.
 if [ -d "$build/python/pgnarc" ]; then
   site="$(dirname "$(find "$prefix" -path '*dist-packages/pgnarc' -type d | head -1)")"

@@ -18,12 +18,8 @@
 
 namespace pgnarc {
 
-namespace container {
-class ArchiveFile;
-}
-
 // A game read from an archive.
-struct ArchiveGame {
+struct PGNARC_EXPORT ArchiveGame {
   bool raw = false;
   Game game;             // !raw
   std::string raw_text;  // raw: the bytes exactly as they were in the input
@@ -44,14 +40,14 @@ inline constexpr std::array<Section, kSectionCount> kAllSections = {Section::Tag
 PGNARC_EXPORT const char* section_name(Section s);
 
 // One section's figures, summed over the blocks.
-struct SectionInfo {
+struct PGNARC_EXPORT SectionInfo {
   std::uint64_t stored = 0;         // bytes in the file
   std::uint64_t raw = 0;            // bytes uncompressed
   std::uint64_t framed_blocks = 0;  // blocks storing it as one zstd frame per group of games
   std::uint64_t column_blocks = 0;  // blocks storing it in its column form (wording and numbers apart)
 };
 
-struct ArchiveInfo {
+struct PGNARC_EXPORT ArchiveInfo {
   // The file header's versions (9.2): of the writer that made the file, and the oldest version a
   // reader must implement to read all of it.
   FormatVersion write_version, read_version;
@@ -77,7 +73,7 @@ struct ArchiveInfo {
 };
 
 // A game whose main line reaches a position (Archive::find_position).
-struct PositionHit {
+struct PGNARC_EXPORT PositionHit {
   std::uint64_t game = 0;  // 0-based
   // The main line's move from the position where the line first reaches it: Move::none() where
   // the line ends there, Move::null() for a null move.
@@ -89,7 +85,7 @@ struct PositionHit {
   std::uint16_t elo = 0;
 };
 
-struct PositionHits {
+struct PGNARC_EXPORT PositionHits {
   std::vector<PositionHit> hits;     // ascending by game
   std::uint64_t verbatim_games = 0;  // games kept verbatim, which have no positions to search
   // Blocks whose games were not decoded, their position filters (pack --position-filter)
@@ -98,7 +94,7 @@ struct PositionHits {
 };
 
 // One move of a position's tree: the games that played it there and how they ended.
-struct TreeMove {
+struct PGNARC_EXPORT TreeMove {
   Move move;
   std::string san, uci;
   std::uint64_t games = 0, white = 0, draws = 0, black = 0;  // white, draws, black: by result
@@ -106,7 +102,7 @@ struct TreeMove {
 };
 
 // What was played from a position (as SCID's tree and lichess's opening explorer show it).
-struct PositionTree {
+struct PGNARC_EXPORT PositionTree {
   std::uint64_t games = 0, white = 0, draws = 0, black = 0;  // every game that reaches it
   std::vector<TreeMove> moves;  // most games first; a tie in canonical move order
   std::uint64_t verbatim_games = 0;
@@ -181,7 +177,6 @@ class PGNARC_EXPORT Archive {
 
  private:
   Archive() = default;
-  static Result<std::unique_ptr<Archive>> from_file(Result<std::unique_ptr<container::ArchiveFile>> file);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -21,7 +21,7 @@ namespace pgnarc {
 // equally likely (the largest, the fastest to read and write).
 enum class MoveCoding { kModel, kUniform, kFast, kMax = kModel };
 
-struct WriterOptions {
+struct PGNARC_EXPORT WriterOptions {
   unsigned threads = 0;                  // 0: all cores
   MoveCoding moves = MoveCoding::kFast;
   // The rules of the games read from PGN whose tags name none (a FICS crazyhouse file has no
@@ -72,12 +72,12 @@ struct WriterOptions {
 };
 
 // A game that had to be kept verbatim, and why (file, game, line:column, what).
-struct Problem {
+struct PGNARC_EXPORT Problem {
   std::uint64_t game_number = 0;  // in the archive, 1-based
   Error error;
 };
 
-struct PackStats {
+struct PGNARC_EXPORT PackStats {
   std::uint64_t games = 0;
   std::uint64_t raw_games = 0;
   std::uint64_t plies = 0;

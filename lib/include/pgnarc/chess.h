@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "pgnarc/export.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc {
@@ -23,7 +24,7 @@ constexpr Square make_square(int file, int rank) { return static_cast<Square>(fi
 constexpr int file_of(Square s) { return s & 7; }
 constexpr int rank_of(Square s) { return s >> 3; }
 // "e4"; "-" for kNoSquare.
-std::string square_name(Square s);
+PGNARC_EXPORT std::string square_name(Square s);
 
 enum Color : std::uint8_t { kWhite = 0, kBlack = 1 };
 constexpr Color operator~(Color c) { return static_cast<Color>(c ^ 1); }
@@ -54,12 +55,12 @@ enum class Variant : std::uint8_t {
 inline constexpr int kVariantCount = 8;
 // The variant's name as lichess writes it in the Variant tag ("Standard", "Crazyhouse", "Atomic",
 // "Antichess", "Three-check", "King of the Hill", "Racing Kings", "Horde").
-const char* variant_name(Variant v);
+PGNARC_EXPORT const char* variant_name(Variant v);
 // The variant a name means, in any spelling seen in the wild: case, spaces, hyphens and
 // underscores aside, and the other names of the same rules ("zh", "3check", "koth", "giveaway",
 // "suicide" for antichess's rules as lichess plays them, ...). False for other names (standard
 // chess and Chess960 are the caller's: see start_position).
-bool variant_from_name(std::string_view name, Variant& out);
+PGNARC_EXPORT bool variant_from_name(std::string_view name, Variant& out);
 
 // A move in 16 bits:
 //   bits  0-5   from square
@@ -73,7 +74,7 @@ bool variant_from_name(std::string_view name, Variant& out);
 //     pawn is never dropped on the first or last rank, so no drop is none() or null());
 //   a pawn's promotion to king (antichess) is kind 3 with from and to on different ranks
 //     (castling stays on its rank).
-class Move {
+class PGNARC_EXPORT Move {
  public:
   enum Kind : std::uint8_t { kNormal = 0, kPromotion = 1, kEnPassant = 2, kCastling = 3 };
   constexpr Move() = default;
@@ -110,7 +111,7 @@ class Move {
 // A position reached by play from the start has at most 218 legal moves; a FEN sets up at most
 // 16 pieces a side, which allows at most 15 * 27 + 8 = 413 (fifteen queens and the king).
 inline constexpr int kMaxLegalMoves = 416;
-struct MoveList {
+struct PGNARC_EXPORT MoveList {
   Move moves[kMaxLegalMoves];
   int size = 0;
   // More legal moves than the list holds (only a crazyhouse position set up with full pockets and
@@ -121,7 +122,7 @@ struct MoveList {
   Move operator[](int i) const { return moves[i]; }
 };
 
-class Position {
+class PGNARC_EXPORT Position {
  public:
   // The standard starting position.
   Position();
@@ -250,13 +251,13 @@ class Position {
 // variant, pieces on the same squares, side to move and castling rights, pockets and checks to
 // give, and the same en passant square where an en passant capture is legal (legal_ep_square);
 // move counters, crazyhouse's promoted marks and the Chess960 flag aside.
-bool same_position(const Position& a, const Position& b);
+PGNARC_EXPORT bool same_position(const Position& a, const Position& b);
 
 // Whether play from `from` can still reach `to`'s pieces and castling rights as far as what
 // never comes back tells: the variant, a castling right, a side's number of pieces, and a pawn on
 // its start rank (pawns never move back; but for crazyhouse's drops, and horde's first-rank
 // pawns). False means no line from `from` reaches `to`.
-bool may_still_reach(const Position& from, const Position& to);
+PGNARC_EXPORT bool may_still_reach(const Position& from, const Position& to);
 
 inline void Position::play(Move m) {
   if ((m.kind() >= Move::kEnPassant) | (variant_ != Variant::kStandard)) [[unlikely]] {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "pgnarc/export.h"
 #include "pgnarc/chess.h"
 #include "pgnarc/status.h"
 
@@ -21,7 +22,7 @@ namespace pgnarc {
 // takes memory of at most this many positions, whatever the game's length (format 8.3).
 inline constexpr int kMaxVariationDepth = 256;
 
-struct Tag {
+struct PGNARC_EXPORT Tag {
   std::string key;
   std::string value;  // unescaped bytes, kept as read (UTF-8, Latin-1, anything)
   bool operator==(const Tag&) const = default;
@@ -33,7 +34,7 @@ enum class CommentKind : std::uint8_t {
   kEscape = 2,  // %text: an escape line (the '%' in column 1 is not part of the text)
 };
 
-struct GameEvent {
+struct PGNARC_EXPORT GameEvent {
   enum Type : std::uint8_t {
     kMove = 0,
     kNullMove = 1,
@@ -62,15 +63,15 @@ struct GameEvent {
 // The game termination marker; kNone when the movetext had none.
 enum class GameResult : std::uint8_t { kNone = 0, kWhiteWins = 1, kBlackWins = 2, kDraw = 3, kUnknown = 4 };
 // "1-0", "0-1", "1/2-1/2", "*", or "" for kNone.
-const char* result_text(GameResult r);
+PGNARC_EXPORT const char* result_text(GameResult r);
 
-struct Comment {
+struct PGNARC_EXPORT Comment {
   CommentKind kind = CommentKind::kBrace;
   std::string text;
   bool operator==(const Comment&) const = default;
 };
 
-struct Game {
+struct PGNARC_EXPORT Game {
   std::vector<Comment> prelude;  // comments and escape lines before the tag section (a game
                                  // read without tags has none: its leading comments are events)
   std::vector<Tag> tags;         // in input order
@@ -90,21 +91,22 @@ struct Game {
 };
 
 // The value of the first of `tags` named `key`, or nullptr.
-const std::string* find_tag(const std::vector<Tag>& tags, std::string_view key);
+PGNARC_EXPORT const std::string* find_tag(const std::vector<Tag>& tags, std::string_view key);
 
 // The rules a Variant tag's value names, as start_position reads it: standard chess for the
 // names of standard chess (Standard, From Position, ...) and of Chess960 (`chess960` says which),
 // else a variant (variant_from_name); false for any other value.
-bool variant_of_tag(std::string_view value, Variant& out, bool* chess960 = nullptr);
+PGNARC_EXPORT bool variant_of_tag(std::string_view value, Variant& out, bool* chess960 = nullptr);
 
 // The start position the tags describe: the FEN tag if present (with or without SetUp "1"),
 // else the start of the game's rules; Chess960 when the Variant tag says so (Chess960,
 // Fischerandom, ...) or the castling rights need it; under a variant when the Variant tag names
 // one (variant_from_name), or, without a Variant tag, under `untagged`. Other Variant values
 // fail with Unsupported naming them; a bad FEN fails with InvalidInput.
-Result<Position> start_position(const std::vector<Tag>& tags, Variant untagged = Variant::kStandard);
+PGNARC_EXPORT Result<Position> start_position(const std::vector<Tag>& tags,
+                                              Variant untagged = Variant::kStandard);
 // The start position of `game`: its tags', under game.variant where they name no variant.
-Result<Position> start_position(const Game& game);
+PGNARC_EXPORT Result<Position> start_position(const Game& game);
 
 // How a FEN gives the en passant square.
 enum class FenEnPassant : std::uint8_t {
@@ -117,12 +119,13 @@ enum class FenEnPassant : std::uint8_t {
 // main line; 0 gives its start position (a FEN tag's en passant square as written there, with
 // kAfterDoubleStep). Fails with InvalidInput when the main line is shorter, a move is illegal
 // or the tags give no start position (start_position).
-Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep = FenEnPassant::kAfterDoubleStep);
+PGNARC_EXPORT Result<std::string> fen_after(const Game& game, int plies,
+                                           FenEnPassant ep = FenEnPassant::kAfterDoubleStep);
 
 // Walks a game's events keeping the position at every point: before(), after each kMove event
 // is passed to step(), is the position the move was played in. Variations rewind to the
 // position before the move they replace.
-class GameWalker {
+class PGNARC_EXPORT GameWalker {
  public:
   explicit GameWalker(const Position& start);
   // Applies one event. Fails (InvalidInput) on an illegal move, a variation that does not

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "pgnarc/export.h"
 #include "pgnarc/chess.h"
 #include "pgnarc/game.h"
 #include "pgnarc/status.h"
@@ -14,35 +15,37 @@
 namespace pgnarc {
 
 // A stream of bytes. read() returns how many bytes it stored (0 only at the end) or an Error.
-class ByteSource {
+class PGNARC_EXPORT ByteSource {
  public:
   virtual ~ByteSource() = default;
   virtual Result<std::size_t> read(char* buf, std::size_t n) = 0;
 };
 
 // Opens a file ("-" for standard input) of PGN, as pgn_input reads it.
-Result<std::unique_ptr<ByteSource>> open_input(const std::string& path);
+PGNARC_EXPORT Result<std::unique_ptr<ByteSource>> open_input(const std::string& path);
 // The bytes an input is judged by: its first 4 KiB (after decompression).
 inline constexpr std::size_t kSniffBytes = 4096;
 // PGN from `raw`: a zstd or gzip stream (several concatenated frames or members, and zstd's
 // skippable frames, included) is recognised by its magic bytes, not its name, and decompressed
 // on the fly; then an input whose first kSniffBytes are not PGN text is refused with
 // InvalidInput (see not_pgn_text). `path` names the input ("-": standard input).
-Result<std::unique_ptr<ByteSource>> pgn_input(std::unique_ptr<ByteSource> raw, const std::string& path);
+PGNARC_EXPORT Result<std::unique_ptr<ByteSource>> pgn_input(std::unique_ptr<ByteSource> raw,
+                                                          const std::string& path);
 // Why `head`, the first bytes of the input `path`, is not PGN text, with the command that would
 // make it so where one would: other compressed formats (bzip2, xz, lzma, lz4, 7z, zip), a pgnarc
 // archive, UTF-16 or UTF-32 text (by byte-order mark or by the places of NUL bytes), binary
 // data (a NUL byte, or more than 1 in 32 bytes control characters other than tab, LF, VT, FF
 // and CR). Nothing if it may be PGN (a UTF-8 byte-order mark is PGN).
-std::optional<std::string> not_pgn_text(std::string_view head, const std::string& path);
+PGNARC_EXPORT std::optional<std::string> not_pgn_text(std::string_view head, const std::string& path);
 // Bytes held in memory (decompressed too, when they start with a zstd or gzip magic number),
 // not checked to be text.
-std::unique_ptr<ByteSource> memory_input(std::string data);
+PGNARC_EXPORT std::unique_ptr<ByteSource> memory_input(std::string data);
 // Wraps `raw`, decompressing zstd or gzip if its first bytes say so.
-Result<std::unique_ptr<ByteSource>> decompressing_input(std::unique_ptr<ByteSource> raw, std::string name);
+PGNARC_EXPORT Result<std::unique_ptr<ByteSource>> decompressing_input(std::unique_ptr<ByteSource> raw,
+                                                                    std::string name);
 
 // A place in the input: 1-based line and column (columns count bytes).
-struct SourcePos {
+struct PGNARC_EXPORT SourcePos {
   std::uint64_t line = 1;
   std::uint32_t column = 1;
 };
@@ -51,7 +54,7 @@ struct SourcePos {
 // (the game was read completely) or with game_error() (it was not, and the events delivered for
 // it so far must be discarded); raw_text is then the game's bytes exactly as they were in the
 // input, so that a caller can keep it verbatim.
-class PgnVisitor {
+class PGNARC_EXPORT PgnVisitor {
  public:
   virtual ~PgnVisitor() = default;
   virtual void begin_game(std::uint64_t /*game_number*/, SourcePos) {}
@@ -79,7 +82,7 @@ inline constexpr std::size_t kMaxGameBytes = std::size_t{16} << 20;
 inline constexpr std::size_t kMaxGameTags = 1024;
 
 // Reads games one at a time from a ByteSource, in memory proportional to the largest game.
-class PgnReader {
+class PGNARC_EXPORT PgnReader {
  public:
   // `name` is used in error messages (a path, or "<stdin>").
   PgnReader(std::unique_ptr<ByteSource> source, std::string name);
@@ -120,13 +123,13 @@ class PgnReader {
 // Parses one game's bytes (as found by PgnReader::next_raw) and reports it to `visitor`, exactly
 // as PgnReader::next would; `source` names the input in error messages. A game whose tags name
 // no variant is played under `untagged` (pgnarc pack --variant).
-void parse_game(std::string_view text, const std::string& source, std::uint64_t number, SourcePos start,
-                PgnVisitor& visitor, Variant untagged = Variant::kStandard);
+PGNARC_EXPORT void parse_game(std::string_view text, const std::string& source, std::uint64_t number,
+                              SourcePos start, PgnVisitor& visitor, Variant untagged = Variant::kStandard);
 
 // A visitor that assembles Game values; after next() returns true, either ok() and game() hold
 // the game, or error() and raw_text() say what went wrong and what the bytes were (raw_text()
 // is kept only for games in error).
-class GameBuilder : public PgnVisitor {
+class PGNARC_EXPORT GameBuilder : public PgnVisitor {
  public:
   void begin_game(std::uint64_t, SourcePos) override;
   void tag(std::string_view key, std::string_view value, SourcePos) override;
@@ -160,8 +163,8 @@ class GameBuilder : public PgnVisitor {
 // black move that opens a line or follows a comment, NAG or variation), NAGs as $n, comments and
 // variations in place, the result. Deterministic byte for byte. Fails (InvalidInput) if a move
 // of the game is not legal where it stands, and then leaves `out` as it was.
-Status write_pgn(const Game& game, std::string& out);
+PGNARC_EXPORT Status write_pgn(const Game& game, std::string& out);
 // The verbatim form of a game that could not be read: its bytes, then a blank line.
-void write_raw_game(std::string_view raw_text, std::string& out);
+PGNARC_EXPORT void write_raw_game(std::string_view raw_text, std::string& out);
 
 }  // namespace pgnarc

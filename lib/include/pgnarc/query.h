@@ -13,7 +13,7 @@ namespace pgnarc {
 
 // Every given field must match. Names (white, black, player, event, site) match as
 // case-insensitive substrings; `exact_names` makes them exact (case-sensitive).
-struct Query {
+struct PGNARC_EXPORT Query {
   std::optional<std::string> white, black, player, event, site;
   bool exact_names = false;
   std::optional<std::string> result;              // "1-0", "0-1", "1/2-1/2", "*"

@@ -13,7 +13,7 @@
 namespace pgnarc {
 
 // What salvage_pgn recovered and what it had to skip.
-struct SalvageReport {
+struct PGNARC_EXPORT SalvageReport {
   std::uint64_t games = 0;           // games written
   std::uint64_t blocks = 0;          // sound blocks found
   std::vector<std::string> skipped;  // damaged regions, with offsets

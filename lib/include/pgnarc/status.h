@@ -11,6 +11,8 @@
 #include <utility>
 #include <variant>
 
+#include "pgnarc/export.h"
+
 namespace pgnarc {
 
 enum class ErrorCode : std::uint8_t {
@@ -21,16 +23,16 @@ enum class ErrorCode : std::uint8_t {
 };
 
 // A short fixed name for the category ("invalid input", "corruption", ...).
-const char* to_string(ErrorCode code);
+PGNARC_EXPORT const char* to_string(ErrorCode code);
 
 // `text` safe to show on a terminal or write to a log: the bytes a terminal could act on are
 // written as escapes (\0, \t, \n, \r, and \xNN for the other C0 controls, DEL, the C1 controls
 // of UTF-8 and every byte that is not part of well-formed UTF-8); the rest is unchanged, and so
 // is printable text (applying it twice gives what applying it once gives). Every Error message
 // passes through it, so that the input a message quotes can never reach a terminal raw.
-std::string printable(std::string_view text);
+PGNARC_EXPORT std::string printable(std::string_view text);
 
-class Error {
+class PGNARC_EXPORT Error {
  public:
   Error(ErrorCode code, std::string message) : code_(code), message_(printable(message)) {}
   ErrorCode code() const { return code_; }

@@ -136,14 +136,14 @@ Status Archive::Impl::visit_chunk(int field, std::size_t k, const NameVisitor& v
 }
 
 Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
-  return from_file(ArchiveFile::open(path));
+  return Impl::from_file(ArchiveFile::open(path));
 }
 
 Result<std::unique_ptr<Archive>> Archive::open(const std::string& name, std::uint64_t size, ReadFunction read) {
-  return from_file(ArchiveFile::open(detail::FileReader::from_function(name, size, std::move(read)), name));
+  return Impl::from_file(ArchiveFile::open(detail::FileReader::from_function(name, size, std::move(read)), name));
 }
 
-Result<std::unique_ptr<Archive>> Archive::from_file(Result<std::unique_ptr<ArchiveFile>> file) {
+Result<std::unique_ptr<Archive>> Archive::Impl::from_file(Result<std::unique_ptr<ArchiveFile>> file) {
   if (!file) return file.error();
   std::unique_ptr<Archive> a(new Archive());
   a->impl_ = std::make_unique<Impl>();

@@ -17,7 +17,10 @@
 
 namespace pgnarc {
 
-struct Archive::Impl {
+struct PGNARC_HIDDEN Archive::Impl {
+  // An Archive over an opened file (or the error of opening it).
+  static Result<std::unique_ptr<Archive>> from_file(Result<std::unique_ptr<container::ArchiveFile>> file);
+
   std::unique_ptr<container::ArchiveFile> file;
 
   // The last block decoded. Its tags are decoded all at once only from the third read in it

@@ -31,7 +31,7 @@ constexpr std::size_t kMinDictionaryBytes = 4096;
 
 }  // namespace
 
-struct ArchiveWriter::Impl {
+struct PGNARC_HIDDEN ArchiveWriter::Impl {
   std::unique_ptr<ArchiveBuilder> archive;
   WriterOptions options;
   StoreOptions store;

@@ -86,7 +86,7 @@ class SeenKeys {
 }  // namespace
 
 
-struct PgnReader::Impl {
+struct PGNARC_HIDDEN PgnReader::Impl {
   // The next game's bytes (valid until the next call), its number and where it starts.
   Result<bool> take(std::string_view& text, std::uint64_t& number, SourcePos& start) {
     std::size_t length = 0;
