@@ -598,6 +598,19 @@ void encode_vectors() {
                 "leading zeros, a minute of 60, hours of two digits, a null move's record, runs that stop at a "
                 "token followed by a letter and at an illegal move, a comment with a mark byte (text), "
                 "fractions of 3, 2 and 1 digits predicted across");
+  // Readings of 8.3.3 that the vectors above leave open (issue 51, defects 1 and 2): White's
+  // records only; a reader that resets the step, or keeps the product, decodes other values.
+  encode_vector("records_step",
+                "1. e4 {mt=20, tl=5400} e5 2. Nf3 {mt=20, tl=5410} Nc6 3. Bb5 {d=12, tl=5380} a6 "
+                "4. Ba4 {mt=10, tl=5400} *\n",
+                "REC-RCD-4",
+                "a time left without a move time between two predicted from one (rule 3 between rule 2): "
+                "the step of the second (30) still predicts the fourth, 5380 - 10 + 30");
+  encode_vector("records_product",
+                "1. e4 {s=100, mt=10, n=1000} e5 2. Nf3 {s=150, n=1500} Nc6 3. Bb5 {s=200, mt=10, n=3000} *\n",
+                "REC-RCD-4",
+                "nodes without a move time between two with speed and move time: the second sets the "
+                "product to 0, so the third is predicted from the last value (1500), not by rule 1 (3000)");
 
 }
 
