@@ -611,6 +611,20 @@ void encode_vectors() {
                 "REC-RCD-4",
                 "nodes without a move time between two with speed and move time: the second sets the "
                 "product to 0, so the third is predicted from the last value (1500), not by rule 1 (3000)");
+  // Discovered and direct checks by sliders on edge files, ranks and diagonals (issue 51,
+  // defect 3: line masks without the edge squares miss them).
+  const std::string edges =
+      "[FEN \"k7/8/8/8/N7/8/8/R6K w - - 0 1\"]\n\n1. Nc3+ Kb7 2. Rb1+ Kc6 3. Rb6+ Kc5 4. Na4+ *\n\n"
+      "[FEN \"7k/8/8/8/8/8/8/K2n3r b - - 0 1\"]\n\n1... Nc3+ 2. Kb2 Rh2+ 3. Kxc3 Kg7 *\n\n"
+      "[FEN \"k7/8/8/3N4/8/8/8/K6B w - - 0 1\"]\n\n1. Ne3+ Kb8 2. Nc4 Kc7 3. Bb7 Kd7 *\n\n"
+      "[FEN \"4k3/8/6N1/7Q/8/8/8/4K3 w - - 0 1\"]\n\n1. Nf4+ Kd8 2. Qh8+ Kc7 3. Qh7+ Kb6 *\n\n"
+      "[FEN \"6k1/8/8/8/8/8/8/q2n2K1 b - - 0 1\"]\n\n1... Ne3+ 2. Kf2 Ng4+ 3. Kg3 Qg1+ *\n";
+  encode_vector("discovered_check_edges", edges, "MOVE-MODEL-1",
+                "discovered checks by sliders on corner and edge squares, both colours: rooks on a1 (the a-file) "
+                "and h1 (rank 1), a queen on a1 (rank 1), a bishop on h1 (the long diagonal), a queen on h5 (a "
+                "diagonal); and direct checks from edge squares (Rb1+, Qh8+, Qg1+)");
+  encode_vector("discovered_check_edges_fast", edges, "FAST-MODEL-1",
+                "the games of encode/discovered_check_edges under the fast model", 4096, MoveCoding::kFast);
 
 }
 
