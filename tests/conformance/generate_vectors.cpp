@@ -625,6 +625,15 @@ void encode_vectors() {
                 "diagonal); and direct checks from edge squares (Rb1+, Qh8+, Qg1+)");
   encode_vector("discovered_check_edges_fast", edges, "FAST-MODEL-1",
                 "the games of encode/discovered_check_edges under the fast model", 4096, MoveCoding::kFast);
+  // An empty variation at a line's end (issue 51, defect 4): glued at length 78 (a line of 80),
+  // on a new line at 79 and 80.
+  encode_vector("empty_variation_at_line_end",
+                "1. e4 {" + std::string(70, 'a') + "} () 1... e5 *\n\n"
+                "1. e4 {" + std::string(71, 'b') + "} () 1... e5 *\n\n"
+                "1. e4 {" + std::string(72, 'c') + "} () 1... e5 *\n",
+                "PGN-1 REC-LINE-1",
+                "a variation with no moves, (), where the line is 78, 79 and 80 bytes long: glued (a line of "
+                "80), then starting a new line");
 
 }
 
