@@ -919,6 +919,17 @@ void invalid_record_vectors() {
                  "a coded game (not verbatim) in a block of codec 6 whose Variant tag names crazyhouse");
   invalid_vector("record_variant_unknown", archive_of({s}, {{Tag{"Variant", "seirawan"}}}), "Corruption", "START-1",
                  "a coded game (not verbatim) whose Variant tag names a variant this format does not define");
+  // Its directory counts the game's 3 plies, as for a game that decodes: a reader that folds the
+  // value as Unicode reads the game as standard chess and finds nothing else wrong.
+  invalid_vector("record_variant_long_s", edit_block(archive_of({s}, {{Tag{"Variant", "\xC5\xBFtandard"}}}),
+                                                     [](std::string& b) {
+                                                       const std::size_t structure = section_of(b, 2).first;
+                                                       if (b[structure] != 1 || b[structure + 1] != 0) std::abort();
+                                                       b[structure + 1] = 3;
+                                                     }),
+                 "Corruption", "START-1",
+                 "a coded game (not verbatim) whose Variant tag is standard with a long s (UTF-8 C5 BF): values are "
+                 "compared case-insensitively in ASCII only");
   {
     // A game under a variant (codec 7): its variant byte after the header, which may name no
     // variant (0, 8) and never one a Variant tag names too.
