@@ -438,6 +438,13 @@ void encode_vectors() {
                 Variant::kCrazyhouse);
   encode_vector("variant_atomic", "[Variant \"Atomic\"]\n\n1. Nf3 f6 2. Nd4 Nh6 3. e3 Ng4 4. Nb5 a6 5. Nxc7 Nxf2 0-1\n",
                 "MOVE-ORDER-2 VAR-ATOMIC-1 MOVE-CODER-1", "atomic: a capture explodes the pieces around it, then a king");
+  // Atomic castling whose rook shields the king's square (issue 51, defect 8): legal with the
+  // rook on its square (5.6.2), not if it were lifted as in 5.4.
+  encode_vector("variant_atomic_castling",
+                "[Variant \"Atomic\"]\n[FEN \"8/8/8/8/8/8/2k5/rR2K3 w B - 0 1\"]\n\n1. O-O-O Kb3+ 2. Kd2 Ra2+ *\n",
+                "MOVE-ORDER-2 VAR-ATOMIC-1",
+                "atomic: castling on the queen's side where the rook on b1 keeps Black's rook on a1 off e1, and the "
+                "king lands next to Black's king");
   encode_vector("variant_antichess",
                 "[Variant \"Antichess\"]\n\n1. e3 b5 2. Bxb5 c6 3. Bxc6 Nxc6 *\n\n[Variant \"Antichess\"]\n"
                 "[FEN \"8/P7/8/8/8/8/7p/8 w - - 0 1\"]\n\n1. a8=K h1=K 2. Kb7 Kg2 *\n",
