@@ -445,6 +445,14 @@ void encode_vectors() {
                 "MOVE-ORDER-2 VAR-ATOMIC-1",
                 "atomic: castling on the queen's side where the rook on b1 keeps Black's rook on a1 off e1, and the "
                 "king lands next to Black's king");
+  // The crazyhouse model's defended(L) of a castling (issue 51, defect 9): the castling rook
+  // counts from its square before the move, where the king on b1 blocks it from c1.
+  encode_vector("variant_crazyhouse_castling",
+                "[Variant \"Crazyhouse\"]\n[FEN \"4k3/pppppppp/8/8/8/8/PPPPPPPP/RK6 w A - 0 1\"]\n\n"
+                "1. O-O-O e5 2. d4 exd4 3. Rxd4 *\n",
+                "MOVE-MODEL-3 VAR-ZH-1",
+                "crazyhouse: castling on the queen's side from b1 with the rook on a1, which does not defend the "
+                "king's landing square c1 before the move (it does after)");
   encode_vector("variant_antichess",
                 "[Variant \"Antichess\"]\n\n1. e3 b5 2. Bxb5 c6 3. Bxc6 Nxc6 *\n\n[Variant \"Antichess\"]\n"
                 "[FEN \"8/P7/8/8/8/8/7p/8 w - - 0 1\"]\n\n1. a8=K h1=K 2. Kb7 Kg2 *\n",
