@@ -438,6 +438,21 @@ void encode_vectors() {
                 Variant::kCrazyhouse);
   encode_vector("variant_atomic", "[Variant \"Atomic\"]\n\n1. Nf3 f6 2. Nd4 Nh6 3. e3 Ng4 4. Nb5 a6 5. Nxc7 Nxf2 0-1\n",
                 "MOVE-ORDER-2 VAR-ATOMIC-1 MOVE-CODER-1", "atomic: a capture explodes the pieces around it, then a king");
+  // Atomic castling whose rook shields the king's square (issue 51, defect 8): legal with the
+  // rook on its square (5.6.2), not if it were lifted as in 5.4.
+  encode_vector("variant_atomic_castling",
+                "[Variant \"Atomic\"]\n[FEN \"8/8/8/8/8/8/2k5/rR2K3 w B - 0 1\"]\n\n1. O-O-O Kb3+ 2. Kd2 Ra2+ *\n",
+                "MOVE-ORDER-2 VAR-ATOMIC-1",
+                "atomic: castling on the queen's side where the rook on b1 keeps Black's rook on a1 off e1, and the "
+                "king lands next to Black's king");
+  // The crazyhouse model's defended(L) of a castling (issue 51, defect 9): the castling rook
+  // counts from its square before the move, where the king on b1 blocks it from c1.
+  encode_vector("variant_crazyhouse_castling",
+                "[Variant \"Crazyhouse\"]\n[FEN \"4k3/pppppppp/8/8/8/8/PPPPPPPP/RK6 w A - 0 1\"]\n\n"
+                "1. O-O-O e5 2. d4 exd4 3. Rxd4 *\n",
+                "MOVE-MODEL-3 VAR-ZH-1",
+                "crazyhouse: castling on the queen's side from b1 with the rook on a1, which does not defend the "
+                "king's landing square c1 before the move (it does after)");
   encode_vector("variant_antichess",
                 "[Variant \"Antichess\"]\n\n1. e3 b5 2. Bxb5 c6 3. Bxc6 Nxc6 *\n\n[Variant \"Antichess\"]\n"
                 "[FEN \"8/P7/8/8/8/8/7p/8 w - - 0 1\"]\n\n1. a8=K h1=K 2. Kb7 Kg2 *\n",
@@ -598,6 +613,42 @@ void encode_vectors() {
                 "leading zeros, a minute of 60, hours of two digits, a null move's record, runs that stop at a "
                 "token followed by a letter and at an illegal move, a comment with a mark byte (text), "
                 "fractions of 3, 2 and 1 digits predicted across");
+  // Readings of 8.3.3 that the vectors above leave open (issue 51, defects 1 and 2): White's
+  // records only; a reader that resets the step, or keeps the product, decodes other values.
+  encode_vector("records_step",
+                "1. e4 {mt=20, tl=5400} e5 2. Nf3 {mt=20, tl=5410} Nc6 3. Bb5 {d=12, tl=5380} a6 "
+                "4. Ba4 {mt=10, tl=5400} *\n",
+                "REC-RCD-4",
+                "a time left without a move time between two predicted from one (rule 3 between rule 2): "
+                "the step of the second (30) still predicts the fourth, 5380 - 10 + 30");
+  encode_vector("records_product",
+                "1. e4 {s=100, mt=10, n=1000} e5 2. Nf3 {s=150, n=1500} Nc6 3. Bb5 {s=200, mt=10, n=3000} *\n",
+                "REC-RCD-4",
+                "nodes without a move time between two with speed and move time: the second sets the "
+                "product to 0, so the third is predicted from the last value (1500), not by rule 1 (3000)");
+  // Discovered and direct checks by sliders on edge files, ranks and diagonals (issue 51,
+  // defect 3: line masks without the edge squares miss them).
+  const std::string edges =
+      "[FEN \"k7/8/8/8/N7/8/8/R6K w - - 0 1\"]\n\n1. Nc3+ Kb7 2. Rb1+ Kc6 3. Rb6+ Kc5 4. Na4+ *\n\n"
+      "[FEN \"7k/8/8/8/8/8/8/K2n3r b - - 0 1\"]\n\n1... Nc3+ 2. Kb2 Rh2+ 3. Kxc3 Kg7 *\n\n"
+      "[FEN \"k7/8/8/3N4/8/8/8/K6B w - - 0 1\"]\n\n1. Ne3+ Kb8 2. Nc4 Kc7 3. Bb7 Kd7 *\n\n"
+      "[FEN \"4k3/8/6N1/7Q/8/8/8/4K3 w - - 0 1\"]\n\n1. Nf4+ Kd8 2. Qh8+ Kc7 3. Qh7+ Kb6 *\n\n"
+      "[FEN \"6k1/8/8/8/8/8/8/q2n2K1 b - - 0 1\"]\n\n1... Ne3+ 2. Kf2 Ng4+ 3. Kg3 Qg1+ *\n";
+  encode_vector("discovered_check_edges", edges, "MOVE-MODEL-1",
+                "discovered checks by sliders on corner and edge squares, both colours: rooks on a1 (the a-file) "
+                "and h1 (rank 1), a queen on a1 (rank 1), a bishop on h1 (the long diagonal), a queen on h5 (a "
+                "diagonal); and direct checks from edge squares (Rb1+, Qh8+, Qg1+)");
+  encode_vector("discovered_check_edges_fast", edges, "FAST-MODEL-1",
+                "the games of encode/discovered_check_edges under the fast model", 4096, MoveCoding::kFast);
+  // An empty variation at a line's end (issue 51, defect 4): glued at length 78 (a line of 80),
+  // on a new line at 79 and 80.
+  encode_vector("empty_variation_at_line_end",
+                "1. e4 {" + std::string(70, 'a') + "} () 1... e5 *\n\n"
+                "1. e4 {" + std::string(71, 'b') + "} () 1... e5 *\n\n"
+                "1. e4 {" + std::string(72, 'c') + "} () 1... e5 *\n",
+                "PGN-1 REC-LINE-1",
+                "a variation with no moves, (), where the line is 78, 79 and 80 bytes long: glued (a line of "
+                "80), then starting a new line");
 
 }
 
@@ -883,6 +934,17 @@ void invalid_record_vectors() {
                  "a coded game (not verbatim) in a block of codec 6 whose Variant tag names crazyhouse");
   invalid_vector("record_variant_unknown", archive_of({s}, {{Tag{"Variant", "seirawan"}}}), "Corruption", "START-1",
                  "a coded game (not verbatim) whose Variant tag names a variant this format does not define");
+  // Its directory counts the game's 3 plies, as for a game that decodes: a reader that folds the
+  // value as Unicode reads the game as standard chess and finds nothing else wrong.
+  invalid_vector("record_variant_long_s", edit_block(archive_of({s}, {{Tag{"Variant", "\xC5\xBFtandard"}}}),
+                                                     [](std::string& b) {
+                                                       const std::size_t structure = section_of(b, 2).first;
+                                                       if (b[structure] != 1 || b[structure + 1] != 0) std::abort();
+                                                       b[structure + 1] = 3;
+                                                     }),
+                 "Corruption", "START-1",
+                 "a coded game (not verbatim) whose Variant tag is standard with a long s (UTF-8 C5 BF): values are "
+                 "compared case-insensitively in ASCII only");
   {
     // A game under a variant (codec 7): its variant byte after the header, which may name no
     // variant (0, 8) and never one a Variant tag names too.
