@@ -341,3 +341,19 @@ def test_tags_are_one_dict_per_game(archives):
         g.tags["White"] = "X"
         assert g.tags["White"] == "X"
         assert a[0].tags["White"] == white
+
+
+def test_pack_refuses_its_own_input(tmp_path, corpus):
+    """An output that is one of the inputs is refused before anything is written, whichever name
+    reaches it (the same path, a symlink, a hard link, a path through ..), even with force=True."""
+    source = tmp_path / "s.pgn"
+    source.write_bytes(open(corpus("twic_events.pgn"), "rb").read())
+    before = source.read_bytes()
+    (tmp_path / "link.pgn").symlink_to(source)
+    os.link(source, tmp_path / "hard.pgn")
+    (tmp_path / "sub").mkdir()
+    for output in (source, tmp_path / "link.pgn", tmp_path / "hard.pgn", tmp_path / "sub" / ".." / "s.pgn"):
+        with pytest.raises(pgnarc.Error, match="is also the output"):
+            pgnarc.pack([source], output, force=True)
+        assert source.read_bytes() == before, output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hard.pgn", "link.pgn", "s.pgn", "sub"]

@@ -110,3 +110,14 @@ def test_pack_cuts_only_plain_pgn_and_cleans_up(client, tmp_path, corpus):
         pgnarc.dask.pack([str(plain), str(broken), str(plain)], tmp_path / "b.pga", client=client, shard_bytes=4000)
     assert not [p for p in os.listdir(tmp_path) if ".part-" in p]
     assert not os.path.exists(tmp_path / "b.pga")
+
+
+def test_pack_refuses_its_own_input(tmp_path, corpus):
+    source = tmp_path / "s.pgn"
+    source.write_bytes(open(corpus("twic_events.pgn"), "rb").read())
+    before = source.read_bytes()
+    (tmp_path / "link.pgn").symlink_to(source)
+    for output in (source, tmp_path / "link.pgn"):
+        with pytest.raises(pgnarc.Error, match="is also the output"):
+            pgnarc.dask.pack([str(source)], str(output), force=True)
+        assert source.read_bytes() == before

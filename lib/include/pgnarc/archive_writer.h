@@ -101,7 +101,9 @@ class PGNARC_EXPORT ArchiveWriter {
   ~ArchiveWriter();  // without finish(): the temporary file is removed
 
   // Reads every game of `reader` (parsing on all threads). Games that cannot be coded are kept
-  // verbatim and reported to `on_problem` (in input order). Fails only on I/O errors.
+  // verbatim and reported to `on_problem` (in input order). Fails on I/O errors, and with
+  // InvalidInput, before reading, when the reader's file is the output (through a symlink, hard
+  // link or `..` path too): the archive would replace its own input.
   // `on_progress` is called after each block with the games and input bytes done so far.
   Status add_pgn(PgnReader& reader, const std::function<void(const Problem&)>& on_problem = {},
                  const std::function<void(std::uint64_t games, std::uint64_t bytes)>& on_progress = {});
@@ -110,6 +112,8 @@ class PGNARC_EXPORT ArchiveWriter {
   // Copies every block of an existing archive without decoding its games (for append and merge):
   // the first archive copied as it is, with its players' table; the blocks of one copied after
   // players are known with their tags sections coded again with the joined players' table.
+  // The output itself may be copied only first, before any game (appending to it); later it is
+  // refused with InvalidInput, as add_pgn refuses it.
   Status add_archive_blocks(const std::string& path);
   // Writes the index and the footer, syncs, and renames the file into place.
   Result<PackStats> finish();

@@ -152,6 +152,21 @@ def _pack_shard(url, start, end, part_url, storage_options, moves, position_filt
         return None, e
 
 
+def _refuse_output_as_input(inputs, out_fs, out_path, output, storage_options):
+    """pgnarc.Error if an input is the output (through a symlink, hard link or `..` path too, on
+    local files; the same path on other storage): the joined archive would replace it, as
+    pgnarc.pack refuses."""
+    local = isinstance(out_fs, fsspec.implementations.local.LocalFileSystem)
+    for url in inputs:
+        fs, path = fsspec.core.url_to_fs(url, **(storage_options or {}))
+        if local and isinstance(fs, fsspec.implementations.local.LocalFileSystem):
+            same = os.path.exists(path) and os.path.exists(out_path) and os.path.samefile(path, out_path)
+        else:
+            same = type(fs) is type(out_fs) and fs._strip_protocol(path) == out_fs._strip_protocol(out_path)
+        if same:
+            raise pgnarc.Error(f"{url} is also the output {output}: write the archive to another file")
+
+
 def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves="fast", position_filter=False,
          storage_options=None):
     """Packs PGN files (fsspec URLs; plain, or .gz/.zst packed whole by one task each) into the
@@ -170,6 +185,7 @@ def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves=
     if moves not in ("fast", "max", "model", "uniform"):
         raise ValueError(f"moves must be 'fast', 'max' (or 'model') or 'uniform', not {moves!r}")
     out_fs, out_path = fsspec.core.url_to_fs(output, **(storage_options or {}))
+    _refuse_output_as_input(inputs, out_fs, out_path, output, storage_options)
     if out_fs.exists(out_path) and not force:
         raise FileExistsError(17, "File exists (pack(..., force=True) replaces it)", output)
     shards = _shards(inputs, shard_bytes, storage_options)

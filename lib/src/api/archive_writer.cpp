@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "api/pack_pipeline.h"
+#include "common/file_writer.h"
 #include "common/thread_pool.h"
 #include "common/zstd_frame.h"
 #include "container/archive_builder.h"
@@ -33,6 +34,8 @@ constexpr std::size_t kMinDictionaryBytes = 4096;
 
 struct PGNARC_HIDDEN ArchiveWriter::Impl {
   std::unique_ptr<ArchiveBuilder> archive;
+  std::string path;        // the output as given
+  bool added_any = false;  // a game or an archive was added
   WriterOptions options;
   StoreOptions store;
   PackStats stats;
@@ -258,7 +261,15 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
   auto archive = ArchiveBuilder::create(path, b);
   if (!archive) return archive.error();
   s.archive = std::move(*archive);
+  s.path = path;
   return w;
+}
+
+// An input that is the output file itself is refused: writing the archive would replace it. The
+// one exception is the archive being appended to, copied first (append).
+static Status refuse_output_as_input(const std::string& output, const std::string& input, bool appended_to) {
+  if (output == "-" || appended_to || !detail::same_file(input, output)) return {};
+  return invalid_input(input + " is also the output " + output + ": write the archive to another file");
 }
 
 ArchiveWriter::~ArchiveWriter() = default;
@@ -267,6 +278,7 @@ const std::string& ArchiveWriter::temp_path() const { return impl_->archive->tem
 
 Status ArchiveWriter::add_game(const Game& game) {
   Impl& s = *impl_;
+  s.added_any = true;
   s.pending.streams.coder = move_coder(s.options);
   if (auto st = encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
   if (s.options.position_filter) add_filter_keys(game, s.pending.filter_keys);
@@ -280,6 +292,8 @@ Status ArchiveWriter::add_game(const Game& game) {
 Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const Problem&)>& on_problem,
                               const std::function<void(std::uint64_t, std::uint64_t)>& on_progress) {
   Impl& s = *impl_;
+  if (auto st = refuse_output_as_input(s.path, reader.name(), false); !st) return st;
+  s.added_any = true;
   if (auto st = s.flush_pending(); !st) return st;
   const std::string source = reader.name();
   const std::uint64_t bytes_before = reader.bytes_read();
@@ -339,6 +353,8 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
 
 Status ArchiveWriter::add_archive_blocks(const std::string& path) {
   Impl& s = *impl_;
+  if (auto st = refuse_output_as_input(s.path, path, !s.added_any); !st) return st;
+  s.added_any = true;
   if (auto st = s.flush_pending(); !st) return st;
   if (!s.held.empty())  // blocks made before this archive's come before them
     if (auto st = s.decide(); !st) return st;

@@ -67,6 +67,10 @@ int create_temporary(const std::string& target, std::string& temp);
 // set-group-ID bits that fchmod sets); false if the permissions cannot be set.
 bool copy_owner_and_mode(int fd, const struct stat& like);
 
+// Whether `a` and `b` name one existing file (through symlinks, hard links or `..` alike: the
+// same device and inode); false if either does not exist.
+bool same_file(const std::string& a, const std::string& b);
+
 // Renames `from` to `to` unless `to` exists (then fails with EEXIST), atomically where the file
 // system can (renameat2 RENAME_NOREPLACE), else by link and unlink. 0 or -1 with errno set.
 int rename_no_replace(const char* from, const char* to);
