@@ -148,6 +148,22 @@ TEST_F(CliArchive, AppendAndMerge) {
   EXPECT_EQ(run_cli("merge -o " + p("m.pga") + " " + p("a.pga")).exit_code, 1) << "refuses to overwrite";
 }
 
+// Append codes its games as the archive's blocks are coded (the move coder of most of them,
+// position filters where all have them) unless told otherwise.
+TEST_F(CliArchive, AppendKeepsTheArchiveSettings) {
+  ASSERT_EQ(run_cli("pack -q --moves uniform --position-filter --block-games 8 '" + pgn_ + "' -o " + p("a.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("append -q " + p("a.pga") + " '" + pgn_ + "'").exit_code, 0);
+  auto j = nlohmann::ordered_json::parse(run_cli("info --json " + p("a.pga")).out);
+  EXPECT_EQ(j["blocks"], 9);
+  EXPECT_EQ(j["position_filter_blocks"], 9);
+  EXPECT_EQ(j["move_coder_blocks"]["uniform"], 9);
+  ASSERT_EQ(run_cli("append -q --moves fast " + p("a.pga") + " '" + pgn_ + "'").exit_code, 0);
+  j = nlohmann::ordered_json::parse(run_cli("info --json " + p("a.pga")).out);
+  EXPECT_EQ(j["move_coder_blocks"]["fast"], 1) << "--moves given: the new block's own";
+  EXPECT_EQ(j["position_filter_blocks"], 10);
+  EXPECT_EQ(run_cli("find --count " + p("a.pga")).out, "183\n");
+}
+
 TEST_F(CliArchive, InfoAndVerify) {
   ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
   auto r = run_cli("info " + p("games.pga"));
@@ -180,7 +196,8 @@ TEST_F(CliArchive, InfoJsonKeys) {
                       "blocks", "plies", "index_bytes", "block_overhead_bytes", "dictionaries",
                       "dictionary_bytes", "dictionary_blocks", "name_chunks", "name_bytes",
                       "table_chunks", "table_bytes", "moves_bits_per_ply", "position_filter_blocks",
-                      "position_filter_bytes", "sections"}));
+                      "position_filter_bytes", "sections", "move_coder_blocks"}));
+  EXPECT_EQ(j["move_coder_blocks"], nlohmann::ordered_json::parse(R"({"fast": 1, "max": 0, "uniform": 0})"));
   EXPECT_EQ(j["games"], 61);
   EXPECT_EQ(j["verbatim_games"], 1);
   EXPECT_EQ(j["file_bytes"], test::read_file(dir_ + "/games.pga").size());
@@ -265,7 +282,7 @@ TEST_F(CliArchive, DictKibTrainsATagDictionary) {
   // Name chunks: one of players, one of events (the Sites are web addresses, in no table).
   EXPECT_NE(json.find("\"dictionary_blocks\": 8, \"name_chunks\": 2, \"name_bytes\": "), std::string::npos) << json;
   EXPECT_NE(json.find("\"sections\": {\"tags\": {\"stored\": "), std::string::npos) << json;
-  EXPECT_TRUE(json.ends_with("}}}\n")) << json;
+  EXPECT_TRUE(json.ends_with("}}\n")) << json;
   EXPECT_EQ(std::count(json.begin(), json.end(), '{'), std::count(json.begin(), json.end(), '}')) << json;
   EXPECT_EQ(run_cli("unpack " + p("dict.pga")).out, run_cli("unpack " + p("plain.pga")).out);
   EXPECT_EQ(run_cli("pack -q --dict-kib 2000 " + input + " -o " + p("bad.pga")).exit_code, 1);

@@ -52,6 +52,7 @@ nlohmann::ordered_json info_json(const ArchiveInfo& info) {
                                  {"framed_blocks", si.framed_blocks},
                                  {"column_blocks", si.column_blocks}};
   }
+  j["move_coder_blocks"] = {{"fast", info.fast_blocks}, {"max", info.model_blocks}, {"uniform", info.uniform_blocks}};
   return j;
 }
 

@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -20,6 +21,8 @@ namespace {
 // The writer settings, as the options give them (in KiB) and as the library takes them.
 struct WriterArgs {
   WriterOptions options;
+  const CLI::Option* moves = nullptr;             // --moves, where the command takes it
+  const CLI::Option* position_filter = nullptr;  // --position-filter
   std::uint64_t block_kib = options.block_bytes / 1024;
   std::uint64_t frame_kib = options.frame_bytes / 1024;
   std::uint64_t dict_kib = options.dictionary_bytes / 1024;
@@ -53,7 +56,7 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
   add_number(cmd, "--text-level", w.options.text_level, 1, 19,
              "the zstd level of the comments kept as text and of verbatim games (15: annotations "
              "1.6% smaller than at 9)");
-  cmd.add_option_function<std::string>(
+  w.moves = cmd.add_option_function<std::string>(
          "--moves",
          [&w](const std::string& v) {
            w.options.moves = v == "uniform" ? MoveCoding::kUniform : v == "fast" ? MoveCoding::kFast : MoveCoding::kMax;
@@ -75,7 +78,7 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
       "a block's comments or verbatim games larger than 2N KiB are compressed in frames of about "
       "N KiB (whole groups of games), so that reading one game decompresses only its frame "
       "(engine-annotated archives: reads about 2x faster, 4% larger); 0: never");
-  cmd.add_flag("--position-filter", w.options.position_filter,
+  w.position_filter = cmd.add_flag("--position-filter", w.options.position_filter,
                "give each block a filter of its games' positions (their pawns and material), so that "
                "find --position and tree skip the blocks that cannot hold a position past the opening "
                "(archives of tournament games about a third larger)");
@@ -250,8 +253,28 @@ struct AppendArgs {
   WriterArgs writer;
 };
 
+// The move coder and position filters of the archive's blocks, for the new ones where the user
+// gives none: the coder most of its blocks have, filters where all have them.
+Status keep_archive_settings(const std::string& path, WriterArgs& w) {
+  if (w.moves->count() && w.position_filter->count()) return {};
+  auto archive = Archive::open(path);
+  if (!archive) return archive.error();
+  auto info = (*archive)->info();
+  if (!info) return info.error();
+  if (info->blocks == 0) return {};
+  if (!w.moves->count()) {
+    const std::uint64_t most = std::max({info->fast_blocks, info->model_blocks, info->uniform_blocks});
+    w.options.moves = most == info->fast_blocks    ? MoveCoding::kFast
+                      : most == info->model_blocks ? MoveCoding::kMax
+                                                   : MoveCoding::kUniform;
+  }
+  if (!w.position_filter->count()) w.options.position_filter = info->position_filter_blocks == info->blocks;
+  return {};
+}
+
 int append(AppendArgs& a) {
   if (int rc = check_output(a.archive, a.inputs, true)) return rc;
+  if (auto st = keep_archive_settings(a.archive, a.writer); !st) return report_archive_error(st.error(), a.archive);
   const std::string log = log_beside(a.archive) ? a.archive + ".log" : "";
   a.verbatim.all_on_stderr = log.empty();
   // The writer locks the archive before it is read and until the new one replaces it.
@@ -332,7 +355,10 @@ Run declare_append(CLI::App& cmd) {
       "archive keeps its tag dictionary; it is replaced only when the new one is complete, keeping "
       "its permissions and owner (through a symlink, its target is replaced). ARCHIVE is locked "
       "from the moment it is read: a second append or merge onto it meanwhile fails at once "
-      "(exit 4, busy) and can be run again. Games kept verbatim are listed in ARCHIVE.log.");
+      "(exit 4, busy) and can be run again. The new blocks are coded as most of the archive's are "
+      "(its move coder; position filters where every block has them) unless --moves or "
+      "--position-filter says otherwise; block sizes and zstd levels, which an archive does not "
+      "record, are this command's. Games kept verbatim are listed in ARCHIVE.log.");
   cmd.add_option("ARCHIVE", a->archive, "the archive to add to")->required();
   cmd.add_option("INPUT", a->inputs, kInputHelp)->required();
   cmd.add_flag("--strict", a->verbatim.strict, kStrictHelp);

@@ -70,6 +70,9 @@ struct PGNARC_EXPORT ArchiveInfo {
   // Blocks with a position filter (pack --position-filter), and the filters' bytes before
   // compression (they are part of the structure sections).
   std::uint64_t position_filter_blocks = 0, position_filter_bytes = 0;
+  // Blocks by the move coder of their codewords (spec 7.5): uniform, the move model (pack --moves
+  // max), the fast model.
+  std::uint64_t uniform_blocks = 0, model_blocks = 0, fast_blocks = 0;
 };
 
 // A game whose main line reaches a position (Archive::find_position).

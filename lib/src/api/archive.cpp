@@ -267,6 +267,9 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
     info.plies += counts.plies;
     info.verbatim_games += counts.verbatim;
     info.position_filter_blocks += counts.filter_bytes > 0;
+    info.uniform_blocks += scratch.coder == MoveCoder::kUniform;
+    info.model_blocks += scratch.coder == MoveCoder::kModel;
+    info.fast_blocks += scratch.coder == MoveCoder::kFast;
     info.position_filter_bytes += counts.filter_bytes;
     games_done += scratch.games;
     if (progress) progress(games_done);
