@@ -166,6 +166,22 @@ TEST_F(CliInput, AVerbatimGameIsFoundByTheTagsAfterAMalformedOne) {
   EXPECT_EQ(run_cli("get " + p("bad.pga") + " 2").out, bad + "\n\n");
 }
 
+// Before: 50 KB of random bytes after the first 4 KiB were packed as about 60 games kept
+// verbatim, with exit 0, and unpack did not give them back.
+TEST_F(CliInput, BinaryDataInsideAPgnFileIsRefusedWhereItStands) {
+  const std::string text = test::read_file(pgn_);
+  ASSERT_TRUE(sh("head -c 50000 /dev/urandom > random.bin") == 0);
+  write(path("mixed.pgn"), text + test::read_file(path("random.bin")) + text);
+  auto r = run_cli("pack " + p("mixed.pgn") + " -o " + p("out.pga"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(path("mixed.pgn") + ":"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(": binary data at offset "), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(path("out.pga")));
+  auto s = run_cli("pack - -o " + p("out.pga"), path("mixed.pgn"));
+  EXPECT_EQ(s.exit_code, 2) << s.err;
+  EXPECT_NE(s.err.find("binary data at offset "), std::string::npos) << s.err;
+}
+
 // Before: the escape sequences, CR and NUL of a bad game reached the terminal and the log raw.
 TEST_F(CliInput, ControlBytesAreEscapedOnTheTerminalAndInTheLog) {
   std::string text = test::read_file(pgn_);  // more than the bytes judged, so that the NUL below is let through

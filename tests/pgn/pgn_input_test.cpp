@@ -90,6 +90,61 @@ TEST(PgnInput, PgnTextIsAccepted) {
   }
 }
 
+// Before: the run of binary bytes after the first kSniffBytes was read as games kept verbatim.
+TEST(PgnInput, BinaryDataAfterTheJudgedBytesIsRefusedWhereItStands) {
+  const std::string text = std::string(kSniffBytes, ' ') + kGame;  // 4096 + 55 bytes, 5 lines
+  std::string random;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 50000; ++i) random += static_cast<char>((x = x * 1103515245u + 12345u) >> 24);
+  const std::string controls("ab", 10);
+  for (const std::string& tail : {random, std::string(8, '\0'), controls}) {
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, std::size_t{1} << 20}) {
+      auto src = open_bytes(text + tail, chunk);
+      ASSERT_TRUE(src.ok()) << "the first kSniffBytes are text";
+      PgnReader reader(std::move(*src), "b.pgn");
+      GameBuilder b;
+      Result<bool> got = true;
+      std::uint64_t games = 0;
+      while (got.ok() && *got) games += (got = reader.next(b)).ok() && *got;
+      ASSERT_FALSE(got.ok()) << "games: " << games;
+      EXPECT_EQ(got.error().code(), ErrorCode::InvalidInput);
+      const std::string& m = got.error().message();
+      EXPECT_TRUE(m.starts_with("b.pgn:6:") || m.starts_with("b.pgn:7:")) << m;
+      EXPECT_NE(m.find(": binary data at offset "), std::string::npos) << m;
+      EXPECT_NE(m.find("not PGN text"), std::string::npos) << m;
+      EXPECT_LE(games, 1u) << m;
+    }
+  }
+  // The error names the last byte of the run: the 8th control byte, at offset 4151 + 9, line 6,
+  // column 10.
+  auto src = open_bytes(text + controls, 3);
+  PgnReader reader(std::move(*src), "b.pgn");
+  GameBuilder b;
+  Result<bool> got = true;
+  while (got.ok() && *got) got = reader.next(b);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.error().message(), "b.pgn:6:10: binary data at offset 4160 (8 NUL or control bytes close together), not PGN text");
+}
+
+// Text as real files have it: stray NUL or control bytes (a real file ends a game with two NULs),
+// and every byte 0x80-0xFF (Latin-1, CP1252, UTF-8), are read as before.
+TEST(PgnInput, StrayControlBytesAndEightBitTextAreNotBinary) {
+  std::string high;
+  for (int c = 0x80; c < 0x100; ++c) high += static_cast<char>(c);
+  using namespace std::string_literals;
+  const std::string text = std::string(kSniffBytes, ' ') + kGame + "[Event \"" + high + "\"]\r\n\r\n1. d4 0-1\0\0\r\n"s +
+                           std::string(100, ' ') + "{\x01 \x02}" + std::string(40, ' ') + "\x03\x04 *\n";
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{1} << 20}) {
+    auto src = open_bytes(text, chunk);
+    ASSERT_TRUE(src.ok());
+    // kGame, and the game with 0x80-0xFF, which runs on past "0-1\0\0" (not a result word) to "*".
+    const auto games = read_all(std::move(*src));
+    ASSERT_EQ(games.size(), 2u);
+    EXPECT_TRUE(games[0].ok);
+    EXPECT_EQ(games[1].raw, text.substr(kSniffBytes + kGame.size(), text.size() - kSniffBytes - kGame.size() - 1));
+  }
+}
+
 // Before: the tags after a malformed one were not reported, so a verbatim game was not found by them.
 TEST(PgnErrors, TagsAfterAMalformedOneAreStillRead) {
   const std::string one_line = "[White \"A\"] [Bad \"\"X\"\"] [Black \"b\"]\n\n1. e4 *\n";

@@ -7,6 +7,7 @@
 // variations.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -117,6 +118,37 @@ struct PGNARC_HIDDEN PgnReader::Impl {
   std::uint64_t bytes = 0;
   SourcePos game_start;  // of the game being scanned
 
+  // Binary data inside the input: a run of kBinaryRun bytes that no text encoding of PGN has (NUL
+  // and the control characters but tab, LF, VT, FF, CR, ESC and ^Z), each within kBinaryGap
+  // bytes of the one before. A stray one is let through (the game that holds it is kept
+  // verbatim); random bytes hold one in ten.
+  static constexpr std::uint32_t kBinaryRun = 8;
+  static constexpr std::uint64_t kBinaryGap = 32;
+  std::uint32_t binary_run = 0;
+  std::uint64_t last_binary = 0;  // offset in the input of the last such byte
+
+  // Checks the bytes [from, to) of `buf` just read; an error names the offset and line:column of
+  // the run's last byte.
+  std::optional<Error> check_text(std::size_t from, std::size_t to) {
+    for (std::size_t k = from; k < to; ++k) {
+      const auto c = static_cast<unsigned char>(buf[k]);
+      if (c >= 0x20 || (kNotBinary >> c & 1)) continue;
+      const std::uint64_t at = bytes + (k - end);
+      binary_run = binary_run > 0 && at - last_binary <= kBinaryGap ? binary_run + 1 : 1;
+      last_binary = at;
+      if (binary_run < kBinaryRun) continue;
+      std::uint64_t l = line;
+      std::uint32_t cl = col;
+      advance(buf.data() + begin, buf.data() + k, l, cl);
+      return invalid_input(name + ":" + std::to_string(l) + ":" + std::to_string(cl) + ": binary data at offset " +
+                           std::to_string(at) + " (" + std::to_string(kBinaryRun) +
+                           " NUL or control bytes close together), not PGN text");
+    }
+    return std::nullopt;
+  }
+  static constexpr std::uint32_t kNotBinary =
+      1u << '\t' | 1u << '\n' | 1u << '\v' | 1u << '\f' | 1u << '\r' | 1u << 0x1A | 1u << 0x1B;
+
   // Moves unconsumed data to the front and reads more. Returns false at the end of the input.
   Result<bool> refill() {
     if (eof) return false;
@@ -144,6 +176,7 @@ struct PGNARC_HIDDEN PgnReader::Impl {
         eof = true;
         break;
       }
+      if (auto bad = check_text(end, end + *r)) return *bad;
       end += *r;
       bytes += *r;
       got = true;
