@@ -182,6 +182,16 @@ TEST_F(CliInput, BinaryDataInsideAPgnFileIsRefusedWhereItStands) {
   EXPECT_NE(s.err.find("binary data at offset "), std::string::npos) << s.err;
 }
 
+// Before: a ^Z after the last game (TWIC with one appended) was one more game, kept verbatim.
+TEST_F(CliInput, ADosEndOfFileAfterTheLastGameIsNotAGame) {
+  ASSERT_EQ(run_cli("pack " + p("games.pgn") + " -o " + p("plain.pga")).exit_code, 0);
+  write(path("eof.pgn"), test::read_file(pgn_) + "\r\n\x1A");
+  auto r = run_cli("pack " + p("eof.pgn") + " -o " + p("eof.pga"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("(0 kept verbatim)"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("unpack " + p("eof.pga")).out, run_cli("unpack " + p("plain.pga")).out);
+}
+
 // Before: the escape sequences, CR and NUL of a bad game reached the terminal and the log raw.
 TEST_F(CliInput, ControlBytesAreEscapedOnTheTerminalAndInTheLog) {
   std::string text = test::read_file(pgn_);  // more than the bytes judged, so that the NUL below is let through

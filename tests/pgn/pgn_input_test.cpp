@@ -145,6 +145,31 @@ TEST(PgnInput, StrayControlBytesAndEightBitTextAreNotBinary) {
   }
 }
 
+// Before: a ^Z after the last game (as DOS editors and TWIC leave it) was a game kept verbatim.
+TEST(PgnInput, DosEndOfFileAfterTheLastGameIsNotAGame) {
+  for (const std::string& end : {std::string("\x1A"), std::string("\r\n\x1A"), std::string("\x1A\r\n \x1A\n")}) {
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{2}, std::size_t{1} << 20}) {
+      PgnReader reader(std::make_unique<test::ChunkedSource>(kGame + kGame + end, chunk), "t.pgn");
+      GameBuilder b;
+      std::uint64_t games = 0;
+      for (Result<bool> got = true; got.ok() && *got;) {
+        got = reader.next(b);
+        ASSERT_TRUE(got.ok());
+        if (*got) {
+          EXPECT_TRUE(b.ok()) << b.error().message();
+          ++games;
+        }
+      }
+      EXPECT_EQ(games, 2u);
+      EXPECT_EQ(reader.trailing_eof_markers(), static_cast<std::uint64_t>(std::count(end.begin(), end.end(), '\x1A')));
+    }
+  }
+  // Followed by more text, a ^Z is part of what follows (kept verbatim, not dropped).
+  const auto games = read_all(kGame + "\x1A 1. e4 *\n");
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_FALSE(games[1].ok);
+}
+
 // Before: the tags after a malformed one were not reported, so a verbatim game was not found by them.
 TEST(PgnErrors, TagsAfterAMalformedOneAreStillRead) {
   const std::string one_line = "[White \"A\"] [Bad \"\"X\"\"] [Black \"b\"]\n\n1. e4 *\n";

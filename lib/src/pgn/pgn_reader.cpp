@@ -117,6 +117,8 @@ struct PGNARC_HIDDEN PgnReader::Impl {
   std::uint64_t games = 0;
   std::uint64_t bytes = 0;
   SourcePos game_start;  // of the game being scanned
+  static constexpr char kDosEof = 0x1A;
+  std::uint64_t eof_markers = 0;  // ^Z bytes after the last game, not read as a game
 
   // Binary data inside the input: a run of kBinaryRun bytes that no text encoding of PGN has (NUL
   // and the control characters but tab, LF, VT, FF, CR, ESC and ^Z), each within kBinaryGap
@@ -209,6 +211,19 @@ struct PGNARC_HIDDEN PgnReader::Impl {
           ++col;
         }
         ++begin;
+      }
+      if (!need_more && begin < end && buf[begin] == kDosEof) {
+        // A DOS end-of-file byte (^Z) with only white space and more of them after it ends the
+        // input, like trailing white space; before anything else it begins a game.
+        std::size_t k = begin;
+        while (k < end && (is_space(buf[k]) || buf[k] == kDosEof)) ++k;
+        if (k < end) break;
+        if (eof) {
+          eof_markers += static_cast<std::uint64_t>(std::count(buf.data() + begin, buf.data() + end, kDosEof));
+          begin = end;
+          return false;
+        }
+        need_more = true;
       }
       if (!need_more && begin < end) break;
       auto r = refill();
@@ -399,6 +414,7 @@ Result<bool> PgnReader::next_raw(RawGame& out) {
 const std::string& PgnReader::name() const { return impl_->name; }
 std::uint64_t PgnReader::games_read() const { return impl_->games; }
 std::uint64_t PgnReader::bytes_read() const { return impl_->bytes; }
+std::uint64_t PgnReader::trailing_eof_markers() const { return impl_->eof_markers; }
 std::uint64_t PgnReader::offset() const { return impl_->bytes - (impl_->end - impl_->begin); }
 
 }  // namespace pgnarc
