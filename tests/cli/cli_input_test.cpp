@@ -154,6 +154,44 @@ TEST_F(CliInput, AMalformedTagIsKeptVerbatimAndReported) {
   EXPECT_EQ(run_cli("pack --strict " + p("bad.pgn") + " -o " + p("s.pga")).exit_code, 2);
 }
 
+// Before: `find --black b` found nothing, the tags after the malformed one were not stored.
+TEST_F(CliInput, AVerbatimGameIsFoundByTheTagsAfterAMalformedOne) {
+  const std::string bad = "[White \"A\"] [Bad \"\"X\"\"] [Black \"b\"]\n\n1. e4 *";
+  write(path("bad.pgn"), "[White \"c\"]\n[Black \"d\"]\n\n1. d4 *\n\n" + bad + "\n");
+  auto r = run_cli("pack " + p("bad.pgn"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("(1 kept verbatim)"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("find " + p("bad.pga") + " --black b").out, "2\n");
+  EXPECT_EQ(run_cli("find " + p("bad.pga") + " --white A").out, "2\n");
+  EXPECT_EQ(run_cli("get " + p("bad.pga") + " 2").out, bad + "\n\n");
+}
+
+// Before: 50 KB of random bytes after the first 4 KiB were packed as about 60 games kept
+// verbatim, with exit 0, and unpack did not give them back.
+TEST_F(CliInput, BinaryDataInsideAPgnFileIsRefusedWhereItStands) {
+  const std::string text = test::read_file(pgn_);
+  ASSERT_TRUE(sh("head -c 50000 /dev/urandom > random.bin") == 0);
+  write(path("mixed.pgn"), text + test::read_file(path("random.bin")) + text);
+  auto r = run_cli("pack " + p("mixed.pgn") + " -o " + p("out.pga"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(path("mixed.pgn") + ":"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(": binary data at offset "), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(path("out.pga")));
+  auto s = run_cli("pack - -o " + p("out.pga"), path("mixed.pgn"));
+  EXPECT_EQ(s.exit_code, 2) << s.err;
+  EXPECT_NE(s.err.find("binary data at offset "), std::string::npos) << s.err;
+}
+
+// Before: a ^Z after the last game (TWIC with one appended) was one more game, kept verbatim.
+TEST_F(CliInput, ADosEndOfFileAfterTheLastGameIsNotAGame) {
+  ASSERT_EQ(run_cli("pack " + p("games.pgn") + " -o " + p("plain.pga")).exit_code, 0);
+  write(path("eof.pgn"), test::read_file(pgn_) + "\r\n\x1A");
+  auto r = run_cli("pack " + p("eof.pgn") + " -o " + p("eof.pga"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("(0 kept verbatim)"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("unpack " + p("eof.pga")).out, run_cli("unpack " + p("plain.pga")).out);
+}
+
 // Before: the escape sequences, CR and NUL of a bad game reached the terminal and the log raw.
 TEST_F(CliInput, ControlBytesAreEscapedOnTheTerminalAndInTheLog) {
   std::string text = test::read_file(pgn_);  // more than the bytes judged, so that the NUL below is let through

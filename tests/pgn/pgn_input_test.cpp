@@ -90,6 +90,104 @@ TEST(PgnInput, PgnTextIsAccepted) {
   }
 }
 
+// Before: the run of binary bytes after the first kSniffBytes was read as games kept verbatim.
+TEST(PgnInput, BinaryDataAfterTheJudgedBytesIsRefusedWhereItStands) {
+  const std::string text = std::string(kSniffBytes, ' ') + kGame;  // 4096 + 55 bytes, 5 lines
+  std::string random;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 50000; ++i) random += static_cast<char>((x = x * 1103515245u + 12345u) >> 24);
+  const std::string controls("ab", 10);
+  for (const std::string& tail : {random, std::string(8, '\0'), controls}) {
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, std::size_t{1} << 20}) {
+      auto src = open_bytes(text + tail, chunk);
+      ASSERT_TRUE(src.ok()) << "the first kSniffBytes are text";
+      PgnReader reader(std::move(*src), "b.pgn");
+      GameBuilder b;
+      Result<bool> got = true;
+      std::uint64_t games = 0;
+      while (got.ok() && *got) games += (got = reader.next(b)).ok() && *got;
+      ASSERT_FALSE(got.ok()) << "games: " << games;
+      EXPECT_EQ(got.error().code(), ErrorCode::InvalidInput);
+      const std::string& m = got.error().message();
+      EXPECT_TRUE(m.starts_with("b.pgn:6:") || m.starts_with("b.pgn:7:")) << m;
+      EXPECT_NE(m.find(": binary data at offset "), std::string::npos) << m;
+      EXPECT_NE(m.find("not PGN text"), std::string::npos) << m;
+      EXPECT_LE(games, 1u) << m;
+    }
+  }
+  // The error names the last byte of the run: the 8th control byte, at offset 4151 + 9, line 6,
+  // column 10.
+  auto src = open_bytes(text + controls, 3);
+  PgnReader reader(std::move(*src), "b.pgn");
+  GameBuilder b;
+  Result<bool> got = true;
+  while (got.ok() && *got) got = reader.next(b);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.error().message(), "b.pgn:6:10: binary data at offset 4160 (8 NUL or control bytes close together), not PGN text");
+}
+
+// Text as real files have it: stray NUL or control bytes (a real file ends a game with two NULs),
+// and every byte 0x80-0xFF (Latin-1, CP1252, UTF-8), are read as before.
+TEST(PgnInput, StrayControlBytesAndEightBitTextAreNotBinary) {
+  std::string high;
+  for (int c = 0x80; c < 0x100; ++c) high += static_cast<char>(c);
+  using namespace std::string_literals;
+  const std::string text = std::string(kSniffBytes, ' ') + kGame + "[Event \"" + high + "\"]\r\n\r\n1. d4 0-1\0\0\r\n"s +
+                           std::string(100, ' ') + "{\x01 \x02}" + std::string(40, ' ') + "\x03\x04 *\n";
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{1} << 20}) {
+    auto src = open_bytes(text, chunk);
+    ASSERT_TRUE(src.ok());
+    // kGame, and the game with 0x80-0xFF, which runs on past "0-1\0\0" (not a result word) to "*".
+    const auto games = read_all(std::move(*src));
+    ASSERT_EQ(games.size(), 2u);
+    EXPECT_TRUE(games[0].ok);
+    EXPECT_EQ(games[1].raw, text.substr(kSniffBytes + kGame.size(), text.size() - kSniffBytes - kGame.size() - 1));
+  }
+}
+
+// Before: a ^Z after the last game (as DOS editors and TWIC leave it) was a game kept verbatim.
+TEST(PgnInput, DosEndOfFileAfterTheLastGameIsNotAGame) {
+  for (const std::string& end : {std::string("\x1A"), std::string("\r\n\x1A"), std::string("\x1A\r\n \x1A\n")}) {
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{2}, std::size_t{1} << 20}) {
+      PgnReader reader(std::make_unique<test::ChunkedSource>(kGame + kGame + end, chunk), "t.pgn");
+      GameBuilder b;
+      std::uint64_t games = 0;
+      for (Result<bool> got = true; got.ok() && *got;) {
+        got = reader.next(b);
+        ASSERT_TRUE(got.ok());
+        if (*got) {
+          EXPECT_TRUE(b.ok()) << b.error().message();
+          ++games;
+        }
+      }
+      EXPECT_EQ(games, 2u);
+      EXPECT_EQ(reader.trailing_eof_markers(), static_cast<std::uint64_t>(std::count(end.begin(), end.end(), '\x1A')));
+    }
+  }
+  // Followed by more text, a ^Z is part of what follows (kept verbatim, not dropped).
+  const auto games = read_all(kGame + "\x1A 1. e4 *\n");
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_FALSE(games[1].ok);
+}
+
+// Before: the tags after a malformed one were not reported, so a verbatim game was not found by them.
+TEST(PgnErrors, TagsAfterAMalformedOneAreStillRead) {
+  const std::string one_line = "[White \"A\"] [Bad \"\"X\"\"] [Black \"b\"]\n\n1. e4 *\n";
+  const std::string lines = "[White \"A\"]\n[Bad \"\"X\"\"]\n[Site \"C:\\\"]\n[Black \"b\"]\r\n[Round \"1\"]\n\n1. e4 *\n";
+  for (const std::string& text : {one_line, lines}) {
+    GameBuilder b;
+    parse_game(text, "t.pgn", 1, SourcePos{1, 1}, b);
+    ASSERT_FALSE(b.ok());
+    EXPECT_NE(b.error().message().find("bad tag pair [Bad]"), std::string::npos) << b.error().message();
+    EXPECT_EQ(b.raw_text(), text);
+    const Game& g = b.game();
+    ASSERT_TRUE(g.tag("White") && g.tag("Black")) << text;
+    EXPECT_EQ(*g.tag("White"), "A");
+    EXPECT_EQ(*g.tag("Black"), "b");
+    EXPECT_EQ(g.tags.size(), text == lines ? 3u : 2u) << "the malformed pairs are not read";
+  }
+}
+
 // pzstd writes a skippable frame before each zstd frame; a stream may also begin with one.
 TEST(PgnInput, ZstdSkippableAndManyFramesAreRead) {
   const std::string text = test::read_file(test::corpus_path("pgn/twic_events.pgn"));

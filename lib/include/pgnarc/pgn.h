@@ -110,6 +110,9 @@ class PGNARC_EXPORT PgnReader {
   const std::string& name() const;
   std::uint64_t games_read() const;
   std::uint64_t bytes_read() const;
+  // The DOS end-of-file bytes (^Z, 0x1A) after the last game, which are not a game: the reader
+  // skips them with the white space around them, and the caller says that they were dropped.
+  std::uint64_t trailing_eof_markers() const;
   // The input's bytes before the first byte the reader has not consumed (of the decompressed
   // input, for a compressed one): after next() or next_raw() gave a game, where its text ends, so
   // that a reader started there reads the games that follow as this one would.

@@ -7,6 +7,7 @@
 // variations.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -116,6 +117,39 @@ struct PGNARC_HIDDEN PgnReader::Impl {
   std::uint64_t games = 0;
   std::uint64_t bytes = 0;
   SourcePos game_start;  // of the game being scanned
+  static constexpr char kDosEof = 0x1A;
+  std::uint64_t eof_markers = 0;  // ^Z bytes after the last game, not read as a game
+
+  // Binary data inside the input: a run of kBinaryRun bytes that no text encoding of PGN has (NUL
+  // and the control characters but tab, LF, VT, FF, CR, ESC and ^Z), each within kBinaryGap
+  // bytes of the one before. A stray one is let through (the game that holds it is kept
+  // verbatim); random bytes hold one in ten.
+  static constexpr std::uint32_t kBinaryRun = 8;
+  static constexpr std::uint64_t kBinaryGap = 32;
+  std::uint32_t binary_run = 0;
+  std::uint64_t last_binary = 0;  // offset in the input of the last such byte
+
+  // Checks the bytes [from, to) of `buf` just read; an error names the offset and line:column of
+  // the run's last byte.
+  std::optional<Error> check_text(std::size_t from, std::size_t to) {
+    for (std::size_t k = from; k < to; ++k) {
+      const auto c = static_cast<unsigned char>(buf[k]);
+      if (c >= 0x20 || (kNotBinary >> c & 1)) continue;
+      const std::uint64_t at = bytes + (k - end);
+      binary_run = binary_run > 0 && at - last_binary <= kBinaryGap ? binary_run + 1 : 1;
+      last_binary = at;
+      if (binary_run < kBinaryRun) continue;
+      std::uint64_t l = line;
+      std::uint32_t cl = col;
+      advance(buf.data() + begin, buf.data() + k, l, cl);
+      return invalid_input(name + ":" + std::to_string(l) + ":" + std::to_string(cl) + ": binary data at offset " +
+                           std::to_string(at) + " (" + std::to_string(kBinaryRun) +
+                           " NUL or control bytes close together), not PGN text");
+    }
+    return std::nullopt;
+  }
+  static constexpr std::uint32_t kNotBinary =
+      1u << '\t' | 1u << '\n' | 1u << '\v' | 1u << '\f' | 1u << '\r' | 1u << 0x1A | 1u << 0x1B;
 
   // Moves unconsumed data to the front and reads more. Returns false at the end of the input.
   Result<bool> refill() {
@@ -144,6 +178,7 @@ struct PGNARC_HIDDEN PgnReader::Impl {
         eof = true;
         break;
       }
+      if (auto bad = check_text(end, end + *r)) return *bad;
       end += *r;
       bytes += *r;
       got = true;
@@ -176,6 +211,19 @@ struct PGNARC_HIDDEN PgnReader::Impl {
           ++col;
         }
         ++begin;
+      }
+      if (!need_more && begin < end && buf[begin] == kDosEof) {
+        // A DOS end-of-file byte (^Z) with only white space and more of them after it ends the
+        // input, like trailing white space; before anything else it begins a game.
+        std::size_t k = begin;
+        while (k < end && (is_space(buf[k]) || buf[k] == kDosEof)) ++k;
+        if (k < end) break;
+        if (eof) {
+          eof_markers += static_cast<std::uint64_t>(std::count(buf.data() + begin, buf.data() + end, kDosEof));
+          begin = end;
+          return false;
+        }
+        need_more = true;
       }
       if (!need_more && begin < end) break;
       auto r = refill();
@@ -366,6 +414,7 @@ Result<bool> PgnReader::next_raw(RawGame& out) {
 const std::string& PgnReader::name() const { return impl_->name; }
 std::uint64_t PgnReader::games_read() const { return impl_->games; }
 std::uint64_t PgnReader::bytes_read() const { return impl_->bytes; }
+std::uint64_t PgnReader::trailing_eof_markers() const { return impl_->eof_markers; }
 std::uint64_t PgnReader::offset() const { return impl_->bytes - (impl_->end - impl_->begin); }
 
 }  // namespace pgnarc
