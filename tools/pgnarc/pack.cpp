@@ -153,6 +153,10 @@ int add_inputs(ArchiveWriter& w, const std::vector<std::string>& inputs, Verbati
         },
         [&](std::uint64_t, std::uint64_t bytes) { progress.update(bytes, true); });
     if (!st) return report(st.error());
+    // Said even under --quiet: bytes of the input that the archive does not hold.
+    if (const std::uint64_t n = (*reader)->trailing_eof_markers(); n > 0)
+      std::fprintf(stderr, "pgnarc: %s: %llu DOS end-of-file byte%s (^Z) after the last game, not stored\n",
+                   in == "-" ? "<stdin>" : in.c_str(), static_cast<unsigned long long>(n), n == 1 ? "" : "s");
     if (strict_error) {
       std::fprintf(stderr, "pgnarc: --strict: %s\n", strict_error->message().c_str());
       return kBadInput;
