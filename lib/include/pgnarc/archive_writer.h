@@ -101,7 +101,8 @@ class PGNARC_EXPORT ArchiveWriter {
   ~ArchiveWriter();  // without finish(): the temporary file is removed
 
   // Reads every game of `reader` (parsing on all threads). Games that cannot be coded are kept
-  // verbatim and reported to `on_problem` (in input order). Fails on I/O errors, and with
+  // verbatim and reported to `on_problem` (in input order). Fails on I/O errors; with
+  // InvalidInput where the reader refuses its input as not PGN text (binary data); and with
   // InvalidInput, before reading, when the reader's file is the output (through a symlink, hard
   // link or `..` path too): the archive would replace its own input.
   // `on_progress` is called after each block with the games and input bytes done so far.
