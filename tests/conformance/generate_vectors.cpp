@@ -478,7 +478,7 @@ void encode_vectors() {
                 "START-1 MOVE-ORDER-2 VAR-HORDE-1", "horde from its start: white's pawns without a king");
   encode_vector("verbatim_bad_tag",
                 "[Event \"broken\"]\n[White \"Anand\"]\n[Black Carlsen]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n",
-                "REC-RAW-1", "a game kept verbatim for a malformed tag pair: the well-formed tag pairs before and after it are its tags");
+                "REC-RAW-1", "a game kept verbatim for a malformed tag pair: the tag pairs before it are its tags");
   encode_vector("latin1_tags", "[Event \"Dortmund\"]\n[White \"M\xFCller, J\xFCrgen\"]\n[Black \"\xC9tienne\"]\n\n1. d4 *\n",
                 "TAGS-1", "tag values in Latin-1, kept byte for byte");
   {
