@@ -22,44 +22,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "errors.h"
+#include "pack.h"
 #include "pgnarc/pgnarc.h"
 
 namespace py = pybind11;
 
 namespace pgnarc::python {
 namespace {
-
-// pgnarc.Error (a ValueError): a file that is not an archive, a damaged or unsupported archive,
-// input pgnarc cannot read. Its message says where, as the command line's do.
-struct ArchiveError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// OSError: the operating system (or a read function) refused: open, read, write, rename.
-struct IoError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-[[noreturn]] void raise(const Error& e) {
-  if (e.code() == ErrorCode::IO) throw IoError(e.message());
-  throw ArchiveError(std::string(to_string(e.code())) + ": " + e.message());
-}
-
-template <class T>
-T value_or_raise(Result<T> r) {
-  if (!r) raise(r.error());
-  return std::move(*r);
-}
-
-void ok_or_raise(const Status& st) {
-  if (!st) raise(st.error());
-}
-
-py::str text(std::string_view bytes) {
-  PyObject* s = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "surrogateescape");
-  if (!s) throw py::error_already_set();
-  return py::reinterpret_steal<py::str>(s);
-}
 
 // An open archive shared by the Archive object and the games read from it. The library's
 // Archive is used by one thread at a time: `mutex` guards it. `open` opens the archive again
@@ -496,110 +466,6 @@ class PyArchive {
 
   std::shared_ptr<Handle> handle_;
 };
-
-py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems) {
-  py::dict d;
-  d["games"] = s.games;
-  d["verbatim_games"] = s.raw_games;
-  d["plies"] = s.plies;
-  d["input_bytes"] = s.input_bytes;
-  d["output_bytes"] = s.output_bytes;
-  d["blocks"] = s.blocks;
-  py::list kept;
-  for (const std::string& p : problems) kept.append(text(p));
-  d["problems"] = kept;
-  return d;
-}
-
-WriterOptions writer_options(unsigned threads, bool force, const std::string& moves, bool position_filter,
-                             const std::string& variant = {}) {
-  WriterOptions o;
-  if (!variant_of_tag(variant, o.variant))
-    throw py::value_error("unknown variant " + variant);
-  o.threads = threads;
-  o.overwrite = force;
-  o.moves = moves == "uniform" ? MoveCoding::kUniform : moves == "fast" ? MoveCoding::kFast : MoveCoding::kMax;
-  o.position_filter = position_filter;
-  return o;
-}
-
-// Packs the readers `open` gives, one after the other, into `output`.
-py::dict pack_readers(const std::vector<std::function<Result<std::unique_ptr<PgnReader>>()>>& inputs,
-                      const std::string& output, const WriterOptions& o) {
-  std::vector<std::string> problems;
-  Result<PackStats> stats = [&]() -> Result<PackStats> {
-    py::gil_scoped_release release;
-    auto w = ArchiveWriter::create(output, o);
-    if (!w) return w.error();
-    for (const auto& open : inputs) {
-      auto reader = open();
-      if (!reader) return reader.error();
-      const auto problem = [&](const Problem& p) {
-        problems.push_back("game " + std::to_string(p.game_number) + ": " + p.error.message());
-      };
-      if (auto st = (*w)->add_pgn(**reader, problem); !st) return st.error();
-    }
-    return (*w)->finish();
-  }();
-  return stats_dict(value_or_raise(std::move(stats)), problems);
-}
-
-// The PGN `data` (plain, or compressed as its name says) packed into `output`: a shard of a
-// larger input (pgnarc.dask.pack).
-py::dict pack_bytes(py::bytes data, const std::string& name, const std::string& output, unsigned threads, bool force,
-                    const std::string& moves, bool position_filter) {
-  std::string bytes = data;
-  const auto open = [&]() -> Result<std::unique_ptr<PgnReader>> {
-    auto source = pgn_input(memory_input(std::move(bytes)), name);
-    if (!source) return source.error();
-    return std::make_unique<PgnReader>(std::move(*source), name);
-  };
-  return pack_readers({open}, output, writer_options(threads, force, moves, position_filter));
-}
-
-// Archives joined block by block into `output`, as pgnarc merge does.
-py::dict merge(const std::vector<std::string>& inputs, const std::string& output, bool force) {
-  WriterOptions o;
-  o.overwrite = force;
-  Result<PackStats> stats = [&]() -> Result<PackStats> {
-    py::gil_scoped_release release;
-    auto w = ArchiveWriter::create(output, o);
-    if (!w) return w.error();
-    for (const std::string& input : inputs)
-      if (auto st = (*w)->add_archive_blocks(input); !st) return st.error();
-    return (*w)->finish();
-  }();
-  return stats_dict(value_or_raise(std::move(stats)), {});
-}
-
-// Where to cut the PGN file `path` into shards of about `shard_bytes` at the ends of games, as
-// its reader finds them: 0, the cuts, and the input's size (of the decompressed input, for a
-// compressed one).
-std::vector<std::uint64_t> game_cuts(const std::string& path, std::uint64_t shard_bytes) {
-  Result<std::vector<std::uint64_t>> cuts = [&]() -> Result<std::vector<std::uint64_t>> {
-    py::gil_scoped_release release;
-    auto reader = PgnReader::open(path);
-    if (!reader) return reader.error();
-    std::vector<std::uint64_t> out{0};
-    PgnReader::RawGame game;
-    for (;;) {
-      auto got = (*reader)->next_raw(game);
-      if (!got) return got.error();
-      if (!*got) break;
-      if ((*reader)->offset() - out.back() >= shard_bytes) out.push_back((*reader)->offset());
-    }
-    if ((*reader)->offset() > out.back()) out.push_back((*reader)->offset());
-    return out;
-  }();
-  return value_or_raise(std::move(cuts));
-}
-
-py::dict pack(const std::vector<std::string>& inputs, const std::string& output, unsigned threads, bool force,
-              const std::string& moves, bool position_filter, const std::string& variant) {
-  std::vector<std::function<Result<std::unique_ptr<PgnReader>>()>> readers;
-  for (const std::string& input : inputs) readers.push_back([input] { return PgnReader::open(input); });
-  return pack_readers(readers, output, writer_options(threads, force, moves, position_filter, variant));
-}
 
 }  // namespace
 }  // namespace pgnarc::python

@@ -1,0 +1,48 @@
+// The package's errors and strings: the library's Error as a Python exception, bytes as str.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "pgnarc/status.h"
+
+namespace pgnarc::python {
+
+namespace py = pybind11;
+
+// pgnarc.Error (a ValueError): a file that is not an archive, a damaged or unsupported archive,
+// input pgnarc cannot read. Its message says where, as the command line's do.
+struct ArchiveError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// OSError: the operating system (or a read function) refused: open, read, write, rename.
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] inline void raise(const Error& e) {
+  if (e.code() == ErrorCode::IO) throw IoError(e.message());
+  throw ArchiveError(std::string(to_string(e.code())) + ": " + e.message());
+}
+
+template <class T>
+T value_or_raise(Result<T> r) {
+  if (!r) raise(r.error());
+  return std::move(*r);
+}
+
+inline void ok_or_raise(const Status& st) {
+  if (!st) raise(st.error());
+}
+
+inline py::str text(std::string_view bytes) {
+  PyObject* s = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "surrogateescape");
+  if (!s) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
+}  // namespace pgnarc::python
