@@ -81,34 +81,25 @@ Result<std::unique_ptr<Archive>> open_archive(const std::string& arg) {
 
 namespace {
 
-// Does the file start as PGN does (after white space and a UTF-8 byte order mark: a tag, a
-// comment, an escape line or a move number), or as a zstd or gzip stream named .pgn-something?
-bool looks_like_pgn(const std::string& arg) {
+// The first 64 KiB of the file an argument names ("-": standard input's copy); "" if unreadable.
+std::string file_head(const std::string& arg) {
   const std::string path = arg == "-" ? g_stdin_path : arg;
   std::FILE* f = path.empty() ? nullptr : std::fopen(path.c_str(), "rb");
-  if (!f) return false;
-  char head[4096];
-  const std::size_t n = std::fread(head, 1, sizeof head, f);
+  if (!f) return {};
+  std::string head(64 * 1024, '\0');
+  head.resize(std::fread(head.data(), 1, head.size(), f));
   std::fclose(f);
-  const std::string_view h(head, n);
+  return head;
+}
+
+// Does the file start as PGN does (after white space and a UTF-8 byte order mark: a tag, a
+// comment, an escape line or a move number), or as a zstd or gzip stream named .pgn-something?
+bool looks_like_pgn(const std::string& arg, std::string_view h) {
   if ((h.starts_with("\x28\xb5\x2f\xfd") || h.starts_with("\x1f\x8b")) && arg.find(".pgn") != std::string::npos)
     return true;
   std::size_t i = h.starts_with("\xef\xbb\xbf") ? 3 : 0;
   while (i < h.size() && (h[i] == ' ' || h[i] == '\t' || h[i] == '\r' || h[i] == '\n')) ++i;
   return i < h.size() && h[i] != '\0' && (std::strchr("[{;%", h[i]) || (h[i] >= '0' && h[i] <= '9'));
-}
-
-// The offset of the first NUL byte in the file's first 64 KiB (binary data: neither an archive's
-// header nor text), or -1.
-long long first_nul(const std::string& arg) {
-  const std::string path = arg == "-" ? g_stdin_path : arg;
-  std::FILE* f = path.empty() ? nullptr : std::fopen(path.c_str(), "rb");
-  if (!f) return -1;
-  std::string head(64 * 1024, '\0');
-  head.resize(std::fread(head.data(), 1, head.size(), f));
-  std::fclose(f);
-  const std::size_t at = head.find('\0');
-  return at == std::string::npos ? -1 : static_cast<long long>(at);
 }
 
 }  // namespace
@@ -128,12 +119,14 @@ int report_archive_error(const Error& e, const std::string& arg, bool salvage) {
     quoted.push_back('\'');
     word = std::move(quoted);
   }
-  const long long nul = e.message().find("bad magic") != std::string::npos ? first_nul(arg) : -1;
-  if (looks_like_pgn(arg))
+  const std::string head = file_head(arg);
+  // A NUL byte in its first 64 KiB: binary data, neither an archive's header nor text.
+  const std::size_t nul = e.message().find("bad magic") != std::string::npos ? head.find('\0') : std::string::npos;
+  if (looks_like_pgn(arg, head))
     std::fprintf(stderr, "pgnarc: %s looks like PGN, not an archive; to make one: pgnarc pack %s\n",
                  arg == "-" ? "<stdin>" : word.c_str(), arg == "-" ? "- -o OUT.pga" : word.c_str());
-  else if (nul >= 0)
-    std::fprintf(stderr, "pgnarc: %s is not an archive, nor text (a NUL byte at offset %lld)\n",
+  else if (nul != std::string::npos)
+    std::fprintf(stderr, "pgnarc: %s is not an archive, nor text (a NUL byte at offset %zu)\n",
                  arg == "-" ? "<stdin>" : word.c_str(), nul);
   else if (salvage && arg != "-")
     std::fprintf(stderr,
