@@ -601,6 +601,12 @@ TEST(ArchiveDamage, ErrorsNameTheBlockAndOffset) {
   ASSERT_FALSE(g.ok());
   EXPECT_NE(g.error().message().find("block 0 at offset 32"), std::string::npos) << g.error().message();
   EXPECT_NE(g.error().message().find("checksum mismatch"), std::string::npos) << g.error().message();
+  // The checksum's bytes by their offset in the file (the block's offset plus their place in it).
+  const std::string m = g.error().message();
+  const auto file_at = m.find(" at offset ", m.find("checksum mismatch")), block_at = m.find("(block byte ");
+  ASSERT_NE(file_at, std::string::npos) << m;
+  ASSERT_NE(block_at, std::string::npos) << m;
+  EXPECT_EQ(std::stoull(m.substr(file_at + 11)), 32 + std::stoull(m.substr(block_at + 12))) << m;
 }
 
 }  // namespace

@@ -353,6 +353,10 @@ TEST(ArchiveFrames, DamagedFrameFailsEveryReadOfItsBlock) {
   EXPECT_EQ(last.error().code(), ErrorCode::Corruption);
   EXPECT_NE(last.error().message().find("block 0"), std::string::npos) << last.error().to_string();
   EXPECT_NE(last.error().message().find("no Zstandard frame"), std::string::npos) << last.error().to_string();
+  // The damaged byte by its offset in the file, then in the block.
+  const std::string at = " at offset " + std::to_string(blocks[0].texts_at) + " (block byte " +
+                         std::to_string(blocks[0].texts_at - blocks[0].offset) + ")";
+  EXPECT_NE(last.error().message().find(at), std::string::npos) << last.error().to_string();
   EXPECT_TRUE((*a)->read_game(blocks[0].games).ok()) << "block 1 is sound";
   EXPECT_FALSE((*a)->verify().ok());
 }
@@ -520,6 +524,10 @@ TEST(ArchiveDictionary, DamageToTheDictionaryIsDetected) {
     ASSERT_FALSE(a.ok()) << "flip at byte " << i;
     EXPECT_EQ(a.error().code(), ErrorCode::Corruption);
     EXPECT_NE(a.error().message().find("dictionary at offset 32"), std::string::npos) << a.error().to_string();
+    // Every flip breaks the checksum, which is named by its offset in the file.
+    const std::string sum = "checksum mismatch at offset " + std::to_string(kHeaderSize + size - 8) + " (dictionary byte " +
+                            std::to_string(size - 8) + ")";
+    EXPECT_NE(a.error().message().find(sum), std::string::npos) << a.error().to_string();
   }
   std::string salvaged, exported;
   auto rep = salvage_pgn(path, [&](std::string_view s) { salvaged += s; return true; });

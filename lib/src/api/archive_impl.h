@@ -27,7 +27,7 @@ struct PGNARC_HIDDEN Archive::Impl {
   // (or at once for a pass): a random read writes out only its own games' tags (those of the
   // games before it in its directory group too), in `window`.
   std::uint32_t cached = ~0u;
-  std::string where;  // of the block being loaded or loaded ("PATH: block B at offset O"), for errors
+  container::Where where;  // of the block being loaded or loaded ("PATH: block B at offset O"), for errors
   bool tags_decoded = false;
   std::uint32_t reads = 0;  // of the block's tags since it was loaded
   std::string block_bytes;  // as read from the file: `block` keeps views into it

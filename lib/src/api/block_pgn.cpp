@@ -32,7 +32,7 @@ namespace {
 // Decodes every game of the block `bytes` in order with every check of a full decode, giving
 // each to game(j, decoded, hints) -> Status; the hints (for writing its SAN) only `with_hints`.
 template <class Visit>
-Status each_block_game(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
+Status each_block_game(std::string_view bytes, const container::Where& where, std::uint32_t expected_games,
                        std::uint64_t first_game, const ReaderDictionaries* dictionaries, const PlayerNames* players,
                        bool with_hints, Visit game) {
   DecodedBlock block;
@@ -57,7 +57,7 @@ Status each_block_game(std::string_view bytes, const std::string& where, std::ui
 
 }  // namespace
 
-Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
+Result<std::string> block_pgn(std::string_view bytes, const container::Where& where, std::uint32_t expected_games,
                               std::uint64_t first_game, const ReaderDictionaries* dictionaries,
                               const PlayerNames* players, std::string out) {
   out.clear();
@@ -73,7 +73,7 @@ Result<std::string> block_pgn(std::string_view bytes, const std::string& where, 
   return out;
 }
 
-Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const std::string& where,
+Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const container::Where& where,
                                              std::uint32_t expected_games, std::uint64_t first_game,
                                              const ReaderDictionaries* dictionaries, const PlayerNames* players) {
   std::vector<ArchiveGame> games;

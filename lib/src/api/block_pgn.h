@@ -39,11 +39,11 @@ class BlockGameChecks {
 // every game, the directory, leftover bytes) and writes its games as PGN into `out` (cleared
 // first; passing a used buffer saves reallocating). `first_game` (0-based) numbers the games in
 // errors; `where` prefixes them. `players`: the archive's players' table (DecodedBlock).
-Result<std::string> block_pgn(std::string_view bytes, const std::string& where, std::uint32_t expected_games,
+Result<std::string> block_pgn(std::string_view bytes, const container::Where& where, std::uint32_t expected_games,
                               std::uint64_t first_game, const container::ReaderDictionaries* dictionaries,
                               const container::PlayerNames* players, std::string out = {});
 // The same block's games, decoded with the same checks.
-Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const std::string& where,
+Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const container::Where& where,
                                              std::uint32_t expected_games, std::uint64_t first_game,
                                              const container::ReaderDictionaries* dictionaries,
                                              const container::PlayerNames* players);

@@ -132,7 +132,7 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
     DecodedBlock block;
     block.dictionaries = &f.dictionaries();
     block.players = f.players();
-    const std::string where = f.where(b);
+    const container::Where where = f.where(b);
     const BlockEntry& e = f.entry(b);
     // A block whose position filter lacks the position's key holds no game that reaches it: its
     // directory alone is read first, where a filter can tell.

@@ -45,7 +45,7 @@ class FoundPlayers : public PlayerNames {
     for (std::size_t i = 0; i < chunks.size(); ++i) {
       const auto [at, n] = chunks[i];
       if (i > 0 && at != chunks[i - 1].first + chunks[i - 1].second) return;
-      const std::string where = path + ": name chunk at offset " + std::to_string(at);
+      const container::Where where(path + ": name chunk at offset " + std::to_string(at), at);
       if (!decode_name_chunk_content(file.substr(at, n), where, kPlayerField, &dictionaries, content).ok()) return;
       std::vector<std::string> values;
       const auto visit = [&](std::string_view v, const std::vector<std::uint32_t>&) { values.emplace_back(v); };
@@ -122,7 +122,7 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     }
     if (const std::size_t len = block_element_size(file.substr(pos))) {
       const std::string_view block = file.substr(pos, len);
-      const std::string where = path + ": block at offset " + std::to_string(pos);
+      const container::Where where(path + ": block at offset " + std::to_string(pos), pos);
       BlockSizes sizes;
       if (read_block_sizes(block, where, sizes).ok()) {
         auto text = block_pgn(block, where, sizes.games, report.games, &dictionaries, players);

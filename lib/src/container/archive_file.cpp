@@ -35,7 +35,7 @@ Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(std::unique_ptr<detail::F
   // (decode_index checked that the dictionaries lie before the index.)
   for (const DictionaryEntry& d : s.index_.dictionaries) {
     if (auto r = s.file_->read(d.offset, d.size, bytes); !r) return r.error();
-    if (auto r = s.dictionaries_.add(bytes, path + ": dictionary at offset " + std::to_string(d.offset), d.id); !r)
+    if (auto r = s.dictionaries_.add(bytes, Where(path + ": dictionary at offset " + std::to_string(d.offset), d.offset), d.id); !r)
       return r.error();
   }
   s.end_of_blocks_ = blocks_end(s.index_, s.footer_.index_offset);
@@ -163,14 +163,16 @@ std::size_t ArchiveFile::chunk_of(std::uint32_t b) const {
                                   chunk_first_block_.begin() - 1);
 }
 
-std::string ArchiveFile::where(std::uint32_t b) const {
+Where ArchiveFile::where(std::uint32_t b) const {
   const bool known = b < footer_.blocks && !table_[chunk_of(b)].empty();
-  return path_ + ": block " + std::to_string(b) + (known ? " at offset " + std::to_string(entry(b).offset) : "");
+  if (!known) return path_ + ": block " + std::to_string(b);
+  return {path_ + ": block " + std::to_string(b) + " at offset " + std::to_string(entry(b).offset), entry(b).offset};
 }
 
 Status ArchiveFile::need_chunk(std::size_t k) {
   if (!table_[k].empty()) return {};
-  const std::string where = path_ + ": block table chunk at offset " + std::to_string(index_.table_chunks[k].offset);
+  const Where where(path_ + ": block table chunk at offset " + std::to_string(index_.table_chunks[k].offset),
+                    index_.table_chunks[k].offset);
   const TableChunkEntry& c = index_.table_chunks[k];
   // (decode_index checked that the chunk lies before the index.)
   std::string element;
@@ -211,8 +213,9 @@ Status ArchiveFile::read_block(std::uint32_t b, std::string& out) const {
   return {};
 }
 
-std::string ArchiveFile::name_chunk_where(int field, std::size_t k) const {
-  return path_ + ": name chunk at offset " + std::to_string(index_.name_chunks[field][k].offset);
+Where ArchiveFile::name_chunk_where(int field, std::size_t k) const {
+  const std::uint64_t offset = index_.name_chunks[field][k].offset;
+  return {path_ + ": name chunk at offset " + std::to_string(offset), offset};
 }
 
 Status ArchiveFile::decode_name_chunk_content(int field, std::size_t k, std::string& content) const {

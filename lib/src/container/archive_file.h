@@ -20,6 +20,7 @@
 #include "container/name_chunk.h"
 #include "container/tag_dictionary.h"
 #include "container/tags_section.h"
+#include "container/where.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc::container {
@@ -93,8 +94,8 @@ class ArchiveFile {
   // Block b's bytes into `out` (its chunk must have been read). IO if the file was cut short
   // since it was opened. Safe from several threads.
   Status read_block(std::uint32_t b, std::string& out) const;
-  // "PATH: block B at offset O": what errors about block b start with.
-  std::string where(std::uint32_t b) const;
+  // "PATH: block B at offset O": what errors about block b start with, and that offset.
+  Where where(std::uint32_t b) const;
 
   // Name chunk k of `field`, checked (NAME-1) and decoded into `content`.
   Status decode_name_chunk_content(int field, std::size_t k, std::string& content) const;
@@ -102,7 +103,7 @@ class ArchiveFile {
   Status visit_name_entries(int field, std::size_t k, std::string_view content, const NameVisitor& visit) const;
   // Every name chunk checked (verify, the end of an export).
   Status check_name_chunks() const;
-  std::string name_chunk_where(int field, std::size_t k) const;
+  Where name_chunk_where(int field, std::size_t k) const;
   // The players' table, for player columns (DecodedBlock::players).
   const PlayerTable* players() const { return players_.get(); }
 

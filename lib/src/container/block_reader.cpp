@@ -16,29 +16,27 @@ namespace pgnarc::container {
 using detail::ByteCursor;
 using detail::get_le;
 
-Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes& out) {
-  auto bad = [&](const std::string& what, std::size_t at) {
-    return corruption(where + ": " + what + " (block byte " + std::to_string(at) + ")");
-  };
+Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out) {
+  auto bad = [&](const std::string& what, std::size_t at) { return corruption(where + ": " + what + where.byte(at)); };
   if (b.size() < kMinBlockSize) return bad("block shorter than its header", 0);
   if (get_le(b.data() + b.size() - 8, 8) != detail::hash64(b.substr(0, b.size() - 8)))
     return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), kBlockMagic, 4) != 0) return bad("bad block magic", 0);
   const auto codec = static_cast<std::uint8_t>(b[4]);
   const std::string later = ", which format " + std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +
-                            " does not define (block byte ";
+                            " does not define";
   if (codec != kMoveCodec && codec != kVariantsCodec)
-    return unsupported(where + ": move codec " + std::to_string(codec) + later + "4)");
+    return unsupported(where + ": move codec " + std::to_string(codec) + later + where.byte(4));
   out.variants = codec == kVariantsCodec;
   const auto section_count = static_cast<std::uint8_t>(b[5]);
   if (section_count < kSections) return bad("section count below 5", 5);
   out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
   if (b.size() < out.data_offset + kBlockChecksumSize) return bad("block shorter than its section table", 5);
   const auto layout = static_cast<std::uint8_t>(b[6]);
-  if (layout != kBlockLayout) return unsupported(where + ": block layout " + std::to_string(layout) + later + "6)");
+  if (layout != kBlockLayout) return unsupported(where + ": block layout " + std::to_string(layout) + later + where.byte(6));
   const auto coder = static_cast<std::uint8_t>(b[7]);
   if (coder > static_cast<std::uint8_t>(MoveCoder::kFast))
-    return unsupported(where + ": move coder " + std::to_string(coder) + later + "7)");
+    return unsupported(where + ": move coder " + std::to_string(coder) + later + where.byte(7));
   out.coder = static_cast<MoveCoder>(coder);
   out.games = static_cast<std::uint32_t>(get_le(b.data() + 8, 4));
   if (out.games == 0 || out.games > kMaxBlockGames) return bad("game count out of range", 8);
@@ -53,7 +51,7 @@ Status read_block_sizes(std::string_view b, const std::string& where, BlockSizes
     // have a directory column and hold text), a tag dictionary for tags sections.
     if (encoding > kZstdColumnsByGroup)
       return unsupported(where + ": section " + std::to_string(s) + " has encoding " + std::to_string(encoding) + later +
-                         std::to_string(at + 1) + ")");
+                         where.byte(at + 1));
     if ((encoding == kZstdByGroup && s < kTexts) ||
         (encoding == kZstdDictionary && s != kTags) || (encoding >= kZstdColumns && s < kTexts))
       return bad("unknown section encoding", at + 1);
@@ -136,12 +134,11 @@ Status parse_directory(const std::string& where, const std::uint32_t raw[kSectio
 
 // A section of one Zstandard frame per directory group (9.3), each declaring the size its group
 // takes in the stream, nothing after the last: records where each frame starts.
-Status walk_frames(DecodedBlock& block, int s, std::size_t block_pos, const std::string& where) {
+Status walk_frames(DecodedBlock& block, int s, const Where& where) {
   GroupFrames& frames = block.frames[s];
   const std::vector<std::uint32_t>& column = block.directory.group_start[s - 1];
   auto bad = [&](const std::string& what, std::size_t at) {
-    return corruption(where + ": section " + std::to_string(s) + ": " + what + " (block byte " +
-                      std::to_string(block_pos + at) + ")");
+    return corruption(where + ": section " + std::to_string(s) + ": " + what + where.byte(frames.at + at));
   };
   frames.start.clear();
   std::size_t pos = 0;
@@ -174,12 +171,13 @@ Status texts_from_columns(std::string_view frame, std::size_t size, std::string&
 }
 
 // Decompresses frame k of group-framed section s into its place in the section.
-Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const std::string& where) {
+Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const Where& where) {
   const GroupFrames& frames = block.frames[s];
   const std::uint32_t from = frames.start[k], to = frames.start[k + 1];
   const std::uint32_t at = block.directory.group_start[s - 1][k], size = block.directory.group_start[s - 1][k + 1] - at;
   const std::string_view frame = frames.stored.substr(from, to - from);
-  const std::string what = where + ": section " + std::to_string(s) + ": group " + std::to_string(k) + "'s frame";
+  const std::string what =
+      where + ": section " + std::to_string(s) + ": group " + std::to_string(k) + "'s frame" + where.byte(frames.at + from);
   if (block.encoding[s] == kZstdColumnsByGroup) {
     static thread_local std::string texts;
     texts.clear();
@@ -195,7 +193,7 @@ Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const std::
 
 }  // namespace
 
-Status decode_block(std::string_view b, const std::string& where, DecodedBlock& out, BlockParts parts) {
+Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, BlockParts parts) {
   BlockSizes sizes;
   if (auto st = read_block_sizes(b, where, sizes); !st) return st;
   out.games = sizes.games;
@@ -206,19 +204,18 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   std::copy(sizes.raw, sizes.raw + kSections, out.raw);
   const std::uint32_t* raw = sizes.raw;
   std::size_t pos = sizes.data_offset;
-  std::size_t section_pos[kSections];
   for (int s = 0; s < kSections; ++s) {
     const std::string_view stored = b.substr(pos, out.stored[s]);
     out.frames[s].stored = stored;
+    out.frames[s].at = pos;
     out.frames[s].start.clear();
     out.frames[s].done.clear();
-    section_pos[s] = pos;
     pos += out.stored[s];
     if ((parts == BlockParts::kTagsOnly && s != kTags) || (parts == BlockParts::kDirectory && s != kStructure)) {
       out.sections[s].clear();
       continue;
     }
-    const std::string at = " (block byte " + std::to_string(section_pos[s]) + ")";
+    const std::string at = where.byte(out.frames[s].at);
     const ZSTD_DDict* ddict = nullptr;
     if (out.encoding[s] == kZstdDictionary) {
       // The frame must name a dictionary of the archive (BLOCK-5).
@@ -248,7 +245,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   if (parts == BlockParts::kDirectory) return {};
   for (int s = kTexts; s < kSections; ++s) {
     if (!by_group(out.encoding[s])) continue;
-    if (auto st = walk_frames(out, s, section_pos[s], where); !st) return st;
+    if (auto st = walk_frames(out, s, where); !st) return st;
     const auto groups = static_cast<std::uint32_t>(out.frames[s].start.size() - 1);
     if (parts == BlockParts::kLazyGroups) {
       out.sections[s].assign(raw[s], '\0');
@@ -266,7 +263,7 @@ Status decode_block(std::string_view b, const std::string& where, DecodedBlock& 
   return {};
 }
 
-Status count_block(std::string_view bytes, const std::string& where, DecodedBlock& block, BlockCounts& out) {
+Status count_block(std::string_view bytes, const Where& where, DecodedBlock& block, BlockCounts& out) {
   if (auto st = decode_block(bytes, where, block, BlockParts::kLazyGroups); !st) return st;
   std::vector<bool>& raw_done = block.frames[kRaw].done;
   for (std::uint32_t k = 0; k < raw_done.size(); ++k)
@@ -284,7 +281,7 @@ Status count_block(std::string_view bytes, const std::string& where, DecodedBloc
   return {};
 }
 
-Status group_ready(DecodedBlock& block, std::uint32_t k, const std::string& where) {
+Status group_ready(DecodedBlock& block, std::uint32_t k, const Where& where) {
   for (int s = kTexts; s < kSections; ++s) {
     if (block.frames[s].done.empty() || block.frames[s].done[k]) continue;
     if (auto st = decompress_group(block, s, k, where); !st) return st;

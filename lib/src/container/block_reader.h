@@ -10,6 +10,7 @@
 #include "codec/codec.h"
 #include "container/format.h"
 #include "container/tags_section.h"
+#include "container/where.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc::container {
@@ -27,10 +28,12 @@ struct GameDirectory {
 };
 
 // A section of one zstd frame per directory group, read lazily: the stored bytes (a view into
-// the block, which must outlive it), where each group's frame starts in them (one more entry
-// than groups), and which groups are decompressed into the section already.
+// the block, which must outlive it) and where they start in the block, where each group's frame
+// starts in them (one more entry than groups), and which groups are decompressed into the
+// section already.
 struct GroupFrames {
   std::string_view stored;
+  std::size_t at = 0;
   std::vector<std::uint32_t> start;
   std::vector<bool> done;
 };
@@ -68,9 +71,9 @@ struct DecodedBlock {
 // search reads a block's filter so).
 enum class BlockParts { kAll, kLazyGroups, kTagsOnly, kDirectory };
 // `where` ("block 3 at offset 1234") prefixes every error. Checks the checksum first.
-Status decode_block(std::string_view bytes, const std::string& where, DecodedBlock& out, BlockParts parts = BlockParts::kAll);
+Status decode_block(std::string_view bytes, const Where& where, DecodedBlock& out, BlockParts parts = BlockParts::kAll);
 // After decode_block with kLazyGroups: decompresses group k's frames where not done yet.
-Status group_ready(DecodedBlock& block, std::uint32_t k, const std::string& where);
+Status group_ready(DecodedBlock& block, std::uint32_t k, const Where& where);
 // The streams from the start of games group `k` (games k * directory.step on); with `bounded`,
 // the streams end where the group ends (a lazily read block has only that group).
 CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounded = false);
@@ -92,7 +95,7 @@ struct BlockCounts {
   std::uint64_t plies = 0, verbatim = 0;
   std::uint64_t filter_bytes = 0;  // of its position filter (0: none)
 };
-Status count_block(std::string_view bytes, const std::string& where, DecodedBlock& scratch, BlockCounts& out);
+Status count_block(std::string_view bytes, const Where& where, DecodedBlock& scratch, BlockCounts& out);
 
 // A block's header and section table, checked with its checksum (no section decoded).
 struct BlockSizes {
@@ -105,7 +108,7 @@ struct BlockSizes {
   // are optional sections of a later minor version (9.3), stored after the five and skipped.
   std::size_t data_offset = kBlockHeaderSize + kSections * kSectionEntrySize;
 };
-Status read_block_sizes(std::string_view bytes, const std::string& where, BlockSizes& out);
+Status read_block_sizes(std::string_view bytes, const Where& where, BlockSizes& out);
 // The size of the block at the start of `bytes` from its section table (0 if it does not start
 // with a block magic or its sizes run past `bytes`); nothing else is checked (salvage finds
 // blocks so).

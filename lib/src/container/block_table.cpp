@@ -60,7 +60,7 @@ std::string encode_block_table(const std::vector<BlockEntry>& blocks, std::uint6
 std::size_t table_chunk_element_size(std::string_view b) { return element_size(b, kTableChunkShape); }
 
 Status decode_table_chunk(std::string_view element, const std::vector<TableChunkEntry>& chunks, std::size_t k,
-                        std::uint64_t games, std::uint64_t end, const std::string& where, std::vector<BlockEntry>& out) {
+                        std::uint64_t games, std::uint64_t end, const Where& where, std::vector<BlockEntry>& out) {
   const TableChunkEntry& c = chunks[k];
   std::string content;
   if (auto st = decode_element(element, where, kTableChunkShape, nullptr, content); !st) return st;

@@ -12,6 +12,7 @@
 
 #include "container/block_summary.h"
 #include "container/format.h"
+#include "container/where.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc::container {
@@ -44,7 +45,7 @@ std::size_t table_chunk_element_size(std::string_view bytes);
 // against the directory; `games`: the file's total, `end`: where blocks and dictionaries end)
 // and decodes its blocks' entries into `out` (first_game filled in). `where` prefixes errors.
 Status decode_table_chunk(std::string_view element, const std::vector<TableChunkEntry>& chunks, std::size_t k,
-                        std::uint64_t games, std::uint64_t end, const std::string& where, std::vector<BlockEntry>& out);
+                        std::uint64_t games, std::uint64_t end, const Where& where, std::vector<BlockEntry>& out);
 
 // Checks that the dictionaries and blocks (in order, each given to add()) follow each other from
 // the header on without gaps or overlaps, none past `end` (INDEX-1).

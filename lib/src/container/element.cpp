@@ -44,12 +44,10 @@ std::size_t element_size(std::string_view b, const ElementShape& shape) {
   return total <= b.size() ? static_cast<std::size_t>(total) : 0;
 }
 
-Status decode_element(std::string_view b, const std::string& where, const ElementShape& shape,
+Status decode_element(std::string_view b, const Where& where, const ElementShape& shape,
                     const ReaderDictionaries* dictionaries, std::string& content) {
   const std::string name = shape.name;
-  auto bad = [&](const std::string& what, std::size_t at) {
-    return corruption(where + ": " + what + " (" + name + " byte " + std::to_string(at) + ")");
-  };
+  auto bad = [&](const std::string& what, std::size_t at) { return corruption(where + ": " + what + where.byte(at, name)); };
   if (b.size() < shape.header_size + 8) return bad("shorter than a " + name + " element", 0);
   if (get_le(b.data() + b.size() - 8, 8) != hash64(b.substr(0, b.size() - 8))) return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), shape.magic, 4) != 0) return bad("bad " + name + " magic", 0);

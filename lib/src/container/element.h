@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "container/format.h"
+#include "container/where.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc::container {
@@ -46,7 +47,7 @@ std::size_t element_size(std::string_view bytes, const ElementShape& shape);
 // Checks the element `bytes` of `shape` (checksum first, then magic, encoding, reserved bytes
 // and sizes) and decodes its content; `dictionaries` (null if none) for encoding 3. The
 // element's own fields are its caller's to check. Corruption, prefixed by `where`.
-Status decode_element(std::string_view bytes, const std::string& where, const ElementShape& shape,
+Status decode_element(std::string_view bytes, const Where& where, const ElementShape& shape,
                     const ReaderDictionaries* dictionaries, std::string& content);
 
 }  // namespace pgnarc::container

@@ -83,7 +83,7 @@ std::string encode_name_chunk(int field, const ChunkEntries& entries, const Stor
 
 std::size_t name_chunk_element_size(std::string_view b) { return element_size(b, kNameChunkShape); }
 
-Status decode_name_chunk_content(std::string_view b, const std::string& where, int field, const ReaderDictionaries* dictionaries,
+Status decode_name_chunk_content(std::string_view b, const Where& where, int field, const ReaderDictionaries* dictionaries,
                        std::string& content) {
   if (auto st = decode_element(b, where, kNameChunkShape, dictionaries, content); !st) return st;
   if (static_cast<std::uint8_t>(b[4]) != field)
@@ -165,7 +165,7 @@ Status visit_name_entries(std::string_view content, const std::string& where, co
   return {};
 }
 
-Status decode_name_chunk(std::string_view b, const std::string& where, int field, const NameChunkEntry& entry,
+Status decode_name_chunk(std::string_view b, const Where& where, int field, const NameChunkEntry& entry,
                        const std::string* next_first, std::uint64_t blocks, std::vector<NameEntry>& out,
                        const ReaderDictionaries* dictionaries) {
   out.clear();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "container/format.h"
+#include "container/where.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc::container {
@@ -68,7 +69,7 @@ std::size_t name_chunk_element_size(std::string_view bytes);
 
 // A name chunk element of `field` checked (checksum, header, sizes; NAME-1) and its entries
 // decoded into `content`; `dictionaries`: the archive's (null if none).
-Status decode_name_chunk_content(std::string_view element, const std::string& where, int field,
+Status decode_name_chunk_content(std::string_view element, const Where& where, int field,
                        const ReaderDictionaries* dictionaries, std::string& content);
 // Calls visit(value, blocks) for each entry of a chunk's decoded `content`, checking them
 // against the chunk's directory entry, the next chunk's first value (null for a field's last
@@ -81,7 +82,7 @@ Status visit_name_entries(std::string_view content, const std::string& where, co
                           const std::string* next_first, std::uint64_t blocks, bool ascending, const NameVisitor& visit);
 
 // Both: the entries of the name chunk `element`, checked, into `out`.
-Status decode_name_chunk(std::string_view element, const std::string& where, int field, const NameChunkEntry& entry,
+Status decode_name_chunk(std::string_view element, const Where& where, int field, const NameChunkEntry& entry,
                        const std::string* next_first, std::uint64_t blocks, std::vector<NameEntry>& out,
                        const ReaderDictionaries* dictionaries = nullptr);
 

@@ -72,7 +72,7 @@ ReaderDictionaries::~ReaderDictionaries() {
   for (auto& [id, d] : entries_) ZSTD_freeDDict(d);
 }
 
-Status decode_dictionary_element(std::string_view element, const std::string& where, std::uint32_t& id,
+Status decode_dictionary_element(std::string_view element, const Where& where, std::uint32_t& id,
                                std::string& content) {
   if (auto st = decode_element(element, where, kDictionaryShape, nullptr, content); !st) return st;
   id = static_cast<std::uint32_t>(get_le(element.data() + 4, 4));
@@ -83,7 +83,7 @@ Status decode_dictionary_element(std::string_view element, const std::string& wh
   return {};
 }
 
-Status ReaderDictionaries::add(std::string_view element, const std::string& where, std::uint32_t expected_id,
+Status ReaderDictionaries::add(std::string_view element, const Where& where, std::uint32_t expected_id,
                                std::string* content_out) {
   std::string own;
   std::string& content = content_out ? *content_out : own;

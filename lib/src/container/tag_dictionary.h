@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "container/format.h"
+#include "container/where.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc::container {
@@ -56,7 +57,7 @@ std::string encode_dictionary_element(const WriterDictionary& dict, const StoreO
 std::size_t dictionary_element_size(std::string_view bytes);
 
 // The ID and content of a checked dictionary element (DICT-1), for copying it between archives.
-Status decode_dictionary_element(std::string_view element, const std::string& where, std::uint32_t& id,
+Status decode_dictionary_element(std::string_view element, const Where& where, std::uint32_t& id,
                                std::string& content);
 
 // The tag dictionaries of an archive, by ID, ready for decompression.
@@ -69,7 +70,7 @@ class ReaderDictionaries {
   // Checks a dictionary element (DICT-1) and adds its dictionary; `where` prefixes errors.
   // `expected_id`, if not 0, is the ID the index gives it; `content`, if given, receives the
   // dictionary's bytes (for copying it into another archive).
-  Status add(std::string_view element, const std::string& where, std::uint32_t expected_id = 0,
+  Status add(std::string_view element, const Where& where, std::uint32_t expected_id = 0,
              std::string* content = nullptr);
   // The digested dictionary of `id`, or null.
   const ZSTD_DDict* find(std::uint32_t id) const;
