@@ -4,6 +4,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <chrono>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <utility>
 
@@ -127,6 +130,51 @@ TEST_F(CliInput, DeeplyNestedVariationsInBoundedMemory) {
   rusage ru{};
   ASSERT_EQ(::getrusage(RUSAGE_CHILDREN, &ru), 0);
   EXPECT_LT(ru.ru_maxrss, static_cast<long>(8 * game.size() / 1024 + 64 * 1024)) << "KiB, the largest child's peak";
+#endif
+}
+
+// Salvage reads a file through a window, not a map of the whole: an archive, 96 MiB of noise and
+// the archive again give both copies' games in bounded memory (the whole file was mapped and
+// resident: 100 MB); a 1 TiB sparse file behind an archive is scanned in a moment (its holes
+// skipped; it was still scanning after 30 s at 6.3 GB).
+TEST_F(CliInput, SalvageReadsAnyFileInBoundedMemory) {
+  write(path("one.pgn"), "[Event \"a\"]\n\n1. e4 e5 *\n");
+  ASSERT_EQ(run_cli("pack -q " + p("one.pgn") + " -o " + p("one.pga")).exit_code, 0);
+  const std::string archive = test::read_file(path("one.pga"));
+  {  // (written a MiB at a time: a child forked from a large test process would count its pages)
+    std::ofstream out(path("noisy.pga"), std::ios::binary);
+    out << archive;
+    std::string noise(1u << 20, '\0');
+    std::uint64_t x = 0x9E3779B97F4A7C15u;
+    for (int mib = 0; mib < 96; ++mib) {
+      for (std::size_t i = 0; i < noise.size(); i += 8) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        std::memcpy(&noise[i], &x, 8);
+      }
+      out << noise;
+    }
+    out << archive;
+  }
+  auto r = run_cli("unpack --salvage " + p("noisy.pga") + " -o " + p("noisy.pgn"));
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("salvaged 2 games from 2 sound blocks"), std::string::npos) << r.err;
+  EXPECT_EQ(test::read_file(path("noisy.pgn")), "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"a\"]\n\n1. e4 e5 *\n\n") << r.err;
+  write(path("sparse.pga"), archive);
+  std::error_code ec;
+  std::filesystem::resize_file(path("sparse.pga"), std::uint64_t{1} << 40, ec);
+  if (!ec) {
+    const auto start = std::chrono::steady_clock::now();
+    r = run_cli("unpack --salvage " + p("sparse.pga") + " -o " + p("sparse.pgn"));
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("salvaged 1 games from 1 sound blocks"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("sparse.pga: index or footer at offset "), std::string::npos) << r.err;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60)) << "the holes were read";
+    std::filesystem::remove(path("sparse.pga"));
+  }
+#if !defined(__SANITIZE_ADDRESS__)  // (the sanitizer's shadow memory is not the program's)
+  rusage ru{};
+  ASSERT_EQ(::getrusage(RUSAGE_CHILDREN, &ru), 0);
+  EXPECT_LT(ru.ru_maxrss, 64 * 1024) << "KiB, the largest child's peak";
 #endif
 }
 

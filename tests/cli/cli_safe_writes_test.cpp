@@ -142,8 +142,8 @@ TEST_F(CliSafeWrites, OutputThatIsAnInputIsRefused) {
   EXPECT_FALSE(any_temporary(dir_));
 }
 
-// Another process truncating an archive while it is read (the reads are memory-mapped) is an
-// I/O error, exit 4, not a crash by SIGBUS.
+// Another process truncating an archive while it is read is an I/O error, exit 4 (every read is
+// checked against the bytes the file still has).
 TEST_F(CliSafeWrites, ArchiveTruncatedWhileReadIsAnIoError) {
   write_big("big.pgn", 150);
   ASSERT_EQ(run_cli("pack -q " + p("big.pgn") + " -o " + p("big.pga")).exit_code, 0);

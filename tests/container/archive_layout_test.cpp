@@ -1,6 +1,7 @@
 // The archive's bytes: what the writer lays out (frames, column forms, dictionaries, name and
 // block table chunks) and what the reader makes of damage to each part, with the container's
 // own decoders.
+#include <algorithm>
 #include <sys/resource.h>
 
 #include <fstream>
@@ -758,11 +759,21 @@ TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
   const std::string path = pack(test::read_file(test::corpus_path("pgn/twic_events.pgn")), "salvage.pga", o);
   std::string full;
   ASSERT_TRUE((*Archive::open(path))->export_pgn([&](std::string_view c) { full += c; return true; }).ok());
-  auto sound = salvage_pgn(path, [&](std::string_view) { return true; });
+  // Progress: the bytes read of two passes over the file, never backwards, to the end.
+  const std::string good = test::read_file(path);
+  SalvageOptions options;
+  std::vector<std::uint64_t> done;
+  options.progress = [&](std::uint64_t d, std::uint64_t total) {
+    EXPECT_EQ(total, 2 * good.size());
+    done.push_back(d);
+  };
+  auto sound = salvage_pgn(path, [&](std::string_view) { return true; }, options);
   ASSERT_TRUE(sound.ok());
   EXPECT_TRUE(sound->skipped.empty());
   EXPECT_EQ(sound->games, 60u);
-  const std::string good = test::read_file(path);
+  ASSERT_FALSE(done.empty());
+  EXPECT_TRUE(std::is_sorted(done.begin(), done.end()));
+  EXPECT_EQ(done.back(), 2 * good.size());
   const auto& players = parts_of(good).index.name_chunks[container::kPlayerField];
   ASSERT_FALSE(players.empty());
   const std::uint64_t players_from = players.front().offset, players_to = players.back().offset + players.back().size;

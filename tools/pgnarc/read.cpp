@@ -1,6 +1,7 @@
 // unpack, get, find: the commands that read games out of an archive.
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -65,7 +66,13 @@ int salvage(const UnpackArgs& a) {
   if (auto st = out.open(a.out, a.force); !st) return report(st.error());
   auto path = archive_path(a.archive);
   if (!path) return report(path.error());
-  auto rep = salvage_pgn(*path, [&](std::string_view chunk) { return out.write(chunk); });
+  std::error_code ec;
+  const std::uint64_t file_size = std::filesystem::file_size(*path, ec);
+  Progress progress("salvaging", ec ? 0 : 2 * file_size);
+  SalvageOptions options;
+  options.progress = [&](std::uint64_t done, std::uint64_t) { progress.update(done, true); };
+  auto rep = salvage_pgn(*path, [&](std::string_view chunk) { return out.write(chunk); }, options);
+  progress.finish();
   if (!rep) return report_archive_error(rep.error(), a.archive, false);
   if (auto st = out.close(); !st) return report(st.error());
   for (const std::string& s : rep->skipped) std::fprintf(stderr, "pgnarc: %s\n", s.c_str());

@@ -32,14 +32,6 @@ void on_stop(int sig) {
   ::raise(sig);
 }
 
-void on_bus(int) {
-  remove_temporaries();
-  static const char msg[] =
-      "pgnarc: I/O error: a file being read was truncated by another process (SIGBUS)\n";
-  (void)!::write(2, msg, sizeof msg - 1);
-  ::_exit(kIoError);
-}
-
 bool same_file(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
@@ -62,8 +54,6 @@ void install_signal_handlers() {
     if (sig != SIGPIPE && ::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
     ::sigaction(sig, &sa, nullptr);
   }
-  sa.sa_handler = on_bus;
-  ::sigaction(SIGBUS, &sa, nullptr);
 }
 
 TempFileGuard::TempFileGuard(const std::string& path) {

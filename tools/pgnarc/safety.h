@@ -8,9 +8,8 @@
 namespace pgnarc::cli {
 
 // SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the registered temporary files, then end the program
-// by the same signal with its default action (so the exit status says which). SIGBUS (a mapped
-// archive truncated by another process while it is read) removes them too and ends the program
-// with an I/O error (exit 4) instead of a crash. Called once, first thing in main.
+// by the same signal with its default action (so the exit status says which). Called once, first
+// thing in main.
 void install_signal_handlers();
 
 // Registers a temporary file for removal by those handlers while this object lives (at most

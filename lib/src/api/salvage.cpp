@@ -1,15 +1,20 @@
 // salvage_pgn: the games of a damaged archive, found block by block without its index.
+//
+// The file is read through one window (common/file_window.h), twice: a scan for the elements
+// that blocks depend on (tag dictionaries, the players' name chunks, and, where the index is
+// lost, the sound blocks' ends), then the walk from block to block. Memory is the window plus the
+// block being decoded, whatever the file's size; the holes of a sparse file are skipped.
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "api/block_pgn.h"
 #include "common/endian.h"
+#include "common/file_window.h"
 #include "common/hash.h"
-#include "common/mapped_file.h"
 #include "container/archive_file.h"
 #include "container/block_reader.h"
-#include "container/block_table.h"
+#include "container/element.h"
 #include "container/file_header.h"
 #include "container/format.h"
 #include "container/name_chunk.h"
@@ -19,40 +24,85 @@
 namespace pgnarc {
 
 using namespace container;
+using detail::FileWindow;
 using detail::get_le;
-using detail::hash64;
 
 namespace {
 
-// The players' name chunks found in the file by their magic (sound ones, in file order), read as
-// one table from the first, if it follows the end of a sound block or dictionary, up to the first
-// that does not follow the one before: a lost chunk before one of them would give every later
-// entry another number, so the table ends there.
+// Every element's magic: these three bytes, then its kind (9.2).
+constexpr std::string_view kElementPrefix("PGA", 3);
+
+// An archive file read through a window, element by element.
+class ElementScan {
+ public:
+  explicit ElementScan(FileWindow& window) : window_(window) {}
+
+  // The size of the element that starts at `at` if one does, lies inside the file and its
+  // checksum holds; 0 if not.
+  Result<std::uint64_t> sound_size(std::uint64_t at) {
+    auto head = window_.bytes(at, kMaxBlockHeadBytes);
+    if (!head) return head.error();
+    std::uint64_t n = block_declared_size(*head);
+    for (const ElementShape* shape : {&kDictionaryShape, &kNameChunkShape, &kTableChunkShape})
+      if (!n) n = element_declared_size(*head, *shape);
+    if (!n || n > window_.size() - at) return 0;
+    auto sum = hash(at, n - 8);
+    if (!sum) return sum.error();
+    auto stored = window_.bytes(at + n - 8, 8);
+    if (!stored) return stored.error();
+    return get_le(stored->data(), 8) == *sum ? n : 0;
+  }
+  // The format's checksum of the bytes [at, at + n), read a window at a time.
+  Result<std::uint64_t> hash(std::uint64_t at, std::uint64_t n) {
+    if (n <= FileWindow::kWindowBytes) {
+      auto bytes = window_.bytes(at, n);
+      if (!bytes) return bytes.error();
+      return detail::hash64(*bytes);
+    }
+    detail::Hash64Stream sum;
+    for (std::uint64_t done = 0; done < n;) {
+      auto bytes = window_.bytes(at + done, std::min<std::uint64_t>(n - done, FileWindow::kWindowBytes));
+      if (!bytes) return bytes.error();
+      sum.update(*bytes);
+      done += bytes->size();
+    }
+    return sum.digest();
+  }
+  // The kind of element whose magic starts at `at` ('B', 'D', 'N', ...), 0 if none.
+  Result<char> kind(std::uint64_t at) {
+    auto head = window_.bytes(at, 5);
+    if (!head) return head.error();
+    return head->size() >= 4 && head->substr(0, 3) == kElementPrefix ? (*head)[3] : '\0';
+  }
+
+ private:
+  FileWindow& window_;
+};
+
+// The players' name chunks found in the file (sound ones, in file order), read as one table from
+// the first, if it follows the end of a sound block or dictionary, up to the first that does not
+// follow the one before: a lost chunk before one of them would give every later entry another
+// number, so the table ends there.
 class FoundPlayers : public PlayerNames {
  public:
-  void find(std::string_view file, const std::string& path, const std::set<std::size_t>& sound_ends,
-            const ReaderDictionaries& dictionaries) {
-    const std::string_view magic(kNameChunkMagic, 4);
-    std::vector<std::pair<std::size_t, std::size_t>> chunks;  // offset, size
-    for (std::size_t at = file.find(magic, kHeaderSize); at != std::string_view::npos; at = file.find(magic, at + 1)) {
-      const std::size_t n = name_chunk_element_size(file.substr(at));
-      if (n && static_cast<std::uint8_t>(file[at + 4]) == kPlayerField &&
-          get_le(file.data() + at + n - 8, 8) == hash64(file.substr(at, n - 8)))
-        chunks.emplace_back(at, n);
-    }
-    if (chunks.empty() || !sound_ends.contains(chunks.front().first)) return;
+  Status read(FileWindow& window, const std::string& path, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& chunks,
+              const std::set<std::uint64_t>& sound_ends, const ReaderDictionaries& dictionaries) {
+    if (chunks.empty() || !sound_ends.contains(chunks.front().first)) return {};
     std::string content;
     for (std::size_t i = 0; i < chunks.size(); ++i) {
       const auto [at, n] = chunks[i];
-      if (i > 0 && at != chunks[i - 1].first + chunks[i - 1].second) return;
-      const container::Where where(path + ": name chunk at offset " + std::to_string(at), at);
-      if (!decode_name_chunk_content(file.substr(at, n), where, kPlayerField, &dictionaries, content).ok()) return;
+      if (i > 0 && at != chunks[i - 1].first + chunks[i - 1].second) return {};
+      auto element = window.bytes(at, n);
+      if (!element) return element.error();
+      const Where where(path + ": name chunk at offset " + std::to_string(at), at);
+      if (!decode_name_chunk_content(*element, where, kPlayerField, &dictionaries, content).ok()) return {};
       std::vector<std::string> values;
       const auto visit = [&](std::string_view v, const std::vector<std::uint32_t>&) { values.emplace_back(v); };
       if (!visit_name_entries(content, where, nullptr, nullptr, std::uint64_t{1} << 32, sorted_name_field(kPlayerField), visit).ok())
-        return;
+        return {};
       for (std::string& v : values) values_.push_back(std::move(v));
     }
+    return {};
   }
   Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override {
     if (ordinal >= values_.size())
@@ -69,96 +119,134 @@ class FoundPlayers : public PlayerNames {
 }  // namespace
 
 Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<bool(std::string_view)>& sink) {
-  auto mapped = detail::MappedFile::open(path);
-  if (!mapped) return mapped.error();
-  const std::string_view file = (*mapped)->bytes();
-  const std::size_t size = file.size();
+  return salvage_pgn(path, sink, SalvageOptions{});
+}
+
+Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<bool(std::string_view)>& sink,
+                                  const SalvageOptions& options) {
+  auto reader = detail::FileReader::open(path);
+  if (!reader) return reader.error();
+  const std::uint64_t size = (*reader)->size();
+  std::uint64_t pass = 0;  // the bytes of the passes before this one
+  FileWindow window(**reader, [&](std::uint64_t at) {
+    if (options.progress) options.progress(pass + at, 2 * size);
+  });
+  ElementScan scan(window);
   SalvageReport report;
-  const std::string_view magic(kBlockMagic, 4), dict_magic(kDictionaryMagic, 4);
-  // Tag dictionaries are found by their magic too; a damaged one fails the blocks that use it.
-  ReaderDictionaries dictionaries;
-  std::map<std::size_t, std::size_t> sound_dictionaries;  // offset -> size
-  for (std::size_t at = file.find(dict_magic, kHeaderSize); at != std::string_view::npos; at = file.find(dict_magic, at + 1))
-    if (const std::size_t n = dictionary_element_size(file.substr(at)))
-      if (dictionaries.add(file.substr(at, n), path + ": dictionary at offset " + std::to_string(at)).ok())
-        sound_dictionaries.emplace(at, n);
-  // The players' table (9.10): the index's where the archive opens, else the one found.
+  // The archive's players' table (9.10), if it opens; else the one found below.
   std::unique_ptr<ArchiveFile> indexed;
   std::string not_whole;  // why the archive does not open as a whole
   if (auto opened = ArchiveFile::open(path)) indexed = std::move(*opened);
   else not_whole = opened.error().message();
-  FoundPlayers found;
-  if (!indexed) {
-    std::set<std::size_t> sound_ends;
-    for (const auto& [at, n] : sound_dictionaries) sound_ends.insert(at + n);
-    const std::string_view block_magic(kBlockMagic, 4);
-    for (std::size_t at = file.find(block_magic, kHeaderSize); at != std::string_view::npos; at = file.find(block_magic, at + 1))
-      if (const std::size_t n = block_element_size(file.substr(at)); n && get_le(file.data() + at + n - 8, 8) == hash64(file.substr(at, n - 8)))
-        sound_ends.insert(at + n);
-    found.find(file, path, sound_ends, dictionaries);
+
+  // The first pass: tag dictionaries (a damaged one fails the blocks that use it), the players'
+  // name chunks and, without the index, the ends of sound blocks, which a table must follow.
+  ReaderDictionaries dictionaries;
+  std::map<std::uint64_t, std::uint64_t> sound_dictionaries;  // offset -> size
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> player_chunks;
+  std::set<std::uint64_t> sound_ends;
+  for (auto at = window.find(kElementPrefix, kHeaderSize);; at = window.find(kElementPrefix, *at + 1)) {
+    if (!at) return at.error();
+    if (*at == FileWindow::npos) break;
+    auto kind = scan.kind(*at);
+    if (!kind) return kind.error();
+    if (*kind != kDictionaryMagic[3] && *kind != kNameChunkMagic[3] && (indexed || *kind != kBlockMagic[3])) continue;
+    auto n = scan.sound_size(*at);
+    if (!n) return n.error();
+    if (!*n) continue;
+    // (A dictionary is read whole, of a name chunk its field only.)
+    auto element = window.bytes(*at, *kind == kDictionaryMagic[3] ? *n : 5);
+    if (!element) return element.error();
+    if (*kind == kDictionaryMagic[3]) {
+      if (dictionaries.add(*element, Where(path + ": dictionary at offset " + std::to_string(*at), *at)).ok()) {
+        sound_dictionaries.emplace(*at, *n);
+        sound_ends.insert(*at + *n);
+      }
+    } else if (*kind == kNameChunkMagic[3]) {
+      if (static_cast<std::uint8_t>((*element)[4]) == kPlayerField) player_chunks.emplace_back(*at, *n);
+    } else {
+      sound_ends.insert(*at + *n);
+    }
   }
+  FoundPlayers found;
+  if (!indexed)
+    if (auto st = found.read(window, path, player_chunks, sound_ends, dictionaries); !st) return st.error();
   const PlayerNames* players = indexed ? static_cast<const PlayerNames*>(indexed->players()) : &found;
-  std::size_t pos = std::min<std::size_t>(kHeaderSize, size), skip_from = std::string_view::npos;
-  auto note_skip = [&](std::size_t upto) {
-    if (skip_from != std::string_view::npos && upto > skip_from)
+
+  // The walk: block by block from the header, over what checks out, to the next block magic
+  // past what does not.
+  pass = size;
+  std::uint64_t pos = std::min<std::uint64_t>(kHeaderSize, size), skip_from = FileWindow::npos;
+  auto note_skip = [&](std::uint64_t upto) {
+    if (skip_from != FileWindow::npos && upto > skip_from)
       report.skipped.push_back(path + ": bytes " + std::to_string(skip_from) + " to " + std::to_string(upto) +
                                " skipped (not a sound block)");
-    skip_from = std::string_view::npos;
+    skip_from = FileWindow::npos;
   };
   while (pos + kMinBlockSize <= size) {
-    if (auto d = sound_dictionaries.find(pos); d != sound_dictionaries.end()) {  // a sound dictionary is not damage
+    auto kind = scan.kind(pos);
+    if (!kind) return kind.error();
+    auto n = *kind ? scan.sound_size(pos) : Result<std::uint64_t>(0);
+    if (!n) return n.error();
+    // A sound dictionary, name chunk or block table chunk is not damage (the players' table was
+    // read before; the games do not depend on the others).
+    if (*n && (sound_dictionaries.contains(pos) || *kind == kNameChunkMagic[3] || *kind == kTableChunkMagic[3])) {
       note_skip(pos);
-      pos += d->second;
+      pos += *n;
       continue;
     }
-    // Nor is a name chunk or block table chunk whose checksum holds (the players' table was read
-    // before; the games do not depend on the others).
-    std::size_t n = name_chunk_element_size(file.substr(pos));
-    if (!n) n = table_chunk_element_size(file.substr(pos));
-    if (n && get_le(file.data() + pos + n - 8, 8) == hash64(file.substr(pos, n - 8))) {
-      note_skip(pos);
-      pos += n;
-      continue;
-    }
-    if (const std::size_t len = block_element_size(file.substr(pos))) {
-      const std::string_view block = file.substr(pos, len);
-      const container::Where where(path + ": block at offset " + std::to_string(pos), pos);
+    if (*n && *kind == kBlockMagic[3]) {
+      auto block = window.bytes(pos, *n);
+      if (!block) return block.error();
+      const Where where(path + ": block at offset " + std::to_string(pos), pos);
       BlockSizes sizes;
-      if (read_block_sizes(block, where, sizes).ok()) {
-        auto text = block_pgn(block, where, sizes.games, report.games, &dictionaries, players);
+      if (read_block_sizes(*block, where, sizes).ok()) {
+        auto text = block_pgn(*block, where, sizes.games, report.games, &dictionaries, players);
+        note_skip(pos);
+        pos += *n;
         if (text) {
-          note_skip(pos);
           ++report.blocks;
           report.games += sizes.games;
           if (!sink(*text)) break;
-          pos += len;
           continue;
         }
         // A block whose checksum holds but whose games do not decode: said with why (a damaged
         // dictionary or players' table that it needs, or a writer's fault), then skipped whole.
-        note_skip(pos);
         report.skipped.push_back(text.error().message() + " (its " + std::to_string(sizes.games) + " games skipped)");
-        pos += len;
         continue;
       }
     }
     // Not a sound block here: look for the next block magic.
-    if (skip_from == std::string_view::npos) skip_from = pos;
-    const std::size_t next = file.find(magic, pos + 1);
-    if (next == std::string_view::npos) break;
-    pos = next;
+    if (skip_from == FileWindow::npos) skip_from = pos;
+    auto next = window.find(std::string_view(kBlockMagic, 4), pos + 1);
+    if (!next) return next.error();
+    if (*next == FileWindow::npos) break;
+    pos = *next;
   }
   // The index and footer follow the last block: not damage if they check out.
-  if (skip_from != std::string_view::npos && file.substr(skip_from, 4) == std::string_view(kIndexMagic, 4)) {
-    Footer f;
-    const bool sound = size >= kFooterSize && decode_footer(file.substr(size - kFooterSize), size, f).ok() &&
-                       f.index_offset == skip_from && hash64(file.substr(f.index_offset, f.index_size)) == f.index_hash;
-    if (!sound)
-      report.skipped.push_back(path + ": index or footer at offset " + std::to_string(skip_from) +
-                               " damaged (the games above do not depend on it)");
-    skip_from = std::string_view::npos;
+  if (skip_from != FileWindow::npos && skip_from + 4 <= size) {
+    auto kind = scan.kind(skip_from);
+    if (!kind) return kind.error();
+    if (*kind == kIndexMagic[3]) {
+      Footer f;
+      bool sound = false;
+      if (size >= kFooterSize) {
+        auto tail = window.bytes(size - kFooterSize, kFooterSize);
+        if (!tail) return tail.error();
+        if (decode_footer(*tail, size, f).ok() && f.index_offset == skip_from) {
+          auto sum = scan.hash(f.index_offset, f.index_size);
+          if (!sum) return sum.error();
+          sound = *sum == f.index_hash;
+        }
+      }
+      if (!sound)
+        report.skipped.push_back(path + ": index or footer at offset " + std::to_string(skip_from) +
+                                 " damaged (the games above do not depend on it)");
+      skip_from = FileWindow::npos;
+    }
   }
-  if (skip_from != std::string_view::npos) note_skip(size);
+  if (skip_from != FileWindow::npos) note_skip(size);
+  if (options.progress) options.progress(2 * size, 2 * size);
   // An archive that does not open is damaged even where no region was skipped (a file cut short
   // before its first block, an empty file): said, so that the damage is not missed.
   if (!indexed && report.skipped.empty()) report.skipped.push_back(not_whole);

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -82,6 +83,13 @@ Status FileReader::read(std::uint64_t offset, std::size_t size, std::string& out
     got += static_cast<std::size_t>(n);
   }
   return {};
+}
+
+std::uint64_t FileReader::next_data(std::uint64_t offset) const {
+  if (function_ || offset >= size_) return offset;
+  const off_t at = ::lseek(fd_, static_cast<off_t>(offset), SEEK_DATA);
+  if (at >= 0) return std::min<std::uint64_t>(static_cast<std::uint64_t>(at), size_);
+  return errno == ENXIO ? size_ : offset;  // ENXIO: only a hole follows
 }
 
 }  // namespace pgnarc::detail

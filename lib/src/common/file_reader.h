@@ -33,6 +33,10 @@ class FileReader {
   // The `size` bytes at `offset` into `out` (replacing its contents). IO if the file has fewer
   // bytes now (cut short by another process) or the read fails. Safe from several threads.
   Status read(std::uint64_t offset, std::size_t size, std::string& out) const;
+  // Where the first byte at or after `offset` lies that is not in a hole of a sparse file (the
+  // file system's SEEK_DATA; `offset` itself where it cannot tell, size() past the last data).
+  // Holes read as zero bytes: a scan for a pattern without one skips them so.
+  std::uint64_t next_data(std::uint64_t offset) const;
 
  private:
   FileReader() = default;

@@ -78,13 +78,18 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
   return {};
 }
 
-std::size_t block_element_size(std::string_view bytes) {
-  if (bytes.size() < kMinBlockSize || bytes.substr(0, 4) != std::string_view(kBlockMagic, 4)) return 0;
-  const std::size_t sections = std::max<std::uint8_t>(static_cast<std::uint8_t>(bytes[5]), kSections);
+std::uint64_t block_declared_size(std::string_view head) {
+  if (head.size() < kMinBlockSize || head.substr(0, 4) != std::string_view(kBlockMagic, 4)) return 0;
+  const std::size_t sections = std::max<std::uint8_t>(static_cast<std::uint8_t>(head[5]), kSections);
+  if (head.size() < kBlockHeaderSize + sections * kSectionEntrySize) return 0;
   std::uint64_t total = kBlockHeaderSize + sections * kSectionEntrySize + kBlockChecksumSize;
-  if (total > bytes.size()) return 0;
-  for (std::size_t k = 0; k < sections; ++k) total += get_le(bytes.data() + kBlockHeaderSize + k * kSectionEntrySize + 4, 4);
-  return total <= bytes.size() ? static_cast<std::size_t>(total) : 0;
+  for (std::size_t k = 0; k < sections; ++k) total += get_le(head.data() + kBlockHeaderSize + k * kSectionEntrySize + 4, 4);
+  return total;
+}
+
+std::size_t block_element_size(std::string_view bytes) {
+  const std::uint64_t total = block_declared_size(bytes);
+  return total && total <= bytes.size() ? static_cast<std::size_t>(total) : 0;
 }
 
 std::uint8_t block_read_minor(std::string_view b) {

@@ -113,6 +113,11 @@ Status read_block_sizes(std::string_view bytes, const Where& where, BlockSizes& 
 // with a block magic or its sizes run past `bytes`); nothing else is checked (salvage finds
 // blocks so).
 std::size_t block_element_size(std::string_view bytes);
+// The size the block at the start of `head` declares in its section table, however many bytes
+// follow; 0 if `head` does not start with a block magic or is shorter than its section table
+// (which kMaxBlockHeadBytes always hold).
+std::uint64_t block_declared_size(std::string_view head);
+inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
 // least kBlockHeaderSize bytes): kFastCoderMinor with the fast model's move coder, else
 // kVariantsCodecMinor with the variants' codec, else 0 (9.2).

@@ -38,10 +38,14 @@ std::string encode_element(const ElementShape& shape, std::string head, std::str
   return head;
 }
 
+std::uint64_t element_declared_size(std::string_view head, const ElementShape& shape) {
+  if (head.size() < shape.header_size || std::memcmp(head.data(), shape.magic, 4) != 0) return 0;
+  return shape.header_size + get_le(head.data() + shape.stored_size_at, 4) + 8;
+}
+
 std::size_t element_size(std::string_view b, const ElementShape& shape) {
-  if (b.size() < shape.header_size + 8 || std::memcmp(b.data(), shape.magic, 4) != 0) return 0;
-  const std::uint64_t total = shape.header_size + get_le(b.data() + shape.stored_size_at, 4) + 8;
-  return total <= b.size() ? static_cast<std::size_t>(total) : 0;
+  const std::uint64_t total = element_declared_size(b, shape);
+  return total && total <= b.size() ? static_cast<std::size_t>(total) : 0;
 }
 
 Status decode_element(std::string_view b, const Where& where, const ElementShape& shape,

@@ -43,6 +43,9 @@ std::string encode_element(const ElementShape& shape, std::string head, std::str
 // The size of the element of `shape` at the start of `bytes`, from its header; 0 if `bytes` does
 // not start with its magic or the sizes run past `bytes`. Nothing else is checked.
 std::size_t element_size(std::string_view bytes, const ElementShape& shape);
+// The size the element of `shape` at the start of `head` declares in its header, however many
+// bytes follow; 0 if `head` does not start with its magic or is shorter than its header.
+std::uint64_t element_declared_size(std::string_view head, const ElementShape& shape);
 
 // Checks the element `bytes` of `shape` (checksum first, then magic, encoding, reserved bytes
 // and sizes) and decodes its content; `dictionaries` (null if none) for encoding 3. The
