@@ -57,7 +57,8 @@ TEST(ArchiveVerbatim, FoundByTheirReadableTags) {
 
   auto tags = (*a)->read_tags(3);
   ASSERT_TRUE(tags.ok());
-  EXPECT_EQ(*tags, (std::vector<Tag>{{"Event", "Broken"}, {"White", "Ostrov"}}));
+  // The well-formed pairs before and after the malformed [Black Zhang].
+  EXPECT_EQ(*tags, (std::vector<Tag>{{"Event", "Broken"}, {"White", "Ostrov"}, {"Result", "1/2-1/2"}}));
 }
 
 TEST(ArchiveVerbatim, StillTheirBytesAndNothingMore) {

@@ -202,6 +202,18 @@ TEST_F(CliInput, AMalformedTagIsKeptVerbatimAndReported) {
   EXPECT_EQ(run_cli("pack --strict " + p("bad.pgn") + " -o " + p("s.pga")).exit_code, 2);
 }
 
+// Before: `find --black b` found nothing, the tags after the malformed one were not stored.
+TEST_F(CliInput, AVerbatimGameIsFoundByTheTagsAfterAMalformedOne) {
+  const std::string bad = "[White \"A\"] [Bad \"\"X\"\"] [Black \"b\"]\n\n1. e4 *";
+  write(path("bad.pgn"), "[White \"c\"]\n[Black \"d\"]\n\n1. d4 *\n\n" + bad + "\n");
+  auto r = run_cli("pack " + p("bad.pgn"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("(1 kept verbatim)"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("find " + p("bad.pga") + " --black b").out, "2\n");
+  EXPECT_EQ(run_cli("find " + p("bad.pga") + " --white A").out, "2\n");
+  EXPECT_EQ(run_cli("get " + p("bad.pga") + " 2").out, bad + "\n\n");
+}
+
 // Before: 50 KB of random bytes after the first 4 KiB were packed as about 60 games kept
 // verbatim, with exit 0, and unpack did not give them back.
 TEST_F(CliInput, BinaryDataInsideAPgnFileIsRefusedWhereItStands) {

@@ -83,6 +83,26 @@ WriterOptions stored(std::size_t block_games = 4096) {
   return o;
 }
 
+// The archive of encode/verbatim_tags_after_bad's PGN as this writer made it when it stored the
+// tag pairs before a malformed one only (REC-RAW-1 leaves the choice to the writer): kept as it
+// was written, a valid archive that every reader must go on reading.
+constexpr const char* kTagsBeforeBadPair =
+    "895047410d0a1a0a0101010000000000000000000000000000000000350ae2a5504741420605010101000000000000001e00"
+    "00001e000000010000000000000000000000020000000800000008000000030000000000000000000000040000004e000000"
+    "4e00000002054576656e740557686974650200010508060001b94bd013080602010001000001004e00204d5b4576656e7420"
+    "2262726f6b656e225d0a5b57686974652022416e616e64225d0a5b426c61636b204361726c73656e5d0a5b526573756c7420"
+    "22312d30225d0a0a312e20653420653520312d30cf4644046915ff8c5047414e000000000a0000000a0000000100416e616e"
+    "640001009d8936a1e00d7c045047414e010000000b0000000b000000010062726f6b656e0001005d2b08f8d34deb75504741"
+    "54000000000b0000000b0000000120c4010100ffc1d72f104362cadf3e1139465047414900200000000001a90223010001e4"
+    "01220105416e616e6401860223010662726f6b656e00004c0100000000000029000000000000000100000000000000010000"
+    "00000000004882622e1ec065dd91d9bf2350474146";
+
+std::string from_hex(std::string_view hex) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16));
+  return out;
+}
+
 void encode_vector(const std::string& name, const std::string& pgn, const std::string& ids, const std::string& why,
                    std::size_t block_games = 4096, MoveCoding moves = MoveCoding::kModel,
                    Variant variant = Variant::kStandard) {
@@ -476,9 +496,12 @@ void encode_vectors() {
                 "START-1 MOVE-ORDER-2 VAR-RACE-1", "racing kings from its start: both kings reach the eighth rank");
   encode_vector("variant_horde", "[Variant \"Horde\"]\n\n1. d5 e6 2. dxe6 fxe6 3. c6 dxc6 4. bxc6 Nxc6 *\n",
                 "START-1 MOVE-ORDER-2 VAR-HORDE-1", "horde from its start: white's pawns without a king");
-  encode_vector("verbatim_bad_tag",
+  encode_vector("verbatim_tags_after_bad",
                 "[Event \"broken\"]\n[White \"Anand\"]\n[Black Carlsen]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n",
-                "REC-RAW-1", "a game kept verbatim for a malformed tag pair: the tag pairs before it are its tags");
+                "REC-RAW-1", "a game kept verbatim for a malformed tag pair: the well-formed pairs before and after it are its tags");
+  valid_vector("verbatim_bad_tag", from_hex(kTagsBeforeBadPair), "REC-RAW-1",
+               "the same game with the tag pairs before the malformed one for its tags, as a writer that stops reading "
+               "tags there stores it: a reader accepts any tags for a verbatim game");
   encode_vector("latin1_tags", "[Event \"Dortmund\"]\n[White \"M\xFCller, J\xFCrgen\"]\n[Black \"\xC9tienne\"]\n\n1. d4 *\n",
                 "TAGS-1", "tag values in Latin-1, kept byte for byte");
   {

@@ -170,6 +170,24 @@ TEST(PgnInput, DosEndOfFileAfterTheLastGameIsNotAGame) {
   EXPECT_FALSE(games[1].ok);
 }
 
+// Before: the tags after a malformed one were not reported, so a verbatim game was not found by them.
+TEST(PgnErrors, TagsAfterAMalformedOneAreStillRead) {
+  const std::string one_line = "[White \"A\"] [Bad \"\"X\"\"] [Black \"b\"]\n\n1. e4 *\n";
+  const std::string lines = "[White \"A\"]\n[Bad \"\"X\"\"]\n[Site \"C:\\\"]\n[Black \"b\"]\r\n[Round \"1\"]\n\n1. e4 *\n";
+  for (const std::string& text : {one_line, lines}) {
+    GameBuilder b;
+    parse_game(text, "t.pgn", 1, SourcePos{1, 1}, b);
+    ASSERT_FALSE(b.ok());
+    EXPECT_NE(b.error().message().find("bad tag pair [Bad]"), std::string::npos) << b.error().message();
+    EXPECT_EQ(b.raw_text(), text);
+    const Game& g = b.game();
+    ASSERT_TRUE(g.tag("White") && g.tag("Black")) << text;
+    EXPECT_EQ(*g.tag("White"), "A");
+    EXPECT_EQ(*g.tag("Black"), "b");
+    EXPECT_EQ(g.tags.size(), text == lines ? 3u : 2u) << "the malformed pairs are not read";
+  }
+}
+
 // pzstd writes a skippable frame before each zstd frame; a stream may also begin with one.
 TEST(PgnInput, ZstdSkippableAndManyFramesAreRead) {
   const std::string text = test::read_file(test::corpus_path("pgn/twic_events.pgn"));

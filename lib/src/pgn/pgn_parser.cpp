@@ -130,6 +130,31 @@ class GameParser {
     return std::nullopt;
   }
 
+  // After a malformed tag pair the game is kept verbatim; the tag pairs that follow it in the tag
+  // section are still reported, so that the game is found by all its readable tags. Reading
+  // resumes at the next '[' that follows a ']' on the same line, else at the next line, and stops
+  // where the tag section ends. Returns `first`, the error that makes the game verbatim.
+  MaybeError read_tags_after(Error first) {
+    for (;;) {
+      // Past the rest of the malformed pair: to a '[' after a ']' on its line, else to the next line.
+      std::size_t k = i_;
+      bool on_line = false;
+      while (k < g_.size() && !is_newline(g_[k]) && !on_line) {
+        if (g_[k++] != ']') continue;
+        std::size_t j = k;
+        while (j < g_.size() && (g_[j] == ' ' || g_[j] == '\t')) ++j;
+        if (j < g_.size() && g_[j] == '[') k = j, on_line = true;
+      }
+      i_ = k;
+      skip_space();
+      for (;;) {
+        if (i_ >= g_.size() || g_[i_] != '[' || tags_.size() >= kMaxGameTags) return first;
+        if (parse_tag()) break;  // malformed too
+        skip_space();
+      }
+    }
+  }
+
   MaybeError parse_comment_brace() {
     const SourcePos at = here();
     const std::size_t b = i_ + 1;
@@ -197,7 +222,10 @@ class GameParser {
       }
       if (result_seen_) return fail(at, "unexpected text after the game termination marker");
       if (c == '[') {
-        if (auto e = parse_tag()) return e;
+        if (auto e = parse_tag()) {
+          if (movetext_) return e;
+          return read_tags_after(*e);
+        }
         continue;
       }
       if (auto e = start_movetext(at)) return e;
