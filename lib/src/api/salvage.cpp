@@ -19,8 +19,8 @@
 namespace pgnarc {
 
 using namespace container;
-using detail::get_le;
-using detail::hash64;
+using common::get_le;
+using common::hash64;
 
 namespace {
 
@@ -69,7 +69,7 @@ class FoundPlayers : public PlayerNames {
 }  // namespace
 
 Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<bool(std::string_view)>& sink) {
-  auto mapped = detail::MappedFile::open(path);
+  auto mapped = common::MappedFile::open(path);
   if (!mapped) return mapped.error();
   const std::string_view file = (*mapped)->bytes();
   const std::size_t size = file.size();
@@ -125,7 +125,7 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
       const std::string where = path + ": block at offset " + std::to_string(pos);
       BlockSizes sizes;
       if (read_block_sizes(block, where, sizes).ok()) {
-        auto text = block_pgn(block, where, sizes.games, report.games, &dictionaries, players);
+        auto text = api::block_pgn(block, where, sizes.games, report.games, &dictionaries, players);
         if (text) {
           note_skip(pos);
           ++report.blocks;

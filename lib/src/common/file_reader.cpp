@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 Result<int> open_regular_file(const std::string& path, std::uint64_t& size) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
@@ -84,4 +84,4 @@ Status FileReader::read(std::uint64_t offset, std::size_t size, std::string& out
   return {};
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

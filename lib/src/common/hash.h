@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 std::uint64_t hash64(std::string_view bytes);
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

@@ -9,7 +9,7 @@
 
 #include "common/file_reader.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 Result<std::unique_ptr<MappedFile>> MappedFile::open(const std::string& path) {
   std::uint64_t size = 0;
@@ -34,4 +34,4 @@ MappedFile::~MappedFile() {
   if (data_) ::munmap(const_cast<char*>(data_), size_);
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

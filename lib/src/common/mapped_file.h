@@ -10,7 +10,7 @@
 
 #include "pgnarc/status.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 // A whole file mapped read-only (an empty file is an empty view); unmapped on destruction.
 class MappedFile {
@@ -28,4 +28,4 @@ class MappedFile {
   std::size_t size_ = 0;
 };
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common
