@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the dynamic symbol table of a shared libpgnarc against the public API:
 #   - no exported symbol lies in an internal namespace (a lower-case namespace inside pgnarc:
-#     common, rules, pgn, codec, container, api, detail, ...) or in an anonymous namespace, and
+#     common, rules, pgn, codec, container, api, ...) or in an anonymous namespace, and
 #     none is a member of a public class's private part (its Impl);
 #   - every exported name of namespace pgnarc is one the public headers declare (pgnarc::NAME,
 #     NAME a word of INCLUDE_DIR.../pgnarc/*.h), so that no internal function of pgnarc itself

@@ -8,7 +8,7 @@
 
 #include "codec/entropy/arith_coder.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 namespace {
 
 struct Symbol {
@@ -145,4 +145,4 @@ TEST(ArithCoder, CertainSymbolsCostNothingAndTheTopIsNoSymbol) {
 }
 
 }  // namespace
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

@@ -19,9 +19,9 @@ using namespace test;
 
 // The game of `pgn` coded: its structure stream is `structure` (hex bytes), its texts stream
 // `texts`, and it decodes back to itself. Returns the streams.
-CodecStreams expect_coded(const char* pgn, const char* structure, std::string_view texts = {}) {
+codec::CodecStreams expect_coded(const char* pgn, const char* structure, std::string_view texts = {}) {
   const Game g = parse_one(pgn);
-  const CodecStreams s = encode(g);
+  const codec::CodecStreams s = encode(g);
   EXPECT_EQ(hex(s.structure), structure) << pgn;
   EXPECT_EQ(s.texts, texts) << pgn;
   expect_decodes_to(s, g);
@@ -35,16 +35,16 @@ CodecStreams expect_coded(const char* pgn, const char* structure, std::string_vi
 // r = 52428, the interval [2791686144, 3006431231], bits 1 0 1; e5 gives r = 20971, bits 0 1
 // and three pending doublings; the end is 0 then four 1s: 1010101111.
 TEST(CodecBytes, TwoPlies) {
-  CodecStreams s;
-  s.coder = MoveCoder::kUniform;
+  codec::CodecStreams s;
+  s.coder = codec::MoveCoder::kUniform;
   const Game g = parse_one("1. e4 e5 {c}");
-  ASSERT_TRUE(encode_game(g, s).ok());
+  ASSERT_TRUE(codec::encode_game(g, s).ok());
   EXPECT_EQ(s.move_bits, 10u);
   EXPECT_EQ(hex(s.moves), "ab c0");
   // Header annotated; 2 plies; no nulls, no track; 1 item: slot 2, brace comment.
   EXPECT_EQ(hex(s.structure), "08 02 00 01 02 00");
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw, MoveCoder::kUniform};
-  auto d = decode_game(c, g.tags);
+  codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw, codec::MoveCoder::kUniform};
+  auto d = codec::decode_game(c, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game, g);
   EXPECT_EQ(c.move_bit, 2);
@@ -62,27 +62,27 @@ TEST(CodecBytes, UnannotatedLineEndsItself) {
     p.play(p.move_at(0));
   }
   g.result = GameResult::kUnknown;
-  for (MoveCoder coder : {MoveCoder::kUniform, MoveCoder::kModel}) {
-    CodecStreams s;
+  for (codec::MoveCoder coder : {codec::MoveCoder::kUniform, codec::MoveCoder::kModel}) {
+    codec::CodecStreams s;
     s.coder = coder;
-    ASSERT_TRUE(encode_game(g, s).ok());
+    ASSERT_TRUE(codec::encode_game(g, s).ok());
     EXPECT_EQ(hex(s.structure), "04");  // result * = 4, nothing else
     const std::uint64_t bits = s.move_bits;
     for (const char* after : {"", "\xff\xff\xff\xff\xff", "\x00\x00\x00\x00\x00"}) {
       std::string moves = s.moves;
       std::uint64_t n = bits;
       for (const char* b = after; *b; ++b)
-        for (int k = 7; k >= 0; --k) detail::BitSink{moves, n}.put((static_cast<unsigned char>(*b) >> k) & 1u);
-      CodecCursor c{moves, s.structure, s.texts, s.raw, coder};
-      auto d = decode_game(c, g.tags);
+        for (int k = 7; k >= 0; --k) codec::BitSink{moves, n}.put((static_cast<unsigned char>(*b) >> k) & 1u);
+      codec::CodecCursor c{moves, s.structure, s.texts, s.raw, coder};
+      auto d = codec::decode_game(c, g.tags);
       ASSERT_TRUE(d.ok()) << d.error().to_string();
       EXPECT_EQ(d->game, g);
       EXPECT_EQ((moves.size() - c.moves.size()) * 8 + c.move_bit, bits);
     }
   }
   // No moves at all: still the end symbol (a codeword of a few bits).
-  CodecStreams s;
-  ASSERT_TRUE(encode_game(Game{}, s).ok());
+  codec::CodecStreams s;
+  ASSERT_TRUE(codec::encode_game(Game{}, s).ok());
   EXPECT_GT(s.move_bits, 0u);
   auto d = decode(s, {});
   ASSERT_TRUE(d.ok());
@@ -97,7 +97,7 @@ TEST(CodecBytes, MainLinesCountedByPlyCount) {
   const Game plain = parse_one("1. e4 e5 2. Nf3 Nc6 3. Bb5 *");
   Game counted = plain;
   counted.tags.push_back(Tag{"PlyCount", "5"});
-  const CodecStreams a = encode(plain), b = encode(counted);
+  const codec::CodecStreams a = encode(plain), b = encode(counted);
   EXPECT_EQ(hex(a.structure), "04");
   EXPECT_EQ(hex(b.structure), "44");  // * = 4, counted = 0x40
   EXPECT_LT(b.move_bits, a.move_bits);
@@ -108,7 +108,7 @@ TEST(CodecBytes, MainLinesCountedByPlyCount) {
 
   // Annotated: header 0x4c (counted, annotated, *), then no ply count: the null-move byte first.
   Game annotated = parse_one("[PlyCount \"3\"]\n\n1. e4 {c} e5 2. Nf3 *");
-  const CodecStreams c = encode(annotated);
+  const codec::CodecStreams c = encode(annotated);
   EXPECT_EQ(hex(c.structure), "4c 00 01 01 00");
   d = decode(c, annotated.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
@@ -126,7 +126,7 @@ TEST(CodecBytes, MainLinesCountedByPlyCount) {
 // coded as itself; decoding a result 5 without the tag is an error.
 TEST(CodecBytes, ResultsTakenFromTheResultTag) {
   Game g = parse_one("[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1");
-  const CodecStreams s = encode(g);
+  const codec::CodecStreams s = encode(g);
   EXPECT_EQ(hex(s.structure), "05");
   expect_decodes_to(s, g);
   expect_corrupt(s, {}, "result 5 without a Result tag");
@@ -141,7 +141,7 @@ TEST(CodecBytes, ResultsTakenFromTheResultTag) {
 
 TEST(CodecBytes, AnnotatedGame) {
   const Game g = parse_one("[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0");
-  const CodecStreams s = encode(g);
+  const codec::CodecStreams s = encode(g);
   // Header 1-0|annotated; main line: 2 plies (e4 and the null move), 1 null at ply 1; 3 items:
   // comment at slot 0, NAG 1 at slot 1, variation at slot 1 (a line's null-move varint is
   // nulls * 2 + clock track, here 1 * 2 + 0). Variation line: 1 ply, no nulls, no clock track,
@@ -157,7 +157,7 @@ TEST(CodecBytes, AnnotatedGame) {
 TEST(CodecBytes, ClockComments) {
   // Not every ply has a clock first (the third has another comment first), so the clocks are
   // items.
-  const CodecStreams s = encode(parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 {x} {[%clk 0:00:58]} *"));
+  const codec::CodecStreams s = encode(parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 {x} {[%clk 0:00:58]} *"));
   // header 0x0c (result *, annotated); 3 plies; no null moves; no clock track; 4 items:
   // slot 1, type 5, zigzag(60) = 120; slot 2, type 5, 120; slot 3, brace comment; slot 3,
   // type 5, zigzag(58 - 60) = 3.
@@ -186,7 +186,7 @@ TEST(CodecBytes, ClockTrack) {
 TEST(CodecBytes, ClockTrackPredictedFromTimeControl) {
   const Game g = parse_one("[TimeControl \"60+1\"]\n\n1. e4 {[%clk 0:01:00]} e5 {[%clk 0:01:00]} "
                            "2. Nf3 {[%clk 0:01:00]} Nc6 {[%clk 0:00:30]} 3. Bc4 {[%clk 3:00:00]} *");
-  const CodecStreams s = encode(g);
+  const codec::CodecStreams s = encode(g);
   // 5 plies. One run (the last) of frame 2: 02. Symbols: 60 - 60 = 0 twice;
   // (60 + 1) - 60 = 1: zigzag 2; (60 + 1) - 30 = 31: zigzag 62 = 3e; (60 + 1) - 10800 = -10739:
   // zigzag 21477 = 255 + 21222 = ff, varint e6 a5 01.
@@ -209,7 +209,7 @@ TEST(CodecBytes, ClockTrackPredictedFromTimeControl) {
   for (const char* tc : {"-", "60+", "+1", "1234567890+0", "60+1+1", "6O+1", "60+ 1"}) {
     Game h = g;
     h.tags = {Tag{"TimeControl", tc}};
-    const CodecStreams t = encode(h);
+    const codec::CodecStreams t = encode(h);
     Game bare = g;
     bare.tags.clear();
     EXPECT_EQ(t.structure, encode(bare).structure) << tc;
@@ -271,13 +271,13 @@ TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
   const bool main_line_track[] = {false, false, false, false, true, true, false};
   for (std::size_t i = 0; i < std::size(games); ++i) {
     const Game g = parse_one(games[i]);
-    const CodecStreams s = encode(g);
+    const codec::CodecStreams s = encode(g);
     auto d = decode(s, g.tags);
     ASSERT_TRUE(d.ok()) << games[i] << ": " << d.error().to_string();
     EXPECT_EQ(d->game, g) << games[i];
     // header, then the main line's plies and nulls * 2 + track
     std::string_view st = s.structure;
-    detail::ByteReader r(st);
+    common::ByteReader r(st);
     std::uint8_t header;
     std::uint64_t v;
     ASSERT_TRUE(r.u8(header) && r.varint(v) && r.varint(v));
@@ -291,11 +291,12 @@ TEST(CodecRoundTrip, ClockTrackOnlyWhereEveryPlyHasAClockFirst) {
 TEST(CodecBytes, EvaluationInAClockTrack) {
   // 2 plies; one run (the last) of frame 3: 03; 77 (the clock), zigzag(17) * 2 = 68 = 44; 77,
   // zigzag(-3) * 2 + 1 = 11 = 0b.
-  const CodecStreams s = expect_coded("1. e4 { [%eval 0.17] [%clk 0:01:00] } e5 { [%eval #-3] [%clk 0:01:00] } *",
-                                      "0c 02 01 01 03 77 44 77 0b 00");
+  const codec::CodecStreams s =
+      expect_coded("1. e4 { [%eval 0.17] [%clk 0:01:00] } e5 { [%eval #-3] [%clk 0:01:00] } *",
+                   "0c 02 01 01 03 77 44 77 0b 00");
   // The skipper steps over the evaluation's varint too.
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-  ASSERT_TRUE(skip_game(c, {}).ok());
+  codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  ASSERT_TRUE(codec::skip_game(c, {}).ok());
   EXPECT_TRUE(c.structure.empty() && moves_consumed(c));
 }
 
@@ -308,12 +309,12 @@ TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
   std::vector<std::string> comments;
   for (const char* e : evals) comments.push_back(std::string(" [%eval ") + e + "] [%clk 0:01:00] ");
   const Game g = knights_with_comments(comments);
-  const CodecStreams s = encode(g);
+  const codec::CodecStreams s = encode(g);
   expect_decodes_to(s, g);
   // The track: header, plies, nulls * 2 + 1, then the frame runs: the plies of frame 3 add up to the
   // evaluations in lichess's form.
   std::string_view st = s.structure;
-  detail::ByteReader r(st);
+  common::ByteReader r(st);
   std::uint8_t header;
   std::uint64_t v, runs;
   ASSERT_TRUE(r.u8(header) && r.varint(v) && r.varint(v) && v == 1 && r.varint(runs));
@@ -331,10 +332,10 @@ TEST(CodecRoundTrip, EvaluationsKeepTheirText) {
 // [REC-CLK-6] A mate in 0 and an evaluation out of range are refused.
 TEST(CodecDecode, RejectsBadEvaluations) {
   const Game g = parse_one("1. e4 { [%eval #2] [%clk 0:01:00] } *");
-  const CodecStreams good = encode(g);
+  const codec::CodecStreams good = encode(g);
   ASSERT_EQ(hex(good.structure), "0c 01 01 01 03 77 09 00");  // zigzag(2) * 2 + 1 = 9
   // (Evaluations need no tags: the skipper checks them too.)
-  CodecStreams s = good;
+  codec::CodecStreams s = good;
   s.structure[6] = 1;  // mate in 0
   expect_corrupt(s, g.tags, "mate in 0");
   s = good;
@@ -348,14 +349,14 @@ TEST(CodecDecode, RejectsBadEvaluations) {
 // by the skipper too.
 TEST(CodecDecode, RejectsBadClockTracks) {
   const Game g = parse_one("1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } *");
-  const CodecStreams good = encode(g);
+  const codec::CodecStreams good = encode(g);
   ASSERT_EQ(hex(good.structure), "0c 02 01 01 01 77 77 00");
   const auto with = [&](const char* bytes, std::size_t n) {
-    CodecStreams s = good;
+    codec::CodecStreams s = good;
     s.structure = std::string(bytes, n);
     return s;
   };
-  CodecStreams s = with("\x0c\x02\x00\x01\x01\x01\x77\x00", 8);
+  codec::CodecStreams s = with("\x0c\x02\x00\x01\x01\x01\x77\x00", 8);
   s.moves.clear();  // the line has no plies, yet a track
   s.move_bits = 0;
   expect_corrupt(s, g.tags, "track without plies");
@@ -391,7 +392,7 @@ TEST(CodecRoundTrip, ClockCommentsKeepTheirText) {
       " [%CLK 0:01:00] ",       "",                          "[%clk ]",
   };
   const Game g = knights_with_comments(std::vector<std::string>(std::begin(texts), std::end(texts)));
-  const CodecStreams s = encode(g);
+  const codec::CodecStreams s = encode(g);
   expect_decodes_to(s, g);
   // The canonical ones (the first three, the 6-digit hour, the first of two commands, and a
   // command followed by a stray "]") are numbers: count type-5 items in the structure stream,
@@ -453,7 +454,7 @@ TEST(CodecRoundTrip, RandomClocks) {
 // after the capture is refused (the side without its king has no legal move).
 TEST(CodecRoundTrip, KingCaptureAfterNullMoveInCheck) {
   const Game g = parse_one("1. e4 f5 2. Qh5+ -- 3. Qxe8 *");
-  CodecStreams s = encode(g);
+  codec::CodecStreams s = encode(g);
   expect_decodes_to(s, g);
   s.moves[0] = static_cast<char>(s.moves[0] + 1);  // one more ply than the line has moves for
   EXPECT_FALSE(decode(s, g.tags).ok());
@@ -464,7 +465,7 @@ TEST(CodecDecode, RejectsBadClocks) {
   // (The comment before the last clock keeps the clocks out of a clock track: they are type 5
   // items.)
   const Game g = parse_one("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 {x} { [%clk 0:00:01] } *");
-  CodecStreams s = encode(g);
+  codec::CodecStreams s = encode(g);
   auto ok = decode(s, g.tags);
   ASSERT_TRUE(ok.ok()) << ok.error().to_string();
   EXPECT_EQ(ok->game, g);
@@ -479,7 +480,7 @@ TEST(CodecBytes, EncodingIsDeterministic) {
   for (const std::string& f : test::pgn_corpus_files()) {
     for (const auto& rg : read_all(test::read_file(f))) {
       if (!rg.ok) continue;
-      const CodecStreams a = encode(rg.game), b = encode(rg.game);
+      const codec::CodecStreams a = encode(rg.game), b = encode(rg.game);
       ASSERT_EQ(a.moves, b.moves);
       ASSERT_EQ(a.structure, b.structure);
       ASSERT_EQ(a.texts, b.texts);
@@ -492,15 +493,15 @@ TEST(CodecBytes, EncodingIsDeterministic) {
 TEST(CodecRoundTrip, CorpusSamplesNothingLost) {
   int games = 0, raw = 0;
   for (const std::string& f : test::pgn_corpus_files()) {
-    CodecStreams s;
+    codec::CodecStreams s;
     const auto read = read_all(test::read_file(f));
     for (const auto& rg : read) {
-      if (rg.ok) ASSERT_TRUE(encode_game(rg.game, s).ok()) << f;
-      else encode_raw_game(rg.raw, s);
+      if (rg.ok) ASSERT_TRUE(codec::encode_game(rg.game, s).ok()) << f;
+      else codec::encode_raw_game(rg.raw, s);
     }
-    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
     for (const auto& rg : read) {
-      auto d = decode_game(c, rg.game.tags);
+      auto d = codec::decode_game(c, rg.game.tags);
       ASSERT_TRUE(d.ok()) << f << ": " << d.error().to_string();
       ASSERT_EQ(d->raw, !rg.ok);
       if (rg.ok) EXPECT_EQ(d->game, rg.game) << f;
@@ -537,14 +538,14 @@ TEST(CodecHints, WriteTheSamePgnAsWritePgn) {
   for (const std::string& f : test::pgn_corpus_files()) {
     for (const auto& rg : read_all(test::read_file(f))) {
       if (!rg.ok) continue;
-      CodecStreams s;
-      ASSERT_TRUE(encode_game(rg.game, s).ok()) << f;
-      CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-      auto d = detail::decode_game_with_hints(c, rg.game.tags, hints);
+      codec::CodecStreams s;
+      ASSERT_TRUE(codec::encode_game(rg.game, s).ok()) << f;
+      codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+      auto d = codec::decode_game_with_hints(c, rg.game.tags, hints);
       ASSERT_TRUE(d.ok()) << f << ": " << d.error().to_string();
       std::string plain, hinted;
       ASSERT_TRUE(write_pgn(rg.game, plain).ok());
-      ASSERT_TRUE(detail::write_pgn_with_hints(d->game, hints, hinted).ok());
+      ASSERT_TRUE(pgn::write_pgn_with_hints(d->game, hints, hinted).ok());
       ASSERT_EQ(hinted, plain) << f;
       ++games;
     }
@@ -554,14 +555,14 @@ TEST(CodecHints, WriteTheSamePgnAsWritePgn) {
   std::mt19937_64 rng(99);
   for (int i = 0; i < 3000; ++i) {
     const Game g = random_moves_game(rng, i % 3 ? "" : "r3k2r/1P4P1/8/2N1N3/8/2N1N3/1p4p1/R3K2R w KQkq - 0 1", 300);
-    CodecStreams s;
-    ASSERT_TRUE(encode_game(g, s).ok());
-    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-    auto d = detail::decode_game_with_hints(c, g.tags, hints);
+    codec::CodecStreams s;
+    ASSERT_TRUE(codec::encode_game(g, s).ok());
+    codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    auto d = codec::decode_game_with_hints(c, g.tags, hints);
     ASSERT_TRUE(d.ok()) << d.error().to_string();
     std::string plain, hinted;
     ASSERT_TRUE(write_pgn(g, plain).ok());
-    ASSERT_TRUE(detail::write_pgn_with_hints(d->game, hints, hinted).ok());
+    ASSERT_TRUE(pgn::write_pgn_with_hints(d->game, hints, hinted).ok());
     ASSERT_EQ(hinted, plain);
   }
 }
@@ -573,11 +574,11 @@ TEST(CodecRoundTrip, IntegersLongerThanTheWeightTable) {
   std::size_t longest = 0;
   for (int i = 0; i < 12; ++i) {
     const Game g = random_moves_game(rng, "", 200 + 300 * i);
-    CodecStreams s;
-    ASSERT_TRUE(encode_game(g, s).ok());
+    codec::CodecStreams s;
+    ASSERT_TRUE(codec::encode_game(g, s).ok());
     longest = std::max(longest, s.moves.size());
-    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-    auto d = decode_game(c, g.tags);
+    codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    auto d = codec::decode_game(c, g.tags);
     ASSERT_TRUE(d.ok()) << d.error().to_string();
     ASSERT_EQ(d->game, g) << "game " << i;
   }
@@ -600,15 +601,15 @@ TEST(CodecRoundTrip, MillionsOfRandomPlies) {
   long plies = 0;
   int castles = 0, en_passant = 0, promotions = 0, max_moves = 0, single = 0;
   for (int round = 0; plies < 1'200'000; ++round) {
-    CodecStreams s;
+    codec::CodecStreams s;
     std::vector<Game> games;
     for (int i = 0; i < 200; ++i) {
       games.push_back(random_moves_game(rng, fens[static_cast<std::size_t>(i) % fens.size()], 300));
-      ASSERT_TRUE(encode_game(games.back(), s).ok());
+      ASSERT_TRUE(codec::encode_game(games.back(), s).ok());
     }
-    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
     for (const Game& g : games) {
-      auto d = decode_game(c, g.tags);
+      auto d = codec::decode_game(c, g.tags);
       ASSERT_TRUE(d.ok()) << d.error().to_string();
       ASSERT_EQ(d->game, g);
       Position p = *start_position(g.tags);
@@ -642,7 +643,7 @@ TEST(CodecRoundTrip, RandomGamesWithPlyCountAndResultTags) {
                                 GameResult::kUnknown};
   int counted = 0, tagged = 0;
   for (int round = 0; round < 20; ++round) {
-    CodecStreams s;
+    codec::CodecStreams s;
     std::vector<Game> games;
     std::vector<std::uint8_t> want;  // each game's expected header bits 6 and 0-2
     for (int i = 0; i < 100; ++i) {
@@ -682,13 +683,13 @@ TEST(CodecRoundTrip, RandomGamesWithPlyCountAndResultTags) {
       tagged += is_tagged;
       want.push_back(static_cast<std::uint8_t>((is_counted ? 0x40 : 0) | (is_tagged ? 5 : static_cast<int>(g.result))));
       games.push_back(g);
-      ASSERT_TRUE(encode_game(g, s).ok());
+      ASSERT_TRUE(codec::encode_game(g, s).ok());
     }
-    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
     for (std::size_t i = 0; i < games.size(); ++i) {
       ASSERT_FALSE(c.structure.empty());
       EXPECT_EQ(static_cast<std::uint8_t>(c.structure[0]) & 0x47, want[i]) << i;
-      auto d = decode_game(c, games[i].tags);
+      auto d = codec::decode_game(c, games[i].tags);
       ASSERT_TRUE(d.ok()) << d.error().to_string();
       ASSERT_EQ(d->game, games[i]);
     }
@@ -698,9 +699,9 @@ TEST(CodecRoundTrip, RandomGamesWithPlyCountAndResultTags) {
 }
 
 TEST(CodecRoundTrip, RawGamesKeepTheirBytes) {
-  CodecStreams s;
+  codec::CodecStreams s;
   const std::string raw = "[Variant \"Crazyhouse\"]\r\n\r\n1. e4 e5 2. N@f3 \xFF *";
-  encode_raw_game(raw, s);
+  codec::encode_raw_game(raw, s);
   auto d = decode(s, {});
   ASSERT_TRUE(d.ok());
   EXPECT_TRUE(d->raw);
@@ -710,27 +711,27 @@ TEST(CodecRoundTrip, RawGamesKeepTheirBytes) {
 TEST(CodecEncode, RejectsWhatItCannotRepresent) {
   Game g;
   g.events.push_back(GameEvent::make_move(Move(12, 36)));  // e2e5
-  CodecStreams s;
-  EXPECT_FALSE(encode_game(g, s).ok());
+  codec::CodecStreams s;
+  EXPECT_FALSE(codec::encode_game(g, s).ok());
   EXPECT_TRUE(s.moves.empty() && s.structure.empty()) << "a failed encode leaves the streams untouched";
   g.events = {GameEvent::begin_variation(), GameEvent::end_variation()};
-  EXPECT_FALSE(encode_game(g, s).ok());
+  EXPECT_FALSE(codec::encode_game(g, s).ok());
   g.events.clear();
   g.tags = {{"Variant", "Atomic"}};
-  EXPECT_EQ(encode_game(g, s).error().code(), ErrorCode::InvalidInput);
+  EXPECT_EQ(codec::encode_game(g, s).error().code(), ErrorCode::InvalidInput);
 }
 
 // Damaged records are Corruption, never a crash and never an exception.
 TEST(CodecDecode, RejectsDamagedRecords) {
   const Game g = parse_one("{c} 1. e4 $1 (1. d4 d5) e5 2. Nf3 1-0");
-  const CodecStreams good = encode(g);
-  auto expect_corrupt = [&](const CodecStreams& s, const std::string& why) {
-    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-    auto d = decode_game(c, g.tags);
+  const codec::CodecStreams good = encode(g);
+  auto expect_corrupt = [&](const codec::CodecStreams& s, const std::string& why) {
+    codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    auto d = codec::decode_game(c, g.tags);
     ASSERT_FALSE(d.ok()) << why;
     EXPECT_EQ(d.error().code(), ErrorCode::Corruption) << why;
   };
-  CodecStreams s = good;
+  codec::CodecStreams s = good;
   s.structure[0] = static_cast<char>(s.structure[0] | 0x40);
   expect_corrupt(s, "reserved header bit");
   s = good;
@@ -741,8 +742,8 @@ TEST(CodecDecode, RejectsDamagedRecords) {
   for (std::uint64_t at = 0; at < good.move_bits; ++at) {
     s = good;
     s.moves[at / 8] = static_cast<char>(s.moves[at / 8] ^ (0x80 >> (at % 8)));
-    CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-    auto d = decode_game(c, g.tags);
+    codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+    auto d = codec::decode_game(c, g.tags);
     if (!d.ok()) continue;
     EXPECT_TRUE(!(d->game == g) || (s.moves.size() - c.moves.size()) * 8 + c.move_bit != good.move_bits) << at;
   }
@@ -768,10 +769,10 @@ TEST(CodecDecode, RejectsDamagedRecords) {
         s = good;
         std::string& t = which == 0 ? s.moves : which == 1 ? s.structure : s.texts;
         t[i] = static_cast<char>(t[i] ^ (1 << bit));
-        CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-        CodecCursor skip{s.moves, s.structure, s.texts, s.raw};
-        const Status skipped = skip_game(skip, g.tags);
-        auto d = decode_game(c, g.tags);
+        codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+        codec::CodecCursor skip{s.moves, s.structure, s.texts, s.raw};
+        const Status skipped = codec::skip_game(skip, g.tags);
+        auto d = codec::decode_game(c, g.tags);
         if (!d.ok()) {
           EXPECT_EQ(d.error().code(), ErrorCode::Corruption);
           continue;
@@ -797,43 +798,43 @@ TEST(CodecLimits, AtMost65536PliesPerGame) {
   Position p;
   const Move cycle[4] = {*p.parse_san("Nf3"), Move(62, 45), Move(21, 6), Move(45, 62)};  // Nf3 Nf6 Ng1 Ng8
   for (int i = 0; i < 65536; ++i) g.events.push_back(GameEvent::make_move(cycle[i % 4]));
-  CodecStreams s;
-  ASSERT_TRUE(encode_game(g, s).ok());
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-  auto d = decode_game(c, {});
+  codec::CodecStreams s;
+  ASSERT_TRUE(codec::encode_game(g, s).ok());
+  codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  auto d = codec::decode_game(c, {});
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game.mainline_plies(), 65536);
   g.events.push_back(GameEvent::make_move(cycle[0]));
-  CodecStreams t;
-  EXPECT_EQ(encode_game(g, t).error().code(), ErrorCode::InvalidInput);
+  codec::CodecStreams t;
+  EXPECT_EQ(codec::encode_game(g, t).error().code(), ErrorCode::InvalidInput);
   // A codeword of 65537 plies and the end, made by hand (the encoder refuses it), is corrupt;
   // so is an annotated line that claims 65537 plies.
-  CodecStreams forged;
+  codec::CodecStreams forged;
   forged.structure = std::string(1, '\0');
-  forged.coder = MoveCoder::kUniform;
+  forged.coder = codec::MoveCoder::kUniform;
   {
-    detail::ArithEncoder e(detail::BitSink{forged.moves, forged.move_bits});
+    codec::ArithEncoder e(codec::BitSink{forged.moves, forged.move_bits});
     Position q;
-    detail::PieceTargets t;
-    detail::PlyFrequencies pf;
+    rules::PieceTargets t;
+    codec::PlyFrequencies pf;
     for (int i = 0; i <= 65537; ++i) {
-      detail::generate_targets(q, t);
-      detail::ply_frequencies(MoveCoder::kUniform, true, static_cast<std::uint64_t>(i), q, t, {}, pf);
-      const detail::PlySymbol y = detail::symbol_of(pf, i == 65537 ? -1 : detail::index_in(q, t, cycle[i % 4]));
+      rules::generate_targets(q, t);
+      codec::ply_frequencies(codec::MoveCoder::kUniform, true, static_cast<std::uint64_t>(i), q, t, {}, pf);
+      const codec::PlySymbol y = codec::symbol_of(pf, i == 65537 ? -1 : rules::index_in(q, t, cycle[i % 4]));
       e.encode(y.c, y.f, y.total);
       if (i < 65537) q.play(cycle[i % 4]);
     }
     e.finish();
   }
-  CodecCursor f{forged.moves, forged.structure, forged.texts, forged.raw, forged.coder};
-  auto got = decode_game(f, {});
+  codec::CodecCursor f{forged.moves, forged.structure, forged.texts, forged.raw, forged.coder};
+  auto got = codec::decode_game(f, {});
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.error().code(), ErrorCode::Corruption);
   EXPECT_NE(got.error().message().find("65536"), std::string::npos) << got.error().message();
-  CodecStreams claims;
+  codec::CodecStreams claims;
   claims.structure = std::string("\x08\x81\x80\x04\x00\x00", 6);  // annotated; 65537 plies; no nulls, no items
-  CodecCursor a{claims.moves, claims.structure, claims.texts, claims.raw};
-  EXPECT_EQ(decode_game(a, {}).error().code(), ErrorCode::Corruption);
+  codec::CodecCursor a{claims.moves, claims.structure, claims.texts, claims.raw};
+  EXPECT_EQ(codec::decode_game(a, {}).error().code(), ErrorCode::Corruption);
   // Variations count towards the same budget.
   Game v;
   v.events.push_back(GameEvent::make_move(cycle[0]));
@@ -842,8 +843,8 @@ TEST(CodecLimits, AtMost65536PliesPerGame) {
     for (int i = 0; i < 30000; ++i) v.events.push_back(GameEvent::make_move(cycle[i % 4]));
     v.events.push_back(GameEvent::end_variation());
   }
-  CodecStreams u;
-  EXPECT_FALSE(encode_game(v, u).ok());
+  codec::CodecStreams u;
+  EXPECT_FALSE(codec::encode_game(v, u).ok());
 }
 
 }  // namespace

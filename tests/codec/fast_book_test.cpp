@@ -12,7 +12,7 @@
 #include "codec/model/fast_model.h"
 #include "support/test_util.h"
 
-namespace pgnarc::detail::fast {
+namespace pgnarc::codec::fast {
 namespace {
 
 struct ParsedNode {
@@ -39,8 +39,8 @@ bool parse_book(std::span<const std::uint8_t> bytes, std::vector<ParsedNode>& ou
   auto node = [&](auto&& self, const Position& pos) -> void {
     const std::uint64_t count = varint();
     ParsedNode own{pos, {}, 0};
-    PieceTargets t;
-    generate_targets(pos, t);
+    rules::PieceTargets t;
+    rules::generate_targets(pos, t);
     for (std::uint64_t e = 0; ok && e < count; ++e) {
       if (at >= bytes.size()) return void(ok = false);
       const int index = bytes[at++];
@@ -51,7 +51,7 @@ bool parse_book(std::span<const std::uint8_t> bytes, std::vector<ParsedNode>& ou
       own.games += v >> 1;
       if (v & 1) {
         Position next = pos;
-        next.play(move_at_index(pos, t, index));
+        next.play(rules::move_at_index(pos, t, index));
         self(self, next);
       }
     }
@@ -100,8 +100,8 @@ TEST(FastBook, TheLibraryHoldsEveryNodeOfItsBytes) {
 TEST(FastBook, BookFrequenciesFollowTheFormula) {
   const BookNode* node = book_node(Position());
   ASSERT_NE(node, nullptr);
-  PieceTargets t;
-  generate_targets(Position(), t);
+  rules::PieceTargets t;
+  rules::generate_targets(Position(), t);
   std::uint32_t freq[kMaxLegalMoves];
   const std::uint32_t total = book_frequencies(*node, t.total, freq);
   const std::uint64_t d = node->games + 3;
@@ -159,4 +159,4 @@ TEST(FastBook, TheSpecificationListsTheLibrarysTables) {
 }
 
 }  // namespace
-}  // namespace pgnarc::detail::fast
+}  // namespace pgnarc::codec::fast

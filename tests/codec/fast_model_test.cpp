@@ -9,7 +9,7 @@
 #include "support/model_replay.h"
 #include "support/test_util.h"
 
-namespace pgnarc::detail::fast {
+namespace pgnarc::codec::fast {
 namespace {
 
 using model::LineState;
@@ -17,13 +17,13 @@ using model::LineState;
 // Every position of `line`: the base build's frequencies (and the v3 build's, where the CPU
 // runs it) equal the reference's.
 void expect_builds_equal_reference(const test::MainLine& line, long& positions) {
-  test::replay_line(line, [&](const LineState& at, const PieceTargets& t) {
+  test::replay_line(line, [&](const LineState& at, const rules::PieceTargets& t) {
     std::uint32_t want[kMaxLegalMoves], got[kMaxLegalMoves];
     const std::uint32_t total = model_frequencies_reference(at.pos, t, at.history, want, kWeights.data());
     bool same = model_frequencies_base(at.pos, t, at.history, got, kWeights.data()) == total;
     for (int i = 0; i < t.total && same; ++i) same = got[i] == want[i];
 #if PGNARC_HAVE_V3
-    if (same && v3_generator_supported()) {
+    if (same && rules::v3_generator_supported()) {
       same = model_frequencies_v3(at.pos, t, at.history, got, kWeights.data()) == total;
       for (int i = 0; i < t.total && same; ++i) same = got[i] == want[i];
     }
@@ -95,14 +95,14 @@ TEST(FastModel, TheBookHoldsOpeningsOfStandardChessOnly) {
   const Position start;
   const BookNode* node = book_node(start);
   ASSERT_NE(node, nullptr) << "the book holds the start position";
-  PieceTargets t;
-  generate_targets(start, t);
+  rules::PieceTargets t;
+  rules::generate_targets(start, t);
   std::uint64_t sum = 0;
   int e4 = -1;
   for (const BookEntry& e : node->entries) {
     ASSERT_LT(e.index, t.total);
     sum += e.count;
-    if (start.uci(move_at_index(start, t, e.index)) == "e2e4") e4 = e.index;
+    if (start.uci(rules::move_at_index(start, t, e.index)) == "e2e4") e4 = e.index;
   }
   EXPECT_EQ(sum, node->games);
   ASSERT_GE(e4, 0) << "1. e4 is in the book";
@@ -117,22 +117,22 @@ TEST(FastModel, TheBookHoldsOpeningsOfStandardChessOnly) {
 
 TEST(FastModel, TheFastCoderTakesTheBookWhereItHoldsThePosition) {
   const Position start;
-  PieceTargets t;
-  generate_targets(start, t);
+  rules::PieceTargets t;
+  rules::generate_targets(start, t);
   PlyFrequencies coded;
-  ply_frequencies(MoveCoder::kFast, false, 0, start, t, {}, coded);
+  ply_frequencies(codec::MoveCoder::kFast, false, 0, start, t, {}, coded);
   std::uint32_t want[kMaxLegalMoves];
   ASSERT_NE(book_node(start), nullptr);
   EXPECT_EQ(coded.total, book_frequencies(*book_node(start), t.total, want));
   for (int i = 0; i < t.total; ++i) EXPECT_EQ(coded.freq[i], want[i]) << i;
   // Out of the book: the model's.
   const Position late = test::fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 25");
-  generate_targets(late, t);
-  ply_frequencies(MoveCoder::kFast, true, 48, late, t, {}, coded);
+  rules::generate_targets(late, t);
+  ply_frequencies(codec::MoveCoder::kFast, true, 48, late, t, {}, coded);
   const std::uint32_t model_total = model_frequencies(late, t, {}, want);
   EXPECT_EQ(coded.total, model_total + coded.end);
   for (int i = 0; i < t.total; ++i) EXPECT_EQ(coded.freq[i], want[i]) << i;
 }
 
 }  // namespace
-}  // namespace pgnarc::detail::fast
+}  // namespace pgnarc::codec::fast

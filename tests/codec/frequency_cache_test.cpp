@@ -9,7 +9,7 @@
 #include "support/model_replay.h"
 #include "support/test_util.h"
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 namespace {
 
 // Each ply of every line of `files`, twice (the second time mostly from the cache where it has
@@ -19,7 +19,7 @@ long compare_with_model(FrequencyCache& cache, const std::vector<test::MainLine>
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& line : lines) {
       bool same = true;
-      test::replay_line(line, [&](const LineState& at, const PieceTargets& t) {
+      test::replay_line(line, [&](const LineState& at, const rules::PieceTargets& t) {
         std::uint32_t want[kMaxLegalMoves], got[kMaxLegalMoves];
         const std::uint32_t total = frequencies(at.pos, t, at.history, want);
         EXPECT_EQ(cache.frequencies(at.pos, t, at.history, got), total) << line.label << " " << at.pos.fen();
@@ -70,8 +70,8 @@ TEST(FrequencyCache, TellsApartWhatTheModelReads) {
   long differ = 0;  // neighbours whose frequencies differ: the test can fail
   std::vector<std::uint32_t> last;
   auto check = [&](const Position& p, const History& h) {
-    PieceTargets t;
-    generate_targets(p, t);
+    rules::PieceTargets t;
+    rules::generate_targets(p, t);
     std::uint32_t want[kMaxLegalMoves], got[kMaxLegalMoves];
     const std::uint32_t total = frequencies(p, t, h, want);
     ASSERT_EQ(cache.frequencies(p, t, h, got), total) << p.fen();
@@ -88,4 +88,4 @@ TEST(FrequencyCache, TellsApartWhatTheModelReads) {
 }
 
 }  // namespace
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model

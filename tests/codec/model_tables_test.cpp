@@ -15,7 +15,7 @@
 #include "codec/model/variant_model.h"
 #include "support/test_util.h"
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 namespace {
 
 // The part of `doc` from the heading that starts with `heading` to the next heading of its level
@@ -170,4 +170,4 @@ TEST(ModelTables, TheSpecificationListsTheLibrarysCrazyhouseTable) {
 }
 
 }  // namespace
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model

@@ -13,12 +13,12 @@
 #include "support/model_replay.h"
 #include "support/test_util.h"
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 namespace {
 
 TEST(MoveModelBuilds, BaseAndV3GiveTheSameFrequencies) {
 #if PGNARC_HAVE_V3
-  if (!v3_generator_supported()) GTEST_SKIP() << "this CPU runs only the base build";
+  if (!rules::v3_generator_supported()) GTEST_SKIP() << "this CPU runs only the base build";
   const char* starts[] = {
       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
       "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -32,8 +32,8 @@ TEST(MoveModelBuilds, BaseAndV3GiveTheSameFrequencies) {
     for (int game = 0; game < 25; ++game) {
       LineState line{test::fen(start), {}};
       for (int ply = 0; ply < 160; ++ply) {
-        PieceTargets t;
-        generate_targets(line.pos, t);
+        rules::PieceTargets t;
+        rules::generate_targets(line.pos, t);
         if (t.total == 0) break;
         std::uint32_t a[kMaxLegalMoves], b[kMaxLegalMoves];
         const std::uint32_t total_a = frequencies_base(line.pos, t, line.history, a, kWeights.data());
@@ -46,7 +46,7 @@ TEST(MoveModelBuilds, BaseAndV3GiveTheSameFrequencies) {
           line.play_null();
           continue;
         }
-        line.play(move_at_index(line.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total))));
+        line.play(rules::move_at_index(line.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total))));
       }
     }
   }
@@ -59,13 +59,13 @@ TEST(MoveModelBuilds, BaseAndV3GiveTheSameFrequencies) {
 // Every position of `line` (its history included): the base build's frequencies (and the v3
 // build's, where the CPU runs it) equal the reference's.
 void expect_builds_equal_reference(const test::MainLine& line, long& positions) {
-  test::replay_line(line, [&](const LineState& at, const PieceTargets& t) {
+  test::replay_line(line, [&](const LineState& at, const rules::PieceTargets& t) {
     std::uint32_t want[kMaxLegalMoves], got[kMaxLegalMoves];
     const std::uint32_t total = frequencies_reference(at.pos, t, at.history, want, kWeights.data());
     bool same = frequencies_base(at.pos, t, at.history, got, kWeights.data()) == total;
     for (int i = 0; i < t.total && same; ++i) same = got[i] == want[i];
 #if PGNARC_HAVE_V3
-    if (same && v3_generator_supported()) {
+    if (same && rules::v3_generator_supported()) {
       same = frequencies_v3(at.pos, t, at.history, got, kWeights.data()) == total;
       for (int i = 0; i < t.total && same; ++i) same = got[i] == want[i];
     }
@@ -115,4 +115,4 @@ TEST(MoveModelBuilds, EqualTheReferenceWhereAKingIsTaken) {
 }
 
 }  // namespace
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model

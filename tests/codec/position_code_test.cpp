@@ -6,7 +6,7 @@
 #include "codec/position/position_code.h"
 #include "support/test_util.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 namespace {
 
 std::string rank_letters(int n) {
@@ -155,4 +155,4 @@ TEST(PositionCode, DamagedCodewordsAreRefusedOrValid) {
 }
 
 }  // namespace
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

@@ -21,13 +21,13 @@ using namespace test;
 // 13 of the 29 legal moves).
 TEST(RecordBytes, SpecificationExample) {
   const Game g = parse_one("1. e4 {+0.40/9 0.5s} e5 {d=9, pv=e5 Nf3}");
-  CodecStreams s;
-  s.coder = MoveCoder::kUniform;
-  ASSERT_TRUE(encode_game(g, s).ok());
+  codec::CodecStreams s;
+  s.coder = codec::MoveCoder::kUniform;
+  ASSERT_TRUE(codec::encode_game(g, s).ok());
   EXPECT_EQ(hex(s.structure), "08 02 00 02 01 06 00 01 06 00");
   EXPECT_EQ(s.texts, std::string("\x09\x04\x0c/\x04\x02 \x04\x03s"
                                  "\x0b" "d=\x04\x02, pv=\x02\x02"));
-  const std::vector<detail::PlySymbol> symbols = {
+  const std::vector<codec::PlySymbol> symbols = {
       {13 * 4096, 4096, 20 * 4096}, {8 * 4096, 4096, 20 * 4096},         // e4, e5
       {7, 1, 65}, {16, 1, 64}, {5, 1, 65}, {2, 1, 16}, {4, 1, 65}, {2, 1, 8},  // +0.40 / 9 0.5
       {5, 1, 65}, {2, 1, 16}, {3, 1, 65}, {0, 1, 4},                      // d=9, the run's length
@@ -35,13 +35,13 @@ TEST(RecordBytes, SpecificationExample) {
   };
   std::string bytes;
   std::uint64_t bits = 0;
-  detail::ArithEncoder coder(detail::BitSink{bytes, bits});
+  codec::ArithEncoder coder(codec::BitSink{bytes, bits});
   for (const auto& y : symbols) coder.encode(y.c, y.f, y.total);
   coder.finish();
   EXPECT_EQ(hex(s.moves), hex(bytes));
   EXPECT_EQ(s.move_bits, bits);
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw, MoveCoder::kUniform};
-  auto d = decode_game(c, {});
+  codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw, codec::MoveCoder::kUniform};
+  auto d = codec::decode_game(c, {});
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game, g);
 }
@@ -61,7 +61,7 @@ TEST(RecordRoundTrip, FormsComeBackByteForByte) {
   std::vector<std::string> all = records;
   all.insert(all.end(), texts.begin(), texts.end());
   const Game g = knights_with_comments(all);
-  const CodecStreams s = encode(g);
+  const codec::CodecStreams s = encode(g);
   expect_decodes_to(s, g);
   const std::vector<int> types = item_types(s);
   ASSERT_EQ(types.size(), all.size());
@@ -73,11 +73,11 @@ TEST(RecordRoundTrip, FormsComeBackByteForByte) {
 // without a sign is another shape.
 TEST(RecordRoundTrip, NegativeNumbersTakeTheRecentSignStyle) {
   const Game g = knights_with_comments({"+0.40/9 0.5s", "-0.45/9 0.7s", "+0.55/10 0.2s", "-1.45/9 0.1s"});
-  const CodecStreams s = encode(g);
+  const codec::CodecStreams s = encode(g);
   expect_decodes_to(s, g);
   EXPECT_EQ(s.texts, std::string("\x09\x04\x0c/\x04\x02 \x04\x03s"));
   const Game h = knights_with_comments({"0.40/9 0.5s", "-0.45/9 0.7s", "+0.55/10 0.2s"});
-  const CodecStreams t = encode(h);
+  const codec::CodecStreams t = encode(h);
   expect_decodes_to(t, h);
   EXPECT_EQ(t.texts, std::string("\x09\x04\x04/\x04\x02 \x04\x03s"
                                  "\x09\x04\x0c/\x04\x02 \x04\x03s"));
@@ -88,7 +88,7 @@ TEST(RecordRoundTrip, NegativeNumbersTakeTheRecentSignStyle) {
 // token, and a token followed by a letter is text.
 TEST(RecordRoundTrip, Runs) {
   // Runs of both kinds in shapes: `{(Nc6)}` from after the ply, `{pv=Bb5 ...}` from before it.
-  const CodecStreams s = encode(parse_one("1. e4 e5 2. Nf3 {(Nc6)} Nc6 3. Bb5 {pv=Bb5 a6 Bxc6} *"));
+  const codec::CodecStreams s = encode(parse_one("1. e4 e5 2. Nf3 {(Nc6)} Nc6 3. Bb5 {pv=Bb5 a6 Bxc6} *"));
   EXPECT_EQ(s.texts, std::string("\x04(\x02\x03)\x05pv=\x02\x02"));
   expect_round_trips({
       "{e4 e5 Nf3} 1. e4 {pv=e4 e5 Nf3 Nc6, pd=e5} e5 {pv=e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7} "
@@ -127,7 +127,7 @@ TEST(RecordRoundTrip, RandomEditsFallBackCleanly) {
       texts.push_back(t);
     }
     const Game g = knights_with_comments(texts);
-    const CodecStreams s = encode(g);
+    const codec::CodecStreams s = encode(g);
     expect_decodes_to(s, g);
     for (int type : item_types(s)) {
       records += type == 6;
@@ -143,7 +143,7 @@ TEST(RecordRoundTrip, WorkLimitKeepsTheRestAsText) {
   std::string many;
   for (int i = 0; i < 1024; ++i) many += "1 ";
   const Game g = knights_with_comments(std::vector<std::string>(70, many));
-  const CodecStreams s = encode(g);
+  const codec::CodecStreams s = encode(g);
   expect_decodes_to(s, g);
   const std::vector<int> types = item_types(s);
   ASSERT_EQ(types.size(), 70u);
@@ -156,22 +156,22 @@ TEST(RecordRoundTrip, WorkLimitKeepsTheRestAsText) {
 // without the limit read back up to it, and the next fails. (One record naming a long shape
 // again and again, in a byte each, would otherwise make a long text of a few bytes.)
 TEST(RecordCorrupt, WorkLimitIsEnforcedWhenReading) {
-  detail::RecordSplit r;
-  const detail::model::LineState start{};
-  ASSERT_TRUE(detail::split_record(std::string(4000, '=') + " 1", nullptr, start.pos, r));
+  codec::RecordSplit r;
+  const codec::model::LineState start{};
+  ASSERT_TRUE(codec::split_record(std::string(4000, '=') + " 1", nullptr, start.pos, r));
   const std::uint64_t cost = r.shape.size() + r.values.size();  // 4003 + 1
-  const std::uint64_t fit = detail::kMaxGameRecordWork / cost;
-  detail::RecordModel unlimited(MoveCoder::kModel, ~std::uint64_t{0});
-  std::vector<detail::PlySymbol> symbols;
+  const std::uint64_t fit = codec::kMaxGameRecordWork / cost;
+  codec::RecordModel unlimited(codec::MoveCoder::kModel, ~std::uint64_t{0});
+  std::vector<codec::PlySymbol> symbols;
   for (std::uint64_t k = 0; k <= fit; ++k) unlimited.encode(r, nullptr, start, symbols);
   std::string bytes;
   std::uint64_t bits = 0;
-  detail::ArithEncoder coder(detail::BitSink{bytes, bits});
+  codec::ArithEncoder coder(codec::BitSink{bytes, bits});
   for (const auto& y : symbols) coder.encode(y.c, y.f, y.total);
   coder.finish();
-  detail::ArithDecoder in;
+  codec::ArithDecoder in;
   in.start(bytes, 0);
-  detail::RecordModel reader(MoveCoder::kModel);
+  codec::RecordModel reader(codec::MoveCoder::kModel);
   for (std::uint64_t k = 0; k < fit; ++k) {
     std::string text;
     const char* why = nullptr;
@@ -189,10 +189,10 @@ TEST(RecordCorrupt, WorkLimitIsEnforcedWhenReading) {
 // values (REC-RCD-1, REC-RCD-3).
 TEST(RecordCorrupt, DamageIsRejected) {
   const Game g = parse_one("1. e4 {d=9} e5 {d=8} *");
-  const CodecStreams s = encode(g);
+  const codec::CodecStreams s = encode(g);
   ASSERT_EQ(hex(s.structure), "0c 02 00 02 01 06 00 01 06 01");
   ASSERT_EQ(s.texts, std::string("\x04" "d=\x04\x02"));
-  CodecStreams bad = s;
+  codec::CodecStreams bad = s;
   bad.structure[9] = 2;
   expect_corrupt(bad, {}, "a rank past the game's one shape");
   bad = s;
@@ -212,7 +212,7 @@ TEST(RecordCorrupt, DamageIsRejected) {
   expect_corrupt(bad, {}, "a first record naming a shape before any");
   // A time value of 10^12 seconds or more: the shape's number made a time, its value the same.
   const Game big = parse_one("1. e4 {999999999999999} *");
-  CodecStreams t = encode(big);
+  codec::CodecStreams t = encode(big);
   ASSERT_EQ(t.texts[1], '\x04');
   t.texts[1] = '\x03';
   expect_corrupt(t, {}, "a time of 10^15 seconds");

@@ -15,7 +15,7 @@ namespace pgnarc {
 namespace {
 
 using namespace test;
-using namespace detail;
+using namespace codec;
 
 // The positions of random games of `variant` from its start, with the history of each: captures
 // first where there is one (in crazyhouse they fill the pockets, so drops soon make most of the
@@ -90,8 +90,8 @@ TEST(CrazyhouseModel, FeaturesAndFrequenciesOfRandomPositions) {
       const int victim = m.kind() == Move::kEnPassant ? 1
                          : !drop && !m.is_castling() && at.pos.piece_on(to) != kNoPiece ? type_of(at.pos.piece_on(to))
                                                                                          : 0;
-      const Bitboard attackers = attackers_to(at.pos, to, at.pos.occupied());
-      const int safety = ((attackers & at.pos.pieces(~us)) ? 2 : 0) + ((attackers & at.pos.pieces(us) & ~bb(m.from())) ? 1 : 0);
+      const Bitboard attackers = rules::attackers_to(at.pos, to, at.pos.occupied());
+      const int safety = ((attackers & at.pos.pieces(~us)) ? 2 : 0) + ((attackers & at.pos.pieces(us) & ~rules::bb(m.from())) ? 1 : 0);
       const auto has = [&](int k) { return std::find(f[i].k, f[i].k + f[i].n, k) != f[i].k + f[i].n; };
       EXPECT_TRUE(has(model::zh::kVictim + kind * 7 + victim)) << at.pos.fen() << " " << at.pos.san(m);
       EXPECT_TRUE(has(model::zh::kSafety + kind * 4 + safety)) << at.pos.fen() << " " << at.pos.san(m);
@@ -113,16 +113,16 @@ TEST(CrazyhouseModel, FeaturesAndFrequenciesOfRandomPositions) {
 }
 
 // The game's moves codeword in a block of `coder`.
-std::string moves_of(const std::string& pgn, MoveCoder coder, Variant untagged = Variant::kStandard) {
+std::string moves_of(const std::string& pgn, codec::MoveCoder coder, Variant untagged = Variant::kStandard) {
   Game g = parse_one(pgn);
   g.variant = untagged;
-  CodecStreams s;
+  codec::CodecStreams s;
   s.coder = coder;
-  EXPECT_TRUE(encode_game(g, s).ok()) << pgn;
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  EXPECT_TRUE(codec::encode_game(g, s).ok()) << pgn;
+  codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
   c.coder = coder;
   c.variants = s.variants;
-  auto d = decode_game(c, g.tags);
+  auto d = codec::decode_game(c, g.tags);
   EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().to_string());
   if (d.ok()) EXPECT_EQ(d->game, g);
   return s.moves;
@@ -145,10 +145,10 @@ TEST(VariantCoders, ThreeCheckAndKingOfTheHillMovesAreStandardChessWhereTheSideT
         ++kingless;
         return;
       }
-      PieceTargets t;
-      generate_targets(at.pos, t);
+      rules::PieceTargets t;
+      rules::generate_targets(at.pos, t);
       ASSERT_EQ(t.total, list.size) << at.pos.fen();
-      for (int i = 0; i < list.size; ++i) ASSERT_EQ(move_at_index(at.pos, t, i), list[i]) << at.pos.fen();
+      for (int i = 0; i < list.size; ++i) ASSERT_EQ(rules::move_at_index(at.pos, t, i), list[i]) << at.pos.fen();
       ++compared;
     });
     EXPECT_GT(compared, 10000u);
@@ -163,7 +163,7 @@ TEST(VariantCoders, ThreeCheckAndKingOfTheHillMovesAreStandardChessWhereTheSideT
                           "Q2Q2Q1 w - - 0 1\"]\n\n1. Nb3d4 *",
                           "[Variant \"King of the Hill\"]\n[FEN \"3q3Q/Q2q2QK/1qnqnq2/1NQQQN1k/QQq1qqqq/1NQqqn2/"
                           "1qNQNq2/Q2Q2Q1 w - - 0 1\"]\n\n*"})
-    for (MoveCoder coder : {MoveCoder::kModel, MoveCoder::kUniform}) moves_of(pgn, coder);
+    for (codec::MoveCoder coder : {codec::MoveCoder::kModel, codec::MoveCoder::kUniform}) moves_of(pgn, coder);
 }
 
 // [MOVE-CODER-1] Three-check and king of the hill are coded as standard chess while their games
@@ -173,16 +173,17 @@ TEST(VariantCoders, ThreeCheckAndKingOfTheHillMovesAreStandardChessWhereTheSideT
 // while no piece was captured).
 TEST(VariantCoders, ThreeCheckAndKingOfTheHillAreCodedAsStandardChess) {
   const std::string moves = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *";
-  for (MoveCoder coder : {MoveCoder::kModel, MoveCoder::kUniform}) {
+  for (codec::MoveCoder coder : {codec::MoveCoder::kModel, codec::MoveCoder::kUniform}) {
     const std::string standard = moves_of(moves, coder);
     EXPECT_EQ(moves_of("[Variant \"Three-check\"]\n\n" + moves, coder), standard);
     EXPECT_EQ(moves_of("[Variant \"King of the Hill\"]\n\n" + moves, coder), standard);
     EXPECT_EQ(moves_of(moves, coder, Variant::kThreeCheck), standard);
-    EXPECT_EQ(moves_of("[Variant \"Crazyhouse\"]\n\n" + moves, coder) == standard, coder == MoveCoder::kUniform);
+    EXPECT_EQ(moves_of("[Variant \"Crazyhouse\"]\n\n" + moves, coder) == standard, coder == codec::MoveCoder::kUniform);
   }
   // Atomic's moves here are standard chess's too, but it is coded uniformly in either block.
   const std::string atomic = "1. e4 e5 2. Nf3 Nc6 *";
-  EXPECT_EQ(moves_of("[Variant \"Atomic\"]\n\n" + atomic, MoveCoder::kModel), moves_of(atomic, MoveCoder::kUniform));
+  EXPECT_EQ(moves_of("[Variant \"Atomic\"]\n\n" + atomic, codec::MoveCoder::kModel),
+            moves_of(atomic, codec::MoveCoder::kUniform));
 }
 
 TEST(VariantCoders, TheCrazyhouseModelCodesRealisticGamesInFewerBits) {
@@ -190,7 +191,8 @@ TEST(VariantCoders, TheCrazyhouseModelCodesRealisticGamesInFewerBits) {
       "[Variant \"Crazyhouse\"]\n\n1. e4 e6 2. d4 d5 3. e5 c5 4. c3 Nc6 5. Nf3 Qb6 6. Bd3 cxd4 7. cxd4 Nxd4 "
       "8. Nxd4 Qxd4 9. N@f3 Qb6 10. O-O Bd7 11. P@c5 Bxc5 12. Nc3 N@d4 13. Nxd4 Bxd4 14. N@d6+ Kf8 15. Qf3 "
       "Bxe5 16. Qxf7# 1-0";
-  const std::string model = moves_of(game, MoveCoder::kModel), uniform = moves_of(game, MoveCoder::kUniform);
+  const std::string model = moves_of(game, codec::MoveCoder::kModel),
+                    uniform = moves_of(game, codec::MoveCoder::kUniform);
   EXPECT_LT(model.size() * 4, uniform.size() * 3) << model.size() << " vs " << uniform.size();
 }
 

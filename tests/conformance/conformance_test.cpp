@@ -283,9 +283,9 @@ TEST(ConformanceSpec, GameRecordExamplesAreTheCodecsBytes) {
                               {"### 12.2", "[Event \"x\"]\n\n{c} 1. e4 $1 (1. d4) -- 1-0"}}) {
     auto games = test::read_all(pgn);
     ASSERT_EQ(games.size(), 1u);
-    CodecStreams s;
-    s.coder = MoveCoder::kUniform;
-    ASSERT_TRUE(encode_game(games[0].game, s).ok());
+    codec::CodecStreams s;
+    s.coder = codec::MoveCoder::kUniform;
+    ASSERT_TRUE(codec::encode_game(games[0].game, s).ok());
     auto table = spec_table(heading);
     EXPECT_EQ(table["moves"], s.moves) << heading;
     EXPECT_EQ(table["structure"], s.structure) << heading;

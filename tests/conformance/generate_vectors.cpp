@@ -34,9 +34,9 @@ namespace {
 using namespace pgnarc;
 using namespace pgnarc::container;
 using namespace pgnarc::test;
-using pgnarc::detail::get_le;
-using pgnarc::detail::hash64;
-using pgnarc::detail::put_le;
+using pgnarc::common::get_le;
+using pgnarc::common::hash64;
+using pgnarc::common::put_le;
 
 std::string dir;
 std::string manifest;
@@ -113,8 +113,8 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
     if (!*check.next_raw(rg)) break;
     GameBuilder b;
     parse_game(rg.text, name, rg.number, rg.start, b, variant);
-    CodecStreams s;
-    Status st = b.ok() ? encode_game(b.game(), s) : Status(b.error());
+    codec::CodecStreams s;
+    Status st = b.ok() ? codec::encode_game(b.game(), s) : Status(b.error());
     if (!st && !name.starts_with("verbatim")) {
       std::fprintf(stderr, "vector %s: %s\n", name.c_str(), st.error().message().c_str());
       std::exit(1);
@@ -204,7 +204,7 @@ std::string with_texts_form(const std::string& pga, const std::string& form) {
   ArchiveParts parts = parts_of(pga);
   std::string block = pga.substr(kHeaderSize, parts.blocks.at(0).size);
   const auto [at, size] = section_of(block, kTexts);
-  const std::string frame = detail::compress_frame(form, 9);
+  const std::string frame = common::compress_frame(form, 9);
   block = block.substr(0, at) + frame + block.substr(at + size, block.size() - 8 - at - size);
   const std::size_t entry = kBlockHeaderSize + kTexts * kSectionEntrySize;
   for (int i = 0; i < 4; ++i) block[entry + 4 + i] = static_cast<char>(frame.size() >> (8 * i));
@@ -851,11 +851,11 @@ void invalid_dictionary_vectors() {
                  "a dictionary entry not where the element is");
   GameBuilder b;
   PgnReader r(memory_input(dictionary_pgn()), "x");
-  std::vector<CodecStreams> streams;
+  std::vector<codec::CodecStreams> streams;
   std::vector<std::vector<Tag>> tags;
   for (int i = 0; i < 50 && *r.next(b); ++i) {
     streams.emplace_back();
-    if (!encode_game(b.game(), streams.back()).ok()) std::abort();
+    if (!codec::encode_game(b.game(), streams.back()).ok()) std::abort();
     tags.push_back(b.game().tags);
   }
   // (The dictionary of valid/tag_dictionary, without its element.)
@@ -949,9 +949,9 @@ void invalid_record_vectors() {
     (void)r.next(b);
     return b.game();
   }();
-  CodecStreams s;
-  if (!encode_game(g, s).ok()) std::abort();
-  CodecStreams bad = s;
+  codec::CodecStreams s;
+  if (!codec::encode_game(g, s).ok()) std::abort();
+  codec::CodecStreams bad = s;
   // A coded game whose tags give no start position: another variant, an invalid FEN.
   invalid_vector("record_variant_tag", archive_of({s}, {{Tag{"Variant", "crazyhouse"}}}), "Corruption", "START-1",
                  "a coded game (not verbatim) in a block of codec 6 whose Variant tag names crazyhouse");
@@ -973,11 +973,12 @@ void invalid_record_vectors() {
     // variant (0, 8) and never one a Variant tag names too.
     GameBuilder vb;
     parse_game("1. e4 d5 2. exd5 Qxd5 3. P@e4 *", "x", 1, {}, vb, Variant::kCrazyhouse);
-    CodecStreams v;
-    if (!vb.ok() || !encode_game(vb.game(), v).ok() || !v.variants || static_cast<std::uint8_t>(v.structure[1]) != 1)
+    codec::CodecStreams v;
+    if (!vb.ok() || !codec::encode_game(vb.game(), v).ok() || !v.variants ||
+        static_cast<std::uint8_t>(v.structure[1]) != 1)
       std::abort();
     for (const std::uint8_t value : {0, 8}) {
-      CodecStreams bad_variant = v;
+      codec::CodecStreams bad_variant = v;
       bad_variant.structure[1] = static_cast<char>(value);
       invalid_vector("record_variant_byte_" + std::to_string(value), archive_of({bad_variant}, {{}}), "Corruption",
                      "REC-HDR-2", "a game header's variant byte of " + std::to_string(value) + ", which names no variant");
@@ -993,12 +994,12 @@ void invalid_record_vectors() {
                                       {"FEN", "Q4QBk/3Q4/6Q1/1QQ5/5Q2/Q7/Q5Q1/K2QQ3[PNBRQp] b - - 0 1"}};
     Position pos = *start_position(crowded);
     const Move drop = *pos.parse_san("P@h2");
-    CodecStreams big;
+    codec::CodecStreams big;
     big.variants = true;
-    big.coder = MoveCoder::kUniform;
+    big.coder = codec::MoveCoder::kUniform;
     big.structure.push_back('\0');  // no result, unannotated: the codeword codes the line's end
     {
-      detail::ArithEncoder enc(detail::BitSink{big.moves, big.move_bits});
+      codec::ArithEncoder enc(codec::BitSink{big.moves, big.move_bits});
       const auto ply = [&](std::uint32_t n, std::uint32_t index) {
         const std::uint32_t moves = 4096 * n, end = moves >> 8;
         enc.encode(end + 4096 * index, 4096, moves + end);
@@ -1041,8 +1042,8 @@ void invalid_record_vectors() {
     // ply's total does not divide 2^32, so the top of the range is no symbol's).
     bad = s;
     bad.moves.assign((bad.move_bits + 7) / 8, '\xff');
-    CodecCursor c{bad.moves, bad.structure, bad.texts, bad.raw, bad.coder};
-    if (decode_game(c, {}).ok()) std::abort();
+    codec::CodecCursor c{bad.moves, bad.structure, bad.texts, bad.raw, bad.coder};
+    if (codec::decode_game(c, {}).ok()) std::abort();
     invalid_vector("codeword_outside_symbols", archive_of({bad}, {{}}), "Corruption", "MOVE-AC-2",
                    "a move codeword whose value lies in no symbol's interval");
     // A codeword whose closing bits are not a coder's: the first bit changed, counted from the
@@ -1053,8 +1054,8 @@ void invalid_record_vectors() {
       bad = s;
       const std::uint64_t at = s.move_bits - back;
       bad.moves[at / 8] = static_cast<char>(bad.moves[at / 8] ^ (0x80 >> (at % 8)));
-      CodecCursor d{bad.moves, bad.structure, bad.texts, bad.raw, bad.coder};
-      auto got = decode_game(d, {});
+      codec::CodecCursor d{bad.moves, bad.structure, bad.texts, bad.raw, bad.coder};
+      auto got = codec::decode_game(d, {});
       if (!got.ok() && got.error().message().find("does not end as a coder ends it") != std::string::npos) made = true;
     }
     if (!made) std::abort();
@@ -1063,10 +1064,10 @@ void invalid_record_vectors() {
   }
   invalid_vector("bytes_left_over", archive_of({s}, {{}}, s.moves), "Corruption", "BLOCK-2 BLOCK-3 MOVE-AC-4",
                  "a section longer than its games (bytes after the last game)");
-  CodecStreams item;
+  codec::CodecStreams item;
   Game annotated = g;
   annotated.events.insert(annotated.events.begin() + 1, GameEvent::make_nag(1));
-  if (!encode_game(annotated, item).ok()) std::abort();
+  if (!codec::encode_game(annotated, item).ok()) std::abort();
   // Structure: header, 3 plies, no null moves, one item: slot delta 1, type 3 (a NAG), NAG 1.
   // The type byte made reserved: 7, the lowest, and 9.
   if (item.structure != std::string("\x09\x03\x00\x01\x01\x03\x01", 7)) std::abort();
@@ -1078,26 +1079,26 @@ void invalid_record_vectors() {
   }
   {
     // The same game's ply count, 3, as the varint 83 00: not minimal.
-    CodecStreams long_varint = item;
+    codec::CodecStreams long_varint = item;
     long_varint.structure[5] = '\x03';
     long_varint.structure.replace(1, 1, std::string("\x83\x00", 2));
     invalid_vector("varint_not_minimal", archive_of({long_varint}, {{}}), "Corruption", "VARINT-1",
                    "a line's ply count 3 written as the varint 83 00");
-    CodecStreams nulls = item;  // 3 plies, 5 null moves (the varint 2 * nulls + track)
+    codec::CodecStreams nulls = item;  // 3 plies, 5 null moves (the varint 2 * nulls + track)
     nulls.structure[5] = '\x03';
     nulls.structure[2] = '\x0a';
     invalid_vector("null_count_above_plies", archive_of({nulls}, {{}}), "Corruption", "REC-LINE-1",
                    "a line of 3 plies that says it has 5 null moves");
-    CodecStreams items = item;  // 127 items in a stream of 3 bytes left
+    codec::CodecStreams items = item;  // 127 items in a stream of 3 bytes left
     items.structure[5] = '\x03';
     items.structure[3] = '\x7f';
     invalid_vector("item_count_past_stream", archive_of({items}, {{}}), "Corruption", "REC-LINE-1",
                    "an item count of 127 with 3 bytes left in the structure stream");
-    CodecStreams huge = long_varint;
+    codec::CodecStreams huge = long_varint;
     huge.structure.replace(1, 2, std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 10));
     invalid_vector("varint_above_2_64", archive_of({huge}, {{}}), "Corruption", "VARINT-1",
                    "a line's ply count of 2^64 + 2^63 - 1: a varint of ten bytes above 2^64 - 1");
-    CodecStreams cut = item;  // the stream cut after the item count, given as 81
+    codec::CodecStreams cut = item;  // the stream cut after the item count, given as 81
     cut.structure = std::string("\x09\x03\x00\x81", 4);
     invalid_vector("varint_cut_short", archive_of({cut}, {{}}), "Corruption", "VARINT-1",
                    "an item count whose varint says another byte follows, at the end of the structure stream");
@@ -1112,8 +1113,8 @@ void invalid_record_vectors() {
       (void)r.next(b);
       return b.game();
     }();
-    CodecStreams v;
-    if (!encode_game(varied, v).ok() || v.structure.substr(1, 5) != std::string("\x03\x00\x01\x01\x04", 5)) std::abort();
+    codec::CodecStreams v;
+    if (!codec::encode_game(varied, v).ok() || v.structure.substr(1, 5) != std::string("\x03\x00\x01\x01\x04", 5)) std::abort();
     v.structure[4] = 0;
     invalid_vector("variation_at_slot_0", archive_of({v}, {{}}), "Corruption", "REC-LINE-1",
                    "a variation at slot 0, where no ply is played before it");
@@ -1122,8 +1123,8 @@ void invalid_record_vectors() {
     // A prelude comment of kind 3: header (frame), prelude count 1, kind, epilogue count 0, ...
     Game framed = g;
     framed.prelude.push_back(Comment{CommentKind::kBrace, "c"});
-    CodecStreams f;
-    if (!encode_game(framed, f).ok() || f.structure[1] != 1 || f.structure[2] != 0) std::abort();
+    codec::CodecStreams f;
+    if (!codec::encode_game(framed, f).ok() || f.structure[1] != 1 || f.structure[2] != 0) std::abort();
     f.structure[2] = 3;
     invalid_vector("comment_kind_3", archive_of({f}, {{}}), "Corruption", "REC-CMT-1", "a prelude comment of kind 3");
   }
@@ -1145,8 +1146,8 @@ void invalid_record_vectors() {
     GameBuilder b;
     PgnReader r(memory_input(pgn), "records.pgn");
     if (!r.next(b).ok()) std::abort();
-    CodecStreams within, past;
-    if (!encode_game(b.game(), within).ok() || !encode_game_with_record_work(b.game(), past, 1u << 20).ok()) std::abort();
+    codec::CodecStreams within, past;
+    if (!codec::encode_game(b.game(), within).ok() || !codec::encode_game_with_record_work(b.game(), past, 1u << 20).ok()) std::abort();
     if (within.structure == past.structure) std::abort();  // the writer's own encoding stays within the budget
     invalid_vector("records_past_budget", archive_of({past}, {{}}), "Corruption", "REC-RCD-2",
                    "300 records of a shape of about 1,000 bytes: more than 2^18 shape bytes, values and run moves");
@@ -1160,21 +1161,21 @@ void invalid_record_vectors() {
       GameBuilder b;
       PgnReader r(memory_input(pgn), "x");
       (void)r.next(b);
-      CodecStreams c;
-      if (!encode_game(b.game(), c).ok()) std::abort();
+      codec::CodecStreams c;
+      if (!codec::encode_game(b.game(), c).ok()) std::abort();
       return c;
     };
-    const CodecStreams rec = coded("1. e4 {d=9} e5 {d=8} *");
+    const codec::CodecStreams rec = coded("1. e4 {d=9} e5 {d=8} *");
     if (rec.structure != std::string("\x0c\x02\x00\x02\x01\x06\x00\x01\x06\x01", 10) ||
         rec.texts != std::string("\x04" "d=\x04\x02", 5))
       std::abort();
-    const auto bad_record = [&](const std::string& name, const CodecStreams& c, const std::string& ids,
+    const auto bad_record = [&](const std::string& name, const codec::CodecStreams& c, const std::string& ids,
                                 const std::string& why) {
-      CodecCursor d{c.moves, c.structure, c.texts, c.raw, c.coder};
-      if (decode_game(d, {}).ok()) std::abort();
+      codec::CodecCursor d{c.moves, c.structure, c.texts, c.raw, c.coder};
+      if (codec::decode_game(d, {}).ok()) std::abort();
       invalid_vector(name, archive_of({c}, {{}}), "Corruption", ids, why);
     };
-    CodecStreams r = rec;
+    codec::CodecStreams r = rec;
     r.structure[9] = 2;
     bad_record("record_shape_rank", r, "REC-RCD-3", "a record naming the second most recent shape of a game that has had one");
     r = rec;
@@ -1201,8 +1202,8 @@ void invalid_record_vectors() {
     // (The comment before the last clock keeps the clocks out of a clock track, 8.3.2.)
     PgnReader r(memory_input("1. e4 { [%clk 0:00:05] } e5 { [%clk 0:00:05] } 2. Nf3 {x} { [%clk 0:00:01] } *"), "x");
     (void)r.next(b);
-    CodecStreams clocks;
-    if (!encode_game(b.game(), clocks).ok()) std::abort();
+    codec::CodecStreams clocks;
+    if (!codec::encode_game(b.game(), clocks).ok()) std::abort();
     // structure: header, 3 plies, null count (no clock track), item count 4, then (slot delta, type 5,
     // zigzag delta) per clock and the comment; the third clock's delta -4 (zigzag 7) becomes -6
     // (zigzag 11): 5 - 6 < 0.
@@ -1219,10 +1220,11 @@ void invalid_record_vectors() {
     GameBuilder b;
     PgnReader r5(memory_input("[TimeControl \"5+0\"]\n\n1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} 2. Nf3 {[%clk 0:00:01]} *"), "x");
     (void)r5.next(b);
-    CodecStreams v5;
-    if (!encode_game(b.game(), v5).ok() || v5.structure != std::string("\x0c\x03\x01\x01\x02\x00\x00\x08\x00", 9))
+    codec::CodecStreams v5;
+    if (!codec::encode_game(b.game(), v5).ok() ||
+        v5.structure != std::string("\x0c\x03\x01\x01\x02\x00\x00\x08\x00", 9))
       std::abort();
-    CodecStreams bad = v5;
+    codec::CodecStreams bad = v5;
     bad.structure = std::string("\x0c\x03\x01\x02\x42\x02\x00\x00\x08\x00", 10);  // runs of 2 ((2 - 1) * 64 + 2) and (the last) 1 plies, both frame 2
     invalid_vector("clock_runs_repeat", archive_of({bad}, tc), "Corruption", "REC-CLK-7",
                    "two consecutive frame runs of one frame (the writer merges them)");
@@ -1254,7 +1256,7 @@ void invalid_record_vectors() {
     invalid_vector("evaluation_mate_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-6",
                    "an evaluation of mate in 0");
   }
-  CodecStreams mate;
+  codec::CodecStreams mate;
   Game fools;
   {
     GameBuilder b;
@@ -1262,7 +1264,7 @@ void invalid_record_vectors() {
     (void)r.next(b);
     fools = b.game();
   }
-  if (!encode_game(fools, mate).ok()) std::abort();
+  if (!codec::encode_game(fools, mate).ok()) std::abort();
   // Structure: header (annotated), 4 plies, ...: a fifth ply after mate.
   if (mate.structure[1] != 4) std::abort();
   mate.structure[1] = 5;
@@ -1331,7 +1333,8 @@ void invalid_record_vectors() {
     // The game directory (9.3.1) of 17 games: three entries of 8, 8 and 1 games. The structure
     // section is the third; its first byte is the step (8), then the block's plies (51), then
     // the moves column's three one-byte entries.
-    const std::string seventeen = archive_of(std::vector<CodecStreams>(17, s), std::vector<std::vector<Tag>>(17));
+    const std::string seventeen =
+        archive_of(std::vector<codec::CodecStreams>(17, s), std::vector<std::vector<Tag>>(17));
     const std::size_t directory = kBlockHeaderSize + kSections * kSectionEntrySize +
                                   get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + 4, 4) +
                                   get_le(seventeen.data() + kHeaderSize + kBlockHeaderSize + kSectionEntrySize + 4, 4);
@@ -1456,8 +1459,8 @@ void position_vectors() {
   // One game, one FEN: its tags section ends with the position column's codeword.
   Game g;
   g.tags = {Tag{"FEN", "8/8/8/4k3/8/8/4P3/4K3 b - - 5 40"}};
-  CodecStreams streams;
-  if (!encode_game(g, streams).ok()) std::abort();
+  codec::CodecStreams streams;
+  if (!codec::encode_game(g, streams).ok()) std::abort();
   const std::string one = archive_of({streams}, {g.tags});
   const std::size_t tags_end = kBlockHeaderSize + kSections * kSectionEntrySize +
                                get_le(one.data() + kHeaderSize + kBlockHeaderSize + 4, 4);
@@ -1467,35 +1470,35 @@ void position_vectors() {
   const std::size_t length = tags_end - code_at;
   if (static_cast<std::uint8_t>(one[kHeaderSize + code_at - 1]) != length) std::abort();
   // A codeword of `symbols`, then symbols of 1 bit until it fills `length` bytes.
-  const auto crafted = [&](std::vector<detail::PlySymbol> symbols) {
+  const auto crafted = [&](std::vector<codec::PlySymbol> symbols) {
     for (;;) {
       std::string bytes;
       std::uint64_t bits = 0;
-      detail::ArithEncoder enc(detail::BitSink{bytes, bits});
+      codec::ArithEncoder enc(codec::BitSink{bytes, bits});
       for (const auto& sym : symbols) enc.encode(sym.c, sym.f, sym.total);
       enc.finish();
       if (bytes.size() > length) std::abort();
       if (bytes.size() == length)
         return edit_block(one, [&](std::string& b) { b.replace(code_at, length, bytes); });
-      symbols.push_back(detail::PlySymbol{0, 1, 2});
+      symbols.push_back(codec::PlySymbol{0, 1, 2});
     }
   };
   invalid_vector("tag_position_plies", crafted({{1, 1, 3}, {0, 1, 3}, {11, 1, 65}, {0, 1, 1024}}), "Corruption",
                  "TAGS-6", "a derived position (form 1) from the standard arrangement of 1024 plies");
-  std::vector<detail::PlySymbol> empty_board = {{2, 1, 3}};  // the placement form
+  std::vector<codec::PlySymbol> empty_board = {{2, 1, 3}};  // the placement form
   for (int k = 0; k < 64; ++k)
-    empty_board.push_back({0, detail::kSquareFrequencies[make_square(k % 8, 7 - k / 8)][0], 4096});
+    empty_board.push_back({0, codec::kSquareFrequencies[make_square(k % 8, 7 - k / 8)][0], 4096});
   empty_board.push_back({0, 1, 2});  // White to move; no castling or en passant candidates
   empty_board.push_back({2, 1, 3});  // four fields
   invalid_vector("tag_position_not_a_fen", crafted(empty_board), "Corruption", "TAGS-6",
                  "a placement value of 64 empty squares: the FEN 8/8/8/8/8/8/8/8 w - - has no kings");
   std::uint64_t bits = 0;
   {
-    std::vector<detail::PlySymbol> symbols;
-    detail::PositionCoder coder;
-    if (coder.encode(g.tags[0].value, symbols) != detail::PositionCoder::kPlacement) std::abort();
+    std::vector<codec::PlySymbol> symbols;
+    codec::PositionCoder coder;
+    if (coder.encode(g.tags[0].value, symbols) != codec::PositionCoder::kPlacement) std::abort();
     std::string bytes;
-    detail::ArithEncoder enc(detail::BitSink{bytes, bits});
+    codec::ArithEncoder enc(codec::BitSink{bytes, bits});
     for (const auto& sym : symbols) enc.encode(sym.c, sym.f, sym.total);
     enc.finish();
   }
@@ -1520,7 +1523,7 @@ void filter_vectors() {
   const std::string_view block = std::string_view(pga).substr(kHeaderSize, parts_of(pga).blocks.at(0).size);
   if (!decode_block(block, "x", b).ok() || b.directory.filter.empty()) std::abort();
   const std::size_t filter = section_of(block, kStructure).first + (b.directory.filter.data() - b.sections[kStructure].data());
-  detail::ByteCursor head(b.directory.filter);
+  common::ByteCursor head(b.directory.filter);
   std::uint64_t n = 0, range = 0;
   if (!head.varint(n) || !head.varint(range)) std::abort();
   const std::size_t k_at = filter + b.directory.filter.size() - head.remaining();  // after n and R
@@ -1582,13 +1585,13 @@ void token_vectors() {
 
   // Tokens a reader must reject, each made from the spec's example by one change.
   std::string good;
-  if (!detail::from_base64url("ARHNKBxA", good)) std::abort();
+  if (!codec::from_base64url("ARHNKBxA", good)) std::abort();
   std::string bad_tokens;
   const auto bad = [&](const std::string& token, const std::string& why) { bad_tokens += token + "\t" + why + "\n"; };
   const auto with = [&](std::size_t at, char byte) {
     std::string b = good;
     b[at] = byte;
-    return detail::base64url(b);
+    return codec::base64url(b);
   };
   bad("A", "a length of 4k + 1 characters");
   bad("ARHNKBx*", "a character outside base64url");
@@ -1596,9 +1599,9 @@ void token_vectors() {
   {
     // The token of the bytes without the last, its last character's two bits below the last byte
     // set: "ARHNKBw" holds 5 bytes and two 0 bits; "ARHNKBx" holds the same bytes and bits 01.
-    const std::string cut = detail::base64url(good.substr(0, 5));
+    const std::string cut = codec::base64url(good.substr(0, 5));
     std::string b;
-    if (!detail::from_base64url(cut, b)) std::abort();
+    if (!codec::from_base64url(cut, b)) std::abort();
     std::string last = cut;
     last.back() = static_cast<char>(last.back() + 1);
     bad(last, "bits below its last byte that are not 0");
@@ -1607,8 +1610,8 @@ void token_vectors() {
   bad(with(1, static_cast<char>(good[1] | 0x80)), "reserved flag bit 7 set");
   bad(with(1, static_cast<char>((good[1] & 0x8F) | 0x50)), "result 5 (reserved)");
   bad(with(1, static_cast<char>((good[1] & ~3) | 2)), "move coder 2 (reserved)");
-  bad(detail::base64url(good + std::string(1, '\0')), "a byte after the codeword's last");
-  bad(detail::base64url(good.substr(0, 1)), "a version byte alone, without flags");
+  bad(codec::base64url(good + std::string(1, '\0')), "a byte after the codeword's last");
+  bad(codec::base64url(good.substr(0, 1)), "a version byte alone, without flags");
   write("bad_tokens.tsv", bad_tokens);
   manifest += "tokens\tbad_tokens\tCorruption\tTOKEN-1\tshare tokens a reader must reject (bad_tokens.tsv: the token, "
               "a tab, why)\n";

@@ -19,8 +19,8 @@
 
 namespace pgnarc {
 using namespace test;
-using detail::get_le;
-using detail::hash64;
+using common::get_le;
+using common::hash64;
 }  // namespace pgnarc
 
 namespace pgnarc {

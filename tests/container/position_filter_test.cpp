@@ -75,8 +75,8 @@ TEST(PositionFilter, RefusesWhatIsNotAFilter) {
   };
   const auto head = [](std::uint64_t n, std::uint64_t range, int k) {
     std::string s;
-    detail::put_varint(s, n);
-    detail::put_varint(s, range);
+    common::put_varint(s, n);
+    common::put_varint(s, range);
     s += static_cast<char>(k);
     return s;
   };

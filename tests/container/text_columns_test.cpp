@@ -15,7 +15,7 @@ namespace {
 std::string stream_of(const std::vector<std::string>& texts) {
   std::string s;
   for (const auto& t : texts) {
-    detail::put_varint(s, t.size());
+    common::put_varint(s, t.size());
     s += t;
   }
   return s;

@@ -41,7 +41,7 @@ std::string archive_around(const std::string& block, std::uint32_t games) {
   f.index_size = idx.size();
   f.games = games;
   f.blocks = 1;
-  f.index_hash = pgnarc::detail::hash64(idx);
+  f.index_hash = pgnarc::common::hash64(idx);
   return encode_file_header(0) + block + table + idx + encode_footer(f);
 }
 
@@ -62,9 +62,9 @@ int close_all(int fd) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace pgnarc::container;
-  using pgnarc::detail::get_le;
-  using pgnarc::detail::hash64;
-  using pgnarc::detail::put_le;
+  using pgnarc::common::get_le;
+  using pgnarc::common::hash64;
+  using pgnarc::common::put_le;
   if (size < kBlockHeaderSize) return 0;
   std::string block(reinterpret_cast<const char*>(data), size);
   const auto games = static_cast<std::uint32_t>(get_le(block.data() + 8, 4));

@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::size_t len[3];
   for (int i = 0; i < 3; ++i) len[i] = data[2 * i] | (data[2 * i + 1] << 8);
   std::string_view rest(reinterpret_cast<const char*>(data) + 6, size - 6);
-  pgnarc::CodecCursor c;
+  pgnarc::codec::CodecCursor c;
   std::string_view* parts[3] = {&c.moves, &c.structure, &c.texts};
   for (int i = 0; i < 3; ++i) {
     const std::size_t n = std::min(len[i], rest.size());
@@ -23,22 +23,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rest.remove_prefix(n);
   }
   c.raw = rest;
-  c.coder = static_cast<pgnarc::MoveCoder>((data[1] >> 2) % 3);
+  c.coder = static_cast<pgnarc::codec::MoveCoder>((data[1] >> 2) % 3);
   static const char* const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
   const std::vector<pgnarc::Tag> tagged = {pgnarc::Tag{"PlyCount", std::to_string(data[0] % 64)},
                                            pgnarc::Tag{"Result", results[data[1] % 4]}};
   for (const std::vector<pgnarc::Tag>& tags : {std::vector<pgnarc::Tag>{}, tagged}) {
-    pgnarc::CodecCursor in = c, skip = c;
-    const bool skipped = pgnarc::skip_game(skip, tags).ok();
-    auto d = pgnarc::decode_game(in, tags);
+    pgnarc::codec::CodecCursor in = c, skip = c;
+    const bool skipped = pgnarc::codec::skip_game(skip, tags).ok();
+    auto d = pgnarc::codec::decode_game(in, tags);
     if (!d) continue;
     if (!skipped) __builtin_trap();  // whatever decodes can be skipped
     if (d->raw) continue;
-    pgnarc::CodecStreams s;
+    pgnarc::codec::CodecStreams s;
     s.coder = c.coder;
-    if (!pgnarc::encode_game(d->game, s)) __builtin_trap();
-    pgnarc::CodecCursor c2{s.moves, s.structure, s.texts, s.raw, c.coder};
-    auto d2 = pgnarc::decode_game(c2, tags);
+    if (!pgnarc::codec::encode_game(d->game, s)) __builtin_trap();
+    pgnarc::codec::CodecCursor c2{s.moves, s.structure, s.texts, s.raw, c.coder};
+    auto d2 = pgnarc::codec::decode_game(c2, tags);
     if (!d2 || !(d2->game == d->game)) __builtin_trap();
   }
   return 0;

@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string stream, entry;
     bool has_special = false;
     const auto flush = [&] {
-      detail::put_varint(stream, entry.size());
+      common::put_varint(stream, entry.size());
       stream += entry;
       entry.clear();
     };

@@ -41,17 +41,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (i < g.events.size()) events.push_back(g.events[i]);
   }
   g.events = std::move(events);
-  CodecStreams s;
-  if (!encode_game(g, s).ok()) return 0;  // a comment where the codec cannot place it
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-  auto d = decode_game(c, g.tags);
+  codec::CodecStreams s;
+  if (!codec::encode_game(g, s).ok()) return 0;  // a comment where the codec cannot place it
+  codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  auto d = codec::decode_game(c, g.tags);
   if (!d || !(d->game == g)) __builtin_trap();
   // Damage: one byte of the three streams changed.
   std::string* parts[3] = {&s.moves, &s.structure, &s.texts};
   std::string* part = parts[size % 3];
   if (part->empty()) return 0;
   (*part)[(size * 7919) % part->size()] ^= static_cast<char>(data[size - 1] | 1);
-  CodecCursor damaged{s.moves, s.structure, s.texts, s.raw};
-  (void)decode_game(damaged, g.tags);
+  codec::CodecCursor damaged{s.moves, s.structure, s.texts, s.raw};
+  (void)codec::decode_game(damaged, g.tags);
   return 0;
 }

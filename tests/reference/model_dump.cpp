@@ -30,7 +30,7 @@
 namespace {
 
 using namespace pgnarc;
-using namespace pgnarc::detail;
+using namespace pgnarc::codec;
 
 using Line = test::MainLine;
 
@@ -100,7 +100,7 @@ std::string history_text(const model::History& h) {
   if (h.last_from == kNoSquare) {
     s = "-";
   } else {
-    s = square_name(h.last_from) + "," + square_name(h.last_to) + "," + kPieceLetters[h.last_type] + "," +
+    s = square_name(h.last_from) + "," + square_name(h.last_to) + "," + rules::kPieceLetters[h.last_type] + "," +
         (h.last_captured ? "1" : "0");
   }
   if (h.our_last_from == kNoSquare) {
@@ -118,10 +118,10 @@ struct Counts {
 
 // Prints one position of a line (ply `p`, history `h`).
 void dump_position(const Position& pos, const model::History& h, std::uint64_t p, Counts& counts) {
-  PieceTargets t;
-  generate_targets(pos, t);
+  rules::PieceTargets t;
+  rules::generate_targets(pos, t);
   PlyFrequencies freq;
-  ply_frequencies(MoveCoder::kModel, true, p, pos, t, h, freq);
+  ply_frequencies(codec::MoveCoder::kModel, true, p, pos, t, h, freq);
   const MoveList ml = pos.legal_moves();
   FeatureSink sink;
   if (t.total > 0) {

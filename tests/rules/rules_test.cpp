@@ -363,7 +363,7 @@ Bitboard naive_slider(int s, Bitboard occ, bool diagonal) {
 }
 
 TEST(AttackTables, SlidersMatchRayWalkingForRandomOccupancies) {
-  const auto& T = detail::attack_tables();
+  const auto& T = rules::attack_tables();
   std::mt19937_64 rng(3);
   for (int s = 0; s < 64; ++s) {
     for (int i = 0; i < 2000; ++i) {
@@ -412,21 +412,21 @@ TEST(MoveIndex, IsLegalAgreesWithTheGenerator) {
 namespace pgnarc {
 namespace {
 
-// The two builds of the generator (detail::base for every CPU, detail::v3 with PEXT slider
+// The two builds of the generator (rules::base for every CPU, rules::v3 with PEXT slider
 // lookups where the CPU has x86-64-v3) give the same targets and the same move at every index.
 // The library runs v3 here when it can, so the other tests check v3 against the naive
 // reference; this one holds base to it.
 TEST(MoveGen, BaseAndV3BuildsAgree) {
 #if PGNARC_HAVE_V3
-  if (!detail::v3_generator_supported()) GTEST_SKIP() << "this CPU runs only the base build";
+  if (!rules::v3_generator_supported()) GTEST_SKIP() << "this CPU runs only the base build";
   std::mt19937_64 rng(5);
   long positions = 0;
   for (const char* start : kStarts) {
     for (int game = 0; game < 20; ++game) {
       test::random_walk(test::fen(start), 150, rng, [&](const Position& p) {
-        detail::PieceTargets a, b;
-        detail::base::generate_targets(p, a);
-        detail::v3::generate_targets(p, b);
+        rules::PieceTargets a, b;
+        rules::base::generate_targets(p, a);
+        rules::v3::generate_targets(p, b);
         ASSERT_EQ(a.total, b.total) << p.fen();
         ASSERT_EQ(a.check, b.check) << p.fen();
         ASSERT_EQ(a.promoting, b.promoting) << p.fen();
@@ -435,7 +435,7 @@ TEST(MoveGen, BaseAndV3BuildsAgree) {
           ASSERT_EQ((a.movers >> s & 1) ? a.to[s] : 0, (b.movers >> s & 1) ? b.to[s] : 0) << p.fen() << " square " << s;
         }
         for (int i = 0; i < a.total; ++i)
-          ASSERT_EQ(detail::base::move_at_index(p, a, i), detail::v3::move_at_index(p, b, i)) << p.fen() << " " << i;
+          ASSERT_EQ(rules::base::move_at_index(p, a, i), rules::v3::move_at_index(p, b, i)) << p.fen() << " " << i;
         ++positions;
       });
     }

@@ -12,9 +12,9 @@
 namespace pgnarc::test {
 
 using namespace container;
-using detail::get_le;
-using detail::hash64;
-using detail::put_le;
+using common::get_le;
+using common::hash64;
+using common::put_le;
 
 namespace {
 
@@ -138,13 +138,13 @@ std::string resize_block(const std::string& pga, const std::function<void(std::s
   return rebuild(pga.substr(0, kHeaderSize) + block, kHeaderSize + block.size(), "", p.index, p.blocks);
 }
 
-std::string archive_of(const std::vector<CodecStreams>& games, const std::vector<std::vector<Tag>>& tags,
+std::string archive_of(const std::vector<codec::CodecStreams>& games, const std::vector<std::vector<Tag>>& tags,
                        const std::string& trailing_moves, const WriterDictionary* dict) {
   BlockBuilder b;
   for (std::size_t g = 0; g < games.size(); ++g) {
     // The game's codeword, bit after bit.
     for (std::uint64_t i = 0; i < games[g].move_bits; ++i)
-      detail::BitSink{b.streams.moves, b.streams.move_bits}.put(detail::bit_at(games[g].moves, i));
+      codec::BitSink{b.streams.moves, b.streams.move_bits}.put(codec::bit_at(games[g].moves, i));
     b.streams.structure += games[g].structure;
     b.streams.texts += games[g].texts;
     b.streams.raw += games[g].raw;
@@ -152,13 +152,14 @@ std::string archive_of(const std::vector<CodecStreams>& games, const std::vector
     b.streams.variants |= games[g].variants;
     b.end_game(tags[g]);
     // The block's ply count: of the games that decode (a damaged one fails before it is compared).
-    CodecCursor c{games[g].moves, games[g].structure, games[g].texts, games[g].raw, games[g].coder, games[g].variants};
-    if (auto d = decode_game(c, tags[g]); d && !d->raw)
+    codec::CodecCursor c{games[g].moves, games[g].structure, games[g].texts,
+                         games[g].raw,   games[g].coder,     games[g].variants};
+    if (auto d = codec::decode_game(c, tags[g]); d && !d->raw)
       for (const GameEvent& e : d->game.events) b.plies += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
   }
   // Bytes after the last game: part of its group.
   for (char byte : trailing_moves)
-    for (int k = 7; k >= 0; --k) detail::BitSink{b.streams.moves, b.streams.move_bits}.put((static_cast<unsigned char>(byte) >> k) & 1u);
+    for (int k = 7; k >= 0; --k) codec::BitSink{b.streams.moves, b.streams.move_bits}.put((static_cast<unsigned char>(byte) >> k) & 1u);
   if (!trailing_moves.empty()) b.game_end[0].back() = static_cast<std::uint32_t>(b.streams.move_bits);
   StoreOptions o = stored_sections();
   o.compress = dict != nullptr;  // with a dictionary: the tags section compressed with it

@@ -59,7 +59,7 @@ std::string resize_block(const std::string& pga, const std::function<void(std::s
 // An archive of one block made from hand-made streams and tags (one of each per game), with
 // valid checksums; `trailing_moves` goes into the moves section after the last game; with
 // `dict`, the tags section is compressed with it.
-std::string archive_of(const std::vector<CodecStreams>& games, const std::vector<std::vector<Tag>>& tags,
+std::string archive_of(const std::vector<codec::CodecStreams>& games, const std::vector<std::vector<Tag>>& tags,
                        const std::string& trailing_moves = "", const container::WriterDictionary* dict = nullptr);
 
 // The first 32 bytes of `pga` given a right checksum.

@@ -32,22 +32,22 @@ inline Game parse_one(const std::string& pgn) {
   return games[0].game;
 }
 
-inline CodecStreams encode(const Game& g) {
-  CodecStreams s;
-  auto st = encode_game(g, s);
+inline codec::CodecStreams encode(const Game& g) {
+  codec::CodecStreams s;
+  auto st = codec::encode_game(g, s);
   EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().to_string());
   return s;
 }
 
 // A cursor has read every codeword of its moves: nothing left but the 0 bits that end the last byte.
-inline bool moves_consumed(const CodecCursor& c) {
+inline bool moves_consumed(const codec::CodecCursor& c) {
   if (c.move_bit == 0) return c.moves.empty();
   return c.moves.size() == 1 && (static_cast<unsigned char>(c.moves[0]) & (0xFFu >> c.move_bit)) == 0;
 }
 
-inline Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>& tags) {
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-  auto d = decode_game(c, tags);
+inline Result<codec::DecodedGame> decode(const codec::CodecStreams& s, const std::vector<Tag>& tags) {
+  codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  auto d = codec::decode_game(c, tags);
   if (d) {  // a record is consumed exactly
     EXPECT_TRUE(moves_consumed(c) && c.structure.empty() && c.texts.empty() && c.raw.empty());
   }
@@ -55,20 +55,20 @@ inline Result<DecodedGame> decode(const CodecStreams& s, const std::vector<Tag>&
 }
 
 // Decoding `s` (one game) with g's tags gives back g.
-inline void expect_decodes_to(const CodecStreams& s, const Game& g) {
+inline void expect_decodes_to(const codec::CodecStreams& s, const Game& g) {
   auto d = decode(s, g.tags);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_EQ(d->game, g);
 }
 
 // Decoding `s` fails as Corruption, and so does skipping it, with the same message.
-inline void expect_corrupt(const CodecStreams& s, const std::vector<Tag>& tags, const char* what) {
-  CodecCursor c{s.moves, s.structure, s.texts, s.raw};
-  auto d = decode_game(c, tags);
+inline void expect_corrupt(const codec::CodecStreams& s, const std::vector<Tag>& tags, const char* what) {
+  codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
+  auto d = codec::decode_game(c, tags);
   ASSERT_FALSE(d.ok()) << what;
   EXPECT_EQ(d.error().code(), ErrorCode::Corruption) << what;
-  CodecCursor again{s.moves, s.structure, s.texts, s.raw};
-  const Status skipped = skip_game(again, tags);
+  codec::CodecCursor again{s.moves, s.structure, s.texts, s.raw};
+  const Status skipped = codec::skip_game(again, tags);
   ASSERT_FALSE(skipped.ok()) << what;
   EXPECT_EQ(skipped.error().code(), ErrorCode::Corruption) << what;
   EXPECT_EQ(skipped.error().message(), d.error().message()) << what;
@@ -98,9 +98,9 @@ inline Game knights_with_comments(const std::vector<std::string>& comments) {
 
 // The item types of a game's main line, read from its structure stream as the specification
 // reads them (the line has no null moves, clock track or variations).
-inline std::vector<int> item_types(const CodecStreams& s) {
+inline std::vector<int> item_types(const codec::CodecStreams& s) {
   std::string_view st = s.structure;
-  detail::ByteReader r(st);
+  common::ByteReader r(st);
   std::uint8_t header, type;
   std::uint64_t v, items;
   std::vector<int> types;

@@ -14,15 +14,15 @@ namespace pgnarc::test {
 // returns false.
 template <class Visit>
 void replay_line(const MainLine& line, Visit&& visit) {
-  detail::model::LineState at{line.start, {}};
+  codec::model::LineState at{line.start, {}};
   for (Move m : line.moves) {
     if (m.is_null()) {
       at.play_null();
       continue;
     }
-    detail::PieceTargets t;
-    detail::generate_targets(at.pos, t);
-    if (!visit(static_cast<const detail::model::LineState&>(at), static_cast<const detail::PieceTargets&>(t))) return;
+    rules::PieceTargets t;
+    rules::generate_targets(at.pos, t);
+    if (!visit(static_cast<const codec::model::LineState&>(at), static_cast<const rules::PieceTargets&>(t))) return;
     at.play(m);
   }
 }
@@ -38,14 +38,14 @@ inline std::vector<MainLine> random_lines(const std::vector<const char*>& starts
   for (const char* start : starts) {
     for (int game = 0; game < games; ++game) {
       MainLine line{"random game", fen(start), {}};
-      detail::model::LineState at{line.start, {}};
+      codec::model::LineState at{line.start, {}};
       for (int ply = 0; ply < plies; ++ply) {
-        detail::PieceTargets t;
-        detail::generate_targets(at.pos, t);
+        rules::PieceTargets t;
+        rules::generate_targets(at.pos, t);
         if (t.total == 0) break;
         const Move m = rng() % 50 == 0 && !t.check
                            ? Move::null()
-                           : detail::move_at_index(at.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total)));
+                           : rules::move_at_index(at.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total)));
         line.moves.push_back(m);
         if (m.is_null()) at.play_null();
         else at.play(m);
@@ -65,16 +65,18 @@ inline std::vector<MainLine> king_taken_lines(int games, std::uint64_t seed, lon
   std::vector<MainLine> lines;
   for (int game = 0; game < games; ++game) {
     MainLine line{"random king of the hill game", Position::start(Variant::kKingOfTheHill), {}};
-    detail::model::LineState at{line.start, {}};
+    codec::model::LineState at{line.start, {}};
     for (int ply = 0; ply < 120; ++ply) {
       if (!at.pos.pieces(at.pos.side_to_move(), kKing)) break;
-      detail::PieceTargets t;
-      detail::generate_targets(at.pos, t);
+      rules::PieceTargets t;
+      rules::generate_targets(at.pos, t);
       if (t.total == 0) break;
-      Move m = rng() % 4 == 0 ? Move::null()
-                              : detail::move_at_index(at.pos, t, static_cast<int>(rng() % static_cast<unsigned>(t.total)));
+      Move m = rng() % 4 == 0
+                   ? Move::null()
+                   : rules::move_at_index(at.pos, t,
+                                          static_cast<int>(rng() % static_cast<unsigned>(t.total)));
       for (int i = 0; i < t.total; ++i) {
-        const Move c = detail::move_at_index(at.pos, t, i);
+        const Move c = rules::move_at_index(at.pos, t, i);
         if (type_of(at.pos.piece_on(c.to())) == kKing && color_of(at.pos.piece_on(c.to())) != at.pos.side_to_move()) {
           m = c;
           ++king_captures;
@@ -86,7 +88,7 @@ inline std::vector<MainLine> king_taken_lines(int games, std::uint64_t seed, lon
       else at.play(m);
     }
     std::vector<Move> kept;
-    detail::model::LineState walk{line.start, {}};
+    codec::model::LineState walk{line.start, {}};
     for (Move m : line.moves) {
       if (!walk.pos.pieces(walk.pos.side_to_move(), kKing)) break;
       kept.push_back(m);

@@ -125,7 +125,7 @@ int cmd_bound(const char* path) {
   return 0;
 }
 
-int cmd_codec(const char* path, pgnarc::MoveCoder coder) {
+int cmd_codec(const char* path, pgnarc::codec::MoveCoder coder) {
   std::vector<pgnarc::Game> games;
   unsigned long long unreadable = 0;
   if (!read_games(path, games, unreadable)) return 4;
@@ -149,8 +149,8 @@ int cmd_codec(const char* path, pgnarc::MoveCoder coder) {
   // Each of encode and decode is timed over kPasses passes and the median pass is reported, so
   // that one slow pass (another process, a page fault storm) does not decide the figure.
   constexpr int kPasses = 5;
-  pgnarc::CodecStreams streams;
-  pgnarc::CodecStats stats;
+  pgnarc::codec::CodecStreams streams;
+  pgnarc::codec::CodecStats stats;
   std::vector<double> encode_times, decode_times, encode_cpu, decode_cpu;
   for (int pass = 0; pass < kPasses; ++pass) {
     streams = {};
@@ -159,16 +159,16 @@ int cmd_codec(const char* path, pgnarc::MoveCoder coder) {
     const double c0 = thread_cpu_seconds();
     auto t0 = std::chrono::steady_clock::now();
     for (const auto& g : bare)
-      if (auto st = pgnarc::encode_game(g, streams, &stats); !st) {
+      if (auto st = pgnarc::codec::encode_game(g, streams, &stats); !st) {
         std::fprintf(stderr, "encode: %s\n", st.error().to_string().c_str());
         return 3;
       }
     encode_times.push_back(seconds_since(t0));
     encode_cpu.push_back(thread_cpu_seconds() - c0);
   }
-  std::vector<pgnarc::DecodedGame> decoded;
+  std::vector<pgnarc::codec::DecodedGame> decoded;
   for (int pass = 0; pass < kPasses; ++pass) {
-    pgnarc::CodecCursor cur{streams.moves, streams.structure, streams.texts, streams.raw, coder};
+    pgnarc::codec::CodecCursor cur{streams.moves, streams.structure, streams.texts, streams.raw, coder};
     std::vector<std::vector<pgnarc::Tag>> tags;  // copied outside the timing: a reader hands them over
     for (const auto& g : bare) tags.push_back(g.tags);
     decoded.clear();
@@ -176,7 +176,7 @@ int cmd_codec(const char* path, pgnarc::MoveCoder coder) {
     const double c0 = thread_cpu_seconds();
     auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < bare.size(); ++i) {
-      auto d = pgnarc::decode_game(cur, std::move(tags[i]));
+      auto d = pgnarc::codec::decode_game(cur, std::move(tags[i]));
       if (!d) {
         std::fprintf(stderr, "decode: %s\n", d.error().to_string().c_str());
         return 3;
@@ -198,13 +198,13 @@ int cmd_codec(const char* path, pgnarc::MoveCoder coder) {
       return 3;
     }
   // Whole games (annotations included) must round-trip too.
-  pgnarc::CodecStreams full;
+  pgnarc::codec::CodecStreams full;
   full.coder = coder;
   for (const auto& g : games)
-    if (auto st = pgnarc::encode_game(g, full); !st) return 3;
-  pgnarc::CodecCursor fc{full.moves, full.structure, full.texts, full.raw, coder};
+    if (auto st = pgnarc::codec::encode_game(g, full); !st) return 3;
+  pgnarc::codec::CodecCursor fc{full.moves, full.structure, full.texts, full.raw, coder};
   for (const auto& g : games) {
-    auto d = pgnarc::decode_game(fc, g.tags);
+    auto d = pgnarc::codec::decode_game(fc, g.tags);
     if (!d || !(d->game == g)) {
       std::fprintf(stderr, "annotated game does not round-trip\n");
       return 3;
@@ -220,11 +220,11 @@ int cmd_codec(const char* path, pgnarc::MoveCoder coder) {
     auto start = pgnarc::start_position(g);
     if (!start || start->variant() != pgnarc::Variant::kStandard) continue;
     pgnarc::Position pos = *start;
-    pgnarc::detail::PieceTargets t;
+    pgnarc::rules::PieceTargets t;
     std::vector<std::uint8_t> indices;
     for (const auto& e : g.events) {
-      pgnarc::detail::generate_targets(pos, t);
-      const int index = pgnarc::detail::index_in(pos, t, e.move);
+      pgnarc::rules::generate_targets(pos, t);
+      const int index = pgnarc::rules::index_in(pos, t, e.move);
       if (index < 0) return 3;  // encode_game accepted it: the generator must agree
       indices.push_back(static_cast<std::uint8_t>(index));
       want_sum += e.move.from() * 64u + e.move.to();
@@ -236,14 +236,14 @@ int cmd_codec(const char* path, pgnarc::MoveCoder coder) {
   std::vector<double> movegen_times, movegen_cpu;
   for (int pass = 0; pass < kPasses; ++pass) {
     std::uint64_t sum = 0;
-    pgnarc::detail::PieceTargets t;
+    pgnarc::rules::PieceTargets t;
     const double c0 = thread_cpu_seconds();
     auto t0 = std::chrono::steady_clock::now();
     for (const auto& [start, indices] : lines) {
       pgnarc::Position pos = start;
       for (const std::uint8_t index : indices) {
-        pgnarc::detail::generate_targets(pos, t);
-        const pgnarc::Move m = pgnarc::detail::move_at_index(pos, t, index);
+        pgnarc::rules::generate_targets(pos, t);
+        const pgnarc::Move m = pgnarc::rules::move_at_index(pos, t, index);
         sum += m.from() * 64u + m.to();
         pos.play(m);
       }
@@ -340,7 +340,7 @@ int cmd_columns(const char* path) {
       Cost& c = by_key[std::string(col.key)];
       c.tags += col.tags;
       c.body += col.body.size();
-      c.packed += col.body.size() < 16 ? col.body.size() : pgnarc::detail::compress_frame(col.body, 9).size();
+      c.packed += col.body.size() < 16 ? col.body.size() : pgnarc::common::compress_frame(col.body, 9).size();
       ++c.codings[col.coding];
     }
   }
@@ -364,9 +364,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "pgnarc-bench codec: the move coder is fast, max or uniform, not %s\n", coder.c_str());
       return 2;
     }
-    return cmd_codec(argv[2], coder == "fast"      ? pgnarc::MoveCoder::kFast
-                              : coder == "uniform" ? pgnarc::MoveCoder::kUniform
-                                                   : pgnarc::MoveCoder::kModel);
+    return cmd_codec(argv[2], coder == "fast"      ? pgnarc::codec::MoveCoder::kFast
+                              : coder == "uniform" ? pgnarc::codec::MoveCoder::kUniform
+                                                   : pgnarc::codec::MoveCoder::kModel);
   }
   if (argc == 3 && std::strcmp(argv[1], "bound") == 0) return cmd_bound(argv[2]);
   if (argc == 4 && std::strcmp(argv[1], "access") == 0) return cmd_access(argv[2], argv[3]);

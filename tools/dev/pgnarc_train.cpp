@@ -66,18 +66,18 @@ std::vector<std::uint32_t> fit_hazard(const std::vector<Input>& inputs) {
     }
     const double h = (e + 0.5) / (r + 1.0);
     const double v = std::round(65536.0 * h / (1.0 - h));
-    table[p] = static_cast<std::uint32_t>(std::clamp(v, 1.0, static_cast<double>(model::kMaxEndHazard)));
+    table[p] = static_cast<std::uint32_t>(std::clamp(v, 1.0, static_cast<double>(codec::model::kMaxEndHazard)));
   }
   return table;
 }
 
 const ModelDoc kMoveModelDoc = {
-    model::kGroups,
+    codec::model::kGroups,
     "// The move model's weights (move_model.h), in sixteenths of a bit. Written by tools/pgnarc-train;\n"
     "// do not edit.\n"
     "#include \"codec/model/move_model.h\"\n\n"
-    "namespace pgnarc::detail::model {\n\n",
-    "pgnarc::detail::model",
+    "namespace pgnarc::codec::model {\n\n",
+    "pgnarc::codec::model",
     "# The move model's tables\n\n"
     "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.6.4), written by tools/pgnarc-train from\n"
     "the tables it fitted; the library's lib/src/codec/model/model_weights.cpp holds the same numbers.\n\n",
@@ -87,7 +87,7 @@ const ModelDoc kMoveModelDoc = {
 // index) for every coded ply of `g` (positions with two or more legal moves).
 template <class Visit>
 void replay_listed(const GameRec& g, Visit&& visit) {
-  model::LineState at{g.start, {}};
+  codec::model::LineState at{g.start, {}};
   for (Move m : g.moves) {
     if (m.is_null()) {
       at.play_null();
@@ -105,12 +105,12 @@ void replay_listed(const GameRec& g, Visit&& visit) {
 }
 
 const ModelDoc kCrazyhouseDoc = {
-    model::zh::kGroups,
+    codec::model::zh::kGroups,
     "// The crazyhouse model's weights (variant_model.h), in sixteenths of a bit. Written by\n"
     "// tools/pgnarc-train --variant crazyhouse; do not edit.\n"
     "#include \"codec/model/variant_model.h\"\n\n"
-    "namespace pgnarc::detail::model::zh {\n\n",
-    "pgnarc::detail::model::zh",
+    "namespace pgnarc::codec::model::zh {\n\n",
+    "pgnarc::codec::model::zh",
     "# The crazyhouse model's table\n\n"
     "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.7), written by tools/pgnarc-train\n"
     "--variant crazyhouse from the table it fitted; the library's\n"
@@ -119,15 +119,15 @@ const ModelDoc kCrazyhouseDoc = {
 
 int train_crazyhouse(const std::vector<Input>& inputs, int epochs, const std::string& out_path,
                      const std::string& tables_path) {
-  Trainer tr(model::zh::kFeatures);
+  Trainer tr(codec::model::zh::kFeatures);
   fit_epochs(tr, inputs, epochs, 20261126, [&](const GameRec& g) {
-    replay_listed(g, [&](const Position& pos, const MoveList& list, const model::History& h, int played) {
+    replay_listed(g, [&](const Position& pos, const MoveList& list, const codec::model::History& h, int played) {
       tr.step_crazyhouse(pos, list, h, played);
     });
   });
-  if (tr.most_features > model::zh::kMaxMoveFeatures) {
+  if (tr.most_features > codec::model::zh::kMaxMoveFeatures) {
     std::fprintf(stderr, "a move had %d features, more than kMaxMoveFeatures (%d)\n", tr.most_features,
-                 model::zh::kMaxMoveFeatures);
+                 codec::model::zh::kMaxMoveFeatures);
     return 3;
   }
   const std::vector<std::int8_t> q = quantize(tr.w);
@@ -138,8 +138,9 @@ int train_crazyhouse(const std::vector<Input>& inputs, int epochs, const std::st
     std::uint64_t coded = 0, first = 0;
     std::uint32_t freq[kMaxLegalMoves];
     for (std::size_t i = in.fit; i < in.games.size(); ++i)
-      replay_listed(in.games[i], [&](const Position& pos, const MoveList& list, const model::History& h, int played) {
-        const std::uint32_t total = model::zh::frequencies(pos, list, h, freq, q.data());
+      replay_listed(in.games[i], [&](const Position& pos, const MoveList& list,
+                                     const codec::model::History& h, int played) {
+        const std::uint32_t total = codec::model::zh::frequencies(pos, list, h, freq, q.data());
         bits += std::log2(static_cast<double>(total) / freq[played]);
         uniform += std::log2(static_cast<double>(list.size));
         first += freq[played] == *std::max_element(freq, freq + list.size);
@@ -232,19 +233,19 @@ int main(int argc, char** argv) {
   }
   if (variant == Variant::kCrazyhouse) return train_crazyhouse(inputs, epochs, out_path, tables_path);
   if (fast_model) return train_fast(inputs, epochs, book_min, fit_in_book, out_path, book_path, tables_path);
-  Trainer tr(model::kFeatures);
+  Trainer tr(codec::model::kFeatures);
   fit_epochs(tr, inputs, epochs, 20261125, [&](const GameRec& g) {
-    replay(g, [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
+    replay(g, [&](const Position& pos, const rules::PieceTargets& t, const codec::model::History& h, int played) {
       tr.step(pos, t, h, played);
     });
   });
-  if (tr.most_features > model::kMaxMoveFeatures) {
+  if (tr.most_features > codec::model::kMaxMoveFeatures) {
     std::fprintf(stderr, "a move had %d features, more than kMaxMoveFeatures (%d)\n", tr.most_features,
-                 model::kMaxMoveFeatures);
+                 codec::model::kMaxMoveFeatures);
     return 3;
   }
-  std::fprintf(stderr, "%d weights; at most %d features a move (bound %d)\n", model::kFeatures, tr.most_features,
-               model::kMaxMoveFeatures);
+  std::fprintf(stderr, "%d weights; at most %d features a move (bound %d)\n", codec::model::kFeatures, tr.most_features,
+               codec::model::kMaxMoveFeatures);
   const std::vector<std::int8_t> q = quantize(tr.w);
   // The cost of the model: held-out plies replayed with generation only, then with the model's
   // frequencies too (compute_facts and scoring every legal move), timed on one thread.
@@ -255,15 +256,17 @@ int main(int argc, char** argv) {
     const auto t0 = Clock::now();
     for (const Input& in : inputs)
       for (std::size_t i = in.fit; i < in.games.size(); ++i)
-        replay(in.games[i], [&](const Position&, const PieceTargets& t, const model::History&, int played) {
+        replay(in.games[i], [&](const Position&, const rules::PieceTargets& t,
+                                const codec::model::History&, int played) {
           sink += static_cast<std::uint64_t>(t.total + played);
           ++coded;
         });
     const auto t1 = Clock::now();
     for (const Input& in : inputs)
       for (std::size_t i = in.fit; i < in.games.size(); ++i)
-        replay(in.games[i], [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
-          sink += model::frequencies(pos, t, h, freq, q.data()) + freq[played];
+        replay(in.games[i], [&](const Position& pos, const rules::PieceTargets& t,
+                                const codec::model::History& h, int played) {
+          sink += codec::model::frequencies(pos, t, h, freq, q.data()) + freq[played];
         });
     const auto t2 = Clock::now();
     const double gen = std::chrono::duration<double>(t1 - t0).count(), all = std::chrono::duration<double>(t2 - t1).count();

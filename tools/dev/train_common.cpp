@@ -26,12 +26,12 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
   std::uint32_t freq[kMaxLegalMoves];
   std::string sink;
   std::uint64_t sink_bits = 0;
-  PlyFrequencies pf;
+  codec::PlyFrequencies pf;
   for (std::size_t i = from; i < games.size(); ++i) {
     const GameRec& g = games[i];
     m.plies += g.moves.size();
-    replay(g, [&](const Position& pos, const PieceTargets& t, const model::History& h, int played) {
-      const std::uint32_t total = model::frequencies(pos, t, h, freq, weights);
+    replay(g, [&](const Position& pos, const rules::PieceTargets& t, const codec::model::History& h, int played) {
+      const std::uint32_t total = codec::model::frequencies(pos, t, h, freq, weights);
       m.bits += std::log2(static_cast<double>(total) / freq[played]);
       m.uniform += std::log2(static_cast<double>(t.total));
       std::uint32_t top = 0;
@@ -44,15 +44,15 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
     if (nulls) continue;
     sink.clear();
     sink_bits = 0;
-    ArithEncoder coder(BitSink{sink, sink_bits});
+    codec::ArithEncoder coder(codec::BitSink{sink, sink_bits});
     // The line's symbols as the codec codes an unannotated main line: each move, then the end.
-    model::LineState at{g.start, {}};
-    PieceTargets t;
+    codec::model::LineState at{g.start, {}};
+    rules::PieceTargets t;
     for (std::uint64_t ply = 0;; ++ply) {
-      generate_targets(at.pos, t);
-      ply_frequencies(MoveCoder::kModel, true, ply, at.pos, t, at.history, pf, weights, hazard);
+      rules::generate_targets(at.pos, t);
+      codec::ply_frequencies(codec::MoveCoder::kModel, true, ply, at.pos, t, at.history, pf, weights, hazard);
       const bool end = ply == g.moves.size();
-      const PlySymbol y = symbol_of(pf, end ? -1 : index_in(at.pos, t, g.moves[ply]));
+      const codec::PlySymbol y = codec::symbol_of(pf, end ? -1 : rules::index_in(at.pos, t, g.moves[ply]));
       coder.encode(y.c, y.f, y.total);
       if (end) break;
       at.play(g.moves[ply]);
@@ -70,11 +70,11 @@ struct Group {
   int offset, size;
   std::string label;
 };
-std::vector<Group> groups_of(std::span<const detail::model::FeatureGroup> table) {
+std::vector<Group> groups_of(std::span<const codec::model::FeatureGroup> table) {
   std::vector<Group> groups;
   int at = 0;
   for (const auto& g : table) {
-    groups.push_back(Group{at, g.size, detail::model::appendix_label(g)});
+    groups.push_back(Group{at, g.size, codec::model::appendix_label(g)});
     at += g.size;
   }
   return groups;
@@ -161,7 +161,7 @@ bool write_weights(const std::string& path, const ModelDoc& doc, const std::vect
 bool write_tables(const std::string& path, const ModelDoc& doc, const std::vector<std::int8_t>& q,
                   const std::vector<std::uint32_t>* hazard, const std::vector<std::uint8_t>* book) {
   std::ofstream out(path, std::ios::binary);
-  out << doc.title << "K = " << detail::model::features_of(doc.groups)
+  out << doc.title << "K = " << codec::model::features_of(doc.groups)
       << " features.\n\n## Groups\n\n| offset | size | group [index] |\n|---:|---:|---|\n";
   const auto groups = groups_of(doc.groups);
   for (const auto& [offset, size, label] : groups) out << "| " << offset << " | " << size << " | " << label << " |\n";

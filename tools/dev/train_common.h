@@ -22,7 +22,6 @@
 namespace pgnarc::train {
 
 using namespace pgnarc;
-using namespace pgnarc::detail;
 
 using GameRec = test::MainLine;
 
@@ -33,7 +32,7 @@ struct Input {
 };
 
 // The features of each move of one position, flattened.
-struct FeatureLists : model::PlyFacts {
+struct FeatureLists : codec::model::PlyFacts {
   std::vector<int> features;
   std::vector<int> start;  // move i's features are features[start[i] .. start[i + 1])
   std::vector<int> piece_features;
@@ -56,15 +55,15 @@ struct FeatureLists : model::PlyFacts {
 // or more legal moves).
 template <class Visit>
 void replay(const GameRec& g, Visit&& visit) {
-  model::LineState at{g.start, {}};
-  PieceTargets t;
+  codec::model::LineState at{g.start, {}};
+  rules::PieceTargets t;
   for (Move m : g.moves) {
     if (m.is_null()) {
       at.play_null();
       continue;
     }
-    generate_targets(at.pos, t);
-    if (t.total > 1) visit(at.pos, t, at.history, index_in(at.pos, t, m));
+    rules::generate_targets(at.pos, t);
+    if (t.total > 1) visit(at.pos, t, at.history, rules::index_in(at.pos, t, m));
     at.play(m);
   }
 }
@@ -81,18 +80,18 @@ struct Trainer {
 
   explicit Trainer(int features) : w(features, 0.0), g2(features, 0.0), grad(features, 0.0) {}
 
-  void step(const Position& pos, const PieceTargets& t, const model::History& h, int played) {
+  void step(const Position& pos, const rules::PieceTargets& t, const codec::model::History& h, int played) {
     lists.clear();
-    model::compute_facts(pos, h, lists);
-    model::enumerate_features(pos, t, lists, lists);
+    codec::model::compute_facts(pos, h, lists);
+    codec::model::enumerate_features(pos, t, lists, lists);
     lists.finish();
     fit(t.total, played);
   }
 
   // A crazyhouse position's legal moves `list`, with the crazyhouse model's features.
-  void step_crazyhouse(const Position& pos, const MoveList& list, const model::History& h, int played) {
-    static model::zh::MoveFeatures f[kMaxLegalMoves];
-    model::zh::crazyhouse_features(pos, list, h, f);
+  void step_crazyhouse(const Position& pos, const MoveList& list, const codec::model::History& h, int played) {
+    static codec::model::zh::MoveFeatures f[kMaxLegalMoves];
+    codec::model::zh::crazyhouse_features(pos, list, h, f);
     lists.clear();
     for (int i = 0; i < list.size; ++i) {
       lists.start.push_back(static_cast<int>(lists.features.size()));
@@ -150,7 +149,7 @@ Measure measure(const std::vector<GameRec>& games, std::size_t from, const std::
 // What the trainer writes of a model: its C++ table (with the end hazard, for the move model)
 // and the specification's appendix.
 struct ModelDoc {
-  std::span<const detail::model::FeatureGroup> groups;  // the model's table of feature groups
+  std::span<const codec::model::FeatureGroup> groups;  // the model's table of feature groups
   const char* source_head;  // the C++ file up to its weights array
   const char* ns;           // the namespace the C++ file closes
   const char* title;        // the appendix's title and first paragraph

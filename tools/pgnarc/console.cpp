@@ -229,7 +229,7 @@ constexpr std::size_t kOutputBuffer = 64 << 10;
 Status Output::open(const std::string& path, bool replace) {
   if (path.empty() || path == "-") return {};
   StopSignalsHeld held;  // until the temporary file is registered
-  auto file = detail::AtomicFile::create(path, replace);
+  auto file = common::AtomicFile::create(path, replace);
   if (!file) return file.error();
   if (!file->temp_path().empty()) guard_ = std::make_unique<TempFileGuard>(file->temp_path());
   file_.emplace(std::move(*file));

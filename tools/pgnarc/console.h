@@ -95,7 +95,7 @@ class Output {
   void flush_buffer();
   // Declared before the file: a stop signal removes the temporary file until the file is gone.
   std::unique_ptr<TempFileGuard> guard_;
-  std::optional<detail::AtomicFile> file_;  // none: standard output
+  std::optional<common::AtomicFile> file_;  // none: standard output
   std::string buffer_;                      // bytes for the file not yet written
   bool closed_ = false;
   std::optional<Error> error_;

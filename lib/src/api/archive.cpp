@@ -58,15 +58,15 @@ std::uint32_t Archive::Impl::first_to_decode(std::uint32_t j) const {
 // Where the last game decoded ended, if j follows it in its group; else from its group's
 // directory entry (the group's frames decompressed, the streams ending with the group),
 // skipping the group's games before it (their tags in `tags`).
-Result<CodecCursor> Archive::Impl::start_of(std::uint32_t b, std::uint32_t j, const BlockTags& tags) {
+Result<codec::CodecCursor> Archive::Impl::start_of(std::uint32_t b, std::uint32_t j, const BlockTags& tags) {
   const std::uint32_t step = block.directory.step;
   if (j == after_game && j % step != 0) return after_cursor;
   const std::uint32_t group = j / step;
   if (auto st = group_ready(block, group, where); !st) return st.error();
-  CodecCursor c = group_cursor(block, group, true);
+  codec::CodecCursor c = group_cursor(block, group, true);
   // A game's move codeword ends where its moves end: the games before j are decoded.
   for (std::uint32_t g = group * step; g < j; ++g) {
-    if (auto st = skip_game(c, tags.game(g)); !st)
+    if (auto st = codec::skip_game(c, tags.game(g)); !st)
       return corruption(where + ": game " + std::to_string(file->entry(b).first_game + g + 1) + ": " +
                         st.error().message());
   }
@@ -101,8 +101,9 @@ Result<ArchiveGame> Archive::Impl::decode(std::uint32_t b, std::uint32_t j, std:
   const BlockTags& block_tags = **tags_in;
   auto start = start_of(b, j, block_tags);
   if (!start) return start.error();
-  CodecCursor c = *start;
-  auto d = hints ? detail::decode_game_with_hints(c, block_tags.game(j), *hints) : decode_game(c, block_tags.game(j));
+  codec::CodecCursor c = *start;
+  auto d = hints ? codec::decode_game_with_hints(c, block_tags.game(j), *hints)
+                 : codec::decode_game(c, block_tags.game(j));
   if (!d)
     return corruption(where + ": game " + std::to_string(file->entry(b).first_game + j + 1) + ": " +
                       d.error().message());
@@ -140,7 +141,7 @@ Result<std::unique_ptr<Archive>> Archive::open(const std::string& path) {
 }
 
 Result<std::unique_ptr<Archive>> Archive::open(const std::string& name, std::uint64_t size, ReadFunction read) {
-  return Impl::from_file(ArchiveFile::open(detail::FileReader::from_function(name, size, std::move(read)), name));
+  return Impl::from_file(ArchiveFile::open(common::FileReader::from_function(name, size, std::move(read)), name));
 }
 
 Result<std::unique_ptr<Archive>> Archive::Impl::from_file(Result<std::unique_ptr<ArchiveFile>> file) {
@@ -191,7 +192,7 @@ Result<std::string> Archive::read_pgn(std::uint64_t i) {
   if (!g) return g.error();
   std::string out;
   if (g->raw) write_raw_game(g->raw_text, out);
-  else if (auto st = detail::write_pgn_with_hints(g->game, hints, out); !st)
+  else if (auto st = pgn::write_pgn_with_hints(g->game, hints, out); !st)
     return corruption(impl_->file->path() + ": game " + std::to_string(i + 1) + ": " + st.error().message());
   return out;
 }
@@ -267,9 +268,9 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
     info.plies += counts.plies;
     info.verbatim_games += counts.verbatim;
     info.position_filter_blocks += counts.filter_bytes > 0;
-    info.uniform_blocks += scratch.coder == MoveCoder::kUniform;
-    info.model_blocks += scratch.coder == MoveCoder::kModel;
-    info.fast_blocks += scratch.coder == MoveCoder::kFast;
+    info.uniform_blocks += scratch.coder == codec::MoveCoder::kUniform;
+    info.model_blocks += scratch.coder == codec::MoveCoder::kModel;
+    info.fast_blocks += scratch.coder == codec::MoveCoder::kFast;
     info.position_filter_bytes += counts.filter_bytes;
     games_done += scratch.games;
     if (progress) progress(games_done);

@@ -22,7 +22,7 @@ Status whole_archive_pass(ArchiveFile& f, unsigned threads, Work work, Deliver d
     stopped = !deliver(b, std::move(value));
     return !stopped;
   };
-  if (auto st = detail::scan_blocks<T>(f, detail::all_blocks(f), threads, work, until_stopped); !st) return st;
+  if (auto st = api::scan_blocks<T>(f, api::all_blocks(f), threads, work, until_stopped); !st) return st;
   if (stopped) return {};
   return f.check_name_chunks();
 }
@@ -47,7 +47,7 @@ Status Archive::export_pgn(const std::function<bool(std::string_view)>& sink, un
       }
     }
     const BlockEntry& e = f.entry(b);
-    return block_pgn(bytes, f.where(b), e.games, e.first_game, &f.dictionaries(), f.players(), std::move(buffer));
+    return api::block_pgn(bytes, f.where(b), e.games, e.first_game, &f.dictionaries(), f.players(), std::move(buffer));
   };
   const auto deliver = [&](std::uint32_t b, std::string&& text) {
     games_done += f.entry(b).games;
@@ -68,7 +68,7 @@ Status Archive::for_each_block(const std::function<bool(std::uint64_t, std::vect
   ArchiveFile& f = *impl_->file;
   const auto work = [&](std::uint32_t b, std::string_view bytes) {
     const BlockEntry& e = f.entry(b);
-    return block_games(bytes, f.where(b), e.games, e.first_game, &f.dictionaries(), f.players());
+    return api::block_games(bytes, f.where(b), e.games, e.first_game, &f.dictionaries(), f.players());
   };
   const auto deliver = [&](std::uint32_t b, std::vector<ArchiveGame>&& games) {
     return visit(f.entry(b).first_game, games);

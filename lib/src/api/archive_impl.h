@@ -36,7 +36,7 @@ struct PGNARC_HIDDEN Archive::Impl {
   std::uint32_t window_from = 1, window_to = 0;  // the games `window` holds (none: from > to)
   // Where the game after the last one decoded begins (a pass in order starts each game there).
   std::uint32_t after_game = ~0u;
-  CodecCursor after_cursor;
+  codec::CodecCursor after_cursor;
 
   // Loads block b (its table chunk read), lazily: group-framed sections stay compressed until a
   // game of their group is read.
@@ -67,13 +67,13 @@ struct PGNARC_HIDDEN Archive::Impl {
   // range holds it; a player, every chunk of the players' table).
   Status for_names(int field, const std::string& want, bool exact, const container::NameVisitor& visit);
   // Blocks that can hold a match, from the name chunks and the block summaries.
-  Result<std::vector<bool>> candidates(const Query& q, const detail::QueryNames& names);
+  Result<std::vector<bool>> candidates(const Query& q, const api::QueryNames& names);
 
  private:
   // The first game a read of game j of the loaded block decodes (its tags needed).
   std::uint32_t first_to_decode(std::uint32_t j) const;
   // Where game j of the loaded block b starts, `tags` holding the games' from first_to_decode(j).
-  Result<CodecCursor> start_of(std::uint32_t b, std::uint32_t j, const container::BlockTags& tags);
+  Result<codec::CodecCursor> start_of(std::uint32_t b, std::uint32_t j, const container::BlockTags& tags);
 };
 
 }  // namespace pgnarc

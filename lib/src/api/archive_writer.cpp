@@ -42,12 +42,12 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   BlockBuilder pending;  // for add_game
   std::size_t pending_bytes = 0;
   BlockNames pending_names;
-  CodecStats pending_stats;
+  codec::CodecStats pending_stats;
   // Tag dictionary (9.9): undecided until the first blocks' tags train one (or show that none
   // pays), or until an archive copied in offers one (append); blocks made meanwhile are held.
   bool dict_decided = true;
   std::shared_ptr<const WriterDictionary> dict;
-  std::vector<EncodedBlock> held;
+  std::vector<api::EncodedBlock> held;
   std::size_t held_tags = 0;
   // The last dictionary copied in, for blocks made after it.
   std::shared_ptr<const WriterDictionary> copied_dict;
@@ -61,7 +61,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   // and Black tags their players' table entries (new values enter the table). Returns whether
   // it is to be finished now; else it is held, with its tags section, until the dictionary is
   // decided (which may place it at once).
-  Result<bool> take(EncodedBlock& b, const std::function<void(const Problem&)>& on_problem) {
+  Result<bool> take(api::EncodedBlock& b, const std::function<void(const Problem&)>& on_problem) {
     for (Problem& p : b.problems) {
       p.game_number += games_taken + 1;
       if (on_problem) on_problem(p);
@@ -82,12 +82,12 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   }
 
   // Finishes a block taken to be finished (on any thread: it reads only the dictionary).
-  void finish_block(EncodedBlock& b) const {
+  void finish_block(api::EncodedBlock& b) const {
     b.bytes = b.builder.finish(store, dict.get(), b.tags_raw.empty() ? nullptr : &b.tags_raw);
   }
 
   // Takes, finishes and places a block on this thread.
-  Status place(EncodedBlock& b, const std::function<void(const Problem&)>& on_problem) {
+  Status place(api::EncodedBlock& b, const std::function<void(const Problem&)>& on_problem) {
     auto now = take(b, on_problem);
     if (!now) return now.error();
     if (!*now) return {};
@@ -95,7 +95,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     return place_finished(b);
   }
 
-  Status place_finished(const EncodedBlock& b) {
+  Status place_finished(const api::EncodedBlock& b) {
     if (auto st = archive->add_block(b.bytes, b.games, b.summary, &b.names, &*b.builder.players); !st) return st;
     stats.raw_games += b.stats.raw_games;
     stats.plies += b.stats.plies;
@@ -112,7 +112,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     const std::shared_ptr<const WriterDictionary> none;
     std::vector<std::string> sections;
     std::size_t total = 0;
-    for (const EncodedBlock& b : held) {
+    for (const api::EncodedBlock& b : held) {
       sections.push_back(b.tags_raw);
       total += b.tags_raw.size();
     }
@@ -126,7 +126,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
         for (std::size_t p = 0; p < archive->players().size(); ++p) entries.add(archive->players()[p], {0});
       } else {
         std::set<std::string_view> values;
-        for (const EncodedBlock& b : held) values.insert(b.names[f].begin(), b.names[f].end());
+        for (const api::EncodedBlock& b : held) values.insert(b.names[f].begin(), b.names[f].end());
         for (std::string_view v : values) entries.add(v, {0});
       }
       if (entries.count() > 0) held_names[f] = entries.content();
@@ -143,9 +143,9 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     std::vector<std::size_t> names_without(kNameFieldCount, 0);
     auto measure_without = [&]() -> Candidate {
       Candidate c;
-      for (const std::string& sec : sections) c.size += detail::compress_frame(sec, options.zstd_level).size();
+      for (const std::string& sec : sections) c.size += common::compress_frame(sec, options.zstd_level).size();
       for (int f = 0; f < kNameFieldCount; ++f) {
-        if (!held_names[f].empty()) names_without[f] = detail::compress_frame(held_names[f], options.zstd_level).size();
+        if (!held_names[f].empty()) names_without[f] = common::compress_frame(held_names[f], options.zstd_level).size();
         c.size += names_without[f];
       }
       return c;
@@ -169,7 +169,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
       if (capacity < kMinDictionaryBytes || (!capacities.empty() && capacity == capacities.back())) continue;
       capacities.push_back(capacity);
     }
-    detail::OrderedPool<Candidate> pool(workers());
+    common::OrderedPool<Candidate> pool(workers());
     pool.submit(measure_without);
     for (const std::size_t capacity : capacities) pool.submit([&measure, capacity] { return measure(capacity); });
     const std::size_t without = pool.next().size;
@@ -206,15 +206,15 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
       if (!trained) return trained.error();
       dict = *trained;
     }
-    std::vector<EncodedBlock> blocks_held = std::move(held);
+    std::vector<api::EncodedBlock> blocks_held = std::move(held);
     held.clear();
     held_tags = 0;
-    detail::OrderedPool<std::string> pool(workers());
+    common::OrderedPool<std::string> pool(workers());
     const std::size_t window = std::max(1u, options.threads);
     std::size_t submitted = 0;
-    for (EncodedBlock& b : blocks_held) {
+    for (api::EncodedBlock& b : blocks_held) {
       while (submitted < blocks_held.size() && pool.pending() < window) {
-        const EncodedBlock& next = blocks_held[submitted++];
+        const api::EncodedBlock& next = blocks_held[submitted++];
         pool.submit([this, &next] { return next.builder.finish(store, dict.get(), &next.tags_raw); });
       }
       b.bytes = pool.next();
@@ -225,7 +225,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
 
   Status flush_pending() {
     if (pending.games == 0) return {};
-    EncodedBlock b;
+    api::EncodedBlock b;
     b.games = pending.games;
     b.summary = pending.summary;
     for (int f = 0; f < kNameFieldCount; ++f) b.names[f].swap(pending_names[f]);
@@ -234,7 +234,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     b.builder = std::move(pending);
     pending = BlockBuilder{};
     pending_bytes = 0;
-    pending_stats = CodecStats{};
+    pending_stats = codec::CodecStats{};
     for (auto& s : pending_names) s.clear();
     return place(b, nullptr);
   }
@@ -250,7 +250,7 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
   Impl& s = *w->impl_;
   s.options = options;
   if (s.options.threads == 0) s.options.threads = std::max(1u, std::thread::hardware_concurrency());
-  s.store = store_options(s.options);
+  s.store = api::store_options(s.options);
   s.dict_decided = !(s.options.compress && s.options.dictionary_bytes > 0);
   BuilderOptions b;
   b.store = s.store;
@@ -268,7 +268,7 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
 // An input that is the output file itself is refused: writing the archive would replace it. The
 // one exception is the archive being appended to, copied first (append).
 static Status refuse_output_as_input(const std::string& output, const std::string& input, bool appended_to) {
-  if (output == "-" || appended_to || !detail::same_file(input, output)) return {};
+  if (output == "-" || appended_to || !common::same_file(input, output)) return {};
   return invalid_input(input + " is also the output " + output + ": write the archive to another file");
 }
 
@@ -279,11 +279,11 @@ const std::string& ArchiveWriter::temp_path() const { return impl_->archive->tem
 Status ArchiveWriter::add_game(const Game& game) {
   Impl& s = *impl_;
   s.added_any = true;
-  s.pending.streams.coder = move_coder(s.options);
-  if (auto st = encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
+  s.pending.streams.coder = api::move_coder(s.options);
+  if (auto st = codec::encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
   if (s.options.position_filter) add_filter_keys(game, s.pending.filter_keys);
   s.pending.end_game(game.tags);
-  collect_names(game.tags, s.pending_names);
+  api::collect_names(game.tags, s.pending_names);
   s.pending_bytes += 64 + 8 * game.events.size();
   if (s.pending.games >= s.options.block_games || s.pending_bytes >= s.options.block_bytes) return s.flush_pending();
   return {};
@@ -300,14 +300,14 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
   // Blocks are coded on the workers, taken in order (their players' table entries given), then
   // finished on the workers and placed in order. Bounded memory: at most two blocks per thread
   // wait at each stage.
-  detail::OrderedPool<EncodedBlock> coders(s.workers()), finishers(s.workers());
+  common::OrderedPool<api::EncodedBlock> coders(s.workers()), finishers(s.workers());
   const std::size_t window = s.workers() ? 2 * s.options.threads : 1;
   auto place_next = [&]() -> Status {
-    EncodedBlock b = finishers.next();
+    api::EncodedBlock b = finishers.next();
     return s.place_finished(b);
   };
   auto take_next = [&]() -> Status {
-    auto b = std::make_shared<EncodedBlock>(coders.next());
+    auto b = std::make_shared<api::EncodedBlock>(coders.next());
     auto now = s.take(*b, on_problem);
     if (!now) return now.error();
     if (on_progress) on_progress(s.games_taken, reader.bytes_read() - bytes_before);
@@ -338,7 +338,7 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
     }
     if (!batch.empty()) {
       coders.submit([&s, &source, batch = std::move(batch)]() mutable {
-        return encode_block(std::move(batch), source, s.options);
+        return api::encode_block(std::move(batch), source, s.options);
       });
     }
     while (coders.pending() >= (more ? window : 1))

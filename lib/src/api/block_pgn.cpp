@@ -8,11 +8,11 @@
 #include "pgn/write_pgn_with_hints.h"
 #include "pgnarc/pgn.h"
 
-namespace pgnarc {
+namespace pgnarc::api {
 
 using namespace container;
 
-void BlockGameChecks::game(const DecodedGame& d) {
+void BlockGameChecks::game(const codec::DecodedGame& d) {
   for (const GameEvent& e : d.game.events) plies_ += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
   if (!block_.directory.filter.empty() && !d.raw) add_filter_keys(d.game, keys_);
 }
@@ -41,10 +41,11 @@ Status each_block_game(std::string_view bytes, const container::Where& where, st
   if (auto st = decode_block(bytes, where, block); !st) return st;
   if (block.games != expected_games) return corruption(where + ": game count differs from the index");
   BlockGameChecks checks(block, where);
-  CodecCursor c = block.cursor();
+  codec::CodecCursor c = block.cursor();
   std::vector<std::uint8_t> hints;
   for (std::uint32_t j = 0; j < block.games; ++j) {
-    auto d = with_hints ? detail::decode_game_with_hints(c, block.tags.game(j), hints) : decode_game(c, block.tags.game(j));
+    auto d = with_hints ? codec::decode_game_with_hints(c, block.tags.game(j), hints)
+                        : codec::decode_game(c, block.tags.game(j));
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
     if (auto st = check_group_end(block, j, c, where); !st) return st;
     checks.game(*d);
@@ -61,12 +62,12 @@ Result<std::string> block_pgn(std::string_view bytes, const container::Where& wh
                               std::uint64_t first_game, const ReaderDictionaries* dictionaries,
                               const PlayerNames* players, std::string out) {
   out.clear();
-  const auto write = [&](std::uint32_t, DecodedGame& d, const std::vector<std::uint8_t>& hints) -> Status {
+  const auto write = [&](std::uint32_t, codec::DecodedGame& d, const std::vector<std::uint8_t>& hints) -> Status {
     if (d.raw) {
       write_raw_game(d.raw_text, out);
       return {};
     }
-    return detail::write_pgn_with_hints(d.game, hints, out);
+    return pgn::write_pgn_with_hints(d.game, hints, out);
   };
   if (auto st = each_block_game(bytes, where, expected_games, first_game, dictionaries, players, true, write); !st)
     return st.error();
@@ -78,7 +79,7 @@ Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const conta
                                              const ReaderDictionaries* dictionaries, const PlayerNames* players) {
   std::vector<ArchiveGame> games;
   games.reserve(expected_games);
-  const auto keep = [&](std::uint32_t, DecodedGame& d, const std::vector<std::uint8_t>&) -> Status {
+  const auto keep = [&](std::uint32_t, codec::DecodedGame& d, const std::vector<std::uint8_t>&) -> Status {
     games.push_back(ArchiveGame{d.raw, std::move(d.game), std::move(d.raw_text)});
     return {};
   };
@@ -87,4 +88,4 @@ Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const conta
   return games;
 }
 
-}  // namespace pgnarc
+}  // namespace pgnarc::api

@@ -13,7 +13,7 @@
 #include "pgnarc/archive.h"
 #include "pgnarc/status.h"
 
-namespace pgnarc {
+namespace pgnarc::api {
 
 // What a reader checks of a block whose every game it decodes, besides each game itself: that
 // their plies add up to the directory's count (9.3.1) and that its position filter, if any, is
@@ -24,7 +24,7 @@ class BlockGameChecks {
   BlockGameChecks(const BlockGameChecks&) = delete;
   BlockGameChecks& operator=(const BlockGameChecks&) = delete;
   // After each game of the block, in order.
-  void game(const DecodedGame& d);
+  void game(const codec::DecodedGame& d);
   // After the last.
   Status finish() const;
 
@@ -48,4 +48,4 @@ Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const conta
                                              const container::ReaderDictionaries* dictionaries,
                                              const container::PlayerNames* players);
 
-}  // namespace pgnarc
+}  // namespace pgnarc::api

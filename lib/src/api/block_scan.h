@@ -14,7 +14,7 @@
 #include "container/archive_file.h"
 #include "pgnarc/status.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::api {
 
 // Reads each block of `blocks` (ascending) and runs work(b, bytes) -> Result<T> on `threads`
 // workers (0: all cores), at most two blocks a thread ahead of the one delivered next; then, in
@@ -26,7 +26,7 @@ Status scan_blocks(container::ArchiveFile& f, const std::vector<std::uint32_t>& 
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t n = blocks.size();
   const std::size_t window = 2 * std::size_t{threads};
-  OrderedPool<Result<T>> pool(static_cast<unsigned>(std::min<std::size_t>(threads, n)));
+  common::OrderedPool<Result<T>> pool(static_cast<unsigned>(std::min<std::size_t>(threads, n)));
   std::size_t submitted = 0;
   for (std::size_t k = 0; k < n; ++k) {
     for (; submitted < n && pool.pending() < window; ++submitted)
@@ -52,4 +52,4 @@ inline std::vector<std::uint32_t> all_blocks(const container::ArchiveFile& f) {
   return v;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::api

@@ -2,7 +2,7 @@
 
 #include "container/position_filter.h"
 
-namespace pgnarc {
+namespace pgnarc::api {
 
 using namespace container;
 
@@ -17,13 +17,13 @@ StoreOptions store_options(const WriterOptions& options) {
   return s;
 }
 
-MoveCoder move_coder(const WriterOptions& options) {
+codec::MoveCoder move_coder(const WriterOptions& options) {
   switch (options.moves) {
-    case MoveCoding::kUniform: return MoveCoder::kUniform;
-    case MoveCoding::kMax: return MoveCoder::kModel;
+    case MoveCoding::kUniform: return codec::MoveCoder::kUniform;
+    case MoveCoding::kMax: return codec::MoveCoder::kModel;
     case MoveCoding::kFast: break;
   }
-  return MoveCoder::kFast;
+  return codec::MoveCoder::kFast;
 }
 
 void collect_names(const std::vector<Tag>& tags, BlockNames& names) {
@@ -40,7 +40,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
     const auto& rg = raws[i];
     parse_game(rg.text, source, rg.number, rg.start, builder, options.variant);
     Status st;
-    if (builder.ok()) st = encode_game(builder.game(), b.streams, &out.stats);
+    if (builder.ok()) st = codec::encode_game(builder.game(), b.streams, &out.stats);
     if (builder.ok() && st) {
       if (options.position_filter) container::add_filter_keys(builder.game(), b.filter_keys);
       collect_names(builder.game().tags, out.names);
@@ -49,7 +49,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
       Error e = builder.ok() ? Error(st.error().code(), source + ": game " + std::to_string(rg.number) + ": " +
                                                             st.error().message())
                              : builder.error();
-      encode_raw_game(rg.text, b.streams, &out.stats);
+      codec::encode_raw_game(rg.text, b.streams, &out.stats);
       // The tag pairs the parser read before it stopped (all of them when the game failed in its
       // movetext: another variant, an illegal move) index the game for search; decoding a
       // verbatim game gives back its bytes and never these tags (8.5).
@@ -65,4 +65,4 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
   return out;
 }
 
-}  // namespace pgnarc
+}  // namespace pgnarc::api

@@ -15,12 +15,12 @@
 #include "pgnarc/archive_writer.h"
 #include "pgnarc/pgn.h"
 
-namespace pgnarc {
+namespace pgnarc::api {
 
 // The container's view of the writer's options.
 container::StoreOptions store_options(const WriterOptions& options);
 // The block coder of WriterOptions::moves.
-MoveCoder move_coder(const WriterOptions& options);
+codec::MoveCoder move_coder(const WriterOptions& options);
 
 using container::BlockNames;
 void collect_names(const std::vector<Tag>& tags, BlockNames& names);
@@ -37,11 +37,11 @@ struct EncodedBlock {
   container::BlockSummary summary;
   BlockNames names;
   std::vector<Problem> problems;  // game_number relative to the block (0-based) until placed
-  CodecStats stats;
+  codec::CodecStats stats;
 };
 
 // The block of `games` (read from `source`): each parsed and coded, or kept verbatim with its
 // problem if it cannot be; not finished.
 EncodedBlock encode_block(std::vector<PgnReader::RawGame> games, const std::string& source, const WriterOptions& options);
 
-}  // namespace pgnarc
+}  // namespace pgnarc::api

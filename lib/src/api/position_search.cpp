@@ -83,7 +83,7 @@ Result<PositionHits> scan_games(const DecodedBlock& block, const Position& targe
     };
     bool raw = false;
     GameResult marker = GameResult::kNone;
-    if (auto st = scan_main_line(group_cursor(block, j, true), tags, visit, raw, marker); !st)
+    if (auto st = codec::scan_main_line(group_cursor(block, j, true), tags, visit, raw, marker); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
     found.verbatim_games += raw;
     if (hit) {
@@ -98,10 +98,10 @@ Result<PositionHits> scan_games(const DecodedBlock& block, const Position& targe
 Result<PositionHits> decode_games(const DecodedBlock& block, const Position& target, std::uint64_t first_game,
                                   const std::string& where) {
   PositionHits found;
-  BlockGameChecks checks(block, where);
-  CodecCursor c = block.cursor();
+  api::BlockGameChecks checks(block, where);
+  codec::CodecCursor c = block.cursor();
   for (std::uint32_t j = 0; j < block.games; ++j) {
-    auto d = decode_game(c, block.tags.game(j));
+    auto d = codec::decode_game(c, block.tags.game(j));
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
     if (auto st = check_group_end(block, j, c, where); !st) return st.error();
     checks.game(*d);
@@ -163,7 +163,7 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
     if (progress) progress(games_done);
     return true;
   };
-  if (auto st = detail::scan_blocks<PositionHits>(f, detail::all_blocks(f), threads, work, deliver); !st)
+  if (auto st = api::scan_blocks<PositionHits>(f, api::all_blocks(f), threads, work, deliver); !st)
     return st.error();
   return out;
 }

@@ -13,7 +13,7 @@ namespace pgnarc {
 
 using namespace container;
 
-namespace detail {
+namespace api {
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -30,14 +30,14 @@ bool contains_lower(std::string_view value, std::string_view want_lower) {
                      [&](char a, char b) { return fold(a) == b; }) != value.end();
 }
 
-}  // namespace detail
+}  // namespace api
 
 namespace {
 
-using detail::contains_lower;
-using detail::lower;
-using detail::NameWant;
-using detail::QueryNames;
+using api::contains_lower;
+using api::lower;
+using api::NameWant;
+using api::QueryNames;
 
 // The tags of one game, as views into a decoded block.
 struct TagSpan {
@@ -139,7 +139,7 @@ Status Archive::Impl::for_names(int field, const std::string& want, bool exact, 
   return {};
 }
 
-Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const detail::QueryNames& names) {
+Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const api::QueryNames& names) {
   ArchiveFile& f = *file;
   std::vector<bool> ok(f.blocks(), true);
   auto restrict_names = [&](int field, const NameWant& want) -> Status {
@@ -203,7 +203,7 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
     // variants codec, whose records say (their games decoded in turn, from the whole block).
     DecodedBlock whole;
     std::string whole_bytes;
-    std::optional<CodecCursor> records;
+    std::optional<codec::CodecCursor> records;
     std::uint32_t next_record = 0;
     const auto untagged_variant = [&](std::uint32_t j) -> Result<Variant> {
       if (!db->variants) return Variant::kStandard;
@@ -215,7 +215,7 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
         records = whole.cursor();
       }
       for (;; ++next_record) {
-        auto d = decode_game(*records, whole.tags.game(next_record));
+        auto d = codec::decode_game(*records, whole.tags.game(next_record));
         if (!d) return corruption(file->where(b) + ": game " + std::to_string(next_record + 1) + ": " + d.error().message());
         if (auto st = check_group_end(whole, next_record, *records, file->where(b)); !st) return st.error();
         if (next_record == j) {

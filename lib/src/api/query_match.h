@@ -7,7 +7,7 @@
 
 #include "pgnarc/query.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::api {
 
 // `s` with ASCII letters lowered.
 std::string lower(std::string_view s);
@@ -38,4 +38,4 @@ struct QueryNames {
   }
 };
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::api

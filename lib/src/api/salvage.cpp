@@ -24,8 +24,8 @@
 namespace pgnarc {
 
 using namespace container;
-using detail::FileWindow;
-using detail::get_le;
+using common::FileWindow;
+using common::get_le;
 
 namespace {
 
@@ -57,9 +57,9 @@ class ElementScan {
     if (n <= FileWindow::kWindowBytes) {
       auto bytes = window_.bytes(at, n);
       if (!bytes) return bytes.error();
-      return detail::hash64(*bytes);
+      return common::hash64(*bytes);
     }
-    detail::Hash64Stream sum;
+    common::Hash64Stream sum;
     for (std::uint64_t done = 0; done < n;) {
       auto bytes = window_.bytes(at + done, std::min<std::uint64_t>(n - done, FileWindow::kWindowBytes));
       if (!bytes) return bytes.error();
@@ -124,7 +124,7 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
 
 Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<bool(std::string_view)>& sink,
                                   const SalvageOptions& options) {
-  auto reader = detail::FileReader::open(path);
+  auto reader = common::FileReader::open(path);
   if (!reader) return reader.error();
   const std::uint64_t size = (*reader)->size();
   std::uint64_t pass = 0;  // the bytes of the passes before this one
@@ -201,7 +201,7 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
       const Where where(path + ": block at offset " + std::to_string(pos), pos);
       BlockSizes sizes;
       if (read_block_sizes(*block, where, sizes).ok()) {
-        auto text = block_pgn(*block, where, sizes.games, report.games, &dictionaries, players);
+        auto text = api::block_pgn(*block, where, sizes.games, report.games, &dictionaries, players);
         note_skip(pos);
         pos += *n;
         if (text) {

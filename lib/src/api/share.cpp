@@ -5,14 +5,14 @@
 namespace pgnarc {
 
 Result<std::string> share_token(const Game& game) {
-  auto bytes = detail::encode_token(game);
+  auto bytes = codec::encode_token(game);
   if (!bytes) return bytes.error();
-  return detail::base64url(*bytes);
+  return codec::base64url(*bytes);
 }
 
 Result<Game> open_share_token(std::string_view token) {
   std::string bytes;
-  if (!detail::from_base64url(token, bytes)) {
+  if (!codec::from_base64url(token, bytes)) {
     std::string shown(1, '\'');
     shown.append(token.substr(0, 80)).push_back('\'');
     const std::size_t bad = token.find_first_not_of(
@@ -25,7 +25,7 @@ Result<Game> open_share_token(std::string_view token) {
                            " characters, a length no base64url text has (4k + 1)");
     return invalid_input("not a share token: " + shown + " ends in a character whose unused bits are not 0");
   }
-  return detail::decode_token(bytes);
+  return codec::decode_token(bytes);
 }
 
 }  // namespace pgnarc

@@ -20,7 +20,7 @@
 #include "pgnarc/game.h"
 #include "pgnarc/status.h"
 
-namespace pgnarc {
+namespace pgnarc::codec {
 
 // The identifier of the game record codec, carried by each block (see the format
 // specification): each game's moves as one codeword of modelled move symbols; comments, NAGs and variations as anchored items;
@@ -111,4 +111,4 @@ Status scan_main_line(const CodecCursor& in, std::vector<Tag> tags,
 // moves end, so this decodes the game (decode_game, the game dropped).
 Status skip_game(CodecCursor& in, const std::vector<Tag>& tags);
 
-}  // namespace pgnarc
+}  // namespace pgnarc::codec

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 inline void put_varint(std::string& out, std::uint64_t v) {
   while (v >= 0x80) {
@@ -107,4 +107,4 @@ class ByteCursor {
   std::string_view in_;
 };
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 // Appends the low `bytes` bytes of `v`, least significant first.
 inline void put_le(std::string& out, std::uint64_t v, int bytes) {
@@ -18,4 +18,4 @@ inline std::uint64_t get_le(const char* p, int bytes) {
   return v;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

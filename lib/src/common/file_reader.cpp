@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 Result<int> open_regular_file(const std::string& path, std::uint64_t& size) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
@@ -92,4 +92,4 @@ std::uint64_t FileReader::next_data(std::uint64_t offset) const {
   return errno == ENXIO ? size_ : offset;  // ENXIO: only a hole follows
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

@@ -10,7 +10,7 @@
 
 #include "pgnarc/status.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 // Opens `path` to read, which must be a regular file: a FIFO, directory or device is an IO error
 // that says so (and opening a FIFO does not wait for a writer). Gives the descriptor and size.
@@ -46,4 +46,4 @@ class FileReader {
   ReadFunction function_;  // set: it reads, not fd_
 };
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 Status FileWindow::load(std::uint64_t at, std::uint64_t n) {
   const std::uint64_t len = std::min<std::uint64_t>(std::max<std::uint64_t>(n, kWindowBytes), size() - at);
@@ -45,4 +45,4 @@ Result<std::uint64_t> FileWindow::find(std::string_view pattern, std::uint64_t f
   return npos;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

@@ -11,7 +11,7 @@
 #include "common/file_reader.h"
 #include "pgnarc/status.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 class FileWindow {
  public:
@@ -37,4 +37,4 @@ class FileWindow {
   std::uint64_t start_ = 0;  // the file offset of buffer_[0]
 };
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

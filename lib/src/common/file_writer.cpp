@@ -14,7 +14,7 @@
 #include <random>
 #include <utility>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 namespace {
 
 // A temporary file this old that no writer holds is left by a killed writer.
@@ -240,4 +240,4 @@ Status AtomicFile::commit() {
   return {};
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

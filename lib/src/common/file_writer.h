@@ -10,7 +10,7 @@
 
 #include "pgnarc/status.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 class AtomicFile {
  public:
@@ -75,4 +75,4 @@ bool same_file(const std::string& a, const std::string& b);
 // system can (renameat2 RENAME_NOREPLACE), else by link and unlink. 0 or -1 with errno set.
 int rename_no_replace(const char* from, const char* to);
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

@@ -4,7 +4,7 @@
 
 #include <new>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 std::uint64_t hash64(std::string_view bytes) { return XXH64(bytes.data(), bytes.size(), 0); }
 
@@ -21,4 +21,4 @@ Hash64Stream::~Hash64Stream() = default;
 void Hash64Stream::update(std::string_view bytes) { XXH64_update(state_->xxh, bytes.data(), bytes.size()); }
 std::uint64_t Hash64Stream::digest() const { return XXH64_digest(state_->xxh); }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string_view>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 std::uint64_t hash64(std::string_view bytes);
 
@@ -24,4 +24,4 @@ class Hash64Stream {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 template <typename T>
 class OrderedPool {
@@ -125,4 +125,4 @@ class OrderedPool {
   bool stop_ = false;
 };
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

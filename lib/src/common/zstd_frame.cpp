@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 namespace {
 
@@ -77,4 +77,4 @@ bool decompress_exact(std::string_view in, std::uint32_t size, std::string& out,
   return true;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace pgnarc::detail {
+namespace pgnarc::common {
 
 // `plain` as one zstd frame at `level`, its header giving the content size; empty if zstd fails.
 std::string compress_frame(std::string_view plain, int level);
@@ -32,4 +32,4 @@ ZSTD_DCtx* thread_dctx(const ZSTD_DDict* ddict = nullptr);
 // output is produced.
 bool decompress_exact(std::string_view in, std::uint32_t size, std::string& out, const ZSTD_DDict* ddict = nullptr);
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::common

@@ -41,7 +41,7 @@ Status visit_name_table(ArchiveFile& src, int field, Visit&& visit) {
 
 }  // namespace
 
-ArchiveBuilder::ArchiveBuilder(detail::AtomicFile file, const BuilderOptions& options) : options_(options) {
+ArchiveBuilder::ArchiveBuilder(common::AtomicFile file, const BuilderOptions& options) : options_(options) {
   file_.emplace(std::move(file));
   // The name scratch file goes beside the temporary file, or where temporary files go when the
   // archive is written directly (standard output, a FIFO).
@@ -54,7 +54,7 @@ ArchiveBuilder::ArchiveBuilder(detail::AtomicFile file, const BuilderOptions& op
 }
 
 Result<std::unique_ptr<ArchiveBuilder>> ArchiveBuilder::create(const std::string& path, const BuilderOptions& options) {
-  auto file = detail::AtomicFile::create(path, options.overwrite);
+  auto file = common::AtomicFile::create(path, options.overwrite);
   if (!file) return file.error();
   std::unique_ptr<ArchiveBuilder> b(new ArchiveBuilder(std::move(*file), options));
   // The read version (2.1): 1.0 until a block that needs a later one is placed; where the header
@@ -174,7 +174,7 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     // frame was checked to name one of its archive's), or without one.
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary)
-      with = dictionaries_.at(detail::frame_dictionary_id(std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]))).get();
+      with = dictionaries_.at(common::frame_dictionary_id(std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]))).get();
     const std::string recoded = replace_tags_section(block, encode_tags_section(games, &players, options_.store), options_.store, with);
     if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
   }
@@ -247,7 +247,7 @@ Result<std::uint64_t> ArchiveBuilder::finish(const WriterDictionary* names_dicti
   footer.index_size = index.size();
   footer.games = games_;
   footer.blocks = blocks_.size();
-  footer.index_hash = detail::hash64(index);
+  footer.index_hash = common::hash64(index);
   if (auto st = file_->write(encode_footer(footer)); !st) return st.error();
   if (read_minor_ != 0 && file_->rewritable())
     if (auto st = file_->write_at(0, encode_file_header(read_minor_)); !st) return st.error();

@@ -87,10 +87,10 @@ class ArchiveBuilder {
   Result<std::uint64_t> finish(const WriterDictionary* names_dictionary);
 
  private:
-  ArchiveBuilder(detail::AtomicFile file, const BuilderOptions& options);
+  ArchiveBuilder(common::AtomicFile file, const BuilderOptions& options);
   Status write_names(const WriterDictionary* dictionary);
 
-  std::optional<detail::AtomicFile> file_;
+  std::optional<common::AtomicFile> file_;
   BuilderOptions options_;
   std::unique_ptr<NameCollector> names_;
   std::vector<BlockEntry> blocks_;

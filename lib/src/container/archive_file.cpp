@@ -8,12 +8,13 @@
 namespace pgnarc::container {
 
 Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(const std::string& path) {
-  auto reader = detail::FileReader::open(path);
+  auto reader = common::FileReader::open(path);
   if (!reader) return reader.error();
   return open(std::move(*reader), path);
 }
 
-Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(std::unique_ptr<detail::FileReader> reader, const std::string& path) {
+Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(std::unique_ptr<common::FileReader> reader,
+                                                       const std::string& path) {
   std::unique_ptr<ArchiveFile> a(new ArchiveFile());
   ArchiveFile& s = *a;
   s.path_ = path;
@@ -29,7 +30,7 @@ Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(std::unique_ptr<detail::F
   if (auto r = decode_footer(bytes, size, s.footer_); !r) return prefix(r.error());
   // (decode_footer checked that the index lies between the header and the footer.)
   if (auto r = s.file_->read(s.footer_.index_offset, s.footer_.index_size, bytes); !r) return r.error();
-  if (detail::hash64(bytes) != s.footer_.index_hash)
+  if (common::hash64(bytes) != s.footer_.index_hash)
     return corruption(path + ": index checksum mismatch (index at offset " + std::to_string(s.footer_.index_offset) + ")");
   if (auto r = decode_index(bytes, s.footer_.index_offset, s.index_); !r) return prefix(r.error());
   // (decode_index checked that the dictionaries lie before the index.)

@@ -63,7 +63,7 @@ class ArchiveFile {
   // dictionaries, and that footer and index agree. Errors start with the path.
   static Result<std::unique_ptr<ArchiveFile>> open(const std::string& path);
   // The same, reading through `reader` (named `path` in errors).
-  static Result<std::unique_ptr<ArchiveFile>> open(std::unique_ptr<detail::FileReader> reader, const std::string& path);
+  static Result<std::unique_ptr<ArchiveFile>> open(std::unique_ptr<common::FileReader> reader, const std::string& path);
 
   const std::string& path() const { return path_; }
   // The file's size when it was opened.
@@ -110,7 +110,7 @@ class ArchiveFile {
  private:
   ArchiveFile() = default;
   std::string path_;
-  std::unique_ptr<detail::FileReader> file_;
+  std::unique_ptr<common::FileReader> file_;
   FileVersions versions_;
   Footer footer_;
   Index index_;

@@ -13,10 +13,10 @@
 
 namespace pgnarc::container {
 
-using detail::get_le;
-using detail::put_le;
-using detail::put_prefixed;
-using detail::put_varint;
+using common::get_le;
+using common::put_le;
+using common::put_prefixed;
+using common::put_varint;
 
 void BlockBuilder::end_game(const std::vector<Tag>& game_tags) {
   tags.push_back(game_tags);
@@ -62,7 +62,7 @@ std::string pack_tags(std::string_view raw, const StoreOptions& options, const W
                       std::uint8_t& encoding) {
   encoding = kStored;
   if (!options.compress || raw.empty()) return std::string(raw);
-  std::string packed = dict ? dict->compress(raw) : detail::compress_frame(raw, options.zstd_level);
+  std::string packed = dict ? dict->compress(raw) : common::compress_frame(raw, options.zstd_level);
   if (packed.empty() || packed.size() >= raw.size()) return std::string(raw);
   encoding = dict ? kZstdDictionary : kZstd;
   return packed;
@@ -91,7 +91,7 @@ std::string replace_tags_section(std::string_view block, std::string_view tags, 
   out += block.substr(table + kSectionEntrySize, data - table - kSectionEntrySize);
   out += stored;
   out += block.substr(data + old_stored, block.size() - kBlockChecksumSize - data - old_stored);
-  put_le(out, detail::hash64(out), 8);
+  put_le(out, common::hash64(out), 8);
   return out;
 }
 
@@ -113,7 +113,7 @@ std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
   const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
   if (options.compress && options.frame_bytes != 0 && big > 2 * options.frame_bytes)
     return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, kStep));
-  if (streams.coder != MoveCoder::kUniform || streams.moves.size() > kSmallBlock) return 1;
+  if (streams.coder != codec::MoveCoder::kUniform || streams.moves.size() > kSmallBlock) return 1;
   return static_cast<std::uint32_t>(
       std::clamp<std::uint64_t>(games * kSmallBlock / std::max<std::uint64_t>(streams.moves.size(), 1), 1, kStep));
 }
@@ -171,7 +171,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
             bytes = form;
           }
           const std::string frame =
-              detail::compress_frame(bytes, s == kTexts || s == kRaw ? options.text_level : options.zstd_level);
+              common::compress_frame(bytes, s == kTexts || s == kRaw ? options.text_level : options.zstd_level);
           if (frame.empty()) return std::string();
           out += frame;
         }
@@ -200,14 +200,14 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
     data += stored;
   }
   std::string block(kBlockMagic, 4);
-  block += static_cast<char>(streams.variants ? kVariantsCodec : kMoveCodec);
+  block += static_cast<char>(streams.variants ? codec::kVariantsCodec : codec::kMoveCodec);
   block += static_cast<char>(kSections);
   block += static_cast<char>(kBlockLayout);
   block += static_cast<char>(streams.coder);
   put_le(block, games, 4);
   block += table;
   block += data;
-  put_le(block, detail::hash64(block), 8);
+  put_le(block, common::hash64(block), 8);
   return block;
 }
 

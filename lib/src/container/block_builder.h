@@ -16,7 +16,7 @@ namespace pgnarc::container {
 class WriterDictionary;
 
 struct BlockBuilder {
-  CodecStreams streams;
+  codec::CodecStreams streams;
   std::vector<std::vector<Tag>> tags;  // per game (verbatim games: their readable tag pairs)
   // Each White and Black tag's entry in the players' table, in the order of `tags`, given
   // before the tags section is made; without them (a block made apart from an archive writer),

@@ -13,21 +13,21 @@
 
 namespace pgnarc::container {
 
-using detail::ByteCursor;
-using detail::get_le;
+using common::ByteCursor;
+using common::get_le;
 
 Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out) {
   auto bad = [&](const std::string& what, std::size_t at) { return corruption(where + ": " + what + where.byte(at)); };
   if (b.size() < kMinBlockSize) return bad("block shorter than its header", 0);
-  if (get_le(b.data() + b.size() - 8, 8) != detail::hash64(b.substr(0, b.size() - 8)))
+  if (get_le(b.data() + b.size() - 8, 8) != common::hash64(b.substr(0, b.size() - 8)))
     return bad("checksum mismatch", b.size() - 8);
   if (std::memcmp(b.data(), kBlockMagic, 4) != 0) return bad("bad block magic", 0);
   const auto codec = static_cast<std::uint8_t>(b[4]);
   const std::string later = ", which format " + std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +
                             " does not define";
-  if (codec != kMoveCodec && codec != kVariantsCodec)
+  if (codec != codec::kMoveCodec && codec != codec::kVariantsCodec)
     return unsupported(where + ": move codec " + std::to_string(codec) + later + where.byte(4));
-  out.variants = codec == kVariantsCodec;
+  out.variants = codec == codec::kVariantsCodec;
   const auto section_count = static_cast<std::uint8_t>(b[5]);
   if (section_count < kSections) return bad("section count below 5", 5);
   out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
@@ -35,9 +35,9 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
   const auto layout = static_cast<std::uint8_t>(b[6]);
   if (layout != kBlockLayout) return unsupported(where + ": block layout " + std::to_string(layout) + later + where.byte(6));
   const auto coder = static_cast<std::uint8_t>(b[7]);
-  if (coder > static_cast<std::uint8_t>(MoveCoder::kFast))
+  if (coder > static_cast<std::uint8_t>(codec::MoveCoder::kFast))
     return unsupported(where + ": move coder " + std::to_string(coder) + later + where.byte(7));
-  out.coder = static_cast<MoveCoder>(coder);
+  out.coder = static_cast<codec::MoveCoder>(coder);
   out.games = static_cast<std::uint32_t>(get_le(b.data() + 8, 4));
   if (out.games == 0 || out.games > kMaxBlockGames) return bad("game count out of range", 8);
   std::uint64_t total = 0;
@@ -93,8 +93,8 @@ std::size_t block_element_size(std::string_view bytes) {
 }
 
 std::uint8_t block_read_minor(std::string_view b) {
-  if (static_cast<std::uint8_t>(b[7]) == static_cast<std::uint8_t>(MoveCoder::kFast)) return kFastCoderMinor;
-  return static_cast<std::uint8_t>(b[4]) == kVariantsCodec ? kVariantsCodecMinor : 0;
+  if (static_cast<std::uint8_t>(b[7]) == static_cast<std::uint8_t>(codec::MoveCoder::kFast)) return kFastCoderMinor;
+  return static_cast<std::uint8_t>(b[4]) == codec::kVariantsCodec ? kVariantsCodecMinor : 0;
 }
 
 namespace {
@@ -113,7 +113,7 @@ Status parse_directory(const std::string& where, const std::uint32_t raw[kSectio
   std::uint64_t step;
   if (!r.varint(step) || step == 0 || step > kMaxBlockGames) return bad("bad games per entry");
   dir.step = static_cast<std::uint32_t>(step);
-  if (!r.varint(dir.plies) || dir.plies > out.games * detail::kMaxPlies) return bad("bad ply count");
+  if (!r.varint(dir.plies) || dir.plies > out.games * codec::kMaxPlies) return bad("bad ply count");
   const std::uint32_t groups = static_cast<std::uint32_t>((out.games + step - 1) / step);
   if (4ull * groups > r.remaining()) return bad("runs past the end of the structure section");
   for (auto& col : dir.group_start) {
@@ -169,7 +169,7 @@ Status walk_frames(DecodedBlock& block, int s, const Where& where) {
 Status texts_from_columns(std::string_view frame, std::size_t size, std::string& out, const std::string& what) {
   static thread_local std::string form;
   const unsigned long long declared = ZSTD_getFrameContentSize(frame.data(), frame.size());
-  if (declared > max_columns_size(size) || !detail::decompress_exact(frame, static_cast<std::uint32_t>(declared), form))
+  if (declared > max_columns_size(size) || !common::decompress_exact(frame, static_cast<std::uint32_t>(declared), form))
     return corruption(what + " does not decompress to its declared size");
   if (const char* why = columns_to_texts(form, size, out)) return corruption(what + ": column form: " + why);
   return {};
@@ -191,7 +191,7 @@ Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const Where
     return {};
   }
   const std::size_t n =
-      ZSTD_decompressDCtx(detail::thread_dctx(), block.sections[s].data() + at, size, frame.data(), frame.size());
+      ZSTD_decompressDCtx(common::thread_dctx(), block.sections[s].data() + at, size, frame.data(), frame.size());
   if (ZSTD_isError(n) || n != size) return corruption(what + " does not decompress to its size");
   return {};
 }
@@ -224,7 +224,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
     const ZSTD_DDict* ddict = nullptr;
     if (out.encoding[s] == kZstdDictionary) {
       // The frame must name a dictionary of the archive (BLOCK-5).
-      const std::uint32_t id = detail::frame_dictionary_id(stored);
+      const std::uint32_t id = common::frame_dictionary_id(stored);
       ddict = id && out.dictionaries ? out.dictionaries->find(id) : nullptr;
       if (!ddict)
         return corruption(where + ": section " + std::to_string(s) + " names tag dictionary " + std::to_string(id) +
@@ -238,7 +238,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
       out.sections[s].clear();
       if (auto st = texts_from_columns(stored, raw[s], out.sections[s], where + ": section " + std::to_string(s) + at); !st)
         return st;
-    } else if (!detail::decompress_exact(stored, raw[s], out.sections[s], ddict)) {
+    } else if (!common::decompress_exact(stored, raw[s], out.sections[s], ddict)) {
       return corruption(where + ": section " + std::to_string(s) + " does not decompress to its size" + at);
     }
   }
@@ -279,7 +279,7 @@ Status count_block(std::string_view bytes, const Where& where, DecodedBlock& blo
   out.plies = block.directory.plies;
   out.filter_bytes = block.directory.filter.size();
   std::string_view raw_stream = block.sections[kRaw], bytes_of;
-  detail::ByteReader raw(raw_stream);
+  common::ByteReader raw(raw_stream);
   while (raw.remaining())
     if (!raw.prefixed(bytes_of)) return corruption(where + ": the raw section ends inside a verbatim game");
     else ++out.verbatim;
@@ -295,16 +295,16 @@ Status group_ready(DecodedBlock& block, std::uint32_t k, const Where& where) {
   return {};
 }
 
-CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounded) {
+codec::CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounded) {
   auto from = [&](int i, std::string_view stream) {
     const std::uint32_t start = block.directory.group_start[i][k];
     return bounded ? stream.substr(start, block.directory.group_start[i][k + 1] - start) : stream.substr(start);
   };
-  return CodecCursor{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
+  return codec::CodecCursor{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
                      from(3, block.sections[kRaw]), block.coder, block.variants};
 }
 
-Status check_group_end(const DecodedBlock& block, std::uint32_t j, CodecCursor& c, const std::string& where) {
+Status check_group_end(const DecodedBlock& block, std::uint32_t j, codec::CodecCursor& c, const std::string& where) {
   const std::uint32_t step = block.directory.step;
   if ((j + 1) % step != 0 && j + 1 != block.games) return {};
   // A group's move codewords end at a byte boundary, the bits up to it 0.

@@ -46,7 +46,7 @@ struct DecodedBlock {
   // is corrupt).
   const PlayerNames* players = nullptr;
   std::uint32_t games = 0;
-  MoveCoder coder = MoveCoder::kModel;  // of the block's move codewords
+  codec::MoveCoder coder = codec::MoveCoder::kModel;  // of the block's move codewords
   bool variants = false;                 // its codec is kVariantsCodec
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};  // each section's sizes, as the table gives them
@@ -57,8 +57,8 @@ struct DecodedBlock {
 
   std::string_view structure_stream() const { return std::string_view(sections[kStructure]).substr(directory.bytes); }
   // The streams of the whole block.
-  CodecCursor cursor() const {
-    return CodecCursor{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw], coder, variants};
+  codec::CodecCursor cursor() const {
+    return codec::CodecCursor{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw], coder, variants};
   }
 };
 
@@ -76,14 +76,14 @@ Status decode_block(std::string_view bytes, const Where& where, DecodedBlock& ou
 Status group_ready(DecodedBlock& block, std::uint32_t k, const Where& where);
 // The streams from the start of games group `k` (games k * directory.step on); with `bounded`,
 // the streams end where the group ends (a lazily read block has only that group).
-CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounded = false);
+codec::CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool bounded = false);
 // After game j was decoded in order, leaving `c`: if j ends its group, the group must end where
 // the directory says in every stream.
 // Aligns the cursor's moves to the byte after the group's last codeword (its bits up to there
 // must be 0).
-Status check_group_end(const DecodedBlock& block, std::uint32_t j, CodecCursor& c, const std::string& where);
+Status check_group_end(const DecodedBlock& block, std::uint32_t j, codec::CodecCursor& c, const std::string& where);
 // Whether a block's games have taken every byte of its streams (BLOCK-2).
-inline bool all_consumed(const CodecCursor& c) {
+inline bool all_consumed(const codec::CodecCursor& c) {
   return c.moves.empty() && c.structure.empty() && c.texts.empty() && c.raw.empty();
 }
 
@@ -100,7 +100,7 @@ Status count_block(std::string_view bytes, const Where& where, DecodedBlock& scr
 // A block's header and section table, checked with its checksum (no section decoded).
 struct BlockSizes {
   std::uint32_t games = 0;
-  MoveCoder coder = MoveCoder::kModel;
+  codec::MoveCoder coder = codec::MoveCoder::kModel;
   bool variants = false;  // its codec is kVariantsCodec
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};

@@ -7,8 +7,8 @@
 
 namespace pgnarc::container {
 
-using detail::ByteReader;
-using detail::put_varint;
+using common::ByteReader;
+using common::put_varint;
 
 namespace {
 

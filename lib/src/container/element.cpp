@@ -9,16 +9,16 @@
 
 namespace pgnarc::container {
 
-using detail::get_le;
-using detail::hash64;
-using detail::put_le;
+using common::get_le;
+using common::hash64;
+using common::put_le;
 
 std::string encode_element(const ElementShape& shape, std::string head, std::string_view content,
                          const StoreOptions& options, const WriterDictionary* dict) {
   std::string packed;
   std::uint8_t encoding = kStored;
   if (options.compress) {
-    packed = detail::compress_frame(content, options.zstd_level);
+    packed = common::compress_frame(content, options.zstd_level);
     if (!packed.empty() && packed.size() < content.size()) encoding = kZstd;
     if (dict) {
       std::string with = dict->compress(content);
@@ -66,12 +66,12 @@ Status decode_element(std::string_view b, const Where& where, const ElementShape
   const std::string_view body = b.substr(shape.header_size, stored);
   const ZSTD_DDict* ddict = nullptr;
   if (encoding == kZstdDictionary) {  // the frame names a dictionary of the archive
-    const std::uint32_t id = detail::frame_dictionary_id(body);
+    const std::uint32_t id = common::frame_dictionary_id(body);
     ddict = id && dictionaries ? dictionaries->find(id) : nullptr;
     if (!ddict) return bad("names tag dictionary " + std::to_string(id) + ", which the archive does not hold", shape.header_size);
   }
   if (encoding == kStored) content.assign(body);
-  else if (!detail::decompress_exact(body, static_cast<std::uint32_t>(raw), content, ddict))
+  else if (!common::decompress_exact(body, static_cast<std::uint32_t>(raw), content, ddict))
     return bad("does not decompress to its size", shape.header_size);
   return {};
 }

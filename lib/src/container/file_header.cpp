@@ -8,9 +8,9 @@
 
 namespace pgnarc::container {
 
-using detail::get_le;
-using detail::hash64;
-using detail::put_le;
+using common::get_le;
+using common::hash64;
+using common::put_le;
 
 std::string encode_file_header(std::uint8_t read_minor) {
   std::string h(kFileMagic, 8);

@@ -8,11 +8,11 @@
 
 namespace pgnarc::container {
 
-using detail::ByteReader;
-using detail::get_le;
-using detail::put_le;
-using detail::put_prefixed;
-using detail::put_varint;
+using common::ByteReader;
+using common::get_le;
+using common::put_le;
+using common::put_prefixed;
+using common::put_varint;
 
 std::uint64_t block_total(const Index& index) {
   std::uint64_t n = 0;
@@ -61,7 +61,7 @@ std::string encode_index(const Index& index, const StoreOptions& options) {
   std::uint8_t encoding = kStored;
   std::string packed;
   if (options.compress && !body.empty()) {
-    packed = detail::compress_frame(body, options.zstd_level);
+    packed = common::compress_frame(body, options.zstd_level);
     if (!packed.empty() && packed.size() < body.size()) encoding = kZstd;
   }
   out += static_cast<char>(encoding);
@@ -175,7 +175,7 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, Index& out) 
   if (encoding > kZstd || raw_size > (1ull << 31)) return bad("bad index encoding or size");
   if (encoding == kStored && b.size() - 9 != raw_size) return bad("size mismatch");
   std::string body;
-  if (encoding == kZstd && !detail::decompress_exact(b.substr(9), static_cast<std::uint32_t>(raw_size), body))
+  if (encoding == kZstd && !common::decompress_exact(b.substr(9), static_cast<std::uint32_t>(raw_size), body))
     return bad("does not decompress to its size");
   std::string why;
   if (const char* problem = parse_body(encoding == kZstd ? std::string_view(body) : b.substr(9), index_offset, out, why))

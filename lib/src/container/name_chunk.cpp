@@ -5,10 +5,10 @@
 
 namespace pgnarc::container {
 
-using detail::ByteCursor;
-using detail::ByteReader;
-using detail::put_prefixed;
-using detail::put_varint;
+using common::ByteCursor;
+using common::ByteReader;
+using common::put_prefixed;
+using common::put_varint;
 
 void put_name_entry(std::string& out, std::string_view value, const std::vector<std::uint32_t>& blocks) {
   put_prefixed(out, value);
@@ -58,7 +58,7 @@ void ChunkEntries::add(std::string_view value, const std::vector<std::uint32_t>&
   }
   rests_ += kRestEnd;
   put_varint(postings_, blocks.size());
-  put_varint(postings_, detail::zigzag(std::int64_t{blocks.front()} - previous_first_));
+  put_varint(postings_, common::zigzag(std::int64_t{blocks.front()} - previous_first_));
   for (std::size_t i = 1; i < blocks.size(); ++i) put_varint(postings_, blocks[i] - blocks[i - 1] - 1);
   previous_first_ = blocks.front();
   previous_.assign(value);
@@ -144,7 +144,7 @@ Status visit_name_entries(std::string_view content, const std::string& where, co
     if (n == 0) return bad("name entry " + std::to_string(i) + " has no blocks");
     if (!postings_col.varint(first)) return bad("posting list runs past the end");
     if (first >= (std::uint64_t{1} << 40)) return bad("posting names a block that does not exist");
-    const std::int64_t at0 = previous_first + detail::unzigzag(first);
+    const std::int64_t at0 = previous_first + common::unzigzag(first);
     if (at0 < 0 || static_cast<std::uint64_t>(at0) >= blocks) return bad("posting names a block that does not exist");
     postings.assign(1, static_cast<std::uint32_t>(at0));
     previous_first = at0;

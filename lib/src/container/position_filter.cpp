@@ -28,7 +28,7 @@ std::uint64_t filter_key(const Position& p) {
   }
   for (Color c : {kWhite, kBlack})
     for (PieceType t : {kKnight, kBishop, kRook, kQueen}) bytes += static_cast<char>(std::popcount(p.pieces(c, t)));
-  return detail::hash64(bytes);
+  return common::hash64(bytes);
 }
 
 int progress(const Position& p) {
@@ -80,8 +80,8 @@ std::string make_filter(std::vector<std::uint64_t> keys) {
   for (std::uint64_t k : keys) values.push_back(scaled(k, range));
   values.erase(std::unique(values.begin(), values.end()), values.end());  // (sorted: the scaling keeps order)
   std::string out;
-  detail::put_varint(out, values.size());
-  detail::put_varint(out, range);
+  common::put_varint(out, values.size());
+  common::put_varint(out, range);
   out += static_cast<char>(kFilterRiceBits);
   std::uint64_t bits = 0;
   const auto put = [&](unsigned bit) {
@@ -102,7 +102,7 @@ std::string make_filter(std::vector<std::uint64_t> keys) {
 
 bool filter_holds(std::string_view filter, std::vector<std::uint64_t> keys, bool& bad) {
   bad = true;
-  detail::ByteCursor r(filter);
+  common::ByteCursor r(filter);
   std::uint64_t n = 0, range = 0;
   std::uint8_t k = 0;
   if (!r.varint(n) || !r.varint(range) || !r.u8(k) || n == 0 || range < n || k > 32 || n > 8 * r.remaining())

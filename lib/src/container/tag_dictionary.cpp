@@ -11,8 +11,8 @@
 
 namespace pgnarc::container {
 
-using detail::get_le;
-using detail::put_le;
+using common::get_le;
+using common::put_le;
 
 std::shared_ptr<const WriterDictionary> WriterDictionary::make(std::string content, int level) {
   const unsigned id = ZDICT_getDictID(content.data(), content.size());
@@ -27,7 +27,7 @@ std::shared_ptr<const WriterDictionary> WriterDictionary::make(std::string conte
 
 WriterDictionary::~WriterDictionary() { ZSTD_freeCDict(cdict_); }
 
-std::string WriterDictionary::compress(std::string_view plain) const { return detail::compress_frame(plain, cdict_); }
+std::string WriterDictionary::compress(std::string_view plain) const { return common::compress_frame(plain, cdict_); }
 
 std::string train_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity,
                                  DictionaryTraining training) {

@@ -9,8 +9,8 @@
 
 namespace pgnarc::container {
 
-using detail::ByteCursor;
-using detail::unzigzag;
+using common::ByteCursor;
+using common::unzigzag;
 using namespace tag_columns;
 
 std::vector<Tag> BlockTags::game(std::uint32_t j) const {
@@ -97,7 +97,7 @@ Status read_key_lists(ByteCursor& r, std::uint32_t games, std::uint32_t last, co
       return true;
     }
     std::string_view tail(p, static_cast<std::size_t>(end - p));
-    if (!detail::ByteReader(tail).varint(v)) return false;
+    if (!common::ByteReader(tail).varint(v)) return false;
     p = tail.data();
     return true;
   };
@@ -331,9 +331,9 @@ Status read_positions(ByteCursor& r, Slots slots, std::uint32_t count, const std
   auto bad = [&](const std::string& what) { return corruption(where + ": tags section: " + what); };
   std::string_view codeword;
   if (!r.prefixed(codeword)) return bad("position codeword runs past the end");
-  detail::ArithDecoder in;
+  codec::ArithDecoder in;
   in.start(codeword, 0);
-  detail::PositionCoder coder;
+  codec::PositionCoder coder;
   std::vector<std::uint32_t> kept;
   for (std::uint32_t e = 0; e < count; ++e) {
     const std::size_t from = out.arena.size();

@@ -13,9 +13,9 @@
 
 namespace pgnarc::container {
 
-using detail::put_prefixed;
-using detail::put_varint;
-using detail::zigzag;
+using common::put_prefixed;
+using common::put_varint;
+using common::zigzag;
 using namespace tag_columns;
 
 namespace {
@@ -117,15 +117,15 @@ std::string typed_body(const ValueForm& form, const TypedValues& t, const std::v
 // A position column's body (9.4.4): the values' codeword of the start-position code, then the
 // values kept as text.
 std::string position_body(const std::vector<std::string_view>& values) {
-  detail::PositionCoder coder;
-  std::vector<detail::PlySymbol> symbols;
+  codec::PositionCoder coder;
+  std::vector<codec::PlySymbol> symbols;
   std::vector<std::string_view> kept;
   for (std::string_view v : values)
-    if (coder.encode(v, symbols) == detail::PositionCoder::kText) kept.push_back(v);
+    if (coder.encode(v, symbols) == codec::PositionCoder::kText) kept.push_back(v);
   std::string codeword;
   std::uint64_t bits = 0;
-  detail::ArithEncoder enc(detail::BitSink{codeword, bits});
-  for (const detail::PlySymbol& s : symbols) enc.encode(s.c, s.f, s.total);
+  codec::ArithEncoder enc(codec::BitSink{codeword, bits});
+  for (const codec::PlySymbol& s : symbols) enc.encode(s.c, s.f, s.total);
   enc.finish();
   std::string body;
   put_prefixed(body, codeword);
@@ -141,7 +141,7 @@ class ColumnChooser {
   explicit ColumnChooser(int level) : level_(level) {}
   std::size_t cost(std::string_view body) const {
     if (level_ == 0 || body.size() < 16) return body.size();
-    const std::string frame = detail::compress_frame(body, level_);
+    const std::string frame = common::compress_frame(body, level_);
     return frame.empty() ? body.size() : frame.size();
   }
 

@@ -51,7 +51,7 @@ bool texts_to_columns(std::string_view stream, std::string& out) {
   std::string skeletons;
   std::vector<std::string_view> numbers;  // entry by entry
   std::vector<std::uint32_t> count;       // numbers per entry
-  detail::ByteCursor in(stream);
+  common::ByteCursor in(stream);
   while (in.remaining()) {
     std::string_view text;
     if (!in.prefixed(text)) return false;
@@ -78,7 +78,7 @@ bool texts_to_columns(std::string_view stream, std::string& out) {
     skeletons += kColumnTerminator;
     count.push_back(static_cast<std::uint32_t>(numbers.size() - before));
   }
-  detail::put_varint(out, count.size());
+  common::put_varint(out, count.size());
   out += skeletons;
   for (const std::uint32_t n : column_order(count, numbers.size())) {
     out += numbers[n];
@@ -138,7 +138,7 @@ inline void load_chunk(const char* q, const char* limit, const char* buffer_end,
 }  // namespace
 
 const char* columns_to_texts(std::string_view columns, std::size_t size, std::string& out) {
-  detail::ByteCursor in(columns);
+  common::ByteCursor in(columns);
   std::uint64_t entries;
   // Every entry takes at least its length byte in the stream, and its terminator in the form.
   if (!in.varint(entries) || entries > size || entries > in.remaining()) return "bad entry count";

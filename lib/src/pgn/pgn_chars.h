@@ -8,7 +8,7 @@
 
 #include "pgnarc/game.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::pgn {
 
 // Character classes, one table lookup each in the hot loops.
 enum : std::uint8_t { kSpace = 1, kNewline = 2, kDelimiter = 4 };
@@ -38,4 +38,4 @@ inline GameResult parse_result(std::string_view w) {
   return GameResult::kNone;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::pgn

@@ -9,7 +9,7 @@
 
 namespace pgnarc {
 
-using namespace detail;
+using namespace pgn;
 
 namespace {
 

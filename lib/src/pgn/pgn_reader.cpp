@@ -17,7 +17,7 @@
 
 namespace pgnarc {
 
-using namespace detail;
+using namespace pgn;
 
 namespace {
 

@@ -23,7 +23,7 @@ constexpr std::size_t kWidth = 80;
 class LineWriter {
  public:
   // The size of the buffer `move` takes: a separator, a move number with its dots, and SAN.
-  static constexpr std::size_t kMoveBuffer = 1 + 16 + detail::kMaxSanLength;
+  static constexpr std::size_t kMoveBuffer = 1 + 16 + rules::kMaxSanLength;
 
   explicit LineWriter(std::string& out) : out_(out) {}
   LineWriter(const LineWriter&) = delete;
@@ -241,8 +241,8 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, 
           if constexpr (hinted) {
             if (next_hint >= hints->size()) return invalid_input("cannot write game: a move without its SAN note");
             const std::uint8_t note = (*hints)[next_hint++];
-            p = detail::write_san(e.move, detail::note_piece(note), detail::note_capture(note),
-                                  detail::note_disambiguation(note), detail::note_suffix(note), p);
+            p = rules::write_san(e.move, rules::note_piece(note), rules::note_capture(note),
+                                  rules::note_disambiguation(note), rules::note_suffix(note), p);
           } else {
             if (!pos.is_legal(e.move))
               return invalid_input("cannot write game: illegal move " + pos.uci(e.move) + " in position " + pos.fen());
@@ -300,7 +300,7 @@ Status write_pgn_or_nothing(const Game& game, const std::vector<std::uint8_t>* h
 
 Status write_pgn(const Game& game, std::string& out) { return write_pgn_or_nothing(game, nullptr, out); }
 
-Status detail::write_pgn_with_hints(const Game& game, const std::vector<std::uint8_t>& hints, std::string& out) {
+Status pgn::write_pgn_with_hints(const Game& game, const std::vector<std::uint8_t>& hints, std::string& out) {
   return write_pgn_or_nothing(game, &hints, out);
 }
 

@@ -8,7 +8,7 @@
 #include <immintrin.h>
 #endif
 
-namespace pgnarc::detail {
+namespace pgnarc::rules {
 
 namespace {
 
@@ -159,4 +159,4 @@ PGNARC_NO_SANITIZE bool v3_generator_supported() {
 // Never freed, so that no reader can see them destroyed while static objects are torn down.
 const AttackTables& build_attack_tables() { return *build().release(); }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::rules

@@ -16,7 +16,7 @@
 #define PGNARC_HAVE_V3 0
 #endif
 
-namespace pgnarc::detail {
+namespace pgnarc::rules {
 
 // Whether this CPU runs the x86-64-v3 build: it has every x86-64-v3 instruction and a PEXT that
 // is not microcoded (AMD before Zen 3 takes hundreds of cycles per PEXT). Safe to call before
@@ -140,4 +140,4 @@ inline const AttackTables& attack_tables() {
   return tables;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::rules

@@ -7,7 +7,7 @@
 
 namespace pgnarc {
 
-using namespace detail;
+using namespace rules;
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "rules/movegen.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::rules {
 
 Bitboard attackers_to(const Position& pos, Square s, Bitboard occ) {
   const AttackTables& T = attack_tables();
@@ -28,33 +28,33 @@ Bitboard attackers_to(const Position& pos, Square s, Bitboard occ) {
 #include "rules/movegen_impl.h"
 #endif
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::rules
 
 // The entry points resolve to one copy when the library is loaded (an ifunc: no indirection
 // per call). The resolvers run before constructors, so they only ask the CPU.
 #if PGNARC_HAVE_V3
 extern "C" {
-PGNARC_NO_SANITIZE static auto pgnarc_resolve_generate_targets() -> decltype(&pgnarc::detail::base::generate_targets) {
-  return pgnarc::detail::v3_generator_supported() ? pgnarc::detail::v3::generate_targets
-                                                  : pgnarc::detail::base::generate_targets;
+PGNARC_NO_SANITIZE static auto pgnarc_resolve_generate_targets() -> decltype(&pgnarc::rules::base::generate_targets) {
+  return pgnarc::rules::v3_generator_supported() ? pgnarc::rules::v3::generate_targets
+                                                  : pgnarc::rules::base::generate_targets;
 }
-PGNARC_NO_SANITIZE static auto pgnarc_resolve_move_at_index() -> decltype(&pgnarc::detail::base::move_at_index) {
-  return pgnarc::detail::v3_generator_supported() ? pgnarc::detail::v3::move_at_index
-                                                  : pgnarc::detail::base::move_at_index;
+PGNARC_NO_SANITIZE static auto pgnarc_resolve_move_at_index() -> decltype(&pgnarc::rules::base::move_at_index) {
+  return pgnarc::rules::v3_generator_supported() ? pgnarc::rules::v3::move_at_index
+                                                  : pgnarc::rules::base::move_at_index;
 }
 }
-namespace pgnarc::detail {
+namespace pgnarc::rules {
 void generate_targets(const Position& pos, PieceTargets& out) __attribute__((ifunc("pgnarc_resolve_generate_targets")));
 Move move_at_index(const Position& pos, const PieceTargets& t, int index) __attribute__((ifunc("pgnarc_resolve_move_at_index")));
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::rules
 #else
-namespace pgnarc::detail {
+namespace pgnarc::rules {
 void generate_targets(const Position& pos, PieceTargets& out) { base::generate_targets(pos, out); }
 Move move_at_index(const Position& pos, const PieceTargets& t, int index) { return base::move_at_index(pos, t, index); }
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::rules
 #endif
 
-namespace pgnarc::detail {
+namespace pgnarc::rules {
 
 bool king_safe_after(const Position& pos, Square from, Square to, bool en_passant) {
   const AttackTables& T = attack_tables();
@@ -115,11 +115,11 @@ int index_in(const Position& pos, const PieceTargets& pt, Move m) {
   return index + popcount(pt.to[from] & (bb(to) - 1)) * pt.weight(from) + promo;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::rules
 
 namespace pgnarc {
 
-using namespace detail;
+using namespace rules;
 
 bool Position::is_legal(Move m) const {
   if (m.is_none() || m.is_null()) return false;

@@ -8,7 +8,7 @@
 
 #include "rules/bitboard.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::rules {
 
 // The legal moves of a position as one target set per moving piece, indexed by the piece's
 // square. Expanding the sets of `movers` in ascending square order, each in ascending target
@@ -116,4 +116,4 @@ std::uint8_t listed_san_note(const Position& pos, const MoveList& legal, Move m)
 // Attackers of either color on `s` given occupancy `occ`.
 Bitboard attackers_to(const Position& pos, Square s, Bitboard occ);
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::rules

@@ -2,7 +2,7 @@
 
 namespace pgnarc {
 
-using namespace detail;
+using namespace rules;
 
 std::string square_name(Square s) {
   if (s >= 64) return "-";

@@ -5,7 +5,7 @@
 
 namespace pgnarc {
 
-using namespace detail;
+using namespace rules;
 
 namespace {
 
@@ -68,7 +68,7 @@ int san_readings(std::string_view s, SanPattern (&out)[2]) {
 
 }  // namespace
 
-namespace detail {
+namespace rules {
 
 int san_disambiguation(Square from, Bitboard rivals) {
   if (!rivals) return 0;
@@ -157,7 +157,7 @@ std::uint8_t listed_san_note(const Position& pos, const MoveList& legal, Move m)
   return static_cast<std::uint8_t>(listed_disambiguation(pos, legal, m) | is_capture(pos, m) << 4 | pt << 5);
 }
 
-}  // namespace detail
+}  // namespace rules
 
 std::string Position::san(Move m) const {
   if (variant_ != Variant::kStandard) [[unlikely]] {

@@ -11,7 +11,7 @@
 
 namespace pgnarc {
 
-using namespace detail;
+using namespace rules;
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The arithmetic coder of move symbols (arith_coder.h).
 #include "codec/entropy/arith_coder.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 void ArithEncoder::emit(unsigned bit) {
   out_.put(bit);
@@ -64,4 +64,4 @@ std::int64_t ArithDecoder::finish() const {
   return static_cast<std::int64_t>(shifts_ + 2);
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 inline constexpr std::uint64_t kCodeTop = 0xFFFFFFFFu;
 inline constexpr std::uint64_t kCodeHalf = 0x80000000u;
@@ -104,4 +104,4 @@ class ArithDecoder {
   bool any_ = false;
 };
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

@@ -7,7 +7,10 @@
 #include "codec/model/frequency_cache.h"
 #include "codec/model/variant_model.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
+
+using rules::generate_targets;
+using rules::PieceTargets;
 
 void uniform_frequencies(bool ends, int moves, PlyFrequencies& out) {
   out.end = 0;
@@ -67,4 +70,4 @@ void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const mo
   out.total = moves + out.end;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

@@ -15,7 +15,7 @@
 #include "codec/model/move_model.h"
 #include "rules/movegen.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 // The symbol of one ply: [c, c + f) of total.
 struct PlySymbol {
@@ -44,7 +44,7 @@ void uniform_frequencies(bool ends, int moves, PlyFrequencies& out);
 
 // Fills `out` for the position `pos` (targets `t`, model history `h`) at `ply` of a line (the
 // model's tables can be given, for the trainer).
-void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Position& pos, const PieceTargets& t,
+void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Position& pos, const rules::PieceTargets& t,
                      const model::History& h, PlyFrequencies& out, const std::int8_t* weights = model::kWeights.data(),
                      const std::uint32_t* hazard = model::kEndHazard.data());
 
@@ -58,14 +58,14 @@ struct PlyMoves {
   bool listed = false;  // a variant's position: `list`, else `targets`
   bool check = false;   // the side to move is in check
   bool won = false;     // a variant's position without a legal move, whose game has a winner
-  PieceTargets targets;
+  rules::PieceTargets targets;
   MoveList list;
 
   // False where a variant's position has more legal moves than a list holds (MoveList::overflow).
   bool generate(const Position& pos) {
     listed = pos.variant() != Variant::kStandard;
     if (!listed) [[likely]] {
-      generate_targets(pos, targets);
+      rules::generate_targets(pos, targets);
       check = targets.check;
       won = false;
       return true;
@@ -78,18 +78,22 @@ struct PlyMoves {
   int count() const { return listed ? list.size : targets.total; }
   // The index of `m`, or -1 where it is not legal.
   int index_of(const Position& pos, Move m) const {
-    if (!listed) return index_in(pos, targets, m);
+    if (!listed) return rules::index_in(pos, targets, m);
     for (int i = 0; i < list.size; ++i)
       if (list[i] == m) return i;
     return -1;
   }
-  Move at(const Position& pos, int index) const { return listed ? list[index] : move_at_index(pos, targets, index); }
+  Move at(const Position& pos, int index) const {
+    return listed ? list[index] : rules::move_at_index(pos, targets, index);
+  }
   // The SAN note of legal move `m` (san_note), and the suffix of a move to this position: "#"
   // where the game has ended with a winner (checkmate, or a variant's end), else "+" in check.
   std::uint8_t note(const Position& pos, Move m) const {
-    return listed ? listed_san_note(pos, list, m) : san_note(pos, targets, m);
+    return listed ? rules::listed_san_note(pos, list, m) : rules::san_note(pos, targets, m);
   }
-  int suffix() const { return count() == 0 && (check || won) ? kMate : check ? kCheck : kNoSuffix; }
+  int suffix() const {
+    return count() == 0 && (check || won) ? rules::kMate : check ? rules::kCheck : rules::kNoSuffix;
+  }
   // The frequencies of the ply's symbols: the coder's (for a variant's position, 7.5: the
   // move model's for three-check and king of the hill, the crazyhouse model's for crazyhouse,
   // the uniform coder's for the others).
@@ -124,4 +128,4 @@ inline int read_symbol(ArithDecoder& dec, const PlyFrequencies& p) {
   return i;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

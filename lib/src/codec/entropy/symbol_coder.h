@@ -12,7 +12,7 @@
 #include "codec/entropy/arith_coder.h"
 #include "codec/entropy/move_coder.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 // Frequencies that follow what was coded: each symbol starts at 1, gains 32 when coded, and all
 // are halved (rounding up) when their total passes 2^16.
@@ -124,4 +124,4 @@ bool code_width_number(Side& side, AdaptiveFrequencies<65>& widths, std::uint64_
   return true;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

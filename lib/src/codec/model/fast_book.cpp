@@ -3,7 +3,7 @@
 // tools/dev/train-fast (pgnarc-train --model fast --book-out); do not edit.
 #include "codec/model/fast_model.h"
 
-namespace pgnarc::detail::fast {
+namespace pgnarc::codec::fast {
 namespace {
 
 constexpr std::size_t kBookSize = 58314;
@@ -638,4 +638,4 @@ constexpr std::array<std::uint8_t, kBookSize> kBook = decode_book();
 
 const std::span<const std::uint8_t> kBookBytes(kBook.data(), kBook.size());
 
-}  // namespace pgnarc::detail::fast
+}  // namespace pgnarc::codec::fast

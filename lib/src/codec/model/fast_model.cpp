@@ -9,7 +9,10 @@
 #include "codec/model/scores_v3.h"
 #include "common/hash.h"
 
-namespace pgnarc::detail::fast {
+namespace pgnarc::codec::fast {
+
+using namespace pgnarc::rules;
+using common::hash64;
 
 namespace {
 
@@ -77,7 +80,7 @@ PGNARC_ALWAYS_INLINE void compute_facts(const Position& pos, const History& hist
   const Bitboard occ = pos.occupied();
   f.us = us;
   f.flip = us == kWhite ? 0 : 56;
-  f.phase = model::facts_detail::phase(pos);
+  f.phase = model::facts_impl::phase(pos);
   f.our_king = pos.king_square(us);
   f.their_king = pos.king_square(them);
 
@@ -86,8 +89,8 @@ PGNARC_ALWAYS_INLINE void compute_facts(const Position& pos, const History& hist
   // piece by piece. Sliders and kings one by one.
   Bitboard pawn_dirs[2][2], knight_dirs[2][8];
   for (Color c : {kWhite, kBlack}) {
-    model::facts_detail::pawn_attack_directions(pos.pieces(c, kPawn), c, pawn_dirs[c]);
-    model::facts_detail::knight_attack_directions(pos.pieces(c, kKnight), knight_dirs[c]);
+    model::facts_impl::pawn_attack_directions(pos.pieces(c, kPawn), c, pawn_dirs[c]);
+    model::facts_impl::knight_attack_directions(pos.pieces(c, kKnight), knight_dirs[c]);
   }
   const Bitboard their_pawn_attacks = pawn_dirs[them][0] | pawn_dirs[them][1];
   Bitboard their_knight_attacks = 0, their_bishop_attacks = 0, their_rook_attacks = 0, their_queen_attacks = 0;
@@ -127,7 +130,7 @@ PGNARC_ALWAYS_INLINE void compute_facts(const Position& pos, const History& hist
   f.our_twice = twice;
   f.in_check = f.our_king != kNoSquare && (f.their_attacks >> f.our_king & 1);
 
-  model::facts_detail::check_facts<Sliders>(T, pos, occ, f);
+  model::facts_impl::check_facts<Sliders>(T, pos, occ, f);
 
   f.undefended = (pos.pieces(them) & ~pos.pieces(them, kKing)) & ~f.their_attacks;
   f.their_queens = pos.pieces(them, kQueen);
@@ -160,7 +163,7 @@ PGNARC_ALWAYS_INLINE void compute_facts(const Position& pos, const History& hist
   {
     // The squares behind their pawns on their files, seen from our side, and the files next to
     // them: our pawn outside them is passed.
-    const Bitboard behind = model::facts_detail::behind_pawns(their_pawns, us);
+    const Bitboard behind = model::facts_impl::behind_pawns(their_pawns, us);
     f.pawn_span = behind | ((behind & ~file_bb(0)) >> 1) | ((behind & ~file_bb(7)) << 1);
   }
   {
@@ -410,4 +413,4 @@ std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const Hist
   return model_frequencies(pos, t, history, freq);
 }
 
-}  // namespace pgnarc::detail::fast
+}  // namespace pgnarc::codec::fast

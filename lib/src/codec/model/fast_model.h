@@ -29,7 +29,7 @@
 #include "rules/bitboard.h"
 #include "rules/movegen.h"
 
-namespace pgnarc::detail::fast {
+namespace pgnarc::codec::fast {
 
 using model::History;
 
@@ -108,9 +108,9 @@ inline Offsets offsets_of(const Facts& f) {
 }
 
 template <PieceType kType, class Sliders, class Sink>
-inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts& f, const Offsets& o, Sink& sink,
+inline void piece_moves(const Position& pos, const rules::PieceTargets& t, const Facts& f, const Offsets& o, Sink& sink,
                         Square from, Bitboard targets, int index) {
-  const AttackTables& T = attack_tables();
+  const rules::AttackTables& T = rules::attack_tables();
   constexpr int ti = kType - 1;
   const Color us = f.us;
   const int flip = f.flip;
@@ -149,7 +149,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts&
   const Bitboard lower = f.lower[kType];
   const Square their_king = f.their_king;
   while (targets) {
-    const Square to = pop_lsb(targets);
+    const Square to = rules::pop_lsb(targets);
     const Piece on_to = pos.piece_on(to);
     if constexpr (kType == kKing) {
       if (on_to != kNoPiece && color_of(on_to) == us) {
@@ -185,7 +185,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts&
       const int value = (threatened != 0) + ((threatened & (rq | f.their_minors)) != 0) + ((threatened & rq) != 0) +
                         ((threatened & f.their_queens) != 0);
       const bool direct = f.check_squares[kType] >> to & 1;
-      const bool fork = threatened != 0 && (more_than_one(threatened) || direct);
+      const bool fork = threatened != 0 && (rules::more_than_one(threatened) || direct);
       threat = kThreat + ti * 10 + value * 2 + fork;
       rescue = hanging && (hits >> en_prise & 1);
     }
@@ -218,19 +218,19 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const Facts&
 // The features of every legal move of `t`, in canonical order (the movers taken type by type,
 // each piece's first move index counted from the squares before it).
 template <class Sliders, class Sink>
-inline void enumerate_features(const Position& pos, const PieceTargets& t, const Facts& f, Sink& sink) {
+inline void enumerate_features(const Position& pos, const rules::PieceTargets& t, const Facts& f, Sink& sink) {
   std::uint8_t first[64];
   int n = 0;
   for (Bitboard movers = t.movers; movers;) {
-    const Square from = pop_lsb(movers);
+    const Square from = rules::pop_lsb(movers);
     first[from] = static_cast<std::uint8_t>(n);
-    n += popcount(t.to[from]) * t.weight(from);
+    n += rules::popcount(t.to[from]) * t.weight(from);
   }
   const Offsets o = offsets_of(f);
   const Color us = f.us;
   auto each = [&]<PieceType kType>() {
     for (Bitboard b = t.movers & pos.pieces(us, kType); b;) {
-      const Square from = pop_lsb(b);
+      const Square from = rules::pop_lsb(b);
       if (t.to[from]) fast::piece_moves<kType, Sliders>(pos, t, f, o, sink, from, t.to[from], first[from]);
     }
   };
@@ -244,20 +244,20 @@ inline void enumerate_features(const Position& pos, const PieceTargets& t, const
 
 // The frequencies f_0 .. f_{n-1} of the legal moves `t` of `pos` (n = t.total >= 1) outside the
 // book, with the weights `weights` (kWeights unless training): their total.
-std::uint32_t model_frequencies(const Position& pos, const PieceTargets& t, const History& history,
+std::uint32_t model_frequencies(const Position& pos, const rules::PieceTargets& t, const History& history,
                                 std::uint32_t* freq, const std::int8_t* weights = kWeights.data());
 
 // The builds behind model_frequencies: for every CPU, and for x86-64-v3 (PEXT slider lookups),
 // which model_frequencies runs where the CPU can. The same frequencies (a test holds them so).
-std::uint32_t model_frequencies_base(const Position& pos, const PieceTargets& t, const History& history,
+std::uint32_t model_frequencies_base(const Position& pos, const rules::PieceTargets& t, const History& history,
                                      std::uint32_t* freq, const std::int8_t* weights);
 #if PGNARC_HAVE_V3
-std::uint32_t model_frequencies_v3(const Position& pos, const PieceTargets& t, const History& history,
+std::uint32_t model_frequencies_v3(const Position& pos, const rules::PieceTargets& t, const History& history,
                                    std::uint32_t* freq, const std::int8_t* weights);
 #endif
 
 // The same, by the plain enumeration (every feature added one by one), for the tests.
-std::uint32_t model_frequencies_reference(const Position& pos, const PieceTargets& t, const History& history,
+std::uint32_t model_frequencies_reference(const Position& pos, const rules::PieceTargets& t, const History& history,
                                           std::uint32_t* freq, const std::int8_t* weights = kWeights.data());
 
 // The opening book (7.8.1): the counts of the moves played in a position, by canonical index.
@@ -302,6 +302,7 @@ std::uint32_t book_frequencies(const BookNode& node, int n, std::uint32_t* freq)
 
 // The fast model's frequencies of the legal moves `t` of `pos` (n >= 1): the book's where it
 // holds the position, else the model's. Their total.
-std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq);
+std::uint32_t frequencies(const Position& pos, const rules::PieceTargets& t, const History& history,
+                          std::uint32_t* freq);
 
-}  // namespace pgnarc::detail::fast
+}  // namespace pgnarc::codec::fast

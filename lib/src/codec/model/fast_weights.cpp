@@ -2,7 +2,7 @@
 // tools/dev/train-fast (pgnarc-train --model fast --out); do not edit.
 #include "codec/model/fast_model.h"
 
-namespace pgnarc::detail::fast {
+namespace pgnarc::codec::fast {
 
 const std::array<std::int8_t, kFeatures> kWeights = {
     // to-square [phase][type][square]
@@ -364,4 +364,4 @@ const std::array<std::int8_t, kFeatures> kWeights = {
     -8,
 };
 
-}  // namespace pgnarc::detail::fast
+}  // namespace pgnarc::codec::fast

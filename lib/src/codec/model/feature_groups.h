@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 
 // Whose features a group holds: the moving piece's (shared by all the piece's moves), the move's,
 // or some of each (castling loss: a king move's and a castling rook's).
@@ -52,4 +52,4 @@ inline std::string appendix_label(const FeatureGroup& g) {
   return out;
 }
 
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model

@@ -5,7 +5,10 @@
 
 #include "common/hash.h"
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
+
+using common::hash64;
+using rules::PieceTargets;
 
 FrequencyKey frequency_key(const Position& pos, const History& history) {
   FrequencyKey k;
@@ -70,4 +73,4 @@ std::uint32_t remembered_frequencies(const Position& pos, const PieceTargets& t,
   return cache.frequencies(pos, t, history, freq);
 }
 
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model

@@ -11,7 +11,7 @@
 
 #include "codec/model/move_model.h"
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 
 // Everything model::frequencies() reads of a position and its history (the legal moves follow
 // from the position), in a form compared byte for byte.
@@ -37,7 +37,8 @@ class FrequencyCache {
   ~FrequencyCache();
   // model::frequencies(pos, t, history, freq) with the model's own weights: remembered, or
   // computed and remembered.
-  std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq);
+  std::uint32_t frequencies(const Position& pos, const rules::PieceTargets& t,
+                            const History& history, std::uint32_t* freq);
 
  private:
   struct Slot;
@@ -50,7 +51,7 @@ class FrequencyCache {
 // positions met again and 99.7% of lichess 2016's are among those plies (the later plies of a
 // game reach positions no other game does, and would push the openings out).
 inline constexpr std::uint64_t kPliesRemembered = 20;
-std::uint32_t remembered_frequencies(const Position& pos, const PieceTargets& t, const History& history,
+std::uint32_t remembered_frequencies(const Position& pos, const rules::PieceTargets& t, const History& history,
                                      std::uint64_t ply, std::uint32_t* freq);
 
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model

@@ -6,9 +6,9 @@
 #include "codec/model/move_model.h"
 #include "rules/bitboard.h"
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 
-namespace facts_detail {
+namespace facts_impl {
 
 // Non-pawn material of both sides, in minor-piece units (knight, bishop 1, rook 2, queen 4).
 PGNARC_ALWAYS_INLINE int material(const Position& pos) {
@@ -16,7 +16,7 @@ PGNARC_ALWAYS_INLINE int material(const Position& pos) {
                           pos.pieces(kBlack, kKnight) | pos.pieces(kBlack, kBishop);
   const Bitboard rooks = pos.pieces(kWhite, kRook) | pos.pieces(kBlack, kRook);
   const Bitboard queens = pos.pieces(kWhite, kQueen) | pos.pieces(kBlack, kQueen);
-  return popcount(minors) + 2 * popcount(rooks) + 4 * popcount(queens);
+  return rules::popcount(minors) + 2 * rules::popcount(rooks) + 4 * rules::popcount(queens);
 }
 
 // The game phase both models read (0 to 4), from the material and the move number.
@@ -28,7 +28,7 @@ PGNARC_ALWAYS_INLINE int phase(const Position& pos) {
 
 // The squares pawns of color `c` on `pawns` attack towards the a-file and towards the h-file.
 inline void pawn_attack_directions(Bitboard pawns, Color c, Bitboard out[2]) {
-  const Bitboard not_a = ~file_bb(0), not_h = ~file_bb(7);
+  const Bitboard not_a = ~rules::file_bb(0), not_h = ~rules::file_bb(7);
   if (c == kWhite) {
     out[0] = (pawns & not_a) << 7;
     out[1] = (pawns & not_h) << 9;
@@ -40,8 +40,8 @@ inline void pawn_attack_directions(Bitboard pawns, Color c, Bitboard out[2]) {
 
 // The squares knights on `knights` attack, in each of the eight directions.
 inline void knight_attack_directions(Bitboard knights, Bitboard out[8]) {
-  const Bitboard not_a = ~file_bb(0), not_h = ~file_bb(7);
-  const Bitboard not_ab = ~(file_bb(0) | file_bb(1)), not_gh = ~(file_bb(6) | file_bb(7));
+  const Bitboard not_a = ~rules::file_bb(0), not_h = ~rules::file_bb(7);
+  const Bitboard not_ab = ~(rules::file_bb(0) | rules::file_bb(1)), not_gh = ~(rules::file_bb(6) | rules::file_bb(7));
   out[0] = (knights & not_h) << 17;   // one file right, two ranks up
   out[1] = (knights & not_a) << 15;   // one file left, two ranks up
   out[2] = (knights & not_gh) << 10;  // two files right, one rank up
@@ -56,7 +56,7 @@ inline void knight_attack_directions(Bitboard knights, Bitboard out[8]) {
 // and our pieces whose move would uncover an attack on it by a rook, bishop or queen of ours:
 // none without a king. Reads f.us and f.their_king.
 template <class Sliders>
-PGNARC_ALWAYS_INLINE void check_facts(const AttackTables& T, const Position& pos, Bitboard occ, PlyFacts& f) {
+PGNARC_ALWAYS_INLINE void check_facts(const rules::AttackTables& T, const Position& pos, Bitboard occ, PlyFacts& f) {
   const Color us = f.us, them = ~us;
   const Square k = f.their_king;
   f.discoverers = 0;
@@ -70,8 +70,8 @@ PGNARC_ALWAYS_INLINE void check_facts(const AttackTables& T, const Position& pos
   const Bitboard rq = pos.pieces(us, kRook) | pos.pieces(us, kQueen);
   const Bitboard bq = pos.pieces(us, kBishop) | pos.pieces(us, kQueen);
   for (Bitboard s = (T.rook_rays[k] & rq) | (T.bishop_rays[k] & bq); s;) {
-    const Bitboard between = T.between[k][pop_lsb(s)] & occ;
-    if (between && !more_than_one(between)) f.discoverers |= between & pos.pieces(us);
+    const Bitboard between = T.between[k][rules::pop_lsb(s)] & occ;
+    if (between && !rules::more_than_one(between)) f.discoverers |= between & pos.pieces(us);
   }
 }
 
@@ -86,17 +86,17 @@ PGNARC_ALWAYS_INLINE Bitboard behind_pawns(Bitboard pawns, Color us) {
   return behind << 8;
 }
 
-}  // namespace facts_detail
+}  // namespace facts_impl
 
 template <class Sliders>
 void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
-  const AttackTables& T = attack_tables();
+  const rules::AttackTables& T = rules::attack_tables();
   const Color us = pos.side_to_move(), them = ~us;
   const Bitboard occ = pos.occupied();
   f.us = us;
   f.flip = us == kWhite ? 0 : 56;
   f.occ = occ;
-  f.phase = facts_detail::phase(pos);
+  f.phase = facts_impl::phase(pos);
   f.our_king = pos.king_square(us);
   f.their_king = pos.king_square(them);
 
@@ -105,8 +105,8 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   // piece by piece. Sliders and kings one by one.
   Bitboard pawn_dirs[2][2], knight_dirs[2][8];
   for (Color c : {kWhite, kBlack}) {
-    facts_detail::pawn_attack_directions(pos.pieces(c, kPawn), c, pawn_dirs[c]);
-    facts_detail::knight_attack_directions(pos.pieces(c, kKnight), knight_dirs[c]);
+    facts_impl::pawn_attack_directions(pos.pieces(c, kPawn), c, pawn_dirs[c]);
+    facts_impl::knight_attack_directions(pos.pieces(c, kKnight), knight_dirs[c]);
   }
   Bitboard* by_type = f.their_attacks_of;
   for (int t = 0; t < 7; ++t) by_type[t] = 0;
@@ -114,7 +114,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   for (Bitboard a : knight_dirs[them]) by_type[kKnight] |= a;
   for (int t = kBishop; t <= kKing; ++t)
     for (Bitboard b = pos.pieces(them, static_cast<PieceType>(t)); b;)
-      by_type[t] |= piece_attacks<Sliders>(T, static_cast<PieceType>(t), them, pop_lsb(b), occ);
+      by_type[t] |= piece_attacks<Sliders>(T, static_cast<PieceType>(t), them, rules::pop_lsb(b), occ);
   f.their_attacks = by_type[kPawn] | by_type[kKnight] | by_type[kBishop] | by_type[kRook] | by_type[kQueen] | by_type[kKing];
   f.lower[kNoPieceType] = 0;
   f.lower[kPawn] = 0;
@@ -134,10 +134,10 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   for (Bitboard a : knight_dirs[us]) add_ours(a);
   for (int t = kBishop; t <= kKing; ++t)
     for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)); b;)
-      add_ours(piece_attacks<Sliders>(T, static_cast<PieceType>(t), us, pop_lsb(b), occ));
+      add_ours(piece_attacks<Sliders>(T, static_cast<PieceType>(t), us, rules::pop_lsb(b), occ));
   f.in_check = f.our_king != kNoSquare && (f.their_attacks >> f.our_king & 1);
 
-  facts_detail::check_facts<Sliders>(T, pos, occ, f);
+  facts_impl::check_facts<Sliders>(T, pos, occ, f);
 
   const Bitboard their_pieces = pos.pieces(them) & ~pos.pieces(them, kKing);
   f.undefended = their_pieces & ~f.their_attacks;
@@ -158,12 +158,12 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   f.their_pawns = pos.pieces(them, kPawn);
   {
     const Bitboard pushed = (them == kWhite ? f.their_pawns << 8 : f.their_pawns >> 8) & ~occ;
-    const Bitboard kicks = them == kWhite ? ((pushed << 7) & ~file_bb(7)) | ((pushed << 9) & ~file_bb(0))
-                                          : ((pushed >> 9) & ~file_bb(7)) | ((pushed >> 7) & ~file_bb(0));
+    const Bitboard kicks = them == kWhite ? ((pushed << 7) & ~rules::file_bb(7)) | ((pushed << 9) & ~rules::file_bb(0))
+                                          : ((pushed >> 9) & ~rules::file_bb(7)) | ((pushed >> 7) & ~rules::file_bb(0));
     f.pawn_kicks = kicks & ~f.their_attacks_of[kPawn];
   }
   {
-    const int n = f.our_king != kNoSquare ? popcount(T.king[f.our_king] & f.their_attacks) : 0;
+    const int n = f.our_king != kNoSquare ? rules::popcount(T.king[f.our_king] & f.their_attacks) : 0;
     f.king_danger = n == 0 ? 0 : n <= 2 ? 1 : 2;
   }
   f.last_attacks = 0;
@@ -173,8 +173,8 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
   }
 
   {
-    const Bitboard behind = facts_detail::behind_pawns(f.their_pawns, us);
-    f.pawn_span_sides = ((behind & ~file_bb(0)) >> 1) | ((behind & ~file_bb(7)) << 1);
+    const Bitboard behind = facts_impl::behind_pawns(f.their_pawns, us);
+    f.pawn_span_sides = ((behind & ~rules::file_bb(0)) >> 1) | ((behind & ~rules::file_bb(7)) << 1);
     f.pawn_span = behind | f.pawn_span_sides;
   }
 
@@ -192,7 +192,7 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
       for (Bitboard b = pos.pieces(us, static_cast<PieceType>(t)) &
                         (f.lower[t] | (f.their_attacks & ~f.our_once));
            b && n < 2; ++n) {
-        f.en_prise[n] = pop_lsb(b);
+        f.en_prise[n] = rules::pop_lsb(b);
         f.en_prise_class[n] = kClass[t];
       }
   }
@@ -218,19 +218,19 @@ void compute_facts(const Position& pos, const History& history, PlyFacts& f) {
 
   f.castle_rooks = 0;
   for (CastleSide side : {kKingSide, kQueenSide})
-    if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= bb(r);
+    if (const Square r = pos.castling_rook(us, side); r != kNoSquare) f.castle_rooks |= rules::bb(r);
 }
 
 #if PGNARC_HAVE_V3
 // Slider attacks by PEXT lookups, for the x86-64-v3 builds of the models.
 struct PextSliders {
-  PGNARC_V3_TARGET static Bitboard bishop(const AttackTables& T, Square s, Bitboard occ) {
-    return pext_bishop_attacks(T, s, occ);
+  PGNARC_V3_TARGET static Bitboard bishop(const rules::AttackTables& T, Square s, Bitboard occ) {
+    return rules::pext_bishop_attacks(T, s, occ);
   }
-  PGNARC_V3_TARGET static Bitboard rook(const AttackTables& T, Square s, Bitboard occ) {
-    return pext_rook_attacks(T, s, occ);
+  PGNARC_V3_TARGET static Bitboard rook(const rules::AttackTables& T, Square s, Bitboard occ) {
+    return rules::pext_rook_attacks(T, s, occ);
   }
 };
 #endif
 
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model

@@ -2,7 +2,7 @@
 // do not edit.
 #include "codec/model/move_model.h"
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 
 const std::array<std::int8_t, kFeatures> kWeights = {
     // to-square [phase][type][square]
@@ -631,4 +631,4 @@ const std::array<std::uint32_t, 256> kEndHazard = {
     2073, 2073, 2073, 2073,
 };
 
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model

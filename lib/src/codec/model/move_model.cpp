@@ -5,7 +5,9 @@
 #include "codec/model/model_facts.h"
 #include "codec/model/scores_v3.h"
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
+
+using namespace pgnarc::rules;
 
 // see(): the exchange on `to` (spec 7.6.5, "The exchange balance").
 template <class Sliders>
@@ -301,26 +303,26 @@ PGNARC_V3_TARGET __attribute__((flatten)) std::uint32_t frequencies_v3(const Pos
 template void compute_facts<LineSliders>(const Position&, const History&, PlyFacts&);
 template int see<LineSliders>(const Position&, const PlyFacts&, Square, int, int, Bitboard);
 
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model
 
 // frequencies() resolves to one build when the library is loaded (an ifunc, as the move
 // generator's entry points in movegen.cpp).
 #if PGNARC_HAVE_V3
 extern "C" {
-PGNARC_NO_SANITIZE static auto pgnarc_resolve_frequencies() -> decltype(&pgnarc::detail::model::frequencies_base) {
-  return pgnarc::detail::v3_generator_supported() ? pgnarc::detail::model::frequencies_v3
-                                                  : pgnarc::detail::model::frequencies_base;
+PGNARC_NO_SANITIZE static auto pgnarc_resolve_frequencies() -> decltype(&pgnarc::codec::model::frequencies_base) {
+  return pgnarc::rules::v3_generator_supported() ? pgnarc::codec::model::frequencies_v3
+                                                  : pgnarc::codec::model::frequencies_base;
 }
 }
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                           const std::int8_t* weights) __attribute__((ifunc("pgnarc_resolve_frequencies")));
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model
 #else
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
                           const std::int8_t* weights) {
   return frequencies_base(pos, t, history, freq, weights);
 }
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model
 #endif

@@ -15,7 +15,7 @@
 #include "rules/bitboard.h"
 #include "rules/movegen.h"
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 
 // Feature groups: each is a run of feature numbers from its offset. Everything is seen from the
 // mover's side: squares are relative (a square XOR flip, rank 1 is the mover's first rank),
@@ -265,12 +265,12 @@ inline constexpr int kValue[7] = {0, 1, 3, 3, 5, 9, 100};
 // frequencies() (move_model.cpp) passes a class of the same shape that looks them up by PEXT;
 // both give the same sets.
 struct LineSliders {
-  static Bitboard bishop(const AttackTables& T, Square s, Bitboard occ) { return T.bishop_attacks(s, occ); }
-  static Bitboard rook(const AttackTables& T, Square s, Bitboard occ) { return T.rook_attacks(s, occ); }
+  static Bitboard bishop(const rules::AttackTables& T, Square s, Bitboard occ) { return T.bishop_attacks(s, occ); }
+  static Bitboard rook(const rules::AttackTables& T, Square s, Bitboard occ) { return T.rook_attacks(s, occ); }
 };
 
 template <class Sliders = LineSliders>
-inline Bitboard piece_attacks(const AttackTables& T, PieceType t, Color c, Square s, Bitboard occ) {
+inline Bitboard piece_attacks(const rules::AttackTables& T, PieceType t, Color c, Square s, Bitboard occ) {
   switch (t) {
     case kPawn: return T.pawn[c][s];
     case kKnight: return T.knight[s];
@@ -313,7 +313,7 @@ inline int distance(Square a, Square b) { return kDistance[a][b]; }
 // The files next to a file.
 inline constexpr auto kNextFiles = [] {
   std::array<Bitboard, 8> t{};
-  for (int file = 0; file < 8; ++file) t[file] = (file > 0 ? file_bb(file - 1) : 0) | (file < 7 ? file_bb(file + 1) : 0);
+  for (int file = 0; file < 8; ++file) t[file] = (file > 0 ? rules::file_bb(file - 1) : 0) | (file < 7 ? rules::file_bb(file + 1) : 0);
   return t;
 }();
 
@@ -328,7 +328,7 @@ inline int value_class(Bitboard pieces, Bitboard queens, Bitboard rooks, Bitboar
 //   sink.move(i)             once per move, then
 //   sink.move_feature(k)     the move's own features.
 // A move's features are the piece's features followed by its own.
-namespace enumerate_detail {
+namespace enumerate_impl {
 
 // Adds move feature `k` where `c` holds. A sink that can add a feature without a branch (the
 // scoring sink: `k` then indexes the weights whatever `c` is) does so: whether such a feature
@@ -354,9 +354,9 @@ concept CombinedSink = requires { Sink::kCombined; };
 // The features of the moves of our piece of type `kType` on `from` (targets `targets`), with
 // move indexes from `index` on. One instance per type, so that type tests fold away.
 template <PieceType kType, class Sliders, class Sink>
-inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFacts& f, Sink& sink, Square from,
+inline void piece_moves(const Position& pos, const rules::PieceTargets& t, const PlyFacts& f, Sink& sink, Square from,
                         Bitboard targets, int& index) {
-  const AttackTables& T = attack_tables();
+  const rules::AttackTables& T = rules::attack_tables();
   constexpr int ti = kType - 1;
   const Color us = f.us;
   const int flip = f.flip;
@@ -394,12 +394,12 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
     if (f.last_type != kNoPieceType) sink.piece_feature(kReply + (f.last_type - 1) * kTypes + ti);
   }
   {
-    const int n = popcount(targets);
+    const int n = rules::popcount(targets);
     sink.piece_feature(kTargets + ti * 16 + (n > 16 ? 15 : n - 1));
   }
   const Bitboard own_attacks = piece_attacks<Sliders>(T, kType, us, from, f.occ);
   {
-    const int safe = popcount(own_attacks & ~f.our_pieces & ~f.their_pawn_attacks);
+    const int safe = rules::popcount(own_attacks & ~f.our_pieces & ~f.their_pawn_attacks);
     sink.piece_feature(kFromMobility + ti * 16 + (safe > 15 ? 15 : safe));
   }
   bool passed = false, promoting = false;
@@ -419,14 +419,14 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
   const int h = from == f.en_prise[0] ? 1 : 0;
   const int hanging = f.en_prise_class[h];
   const Square en_prise = f.en_prise[h];
-  const Bitboard occ_from = f.occ & ~bb(from);
+  const Bitboard occ_from = f.occ & ~rules::bb(from);
   // Our other sliders (one on the line through the from- and to-squares may defend the
   // to-square through the from-square).
-  const Bitboard behind = f.our_sliders & ~bb(from);
+  const Bitboard behind = f.our_sliders & ~rules::bb(from);
   // Where the opponent's last move landed (none after a null move or at the start).
-  const Bitboard last_square = f.last_to == kNoSquare ? 0 : bb(f.last_to);
+  const Bitboard last_square = f.last_to == kNoSquare ? 0 : rules::bb(f.last_to);
   while (targets) {
-    const Square to = pop_lsb(targets);
+    const Square to = rules::pop_lsb(targets);
     const Piece on_to = pos.piece_on(to);
     if constexpr (kType == kKing) {
       // Castling: the king "takes" its own rook; it lands on the g- or c-file.
@@ -449,7 +449,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
     static constexpr std::uint8_t kToClass[8] = {0, 0, 3, 1, 2, 2, 2, 2};
     const int cls = kToClass[(f.lower[kType] >> to & 1) << 2 | attacked << 1 | defended];
     const bool discovered = disc && !(T.line[f.their_king][from] >> to & 1);
-    const Bitboard occ_after = occ_from | bb(to);
+    const Bitboard occ_after = occ_from | rules::bb(to);
     const int victim_value = kValue[victim];
     const int rel_to = to ^ flip;
     const int moves = promoting ? 4 : 1;
@@ -476,12 +476,12 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       if constexpr (CombinedSink<Sink>) {
         sink.threat(ti, threatened == 0 ? 0 : (hits & f.higher[acting]) ? 1 : 2,
                     value_class(threatened, f.their_queens, f.their_rooks, f.their_minors),
-                    threatened && (more_than_one(threatened) || direct));
+                    threatened && (rules::more_than_one(threatened) || direct));
       } else {
         move_feature_if(sink, threatened != 0, kThreat + ti * 2 + ((hits & f.higher[acting]) ? 0 : 1));
         move_feature_if(sink, threatened != 0,
                         kThreatValue + ti * 4 + value_class(threatened, f.their_queens, f.their_rooks, f.their_minors));
-        move_feature_if(sink, threatened && (more_than_one(threatened) || direct), kFork + ti);
+        move_feature_if(sink, threatened && (rules::more_than_one(threatened) || direct), kFork + ti);
       }
       if (kType == kPawn && promoting) sink.move_feature(kPromotion + p);
       const Bitboard left = guarded & ~hits;
@@ -489,8 +489,8 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
       move_feature_if(sink, again && to == f.our_last_from, kStraightBack + ti);
       if constexpr (!CombinedSink<Sink>) sink.move_feature(kNearLast + ti * 9 + distance(to, f.last_to));
       {
-        const int safe = popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
-        const int zone = popcount(hits & f.king_zone);
+        const int safe = rules::popcount(hits & ~f.our_pieces & ~f.their_pawn_attacks);
+        const int zone = rules::popcount(hits & f.king_zone);
         if constexpr (CombinedSink<Sink>) {
           sink.mobility(ti, safe > 15 ? 15 : safe, zone > 3 ? 3 : zone);
         } else {
@@ -515,7 +515,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
         const int check = direct + 2 * discovered;
         if (attacked && (defended || (T.line[from][to] & behind))) {
           sink.see_for(ti, capture, check, to, kValue[acting], victim_value,
-                       en_passant ? occ_from & ~bb(to ^ 8) : occ_from);
+                       en_passant ? occ_from & ~rules::bb(to ^ 8) : occ_from);
         } else {
           sink.balance(ti, capture, check, attacked ? victim_value - kValue[acting] : victim_value);
         }
@@ -524,7 +524,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
         int balance = victim_value;
         if (attacked) {
           if (defended || (T.line[from][to] & behind)) {
-            const Bitboard see_occ = en_passant ? occ_from & ~bb(to ^ 8) : occ_from;
+            const Bitboard see_occ = en_passant ? occ_from & ~rules::bb(to ^ 8) : occ_from;
             balance = see<Sliders>(pos, f, to, kValue[acting], victim_value, see_occ);
           } else {
             balance = victim_value - kValue[acting];
@@ -548,16 +548,16 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
                         kOutpost + (kType == kBishop));
       }
       if constexpr (kType == kRook || kType == kQueen) {
-        const Bitboard file = file_bb(file_of(to));
+        const Bitboard file = rules::file_bb(file_of(to));
         move_feature_if(sink, !(file & f.our_pawns), kFile + (kType == kQueen) * 2 + ((file & f.their_pawns) ? 1 : 0));
       }
       if constexpr (kType == kPawn) {
         if (!promoting) {
           const int file = file_of(to);
-          const Bitboard ours = f.our_pawns & ~bb(from);
+          const Bitboard ours = f.our_pawns & ~rules::bb(from);
           const Bitboard sides = kNextFiles[file];
           move_feature_if(sink, !(ours & sides), kPawnShape);
-          move_feature_if(sink, (ours & file_bb(file)) != 0, kPawnShape + 1);
+          move_feature_if(sink, (ours & rules::file_bb(file)) != 0, kPawnShape + 1);
           move_feature_if(sink, !(f.pawn_span >> to & 1), kPawnShape + 2);
         }
       }
@@ -565,7 +565,7 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
   }
 }
 
-}  // namespace enumerate_detail
+}  // namespace enumerate_impl
 
 // Calls, for each legal move of `t` in canonical order (index i = 0, 1, ...):
 //   sink.piece(from)         once before the moves of each moving piece,
@@ -574,11 +574,11 @@ inline void piece_moves(const Position& pos, const PieceTargets& t, const PlyFac
 //   sink.move_feature(k)     the move's own features.
 // A move's features are the piece's features followed by its own.
 template <class Sliders = LineSliders, class Sink>
-void enumerate_features(const Position& pos, const PieceTargets& t, const PlyFacts& f, Sink& sink) {
-  using namespace enumerate_detail;
+void enumerate_features(const Position& pos, const rules::PieceTargets& t, const PlyFacts& f, Sink& sink) {
+  using namespace enumerate_impl;
   int index = 0;
   for (Bitboard movers = t.movers; movers;) {
-    const Square from = pop_lsb(movers);
+    const Square from = rules::pop_lsb(movers);
     const Bitboard targets = t.to[from];
     if (!targets) continue;
     switch (type_of(pos.piece_on(from))) {
@@ -627,20 +627,22 @@ inline std::uint32_t frequencies_of_scores(const int* score, int n, std::uint32_
 
 // The frequencies of the legal moves of `pos` (targets `t`), in canonical order, into `freq`;
 // returns their total (at most 413 * 4096). The position has at least one legal move.
-std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
-                          const std::int8_t* weights = kWeights.data());
+std::uint32_t frequencies(const Position& pos, const rules::PieceTargets& t, const History& history,
+                          std::uint32_t* freq, const std::int8_t* weights = kWeights.data());
 // Its two builds, of which frequencies() resolves to one when the library is loaded: for every
 // CPU, and for x86-64-v3 CPUs where v3_generator_supported() (with PEXT slider lookups). They
 // give the same frequencies; a test holds them to each other.
-std::uint32_t frequencies_base(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
+std::uint32_t frequencies_base(const Position& pos, const rules::PieceTargets& t,
+                               const History& history, std::uint32_t* freq,
                                const std::int8_t* weights);
 // The same by feature sums alone (each feature's weight added on its own, exchanges evaluated in
 // the move loop), which the builds above (tables of the weights' sums, exchanges put off) are
 // held to in a test.
-std::uint32_t frequencies_reference(const Position& pos, const PieceTargets& t, const History& history,
+std::uint32_t frequencies_reference(const Position& pos, const rules::PieceTargets& t, const History& history,
                                     std::uint32_t* freq, const std::int8_t* weights);
 #if PGNARC_HAVE_V3
-std::uint32_t frequencies_v3(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq,
+std::uint32_t frequencies_v3(const Position& pos, const rules::PieceTargets& t,
+                             const History& history, std::uint32_t* freq,
                              const std::int8_t* weights);
 #endif
 
@@ -670,4 +672,4 @@ struct LineState {
   }
 };
 
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model

@@ -9,7 +9,7 @@
 #if PGNARC_HAVE_V3
 #include <immintrin.h>
 
-namespace pgnarc::detail::model {
+namespace pgnarc::codec::model {
 
 // model::frequencies_of_scores, the same frequencies: the frequency of a gap d (clamped to 191,
 // whose frequency is 1 as every larger gap's) is E[d mod 16] >> (d div 16), 8 moves at a time.
@@ -48,6 +48,6 @@ PGNARC_V3_TARGET inline std::uint32_t frequencies_of_scores_v3(const int* score,
   return total;
 }
 
-}  // namespace pgnarc::detail::model
+}  // namespace pgnarc::codec::model
 
 #endif

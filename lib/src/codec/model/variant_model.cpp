@@ -5,7 +5,9 @@
 #include "rules/bitboard.h"
 #include "rules/movegen.h"
 
-namespace pgnarc::detail::model::zh {
+namespace pgnarc::codec::model::zh {
+
+using namespace pgnarc::rules;
 
 void crazyhouse_features(const Position& pos, const MoveList& list, const History& h, MoveFeatures* out) {
   const AttackTables& T = attack_tables();
@@ -117,4 +119,4 @@ std::uint32_t frequencies(const Position& pos, const MoveList& list, const Histo
   return frequencies_of_scores(score, list.size, freq);
 }
 
-}  // namespace pgnarc::detail::model::zh
+}  // namespace pgnarc::codec::model::zh

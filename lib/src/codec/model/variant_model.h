@@ -14,7 +14,7 @@
 #include "codec/model/move_model.h"
 #include "pgnarc/chess.h"
 
-namespace pgnarc::detail::model::zh {
+namespace pgnarc::codec::model::zh {
 
 // A move's kind: a board move by its piece's type (pawn 0 .. king 5), a drop by the dropped
 // piece's (pawn 6 .. queen 10).
@@ -81,4 +81,4 @@ extern const std::array<std::int8_t, kFeatures> kWeights;
 std::uint32_t frequencies(const Position& pos, const MoveList& list, const History& h, std::uint32_t* freq,
                           const std::int8_t* weights = kWeights.data());
 
-}  // namespace pgnarc::detail::model::zh
+}  // namespace pgnarc::codec::model::zh

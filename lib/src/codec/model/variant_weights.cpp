@@ -2,7 +2,7 @@
 // tools/pgnarc-train --variant crazyhouse; do not edit.
 #include "codec/model/variant_model.h"
 
-namespace pgnarc::detail::model::zh {
+namespace pgnarc::codec::model::zh {
 
 const std::array<std::int8_t, kFeatures> kWeights = {
     // landing square [kind][relative square]
@@ -111,4 +111,4 @@ const std::array<std::int8_t, kFeatures> kWeights = {
     -11, -10, -21, 0, -26, -3, -6, -33, -27, -15, -10, -4,
 };
 
-}  // namespace pgnarc::detail::model::zh
+}  // namespace pgnarc::codec::model::zh

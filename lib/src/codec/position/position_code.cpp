@@ -6,7 +6,10 @@
 
 #include "rules/movegen.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
+
+using rules::generate_targets;
+using rules::move_at_index;
 
 namespace {
 
@@ -461,4 +464,4 @@ bool derive_position(const Position& target, int plies, PositionCoder::Value& v)
   return false;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

@@ -23,7 +23,7 @@
 #include "codec/entropy/symbol_coder.h"
 #include "pgnarc/chess.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 // The placement table (format-spec/position-table.md): [square a1..h8][symbol], symbols 0 empty,
 // 1-6 White's pawn to king, 7-12 Black's; each row totals 4096.
@@ -86,7 +86,7 @@ class PositionCoder {
   AdaptiveFrequencies<2> ep_style_, side_, castle_[4], ep_present_;
   AdaptiveFrequencies<65> plies_, halfmove_, fullmove_;
   std::array<std::array<std::uint16_t, 13>, 64> seen_{};  // the column's symbols by square
-  PieceTargets targets_;
+  rules::PieceTargets targets_;
   PlyFrequencies freq_;
 };
 
@@ -95,4 +95,4 @@ class PositionCoder {
 // Fills v.start, v.white, v.black and v.moves; false if none was found.
 bool derive_position(const Position& target, int plies, PositionCoder::Value& v);
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

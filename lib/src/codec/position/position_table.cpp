@@ -2,7 +2,7 @@
 // start-position code (format-spec/position-table.md). Do not edit.
 #include "codec/position/position_code.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 const std::array<std::array<std::uint16_t, 13>, 64> kSquareFrequencies = {{
     {{2202, 0, 1, 9, 1837, 8, 13, 0, 2, 2, 14, 7, 1}},  // a1
@@ -71,4 +71,4 @@ const std::array<std::array<std::uint16_t, 13>, 64> kSquareFrequencies = {{
     {{2723, 0, 1, 1, 8, 5, 1, 0, 2, 8, 1163, 4, 180}},  // h8
 }};
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

@@ -6,7 +6,11 @@
 #include "codec/record/record.h"
 #include "rules/movegen.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
+
+using rules::generate_targets;
+using rules::move_at_index;
+using rules::PieceTargets;
 
 namespace {
 
@@ -156,4 +160,4 @@ bool from_base64url(std::string_view text, std::string& bytes) {
   return (acc & ((1u << held) - 1)) == 0;  // the last character's bits below its bytes are 0
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

@@ -8,7 +8,7 @@
 #include "pgnarc/game.h"
 #include "pgnarc/status.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 inline constexpr std::uint8_t kTokenVersion = 1;
 
@@ -29,4 +29,4 @@ std::string base64url(std::string_view bytes);
 // bits left over that are not 0).
 bool from_base64url(std::string_view text, std::string& bytes);
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

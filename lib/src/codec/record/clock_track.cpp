@@ -3,7 +3,13 @@
 
 #include <algorithm>
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
+
+using common::put_prefixed;
+using common::put_u8;
+using common::put_varint;
+using common::unzigzag;
+using common::zigzag;
 
 namespace {
 
@@ -233,4 +239,4 @@ void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& bas
   }
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

@@ -16,7 +16,7 @@
 #include "codec/record/record.h"
 #include "pgnarc/game.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 // --- Clock comments ---------------------------------------------------------------------------
 
@@ -82,13 +82,13 @@ struct ClockPair {
   std::uint64_t last[2] = {0, 0};
   // The zigzag difference that codes `seconds` at `slot`.
   std::uint64_t encode(std::uint64_t slot, std::uint64_t seconds) {
-    const std::uint64_t d = zigzag(static_cast<std::int64_t>(seconds - last[slot & 1]));
+    const std::uint64_t d = common::zigzag(static_cast<std::int64_t>(seconds - last[slot & 1]));
     last[slot & 1] = seconds;
     return d;
   }
   // The clock the zigzag difference `d` codes at `slot`; false if it leaves the clock's range.
   bool decode(std::uint64_t slot, std::uint64_t d, std::uint64_t& seconds) {
-    const std::int64_t v = static_cast<std::int64_t>(last[slot & 1]) + unzigzag(d);
+    const std::int64_t v = static_cast<std::int64_t>(last[slot & 1]) + common::unzigzag(d);
     if (v < 0 || static_cast<std::uint64_t>(v) > kMaxClockSeconds) return false;
     seconds = last[slot & 1] = static_cast<std::uint64_t>(v);
     return true;
@@ -188,4 +188,4 @@ struct TrackClock {
 void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& basis, std::string& structure,
                      std::string& texts);
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

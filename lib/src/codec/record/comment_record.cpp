@@ -7,7 +7,13 @@
 
 #include "common/bytes.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
+
+using common::unzigzag;
+using common::zigzag;
+using rules::generate_targets;
+using rules::index_in;
+using rules::move_at_index;
 
 namespace {
 
@@ -458,4 +464,4 @@ bool RecordModel::decode(std::string_view shape, const model::LineState* pre, co
   return false;
 }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

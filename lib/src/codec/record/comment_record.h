@@ -25,7 +25,7 @@
 #include "codec/entropy/symbol_coder.h"
 #include "codec/model/move_model.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 // --- Shapes -----------------------------------------------------------------------------------
 
@@ -163,10 +163,10 @@ class RecordModel {
   std::array<AdaptiveFrequencies<3>, 3> two_hints_;  // the recent move, the game's, another
   std::uint64_t work_ = 0;                           // shape bytes, values and run moves so far
   std::uint64_t admitted_ = 0;                       // the writer's count of them
-  PieceTargets targets_;
+  rules::PieceTargets targets_;
   PlyFrequencies freq_;
   std::unordered_map<std::string, int> labels_;  // kept from record to record for its buckets
   std::string key_, position_key_;
 };
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

@@ -10,7 +10,7 @@
 #include "pgnarc/game.h"
 #include "pgnarc/status.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 // Header byte of a game in the structure stream.
 inline constexpr std::uint8_t kResultMask = 0x07;
@@ -84,4 +84,4 @@ inline Error corrupt_record(const std::string& why) { return corruption("game re
 Result<Position> record_start(const std::vector<Tag>& tags, Variant untagged, bool variants);
 inline Error bad_game(const std::string& why) { return invalid_input("cannot encode game: " + why); }
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec

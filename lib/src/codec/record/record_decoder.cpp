@@ -11,11 +11,11 @@
 #include "codec/record/decode_game_with_hints.h"
 #include "rules/movegen.h"
 
-namespace pgnarc {
+namespace pgnarc::codec {
 
-using namespace detail;
+using common::unzigzag;
 
-Result<Position> detail::record_start(const std::vector<Tag>& tags, Variant untagged, bool variants) {
+Result<Position> record_start(const std::vector<Tag>& tags, Variant untagged, bool variants) {
   if (untagged != Variant::kStandard && find_tag(tags, "Variant"))
     return corrupt_record("the game header names a variant and so does a Variant tag");
   auto s = start_position(tags, untagged);
@@ -440,10 +440,10 @@ Status skip_game(CodecCursor& in, const std::vector<Tag>& tags) {
   return {};
 }
 
-Result<DecodedGame> detail::decode_game_with_hints(CodecCursor& in, std::vector<Tag> tags,
-                                                   std::vector<std::uint8_t>& hints) {
+Result<DecodedGame> decode_game_with_hints(CodecCursor& in, std::vector<Tag> tags,
+                                            std::vector<std::uint8_t>& hints) {
   hints.clear();
   return decode(in, std::move(tags), &hints);
 }
 
-}  // namespace pgnarc
+}  // namespace pgnarc::codec

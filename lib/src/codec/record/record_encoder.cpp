@@ -11,9 +11,11 @@
 #include "codec/record/record.h"
 #include "rules/movegen.h"
 
-namespace pgnarc {
+namespace pgnarc::codec {
 
-using namespace detail;
+using common::put_prefixed;
+using common::put_u8;
+using common::put_varint;
 
 namespace {
 
@@ -299,4 +301,4 @@ void encode_raw_game(std::string_view raw_text, CodecStreams& out, CodecStats* s
   }
 }
 
-}  // namespace pgnarc
+}  // namespace pgnarc::codec

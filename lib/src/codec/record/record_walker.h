@@ -12,7 +12,7 @@
 #include "codec/record/comment_record.h"
 #include "codec/record/record.h"
 
-namespace pgnarc::detail {
+namespace pgnarc::codec {
 
 // Walks one game record of a CodecCursor: its header, a raw game or the frame comments, then the
 // main line and, depth first, its variations. The walker reads every byte and checks everything
@@ -94,7 +94,7 @@ class RecordWalker {
     if (header & kRaw) {
       if (header != kRaw) return corrupt_record("raw game header with other bits set");
       std::string_view text;
-      ByteReader raw(in_.raw);
+      common::ByteReader raw(in_.raw);
       if (!raw.prefixed(text)) return corrupt_record("raw text runs past the end of its section");
       policy_.raw_game(text);
       return {};
@@ -238,7 +238,7 @@ class RecordWalker {
 
   CodecCursor& in_;
   Policy& policy_;
-  ByteCursor structure_, texts_;  // copies, written back by walk()
+  common::ByteCursor structure_, texts_;  // copies, written back by walk()
   std::uint64_t total_plies_ = 0;         // of all the game's lines, against kMaxPlies
   RecentShapes<std::string_view> shapes_;  // the game's record shapes
   // A track's frame runs, kept from record to record (a track is done with them before its
@@ -249,4 +249,4 @@ class RecordWalker {
 template <class Policy>
 thread_local FrameRuns RecordWalker<Policy>::runs_;
 
-}  // namespace pgnarc::detail
+}  // namespace pgnarc::codec
