@@ -45,7 +45,7 @@ inline bool moves_consumed(const codec::CodecCursor& c) {
   return c.moves.size() == 1 && (static_cast<unsigned char>(c.moves[0]) & (0xFFu >> c.move_bit)) == 0;
 }
 
-inline Result<codec::DecodedGame> decode(const codec::CodecStreams& s, const std::vector<Tag>& tags) {
+inline Result<ArchiveGame> decode(const codec::CodecStreams& s, const std::vector<Tag>& tags) {
   codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw};
   auto d = codec::decode_game(c, tags);
   if (d) {  // a record is consumed exactly

@@ -166,7 +166,7 @@ int cmd_codec(const char* path, pgnarc::codec::MoveCoder coder) {
     encode_times.push_back(seconds_since(t0));
     encode_cpu.push_back(thread_cpu_seconds() - c0);
   }
-  std::vector<pgnarc::codec::DecodedGame> decoded;
+  std::vector<pgnarc::ArchiveGame> decoded;
   for (int pass = 0; pass < kPasses; ++pass) {
     pgnarc::codec::CodecCursor cur{streams.moves, streams.structure, streams.texts, streams.raw, coder};
     std::vector<std::vector<pgnarc::Tag>> tags;  // copied outside the timing: a reader hands them over

@@ -18,13 +18,6 @@
 
 namespace pgnarc {
 
-// A game read from an archive.
-struct PGNARC_EXPORT ArchiveGame {
-  bool raw = false;
-  Game game;             // !raw
-  std::string raw_text;  // raw: the bytes exactly as they were in the input
-};
-
 // The sections of a block, in the order they are stored.
 enum class Section : std::uint8_t {
   Tags,       // tag keys and values, by column

@@ -90,6 +90,13 @@ struct PGNARC_EXPORT Game {
   int mainline_plies() const;
 };
 
+// A game read from an archive.
+struct PGNARC_EXPORT ArchiveGame {
+  bool raw = false;
+  Game game;             // !raw
+  std::string raw_text;  // raw: the bytes exactly as they were in the input
+};
+
 // The value of the first of `tags` named `key`, or nullptr.
 PGNARC_EXPORT const std::string* find_tag(const std::vector<Tag>& tags, std::string_view key);
 

@@ -111,11 +111,7 @@ Result<ArchiveGame> Archive::Impl::decode(std::uint32_t b, std::uint32_t j, std:
   if (j + 1 == block.games && !all_consumed(c)) return corruption(where + ": bytes left over after its last game");
   after_game = j + 1;
   after_cursor = c;
-  ArchiveGame g;
-  g.raw = d->raw;
-  g.game = std::move(d->game);
-  g.raw_text = std::move(d->raw_text);
-  return g;
+  return d;
 }
 
 Status Archive::Impl::visit_chunk(int field, std::size_t k, const NameVisitor& visit) {

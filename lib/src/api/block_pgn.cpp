@@ -12,7 +12,7 @@ namespace pgnarc::api {
 
 using namespace container;
 
-void BlockGameChecks::game(const codec::DecodedGame& d) {
+void BlockGameChecks::game(const ArchiveGame& d) {
   for (const GameEvent& e : d.game.events) plies_ += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
   if (!block_.directory.filter.empty() && !d.raw) add_filter_keys(d.game, keys_);
 }
@@ -62,7 +62,7 @@ Result<std::string> block_pgn(std::string_view bytes, const container::Where& wh
                               std::uint64_t first_game, const ReaderDictionaries* dictionaries,
                               const PlayerNames* players, std::string out) {
   out.clear();
-  const auto write = [&](std::uint32_t, codec::DecodedGame& d, const std::vector<std::uint8_t>& hints) -> Status {
+  const auto write = [&](std::uint32_t, ArchiveGame& d, const std::vector<std::uint8_t>& hints) -> Status {
     if (d.raw) {
       write_raw_game(d.raw_text, out);
       return {};
@@ -79,8 +79,8 @@ Result<std::vector<ArchiveGame>> block_games(std::string_view bytes, const conta
                                              const ReaderDictionaries* dictionaries, const PlayerNames* players) {
   std::vector<ArchiveGame> games;
   games.reserve(expected_games);
-  const auto keep = [&](std::uint32_t, codec::DecodedGame& d, const std::vector<std::uint8_t>&) -> Status {
-    games.push_back(ArchiveGame{d.raw, std::move(d.game), std::move(d.raw_text)});
+  const auto keep = [&](std::uint32_t, ArchiveGame& d, const std::vector<std::uint8_t>&) -> Status {
+    games.push_back(std::move(d));
     return {};
   };
   if (auto st = each_block_game(bytes, where, expected_games, first_game, dictionaries, players, false, keep); !st)

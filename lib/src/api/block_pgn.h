@@ -24,7 +24,7 @@ class BlockGameChecks {
   BlockGameChecks(const BlockGameChecks&) = delete;
   BlockGameChecks& operator=(const BlockGameChecks&) = delete;
   // After each game of the block, in order.
-  void game(const codec::DecodedGame& d);
+  void game(const ArchiveGame& d);
   // After the last.
   Status finish() const;
 

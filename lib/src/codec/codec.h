@@ -84,17 +84,12 @@ struct CodecCursor {
   std::uint8_t move_bit = 0;  // the next codeword starts at this bit (0-7, most significant first) of moves[0]
 };
 
-struct DecodedGame {
-  bool raw = false;
-  Game game;             // when !raw (its tags are the ones passed to decode_game)
-  std::string raw_text;  // when raw
-};
-
 // Decodes the next game from `in`, advancing `in` past it on success. `tags` are the game's tags
-// (they give the start position and the clock track's prediction). Any inconsistency (a length
-// past the end, a reserved value, a move codeword whose value lies in no symbol or whose closing
-// bits are not a coder's, a move where there is no legal move) fails with Corruption.
-Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags);
+// (they give the start position and the clock track's prediction; a game not kept verbatim has
+// them as its tags). Any inconsistency (a length past the end, a reserved value, a move codeword
+// whose value lies in no symbol or whose closing bits are not a coder's, a move where there is no
+// legal move) fails with Corruption.
+Result<ArchiveGame> decode_game(CodecCursor& in, std::vector<Tag> tags);
 
 // Reads the main line of the next game of `in` ply by ply, for a search: visit(position, move)
 // for each ply (the position it is played in; Move::null() for a null move), then

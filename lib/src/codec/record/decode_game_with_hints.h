@@ -13,6 +13,6 @@ namespace pgnarc::codec {
 // decode_game, also giving one hint per move of the game, in event order (a SAN note, san_note in
 // rules/movegen.h: disambiguation, check suffix, capture and moving piece), for
 // write_pgn_with_hints (pgn/write_pgn_with_hints.h), which then needs no board.
-Result<DecodedGame> decode_game_with_hints(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>& hints);
+Result<ArchiveGame> decode_game_with_hints(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>& hints);
 
 }  // namespace pgnarc::codec

@@ -80,7 +80,7 @@ class DecodePolicy {
     decoder_.start(in.moves, in.move_bit);
   }
 
-  DecodedGame out;
+  ArchiveGame out;
 
   void raw_game(std::string_view text) {
     out.raw = true;
@@ -413,7 +413,7 @@ class ScanPolicy {
   PlyFrequencies freq_;
 };
 
-Result<DecodedGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>* hints) {
+Result<ArchiveGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>* hints) {
   DecodePolicy policy(std::move(tags), hints, in);
   if (auto st = RecordWalker<DecodePolicy>(in, policy).walk(); !st) return st.error();
   return std::move(policy.out);
@@ -421,7 +421,7 @@ Result<DecodedGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<s
 
 }  // namespace
 
-Result<DecodedGame> decode_game(CodecCursor& in, std::vector<Tag> tags) { return decode(in, std::move(tags), nullptr); }
+Result<ArchiveGame> decode_game(CodecCursor& in, std::vector<Tag> tags) { return decode(in, std::move(tags), nullptr); }
 
 Status scan_main_line(const CodecCursor& in, std::vector<Tag> tags,
                       const std::function<bool(const Position&, Move)>& visit, bool& raw, GameResult& result) {
@@ -440,7 +440,7 @@ Status skip_game(CodecCursor& in, const std::vector<Tag>& tags) {
   return {};
 }
 
-Result<DecodedGame> decode_game_with_hints(CodecCursor& in, std::vector<Tag> tags,
+Result<ArchiveGame> decode_game_with_hints(CodecCursor& in, std::vector<Tag> tags,
                                             std::vector<std::uint8_t>& hints) {
   hints.clear();
   return decode(in, std::move(tags), &hints);
