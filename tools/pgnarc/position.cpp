@@ -22,28 +22,9 @@ Result<Position> parse_position_arg(const std::optional<std::string>& fen, const
     if (!p) return invalid_input("--position: " + p.error().message());
     pos = *p;
   }
-  std::string_view rest = moves;
-  int ply = 0;
-  while (!rest.empty()) {
-    const std::size_t start = rest.find_first_not_of(" \t\n");
-    if (start == std::string_view::npos) break;
-    rest.remove_prefix(start);
-    const std::string_view token = rest.substr(0, rest.find_first_of(" \t\n"));
-    rest.remove_prefix(token.size());
-    // A move number ("12." or "12..."), alone or glued to its move ("12.e4").
-    std::string_view san = token;
-    const std::size_t digits = san.find_first_not_of("0123456789");
-    if (digits > 0 && digits < san.size() && san[digits] == '.') {
-      const std::size_t after = san.find_first_not_of('.', digits);
-      san = after == std::string_view::npos ? std::string_view() : san.substr(after);
-    }
-    if (san.empty()) continue;
-    auto m = pos.parse_san(san);
-    if (!m) return invalid_input("--moves: move " + std::to_string(ply + 1) + " '" + std::string(san) + "': " + m.error().message());
-    pos.play(*m);
-    ++ply;
-  }
-  return pos;
+  auto after = play_san_line(pos, moves);
+  if (!after) return invalid_input("--moves: " + after.error().message());
+  return after;
 }
 
 Result<PositionHits> search_position(Archive& archive, const Position& target, unsigned threads) {
@@ -79,12 +60,6 @@ struct TreeArgs {
   unsigned threads = 0;
 };
 
-// The players' average rating, rounded to the nearest whole number (halves up); -1 if none.
-std::int64_t average_elo(const TreeMove& m) {
-  if (m.elo_games == 0) return -1;
-  return static_cast<std::int64_t>((2 * m.elo_sum + m.elo_games) / (2 * m.elo_games));
-}
-
 std::string tree_json(const Position& target, const PositionTree& tree, std::size_t limit) {
   nlohmann::ordered_json j;
   j["position"] = target.fen();
@@ -102,7 +77,7 @@ std::string tree_json(const Position& target, const PositionTree& tree, std::siz
     move["white"] = m.white;
     move["draws"] = m.draws;
     move["black"] = m.black;
-    const std::int64_t elo = average_elo(m);
+    const std::int64_t elo = m.average_elo();
     move["avg_elo"] = elo < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(elo);
     j["moves"].push_back(std::move(move));
   }
@@ -126,7 +101,7 @@ std::string tree_text(const Position& target, const PositionTree& tree, std::siz
           "avg elo");
   for (std::size_t k = 0; k < tree.moves.size() && (limit == 0 || k < limit); ++k) {
     const TreeMove& m = tree.moves[k];
-    const std::int64_t elo = average_elo(m);
+    const std::int64_t elo = m.average_elo();
     appendf(out, "%-8s %-6s %9llu %6s %7s %7s %7s %7s\n", m.san.c_str(), m.uci.c_str(),
             static_cast<unsigned long long>(m.games), percent(m.games, tree.games).c_str(),
             percent(m.white, m.games).c_str(), percent(m.draws, m.games).c_str(), percent(m.black, m.games).c_str(),

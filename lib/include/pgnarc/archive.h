@@ -95,6 +95,11 @@ struct PGNARC_EXPORT TreeMove {
   std::string san, uci;
   std::uint64_t games = 0, white = 0, draws = 0, black = 0;  // white, draws, black: by result
   std::uint64_t elo_sum = 0, elo_games = 0;  // ratings of the player making the move, where known
+
+  // Their average rating, rounded to the nearest whole number (halves up); -1 if none is known.
+  std::int64_t average_elo() const {
+    return elo_games == 0 ? -1 : static_cast<std::int64_t>((2 * elo_sum + elo_games) / (2 * elo_games));
+  }
 };
 
 // What was played from a position (as SCID's tree and lichess's opening explorer show it).

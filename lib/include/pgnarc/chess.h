@@ -259,6 +259,11 @@ PGNARC_EXPORT bool same_position(const Position& a, const Position& b);
 // pawns). False means no line from `from` reaches `to`.
 PGNARC_EXPORT bool may_still_reach(const Position& from, const Position& to);
 
+// `from` after `moves`: moves in SAN (as parse_san reads them) separated by white space, with or
+// without move numbers ("1. e4 e5 2. Nf3", "e4 e5 Nf3", "12...Qd7", "12.e4"). A move that does
+// not parse fails with InvalidInput naming it and its number ("move 3 'Nf6': illegal move ...").
+PGNARC_EXPORT Result<Position> play_san_line(Position from, std::string_view moves);
+
 inline void Position::play(Move m) {
   if ((m.kind() >= Move::kEnPassant) | (variant_ != Variant::kStandard)) [[unlikely]] {
     play_special(m);
