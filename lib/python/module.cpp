@@ -9,6 +9,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -140,6 +141,22 @@ class PyGame {
   }
 
   std::size_t plies() const { return game_.raw ? 0 : static_cast<std::size_t>(game_.game.mainline_plies()); }
+
+  // The FEN after `ply` plies of the main line (None: all; negative: from the end, -1 the last
+  // position), as `pgnarc get --fen` gives it.
+  std::string fen(std::optional<std::int64_t> ply, const std::string& ep) const {
+    FenEnPassant when = FenEnPassant::kAfterDoubleStep;
+    if (ep == "legal") when = FenEnPassant::kWhenLegal;
+    else if (ep != "double-step") throw py::value_error("ep must be 'double-step' or 'legal', not '" + ep + "'");
+    if (game_.raw) raise(invalid_input("game " + std::to_string(number()) + " is kept verbatim: it has no positions"));
+    const auto n = static_cast<std::int64_t>(plies());
+    std::int64_t k = ply.value_or(n);
+    if (k < 0) k += n + 1;
+    if (k < 0 || k > n)
+      throw py::index_error("ply " + std::to_string(*ply) + " is out of range: game " + std::to_string(number()) +
+                            "'s main line has " + std::to_string(n) + " plies (positions 0 to " + std::to_string(n) + ")");
+    return value_or_raise(fen_after(game_.game, static_cast<int>(k), when));
+  }
 
   // The rules the game is played under, as lichess names them ("Standard" for Chess960 too); for
   // a verbatim game, whose rules pgnarc did not read, its Variant tag's value, or None.
@@ -419,6 +436,47 @@ class PyArchive {
     return py::make_tuple(cols, data);
   }
 
+  // The games whose main line reaches the position `fen` (None: the variant's start) after
+  // `moves` (SAN), under the rules `variant` names ("" standard), ascending.
+  std::vector<std::uint64_t> find_position(const std::optional<std::string>& fen, const std::string& moves,
+                                           const std::string& variant, unsigned threads) const {
+    const PositionHits hits = search(target(fen, moves, variant), threads);
+    std::vector<std::uint64_t> out;
+    out.reserve(hits.hits.size());
+    for (const PositionHit& h : hits.hits) out.push_back(h.game);
+    return out;
+  }
+  // The tree of that position, as `pgnarc tree --json` gives it, from the games of `games`
+  // (ascending; None: all); at most `limit` moves (0: all).
+  py::dict tree(const std::optional<std::string>& fen, const std::string& moves, const std::string& variant,
+                std::size_t limit, const std::optional<std::vector<std::uint64_t>>& games, unsigned threads) const {
+    const Position at = target(fen, moves, variant);
+    PositionHits hits = search(at, threads);
+    if (games)
+      std::erase_if(hits.hits, [&](const PositionHit& h) { return !std::binary_search(games->begin(), games->end(), h.game); });
+    const PositionTree t = position_tree(at, hits);
+    py::dict d;
+    d["position"] = at.fen();
+    d["games"] = t.games;
+    d["white"] = t.white;
+    d["draws"] = t.draws;
+    d["black"] = t.black;
+    py::list list;
+    for (std::size_t k = 0; k < t.moves.size() && (limit == 0 || k < limit); ++k) {
+      const TreeMove& m = t.moves[k];
+      py::dict one;
+      one["san"] = m.san;
+      one["uci"] = m.uci;
+      one["games"] = m.games;
+      one["white"] = m.white;
+      one["draws"] = m.draws;
+      one["black"] = m.black;
+      one["avg_elo"] = m.average_elo() < 0 ? py::object(py::none()) : py::object(py::int_(m.average_elo()));
+      list.append(one);
+    }
+    d["moves"] = list;
+    return d;
+  }
   py::dict info() const {
     Result<ArchiveInfo> r = [&] {
       py::gil_scoped_release release;
@@ -456,6 +514,21 @@ class PyArchive {
   }
 
  private:
+  static Position target(const std::optional<std::string>& fen, const std::string& moves, const std::string& variant) {
+    Variant v = Variant::kStandard;
+    if (!variant.empty() && !variant_of_tag(variant, v)) throw py::value_error("unknown variant '" + variant + "'");
+    Position pos = Position::start(v);
+    if (fen) pos = value_or_raise(Position::from_fen(*fen, false, v));
+    return value_or_raise(play_san_line(pos, moves));
+  }
+  PositionHits search(const Position& at, unsigned threads) const {
+    Result<PositionHits> r = [&] {
+      py::gil_scoped_release release;
+      std::lock_guard lock(handle_->mutex);
+      return handle_->archive->find_position(at, threads);
+    }();
+    return value_or_raise(std::move(r));
+  }
   void open() {
     Result<std::unique_ptr<Archive>> a = [&] {
       py::gil_scoped_release release;
@@ -511,6 +584,9 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def("pgn_bytes", [](const PyGame& g) { return py::bytes(g.pgn_bytes()); }, "pgn() as the file's bytes.")
       .def("san", &PyGame::san, "The main line in SAN ('--' for a null move).")
       .def("uci", &PyGame::uci, "The main line in UCI ('0000' for a null move).")
+      .def("fen", &PyGame::fen, py::arg("ply") = py::none(), py::arg("ep") = "double-step",
+           "The FEN after `ply` plies of the main line (None: the last position; negative: from the end), as "
+           "`pgnarc get --fen` gives it; ep='legal' gives the en passant square only where the capture is legal.")
       .def("__repr__", [](const PyGame& g) { return "<pgnarc.Game " + std::to_string(g.number()) + ">"; });
 
   py::class_<PyIterator>(m, "GameIterator")
@@ -554,6 +630,8 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def("games", &PyArchive::iter, py::arg("threads") = 0,
            "Every game in order, decoded ahead on `threads` threads (0: all cores).")
       .def("_find", &PyArchive::find)
+      .def("_find_position", &PyArchive::find_position)
+      .def("_tree", &PyArchive::tree)
       .def("_tag_columns", &PyArchive::tag_columns, py::arg("columns") = py::none(), py::arg("first") = 0,
            py::arg("end") = py::none())
       .def("info", &PyArchive::info, "The figures of `pgnarc info --json`.")
@@ -563,7 +641,7 @@ PYBIND11_MODULE(_pgnarc, m) {
   m.def("_pack", &pack, py::arg("inputs"), py::arg("output"), py::arg("threads"), py::arg("force"),
         py::arg("moves"), py::arg("position_filter"), py::arg("variant") = "");
   m.def("_pack_bytes", &pack_bytes, py::arg("data"), py::arg("name"), py::arg("output"), py::arg("threads"),
-        py::arg("force"), py::arg("moves"), py::arg("position_filter"));
+        py::arg("force"), py::arg("moves"), py::arg("position_filter"), py::arg("variant") = "");
   m.def("_merge", &merge, py::arg("inputs"), py::arg("output"), py::arg("force"));
   m.def("_game_cuts", &game_cuts, py::arg("path"), py::arg("shard_bytes"));
 }

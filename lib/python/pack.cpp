@@ -4,6 +4,7 @@
 
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <functional>
 #include <memory>
 
@@ -12,6 +13,35 @@
 
 namespace pgnarc::python {
 namespace {
+
+// A Python binary stream as a ByteSource: read(n) called on the thread that packs, which takes
+// the GIL for it; an exception it raises, or text where bytes belong, is an IO error naming it.
+class PythonStream : public ByteSource {
+ public:
+  PythonStream(std::shared_ptr<py::object> stream, std::string name) : stream_(std::move(stream)), name_(std::move(name)) {}
+  Result<std::size_t> read(char* buf, std::size_t n) override {
+    py::gil_scoped_acquire acquire;
+    try {
+      const py::object got = stream_->attr("read")(n);
+      if (py::isinstance<py::str>(got))
+        return io_error("cannot read " + name_ + ": it gives text, not bytes (open it in binary mode, 'rb')");
+      const py::buffer_info b = py::buffer(got).request();
+      const auto size = static_cast<std::size_t>(b.size * b.itemsize);
+      if (size > n)
+        return io_error("cannot read " + name_ + ": read(" + std::to_string(n) + ") gave " + std::to_string(size) + " bytes");
+      std::memcpy(buf, b.ptr, size);
+      return size;
+    } catch (py::error_already_set& e) {
+      return io_error("cannot read " + name_ + ": " + e.what());
+    } catch (const std::exception& e) {
+      return io_error("cannot read " + name_ + ": read() did not give bytes (" + std::string(e.what()) + ")");
+    }
+  }
+
+ private:
+  std::shared_ptr<py::object> stream_;
+  std::string name_;
+};
 
 py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems) {
   py::dict d;
@@ -65,14 +95,14 @@ py::dict pack_readers(const std::vector<std::function<Result<std::unique_ptr<Pgn
 // The PGN `data` (plain, or compressed as its name says) packed into `output`: a shard of a
 // larger input (pgnarc.dask.pack).
 py::dict pack_bytes(py::bytes data, const std::string& name, const std::string& output, unsigned threads, bool force,
-                    const std::string& moves, bool position_filter) {
+                    const std::string& moves, bool position_filter, const std::string& variant) {
   std::string bytes = data;
   const auto open = [&]() -> Result<std::unique_ptr<PgnReader>> {
     auto source = pgn_input(memory_input(std::move(bytes)), name);
     if (!source) return source.error();
     return std::make_unique<PgnReader>(std::move(*source), name);
   };
-  return pack_readers({open}, output, writer_options(threads, force, moves, position_filter));
+  return pack_readers({open}, output, writer_options(threads, force, moves, position_filter, variant));
 }
 
 // Archives joined block by block into `output`, as pgnarc merge does.
@@ -112,10 +142,37 @@ std::vector<std::uint64_t> game_cuts(const std::string& path, std::uint64_t shar
   return value_or_raise(std::move(cuts));
 }
 
-py::dict pack(const std::vector<std::string>& inputs, const std::string& output, unsigned threads, bool force,
+py::dict pack(const py::list& inputs, const std::string& output, unsigned threads, bool force,
               const std::string& moves, bool position_filter, const std::string& variant) {
   std::vector<std::function<Result<std::unique_ptr<PgnReader>>()>> readers;
-  for (const std::string& input : inputs) readers.push_back([input] { return PgnReader::open(input); });
+  int unnamed = 0;
+  for (const py::handle input : inputs) {
+    if (py::isinstance<py::str>(input)) {
+      readers.push_back([path = input.cast<std::string>()] { return PgnReader::open(path); });
+    } else if (py::hasattr(input, "read")) {
+      const std::string name = py::hasattr(input, "name") ? py::str(input.attr("name")).cast<std::string>()
+                                                           : "<stream " + std::to_string(++unnamed) + ">";
+      // (The stream is released with the GIL held, whichever thread drops the last copy.)
+      std::shared_ptr<py::object> stream(new py::object(py::reinterpret_borrow<py::object>(input)), [](py::object* o) {
+        py::gil_scoped_acquire acquire;
+        delete o;
+      });
+      readers.push_back([stream, name]() -> Result<std::unique_ptr<PgnReader>> {
+        auto source = pgn_input(std::make_unique<PythonStream>(stream, name), name);
+        if (!source) return source.error();
+        return std::make_unique<PgnReader>(std::move(*source), name);
+      });
+    } else {
+      const py::buffer_info b = py::buffer(py::reinterpret_borrow<py::object>(input)).request();
+      const std::string name = "<bytes " + std::to_string(++unnamed) + ">";
+      readers.push_back([data = std::string(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize)),
+                         name]() -> Result<std::unique_ptr<PgnReader>> {
+        auto source = pgn_input(memory_input(data), name);
+        if (!source) return source.error();
+        return std::make_unique<PgnReader>(std::move(*source), name);
+      });
+    }
+  }
   return pack_readers(readers, output, writer_options(threads, force, moves, position_filter, variant));
 }
 

@@ -149,14 +149,14 @@ def test_find_bad_arguments(archives):
 
 def test_tags_frame(archives):
     with pgnarc.open(archives["twic_events"]) as a:
-        frame = a.tags_frame()
+        frame = a.tags_frame(raw=True)
         assert isinstance(frame, pandas.DataFrame)
         assert len(frame) == len(a)
         assert list(frame.columns[:7]) == ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
         for i in (0, len(a) - 1):
             row = {k: v for k, v in frame.iloc[i].items() if v is not None}
             assert row == a[i].tags
-        some = a.tags_frame(columns=["White", "Nothing"])
+        some = a.tags_frame(columns=["White", "Nothing"], raw=True)
         assert list(some.columns) == ["White", "Nothing"]
         assert some["Nothing"].isna().all()
         assert list(some["White"]) == [g.tags["White"] for g in a]
@@ -165,6 +165,33 @@ def test_tags_frame(archives):
         part = dict(zip(names, values))
         for k in range(10):
             assert {c: v[k] for c, v in part.items() if v[k] is not None} == a[10 + k].tags
+
+
+def test_tags_frame_types(archives, tmp_path):
+    """Ratings and counts are integers, complete dates dates, results a category; what is not of
+    its tag's type is missing there, and raw=True has its text."""
+    with pgnarc.open(archives["lichess_2021-10_clk_eval"]) as a:
+        frame, text = a.tags_frame(), a.tags_frame(raw=True)
+        assert str(frame["WhiteElo"].dtype) == "Int64" and str(frame["BlackElo"].dtype) == "Int64"
+        assert list(frame["WhiteElo"]) == [int(v) for v in text["WhiteElo"]]
+        assert str(frame["Date"].dtype) == "datetime64[ns]" and str(frame["UTCDate"].dtype) == "datetime64[ns]"
+        assert [d.strftime("%Y.%m.%d") for d in frame["Date"]] == list(text["Date"])
+        assert str(frame["Result"].dtype) == "category"
+        assert list(frame["Result"].astype(str)) == list(text["Result"])
+        assert frame["White"].dtype == object and list(frame["White"]) == list(text["White"])
+        frame.to_csv(tmp_path / "tags.csv")
+    pgn = tmp_path / "odd.pgn"
+    pgn.write_text('[Date "2012.??.??"]\n[Result "1-0"]\n[WhiteElo "?"]\n[BlackElo "2700x"]\n[PlyCount "2"]\n\n1. e4 e5 1-0\n\n'
+                   '[Date "2013.02.30"]\n[WhiteElo "+5"]\n\n1. d4 *\n')
+    pgnarc.pack(pgn, tmp_path / "odd.pga")
+    with pgnarc.open(tmp_path / "odd.pga") as a:
+        frame, text = a.tags_frame(), a.tags_frame(raw=True)
+        assert frame["Date"].isna().all() and list(text["Date"]) == ["2012.??.??", "2013.02.30"]
+        assert frame["WhiteElo"].isna()[0] and frame["WhiteElo"][1] == 5
+        assert frame["BlackElo"].isna().all() and text["BlackElo"][0] == "2700x"
+        assert list(frame["PlyCount"].isna()) == [False, True] and frame["PlyCount"][0] == 2
+        assert list(frame["Result"].cat.categories) == ["1-0", "0-1", "1/2-1/2", "*"]
+        assert list(frame["Result"].isna()) == [False, True]  # the second game has no Result tag
 
 
 def test_pack(tmp_path, cli, corpus):

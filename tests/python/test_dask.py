@@ -4,6 +4,7 @@ dataframe that agree with pgnarc.open."""
 
 import os
 
+import pandas
 import pytest
 
 import pgnarc
@@ -55,12 +56,28 @@ def test_pack_on_the_cluster_is_a_single_pack(client, tmp_path, corpus, name):
         pgnarc.dask.pack([source], joined, client=client)
 
 
+def test_pack_on_the_cluster_takes_variant_and_threads(client, tmp_path):
+    """Games whose tags name no variant, packed under the rules `variant` names, on two threads a
+    task: the games of a single pack with the same variant."""
+    pgn = tmp_path / "zh.pgn"
+    pgn.write_text("".join(f'[Event "e{k}"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@b4 Qxb4 *\n\n' for k in range(40)))
+    single, joined = tmp_path / "single.pga", tmp_path / "joined.pga"
+    pgnarc.pack(pgn, single, variant="crazyhouse")
+    stats = pgnarc.dask.pack([str(pgn)], joined, client=client, shard_bytes=1000, variant="crazyhouse", threads=2)
+    assert stats["shards"] > 2 and stats["verbatim_games"] == 0
+    assert games_text(joined) == games_text(single)
+    with pgnarc.open(joined) as a:
+        assert a.find(variant="crazyhouse") == list(range(40))
+    with pytest.raises(ValueError):
+        pgnarc.dask.pack([str(pgn)], tmp_path / "x.pga", client=client, threads=0)
+
+
 def test_read_back_as_bag_and_dataframe(client, tmp_path, corpus):
     path = tmp_path / "g.pga"
     pgnarc.pack(corpus("lichess_2021-10_clk_eval.pgn"), path, force=True)
     with pgnarc.open(path) as a:
         expected = [(g.number, g.tags, g.result, g.uci()) for g in a]
-        frame = a.tags_frame()
+        frame, a_raw = a.tags_frame(), a.tags_frame(raw=True)
     bag = pgnarc.dask.read_games(str(path), blocks_per_partition=1)
     got = bag.compute()
     assert [(g["number"], g["tags"], g["result"], g["moves"]) for g in got] == expected
@@ -69,7 +86,10 @@ def test_read_back_as_bag_and_dataframe(client, tmp_path, corpus):
     assert list(tags.columns) == list(frame.columns)
     computed = tags.compute()
     assert computed.shape == frame.shape
-    assert computed.fillna("").equals(frame.fillna(""))
+    assert list(computed.dtypes) == list(frame.dtypes) == list(tags.dtypes)
+    pandas.testing.assert_frame_equal(computed, frame)
+    raw = pgnarc.dask.read_tags(str(path), blocks_per_partition=1, raw=True).compute()
+    pandas.testing.assert_frame_equal(raw, a_raw)
     assert tags["White"].nunique().compute() == frame["White"].nunique()
 
 

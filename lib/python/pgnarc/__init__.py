@@ -14,13 +14,14 @@ s.encode("utf-8", "surrogateescape") gives back bytes that are not UTF-8 (Latin-
 pgnarc.dask reads and packs archives on a Dask cluster.
 """
 
+import io as _io
 import operator as _operator
 import os as _os
 
 import numpy as _numpy  # noqa: F401  (set up before the module builds its first array)
 
 from ._pgnarc import Error, Game, GameIterator, Query, __version__, format_version
-from . import _pgnarc
+from . import _frames, _pgnarc
 
 __all__ = ["Archive", "Error", "Game", "open", "pack", "__version__", "format_version"]
 
@@ -102,12 +103,60 @@ class Archive:
         return self._open().games(_threads(threads))
 
     def find(self, white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
-             date_from=None, date_to=None, tags=None, exact=False, variant=None):
+             date_from=None, date_to=None, tags=None, exact=False, variant=None, position=None, moves=None,
+             threads=None):
         """The indices (from 0, ascending) of the games that match every given field, as
         `pgnarc find` answers: names as case-insensitive substrings (exact=True: exact), result
         "1-0", "0-1", "1/2-1/2" or "*", eco a prefix, dates "YYYY", "YYYY.MM" or "YYYY.MM.DD"
         (inclusive), tags a dict of exact key: value pairs, variant the rules ("standard",
-        "crazyhouse", "atomic", ...: `pgnarc find --variant`)."""
+        "crazyhouse", "atomic", ...: `pgnarc find --variant`). With `position` (a FEN) and/or
+        `moves` (SAN from it, or from the start: "e4 e5 Nf3"), only the games whose main line
+        reaches that position, as `pgnarc find --position FEN` answers (decoded on
+        `threads` threads, None: all cores)."""
+        q = self._query(white, black, player, event, site, result, eco, date_from, date_to, tags, exact, variant)
+        if position is None and moves is None:
+            return self._open()._find(q if q is not None else Query())
+        games = self._open()._find_position(*self._target(position, moves, variant), _threads(threads))
+        if q is None:
+            return games
+        chosen = set(self._open()._find(q))
+        return [g for g in games if g in chosen]
+
+    def tree(self, position=None, moves=None, limit=None, variant=None, threads=None, **filters):
+        """What was played from a position in the games whose main line reaches it: the dict of
+        `pgnarc tree --json` ({"position", "games", "white", "draws", "black", "moves": [{"san",
+        "uci", "games", "white", "draws", "black", "avg_elo"}]}, most played first). The position
+        is `position` (a FEN; None: the start of `variant`) after `moves` (SAN); at most `limit`
+        moves (None: all); `filters` are find()'s (white=, date_from=, ...): only the games that
+        match them count."""
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
+            raise ValueError(f"limit must be an int >= 0 or None, not {limit!r}")
+        games = None
+        if filters:
+            known = ("white", "black", "player", "event", "site", "result", "eco", "date_from", "date_to", "tags",
+                     "exact")
+            for name in filters:
+                if name not in known:
+                    raise TypeError(f"tree() got an unexpected keyword argument {name!r}")
+            q = self._query(**{name: filters.get(name) for name in known if name != "exact"},
+                            exact=filters.get("exact", False), variant=variant)
+            games = self._open()._find(q) if q is not None else None
+        return self._open()._tree(*self._target(position, moves, variant), limit or 0, games, _threads(threads))
+
+    @staticmethod
+    def _target(position, moves, variant):
+        for name, value in (("position", position), ("moves", moves), ("variant", variant)):
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+        return position, moves or "", variant or ""
+
+    @staticmethod
+    def _query(white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
+               date_from=None, date_to=None, tags=None, exact=False, variant=None):
+        """The Query of find()'s fields, or None if none is given."""
+        if all(v is None for v in (white, black, player, event, site, result, eco, date_from, date_to, variant)) \
+                and not tags:
+            return None
         if result is not None and result not in RESULTS:
             raise ValueError(f"result must be one of {', '.join(RESULTS)}, not {result!r}")
         q = Query()
@@ -126,12 +175,15 @@ class Archive:
                     raise TypeError(f"tags must be a dict of str: str, not holding {k!r}: {v!r}")
             q.tags = list(tags.items())
         q.exact_names = bool(exact)
-        return self._open()._find(q)
+        return q
 
-    def tags_frame(self, columns=None):
+    def tags_frame(self, columns=None, raw=False):
         """A pandas.DataFrame of the games' tags, one row per game (index: the game's index from
         0), one column per tag name in order of first appearance (or `columns`: a tag name or a
-        list of them); None where a game has no such tag."""
+        list of them). Ratings and counts (WhiteElo, PlyCount, ...) are nullable Int64, dates
+        (Date, EventDate, UTCDate) datetime64 (NaT where not complete), Result a category, other
+        tags text (None where a game has no such tag); a value not of its tag's type is missing
+        there. raw=True: every tag as its text."""
         import pandas
         if isinstance(columns, str):
             columns = [columns]
@@ -147,7 +199,7 @@ class Archive:
         names, values = self._open()._tag_columns(columns)
         frame = pandas.DataFrame(dict(zip(names, values)), columns=names)
         frame.index.name = "game"
-        return frame
+        return frame if raw else _frames.typed(frame)
 
     def info(self):
         """The figures of `pgnarc info --json` (games, plies, file_bytes, sections...)."""
@@ -169,24 +221,38 @@ def open(path):
 
 
 def pack(inputs, output, threads=None, force=False, moves="fast", position_filter=False, variant=None):
-    """Packs PGN files (plain, .gz or .zst) into the archive `output`, as `pgnarc pack` does, and
+    """Packs PGN (plain, gzip or zstd) into the archive `output`, as `pgnarc pack` does, and
     returns its figures: games, verbatim_games, plies, input_bytes, output_bytes, blocks, and the
-    problems that made games be kept verbatim. An existing `output` is replaced only with
-    force=True (FileExistsError otherwise). `variant` names the rules of the games whose tags
-    name none ("crazyhouse", ...: `pgnarc pack --variant`)."""
-    if isinstance(inputs, (str, bytes, _os.PathLike)):
+    problems that made games be kept verbatim. `inputs` is one input or a list of them: a path
+    ("-" standard input), bytes, or a binary file object (read as it is packed). An existing
+    `output` is replaced only with force=True (FileExistsError otherwise). `variant` names the
+    rules of the games whose tags name none ("crazyhouse", ...: `pgnarc pack --variant`)."""
+    if isinstance(inputs, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(inputs, "read") \
+            or not hasattr(inputs, "__iter__"):
         inputs = [inputs]
-    inputs = [_os.fspath(i) for i in inputs]
+    inputs = [_pack_input(i) for i in inputs]
     output = _os.fspath(output)
     if moves not in ("fast", "max", "model", "uniform"):
         raise ValueError(f"moves must be 'fast', 'max' (or 'model') or 'uniform', not {moves!r}")
     for i in inputs:
-        if not _os.path.exists(i):
+        if isinstance(i, str) and i != "-" and not _os.path.exists(i):
             raise FileNotFoundError(2, "No such file", i)
     if _os.path.exists(output) and not force:
         raise FileExistsError(17, "File exists (pack(..., force=True) replaces it)", output)
     return _pgnarc._pack(inputs, output, _threads(threads), bool(force), moves, bool(position_filter),
                          variant or "")
+
+
+def _pack_input(i):
+    """A path as str, bytes-like objects and binary streams as they are."""
+    if isinstance(i, (bytes, bytearray, memoryview)) or hasattr(i, "read"):
+        if isinstance(i, _io.TextIOBase):
+            raise TypeError(f"{getattr(i, 'name', 'the stream')} gives text: open it in binary mode ('rb')")
+        return i
+    try:
+        return _os.fsdecode(_os.fspath(i))
+    except TypeError:
+        raise TypeError(f"an input must be a path, bytes or a binary file object, not {type(i).__name__}") from None
 
 
 def _threads(threads):

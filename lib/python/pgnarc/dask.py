@@ -25,7 +25,7 @@ import fsspec
 import pandas
 
 import pgnarc
-from . import _pgnarc
+from . import _frames, _pgnarc
 
 __all__ = ["pack", "read_games", "read_tags", "open_archive"]
 
@@ -87,16 +87,18 @@ def _tag_names(urlpath, storage_options, first, end):
         return a._open()._tag_columns(None, first, end)[0]
 
 
-def _read_tags(urlpath, storage_options, first, end, columns):
+def _read_tags(urlpath, storage_options, first, end, columns, raw):
     with open_archive(urlpath, storage_options) as a:
         names, values = a._open()._tag_columns(columns, first, end)
-    return pandas.DataFrame(dict(zip(names, values)), columns=names, index=pandas.RangeIndex(first, end, name="game"))
+    frame = pandas.DataFrame(dict(zip(names, values)), columns=names, index=pandas.RangeIndex(first, end, name="game"))
+    return frame if raw else _frames.typed(frame)
 
 
-def read_tags(urlpath, columns=None, blocks_per_partition=None, storage_options=None):
+def read_tags(urlpath, columns=None, blocks_per_partition=None, storage_options=None, raw=False):
     """A dask.dataframe of the archive's tags, one row per game (index: the game's index from 0),
-    partitioned as read_games. Without `columns`, a first pass over the partitions finds every
-    tag name (in order of first appearance) so that every partition has the same columns."""
+    partitioned as read_games, with the dtypes of Archive.tags_frame (raw=True: every tag as its
+    text). Without `columns`, a first pass over the partitions finds every tag name (in order of
+    first appearance) so that every partition has the same columns."""
     parts = _partitions(urlpath, storage_options, blocks_per_partition)
     if columns is None:
         names = dask.compute(*[dask.delayed(_tag_names, pure=True)(urlpath, storage_options, first, end)
@@ -105,9 +107,10 @@ def read_tags(urlpath, columns=None, blocks_per_partition=None, storage_options=
     columns = [str(c) for c in columns]
     meta = pandas.DataFrame({c: pandas.Series([], dtype=object) for c in columns},
                             index=pandas.RangeIndex(0, 0, name="game"))
+    meta = meta if raw else _frames.typed(meta)
     read = dask.delayed(_read_tags, pure=True)
     divisions = [first for first, _ in parts] + [parts[-1][1] - 1] if parts else None
-    return dask.dataframe.from_delayed([read(urlpath, storage_options, first, end, columns) for first, end in parts],
+    return dask.dataframe.from_delayed([read(urlpath, storage_options, first, end, columns, raw) for first, end in parts],
                                        meta=meta, divisions=divisions)
 
 
@@ -132,7 +135,7 @@ def _shards(inputs, shard_bytes, storage_options):
     return shards
 
 
-def _pack_shard(url, start, end, part_url, storage_options, moves, position_filter):
+def _pack_shard(url, start, end, part_url, storage_options, moves, position_filter, variant, threads):
     """Packs one shard into its part; gives (stats, None), or (None, the exception) so that the
     client sees every task end before it cleans up."""
     try:
@@ -142,7 +145,7 @@ def _pack_shard(url, start, end, part_url, storage_options, moves, position_filt
         part_fs, part_path = fsspec.core.url_to_fs(part_url, **(storage_options or {}))
         with tempfile.TemporaryDirectory() as tmp:
             local = os.path.join(tmp, "part.pga")
-            stats = _pgnarc._pack_bytes(data, name, local, 1, True, moves, position_filter)
+            stats = _pgnarc._pack_bytes(data, name, local, threads, True, moves, position_filter, variant)
             part_fs.put_file(local, part_path)
         # The shard's games are numbered from its start: say which bytes of the input they are.
         place = url if start is None else f"{url} bytes {start}-{end}"
@@ -168,7 +171,7 @@ def _refuse_output_as_input(inputs, out_fs, out_path, output, storage_options):
 
 
 def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves="fast", position_filter=False,
-         storage_options=None):
+         storage_options=None, variant=None, threads=None):
     """Packs PGN files (fsspec URLs; plain, or .gz/.zst packed whole by one task each) into the
     archive `output` on a Dask cluster. Workers write their parts beside `output` and the client
     joins them: on several machines, `output` must be on storage they share (a shared directory,
@@ -177,13 +180,18 @@ def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves=
     `output`, and the parts are joined in order block by block (as `pgnarc merge` does) into
     `output`, which holds the same games in the same order as a single pgnarc.pack would. Returns
     the joined archive's figures with the shards' problems. `client`: the distributed Client to
-    use (default: the current one, or Dask's default scheduler)."""
+    use (default: the current one, or Dask's default scheduler). `moves`, `position_filter` and
+    `variant` as pgnarc.pack's; `threads`: the threads each task packs its shard on (None: one,
+    as the tasks run side by side)."""
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     inputs = [os.fspath(i) for i in inputs]
     output = os.fspath(output)
     if moves not in ("fast", "max", "model", "uniform"):
         raise ValueError(f"moves must be 'fast', 'max' (or 'model') or 'uniform', not {moves!r}")
+    if variant is not None and not isinstance(variant, str):
+        raise TypeError(f"variant must be a str, not {type(variant).__name__}")
+    threads = pgnarc._threads(threads) or 1
     out_fs, out_path = fsspec.core.url_to_fs(output, **(storage_options or {}))
     _refuse_output_as_input(inputs, out_fs, out_path, output, storage_options)
     if out_fs.exists(out_path) and not force:
@@ -192,7 +200,7 @@ def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves=
     stem = f"{output}.part-{uuid.uuid4().hex[:8]}"
     parts = [f"{stem}-{k:06d}.pga" for k in range(len(shards))]
     task = dask.delayed(_pack_shard, pure=False)
-    tasks = [task(url, start, end, part, storage_options, moves, bool(position_filter))
+    tasks = [task(url, start, end, part, storage_options, moves, bool(position_filter), variant or "", threads)
              for (url, start, end), part in zip(shards, parts)]
     try:
         done = client.compute(tasks, sync=True) if client is not None else dask.compute(*tasks)
