@@ -446,36 +446,15 @@ class PyArchive {
     for (const PositionHit& h : hits.hits) out.push_back(h.game);
     return out;
   }
-  // The tree of that position, as `pgnarc tree --json` gives it, from the games of `games`
-  // (ascending; None: all); at most `limit` moves (0: all).
-  py::dict tree(const std::optional<std::string>& fen, const std::string& moves, const std::string& variant,
-                std::size_t limit, const std::optional<std::vector<std::uint64_t>>& games, unsigned threads) const {
+  // The tree of that position as `pgnarc tree --json` prints it (the package parses it), from
+  // the games of `games` (ascending; None: all); at most `limit` moves (0: all).
+  std::string tree_json(const std::optional<std::string>& fen, const std::string& moves, const std::string& variant,
+                        std::size_t limit, const std::optional<std::vector<std::uint64_t>>& games, unsigned threads) const {
     const Position at = target(fen, moves, variant);
     PositionHits hits = search(at, threads);
     if (games)
       std::erase_if(hits.hits, [&](const PositionHit& h) { return !std::binary_search(games->begin(), games->end(), h.game); });
-    const PositionTree t = position_tree(at, hits);
-    py::dict d;
-    d["position"] = at.fen();
-    d["games"] = t.games;
-    d["white"] = t.white;
-    d["draws"] = t.draws;
-    d["black"] = t.black;
-    py::list list;
-    for (std::size_t k = 0; k < t.moves.size() && (limit == 0 || k < limit); ++k) {
-      const TreeMove& m = t.moves[k];
-      py::dict one;
-      one["san"] = m.san;
-      one["uci"] = m.uci;
-      one["games"] = m.games;
-      one["white"] = m.white;
-      one["draws"] = m.draws;
-      one["black"] = m.black;
-      one["avg_elo"] = m.average_elo() < 0 ? py::object(py::none()) : py::object(py::int_(m.average_elo()));
-      list.append(one);
-    }
-    d["moves"] = list;
-    return d;
+    return position_tree_json(at, position_tree(at, hits), limit);
   }
   py::dict info() const {
     Result<ArchiveInfo> r = [&] {
@@ -631,7 +610,7 @@ PYBIND11_MODULE(_pgnarc, m) {
            "Every game in order, decoded ahead on `threads` threads (0: all cores).")
       .def("_find", &PyArchive::find)
       .def("_find_position", &PyArchive::find_position)
-      .def("_tree", &PyArchive::tree)
+      .def("_tree_json", &PyArchive::tree_json)
       .def("_tag_columns", &PyArchive::tag_columns, py::arg("columns") = py::none(), py::arg("first") = 0,
            py::arg("end") = py::none())
       .def("info", &PyArchive::info, "The figures of `pgnarc info --json`.")

@@ -1,8 +1,6 @@
 // tree, and the position arguments that find and tree share.
 #include "position.h"
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -60,30 +58,6 @@ struct TreeArgs {
   unsigned threads = 0;
 };
 
-std::string tree_json(const Position& target, const PositionTree& tree, std::size_t limit) {
-  nlohmann::ordered_json j;
-  j["position"] = target.fen();
-  j["games"] = tree.games;
-  j["white"] = tree.white;
-  j["draws"] = tree.draws;
-  j["black"] = tree.black;
-  j["moves"] = nlohmann::ordered_json::array();
-  for (std::size_t k = 0; k < tree.moves.size() && (limit == 0 || k < limit); ++k) {
-    const TreeMove& m = tree.moves[k];
-    nlohmann::ordered_json move;
-    move["san"] = m.san;
-    move["uci"] = m.uci;
-    move["games"] = m.games;
-    move["white"] = m.white;
-    move["draws"] = m.draws;
-    move["black"] = m.black;
-    const std::int64_t elo = m.average_elo();
-    move["avg_elo"] = elo < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(elo);
-    j["moves"].push_back(std::move(move));
-  }
-  return j.dump() + "\n";
-}
-
 // Per cent of `part` in `whole`, to one place, as text ("45.2").
 std::string percent(std::uint64_t part, std::uint64_t whole) {
   if (whole == 0) return "-";
@@ -119,7 +93,7 @@ int tree(const TreeArgs& a) {
   if (!hits) return report_archive_error(hits.error(), a.archive);
   const PositionTree t = position_tree(*target, *hits);
   Output out;
-  out.write(a.json ? tree_json(*target, t, a.limit) : tree_text(*target, t, a.limit));
+  out.write(a.json ? position_tree_json(*target, t, a.limit) + "\n" : tree_text(*target, t, a.limit));
   if (auto st = out.close(); !st) return report(st.error());
   return kOk;
 }

@@ -15,6 +15,7 @@ pgnarc.dask reads and packs archives on a Dask cluster.
 """
 
 import io as _io
+import json as _json
 import operator as _operator
 import os as _os
 
@@ -141,7 +142,8 @@ class Archive:
             q = self._query(**{name: filters.get(name) for name in known if name != "exact"},
                             exact=filters.get("exact", False), variant=variant)
             games = self._open()._find(q) if q is not None else None
-        return self._open()._tree(*self._target(position, moves, variant), limit or 0, games, _threads(threads))
+        return _json.loads(self._open()._tree_json(*self._target(position, moves, variant), limit or 0, games,
+                                                   _threads(threads)))
 
     @staticmethod
     def _target(position, moves, variant):

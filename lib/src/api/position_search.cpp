@@ -205,4 +205,43 @@ PositionTree position_tree(const Position& target, const PositionHits& hits) {
   return tree;
 }
 
+namespace {
+
+// `s` as a JSON string.
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[(c >> 4) & 0xF];
+      out += kHex[c & 0xF];
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string counts_json(std::uint64_t games, std::uint64_t white, std::uint64_t draws, std::uint64_t black) {
+  return "\"games\":" + std::to_string(games) + ",\"white\":" + std::to_string(white) + ",\"draws\":" +
+         std::to_string(draws) + ",\"black\":" + std::to_string(black);
+}
+
+}  // namespace
+
+std::string position_tree_json(const Position& target, const PositionTree& tree, std::size_t limit) {
+  std::string out = "{\"position\":" + json_string(target.fen()) + "," +
+                    counts_json(tree.games, tree.white, tree.draws, tree.black) + ",\"moves\":[";
+  for (std::size_t k = 0; k < tree.moves.size() && (limit == 0 || k < limit); ++k) {
+    const TreeMove& m = tree.moves[k];
+    const std::int64_t elo = m.average_elo();
+    out += std::string(k ? "," : "") + "{\"san\":" + json_string(m.san) + ",\"uci\":" + json_string(m.uci) + "," +
+           counts_json(m.games, m.white, m.draws, m.black) +
+           ",\"avg_elo\":" + (elo < 0 ? std::string("null") : std::to_string(elo)) + "}";
+  }
+  return out + "]}";
+}
+
 }  // namespace pgnarc
