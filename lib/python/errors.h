@@ -1,4 +1,5 @@
-// The package's errors and strings: the library's Error as a Python exception, bytes as str.
+// The package's errors and strings: the library's Error as a Python exception, bytes as str, and
+// a variant's name as the rules it names.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -7,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "pgnarc/game.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc::python {
@@ -37,6 +39,14 @@ T value_or_raise(Result<T> r) {
 
 inline void ok_or_raise(const Status& st) {
   if (!st) raise(st.error());
+}
+
+// The rules `name` names, as a Variant tag does ("Crazyhouse", "crazyhouse", "Three-check"...;
+// "" standard chess); ValueError if none.
+inline Variant variant_named(const std::string& name) {
+  Variant v = Variant::kStandard;
+  if (!name.empty() && !variant_of_tag(name, v)) throw py::value_error("unknown variant '" + name + "'");
+  return v;
 }
 
 inline py::str text(std::string_view bytes) {

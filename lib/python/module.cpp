@@ -25,6 +25,7 @@
 
 #include "errors.h"
 #include "pack.h"
+#include "python_object.h"
 #include "pgnarc/pgnarc.h"
 
 namespace py = pybind11;
@@ -46,11 +47,7 @@ struct Handle {
 // A Python callable read(offset, size) -> bytes as the library's read function, called from any
 // thread (it takes the GIL); its errors become IO errors that say where.
 Archive::ReadFunction python_reader(const std::string& name, py::function read) {
-  // The callable is released with the GIL held, whichever thread drops the last copy.
-  std::shared_ptr<py::function> fn(new py::function(std::move(read)), [](py::function* f) {
-    py::gil_scoped_acquire acquire;
-    delete f;
-  });
+  const std::shared_ptr<py::function> fn = shared_with_gil(std::move(read));
   return [fn, name](std::uint64_t offset, std::size_t size, std::string& out) -> Status {
     const std::string where = name + ": cannot read " + std::to_string(size) + " bytes at offset " + std::to_string(offset);
     // A worker thread must not take the GIL while the interpreter shuts down (Python would end
@@ -59,8 +56,7 @@ Archive::ReadFunction python_reader(const std::string& name, py::function read) 
     py::gil_scoped_acquire acquire;
     try {
       const py::object got = (*fn)(offset, size);
-      const py::buffer_info b = py::buffer(got).request();  // bytes, bytearray, memoryview ...
-      out.assign(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize));
+      out.assign(buffer_bytes(got));
       return {};
     } catch (py::error_already_set& e) {
       return io_error(where + ": " + e.what());
@@ -494,8 +490,7 @@ class PyArchive {
 
  private:
   static Position target(const std::optional<std::string>& fen, const std::string& moves, const std::string& variant) {
-    Variant v = Variant::kStandard;
-    if (!variant.empty() && !variant_of_tag(variant, v)) throw py::value_error("unknown variant '" + variant + "'");
+    const Variant v = variant_named(variant);
     Position pos = Position::start(v);
     if (fen) pos = value_or_raise(Position::from_fen(*fen, false, v));
     return value_or_raise(play_san_line(pos, moves));
@@ -587,12 +582,7 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def_readwrite("tags", &Query::tags)
       .def_property(
           "variant", [](const Query& q) { return q.variant ? std::string(variant_name(*q.variant)) : std::string(); },
-          [](Query& q, const std::string& name) {
-            Variant v = Variant::kStandard;
-            if (!variant_of_tag(name, v))
-              throw py::value_error("unknown variant " + name);
-            q.variant = v;
-          });
+          [](Query& q, const std::string& name) { q.variant = variant_named(name); });
 
   py::class_<PyArchive>(m, "Archive", "An open archive (pgnarc.open).")
       .def(py::init<const std::string&>(), py::arg("path"))

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "errors.h"
+#include "python_object.h"
 #include "pgnarc/pgnarc.h"
 
 namespace pgnarc::python {
@@ -25,12 +26,12 @@ class PythonStream : public ByteSource {
       const py::object got = stream_->attr("read")(n);
       if (py::isinstance<py::str>(got))
         return io_error("cannot read " + name_ + ": it gives text, not bytes (open it in binary mode, 'rb')");
-      const py::buffer_info b = py::buffer(got).request();
-      const auto size = static_cast<std::size_t>(b.size * b.itemsize);
-      if (size > n)
-        return io_error("cannot read " + name_ + ": read(" + std::to_string(n) + ") gave " + std::to_string(size) + " bytes");
-      std::memcpy(buf, b.ptr, size);
-      return size;
+      const std::string_view bytes = buffer_bytes(got);
+      if (bytes.size() > n)
+        return io_error("cannot read " + name_ + ": read(" + std::to_string(n) + ") gave " + std::to_string(bytes.size()) +
+                        " bytes");
+      std::memcpy(buf, bytes.data(), bytes.size());
+      return bytes.size();
     } catch (py::error_already_set& e) {
       return io_error("cannot read " + name_ + ": " + e.what());
     } catch (const std::exception& e) {
@@ -42,6 +43,13 @@ class PythonStream : public ByteSource {
   std::shared_ptr<py::object> stream_;
   std::string name_;
 };
+
+// A reader of the PGN `raw` holds, as pgn_input takes it (decompressed, checked to be text).
+Result<std::unique_ptr<PgnReader>> reader_of(std::unique_ptr<ByteSource> raw, const std::string& name) {
+  auto source = pgn_input(std::move(raw), name);
+  if (!source) return source.error();
+  return std::make_unique<PgnReader>(std::move(*source), name);
+}
 
 py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems) {
   py::dict d;
@@ -60,8 +68,7 @@ py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems
 WriterOptions writer_options(unsigned threads, bool force, const std::string& moves, bool position_filter,
                              const std::string& variant = {}) {
   WriterOptions o;
-  if (!variant_of_tag(variant, o.variant))
-    throw py::value_error("unknown variant " + variant);
+  o.variant = variant_named(variant);
   o.threads = threads;
   o.overwrite = force;
   o.moves = moves == "uniform" ? MoveCoding::kUniform : moves == "fast" ? MoveCoding::kFast : MoveCoding::kMax;
@@ -97,11 +104,7 @@ py::dict pack_readers(const std::vector<std::function<Result<std::unique_ptr<Pgn
 py::dict pack_bytes(py::bytes data, const std::string& name, const std::string& output, unsigned threads, bool force,
                     const std::string& moves, bool position_filter, const std::string& variant) {
   std::string bytes = data;
-  const auto open = [&]() -> Result<std::unique_ptr<PgnReader>> {
-    auto source = pgn_input(memory_input(std::move(bytes)), name);
-    if (!source) return source.error();
-    return std::make_unique<PgnReader>(std::move(*source), name);
-  };
+  const auto open = [&] { return reader_of(memory_input(std::move(bytes)), name); };
   return pack_readers({open}, output, writer_options(threads, force, moves, position_filter, variant));
 }
 
@@ -152,24 +155,13 @@ py::dict pack(const py::list& inputs, const std::string& output, unsigned thread
     } else if (py::hasattr(input, "read")) {
       const std::string name = py::hasattr(input, "name") ? py::str(input.attr("name")).cast<std::string>()
                                                            : "<stream " + std::to_string(++unnamed) + ">";
-      // (The stream is released with the GIL held, whichever thread drops the last copy.)
-      std::shared_ptr<py::object> stream(new py::object(py::reinterpret_borrow<py::object>(input)), [](py::object* o) {
-        py::gil_scoped_acquire acquire;
-        delete o;
-      });
-      readers.push_back([stream, name]() -> Result<std::unique_ptr<PgnReader>> {
-        auto source = pgn_input(std::make_unique<PythonStream>(stream, name), name);
-        if (!source) return source.error();
-        return std::make_unique<PgnReader>(std::move(*source), name);
-      });
+      auto stream = shared_with_gil(py::reinterpret_borrow<py::object>(input));
+      readers.push_back([stream, name] { return reader_of(std::make_unique<PythonStream>(stream, name), name); });
     } else {
-      const py::buffer_info b = py::buffer(py::reinterpret_borrow<py::object>(input)).request();
+      // (Copied now, with the GIL held; each reader is opened once, so the copy is moved on.)
       const std::string name = "<bytes " + std::to_string(++unnamed) + ">";
-      readers.push_back([data = std::string(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize)),
-                         name]() -> Result<std::unique_ptr<PgnReader>> {
-        auto source = pgn_input(memory_input(data), name);
-        if (!source) return source.error();
-        return std::make_unique<PgnReader>(std::move(*source), name);
+      readers.push_back([data = std::string(buffer_bytes(py::reinterpret_borrow<py::object>(input))), name]() mutable {
+        return reader_of(memory_input(std::move(data)), name);
       });
     }
   }

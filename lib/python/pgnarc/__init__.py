@@ -132,16 +132,8 @@ class Archive:
         match them count."""
         if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
             raise ValueError(f"limit must be an int >= 0 or None, not {limit!r}")
-        games = None
-        if filters:
-            known = ("white", "black", "player", "event", "site", "result", "eco", "date_from", "date_to", "tags",
-                     "exact")
-            for name in filters:
-                if name not in known:
-                    raise TypeError(f"tree() got an unexpected keyword argument {name!r}")
-            q = self._query(**{name: filters.get(name) for name in known if name != "exact"},
-                            exact=filters.get("exact", False), variant=variant)
-            games = self._open()._find(q) if q is not None else None
+        q = self._query(variant=variant, **filters) if filters else None  # (a name find() lacks: TypeError)
+        games = self._open()._find(q) if q is not None else None
         return _json.loads(self._open()._tree_json(*self._target(position, moves, variant), limit or 0, games,
                                                    _threads(threads)))
 

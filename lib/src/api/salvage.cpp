@@ -37,20 +37,26 @@ class ElementScan {
  public:
   explicit ElementScan(FileWindow& window) : window_(window) {}
 
-  // The size of the element that starts at `at` if one does, lies inside the file and its
-  // checksum holds; 0 if not.
-  Result<std::uint64_t> sound_size(std::uint64_t at) {
+  // The size the element that starts at `at` declares, if one does and lies inside the file;
+  // 0 if not.
+  Result<std::uint64_t> declared_size(std::uint64_t at) {
     auto head = window_.bytes(at, kMaxBlockHeadBytes);
     if (!head) return head.error();
     std::uint64_t n = block_declared_size(*head);
     for (const ElementShape* shape : {&kDictionaryShape, &kNameChunkShape, &kTableChunkShape})
       if (!n) n = element_declared_size(*head, *shape);
-    if (!n || n > window_.size() - at) return 0;
-    auto sum = hash(at, n - 8);
+    return n <= window_.size() - at ? n : 0;
+  }
+  // The size of the element that starts at `at` if one does, lies inside the file and its
+  // checksum holds; 0 if not.
+  Result<std::uint64_t> sound_size(std::uint64_t at) {
+    auto n = declared_size(at);
+    if (!n || !*n) return n;
+    auto sum = hash(at, *n - 8);
     if (!sum) return sum.error();
-    auto stored = window_.bytes(at + n - 8, 8);
+    auto stored = window_.bytes(at + *n - 8, 8);
     if (!stored) return stored.error();
-    return get_le(stored->data(), 8) == *sum ? n : 0;
+    return get_le(stored->data(), 8) == *sum ? *n : 0;
   }
   // The format's checksum of the bytes [at, at + n), read a window at a time.
   Result<std::uint64_t> hash(std::uint64_t at, std::uint64_t n) {
@@ -140,9 +146,10 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
   else not_whole = opened.error().message();
 
   // The first pass: tag dictionaries (a damaged one fails the blocks that use it), the players'
-  // name chunks and, without the index, the ends of sound blocks, which a table must follow.
+  // name chunks and, without the index, the ends of sound blocks, which a table must follow; and
+  // the sound elements that are not blocks, which the walk passes over as no damage.
   ReaderDictionaries dictionaries;
-  std::map<std::uint64_t, std::uint64_t> sound_dictionaries;  // offset -> size
+  std::map<std::uint64_t, std::uint64_t> not_damage;  // offset -> size: sound dictionaries and chunks
   std::vector<std::pair<std::uint64_t, std::uint64_t>> player_chunks;
   std::set<std::uint64_t> sound_ends;
   for (auto at = window.find(kElementPrefix, kHeaderSize);; at = window.find(kElementPrefix, *at + 1)) {
@@ -150,7 +157,9 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     if (*at == FileWindow::npos) break;
     auto kind = scan.kind(*at);
     if (!kind) return kind.error();
-    if (*kind != kDictionaryMagic[3] && *kind != kNameChunkMagic[3] && (indexed || *kind != kBlockMagic[3])) continue;
+    if (*kind != kDictionaryMagic[3] && *kind != kNameChunkMagic[3] && *kind != kTableChunkMagic[3] &&
+        (indexed || *kind != kBlockMagic[3]))
+      continue;
     auto n = scan.sound_size(*at);
     if (!n) return n.error();
     if (!*n) continue;
@@ -159,13 +168,15 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     if (!element) return element.error();
     if (*kind == kDictionaryMagic[3]) {
       if (dictionaries.add(*element, Where(path + ": dictionary at offset " + std::to_string(*at), *at)).ok()) {
-        sound_dictionaries.emplace(*at, *n);
+        not_damage.emplace(*at, *n);
         sound_ends.insert(*at + *n);
       }
-    } else if (*kind == kNameChunkMagic[3]) {
-      if (static_cast<std::uint8_t>((*element)[4]) == kPlayerField) player_chunks.emplace_back(*at, *n);
-    } else {
+    } else if (*kind == kBlockMagic[3]) {
       sound_ends.insert(*at + *n);
+    } else {
+      not_damage.emplace(*at, *n);
+      if (*kind == kNameChunkMagic[3] && static_cast<std::uint8_t>((*element)[4]) == kPlayerField)
+        player_chunks.emplace_back(*at, *n);
     }
   }
   FoundPlayers found;
@@ -184,18 +195,21 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
     skip_from = FileWindow::npos;
   };
   while (pos + kMinBlockSize <= size) {
-    auto kind = scan.kind(pos);
-    if (!kind) return kind.error();
-    auto n = *kind ? scan.sound_size(pos) : Result<std::uint64_t>(0);
-    if (!n) return n.error();
     // A sound dictionary, name chunk or block table chunk is not damage (the players' table was
     // read before; the games do not depend on the others).
-    if (*n && (sound_dictionaries.contains(pos) || *kind == kNameChunkMagic[3] || *kind == kTableChunkMagic[3])) {
+    if (const auto sound = not_damage.find(pos); sound != not_damage.end()) {
       note_skip(pos);
-      pos += *n;
+      pos += sound->second;
       continue;
     }
-    if (*n && *kind == kBlockMagic[3]) {
+    auto kind = scan.kind(pos);
+    if (!kind) return kind.error();
+    // A block is checked whole by read_block_sizes, checksum first; one larger than the window
+    // is checked a window at a time before it is read into memory.
+    auto n = *kind == kBlockMagic[3] ? scan.declared_size(pos) : Result<std::uint64_t>(0);
+    if (n && *n > FileWindow::kWindowBytes) n = scan.sound_size(pos);
+    if (!n) return n.error();
+    if (*n) {
       auto block = window.bytes(pos, *n);
       if (!block) return block.error();
       const Where where(path + ": block at offset " + std::to_string(pos), pos);
