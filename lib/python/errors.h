@@ -4,6 +4,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -49,8 +50,29 @@ inline Variant variant_named(const std::string& name) {
   return v;
 }
 
-inline py::str text(std::string_view bytes) {
-  PyObject* s = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "surrogateescape");
+// How text that is not UTF-8 becomes str (pgnarc.open's `encoding`).
+enum class TextMode : std::uint8_t {
+  kLossless,  // "surrogateescape": s.encode("utf-8", "surrogateescape") gives the bytes back
+  kLatin1,    // "latin-1": text that is not UTF-8 is read as Latin-1
+  kReplace,   // "replace": U+FFFD for each byte that is not UTF-8
+};
+
+// The mode `encoding` names; ValueError for any other name.
+inline TextMode text_mode(const std::string& encoding) {
+  if (encoding == "surrogateescape") return TextMode::kLossless;
+  if (encoding == "latin-1") return TextMode::kLatin1;
+  if (encoding == "replace") return TextMode::kReplace;
+  throw py::value_error("encoding must be 'surrogateescape', 'latin-1' or 'replace', not '" + encoding + "'");
+}
+
+// `bytes` as str: UTF-8, and what is not UTF-8 as `mode` says.
+inline py::str text(std::string_view bytes, TextMode mode = TextMode::kLossless) {
+  const auto size = static_cast<Py_ssize_t>(bytes.size());
+  PyObject* s = PyUnicode_DecodeUTF8(bytes.data(), size, mode == TextMode::kReplace ? "replace" : mode == TextMode::kLatin1 ? "strict" : "surrogateescape");
+  if (!s && mode == TextMode::kLatin1) {
+    PyErr_Clear();
+    s = PyUnicode_DecodeLatin1(bytes.data(), size, "strict");
+  }
   if (!s) throw py::error_already_set();
   return py::reinterpret_steal<py::str>(s);
 }

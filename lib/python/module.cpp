@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "game_notes.h"
 #include "pack.h"
 #include "python_object.h"
 #include "pgnarc/pgnarc.h"
@@ -42,6 +43,7 @@ struct Handle {
   std::unique_ptr<Archive> archive;
   std::mutex mutex;
   bool closed = false;  // Archive.close() was called: iterations end (changed with the GIL held)
+  TextMode mode = TextMode::kLossless;  // how text that is not UTF-8 becomes str
 };
 
 // A Python callable read(offset, size) -> bytes as the library's read function, called from any
@@ -90,6 +92,15 @@ class PyGame {
 
   std::uint64_t number() const { return index_ + 1; }
   bool verbatim() const { return game_.raw; }
+  TextMode mode() const { return handle_->mode; }
+
+  // Per-move data (game_notes.h); a verbatim game has no moves: none.
+  py::dict annotation_columns() const { return python::annotation_columns(decoded(), mode()); }
+  py::array numbers(const std::string& which) const { return main_line_numbers(decoded(), which); }
+  py::list tree_nodes() const {
+    if (game_.raw) raise(invalid_input("game " + std::to_string(number()) + " is kept verbatim: it has no moves to walk"));
+    return python::tree_nodes(game_.game, mode());
+  }
 
   // The tags in file order (the first of two tags of one name), {} for a verbatim game's that
   // could not be read: one dict for the game, made at the first call.
@@ -97,8 +108,8 @@ class PyGame {
     if (!tags_) {
       py::dict d;
       for (const Tag& t : tag_list()) {
-        py::str key = text(t.key);
-        if (!d.contains(key)) d[key] = text(t.value);
+        py::str key = text(t.key, handle_->mode);
+        if (!d.contains(key)) d[key] = text(t.value, handle_->mode);
       }
       tags_ = std::move(d);
     }
@@ -108,7 +119,7 @@ class PyGame {
   py::str result() const {
     if (game_.raw) {
       for (const Tag& t : tag_list())
-        if (t.key == "Result") return text(t.value);
+        if (t.key == "Result") return text(t.value, handle_->mode);
       return py::str("");
     }
     return py::str(result_text(game_.game.result));
@@ -159,7 +170,7 @@ class PyGame {
   py::object variant() const {
     if (game_.raw) {
       for (const Tag& t : tag_list())
-        if (t.key == "Variant") return text(t.value);
+        if (t.key == "Variant") return text(t.value, handle_->mode);
       return py::none();
     }
     return py::str(variant_name(start().variant()));
@@ -177,6 +188,12 @@ class PyGame {
       if (!raw_tags_) raw_tags_ = value_or_raise(std::move(tags));  // (set with the GIL held)
     }
     return game_.raw ? *raw_tags_ : game_.game.tags;
+  }
+
+  // The game's moves and comments (none for a verbatim game).
+  const Game& decoded() const {
+    static const Game none;
+    return game_.raw ? none : game_.game;
   }
 
   Position start() const {
@@ -319,14 +336,17 @@ class PyIterator {
 
 class PyArchive {
  public:
-  explicit PyArchive(const std::string& path) : handle_(std::make_shared<Handle>()) {
+  PyArchive(const std::string& path, const std::string& encoding) : handle_(std::make_shared<Handle>()) {
     handle_->path = path;
+    handle_->mode = text_mode(encoding);
     handle_->open = [path] { return Archive::open(path); };
     open();
   }
   // An archive of `size` bytes read through read(offset, size) -> bytes (fsspec, object storage).
-  PyArchive(const std::string& name, std::uint64_t size, py::function read) : handle_(std::make_shared<Handle>()) {
+  PyArchive(const std::string& name, std::uint64_t size, py::function read, const std::string& encoding)
+      : handle_(std::make_shared<Handle>()) {
     handle_->path = name;
+    handle_->mode = text_mode(encoding);
     handle_->open = [name, size, reader = python_reader(name, std::move(read))] { return Archive::open(name, size, reader); };
     open();
   }
@@ -423,10 +443,10 @@ class PyArchive {
     if (failed) raise(*failed);
     py::list cols, data;
     for (std::size_t c = 0; c < names.size(); ++c) {
-      cols.append(text(names[c]));
+      cols.append(text(names[c], handle_->mode));
       py::list column_values(values[c].size());
       for (std::size_t i = 0; i < values[c].size(); ++i)
-        column_values[i] = values[c][i] ? py::object(text(*values[c][i])) : py::object(py::none());
+        column_values[i] = values[c][i] ? py::object(text(*values[c][i], handle_->mode)) : py::object(py::none());
       data.append(column_values);
     }
     return py::make_tuple(cols, data);
@@ -553,7 +573,7 @@ PYBIND11_MODULE(_pgnarc, m) {
                              "The main line as a numpy uint16 array: from | to << 6 | promotion << 12 (a1 = 0, h8 = 63; "
                              "promotion 1 knight .. 4 queen, 5 king; castling as UCI writes it; a drop as from = to "
                              "with the piece dropped in place of the promotion, 0 a pawn; 0 a null move).")
-      .def("pgn", [](const PyGame& g) { return text(g.pgn_bytes()); },
+      .def("pgn", [](const PyGame& g) { return text(g.pgn_bytes(), g.mode()); },
            "The game as canonical PGN, exactly what `pgnarc get ARCHIVE N` prints.")
       .def("pgn_bytes", [](const PyGame& g) { return py::bytes(g.pgn_bytes()); }, "pgn() as the file's bytes.")
       .def("san", &PyGame::san, "The main line in SAN ('--' for a null move).")
@@ -561,6 +581,21 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def("fen", &PyGame::fen, py::arg("ply") = py::none(), py::arg("ep") = "double-step",
            "The FEN after `ply` plies of the main line (None: the last position; negative: from the end), as "
            "`pgnarc get --fen` gives it; ep='legal' gives the en passant square only where the capture is legal.")
+      .def("annotations", [](const PyGame& g) { return py::module_::import("pgnarc._notes").attr("frame")(g.annotation_columns()); },
+           "A pandas.DataFrame with a row per main-line ply: ply (from 1), san, uci, clock (seconds, NaN where "
+           "none), eval (pawns from White's side, NaN where none), mate (Int64: N of [%eval #N], negative where "
+           "Black mates), nags (a tuple of ints), comment (the text besides [%clk] and [%eval], or None). Read from "
+           "the decoded game in the library; none for a verbatim game.")
+      .def("clocks", [](const PyGame& g) { return g.numbers("clock"); },
+           "The clock after each main-line ply, in seconds (numpy float64, NaN where none).")
+      .def("evals", [](const PyGame& g) { return g.numbers("eval"); },
+           "The evaluation after each main-line ply, in pawns from White's side (numpy float64, NaN where none "
+           "or a mate).")
+      .def("mates", [](const PyGame& g) { return g.numbers("mate"); },
+           "The mate after each main-line ply (numpy int32: N of [%eval #N], negative where Black mates, 0 where none).")
+      .def("root", [](const PyGame& g) { return py::module_::import("pgnarc._notes").attr("tree")(g.tree_nodes()); },
+           "The game as a tree of pgnarc.Node: the start position, whose variations[0] is the first move of the "
+           "main line; pgnarc.Error for a verbatim game.")
       .def("__repr__", [](const PyGame& g) { return "<pgnarc.Game " + std::to_string(g.number()) + ">"; });
 
   py::class_<PyIterator>(m, "GameIterator")
@@ -585,9 +620,10 @@ PYBIND11_MODULE(_pgnarc, m) {
           [](Query& q, const std::string& name) { q.variant = variant_named(name); });
 
   py::class_<PyArchive>(m, "Archive", "An open archive (pgnarc.open).")
-      .def(py::init<const std::string&>(), py::arg("path"))
-      .def(py::init<const std::string&, std::uint64_t, py::function>(), py::arg("name"), py::arg("size"),
-           py::arg("read"), "An archive of `size` bytes read through read(offset, size) -> bytes.")
+      .def(py::init<const std::string&, const std::string&>(), py::arg("path"), py::arg("encoding") = "surrogateescape")
+      .def(py::init<const std::string&, std::uint64_t, py::function, const std::string&>(), py::arg("name"), py::arg("size"),
+           py::arg("read"), py::arg("encoding") = "surrogateescape",
+           "An archive of `size` bytes read through read(offset, size) -> bytes.")
       .def("block_starts", &PyArchive::block_starts,
            "Each block's first game (from 0), then the number of games: block b holds [s[b], s[b + 1]).")
       .def_property_readonly("path", &PyArchive::path)

@@ -55,6 +55,8 @@ required=(
   'pgnarc::start_position('
   'pgnarc::fen_after('
   'pgnarc::GameWalker::step('
+  'pgnarc::read_comment('                               # game_tree.h
+  'pgnarc::game_tree('
   'pgnarc::open_input('                                 # pgn.h
   'pgnarc::PgnReader::open('
   'pgnarc::PgnReader::next('

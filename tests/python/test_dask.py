@@ -141,3 +141,40 @@ def test_pack_refuses_its_own_input(tmp_path, corpus):
         with pytest.raises(pgnarc.Error, match="is also the output"):
             pgnarc.dask.pack([str(source)], str(output), force=True)
         assert source.read_bytes() == before
+
+
+def test_read_games_moves_and_annotations(client, tmp_path, corpus):
+    path = tmp_path / "g.pga"
+    pgnarc.pack(corpus("lichess_2021-10_clk_eval.pgn"), path, force=True)
+    with pgnarc.open(path) as a:
+        games = list(a)
+        san = [g.san() for g in games]
+        moves = [g.moves for g in games]
+        frames = [g.annotations() for g in games]
+    got = pgnarc.dask.read_games(str(path), blocks_per_partition=1, moves="san", annotations=True).compute()
+    assert [g["moves"] for g in got] == san
+    for g, frame in zip(got, frames):
+        pandas.testing.assert_frame_equal(g["annotations"], frame)
+    numbers = pgnarc.dask.read_games(str(path), moves="numpy").compute()
+    assert all((g["moves"] == m).all() and g["moves"].dtype == m.dtype for g, m in zip(numbers, moves))
+    assert "annotations" not in numbers[0]
+    with pytest.raises(ValueError, match="moves"):
+        pgnarc.dask.read_games(str(path), moves="lan")
+
+
+def test_pack_on_the_cluster_takes_bytes_and_file_objects(client, tmp_path, corpus):
+    source = corpus("twic_events.pgn")
+    single = tmp_path / "single.pga"
+    pgnarc.pack(source, single)
+    data = open(source, "rb").read()
+    half = data.index(b"[Event ", len(data) // 2)
+    joined = tmp_path / "joined.pga"
+    with open(source, "rb") as f:
+        f.seek(half)
+        stats = pgnarc.dask.pack([data[:half], f], joined, client=client, shard_bytes=len(data) // 6)
+    assert stats["shards"] > 3
+    assert games_text(joined) == games_text(single)
+    assert not [p for p in os.listdir(tmp_path) if ".part-" in p]  # the copies and parts are gone
+    with pytest.raises(TypeError, match="binary"):
+        with open(source, encoding="latin-1") as text:
+            pgnarc.dask.pack(text, tmp_path / "t.pga", client=client)

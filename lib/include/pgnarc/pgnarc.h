@@ -6,6 +6,7 @@
 #include "pgnarc/chess.h"
 #include "pgnarc/export.h"
 #include "pgnarc/game.h"
+#include "pgnarc/game_tree.h"
 #include "pgnarc/pgn.h"
 #include "pgnarc/query.h"
 #include "pgnarc/salvage.h"

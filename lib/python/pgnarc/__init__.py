@@ -7,6 +7,7 @@
             moves = g.moves              # numpy uint16: from | to << 6 | promotion << 12
         hits = a.find(player="Carlsen", result="1-0")
         frame = a.tags_frame()           # pandas.DataFrame, one row per game
+        moves = a[0].annotations()       # one row per ply: san, uci, clock, eval, mate, nags, comment
     pgnarc.pack(["games.pgn"], "games.pga")
 
 Strings are the archive's bytes decoded as UTF-8 with the "surrogateescape" handler, so that
@@ -23,29 +24,32 @@ import numpy as _numpy  # noqa: F401  (set up before the module builds its first
 
 from ._pgnarc import Error, Game, GameIterator, Query, __version__, format_version
 from . import _frames, _pgnarc
+from ._notes import Node
 
-__all__ = ["Archive", "Error", "Game", "open", "pack", "__version__", "format_version"]
+__all__ = ["Archive", "Error", "Game", "Node", "open", "pack", "__version__", "format_version"]
 
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+ENCODINGS = ("surrogateescape", "latin-1", "replace")
 
 
 class Archive:
     """An open archive: a sequence of its games (pgnarc.Game), read by number without reading
     the rest. Used from one thread at a time; a context manager."""
 
-    def __init__(self, path):
+    def __init__(self, path, encoding="surrogateescape"):
         path = _os.fspath(path)
         if not _os.path.exists(path):
             raise FileNotFoundError(2, "No such file", path)
-        self._native = _pgnarc.Archive(path)
+        self._native = _pgnarc.Archive(path, _encoding(encoding))
         self.path = path
 
     @classmethod
-    def from_reader(cls, name, size, read):
+    def from_reader(cls, name, size, read, encoding="surrogateescape"):
         """An archive of `size` bytes read through read(offset, n) -> bytes (object storage by
         byte ranges, say: pgnarc.dask.open_archive); `name` names it in errors. `read` is called
-        from the decoding threads too (holding the GIL), so it must be safe from any thread."""
+        from the decoding threads too (holding the GIL), so it must be safe from any thread.
+        `encoding` as open()'s."""
         if isinstance(size, bool) or not isinstance(size, int) and not hasattr(size, "__index__"):
             raise TypeError(f"size must be an int, not {type(size).__name__}")
         size = _operator.index(size)
@@ -54,7 +58,7 @@ class Archive:
         if not callable(read):
             raise TypeError(f"read must be a callable read(offset, n) -> bytes, not {type(read).__name__}")
         archive = cls.__new__(cls)
-        archive._native = _pgnarc.Archive(str(name), size, read)
+        archive._native = _pgnarc.Archive(str(name), size, read, _encoding(encoding))
         archive.path = str(name)
         return archive
 
@@ -208,10 +212,19 @@ class Archive:
         return f"<pgnarc.Archive {self.path!r}: {state}>"
 
 
-def open(path):
+def open(path, encoding="surrogateescape"):
     """Opens an archive. A file that is not one, or is damaged, raises pgnarc.Error (a
-    ValueError); a missing file FileNotFoundError."""
-    return Archive(path)
+    ValueError); a missing file FileNotFoundError. `encoding` says how text that is not UTF-8
+    (tags, comments) becomes str: "surrogateescape" (the default) losslessly, so that
+    s.encode("utf-8", "surrogateescape") gives the bytes back; "latin-1" as Latin-1 (a string
+    that is UTF-8 stays UTF-8); "replace" with U+FFFD for each byte that is not UTF-8."""
+    return Archive(path, encoding)
+
+
+def _encoding(encoding):
+    if encoding not in ENCODINGS:
+        raise ValueError(f"encoding must be one of {', '.join(map(repr, ENCODINGS))}, not {encoding!r}")
+    return encoding
 
 
 def pack(inputs, output, threads=None, force=False, moves="fast", position_filter=False, variant=None):

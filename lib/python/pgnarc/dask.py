@@ -15,6 +15,8 @@ read of the input).
 """
 
 import os
+import shutil
+import sys
 import tempfile
 import uuid
 
@@ -32,15 +34,16 @@ __all__ = ["pack", "read_games", "read_tags", "open_archive"]
 MAGICS = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd")  # gzip, zstd: recognised by content, as pgnarc pack does
 
 
-def open_archive(urlpath, storage_options=None):
-    """A pgnarc.Archive read through fsspec by byte ranges (cat_file), for any URL fsspec knows."""
+def open_archive(urlpath, storage_options=None, encoding="surrogateescape"):
+    """A pgnarc.Archive read through fsspec by byte ranges (cat_file), for any URL fsspec knows;
+    `encoding` as pgnarc.open's."""
     fs, path = fsspec.core.url_to_fs(urlpath, **(storage_options or {}))
     size = fs.size(path)
 
     def read(offset, n):
         return fs.cat_file(path, start=offset, end=offset + n)
 
-    return pgnarc.Archive.from_reader(urlpath, size, read)
+    return pgnarc.Archive.from_reader(urlpath, size, read, encoding)
 
 
 def _partitions(urlpath, storage_options, blocks_per_partition):
@@ -63,23 +66,37 @@ def _workers_hint():
         return os.cpu_count() or 1
 
 
-def _game_record(g):
-    return {"number": g.number, "tags": g.tags, "result": g.result, "moves": g.uci(), "verbatim": g.verbatim}
+MOVES = ("uci", "san", "numpy")
 
 
-def _read_games(urlpath, storage_options, first, end):
-    with open_archive(urlpath, storage_options) as a:
-        return [_game_record(a[i]) for i in range(first, end)]
+def _game_record(g, moves, annotations):
+    record = {"number": g.number, "tags": g.tags, "result": g.result,
+              "moves": g.moves if moves == "numpy" else g.san() if moves == "san" else g.uci(), "verbatim": g.verbatim}
+    if annotations:
+        record["annotations"] = g.annotations()
+    return record
 
 
-def read_games(urlpath, blocks_per_partition=None, storage_options=None):
+def _read_games(urlpath, storage_options, first, end, moves="uci", annotations=False, encoding="surrogateescape"):
+    with open_archive(urlpath, storage_options, encoding) as a:
+        return [_game_record(a[i], moves, annotations) for i in range(first, end)]
+
+
+def read_games(urlpath, blocks_per_partition=None, storage_options=None, moves="uci", annotations=False,
+               encoding="surrogateescape"):
     """A dask.bag of the archive's games, in order: each a dict of number (from 1), tags (a dict),
-    result, moves (the main line in UCI) and verbatim. One partition per group of
-    `blocks_per_partition` blocks (default: about four partitions a worker thread), each reading
-    only its blocks' byte ranges."""
+    result, moves (the main line: "uci" a list of UCI, "san" a list of SAN, "numpy" Game.moves'
+    uint16 array) and verbatim; with annotations=True also annotations (Game.annotations()'s
+    DataFrame). One partition per group of `blocks_per_partition` blocks (default: about four
+    partitions a worker thread), each reading only its blocks' byte ranges. `encoding` as
+    pgnarc.open's."""
+    if moves not in MOVES:
+        raise ValueError(f"moves must be one of {', '.join(map(repr, MOVES))}, not {moves!r}")
+    pgnarc._encoding(encoding)
     parts = _partitions(urlpath, storage_options, blocks_per_partition)
     read = dask.delayed(_read_games, pure=True)
-    return dask.bag.from_delayed([read(urlpath, storage_options, first, end) for first, end in parts])
+    return dask.bag.from_delayed([read(urlpath, storage_options, first, end, moves, bool(annotations), encoding)
+                                  for first, end in parts])
 
 
 def _tag_names(urlpath, storage_options, first, end):
@@ -135,24 +152,48 @@ def _shards(inputs, shard_bytes, storage_options):
     return shards
 
 
-def _pack_shard(url, start, end, part_url, storage_options, moves, position_filter, variant, threads):
+def _pack_shard(url, start, end, part_url, storage_options, moves, position_filter, variant, threads, label):
     """Packs one shard into its part; gives (stats, None), or (None, the exception) so that the
-    client sees every task end before it cleans up."""
+    client sees every task end before it cleans up. `label` names the input in problems."""
     try:
         fs, path = fsspec.core.url_to_fs(url, **(storage_options or {}))
         data = fs.cat_file(path) if start is None else fs.cat_file(path, start=start, end=end)
-        name = os.path.basename(path)
+        name = os.path.basename(label)
         part_fs, part_path = fsspec.core.url_to_fs(part_url, **(storage_options or {}))
         with tempfile.TemporaryDirectory() as tmp:
             local = os.path.join(tmp, "part.pga")
             stats = _pgnarc._pack_bytes(data, name, local, threads, True, moves, position_filter, variant)
             part_fs.put_file(local, part_path)
         # The shard's games are numbered from its start: say which bytes of the input they are.
-        place = url if start is None else f"{url} bytes {start}-{end}"
+        place = label if start is None else f"{label} bytes {start}-{end}"
         stats["problems"] = [f"{place}: {p}" for p in stats["problems"]]
         return stats, None
     except Exception as e:  # noqa: BLE001  (raised again on the client, after every task ended)
         return None, e
+
+
+def _spool(inputs, stem, out_fs, spooled):
+    """The inputs as URLs the workers can read: paths and URLs as they are; standard input ("-"),
+    bytes and binary file objects, which only the client holds, copied to files beside the output
+    (on the storage the workers share), whose paths are appended to `spooled`. Also the names the
+    copies go by in problems."""
+    urls, labels = [], {}
+    for k, i in enumerate(inputs):
+        if isinstance(i, str) and i != "-":
+            urls.append(i)
+            continue
+        path = out_fs._strip_protocol(f"{stem}-input-{k:04d}.pgn")
+        spooled.append(path)
+        with out_fs.open(path, "wb") as f:
+            if isinstance(i, (bytes, bytearray, memoryview)):
+                f.write(i)
+            else:
+                shutil.copyfileobj(sys.stdin.buffer if i == "-" else i, f, 1 << 20)
+        url = out_fs.unstrip_protocol(path)
+        urls.append(url)
+        name = getattr(i, "name", None)
+        labels[url] = "-" if i == "-" else name if isinstance(name, str) else f"input {k + 1}"
+    return urls, labels
 
 
 def _refuse_output_as_input(inputs, out_fs, out_path, output, storage_options):
@@ -172,7 +213,8 @@ def _refuse_output_as_input(inputs, out_fs, out_path, output, storage_options):
 
 def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves="fast", position_filter=False,
          storage_options=None, variant=None, threads=None):
-    """Packs PGN files (fsspec URLs; plain, or .gz/.zst packed whole by one task each) into the
+    """Packs PGN (fsspec URLs, plain or .gz/.zst packed whole by one task each; or "-" standard
+    input, bytes and binary file objects, which the client first copies beside `output`) into the
     archive `output` on a Dask cluster. Workers write their parts beside `output` and the client
     joins them: on several machines, `output` must be on storage they share (a shared directory,
     object storage). The plain inputs are cut into shards of about
@@ -183,9 +225,10 @@ def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves=
     use (default: the current one, or Dask's default scheduler). `moves`, `position_filter` and
     `variant` as pgnarc.pack's; `threads`: the threads each task packs its shard on (None: one,
     as the tasks run side by side)."""
-    if isinstance(inputs, (str, os.PathLike)):
+    if isinstance(inputs, (str, bytes, bytearray, memoryview, os.PathLike)) or hasattr(inputs, "read") \
+            or not hasattr(inputs, "__iter__"):
         inputs = [inputs]
-    inputs = [os.fspath(i) for i in inputs]
+    inputs = [pgnarc._pack_input(i) for i in inputs]
     output = os.fspath(output)
     if moves not in ("fast", "max", "model", "uniform"):
         raise ValueError(f"moves must be 'fast', 'max' (or 'model') or 'uniform', not {moves!r}")
@@ -193,16 +236,20 @@ def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves=
         raise TypeError(f"variant must be a str, not {type(variant).__name__}")
     threads = pgnarc._threads(threads) or 1
     out_fs, out_path = fsspec.core.url_to_fs(output, **(storage_options or {}))
-    _refuse_output_as_input(inputs, out_fs, out_path, output, storage_options)
+    _refuse_output_as_input([i for i in inputs if isinstance(i, str) and i != "-"], out_fs, out_path, output,
+                            storage_options)
     if out_fs.exists(out_path) and not force:
         raise FileExistsError(17, "File exists (pack(..., force=True) replaces it)", output)
-    shards = _shards(inputs, shard_bytes, storage_options)
     stem = f"{output}.part-{uuid.uuid4().hex[:8]}"
-    parts = [f"{stem}-{k:06d}.pga" for k in range(len(shards))]
-    task = dask.delayed(_pack_shard, pure=False)
-    tasks = [task(url, start, end, part, storage_options, moves, bool(position_filter), variant or "", threads)
-             for (url, start, end), part in zip(shards, parts)]
+    parts, spooled = [], []
     try:
+        urls, labels = _spool(inputs, stem, out_fs, spooled)
+        shards = _shards(urls, shard_bytes, storage_options)
+        parts = [f"{stem}-{k:06d}.pga" for k in range(len(shards))]
+        task = dask.delayed(_pack_shard, pure=False)
+        tasks = [task(url, start, end, part, storage_options, moves, bool(position_filter), variant or "", threads,
+                      labels.get(url, url))
+                 for (url, start, end), part in zip(shards, parts)]
         done = client.compute(tasks, sync=True) if client is not None else dask.compute(*tasks)
         for _, error in done:
             if error is not None:
@@ -228,6 +275,9 @@ def pack(inputs, output, client=None, shard_bytes=256 << 20, force=False, moves=
             fs, path = fsspec.core.url_to_fs(part, **(storage_options or {}))
             if fs.exists(path):
                 fs.rm(path)
+        for path in spooled:
+            if out_fs.exists(path):
+                out_fs.rm(path)
     stats["shards"] = len(shards)
     stats["verbatim_games"] = sum(s["verbatim_games"] for s in shard_stats)
     stats["plies"] = sum(s["plies"] for s in shard_stats)

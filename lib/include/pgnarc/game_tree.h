@@ -1,0 +1,61 @@
+// A game as a tree of moves, and what its comments say as numbers: the clocks and evaluations that
+// lichess and chess.com write as commands in comments ("[%clk 0:03:00]", "[%eval 0.17]",
+// "[%eval #-3]"), for callers that study a game move by move (the Python package's
+// Game.annotations() and Game.root()).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pgnarc/chess.h"
+#include "pgnarc/export.h"
+#include "pgnarc/game.h"
+#include "pgnarc/status.h"
+
+namespace pgnarc {
+
+// What the comments after a move say: each command's first occurrence as a number, and the text
+// that is left.
+struct PGNARC_EXPORT MoveNotes {
+  // "[%clk H:MM:SS]" (also with a fraction of a second, "0:02:59.9", or two-digit hours; any white
+  // space after "[%clk", as where a line was wrapped there; minutes and seconds of one digit): the
+  // clock after the move, in seconds.
+  std::optional<double> clock;
+  // "[%eval E]", E pawns from White's side as a decimal ("0.17", "-1.5", "+2"; a search depth
+  // after a comma, "0.17,23", is read past).
+  std::optional<double> eval;
+  // "[%eval #N]": mate in N moves, N < 0 where Black mates.
+  std::optional<int> mate;
+  // The comments without those two commands (other commands, "[%emt ...]", "[%csl ...]", stay),
+  // white space at each end trimmed, several comments joined by a space; none if nothing is left.
+  std::optional<std::string> comment;
+};
+
+// Adds what comment `text` says to `notes`: a clock or evaluation only where `notes` has none yet;
+// the rest of the text to notes.comment. A command that is not well formed stays text.
+PGNARC_EXPORT void read_comment(std::string_view text, MoveNotes& notes);
+
+// A position of the game tree and the move that led to it.
+struct PGNARC_EXPORT GameNode {
+  int parent = -1;            // the node this move is played from; -1 for the root (the start)
+  int ply = 0;                // plies from the start position (the root's 0)
+  Move move = Move::none();   // none for the root; Move::null() for a null move
+  std::string san, uci;       // the move ("--" and "0000" for a null move); empty for the root,
+                              // and when game_tree is asked for no notation
+  std::vector<int> variations;       // the moves played from here, the main continuation first
+  std::vector<std::uint8_t> nags;    // $N after the move
+  std::vector<Comment> comments;     // after the move (the root's: before the first move)
+  std::vector<Comment> starting_comments;  // before the move, where it opens a variation
+  MoveNotes notes;                   // what `comments` say
+};
+
+// The game's tree: node 0 is the start position, every other node a move, each after its parent
+// (preorder). notation = false leaves san and uci empty (faster). Fails (InvalidInput) as
+// GameWalker::step on a game whose moves are not legal, and where the tags give no start
+// position.
+PGNARC_EXPORT Result<std::vector<GameNode>> game_tree(const Game& game, bool notation = true);
+
+}  // namespace pgnarc

@@ -1,0 +1,203 @@
+// A game's events as a tree of nodes, and the clock and evaluation commands of comments as
+// numbers (pgnarc/game_tree.h).
+#include "pgnarc/game_tree.h"
+
+#include <charconv>
+
+namespace pgnarc {
+
+namespace {
+
+bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// Reads the digits at `at` of `s` (at most `most`) as a number; false if there are none.
+bool read_digits(std::string_view s, std::size_t& at, std::size_t most, std::uint64_t& value) {
+  const std::size_t begin = at;
+  value = 0;
+  while (at < s.size() && digit(s[at]) && at - begin < most) value = value * 10 + static_cast<std::uint64_t>(s[at++] - '0');
+  return at > begin;
+}
+
+// A decimal "D[.D]" at `at` as a number; false if there is none.
+bool read_decimal(std::string_view s, std::size_t& at, double& value) {
+  std::size_t end = at;
+  while (end < s.size() && digit(s[end])) ++end;
+  if (end == at) return false;
+  if (end + 1 < s.size() && s[end] == '.' && digit(s[end + 1]))
+    for (++end; end < s.size() && digit(s[end]);) ++end;
+  if (std::from_chars(s.data() + at, s.data() + end, value).ec != std::errc()) return false;
+  at = end;
+  return true;
+}
+
+// The value of "H:MM:SS[.F]]" at `at` (after "[%clk "), in seconds; `at` past the ']'.
+bool read_clock(std::string_view s, std::size_t& at, double& seconds) {
+  std::uint64_t h, m, sec;
+  // (Minutes and seconds of one digit too, as some writers give them.)
+  const auto two = [&](std::uint64_t& v) { return read_digits(s, at, 2, v) && v <= 59 && !(at < s.size() && digit(s[at])); };
+  if (!read_digits(s, at, 9, h) || at >= s.size() || s[at++] != ':') return false;
+  if (!two(m) || at >= s.size() || s[at++] != ':') return false;
+  const std::size_t sec_at = at;
+  if (!two(sec)) return false;
+  at = sec_at;
+  double whole;
+  if (!read_decimal(s, at, whole) || at >= s.size() || s[at++] != ']') return false;
+  seconds = static_cast<double>(h * 3600 + m * 60) + whole;
+  return true;
+}
+
+// "[+|-]D[.D]" or "#[+|-]N" (also "-#N"), then an optional ",depth", then ']', at `at` (after
+// "[%eval ").
+bool read_eval(std::string_view s, std::size_t& at, MoveNotes& notes) {
+  bool negative = false;
+  const auto sign = [&] {
+    if (at < s.size() && (s[at] == '-' || s[at] == '+')) negative = s[at++] == '-';
+  };
+  sign();
+  std::optional<double> pawns;
+  std::optional<int> mate;
+  if (at < s.size() && s[at] == '#') {
+    ++at;
+    if (!negative) sign();
+    std::uint64_t n;
+    if (!read_digits(s, at, 6, n)) return false;
+    mate = negative ? -static_cast<int>(n) : static_cast<int>(n);
+  } else {
+    double v;
+    if (!read_decimal(s, at, v)) return false;
+    pawns = negative ? -v : v;
+  }
+  if (at < s.size() && s[at] == ',') {
+    std::uint64_t depth;
+    ++at;
+    if (!read_digits(s, at, 9, depth)) return false;
+  }
+  if (at >= s.size() || s[at++] != ']') return false;
+  notes.eval = pawns;
+  notes.mate = mate;
+  return true;
+}
+
+// Appends `piece` of a comment's text to `rest`: no white space at its start where `rest` is
+// empty or ends in some.
+void append_text(std::string& rest, std::string_view piece) {
+  if (rest.empty() || space(rest.back()))
+    while (!piece.empty() && space(piece.front())) piece.remove_prefix(1);
+  rest.append(piece);
+}
+
+// Whether `text` at `at` holds the command `name` ("[%clk") and white space; `at` past them.
+bool command(std::string_view text, std::size_t& at, std::string_view name) {
+  if (text.substr(at, name.size()) != name || at + name.size() >= text.size() || !space(text[at + name.size()])) return false;
+  for (at += name.size(); at < text.size() && space(text[at]);) ++at;
+  return true;
+}
+
+}  // namespace
+
+void read_comment(std::string_view text, MoveNotes& notes) {
+  std::string rest;
+  std::size_t copied = 0;
+  for (std::size_t at = text.find("[%"); at != std::string_view::npos; at = text.find("[%", at + 1)) {
+    std::size_t end = at;
+    bool read = false;
+    if (!notes.clock && command(text, end, "[%clk")) {
+      double seconds;
+      if (read_clock(text, end, seconds)) notes.clock = seconds, read = true;
+    } else if (!notes.eval && !notes.mate && command(text, end, "[%eval")) {
+      read = read_eval(text, end, notes);
+    }
+    if (!read) continue;
+    append_text(rest, text.substr(copied, at - copied));
+    copied = end;
+    at = end - 1;
+  }
+  append_text(rest, text.substr(copied));
+  while (!rest.empty() && space(rest.back())) rest.pop_back();
+  if (rest.empty()) return;
+  if (notes.comment) {
+    *notes.comment += ' ';
+    *notes.comment += rest;
+  } else {
+    notes.comment = std::move(rest);
+  }
+}
+
+Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
+  auto start = start_position(game);
+  if (!start) return start.error();
+  std::vector<GameNode> nodes(1);
+  std::vector<Position> positions{*start};  // after each node's move
+  // The line being read: its last node, and where a variation's first move is still to come.
+  struct Line {
+    int last;
+    bool opening;  // no move yet (a variation's comments before its first move)
+  };
+  std::vector<Line> lines{{0, true}};
+  std::vector<Comment> starting;  // comments before a variation's first move
+  for (std::size_t i = 0; i < game.events.size(); ++i) {
+    const GameEvent& e = game.events[i];
+    Line& line = lines.back();
+    const auto where = [&] { return "event " + std::to_string(i + 1) + " of the game"; };
+    switch (e.type) {
+      case GameEvent::kMove:
+      case GameEvent::kNullMove: {
+        const int parent = line.last;
+        Position after = positions[parent];
+        GameNode node;
+        node.parent = parent;
+        node.ply = nodes[parent].ply + 1;
+        if (e.type == GameEvent::kNullMove) {
+          node.move = Move::null();
+          if (notation) node.san = "--", node.uci = "0000";
+          after.play_null();
+        } else {
+          if (!after.is_legal(e.move))
+            return invalid_input(where() + ": the move is not legal in " + after.fen());
+          node.move = e.move;
+          if (notation) node.san = after.san(e.move), node.uci = after.uci(e.move);
+          after.play(e.move);
+        }
+        node.starting_comments = std::move(starting);
+        starting.clear();
+        const int index = static_cast<int>(nodes.size());
+        nodes[parent].variations.push_back(index);
+        nodes.push_back(std::move(node));
+        positions.push_back(std::move(after));
+        line = Line{index, false};
+        break;
+      }
+      case GameEvent::kComment:
+        // A game's comments before its first move are the root's; a variation's, its first move's.
+        if (line.opening && lines.size() > 1) {
+          starting.push_back(Comment{e.comment_kind, e.text});
+        } else {
+          GameNode& node = nodes[line.last];
+          node.comments.push_back(Comment{e.comment_kind, e.text});
+          read_comment(e.text, node.notes);
+        }
+        break;
+      case GameEvent::kNag: nodes[line.last].nags.push_back(e.nag); break;
+      case GameEvent::kBeginVariation:
+        if (line.opening || line.last == 0) return invalid_input(where() + ": a variation that follows no move");
+        if (static_cast<int>(lines.size()) > kMaxVariationDepth)
+          return invalid_input(where() + ": variations nested deeper than " + std::to_string(kMaxVariationDepth));
+        lines.push_back(Line{nodes[line.last].parent, true});
+        break;
+      case GameEvent::kEndVariation:
+        if (lines.size() == 1) return invalid_input(where() + ": a variation's end without its start");
+        lines.pop_back();
+        // (An empty variation's comments follow the move it was an alternative to.)
+        for (Comment& c : starting) {
+          read_comment(c.text, nodes[lines.back().last].notes);
+          nodes[lines.back().last].comments.push_back(std::move(c));
+        }
+        starting.clear();
+        break;
+    }
+  }
+  return nodes;
+}
+
+}  // namespace pgnarc
