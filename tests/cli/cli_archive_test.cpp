@@ -110,6 +110,52 @@ TEST_F(CliArchive, FindCountNumbersPgn) {
   EXPECT_NE(dots.out, "0\n");
 }
 
+// --min-elo and --max-elo bound the ratings --elo-of names (both players' by default); a rating
+// that is missing, "?" or not a number matches no bound; a bad value is a usage error (exit 1).
+TEST_F(CliArchive, FindByRating) {
+  std::ofstream(dir_ + "/rated.pgn", std::ios::binary)
+      << "[White \"a\"]\n[Black \"b\"]\n[WhiteElo \"2700\"]\n[BlackElo \"2600\"]\n\n1. e4 *\n\n"
+      << "[White \"c\"]\n[Black \"d\"]\n[WhiteElo \"2500\"]\n[BlackElo \"2800\"]\n\n1. e4 *\n\n"
+      << "[White \"e\"]\n[Black \"f\"]\n[WhiteElo \"?\"]\n[BlackElo \"2650\"]\n\n1. e4 *\n\n"
+      << "[White \"g\"]\n[Black \"h\"]\n[WhiteElo \"2400\"]\n\n1. e4 *\n";
+  ASSERT_EQ(run_cli("pack -q " + p("rated.pgn")).exit_code, 0);
+  const std::string find = "find " + p("rated.pga") + " ";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--min-elo 2600", "1\n"},
+      {"--min-elo 2600 --elo-of both", "1\n"},
+      {"--min-elo 2600 --elo-of either", "1\n2\n3\n"},
+      {"--min-elo 2600 --elo-of white", "1\n"},
+      {"--min-elo 2600 --elo-of black", "1\n2\n3\n"},
+      {"--max-elo 2500 --elo-of white", "2\n4\n"},
+      {"--max-elo 2500", ""},
+      {"--min-elo 2500 --max-elo 2700 --elo-of=white", "1\n2\n"},
+      {"--min-elo 2650 --max-elo 2650 --elo-of black", "3\n"},
+      {"--min-elo 0 --elo-of white --count", "3\n"},
+  };
+  for (const auto& [args, want] : cases) {
+    const auto r = run_cli(find + args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+    EXPECT_EQ(r.out, want) << args;
+  }
+  const std::pair<std::string, std::string> errors[] = {
+      {"--min-elo x", "pgnarc: --min-elo takes a number from 0 to 9999\n"},
+      {"--max-elo -5", "pgnarc: --max-elo takes a number from 0 to 9999\n"},
+      {"--max-elo 10000", "pgnarc: --max-elo takes a number from 0 to 9999\n"},
+      {"--min-elo 2800 --max-elo 2700", "pgnarc: --min-elo 2800 is above max-elo 2700: no rating lies between them\n"},
+      {"--min-elo 2000 --elo-of nobody", "pgnarc: --elo-of takes both, either, white or black, not 'nobody'\n"},
+      {"--elo-of white", "pgnarc: --elo-of says whose rating --min-elo and --max-elo bound: give one of them too\n"},
+      {"--min-elo 2000 --min-elo 2100", "pgnarc: --min-elo given twice;"},
+      {"--max-elo 1 --elo-of white --elo-of black", "pgnarc: --elo-of given twice;"},
+  };
+  for (const auto& [args, message] : errors) {
+    const auto r = run_cli(find + args);
+    EXPECT_EQ(r.exit_code, 1) << args;
+    EXPECT_TRUE(r.out.empty()) << args;
+    EXPECT_TRUE(r.err.starts_with(message)) << args << "\n" << r.err;
+    EXPECT_TRUE(r.err.ends_with("Try 'pgnarc find --help'.\n")) << args << "\n" << r.err;
+  }
+}
+
 // --list: one line per game from its tags (number, White, Black, Result, Date, Event), the same
 // lines from get and find; each line's values are the game's own tags; a verbatim game (no
 // tags coded) has empty fields.
@@ -378,7 +424,8 @@ TEST_F(CliArchive, HelpCommandAndProgramHelp) {
   }
   const std::string find = run_cli("help find").out;
   for (const char* o : {"--white S", "--black S", "--player S", "--event S", "--site S", "--exact",
-                        "--result R", "--eco E", "--date-from D", "--date-to D", "--tag KEY=VALUE",
+                        "--result R", "--eco E", "--date-from D", "--date-to D", "--min-elo N",
+                        "--max-elo N", "--elo-of WHO", "--tag KEY=VALUE",
                         "--count", "--numbers", "--pgn", "--list"})
     EXPECT_NE(find.find(std::string("\n  ") + o + " "), std::string::npos) << o << "\n" << find;
   const std::string pack = run_cli("help pack").out;

@@ -173,6 +173,7 @@ struct FindArgs {
   unsigned threads = 0;
   bool count = false, numbers = false, pgn = false, list = false;
   std::vector<const CLI::Option*> one_value;  // the filters that Query holds one value of
+  const CLI::Option* elo_of = nullptr;
 };
 
 int find(FindArgs& a) {
@@ -186,6 +187,9 @@ int find(FindArgs& a) {
     const auto eq = kv.find('=');
     a.query.tags.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
+  if (a.elo_of->count() && !a.query.min_elo && !a.query.max_elo)
+    throw UsageError("--elo-of says whose rating --min-elo and --max-elo bound: give one of them too");
+  if (const std::string why = query_error(a.query); !why.empty()) throw UsageError("--" + why);
   std::optional<Position> target;
   if (a.position) {
     auto p = parse_position_arg(a.position, {}, a.query.variant.value_or(Variant::kStandard));
@@ -321,7 +325,9 @@ Run declare_find(CLI::App& cmd) {
   cmd.footer(
       "Prints the numbers of the games that match every filter given (or their count, their PGN, "
       "or one line each). Names match as case-insensitive substrings (--exact: exactly). Dates are "
-      "YYYY[.MM[.DD]] (or with - or /); games with unknown dates match no date range.");
+      "YYYY[.MM[.DD]] (or with - or /); games with unknown dates match no date range. Ratings are "
+      "the WhiteElo and BlackElo tags as whole numbers; a rating that is missing, \"?\" or not a "
+      "number matches no rating bound.");
   cmd.add_option("ARCHIVE", a->archive, "the archive to search (- for standard input)")->required();
   Query& q = a->query;
   add_filter(cmd, *a, "--white", "S", q.white, "White's name");
@@ -357,6 +363,35 @@ Run declare_find(CLI::App& cmd) {
           return {};
         });
   }
+  for (const char* name : {"--min-elo", "--max-elo"}) {
+    const bool min = name == std::string_view("--min-elo");
+    std::optional<int>& bound = min ? q.min_elo : q.max_elo;
+    a->one_value.push_back(
+        cmd.add_option_function<std::string>(
+               name, [&bound](const std::string& n) { bound = std::stoi(n); },
+               min ? "rated N or more (whose rating: --elo-of)" : "rated N or less (whose rating: --elo-of)")
+            ->group("filters")
+            ->type_name("N")
+            ->check(number_check(name, 0, 9999)));
+  }
+  a->elo_of = cmd.add_option_function<std::string>(
+                     "--elo-of",
+                     [&q](const std::string& who) {
+                       const std::pair<const char*, EloOf> names[] = {
+                           {"both", EloOf::kBoth}, {"either", EloOf::kEither},
+                           {"white", EloOf::kWhite}, {"black", EloOf::kBlack}};
+                       for (const auto& [n, e] : names)
+                         if (who == n) {
+                           q.elo_of = e;
+                           return;
+                         }
+                       throw UsageError("--elo-of takes both, either, white or black, not '" + who + "'");
+                     },
+                     "whose rating --min-elo and --max-elo bound: both players' (the default), "
+                     "either player's, white's (WhiteElo) or black's (BlackElo)")
+                  ->group("filters")
+                  ->type_name("WHO");
+  a->one_value.push_back(a->elo_of);
   cmd.add_option("--tag", a->tags, "tag KEY has exactly VALUE (repeat for more: all must match)")
       ->group("filters")
       ->type_name("KEY=VALUE")

@@ -1,6 +1,7 @@
 // What Archive::find looks for.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -10,6 +11,16 @@
 #include "pgnarc/export.h"
 
 namespace pgnarc {
+
+// Whose rating a Query's min_elo and max_elo bound: the rating is the WhiteElo or BlackElo tag's
+// value as a decimal integer (digits only); a missing, empty, "?" or other non-numeric rating lies
+// in no range, so a game with one never matches where that rating is asked for.
+enum class EloOf : std::uint8_t {
+  kBoth,    // White's and Black's ratings both lie in the range (the default)
+  kEither,  // White's or Black's rating (or both) lies in it
+  kWhite,   // WhiteElo lies in it
+  kBlack,   // BlackElo lies in it
+};
 
 // Every given field must match. Names (white, black, player, event, site) match as
 // case-insensitive substrings; `exact_names` makes them exact (case-sensitive).
@@ -23,16 +34,21 @@ struct PGNARC_EXPORT Query {
   // The rules the game is played under: named by its Variant tag (variant_of_tag), or, without
   // one, as it was packed (pack --variant); kStandard is standard chess and Chess960.
   std::optional<Variant> variant;
+  // The rating lies in [min_elo, max_elo] (either bound may be left out; both are 0 or more);
+  // whose rating is `elo_of`'s, which alone restricts nothing.
+  std::optional<int> min_elo, max_elo;
+  EloOf elo_of = EloOf::kBoth;
 
   // Whether no field is given (every game matches).
   bool empty() const {
     return !white && !black && !player && !event && !site && !result && !eco && !date_from && !date_to &&
-           tags.empty() && !variant;
+           tags.empty() && !variant && !min_elo && !max_elo;
   }
 };
 
 // Why find() would refuse `q` (a date that is not YYYY, YYYY.MM or YYYY.MM.DD with a month
-// 01-12 and a day 01-31; "-" or "/" may stand for "."), or "" if it is well formed.
+// 01-12 and a day 01-31, "-" or "/" standing for "." allowed; a negative min_elo or max_elo, or a
+// min_elo above max_elo; an elo_of that is none of EloOf's values), or "" if it is well formed.
 PGNARC_EXPORT std::string query_error(const Query& q);
 
 }  // namespace pgnarc

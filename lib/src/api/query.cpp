@@ -1,6 +1,7 @@
 // Archive::find: the blocks a query can match, from the name chunks and the block summaries,
 // then their games' tags.
 #include <algorithm>
+#include <charconv>
 #include <optional>
 
 #include "api/archive_impl.h"
@@ -71,6 +72,32 @@ std::uint32_t query_date(const std::string& d, bool hi) {
   return hi ? hi_v : lo_v;
 }
 
+// A rating tag's value as a decimal integer (digits only, within int), or nullopt: missing,
+// empty, "?" and anything else lie in no rating range.
+std::optional<int> rating(std::optional<std::string_view> value) {
+  if (!value || value->empty() || (*value)[0] < '0' || (*value)[0] > '9') return std::nullopt;
+  int v = 0;
+  const char* end = value->data() + value->size();
+  const auto [at, ec] = std::from_chars(value->data(), end, v);
+  if (ec != std::errc() || at != end) return std::nullopt;
+  return v;
+}
+
+// Does the game's rating (or ratings) named by q.elo_of lie in [q.min_elo, q.max_elo]?
+bool ratings_match(TagSpan tags, const Query& q) {
+  const auto in_range = [&](const char* key) {
+    const auto r = rating(find_tag(tags, key));
+    return r && (!q.min_elo || *r >= *q.min_elo) && (!q.max_elo || *r <= *q.max_elo);
+  };
+  switch (q.elo_of) {
+    case EloOf::kBoth: return in_range("WhiteElo") && in_range("BlackElo");
+    case EloOf::kEither: return in_range("WhiteElo") || in_range("BlackElo");
+    case EloOf::kWhite: return in_range("WhiteElo");
+    case EloOf::kBlack: return in_range("BlackElo");
+  }
+  return false;  // (query_error refuses any other value)
+}
+
 bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
   auto has_name = [&](const char* key, const NameWant& want) {
     const auto v = find_tag(tags, key);
@@ -103,6 +130,7 @@ bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
     if (q.date_from && lo < query_date(*q.date_from, false)) return false;
     if (q.date_to && lo > query_date(*q.date_to, true)) return false;
   }
+  if ((q.min_elo || q.max_elo) && !ratings_match(tags, q)) return false;
   for (const auto& [k, v] : q.tags) {
     bool found = false;
     for (const TagView& t : tags) found |= t.key == k && t.value == v;
@@ -123,6 +151,14 @@ std::string query_error(const Query& q) {
   for (const auto& [name, date] : {std::pair{"date-from", &q.date_from}, std::pair{"date-to", &q.date_to}})
     if (*date && !well_formed_date(**date))
       return std::string(name) + " '" + **date + "' is not YYYY, YYYY.MM or YYYY.MM.DD";
+  for (const auto& [name, elo] : {std::pair{"min-elo", &q.min_elo}, std::pair{"max-elo", &q.max_elo}})
+    if (*elo && **elo < 0)
+      return std::string(name) + " " + std::to_string(**elo) + " is negative: a rating is 0 or more";
+  if (q.min_elo && q.max_elo && *q.min_elo > *q.max_elo)
+    return "min-elo " + std::to_string(*q.min_elo) + " is above max-elo " + std::to_string(*q.max_elo) +
+           ": no rating lies between them";
+  if (q.elo_of > EloOf::kBlack)
+    return "elo-of " + std::to_string(static_cast<int>(q.elo_of)) + " is not both, either, white or black";
   return {};
 }
 
@@ -165,7 +201,8 @@ Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const api::Q
   if (names.site && names.site->exact && indexed_name(kSiteField, names.site->want))
     if (auto st = restrict_names(kSiteField, *names.site); !st) return st.error();
   // Only the table chunks of blocks the names leave are read: an exact name search of a large
-  // archive reads a few.
+  // archive reads a few. (The summaries hold no ratings: a rating bound is tested on the games of
+  // every block left.)
   for (std::uint32_t b = 0; b < ok.size(); ++b) {
     if (!ok[b]) continue;
     if (auto st = f.need_chunk(f.chunk_of(b)); !st) return st.error();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -69,6 +70,26 @@ inline bool oracle_matches(const std::vector<Tag>& tags, const Query& q) {
     if (!first || *first == 0) return false;
     if (q.date_from && *first < *oracle_day(*q.date_from, false)) return false;
     if (q.date_to && *first > *oracle_day(*q.date_to, true)) return false;
+  }
+  if (q.min_elo || q.max_elo) {
+    // A rating is all digits (and fits an int); anything else is no rating.
+    const auto rated_in_range = [&](std::string_view key) {
+      const auto v = value(key);
+      if (!v || v->empty()) return false;
+      long long r = 0;
+      for (char c : *v) {
+        if (c < '0' || c > '9') return false;
+        r = r * 10 + (c - '0');
+        if (r > INT_MAX) return false;
+      }
+      return (!q.min_elo || r >= *q.min_elo) && (!q.max_elo || r <= *q.max_elo);
+    };
+    const bool white = rated_in_range("WhiteElo"), black = rated_in_range("BlackElo");
+    const bool ok = q.elo_of == EloOf::kBoth     ? white && black
+                    : q.elo_of == EloOf::kEither ? white || black
+                    : q.elo_of == EloOf::kWhite  ? white
+                                                 : black;
+    if (!ok) return false;
   }
   return std::all_of(q.tags.begin(), q.tags.end(), [&](const auto& kv) {
     return std::any_of(tags.begin(), tags.end(), [&](const Tag& t) { return t.key == kv.first && t.value == kv.second; });
