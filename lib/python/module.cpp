@@ -84,6 +84,9 @@ std::uint16_t move_code(Move m, bool chess960) {
   return static_cast<std::uint16_t>(m.from() | (to << 6) | (promo << 12));
 }
 
+// Query::elo_of's names, in EloOf's order.
+constexpr const char* kEloOf[] = {"both", "either", "white", "black"};
+
 // One game of an archive, decoded.
 class PyGame {
  public:
@@ -617,7 +620,16 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def_readwrite("tags", &Query::tags)
       .def_property(
           "variant", [](const Query& q) { return q.variant ? std::string(variant_name(*q.variant)) : std::string(); },
-          [](Query& q, const std::string& name) { q.variant = variant_named(name); });
+          [](Query& q, const std::string& name) { q.variant = variant_named(name); })
+      .def_readwrite("min_elo", &Query::min_elo)
+      .def_readwrite("max_elo", &Query::max_elo)
+      .def_property(
+          "elo_of", [](const Query& q) { return std::string(kEloOf[static_cast<int>(q.elo_of)]); },
+          [](Query& q, const std::string& who) {
+            for (int k = 0; k < 4; ++k)
+              if (who == kEloOf[k]) return void(q.elo_of = static_cast<EloOf>(k));
+            throw py::value_error("elo_of must be 'both', 'either', 'white' or 'black', not '" + who + "'");
+          });
 
   py::class_<PyArchive>(m, "Archive", "An open archive (pgnarc.open).")
       .def(py::init<const std::string&, const std::string&>(), py::arg("path"), py::arg("encoding") = "surrogateescape")

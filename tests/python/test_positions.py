@@ -106,3 +106,33 @@ def test_position_errors(archives):
             a.find(position=5)
         with pytest.raises(ValueError, match="unknown variant"):
             a.tree(variant="seirawan")
+
+
+@pytest.mark.parametrize("args", [dict(min_elo=2600), dict(max_elo=2400, elo_of="either"),
+                                  dict(min_elo=2500, max_elo=2650, elo_of="white"),
+                                  dict(min_elo=2700, elo_of="black", result="1-0")])
+def test_find_by_rating_is_find_with_elo_flags(archives, cli, args):
+    path = archives["twic_events"]
+    flags = []
+    for key, value in args.items():
+        flags += [f"--{key.replace('_', '-')}", value]
+    want = numbers(cli("find", path, *flags).stdout)
+    with pgnarc.open(path) as a:
+        got = a.find(**args)
+        assert got == want and got
+        frame = a.tags_frame(["WhiteElo", "BlackElo"])
+    if args.get("elo_of", "both") == "both" and "max_elo" not in args:
+        rated = frame[(frame["WhiteElo"] >= args["min_elo"]) & (frame["BlackElo"] >= args["min_elo"])]
+        assert got == list(rated.index)
+
+
+def test_find_by_rating_refuses_bad_bounds(archives):
+    with pgnarc.open(archives["twic_events"]) as a:
+        with pytest.raises(ValueError, match="above"):
+            a.find(min_elo=2800, max_elo=2700)
+        with pytest.raises(ValueError, match="negative"):
+            a.find(min_elo=-1)
+        with pytest.raises(ValueError, match="elo_of"):
+            a.find(min_elo=2000, elo_of="both players")
+        with pytest.raises(TypeError, match="int"):
+            a.find(min_elo="2000")

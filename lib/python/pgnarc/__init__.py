@@ -31,6 +31,7 @@ __all__ = ["Archive", "Error", "Game", "Node", "open", "pack", "__version__", "f
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 ENCODINGS = ("surrogateescape", "latin-1", "replace")
+ELO_OF = ("both", "either", "white", "black")
 
 
 class Archive:
@@ -109,16 +110,19 @@ class Archive:
 
     def find(self, white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
              date_from=None, date_to=None, tags=None, exact=False, variant=None, position=None, moves=None,
-             threads=None):
+             threads=None, min_elo=None, max_elo=None, elo_of="both"):
         """The indices (from 0, ascending) of the games that match every given field, as
         `pgnarc find` answers: names as case-insensitive substrings (exact=True: exact), result
         "1-0", "0-1", "1/2-1/2" or "*", eco a prefix, dates "YYYY", "YYYY.MM" or "YYYY.MM.DD"
         (inclusive), tags a dict of exact key: value pairs, variant the rules ("standard",
-        "crazyhouse", "atomic", ...: `pgnarc find --variant`). With `position` (a FEN) and/or
+        "crazyhouse", "atomic", ...: `pgnarc find --variant`). min_elo and max_elo bound the
+        ratings (WhiteElo, BlackElo; inclusive) of the players elo_of names: "both" (the default),
+        "either", "white" or "black"; a game without a rating matches no bound. With `position` (a FEN) and/or
         `moves` (SAN from it, or from the start: "e4 e5 Nf3"), only the games whose main line
         reaches that position, as `pgnarc find --position FEN` answers (decoded on
         `threads` threads, None: all cores)."""
-        q = self._query(white, black, player, event, site, result, eco, date_from, date_to, tags, exact, variant)
+        q = self._query(white, black, player, event, site, result, eco, date_from, date_to, tags, exact, variant,
+                        min_elo, max_elo, elo_of)
         if position is None and moves is None:
             return self._open()._find(q if q is not None else Query())
         games = self._open()._find_position(*self._target(position, moves, variant), _threads(threads))
@@ -150,10 +154,13 @@ class Archive:
 
     @staticmethod
     def _query(white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
-               date_from=None, date_to=None, tags=None, exact=False, variant=None):
+               date_from=None, date_to=None, tags=None, exact=False, variant=None, min_elo=None, max_elo=None,
+               elo_of="both"):
         """The Query of find()'s fields, or None if none is given."""
-        if all(v is None for v in (white, black, player, event, site, result, eco, date_from, date_to, variant)) \
-                and not tags:
+        if elo_of not in ELO_OF:
+            raise ValueError(f"elo_of must be one of {', '.join(map(repr, ELO_OF))}, not {elo_of!r}")
+        if all(v is None for v in (white, black, player, event, site, result, eco, date_from, date_to, variant,
+                                   min_elo, max_elo)) and not tags:
             return None
         if result is not None and result not in RESULTS:
             raise ValueError(f"result must be one of {', '.join(RESULTS)}, not {result!r}")
@@ -172,6 +179,12 @@ class Archive:
                 if not isinstance(k, str) or not isinstance(v, str):
                     raise TypeError(f"tags must be a dict of str: str, not holding {k!r}: {v!r}")
             q.tags = list(tags.items())
+        for name, value in (("min_elo", min_elo), ("max_elo", max_elo)):
+            if value is not None:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+                setattr(q, name, value)
+        q.elo_of = elo_of
         q.exact_names = bool(exact)
         return q
 
