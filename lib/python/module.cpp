@@ -475,30 +475,14 @@ class PyArchive {
       std::erase_if(hits.hits, [&](const PositionHit& h) { return !std::binary_search(games->begin(), games->end(), h.game); });
     return position_tree_json(at, position_tree(at, hits), limit);
   }
-  py::dict info() const {
+  // The figures of `pgnarc info --json`, as it prints them (the package parses them).
+  std::string info_json() const {
     Result<ArchiveInfo> r = [&] {
       py::gil_scoped_release release;
       std::lock_guard lock(handle_->mutex);
       return handle_->archive->info();
     }();
-    const ArchiveInfo i = value_or_raise(std::move(r));
-    py::dict d;
-    d["write_version"] = i.write_version.text();
-    d["read_version"] = i.read_version.text();
-    d["file_bytes"] = i.file_bytes;
-    d["games"] = i.games;
-    d["verbatim_games"] = i.verbatim_games;
-    d["blocks"] = i.blocks;
-    d["plies"] = i.plies;
-    py::dict sections;
-    for (Section s : kAllSections) {
-      py::dict one;
-      one["stored"] = i.section(s).stored;
-      one["raw"] = i.section(s).raw;
-      sections[section_name(s)] = one;
-    }
-    d["sections"] = sections;
-    return d;
+    return archive_info_json(value_or_raise(std::move(r)));
   }
 
   void verify(unsigned threads) const {
@@ -651,7 +635,7 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def("_tree_json", &PyArchive::tree_json)
       .def("_tag_columns", &PyArchive::tag_columns, py::arg("columns") = py::none(), py::arg("first") = 0,
            py::arg("end") = py::none())
-      .def("info", &PyArchive::info, "The figures of `pgnarc info --json`.")
+      .def("_info_json", &PyArchive::info_json)
       .def("verify", &PyArchive::verify, py::arg("threads") = 0,
            "Checks every checksum and decodes every game; raises pgnarc.Error at the first damage.");
 

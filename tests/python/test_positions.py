@@ -1,5 +1,6 @@
-"""Positions from Python against the command line on the same archives: Game.fen is `pgnarc get
---fen`, Archive.find(position=) is `pgnarc find --position`, Archive.tree is `pgnarc tree --json`."""
+"""Positions and figures from Python against the command line on the same archives: Game.fen is
+`pgnarc get --fen`, Archive.find(position=) is `pgnarc find --position`, Archive.tree is `pgnarc
+tree --json`, find(min_elo=) is `find --min-elo`, info() is `info --json`."""
 
 import json
 
@@ -136,3 +137,12 @@ def test_find_by_rating_refuses_bad_bounds(archives):
             a.find(min_elo=2000, elo_of="both players")
         with pytest.raises(TypeError, match="int"):
             a.find(min_elo="2000")
+
+
+@pytest.mark.parametrize("name", ["twic_events", "variant_crazyhouse", "annotated_human"])
+def test_info_is_info_json(archives, cli, name):
+    want = json.loads(cli("info", archives[name], "--json").stdout)
+    with pgnarc.open(archives[name]) as a:
+        got = a.info()
+    assert got == want
+    assert list(got) == list(want) and got["games"] == len(pgnarc.open(archives[name]))

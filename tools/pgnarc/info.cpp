@@ -1,6 +1,4 @@
 // info, verify: what an archive holds, and whether it is sound.
-#include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 
@@ -13,68 +11,6 @@ namespace {
 
 using ull = unsigned long long;
 
-// The moves section's bits per ply (for display only): the codewords, which hold the values of
-// record comments (engine reports) besides the moves.
-double bits_per_ply(const ArchiveInfo& info) {
-  if (!info.plies) return 0;
-  return static_cast<double>(info.section(Section::Moves).stored) * 8.0 /
-         static_cast<double>(info.plies);
-}
-
-// `info --json`, keys in this order: the figures of ArchiveInfo under their own names, then
-// sections.<name>.{stored, raw, framed_blocks, column_blocks}.
-nlohmann::ordered_json info_json(const ArchiveInfo& info) {
-  nlohmann::ordered_json j;
-  j["write_version"] = info.write_version.text();
-  j["read_version"] = info.read_version.text();
-  j["file_bytes"] = info.file_bytes;
-  j["games"] = info.games;
-  j["verbatim_games"] = info.verbatim_games;
-  j["blocks"] = info.blocks;
-  j["plies"] = info.plies;
-  j["index_bytes"] = info.index_bytes;
-  j["block_overhead_bytes"] = info.block_overhead_bytes;
-  j["dictionaries"] = info.dictionaries;
-  j["dictionary_bytes"] = info.dictionary_bytes;
-  j["dictionary_blocks"] = info.dictionary_blocks;
-  j["name_chunks"] = info.name_chunks;
-  j["name_bytes"] = info.name_bytes;
-  j["table_chunks"] = info.table_chunks;
-  j["table_bytes"] = info.table_bytes;
-  j["moves_bits_per_ply"] = bits_per_ply(info);
-  j["position_filter_blocks"] = info.position_filter_blocks;
-  j["position_filter_bytes"] = info.position_filter_bytes;
-  nlohmann::ordered_json& sections = j["sections"];
-  for (Section s : kAllSections) {
-    const SectionInfo& si = info.section(s);
-    sections[section_name(s)] = {{"stored", si.stored},
-                                 {"raw", si.raw},
-                                 {"framed_blocks", si.framed_blocks},
-                                 {"column_blocks", si.column_blocks}};
-  }
-  j["move_coder_blocks"] = {{"fast", info.fast_blocks}, {"max", info.model_blocks}, {"uniform", info.uniform_blocks}};
-  return j;
-}
-
-// On one line with ", " and ": " between items, and fractions to four places, as info has always
-// printed it (scripts may read it as text).
-void write_json_line(const nlohmann::ordered_json& j, std::string& out) {
-  if (j.is_object()) {
-    out += '{';
-    const char* sep = "";
-    for (const auto& [key, value] : j.items()) {
-      out += sep + nlohmann::ordered_json(key).dump() + ": ";
-      write_json_line(value, out);
-      sep = ", ";
-    }
-    out += '}';
-  } else if (j.is_number_float()) {
-    appendf(out, "%.4f", j.get<double>());
-  } else {
-    out += j.dump();
-  }
-}
-
 std::string info_text(const ArchiveInfo& info) {
   std::string s;
   appendf(s,
@@ -85,7 +21,7 @@ std::string info_text(const ArchiveInfo& info) {
           "plies:    %llu\n"
           "moves:    %.3f bits per ply (with record comments' values)\n",
           info.write_version.text().c_str(), info.read_version.text().c_str(), ull(info.file_bytes), ull(info.games),
-          ull(info.verbatim_games), ull(info.blocks), ull(info.plies), bits_per_ply(info));
+          ull(info.verbatim_games), ull(info.blocks), ull(info.plies), moves_bits_per_ply(info));
   s += "section    stored bytes   uncompressed   share of file\n";
   for (Section k : kAllSections) {
     const SectionInfo& si = info.section(k);
@@ -139,7 +75,7 @@ int info(const InfoArgs& a) {
   if (!*info) return report_archive_error(info->error(), a.archive);
   std::string text;
   if (a.json) {
-    write_json_line(info_json(**info), text);
+    text += archive_info_json(**info);
     text += '\n';
   } else {
     text = info_text(**info);

@@ -68,6 +68,18 @@ struct PGNARC_EXPORT ArchiveInfo {
   std::uint64_t uniform_blocks = 0, model_blocks = 0, fast_blocks = 0;
 };
 
+// The moves section's bits per ply (for display): its stored bytes * 8 / plies (the codewords,
+// which hold the values of record comments besides the moves); 0 without plies.
+PGNARC_EXPORT double moves_bits_per_ply(const ArchiveInfo& info);
+// The figures as one line of JSON, as `pgnarc info --json` prints it: the fields above under
+// their own names (write_version, read_version, file_bytes, games, verbatim_games, blocks, plies,
+// index_bytes, block_overhead_bytes, dictionaries, dictionary_bytes, dictionary_blocks,
+// name_chunks, name_bytes, table_chunks, table_bytes, moves_bits_per_ply (four places),
+// position_filter_blocks, position_filter_bytes), then sections.<name>.{stored, raw,
+// framed_blocks, column_blocks} and move_coder_blocks.{fast, max, uniform}; ", " and ": "
+// between items.
+PGNARC_EXPORT std::string archive_info_json(const ArchiveInfo& info);
+
 // A game whose main line reaches a position (Archive::find_position).
 struct PGNARC_EXPORT PositionHit {
   std::uint64_t game = 0;  // 0-based

@@ -213,8 +213,9 @@ class Archive:
         return frame if raw else _frames.typed(frame)
 
     def info(self):
-        """The figures of `pgnarc info --json` (games, plies, file_bytes, sections...)."""
-        return self._open().info()
+        """The figures of `pgnarc info --json`, the same keys (games, plies, file_bytes, sections,
+        move_coder_blocks...)."""
+        return _json.loads(self._open()._info_json())
 
     def verify(self, threads=None):
         """Checks every checksum and decodes every game; raises pgnarc.Error at the first damage."""

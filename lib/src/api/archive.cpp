@@ -1,5 +1,7 @@
 // Archive: opening, random access by game number, passes, info and verify.
 #include <algorithm>
+#include <cstdio>
+#include <utility>
 
 #include "api/archive_impl.h"
 #include "codec/record/decode_game_with_hints.h"
@@ -227,6 +229,49 @@ const char* section_name(Section s) {
     case Section::Raw: return "raw";
   }
   return "?";
+}
+
+double moves_bits_per_ply(const ArchiveInfo& info) {
+  if (!info.plies) return 0;
+  return static_cast<double>(info.section(Section::Moves).stored) * 8.0 / static_cast<double>(info.plies);
+}
+
+std::string archive_info_json(const ArchiveInfo& info) {
+  std::string out = "{";
+  const auto item = [&](const char* key, const std::string& value) {
+    if (out.size() > 1 && out.back() != '{') out += ", ";
+    ((out += '"') += key) += "\": ";
+    out += value;
+  };
+  const auto number = [](std::uint64_t v) { return std::to_string(v); };
+  const auto quoted = [](std::string text) { return '"' + std::move(text) + '"'; };
+  item("write_version", quoted(info.write_version.text()));
+  item("read_version", quoted(info.read_version.text()));
+  const std::pair<const char*, std::uint64_t> figures[] = {
+      {"file_bytes", info.file_bytes},         {"games", info.games},
+      {"verbatim_games", info.verbatim_games}, {"blocks", info.blocks},
+      {"plies", info.plies},                   {"index_bytes", info.index_bytes},
+      {"block_overhead_bytes", info.block_overhead_bytes}, {"dictionaries", info.dictionaries},
+      {"dictionary_bytes", info.dictionary_bytes}, {"dictionary_blocks", info.dictionary_blocks},
+      {"name_chunks", info.name_chunks},       {"name_bytes", info.name_bytes},
+      {"table_chunks", info.table_chunks},     {"table_bytes", info.table_bytes}};
+  for (const auto& [key, value] : figures) item(key, number(value));
+  char bits[32];
+  std::snprintf(bits, sizeof bits, "%.4f", moves_bits_per_ply(info));
+  item("moves_bits_per_ply", bits);
+  item("position_filter_blocks", number(info.position_filter_blocks));
+  item("position_filter_bytes", number(info.position_filter_bytes));
+  item("sections", "{");
+  for (Section k : kAllSections) {
+    const SectionInfo& si = info.section(k);
+    item(section_name(k), "{\"stored\": " + number(si.stored) + ", \"raw\": " + number(si.raw) +
+                              ", \"framed_blocks\": " + number(si.framed_blocks) +
+                              ", \"column_blocks\": " + number(si.column_blocks) + "}");
+  }
+  out += "}";
+  item("move_coder_blocks", "{\"fast\": " + number(info.fast_blocks) + ", \"max\": " + number(info.model_blocks) +
+                                ", \"uniform\": " + number(info.uniform_blocks) + "}");
+  return out + "}";
 }
 
 Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& progress) {
