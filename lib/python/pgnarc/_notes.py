@@ -8,9 +8,10 @@ def frame(columns):
     """The DataFrame of Game.annotations() from annotation columns."""
     import pandas
     mate = pandas.arrays.IntegerArray(columns["mate"].astype("int64"), ~columns["has_mate"])
-    data = {name: columns[name] for name in _COLUMNS if name != "mate"}
-    data["mate"] = mate
-    return pandas.DataFrame(data, columns=_COLUMNS)
+    data = {name: mate if name == "mate" else columns[name] for name in _COLUMNS}
+    # (In order already: columns= would make pandas reindex, five times slower; the arrays are the
+    # frame's own.)
+    return pandas.DataFrame(data, copy=False)
 
 
 class Node:
