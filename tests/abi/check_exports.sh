@@ -55,6 +55,8 @@ required=(
   'pgnarc::start_position('
   'pgnarc::fen_after('
   'pgnarc::GameWalker::step('
+  'pgnarc::position_after('
+  'pgnarc::board_svg('                                  # board_svg.h
   'pgnarc::read_comment('                               # game_tree.h
   'pgnarc::game_tree('
   'pgnarc::open_input('                                 # pgn.h

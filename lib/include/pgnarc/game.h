@@ -128,6 +128,10 @@ enum class FenEnPassant : std::uint8_t {
 // or the tags give no start position (start_position).
 PGNARC_EXPORT Result<std::string> fen_after(const Game& game, int plies,
                                            FenEnPassant ep = FenEnPassant::kAfterDoubleStep);
+// The position after the first `plies` plies of the game's main line, as fen_after counts them,
+// and in `last_move` (if given) the move that reached it: Move::none() at the start or after a
+// null move. Fails as fen_after does, with the same messages.
+PGNARC_EXPORT Result<Position> position_after(const Game& game, int plies, Move* last_move = nullptr);
 
 // Walks a game's events keeping the position at every point: before(), after each kMove event
 // is passed to step(), is the position the move was played in. Variations rewind to the

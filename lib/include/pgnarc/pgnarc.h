@@ -3,6 +3,7 @@
 
 #include "pgnarc/archive.h"
 #include "pgnarc/archive_writer.h"
+#include "pgnarc/board_svg.h"
 #include "pgnarc/chess.h"
 #include "pgnarc/export.h"
 #include "pgnarc/game.h"

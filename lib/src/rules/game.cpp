@@ -129,6 +129,35 @@ Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep) {
   return pos.fen(ep == FenEnPassant::kWhenLegal ? pos.legal_ep_square() : double_step);
 }
 
+Result<Position> position_after(const Game& game, int plies, Move* last_move) {
+  if (last_move) *last_move = Move::none();
+  if (plies < 0) return invalid_input("no position before the start (" + std::to_string(plies) + " plies)");
+  auto start = start_position(game);
+  if (!start) return start.error();
+  Position pos = *start;
+  int played = 0, depth = 0;
+  for (const GameEvent& e : game.events) {
+    if (played == plies) break;
+    if (e.type == GameEvent::kBeginVariation) ++depth;
+    else if (e.type == GameEvent::kEndVariation) --depth;
+    if (depth != 0) continue;
+    if (e.type == GameEvent::kNullMove) {
+      pos.play_null();
+      if (last_move) *last_move = Move::none();
+      ++played;
+    } else if (e.type == GameEvent::kMove) {
+      if (!pos.is_legal(e.move))
+        return invalid_input("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
+      pos.play(e.move);
+      if (last_move) *last_move = e.move;
+      ++played;
+    }
+  }
+  if (played < plies)
+    return invalid_input("the main line has " + std::to_string(played) + " plies, not " + std::to_string(plies));
+  return pos;
+}
+
 GameWalker::GameWalker(const Position& start) { frames_.push_back({start, start, false}); }
 
 void GameWalker::play(Move m) {

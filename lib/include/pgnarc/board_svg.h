@@ -1,0 +1,36 @@
+// A position as a picture: a standalone SVG diagram of the board, for documents, blogs and the
+// pages of `pgnarc serve` (`pgnarc get ARCHIVE N --svg K` writes one).
+//
+// The pieces are the Unicode chess glyphs (U+265A..U+265F) in a <text> element with a list of
+// fonts to fall back on, white pieces filled white and outlined, black pieces filled black. The
+// picture is the same bytes for the same position and options, and every element a reader may want
+// to find carries data- attributes:
+//   <svg ... data-fen="FEN" data-flip="0|1">
+//   <rect class="last-move" data-square="e2"/>            the from and to squares of the last move
+//   <text class="piece" data-square="e4" data-piece="P">  one per piece (FEN letter: PNBRQK pnbrqk)
+//   <text class="coord" data-coord="a|1">                  the files and ranks on the edge
+//   <circle class="to-move" data-color="w|b"/>            beside the board, on the mover's side
+//   <text class="pocket" data-color="w|b" data-pocket="QRPP">  crazyhouse: a pocket's pieces
+#pragma once
+
+#include <string>
+
+#include "pgnarc/chess.h"
+#include "pgnarc/export.h"
+
+namespace pgnarc {
+
+struct PGNARC_EXPORT BoardSvgOptions {
+  bool flip = false;              // Black at the bottom: rank 1 at the top, file h on the left
+  Move last_move = Move::none();  // tinted from and to squares; none() or null() marks nothing
+  int size = 360;                 // the picture's width in pixels (16 to 4096; clamped)
+  bool coordinates = true;        // files a-h and ranks 1-8 on the left and bottom edges
+};
+
+// The SVG diagram of `pos` (a whole document: xmlns, viewBox, width and height, no external
+// references), the last move marked, the side to move shown by a small disc beside the board on
+// its side, crazyhouse pockets as a line of text above and below. Never fails; every variant is
+// drawn as a chess board. A castling move marks the king's from and to squares.
+PGNARC_EXPORT std::string board_svg(const Position& pos, const BoardSvgOptions& options = {});
+
+}  // namespace pgnarc
