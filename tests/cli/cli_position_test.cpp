@@ -2,6 +2,7 @@
 // checks the same against pgn-extract on corpus files).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -92,6 +93,85 @@ TEST_F(CliPosition, FenErrors) {
   EXPECT_NE(r.err.find("game 5 is kept verbatim"), std::string::npos) << r.err;
   EXPECT_EQ(run_cli("get " + a_ + " 1 --fen 1 --list").exit_code, 1);
   EXPECT_EQ(run_cli("get " + a_ + " 1 --fen 1 --ep sometimes").exit_code, 1);
+}
+
+// The pieces of an SVG picture (its data-square/data-piece pairs) and of a FEN's board, each as
+// 64 characters from a8 to h1, '.' for an empty square.
+std::string svg_board(const std::string& svg) {
+  std::string board(64, '.');
+  for (std::size_t i = svg.find("data-square=\""); i != std::string::npos; i = svg.find("data-square=\"", i + 1)) {
+    const std::string square = svg.substr(i + 13, 2);
+    const std::size_t piece = svg.find("data-piece=\"", i);
+    if (piece == std::string::npos || piece > svg.find('>', i)) continue;  // a marked square
+    board[(7 - (square[1] - '1')) * 8 + (square[0] - 'a')] = svg[piece + 12];
+  }
+  return board;
+}
+std::string fen_board(const std::string& fen) {
+  std::string board;
+  for (const char c : fen.substr(0, fen.find(' ')))
+    if (c >= '1' && c <= '8') board.append(static_cast<std::size_t>(c - '0'), '.');
+    else if (c != '/') board += c;
+  return board;
+}
+
+TEST_F(CliPosition, SvgIsTheFenPosition) {
+  for (const std::string game : {"1", "2", "4"})
+    for (const std::string k : {"0", "1", "2", "4"}) {
+      if (game == "4" && k == "4") continue;  // (game 4 has two plies)
+      const auto svg = run_cli("get " + a_ + " " + game + " --svg " + k);
+      ASSERT_EQ(svg.exit_code, 0) << svg.err;
+      const auto fen = run_cli("get " + a_ + " " + game + " --fen " + k);
+      EXPECT_EQ(svg_board(svg.out), fen_board(fen.out)) << "game " << game << " ply " << k;
+      EXPECT_EQ(svg.out.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
+      // Flipped: the same pieces.
+      EXPECT_EQ(svg_board(run_cli("get " + a_ + " " + game + " --svg " + k + " --flip").out), fen_board(fen.out));
+    }
+  // The last move is marked: 1. e4 from e2 to e4; none at the start.
+  const std::string after_e4 = run_cli("get " + a_ + " 1 --svg 1").out;
+  EXPECT_NE(after_e4.find("class=\"last-move\" data-square=\"e2\""), std::string::npos);
+  EXPECT_NE(after_e4.find("class=\"last-move\" data-square=\"e4\""), std::string::npos);
+  EXPECT_NE(after_e4.find("class=\"to-move\" data-color=\"b\""), std::string::npos);
+  EXPECT_EQ(run_cli("get " + a_ + " 1 --svg 0").out.find("last-move"), std::string::npos);
+  // The same bytes every run, and well-formed XML as Python's parser reads it.
+  EXPECT_EQ(run_cli("get " + a_ + " 1 --svg 1").out, after_e4);
+  std::ofstream(dir_ + "/board.svg", std::ios::binary) << after_e4;
+  EXPECT_EQ(std::system(("/usr/bin/python3 -c 'import sys, xml.dom.minidom; "
+                         "d = xml.dom.minidom.parse(sys.argv[1]); "
+                         "sys.exit(d.documentElement.tagName != \"svg\")' '" + dir_ + "/board.svg'").c_str()),
+            0);
+}
+
+TEST_F(CliPosition, SvgFlip) {
+  const std::string plain = run_cli("get " + a_ + " 1 --svg 2").out;
+  const std::string flipped = run_cli("get " + a_ + " 1 --svg 2 --flip").out;
+  EXPECT_NE(plain, flipped);
+  EXPECT_NE(flipped.find("data-flip=\"1\""), std::string::npos);
+  // White's king: at the bottom (y 472 of 508), flipped at the top (y 52).
+  EXPECT_NE(plain.find("data-square=\"e1\" data-piece=\"K\" x=\"290\" y=\"472\""), std::string::npos) << plain;
+  EXPECT_NE(flipped.find("data-square=\"e1\" data-piece=\"K\" x=\"230\" y=\"52\""), std::string::npos) << flipped;
+}
+
+TEST_F(CliPosition, SvgErrors) {
+  auto r = run_cli("get " + a_ + " 2 --svg 5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("game 2: the main line has 4 plies, not 5"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  r = run_cli("get " + a_ + " 5 --svg 0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("game 5 is kept verbatim"), std::string::npos) << r.err;
+  r = run_cli("get " + a_ + " 1-2 --svg 1");  // one picture, one game
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--svg draws one game"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("get " + a_ + " 1 2 --svg 1").exit_code, 1);
+  EXPECT_EQ(run_cli("get " + a_ + " 1 --svg -1").exit_code, 1);
+  EXPECT_EQ(run_cli("get " + a_ + " 1 --svg x").exit_code, 1);
+  EXPECT_EQ(run_cli("get " + a_ + " 1 --svg 1 --fen 1").exit_code, 1);
+  EXPECT_EQ(run_cli("get " + a_ + " 1 --svg 1 --list").exit_code, 1);
+  r = run_cli("get " + a_ + " 1 --flip");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--flip"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("get " + a_ + " 9 --svg 0").exit_code, 2);  // no such game
 }
 
 TEST_F(CliPosition, FindPosition) {

@@ -108,6 +108,9 @@ struct GetArgs {
   bool list = false;
   std::uint32_t fen_plies = 0;
   const CLI::Option* fen = nullptr;
+  std::uint32_t svg_plies = 0;
+  const CLI::Option* svg = nullptr;
+  bool flip = false;
   std::string ep = "double-step";
 };
 
@@ -119,6 +122,18 @@ Result<std::string> fen_line(Archive& archive, std::uint64_t i, std::uint32_t pl
   auto fen = fen_after(g->game, static_cast<int>(plies), ep);
   if (!fen) return invalid_input("game " + std::to_string(i + 1) + ": " + fen.error().message());
   return *fen + "\n";
+}
+
+// Game `i`'s board after `plies` plies of its main line as an SVG picture, the last move marked.
+Result<std::string> svg_picture(Archive& archive, std::uint64_t i, std::uint32_t plies, bool flip) {
+  auto g = archive.read_game(i);
+  if (!g) return g.error();
+  if (g->raw) return invalid_input("game " + std::to_string(i + 1) + " is kept verbatim: it has no positions");
+  BoardSvgOptions o;
+  o.flip = flip;
+  auto pos = position_after(g->game, static_cast<int>(plies), &o.last_move);
+  if (!pos) return invalid_input("game " + std::to_string(i + 1) + ": " + pos.error().message());
+  return board_svg(*pos, o);
 }
 
 bool parse_number(std::string_view s, std::uint64_t& v) {
@@ -147,7 +162,11 @@ int get(const GetArgs& a) {
   if (!archive) return report_archive_error(archive.error(), a.archive);
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
   for (const std::string& s : a.numbers) ranges.push_back(parse_range(s, (*archive)->game_count()));
-  if (a.list && a.fen->count()) throw UsageError("choose one of --list, --fen");
+  if (a.list + (a.fen->count() > 0) + (a.svg->count() > 0) > 1) throw UsageError("choose one of --list, --fen, --svg");
+  if (a.flip && !a.svg->count()) throw UsageError("--flip draws the board of --svg: give --svg K");
+  // One picture is one document: several would not make an SVG file.
+  if (a.svg->count() && (ranges.size() != 1 || ranges[0].first != ranges[0].second))
+    throw UsageError("--svg draws one game: give one game number");
   const FenEnPassant ep = a.ep == "legal" ? FenEnPassant::kWhenLegal : FenEnPassant::kAfterDoubleStep;
   Output out;
   bool writing = true;
@@ -155,6 +174,7 @@ int get(const GetArgs& a) {
     for (std::uint64_t n = lo; writing && n <= hi; ++n) {
       auto text = a.list           ? list_line(**archive, n - 1)
                   : a.fen->count() ? fen_line(**archive, n - 1, a.fen_plies, ep)
+                  : a.svg->count() ? svg_picture(**archive, n - 1, a.svg_plies, a.flip)
                                    : (*archive)->read_pgn(n - 1);
       if (!text) return report_archive_error(text.error(), a.archive);  // or an unknown number
       writing = out.write(*text);
@@ -311,6 +331,12 @@ Run declare_get(CLI::App& cmd) {
                           "one line per game, in place of its PGN")
                ->type_name("K")
                ->check(number_check("--fen", 0, 65536));
+  a->svg = cmd.add_option("--svg", a->svg_plies,
+                          "write an SVG picture of the board after K plies of the game's main line (0: "
+                          "its start position), the last move marked, in place of its PGN; one game only")
+               ->type_name("K")
+               ->check(number_check("--svg", 0, 65536));
+  cmd.add_flag("--flip", a->flip, "with --svg, draw the board from Black's side");
   cmd.add_option("--ep", a->ep,
                  "with --fen, where the en passant square is given: double-step (after every pawn "
                  "double step, the PGN standard's FEN; the default) or legal (only where an en "
