@@ -1,10 +1,11 @@
 # Debian packages pgnarc needs to build and test; sourced by tools/setup and .ci/run.
 PGNARC_DEPS=(cmake make g++ pkgconf libzstd-dev libgtest-dev libxxhash-dev zlib1g-dev
-             libcli11-dev nlohmann-json3-dev  # header-only: the CLI's options, info --json
+             libcli11-dev nlohmann-json3-dev  # header-only: the CLI's options; JSON in the CLI tests
              clang libclang-rt-14-dev bsdutils  # clang + libFuzzer for tools/dev/fuzz; script(1) for a test
              python3 python3-zstandard  # the Python references: tests/reference/spec_model.py, format-spec/reference/
              python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest  # the Python package (lib/python)
              python3-dask python3-distributed python3-fsspec  # pgnarc.dask
+             python3-venv mypy  # pip install . into a venv, checked against the type stubs (tests/python/test_pip_install.py)
              pgn-extract)  # FENs of every ply, the position commands' oracle (tests/cli/position_oracle.py)
 
 pgnarc_install_deps() {
