@@ -93,44 +93,10 @@ Square fen_ep_field(std::string_view fen) {
   return make_square(fen[at] - 'a', fen[at + 1] - '1');
 }
 
-}  // namespace
-
-Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep) {
-  if (plies < 0) return invalid_input("no position before the start (" + std::to_string(plies) + " plies)");
-  auto start = start_position(game);
-  if (!start) return start.error();
-  Position pos = *start;
-  Square double_step = kNoSquare;
-  if (const std::string* fen = game.tag("FEN")) double_step = fen_ep_field(*fen);
-  int played = 0, depth = 0;
-  for (const GameEvent& e : game.events) {
-    if (played == plies) break;
-    if (e.type == GameEvent::kBeginVariation) ++depth;
-    else if (e.type == GameEvent::kEndVariation) --depth;
-    if (depth != 0) continue;
-    if (e.type == GameEvent::kNullMove) {
-      pos.play_null();
-      double_step = kNoSquare;
-      ++played;
-    } else if (e.type == GameEvent::kMove) {
-      if (!pos.is_legal(e.move))
-        return invalid_input("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
-      const Move m = e.move;
-      // A pawn's two steps from its second rank (horde's from the first leave no en passant square).
-      const bool pawn = type_of(pos.piece_on(m.from())) == kPawn && !m.is_drop() &&
-                        rank_of(m.from()) == (pos.side_to_move() == kWhite ? 1 : 6);
-      pos.play(m);
-      double_step = pawn && (m.from() ^ m.to()) == 16 ? static_cast<Square>((m.from() + m.to()) / 2) : kNoSquare;
-      ++played;
-    }
-  }
-  if (played < plies)
-    return invalid_input("the main line has " + std::to_string(played) + " plies, not " + std::to_string(plies));
-  return pos.fen(ep == FenEnPassant::kWhenLegal ? pos.legal_ep_square() : double_step);
-}
-
-Result<Position> position_after(const Game& game, int plies, Move* last_move) {
-  if (last_move) *last_move = Move::none();
+// The position after the first `plies` plies of the game's main line; step(position, event) is
+// called for each ply, with the position it is played in. Fails as fen_after.
+template <class Step>
+Result<Position> play_main_line(const Game& game, int plies, Step step) {
   if (plies < 0) return invalid_input("no position before the start (" + std::to_string(plies) + " plies)");
   auto start = start_position(game);
   if (!start) return start.error();
@@ -140,22 +106,40 @@ Result<Position> position_after(const Game& game, int plies, Move* last_move) {
     if (played == plies) break;
     if (e.type == GameEvent::kBeginVariation) ++depth;
     else if (e.type == GameEvent::kEndVariation) --depth;
-    if (depth != 0) continue;
-    if (e.type == GameEvent::kNullMove) {
-      pos.play_null();
-      if (last_move) *last_move = Move::none();
-      ++played;
-    } else if (e.type == GameEvent::kMove) {
-      if (!pos.is_legal(e.move))
-        return invalid_input("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
-      pos.play(e.move);
-      if (last_move) *last_move = e.move;
-      ++played;
-    }
+    if (depth != 0 || (e.type != GameEvent::kNullMove && e.type != GameEvent::kMove)) continue;
+    if (e.type == GameEvent::kMove && !pos.is_legal(e.move))
+      return invalid_input("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
+    step(pos, e);
+    if (e.type == GameEvent::kNullMove) pos.play_null();
+    else pos.play(e.move);
+    ++played;
   }
   if (played < plies)
     return invalid_input("the main line has " + std::to_string(played) + " plies, not " + std::to_string(plies));
   return pos;
+}
+
+}  // namespace
+
+Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep) {
+  Square double_step = kNoSquare;
+  if (const std::string* fen = game.tag("FEN")) double_step = fen_ep_field(*fen);
+  auto pos = play_main_line(game, plies, [&](const Position& before, const GameEvent& e) {
+    const Move m = e.move;
+    // A pawn's two steps from its second rank (horde's from the first leave no en passant square).
+    const bool pawn = e.type == GameEvent::kMove && type_of(before.piece_on(m.from())) == kPawn && !m.is_drop() &&
+                      rank_of(m.from()) == (before.side_to_move() == kWhite ? 1 : 6);
+    double_step = pawn && (m.from() ^ m.to()) == 16 ? static_cast<Square>((m.from() + m.to()) / 2) : kNoSquare;
+  });
+  if (!pos) return pos.error();
+  return pos->fen(ep == FenEnPassant::kWhenLegal ? pos->legal_ep_square() : double_step);
+}
+
+Result<Position> position_after(const Game& game, int plies, Move* last_move) {
+  if (last_move) *last_move = Move::none();
+  return play_main_line(game, plies, [&](const Position&, const GameEvent& e) {
+    if (last_move) *last_move = e.type == GameEvent::kMove ? e.move : Move::none();
+  });
 }
 
 GameWalker::GameWalker(const Position& start) { frames_.push_back({start, start, false}); }
