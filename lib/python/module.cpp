@@ -97,13 +97,10 @@ class PyGame {
   bool verbatim() const { return game_.raw; }
   TextMode mode() const { return handle_->mode; }
 
-  // Per-move data (game_notes.h); a verbatim game has no moves: none.
-  py::dict annotation_columns() const { return python::annotation_columns(decoded(), mode()); }
-  py::array numbers(const std::string& which) const { return main_line_numbers(decoded(), which); }
-  py::list tree_nodes() const {
-    if (game_.raw) raise(invalid_input("game " + std::to_string(number()) + " is kept verbatim: it has no moves to walk"));
-    return python::tree_nodes(game_.game, mode());
-  }
+  // Per-move data (game_notes.h); pgnarc.Error for a verbatim game, whose moves pgnarc did not read.
+  py::dict annotation_columns() const { return python::annotation_columns(moves_read(), mode()); }
+  py::array numbers(const std::string& which) const { return main_line_numbers(moves_read(), which); }
+  py::list tree_nodes() const { return python::tree_nodes(moves_read(), mode()); }
 
   // The tags in file order (the first of two tags of one name), {} for a verbatim game's that
   // could not be read: one dict for the game, made at the first call.
@@ -193,10 +190,11 @@ class PyGame {
     return game_.raw ? *raw_tags_ : game_.game.tags;
   }
 
-  // The game's moves and comments (none for a verbatim game).
-  const Game& decoded() const {
-    static const Game none;
-    return game_.raw ? none : game_.game;
+  // The game's moves and comments; pgnarc.Error for a verbatim game.
+  const Game& moves_read() const {
+    if (game_.raw)
+      raise(invalid_input("game " + std::to_string(number()) + " is kept verbatim: pgnarc did not read its moves (pgn() has them)"));
+    return game_.game;
   }
 
   Position start() const {
@@ -571,8 +569,8 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def("annotations", [](const PyGame& g) { return py::module_::import("pgnarc._notes").attr("frame")(g.annotation_columns()); },
            "A pandas.DataFrame with a row per main-line ply: ply (from 1), san, uci, clock (seconds, NaN where "
            "none), eval (pawns from White's side, NaN where none), mate (Int64: N of [%eval #N], negative where "
-           "Black mates), nags (a tuple of ints), comment (the text besides [%clk] and [%eval], or None). Read from "
-           "the decoded game in the library; none for a verbatim game.")
+           "Black mates), nags (a tuple of ints), comment (the text besides [%clk] and [%eval], or None). "
+           "pgnarc.Error for a verbatim game.")
       .def("clocks", [](const PyGame& g) { return g.numbers("clock"); },
            "The clock after each main-line ply, in seconds (numpy float64, NaN where none).")
       .def("evals", [](const PyGame& g) { return g.numbers("eval"); },

@@ -2,6 +2,8 @@
 // numbers.
 #include "pgnarc/game_tree.h"
 
+#include <cmath>
+
 #include "support/pgn_util.h"
 
 namespace pgnarc {
@@ -102,6 +104,32 @@ TEST(GameTree, MainLineVariationsCommentsAndNags) {
   EXPECT_EQ(t[c5.variations[1]].parent, e4.variations[1]);
   // Every node comes after its parent.
   for (std::size_t i = 1; i < t.size(); ++i) EXPECT_LT(t[i].parent, static_cast<int>(i));
+}
+
+TEST(GameTree, NagsAndCommentsBeforeAVariationsFirstMove) {
+  const Game g = one_game("1. e4 e5 2. Nf3 ( $2 {sc} 2. d4 ) ( $5 ) ( {only} ) Nc6 *\n");
+  auto tree = game_tree(g);
+  ASSERT_TRUE(tree.ok()) << tree.error().to_string();
+  const std::vector<GameNode>& t = *tree;
+  const GameNode& e5 = t[t[t[0].variations[0]].variations[0]];
+  EXPECT_TRUE(e5.nags.empty());
+  ASSERT_EQ(e5.variations.size(), 2u);  // Nf3, d4
+  const GameNode& nf3 = t[e5.variations[0]];
+  const GameNode& d4 = t[e5.variations[1]];
+  EXPECT_EQ(d4.nags, std::vector<std::uint8_t>{2});
+  ASSERT_EQ(d4.starting_comments.size(), 1u);
+  EXPECT_EQ(d4.starting_comments[0].text, "sc");
+  // The empty variations' NAG and comment follow the move they were alternatives to.
+  EXPECT_EQ(nf3.nags, std::vector<std::uint8_t>{5});
+  EXPECT_EQ(nf3.notes.comment, "only");
+}
+
+TEST(ReadComment, NoMateInZeroNorMinusZero) {
+  EXPECT_FALSE(notes_of("[%eval #0]").mate);
+  EXPECT_EQ(notes_of("[%eval #0]").comment, "[%eval #0]");
+  const MoveNotes z = notes_of("[%eval -0.00]");
+  ASSERT_TRUE(z.eval);
+  EXPECT_FALSE(std::signbit(*z.eval));
 }
 
 TEST(GameTree, WithoutNotationAndRefusingBadEvents) {

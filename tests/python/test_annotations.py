@@ -88,6 +88,8 @@ def test_annotations_equal_the_commands_of_pgn(archives, evaluated, name):
     checked = evals = clocks = 0
     with pgnarc.open(evaluated if name == "evaluated" else archives[name]) as a:
         for g in a:
+            if g.verbatim:
+                continue
             frame = g.annotations()
             assert list(frame.columns) == ["ply", "san", "uci", "clock", "eval", "mate", "nags", "comment"]
             assert frame["clock"].dtype == numpy.float64 and frame["eval"].dtype == numpy.float64
@@ -129,6 +131,21 @@ def test_mates_and_fractions_of_seconds(tmp_path):
     assert list(f["mate"].fillna(0)) == [0, 0, -3]
     assert list(f["comment"]) == [None, None, "Bold"]
     assert g.mates().dtype == numpy.int32 and list(g.mates()) == [0, 0, -3]
+
+
+def test_nags_opening_a_variation_and_odd_evaluations(tmp_path):
+    pgn = (b'[Event "v"]\n[Result "*"]\n\n1. e4 {[%eval #0]} e5 {[%eval -0.00]} 2. Nf3 ( $2 {sc} 2. d4 ) ( $5 ) '
+           b'( {only} ) Nc6 *\n')
+    out = tmp_path / "n.pga"
+    pgnarc.pack(pgn, out)
+    g = pgnarc.open(out)[0]
+    f = g.annotations()
+    assert list(f["nags"]) == [(), (), (5,), ()]
+    assert f["comment"][0] == "[%eval #0]" and f["mate"][0] is pandas.NA and list(g.mates()) == [0, 0, 0, 0]
+    assert f["eval"][1] == 0 and not math.copysign(1, f["eval"][1]) < 0
+    assert f["comment"][2] == "only"
+    d4 = g.root().variations[0].variations[0].variations[1]
+    assert d4.san == "d4" and d4.nags == (2,) and d4.starting_comment == "sc"
 
 
 def test_root_walks_variations_like_the_pgn(tmp_path):
@@ -177,9 +194,9 @@ def test_verbatim_games_have_no_moves(tmp_path):
     pgnarc.pack(b'[Event "x"]\n\n1. e4 e5 2. Ke3 *\n', out)
     g = pgnarc.open(out)[0]
     assert g.verbatim
-    assert len(g.annotations()) == 0 and len(g.clocks()) == 0
-    with pytest.raises(pgnarc.Error, match="verbatim"):
-        g.root()
+    for read in (g.annotations, g.clocks, g.evals, g.mates, g.root):
+        with pytest.raises(pgnarc.Error, match="verbatim"):
+            read()
 
 
 def test_encoding_of_text_that_is_not_utf8(archives):

@@ -131,12 +131,16 @@ def test_find_by_rating_refuses_bad_bounds(archives):
     with pgnarc.open(archives["twic_events"]) as a:
         with pytest.raises(ValueError, match="above"):
             a.find(min_elo=2800, max_elo=2700)
-        with pytest.raises(ValueError, match="negative"):
+        with pytest.raises(ValueError, match="0 to 9999"):
             a.find(min_elo=-1)
         with pytest.raises(ValueError, match="elo_of"):
             a.find(min_elo=2000, elo_of="both players")
         with pytest.raises(TypeError, match="int"):
             a.find(min_elo="2000")
+        with pytest.raises(ValueError, match="9999"):
+            a.find(max_elo=10 ** 12)
+        import numpy
+        assert a.find(min_elo=numpy.int64(2600)) == a.find(min_elo=2600)
 
 
 @pytest.mark.parametrize("name", ["twic_events", "variant_crazyhouse", "annotated_human"])

@@ -27,7 +27,7 @@ struct PGNARC_EXPORT MoveNotes {
   // "[%eval E]", E pawns from White's side as a decimal ("0.17", "-1.5", "+2"; a search depth
   // after a comma, "0.17,23", is read past).
   std::optional<double> eval;
-  // "[%eval #N]": mate in N moves, N < 0 where Black mates.
+  // "[%eval #N]": mate in N moves, N < 0 where Black mates (never 0: "#0" stays text).
   std::optional<int> mate;
   // The comments without those two commands (other commands, "[%emt ...]", "[%csl ...]", stay),
   // white space at each end trimmed, several comments joined by a space; none if nothing is left.
@@ -46,8 +46,11 @@ struct PGNARC_EXPORT GameNode {
   std::string san, uci;       // the move ("--" and "0000" for a null move); empty for the root,
                               // and when game_tree is asked for no notation
   std::vector<int> variations;       // the moves played from here, the main continuation first
-  std::vector<std::uint8_t> nags;    // $N after the move
-  std::vector<Comment> comments;     // after the move (the root's: before the first move)
+  // $N after the move; where the move opens a variation, also those before it ("( $2 1... d5").
+  std::vector<std::uint8_t> nags;
+  // After the move (the root's: before the first move); the comments and NAGs of an empty
+  // variation, "( {text} )", go to the move it was an alternative to.
+  std::vector<Comment> comments;
   std::vector<Comment> starting_comments;  // before the move, where it opens a variation
   MoveNotes notes;                   // what `comments` say
 };

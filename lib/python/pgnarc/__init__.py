@@ -32,6 +32,7 @@ __all__ = ["Archive", "Error", "Game", "Node", "open", "pack", "__version__", "f
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 ENCODINGS = ("surrogateescape", "latin-1", "replace")
 ELO_OF = ("both", "either", "white", "black")
+MAX_ELO = 9999  # as find --min-elo and --max-elo take
 
 
 class Archive:
@@ -181,8 +182,12 @@ class Archive:
             q.tags = list(tags.items())
         for name, value in (("min_elo", min_elo), ("max_elo", max_elo)):
             if value is not None:
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+                try:
+                    value = _operator.index(value)  # int, numpy integers
+                except TypeError:
+                    raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+                if isinstance(value, bool) or not 0 <= value <= MAX_ELO:
+                    raise ValueError(f"{name} must be a rating from 0 to {MAX_ELO}, not {value!r}")
                 setattr(q, name, value)
         q.elo_of = elo_of
         q.exact_names = bool(exact)

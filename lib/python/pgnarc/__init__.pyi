@@ -88,7 +88,7 @@ class Archive:
              position: str | None = None, moves: str | None = None, threads: int | None = None,
              min_elo: int | None = None, max_elo: int | None = None, elo_of: _EloOf = "both") -> list[int]:
         """The indices (from 0, ascending) of the games that match every given field, as `pgnarc find`;
-        min_elo and max_elo bound the ratings (inclusive) of the players elo_of names."""
+        min_elo and max_elo (0 to 9999) bound the ratings (inclusive) of the players elo_of names."""
     def tree(self, position: str | None = None, moves: str | None = None, limit: int | None = None,
              variant: str | None = None, threads: int | None = None, **filters: Any) -> _Tree:
         """What was played from a position: the dict of `pgnarc tree --json`; `filters` are find()'s."""

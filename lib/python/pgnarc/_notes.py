@@ -19,8 +19,8 @@ class Node:
 
     move: the move in UCI ('0000' a null move), san: in SAN ('--'), ply: plies from the start,
     comment: the text of the comments after the move besides [%clk] and [%eval] (or None),
-    starting_comment: the comment before the move where it opens a variation, nags: a tuple of
-    ints, clock (seconds), eval (pawns from White's side), mate (N of [%eval #N]): None where the
+    starting_comment: the comments before the move where it opens a variation, as written (their
+    commands not read), nags: a tuple of ints, clock (seconds), eval (pawns from White's side), mate (N of [%eval #N]): None where the
     comments give none; variations: the moves played from here, the main continuation first;
     parent: the node before (None at the root)."""
 

@@ -50,7 +50,8 @@ class Game:
         """The FEN after `ply` plies of the main line (None: the last position; negative: from the end)."""
     def annotations(self) -> pandas.DataFrame:
         """One row per main-line ply: ply, san, uci, clock (seconds, NaN where none), eval (pawns from
-        White's side, NaN where none), mate (Int64), nags, comment (or None)."""
+        White's side, NaN where none), mate (Int64), nags, comment (or None). pgnarc.Error for a
+        verbatim game, as for clocks(), evals(), mates() and root()."""
     def clocks(self) -> numpy.typing.NDArray[numpy.float64]:
         """The clock after each main-line ply, in seconds (NaN where none)."""
     def evals(self) -> numpy.typing.NDArray[numpy.float64]:

@@ -73,7 +73,7 @@ def _game_record(g, moves, annotations):
     record = {"number": g.number, "tags": g.tags, "result": g.result,
               "moves": g.moves if moves == "numpy" else g.san() if moves == "san" else g.uci(), "verbatim": g.verbatim}
     if annotations:
-        record["annotations"] = g.annotations()
+        record["annotations"] = None if g.verbatim else g.annotations()
     return record
 
 
@@ -87,7 +87,7 @@ def read_games(urlpath, blocks_per_partition=None, storage_options=None, moves="
     """A dask.bag of the archive's games, in order: each a dict of number (from 1), tags (a dict),
     result, moves (the main line: "uci" a list of UCI, "san" a list of SAN, "numpy" Game.moves'
     uint16 array) and verbatim; with annotations=True also annotations (Game.annotations()'s
-    DataFrame). One partition per group of `blocks_per_partition` blocks (default: about four
+    DataFrame; None for a verbatim game). One partition per group of `blocks_per_partition` blocks (default: about four
     partitions a worker thread), each reading only its blocks' byte ranges. `encoding` as
     pgnarc.open's."""
     if moves not in MOVES:

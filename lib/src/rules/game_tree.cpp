@@ -61,12 +61,12 @@ bool read_eval(std::string_view s, std::size_t& at, MoveNotes& notes) {
     ++at;
     if (!negative) sign();
     std::uint64_t n;
-    if (!read_digits(s, at, 6, n)) return false;
+    if (!read_digits(s, at, 6, n) || n == 0) return false;  // (no mate in 0 is written: it stays text)
     mate = negative ? -static_cast<int>(n) : static_cast<int>(n);
   } else {
     double v;
     if (!read_decimal(s, at, v)) return false;
-    pawns = negative ? -v : v;
+    pawns = negative && v != 0 ? -v : v;
   }
   if (at < s.size() && s[at] == ',') {
     std::uint64_t depth;
@@ -135,7 +135,9 @@ Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
     bool opening;  // no move yet (a variation's comments before its first move)
   };
   std::vector<Line> lines{{0, true}};
-  std::vector<Comment> starting;  // comments before a variation's first move
+  // Comments and NAGs before a variation's first move (NAGs there are that move's).
+  std::vector<Comment> starting;
+  std::vector<std::uint8_t> starting_nags;
   for (std::size_t i = 0; i < game.events.size(); ++i) {
     const GameEvent& e = game.events[i];
     Line& line = lines.back();
@@ -160,7 +162,9 @@ Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
           after.play(e.move);
         }
         node.starting_comments = std::move(starting);
+        node.nags = std::move(starting_nags);
         starting.clear();
+        starting_nags.clear();
         const int index = static_cast<int>(nodes.size());
         nodes[parent].variations.push_back(index);
         nodes.push_back(std::move(node));
@@ -178,7 +182,9 @@ Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
           read_comment(e.text, node.notes);
         }
         break;
-      case GameEvent::kNag: nodes[line.last].nags.push_back(e.nag); break;
+      case GameEvent::kNag:
+        (line.opening && lines.size() > 1 ? starting_nags : nodes[line.last].nags).push_back(e.nag);
+        break;
       case GameEvent::kBeginVariation:
         if (line.opening || line.last == 0) return invalid_input(where() + ": a variation that follows no move");
         if (static_cast<int>(lines.size()) > kMaxVariationDepth)
@@ -188,12 +194,15 @@ Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
       case GameEvent::kEndVariation:
         if (lines.size() == 1) return invalid_input(where() + ": a variation's end without its start");
         lines.pop_back();
-        // (An empty variation's comments follow the move it was an alternative to.)
+        // (An empty variation's comments and NAGs follow the move it was an alternative to.)
+        GameNode& replaced = nodes[lines.back().last];
         for (Comment& c : starting) {
-          read_comment(c.text, nodes[lines.back().last].notes);
-          nodes[lines.back().last].comments.push_back(std::move(c));
+          read_comment(c.text, replaced.notes);
+          replaced.comments.push_back(std::move(c));
         }
+        replaced.nags.insert(replaced.nags.end(), starting_nags.begin(), starting_nags.end());
         starting.clear();
+        starting_nags.clear();
         break;
     }
   }
