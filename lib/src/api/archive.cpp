@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "api/archive_impl.h"
+#include "api/json_text.h"
 #include "codec/record/decode_game_with_hints.h"
 #include "container/format.h"
 #include "pgn/write_pgn_with_hints.h"
@@ -244,9 +245,8 @@ std::string archive_info_json(const ArchiveInfo& info) {
     out += value;
   };
   const auto number = [](std::uint64_t v) { return std::to_string(v); };
-  const auto quoted = [](std::string text) { return '"' + std::move(text) + '"'; };
-  item("write_version", quoted(info.write_version.text()));
-  item("read_version", quoted(info.read_version.text()));
+  item("write_version", api::json_string(info.write_version.text()));
+  item("read_version", api::json_string(info.read_version.text()));
   const std::pair<const char*, std::uint64_t> figures[] = {
       {"file_bytes", info.file_bytes},         {"games", info.games},
       {"verbatim_games", info.verbatim_games}, {"blocks", info.blocks},

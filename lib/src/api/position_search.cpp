@@ -8,6 +8,7 @@
 #include "api/archive_impl.h"
 #include "api/block_pgn.h"
 #include "api/block_scan.h"
+#include "api/json_text.h"
 #include "container/position_filter.h"
 
 namespace pgnarc {
@@ -207,22 +208,7 @@ PositionTree position_tree(const Position& target, const PositionHits& hits) {
 
 namespace {
 
-// `s` as a JSON string.
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[(c >> 4) & 0xF];
-      out += kHex[c & 0xF];
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
+using api::json_string;
 
 std::string counts_json(std::uint64_t games, std::uint64_t white, std::uint64_t draws, std::uint64_t black) {
   return "\"games\":" + std::to_string(games) + ",\"white\":" + std::to_string(white) + ",\"draws\":" +
