@@ -155,14 +155,18 @@ class PyGame {
     FenEnPassant when = FenEnPassant::kAfterDoubleStep;
     if (ep == "legal") when = FenEnPassant::kWhenLegal;
     else if (ep != "double-step") throw py::value_error("ep must be 'double-step' or 'legal', not '" + ep + "'");
-    if (game_.raw) raise(invalid_input("game " + std::to_string(number()) + " is kept verbatim: it has no positions"));
-    const auto n = static_cast<std::int64_t>(plies());
-    std::int64_t k = ply.value_or(n);
-    if (k < 0) k += n + 1;
-    if (k < 0 || k > n)
-      throw py::index_error("ply " + std::to_string(*ply) + " is out of range: game " + std::to_string(number()) +
-                            "'s main line has " + std::to_string(n) + " plies (positions 0 to " + std::to_string(n) + ")");
-    return value_or_raise(fen_after(game_.game, static_cast<int>(k), when));
+    return value_or_raise(fen_after(game_.game, position_index(ply), when));
+  }
+
+  // The SVG picture of the board after `ply` plies (as fen() counts them), as `pgnarc get --svg`
+  // draws it: the last move marked, Black below with `flip`, `size` pixels wide.
+  std::string svg(std::optional<std::int64_t> ply, bool flip, int size) const {
+    if (size < 16 || size > 4096) throw py::value_error("size must be from 16 to 4096 pixels, not " + std::to_string(size));
+    BoardSvgOptions o;
+    o.flip = flip;
+    o.size = size;
+    const Position at = value_or_raise(position_after(game_.game, position_index(ply), &o.last_move));
+    return board_svg(at, o);
   }
 
   // The rules the game is played under, as lichess names them ("Standard" for Chess960 too); for
@@ -188,6 +192,19 @@ class PyGame {
       if (!raw_tags_) raw_tags_ = value_or_raise(std::move(tags));  // (set with the GIL held)
     }
     return game_.raw ? *raw_tags_ : game_.game.tags;
+  }
+
+  // The number of plies `ply` names (None: all; negative: from the end, -1 the last position);
+  // IndexError out of range, pgnarc.Error for a verbatim game.
+  int position_index(std::optional<std::int64_t> ply) const {
+    if (game_.raw) raise(invalid_input("game " + std::to_string(number()) + " is kept verbatim: it has no positions"));
+    const auto n = static_cast<std::int64_t>(plies());
+    std::int64_t k = ply.value_or(n);
+    if (k < 0) k += n + 1;
+    if (k < 0 || k > n)
+      throw py::index_error("ply " + std::to_string(*ply) + " is out of range: game " + std::to_string(number()) +
+                            "'s main line has " + std::to_string(n) + " plies (positions 0 to " + std::to_string(n) + ")");
+    return static_cast<int>(k);
   }
 
   // The game's moves and comments; pgnarc.Error for a verbatim game.
@@ -566,6 +583,11 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def("fen", &PyGame::fen, py::arg("ply") = py::none(), py::arg("ep") = "double-step",
            "The FEN after `ply` plies of the main line (None: the last position; negative: from the end), as "
            "`pgnarc get --fen` gives it; ep='legal' gives the en passant square only where the capture is legal.")
+      .def("svg", &PyGame::svg, py::arg("ply") = py::none(), py::arg("flip") = false, py::arg("size") = 360,
+           "The board after `ply` plies (as fen() counts them; None: the last position) as an SVG picture, "
+           "as `pgnarc get --svg` draws it: the last move marked; flip=True puts Black below.")
+      .def("_repr_svg_", [](const PyGame& g) { return g.svg(std::nullopt, false, 360); },
+           "The final position as a picture, for Jupyter.")
       .def("annotations", [](const PyGame& g) { return py::module_::import("pgnarc._notes").attr("frame")(g.annotation_columns()); },
            "A pandas.DataFrame with a row per main-line ply: ply (from 1), san, uci, clock (seconds, NaN where "
            "none), eval (pawns from White's side, NaN where none), mate (Int64: N of [%eval #N], negative where "

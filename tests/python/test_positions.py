@@ -150,3 +150,19 @@ def test_info_is_info_json(archives, cli, name):
         got = a.info()
     assert got == want
     assert list(got) == list(want) and got["games"] == len(pgnarc.open(archives[name]))
+
+
+def test_svg_is_what_get_draws(archives, cli):
+    path = archives["twic_events"]
+    with pgnarc.open(path) as a:
+        g = a[3]
+        for ply in (0, 1, g.plies // 2, g.plies):
+            want = cli("get", path, g.number, "--svg", ply).stdout.decode()
+            assert g.svg(ply) == want.rstrip("\n") or g.svg(ply) == want
+        flipped = cli("get", path, g.number, "--svg", 5, "--flip").stdout.decode()
+        assert g.svg(5, flip=True) in (flipped, flipped.rstrip("\n"))
+        assert g.svg() == g.svg(-1) == g._repr_svg_() and f'data-fen="{g.fen()}"' in g.svg()
+        with pytest.raises(IndexError):
+            g.svg(g.plies + 1)
+        with pytest.raises(ValueError, match="size"):
+            g.svg(0, size=5)

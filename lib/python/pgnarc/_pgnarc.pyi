@@ -48,6 +48,9 @@ class Game:
         """The main line in UCI ('0000' for a null move)."""
     def fen(self, ply: int | None = None, ep: Literal["double-step", "legal"] = "double-step") -> str:
         """The FEN after `ply` plies of the main line (None: the last position; negative: from the end)."""
+    def svg(self, ply: int | None = None, flip: bool = False, size: int = 360) -> str:
+        """The board after `ply` plies as an SVG picture (as `pgnarc get --svg`): the last move marked."""
+    def _repr_svg_(self) -> str: ...
     def annotations(self) -> pandas.DataFrame:
         """One row per main-line ply: ply, san, uci, clock (seconds, NaN where none), eval (pawns from
         White's side, NaN where none), mate (Int64), nags, comment (or None). pgnarc.Error for a
