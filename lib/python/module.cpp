@@ -84,9 +84,6 @@ std::uint16_t move_code(Move m, bool chess960) {
   return static_cast<std::uint16_t>(m.from() | (to << 6) | (promo << 12));
 }
 
-// Query::elo_of's names, in EloOf's order.
-constexpr const char* kEloOf[] = {"both", "either", "white", "black"};
-
 // One game of an archive, decoded.
 class PyGame {
  public:
@@ -628,11 +625,10 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def_readwrite("min_elo", &Query::min_elo)
       .def_readwrite("max_elo", &Query::max_elo)
       .def_property(
-          "elo_of", [](const Query& q) { return std::string(kEloOf[static_cast<int>(q.elo_of)]); },
+          "elo_of", [](const Query& q) { return std::string(elo_of_name(q.elo_of)); },
           [](Query& q, const std::string& who) {
-            for (int k = 0; k < 4; ++k)
-              if (who == kEloOf[k]) return void(q.elo_of = static_cast<EloOf>(k));
-            throw py::value_error("elo_of must be 'both', 'either', 'white' or 'black', not '" + who + "'");
+            if (!elo_of_from_name(who, q.elo_of))
+              throw py::value_error("elo_of must be 'both', 'either', 'white' or 'black', not '" + who + "'");
           });
 
   py::class_<PyArchive>(m, "Archive", "An open archive (pgnarc.open).")

@@ -76,7 +76,8 @@ required=(
   'pgnarc::ArchiveWriter::create('                      # archive_writer.h
   'pgnarc::ArchiveWriter::add_pgn('
   'pgnarc::ArchiveWriter::finish()'
-  'pgnarc::query_error('                                # query.h
+  'pgnarc::query_error('
+  'pgnarc::elo_of_from_name('                                # query.h
   'pgnarc::salvage_pgn('                                # salvage.h
   'pgnarc::share_token('                                # share.h
   'pgnarc::open_share_token('

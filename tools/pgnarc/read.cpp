@@ -114,26 +114,36 @@ struct GetArgs {
   std::string ep = "double-step";
 };
 
-// Game `i`'s FEN after `plies` plies of its main line, as a line.
-Result<std::string> fen_line(Archive& archive, std::uint64_t i, std::uint32_t plies, FenEnPassant ep) {
+// What `show(game)` gives of game `i`'s positions; its errors, and a verbatim game, name the game.
+template <class Show>
+Result<std::string> position_text(Archive& archive, std::uint64_t i, Show show) {
   auto g = archive.read_game(i);
   if (!g) return g.error();
-  if (g->raw) return invalid_input("game " + std::to_string(i + 1) + " is kept verbatim: it has no positions");
-  auto fen = fen_after(g->game, static_cast<int>(plies), ep);
-  if (!fen) return invalid_input("game " + std::to_string(i + 1) + ": " + fen.error().message());
-  return *fen + "\n";
+  const std::string game = "game " + std::to_string(i + 1);
+  if (g->raw) return invalid_input(game + " is kept verbatim: it has no positions");
+  Result<std::string> text = show(g->game);
+  if (!text) return invalid_input(game + ": " + text.error().message());
+  return text;
+}
+
+// Game `i`'s FEN after `plies` plies of its main line, as a line.
+Result<std::string> fen_line(Archive& archive, std::uint64_t i, std::uint32_t plies, FenEnPassant ep) {
+  return position_text(archive, i, [&](const Game& g) -> Result<std::string> {
+    auto fen = fen_after(g, static_cast<int>(plies), ep);
+    if (!fen) return fen.error();
+    return *fen + "\n";
+  });
 }
 
 // Game `i`'s board after `plies` plies of its main line as an SVG picture, the last move marked.
 Result<std::string> svg_picture(Archive& archive, std::uint64_t i, std::uint32_t plies, bool flip) {
-  auto g = archive.read_game(i);
-  if (!g) return g.error();
-  if (g->raw) return invalid_input("game " + std::to_string(i + 1) + " is kept verbatim: it has no positions");
-  BoardSvgOptions o;
-  o.flip = flip;
-  auto pos = position_after(g->game, static_cast<int>(plies), &o.last_move);
-  if (!pos) return invalid_input("game " + std::to_string(i + 1) + ": " + pos.error().message());
-  return board_svg(*pos, o);
+  return position_text(archive, i, [&](const Game& g) -> Result<std::string> {
+    BoardSvgOptions o;
+    o.flip = flip;
+    auto pos = position_after(g, static_cast<int>(plies), &o.last_move);
+    if (!pos) return pos.error();
+    return board_svg(*pos, o);
+  });
 }
 
 bool parse_number(std::string_view s, std::uint64_t& v) {
@@ -403,15 +413,8 @@ Run declare_find(CLI::App& cmd) {
   a->elo_of = cmd.add_option_function<std::string>(
                      "--elo-of",
                      [&q](const std::string& who) {
-                       const std::pair<const char*, EloOf> names[] = {
-                           {"both", EloOf::kBoth}, {"either", EloOf::kEither},
-                           {"white", EloOf::kWhite}, {"black", EloOf::kBlack}};
-                       for (const auto& [n, e] : names)
-                         if (who == n) {
-                           q.elo_of = e;
-                           return;
-                         }
-                       throw UsageError("--elo-of takes both, either, white or black, not '" + who + "'");
+                       if (!elo_of_from_name(who, q.elo_of))
+                         throw UsageError("--elo-of takes both, either, white or black, not '" + who + "'");
                      },
                      "whose rating --min-elo and --max-elo bound: both players' (the default), "
                      "either player's, white's (WhiteElo) or black's (BlackElo)")

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,10 @@ enum class EloOf : std::uint8_t {
   kWhite,   // WhiteElo lies in it
   kBlack,   // BlackElo lies in it
 };
+// "both", "either", "white" or "black" (as find --elo-of names them).
+PGNARC_EXPORT const char* elo_of_name(EloOf e);
+// The EloOf that `name` names (elo_of_name's); false for any other name.
+PGNARC_EXPORT bool elo_of_from_name(std::string_view name, EloOf& out);
 
 // Every given field must match. Names (white, black, player, event, site) match as
 // case-insensitive substrings; `exact_names` makes them exact (case-sensitive).

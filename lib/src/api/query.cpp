@@ -147,6 +147,23 @@ bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
 
 }  // namespace
 
+namespace {
+constexpr const char* kEloOfNames[] = {"both", "either", "white", "black"};  // in EloOf's order
+}  // namespace
+
+const char* elo_of_name(EloOf e) {
+  return e <= EloOf::kBlack ? kEloOfNames[static_cast<int>(e)] : "?";
+}
+
+bool elo_of_from_name(std::string_view name, EloOf& out) {
+  for (int k = 0; k < 4; ++k)
+    if (name == kEloOfNames[k]) {
+      out = static_cast<EloOf>(k);
+      return true;
+    }
+  return false;
+}
+
 std::string query_error(const Query& q) {
   for (const auto& [name, date] : {std::pair{"date-from", &q.date_from}, std::pair{"date-to", &q.date_to}})
     if (*date && !well_formed_date(**date))

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rules/movegen.h"
+
 namespace pgnarc {
 namespace {
 
@@ -43,9 +45,8 @@ const char* glyph(PieceType t) {
 }
 
 char fen_letter(Piece p) {
-  static constexpr char kLetters[] = " PNBRQK";
-  const char c = kLetters[type_of(p)];
-  return color_of(p) == kWhite ? c : static_cast<char>(c - 'A' + 'a');
+  const char c = rules::kPieceLetters[type_of(p)];
+  return color_of(p) == kWhite ? c : static_cast<char>(c + 32);
 }
 
 // Attribute text; a FEN has none of these characters, but the function must not rely on that.
