@@ -56,6 +56,7 @@ required=(
   'pgnarc::fen_after('
   'pgnarc::GameWalker::step('
   'pgnarc::position_after('
+  'pgnarc::double_step_square('
   'pgnarc::board_svg('                                  # board_svg.h
   'pgnarc::read_comment('                               # game_tree.h
   'pgnarc::game_tree('

@@ -28,6 +28,7 @@ Run declare_get(CLI::App& cmd);     // read.cpp
 Run declare_find(CLI::App& cmd);    // read.cpp
 Run declare_tree(CLI::App& cmd);    // position.cpp
 Run declare_share(CLI::App& cmd);   // read.cpp
+Run declare_serve(CLI::App& cmd);   // serve.cpp
 Run declare_info(CLI::App& cmd);    // info.cpp
 Run declare_verify(CLI::App& cmd);  // info.cpp
 Run declare_perft(CLI::App& cmd);   // perft.cpp

@@ -29,6 +29,7 @@ constexpr Command kCommands[] = {
     {"find", "the games whose tags or positions match: numbers, count, PGN or list", declare_find},
     {"tree", "the moves played from a position, with games, results and ratings", declare_tree},
     {"share", "a game as a short URL-safe token, or the game a token holds", declare_share},
+    {"serve", "a web browser's view of archives: search, games on a board, explorer, share links", declare_serve},
     {"append", "add games to an archive", declare_append},
     {"merge", "join archives (blocks copied, not decoded)", declare_merge},
     {"info", "games, blocks, bytes by section, bits per ply, versions", declare_info},

@@ -13,15 +13,15 @@
 namespace pgnarc::cli {
 
 Result<Position> parse_position_arg(const std::optional<std::string>& fen, const std::string& moves,
-                                    Variant variant) {
+                                    Variant variant, const char* fen_name, const char* moves_name) {
   Position pos = Position::start(variant);
   if (fen) {
     auto p = Position::from_fen(*fen, false, variant);
-    if (!p) return invalid_input("--position: " + p.error().message());
+    if (!p) return invalid_input(std::string(fen_name) + ": " + p.error().message());
     pos = *p;
   }
   auto after = play_san_line(pos, moves);
-  if (!after) return invalid_input("--moves: " + after.error().message());
+  if (!after) return invalid_input(std::string(moves_name) + ": " + after.error().message());
   return after;
 }
 

@@ -11,9 +11,10 @@ namespace pgnarc::cli {
 
 // The position of `fen` (none: the start; an empty one is a bad FEN) under `variant` after the
 // SAN moves of `moves` (separated by spaces; move numbers like "1." and "1..." are skipped). A bad
-// FEN or move is InvalidInput naming the option (--position, --moves) and the reason.
+// FEN or move is InvalidInput naming the option (`fen_name`, `moves_name`) and the reason.
 Result<Position> parse_position_arg(const std::optional<std::string>& fen, const std::string& moves,
-                                    Variant variant = Variant::kStandard);
+                                    Variant variant = Variant::kStandard, const char* fen_name = "--position",
+                                    const char* moves_name = "--moves");
 
 // archive.find_position with a progress line; unless --quiet, says on stderr how many games
 // kept verbatim were not searched, how many blocks the position filters skipped, and, where the

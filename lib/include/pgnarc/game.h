@@ -132,6 +132,10 @@ PGNARC_EXPORT Result<std::string> fen_after(const Game& game, int plies,
 // and in `last_move` (if given) the move that reached it: Move::none() at the start or after a
 // null move. Fails as fen_after does, with the same messages.
 PGNARC_EXPORT Result<Position> position_after(const Game& game, int plies, Move* last_move = nullptr);
+// The en passant square that fen_after's kAfterDoubleStep writes after `m` is played in `before`:
+// the square a pawn passed over in two steps from its second rank (horde's from the first leave
+// none), else kNoSquare.
+PGNARC_EXPORT Square double_step_square(const Position& before, Move m);
 
 // Walks a game's events keeping the position at every point: before(), after each kMove event
 // is passed to step(), is the position the move was played in. Variations rewind to the

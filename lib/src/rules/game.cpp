@@ -121,15 +121,17 @@ Result<Position> play_main_line(const Game& game, int plies, Step step) {
 
 }  // namespace
 
+Square double_step_square(const Position& before, Move m) {
+  const bool pawn = type_of(before.piece_on(m.from())) == kPawn && !m.is_drop() && !m.is_null() &&
+                    rank_of(m.from()) == (before.side_to_move() == kWhite ? 1 : 6);
+  return pawn && (m.from() ^ m.to()) == 16 ? static_cast<Square>((m.from() + m.to()) / 2) : kNoSquare;
+}
+
 Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep) {
   Square double_step = kNoSquare;
   if (const std::string* fen = game.tag("FEN")) double_step = fen_ep_field(*fen);
   auto pos = play_main_line(game, plies, [&](const Position& before, const GameEvent& e) {
-    const Move m = e.move;
-    // A pawn's two steps from its second rank (horde's from the first leave no en passant square).
-    const bool pawn = e.type == GameEvent::kMove && type_of(before.piece_on(m.from())) == kPawn && !m.is_drop() &&
-                      rank_of(m.from()) == (before.side_to_move() == kWhite ? 1 : 6);
-    double_step = pawn && (m.from() ^ m.to()) == 16 ? static_cast<Square>((m.from() + m.to()) / 2) : kNoSquare;
+    double_step = e.type == GameEvent::kMove ? double_step_square(before, e.move) : kNoSquare;
   });
   if (!pos) return pos.error();
   return pos->fen(ep == FenEnPassant::kWhenLegal ? pos->legal_ep_square() : double_step);

@@ -1,0 +1,154 @@
+// pgnarc serve: a read-only web server over archives (cpp-httplib, Debian's libcpp-httplib-dev):
+// the pages of web/ (search, game, explorer), compiled into the program, and the JSON API of
+// serve_api.cpp that they read.
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <httplib.h>
+
+#include "commands.h"
+#include "console.h"
+#include "serve.h"
+
+namespace pgnarc::cli {
+namespace {
+
+struct ServeArgs {
+  std::vector<std::string> archives;
+  std::string bind = "127.0.0.1";
+  int port = 8080;
+};
+
+bool loopback(const std::string& host) {
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+// What every answer carries: no sniffing of types, scripts and styles from this server only.
+void secure(httplib::Response& res) {
+  res.set_header("X-Content-Type-Options", "nosniff");
+  res.set_header("Content-Security-Policy",
+                 "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; "
+                 "frame-ancestors 'none'");
+  res.set_header("Referrer-Policy", "no-referrer");
+}
+
+int serve(const ServeArgs& a) {
+  std::vector<std::unique_ptr<ServedArchive>> archives;
+  std::uint64_t games = 0;
+  for (const std::string& path : a.archives) {
+    auto s = ServedArchive::open(path);
+    if (!s) return report_archive_error(s.error(), path);
+    games += (*s)->games();
+    archives.push_back(std::move(*s));
+  }
+  std::map<std::string, const WebFile*, std::less<>> files;
+  for (const WebFile& f : web_files()) files.emplace(f.path, &f);
+  auto page = [&files](const char* name) {
+    const WebFile* f = files.at(name);
+    return [f](const httplib::Request&, httplib::Response& res) {
+      secure(res);
+      res.set_content(f->bytes.data(), f->bytes.size(), f->type);
+    };
+  };
+
+  httplib::Server server;
+  // Requests served at once (each on a thread of its own); more wait in the queue.
+  server.new_task_queue = [] { return new httplib::ThreadPool(16); };
+  server.set_read_timeout(5, 0);
+  server.set_write_timeout(10, 0);
+  server.set_keep_alive_timeout(2);
+  server.set_payload_max_length(4096);
+  server.Get("/", page("index.html"));
+  server.Get("/explorer", page("explorer.html"));
+  server.Get(R"(/game/\d{1,19})", page("game.html"));
+  server.Get(R"(/s/[A-Za-z0-9_-]{1,2000})", page("game.html"));
+  server.Get(R"(/assets/(.{1,200}))", [&files](const httplib::Request& req, httplib::Response& res) {
+    secure(res);
+    // Only the files compiled in are found: a path that leaves assets/ names none of them.
+    auto it = files.find(std::string_view(req.matches[1].str()));
+    if (it == files.end()) {
+      res.status = 404;
+      res.set_content("no such file\n", "text/plain; charset=utf-8");
+      return;
+    }
+    res.set_header("Cache-Control", "max-age=600");
+    res.set_content(it->second->bytes.data(), it->second->bytes.size(), it->second->type);
+  });
+  server.Get(R"(/api/([a-z]{1,20}))", [&archives](const httplib::Request& req, httplib::Response& res) {
+    secure(res);
+    res.set_header("Cache-Control", "no-store");
+    const Params params(req.params.begin(), req.params.end());
+    ApiReply reply = api_request(archives, req.matches[1].str(), params);
+    res.status = reply.status;
+    res.set_content(std::move(reply.body), "application/json; charset=utf-8");
+  });
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    secure(res);
+    res.set_content(res.status == 404 ? "no page " + req.path + "\n" : "bad request\n", "text/plain; charset=utf-8");
+  });
+  server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    res.status = 500;
+    res.set_content("{\"error\": \"internal error\"}", "application/json; charset=utf-8");
+  });
+
+  if (!loopback(a.bind) && !quiet())
+    std::fprintf(stderr,
+                 "pgnarc: warning: serving on %s: anyone who can reach this machine on that address can read "
+                 "the archives\n",
+                 a.bind.c_str());
+  const int port = a.port == 0 ? server.bind_to_any_port(a.bind) : (server.bind_to_port(a.bind, a.port) ? a.port : -1);
+  if (port <= 0)
+    return report(io_error("cannot listen on " + a.bind + " port " + std::to_string(a.port) +
+                           " (in use, or an address this machine does not have)"));
+
+  // Ctrl-C (SIGINT) and SIGTERM stop the server: a thread waits for them, as every other thread
+  // (the server's workers, started after this) keeps them blocked.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::thread([&server, stop_signals] {
+    int signal = 0;
+    sigwait(&stop_signals, &signal);
+    server.stop();
+  }).detach();
+
+  const std::string host = a.bind.find(':') != std::string::npos ? "[" + a.bind + "]" : a.bind;
+  std::printf("pgnarc serve: http://%s:%d/ (%llu games in %zu archive%s); Ctrl-C stops\n", host.c_str(), port,
+              static_cast<unsigned long long>(games), archives.size(), archives.size() == 1 ? "" : "s");
+  std::fflush(stdout);
+  if (!server.listen_after_bind()) return report(io_error("the server stopped on an error"));
+  return kOk;
+}
+
+}  // namespace
+
+Run declare_serve(CLI::App& cmd) {
+  auto a = std::make_shared<ServeArgs>();
+  cmd.footer(
+      "Serves the archives read-only to a web browser: a search of their games, each game on a board "
+      "(keys step through it) with its evaluation and clock graph, an opening explorer, and share "
+      "links (/s/TOKEN); and the JSON API under /api/ the pages read (README.md, \"Serving an "
+      "archive\"). The pages need no network: their libraries are part of pgnarc.");
+  cmd.add_option("ARCHIVE", a->archives, "the archives to serve (the first is archive 0 of the API)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd.add_option("--bind", a->bind,
+                 "the address to listen on (default 127.0.0.1, this machine only; another address lets "
+                 "other machines read the archives, and pgnarc warns)")
+      ->type_name("ADDR");
+  add_number(cmd, "--port", a->port, 0, 65535, "the port to listen on (0: a free one, printed on start)");
+  return [a] { return serve(*a); };
+}
+
+}  // namespace pgnarc::cli
