@@ -63,6 +63,7 @@ def _metadata():
         f"Name: {NAME}",
         f"Version: {version()}",
         "Summary: Archives of chess games (PGN packed by legal-move indices): read, search and write them",
+        "License: MIT",
         "Requires-Python: >=3.9",
         "Requires-Dist: numpy",
         "Requires-Dist: pandas",
