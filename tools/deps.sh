@@ -1,6 +1,7 @@
 # Debian packages pgnarc needs to build and test; sourced by tools/setup and .ci/run.
 PGNARC_DEPS=(cmake make g++ pkgconf libzstd-dev libgtest-dev libxxhash-dev zlib1g-dev
              libcli11-dev nlohmann-json3-dev  # header-only: the CLI's options; JSON in the CLI tests
+             libcpp-httplib-dev  # pgnarc serve's HTTP server
              clang libclang-rt-14-dev bsdutils  # clang + libFuzzer for tools/dev/fuzz; script(1) for a test
              python3 python3-zstandard  # the Python references: tests/reference/spec_model.py, format-spec/reference/
              python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest  # the Python package (lib/python)
@@ -19,4 +20,26 @@ pgnarc_install_deps() {
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# The browser test of pgnarc serve (tests/serve/serve_browser.js): Debian's chromium, node and
+# npm (Debian's, where no node with npm is installed), and puppeteer-core from npm in
+# $PGNARC_NPM_DIR (by default ~/.cache/pgnarc/npm, where tests/CMakeLists.txt looks for it).
+PGNARC_PUPPETEER=puppeteer-core@24.43.1  # the last release for node 18 (Debian 12's)
+pgnarc_install_browser() {
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  local missing=()
+  command -v chromium >/dev/null || missing+=(chromium)
+  command -v npm >/dev/null || missing+=(nodejs npm)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  local dir="${PGNARC_NPM_DIR:-$HOME/.cache/pgnarc/npm}"
+  [ -d "$dir/node_modules/puppeteer-core" ] && return 0
+  echo "installing: $PGNARC_PUPPETEER (npm, in $dir)" >&2
+  mkdir -p "$dir"
+  npm install --prefix "$dir" --no-audit --no-fund --silent "$PGNARC_PUPPETEER"
 }

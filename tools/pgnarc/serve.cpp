@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -120,6 +121,8 @@ int serve(const ServeArgs& a) {
   std::thread([&server, stop_signals] {
     int signal = 0;
     sigwait(&stop_signals, &signal);
+    // A signal that comes before the server runs would find nothing to stop.
+    while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     server.stop();
   }).detach();
 

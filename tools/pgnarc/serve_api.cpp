@@ -18,7 +18,31 @@
 
 namespace pgnarc::cli {
 
-using api::json_string;
+namespace {
+
+// `s` as a JSON string of UTF-8 text: text that is not UTF-8 (older PGN files are often Latin-1)
+// is read as Latin-1, each byte the character of its code.
+std::string json_string(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool ok = n != 0 && i + n <= s.size() && !(n == 2 && c < 0xC2);
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (!ok) {
+      std::string latin1;
+      for (const char b : s) {
+        const auto u = static_cast<unsigned char>(b);
+        if (u < 0x80) latin1 += b;
+        else latin1 += {static_cast<char>(0xC0 | (u >> 6)), static_cast<char>(0x80 | (u & 0x3F))};
+      }
+      return api::json_string(latin1);
+    }
+    i += n;
+  }
+  return api::json_string(s);
+}
+
+}  // namespace
 
 Result<std::unique_ptr<ServedArchive>> ServedArchive::open(const std::string& path) {
   auto a = Archive::open(path);
