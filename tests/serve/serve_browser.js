@@ -78,6 +78,7 @@ async function main() {
     page.on("pageerror", (e) => check(false, "page error: " + e.message));
     page.on("console", (m) => m.type() === "error" && check(false, "console error: " + m.text()));
     page.on("requestfailed", (r) => check(false, "request failed: " + r.url()));
+    page.on("response", (r) => r.status() >= 400 && check(false, `${r.status()} from ${r.url()}`));
 
     // /game/N?ply=K shows get N --fen K.
     for (const n of [1, 2, Math.ceil(count / 2), count]) {

@@ -69,6 +69,7 @@ int serve(const ServeArgs& a) {
   server.set_payload_max_length(4096);
   server.Get("/", page("index.html"));
   server.Get("/explorer", page("explorer.html"));
+  server.Get("/favicon.ico", page("favicon.svg"));
   server.Get(R"(/game/\d{1,19})", page("game.html"));
   server.Get(R"(/s/[A-Za-z0-9_-]{1,2000})", page("game.html"));
   server.Get(R"(/assets/(.{1,200}))", [&files](const httplib::Request& req, httplib::Response& res) {
