@@ -53,13 +53,19 @@ class ServedArchive {
   std::uint64_t games() const { return games_; }
   // `pgnarc info --json`'s line for the archive, computed on the first call.
   Result<std::string> info_json();
+  // The games whose main line reaches `target` (Archive::find_position on all cores), searched for
+  // at most two requests at once (of all archives; others wait their turn), and kept for the
+  // requests that follow: the latest positions searched, up to 32 (and 2^20 hits each).
+  Result<std::shared_ptr<const PositionHits>> position_hits(const Position& target);
 
  private:
   std::string path_, name_;
   std::uint64_t games_ = 0;
   std::mutex mutex_;
-  std::vector<std::unique_ptr<Archive>> idle_;
+  std::vector<std::unique_ptr<Archive>> idle_;  // at most kIdleHandles
   std::string info_;
+  // position_hits's searches, by the FEN of their position, oldest first.
+  std::vector<std::pair<std::string, std::shared_ptr<const PositionHits>>> searched_;
 };
 
 // A request's query parameters (name, value), as the HTTP library decodes them.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <semaphore>
 #include <set>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "api/json_text.h"
+#include "common/utf8.h"
 #include "pgnarc/pgnarc.h"
 #include "position.h"
 #include "serve.h"
@@ -20,27 +22,9 @@ namespace pgnarc::cli {
 
 namespace {
 
-// `s` as a JSON string of UTF-8 text: text that is not UTF-8 (older PGN files are often Latin-1)
-// is read as Latin-1, each byte the character of its code.
-std::string json_string(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    bool ok = n != 0 && i + n <= s.size() && !(n == 2 && c < 0xC2);
-    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (!ok) {
-      std::string latin1;
-      for (const char b : s) {
-        const auto u = static_cast<unsigned char>(b);
-        if (u < 0x80) latin1 += b;
-        else latin1 += {static_cast<char>(0xC0 | (u >> 6)), static_cast<char>(0x80 | (u & 0x3F))};
-      }
-      return api::json_string(latin1);
-    }
-    i += n;
-  }
-  return api::json_string(s);
-}
+// `s` as a JSON string of UTF-8 text (JSON is UTF-8): text that is not UTF-8 (older PGN files are
+// often Latin-1) is read as Latin-1.
+std::string json_string(std::string_view s) { return api::json_string(common::utf8_or_latin1(s)); }
 
 }  // namespace
 
@@ -55,9 +39,17 @@ Result<std::unique_ptr<ServedArchive>> ServedArchive::open(const std::string& pa
   return s;
 }
 
+namespace {
+// The open handles an archive keeps for the next requests (each holds a block and caches).
+constexpr std::size_t kIdleHandles = 4;
+// Position searches: at most two at once, the last 32 positions kept, none of over 2^20 hits.
+std::counting_semaphore<2> searches(2);
+constexpr std::size_t kSearchesKept = 32, kMaxKeptHits = std::size_t{1} << 20;
+}  // namespace
+
 ServedArchive::Lease::~Lease() {
   std::lock_guard lock(owner_.mutex_);
-  owner_.idle_.push_back(std::move(archive_));
+  if (owner_.idle_.size() < kIdleHandles) owner_.idle_.push_back(std::move(archive_));
 }
 
 Result<std::unique_ptr<ServedArchive::Lease>> ServedArchive::lease() {
@@ -86,6 +78,33 @@ Result<std::string> ServedArchive::info_json() {
   std::lock_guard lock(mutex_);
   info_ = archive_info_json(*info);
   return info_;
+}
+
+Result<std::shared_ptr<const PositionHits>> ServedArchive::position_hits(const Position& target) {
+  std::string key = target.fen();
+  const auto kept = [&]() -> std::shared_ptr<const PositionHits> {
+    std::lock_guard lock(mutex_);
+    for (const auto& [k, hits] : searched_)
+      if (k == key) return hits;
+    return nullptr;
+  };
+  if (auto hits = kept()) return hits;
+  searches.acquire();
+  struct Release {
+    ~Release() { searches.release(); }
+  } release;
+  if (auto hits = kept()) return hits;  // searched while this request waited
+  auto a = lease();
+  if (!a) return a.error();
+  auto found = (**a)->find_position(target);
+  if (!found) return found.error();
+  auto hits = std::make_shared<const PositionHits>(std::move(*found));
+  std::lock_guard lock(mutex_);
+  if (hits->hits.size() <= kMaxKeptHits) {
+    if (searched_.size() == kSearchesKept) searched_.erase(searched_.begin());
+    searched_.emplace_back(std::move(key), hits);
+  }
+  return hits;
 }
 
 namespace {
@@ -289,15 +308,27 @@ ApiReply tree(std::vector<std::unique_ptr<ServedArchive>>& archives, const Param
   Variant variant;
   const Position target = position_arg(args, variant);
   const std::size_t limit = args.number("limit", 0, kMaxPage, 0);
-  auto lease = value_of(a.lease());
-  const PositionHits hits = value_of((*lease)->find_position(target));
-  return {200, position_tree_json(target, position_tree(target, hits), limit)};
+  const auto hits = value_of(a.position_hits(target));
+  // tree --json's line, with the games kept verbatim, which have no positions to search.
+  std::string line = position_tree_json(target, position_tree(target, *hits), limit);
+  line.pop_back();
+  return {200, line + ",\"verbatim_games\":" + std::to_string(hits->verbatim_games) + "}"};
 }
 
 // ---- /api/games ---------------------------------------------------------------------------------
 
-constexpr std::string_view kRowTags[] = {"White", "Black", "WhiteElo", "BlackElo", "Result", "Date", "Event", "Site", "ECO"};
-constexpr std::string_view kRowKeys[] = {"white", "black", "white_elo", "black_elo", "result", "date", "event", "site", "eco"};
+// The columns of a row of /api/games: its key, and the tag whose value it gives ("" where missing).
+struct Column {
+  std::string_view key, tag;
+};
+constexpr Column kColumns[] = {{"white", "White"}, {"black", "Black"},   {"white_elo", "WhiteElo"},
+                               {"black_elo", "BlackElo"}, {"result", "Result"}, {"date", "Date"},
+                               {"event", "Event"}, {"site", "Site"},     {"eco", "ECO"}};
+
+std::string_view column_value(const std::vector<Tag>& tags, const Column& c) {
+  const std::string* v = find_tag(tags, c.tag);
+  return v ? std::string_view(*v) : std::string_view();
+}
 
 Query query_arg(const Args& args) {
   Query q;
@@ -313,18 +344,89 @@ Query query_arg(const Args& args) {
   q.eco = args.text("eco");
   q.date_from = args.text("date_from");
   q.date_to = args.text("date_to");
-  for (const char* bound : {"min_elo", "max_elo"})
-    if (args.text(bound)) (bound[1] == 'i' ? q.min_elo : q.max_elo) = static_cast<int>(args.number(bound, 0, 9999, 0));
-  if (auto who = args.text("elo_of"); who && !elo_of_from_name(*who, q.elo_of))
-    throw Refusal{400, "elo_of takes both, either, white or black, not '" + *who + "'"};
+  if (args.text("min_elo")) q.min_elo = static_cast<int>(args.number("min_elo", 0, 9999, 0));
+  if (args.text("max_elo")) q.max_elo = static_cast<int>(args.number("max_elo", 0, 9999, 0));
+  if (auto who = args.text("elo_of")) {
+    if (!elo_of_from_name(*who, q.elo_of))
+      throw Refusal{400, "elo_of takes both, either, white or black, not '" + *who + "'"};
+    if (!q.min_elo && !q.max_elo)
+      throw Refusal{400, "elo_of says whose rating min_elo and max_elo bound: give one of them too"};
+  }
   if (const std::string why = query_error(q); !why.empty()) throw Refusal{400, why};
   return q;
 }
 
-// The value of row tag `k` in `tags` ("" where missing).
-std::string_view row_value(const std::vector<Tag>& tags, std::size_t k) {
-  const std::string* v = find_tag(tags, kRowTags[k]);
-  return v ? std::string_view(*v) : std::string_view();
+// The games a request of /api/games matches, ascending (0-based), with the move each played from
+// the position where one is given.
+struct Matches {
+  bool all = false;          // every game of the archive (ids and next left empty)
+  bool by_position = false;  // a position was given: next holds the moves
+  std::uint64_t total = 0;
+  std::vector<std::uint64_t> ids;
+  std::vector<std::string> next;
+  std::uint64_t verbatim_games = 0;  // not searched for the position
+  std::uint64_t id(std::uint64_t k) const { return all ? k : ids[k]; }
+};
+
+Matches matches(ServedArchive& a, Archive& archive, const Args& args) {
+  Query q = query_arg(args);
+  const bool by_position = args.text("fen") || args.text("moves");
+  const auto move = args.text("move");
+  if (move && !by_position) throw Refusal{400, "move needs a position (fen or moves)"};
+  Variant variant;
+  const Position target = position_arg(args, variant);
+  if (args.text("variant")) q.variant = variant;
+  Matches m;
+  m.by_position = by_position;
+  if (q.empty() && !by_position) {
+    m.all = true;
+    m.total = a.games();
+    return m;
+  }
+  if (!q.empty()) m.ids = value_of(archive.find(q));
+  if (by_position) {
+    const auto hits = value_of(a.position_hits(target));
+    m.verbatim_games = hits->verbatim_games;
+    std::vector<std::uint64_t> kept;
+    for (const PositionHit& h : hits->hits) {
+      if (!q.empty() && !std::binary_search(m.ids.begin(), m.ids.end(), h.game)) continue;
+      const std::string uci = h.next.is_none() ? "" : h.next.is_null() ? "0000" : target.uci(h.next);
+      if (move && uci != *move) continue;
+      kept.push_back(h.game);
+      m.next.push_back(uci);
+    }
+    m.ids = std::move(kept);
+  }
+  m.total = m.ids.size();
+  return m;
+}
+
+// The page's matches (their places in `m`), `limit` from `offset` in the order asked for: by
+// number, or by a column's value (ratings as numbers, a missing one first), ties by number.
+std::vector<std::uint64_t> page_order(Archive& archive, const Matches& m, const std::string& sort, bool desc,
+                                      std::uint64_t offset, std::uint64_t limit) {
+  std::vector<std::uint64_t> page;
+  if (sort == "number") {
+    for (std::uint64_t k = offset; k < m.total && page.size() < limit; ++k) page.push_back(desc ? m.total - 1 - k : k);
+    return page;
+  }
+  if (m.total > kMaxSorted)
+    throw Refusal{400, std::to_string(m.total) + " games match: narrow the search to " + std::to_string(kMaxSorted) +
+                           " or fewer to sort them by " + sort};
+  const Column& column = *std::find_if(std::begin(kColumns), std::end(kColumns), [&](const Column& c) { return c.key == sort; });
+  const bool numeric = sort.ends_with("_elo");
+  std::vector<std::pair<std::string, std::uint64_t>> keyed;
+  for (std::uint64_t p = 0; p < m.total; ++p) {
+    std::string v(column_value(value_of(archive.read_tags(m.id(p))), column));
+    if (numeric) v = !v.empty() && v.size() <= 6 && v.find_first_not_of("0123456789") == std::string::npos
+                         ? std::string(6 - v.size(), '0') + v : "";
+    keyed.emplace_back(std::move(v), p);
+  }
+  std::sort(keyed.begin(), keyed.end(), [desc](const auto& x, const auto& y) {
+    return x.first != y.first ? (x.first < y.first) != desc : x.second < y.second;
+  });
+  for (std::uint64_t p = offset; p < keyed.size() && page.size() < limit; ++p) page.push_back(keyed[p].second);
+  return page;
 }
 
 ApiReply games(std::vector<std::unique_ptr<ServedArchive>>& archives, const Params& params) {
@@ -333,76 +435,30 @@ ApiReply games(std::vector<std::unique_ptr<ServedArchive>>& archives, const Para
                      "sort", "order"});
   const std::size_t index = archive_arg(archives, args);
   ServedArchive& a = *archives[index];
-  Query q = query_arg(args);
   const std::uint64_t offset = args.number("offset", 0, UINT64_MAX, 0);
   const std::uint64_t limit = args.number("limit", 1, kMaxPage, 50);
   const std::string sort = args.text("sort").value_or("number"), order = args.text("order").value_or("asc");
-  const auto key = std::find(std::begin(kRowKeys), std::end(kRowKeys), sort);
-  if (sort != "number" && key == std::end(kRowKeys))
-    throw Refusal{400, "sort takes number, white, black, white_elo, black_elo, result, date, event, site or eco, not '" +
-                           sort + "'"};
+  if (sort != "number" &&
+      std::none_of(std::begin(kColumns), std::end(kColumns), [&](const Column& c) { return c.key == sort; })) {
+    std::string keys = "number";
+    for (const Column& c : kColumns) keys += ", " + std::string(c.key);
+    throw Refusal{400, "sort takes " + keys + ", not '" + sort + "'"};
+  }
   if (order != "asc" && order != "desc") throw Refusal{400, "order takes asc or desc, not '" + order + "'"};
-  const bool by_position = args.text("fen") || args.text("moves");
-  const auto move = args.text("move");
-  if (move && !by_position) throw Refusal{400, "move needs a position (fen or moves)"};
-  Variant variant;
-  const Position target = position_arg(args, variant);
-  if (args.text("variant")) q.variant = variant;
 
   auto lease = value_of(a.lease());
-  Archive& archive = **lease;
-  // The matches, ascending (with the move each played from the position where one is given).
-  std::vector<std::uint64_t> ids;
-  std::vector<std::string> next;
-  std::uint64_t total = a.games();
-  const bool all = q.empty() && !by_position;
-  if (!all) {
-    if (!q.empty()) ids = value_of(archive.find(q));
-    if (by_position) {
-      const PositionHits hits = value_of(archive.find_position(target));
-      std::vector<std::uint64_t> kept;
-      for (const PositionHit& h : hits.hits) {
-        if (!q.empty() && !std::binary_search(ids.begin(), ids.end(), h.game)) continue;
-        const std::string uci = h.next.is_none() ? "" : h.next.is_null() ? "0000" : target.uci(h.next);
-        if (move && uci != *move) continue;
-        kept.push_back(h.game);
-        next.push_back(uci);
-      }
-      ids = std::move(kept);
-    }
-    total = ids.size();
-  }
-  // The page's positions among the matches, in the order asked for.
-  std::vector<std::uint64_t> page;
-  if (sort == "number") {
-    for (std::uint64_t k = offset; k < total && page.size() < limit; ++k) page.push_back(order == "asc" ? k : total - 1 - k);
-  } else {
-    if (total > kMaxSorted)
-      throw Refusal{400, std::to_string(total) + " games match: narrow the search to " + std::to_string(kMaxSorted) +
-                             " or fewer to sort them by " + sort};
-    const std::size_t k = static_cast<std::size_t>(key - std::begin(kRowKeys));
-    const bool numeric = sort == "white_elo" || sort == "black_elo";
-    std::vector<std::pair<std::string, std::uint64_t>> keyed;
-    for (std::uint64_t p = 0; p < total; ++p) {
-      std::string v(row_value(value_of(archive.read_tags(all ? p : ids[p])), k));
-      // Ratings compare as numbers: zero-padded, a missing one first.
-      if (numeric) v = v.find_first_not_of("0123456789") == std::string::npos && !v.empty() && v.size() <= 6
-                           ? std::string(6 - v.size(), '0') + v : "";
-      keyed.emplace_back(std::move(v), p);
-    }
-    std::stable_sort(keyed.begin(), keyed.end());
-    if (order == "desc") std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-    for (std::uint64_t p = offset; p < keyed.size() && page.size() < limit; ++p) page.push_back(keyed[p].second);
-  }
-  std::string out = "{\"archive\": " + std::to_string(index) + ", \"total\": " + std::to_string(total) + ", \"offset\": " + std::to_string(offset) +
-                    ", \"limit\": " + std::to_string(limit) + ", \"games\": [";
+  const Matches m = matches(a, **lease, args);
+  const std::vector<std::uint64_t> page = page_order(**lease, m, sort, order == "desc", offset, limit);
+  std::string out = "{\"archive\": " + std::to_string(index) + ", \"total\": " + std::to_string(m.total) +
+                    ", \"offset\": " + std::to_string(offset) + ", \"limit\": " + std::to_string(limit);
+  if (m.by_position) out += ", \"verbatim_games\": " + std::to_string(m.verbatim_games);
+  out += ", \"games\": [";
   for (std::size_t r = 0; r < page.size(); ++r) {
-    const std::uint64_t i = all ? page[r] : ids[page[r]];
-    const std::vector<Tag> tags = value_of(archive.read_tags(i));
+    const std::uint64_t i = m.id(page[r]);
+    const std::vector<Tag> tags = value_of((*lease)->read_tags(i));
     out += (r ? ", " : "") + ("{\"n\": " + std::to_string(i + 1));
-    for (std::size_t k = 0; k < std::size(kRowKeys); ++k)
-      out += ", \"" + std::string(kRowKeys[k]) + "\": " + json_string(row_value(tags, k));
-    if (by_position) out += ", \"move\": " + json_string(next[page[r]]);
+    for (const Column& c : kColumns) out += ", \"" + std::string(c.key) + "\": " + json_string(column_value(tags, c));
+    if (m.by_position) out += ", \"move\": " + json_string(m.next[page[r]]);
     out += "}";
   }
   return {200, out + "]}"};

@@ -1,6 +1,8 @@
 #include "pgnarc/status.h"
 #include "pgnarc/version.h"
 
+#include "common/utf8.h"
+
 namespace pgnarc {
 
 const char* to_string(ErrorCode code) {
@@ -14,29 +16,7 @@ const char* to_string(ErrorCode code) {
   return "unknown error";
 }
 
-namespace {
-
-// The length of the well-formed UTF-8 sequence of two or more bytes at the start of `s` (not a
-// C1 control, an overlong form or a surrogate), or 0.
-std::size_t utf8_sequence(std::string_view s) {
-  const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const auto cont = [&](std::size_t i) { return i < s.size() && (b(i) & 0xC0) == 0x80; };
-  const unsigned char c = b(0);
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) && !(c == 0xC2 && b(1) < 0xA0) ? 2 : 0;  // U+0080..U+009F: C1
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (!cont(1) || !cont(2)) return 0;
-    if ((c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) >= 0xA0)) return 0;  // overlong, surrogate
-    return 3;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    if ((c == 0xF0 && b(1) < 0x90) || (c == 0xF4 && b(1) >= 0x90)) return 0;  // overlong, > U+10FFFF
-    return 4;
-  }
-  return 0;
-}
-
-}  // namespace
+using common::utf8_sequence;
 
 std::string printable(std::string_view text) {
   std::string out;

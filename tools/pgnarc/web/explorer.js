@@ -87,6 +87,9 @@ async function loadTree() {
     total.replaceChildren(`${tree.games.toLocaleString("en")} games: ${tree.white.toLocaleString("en")} / `
         + `${tree.draws.toLocaleString("en")} / ${tree.black.toLocaleString("en")}`,
         resultBar(tree.white, tree.draws, tree.black, tree.games))
+    if (tree.verbatim_games)
+        total.append(el("span", {class: "notice"},
+            ` (${tree.verbatim_games.toLocaleString("en")} games kept verbatim were not searched)`))
     const rows = tree.moves.map(move => {
         const row = el("tr", {"data-uci": move.uci, "data-games": String(move.games), class: "clickable",
                 title: `Play ${move.san}`},

@@ -95,10 +95,12 @@ function render(data, params) {
     if (rows.length === 0) rows.push(el("tr", {class: "empty"}, el("td", {colspan: String(columns.length)}, "No games found.")))
     table.tBodies[0].replaceChildren(...rows)
 
-    const first = data.total ? data.offset + 1 : 0
+    const first = data.offset + 1
     const last = data.offset + data.games.length
-    document.getElementById("range").textContent =
-        `games ${first.toLocaleString("en")}–${last.toLocaleString("en")} of ${data.total.toLocaleString("en")}`
+    const total = data.total.toLocaleString("en")
+    document.getElementById("range").textContent = data.games.length
+        ? `games ${first.toLocaleString("en")}–${last.toLocaleString("en")} of ${total}`
+        : `no games from ${first.toLocaleString("en")} (of ${total})`
     const prev = document.getElementById("prev")
     const next = document.getElementById("next")
     prev.disabled = data.offset <= 0
