@@ -119,6 +119,15 @@ async function main() {
     b = await boardAt(page, last);
     check(b.fen === cli("get", archive, "3", "--fen", String(last)).trim(), "/s/TOKEN shows game 3 to its end");
 
+    // The share page that needs no server opens the same token (its decoder is WebAssembly).
+    await page.goto(`${base}/share#${token}`);
+    await boardAt(page, 0);
+    await page.keyboard.press("End");
+    b = await boardAt(page, last);
+    check(b.fen === cli("get", archive, "3", "--fen", String(last)).trim(), "share#TOKEN shows game 3 to its end");
+    const svg = await page.$eval("#board svg", (s) => s.dataset.fen);
+    check(svg === b.fen, "the share page draws the position it names");
+
     // The explorer counts as tree --json, at a position and one move deeper.
     const tree = JSON.parse(cli("tree", archive, "--moves", "e4", "--json"));
     await page.goto(`${base}/explorer?fen=${encodeURIComponent(tree.position)}`);

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -61,8 +62,9 @@ int serve(const ServeArgs& a) {
   };
 
   httplib::Server server;
-  // Requests served at once (each on a thread of its own); more wait in the queue.
-  server.new_task_queue = [] { return new httplib::ThreadPool(16); };
+  // Connections served at once (each on a thread of its own, for as long as it stays open); more
+  // wait in the queue.
+  server.new_task_queue = [] { return new httplib::ThreadPool(64); };
   server.set_read_timeout(5, 0);
   server.set_write_timeout(10, 0);
   server.set_keep_alive_timeout(2);
@@ -70,8 +72,18 @@ int serve(const ServeArgs& a) {
   server.Get("/", page("index.html"));
   server.Get("/explorer", page("explorer.html"));
   server.Get("/favicon.ico", page("favicon.svg"));
+  // The share page that needs no server (tools/share_page): one file whose scripts are inline and
+  // whose decoder is WebAssembly, so its policy allows those, and nothing from elsewhere.
+  server.Get("/share", [f = files.at("share.html")](const httplib::Request&, httplib::Response& res) {
+    res.set_header("X-Content-Type-Options", "nosniff");
+    res.set_header("Content-Security-Policy",
+                   "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; "
+                   "img-src data:; connect-src data:");
+    res.set_header("Referrer-Policy", "no-referrer");
+    res.set_content(f->bytes.data(), f->bytes.size(), f->type);
+  });
   server.Get(R"(/game/\d{1,19})", page("game.html"));
-  server.Get(R"(/s/[A-Za-z0-9_-]{1,2000})", page("game.html"));
+  server.Get(R"(/s/[A-Za-z0-9_-]{1,1000})", page("game.html"));
   server.Get(R"(/assets/(.{1,200}))", [&files](const httplib::Request& req, httplib::Response& res) {
     secure(res);
     // Only the files compiled in are found: a path that leaves assets/ names none of them.
@@ -95,9 +107,14 @@ int serve(const ServeArgs& a) {
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     secure(res);
-    res.set_content(res.status == 404 ? "no page " + req.path + "\n" : "bad request\n", "text/plain; charset=utf-8");
+    const std::string what = res.status == 404   ? "no page " + req.path
+                             : res.status == 413 ? "the request is too large"
+                             : res.status == 414 ? "the address is too long"
+                                                 : "the request cannot be served (HTTP " + std::to_string(res.status) + ")";
+    res.set_content(what + "\n", "text/plain; charset=utf-8");
   });
   server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    secure(res);
     res.status = 500;
     res.set_content("{\"error\": \"internal error\"}", "application/json; charset=utf-8");
   });
@@ -105,7 +122,8 @@ int serve(const ServeArgs& a) {
   if (!loopback(a.bind) && !quiet())
     std::fprintf(stderr,
                  "pgnarc: warning: serving on %s: anyone who can reach this machine on that address can read "
-                 "the archives\n",
+                 "the archives (and hold its 64 connections; put a reverse proxy in front for the open "
+                 "internet)\n",
                  a.bind.c_str());
   const int port = a.port == 0 ? server.bind_to_any_port(a.bind) : (server.bind_to_port(a.bind, a.port) ? a.port : -1);
   if (port <= 0)
@@ -113,25 +131,31 @@ int serve(const ServeArgs& a) {
                            " (in use, or an address this machine does not have)"));
 
   // Ctrl-C (SIGINT) and SIGTERM stop the server: a thread waits for them, as every other thread
-  // (the server's workers, started after this) keeps them blocked.
+  // (the server's workers, started after this) keeps them blocked. Where the server ends on its
+  // own, the thread is woken by a SIGTERM of its own and finds `ended` set.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  std::thread([&server, stop_signals] {
+  std::atomic<bool> ended = false;
+  std::thread stopper([&server, &ended, stop_signals] {
     int signal = 0;
     sigwait(&stop_signals, &signal);
     // A signal that comes before the server runs would find nothing to stop.
-    while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    server.stop();
-  }).detach();
+    while (!ended && !server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!ended) server.stop();
+  });
 
   const std::string host = a.bind.find(':') != std::string::npos ? "[" + a.bind + "]" : a.bind;
   std::printf("pgnarc serve: http://%s:%d/ (%llu games in %zu archive%s); Ctrl-C stops\n", host.c_str(), port,
               static_cast<unsigned long long>(games), archives.size(), archives.size() == 1 ? "" : "s");
   std::fflush(stdout);
-  if (!server.listen_after_bind()) return report(io_error("the server stopped on an error"));
+  const bool listened = server.listen_after_bind();
+  ended = true;
+  pthread_kill(stopper.native_handle(), SIGTERM);  // wakes the thread if no signal came
+  stopper.join();
+  if (!listened) return report(io_error("the server stopped on an error"));
   return kOk;
 }
 

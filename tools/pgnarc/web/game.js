@@ -320,7 +320,13 @@ function renderShare() {
         button.textContent = (await copyText(url)) ? "Copied" : "Copy failed"
         setTimeout(() => { button.textContent = "Copy" }, 1500)
     })
-    box.replaceChildren(el("a", {href: url, id: "share-link"}, url), button)
+    // The page that opens the token with no server (its one file may go on any static host).
+    const page = el("a", {href: "/share#" + token, id: "share-page-link"}, "share page")
+    const save = el("a", {href: "/share", download: "share.html",
+        title: "one file for any static host: open it with #TOKEN after its address"}, "save it")
+    box.replaceChildren(el("a", {href: url, id: "share-link"}, url), button,
+        el("span", {class: "muted"}, " · with no server: the "), page, el("span", {class: "muted"}, " ("), save,
+        el("span", {class: "muted"}, ")"))
 }
 
 // ----- setup -----
