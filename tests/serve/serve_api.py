@@ -157,7 +157,21 @@ check(any(node["clock"] is not None for node in clocked["nodes"]), "clocks reach
 # ---- text that is not UTF-8 comes as Latin-1 (JSON is UTF-8)
 latin1_pga = os.path.join(WORK, "latin1.pga")
 cli("pack", LATIN1_PGN, "-o", latin1_pga, "--force")
-latin1, latin1_base = start(latin1_pga)
+evals_pgn, evals_pga = os.path.join(WORK, "evals.pgn"), os.path.join(WORK, "evals.pga")
+with open(evals_pgn, "w") as f:
+    f.write('[Event "e"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n'
+            '1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 $2 { [%eval 0.6] [%clk 0:02:58] } '
+            '( 1... c5 { [%eval 0.3] } ) 2. Qh5 { good [%eval #3] } 1-0\n')
+cli("pack", evals_pgn, "-o", evals_pga, "--force")
+latin1, latin1_base = start(latin1_pga, evals_pga)
+status, g = get(latin1_base, "/api/game?" + q(archive=1, n=1))
+line = [g["nodes"][i] for i in g["mainline"]]
+check(status == 200 and [(n["san"], n["eval"], n["mate"], n["clock"]) for n in line] ==
+      [("", None, None, None), ("e4", 0.17, None, 180), ("e5", 0.6, None, 178), ("Qh5", None, 3, None)],
+      f"evaluations, mates and clocks by ply: {line}")
+check(line[2]["nags"] == [2] and line[3]["comment"] == "good", "NAGs and the comment's text")
+after_e4 = [g["nodes"][i] for i in line[1]["children"]]
+check([(n["san"], n["eval"]) for n in after_e4] == [("e5", 0.6), ("c5", 0.3)], "the variation 1... c5 with its evaluation")
 raw = subprocess.run([PGNARC, "get", latin1_pga, "1-"], check=True, capture_output=True).stdout
 check(any(b >= 0x80 for b in raw), "the Latin-1 sample has bytes that are not ASCII")
 for n in range(1, 6):
