@@ -41,7 +41,7 @@ Result<std::unique_ptr<ServedArchive>> ServedArchive::open(const std::string& pa
 
 namespace {
 // The open handles an archive keeps for the next requests (each holds a block and caches).
-constexpr std::size_t kIdleHandles = 4;
+constexpr std::size_t kIdleHandles = 16;
 // Position searches: at most two at once, the last 32 positions kept, none of over 2^20 hits.
 std::counting_semaphore<2> searches(2);
 constexpr std::size_t kSearchesKept = 32, kMaxKeptHits = std::size_t{1} << 20;
