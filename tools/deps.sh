@@ -35,10 +35,13 @@ pgnarc_install_browser() {
   # What cannot be installed leaves the browser test skipped (it says so), not the build failed.
   if [ ${#missing[@]} -gt 0 ]; then
     echo "installing: ${missing[*]}" >&2
-    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
-      echo "pgnarc: warning: could not install ${missing[*]}: the browser test will be skipped" >&2
+    $sudo apt-get update -qq || true
+    for p in "${missing[@]}"; do
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$p" >/dev/null ||
+        echo "pgnarc: warning: could not install $p: the tests that need it will be skipped" >&2
+    done
   fi
-  local dir="${PGNARC_NPM_DIR:-$HOME/.cache/pgnarc/npm}"
+  local dir="${PGNARC_NPM_DIR:-${HOME:-/root}/.cache/pgnarc/npm}"
   [ -d "$dir/node_modules/puppeteer-core" ] && return 0
   command -v npm >/dev/null || return 0
   echo "installing: $PGNARC_PUPPETEER (npm, in $dir)" >&2

@@ -135,7 +135,8 @@ async function main() {
       await page.waitForFunction(
         (f) => {
           const b = document.querySelector("#board[data-fen]");
-          return b && b.dataset.fen === f && document.querySelector("#tree-total[data-games]");
+          const t = document.querySelector("#tree-total[data-games]");
+          return b && b.dataset.fen === f && t && t.dataset.fen === f;
         },
         { timeout: 15000 },
         fen,

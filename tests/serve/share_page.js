@@ -2,7 +2,8 @@
 // against the library: its decoder, as the page carries it, opens every share token of the corpus
 // (every game of corpus/pgn that has one, and corpus/conformance/tokens.tsv) to the PGN that
 // `pgnarc share --open` prints and to the FEN after every ply that `pgnarc get --fen` prints (one
-// game of each file), and refuses every token of bad_tokens.tsv as the library does.
+// game of each file), and refuses every token of bad_tokens.tsv as the library does; and that its page
+// is tools/share_page/share_page.html's as it stands.
 //
 //   node share_page.js PGNARC SHARE.html WORKDIR CORPUS
 "use strict";
@@ -25,6 +26,9 @@ async function main() {
   const html = fs.readFileSync(page, "utf8");
   const m = /<script id="pgnarc-decoder">\n([\s\S]*?)\n<\/script>/.exec(html);
   if (!m) throw new Error(page + " holds no decoder script");
+  const template = fs.readFileSync(path.join(path.dirname(page), "../../share_page/share_page.html"), "utf8");
+  check(html.replace(m[0], "<!-- DECODER -->") === template,
+        "share.html is share_page.html with its decoder (rebuild it: tools/share_page/build)");
   const decoderFile = path.join(work, "decoder.js");
   fs.writeFileSync(decoderFile, m[1]);
   const wasm = await require(decoderFile)();

@@ -3,6 +3,7 @@
 // serve_api.cpp that they read.
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
@@ -34,11 +35,18 @@ bool loopback(const std::string& host) {
 }
 
 // What every answer carries: no sniffing of types, scripts and styles from this server only.
-void secure(httplib::Response& res) {
+constexpr const char* kPagePolicy =
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; "
+    "frame-ancestors 'none'";
+// The share page that needs no server (tools/share_page) is one file whose scripts are inline and
+// whose decoder is WebAssembly, fetched from a data: URL: its policy allows those, and nothing from
+// elsewhere.
+constexpr const char* kSharePagePolicy =
+    "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data:; "
+    "connect-src data:";
+void secure(httplib::Response& res, const char* policy = kPagePolicy) {
   res.set_header("X-Content-Type-Options", "nosniff");
-  res.set_header("Content-Security-Policy",
-                 "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; "
-                 "frame-ancestors 'none'");
+  res.set_header("Content-Security-Policy", policy);
   res.set_header("Referrer-Policy", "no-referrer");
 }
 
@@ -62,6 +70,14 @@ int serve(const ServeArgs& a) {
   };
 
   httplib::Server server;
+  // The listening socket: SO_REUSEADDR, not the library's default SO_REUSEPORT (which would let a
+  // second server share a port in use); its descriptor kept to lengthen the queue of connections.
+  int listener = -1;
+  server.set_socket_options([&listener](int sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    listener = sock;
+  });
   // Connections served at once (each on a thread of its own, for as long as it stays open); more
   // wait in the queue.
   server.new_task_queue = [] { return new httplib::ThreadPool(64); };
@@ -72,14 +88,8 @@ int serve(const ServeArgs& a) {
   server.Get("/", page("index.html"));
   server.Get("/explorer", page("explorer.html"));
   server.Get("/favicon.ico", page("favicon.svg"));
-  // The share page that needs no server (tools/share_page): one file whose scripts are inline and
-  // whose decoder is WebAssembly, so its policy allows those, and nothing from elsewhere.
   server.Get("/share", [f = files.at("share.html")](const httplib::Request&, httplib::Response& res) {
-    res.set_header("X-Content-Type-Options", "nosniff");
-    res.set_header("Content-Security-Policy",
-                   "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; "
-                   "img-src data:; connect-src data:");
-    res.set_header("Referrer-Policy", "no-referrer");
+    secure(res, kSharePagePolicy);
     res.set_content(f->bytes.data(), f->bytes.size(), f->type);
   });
   server.Get(R"(/game/\d{1,19})", page("game.html"));
@@ -129,6 +139,9 @@ int serve(const ServeArgs& a) {
   if (port <= 0)
     return report(io_error("cannot listen on " + a.bind + " port " + std::to_string(a.port) +
                            " (in use, or an address this machine does not have)"));
+  // Connections waiting to be accepted: the library listens with a queue of 5, which drops the
+  // rest of a burst (their clients retry a second or more later).
+  if (listener >= 0) ::listen(listener, 512);
 
   // Ctrl-C (SIGINT) and SIGTERM stop the server: a thread waits for them, as every other thread
   // (the server's workers, started after this) keeps them blocked. Where the server ends on its

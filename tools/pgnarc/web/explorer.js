@@ -70,6 +70,9 @@ async function loadTree() {
     const number = ++request
     const body = document.querySelector("#tree tbody")
     const total = document.getElementById("tree-total")
+    // data-fen and data-games name the position the figures shown are of, once they have come.
+    delete total.dataset.fen
+    delete total.dataset.games
     showError("")
     let tree
     try {
@@ -83,6 +86,7 @@ async function loadTree() {
         return
     }
     if (number !== request) return
+    total.dataset.fen = fen
     total.dataset.games = String(tree.games)
     total.replaceChildren(`${tree.games.toLocaleString("en")} games: ${tree.white.toLocaleString("en")} / `
         + `${tree.draws.toLocaleString("en")} / ${tree.black.toLocaleString("en")}`,
@@ -147,7 +151,8 @@ loadInfo(archive).catch(error => showError(error.message))
 try {
     new Chess(fen)
 } catch (error) {
-    showError("invalid FEN: " + error.message)
+    showError("invalid FEN, the start position instead: " + error.message)
+    fen = START_FEN
 }
 board = createBoard(boardEl, fen)
 board.enableMoveInput(onMoveInput)

@@ -47,8 +47,12 @@ function navigate(params) {
     run()
 }
 
+// The number of the latest search: an answer to an earlier one is dropped.
+let latest = 0
+
 // Runs the search named by the URL and renders the table and the pager.
 async function run() {
+    const number = ++latest
     const params = urlParams()
     fillForm(params)
     const archive = parseInt(params.archive || "0", 10) || 0
@@ -58,11 +62,11 @@ async function run() {
     table.classList.add("loading")
     try {
         const data = await api("/api/games", request)
-        render(data, params)
+        if (number === latest) render(data, params)
     } catch (error) {
-        showError(error.message)
+        if (number === latest) showError(error.message)
     } finally {
-        table.classList.remove("loading")
+        if (number === latest) table.classList.remove("loading")
     }
 }
 
