@@ -111,6 +111,9 @@ tree = json.loads(cli("tree", games_pga, "--moves", "e4 c5", "--json"))
 want = [int(n) for n in cli("find", games_pga, "--position", tree["position"]).split()]
 got = get(base, "/api/games?" + q(moves="e4 c5", limit=500))[1]
 check([g["n"] for g in got["games"]] == want and want, "/api/games moves=e4 c5 == find --position")
+both = [int(n) for n in cli("find", games_pga, "--position", tree["position"], "--result", "1-0").split()]
+got = get(base, "/api/games?" + q(moves="e4 c5", result="1-0", limit=500))[1]
+check([g["n"] for g in got["games"]] == both and len(both) < len(want), "/api/games a tag filter and a position == find")
 for m in tree["moves"]:
     got = get(base, "/api/games?" + q(moves="e4 c5", move=m["uci"], limit=500))[1]
     check(got["total"] == m["games"] and all(g["move"] == m["uci"] for g in got["games"]),

@@ -59,8 +59,10 @@ CLI::Option* add_number(CLI::App& cmd, const std::string& name, T& target, std::
 // --threads N: 0 (all cores, the default) to 256.
 CLI::Option* add_threads(CLI::App& cmd, unsigned& threads, const std::string& work);
 // The variant a --variant option names (any spelling variant_of_tag reads; standard chess too);
-// a UsageError listing the names for any other.
+// a UsageError listing the names (unknown_variant's message) for any other.
 Variant variant_option(const std::string& name);
+// "unknown variant 'NAME' (standard, crazyhouse, ...)".
+std::string unknown_variant(const std::string& name);
 // -o, --output FILE (`file` names it in the help).
 CLI::Option* add_output(CLI::App& cmd, std::string& path, const std::string& file,
                         const std::string& help);

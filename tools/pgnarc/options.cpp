@@ -22,11 +22,14 @@ CLI::Option* add_threads(CLI::App& cmd, unsigned& threads, const std::string& wo
   return add_number(cmd, "--threads", threads, 0, 256, work + " on N threads, 0 for all cores");
 }
 
+std::string unknown_variant(const std::string& name) {
+  return "unknown variant '" + name + "' (standard, crazyhouse, atomic, antichess, three-check, king-of-the-hill, "
+         "racing-kings or horde)";
+}
+
 Variant variant_option(const std::string& name) {
   Variant v = Variant::kStandard;
-  if (!variant_of_tag(name, v))
-    throw UsageError("unknown variant '" + name + "' (standard, crazyhouse, atomic, antichess, three-check, "
-                     "king-of-the-hill, racing-kings or horde)");
+  if (!variant_of_tag(name, v)) throw UsageError(unknown_variant(name));
   return v;
 }
 

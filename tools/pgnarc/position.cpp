@@ -1,6 +1,7 @@
 // tree, and the position arguments that find and tree share.
 #include "position.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -45,6 +46,17 @@ Result<PositionHits> search_position(Archive& archive, const Position& target, u
     std::fprintf(stderr, "pgnarc: %llu games kept verbatim in the blocks decoded were not searched (they have no positions)\n",
                  static_cast<unsigned long long>(hits->verbatim_games));
   return hits;
+}
+
+std::vector<PositionHit> hits_among(const PositionHits& hits, const std::vector<std::uint64_t>* matches) {
+  if (!matches) return hits.hits;
+  std::vector<PositionHit> kept;
+  auto m = matches->begin();
+  for (const PositionHit& h : hits.hits) {
+    m = std::lower_bound(m, matches->end(), h.game);
+    if (m != matches->end() && *m == h.game) kept.push_back(h);
+  }
+  return kept;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pgnarc/archive.h"
 
@@ -20,5 +21,9 @@ Result<Position> parse_position_arg(const std::optional<std::string>& fen, const
 // kept verbatim were not searched, how many blocks the position filters skipped, and, where the
 // archive has none and the search took over a second, that pack --position-filter would help.
 Result<PositionHits> search_position(Archive& archive, const Position& target, unsigned threads);
+
+// The hits of the games among `matches` (ascending, as Archive::find gives them), in order; every
+// hit where `matches` is null.
+std::vector<PositionHit> hits_among(const PositionHits& hits, const std::vector<std::uint64_t>* matches);
 
 }  // namespace pgnarc::cli

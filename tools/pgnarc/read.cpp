@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -235,12 +234,7 @@ int find(FindArgs& a) {
     auto hits = search_position(**archive, *target, a.threads);
     if (!hits) return report_archive_error(hits.error(), a.archive);
     std::vector<std::uint64_t> games;
-    for (const PositionHit& h : hits->hits) games.push_back(h.game);
-    if (!a.query.empty()) {
-      std::vector<std::uint64_t> both;
-      std::set_intersection(games.begin(), games.end(), found->begin(), found->end(), std::back_inserter(both));
-      games = std::move(both);
-    }
+    for (const PositionHit& h : hits_among(*hits, a.query.empty() ? nullptr : &*found)) games.push_back(h.game);
     *found = std::move(games);
   }
   if (a.pgn || a.list) return write_games(**archive, a.archive, *found, a.list);

@@ -15,6 +15,7 @@
 #include "api/json_text.h"
 #include "common/utf8.h"
 #include "pgnarc/pgnarc.h"
+#include "commands.h"
 #include "position.h"
 #include "serve.h"
 
@@ -199,8 +200,10 @@ std::string joined(const std::vector<Comment>& comments) {
 }
 
 // A game's moves as a tree (game_tree's nodes, each with the FEN it leads to, as get --fen writes
-// it), its main line's node numbers, its tags and its PGN.
-std::string game_json(const Game& g, const std::string& pgn) {
+// it), its main line's node numbers, its tags and its PGN (as get writes it).
+std::string game_json(const Game& g) {
+  std::string pgn;
+  if (auto st = write_pgn(g, pgn); !st) throw refusal(st.error(), 422);
   const std::vector<GameNode> nodes = value_of(game_tree(g), 422);
   std::vector<Position> at(nodes.size());
   at[0] = value_of(start_position(g), 422);
@@ -263,14 +266,16 @@ ApiReply game(std::vector<std::unique_ptr<ServedArchive>>& archives, const Param
   const std::uint64_t i = game_arg(a, args);
   auto lease = value_of(a.lease());
   ArchiveGame g = value_of((*lease)->read_game(i));
-  const std::string pgn = value_of((*lease)->read_pgn(i));
   std::string head = "{\"archive\": " + std::to_string(index) + ", \"n\": " + std::to_string(i + 1);
-  if (g.raw)
+  if (g.raw) {
+    std::string pgn;
+    write_raw_game(g.raw_text, pgn);
     return {200, head + ", \"verbatim\": true, \"tags\": " + tags_json(value_of((*lease)->read_tags(i))) +
                      ", \"pgn\": " + json_string(pgn) + "}"};
+  }
   auto token = share_token(g.game);
   head += ", \"verbatim\": false, \"token\": " + (token ? json_string(*token) : "null") + ", ";
-  return {200, head + game_json(g.game, pgn).substr(1) + "}"};
+  return {200, head + game_json(g.game).substr(1) + "}"};
 }
 
 ApiReply share(std::vector<std::unique_ptr<ServedArchive>>& archives, const Params& params) {
@@ -289,16 +294,13 @@ ApiReply token(const Params& params) {
   auto t = args.text("t");
   if (!t) throw Refusal{400, "t (a share token) is missing"};
   const Game g = value_of(open_share_token(*t));
-  std::string pgn;
-  if (auto st = write_pgn(g, pgn); !st) throw refusal(st.error(), 422);
-  return {200, "{\"token\": " + json_string(*t) + ", \"verbatim\": false, " + game_json(g, pgn).substr(1) + "}"};
+  return {200, "{\"token\": " + json_string(*t) + ", \"verbatim\": false, " + game_json(g).substr(1) + "}"};
 }
 
 // The position of the fen, moves and variant parameters (the start position without them).
 Position position_arg(const Args& args, Variant& variant) {
   variant = Variant::kStandard;
-  if (auto v = args.text("variant"); v && !variant_from_name(*v, variant) && !variant_of_tag(*v, variant))
-    throw Refusal{400, "variant: unknown rules '" + *v + "'"};
+  if (auto v = args.text("variant"); v && !variant_of_tag(*v, variant)) throw Refusal{400, "variant: " + unknown_variant(*v)};
   return value_of(parse_position_arg(args.text("fen"), args.text("moves").value_or(""), variant, "fen", "moves"));
 }
 
@@ -388,8 +390,7 @@ Matches matches(ServedArchive& a, Archive& archive, const Args& args) {
     const auto hits = value_of(a.position_hits(target));
     m.verbatim_games = hits->verbatim_games;
     std::vector<std::uint64_t> kept;
-    for (const PositionHit& h : hits->hits) {
-      if (!q.empty() && !std::binary_search(m.ids.begin(), m.ids.end(), h.game)) continue;
+    for (const PositionHit& h : hits_among(*hits, q.empty() ? nullptr : &m.ids)) {
       const std::string uci = h.next.is_none() ? "" : h.next.is_null() ? "0000" : target.uci(h.next);
       if (move && uci != *move) continue;
       kept.push_back(h.game);
