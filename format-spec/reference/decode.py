@@ -622,7 +622,7 @@ class Block:
         require(len(data) >= 80 and len(data) == self.entry.size, "BLOCK-1", w, "block too short")
         check_element_checksum(data, "BLOCK-1", w)
         require(data[0:4] == b"PGAB", "BLOCK-1", w, "wrong magic")
-        if data[4] not in (6, 7):               # 7: games under a variant too (format 1.1)
+        if data[4] not in (6, 7, 8):   # 7: games under a variant too (1.1); 8: modelled tracks (1.3)
             raise unsupported("BLOCK-1", w, f"unknown move codec {data[4]}")
         self.codec = data[4]
         self.sections = data[5]
@@ -1189,7 +1189,7 @@ def game_variant(tags, variant_byte, codec, where):
         variant = variant_of_name(value)
         require(variant is not None, "START-1", where,
                 f"variant {value!r} in a game that is not verbatim")
-    require(variant == 0 or codec == 7, "START-1", where,
+    require(variant == 0 or codec in (7, 8), "START-1", where,
             f"a game under variant {value!r} in a block of codec {codec}")
     return variant
 
@@ -1233,6 +1233,7 @@ class Line:
         self.plies = None               # known length, or None for an unannotated main line
         self.nulls = set()              # the plies that are null moves
         self.track = None               # clock track: the comment text of slots 1 .. plies
+        self.track_frames = None        # codec 8: (frame, before, after) of slots 1 .. plies
         self.items = []
         self.moves = []                 # Move, or None for a null move
         self.sans = []
@@ -1281,7 +1282,7 @@ class GameReader:
 
     def __init__(self, streams, tags, coder, codec=6):
         self.st, self.texts, self.coder = streams.structure, streams.texts, coder
-        self.codec = codec              # the block's move codec: 6, or 7 with variants (9.3)
+        self.codec = codec              # the block's move codec: 6; 7 with variants; 8 modelled tracks (9.3)
         self.variant = 0                # the variant the game is under (5.6), 0 for none
         self.streams = streams
         self.tags = tags
@@ -1359,6 +1360,8 @@ class GameReader:
         else:
             line.plies = counted
         self.read_plies(line)
+        if line.track_frames is not None:
+            self.read_modelled_track(line)
         self.read_record_values(line)
         for item in line.items:
             if item.kind == "variation":
@@ -1478,6 +1481,10 @@ class GameReader:
             if frames and frames[-1] == frame:
                 self.fail("REC-CLK-7", "two consecutive runs of the same frame")
             frames += [frame] * length
+        if self.codec == 8:                           # 8.3.4: the rest follows the plies
+            line.track_frames = [(f, self.texts.text(), self.texts.text()) if f % 4 == 0 else (f, None, None)
+                                 for f in frames]
+            return
         clocks = []                          # per slot: the value in hundredths if a clock, else None
         evaluation = 0                       # the track's last evaluation that was not a mate
         line.track = []
@@ -1490,12 +1497,7 @@ class GameReader:
                 if extra > 2**40:
                     self.fail("REC-CLK-7", "a symbol above 255 + 2^40")
                 u += extra
-            if elapsed:
-                predicted = 0
-            elif s >= 3 and clocks[s - 3] is not None:
-                predicted = clocks[s - 3] + self.increment * 100
-            else:
-                predicted = self.base * 100
+            predicted = self.predicted_clock(clocks, s, elapsed)
             value = predicted // 10**(2 - precision) - unzigzag(u)
             if not 0 <= value <= (999999 * 3600 + 3599 + 1) * 10**precision - 1:
                 self.fail("REC-CLK-4", f"clock value {value} at slot {s}")
@@ -1521,6 +1523,73 @@ class GameReader:
             else:                                     # kind 0: the texts stream holds them
                 before = self.texts.text()
                 text = before + command + self.texts.text()
+            line.track.append(text)
+
+    def predicted_clock(self, clocks, s, elapsed):
+        """8.3.2: the time predicted at slot s in hundredths, from the track's clocks before it."""
+        if elapsed:
+            return 0
+        if s >= 3 and clocks[s - 3] is not None:
+            return clocks[s - 3] + self.increment * 100
+        return self.base * 100
+
+    # -- 8.3.4 modelled clock tracks --------------------------------------------------------
+
+    def read_modelled_track(self, line):
+        """8.3.4 [REC-CLK-8]: each slot's time and evaluation, from the codeword."""
+        dec = self.decoder
+        clocks, average = [], [None, None]
+        last_cp, last_mate, after_mate = 0, 0, False
+        digits = [[AdaptiveFrequencies(10) for _ in range(2)] for _ in range(3)]
+        line.track = []
+        for s, (frame, before, after) in enumerate(line.track_frames, start=1):
+            kind, form = frame % 4, frame // 4
+            precision, elapsed = form % 3, form // 6
+            P = self.predicted_clock(clocks, s, elapsed) // 10**(2 - precision)
+            W = P // 10**precision
+            r = 11 if average[s % 2] is None else min((average[s % 2] // 16).bit_length(), 10)
+            l = 2 if elapsed or W >= 120 else 1 if W >= 30 else 0
+            symbol = dec.read(CLOCK_TIME_ROWS[3 * r + l])
+            if symbol == 25:
+                w = dec.read_uniform(41)
+                n = w if w < 2 else (1 << (w - 1)) | read_bits(dec, w - 1)
+                t = -n - 1
+            else:
+                t = class_rest(dec, symbol, 28)
+            seconds = t if elapsed else W - t
+            if not 0 <= seconds <= 999999 * 3600 + 3599:
+                self.fail("REC-CLK-8", f"clock of {seconds} seconds at slot {s}")
+            value = seconds * 10**precision
+            if precision:
+                q = 0 if t <= 0 else 1 if t == 1 else 2
+                g = 0
+                for d in range(precision):
+                    g = g * 10 + digits[q][d].read(dec)
+                value += g if elapsed else (P - g) % 10**precision
+            clocks.append(None if elapsed else value * 10**(2 - precision))
+            a = 16 * max(t, 0)
+            average[s % 2] = a if average[s % 2] is None else (3 * average[s % 2] + a) // 4
+            command = time_command(value, form)
+            if kind == 1:
+                text = b" " + command + b" "
+            elif kind == 2:
+                text = command
+            elif kind == 3:
+                row = 0 if after_mate else 1 + min(abs(last_cp).bit_length(), 11)
+                e = dec.read(CLOCK_EVAL_ROWS[row])
+                if e == 49:
+                    last_mate += change(dec, dec.read(CLOCK_MATE_ROW))
+                    if not 1 <= abs(last_mate) <= 999:
+                        self.fail("REC-CLK-6", f"mate in {last_mate}")
+                    eval_text, after_mate = b"#%d" % last_mate, True
+                else:
+                    last_cp += change(dec, e)
+                    if abs(last_cp) > 99999999:
+                        self.fail("REC-CLK-6", f"evaluation of {last_cp} centipawns")
+                    eval_text, after_mate = pawns_text(last_cp), False
+                text = b" [%eval " + eval_text + b"] " + command + b" "
+            else:
+                text = before + command + after
             line.track.append(text)
 
     # -- 8.3.3 record comments --------------------------------------------------------------
@@ -1722,6 +1791,50 @@ def number_text(v, q, g, w):
     if q:
         digits = digits[:-q] + b"." + digits[-q:]
     return sign + digits
+
+
+def _clock_rows(heading):
+    """8.3.4: the rows of one table of clock-model-tables.md (under `## heading`), each a list of
+    frequencies."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "clock-model-tables.md")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    block = text.split("## " + heading + "\n", 1)[1].split("```\n", 2)[1]
+    return [[int(v) for v in row.split()] for row in block.splitlines() if row.strip()]
+
+
+CLOCK_TIME_ROWS = _clock_rows("Times")
+CLOCK_EVAL_ROWS = _clock_rows("Evaluations")
+CLOCK_MATE_ROW = _clock_rows("Mates")[0]
+
+
+def read_bits(dec, n):
+    """8.3.4: n bits, most significant first, in chunks of min(16, bits left) equally likely."""
+    v = 0
+    while n > 0:
+        k = min(16, n)
+        v = (v << k) | dec.read_uniform(1 << k)
+        n -= k
+    return v
+
+
+def class_rest(dec, c, widths):
+    """8.3.4: the magnitude of class c (0 to 24) from its rest; the big class with `widths` widths."""
+    if c < 4:
+        return c
+    if c == 24:
+        b = 13 + dec.read_uniform(widths)
+        return (1 << (b - 1)) | read_bits(dec, b - 1)
+    b, h = (c - 4) // 2 + 3, (c - 4) % 2
+    return (1 << (b - 1)) | (h << (b - 2)) | read_bits(dec, b - 2)
+
+
+def change(dec, symbol):
+    """8.3.4: the change of a symbol 0 to 48 (0; 2k - 1 a rise of class k, 2k a fall)."""
+    if symbol == 0:
+        return 0
+    m = class_rest(dec, (symbol + 1) // 2, 16)
+    return m if symbol % 2 else -m
 
 
 def time_command(value, form):

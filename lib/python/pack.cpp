@@ -66,13 +66,14 @@ py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems
 }
 
 WriterOptions writer_options(unsigned threads, bool force, const std::string& moves, bool position_filter,
-                             const std::string& variant = {}) {
+                             const std::string& variant = {}, const std::string& clocks = "model") {
   WriterOptions o;
   o.variant = variant_named(variant);
   o.threads = threads;
   o.overwrite = force;
   o.moves = moves == "uniform" ? MoveCoding::kUniform : moves == "fast" ? MoveCoding::kFast : MoveCoding::kMax;
   o.position_filter = position_filter;
+  o.model_clocks = clocks != "bytes";
   return o;
 }
 
@@ -102,10 +103,11 @@ py::dict pack_readers(const std::vector<std::function<Result<std::unique_ptr<Pgn
 // The PGN `data` (plain, or compressed as its name says) packed into `output`: a shard of a
 // larger input (pgnarc.dask.pack).
 py::dict pack_bytes(py::bytes data, const std::string& name, const std::string& output, unsigned threads, bool force,
-                    const std::string& moves, bool position_filter, const std::string& variant) {
+                    const std::string& moves, bool position_filter, const std::string& variant,
+                    const std::string& clocks) {
   std::string bytes = data;
   const auto open = [&] { return reader_of(memory_input(std::move(bytes)), name); };
-  return pack_readers({open}, output, writer_options(threads, force, moves, position_filter, variant));
+  return pack_readers({open}, output, writer_options(threads, force, moves, position_filter, variant, clocks));
 }
 
 // Archives joined block by block into `output`, as pgnarc merge does.
@@ -146,7 +148,8 @@ std::vector<std::uint64_t> game_cuts(const std::string& path, std::uint64_t shar
 }
 
 py::dict pack(const py::list& inputs, const std::string& output, unsigned threads, bool force,
-              const std::string& moves, bool position_filter, const std::string& variant) {
+              const std::string& moves, bool position_filter, const std::string& variant,
+              const std::string& clocks) {
   std::vector<std::function<Result<std::unique_ptr<PgnReader>>()>> readers;
   int unnamed = 0;
   for (const py::handle input : inputs) {
@@ -165,7 +168,7 @@ py::dict pack(const py::list& inputs, const std::string& output, unsigned thread
       });
     }
   }
-  return pack_readers(readers, output, writer_options(threads, force, moves, position_filter, variant));
+  return pack_readers(readers, output, writer_options(threads, force, moves, position_filter, variant, clocks));
 }
 
 }  // namespace pgnarc::python

@@ -61,13 +61,15 @@ TEST_P(Conformance, Vector) {
     o.compress = false;
     o.threads = 1;
     o.moves = MoveCoding::kMax;  // the conformance settings' coder, unless the settings name another
-    // Settings: "-", or a comma-separated list of block-games=N, moves=uniform or moves=fast, and
-    // variant=NAME.
+    o.model_clocks = false;      // clock tracks as bytes, unless the settings say clocks=model
+    // Settings: "-", or a comma-separated list of block-games=N, moves=uniform or moves=fast,
+    // clocks=model and variant=NAME.
     std::istringstream settings(v.setting);
     for (std::string item; std::getline(settings, item, ',');) {
       if (item.starts_with("block-games=")) o.block_games = std::stoul(item.substr(12));
       else if (item == "moves=uniform") o.moves = MoveCoding::kUniform;
       else if (item == "moves=fast") o.moves = MoveCoding::kFast;
+      else if (item == "clocks=model") o.model_clocks = true;
       else if (item.starts_with("variant=")) ASSERT_TRUE(variant_from_name(item.substr(8), o.variant)) << item;
       else ASSERT_EQ(item, "-") << "unknown setting";
     }

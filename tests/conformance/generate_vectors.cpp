@@ -10,12 +10,15 @@
 // valid/NAME.pga + NAME.pgn: an archive and the canonical PGN it decodes to.
 // invalid/NAME.pga: an archive a reader must reject; the manifest gives the error class.
 #include <cstdio>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
 #include <zstd.h>
 
 #include "codec/entropy/arith_coder.h"
+#include "codec/entropy/symbol_coder.h"
+#include "codec/record/clock_model.h"
 #include "codec/position/position_code.h"
 #include "codec/position/share_token.h"
 #include "common/bytes.h"
@@ -80,6 +83,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   o.block_games = block_games;
   o.block_bytes = 256 * 1024;  // the conformance settings, whatever the library's default
   o.moves = MoveCoding::kMax;  // the conformance settings' coder; vectors of others say so
+  o.model_clocks = false;      // clock tracks as bytes; vectors of the clock model say so
   return o;
 }
 
@@ -105,7 +109,7 @@ std::string from_hex(std::string_view hex) {
 
 void encode_vector(const std::string& name, const std::string& pgn, const std::string& ids, const std::string& why,
                    std::size_t block_games = 4096, MoveCoding moves = MoveCoding::kModel,
-                   Variant variant = Variant::kStandard) {
+                   Variant variant = Variant::kStandard, bool model_clocks = false) {
   // Every game must be coded, except in the vectors about verbatim games.
   PgnReader check(memory_input(pgn), name);
   for (std::string text; true;) {
@@ -114,6 +118,7 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
     GameBuilder b;
     parse_game(rg.text, name, rg.number, rg.start, b, variant);
     codec::CodecStreams s;
+    s.modelled_tracks = model_clocks;
     Status st = b.ok() ? codec::encode_game(b.game(), s) : Status(b.error());
     if (!st && !name.starts_with("verbatim")) {
       std::fprintf(stderr, "vector %s: %s\n", name.c_str(), st.error().message().c_str());
@@ -123,6 +128,7 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   WriterOptions o = stored(block_games);
   o.moves = moves;
   o.variant = variant;
+  o.model_clocks = model_clocks;
   const std::string pga = pack(pgn, o);
   write("encode/" + name + ".pgn", pgn);
   write("encode/" + name + ".pga", pga);
@@ -132,6 +138,7 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   if (block_games != 4096) settings = "block-games=" + std::to_string(block_games);
   if (moves != MoveCoding::kMax)
     settings += (settings.empty() ? "" : ",") + std::string(moves == MoveCoding::kUniform ? "moves=uniform" : "moves=fast");
+  if (model_clocks) settings += std::string(settings.empty() ? "" : ",") + "clocks=model";
   if (variant != Variant::kStandard) {
     std::string v = variant_name(variant);
     for (char& c : v) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -601,6 +608,37 @@ void encode_vectors() {
                 "REC-CLK-3 REC-CLK-5",
                 "evaluations before a track's clock: pawns with one and two decimals, 0.0, mates both ways "
                 "(frame 3), and 0.20, not in lichess's form, kept as text (frame 0)");
+  encode_vector("clock_model",
+                "[Event \"clock model\"]\n[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:03:00] } 1... c5 { [%clk 0:03:00] } "
+                "2. Nf3 {[%clk 0:03:01]} 2... d6 { [%eval 0.3] [%clk 0:02:58] } 3. d4 { [%clk 0:02:55] } $1 "
+                "(3. c3 { [%clk 0:02:50] } 3... Nf6 { [%clk 0:02:57] }) 3... cxd4 { [%clk 0:03:09] } {thinks} "
+                "4. Nxd4 { think [%clk 0:00:10] } 4... Nf6 { [%clk 1:30:00] } 0-1\n\n"
+                "[Event \"tenths\"]\n[TimeControl \"180\"]\n\n1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:02:59.9]} "
+                "2. Nf3 {[%clk 0:02:58.2]} 2... Nc6 {[%clk 0:02:57.05]} 3. Bb5 {[%clk 0:02:40.0]} 3... a6 "
+                "{[%clk 0:02:31.7]} 4. Ba4 {[%clk 0:02:40.3]} 1-0\n\n"
+                "[Event \"forms\"]\n[TimeControl \"5400+30\"]\n\n1. d4 {[%clk 01:30:00]} 1... d5 {[%clk 01:30:00]} "
+                "2. c4 {[%emt 0:00:07]} 2... e6 {[%emt 0:00:05.25]} 3. Nc3 {[%emt 0:00:09.5]} 3... Nf6 "
+                "{[%clk 01:29:31]} 4. Bg5 {[%clk 12:00:00]} 4... Be7 {[%emt 00:00:04.5]} 1/2-1/2\n\n"
+                "[Event \"evaluations\"]\n\n1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%eval 0.2] [%clk 0:03:00] } "
+                "2. Nf3 { [%eval -1.0] [%clk 0:02:58] } 2... Nc6 { [%eval 0.0] [%clk 0:02:59] } "
+                "3. Bb5 { [%eval #3] [%clk 0:02:50] } 3... a6 { [%eval #-12] [%clk 0:02:41] } "
+                "4. Ba4 { [%eval 999999.99] [%clk 0:02:40] } 4... Nf6 { [%eval -999999.99] [%clk 999999:59:59] } "
+                "5. O-O { [%eval #999] [%clk 0:00:00] } 5... Be7 { [%eval #-999] [%clk 0:00:01] } "
+                "6. Re1 { [%eval 0.20] [%clk 0:02:40] } *\n\n"
+                "[Event \"no clocks\"]\n\n1. e4 {no clock} e5 *\n",
+                "REC-CLK-3 REC-CLK-8 MOVE-SYM-3",
+                "modelled clock tracks (8.3.4, codec 8): times against the prediction of every kind (from the "
+                "base, the increment, an elapsed time, none), clocks that gain (a negative time), a variation "
+                "with its own track, kind 0 texts and an item after a clock, tenths and hundredths (the fraction's "
+                "adaptive digits), two-digit hours and elapsed times with fractions, evaluations and mates at "
+                "their limits either way, the largest clock; a game without a track in the same block",
+                4096, MoveCoding::kModel, Variant::kStandard, true);
+  encode_vector("clock_model_example",
+                "[TimeControl \"60+0\"]\n\n1. e4 { [%eval 0.17] [%clk 0:01:00] } e5 { [%eval #-3] [%clk 0:00:58] } *\n",
+                "REC-CLK-8 MOVE-SYM-3",
+                "spec section 8.3.4's example: a time row of no average, a rise of class 8 and its rest, a mate's "
+                "change under the mate row",
+                4096, MoveCoding::kUniform, Variant::kStandard, true);
   encode_vector("records_example", "1. e4 {+0.40/9 0.5s} e5 {d=9, pv=e5 Nf3}\n",
                 "REC-RCD-4 MOVE-SYM-3",
                 "spec section 8.3.3's example: two records of new shapes, a run from the position before the "
@@ -1255,6 +1293,92 @@ void invalid_record_vectors() {
     bad.structure = std::string("\x0c\x03\x01\x01\x03\x00\x01\x00\x00\x08\x00\x00", 12);
     invalid_vector("evaluation_mate_zero", archive_of({bad}, tc), "Corruption", "REC-CLK-6",
                    "an evaluation of mate in 0");
+  }
+  {
+    // Modelled tracks (8.3.4, codec 8), the uniform coder: "1. e4 { [%eval 0.17] [%clk 0:00:05] }"
+    // under [TimeControl "10"]; its codeword made of 1. e4 (13 of 20 alike), then a time and an
+    // evaluation given here.
+    const std::vector<std::vector<Tag>> tc = {{Tag{"TimeControl", "10"}}};
+    GameBuilder b;
+    PgnReader r(memory_input("[TimeControl \"10\"]\n\n1. e4 { [%eval 0.17] [%clk 0:00:05] } *"), "x");
+    (void)r.next(b);
+    codec::CodecStreams good;
+    good.coder = codec::MoveCoder::kUniform;
+    good.modelled_tracks = true;
+    if (!codec::encode_game(b.game(), good).ok() || good.codec() != codec::kModelledTracksCodec) std::abort();
+    const auto crafted = [&](const std::function<void(codec::SymbolWriter&)>& track) {
+      codec::CodecStreams s = good;
+      std::vector<codec::PlySymbol> symbols = {{13 * 4096, 4096, 20 * 4096}};
+      codec::SymbolWriter w{symbols};
+      track(w);
+      s.moves.clear();
+      s.move_bits = 0;
+      codec::ArithEncoder enc(codec::BitSink{s.moves, s.move_bits});
+      for (const auto& y : symbols) enc.encode(y.c, y.f, y.total);
+      enc.finish();
+      return s;
+    };
+    // Slot 1: time row 33 (no average, 10 seconds predicted); t of class c and rest `rest` (of
+    // `bits` bits); then the evaluation under evaluation row 1.
+    const auto time = [](codec::SymbolWriter& w, int c, std::uint32_t rest, int bits) {
+      w.cumulative(codec::kTimeTable[33], codec::kTimeSymbols, c);
+      if (bits) w.raw(bits, rest);
+    };
+    const auto rise17 = [](codec::SymbolWriter& w) {
+      int s = 15;
+      std::uint32_t rest = 1;
+      w.cumulative(codec::kEvalTable[1], codec::kEvalSymbols, s);
+      w.raw(3, rest);
+    };
+    const std::string same = archive_of({crafted([&](codec::SymbolWriter& w) { time(w, 4, 1, 1);
+      rise17(w);
+    })}, tc);
+    if (unpack(same).find("[%clk 0:00:05]") == std::string::npos) std::abort();  // t = 5: as written
+    invalid_vector("clock_model_time_below_zero",
+                   archive_of({crafted([&](codec::SymbolWriter& w) { time(w, 6, 3, 2);
+                     rise17(w);
+                   })}, tc), "Corruption",
+                   "REC-CLK-8", "a modelled track's time of 11 seconds where 10 are predicted: a clock below 0");
+    invalid_vector("clock_model_time_above_limit",
+                   archive_of({crafted([&](codec::SymbolWriter& w) {
+                     int c = codec::kNegativeTime;
+                     std::uint32_t width = 40, bits = 0xFFFF, top = 0x7F;
+                     w.cumulative(codec::kTimeTable[33], codec::kTimeSymbols, c);
+                     w.uniform(codec::kNegativeWidths, width);
+                     w.raw(16, bits);
+                     w.raw(16, bits);
+                     w.raw(7, top);
+                     rise17(w);
+                   })},
+                              tc),
+                   "Corruption", "REC-CLK-8",
+                   "a modelled track's negative time of 2^40 seconds: a clock above 999999:59:59");
+    invalid_vector("clock_model_evaluation_out_of_range",
+                   archive_of({crafted([&](codec::SymbolWriter& w) {
+                     time(w, 4, 1, 1);
+                     int s = 2 * codec::kBigClass - 1;
+                     std::uint32_t width = 27 - 13, high = 0x7DC8, low = 0;  // 2^26 + 0x7DC8 * 2^10: 100,081,664
+                     w.cumulative(codec::kEvalTable[1], codec::kEvalSymbols, s);
+                     w.uniform(codec::kEvalBigWidths, width);
+                     w.raw(16, high);
+                     w.raw(10, low);
+                   })},
+                              tc),
+                   "Corruption", "REC-CLK-6",
+                   "a modelled evaluation that rises to 100,081,664 centipawns (above 99,999,999)");
+    invalid_vector("clock_model_mate_zero",
+                   archive_of({crafted([&](codec::SymbolWriter& w) {
+                     time(w, 4, 1, 1);
+                     int mate = codec::kMateSymbol, none = 0;
+                     w.cumulative(codec::kEvalTable[1], codec::kEvalSymbols, mate);
+                     w.cumulative(codec::kMateTable, codec::kChangeSymbols, none);
+                   })},
+                              tc),
+                   "Corruption", "REC-CLK-6", "a modelled mate whose N is the last mate's (0) unchanged: mate in 0");
+    invalid_vector("clock_model_in_codec_7", edit_block(same, [](std::string& blk) { blk[4] = 7; }), "Corruption",
+                   "REC-CLK-4",
+                   "a block of codec 8 relabelled codec 7: its track's entries are read from the structure "
+                   "stream, which holds only the frame runs");
   }
   codec::CodecStreams mate;
   Game fools;

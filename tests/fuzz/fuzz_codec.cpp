@@ -1,9 +1,11 @@
 // Fuzz target: the move codec's decoder on arbitrary streams. The input gives three 16-bit
-// lengths, then the moves, structure and texts streams, then the raw stream. The record is
-// decoded with no tags and with a PlyCount and a Result tag taken from the first two bytes (so
-// that counted main lines and tagged results are reached), under the move coder the second byte
-// also names (uniform, model or fast). A record that decodes can be skipped, and encodes, with
-// the same tags and coder, to one that decodes to the same game.
+// lengths and a mode byte, then the moves, structure and texts streams, then the raw stream. The
+// mode names the move coder (mode % 3: uniform, model, fast) and the codec (mode / 3 % 3: 6, 7,
+// or 8, whose clock tracks are in the codeword, 8.3.4). The record is
+// decoded with no tags and with a PlyCount, a Result and a TimeControl tag taken from the first
+// two bytes (so that counted main lines, tagged results and clock predictions are reached). A
+// record that decodes can be skipped, and encodes, with the same tags, coder and codec, to one
+// that decodes to the same game.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,10 +13,10 @@
 #include "codec/codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size < 6) return 0;
+  if (size < 7) return 0;
   std::size_t len[3];
   for (int i = 0; i < 3; ++i) len[i] = data[2 * i] | (data[2 * i + 1] << 8);
-  std::string_view rest(reinterpret_cast<const char*>(data) + 6, size - 6);
+  std::string_view rest(reinterpret_cast<const char*>(data) + 7, size - 7);
   pgnarc::codec::CodecCursor c;
   std::string_view* parts[3] = {&c.moves, &c.structure, &c.texts};
   for (int i = 0; i < 3; ++i) {
@@ -23,10 +25,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rest.remove_prefix(n);
   }
   c.raw = rest;
-  c.coder = static_cast<pgnarc::codec::MoveCoder>((data[1] >> 2) % 3);
+  c.coder = static_cast<pgnarc::codec::MoveCoder>(data[6] % 3);
+  const int codec = data[6] / 3 % 3;  // 0: codec 6, 1: 7, 2: 8
+  c.variants = codec > 0;
+  c.modelled_tracks = codec == 2;
   static const char* const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
   const std::vector<pgnarc::Tag> tagged = {pgnarc::Tag{"PlyCount", std::to_string(data[0] % 64)},
-                                           pgnarc::Tag{"Result", results[data[1] % 4]}};
+                                           pgnarc::Tag{"Result", results[data[1] % 4]},
+                                           pgnarc::Tag{"TimeControl", std::to_string(data[0]) + "+" + std::to_string(data[1] >> 6)}};
   for (const std::vector<pgnarc::Tag>& tags : {std::vector<pgnarc::Tag>{}, tagged}) {
     pgnarc::codec::CodecCursor in = c, skip = c;
     const bool skipped = pgnarc::codec::skip_game(skip, tags).ok();
@@ -36,8 +42,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (d->raw) continue;
     pgnarc::codec::CodecStreams s;
     s.coder = c.coder;
+    s.modelled_tracks = c.modelled_tracks;
     if (!pgnarc::codec::encode_game(d->game, s)) __builtin_trap();
-    pgnarc::codec::CodecCursor c2{s.moves, s.structure, s.texts, s.raw, c.coder};
+    // (A game under a variant needs codec 7 or 8; a track of codec 8 is written modelled again.)
+    if (s.variants && !c.variants) __builtin_trap();
+    pgnarc::codec::CodecCursor c2{s.moves, s.structure, s.texts, s.raw, c.coder, c.variants, c.modelled_tracks};
     auto d2 = pgnarc::codec::decode_game(c2, tags);
     if (!d2 || !(d2->game == d->game)) __builtin_trap();
   }

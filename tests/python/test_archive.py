@@ -212,6 +212,21 @@ def test_pack(tmp_path, cli, corpus):
     assert kept["verbatim_games"] == kept["games"] > 0 and len(kept["problems"]) == kept["games"]
 
 
+def test_pack_clocks_model_or_bytes(tmp_path, cli, corpus):
+    source = corpus("lichess_2021-10_clk_eval.pgn")
+    model, plain = tmp_path / "model.pga", tmp_path / "bytes.pga"
+    pgnarc.pack(source, model)
+    pgnarc.pack(source, plain, clocks="bytes")
+    cli("pack", "-q", source, "--clocks", "bytes", "-o", tmp_path / "cli.pga")
+    assert plain.read_bytes() == (tmp_path / "cli.pga").read_bytes()
+    with pgnarc.open(model) as m, pgnarc.open(plain) as p:
+        assert m.info()["read_version"] == "1.3" and p.info()["read_version"] == "1.2"
+        assert [g.pgn() for g in m] == [g.pgn() for g in p]
+    assert os.path.getsize(model) < os.path.getsize(plain)
+    with pytest.raises(ValueError):
+        pgnarc.pack(source, tmp_path / "x.pga", clocks="zstd")
+
+
 def test_damage_says_where(tmp_path, archives):
     data = bytearray(open(archives["twic_events"], "rb").read())
     data[200] ^= 0x40  # inside block 0, which starts at offset 32

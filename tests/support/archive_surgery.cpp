@@ -7,6 +7,7 @@
 #include "common/endian.h"
 #include "common/hash.h"
 #include "container/block_builder.h"
+#include "container/block_reader.h"
 #include "container/format.h"
 
 namespace pgnarc::test {
@@ -150,10 +151,13 @@ std::string archive_of(const std::vector<codec::CodecStreams>& games, const std:
     b.streams.raw += games[g].raw;
     b.streams.coder = games[g].coder;
     b.streams.variants |= games[g].variants;
+    b.streams.modelled_tracks |= games[g].modelled_tracks && games[g].tracks;
+    b.streams.tracks |= games[g].tracks;
     b.end_game(tags[g]);
     // The block's ply count: of the games that decode (a damaged one fails before it is compared).
-    codec::CodecCursor c{games[g].moves, games[g].structure, games[g].texts,
-                         games[g].raw,   games[g].coder,     games[g].variants};
+    codec::CodecCursor c{games[g].moves, games[g].structure, games[g].texts, games[g].raw, games[g].coder,
+                         games[g].variants || games[g].codec() == codec::kModelledTracksCodec,
+                         games[g].codec() == codec::kModelledTracksCodec};
     if (auto d = codec::decode_game(c, tags[g]); d && !d->raw)
       for (const GameEvent& e : d->game.events) b.plies += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
   }
@@ -169,7 +173,10 @@ std::string archive_of(const std::vector<codec::CodecStreams>& games, const std:
   e.size = block.size();
   e.games = b.games;
   e.summary = b.summary;
-  const std::string head = encode_file_header(0) + block;
+  // (The read version 1.0 of the vectors made before 1.3, whatever their blocks; 1.3 where a
+  // block needs it.)
+  const std::uint8_t minor = block_read_minor(block) == kModelledTracksMinor ? kModelledTracksMinor : 0;
+  const std::string head = encode_file_header(minor) + block;
   return rebuild(head, head.size(), "", Index{}, {e});
 }
 

@@ -35,6 +35,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
   EncodedBlock out;
   BlockBuilder b;
   b.streams.coder = move_coder(options);
+  b.streams.modelled_tracks = options.model_clocks;
   GameBuilder builder;
   for (std::size_t i = 0; i < raws.size(); ++i) {
     const auto& rg = raws[i];

@@ -36,6 +36,12 @@ inline constexpr std::uint8_t kMoveCodec = 6;
 // crazyhouse's by the crazyhouse model (variant_model.h), the others' uniformly. A writer
 // gives it only to blocks that hold such a game, so that other blocks stay readable by 1.0.
 inline constexpr std::uint8_t kVariantsCodec = 7;
+// The variants' codec with modelled clock tracks (format 1.3): a clock track's times and
+// evaluations are symbols of the game's codeword after its line's moves, with the clock model's
+// frequencies (clock_model.h), where codecs 6 and 7 keep them as bytes of the structure stream. A
+// writer gives it only to blocks that hold a clock track, so that other blocks stay readable by
+// 1.2.
+inline constexpr std::uint8_t kModelledTracksCodec = 8;
 
 // The frequencies a block's move symbols have (the block header says which).
 enum class MoveCoder : std::uint8_t {
@@ -53,6 +59,13 @@ struct CodecStreams {
   std::uint64_t move_bits = 0;  // bits in `moves`
   MoveCoder coder = MoveCoder::kModel;
   bool variants = false;  // a game under a variant was encoded: the block's codec is kVariantsCodec
+  bool modelled_tracks = false;  // code clock tracks with the clock model (kModelledTracksCodec)
+  bool tracks = false;          // a clock track was encoded
+  // The block's codec: kModelledTracksCodec where a track was modelled, else kVariantsCodec where
+  // a game is under a variant, else kMoveCodec.
+  std::uint8_t codec() const {
+    return modelled_tracks && tracks ? kModelledTracksCodec : variants ? kVariantsCodec : kMoveCodec;
+  }
 };
 
 // Figures about what was encoded, for reports and benchmarks.
@@ -80,7 +93,8 @@ struct CodecCursor {
   std::string_view texts;
   std::string_view raw;
   MoveCoder coder = MoveCoder::kModel;
-  bool variants = false;  // the block's codec is kVariantsCodec
+  bool variants = false;  // the block's codec is kVariantsCodec or kModelledTracksCodec
+  bool modelled_tracks = false;  // the block's codec is kModelledTracksCodec
   std::uint8_t move_bit = 0;  // the next codeword starts at this bit (0-7, most significant first) of moves[0]
 };
 

@@ -200,7 +200,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
     data += stored;
   }
   std::string block(kBlockMagic, 4);
-  block += static_cast<char>(streams.variants ? codec::kVariantsCodec : codec::kMoveCodec);
+  block += static_cast<char>(streams.codec());
   block += static_cast<char>(kSections);
   block += static_cast<char>(kBlockLayout);
   block += static_cast<char>(streams.coder);

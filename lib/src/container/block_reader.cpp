@@ -25,9 +25,10 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
   const auto codec = static_cast<std::uint8_t>(b[4]);
   const std::string later = ", which format " + std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +
                             " does not define";
-  if (codec != codec::kMoveCodec && codec != codec::kVariantsCodec)
+  if (codec != codec::kMoveCodec && codec != codec::kVariantsCodec && codec != codec::kModelledTracksCodec)
     return unsupported(where + ": move codec " + std::to_string(codec) + later + where.byte(4));
-  out.variants = codec == codec::kVariantsCodec;
+  out.variants = codec == codec::kVariantsCodec || codec == codec::kModelledTracksCodec;
+  out.modelled_tracks = codec == codec::kModelledTracksCodec;
   const auto section_count = static_cast<std::uint8_t>(b[5]);
   if (section_count < kSections) return bad("section count below 5", 5);
   out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
@@ -93,8 +94,10 @@ std::size_t block_element_size(std::string_view bytes) {
 }
 
 std::uint8_t block_read_minor(std::string_view b) {
+  const auto codec = static_cast<std::uint8_t>(b[4]);
+  if (codec == codec::kModelledTracksCodec) return kModelledTracksMinor;
   if (static_cast<std::uint8_t>(b[7]) == static_cast<std::uint8_t>(codec::MoveCoder::kFast)) return kFastCoderMinor;
-  return static_cast<std::uint8_t>(b[4]) == codec::kVariantsCodec ? kVariantsCodecMinor : 0;
+  return codec == codec::kVariantsCodec ? kVariantsCodecMinor : 0;
 }
 
 namespace {
@@ -204,6 +207,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
   out.games = sizes.games;
   out.coder = sizes.coder;
   out.variants = sizes.variants;
+  out.modelled_tracks = sizes.modelled_tracks;
   std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
   std::copy(sizes.stored, sizes.stored + kSections, out.stored);
   std::copy(sizes.raw, sizes.raw + kSections, out.raw);
@@ -301,7 +305,8 @@ codec::CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool
     return bounded ? stream.substr(start, block.directory.group_start[i][k + 1] - start) : stream.substr(start);
   };
   return codec::CodecCursor{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
-                     from(3, block.sections[kRaw]), block.coder, block.variants};
+                     from(3, block.sections[kRaw]), block.coder, block.variants,
+                     block.modelled_tracks};
 }
 
 Status check_group_end(const DecodedBlock& block, std::uint32_t j, codec::CodecCursor& c, const std::string& where) {

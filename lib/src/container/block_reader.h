@@ -47,7 +47,8 @@ struct DecodedBlock {
   const PlayerNames* players = nullptr;
   std::uint32_t games = 0;
   codec::MoveCoder coder = codec::MoveCoder::kModel;  // of the block's move codewords
-  bool variants = false;                 // its codec is kVariantsCodec
+  bool variants = false;                 // its codec is kVariantsCodec or kModelledTracksCodec
+  bool modelled_tracks = false;          // its codec is kModelledTracksCodec
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};  // each section's sizes, as the table gives them
   std::string sections[kSections];
@@ -58,7 +59,8 @@ struct DecodedBlock {
   std::string_view structure_stream() const { return std::string_view(sections[kStructure]).substr(directory.bytes); }
   // The streams of the whole block.
   codec::CodecCursor cursor() const {
-    return codec::CodecCursor{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw], coder, variants};
+    return codec::CodecCursor{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw], coder, variants,
+                              modelled_tracks};
   }
 };
 
@@ -101,7 +103,8 @@ Status count_block(std::string_view bytes, const Where& where, DecodedBlock& scr
 struct BlockSizes {
   std::uint32_t games = 0;
   codec::MoveCoder coder = codec::MoveCoder::kModel;
-  bool variants = false;  // its codec is kVariantsCodec
+  bool variants = false;  // its codec is kVariantsCodec or kModelledTracksCodec
+  bool modelled_tracks = false;  // its codec is kModelledTracksCodec
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};
   // Where the five sections' bytes begin: after the section table, whose entries past the fifth
@@ -119,7 +122,8 @@ std::size_t block_element_size(std::string_view bytes);
 std::uint64_t block_declared_size(std::string_view head);
 inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
-// least kBlockHeaderSize bytes): kFastCoderMinor with the fast model's move coder, else
+// least kBlockHeaderSize bytes): kModelledTracksMinor with the modelled tracks' codec, else
+// kFastCoderMinor with the fast model's move coder, else
 // kVariantsCodecMinor with the variants' codec, else 0 (9.2).
 std::uint8_t block_read_minor(std::string_view bytes);
 

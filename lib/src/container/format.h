@@ -21,9 +21,11 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // The format version this library writes (header bytes 8-11: write and read version) and reads
 // (every file whose read version has its major version) is kFormatVersionMajor.Minor
 // (pgnarc/version.h). The minor versions that define what a block may use beyond 1.0 (2.1, 9.2):
-// the variants' move codec (1.1) and the fast model's move coder (1.2).
-inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2;
-static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor <= kFormatVersionMinor);
+// the variants' move codec (1.1), the fast model's move coder (1.2) and the modelled tracks'
+// codec (1.3).
+inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3;
+static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
+              kModelledTracksMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;

@@ -63,6 +63,12 @@ struct SymbolWriter {
     out.push_back(PlySymbol{c, f[s], total});
     return true;
   }
+  // Symbol `s` of a row of `n` symbols given as cumulative frequencies (cum[0] = 0, cum[n] the
+  // total, at most kMaxCodeTotal; each symbol's frequency cum[s + 1] - cum[s] above 0).
+  bool cumulative(const std::uint32_t* cum, int n, int& s) {
+    out.push_back(PlySymbol{cum[s], cum[s + 1] - cum[s], cum[n]});
+    return true;
+  }
   bool move(const PlyFrequencies& p, int& index) {
     out.push_back(symbol_of(p, index));
     return true;
@@ -92,6 +98,19 @@ struct SymbolReader {
     s = 0;
     while (v >= c + f[s]) c += f[s++];
     in.consume(c, f[s]);
+    return true;
+  }
+  bool cumulative(const std::uint32_t* cum, int n, int& s) {
+    std::uint32_t v;
+    if (!in.target(cum[n], v)) return false;
+    int lo = 0, hi = n - 1;  // the symbol s with cum[s] <= v < cum[s + 1]
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (cum[mid] <= v) lo = mid;
+      else hi = mid - 1;
+    }
+    s = lo;
+    in.consume(cum[s], cum[s + 1] - cum[s]);
     return true;
   }
   bool move(const PlyFrequencies& p, int& index) {

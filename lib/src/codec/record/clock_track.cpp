@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "codec/record/clock_model.h"
+
 namespace pgnarc::codec {
 
 using common::put_prefixed;
@@ -15,8 +17,6 @@ namespace {
 
 constexpr std::string_view kClockOpen = "[%clk ", kElapsedOpen = "[%emt ";
 constexpr std::string_view kEvalOpen = "[%eval ";
-constexpr std::int64_t kMaxEvalCentipawns = 99999999;  // 6 integer digits
-constexpr std::int64_t kMaxEvalMate = 999;
 
 // The command text "[%eval E]" of an evaluation, in the form parse_eval reads.
 void append_eval(std::string& out, std::int64_t value, bool mate) {
@@ -200,7 +200,7 @@ ClockBasis clock_basis(const std::vector<Tag>& tags) {
 }
 
 void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& basis, std::string& structure,
-                     std::string& texts) {
+                     std::string& texts, std::vector<PlySymbol>* modelled) {
   struct Entry {
     const TrackClock* clock;
     std::uint8_t frame;  // ClockFrame + 4 * precision
@@ -222,6 +222,20 @@ void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& bas
   put_varint(structure, runs.size());
   for (std::size_t r = 0; r < runs.size(); ++r)
     put_varint(structure, r + 1 == runs.size() ? runs[r].second : (runs[r].first - 1) << kFrameBits | runs[r].second);
+  if (modelled) {
+    TrackModel model(basis);
+    SymbolWriter side{*modelled};
+    for (const Entry& e : entries) {
+      const ClockSplit& c = *e.clock->clock;
+      std::uint64_t value = c.value;
+      model.time(side, e.clock->slot, c.form, value);
+      Evaluation eval{e.eval, e.mate};
+      if (frame_kind(e.frame) == kFrameEval) model.evaluation(side, eval);
+      if (frame_kind(e.frame) == kFrameTexts)
+        for (std::string_view part : {c.before, c.after}) put_prefixed(texts, part);
+    }
+    return;
+  }
   ClockPredictor clocks{basis};
   std::int64_t last_eval = 0;  // the track's last evaluation in centipawns
   for (const Entry& e : entries) {

@@ -57,6 +57,10 @@ std::string clock_comment(std::string_view before, std::uint64_t value, int form
 
 // --- Evaluations ------------------------------------------------------------------------------
 
+// An evaluation's range: 6 integer digits of pawns, a mate in at most 999 moves.
+inline constexpr std::int64_t kMaxEvalCentipawns = 99999999;
+inline constexpr std::int64_t kMaxEvalMate = 999;
+
 // Parses `text` as exactly "[%eval E]" as lichess writes it: E is centipawns as a decimal with one
 // or two fraction digits (two unless the second is 0: "0.17", "0.2", "-1.0", "0.0"), or a mate
 // "#N" / "#-N" (N >= 1).
@@ -183,9 +187,12 @@ struct TrackClock {
   std::uint32_t slot;
   const ClockSplit* clock;
 };
-// Appends a line's clock track (one clock per ply, in slot order): the frame runs and per clock
-// its symbol and its frame's evaluation to `structure`, its frame's texts to `texts`.
+// Appends a line's clock track (one clock per ply, in slot order): the frame runs to
+// `structure`, its frames' texts to `texts`, and per clock its time and its frame's evaluation:
+// as bytes to `structure` (8.3.2), or with `modelled` as the clock model's symbols (8.3.4), which
+// follow the line's moves in the game's codeword.
+struct PlySymbol;
 void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& basis, std::string& structure,
-                     std::string& texts);
+                     std::string& texts, std::vector<PlySymbol>* modelled);
 
 }  // namespace pgnarc::codec

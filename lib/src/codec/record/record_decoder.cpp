@@ -2,6 +2,7 @@
 // replaying its moves on the board.
 #include <array>
 
+#include "codec/record/clock_model.h"
 #include "codec/record/clock_track.h"
 #include "codec/codec.h"
 #include "codec/record/comment_record.h"
@@ -68,10 +69,17 @@ class DecodePolicy {
     std::string built_text;  // kClock: the comment text rebuilt around its clock command; kRecord: the
                              // record's text
   };
+  // A modelled track's entry until its time and evaluation are read (8.3.4).
+  struct TrackFrame {
+    std::uint32_t slot;
+    std::uint8_t frame;
+    std::string_view before, after;  // kind 0's texts
+  };
   struct Line {
     std::vector<std::uint32_t> nulls;
     std::vector<DItem> items;  // the clock track's clocks first (`tracked` of them), then the others
     std::size_t tracked = 0;
+    std::vector<TrackFrame> frames;  // a modelled track's, read after the moves
     bool records = false;  // items of kRecord among them
   };
 
@@ -134,6 +142,10 @@ class DecodePolicy {
     ++line.tracked;
   }
 
+  void track_frame(Line& line, std::uint64_t slot, std::uint8_t frame, std::string_view before, std::string_view after) {
+    line.frames.push_back(TrackFrame{static_cast<std::uint32_t>(slot), frame, before, after});
+  }
+
   void item(Line& line, std::uint32_t slot, ItemType type, std::uint8_t nag, std::string_view text) {
     line.items.push_back(DItem{slot, type, nag, text, {}});
   }
@@ -151,15 +163,17 @@ class DecodePolicy {
   // variation read when its slot is reached (from the position before the ply it replaces).
   template <class Walker>
   Status moves(Walker& walker, Line& line, const Start& start, std::uint64_t plies, int depth) {
-    merge_track(line.items, line.tracked);
     std::vector<DItem>& items = line.items;
     std::vector<GameEvent>& events = out.game.events;
     // Without items the events are the moves alone, in the order they are read.
-    const bool direct = items.empty();
+    const bool direct = items.empty() && line.frames.empty();
     std::vector<Move> read;
     std::vector<std::uint8_t> notes;
     if (auto st = read_moves(line.nulls, start, plies, direct, read, notes); !st) return st;
     if (direct) return {};
+    if (!line.frames.empty())
+      if (auto st = read_track(line); !st) return st;
+    merge_track(items, line.tracked);
     if (line.records) {
       // (A writer gives no records to a variant's game: their values are coded against the
       // move model's moves.)
@@ -216,6 +230,37 @@ class DecodePolicy {
   }
 
  private:
+  // A modelled track's times and evaluations (after the line's moves in the codeword, before its
+  // records' values): its clocks, ahead of the line's other items.
+  Status read_track(Line& line) {
+    TrackModel model(basis_);
+    SymbolReader side{decoder_};
+    std::vector<DItem> track;
+    track.reserve(line.frames.size() + line.items.size());
+    for (const TrackFrame& f : line.frames) {
+      const int form = frame_form(f.frame);
+      std::uint64_t value = 0;
+      if (!model.time(side, f.slot, form, value)) return corrupt_record("clock track's time missing from the codeword or out of range");
+      std::string_view before = f.before, after = f.after;
+      const ClockFrame kind = frame_kind(f.frame);
+      if (kind == kFrameEval) {
+        Evaluation eval;
+        if (!model.evaluation(side, eval)) return corrupt_record("evaluation missing from the codeword or out of range");
+        eval_text_.clear();
+        append_eval_frame(eval_text_, eval);
+        before = eval_text_;
+        after = " ";
+      } else if (kind == kFrameSpaces) {
+        before = after = " ";
+      }
+      track.push_back(DItem{f.slot, kClock, 0, {}, clock_comment(before, value, form, after)});
+    }
+    line.tracked = track.size();
+    for (DItem& it : line.items) track.push_back(std::move(it));
+    line.items = std::move(track);
+    return {};
+  }
+
   // The values of a line's records (after its moves in the codeword, before its variations'
   // symbols), each from the positions before and after its ply.
   Status read_records(std::vector<DItem>& items, const Start& start, const std::vector<Move>& read) {
@@ -368,6 +413,7 @@ class ScanPolicy {
   void begin_track(Line&, std::uint64_t) {}
   bool track_clock(std::uint64_t, std::uint64_t, int) { return true; }
   void track_entry(Line&, std::uint64_t, ClockFrame, std::string_view, std::string_view, const Evaluation&) {}
+  void track_frame(Line&, std::uint64_t, std::uint8_t, std::string_view, std::string_view) {}
   void item(Line&, std::uint32_t, ItemType, std::uint8_t, std::string_view) {}
   void clock_item(Line&, std::uint32_t, std::uint64_t, std::string_view, std::string_view) {}
   void record_item(Line&, std::uint32_t, std::string_view) {}

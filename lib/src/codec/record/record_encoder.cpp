@@ -163,7 +163,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     clocks.reserve(slot);
     for (std::size_t k = 0; k < items.size(); ++k)
       if (in_track[k]) clocks.push_back(TrackClock{items[k].slot, &items[k].clock});
-    put_clock_track(clocks, basis, out.structure, out.texts);
+    put_clock_track(clocks, basis, out.structure, out.texts, out.modelled_tracks ? &symbols : nullptr);
+    out.tracks = true;
   }
   ClockPair item_clocks;
   put_varint(out.structure, items.size() - (track ? slot : 0));
@@ -259,6 +260,7 @@ static Status encode_game_within(const Game& game, CodecStreams& out, std::uint6
   // Encode into scratch streams first so that a failure leaves `out` untouched.
   CodecStreams s;
   s.coder = out.coder;
+  s.modelled_tracks = out.modelled_tracks;
   // The result as the Result tag's when they agree (8.1): the tag already holds it.
   const bool tagged = game.result != GameResult::kNone && tag_result(game.tags) == game.result;
   const std::uint8_t result = tagged ? kResultTagged : static_cast<std::uint8_t>(game.result);
@@ -283,6 +285,7 @@ static Status encode_game_within(const Game& game, CodecStreams& out, std::uint6
   out.structure += s.structure;
   out.texts += s.texts;
   out.variants |= variant != Variant::kStandard;
+  out.tracks |= s.tracks;
   if (stats) {
     ++stats->games;
     stats->plies += local.plies;

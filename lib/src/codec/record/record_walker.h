@@ -36,6 +36,9 @@ namespace pgnarc::codec {
 //   void track_entry(Line&, std::uint64_t slot, ClockFrame, std::string_view before,
 //                    std::string_view after, const Evaluation&);    // the same slot's frame
 //                    // (frame 3: before and after are " ", the evaluation is in Evaluation)
+//   void track_frame(Line&, std::uint64_t slot, std::uint8_t frame, std::string_view before,
+//                    std::string_view after);  // a modelled track's (8.3.4): its time and
+//                    // evaluation follow the line's moves in the codeword; kind 0's texts here
 //   void item(Line&, std::uint32_t slot, ItemType, std::uint8_t nag, std::string_view text);
 //   void clock_item(Line&, std::uint32_t slot, std::uint64_t seconds, std::string_view before,
 //                   std::string_view after);
@@ -206,6 +209,7 @@ class RecordWalker {
   // and the frame's evaluation or texts.
   Status clock_track(typename Policy::Line& line, std::uint64_t plies) {
     if (plies == 0) return corrupt_record("clock track on a line without plies");
+    if (in_.modelled_tracks) return modelled_track(line, plies);
     if (plies > structure_.remaining()) return corrupt_record("clock track runs past the end of its section");
     if (const char* why = read_frame_runs(structure_, plies, runs_)) return corrupt_record(why);
     policy_.begin_track(line, plies);
@@ -231,6 +235,24 @@ class RecordWalker {
           if (!decode_eval(e, last_centipawns, eval)) return corrupt_record("evaluation out of range");
         }
         policy_.track_entry(line, slot, kind, before, after, eval);
+      }
+    }
+    return {};
+  }
+
+  // A modelled track (8.3.4): its frame runs and kind 0's texts; the policy reads its times and
+  // evaluations after the line's moves.
+  Status modelled_track(typename Policy::Line& line, std::uint64_t plies) {
+    if (const char* why = read_frame_runs(structure_, plies, runs_)) return corrupt_record(why);
+    policy_.begin_track(line, plies);
+    std::uint64_t slot = 0;
+    for (const auto& [length, frame] : runs_) {
+      for (std::uint64_t i = 0; i < length; ++i) {
+        ++slot;
+        std::string_view before, after;
+        if (frame_kind(frame) == kFrameTexts && (!texts_.prefixed(before) || !texts_.prefixed(after)))
+          return corrupt_record("comment text runs past the end of its section");
+        policy_.track_frame(line, slot, frame, before, after);
       }
     }
     return {};
