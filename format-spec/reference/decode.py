@@ -1541,6 +1541,9 @@ class GameReader:
         clocks, average = [], [None, None]
         last_cp, last_mate, after_mate = 0, 0, False
         digits = [[AdaptiveFrequencies(10) for _ in range(2)] for _ in range(3)]
+        for q in digits:
+            for d in q:
+                d.freqs = [64] * 10          # each digit's frequency starts at 64
         line.track = []
         for s, (frame, before, after) in enumerate(line.track_frames, start=1):
             kind, form = frame % 4, frame // 4

@@ -21,6 +21,9 @@ struct AdaptiveFrequencies {
   std::array<std::uint32_t, N> count;
   std::uint32_t total = N;
   AdaptiveFrequencies() { count.fill(1); }
+  // Each symbol starting at `initial` (total N * initial), for lists whose symbols are about
+  // as likely as each other until shown otherwise.
+  explicit AdaptiveFrequencies(std::uint32_t initial) : total(N * initial) { count.fill(initial); }
   PlySymbol symbol(int s) const {
     std::uint32_t c = 0;
     for (int i = 0; i < s; ++i) c += count[i];
