@@ -72,9 +72,7 @@ TEST(ClockModelBytes, WorkedExample) {
   w.cumulative(codec::kMateTable, codec::kChangeSymbols, fall3);
   std::string bytes;
   std::uint64_t bits = 0;
-  codec::ArithEncoder enc(codec::BitSink{bytes, bits});
-  for (const auto& y : symbols) enc.encode(y.c, y.f, y.total);
-  enc.finish();
+  codec::put_codeword(symbols, bytes, bits);
   EXPECT_EQ(hex(s.moves), hex(bytes));
   EXPECT_EQ(s.move_bits, bits);
   // The codeword 8.3.4 gives (with the appendix's tables).
@@ -112,9 +110,7 @@ TEST(ClockModel, ClassesAndRests) {
   }
   std::string bytes;
   std::uint64_t bits = 0;
-  codec::ArithEncoder enc(codec::BitSink{bytes, bits});
-  for (const auto& y : symbols) enc.encode(y.c, y.f, y.total);
-  enc.finish();
+  codec::put_codeword(symbols, bytes, bits);
   codec::ArithDecoder dec;
   dec.start(bytes, 0);
   codec::SymbolReader r{dec};
@@ -212,9 +208,7 @@ codec::CodecStreams crafted(const std::function<void(codec::SymbolWriter&)>& tim
   time(w);
   s.moves.clear();
   s.move_bits = 0;
-  codec::ArithEncoder enc(codec::BitSink{s.moves, s.move_bits});
-  for (const auto& y : symbols) enc.encode(y.c, y.f, y.total);
-  enc.finish();
+  codec::put_codeword(symbols, s.moves, s.move_bits);
   return s;
 }
 
@@ -272,9 +266,7 @@ TEST(ClockModelDecode, RejectsValuesOutOfRange) {
     eval(w);
     t.moves.clear();
     t.move_bits = 0;
-    codec::ArithEncoder enc(codec::BitSink{t.moves, t.move_bits});
-    for (const auto& y : symbols) enc.encode(y.c, y.f, y.total);
-    enc.finish();
+    codec::put_codeword(symbols, t.moves, t.move_bits);
     return t;
   };
   codec::CodecStreams t = with_eval([](codec::SymbolWriter& w) {

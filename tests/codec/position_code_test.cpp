@@ -43,9 +43,7 @@ std::vector<int> round_trip(const std::vector<std::string>& fens, std::size_t* b
   for (const std::string& f : fens) forms.push_back(writer.encode(f, symbols));
   std::string code;
   std::uint64_t bits = 0;
-  ArithEncoder enc(BitSink{code, bits});
-  for (const PlySymbol& s : symbols) enc.encode(s.c, s.f, s.total);
-  enc.finish();
+  put_codeword(symbols, code, bits);
   if (bytes) *bytes = code.size();
   ArithDecoder in;
   in.start(code, 0);
@@ -130,9 +128,7 @@ TEST(PositionCode, DamagedCodewordsAreRefusedOrValid) {
     writer.encode(fen, symbols);
   std::string code;
   std::uint64_t bits = 0;
-  ArithEncoder enc(BitSink{code, bits});
-  for (const PlySymbol& s : symbols) enc.encode(s.c, s.f, s.total);
-  enc.finish();
+  put_codeword(symbols, code, bits);
   int refused = 0;
   for (std::size_t byte = 0; byte < code.size(); ++byte)
     for (int bit = 0; bit < 8; ++bit) {

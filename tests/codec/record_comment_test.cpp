@@ -35,9 +35,7 @@ TEST(RecordBytes, SpecificationExample) {
   };
   std::string bytes;
   std::uint64_t bits = 0;
-  codec::ArithEncoder coder(codec::BitSink{bytes, bits});
-  for (const auto& y : symbols) coder.encode(y.c, y.f, y.total);
-  coder.finish();
+  codec::put_codeword(symbols, bytes, bits);
   EXPECT_EQ(hex(s.moves), hex(bytes));
   EXPECT_EQ(s.move_bits, bits);
   codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw, codec::MoveCoder::kUniform};
@@ -166,9 +164,7 @@ TEST(RecordCorrupt, WorkLimitIsEnforcedWhenReading) {
   for (std::uint64_t k = 0; k <= fit; ++k) unlimited.encode(r, nullptr, start, symbols);
   std::string bytes;
   std::uint64_t bits = 0;
-  codec::ArithEncoder coder(codec::BitSink{bytes, bits});
-  for (const auto& y : symbols) coder.encode(y.c, y.f, y.total);
-  coder.finish();
+  codec::put_codeword(symbols, bytes, bits);
   codec::ArithDecoder in;
   in.start(bytes, 0);
   codec::RecordModel reader(codec::MoveCoder::kModel);

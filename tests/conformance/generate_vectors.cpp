@@ -1313,9 +1313,7 @@ void invalid_record_vectors() {
       track(w);
       s.moves.clear();
       s.move_bits = 0;
-      codec::ArithEncoder enc(codec::BitSink{s.moves, s.move_bits});
-      for (const auto& y : symbols) enc.encode(y.c, y.f, y.total);
-      enc.finish();
+      codec::put_codeword(symbols, s.moves, s.move_bits);
       return s;
     };
     // Slot 1: time row 33 (no average, 10 seconds predicted); t of class c and rest `rest` (of
@@ -1598,9 +1596,7 @@ void position_vectors() {
     for (;;) {
       std::string bytes;
       std::uint64_t bits = 0;
-      codec::ArithEncoder enc(codec::BitSink{bytes, bits});
-      for (const auto& sym : symbols) enc.encode(sym.c, sym.f, sym.total);
-      enc.finish();
+      codec::put_codeword(symbols, bytes, bits);
       if (bytes.size() > length) std::abort();
       if (bytes.size() == length)
         return edit_block(one, [&](std::string& b) { b.replace(code_at, length, bytes); });
@@ -1622,9 +1618,7 @@ void position_vectors() {
     codec::PositionCoder coder;
     if (coder.encode(g.tags[0].value, symbols) != codec::PositionCoder::kPlacement) std::abort();
     std::string bytes;
-    codec::ArithEncoder enc(codec::BitSink{bytes, bits});
-    for (const auto& sym : symbols) enc.encode(sym.c, sym.f, sym.total);
-    enc.finish();
+    codec::put_codeword(symbols, bytes, bits);
   }
   if (bits % 8 == 0) std::abort();  // no padding to spoil: another FEN is needed
   invalid_vector("tag_position_padding", edit_block(one, [&](std::string& b) { b[tags_end - 1] ^= 1; }), "Corruption",

@@ -124,9 +124,7 @@ std::string position_body(const std::vector<std::string_view>& values) {
     if (coder.encode(v, symbols) == codec::PositionCoder::kText) kept.push_back(v);
   std::string codeword;
   std::uint64_t bits = 0;
-  codec::ArithEncoder enc(codec::BitSink{codeword, bits});
-  for (const codec::PlySymbol& s : symbols) enc.encode(s.c, s.f, s.total);
-  enc.finish();
+  codec::put_codeword(symbols, codeword, bits);
   std::string body;
   put_prefixed(body, codeword);
   if (!kept.empty()) put_text_body(kept, body);

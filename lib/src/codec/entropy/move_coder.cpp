@@ -3,6 +3,7 @@
 
 #include <cassert>
 
+#include "codec/entropy/arith_coder.h"
 #include "codec/model/fast_model.h"
 #include "codec/model/frequency_cache.h"
 #include "codec/model/variant_model.h"
@@ -11,6 +12,12 @@ namespace pgnarc::codec {
 
 using rules::generate_targets;
 using rules::PieceTargets;
+
+void put_codeword(const std::vector<PlySymbol>& symbols, std::string& bytes, std::uint64_t& bits) {
+  ArithEncoder coder(BitSink{bytes, bits});
+  for (const PlySymbol& y : symbols) coder.encode(y.c, y.f, y.total);
+  coder.finish();
+}
 
 void uniform_frequencies(bool ends, int moves, PlyFrequencies& out) {
   out.end = 0;

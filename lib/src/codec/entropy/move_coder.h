@@ -9,9 +9,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "codec/entropy/arith_coder.h"
 #include "codec/codec.h"
+
 #include "codec/model/move_model.h"
 #include "rules/movegen.h"
 
@@ -21,6 +24,10 @@ namespace pgnarc::codec {
 struct PlySymbol {
   std::uint32_t c, f, total;
 };
+
+// Appends the codeword of `symbols` (7.3: one codeword, its closing bits included; none for no
+// symbols) to `bytes`, from its bit `bits` on, and counts its bits into `bits`.
+void put_codeword(const std::vector<PlySymbol>& symbols, std::string& bytes, std::uint64_t& bits);
 
 // The frequencies of a ply's symbols (moves in canonical order, the end first where a line
 // `ends`); `total` is 0 where the ply has nothing to code (one legal move in a line of known

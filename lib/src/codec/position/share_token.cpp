@@ -63,9 +63,7 @@ Result<std::string> encode_token(const Game& game) {
                            (start->chess960() ? kChess960 : 0) | static_cast<unsigned>(game.result) << 4);
   std::uint64_t bits = 0;
   std::string code;
-  ArithEncoder enc(BitSink{code, bits});
-  for (const PlySymbol& s : symbols) enc.encode(s.c, s.f, s.total);
-  enc.finish();
+  put_codeword(symbols, code, bits);
   return out + code;
 }
 

@@ -279,9 +279,7 @@ static Status encode_game_within(const Game& game, CodecStreams& out, std::uint6
                             symbols, &local);
       !st)
     return st;
-  ArithEncoder coder(BitSink{out.moves, out.move_bits});
-  for (const PlySymbol& y : symbols) coder.encode(y.c, y.f, y.total);
-  coder.finish();
+  put_codeword(symbols, out.moves, out.move_bits);
   out.structure += s.structure;
   out.texts += s.texts;
   out.variants |= variant != Variant::kStandard;
