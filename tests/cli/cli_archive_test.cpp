@@ -210,6 +210,29 @@ TEST_F(CliArchive, AppendKeepsTheArchiveSettings) {
   EXPECT_EQ(run_cli("find --count " + p("a.pga")).out, "183\n");
 }
 
+// pack models clock tracks (format 1.3) unless --clocks bytes; append keeps the archive's coding
+// where --clocks is not given (the model only where the archive needs a reader of 1.3 already),
+// so that it does not raise what reads the archive; the games come back the same either way.
+TEST_F(CliArchive, ClocksModelledOrBytesAndAppendKeepsThem) {
+  const std::string lichess = test::corpus_path("pgn/lichess_2021-10_clk_eval.pgn");
+  const auto read_version = [&](const std::string& a) {
+    return nlohmann::ordered_json::parse(run_cli("info --json " + p(a)).out)["read_version"].get<std::string>();
+  };
+  ASSERT_EQ(run_cli("pack -q '" + lichess + "' -o " + p("model.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --clocks bytes '" + lichess + "' -o " + p("bytes.pga")).exit_code, 0);
+  EXPECT_EQ(read_version("model.pga"), "1.3");
+  EXPECT_EQ(read_version("bytes.pga"), "1.2");
+  EXPECT_EQ(run_cli("unpack " + p("model.pga")).out, run_cli("unpack " + p("bytes.pga")).out);
+  ASSERT_EQ(run_cli("append -q " + p("bytes.pga") + " '" + lichess + "'").exit_code, 0);
+  EXPECT_EQ(read_version("bytes.pga"), "1.2") << "append keeps the bytes of a 1.2 archive";
+  ASSERT_EQ(run_cli("append -q " + p("model.pga") + " '" + lichess + "'").exit_code, 0);
+  EXPECT_EQ(read_version("model.pga"), "1.3");
+  EXPECT_EQ(run_cli("unpack " + p("model.pga")).out, run_cli("unpack " + p("bytes.pga")).out);
+  ASSERT_EQ(run_cli("append -q --clocks model " + p("bytes.pga") + " '" + lichess + "'").exit_code, 0);
+  EXPECT_EQ(read_version("bytes.pga"), "1.3") << "--clocks given: the new blocks' own";
+  EXPECT_EQ(run_cli("pack -q --clocks zstd '" + lichess + "' -o " + p("x.pga")).exit_code, 1) << "a usage error";
+}
+
 TEST_F(CliArchive, InfoAndVerify) {
   ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
   auto r = run_cli("info " + p("games.pga"));

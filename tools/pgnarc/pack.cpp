@@ -22,6 +22,7 @@ namespace {
 struct WriterArgs {
   WriterOptions options;
   const CLI::Option* moves = nullptr;             // --moves, where the command takes it
+  const CLI::Option* clocks = nullptr;            // --clocks
   const CLI::Option* position_filter = nullptr;  // --position-filter
   std::uint64_t block_kib = options.block_bytes / 1024;
   std::uint64_t frame_kib = options.frame_bytes / 1024;
@@ -66,7 +67,7 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
          "smaller, read about 3x slower) or uniform (every legal move alike: the largest, the fastest)")
       ->check(CLI::IsMember({"fast", "max", "model", "uniform"}))
       ->type_name("fast|max|uniform");
-  cmd.add_option_function<std::string>(
+  w.clocks = cmd.add_option_function<std::string>(
          "--clocks",
          [&w](const std::string& v) { w.options.model_clocks = v == "model"; },
          "how a line's clocks and evaluations are coded where every ply has a clock (lichess and "
@@ -266,10 +267,12 @@ struct AppendArgs {
   WriterArgs writer;
 };
 
-// The move coder and position filters of the archive's blocks, for the new ones where the user
-// gives none: the coder most of its blocks have, filters where all have them.
+// The move coder, position filters and clock coding of the archive's blocks, for the new ones
+// where the user gives none: the coder most of its blocks have, filters where all have them, and
+// the clock model where the archive already needs a reader of 1.3 (so that an append does not
+// raise what reads the archive).
 Status keep_archive_settings(const std::string& path, WriterArgs& w) {
-  if (w.moves->count() && w.position_filter->count()) return {};
+  if (w.moves->count() && w.position_filter->count() && w.clocks->count()) return {};
   auto archive = Archive::open(path);
   if (!archive) return archive.error();
   auto info = (*archive)->info();
@@ -282,6 +285,7 @@ Status keep_archive_settings(const std::string& path, WriterArgs& w) {
                                                    : MoveCoding::kUniform;
   }
   if (!w.position_filter->count()) w.options.position_filter = info->position_filter_blocks == info->blocks;
+  if (!w.clocks->count()) w.options.model_clocks = info->read_version.minor >= 3;
   return {};
 }
 
@@ -369,8 +373,9 @@ Run declare_append(CLI::App& cmd) {
       "its permissions and owner (through a symlink, its target is replaced). ARCHIVE is locked "
       "from the moment it is read: a second append or merge onto it meanwhile fails at once "
       "(exit 4, busy) and can be run again. The new blocks are coded as most of the archive's are "
-      "(its move coder; position filters where every block has them) unless --moves or "
-      "--position-filter says otherwise; block sizes and zstd levels, which an archive does not "
+      "(its move coder; position filters where every block has them; clocks by the clock model "
+      "where the archive needs a reader of format 1.3 already) unless --moves, --position-filter "
+      "or --clocks says otherwise; block sizes and zstd levels, which an archive does not "
       "record, are this command's. Games kept verbatim are listed in ARCHIVE.log.");
   cmd.add_option("ARCHIVE", a->archive, "the archive to add to")->required();
   cmd.add_option("INPUT", a->inputs, kInputHelp)->required();
