@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format version 1.2, written from
+"""Reference decoder for pgnarc archives of format version 1.3, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
-tag or by the variant byte of their header (8.1), and the blocks of move coder 2 (7.5, 7.8,
-format 1.2: the fast model and its opening book, in moves.py).
+tag or by the variant byte of their header (8.1), the blocks of move coder 2 (7.5, 7.8,
+format 1.2: the fast model and its opening book, in moves.py), and the blocks of move codec 8
+(format 1.3: clock tracks coded by the clock model, 8.3.4, its tables from
+clock-model-tables.md).
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -1555,20 +1557,19 @@ class GameReader:
             symbol = dec.read(CLOCK_TIME_ROWS[3 * r + l])
             if symbol == 25:
                 w = dec.read_uniform(41)
-                n = w if w < 2 else (1 << (w - 1)) | read_bits(dec, w - 1)
-                t = -n - 1
+                k = w if w < 2 else (1 << (w - 1)) | read_bits(dec, w - 1)
+                t = -k - 1
             else:
                 t = class_rest(dec, symbol, 28)
             seconds = t if elapsed else W - t
             if not 0 <= seconds <= 999999 * 3600 + 3599:
                 self.fail("REC-CLK-8", f"clock of {seconds} seconds at slot {s}")
-            value = seconds * 10**precision
+            g = 0
             if precision:
                 q = 0 if t <= 0 else 1 if t == 1 else 2
-                g = 0
                 for d in range(precision):
                     g = g * 10 + digits[q][d].read(dec)
-                value += g if elapsed else (P - g) % 10**precision
+            value = seconds * 10**precision + (g if elapsed else (P - g) % 10**precision)
             clocks.append(None if elapsed else value * 10**(2 - precision))
             a = 16 * max(t, 0)
             average[s % 2] = a if average[s % 2] is None else (3 * average[s % 2] + a) // 4
@@ -1802,7 +1803,7 @@ def _clock_rows(heading):
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "clock-model-tables.md")
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    block = text.split("## " + heading + "\n", 1)[1].split("```\n", 2)[1]
+    block = text.split("## " + heading + "\n", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
     return [[int(v) for v in row.split()] for row in block.splitlines() if row.strip()]
 
 

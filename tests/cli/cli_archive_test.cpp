@@ -222,6 +222,9 @@ TEST_F(CliArchive, ClocksModelledOrBytesAndAppendKeepsThem) {
   ASSERT_EQ(run_cli("pack -q --clocks bytes '" + lichess + "' -o " + p("bytes.pga")).exit_code, 0);
   EXPECT_EQ(read_version("model.pga"), "1.3");
   EXPECT_EQ(read_version("bytes.pga"), "1.2");
+  const auto info = [&](const std::string& a) { return nlohmann::ordered_json::parse(run_cli("info --json " + p(a)).out); };
+  EXPECT_EQ(info("model.pga")["clock_model_blocks"], info("model.pga")["blocks"]);
+  EXPECT_EQ(info("bytes.pga")["clock_model_blocks"], 0);
   EXPECT_EQ(run_cli("unpack " + p("model.pga")).out, run_cli("unpack " + p("bytes.pga")).out);
   ASSERT_EQ(run_cli("append -q " + p("bytes.pga") + " '" + lichess + "'").exit_code, 0);
   EXPECT_EQ(read_version("bytes.pga"), "1.2") << "append keeps the bytes of a 1.2 archive";
@@ -265,7 +268,7 @@ TEST_F(CliArchive, InfoJsonKeys) {
                       "blocks", "plies", "index_bytes", "block_overhead_bytes", "dictionaries",
                       "dictionary_bytes", "dictionary_blocks", "name_chunks", "name_bytes",
                       "table_chunks", "table_bytes", "moves_bits_per_ply", "position_filter_blocks",
-                      "position_filter_bytes", "sections", "move_coder_blocks"}));
+                      "position_filter_bytes", "sections", "move_coder_blocks", "clock_model_blocks"}));
   EXPECT_EQ(j["move_coder_blocks"], nlohmann::ordered_json::parse(R"({"fast": 1, "max": 0, "uniform": 0})"));
   EXPECT_EQ(j["games"], 61);
   EXPECT_EQ(j["verbatim_games"], 1);
@@ -351,7 +354,7 @@ TEST_F(CliArchive, DictKibTrainsATagDictionary) {
   // Name chunks: one of players, one of events (the Sites are web addresses, in no table).
   EXPECT_NE(json.find("\"dictionary_blocks\": 8, \"name_chunks\": 2, \"name_bytes\": "), std::string::npos) << json;
   EXPECT_NE(json.find("\"sections\": {\"tags\": {\"stored\": "), std::string::npos) << json;
-  EXPECT_TRUE(json.ends_with("}}\n")) << json;
+  EXPECT_TRUE(json.ends_with(", \"clock_model_blocks\": 0}\n")) << json;
   EXPECT_EQ(std::count(json.begin(), json.end(), '{'), std::count(json.begin(), json.end(), '}')) << json;
   EXPECT_EQ(run_cli("unpack " + p("dict.pga")).out, run_cli("unpack " + p("plain.pga")).out);
   EXPECT_EQ(run_cli("pack -q --dict-kib 2000 " + input + " -o " + p("bad.pga")).exit_code, 1);

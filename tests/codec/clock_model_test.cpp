@@ -213,7 +213,7 @@ codec::CodecStreams crafted(const std::function<void(codec::SymbolWriter&)>& tim
 }
 
 // [REC-CLK-8] A time that would make a clock below 0 or above the largest, an evaluation beyond
-// its range and a mate in 0 are refused, as is a codeword cut before its track.
+// its range and a mate in 0 are refused; so is a modelled track read as a track of bytes.
 TEST(ClockModelDecode, RejectsValuesOutOfRange) {
   const std::vector<Tag> tags = {{"TimeControl", "10"}};
   // As written: t = 5 (class 4, rest 1) decodes.
@@ -233,24 +233,26 @@ TEST(ClockModelDecode, RejectsValuesOutOfRange) {
     w.cumulative(codec::kTimeTable[33], codec::kTimeSymbols, c);
     w.raw(2, rest);
   });
-  expect_modelled_corrupt(s, tags, "out of range");
+  expect_modelled_corrupt(s, tags, "clock out of range");
   // A negative time of 2^40 seconds: a clock beyond 999999 hours.
   s = crafted([](codec::SymbolWriter& w) {
     int c = codec::kNegativeTime;
-    std::uint32_t width = 40, high = 0x7F, mid = 0xFFFF, low = 0xFFFF;
+    std::uint32_t width = 40, low = 0x7F, mid = 0xFFFF, high = 0xFFFF;
     w.cumulative(codec::kTimeTable[33], codec::kTimeSymbols, c);
     w.uniform(codec::kNegativeWidths, width);
-    w.raw(16, low);
+    w.raw(16, high);
     w.raw(16, mid);
-    w.raw(7, high);
+    w.raw(7, low);
   });
-  expect_modelled_corrupt(s, tags, "out of range");
+  expect_modelled_corrupt(s, tags, "clock out of range");
   // A modelled track read as a track of bytes (a block of codec 6 or 7): its symbols are not in
   // the structure stream.
   s = encode_modelled(parse_one("1. e4 {[%clk 0:00:05]} e5 {[%clk 0:00:05]} *"));
   codec::CodecCursor as_bytes{s.moves, s.structure, s.texts, s.raw, s.coder, true, false};
-  EXPECT_FALSE(codec::decode_game(as_bytes, {}).ok());
-  // Evaluations: a rise to 2^28 centipawns; a mate in 0.
+  auto wrong = codec::decode_game(as_bytes, {});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().code(), ErrorCode::Corruption);
+  // Evaluations: a rise to 2^27 centipawns; a mate in 0.
   const Game ge = parse_one("1. e4 { [%eval 0.17] [%clk 0:01:00] } *");
   const codec::CodecStreams good = encode_modelled(ge, codec::MoveCoder::kUniform);
   ASSERT_EQ(hex(good.structure), "0c 01 01 01 03 00");
@@ -287,13 +289,13 @@ TEST(ClockModelDecode, RejectsValuesOutOfRange) {
     w.raw(16, high);
     w.raw(11, mid);
   });
-  expect_modelled_corrupt(t, ge.tags, "out of range");
+  expect_modelled_corrupt(t, ge.tags, "evaluation out of range");
   t = with_eval([](codec::SymbolWriter& w) {
     int mate = codec::kMateSymbol, none = 0;
     w.cumulative(codec::kEvalTable[1], codec::kEvalSymbols, mate);
     w.cumulative(codec::kMateTable, codec::kChangeSymbols, none);
   });
-  expect_modelled_corrupt(t, ge.tags, "out of range");
+  expect_modelled_corrupt(t, ge.tags, "evaluation out of range");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "codec/model/fast_model.h"
 #include "codec/model/move_model.h"
 #include "codec/model/variant_model.h"
+#include "codec/record/clock_model.h"
 #include "support/test_util.h"
 
 namespace pgnarc::codec::model {
@@ -167,6 +168,25 @@ TEST(ModelTables, TheSpecificationListsTheLibrarysCrazyhouseTable) {
     if (found != std::string::npos) at = found + row.size();
     offset += g.size;
   }
+}
+
+// The clock model's appendix (format-spec/clock-model-tables.md) lists the library's tables: each
+// row's frequencies, whose running sums are the library's cumulative rows.
+TEST(ModelTables, TheSpecificationListsTheLibrarysClockTables) {
+  const std::string doc = test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/clock-model-tables.md");
+  const auto expect_rows = [](const std::vector<long>& listed, const std::uint32_t* rows, int count, int symbols,
+                              const char* name) {
+    ASSERT_EQ(listed.size(), static_cast<std::size_t>(count * symbols)) << name;
+    for (int r = 0; r < count; ++r) {
+      const std::uint32_t* row = rows + r * (symbols + 1);
+      for (int s = 0; s < symbols; ++s)
+        EXPECT_EQ(listed[static_cast<std::size_t>(r * symbols + s)], static_cast<long>(row[s + 1] - row[s]))
+            << name << " row " << r << " symbol " << s;
+    }
+  };
+  expect_rows(numbers_under(doc, "## Times"), &kTimeTable[0][0], kTimeContexts, kTimeSymbols, "times");
+  expect_rows(numbers_under(doc, "## Evaluations"), &kEvalTable[0][0], kEvalContexts, kEvalSymbols, "evaluations");
+  expect_rows(numbers_under(doc, "## Mates"), kMateTable, 1, kChangeSymbols, "mates");
 }
 
 }  // namespace

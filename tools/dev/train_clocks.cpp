@@ -71,18 +71,11 @@ std::vector<Track> read_tracks(const char* path) {
   return out;
 }
 
-// The evaluation of a frame 3 comment (" [%eval E] " before the clock, " " after), if it is one.
-bool frame_eval(const ClockSplit& c, Evaluation& e) {
-  return c.after == " " && c.before.size() > 2 && c.before.front() == ' ' && c.before.back() == ' ' &&
-         parse_eval(c.before.substr(1, c.before.size() - 2), e.value, e.mate);
-}
-
 // A writer's side that counts each table row's symbols and adds up the bits of the others.
 struct CountingSide {
   static constexpr bool kDecoding = false;
   std::map<const std::uint32_t*, std::vector<double>>& counts;
   double other_bits = 0, fraction_bits = 0;
-  bool in_fraction = false;
   template <int N>
   bool adaptive(const AdaptiveFrequencies<N>& f, int& s) {
     fraction_bits += std::log2(static_cast<double>(f.total) / f.count[s]);
@@ -125,7 +118,7 @@ void count(const std::vector<Track>& tracks, std::size_t from, std::size_t to, T
       t.fraction += side.fraction_bits;
       ++t.clocks;
       Evaluation e;
-      if (frame_eval(c, e)) {
+      if (frame_of(c, e.value, e.mate) == kFrameEval) {
         CountingSide es{t.counts};
         model.evaluation(es, e);
         t.rest_eval += es.other_bits;
@@ -272,13 +265,13 @@ void write_tables(const char* path, const Tables& t) {
   const auto row = [&](const std::vector<std::uint32_t>& freq) {
     for (std::size_t s = 0; s < freq.size(); ++s) std::fprintf(f, "%u%s", freq[s], s + 1 == freq.size() ? "\n" : " ");
   };
-  std::fprintf(f, "## Times\n\n%d rows (context = 3 * recent + left), %d symbols each (the classes 0 to 24, then a negative time).\n\n```\n",
+  std::fprintf(f, "## Times\n\n%d rows (context = 3 * recent + left), %d symbols each (the classes 0 to 24, then a negative time).\n\n```text\n",
                kTimeContexts, kTimeSymbols);
   for (const auto& r : t.time) row(r);
-  std::fprintf(f, "```\n\n## Evaluations\n\n%d rows (context 0 after a mate, else 1 + the octave of the last centipawns), %d symbols each (no change, a rise and a fall of each class 1 to 24, then a mate).\n\n```\n",
+  std::fprintf(f, "```\n\n## Evaluations\n\n%d rows (context 0 after a mate, else 1 + the octave of the last centipawns), %d symbols each (no change, a rise and a fall of each class 1 to 24, then a mate).\n\n```text\n",
                kEvalContexts, kEvalSymbols);
   for (const auto& r : t.eval) row(r);
-  std::fprintf(f, "```\n\n## Mates\n\nOne row, %d symbols (no change, a rise and a fall of each class 1 to 24).\n\n```\n", kChangeSymbols);
+  std::fprintf(f, "```\n\n## Mates\n\nOne row, %d symbols (no change, a rise and a fall of each class 1 to 24).\n\n```text\n", kChangeSymbols);
   row(t.mate);
   std::fprintf(f, "```\n");
   std::fclose(f);

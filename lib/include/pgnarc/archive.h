@@ -66,17 +66,20 @@ struct PGNARC_EXPORT ArchiveInfo {
   // Blocks by the move coder of their codewords (spec 7.5): uniform, the move model (pack --moves
   // max), the fast model.
   std::uint64_t uniform_blocks = 0, model_blocks = 0, fast_blocks = 0;
+  // Blocks whose clock tracks the clock model codes (move codec 8, format 1.3).
+  std::uint64_t clock_model_blocks = 0;
 };
 
 // The moves section's bits per ply (for display): its stored bytes * 8 / plies (the codewords,
-// which hold the values of record comments besides the moves); 0 without plies.
+// which hold the values of record comments besides the moves, and in blocks of the clock model
+// the clock tracks' times and evaluations); 0 without plies.
 PGNARC_EXPORT double moves_bits_per_ply(const ArchiveInfo& info);
 // The figures as one line of JSON, as `pgnarc info --json` prints it: the fields above under
 // their own names (write_version, read_version, file_bytes, games, verbatim_games, blocks, plies,
 // index_bytes, block_overhead_bytes, dictionaries, dictionary_bytes, dictionary_blocks,
 // name_chunks, name_bytes, table_chunks, table_bytes, moves_bits_per_ply (four places),
 // position_filter_blocks, position_filter_bytes), then sections.<name>.{stored, raw,
-// framed_blocks, column_blocks} and move_coder_blocks.{fast, max, uniform}; ", " and ": "
+// framed_blocks, column_blocks}, move_coder_blocks.{fast, max, uniform} and clock_model_blocks; ", " and ": "
 // between items.
 PGNARC_EXPORT std::string archive_info_json(const ArchiveInfo& info);
 

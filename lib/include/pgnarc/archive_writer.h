@@ -70,7 +70,7 @@ struct PGNARC_EXPORT WriterOptions {
   // by number, whole (about 20 bytes a player besides its name).
   std::size_t name_memory_bytes = 64u << 20;
   // The clocks and evaluations of a line that has a clock on every ply (a clock track) are
-  // coded by the clock model, in the game's move codeword (format 1.3: lichess exports about 12%
+  // coded by the clock model, in the game's move codeword (format 1.3: lichess exports about 10%
   // smaller); false: as bytes of the structure stream for zstd, which readers of 1.0 to 1.2 read.
   bool model_clocks = true;
 };

@@ -271,6 +271,7 @@ std::string archive_info_json(const ArchiveInfo& info) {
   out += "}";
   item("move_coder_blocks", "{\"fast\": " + number(info.fast_blocks) + ", \"max\": " + number(info.model_blocks) +
                                 ", \"uniform\": " + number(info.uniform_blocks) + "}");
+  item("clock_model_blocks", number(info.clock_model_blocks));
   return out + "}";
 }
 
@@ -312,6 +313,7 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
     info.uniform_blocks += scratch.coder == codec::MoveCoder::kUniform;
     info.model_blocks += scratch.coder == codec::MoveCoder::kModel;
     info.fast_blocks += scratch.coder == codec::MoveCoder::kFast;
+    info.clock_model_blocks += scratch.modelled_tracks;
     info.position_filter_bytes += counts.filter_bytes;
     games_done += scratch.games;
     if (progress) progress(games_done);

@@ -122,6 +122,22 @@ struct SymbolReader {
   }
 };
 
+// The low `bits` bits of `v` (bits <= 64), top first, 16 at a time, each value as likely; `v`
+// becomes them.
+template <class Side>
+bool code_low_bits(Side& side, int bits, std::uint64_t& v) {
+  std::uint64_t out = 0;
+  for (int left = bits; left > 0;) {
+    const int k = left < 16 ? left : 16;
+    left -= k;
+    std::uint32_t chunk = Side::kDecoding ? 0 : static_cast<std::uint32_t>((v >> left) & ((1u << k) - 1));
+    if (!side.raw(k, chunk)) return false;
+    out = out << k | chunk;
+  }
+  v = out;
+  return true;
+}
+
 // A number `u` below 2^64: its bit width under the adaptive frequencies `widths`, then the bits
 // below its top bit, 16 at a time from the top, each as likely as the other.
 template <class Side>
@@ -134,14 +150,8 @@ bool code_width_number(Side& side, AdaptiveFrequencies<65>& widths, std::uint64_
     return true;
   }
   const int bits = width - 1;
-  std::uint64_t rest = 0;
-  for (int left = bits; left > 0;) {
-    const int k = left < 16 ? left : 16;
-    left -= k;
-    std::uint32_t chunk = Side::kDecoding ? 0 : static_cast<std::uint32_t>((u >> left) & ((1u << k) - 1));
-    if (!side.raw(k, chunk)) return false;
-    rest = rest << k | chunk;
-  }
+  std::uint64_t rest = u;
+  if (!code_low_bits(side, bits, rest)) return false;
   u = std::uint64_t{1} << bits | rest;
   return true;
 }

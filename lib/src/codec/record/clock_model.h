@@ -31,21 +31,6 @@ inline int magnitude_class(std::uint64_t m) {
   return 4 + 2 * (b - 3) + static_cast<int>((m >> (b - 2)) & 1);
 }
 
-// Bits of `v` below 2^bits (bits <= 64), top first, 16 at a time, each value as likely.
-template <class Side>
-bool code_low_bits(Side& side, int bits, std::uint64_t& v) {
-  std::uint64_t out = 0;
-  for (int left = bits; left > 0;) {
-    const int k = left < 16 ? left : 16;
-    left -= k;
-    std::uint32_t chunk = Side::kDecoding ? 0 : static_cast<std::uint32_t>((v >> left) & ((1u << k) - 1));
-    if (!side.raw(k, chunk)) return false;
-    out = out << k | chunk;
-  }
-  v = out;
-  return true;
-}
-
 // A number of bit width `first` .. `first` + `widths` - 1 (first >= 1): its width, each as likely,
 // then the bits below its top bit. False on the writer's side for a number out of that range.
 template <class Side>
@@ -131,6 +116,10 @@ bool change_rest(Side& side, int s, std::int64_t& x) {
   return true;
 }
 
+// How a track entry's coding went: as it should; its symbols not in the codeword (decoding);
+// its value out of range (decoding; a writer's value is never).
+enum TrackCode { kOk, kMissing, kOutOfRange };
+
 // What a line's track has shown, from its slot 1 on (each line starts afresh): the clocks that
 // predict the next (ClockPredictor), each player's recent time, the last evaluations, and the
 // fractions' adaptive frequencies.
@@ -146,10 +135,10 @@ struct TrackModel {
   bool after_mate = false;
   AdaptiveFrequencies<10> fraction[3][2];  // [the time: 0 or less, 1, more][the fraction's digit]
 
-  // The time command at `slot` of `form` and `value` (units of its precision). False where the
-  // codeword holds no symbol or the value leaves its range (decoding).
+  // The time command at `slot` of `form` and `value` (units of its precision): kOk, or where
+  // the codeword holds no symbol (kMissing) or the value leaves its range (kOutOfRange).
   template <class Side>
-  bool time(Side& side, std::uint64_t slot, int form, std::uint64_t& value) {
+  TrackCode time(Side& side, std::uint64_t slot, int form, std::uint64_t& value) {
     const int p = form_precision(form);
     const bool emt = form_emt(form);
     const auto scale = static_cast<std::int64_t>(kClockScale[p]);
@@ -158,22 +147,27 @@ struct TrackModel {
     const int recent = average[parity] < 0 ? 11 : std::min(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(average[parity] >> 4))), 10);
     const int left = emt || whole >= 120 ? 2 : whole >= 30 ? 1 : 0;
     const std::uint32_t* row = kTimeTable[recent * 3 + left];
-    // The time: the seconds the move took (for a clock, the predicted whole seconds less the
-    // clock's), as a class and its rest.
-    std::int64_t t = 0;
+    // The time t: the whole seconds the move took as the clocks show them (for a clock, the
+    // prediction's whole seconds less the clock's; for an elapsed time its whole seconds), and
+    // the fraction g: for a clock (prediction - clock) mod 10^p, for an elapsed time its own.
+    // (Whole seconds apart, as the tables learnt them from clocks of whole seconds: the whole
+    // seconds of clocks in tenths differ as those of the same clocks in seconds would.)
+    std::int64_t t = 0, g = 0;
     if (!Side::kDecoding) {
       const auto seconds = static_cast<std::int64_t>(value / kClockScale[p]);
+      const auto f = static_cast<std::int64_t>(value % kClockScale[p]);
       t = emt ? seconds : whole - seconds;
+      g = emt ? f : ((predicted % scale - f) % scale + scale) % scale;
     }
     int s = t < 0 ? kNegativeTime : magnitude_class(static_cast<std::uint64_t>(t));
-    if (!side.cumulative(row, kTimeSymbols, s)) return false;
+    if (!side.cumulative(row, kTimeSymbols, s)) return kMissing;
     if (s == kNegativeTime) {
       // -t - 1 by its bit width, then the bits below its top.
       std::uint64_t m = Side::kDecoding ? 0 : static_cast<std::uint64_t>(-t - 1);
       std::uint32_t w = Side::kDecoding ? 0 : static_cast<std::uint32_t>(std::bit_width(m));
-      if (!side.uniform(kNegativeWidths, w)) return false;
+      if (!side.uniform(kNegativeWidths, w)) return kMissing;
       if (w > 1) {
-        if (!code_low_bits(side, static_cast<int>(w) - 1, m)) return false;
+        if (!code_low_bits(side, static_cast<int>(w) - 1, m)) return kMissing;
         m |= std::uint64_t{1} << (w - 1);
       } else {
         m = w;
@@ -181,67 +175,60 @@ struct TrackModel {
       t = -static_cast<std::int64_t>(m) - 1;
     } else {
       std::uint64_t m = static_cast<std::uint64_t>(t);
-      if (!code_class_rest(side, s, kTimeBigWidths, m)) return false;
+      if (!code_class_rest(side, s, kTimeBigWidths, m)) return kMissing;
       t = static_cast<std::int64_t>(m);
     }
-    const std::int64_t seconds = emt ? t : whole - t;
-    if (seconds < 0 || static_cast<std::uint64_t>(seconds) > kMaxClockSeconds) return false;
-    // The fraction: for a clock, that of the time the move took ((predicted - value) mod 10^p);
-    // for an elapsed time its own; digit by digit.
-    std::int64_t part = 0;  // the value's fraction of a second, in its units
+    // The fraction's digits, the most significant first.
     if (p > 0) {
       const int quick = t <= 0 ? 0 : t == 1 ? 1 : 2;
-      std::int64_t g = 0;
-      if (!Side::kDecoding) {
-        const auto f = static_cast<std::int64_t>(value % kClockScale[p]);
-        g = emt ? f : ((predicted % scale - f) % scale + scale) % scale;
-      }
       std::int64_t out = 0;
-      for (int d = 0; d < p; ++d) {
-        const std::int64_t unit = d + 1 < p ? 10 : 1;
+      for (int k = 0; k < p; ++k) {
+        const std::int64_t unit = k + 1 < p ? 10 : 1;
         int digit = static_cast<int>(g / unit % 10);
-        if (!side.adaptive(fraction[quick][d], digit)) return false;
-        fraction[quick][d].update(digit);
+        if (!side.adaptive(fraction[quick][k], digit)) return kMissing;
+        fraction[quick][k].update(digit);
         out += digit * unit;
       }
-      part = emt ? out : ((predicted % scale - out) % scale + scale) % scale;
+      g = out;
     }
-    value = static_cast<std::uint64_t>(seconds * scale + part);
-    clocks.played(slot, static_cast<std::int64_t>(value), form);
+    const std::int64_t seconds = emt ? t : whole - t;  // (|t| < 2^41: no overflow)
+    if (seconds < 0 || static_cast<std::uint64_t>(seconds) > kMaxClockSeconds) return kOutOfRange;
+    const std::int64_t v = seconds * scale + (emt ? g : ((predicted % scale - g) % scale + scale) % scale);
+    value = static_cast<std::uint64_t>(v);
+    clocks.played(slot, v, form);
     const std::int64_t a = (t > 0 ? t : 0) * 16;
     average[parity] = average[parity] < 0 ? a : (3 * average[parity] + a) / 4;
-    return true;
+    return kOk;
   }
 
   // An evaluation (frame 3): its change from the last evaluation's centipawns, or a mate and its
-  // N as a change from the last mate's. False where the codeword holds no symbol or the value
-  // leaves its range (REC-CLK-6).
+  // N as a change from the last mate's; kMissing or kOutOfRange (REC-CLK-6) as for a time.
   template <class Side>
-  bool evaluation(Side& side, Evaluation& e) {
+  TrackCode evaluation(Side& side, Evaluation& e) {
     const std::uint64_t last = last_centipawns < 0 ? static_cast<std::uint64_t>(-last_centipawns)
                                                    : static_cast<std::uint64_t>(last_centipawns);
     const int context = after_mate ? 0 : 1 + std::min(static_cast<int>(std::bit_width(last)), 11);
     std::int64_t x = Side::kDecoding || e.mate ? 0 : e.value - last_centipawns;
     int s = Side::kDecoding ? 0 : e.mate ? kMateSymbol : change_symbol(x);
-    if (!side.cumulative(kEvalTable[context], kEvalSymbols, s)) return false;
+    if (!side.cumulative(kEvalTable[context], kEvalSymbols, s)) return kMissing;
     if (s == kMateSymbol) {
       std::int64_t y = Side::kDecoding ? 0 : e.value - last_mate;
       int k = Side::kDecoding ? 0 : change_symbol(y);
-      if (!side.cumulative(kMateTable, kChangeSymbols, k) || !change_rest(side, k, y)) return false;
+      if (!side.cumulative(kMateTable, kChangeSymbols, k) || !change_rest(side, k, y)) return kMissing;
       const std::int64_t n = last_mate + y;
-      if (n == 0 || n < -kMaxEvalMate || n > kMaxEvalMate) return false;
+      if (n == 0 || n < -kMaxEvalMate || n > kMaxEvalMate) return kOutOfRange;
       e = Evaluation{n, true};
       last_mate = n;
       after_mate = true;
-      return true;
+      return kOk;
     }
-    if (!change_rest(side, s, x)) return false;
+    if (!change_rest(side, s, x)) return kMissing;
     const std::int64_t cp = last_centipawns + x;
-    if (cp < -kMaxEvalCentipawns || cp > kMaxEvalCentipawns) return false;
+    if (cp < -kMaxEvalCentipawns || cp > kMaxEvalCentipawns) return kOutOfRange;
     e = Evaluation{cp, false};
     last_centipawns = cp;
     after_mate = false;
-    return true;
+    return kOk;
   }
 };
 

@@ -45,15 +45,6 @@ void put_symbol(std::string& out, std::uint64_t u) {
   }
 }
 
-// The frame of a track clock: which text surrounds its command; for frame 3, the evaluation.
-ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate) {
-  const bool eval_frame = c.after == " " && c.before.size() > 2 && c.before.front() == ' ' && c.before.back() == ' ' &&
-                          parse_eval(c.before.substr(1, c.before.size() - 2), eval, mate);
-  return c.before == " " && c.after == " " ? kFrameSpaces
-         : c.before.empty() && c.after.empty() ? kFrameBare
-         : eval_frame                           ? kFrameEval
-                                                : kFrameTexts;
-}
 
 }  // namespace
 
@@ -178,6 +169,27 @@ void append_eval_frame(std::string& out, const Evaluation& e) {
   out += ' ';
 }
 
+ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate) {
+  const bool eval_frame = c.after == " " && c.before.size() > 2 && c.before.front() == ' ' && c.before.back() == ' ' &&
+                          parse_eval(c.before.substr(1, c.before.size() - 2), eval, mate);
+  return c.before == " " && c.after == " " ? kFrameSpaces
+         : c.before.empty() && c.after.empty() ? kFrameBare
+         : eval_frame                           ? kFrameEval
+                                                : kFrameTexts;
+}
+
+std::string track_comment(ClockFrame kind, std::uint64_t value, int form, std::string_view before,
+                          std::string_view after, const Evaluation& eval) {
+  std::string text;
+  switch (kind) {
+    case kFrameTexts: return clock_comment(before, value, form, after);
+    case kFrameSpaces: return clock_comment(" ", value, form, " ");
+    case kFrameBare: return clock_comment({}, value, form, {});
+    case kFrameEval: append_eval_frame(text, eval); return clock_comment(text, value, form, " ");
+  }
+  return text;
+}
+
 ClockBasis clock_basis(const std::vector<Tag>& tags) {
   const std::string* tc = find_tag(tags, "TimeControl");
   if (!tc) return {};
@@ -199,7 +211,7 @@ ClockBasis clock_basis(const std::vector<Tag>& tags) {
   return b;
 }
 
-void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& basis, std::string& structure,
+bool put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& basis, std::string& structure,
                      std::string& texts, std::vector<PlySymbol>* modelled) {
   struct Entry {
     const TrackClock* clock;
@@ -228,13 +240,13 @@ void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& bas
     for (const Entry& e : entries) {
       const ClockSplit& c = *e.clock->clock;
       std::uint64_t value = c.value;
-      model.time(side, e.clock->slot, c.form, value);
+      if (model.time(side, e.clock->slot, c.form, value) != kOk) return false;
       Evaluation eval{e.eval, e.mate};
-      if (frame_kind(e.frame) == kFrameEval) model.evaluation(side, eval);
+      if (frame_kind(e.frame) == kFrameEval && model.evaluation(side, eval) != kOk) return false;
       if (frame_kind(e.frame) == kFrameTexts)
         for (std::string_view part : {c.before, c.after}) put_prefixed(texts, part);
     }
-    return;
+    return true;
   }
   ClockPredictor clocks{basis};
   std::int64_t last_eval = 0;  // the track's last evaluation in centipawns
@@ -251,6 +263,7 @@ void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& bas
     if (frame_kind(e.frame) == kFrameTexts)
       for (std::string_view part : {c.before, c.after}) put_prefixed(texts, part);
   }
+  return true;
 }
 
 }  // namespace pgnarc::codec

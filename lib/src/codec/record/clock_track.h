@@ -55,6 +55,17 @@ bool split_clock(std::string_view text, ClockSplit& out);
 // The comment text `before` + the time command of `value` in `form` + `after`.
 std::string clock_comment(std::string_view before, std::uint64_t value, int form, std::string_view after);
 
+// The frame kind of a track clock (8.3.2): which text surrounds its command; for kind 3
+// (kFrameEval), the evaluation before it in `eval` and `mate`.
+ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate);
+
+// The comment of a clock track's entry of frame kind `kind`: `value`'s time command in `form`
+// with the text the kind puts around it (8.3.2): `before` and `after` for kind 0 (kFrameTexts),
+// a space on each side for 1, none for 2, " [%eval E] " and " " for 3 with the evaluation `eval`.
+struct Evaluation;
+std::string track_comment(ClockFrame kind, std::uint64_t value, int form, std::string_view before,
+                          std::string_view after, const Evaluation& eval);
+
 // --- Evaluations ------------------------------------------------------------------------------
 
 // An evaluation's range: 6 integer digits of pawns, a mate in at most 999 moves.
@@ -190,9 +201,10 @@ struct TrackClock {
 // Appends a line's clock track (one clock per ply, in slot order): the frame runs to
 // `structure`, its frames' texts to `texts`, and per clock its time and its frame's evaluation:
 // as bytes to `structure` (8.3.2), or with `modelled` as the clock model's symbols (8.3.4), which
-// follow the line's moves in the game's codeword.
+// follow the line's moves in the game's codeword. False where a value cannot be coded (none a
+// clock comment can hold).
 struct PlySymbol;
-void put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& basis, std::string& structure,
+bool put_clock_track(const std::vector<TrackClock>& track, const ClockBasis& basis, std::string& structure,
                      std::string& texts, std::vector<PlySymbol>* modelled);
 
 }  // namespace pgnarc::codec

@@ -132,13 +132,8 @@ class DecodePolicy {
   }
   void track_entry(Line& line, std::uint64_t slot, ClockFrame frame, std::string_view before, std::string_view after,
                    const Evaluation& eval) {
-    if (frame == kFrameEval) {
-      eval_text_.clear();
-      append_eval_frame(eval_text_, eval);
-      before = eval_text_;
-    }
-    line.items.push_back(
-        DItem{static_cast<std::uint32_t>(slot), kClock, 0, {}, clock_comment(before, track_value_, track_form_, after)});
+    line.items.push_back(DItem{static_cast<std::uint32_t>(slot), kClock, 0, {},
+                               track_comment(frame, track_value_, track_form_, before, after, eval)});
     ++line.tracked;
   }
 
@@ -240,20 +235,14 @@ class DecodePolicy {
     for (const TrackFrame& f : line.frames) {
       const int form = frame_form(f.frame);
       std::uint64_t value = 0;
-      if (!model.time(side, f.slot, form, value)) return corrupt_record("clock track's time missing from the codeword or out of range");
-      std::string_view before = f.before, after = f.after;
+      if (const TrackCode c = model.time(side, f.slot, form, value); c != kOk)
+        return corrupt_record(c == kMissing ? "clock track's time not in the move codeword" : "clock out of range");
       const ClockFrame kind = frame_kind(f.frame);
-      if (kind == kFrameEval) {
-        Evaluation eval;
-        if (!model.evaluation(side, eval)) return corrupt_record("evaluation missing from the codeword or out of range");
-        eval_text_.clear();
-        append_eval_frame(eval_text_, eval);
-        before = eval_text_;
-        after = " ";
-      } else if (kind == kFrameSpaces) {
-        before = after = " ";
-      }
-      track.push_back(DItem{f.slot, kClock, 0, {}, clock_comment(before, value, form, after)});
+      Evaluation eval;
+      if (kind == kFrameEval)
+        if (const TrackCode c = model.evaluation(side, eval); c != kOk)
+          return corrupt_record(c == kMissing ? "evaluation not in the move codeword" : "evaluation out of range");
+      track.push_back(DItem{f.slot, kClock, 0, {}, track_comment(kind, value, form, f.before, f.after, eval)});
     }
     line.tracked = track.size();
     for (DItem& it : line.items) track.push_back(std::move(it));
@@ -373,7 +362,6 @@ class DecodePolicy {
   ClockPredictor predictor_;
   std::uint64_t track_value_ = 0;  // the time of the track entry being read, and its form
   int track_form_ = 0;
-  std::string eval_text_;
   MoveCoder coder_;
   bool variants_;         // the block's codec holds variants' games
   ArithDecoder decoder_;  // the game's codeword

@@ -163,7 +163,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     clocks.reserve(slot);
     for (std::size_t k = 0; k < items.size(); ++k)
       if (in_track[k]) clocks.push_back(TrackClock{items[k].slot, &items[k].clock});
-    put_clock_track(clocks, basis, out.structure, out.texts, out.modelled_tracks ? &symbols : nullptr);
+    if (!put_clock_track(clocks, basis, out.structure, out.texts, out.modelled_tracks ? &symbols : nullptr))
+      return bad_game("a clock track's value cannot be coded");
     out.tracks = true;
   }
   ClockPair item_clocks;
