@@ -1504,12 +1504,8 @@ class GameReader:
             if not 0 <= value <= (999999 * 3600 + 3599 + 1) * 10**precision - 1:
                 self.fail("REC-CLK-4", f"clock value {value} at slot {s}")
             clocks.append(None if elapsed else value * 10**(2 - precision))
-            command = time_command(value, form)
-            if kind == 1:
-                text = b" " + command + b" "
-            elif kind == 2:
-                text = command
-            elif kind == 3:
+            eval_text = before = after = None
+            if kind == 3:
                 v = st.varint()
                 if v & 1:
                     mate = unzigzag(v >> 1)
@@ -1521,11 +1517,9 @@ class GameReader:
                     if abs(evaluation) > 99999999:
                         self.fail("REC-CLK-6", f"evaluation of {evaluation} centipawns")
                     eval_text = pawns_text(evaluation)
-                text = b" [%eval " + eval_text + b"] " + command + b" "
-            else:                                     # kind 0: the texts stream holds them
-                before = self.texts.text()
-                text = before + command + self.texts.text()
-            line.track.append(text)
+            elif kind == 0:                           # the texts stream holds them
+                before, after = self.texts.text(), self.texts.text()
+            line.track.append(track_text(kind, time_command(value, form), eval_text, before, after))
 
     def predicted_clock(self, clocks, s, elapsed):
         """8.3.2: the time predicted at slot s in hundredths, from the track's clocks before it."""
@@ -1573,12 +1567,8 @@ class GameReader:
             clocks.append(None if elapsed else value * 10**(2 - precision))
             a = 16 * max(t, 0)
             average[s % 2] = a if average[s % 2] is None else (3 * average[s % 2] + a) // 4
-            command = time_command(value, form)
-            if kind == 1:
-                text = b" " + command + b" "
-            elif kind == 2:
-                text = command
-            elif kind == 3:
+            eval_text = None
+            if kind == 3:
                 row = 0 if after_mate else 1 + min(abs(last_cp).bit_length(), 11)
                 e = dec.read(CLOCK_EVAL_ROWS[row])
                 if e == 49:
@@ -1591,10 +1581,7 @@ class GameReader:
                     if abs(last_cp) > 99999999:
                         self.fail("REC-CLK-6", f"evaluation of {last_cp} centipawns")
                     eval_text, after_mate = pawns_text(last_cp), False
-                text = b" [%eval " + eval_text + b"] " + command + b" "
-            else:
-                text = before + command + after
-            line.track.append(text)
+            line.track.append(track_text(kind, time_command(value, form), eval_text, before, after))
 
     # -- 8.3.3 record comments --------------------------------------------------------------
 
@@ -1839,6 +1826,18 @@ def change(dec, symbol):
         return 0
     m = class_rest(dec, (symbol + 1) // 2, 16)
     return m if symbol % 2 else -m
+
+
+def track_text(kind, command, eval_text, before, after):
+    """8.3.2: a track entry's comment: the time command with the text its frame's kind puts around
+    it (kind 0: `before` and `after`; 3: the evaluation `eval_text` before it)."""
+    if kind == 1:
+        return b" " + command + b" "
+    if kind == 2:
+        return command
+    if kind == 3:
+        return b" [%eval " + eval_text + b"] " + command + b" "
+    return before + command + after
 
 
 def time_command(value, form):

@@ -198,18 +198,22 @@ TEST(ClockModelRoundTrip, EveryFormAndLimit) {
   }
 }
 
-// The codeword's symbols for slot 1 of "1. e4 {[%clk 0:00:05]} *" under [TimeControl "10"] and
-// the uniform coder: the move, then `time` (a symbol of time row 33 and its rest).
-codec::CodecStreams crafted(const std::function<void(codec::SymbolWriter&)>& time) {
-  codec::CodecStreams s = encode_modelled(parse_one("[TimeControl \"10\"]\n\n1. e4 {[%clk 0:00:05]} *"),
-                                          codec::MoveCoder::kUniform);
+// The game `g` of one ply, 1. e4 (13 of 20 alike: the uniform coder), its codeword made of the
+// move and then the symbols `track` writes.
+codec::CodecStreams crafted(const Game& g, const std::function<void(codec::SymbolWriter&)>& track) {
+  codec::CodecStreams s = encode_modelled(g, codec::MoveCoder::kUniform);
   std::vector<codec::PlySymbol> symbols = {{13 * 4096, 4096, 20 * 4096}};
   codec::SymbolWriter w{symbols};
-  time(w);
+  track(w);
   s.moves.clear();
   s.move_bits = 0;
   codec::put_codeword(symbols, s.moves, s.move_bits);
   return s;
+}
+// "1. e4 {[%clk 0:00:05]} *" under [TimeControl "10"], its track's time as `time` writes it (a
+// symbol of time row 33 and its rest).
+codec::CodecStreams crafted(const std::function<void(codec::SymbolWriter&)>& time) {
+  return crafted(parse_one("[TimeControl \"10\"]\n\n1. e4 {[%clk 0:00:05]} *"), time);
 }
 
 // [REC-CLK-8] A time that would make a clock below 0 or above the largest, an evaluation beyond
@@ -257,19 +261,14 @@ TEST(ClockModelDecode, RejectsValuesOutOfRange) {
   const codec::CodecStreams good = encode_modelled(ge, codec::MoveCoder::kUniform);
   ASSERT_EQ(hex(good.structure), "0c 01 01 01 03 00");
   const auto with_eval = [&](const std::function<void(codec::SymbolWriter&)>& eval) {
-    codec::CodecStreams t = good;
-    std::vector<codec::PlySymbol> symbols = {{13 * 4096, 4096, 20 * 4096}};
-    codec::SymbolWriter w{symbols};
-    int c = codec::kNegativeTime;  // 0 - 60 seconds: t = -60 + ... (a clock of 60 against the base 0)
-    std::uint32_t width = 6, rest = 59 - 32;
-    w.cumulative(codec::kTimeTable[33], codec::kTimeSymbols, c);
-    w.uniform(codec::kNegativeWidths, width);
-    w.raw(5, rest);
-    eval(w);
-    t.moves.clear();
-    t.move_bits = 0;
-    codec::put_codeword(symbols, t.moves, t.move_bits);
-    return t;
+    return crafted(ge, [&](codec::SymbolWriter& w) {
+      int c = codec::kNegativeTime;  // a clock of 60 seconds against the base 0: t = -60
+      std::uint32_t width = 6, rest = 59 - 32;
+      w.cumulative(codec::kTimeTable[33], codec::kTimeSymbols, c);
+      w.uniform(codec::kNegativeWidths, width);
+      w.raw(5, rest);
+      eval(w);
+    });
   };
   codec::CodecStreams t = with_eval([](codec::SymbolWriter& w) {
     int s17 = 15;
