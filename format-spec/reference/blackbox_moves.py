@@ -399,7 +399,7 @@ def main():
     PGNARC = sys.argv[1]
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 40
     # (--quick: the games packed alone only with pack's default, the fast coder, and the tokens
-    # of every eighth game of the corpus.)
+    # of every sixteenth game of the corpus.)
     quick = "--quick" in sys.argv[3:]
     coders = (M.FAST,) if quick else (M.MODEL, M.FAST)
     rnd = random.Random(2026)
@@ -415,7 +415,7 @@ def main():
         print(f"random {kind} games: tokens {good}/{total}")
         failures += total - good
     for pgn in sorted(glob.glob(os.path.join(ROOT, "corpus", "pgn", "*.pgn"))):
-        good, total = check_tokens(pgn, 8 if quick else 1)
+        good, total = check_tokens(pgn, 16 if quick else 1)
         print(f"{os.path.basename(pgn)}: tokens {good}/{total}")
         failures += total - good
     for pgn in ["setup_fen.pgn", "frc_fen_only.pgn", "chess960_misc.pgn"]:
