@@ -1,12 +1,13 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format version 1.3, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.4, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
 tag or by the variant byte of their header (8.1), the blocks of move coder 2 (7.5, 7.8,
-format 1.2: the fast model and its opening book, in moves.py), and the blocks of move codec 8
+format 1.2: the fast model and its opening book, in moves.py), the blocks of move codec 8
 (format 1.3: clock tracks coded by the clock model, 8.3.4, its tables from
-clock-model-tables.md).
+clock-model-tables.md), and the blocks of layout 3 (format 1.4), whose tag columns of coding 8
+give `CurrentPosition` values from the game's main line (9.4.5).
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -15,9 +16,10 @@ A damaged or unsupported archive makes it exit with status 1 and a message namin
 ("corrupt" or "unsupported"), the requirement (e.g. [BLOCK-1]) and where it was found.
 
 Section numbers in the comments refer to the specification.  The chess and coding primitives
-(sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, 7.7, 7.8, SAN, FEN, the adaptive frequencies of 8.3.3 and the
-position code of 9.4.4) are in moves.py beside this file.  This file holds the rest: the streams
-of a game record (section 8), the container (section 9) and the canonical PGN (section 10).
+(sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, 7.7, 7.8, SAN, FEN, the adaptive frequencies of 8.3.3,
+the position code of 9.4.4 and its spelling of a derived FEN) are in moves.py beside this file.
+This file holds the rest: the streams of a game record (section 8), the container (section 9,
+with the tag values derived from the moves of 9.4.5) and the canonical PGN (section 10).
 Standard library only, plus python3-zstandard for Zstandard frames (RFC 8878).
 
 Reading order (9.1, 9.5): header, footer, index and dictionaries at opening; then, for a full
@@ -33,9 +35,9 @@ import sys
 import zstandard
 
 from moves import (NO_HISTORY, PIECE_LETTERS, AdaptiveFrequencies, ArithmeticDecoder,
-                   FormatError, Position, VariantPosition, decode_position_column, end_frequency,
-                   history_after, is_white, move_frequencies, ptype_of, read_integer,
-                   variant_of_name)
+                   FormatError, Position, VariantPosition, decode_position_column, derived_fen,
+                   double_step_passed, end_frequency, history_after, is_white, move_frequencies,
+                   ptype_of, read_integer, variant_of_name)
 
 # ---------------------------------------------------------------------------------------------
 # Errors.  Every rejection names its class, its requirement and where it was found (section 2).
@@ -630,8 +632,9 @@ class Block:
         self.sections = data[5]
         require(self.sections >= 5 and len(data) >= 20 + 12 * self.sections, "BLOCK-1", w,
                 f"section count {data[5]}")
-        if data[6] != 1:
+        if data[6] not in (1, 3):         # 3: tag columns derived from the moves (1.4, 9.4.5)
             raise unsupported("BLOCK-1", w, f"unknown layout {data[6]}")
+        self.layout = data[6]
         if data[7] > 2:                  # 0 uniform, 1 model, 2 fast (format 1.2)
             raise unsupported("BLOCK-1", w, f"unknown move coder {data[7]}")
         self.coder = data[7]
@@ -851,7 +854,8 @@ def read_text_body(s, count):
 
 
 def decode_tags_section(archive, block):
-    """9.4: each game's tags, a list of (key, value), in PGN order."""
+    """9.4: each game's tags, a list of (key, value), in PGN order.  The value of a tag of a
+    column of coding 8 (9.4.5) is a DerivedTag until its game is decoded (derive_tags)."""
     s = Stream(block.tags_bytes, "TAGS-1", f"{block.where}, tags section")
     keys = [s.text() for _ in range(s.count())]
     require(len(set(keys)) == len(keys), "TAGS-1", s.where(), "a key listed twice")
@@ -881,7 +885,7 @@ def decode_tags_section(archive, block):
         if coding == 2:                         # ratings are decoded after every other column
             ratings.append((k, body))
             continue
-        column = decode_column(archive, key, coding, body, count, budget)
+        column = decode_column(archive, block.layout, key, coding, body, count, budget)
         require(body.at_end(), "TAGS-1", body.where(), "bytes after the column's values")
         for (g, j), value in zip(ranks[k], column):
             values[g][j] = value
@@ -905,8 +909,9 @@ class TypedBudget:
         return value
 
 
-def decode_column(archive, key, coding, body, count, budget):
-    """One column's `count` values, by its coding (9.4, 9.4.1, 9.4.3, 9.4.4)."""
+def decode_column(archive, layout, key, coding, body, count, budget):
+    """One column's `count` values, by its coding (9.4, 9.4.1, 9.4.3, 9.4.4, 9.4.5) and the
+    block's layout (9.3)."""
     if coding == 0:
         return read_text_body(body, count)
     if coding == 1:
@@ -933,6 +938,9 @@ def decode_column(archive, key, coding, body, count, budget):
     if coding == 7:
         require(key == b"FEN", "TAGS-6", body.where(), f"position column {key!r}")
         return read_positions(body, count, budget)
+    if coding == 8:
+        require(layout == 3, "TAGS-7", body.where(), f"coding 8 in a block of layout {layout}")
+        return read_derived(key, body, count)
     raise corrupt("TAGS-1", body.where(), f"reserved coding {coding}")
 
 
@@ -1101,6 +1109,34 @@ def read_positions(body, count, budget):
     return [budget.spend(f) if f is not None else next(kept) for f in fens]
 
 
+DERIVED_RULES = 2         # 9.4.5: the final position's FEN, en passant style 0 and 1
+
+
+class DerivedTag:
+    """A tag of a column of coding 8 (9.4.5) until its game is decoded: the column's `rule`, and
+    `text`, the value kept as text (flag 0), or None for the value the rule gives (flag 1);
+    `where` names the tag for messages."""
+
+    def __init__(self, rule, text, where):
+        self.rule, self.text, self.where = rule, text, where
+
+
+def read_derived(key, body, count):
+    """9.4.5 [TAGS-7]: a column of coding 8: its rule, a flag per tag, then the text body of the
+    values kept as text.  Every value is checked against its game's moves in derive_tags."""
+    rule = body.byte()
+    require(rule < DERIVED_RULES, "TAGS-7", body.where(), f"rule {rule}")
+    require(key == b"CurrentPosition", "TAGS-7", body.where(), f"a derived column {key!r}")
+    require(count <= body.left(), "TAGS-7", body.where(), f"{count} flags run past the body")
+    flags = body.take(count)
+    require(all(f <= 1 for f in flags), "TAGS-7", body.where(), "a flag neither 0 nor 1")
+    texts = iter(read_text_body(body, flags.count(0)) if 0 in flags else [])
+    require(body.at_end(), "TAGS-7", body.where(), "bytes after the derived column")
+    name = key.decode("latin-1")
+    return [DerivedTag(rule, None if flag else next(texts), f"tags section, {name} tag of rank {r}")
+            for r, flag in enumerate(flags)]
+
+
 def decode_ratings(keys, game_keys, ranks, values, columns, budget):
     """9.4.2 [TAGS-4]: the block's rating columns in one pass over its tags."""
     rating_keys = {k for k, _ in columns}
@@ -1262,6 +1298,7 @@ class Game:
         self.epilogue = []
         self.result = None
         self.main = None
+        self.variant = 0                # the variant the game is under (5.6), 0 for none
 
 
 class GroupStreams:
@@ -1333,7 +1370,8 @@ class GameReader:
         if header & 0x10:                                               # 8.2
             game.prelude = self.read_comment_list()
             game.epilogue = self.read_comment_list()
-        self.variant = game_variant(self.tags, variant_byte, self.codec, "start position")
+        self.variant = game.variant = game_variant(self.tags, variant_byte, self.codec,
+                                                   "start position")
         main = Line(0)
         main.positions = [start_position(self.tags, "start position", self.variant)]
         main.histories = [NO_HISTORY]
@@ -1869,7 +1907,9 @@ def decode_group(block, k):
     games = []
     for j in range(k * block.step, min(block.games, (k + 1) * block.step)):
         try:
-            games.append(GameReader(streams, block.tags[j], block.coder, block.codec).read())
+            game = GameReader(streams, block.tags[j], block.coder, block.codec).read()
+            derive_tags(game)
+            games.append(game)
         except FormatError as e:                       # say where: block, group, game
             message = str(e).split("] ", 1)[-1]
             raise FormatError(e.kind, e.rule, f"{streams.where}, game "
@@ -1882,6 +1922,42 @@ def decode_group(block, k):
     for s in (streams.structure, streams.texts, streams.raw):
         require(s.at_end(), "BLOCK-3", s.where(), "the group's games end before its bytes do")
     return games
+
+
+def derived_value(game, rule):
+    """9.4.5: the value rule `rule` gives a decoded game (bytes), or why it gives none."""
+    if game.verbatim is not None:
+        return None, "the game is verbatim"
+    if game.variant:
+        return None, "the game is under a variant"
+    main = game.main
+    if None in main.moves:
+        return None, "its main line has a null move"
+    # the position after the main line's last move (its start if it has none), whose counters
+    # the moves counted from the start position's (5.2, 5.5); rule 0 is en passant style 0,
+    # rule 1 style 1 (9.4.4)
+    double_step = double_step_passed(main.positions[-2], main.moves[-1]) if main.moves else None
+    return derived_fen(main.positions[-1], double_step, style=rule), None
+
+
+def derive_tags(game):
+    """9.4.5 [TAGS-8]: a decoded game's tags of coding 8 given their values, in their places.
+    A flagged tag takes its game's value by its column's rule, which the game must have; a value
+    kept as text must not be that value."""
+    tags = []
+    for key, value in game.tags:
+        if isinstance(value, DerivedTag):
+            derived, why_none = derived_value(game, value.rule)
+            if value.text is None:
+                require(derived is not None, "TAGS-8", value.where,
+                        f"a value derived by rule {value.rule}, but {why_none}")
+                value = derived
+            else:
+                require(value.text != derived, "TAGS-8", value.where,
+                        f"{value.text!r} kept as text, but rule {value.rule} derives it")
+                value = value.text
+        tags.append((key, value))
+    game.tags = tags
 
 
 def decode_block(block):

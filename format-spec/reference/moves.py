@@ -54,6 +54,9 @@ read_varint(data, offset)          section 3 varint -> (value, next offset)
 PositionCodeReader()               9.4.4 state of one column; .read_value(decoder) -> PositionValue
 decode_position_column(body, count) -> (values, offset)   9.4.4: values[i] FEN bytes or None
                                    (kept as text: the text body at body[offset:] gives it)
+double_step_passed(position, move) -> int | None   5.5: the square a double step passes
+derived_fen(position, double_step, style, counters=True) -> bytes   9.4.4's spelling of a
+                                   derived value (en passant style 0 or 1), 9.4.5's rules 0 and 1
 open_share_token(token) -> SharedGame   section 14; SharedGame.pgn() is its canonical PGN
 base64_token(data) -> str          the text of a token's bytes (for tests)
 """
@@ -2540,6 +2543,30 @@ def read_varint(data: bytes, offset: int) -> tuple:
 KEPT_AS_TEXT, DERIVED, PLACEMENT_FORM = 0, 1, 2
 
 
+def double_step_passed(position: Position, move: Move) -> int | None:
+    """5.5: the square a pawn's double step passes, None if `move` (played in `position`) is
+    not a double step."""
+    if ptype_of(position.board[move.from_sq]) == PAWN and abs(move.to_sq - move.from_sq) == 16:
+        return (move.from_sq + move.to_sq) // 2
+    return None
+
+
+def derived_fen(position: Position, double_step: int | None, style: int,
+                counters: bool = True) -> bytes:
+    """9.4.4: the text of a derived value, the FEN of `position` that moves reached, the last
+    of which passed `double_step` if it was a pawn's double step (None if it was not, or if
+    there was no move): the en passant field `-` unless there was a double step, and then by
+    its style, 0 the square if an en passant capture onto it is legal (5.3), else `-`, 1 the
+    square; then, if `counters`, the halfmove clock and fullmove number the moves counted
+    (replayed, 5.5).  A `CurrentPosition` value of 9.4.5 is spelt the same (rule 0: style 0,
+    rule 1: style 1)."""
+    ep = None
+    if double_step is not None and (style == 1 or any(
+            position.is_en_passant(m) and m.to_sq == double_step for m in position.legal_moves())):
+        ep = double_step
+    return position.fen(ep=ep, counters=counters)
+
+
 class PositionValue(NamedTuple):
     form: int                    # 0 kept as text, 1 derived, 2 placement
     fen: bytes | None            # the value's text (None when kept as text)
@@ -2611,23 +2638,12 @@ class PositionCodeReader:
             else:
                 m = moves[decoder.read(move_frequencies(MODEL, position, history, moves))]
             history = history_after(history, position, m)
-            is_double = (ptype_of(position.board[m.from_sq]) == PAWN
-                         and abs(m.to_sq - m.from_sq) == 16)
+            double_step = double_step_passed(position, m)
             position = position.play(m)
-            double_step = position.ep if is_double else None
-        ep = None
-        if double_step is not None:
-            style = self.ep_style.read(decoder)
-            if style == 1:
-                ep = double_step
-            elif any(position.is_en_passant(m) and m.to_sq == double_step
-                     for m in position.legal_moves()):
-                ep = double_step
+        style = self.ep_style.read(decoder) if double_step is not None else 0
         kind, halfmove, fullmove = self._read_counters(decoder)
-        text = position.fen(ep=ep, counters=False)
-        if kind == 0:
-            text += b" %d %d" % (position.halfmove, position.fullmove)
-        elif kind == 1:
+        text = derived_fen(position, double_step, style, counters=kind == 0)
+        if kind == 1:
             text += b" %d %d" % (halfmove, fullmove)
         return text
 

@@ -5,7 +5,8 @@ count up to max-perft-nodes, default 200000) and of the variants of 5.6 (corpus/
 depths 1 and 2 of every position, deeper counts up to max-variant-nodes, default 20000), the
 bounds of the crazyhouse model's features (7.7) on the crazyhouse positions of variants.epd, and
 of the fast model's (7.8) on those of standard.epd and chess960.epd, with its book's reader and
-frequencies on a small book made here (FAST-BOOK-1, FAST-BOOK-3).
+frequencies on a small book made here (FAST-BOOK-1, FAST-BOOK-3), and decode.py's tag columns
+derived from the moves (9.4.5, format 1.4: TAGS-7) on blocks of a few games made here.
 
 Run: /usr/bin/python3 format-spec/reference/test_moves.py [max-perft-nodes [max-variant-nodes]]
 blackbox_moves.py checks moves.py further against the built pgnarc.
@@ -340,12 +341,177 @@ def test_fast_model():
     return True
 
 
+def coded_game(start, sans, coder=0, nulls=()):
+    """A game record of one main line (section 8) from `start`, made with encode: its symbols
+    (7.1, 7.2) and its structure entries.  sans[i] is a SAN, or None at a null move (then the
+    line is annotated, 8.3: its plies and null moves stored, no end coded)."""
+    position, history, symbols = start, M.NO_HISTORY, []
+    annotated = None in sans
+    for p, san in enumerate(sans + ([] if annotated else [None])):
+        legal = position.legal_moves()
+        freqs = M.move_frequencies(coder, position, history, legal) if legal else []
+        if p == len(sans):                                  # an unannotated line's end
+            freqs = [M.end_frequency(coder, sum(freqs), p, position)] + freqs
+            symbols.append((0, freqs[0], sum(freqs)))
+            break
+        if san is None:
+            history, position = M.history_after(history, position, None), position.play_null()
+            continue
+        m = [position.san(x) for x in legal].index(san)
+        if not annotated:
+            freqs = [M.end_frequency(coder, sum(freqs), p, position)] + freqs
+            m += 1
+        if len(freqs) > 1:
+            symbols.append((sum(freqs[:m]), freqs[m], sum(freqs)))
+        move = legal[m - (0 if annotated else 1)]
+        history, position = M.history_after(history, position, move), position.play(move)
+    if not annotated:
+        return symbols, bytes([0x00])                        # header: no result, no entries
+    null_plies = [i for i, san in enumerate(sans) if san is None]
+    gaps = [null_plies[0]] + [b - a - 1 for a, b in zip(null_plies, null_plies[1:])]
+    return symbols, bytes([0x08, len(sans), len(null_plies) << 1] + gaps + [0])
+
+
+def derived_block(games, columns, layout=3, codec=6):
+    """A block (as decode.py's Block holds it, 9.3) of `games`, each (tags, record): tags a list
+    of (key, value), a value either bytes or None for a tag of a derived column; record a
+    coded_game or ("verbatim", bytes).  `columns` gives each key's (coding, body) (9.4); other
+    keys are text columns."""
+    import types
+    import decode as D
+    keys = []
+    for tags, _ in games:
+        keys += [k for k, _ in tags if k not in keys]
+    section = D.encode_varint(len(keys)) + b"".join(D.encode_varint(len(k)) + k for k in keys)
+    for tags, _ in games:
+        section += D.encode_varint(len(tags)) + bytes(keys.index(k) for k, _ in tags)
+    for key in keys:
+        if key in columns:
+            coding, body = columns[key]
+        else:
+            values = [v for tags, _ in games for k, v in tags if k == key]
+            body = text_body(values)
+            coding = 0
+        section += bytes([coding]) + D.encode_varint(len(body)) + body
+    bits, structure, raw = [], b"", b""
+    for _, record in games:
+        if record[0] == "verbatim":
+            structure += b"\x20"
+            raw += D.encode_varint(len(record[1])) + record[1]
+            continue
+        symbols, entries = record
+        bits += encode(symbols) if symbols else []
+        structure += entries
+    bits += [0] * (-len(bits) % 8)
+    moves = bytes(int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits), 8))
+    block = types.SimpleNamespace(
+        where="block 0 at offset 32", games=len(games), layout=layout, codec=codec, coder=0,
+        tags_bytes=section, step=len(games), moves=moves, structure=structure, texts=[b""],
+        raw=[raw], column=[None, [len(moves)], [len(structure)], [0], [len(raw)]],
+        entry=types.SimpleNamespace(first_game=0))
+    block.tags = D.decode_tags_section(None, block)
+    return block
+
+
+def text_body(values):
+    """A text body (9.4) of `values` in rank order (fewer than 255 distinct ones)."""
+    import decode as D
+    distinct = list(dict.fromkeys(values))
+    listed = b"".join(D.encode_varint(len(v)) + v for v in distinct)
+    references = bytearray()    # 0: the next value's first use; r > 0: list value r - 1
+    for i, v in enumerate(values):
+        references.append(0 if v not in values[:i] else distinct.index(v) + 1)
+    return (D.encode_varint(len(distinct)) + D.encode_varint(len(listed)) + listed
+            + (references if len(distinct) > 1 else b""))
+
+
+def test_derived_tags():
+    """9.4.5 [TAGS-7]: columns of coding 8 read by decode.py from blocks made here: the values
+    of rules 0 and 1 (the main line's final position, en passant style 0 and 1, counters counted
+    from the start's), values kept as text, the spec's example column, and each rejection
+    TAGS-7 and TAGS-8 list."""
+    import decode as D
+    std = M.Position.standard()
+    e4 = coded_game(std, ["e4"])
+    cp, pc = b"CurrentPosition", b"PlyCount"
+
+    def derived_column(rule, flags, kept=()):
+        return 8, bytes([rule] + list(flags)) + (text_body(list(kept)) if kept else b"")
+
+    def decode(games, columns, **block):
+        b = derived_block(games, columns, **block)
+        return [g.tags for g in D.decode_group(b, 0)]
+
+    def rejects(rule, games, columns, **block):
+        try:
+            decode(games, columns, **block)
+        except M.FormatError as e:
+            assert e.kind == "corrupt" and e.rule == rule, (rule, str(e))
+            return 1
+        raise AssertionError(f"accepted, expected [{rule}]: {columns}")
+
+    checked = 0
+    # rules 0 and 1 after 1. e4 (no en passant capture: style 0 writes `-`)
+    after_e4 = b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq "
+    for rule, value in ((0, after_e4 + b"- 0 1"), (1, after_e4 + b"e3 0 1")):
+        tags = decode([([(b"Event", b"x"), (cp, None), (pc, b"1")], e4)], {cp: derived_column(rule, [1])})
+        assert tags == [[(b"Event", b"x"), (cp, value), (pc, b"1")]], tags
+        checked += 1
+    # a legal en passant capture (style 0 writes it too); counters from a set-up game's FEN tag;
+    # a main line of no moves (its start position; no last move, so no en passant square)
+    line = coded_game(std, ["e4", "d5", "e5", "f5"])
+    fen = b"4k3/8/8/8/8/8/4P3/4K3 w - - 7 30"
+    setup = coded_game(M.Position.from_fen(fen), ["Kd2", "Kd7", "Kc3"])
+    empty = coded_game(M.Position.from_fen(fen), [])
+    tags = decode([([(cp, None)], line), ([(b"FEN", fen), (cp, None)], setup), ([(b"FEN", fen), (cp, None)], empty)],
+                  {cp: derived_column(0, [1, 1, 1])})
+    assert tags == [[(cp, b"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")],
+                    [(b"FEN", fen), (cp, b"8/3k4/8/8/8/2K5/4P3/8 b - - 10 31")],
+                    [(b"FEN", fen), (cp, b"4k3/8/8/8/8/8/4P3/4K3 w - - 7 30")]], tags
+    checked += 1
+    # the spec's example (9.4.5): coding 08, size 0d, rule 00, flags 01 00, text body of unknown;
+    # and a value kept as text of a game that has none (verbatim, null move) may be anything
+    example = bytes.fromhex("000100") + bytes.fromhex("0108") + b"\x07unknown"
+    assert derived_column(0, [1, 0], [b"unknown"])[1] == example
+    nulled = coded_game(std, ["e4", None, "d4"])
+    verbatim = ("verbatim", b'[CurrentPosition "x"]\n\n1. e4 *\n')
+    kept = after_e4 + b"- 0 1"
+    tags = decode([([(cp, None)], e4), ([(cp, b"unknown")], e4), ([(cp, kept)], verbatim),
+                   ([(cp, kept)], nulled)],
+                  {cp: derived_column(0, [1, 0, 0, 0], [b"unknown", kept, kept])})
+    assert [t[0][1] for t in tags] == [kept, b"unknown", kept, kept], tags
+    checked += 1
+
+    # TAGS-7: coding 8 in a block of layout 1; a rule above 1, or a key other than
+    # CurrentPosition; a flag neither 0 nor 1; flags past the body; bytes after it. TAGS-8: a
+    # flag 1 of a game verbatim, under a variant or with a null move; a value kept as text that
+    # the rule gives
+    game = [([(cp, None)], e4)]
+    checked += rejects("TAGS-7", game, {cp: derived_column(0, [1])}, layout=1)
+    checked += rejects("TAGS-7", game, {cp: derived_column(2, [1])})
+    checked += rejects("TAGS-7", [([(pc, None)], e4)], {pc: derived_column(0, [1])})
+    checked += rejects("TAGS-7", game, {cp: derived_column(0, [2])})
+    checked += rejects("TAGS-7", game, {cp: (8, b"\x00")})
+    checked += rejects("TAGS-7", game, {cp: (8, b"\x00\x01\x00")})
+    checked += rejects("TAGS-8", [([(cp, None)], verbatim)], {cp: derived_column(0, [1])})
+    checked += rejects("TAGS-8", [([(cp, None)], nulled)], {cp: derived_column(1, [1])})
+    three_check = M.VariantPosition.start(M.variant_of_name(b"three-check"))
+    checked += rejects("TAGS-8", [([(b"Variant", b"Three-check"), (cp, None)],
+                                   coded_game(three_check, ["e4"]))],
+                       {cp: derived_column(0, [1])}, codec=7)
+    checked += rejects("TAGS-8", [([(cp, b"x")], e4), ([(cp, kept)], e4)],
+                       {cp: derived_column(0, [0, 0], [b"x", kept])})
+    print(f"derived tags (9.4.5): {checked} blocks decoded or rejected as TAGS-7 and TAGS-8 say")
+    return True
+
+
 if __name__ == "__main__":
     max_nodes = int(sys.argv[1]) if len(sys.argv) > 1 else 200000
     max_variant_nodes = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
     t = time.time()
     results = [test_order(), test_variant_order(), test_worked_examples(), test_uniform_tokens(),
                test_tokens(), test_token_rejects(), test_perft(max_nodes),
-               test_variant_perft(max_variant_nodes), test_crazyhouse_model(), test_fast_model()]
+               test_variant_perft(max_variant_nodes), test_crazyhouse_model(), test_fast_model(),
+               test_derived_tags()]
     print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
     sys.exit(0 if all(results) else 1)

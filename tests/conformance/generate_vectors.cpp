@@ -84,6 +84,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   o.block_bytes = 256 * 1024;  // the conformance settings, whatever the library's default
   o.moves = MoveCoding::kMax;  // the conformance settings' coder; vectors of others say so
   o.model_clocks = false;      // clock tracks as bytes; vectors of the clock model say so
+  o.derive_tags = false;       // tags as text; vectors of derived tags say so
   return o;
 }
 
@@ -109,7 +110,7 @@ std::string from_hex(std::string_view hex) {
 
 void encode_vector(const std::string& name, const std::string& pgn, const std::string& ids, const std::string& why,
                    std::size_t block_games = 4096, MoveCoding moves = MoveCoding::kModel,
-                   Variant variant = Variant::kStandard, bool model_clocks = false) {
+                   Variant variant = Variant::kStandard, bool model_clocks = false, bool derive_tags = false) {
   // Every game must be coded, except in the vectors about verbatim games.
   PgnReader check(memory_input(pgn), name);
   for (std::string text; true;) {
@@ -129,6 +130,7 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   o.moves = moves;
   o.variant = variant;
   o.model_clocks = model_clocks;
+  o.derive_tags = derive_tags;
   const std::string pga = pack(pgn, o);
   write("encode/" + name + ".pgn", pgn);
   write("encode/" + name + ".pga", pga);
@@ -139,6 +141,7 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   if (moves != MoveCoding::kMax)
     settings += (settings.empty() ? "" : ",") + std::string(moves == MoveCoding::kUniform ? "moves=uniform" : "moves=fast");
   if (model_clocks) settings += std::string(settings.empty() ? "" : ",") + "clocks=model";
+  if (derive_tags) settings += std::string(settings.empty() ? "" : ",") + "tags=derive";
   if (variant != Variant::kStandard) {
     std::string v = variant_name(variant);
     for (char& c : v) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -1737,6 +1740,90 @@ void token_vectors() {
 
 }  // namespace
 
+// Derived tags (9.4.5, format 1.4): CurrentPosition columns of coding 8 in blocks of layout 3.
+void derived_tag_vectors() {
+  const std::string e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq";
+  encode_vector("derived_tags",
+                "[Event \"rule 0\"]\n[CurrentPosition \"" + e4 + " - 0 1\"]\n\n1. e4 *\n\n"
+                "[Event \"not the position\"]\n[CurrentPosition \"unknown\"]\n\n1. d4 *\n\n"
+                "[Event \"both rules\"]\n[CurrentPosition \"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3\"]"
+                "\n\n1. e4 d5 2. e5 f5 *\n\n"
+                "[Event \"set up\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 10 30\"]\n"
+                "[CurrentPosition \"4k3/8/8/8/4P3/8/8/4K3 b - - 0 30\"]\n\n30. e4 *\n\n"
+                "[Event \"rule 1 only\"]\n[CurrentPosition \"" + e4 + " e3 0 1\"]\n\n1. e4 *\n\n"
+                "[Event \"a null move\"]\n[CurrentPosition \"" + e4 + " - 0 1\"]\n\n1. e4 e5 2. -- *\n\n"
+                "[Event \"no moves\"]\n[CurrentPosition \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n*\n",
+                "TAGS-7 TAGS-8",
+                "a CurrentPosition column of rule 0 (en passant style 0, the rule that gives most): a value "
+                "after a double step without a legal en passant capture, one with, a set-up game's counters, the "
+                "start position of a game without moves; kept as text: a value no rule gives, one only rule 1 "
+                "gives, and that of a game with a null move in its main line",
+                4096, MoveCoding::kModel, Variant::kStandard, false, true);
+  encode_vector("derived_tags_style_1",
+                "[CurrentPosition \"" + e4 + " e3 0 1\"]\n\n1. e4 *\n\n"
+                "[CurrentPosition \"rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2\"]\n\n1. d4 d5 *\n",
+                "TAGS-7", "a CurrentPosition column of rule 1: the en passant square after every double step", 4096,
+                MoveCoding::kModel, Variant::kStandard, false, true);
+
+  // The spec's example column: 08 0d 00 01 00, then the text body of `unknown`.
+  WriterOptions o = stored();
+  o.derive_tags = true;
+  const std::string example = pack("[CurrentPosition \"" + e4 + " - 0 1\"]\n\n1. e4 *\n\n"
+                                   "[CurrentPosition \"unknown\"]\n\n1. d4 *\n", o);
+  const std::string column("\x08\x0d\x00\x01\x00\x01\x08\x07unknown", 15);
+  const std::size_t at = example.find(column, kHeaderSize);
+  const std::size_t key = example.find("\x0f" "CurrentPosition", kHeaderSize);
+  if (at == std::string::npos || key == std::string::npos || example[kHeaderSize + 6] != 3) {
+    std::fprintf(stderr, "derived tags: the writer did not code the spec's example column\n");
+    std::exit(1);
+  }
+  const std::size_t c = at - kHeaderSize;
+  invalid_vector("derived_in_layout_1", edit_block(example, [](std::string& b) { b[6] = 1; }), "Corruption", "TAGS-7",
+                 "a derived column in a block of layout 1");
+  invalid_vector("derived_rule_reserved", edit_block(example, [&](std::string& b) { b[c + 2] = 2; }), "Corruption",
+                 "TAGS-7", "a derived column of rule 2 (not defined)");
+  invalid_vector("derived_flag_2", edit_block(example, [&](std::string& b) { b[c + 3] = 2; }), "Corruption", "TAGS-7",
+                 "a derived column's flag of 2");
+  invalid_vector("derived_key_other",
+                 edit_block(example, [&](std::string& b) { b[key - kHeaderSize + 15] = 'N'; }), "Corruption",
+                 "TAGS-7", "a derived column whose key is CurrentPositioN");
+  // The second game's value is its rule-1 value, kept as text under rule 0: made rule 1, the
+  // column keeps as text a value its rule gives.
+  const std::string styled = pack("[CurrentPosition \"" + e4 + " - 0 1\"]\n\n1. e4 *\n\n"
+                                  "[CurrentPosition \"" + e4 + " e3 0 1\"]\n\n1. e4 *\n", o);
+  // (Its column: 08, size 41, rule 00, flags 01 00, a text body of one value of 59 bytes.)
+  const std::size_t s_at = styled.find(std::string("\x08\x41\x00\x01\x00\x01\x3c\x3b", 8) + e4 + " e3 0 1", kHeaderSize);
+  if (s_at == std::string::npos) {
+    std::fprintf(stderr, "derived tags: no rule-0 column of flags 01 00\n");
+    std::exit(1);
+  }
+  invalid_vector("derived_text_equal",
+                 edit_block(styled, [&](std::string& b) { b[s_at - kHeaderSize + 2] = 1; }), "Corruption",
+                 "TAGS-8", "a derived column of rule 1 that keeps as text its second game's value by rule 1");
+  // A flag 1 where the game has no value: the first game's text (`x`: 01 02 01 78) dropped and
+  // its flag set, the column and the section 4 bytes shorter.
+  const auto flagged = [&](const std::string& first_game) {
+    const std::string pga = pack("[CurrentPosition \"x\"]\n\n" + first_game + "\n\n"
+                                 "[CurrentPosition \"" + e4 + " - 0 1\"]\n\n1. e4 *\n", o);
+    return resize_block(pga, [&](std::string& b) {
+      const std::size_t col = b.find(std::string("\x08\x07\x00\x00\x01\x01\x02\x01x", 9));
+      if (col == std::string::npos) {
+        std::fprintf(stderr, "derived tags: no column of a first value kept as text\n");
+        std::exit(1);
+      }
+      b.replace(col, 9, std::string("\x08\x03\x00\x01\x01", 5));
+      for (int field : {4, 8}) {  // the tags section's stored and raw sizes
+        const std::uint64_t size = get_le(b.data() + kBlockHeaderSize + field, 4) - 4;
+        for (int i = 0; i < 4; ++i) b[kBlockHeaderSize + field + i] = static_cast<char>(size >> (8 * i));
+      }
+    });
+  };
+  invalid_vector("derived_verbatim_game", flagged("1. e4 e5 2. Ke3 *"), "Corruption", "TAGS-8",
+                 "a derived tag of a game kept verbatim (an illegal move)");
+  invalid_vector("derived_null_move", flagged("1. e4 -- *"), "Corruption", "TAGS-8",
+                 "a derived tag of a game with a null move in its main line");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -1760,6 +1847,7 @@ int main(int argc, char** argv) {
   position_vectors();
   filter_vectors();
   token_vectors();
+  derived_tag_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

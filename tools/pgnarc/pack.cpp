@@ -23,6 +23,7 @@ struct WriterArgs {
   WriterOptions options;
   const CLI::Option* moves = nullptr;             // --moves, where the command takes it
   const CLI::Option* clocks = nullptr;            // --clocks
+  const CLI::Option* tags = nullptr;              // --tags
   const CLI::Option* position_filter = nullptr;  // --position-filter
   std::uint64_t block_kib = options.block_bytes / 1024;
   std::uint64_t frame_kib = options.frame_bytes / 1024;
@@ -76,6 +77,15 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
          "readers of format 1.2 and earlier read them)")
       ->check(CLI::IsMember({"model", "bytes"}))
       ->type_name("model|bytes");
+  w.tags = cmd.add_option_function<std::string>(
+         "--tags",
+         [&w](const std::string& v) { w.options.derive_tags = v == "derive"; },
+         "how a CurrentPosition tag that is the final position of the main line (chess.com exports) "
+         "is stored: derive (the default: from the moves, a bit a game; archives of format 1.4, "
+         "chess.com exports about 15% smaller) or text (as readers of format 1.3 and earlier read "
+         "it)")
+      ->check(CLI::IsMember({"derive", "text"}))
+      ->type_name("derive|text");
   cmd.add_option_function<std::string>(
          "--variant",
          [&w](const std::string& v) { w.options.variant = variant_option(v); },
@@ -267,12 +277,12 @@ struct AppendArgs {
   WriterArgs writer;
 };
 
-// The move coder, position filters and clock coding of the archive's blocks, for the new ones
-// where the user gives none: the coder most of its blocks have, filters where all have them, and
-// the clock model where the archive already needs a reader of 1.3 (so that an append does not
-// raise what reads the archive).
+// The move coder, position filters, clock and tag coding of the archive's blocks, for the new
+// ones where the user gives none: the coder most of its blocks have, filters where all have
+// them, the clock model where the archive already needs a reader of 1.3 and derived tags where it
+// needs one of 1.4 (so that an append does not raise what reads the archive).
 Status keep_archive_settings(const std::string& path, WriterArgs& w) {
-  if (w.moves->count() && w.position_filter->count() && w.clocks->count()) return {};
+  if (w.moves->count() && w.position_filter->count() && w.clocks->count() && w.tags->count()) return {};
   auto archive = Archive::open(path);
   if (!archive) return archive.error();
   auto info = (*archive)->info();
@@ -286,6 +296,7 @@ Status keep_archive_settings(const std::string& path, WriterArgs& w) {
   }
   if (!w.position_filter->count()) w.options.position_filter = info->position_filter_blocks == info->blocks;
   if (!w.clocks->count()) w.options.model_clocks = info->read_version.minor >= 3;
+  if (!w.tags->count()) w.options.derive_tags = info->read_version.minor >= 4;
   return {};
 }
 
@@ -374,8 +385,8 @@ Run declare_append(CLI::App& cmd) {
       "from the moment it is read: a second append or merge onto it meanwhile fails at once "
       "(exit 4, busy) and can be run again. The new blocks are coded as most of the archive's are "
       "(its move coder; position filters where every block has them; clocks by the clock model "
-      "where the archive needs a reader of format 1.3 already) unless --moves, --position-filter "
-      "or --clocks says otherwise; block sizes and zstd levels, which an archive does not "
+      "where the archive needs a reader of format 1.3 already, derived tags where it needs one of "
+      "1.4) unless --moves, --position-filter, --clocks or --tags says otherwise; block sizes and zstd levels, which an archive does not "
       "record, are this command's. Games kept verbatim are listed in ARCHIVE.log.");
   cmd.add_option("ARCHIVE", a->archive, "the archive to add to")->required();
   cmd.add_option("INPUT", a->inputs, kInputHelp)->required();

@@ -73,6 +73,10 @@ struct PGNARC_EXPORT WriterOptions {
   // coded by the clock model, in the game's move codeword (format 1.3: lichess exports about 10%
   // smaller); false: as bytes of the structure stream for zstd, which readers of 1.0 to 1.2 read.
   bool model_clocks = true;
+  // A `CurrentPosition` tag that is the FEN of the position the main line ends in is stored as
+  // derived from the moves (format 1.4: chess.com exports' final positions cost more than their
+  // moves); false: as text, which readers of 1.0 to 1.3 read.
+  bool derive_tags = true;
 };
 
 // A game that had to be kept verbatim, and why (file, game, line:column, what).

@@ -6,6 +6,7 @@
 #include "api/archive_impl.h"
 #include "api/json_text.h"
 #include "codec/record/decode_game_with_hints.h"
+#include "container/derived_tags.h"
 #include "container/format.h"
 #include "pgn/write_pgn_with_hints.h"
 #include "pgnarc/pgn.h"
@@ -36,7 +37,8 @@ Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
 // The block's tags section decoded whole, once.
 Status Archive::Impl::decode_tags() {
   if (tags_decoded) return {};
-  if (auto st = decode_tags_section(block.sections[kTags], block.games, where, block.tags, block.players);
+  if (auto st = decode_tags_section(block.sections[kTags], block.games, where, block.tags, block.players,
+                                    block.derived_tags);
       !st)
     return st;
   tags_decoded = true;
@@ -87,7 +89,8 @@ Result<const BlockTags*> Archive::Impl::tags_of(std::uint32_t from, std::uint32_
   if (!tags_decoded && reads++ < kWindowReads) {
     window_from = 1;
     window_to = 0;
-    if (auto st = decode_game_tags(block.sections[kTags], block.games, from, to, where, window, block.players);
+    if (auto st = decode_game_tags(block.sections[kTags], block.games, from, to, where, window, block.players,
+                                 block.derived_tags);
         !st)
       return st.error();
     window_from = from;
@@ -107,9 +110,9 @@ Result<ArchiveGame> Archive::Impl::decode(std::uint32_t b, std::uint32_t j, std:
   codec::CodecCursor c = *start;
   auto d = hints ? codec::decode_game_with_hints(c, block_tags.game(j), *hints)
                  : codec::decode_game(c, block_tags.game(j));
-  if (!d)
-    return corruption(where + ": game " + std::to_string(file->entry(b).first_game + j + 1) + ": " +
-                      d.error().message());
+  const std::string game_where = where + ": game " + std::to_string(file->entry(b).first_game + j + 1);
+  if (!d) return corruption(game_where + ": " + d.error().message());
+  if (auto st = fill_derived_tags(block_tags, j, *d, game_where); !st) return st.error();
   if (auto st = check_group_end(block, j, c, where); !st) return st.error();
   if (j + 1 == block.games && !all_consumed(c)) return corruption(where + ": bytes left over after its last game");
   after_game = j + 1;
@@ -202,7 +205,11 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
   if (!at) return at.error();
   auto tags = impl_->tags_of(at->second, at->second);
   if (!tags) return tags.error();
-  return (*tags)->game(at->second);
+  if (!(*tags)->derives(at->second)) return (*tags)->game(at->second);
+  // Its moves give a tag's value (9.4.5).
+  auto g = impl_->decode(at->first, at->second);
+  if (!g) return g.error();
+  return std::move(g->game.tags);
 }
 
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {

@@ -11,6 +11,7 @@
 #include "common/thread_pool.h"
 #include "common/zstd_frame.h"
 #include "container/archive_builder.h"
+#include "container/derived_tags.h"
 #include "container/position_filter.h"
 
 namespace pgnarc {
@@ -283,7 +284,7 @@ Status ArchiveWriter::add_game(const Game& game) {
   s.pending.streams.modelled_tracks = s.options.model_clocks;
   if (auto st = codec::encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
   if (s.options.position_filter) add_filter_keys(game, s.pending.filter_keys);
-  s.pending.end_game(game.tags);
+  s.pending.end_game(game.tags, s.options.derive_tags ? derived_rules(game) : std::vector<std::uint8_t>{});
   api::collect_names(game.tags, s.pending_names);
   s.pending_bytes += 64 + 8 * game.events.size();
   if (s.pending.games >= s.options.block_games || s.pending_bytes >= s.options.block_bytes) return s.flush_pending();

@@ -4,6 +4,7 @@
 
 #include "codec/record/decode_game_with_hints.h"
 #include "container/block_reader.h"
+#include "container/derived_tags.h"
 #include "container/position_filter.h"
 #include "pgn/write_pgn_with_hints.h"
 #include "pgnarc/pgn.h"
@@ -47,6 +48,8 @@ Status each_block_game(std::string_view bytes, const container::Where& where, st
     auto d = with_hints ? codec::decode_game_with_hints(c, block.tags.game(j), hints)
                         : codec::decode_game(c, block.tags.game(j));
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
+    if (auto st = fill_derived_tags(block.tags, j, *d, where + ": game " + std::to_string(first_game + j + 1)); !st)
+      return st;
     if (auto st = check_group_end(block, j, c, where); !st) return st;
     checks.game(*d);
     if (auto st = game(j, *d, hints); !st)

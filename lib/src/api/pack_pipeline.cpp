@@ -1,5 +1,6 @@
 #include "api/pack_pipeline.h"
 
+#include "container/derived_tags.h"
 #include "container/position_filter.h"
 
 namespace pgnarc::api {
@@ -45,7 +46,8 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
     if (builder.ok() && st) {
       if (options.position_filter) container::add_filter_keys(builder.game(), b.filter_keys);
       collect_names(builder.game().tags, out.names);
-      b.end_game(builder.game().tags);
+      b.end_game(builder.game().tags,
+                 options.derive_tags ? container::derived_rules(builder.game()) : std::vector<std::uint8_t>{});
     } else {
       Error e = builder.ok() ? Error(st.error().code(), source + ": game " + std::to_string(rg.number) + ": " +
                                                             st.error().message())

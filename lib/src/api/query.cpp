@@ -7,6 +7,7 @@
 #include "api/archive_impl.h"
 #include "api/query_match.h"
 #include "container/block_summary.h"
+#include "container/derived_tags.h"
 #include "container/format.h"
 #include "pgnarc/query.h"
 
@@ -253,38 +254,56 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
       if (tags_only.games != file->entry(b).games) return corruption(file->where(b) + ": game count differs from the index");
       db = &tags_only;
     }
-    // The rules of the games without a Variant tag: standard chess, but in a block of the
-    // variants codec, whose records say (their games decoded in turn, from the whole block).
+    // The games decoded in turn, from the whole block, where their tags do not say enough: the
+    // rules of a game without a Variant tag (standard chess, but in a block of the variants
+    // codec, whose records say), the values of derived tags (9.4.5) that the query reads.
     DecodedBlock whole;
     std::string whole_bytes;
     std::optional<codec::CodecCursor> records;
     std::uint32_t next_record = 0;
-    const auto untagged_variant = [&](std::uint32_t j) -> Result<Variant> {
-      if (!db->variants) return Variant::kStandard;
+    ArchiveGame decoded;
+    const auto decode = [&](std::uint32_t j) -> Status {
       if (!records) {
-        if (auto st = file->read_block(b, whole_bytes); !st) return st.error();
+        if (auto st = file->read_block(b, whole_bytes); !st) return st;
         whole.dictionaries = &file->dictionaries();
         whole.players = file->players();
-        if (auto st = decode_block(whole_bytes, file->where(b), whole); !st) return st.error();
+        if (auto st = decode_block(whole_bytes, file->where(b), whole); !st) return st;
         records = whole.cursor();
       }
       for (;; ++next_record) {
+        const std::string where = file->where(b) + ": game " + std::to_string(file->entry(b).first_game + next_record + 1);
         auto d = codec::decode_game(*records, whole.tags.game(next_record));
-        if (!d) return corruption(file->where(b) + ": game " + std::to_string(next_record + 1) + ": " + d.error().message());
-        if (auto st = check_group_end(whole, next_record, *records, file->where(b)); !st) return st.error();
+        if (!d) return corruption(where + ": " + d.error().message());
+        if (auto st = fill_derived_tags(whole.tags, next_record, *d, where); !st) return st;
+        if (auto st = check_group_end(whole, next_record, *records, file->where(b)); !st) return st;
         if (next_record == j) {
           ++next_record;
-          return d->raw ? Variant::kStandard : d->game.variant;
+          decoded = std::move(*d);
+          return {};
         }
       }
     };
+    const bool reads_derived = std::any_of(q.tags.begin(), q.tags.end(), [](const auto& kv) { return kv.first == kDerivedKey; });
+    std::vector<TagView> views;
     for (std::uint32_t j = 0; j < db->games; ++j) {
-      const TagSpan span{db->tags.views.data() + db->tags.start[j], db->tags.views.data() + db->tags.start[j + 1]};
+      TagSpan span{db->tags.views.data() + db->tags.start[j], db->tags.views.data() + db->tags.start[j + 1]};
+      const bool derives = reads_derived && db->tags.derives(j);
+      if (derives) {
+        if (auto st = decode(j); !st) return st.error();
+        views.clear();
+        if (!decoded.raw)
+          for (const Tag& t : decoded.game.tags) views.push_back(TagView{t.key, t.value});
+        span = TagSpan{views.data(), views.data() + views.size()};
+      }
       if (!game_matches(span, q, names)) continue;
       if (q.variant && !find_tag(span, "Variant")) {
-        auto v = untagged_variant(j);
-        if (!v) return v.error();
-        if (*v != *q.variant) continue;
+        Variant v = Variant::kStandard;
+        if (db->variants) {
+          if (!derives)
+            if (auto st = decode(j); !st) return st.error();
+          v = decoded.raw ? Variant::kStandard : decoded.game.variant;
+        }
+        if (v != *q.variant) continue;
       }
       out.push_back(file->entry(b).first_game + j);
     }

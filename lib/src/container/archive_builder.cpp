@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "common/hash.h"
@@ -169,13 +170,22 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     if (auto r = decode_block(block, src.where(b), tags_of, BlockParts::kTagsOnly); !r) return r;
     games.resize(tags_of.games);
     for (std::uint32_t j = 0; j < tags_of.games; ++j) games[j] = tags_of.tags.game(j);
+    // Derived tags stay derived, by their rules (their values, which need the moves, unread).
+    std::vector<std::vector<std::uint8_t>> derived(tags_of.games);
+    for (const BlockTags::Derived& d : tags_of.tags.derived) {
+      if (!d.flagged) continue;
+      const auto j = static_cast<std::uint32_t>(
+          std::upper_bound(tags_of.tags.start.begin(), tags_of.tags.start.end(), d.slot) - tags_of.tags.start.begin() - 1);
+      derived[j].resize(games[j].size());
+      derived[j][d.slot - tags_of.tags.start[j]] = static_cast<std::uint8_t>(1u << d.rule);
+    }
     if (auto r = number_players(games, players); !r) return r;
     // The tags section compressed as it was: with the same dictionary (copied above, as its
     // frame was checked to name one of its archive's), or without one.
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary)
       with = dictionaries_.at(common::frame_dictionary_id(std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]))).get();
-    const std::string recoded = replace_tags_section(block, encode_tags_section(games, &players, options_.store), options_.store, with);
+    const std::string recoded = replace_tags_section(block, encode_tags_section(games, &players, options_.store, &derived), options_.store, with);
     if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
   }
   // Then its other name tables, renumbered (each value's blocks still arrive in ascending order:

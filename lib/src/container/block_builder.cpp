@@ -18,8 +18,9 @@ using common::put_le;
 using common::put_prefixed;
 using common::put_varint;
 
-void BlockBuilder::end_game(const std::vector<Tag>& game_tags) {
+void BlockBuilder::end_game(const std::vector<Tag>& game_tags, std::vector<std::uint8_t> derived_rules) {
   tags.push_back(game_tags);
+  derived.push_back(std::move(derived_rules));
   ++games;
   const std::string* stream[4] = {&streams.moves, &streams.structure, &streams.texts, &streams.raw};
   for (int i = 0; i < 4; ++i) game_end[i].push_back(static_cast<std::uint32_t>(stream[i]->size()));
@@ -46,12 +47,19 @@ void append_bits(std::string& out, std::string_view src, std::uint64_t from, std
 }  // namespace
 
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
-                              const StoreOptions& options) {
-  return encode_tags_section(games, options.compress ? BlockBuilder::kTagChoiceLevel : 0, players);
+                                const StoreOptions& options, const std::vector<std::vector<std::uint8_t>>* derived) {
+  return encode_tags_section(games, options.compress ? BlockBuilder::kTagChoiceLevel : 0, players, derived);
 }
 
 std::string BlockBuilder::tags_section(const StoreOptions& options) const {
-  return encode_tags_section(tags, players ? &*players : nullptr, options);
+  return encode_tags_section(tags, players ? &*players : nullptr, options, &derived);
+}
+
+std::uint8_t BlockBuilder::layout() const {
+  for (const auto& rules : derived)
+    for (std::uint8_t r : rules)
+      if (r) return kDerivedTagsLayout;
+  return kBlockLayout;
 }
 
 namespace {
@@ -202,7 +210,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
   std::string block(kBlockMagic, 4);
   block += static_cast<char>(streams.codec());
   block += static_cast<char>(kSections);
-  block += static_cast<char>(kBlockLayout);
+  block += static_cast<char>(layout());
   block += static_cast<char>(streams.coder);
   put_le(block, games, 4);
   block += table;

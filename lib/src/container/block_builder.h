@@ -18,6 +18,9 @@ class WriterDictionary;
 struct BlockBuilder {
   codec::CodecStreams streams;
   std::vector<std::vector<Tag>> tags;  // per game (verbatim games: their readable tag pairs)
+  // Per game, the rules of 9.4.5 that give each of its tags' values (empty: none); with any, the
+  // block has layout 3 and derived columns.
+  std::vector<std::vector<std::uint8_t>> derived;
   // Each White and Black tag's entry in the players' table, in the order of `tags`, given
   // before the tags section is made; without them (a block made apart from an archive writer),
   // those columns are coded as text.
@@ -32,9 +35,12 @@ struct BlockBuilder {
   // to have a position filter.
   std::vector<std::uint64_t> filter_keys;
 
-  // Ends a game whose records were just appended to `streams`: its tags, its ends and the block
-  // summary.
-  void end_game(const std::vector<Tag>& game_tags);
+  // Ends a game whose records were just appended to `streams`: its tags (with the rules that
+  // give their values, derived_rules: none for a verbatim game or where tags are not derived),
+  // its ends and the block summary.
+  void end_game(const std::vector<Tag>& game_tags, std::vector<std::uint8_t> derived_rules = {});
+  // The block's layout: kDerivedTagsLayout where a tag is derived, else kBlockLayout.
+  std::uint8_t layout() const;
   // The block's bytes: header, section table, sections, checksum. With `dict`, the tags
   // section is compressed with it (encoding 3) where compression pays. `made_tags`: the tags
   // section already made by tags_section(options) (a block held for dictionary training has
@@ -55,7 +61,8 @@ struct BlockBuilder {
 // The tags section of `games` (9.4), `players` their White and Black tags' players' table
 // entries (or null), its columns' codings chosen as BlockBuilder::tags_section chooses them.
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
-                              const StoreOptions& options);
+                                const StoreOptions& options,
+                                const std::vector<std::vector<std::uint8_t>>* derived = nullptr);
 // `block` (a sound block) with its tags section replaced by `tags` (stored as a block's tags
 // section is: with `dict` where given, and where compression pays), its checksum made anew.
 std::string replace_tags_section(std::string_view block, std::string_view tags, const StoreOptions& options,

@@ -49,6 +49,7 @@ struct DecodedBlock {
   codec::MoveCoder coder = codec::MoveCoder::kModel;  // of the block's move codewords
   bool variants = false;                 // its codec is kVariantsCodec or kModelledTracksCodec
   bool modelled_tracks = false;          // its codec is kModelledTracksCodec
+  bool derived_tags = false;             // its layout is kDerivedTagsLayout
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};  // each section's sizes, as the table gives them
   std::string sections[kSections];
@@ -105,6 +106,7 @@ struct BlockSizes {
   codec::MoveCoder coder = codec::MoveCoder::kModel;
   bool variants = false;  // its codec is kVariantsCodec or kModelledTracksCodec
   bool modelled_tracks = false;  // its codec is kModelledTracksCodec
+  bool derived_tags = false;     // its layout is kDerivedTagsLayout
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};
   // Where the five sections' bytes begin: after the section table, whose entries past the fifth
@@ -122,7 +124,8 @@ std::size_t block_element_size(std::string_view bytes);
 std::uint64_t block_declared_size(std::string_view head);
 inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
-// least kBlockHeaderSize bytes): kModelledTracksMinor with the modelled tracks' codec, else
+// least kBlockHeaderSize bytes): kDerivedTagsMinor with the derived tags' layout, else
+// kModelledTracksMinor with the modelled tracks' codec, else
 // kFastCoderMinor with the fast model's move coder, else
 // kVariantsCodecMinor with the variants' codec, else 0 (9.2).
 std::uint8_t block_read_minor(std::string_view bytes);

@@ -21,11 +21,12 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // The format version this library writes (header bytes 8-11: write and read version) and reads
 // (every file whose read version has its major version) is kFormatVersionMajor.Minor
 // (pgnarc/version.h). The minor versions that define what a block may use beyond 1.0 (2.1, 9.2):
-// the variants' move codec (1.1), the fast model's move coder (1.2) and the modelled tracks'
-// codec (1.3).
-inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3;
+// the variants' move codec (1.1), the fast model's move coder (1.2), the modelled tracks' codec
+// (1.3) and the layout of derived tags (1.4).
+inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
+                              kDerivedTagsMinor = 4;
 static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
-              kModelledTracksMinor <= kFormatVersionMinor);
+              kModelledTracksMinor < kDerivedTagsMinor && kDerivedTagsMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;
@@ -41,8 +42,9 @@ enum SectionIndex : int { kTags = 0, kMoves = 1, kStructure = 2, kTexts = 3, kRa
 inline constexpr int kSections = 5;
 // The smallest block: header, section table, checksum.
 inline constexpr std::size_t kMinBlockSize = kBlockHeaderSize + kSections * kSectionEntrySize + kBlockChecksumSize;
-// The block layout byte (header byte 6): tag columns with value lists, and a game directory.
-inline constexpr std::uint8_t kBlockLayout = 1;
+// The block layout byte (header byte 6): tag columns with value lists, and a game directory; with
+// kDerivedTagsLayout (format 1.4), tag columns may be derived from the moves too (9.4.5).
+inline constexpr std::uint8_t kBlockLayout = 1, kDerivedTagsLayout = 3;  // (2: undefined)
 
 inline constexpr std::uint32_t kMaxSectionBytes = 256u << 20;
 inline constexpr std::uint32_t kMaxBlockGames = 1u << 20;

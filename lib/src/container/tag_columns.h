@@ -40,7 +40,8 @@ struct ValueForm {
       case TagCoding::kIdentifier: return parse_tag_identifier(v, id, out);
       case TagCoding::kText:
       case TagCoding::kPlayer:
-      case TagCoding::kPosition: break;
+      case TagCoding::kPosition:
+      case TagCoding::kDerived: break;
     }
     return false;
   }
@@ -53,7 +54,8 @@ struct ValueForm {
       case TagCoding::kIdentifier: return format_tag_identifier(v, id, out);
       case TagCoding::kText:
       case TagCoding::kPlayer:
-      case TagCoding::kPosition: break;
+      case TagCoding::kPosition:
+      case TagCoding::kDerived: break;
     }
   }
   // The values a decoder may produce: integers and ratings above -limit, the others from 0.
@@ -66,7 +68,8 @@ struct ValueForm {
       case TagCoding::kIdentifier: return v >= 0 && v < identifier_limit(id.length);
       case TagCoding::kText:
       case TagCoding::kPlayer:
-      case TagCoding::kPosition: break;
+      case TagCoding::kPosition:
+      case TagCoding::kDerived: break;
     }
     return false;
   }

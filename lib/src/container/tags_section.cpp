@@ -4,6 +4,7 @@
 
 #include "codec/position/position_code.h"
 #include "common/bytes.h"
+#include "container/derived_tags.h"
 #include "container/format.h"
 #include "container/tag_columns.h"
 
@@ -18,6 +19,12 @@ std::vector<Tag> BlockTags::game(std::uint32_t j) const {
   out.reserve(start[j + 1] - start[j]);
   for (std::uint32_t i = start[j]; i < start[j + 1]; ++i) out.push_back(Tag{std::string(views[i].key), std::string(views[i].value)});
   return out;
+}
+
+bool BlockTags::derives(std::uint32_t j) const {
+  const auto it = std::lower_bound(derived.begin(), derived.end(), start[j],
+                                   [](const Derived& d, std::uint32_t slot) { return d.slot < slot; });
+  return it != derived.end() && it->slot < start[j + 1];
 }
 
 void BlockTags::Predictor::start(std::uint32_t ratings) {
@@ -324,6 +331,19 @@ Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::
   return {};
 }
 
+// The text body of the values a column keeps as text (`kept`: their slots, kNoSlot for a value
+// only checked), which ends the column.
+Status read_kept(ByteCursor& r, const std::vector<std::uint32_t>& kept, const std::string& where, BlockTags& out) {
+  if (!kept.empty()) {
+    std::vector<std::string_view> values;
+    if (auto st = read_text_body(r, static_cast<std::uint32_t>(kept.size()), where, out, values); !st) return st;
+    for (std::size_t i = 0; i < kept.size(); ++i)
+      if (kept[i] != kNoSlot) out.views[kept[i]].value = values[i];
+  }
+  if (r.remaining() != 0) return corruption(where + ": tags section: bytes left over in a column");
+  return {};
+}
+
 // A position column (9.4.4): the codeword's values (those of tags not wanted decoded and
 // dropped), then the text body of those kept as text.
 Status read_positions(ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where,
@@ -357,14 +377,27 @@ Status read_positions(ByteCursor& r, Slots slots, std::uint32_t count, const std
     return bad("position codeword does not end where its length says");
   if (bits % 8 && static_cast<std::uint8_t>(codeword.back()) & (0xFFu >> (bits % 8)))
     return bad("position codeword padded with bits other than 0");
-  if (!kept.empty()) {
-    std::vector<std::string_view> values;
-    if (auto st = read_text_body(r, static_cast<std::uint32_t>(kept.size()), where, out, values); !st) return st;
-    for (std::size_t i = 0; i < kept.size(); ++i)
-      if (kept[i] != kNoSlot) out.views[kept[i]].value = values[i];
+  return read_kept(r, kept, where, out);
+}
+
+// A derived column (9.4.5): its rule, a flag per tag, then the text body of those kept as text.
+// The tags written out are listed in out.derived, flagged ones with their views left empty.
+Status read_derived(ByteCursor& r, std::string_view key, Slots slots, std::uint32_t count, const std::string& where,
+                    bool whole, BlockTags& out) {
+  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  std::uint8_t rule;
+  if (!r.u8(rule) || rule >= kDerivedRules) return bad("bad derived column rule");
+  if (key != kDerivedKey) return bad("a derived column of a key other than CurrentPosition");
+  std::string_view flags;
+  if (!r.bytes(count, flags)) return bad("derived flags run past the end");
+  std::vector<std::uint32_t> kept;
+  for (std::uint32_t e = 0; e < count; ++e) {
+    const auto flag = static_cast<std::uint8_t>(flags[e]);
+    if (flag > 1) return bad("bad derived flag");
+    if (flag == 0) kept.push_back(slots[e]);
+    if (slots[e] != kNoSlot && written(out, slots[e], whole)) out.derived.push_back(BlockTags::Derived{slots[e], rule, flag == 1});
   }
-  if (r.remaining() != 0) return bad("bytes left over in a column");
-  return {};
+  return read_kept(r, kept, where, out);
 }
 
 // A column other than a rating column: its values into the views of its slots. Writes out the
@@ -434,7 +467,7 @@ namespace {
 // Decodes the section, writing out the values of games `from` to `to` only (their slots are
 // out.want_from to out.want_to).
 Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
-                      const std::string& where, BlockTags& out, const PlayerNames* players) {
+                      const std::string& where, BlockTags& out, const PlayerNames* players, bool derived_layout) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   std::vector<std::string_view> keys;
   ByteCursor r(in);
@@ -482,18 +515,29 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
   out.rating_arena.clear();
   out.rating_arena.reserve(64);
   out.pending.clear();
+  out.derived.clear();
   for (std::size_t k = 0; k < keys.size(); ++k) {
     if (coding[k] == TagCoding::kRating) continue;
     ByteCursor c(body[k]);
     if (coding[k] == TagCoding::kPlayer && name_field_of(keys[k]) != kPlayerField)
       return bad("a player column of a key other than White and Black");
     if (coding[k] == TagCoding::kPosition && keys[k] != "FEN") return bad("a position column of a key other than FEN");
+    if (coding[k] == TagCoding::kDerived) {
+      if (!derived_layout) return bad("a derived column in a block of layout 1");
+      if (auto st = read_derived(c, keys[k], Slots{out.slots.data() + out.column_start[k], column_kept[k]},
+                                 column_size[k], where, whole[k], out);
+          !st)
+        return st;
+      continue;
+    }
     if (auto st = read_column(c, coding[k], Slots{out.slots.data() + out.column_start[k], column_kept[k]}, column_size[k], where, players,
                               whole[k], out);
         !st)
       return st;
   }
   resolve(out, out.arena);
+  std::sort(out.derived.begin(), out.derived.end(),
+            [](const BlockTags::Derived& a, const BlockTags::Derived& b) { return a.slot < b.slot; });
   // The rating columns, in one pass over the block's tags.
   if (ratings.empty()) return {};
   // Games after the last one wanted need not be read (their codes are only skipped, below).
@@ -544,16 +588,17 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
 }  // namespace
 
 Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
-                           const PlayerNames* players) {
-  return decode_section(in, games, 0, games - 1, where, out, players);
+                           const PlayerNames* players, bool derived_layout) {
+  return decode_section(in, games, 0, games - 1, where, out, players, derived_layout);
 }
 
 Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
-                        const std::string& where, BlockTags& out, const PlayerNames* players) {
+                        const std::string& where, BlockTags& out, const PlayerNames* players,
+                        bool derived_layout) {
   if (from > to || to >= games)
     return invalid_input(where + ": no games " + std::to_string(from + 1) + " to " + std::to_string(to + 1) +
                          " in a block of " + std::to_string(games));
-  return decode_section(in, games, from, to, where, out, players);
+  return decode_section(in, games, from, to, where, out, players, derived_layout);
 }
 
 Status read_tag_columns(std::string_view in, std::uint32_t games, const std::string& where, std::vector<TagColumnView>& out) {

@@ -25,8 +25,12 @@ inline constexpr int tag_ref_width(std::uint64_t distinct) {
 // `choose_level`, or, with `choose_level` 0, uncompressed. `players`: for every White and
 // Black tag of the games, in order, its entry in the archive's players' table; with it, those
 // columns may be coded as entries (9.4.3).
+// `derived`: per game, the rules of 9.4.5 that give each of its tags' values (derived_tags.h;
+// empty for a game with none); a column with any is derived (coding 8, for a block of layout
+// 2), and the values its rule gives need not be filled in (a merge copies them so).
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
-                                const std::vector<std::uint32_t>* players = nullptr);
+                                const std::vector<std::uint32_t>* players = nullptr,
+                                const std::vector<std::vector<std::uint8_t>>* derived = nullptr);
 
 // The archive's players' table (9.10), as a player column reads it.
 class PlayerNames {
@@ -71,8 +75,20 @@ struct BlockTags {
   // unless decode_game_tags asked for a few games).
   std::uint32_t want_from = 0, want_to = 0;
 
-  // Game j's tags: a game decode_tags_section or decode_game_tags wrote out.
+  // Game j's tags: a game decode_tags_section or decode_game_tags wrote out (the values of
+  // derived tags empty, until fill_derived_tags gives them).
   std::vector<Tag> game(std::uint32_t j) const;
+  // The tags of derived columns written out (9.4.5), by ascending slot: each with its column's
+  // rule, and whether its value is the rule's (flagged: its view is empty) or kept as text (it
+  // must differ from the rule's).
+  struct Derived {
+    std::uint32_t slot;
+    std::uint8_t rule;
+    bool flagged;
+  };
+  std::vector<Derived> derived;
+  // Whether game j has tags of a derived column: its moves give their values.
+  bool derives(std::uint32_t j) const;
   bool wanted(std::uint32_t slot) const { return slot >= want_from && slot < want_to; }
 
   // Typed values written back as text: ratings apart, as they are decoded after the names of
@@ -137,9 +153,11 @@ Status read_tag_columns(std::string_view in, std::uint32_t games, const std::str
 
 // Decodes every game's tags of the tags section `in` of a block of `games` games, checking the
 // whole section (TAGS-1); `where` ("block 3 at offset 1234") prefixes errors. Player columns
-// read `players` (null: a player column is an error).
+// read `players` (null: a player column is an error). Derived columns (9.4.5) are read where
+// `derived_layout` (a block of layout 3; else they are an error): the values their rules give
+// are left empty and listed in out.derived, for fill_derived_tags once the game is decoded.
 Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
-                           const PlayerNames* players = nullptr);
+                           const PlayerNames* players = nullptr, bool derived_layout = false);
 // The same, but only the tags of games `from` to `to` (from <= to < games) are written out
 // (out.game(j) for those j, valid until the next decode into `out`). The section is checked as
 // decode_tags_section checks it (every column read to its end, every value's range, every
@@ -149,6 +167,7 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
 // entries are read for their values only where these games or the ratings' predictions name
 // them. Where decode_tags_section succeeds, these games' tags are the same as it gives.
 Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
-                        const std::string& where, BlockTags& out, const PlayerNames* players = nullptr);
+                        const std::string& where, BlockTags& out, const PlayerNames* players = nullptr,
+                        bool derived_layout = false);
 
 }  // namespace pgnarc::container

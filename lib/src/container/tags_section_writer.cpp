@@ -7,6 +7,7 @@
 #include "codec/position/position_code.h"
 #include "common/bytes.h"
 #include "common/zstd_frame.h"
+#include "container/derived_tags.h"
 #include "container/format.h"
 #include "container/tag_columns.h"
 #include "container/tags_section.h"
@@ -131,6 +132,29 @@ std::string position_body(const std::vector<std::string_view>& values) {
   return body;
 }
 
+// A derived column's body (9.4.5): its rule, a flag per tag (1: the rule gives its value), then
+// the values kept as text. The rule is the one that gives the most values (the lowest on a tie).
+std::string derived_body(const std::vector<std::string_view>& values, const std::vector<std::uint8_t>& rules) {
+  int best = 0, best_count = -1;
+  for (int r = 0; r < kDerivedRules; ++r) {
+    int count = 0;
+    for (std::uint8_t bits : rules) count += bits >> r & 1;
+    if (count > best_count) {
+      best = r;
+      best_count = count;
+    }
+  }
+  std::string body(1, static_cast<char>(best));
+  std::vector<std::string_view> kept;
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    const bool flagged = rules[e] >> best & 1;
+    body += static_cast<char>(flagged ? 1 : 0);
+    if (!flagged) kept.push_back(values[e]);
+  }
+  if (!kept.empty()) put_text_body(kept, body);
+  return body;
+}
+
 // Chooses a column's coding among text and the typed codings that read at least half its values
 // (9.4.1 leaves the choice to the writer): the smallest body, compressed alone with zstd at
 // `level` (raw sizes with `level` 0), text on a tie.
@@ -184,7 +208,8 @@ std::vector<ValueForm> candidate_forms(const std::vector<std::string_view>& valu
 }  // namespace
 
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
-                                const std::vector<std::uint32_t>* players) {
+                                const std::vector<std::uint32_t>* players,
+                                const std::vector<std::vector<std::uint8_t>>* derived) {
   // Parts 1 and 2: the key table, then per game the keys used.
   std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
   std::vector<std::string_view> keys;
@@ -205,6 +230,23 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   std::vector<std::vector<std::string_view>> columns(keys.size());
   for (const auto& g : games)
     for (const Tag& t : g) columns[key_id.find(t.key)->second].push_back(t.value);
+  // The rules that give each tag's value (9.4.5), by column in rank order; a column with any is
+  // derived.
+  std::vector<std::vector<std::uint8_t>> rules(keys.size());
+  std::vector<bool> derive(keys.size(), false);
+  if (derived) {
+    if (derived->size() != games.size()) throw std::logic_error("encode_tags_section: derived rules of other games");
+    for (std::size_t gi = 0; gi < games.size(); ++gi) {
+      const auto& g = games[gi];
+      const auto& r = (*derived)[gi];
+      if (!r.empty() && r.size() != g.size()) throw std::logic_error("encode_tags_section: derived rules of other tags");
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        const std::uint32_t k = key_id.find(g[i].key)->second;
+        rules[k].push_back(r.empty() ? 0 : r[i]);
+        if (rules[k].back() != 0) derive[k] = true;
+      }
+    }
+  }
   // The White and Black columns' entries of the players' table.
   std::vector<std::vector<std::uint32_t>> entries(keys.size());
   if (players) {
@@ -225,6 +267,11 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   };
   std::vector<Choice> best(keys.size());  // the best coding of each column other than ratings
   for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (derive[k]) {  // (smaller than any other coding: a flag byte in place of a value)
+      if (keys[k] != kDerivedKey) throw std::logic_error("encode_tags_section: a derived value of another key");
+      best[k] = Choice{TagCoding::kDerived, derived_body(columns[k], rules[k]), 0};
+      continue;
+    }
     put_text_body(columns[k], best[k].body);
     best[k].cost = chooser.cost(best[k].body);
     if (!entries[k].empty()) {

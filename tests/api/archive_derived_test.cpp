@@ -1,0 +1,99 @@
+// Derived tags (spec 9.4.5, format 1.4): a CurrentPosition tag that is the final position of the
+// main line is stored as derived from the moves, and every way of reading it gives it back:
+// read_game, read_tags, find by tag, export_pgn; a merge keeps it derived; a value that is not
+// the final position (or a game without one) stays text. WriterOptions::derive_tags = false
+// writes format 1.3's bytes.
+#include "pgnarc/pgnarc.h"
+#include "support/archive_fixtures.h"
+
+namespace pgnarc {
+namespace {
+
+using test::pack;
+
+// Game i: moves, and its CurrentPosition tag (the final position of games 0 to 3).
+const char* const kGames[][2] = {
+    {"1. e4 *", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"},
+    {"1. e4 d5 2. e5 f5 *", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"},
+    {"1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. Qc2 O-O 1/2-1/2",
+     "rnbq1rk1/pppp1ppp/4pn2/8/1bPP4/2N5/PPQ1PPPP/R1B1KBNR w KQ - 4 5"},
+    {"*", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+    {"1. e4 e5 *", "not a position"},
+    {"1. e4 -- 2. d4 *", "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2"},
+    {"1. e4 e5 2. Ke3 *", "verbatim: an illegal move"},
+};
+
+std::string derived_pgn() {
+  std::string pgn;
+  for (std::size_t i = 0; i < std::size(kGames); ++i)
+    pgn += "[Event \"E" + std::to_string(i) + "\"]\n[CurrentPosition \"" + kGames[i][1] + "\"]\n\n" + kGames[i][0] + "\n\n";
+  return pgn;
+}
+
+std::string read_version(const std::string& path) {
+  auto a = Archive::open(path);
+  EXPECT_TRUE(a.ok());
+  auto info = (*a)->info();
+  EXPECT_TRUE(info.ok());
+  return std::to_string(info->read_version.major) + "." + std::to_string(info->read_version.minor);
+}
+
+TEST(DerivedTags, EveryReadGivesTheValueBack) {
+  WriterOptions o = test::small_blocks();
+  o.block_games = 3;  // blocks of derived columns and of none
+  const std::string derived = pack(derived_pgn(), "derived.pga", o);
+  o.derive_tags = false;
+  const std::string text = pack(derived_pgn(), "text.pga", o);
+  EXPECT_EQ(read_version(derived), "1.4");
+  EXPECT_NE(read_version(text), "1.4");
+  EXPECT_LT(test::file_bytes(derived).size(), test::file_bytes(text).size());
+  EXPECT_EQ(test::unpack_games(derived), test::expected_games(derived_pgn()));
+  auto a = Archive::open(derived);
+  ASSERT_TRUE(a.ok());
+  for (std::uint64_t i = 0; i + 1 < std::size(kGames); ++i) {  // (the last is verbatim: its tags are its bytes')
+    // read_tags alone first (the block not yet read for a game), then read_game.
+    auto fresh = Archive::open(derived);
+    ASSERT_TRUE(fresh.ok());
+    auto tags = (*fresh)->read_tags(i);
+    ASSERT_TRUE(tags.ok()) << tags.error().to_string();
+    const std::string* cp = find_tag(*tags, "CurrentPosition");
+    ASSERT_NE(cp, nullptr) << i;
+    EXPECT_EQ(*cp, kGames[i][1]) << i;
+    auto g = (*a)->read_game(i);
+    ASSERT_TRUE(g.ok());
+    EXPECT_EQ(g->game.tags, *tags) << i;
+    Query q;
+    q.tags.emplace_back("CurrentPosition", kGames[i][1]);
+    auto found = (*a)->find(q);
+    ASSERT_TRUE(found.ok()) << found.error().to_string();
+    EXPECT_EQ(*found, std::vector<std::uint64_t>{i}) << kGames[i][1];
+  }
+  std::string pgn_derived, pgn_text;
+  ASSERT_TRUE((*a)->export_pgn([&](std::string_view c) { return pgn_derived.append(c), true; }, 2).ok());
+  auto t = Archive::open(text);
+  ASSERT_TRUE(t.ok());
+  ASSERT_TRUE((*t)->export_pgn([&](std::string_view c) { return pgn_text.append(c), true; }, 2).ok());
+  EXPECT_EQ(pgn_derived, pgn_text);
+  EXPECT_TRUE((*a)->verify().ok());
+}
+
+TEST(DerivedTags, AMergeKeepsThemDerived) {
+  WriterOptions o = test::small_blocks();
+  o.block_games = 3;
+  const std::string first = pack("[White \"A\"]\n\n1. e4 *\n", "first.pga", o);
+  const std::string second = pack(derived_pgn(), "second.pga", o);
+  const std::string merged = test::temp_path("merged.pga");
+  auto w = ArchiveWriter::create(merged, o);
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->add_archive_blocks(first).ok());
+  ASSERT_TRUE((*w)->add_archive_blocks(second).ok());  // its tags sections coded again (players joined)
+  ASSERT_TRUE((*w)->finish().ok());
+  EXPECT_EQ(read_version(merged), "1.4");
+  auto games = test::unpack_games(merged);
+  auto expected = test::expected_games("[White \"A\"]\n\n1. e4 *\n\n" + derived_pgn());
+  EXPECT_EQ(games, expected);
+  EXPECT_LT(test::file_bytes(merged).size(), test::file_bytes(first).size() + test::file_bytes(second).size());
+}
+
+}  // namespace
+}  // namespace pgnarc
