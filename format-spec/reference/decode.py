@@ -7,7 +7,8 @@ tag or by the variant byte of their header (8.1), the blocks of move coder 2 (7.
 format 1.2: the fast model and its opening book, in moves.py), the blocks of move codec 8
 (format 1.3: clock tracks coded by the clock model, 8.3.4, its tables from
 clock-model-tables.md), and the blocks of layout 3 (format 1.4), whose tag columns of coding 8
-give `CurrentPosition` values from the game's main line (9.4.5).
+give `CurrentPosition` values from the game's main line (9.4.5) and whose tag columns of coding 9
+give values that begin with the game's `White` or `Black` value (9.4.6).
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -19,7 +20,8 @@ Section numbers in the comments refer to the specification.  The chess and codin
 (sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, 7.7, 7.8, SAN, FEN, the adaptive frequencies of 8.3.3,
 the position code of 9.4.4 and its spelling of a derived FEN) are in moves.py beside this file.
 This file holds the rest: the streams of a game record (section 8), the container (section 9,
-with the tag values derived from the moves of 9.4.5) and the canonical PGN (section 10).
+with the tag values derived from the moves of 9.4.5 and those that name a player of 9.4.6) and
+the canonical PGN (section 10).
 Standard library only, plus python3-zstandard for Zstandard frames (RFC 8878).
 
 Reading order (9.1, 9.5): header, footer, index and dictionaries at opening; then, for a full
@@ -632,7 +634,7 @@ class Block:
         self.sections = data[5]
         require(self.sections >= 5 and len(data) >= 20 + 12 * self.sections, "BLOCK-1", w,
                 f"section count {data[5]}")
-        if data[6] not in (1, 3):         # 3: tag columns derived from the moves (1.4, 9.4.5)
+        if data[6] not in (1, 3):         # 3: tag columns derived or named (1.4, 9.4.5, 9.4.6)
             raise unsupported("BLOCK-1", w, f"unknown layout {data[6]}")
         self.layout = data[6]
         if data[7] > 2:                  # 0 uniform, 1 model, 2 fast (format 1.2)
@@ -855,7 +857,9 @@ def read_text_body(s, count):
 
 def decode_tags_section(archive, block):
     """9.4: each game's tags, a list of (key, value), in PGN order.  The value of a tag of a
-    column of coding 8 (9.4.5) is a DerivedTag until its game is decoded (derive_tags)."""
+    column of coding 8 (9.4.5) is a DerivedTag until its game is decoded (derive_tags); a tag of
+    a column of coding 9 (9.4.6) takes its value once every other column but the ratings is
+    decoded (name_tags), before the ratings."""
     s = Stream(block.tags_bytes, "TAGS-1", f"{block.where}, tags section")
     keys = [s.text() for _ in range(s.count())]
     require(len(set(keys)) == len(keys), "TAGS-1", s.where(), "a key listed twice")
@@ -890,6 +894,11 @@ def decode_tags_section(archive, block):
         for (g, j), value in zip(ranks[k], column):
             values[g][j] = value
     require(s.at_end(), "TAGS-1", s.where(), "bytes left over after the last column")
+    named = any(isinstance(v, NamedTag) for row in values for v in row)
+    rated = {keys[k] for k, _ in ratings}
+    require(not named or not rated & {b"White", b"Black"}, "TAGS-9", s.where(),
+            "a named column in a block whose White or Black column is a rating column")
+    name_tags(keys, game_keys, values, budget)
     if ratings:
         decode_ratings(keys, game_keys, ranks, values, ratings, budget)
     return [[(keys[k], v) for k, v in zip(indices, vals)]
@@ -910,8 +919,8 @@ class TypedBudget:
 
 
 def decode_column(archive, layout, key, coding, body, count, budget):
-    """One column's `count` values, by its coding (9.4, 9.4.1, 9.4.3, 9.4.4, 9.4.5) and the
-    block's layout (9.3)."""
+    """One column's `count` values, by its coding (9.4, 9.4.1, 9.4.3, 9.4.4, 9.4.5, 9.4.6) and
+    the block's layout (9.3)."""
     if coding == 0:
         return read_text_body(body, count)
     if coding == 1:
@@ -939,8 +948,11 @@ def decode_column(archive, layout, key, coding, body, count, budget):
         require(key == b"FEN", "TAGS-6", body.where(), f"position column {key!r}")
         return read_positions(body, count, budget)
     if coding == 8:
-        require(layout == 3, "TAGS-7", body.where(), f"coding 8 in a block of layout {layout}")
+        require(layout == 3, "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
         return read_derived(key, body, count)
+    if coding == 9:
+        require(layout == 3, "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
+        return read_named(key, body, count)
     raise corrupt("TAGS-1", body.where(), f"reserved coding {coding}")
 
 
@@ -1135,6 +1147,69 @@ def read_derived(key, body, count):
     name = key.decode("latin-1")
     return [DerivedTag(rule, None if flag else next(texts), f"tags section, {name} tag of rank {r}")
             for r, flag in enumerate(flags)]
+
+
+class NamedTag:
+    """A tag of a column of coding 9 (9.4.6) until the players' values are decoded: its `flag`
+    (0 the value kept whole, 1 the game's White value and a rest, 2 its Black value and a rest)
+    and `text`, the whole value or the rest; `where` names the tag for messages."""
+
+    def __init__(self, flag, text, where):
+        self.flag, self.text, self.where = flag, text, where
+
+
+def read_named(key, body, count):
+    """9.4.6 [TAGS-9]: a column of coding 9: a flag per tag, then the text body of its `count`
+    values (whole or rests), in rank order.  name_tags gives the values."""
+    require(key not in (b"White", b"Black"), "TAGS-9", body.where(), f"a named column {key!r}")
+    require(count <= body.left(), "TAGS-9", body.where(), f"{count} flags run past the body")
+    flags = body.take(count)
+    require(all(f <= 2 for f in flags), "TAGS-9", body.where(), "a flag above 2")
+    require(not body.at_end(), "TAGS-9", body.where(), "no text body after the flags")
+    texts = read_text_body(body, count)
+    require(body.at_end(), "TAGS-9", body.where(), "bytes after the named column")
+    return [NamedTag(flag, text, f"{body.name}, tag of rank {r}")
+            for r, (flag, text) in enumerate(zip(flags, texts))]
+
+
+NAMED_PLAYERS = (None, "White", "Black")       # 9.4.6: the players flags 1 and 2 name
+
+
+def name_tags(keys, game_keys, values, budget):
+    """9.4.6 [TAGS-10]: the values of the named tags, from their games' first White and Black
+    values: every other column but the ratings decoded (9.4.6), player entries (9.4.3) already
+    their values (a White or Black rating column and a named one are never in one block).  A
+    player is None where the game has no such tag or its first one's value is empty.  Named values
+    count towards the block's values written out (section 11)."""
+    for g, indices in enumerate(game_keys):
+        row = values[g]
+        if not any(isinstance(v, NamedTag) for v in row):
+            continue
+        players = [None] * 3                    # by flag: players[1] White's, players[2] Black's
+        for flag in (1, 2):
+            value = next((row[j] for j, k in enumerate(indices)
+                          if keys[k] == NAMED_PLAYERS[flag].encode()), None)
+            players[flag] = value if isinstance(value, bytes) and value else None
+        white = players[1]
+        for j, tag in enumerate(row):
+            if not isinstance(tag, NamedTag):
+                continue
+            if tag.flag == 0:                   # kept whole: a writer would have named a player
+                for flag in (1, 2):
+                    player = players[flag]
+                    require(player is None or not tag.text.startswith(player), "TAGS-10",
+                            tag.where, f"{tag.text!r} kept whole begins with the "
+                            f"{NAMED_PLAYERS[flag]} value {player!r}")
+                row[j] = tag.text
+                continue
+            player = players[tag.flag]
+            require(player is not None, "TAGS-10", tag.where, f"flag {tag.flag}, but the game has "
+                    f"no {NAMED_PLAYERS[tag.flag]} tag or its value is empty")
+            value = player + tag.text
+            if tag.flag == 2:                   # a writer takes White's value where both begin it
+                require(white is None or not value.startswith(white), "TAGS-10", tag.where,
+                        f"flag 2, but {value!r} begins with the White value {white!r}")
+            row[j] = budget.spend(value)
 
 
 def decode_ratings(keys, game_keys, ranks, values, columns, budget):

@@ -6,7 +6,8 @@ depths 1 and 2 of every position, deeper counts up to max-variant-nodes, default
 bounds of the crazyhouse model's features (7.7) on the crazyhouse positions of variants.epd, and
 of the fast model's (7.8) on those of standard.epd and chess960.epd, with its book's reader and
 frequencies on a small book made here (FAST-BOOK-1, FAST-BOOK-3), and decode.py's tag columns
-derived from the moves (9.4.5, format 1.4: TAGS-7) on blocks of a few games made here.
+derived from the moves (9.4.5, format 1.4: TAGS-7) and that name a player (9.4.6: TAGS-9) on
+blocks of a few games made here.
 
 Run: /usr/bin/python3 format-spec/reference/test_moves.py [max-perft-nodes [max-variant-nodes]]
 blackbox_moves.py checks moves.py further against the built pgnarc.
@@ -372,16 +373,16 @@ def coded_game(start, sans, coder=0, nulls=()):
     return symbols, bytes([0x08, len(sans), len(null_plies) << 1] + gaps + [0])
 
 
-def derived_block(games, columns, layout=3, codec=6):
+def derived_block(games, columns, layout=3, codec=6, archive=None):
     """A block (as decode.py's Block holds it, 9.3) of `games`, each (tags, record): tags a list
     of (key, value), a value either bytes or None for a tag of a derived column; record a
     coded_game or ("verbatim", bytes).  `columns` gives each key's (coding, body) (9.4); other
-    keys are text columns."""
+    keys are text columns.  `archive` gives player columns (coding 6) their players' table."""
     import types
     import decode as D
     keys = []
     for tags, _ in games:
-        keys += [k for k, _ in tags if k not in keys]
+        keys += [k for k in dict.fromkeys(k for k, _ in tags) if k not in keys]
     section = D.encode_varint(len(keys)) + b"".join(D.encode_varint(len(k)) + k for k in keys)
     for tags, _ in games:
         section += D.encode_varint(len(tags)) + bytes(keys.index(k) for k, _ in tags)
@@ -409,7 +410,7 @@ def derived_block(games, columns, layout=3, codec=6):
         tags_bytes=section, step=len(games), moves=moves, structure=structure, texts=[b""],
         raw=[raw], column=[None, [len(moves)], [len(structure)], [0], [len(raw)]],
         entry=types.SimpleNamespace(first_game=0))
-    block.tags = D.decode_tags_section(None, block)
+    block.tags = D.decode_tags_section(archive, block)
     return block
 
 
@@ -487,7 +488,7 @@ def test_derived_tags():
     # flag 1 of a game verbatim, under a variant or with a null move; a value kept as text that
     # the rule gives
     game = [([(cp, None)], e4)]
-    checked += rejects("TAGS-7", game, {cp: derived_column(0, [1])}, layout=1)
+    checked += rejects("TAGS-1", game, {cp: derived_column(0, [1])}, layout=1)
     checked += rejects("TAGS-7", game, {cp: derived_column(2, [1])})
     checked += rejects("TAGS-7", [([(pc, None)], e4)], {pc: derived_column(0, [1])})
     checked += rejects("TAGS-7", game, {cp: derived_column(0, [2])})
@@ -505,6 +506,125 @@ def test_derived_tags():
     return True
 
 
+def test_named_tags():
+    """9.4.6 [TAGS-9]: columns of coding 9 read by decode.py from blocks made here: the spec's
+    example column, values of flags 0, 1 and 2 in one column over several games (the game's first
+    White and Black tags, wherever they stand among its tags, the tag order kept), players given
+    by entries (9.4.3), a named column as a rating's player column (9.4.2: ratings after names),
+    and each rejection TAGS-9 lists, each for its own reason."""
+    import types
+    import decode as D
+    e4 = coded_game(M.Position.standard(), ["e4"])
+    w, b, t = b"White", b"Black", b"Termination"
+
+    def named_column(flags, texts):
+        return 9, bytes(flags) + text_body(list(texts))
+
+    def decode(games, columns, **block):
+        return [g.tags for g in D.decode_group(derived_block(games, columns, **block), 0)]
+
+    def rejects(rule, why, games, columns, **block):
+        try:
+            decode(games, columns, **block)
+        except M.FormatError as e:
+            assert e.kind == "corrupt" and e.rule == rule and why in str(e), (rule, why, str(e))
+            return 1
+        raise AssertionError(f"accepted, expected [{rule}] {why}: {columns}")
+
+    checked = 0
+    # the spec's example: coding 09, size 10, flag 02, then the text body of ` won on time`
+    column = named_column([2], [b" won on time"])
+    assert (bytes([column[0]]) + D.encode_varint(len(column[1])) + column[1]
+            == bytes.fromhex("09 10 02 01 0d 0c") + b" won on time"), column
+    game = [(w, b"A"), (b, b"B"), (t, b"B won on time")]
+    assert decode([(game, e4)], {t: column}) == [game]
+    checked += 1
+
+    # flags 1, 2 and 0 in one column: a White or Black value and its rest (the rest may be
+    # empty), a whole value; the named tag before the players' tags, Black before White, a game's
+    # second White tag (not the one named), a Black value that begins with White's (flag 1 then),
+    # an empty White value (names no one: a whole value may begin with it), two named columns
+    magnus, hikaru = b"MagnusCarlsen", b"Hikaru"
+    games = [[(w, magnus), (b, hikaru), (t, magnus + b" won by checkmate")],
+             [(w, magnus), (b, hikaru), (t, hikaru + b" won on time")],
+             [(w, magnus), (b, hikaru), (t, b"Game drawn by repetition")],
+             [(t, hikaru + b" won by resignation"), (b, magnus), (b"Event", b"x"), (w, hikaru)],
+             [(w, b"A"), (t, b"A won - B"), (w, b"B"), (b, b"C")],
+             [(w, b"A"), (b, b"AB"), (t, b"AB won")],
+             [(w, b"A"), (b, b"B"), (t, b"A"), (b"Annotator", b"B (notes)")],
+             [(w, b""), (b, b"B"), (t, b"B won"), (b"Annotator", b"anything")],
+             [(t, b"Game drawn by repetition")]]
+    columns = {t: named_column([1, 2, 0, 1, 1, 1, 1, 2, 0],
+                               [b" won by checkmate", b" won on time", b"Game drawn by repetition",
+                                b" won by resignation", b" won - B", b"B won", b"", b" won",
+                                b"Game drawn by repetition"]),
+               b"Annotator": named_column([2, 0], [b" (notes)", b"anything"])}
+    assert decode([(g, e4) for g in games], columns) == games
+    checked += 1
+
+    # players as entries of the players' table (9.4.3): the named values begin with their values
+    players = types.SimpleNamespace(player_count=lambda: 2, player=lambda e: (b"a", b"b")[e])
+    games = [[(w, b"a"), (b, b"b"), (t, b"b won")], [(w, b"b"), (b, b"a"), (t, b"b won")]]
+    columns = {w: (6, bytes.fromhex("02 00 00 00 01")), b: (6, bytes.fromhex("02 00 00 01 00")),
+               t: named_column([2, 1], [b" won"] * 2)}
+    assert decode([(g, e4) for g in games], columns, archive=players) == games
+    checked += 1
+
+    # a rating column whose player column is named: the ratings are read after the names, each
+    # from its player's previous rating (A's 1610 from A's 1600: code 21, not B's 2000)
+    wn, we = b"Winner", b"WinnerElo"
+    games = [[(w, b"A"), (b, b"B"), (wn, b"A"), (we, b"1600")],
+             [(w, b"A"), (b, b"B"), (wn, b"B"), (we, b"2000")],
+             [(w, b"B"), (b, b"A"), (wn, b"A"), (we, b"1610")]]
+    columns = {wn: named_column([1, 2, 2], [b""] * 3),
+               we: (2, D.encode_varint(2) + b"".join(D.encode_varint(c) for c in (201, 801, 21)))}
+    assert decode([(g, e4) for g in games], columns) == games
+    checked += 1
+
+    # TAGS-9: coding 9 in a block of layout 1; a key White or Black; flags past the body, above 2;
+    # no text body, bytes after it (a text body not as 9.4 requires is TAGS-2's); a flag 1 (2)
+    # of a game with no White (Black) tag or an empty first one; a whole value that begins with
+    # the White or the Black value; a flag 2 value that begins with the White value
+    ab = [(w, b"A"), (b, b"B")]
+    one = [(ab + [(t, b"B won")], e4)]
+    checked += rejects("TAGS-1", "layout 1", one, {t: named_column([2], [b" won"])}, layout=1)
+    checked += rejects("TAGS-9", "a named column b'White'", [([(w, b"A")], e4)],
+                       {w: named_column([0], [b"A"])})
+    checked += rejects("TAGS-9", "a named column b'Black'", [([(b, b"B")], e4)],
+                       {b: named_column([0], [b"B"])})
+    checked += rejects("TAGS-9", "flags run past", one, {t: (9, b"")})
+    checked += rejects("TAGS-9", "above 2", one, {t: named_column([3], [b" won"])})
+    checked += rejects("TAGS-9", "no text body", one, {t: (9, b"\x02")})
+    checked += rejects("TAGS-9", "bytes after", one,
+                       {t: (9, named_column([2], [b" won"])[1] + b"\x00")})
+    checked += rejects("TAGS-2", "D = 2 for 1", one, {t: (9, b"\x02\x02\x00")})
+    checked += rejects("TAGS-10", "no White tag", [([(b, b"B"), (t, b"x")], e4)],
+                       {t: named_column([1], [b"x"])})
+    checked += rejects("TAGS-10", "no White tag", [([(w, b""), (b, b"B"), (t, b"x")], e4)],
+                       {t: named_column([1], [b"x"])})
+    checked += rejects("TAGS-10", "no White tag", [([(w, b""), (w, b"A"), (t, b"Ax")], e4)],
+                       {t: named_column([1], [b"x"])})
+    checked += rejects("TAGS-10", "no Black tag", [([(w, b"A"), (t, b"x")], e4)],
+                       {t: named_column([2], [b"x"])})
+    checked += rejects("TAGS-10", "no Black tag", [(ab[:1] + [(b, b""), (t, b"x")], e4)],
+                       {t: named_column([2], [b"x"])})
+    checked += rejects("TAGS-10", "begins with the White value", one,
+                       {t: named_column([0], [b"A won"])})
+    checked += rejects("TAGS-10", "begins with the Black value", one,
+                       {t: named_column([0], [b"B won"])})
+    checked += rejects("TAGS-10", "flag 2, but b'AB won' begins with the White value",
+                       [([(w, b"A"), (b, b"AB"), (t, b"AB won")], e4)],
+                       {t: named_column([2], [b" won"])})
+    checked += rejects("TAGS-10", "flag 2, but b'A won' begins with the White value",
+                       [([(w, b"A"), (b, b"A"), (t, b"A won")], e4)],
+                       {t: named_column([2], [b" won"])})
+    # the reason belongs to its own game's tags: a later game's fault, after a right one
+    checked += rejects("TAGS-10", "no Black tag", one + [([(w, b"A"), (t, b"x")], e4)],
+                       {t: named_column([2, 2], [b" won", b"x"])})
+    print(f"named tags (9.4.6): {checked} blocks decoded or rejected as TAGS-9 and TAGS-10 say")
+    return True
+
+
 if __name__ == "__main__":
     max_nodes = int(sys.argv[1]) if len(sys.argv) > 1 else 200000
     max_variant_nodes = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
@@ -512,6 +632,6 @@ if __name__ == "__main__":
     results = [test_order(), test_variant_order(), test_worked_examples(), test_uniform_tokens(),
                test_tokens(), test_token_rejects(), test_perft(max_nodes),
                test_variant_perft(max_variant_nodes), test_crazyhouse_model(), test_fast_model(),
-               test_derived_tags()]
+               test_derived_tags(), test_named_tags()]
     print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
     sys.exit(0 if all(results) else 1)

@@ -656,10 +656,11 @@ PYBIND11_MODULE(_pgnarc, m) {
            "Checks every checksum and decodes every game; raises pgnarc.Error at the first damage.");
 
   m.def("_pack", &pack, py::arg("inputs"), py::arg("output"), py::arg("threads"), py::arg("force"),
-        py::arg("moves"), py::arg("position_filter"), py::arg("variant") = "", py::arg("clocks") = "model");
+        py::arg("moves"), py::arg("position_filter"), py::arg("variant") = "", py::arg("clocks") = "model",
+        py::arg("tags") = "derive");
   m.def("_pack_bytes", &pack_bytes, py::arg("data"), py::arg("name"), py::arg("output"), py::arg("threads"),
         py::arg("force"), py::arg("moves"), py::arg("position_filter"), py::arg("variant") = "",
-        py::arg("clocks") = "model");
+        py::arg("clocks") = "model", py::arg("tags") = "derive");
   m.def("_merge", &merge, py::arg("inputs"), py::arg("output"), py::arg("force"));
   m.def("_game_cuts", &game_cuts, py::arg("path"), py::arg("shard_bytes"));
 }

@@ -66,7 +66,8 @@ py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems
 }
 
 WriterOptions writer_options(unsigned threads, bool force, const std::string& moves, bool position_filter,
-                             const std::string& variant = {}, const std::string& clocks = "model") {
+                             const std::string& variant = {}, const std::string& clocks = "model",
+                             const std::string& tags = "derive") {
   WriterOptions o;
   o.variant = variant_named(variant);
   o.threads = threads;
@@ -74,6 +75,7 @@ WriterOptions writer_options(unsigned threads, bool force, const std::string& mo
   o.moves = moves == "uniform" ? MoveCoding::kUniform : moves == "fast" ? MoveCoding::kFast : MoveCoding::kMax;
   o.position_filter = position_filter;
   o.model_clocks = clocks != "bytes";
+  o.derive_tags = tags != "text";
   return o;
 }
 
@@ -104,10 +106,10 @@ py::dict pack_readers(const std::vector<std::function<Result<std::unique_ptr<Pgn
 // larger input (pgnarc.dask.pack).
 py::dict pack_bytes(py::bytes data, const std::string& name, const std::string& output, unsigned threads, bool force,
                     const std::string& moves, bool position_filter, const std::string& variant,
-                    const std::string& clocks) {
+                    const std::string& clocks, const std::string& tags) {
   std::string bytes = data;
   const auto open = [&] { return reader_of(memory_input(std::move(bytes)), name); };
-  return pack_readers({open}, output, writer_options(threads, force, moves, position_filter, variant, clocks));
+  return pack_readers({open}, output, writer_options(threads, force, moves, position_filter, variant, clocks, tags));
 }
 
 // Archives joined block by block into `output`, as pgnarc merge does.
@@ -149,7 +151,7 @@ std::vector<std::uint64_t> game_cuts(const std::string& path, std::uint64_t shar
 
 py::dict pack(const py::list& inputs, const std::string& output, unsigned threads, bool force,
               const std::string& moves, bool position_filter, const std::string& variant,
-              const std::string& clocks) {
+              const std::string& clocks, const std::string& tags) {
   std::vector<std::function<Result<std::unique_ptr<PgnReader>>()>> readers;
   int unnamed = 0;
   for (const py::handle input : inputs) {
@@ -168,7 +170,7 @@ py::dict pack(const py::list& inputs, const std::string& output, unsigned thread
       });
     }
   }
-  return pack_readers(readers, output, writer_options(threads, force, moves, position_filter, variant, clocks));
+  return pack_readers(readers, output, writer_options(threads, force, moves, position_filter, variant, clocks, tags));
 }
 
 }  // namespace pgnarc::python

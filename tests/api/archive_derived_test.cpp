@@ -1,8 +1,9 @@
-// Derived tags (spec 9.4.5, format 1.4): a CurrentPosition tag that is the final position of the
-// main line is stored as derived from the moves, and every way of reading it gives it back:
-// read_game, read_tags, find by tag, export_pgn; a merge keeps it derived; a value that is not
-// the final position (or a game without one) stays text. WriterOptions::derive_tags = false
-// writes format 1.3's bytes.
+// Tags of layout 3 (format 1.4): a CurrentPosition tag that is the final position of the main line
+// is stored as derived from the moves (spec 9.4.5), a Termination that begins with a player's name
+// as that name and a rest (9.4.6), and every way of reading them gives them back: read_game,
+// read_tags (the first read of a block, which decodes only the games it needs), find by tag,
+// export_pgn; a merge keeps them; a value that is not the final position (or a game without
+// one) stays text. WriterOptions::derive_tags = false writes format 1.3's bytes.
 #include "pgnarc/pgnarc.h"
 #include "support/archive_fixtures.h"
 
@@ -26,7 +27,9 @@ const char* const kGames[][2] = {
 std::string derived_pgn() {
   std::string pgn;
   for (std::size_t i = 0; i < std::size(kGames); ++i)
-    pgn += "[Event \"E" + std::to_string(i) + "\"]\n[CurrentPosition \"" + kGames[i][1] + "\"]\n\n" + kGames[i][0] + "\n\n";
+    pgn += "[Event \"E" + std::to_string(i) + "\"]\n[White \"W" + std::to_string(i) + "\"]\n[Black \"B" + std::to_string(i) +
+           "\"]\n[CurrentPosition \"" + kGames[i][1] + "\"]\n[Termination \"" + (i % 2 ? "B" : "W") + std::to_string(i) +
+           (i % 3 ? " won on time" : " won by checkmate") + "\"]\n\n" + kGames[i][0] + "\n\n";
   return pgn;
 }
 
@@ -39,42 +42,48 @@ std::string read_version(const std::string& path) {
 }
 
 TEST(DerivedTags, EveryReadGivesTheValueBack) {
-  WriterOptions o = test::small_blocks();
-  o.block_games = 3;  // blocks of derived columns and of none
-  const std::string derived = pack(derived_pgn(), "derived.pga", o);
-  o.derive_tags = false;
-  const std::string text = pack(derived_pgn(), "text.pga", o);
-  EXPECT_EQ(read_version(derived), "1.4");
-  EXPECT_NE(read_version(text), "1.4");
-  EXPECT_LT(test::file_bytes(derived).size(), test::file_bytes(text).size());
-  EXPECT_EQ(test::unpack_games(derived), test::expected_games(derived_pgn()));
-  auto a = Archive::open(derived);
-  ASSERT_TRUE(a.ok());
-  for (std::uint64_t i = 0; i + 1 < std::size(kGames); ++i) {  // (the last is verbatim: its tags are its bytes')
-    // read_tags alone first (the block not yet read for a game), then read_game.
-    auto fresh = Archive::open(derived);
-    ASSERT_TRUE(fresh.ok());
-    auto tags = (*fresh)->read_tags(i);
-    ASSERT_TRUE(tags.ok()) << tags.error().to_string();
-    const std::string* cp = find_tag(*tags, "CurrentPosition");
-    ASSERT_NE(cp, nullptr) << i;
-    EXPECT_EQ(*cp, kGames[i][1]) << i;
-    auto g = (*a)->read_game(i);
-    ASSERT_TRUE(g.ok());
-    EXPECT_EQ(g->game.tags, *tags) << i;
-    Query q;
-    q.tags.emplace_back("CurrentPosition", kGames[i][1]);
-    auto found = (*a)->find(q);
-    ASSERT_TRUE(found.ok()) << found.error().to_string();
-    EXPECT_EQ(*found, std::vector<std::uint64_t>{i}) << kGames[i][1];
+  // Blocks of 3 (derived columns and a block of none) and of 7 (the verbatim game beside
+  // derived ones).
+  for (std::size_t block_games : {3, 7}) {
+    SCOPED_TRACE(block_games);
+    WriterOptions o = test::small_blocks();
+    o.block_games = block_games;
+    const std::string derived = pack(derived_pgn(), "derived.pga", o);
+    o.derive_tags = false;
+    const std::string text = pack(derived_pgn(), "text.pga", o);
+    EXPECT_EQ(read_version(derived), "1.4");
+    EXPECT_NE(read_version(text), "1.4");
+    EXPECT_LT(test::file_bytes(derived).size(), test::file_bytes(text).size());
+    EXPECT_EQ(test::unpack_games(derived), test::expected_games(derived_pgn()));
+    auto a = Archive::open(derived);
+    auto t = Archive::open(text);
+    ASSERT_TRUE(a.ok() && t.ok());
+    for (std::uint64_t i = 0; i < std::size(kGames); ++i) {
+      // read_tags alone first (the block not yet read for a game), then read_game; as the text
+      // archive gives them (a verbatim game: the tag pairs read from its bytes).
+      auto fresh = Archive::open(derived);
+      ASSERT_TRUE(fresh.ok());
+      auto tags = (*fresh)->read_tags(i);
+      ASSERT_TRUE(tags.ok()) << tags.error().to_string();
+      auto want = (*t)->read_tags(i);
+      ASSERT_TRUE(want.ok());
+      EXPECT_EQ(*tags, *want) << i;
+      EXPECT_FALSE(tags->empty()) << i;
+      auto g = (*a)->read_game(i);
+      ASSERT_TRUE(g.ok());
+      if (!g->raw) EXPECT_EQ(g->game.tags, *tags) << i;
+      Query q;
+      q.tags.emplace_back("CurrentPosition", kGames[i][1]);
+      auto found = (*a)->find(q);
+      ASSERT_TRUE(found.ok()) << found.error().to_string();
+      EXPECT_EQ(*found, std::vector<std::uint64_t>{i}) << kGames[i][1];
+    }
+    std::string pgn_derived, pgn_text;
+    ASSERT_TRUE((*a)->export_pgn([&](std::string_view c) { return pgn_derived.append(c), true; }, 2).ok());
+    ASSERT_TRUE((*t)->export_pgn([&](std::string_view c) { return pgn_text.append(c), true; }, 2).ok());
+    EXPECT_EQ(pgn_derived, pgn_text);
+    EXPECT_TRUE((*a)->verify().ok());
   }
-  std::string pgn_derived, pgn_text;
-  ASSERT_TRUE((*a)->export_pgn([&](std::string_view c) { return pgn_derived.append(c), true; }, 2).ok());
-  auto t = Archive::open(text);
-  ASSERT_TRUE(t.ok());
-  ASSERT_TRUE((*t)->export_pgn([&](std::string_view c) { return pgn_text.append(c), true; }, 2).ok());
-  EXPECT_EQ(pgn_derived, pgn_text);
-  EXPECT_TRUE((*a)->verify().ok());
 }
 
 TEST(DerivedTags, AMergeKeepsThemDerived) {

@@ -1778,7 +1778,7 @@ void derived_tag_vectors() {
     std::exit(1);
   }
   const std::size_t c = at - kHeaderSize;
-  invalid_vector("derived_in_layout_1", edit_block(example, [](std::string& b) { b[6] = 1; }), "Corruption", "TAGS-7",
+  invalid_vector("derived_in_layout_1", edit_block(example, [](std::string& b) { b[6] = 1; }), "Corruption", "TAGS-1 TAGS-7",
                  "a derived column in a block of layout 1");
   invalid_vector("derived_rule_reserved", edit_block(example, [&](std::string& b) { b[c + 2] = 2; }), "Corruption",
                  "TAGS-7", "a derived column of rule 2 (not defined)");
@@ -1822,6 +1822,68 @@ void derived_tag_vectors() {
                  "a derived tag of a game kept verbatim (an illegal move)");
   invalid_vector("derived_null_move", flagged("1. e4 -- *"), "Corruption", "TAGS-8",
                  "a derived tag of a game with a null move in its main line");
+
+  // Named columns (9.4.6): chess.com's Termination, the winner's name and a rest.
+  encode_vector("named_tags",
+                "[White \"A\"]\n[Black \"B\"]\n[Termination \"B won on time\"]\n\n1. e4 *\n\n"
+                "[White \"Ann\"]\n[Black \"An\"]\n[Termination \"Ann won by checkmate\"]\n\n1. d4 *\n\n"
+                "[White \"Ann\"]\n[Black \"An\"]\n[Termination \"An won by resignation\"]\n\n1. c4 *\n\n"
+                "[Black \"C\"]\n[Termination \"C won on time\"]\n[White \"D\"]\n\n1. Nf3 *\n\n"
+                "[White \"E\"]\n[Black \"\"]\n[Termination \"Game drawn by repetition\"]\n\n1. e4 *\n\n"
+                "[White \"F\"]\n[Termination \"G won on time\"]\n\n1. e4 *\n\n"
+                "[Termination \"Game drawn by repetition\"]\n\n1. e4 *\n",
+                "TAGS-9 TAGS-10",
+                "a Termination column of names and rests: Black's (the spec's example), White's where the value "
+                "begins with both names (Ann, An), Black's where only Black's does, a name after the tag; kept "
+                "whole: no name, an empty name, a game without players",
+                4096, MoveCoding::kModel, Variant::kStandard, false, true);
+  // Two games won on time by Black (B, then C): the Termination column 09 11 02 02, then the text
+  // body of ` won on time`.
+  const std::string named = pack("[White \"A\"]\n[Black \"B\"]\n[Termination \"B won on time\"]\n\n1. e4 *\n\n"
+                                 "[White \"A\"]\n[Black \"C\"]\n[Termination \"C won on time\"]\n\n1. d4 *\n", o);
+  const std::size_t n_at = named.find(std::string("\x09\x11\x02\x02\x01\x0d\x0c won on time", 18), kHeaderSize);
+  if (n_at == std::string::npos) {
+    std::fprintf(stderr, "named tags: the writer did not code the Termination column as names\n");
+    std::exit(1);
+  }
+  const std::size_t n = n_at - kHeaderSize;
+  invalid_vector("named_in_layout_1", edit_block(named, [](std::string& b) { b[6] = 1; }), "Corruption", "TAGS-1 TAGS-9",
+                 "a named column in a block of layout 1");
+  invalid_vector("tag_coding_10_reserved", edit_block(named, [&](std::string& b) { b[n] = 10; }), "Corruption", "TAGS-1",
+                 "a column of coding 10 (reserved) in a block of layout 3");
+  invalid_vector("named_flag_3", edit_block(named, [&](std::string& b) { b[n + 2] = 3; }), "Corruption", "TAGS-9",
+                 "a named column's flag of 3");
+  // A Termination column whose rests are one value `text` (a text body of 01, list bytes,
+  // length, text): where its last flag is in the block.
+  const auto flag_of = [&](const std::string& pga, const std::string& text) {
+    const std::string body = std::string("\x01", 1) + static_cast<char>(text.size() + 1) + static_cast<char>(text.size()) + text;
+    const std::size_t at = pga.find(body, kHeaderSize);
+    if (at == std::string::npos || pga[at - 1] > 2) {
+      std::fprintf(stderr, "named tags: no named column of one value %s\n", text.c_str());
+      std::exit(1);
+    }
+    return at - 1 - kHeaderSize;
+  };
+  const std::string whole = pack("[White \"A\"]\n[Black \"B\"]\n[Termination \"Q won on time\"]\n\n1. e4 *\n\n"
+                                 "[White \"A\"]\n[Black \"B\"]\n[Termination \"B won on time\"]\n\n1. e4 *\n\n"
+                                 "[White \"A\"]\n[Black \"C\"]\n[Termination \"C won on time\"]\n\n1. e4 *\n", o);
+  if (whole.find(std::string("\x09\x23\x00\x02\x02", 5), kHeaderSize) == std::string::npos) {
+    std::fprintf(stderr, "named tags: the writer did not code Q won on time's column as names\n");
+    std::exit(1);
+  }
+  const std::size_t q = whole.find("Q won on time", kHeaderSize) - kHeaderSize;
+  invalid_vector("named_whole_with_a_name", edit_block(whole, [&](std::string& b) { b[q] = 'B'; }), "Corruption", "TAGS-10",
+                 "a value kept whole that begins with its game's Black value (B won on time, flag 0)");
+  const std::string both = pack("[White \"A\"]\n[Black \"A\"]\n[Termination \"A won on time\"]\n\n1. e4 *\n\n"
+                                "[White \"C\"]\n[Black \"C\"]\n[Termination \"C won on time\"]\n\n1. e4 *\n", o);
+  const std::size_t f = flag_of(both, " won on time");
+  invalid_vector("named_black_before_white", edit_block(both, [&](std::string& b) { b[f] = 2; }), "Corruption",
+                 "TAGS-10", "a value of flag 2 (Black's C) that begins with its game's White value, C (the writer takes White's)");
+  const std::string black_only = pack("[Black \"B\"]\n[Termination \"B won on time\"]\n\n1. e4 *\n\n"
+                                      "[Black \"C\"]\n[Termination \"C won on time\"]\n\n1. e4 *\n", o);
+  const std::size_t g = flag_of(black_only, " won on time");
+  invalid_vector("named_no_player", edit_block(black_only, [&](std::string& b) { b[g] = 1; }), "Corruption", "TAGS-10",
+                 "a value of flag 1 in a game without a White tag");
 }
 
 int main(int argc, char** argv) {

@@ -5,8 +5,8 @@
 // games' tags are decoded (decode_game_tags); a section that decodes gives each game's tags
 // the same when they are decoded alone, and is the one the writer makes of the tags it decodes
 // to, when its columns are chosen by raw size (only the writer's choice of coding may differ),
-// White and Black given as entries of that table (values it lacks added to it), and derived tags
-// as derived by the same rule (their values, which need the moves, left empty).
+// White and Black given as entries of that table (values it lacks added to it), and in layout 3
+// derived tags as derived by the same rule (their values, which need the moves, left empty).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -91,7 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::vector<std::uint32_t>* const ways[] = {nullptr, &players};  // as text, as entries
   for (const std::vector<std::uint32_t>* given : ways) {
-    const std::string again = encode_tags_section(tags, 0, given, &rules);
+    const std::string again = encode_tags_section(tags, 0, given, derived_layout ? &rules : nullptr);
     BlockTags back;
     if (!decode_tags_section(again, games, "fuzz", back, &table, derived_layout).ok()) __builtin_trap();
     for (std::uint32_t g = 0; g < games; ++g)

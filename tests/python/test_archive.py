@@ -227,6 +227,25 @@ def test_pack_clocks_model_or_bytes(tmp_path, cli, corpus):
         pgnarc.pack(source, tmp_path / "x.pga", clocks="zstd")
 
 
+def test_pack_tags_derive_or_text(tmp_path, cli):
+    # chess.com's CurrentPosition: the final position, derived from the moves (format 1.4), or text
+    source = tmp_path / "current.pgn"
+    source.write_text('[CurrentPosition "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"]\n\n'
+                      '1. e4 e5 *\n\n[CurrentPosition "elsewhere"]\n\n1. d4 *\n')
+    derived, text = tmp_path / "derived.pga", tmp_path / "text.pga"
+    pgnarc.pack(str(source), derived)
+    pgnarc.pack(str(source), text, tags="text")
+    cli("pack", "-q", source, "--tags", "text", "-o", tmp_path / "cli.pga")
+    assert text.read_bytes() == (tmp_path / "cli.pga").read_bytes()
+    with pgnarc.open(derived) as d, pgnarc.open(text) as t:
+        assert d.info()["read_version"] == "1.4" and t.info()["read_version"] != "1.4"
+        assert [g.pgn() for g in d] == [g.pgn() for g in t]
+        assert d[0].tags["CurrentPosition"].startswith("rnbqkbnr/pppp1ppp/")
+    assert os.path.getsize(derived) < os.path.getsize(text)
+    with pytest.raises(ValueError):
+        pgnarc.pack(str(source), tmp_path / "x.pga", tags="derived")
+
+
 def test_damage_says_where(tmp_path, archives):
     data = bytearray(open(archives["twic_events"], "rb").read())
     data[200] ^= 0x40  # inside block 0, which starts at offset 32

@@ -80,10 +80,10 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
   w.tags = cmd.add_option_function<std::string>(
          "--tags",
          [&w](const std::string& v) { w.options.derive_tags = v == "derive"; },
-         "how a CurrentPosition tag that is the final position of the main line (chess.com exports) "
-         "is stored: derive (the default: from the moves, a bit a game; archives of format 1.4, "
-         "chess.com exports about 15% smaller) or text (as readers of format 1.3 and earlier read "
-         "it)")
+         "how tags that the game says otherwise are stored (chess.com exports): derive (the "
+         "default: a CurrentPosition that is the final position from the moves, a Termination that "
+         "begins with a player's name as that name and a rest; archives of format 1.4, chess.com "
+         "exports about 20% smaller) or text (as readers of format 1.3 and earlier read them)")
       ->check(CLI::IsMember({"derive", "text"}))
       ->type_name("derive|text");
   cmd.add_option_function<std::string>(

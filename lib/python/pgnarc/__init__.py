@@ -247,14 +247,16 @@ def _encoding(encoding):
 
 
 def pack(inputs, output, threads=None, force=False, moves="fast", position_filter=False, variant=None,
-         clocks="model"):
+         clocks="model", tags="derive"):
     """Packs PGN (plain, gzip or zstd) into the archive `output`, as `pgnarc pack` does, and
     returns its figures: games, verbatim_games, plies, input_bytes, output_bytes, blocks, and the
     problems that made games be kept verbatim. `inputs` is one input or a list of them: a path
     ("-" standard input), bytes, or a binary file object (read as it is packed). An existing
     `output` is replaced only with force=True (FileExistsError otherwise). `variant` names the
     rules of the games whose tags name none ("crazyhouse", ...: `pgnarc pack --variant`);
-    `clocks` how clock tracks are coded: "model" (format 1.3) or "bytes" (`pgnarc pack --clocks`)."""
+    `clocks` how clock tracks are coded: "model" (format 1.3) or "bytes" (`pgnarc pack --clocks`);
+    `tags` how a CurrentPosition tag that is the final position is stored: "derive" (format 1.4)
+    or "text" (`pgnarc pack --tags`)."""
     if isinstance(inputs, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(inputs, "read") \
             or not hasattr(inputs, "__iter__"):
         inputs = [inputs]
@@ -264,13 +266,15 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
         raise ValueError(f"moves must be 'fast', 'max' (or 'model') or 'uniform', not {moves!r}")
     if clocks not in ("model", "bytes"):
         raise ValueError(f"clocks must be 'model' or 'bytes', not {clocks!r}")
+    if tags not in ("derive", "text"):
+        raise ValueError(f"tags must be 'derive' or 'text', not {tags!r}")
     for i in inputs:
         if isinstance(i, str) and i != "-" and not _os.path.exists(i):
             raise FileNotFoundError(2, "No such file", i)
     if _os.path.exists(output) and not force:
         raise FileExistsError(17, "File exists (pack(..., force=True) replaces it)", output)
     return _pgnarc._pack(inputs, output, _threads(threads), bool(force), moves, bool(position_filter),
-                         variant or "", clocks)
+                         variant or "", clocks, tags)
 
 
 def _pack_input(i):

@@ -209,7 +209,10 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
   // Its moves give a tag's value (9.4.5).
   auto g = impl_->decode(at->first, at->second);
   if (!g) return g.error();
-  return std::move(g->game.tags);
+  if (!g->raw) return std::move(g->game.tags);
+  tags = impl_->tags_of(at->second, at->second);  // (a verbatim game: its readable tag pairs)
+  if (!tags) return tags.error();
+  return (*tags)->game(at->second);
 }
 
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {

@@ -37,6 +37,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
   BlockBuilder b;
   b.streams.coder = move_coder(options);
   b.streams.modelled_tracks = options.model_clocks;
+  b.derive_tags = options.derive_tags;
   GameBuilder builder;
   for (std::size_t i = 0; i < raws.size(); ++i) {
     const auto& rg = raws[i];

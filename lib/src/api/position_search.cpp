@@ -9,6 +9,7 @@
 #include "api/block_pgn.h"
 #include "api/block_scan.h"
 #include "api/json_text.h"
+#include "container/derived_tags.h"
 #include "container/position_filter.h"
 
 namespace pgnarc {
@@ -104,6 +105,8 @@ Result<PositionHits> decode_games(const DecodedBlock& block, const Position& tar
   for (std::uint32_t j = 0; j < block.games; ++j) {
     auto d = codec::decode_game(c, block.tags.game(j));
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
+    if (auto st = fill_derived_tags(block.tags, j, *d, where + ": game " + std::to_string(first_game + j + 1)); !st)
+      return st.error();
     if (auto st = check_group_end(block, j, c, where); !st) return st.error();
     checks.game(*d);
     if (d->raw) {

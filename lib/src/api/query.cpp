@@ -290,10 +290,11 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
       const bool derives = reads_derived && db->tags.derives(j);
       if (derives) {
         if (auto st = decode(j); !st) return st.error();
-        views.clear();
-        if (!decoded.raw)
+        if (!decoded.raw) {  // (a verbatim game's tags are its readable tag pairs, the block's)
+          views.clear();
           for (const Tag& t : decoded.game.tags) views.push_back(TagView{t.key, t.value});
-        span = TagSpan{views.data(), views.data() + views.size()};
+          span = TagSpan{views.data(), views.data() + views.size()};
+        }
       }
       if (!game_matches(span, q, names)) continue;
       if (q.variant && !find_tag(span, "Variant")) {

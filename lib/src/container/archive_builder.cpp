@@ -185,7 +185,7 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary)
       with = dictionaries_.at(common::frame_dictionary_id(std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]))).get();
-    const std::string recoded = replace_tags_section(block, encode_tags_section(games, &players, options_.store, &derived), options_.store, with);
+    const std::string recoded = replace_tags_section(block, encode_tags_section(games, &players, options_.store, tags_of.derived_tags ? &derived : nullptr), options_.store, with);
     if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
   }
   // Then its other name tables, renumbered (each value's blocks still arrive in ascending order:

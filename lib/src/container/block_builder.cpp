@@ -1,6 +1,7 @@
 #include "container/block_builder.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "common/bytes.h"
 #include "common/endian.h"
@@ -8,6 +9,7 @@
 #include "common/zstd_frame.h"
 #include "container/position_filter.h"
 #include "container/tag_dictionary.h"
+#include "container/tag_values.h"
 #include "container/tags_section.h"
 #include "container/text_columns.h"
 
@@ -52,13 +54,15 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, cons
 }
 
 std::string BlockBuilder::tags_section(const StoreOptions& options) const {
-  return encode_tags_section(tags, players ? &*players : nullptr, options, &derived);
+  return encode_tags_section(tags, players ? &*players : nullptr, options, derive_tags ? &derived : nullptr);
 }
 
-std::uint8_t BlockBuilder::layout() const {
-  for (const auto& rules : derived)
-    for (std::uint8_t r : rules)
-      if (r) return kDerivedTagsLayout;
+std::uint8_t tags_section_layout(std::string_view in, std::uint32_t games) {
+  std::vector<TagColumnView> columns;
+  if (!read_tag_columns(in, games, "", columns)) throw std::logic_error("tags_section_layout: a section that does not read");
+  for (const TagColumnView& c : columns)
+    if (c.coding == static_cast<std::uint8_t>(TagCoding::kDerived) || c.coding == static_cast<std::uint8_t>(TagCoding::kNamed))
+      return kDerivedTagsLayout;
   return kBlockLayout;
 }
 
@@ -210,7 +214,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
   std::string block(kBlockMagic, 4);
   block += static_cast<char>(streams.codec());
   block += static_cast<char>(kSections);
-  block += static_cast<char>(layout());
+  block += static_cast<char>(tags_section_layout(tags_plain, games));
   block += static_cast<char>(streams.coder);
   put_le(block, games, 4);
   block += table;

@@ -18,9 +18,11 @@ class WriterDictionary;
 struct BlockBuilder {
   codec::CodecStreams streams;
   std::vector<std::vector<Tag>> tags;  // per game (verbatim games: their readable tag pairs)
-  // Per game, the rules of 9.4.5 that give each of its tags' values (empty: none); with any, the
-  // block has layout 3 and derived columns.
+  // Per game, the rules of 9.4.5 that give each of its tags' values (empty: none).
   std::vector<std::vector<std::uint8_t>> derived;
+  // Whether the tags section may have the codings of layout 3 (derived and named columns, 9.4.5
+  // and 9.4.6); the block has layout 3 where it has one.
+  bool derive_tags = false;
   // Each White and Black tag's entry in the players' table, in the order of `tags`, given
   // before the tags section is made; without them (a block made apart from an archive writer),
   // those columns are coded as text.
@@ -39,8 +41,6 @@ struct BlockBuilder {
   // give their values, derived_rules: none for a verbatim game or where tags are not derived),
   // its ends and the block summary.
   void end_game(const std::vector<Tag>& game_tags, std::vector<std::uint8_t> derived_rules = {});
-  // The block's layout: kDerivedTagsLayout where a tag is derived, else kBlockLayout.
-  std::uint8_t layout() const;
   // The block's bytes: header, section table, sections, checksum. With `dict`, the tags
   // section is compressed with it (encoding 3) where compression pays. `made_tags`: the tags
   // section already made by tags_section(options) (a block held for dictionary training has
@@ -63,6 +63,10 @@ struct BlockBuilder {
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
                                 const StoreOptions& options,
                                 const std::vector<std::vector<std::uint8_t>>* derived = nullptr);
+// The layout a block of the tags section `in` (of `games` games, as the writer made it) needs:
+// kDerivedTagsLayout where a column is derived or named (9.4.5, 9.4.6), else kBlockLayout.
+std::uint8_t tags_section_layout(std::string_view in, std::uint32_t games);
+
 // `block` (a sound block) with its tags section replaced by `tags` (stored as a block's tags
 // section is: with `dict` where given, and where compression pays), its checksum made anew.
 std::string replace_tags_section(std::string_view block, std::string_view tags, const StoreOptions& options,

@@ -41,7 +41,8 @@ struct ValueForm {
       case TagCoding::kText:
       case TagCoding::kPlayer:
       case TagCoding::kPosition:
-      case TagCoding::kDerived: break;
+      case TagCoding::kDerived:
+      case TagCoding::kNamed: break;
     }
     return false;
   }
@@ -55,7 +56,8 @@ struct ValueForm {
       case TagCoding::kText:
       case TagCoding::kPlayer:
       case TagCoding::kPosition:
-      case TagCoding::kDerived: break;
+      case TagCoding::kDerived:
+      case TagCoding::kNamed: break;
     }
   }
   // The values a decoder may produce: integers and ratings above -limit, the others from 0.
@@ -69,7 +71,8 @@ struct ValueForm {
       case TagCoding::kText:
       case TagCoding::kPlayer:
       case TagCoding::kPosition:
-      case TagCoding::kDerived: break;
+      case TagCoding::kDerived:
+      case TagCoding::kNamed: break;
     }
     return false;
   }

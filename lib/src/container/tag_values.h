@@ -20,8 +20,9 @@ enum class TagCoding : std::uint8_t {
   kPlayer = 6,      // White and Black: entries of the players' table (9.10)
   kPosition = 7,    // FEN: start positions as symbols of the start-position code (9.4.4)
   kDerived = 8,     // CurrentPosition: the final position, which the moves give (9.4.5), in blocks of layout 3
+  kNamed = 9,       // values that begin with the game's White or Black value (9.4.6), in blocks of layout 3
 };
-inline constexpr std::uint8_t kTagCodings = 9;
+inline constexpr std::uint8_t kTagCodings = 10;
 
 // The most bytes a block's typed tag values take written out (spec 11).
 inline constexpr std::size_t kMaxTypedTagBytes = std::size_t{1} << 28;

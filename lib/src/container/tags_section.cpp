@@ -7,12 +7,14 @@
 #include "container/derived_tags.h"
 #include "container/format.h"
 #include "container/tag_columns.h"
+#include "container/tag_readers.h"
 
 namespace pgnarc::container {
 
 using common::ByteCursor;
 using common::unzigzag;
 using namespace tag_columns;
+using namespace tag_readers;
 
 std::vector<Tag> BlockTags::game(std::uint32_t j) const {
   std::vector<Tag> out;
@@ -22,9 +24,11 @@ std::vector<Tag> BlockTags::game(std::uint32_t j) const {
 }
 
 bool BlockTags::derives(std::uint32_t j) const {
-  const auto it = std::lower_bound(derived.begin(), derived.end(), start[j],
-                                   [](const Derived& d, std::uint32_t slot) { return d.slot < slot; });
-  return it != derived.end() && it->slot < start[j + 1];
+  auto it = std::lower_bound(derived.begin(), derived.end(), start[j],
+                             [](const Derived& d, std::uint32_t slot) { return d.slot < slot; });
+  for (; it != derived.end() && it->slot < start[j + 1]; ++it)
+    if (it->flagged) return true;
+  return false;
 }
 
 void BlockTags::Predictor::start(std::uint32_t ratings) {
@@ -59,17 +63,23 @@ std::int64_t BlockTags::Predictor::predict(const std::string_view* player) {
   return in_game_ ? game_last_ : last_;
 }
 
+namespace tag_readers {
+
+// Whether the value of the tag `slot` is written out: a wanted tag's, or, in a column read
+// `whole` (a rating's player needs them, 9.4.2), any tag's up to the last one wanted.
+bool written(const BlockTags& out, std::uint32_t slot, bool whole) {
+  return whole ? slot < out.want_to : out.wanted(slot);
+}
+
+// Gives the tags of `out.pending` their values in `arena`, which no longer grows.
+void resolve(BlockTags& out, const std::string& arena) {
+  for (const auto& p : out.pending) out.views[p.slot].value = std::string_view(arena).substr(p.from, p.size);
+  out.pending.clear();
+}
+
+}  // namespace tag_readers
+
 namespace {
-
-// A tag whose value is only read and checked, not written out: one after the last game wanted.
-constexpr std::uint32_t kNoSlot = ~0u;
-
-// A column's tags, by rank: where each of the first `kept` goes among the block's tags (views).
-struct Slots {
-  const std::uint32_t* at;
-  std::uint32_t kept;
-  std::uint32_t operator[](std::uint32_t e) const { return e < kept ? at[e] : kNoSlot; }
-};
 
 // Parts 1 and 2 read back: the keys, and for every tag of the first `last` games its key (views
 // with empty values, game after game), each key's tag count in column_size (of all games) and
@@ -159,6 +169,10 @@ std::uint64_t plane_ref(std::string_view refs, std::uint32_t count, std::uint32_
   return v;
 }
 
+}  // namespace
+
+namespace tag_readers {
+
 // A text body of `count` values (a text column, or a typed column's fallbacks) into `values`.
 Status read_text_body(ByteCursor& r, std::uint32_t count, const std::string& where, BlockTags& scratch,
                       std::vector<std::string_view>& values) {
@@ -190,6 +204,10 @@ Status read_text_body(ByteCursor& r, std::uint32_t count, const std::string& whe
   return {};
 }
 
+}  // namespace tag_readers
+
+namespace {
+
 // A typed column's header (9.4.1) into `form`.
 Status read_form(ByteCursor& r, TagCoding coding, const std::string& where, ValueForm& form) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
@@ -218,12 +236,6 @@ Status read_form(ByteCursor& r, TagCoding coding, const std::string& where, Valu
   return {};
 }
 
-// Whether the value of the tag `slot` is written out: a wanted tag's, or, in a column read
-// `whole` (a rating's player needs them, 9.4.2), any tag's up to the last one wanted.
-bool written(const BlockTags& out, std::uint32_t slot, bool whole) {
-  return whole ? slot < out.want_to : out.wanted(slot);
-}
-
 // A decoded value kept in one of the block's arenas until the arena stops growing; false if the
 // block's typed values written out pass the limit (spec 11: a few bytes of codes may stand for
 // an identifier of 82 bytes).
@@ -232,13 +244,9 @@ bool keep(BlockTags& out, std::string& arena, std::uint32_t slot, const ValueFor
   const std::size_t from = arena.size();
   form.format(v, arena);
   out.pending.push_back(BlockTags::Pending{slot, from, arena.size() - from});
-  return out.arena.size() + out.rating_arena.size() <= kMaxTypedTagBytes;
+  return out.arena.size() + out.rating_arena.size() + out.named_arena.size() <= kMaxTypedTagBytes;
 }
 
-void resolve(BlockTags& out, const std::string& arena) {
-  for (const auto& p : out.pending) out.views[p.slot].value = std::string_view(arena).substr(p.from, p.size);
-  out.pending.clear();
-}
 
 // A value from its code (1 + the zigzag of its difference from `prediction`), or false if it is
 // out of the form's range.
@@ -331,19 +339,6 @@ Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::
   return {};
 }
 
-// The text body of the values a column keeps as text (`kept`: their slots, kNoSlot for a value
-// only checked), which ends the column.
-Status read_kept(ByteCursor& r, const std::vector<std::uint32_t>& kept, const std::string& where, BlockTags& out) {
-  if (!kept.empty()) {
-    std::vector<std::string_view> values;
-    if (auto st = read_text_body(r, static_cast<std::uint32_t>(kept.size()), where, out, values); !st) return st;
-    for (std::size_t i = 0; i < kept.size(); ++i)
-      if (kept[i] != kNoSlot) out.views[kept[i]].value = values[i];
-  }
-  if (r.remaining() != 0) return corruption(where + ": tags section: bytes left over in a column");
-  return {};
-}
-
 // A position column (9.4.4): the codeword's values (those of tags not wanted decoded and
 // dropped), then the text body of those kept as text.
 Status read_positions(ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where,
@@ -377,26 +372,6 @@ Status read_positions(ByteCursor& r, Slots slots, std::uint32_t count, const std
     return bad("position codeword does not end where its length says");
   if (bits % 8 && static_cast<std::uint8_t>(codeword.back()) & (0xFFu >> (bits % 8)))
     return bad("position codeword padded with bits other than 0");
-  return read_kept(r, kept, where, out);
-}
-
-// A derived column (9.4.5): its rule, a flag per tag, then the text body of those kept as text.
-// The tags written out are listed in out.derived, flagged ones with their views left empty.
-Status read_derived(ByteCursor& r, std::string_view key, Slots slots, std::uint32_t count, const std::string& where,
-                    bool whole, BlockTags& out) {
-  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  std::uint8_t rule;
-  if (!r.u8(rule) || rule >= kDerivedRules) return bad("bad derived column rule");
-  if (key != kDerivedKey) return bad("a derived column of a key other than CurrentPosition");
-  std::string_view flags;
-  if (!r.bytes(count, flags)) return bad("derived flags run past the end");
-  std::vector<std::uint32_t> kept;
-  for (std::uint32_t e = 0; e < count; ++e) {
-    const auto flag = static_cast<std::uint8_t>(flags[e]);
-    if (flag > 1) return bad("bad derived flag");
-    if (flag == 0) kept.push_back(slots[e]);
-    if (slots[e] != kNoSlot && written(out, slots[e], whole)) out.derived.push_back(BlockTags::Derived{slots[e], rule, flag == 1});
-  }
   return read_kept(r, kept, where, out);
 }
 
@@ -514,10 +489,22 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
   out.arena.reserve(64);
   out.rating_arena.clear();
   out.rating_arena.reserve(64);
+  out.named_arena.clear();
   out.pending.clear();
   out.derived.clear();
+  std::vector<NamedColumn> named;
+  std::vector<std::int32_t> named_of(keys.size(), -1);
   for (std::size_t k = 0; k < keys.size(); ++k) {
     if (coding[k] == TagCoding::kRating) continue;
+    if (coding[k] == TagCoding::kNamed) {
+      if (!derived_layout) return bad("a named column in a block of layout 1");
+      if (name_field_of(keys[k]) == kPlayerField) return bad("a named column of White or Black");
+      ByteCursor c(body[k]);
+      named_of[k] = static_cast<std::int32_t>(named.size());
+      named.emplace_back();
+      if (auto st = read_named(c, column_size[k], where, out, named.back()); !st) return st;
+      continue;
+    }
     ByteCursor c(body[k]);
     if (coding[k] == TagCoding::kPlayer && name_field_of(keys[k]) != kPlayerField)
       return bad("a player column of a key other than White and Black");
@@ -536,6 +523,16 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
       return st;
   }
   resolve(out, out.arena);
+  if (!named.empty()) {
+    const auto key_index = [&](std::string_view key) {
+      const auto it = std::find(keys.begin(), keys.end(), key);
+      return it == keys.end() ? ~0u : static_cast<std::uint32_t>(it - keys.begin());
+    };
+    const std::uint32_t white = key_index("White"), black = key_index("Black");
+    for (std::uint32_t k : {white, black})  // (the names come before the ratings)
+      if (k != ~0u && coding[k] == TagCoding::kRating) return bad("a named column in a block whose players are ratings");
+    if (auto st = write_named(named_of, named, last, white, black, where, out); !st) return st;
+  }
   std::sort(out.derived.begin(), out.derived.end(),
             [](const BlockTags::Derived& a, const BlockTags::Derived& b) { return a.slot < b.slot; });
   // The rating columns, in one pass over the block's tags.

@@ -26,8 +26,9 @@ inline constexpr int tag_ref_width(std::uint64_t distinct) {
 // Black tag of the games, in order, its entry in the archive's players' table; with it, those
 // columns may be coded as entries (9.4.3).
 // `derived`: per game, the rules of 9.4.5 that give each of its tags' values (derived_tags.h;
-// empty for a game with none); a column with any is derived (coding 8, for a block of layout
-// 2), and the values its rule gives need not be filled in (a merge copies them so).
+// empty for a game with none); a column with any is derived (coding 8), and the values its rule
+// gives need not be filled in (a merge copies them so). With `derived` (for a block of layout 3),
+// columns may also be named (coding 9, 9.4.6); without it, the section is of layout 1.
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
                                 const std::vector<std::uint32_t>* players = nullptr,
                                 const std::vector<std::vector<std::uint8_t>>* derived = nullptr);
@@ -87,13 +88,14 @@ struct BlockTags {
     bool flagged;
   };
   std::vector<Derived> derived;
-  // Whether game j has tags of a derived column: its moves give their values.
+  // Whether game j has flagged tags of a derived column: its moves give their values.
   bool derives(std::uint32_t j) const;
   bool wanted(std::uint32_t slot) const { return slot >= want_from && slot < want_to; }
 
   // Typed values written back as text: ratings apart, as they are decoded after the names of
-  // their players, which may themselves be typed values (9.4.1).
-  std::string arena, rating_arena;
+  // their players, which may themselves be typed values (9.4.1); and the values of named columns
+  // (a player's name and a rest, 9.4.6), decoded after the players too.
+  std::string arena, rating_arena, named_arena;
 
   // The decoder's scratch space.
   struct Pending {

@@ -1,6 +1,7 @@
 // The tags section's writer (spec 9.4): each column coded as text, as players' entries or in a
 // typed form, whichever is smallest, ratings in one pass over the block.
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -155,6 +156,25 @@ std::string derived_body(const std::vector<std::string_view>& values, const std:
   return body;
 }
 
+// A named column's body (9.4.6): a flag per tag (1: its game's White value and a rest, 2: its
+// Black value and a rest, White's first; 0: the value whole), then the text body of the rests
+// and whole values. `players[e]`: tag e's game's first White and Black values.
+std::string named_body(const std::vector<std::string_view>& values,
+                       const std::vector<std::array<std::string_view, 2>>& players, bool& any) {
+  std::string body;
+  std::vector<std::string_view> texts;
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    int flag = 0;
+    for (int c = 0; c < 2 && flag == 0; ++c)
+      if (!players[e][c].empty() && values[e].starts_with(players[e][c])) flag = c + 1;
+    body += static_cast<char>(flag);
+    texts.push_back(flag ? values[e].substr(players[e][flag - 1].size()) : values[e]);
+    any = any || flag != 0;
+  }
+  put_text_body(texts, body);
+  return body;
+}
+
 // Chooses a column's coding among text and the typed codings that read at least half its values
 // (9.4.1 leaves the choice to the writer): the smallest body, compressed alone with zstd at
 // `level` (raw sizes with `level` 0), text on a tie.
@@ -247,6 +267,21 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
       }
     }
   }
+  // With the codings of layout 3 (9.4.6), each tag's game's first White and Black values.
+  std::vector<std::vector<std::array<std::string_view, 2>>> named_players(keys.size());
+  if (derived) {
+    for (const auto& g : games) {
+      std::array<std::string_view, 2> first;
+      bool seen[2] = {false, false};
+      for (const Tag& t : g)
+        for (int c = 0; c < 2; ++c)
+          if (!seen[c] && t.key == (c == 0 ? "White" : "Black")) {
+            seen[c] = true;
+            first[c] = t.value;
+          }
+      for (const Tag& t : g) named_players[key_id.find(t.key)->second].push_back(first);
+    }
+  }
   // The White and Black columns' entries of the players' table.
   std::vector<std::vector<std::uint32_t>> entries(keys.size());
   if (players) {
@@ -287,6 +322,11 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
       if (!read_values(form, columns[k], t)) continue;
       std::string body = typed_body(form, t, columns[k]);
       if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{form.coding, std::move(body), c};
+    }
+    if (derived && name_field_of(keys[k]) != kPlayerField) {
+      bool any = false;
+      std::string body = named_body(columns[k], named_players[k], any);
+      if (const std::size_t c = chooser.cost(body); any && c < best[k].cost) best[k] = Choice{TagCoding::kNamed, std::move(body), c};
     }
   }
   // Ratings: a column `<P>Elo` whose player column `<P>` the block has, coded in one pass over
