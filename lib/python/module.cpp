@@ -433,7 +433,7 @@ class PyArchive {
       py::gil_scoped_release release;
       std::lock_guard lock(handle_->mutex);
       for (std::uint64_t i = 0; i < n; ++i) {
-        auto tags = handle_->archive->read_tags(first + i);
+        auto tags = wanted ? handle_->archive->read_tags(first + i, names) : handle_->archive->read_tags(first + i);
         if (!tags) {
           failed = tags.error();
           break;

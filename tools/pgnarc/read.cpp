@@ -21,10 +21,11 @@ namespace {
 // Black, Result, Date and Event (empty where the game has no such tag), separated by tabs; a
 // tab or control character inside a value is written as a space.
 Result<std::string> list_line(Archive& archive, std::uint64_t i) {
-  auto tags = archive.read_tags(i);
+  static const std::vector<std::string> kKeys = {"White", "Black", "Result", "Date", "Event"};
+  auto tags = archive.read_tags(i, kKeys);
   if (!tags) return tags.error();
   std::string line = std::to_string(i + 1);
-  for (const char* key : {"White", "Black", "Result", "Date", "Event"}) {
+  for (const std::string& key : kKeys) {
     line += '\t';
     for (const Tag& t : *tags)
       if (t.key == key) {

@@ -327,6 +327,16 @@ constexpr Column kColumns[] = {{"white", "White"}, {"black", "Black"},   {"white
                                {"black_elo", "BlackElo"}, {"result", "Result"}, {"date", "Date"},
                                {"event", "Event"}, {"site", "Site"},     {"eco", "ECO"}};
 
+// The keys of the columns: a list reads only these tags.
+const std::vector<std::string>& column_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k;
+    for (const Column& c : kColumns) k.emplace_back(c.tag);
+    return k;
+  }();
+  return keys;
+}
+
 std::string_view column_value(const std::vector<Tag>& tags, const Column& c) {
   const std::string* v = find_tag(tags, c.tag);
   return v ? std::string_view(*v) : std::string_view();
@@ -418,7 +428,7 @@ std::vector<std::uint64_t> page_order(Archive& archive, const Matches& m, const 
   const bool numeric = sort.ends_with("_elo");
   std::vector<std::pair<std::string, std::uint64_t>> keyed;
   for (std::uint64_t p = 0; p < m.total; ++p) {
-    std::string v(column_value(value_of(archive.read_tags(m.id(p))), column));
+    std::string v(column_value(value_of(archive.read_tags(m.id(p), column_keys())), column));
     if (numeric) v = !v.empty() && v.size() <= 6 && v.find_first_not_of("0123456789") == std::string::npos
                          ? std::string(6 - v.size(), '0') + v : "";
     keyed.emplace_back(std::move(v), p);
@@ -456,7 +466,7 @@ ApiReply games(std::vector<std::unique_ptr<ServedArchive>>& archives, const Para
   out += ", \"games\": [";
   for (std::size_t r = 0; r < page.size(); ++r) {
     const std::uint64_t i = m.id(page[r]);
-    const std::vector<Tag> tags = value_of((*lease)->read_tags(i));
+    const std::vector<Tag> tags = value_of((*lease)->read_tags(i, column_keys()));
     out += (r ? ", " : "") + ("{\"n\": " + std::to_string(i + 1));
     for (const Column& c : kColumns) out += ", \"" + std::string(c.key) + "\": " + json_string(column_value(tags, c));
     if (m.by_position) out += ", \"move\": " + json_string(m.next[page[r]]);

@@ -160,7 +160,12 @@ class PGNARC_EXPORT Archive {
   // The same game as canonical PGN (a verbatim game as its bytes), as unpack writes it.
   Result<std::string> read_pgn(std::uint64_t index);
   // Only the tags of game `index` (a verbatim game: the tag pairs that could be read from its bytes).
+  // A tag derived from the moves (format 1.4's CurrentPosition) has its game decoded for it.
   Result<std::vector<Tag>> read_tags(std::uint64_t index);
+  // Only the tags of game `index` whose key is one of `keys`, in the game's order: its moves are
+  // decoded only where one of those is derived from them (a list of games by a few columns reads
+  // no moves).
+  Result<std::vector<Tag>> read_tags(std::uint64_t index, const std::vector<std::string>& keys);
   // Every game as PGN text (as read_pgn gives it), in order, decoded on `threads` threads (0: all
   // cores) block by block; `sink` receives consecutive chunks and returns false to stop early.
   // `progress` (optional) gets the number of games done. After the last game the name tables

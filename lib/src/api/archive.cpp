@@ -215,6 +215,27 @@ Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i) {
   return (*tags)->game(at->second);
 }
 
+Result<std::vector<Tag>> Archive::read_tags(std::uint64_t i, const std::vector<std::string>& keys) {
+  if (i >= game_count()) return no_game(i, game_count());
+  const auto wanted = [&](const Tag& t) { return std::find(keys.begin(), keys.end(), t.key) != keys.end(); };
+  std::vector<Tag> all;
+  if (std::find(keys.begin(), keys.end(), kDerivedKey) != keys.end()) {
+    auto tags = read_tags(i);
+    if (!tags) return tags.error();
+    all = std::move(*tags);
+  } else {
+    const auto at = impl_->locate(i);
+    if (!at) return at.error();
+    auto tags = impl_->tags_of(at->second, at->second);
+    if (!tags) return tags.error();
+    all = (*tags)->game(at->second);
+  }
+  std::vector<Tag> out;
+  for (Tag& t : all)
+    if (wanted(t)) out.push_back(std::move(t));
+  return out;
+}
+
 Status Archive::for_each(const std::function<bool(std::uint64_t, ArchiveGame&)>& visit) {
   Impl& s = *impl_;
   if (auto st = s.file->need_all(); !st) return st;
