@@ -1,9 +1,11 @@
 // Tags of layout 3 (format 1.4): a CurrentPosition tag that is the final position of the main line
 // is stored as derived from the moves (spec 9.4.5), a Termination that begins with a player's name
 // as that name and a rest (9.4.6), and every way of reading them gives them back: read_game,
-// read_tags (the first read of a block, which decodes only the games it needs), find by tag,
-// export_pgn; a merge keeps them; a value that is not the final position (or a game without
-// one) stays text. WriterOptions::derive_tags = false writes format 1.3's bytes.
+// read_tags (the first read of a block, which decodes only the games it needs; of some keys), find
+// by tag, export_pgn; a merge keeps them; a value that is not the final position (or a game
+// without one) stays text. WriterOptions::derive_tags = false writes format 1.3's bytes.
+#include <algorithm>
+
 #include "pgnarc/pgnarc.h"
 #include "support/archive_fixtures.h"
 
@@ -69,6 +71,18 @@ TEST(DerivedTags, EveryReadGivesTheValueBack) {
       ASSERT_TRUE(want.ok());
       EXPECT_EQ(*tags, *want) << i;
       EXPECT_FALSE(tags->empty()) << i;
+      // Only some keys: the game's tags of those keys, in its order (its moves decoded only for
+      // CurrentPosition).
+      for (const std::vector<std::string>& keys : {std::vector<std::string>{"Termination", "White"},
+                                                   std::vector<std::string>{"CurrentPosition"},
+                                                   std::vector<std::string>{"Nothing"}}) {
+        auto some = (*fresh)->read_tags(i, keys);
+        ASSERT_TRUE(some.ok()) << some.error().to_string();
+        std::vector<Tag> expected;
+        for (const Tag& tag : *want)
+          if (std::find(keys.begin(), keys.end(), tag.key) != keys.end()) expected.push_back(tag);
+        EXPECT_EQ(*some, expected) << i << " " << keys.front();
+      }
       auto g = (*a)->read_game(i);
       ASSERT_TRUE(g.ok());
       if (!g->raw) EXPECT_EQ(g->game.tags, *tags) << i;
