@@ -7,7 +7,6 @@
 // to, when its columns are chosen by raw size (only the writer's choice of coding may differ),
 // White and Black given as entries of that table (values it lacks added to it), and in layout 3
 // derived tags as derived by the same rule (their values, which need the moves, left empty).
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -76,19 +75,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Decoded again from the section the writer makes of them, the tags are the same.
   std::vector<std::vector<Tag>> tags;
   std::vector<std::uint32_t> players;
-  std::vector<std::vector<std::uint8_t>> rules(games);
   for (std::uint32_t g = 0; g < games; ++g) {
     tags.push_back(whole.game(g));
     for (const Tag& t : tags.back())
       if (name_field_of(t.key) == kPlayerField) players.push_back(table.entry(t.value));
   }
-  for (const BlockTags::Derived& d : whole.derived) {
-    if (!d.flagged) continue;
-    const auto g = static_cast<std::uint32_t>(std::upper_bound(whole.start.begin(), whole.start.end(), d.slot) -
-                                              whole.start.begin() - 1);
-    rules[g].resize(tags[g].size());
-    rules[g][d.slot - whole.start[g]] = static_cast<std::uint8_t>(1u << d.rule);
-  }
+  const std::vector<std::vector<std::uint8_t>> rules = whole.derived_rules(games);
   const std::vector<std::uint32_t>* const ways[] = {nullptr, &players};  // as text, as entries
   for (const std::vector<std::uint32_t>* given : ways) {
     const std::string again = encode_tags_section(tags, 0, given, derived_layout ? &rules : nullptr);

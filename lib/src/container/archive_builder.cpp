@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 
 #include "common/hash.h"
@@ -171,14 +170,7 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     games.resize(tags_of.games);
     for (std::uint32_t j = 0; j < tags_of.games; ++j) games[j] = tags_of.tags.game(j);
     // Derived tags stay derived, by their rules (their values, which need the moves, unread).
-    std::vector<std::vector<std::uint8_t>> derived(tags_of.games);
-    for (const BlockTags::Derived& d : tags_of.tags.derived) {
-      if (!d.flagged) continue;
-      const auto j = static_cast<std::uint32_t>(
-          std::upper_bound(tags_of.tags.start.begin(), tags_of.tags.start.end(), d.slot) - tags_of.tags.start.begin() - 1);
-      derived[j].resize(games[j].size());
-      derived[j][d.slot - tags_of.tags.start[j]] = static_cast<std::uint8_t>(1u << d.rule);
-    }
+    const std::vector<std::vector<std::uint8_t>> derived = tags_of.tags.derived_rules(tags_of.games);
     if (auto r = number_players(games, players); !r) return r;
     // The tags section compressed as it was: with the same dictionary (copied above, as its
     // frame was checked to name one of its archive's), or without one.

@@ -31,6 +31,17 @@ bool BlockTags::derives(std::uint32_t j) const {
   return false;
 }
 
+std::vector<std::vector<std::uint8_t>> BlockTags::derived_rules(std::uint32_t games) const {
+  std::vector<std::vector<std::uint8_t>> rules(games);
+  for (const Derived& d : derived) {
+    if (!d.flagged) continue;
+    const auto j = static_cast<std::uint32_t>(std::upper_bound(start.begin(), start.end(), d.slot) - start.begin() - 1);
+    rules[j].resize(start[j + 1] - start[j]);
+    rules[j][d.slot - start[j]] = static_cast<std::uint8_t>(1u << d.rule);
+  }
+  return rules;
+}
+
 void BlockTags::Predictor::start(std::uint32_t ratings) {
   std::size_t size = 16;
   while (size < 2 * std::size_t{ratings}) size *= 2;

@@ -90,6 +90,10 @@ struct BlockTags {
   std::vector<Derived> derived;
   // Whether game j has flagged tags of a derived column: its moves give their values.
   bool derives(std::uint32_t j) const;
+  // Per game of `games` (all written out), the rule of each flagged tag (bit r for rule r, 0 for
+  // the others; empty for a game without one): the tags as encode_tags_section takes them to
+  // code them derived again without their values.
+  std::vector<std::vector<std::uint8_t>> derived_rules(std::uint32_t games) const;
   bool wanted(std::uint32_t slot) const { return slot >= want_from && slot < want_to; }
 
   // Typed values written back as text: ratings apart, as they are decoded after the names of
