@@ -1,6 +1,8 @@
 // The arithmetic coder of move symbols (arith_coder.h).
 #include "codec/entropy/arith_coder.h"
 
+#include <bit>
+
 namespace pgnarc::codec {
 
 void ArithEncoder::emit(unsigned bit) {
@@ -30,8 +32,7 @@ void ArithDecoder::start(std::string_view bytes, std::uint64_t start) {
   pending_ = 0;
   shifts_ = 0;
   any_ = false;
-  value_ = 0;
-  for (int i = 0; i < 32; ++i) value_ = value_ << 1 | bit_at(bytes, start + static_cast<std::uint64_t>(i));
+  value_ = bits_at(bytes, start, 32);
 }
 
 bool ArithDecoder::target(std::uint32_t total, std::uint32_t& v) {
@@ -45,10 +46,28 @@ bool ArithDecoder::target(std::uint32_t total, std::uint32_t& v) {
 void ArithDecoder::consume(std::uint32_t c, std::uint32_t f) {
   any_ = true;
   interval_.narrow(r_, c, f);
-  std::uint64_t offset;
-  for (int kind; (kind = interval_.double_once(offset)) >= 0; ++shifts_) {
-    pending_ = kind == 2 ? pending_ + 1 : 0;
-    value_ = (value_ - offset) << 1 | bit_at(bytes_, start_ + 32 + shifts_);
+  std::uint64_t& low = interval_.low;
+  std::uint64_t& high = interval_.high;
+  for (;;) {
+    // The doublings of an interval in one half (double_once's kinds 0 and 1), all at once: as
+    // many as the leading bits that low and high share. Each takes that bit off low, high and
+    // the value (which lies between them) and shifts one more bit in. (A symbol keeps at least
+    // 2^5 values, so they share at most 27.)
+    const int n = std::countl_zero(static_cast<std::uint32_t>(low ^ high));
+    if (n > 0) {
+      low = (low << n) & kCodeTop;
+      high = (high << n | ((std::uint64_t{1} << n) - 1)) & kCodeTop;
+      value_ = (value_ << n | bits_at(bytes_, start_ + 32 + shifts_, n)) & kCodeTop;
+      shifts_ += static_cast<std::uint64_t>(n);
+      pending_ = 0;
+    }
+    // A doubling of an interval in the middle half (kind 2), one at a time.
+    if (low < kCodeQuarter || high >= kCodeHalf + kCodeQuarter) return;
+    low = (low - kCodeQuarter) << 1;
+    high = (high - kCodeQuarter) << 1 | 1;
+    value_ = (value_ - kCodeQuarter) << 1 | bit_at(bytes_, start_ + 32 + shifts_);
+    ++shifts_;
+    ++pending_;
   }
 }
 

@@ -64,6 +64,20 @@ inline unsigned bit_at(std::string_view bytes, std::uint64_t index) {
   return byte < bytes.size() ? (static_cast<unsigned char>(bytes[byte]) >> (7 - (index & 7))) & 1u : 0u;
 }
 
+// The `n` bits (1 <= n <= 32) from `index` of `bytes` on, the first the most significant (0 past
+// the end): bit_at of each.
+inline std::uint64_t bits_at(std::string_view bytes, std::uint64_t index, int n) {
+  const std::uint64_t byte = index >> 3;
+  std::uint64_t window = 0;  // the 8 bytes from `byte` on, the first the most significant
+  if (byte < bytes.size() && bytes.size() - byte >= 8) {
+    for (int i = 0; i < 8; ++i) window = window << 8 | static_cast<unsigned char>(bytes[byte + i]);
+  } else {
+    for (std::uint64_t i = 0; i < 8; ++i)
+      window = window << 8 | (byte + i < bytes.size() ? static_cast<unsigned char>(bytes[byte + i]) : 0u);
+  }
+  return (window << (index & 7)) >> (64 - n);
+}
+
 class ArithEncoder {
  public:
   explicit ArithEncoder(BitSink out) : out_(out) {}

@@ -106,13 +106,11 @@ struct SymbolReader {
   bool cumulative(const std::uint32_t* cum, int n, int& s) {
     std::uint32_t v;
     if (!in.target(cum[n], v)) return false;
-    int lo = 0, hi = n - 1;  // the symbol s with cum[s] <= v < cum[s + 1]
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (cum[mid] <= v) lo = mid;
-      else hi = mid - 1;
-    }
-    s = lo;
+    // The symbol s with cum[s] <= v < cum[s + 1]: as cum rises, the count of cum[1 .. n - 1] at
+    // most v (compares that do not wait on each other, unlike a search's).
+    int count = 0;
+    for (int i = 1; i < n; ++i) count += cum[i] <= v ? 1 : 0;
+    s = count;
     in.consume(cum[s], cum[s + 1] - cum[s]);
     return true;
   }
