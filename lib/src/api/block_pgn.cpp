@@ -44,8 +44,9 @@ Status each_block_game(std::string_view bytes, const container::Where& where, st
   BlockGameChecks checks(block, where);
   codec::CodecCursor c = block.cursor();
   std::vector<std::uint8_t> hints;
+  std::vector<std::string> spare;  // the comments of games written, for the next one's clocks
   for (std::uint32_t j = 0; j < block.games; ++j) {
-    auto d = with_hints ? codec::decode_game_with_hints(c, block.tags.game(j), hints)
+    auto d = with_hints ? codec::decode_game_with_hints(c, block.tags.game(j), hints, &spare)
                         : codec::decode_game(c, block.tags.game(j));
     if (!d) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + d.error().message());
     if (auto st = fill_derived_tags(block.tags, j, *d, where + ": game " + std::to_string(first_game + j + 1)); !st)
@@ -54,6 +55,7 @@ Status each_block_game(std::string_view bytes, const container::Where& where, st
     checks.game(*d);
     if (auto st = game(j, *d, hints); !st)
       return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + st.error().message());
+    if (with_hints) codec::recycle_comments(d->game, spare);
   }
   if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");
   return checks.finish();

@@ -40,6 +40,30 @@ class LineWriter {
     open_.clear();
     put(joined, glue);
   }
+  // The token "{text}", as token() would write it, without building it apart.
+  void brace_comment(std::string_view text) {
+    flush();
+    if (!open_.empty()) {
+      std::string t;
+      t.reserve(text.size() + 2);
+      t += '{';
+      t += text;
+      t += '}';
+      return token(t);
+    }
+    const std::size_t n = text.size() + 2;
+    if (col_ > 0) {
+      if (col_ + 1 + n > kWidth) newline();
+      else {
+        out_ += ' ';
+        ++col_;
+      }
+    }
+    out_ += '{';
+    out_ += text;
+    out_ += '}';
+    col_ += n;
+  }
   // A token that must end its line (";comment") or stand alone on one ("%escape").
   void line_token(std::string_view t, bool column_one) {
     flush();
@@ -130,9 +154,8 @@ std::string comment_token(CommentKind kind, std::string_view text) {
 }
 
 void write_comment(LineWriter& w, CommentKind kind, std::string_view text) {
-  const std::string t = comment_token(kind, text);
-  if (kind == CommentKind::kBrace) w.token(t);
-  else w.line_token(t, kind == CommentKind::kEscape);
+  if (kind == CommentKind::kBrace) w.brace_comment(text);
+  else w.line_token(comment_token(kind, text), kind == CommentKind::kEscape);
 }
 
 // Appends the runs between quotes and backslashes whole (most values have neither, which two

@@ -57,7 +57,13 @@ void append_clock(std::string& out, std::uint64_t value, int form) {
     out += static_cast<char>('0' + v % 10);
   };
   if (form_two_digit_hours(form) && seconds / 3600 < 10) out += '0';
-  out += std::to_string(seconds / 3600);
+  char hours[20];  // the hours' digits, the last at hours[19]
+  std::size_t first = sizeof hours;
+  for (std::uint64_t h = seconds / 3600;; h /= 10) {
+    hours[--first] = static_cast<char>('0' + h % 10);
+    if (h < 10) break;
+  }
+  out.append(hours + first, sizeof hours - first);
   out += ':';
   two(seconds / 60 % 60);
   out += ':';
@@ -110,11 +116,16 @@ bool split_clock(std::string_view text, ClockSplit& out) {
 
 std::string clock_comment(std::string_view before, std::uint64_t value, int form, std::string_view after) {
   std::string text;
-  text.reserve(before.size() + after.size() + 20);
-  text += before;
-  append_clock(text, value, form);
-  text += after;
+  append_clock_comment(text, before, value, form, after);
   return text;
+}
+
+void append_clock_comment(std::string& out, std::string_view before, std::uint64_t value, int form,
+                          std::string_view after) {
+  out.reserve(out.size() + before.size() + after.size() + 20);
+  out += before;
+  append_clock(out, value, form);
+  out += after;
 }
 
 bool parse_eval(std::string_view text, std::int64_t& value, bool& mate) {
@@ -181,13 +192,20 @@ ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate) {
 std::string track_comment(ClockFrame kind, std::uint64_t value, int form, std::string_view before,
                           std::string_view after, const Evaluation& eval) {
   std::string text;
-  switch (kind) {
-    case kFrameTexts: return clock_comment(before, value, form, after);
-    case kFrameSpaces: return clock_comment(" ", value, form, " ");
-    case kFrameBare: return clock_comment({}, value, form, {});
-    case kFrameEval: append_eval_frame(text, eval); return clock_comment(text, value, form, " ");
-  }
+  append_track_comment(text, kind, value, form, before, after, eval);
   return text;
+}
+
+void append_track_comment(std::string& out, ClockFrame kind, std::uint64_t value, int form, std::string_view before,
+                          std::string_view after, const Evaluation& eval) {
+  switch (kind) {
+    case kFrameTexts: return append_clock_comment(out, before, value, form, after);
+    case kFrameSpaces: return append_clock_comment(out, " ", value, form, " ");
+    case kFrameBare: return append_clock_comment(out, {}, value, form, {});
+    case kFrameEval:
+      append_eval_frame(out, eval);
+      return append_clock_comment(out, {}, value, form, " ");
+  }
 }
 
 ClockBasis clock_basis(const std::vector<Tag>& tags) {

@@ -25,6 +25,8 @@ inline constexpr std::uint64_t kMaxClockSeconds = 999999ull * 3600 + 59 * 60 + 5
 // counts units of 10^-precision seconds.
 inline constexpr int kMaxClockPrecision = 2;
 inline constexpr std::uint64_t kClockScale[kMaxClockPrecision + 1] = {1, 10, 100};
+// x / 10^p for p = 0 .. kMaxClockPrecision, as x / kClockScale[p] (truncated), by constants.
+inline std::int64_t div_clock_scale(std::int64_t x, int p) { return p == 0 ? x : p == 1 ? x / 10 : x / 100; }
 inline std::uint64_t max_clock_value(int precision) { return kMaxClockSeconds * kClockScale[precision] + kClockScale[precision] - 1; }
 
 // A time command's form (8.3.1): its precision, whether its hours have two digits ("01:30:00"),
@@ -54,6 +56,9 @@ bool split_clock(std::string_view text, ClockSplit& out);
 
 // The comment text `before` + the time command of `value` in `form` + `after`.
 std::string clock_comment(std::string_view before, std::uint64_t value, int form, std::string_view after);
+// The same, appended to `out`.
+void append_clock_comment(std::string& out, std::string_view before, std::uint64_t value, int form,
+                          std::string_view after);
 
 // The frame kind of a track clock (8.3.2): which text surrounds its command; for kind 3
 // (kFrameEval), the evaluation before it in `eval` and `mate`.
@@ -64,6 +69,9 @@ ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate);
 // a space on each side for 1, none for 2, " [%eval E] " and " " for 3 with the evaluation `eval`.
 struct Evaluation;
 std::string track_comment(ClockFrame kind, std::uint64_t value, int form, std::string_view before,
+                          std::string_view after, const Evaluation& eval);
+// The same, appended to `out`.
+void append_track_comment(std::string& out, ClockFrame kind, std::uint64_t value, int form, std::string_view before,
                           std::string_view after, const Evaluation& eval);
 
 // --- Evaluations ------------------------------------------------------------------------------
@@ -135,7 +143,7 @@ struct ClockPredictor {
     if (form_emt(form)) return 0;
     const int parity = static_cast<int>(slot & 1);
     const std::int64_t p = clocked[parity] ? last[parity] + basis.increment * 100 : basis.base * 100;
-    return p / static_cast<std::int64_t>(kClockScale[kMaxClockPrecision - form_precision(form)]);
+    return div_clock_scale(p, kMaxClockPrecision - form_precision(form));
   }
   void played(std::uint64_t slot, std::int64_t value, int form) {
     last[slot & 1] = value * static_cast<std::int64_t>(kClockScale[kMaxClockPrecision - form_precision(form)]);

@@ -69,22 +69,26 @@ class DecodePolicy {
     std::string built_text;  // kClock: the comment text rebuilt around its clock command; kRecord: the
                              // record's text
   };
-  // A modelled track's entry until its time and evaluation are read (8.3.4).
+  // A clock track's entry: its frame, and its time and evaluation (a modelled track's read after
+  // the line's moves, 8.3.4); its comment is written when the moves reach its slot.
   struct TrackFrame {
     std::uint32_t slot;
     std::uint8_t frame;
     std::string_view before, after;  // kind 0's texts
+    std::uint64_t value = 0;
+    Evaluation eval;
   };
   struct Line {
     std::vector<std::uint32_t> nulls;
-    std::vector<DItem> items;  // the clock track's clocks first (`tracked` of them), then the others
-    std::size_t tracked = 0;
-    std::vector<TrackFrame> frames;  // a modelled track's, read after the moves
-    bool records = false;  // items of kRecord among them
+    std::vector<DItem> items;        // in slot order
+    std::vector<TrackFrame> frames;  // the clock track's, slots 1, 2, ...
+    bool records = false;            // items of kRecord among them
   };
 
-  DecodePolicy(std::vector<Tag> tags, std::vector<std::uint8_t>* hints, const CodecCursor& in)
-      : tags_(std::move(tags)), hints_(hints), coder_(in.coder), variants_(in.variants), records_(in.coder) {
+  DecodePolicy(std::vector<Tag> tags, std::vector<std::uint8_t>* hints, std::vector<std::string>* spare,
+               const CodecCursor& in)
+      : tags_(std::move(tags)), hints_(hints), spare_(spare), coder_(in.coder), variants_(in.variants),
+        modelled_(in.modelled_tracks), records_(in.coder) {
     decoder_.start(in.moves, in.move_bit);
   }
 
@@ -113,7 +117,7 @@ class DecodePolicy {
   void null_move(Line& line, std::uint32_t ply) { line.nulls.push_back(ply); }
 
   void begin_track(Line& line, std::uint64_t plies) {
-    line.items.reserve(plies);
+    line.frames.reserve(plies);
     if (!basis_known_) {
       basis_ = clock_basis(out.game.tags);
       basis_known_ = true;
@@ -132,13 +136,12 @@ class DecodePolicy {
   }
   void track_entry(Line& line, std::uint64_t slot, ClockFrame frame, std::string_view before, std::string_view after,
                    const Evaluation& eval) {
-    line.items.push_back(DItem{static_cast<std::uint32_t>(slot), kClock, 0, {},
-                               track_comment(frame, track_value_, track_form_, before, after, eval)});
-    ++line.tracked;
+    line.frames.push_back(TrackFrame{static_cast<std::uint32_t>(slot), static_cast<std::uint8_t>(frame + 4 * track_form_),
+                                     before, after, track_value_, eval});
   }
 
   void track_frame(Line& line, std::uint64_t slot, std::uint8_t frame, std::string_view before, std::string_view after) {
-    line.frames.push_back(TrackFrame{static_cast<std::uint32_t>(slot), frame, before, after});
+    line.frames.push_back(TrackFrame{static_cast<std::uint32_t>(slot), frame, before, after, 0, {}});
   }
 
   void item(Line& line, std::uint32_t slot, ItemType type, std::uint8_t nag, std::string_view text) {
@@ -166,19 +169,28 @@ class DecodePolicy {
     std::vector<std::uint8_t> notes;
     if (auto st = read_moves(line.nulls, start, plies, direct, read, notes); !st) return st;
     if (direct) return {};
-    if (!line.frames.empty())
+    if (modelled_ && !line.frames.empty())
       if (auto st = read_track(line); !st) return st;
-    merge_track(items, line.tracked);
     if (line.records) {
       // (A writer gives no records to a variant's game: their values are coded against the
       // move model's moves.)
       if (start.pos.variant() != Variant::kStandard) return corrupt_record("a record comment in a variant's game");
       if (auto st = read_records(items, start, read); !st) return st;
     }
-    events.reserve(events.size() + read.size() + items.size());
+    const std::vector<TrackFrame>& frames = line.frames;
+    events.reserve(events.size() + read.size() + frames.size() + items.size());
     Start at = start, prev = start;
-    std::size_t next_item = 0;
+    std::size_t next_item = 0, next_frame = 0;
     for (std::uint32_t slot = 0;; ++slot) {
+      // A slot's clock comes after its leading NAGs, before its other items.
+      if (next_frame < frames.size() && frames[next_frame].slot == slot) {
+        for (; next_item < items.size() && items[next_item].slot == slot && items[next_item].type == kNag; ++next_item)
+          events.push_back(GameEvent::make_nag(items[next_item].nag));
+        const TrackFrame& f = frames[next_frame++];
+        std::string text = spare_text();
+        append_track_comment(text, frame_kind(f.frame), f.value, frame_form(f.frame), f.before, f.after, f.eval);
+        events.push_back(GameEvent::comment(std::move(text)));
+      }
       for (; next_item < items.size() && items[next_item].slot == slot; ++next_item) {
         const DItem& it = items[next_item];
         switch (it.type) {
@@ -230,24 +242,22 @@ class DecodePolicy {
   Status read_track(Line& line) {
     TrackModel model(basis_);
     SymbolReader side{decoder_};
-    std::vector<DItem> track;
-    track.reserve(line.frames.size() + line.items.size());
-    for (const TrackFrame& f : line.frames) {
-      const int form = frame_form(f.frame);
-      std::uint64_t value = 0;
-      if (const TrackCode c = model.time(side, f.slot, form, value); c != kOk)
+    for (TrackFrame& f : line.frames) {
+      if (const TrackCode c = model.time(side, f.slot, frame_form(f.frame), f.value); c != kOk)
         return corrupt_record(c == kMissing ? "clock track's time not in the move codeword" : "clock out of range");
-      const ClockFrame kind = frame_kind(f.frame);
-      Evaluation eval;
-      if (kind == kFrameEval)
-        if (const TrackCode c = model.evaluation(side, eval); c != kOk)
+      if (frame_kind(f.frame) == kFrameEval)
+        if (const TrackCode c = model.evaluation(side, f.eval); c != kOk)
           return corrupt_record(c == kMissing ? "evaluation not in the move codeword" : "evaluation out of range");
-      track.push_back(DItem{f.slot, kClock, 0, {}, track_comment(kind, value, form, f.before, f.after, eval)});
     }
-    line.tracked = track.size();
-    for (DItem& it : line.items) track.push_back(std::move(it));
-    line.items = std::move(track);
     return {};
+  }
+
+  // An empty string, with the storage of a spare one where there is one.
+  std::string spare_text() {
+    if (!spare_ || spare_->empty()) return {};
+    std::string text = std::move(spare_->back());
+    spare_->pop_back();
+    return text;
   }
 
   // The values of a line's records (after its moves in the codeword, before its variations'
@@ -331,30 +341,11 @@ class DecodePolicy {
     return {};
   }
 
-  // items = the track's clocks (the first `track` entries, slots 1, 2, ...) then the line's other
-  // items in slot order: puts each track clock after the leading NAGs of its slot, before the
-  // slot's other items.
-  static void merge_track(std::vector<DItem>& items, std::size_t track) {
-    // No track, or nothing but the track (a lichess game without NAGs): already in order.
-    if (track == 0 || track == items.size()) return;
-    std::vector<DItem> merged;
-    merged.reserve(items.size());
-    std::size_t other = track;
-    for (std::size_t k = 0; k < track; ++k) {
-      const std::uint32_t s = items[k].slot;
-      for (; other < items.size() && items[other].slot < s; ++other) merged.push_back(std::move(items[other]));
-      for (; other < items.size() && items[other].slot == s && items[other].type == kNag; ++other)
-        merged.push_back(std::move(items[other]));
-      merged.push_back(std::move(items[k]));
-    }
-    for (; other < items.size(); ++other) merged.push_back(std::move(items[other]));
-    items = std::move(merged);
-  }
-
   static constexpr std::size_t kNoHint = ~std::size_t{0};
   std::vector<Tag> tags_;             // until begin_game moves them into the game
   bool begun_ = false;
   std::vector<std::uint8_t>* hints_;  // SAN hints of the moves, in event order (or null)
+  std::vector<std::string>* spare_;   // emptied strings for the track's comments (or null)
   // Tracks: the clock basis read from the game's tags at the first track, a track's prediction,
   // and the entry being read.
   bool basis_known_ = false;
@@ -364,6 +355,7 @@ class DecodePolicy {
   int track_form_ = 0;
   MoveCoder coder_;
   bool variants_;         // the block's codec holds variants' games
+  bool modelled_;         // and models its clock tracks (8.3.4)
   ArithDecoder decoder_;  // the game's codeword
   RecordModel records_;   // the game's record comments
 };
@@ -447,8 +439,9 @@ class ScanPolicy {
   PlyFrequencies freq_;
 };
 
-Result<ArchiveGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>* hints) {
-  DecodePolicy policy(std::move(tags), hints, in);
+Result<ArchiveGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>* hints,
+                           std::vector<std::string>* spare = nullptr) {
+  DecodePolicy policy(std::move(tags), hints, spare, in);
   if (auto st = RecordWalker<DecodePolicy>(in, policy).walk(); !st) return st.error();
   return std::move(policy.out);
 }
@@ -474,10 +467,20 @@ Status skip_game(CodecCursor& in, const std::vector<Tag>& tags) {
   return {};
 }
 
-Result<ArchiveGame> decode_game_with_hints(CodecCursor& in, std::vector<Tag> tags,
-                                            std::vector<std::uint8_t>& hints) {
+Result<ArchiveGame> decode_game_with_hints(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>& hints,
+                                            std::vector<std::string>* spare) {
   hints.clear();
-  return decode(in, std::move(tags), &hints);
+  return decode(in, std::move(tags), &hints, spare);
+}
+
+void recycle_comments(Game& game, std::vector<std::string>& spare) {
+  for (GameEvent& e : game.events) {
+    if (spare.size() >= kSpareComments) return;
+    if (e.type == GameEvent::kComment && !e.text.empty()) {
+      e.text.clear();
+      spare.push_back(std::move(e.text));
+    }
+  }
 }
 
 }  // namespace pgnarc::codec
