@@ -2,6 +2,7 @@
 #include "codec/record/clock_track.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "codec/record/clock_model.h"
 
@@ -50,30 +51,40 @@ void put_symbol(std::string& out, std::uint64_t u) {
 
 void append_clock(std::string& out, std::uint64_t value, int form) {
   const int precision = form_precision(form);
-  const std::uint64_t scale = kClockScale[precision], seconds = value / scale, fraction = value % scale;
-  out += form_emt(form) ? kElapsedOpen : kClockOpen;
+  const std::uint64_t seconds = static_cast<std::uint64_t>(div_clock_scale(static_cast<std::int64_t>(value), precision));
+  const std::uint64_t fraction = value - seconds * kClockScale[precision];
+  // The command in a buffer, written to `out` at once: "[%clk " (6), the hours' digits (at most
+  // 20 for any value, 6 in a valid clock), ":MM:SS" (6), "." and 2 digits, "]".
+  char buf[48];
+  std::size_t n = 0;
+  const std::string_view open = form_emt(form) ? kElapsedOpen : kClockOpen;
+  std::memcpy(buf, open.data(), open.size());
+  n += open.size();
   const auto two = [&](std::uint64_t v) {
-    out += static_cast<char>('0' + v / 10);
-    out += static_cast<char>('0' + v % 10);
+    buf[n++] = static_cast<char>('0' + v / 10);
+    buf[n++] = static_cast<char>('0' + v % 10);
   };
-  if (form_two_digit_hours(form) && seconds / 3600 < 10) out += '0';
-  char hours[20];  // the hours' digits, the last at hours[19]
-  std::size_t first = sizeof hours;
-  for (std::uint64_t h = seconds / 3600;; h /= 10) {
-    hours[--first] = static_cast<char>('0' + h % 10);
+  const std::uint64_t hours = seconds / 3600;
+  if (form_two_digit_hours(form) && hours < 10) buf[n++] = '0';
+  char digits[20];  // the hours' digits, the last at digits[19]
+  std::size_t first = sizeof digits;
+  for (std::uint64_t h = hours;; h /= 10) {
+    digits[--first] = static_cast<char>('0' + h % 10);
     if (h < 10) break;
   }
-  out.append(hours + first, sizeof hours - first);
-  out += ':';
+  std::memcpy(buf + n, digits + first, sizeof digits - first);
+  n += sizeof digits - first;
+  buf[n++] = ':';
   two(seconds / 60 % 60);
-  out += ':';
+  buf[n++] = ':';
   two(seconds % 60);
   if (precision > 0) {
-    out += '.';
-    if (precision == 1) out += static_cast<char>('0' + fraction);
+    buf[n++] = '.';
+    if (precision == 1) buf[n++] = static_cast<char>('0' + fraction);
     else two(fraction);
   }
-  out += ']';
+  buf[n++] = ']';
+  out.append(buf, n);
 }
 
 bool split_clock(std::string_view text, ClockSplit& out) {
@@ -122,7 +133,6 @@ std::string clock_comment(std::string_view before, std::uint64_t value, int form
 
 void append_clock_comment(std::string& out, std::string_view before, std::uint64_t value, int form,
                           std::string_view after) {
-  out.reserve(out.size() + before.size() + after.size() + 20);
   out += before;
   append_clock(out, value, form);
   out += after;
