@@ -700,6 +700,53 @@ TEST(ArchiveExport, SinkThatThrowsStopsTheWorkers) {
   EXPECT_EQ(chunks, 3);
 }
 
+// Clock and evaluation commands do not count towards a block's size (a clocked game's PGN is two
+// to three times its moves'): the same games with and without their clocks make as many blocks,
+// added as PGN or as games. A comment's other text still counts.
+TEST(Archive, ClockCommandsDoNotCountTowardsBlockSize) {
+  std::string plain, clocked, annotated;
+  for (int game = 0; game < 60; ++game) {
+    const std::string tags = "[Event \"Blitz\"]\n[Round \"" + std::to_string(game + 1) + "\"]\n\n";
+    plain += tags;
+    clocked += tags;
+    annotated += tags;
+    for (int move = 1; move <= 20; ++move) {
+      const std::string white = move % 2 ? "Nf3" : "Ng1", black = move % 2 ? "Nf6" : "Ng8";
+      const std::string n = std::to_string(move) + ". ";
+      const std::string clock = "[%clk 0:0" + std::to_string(9 - move / 3) + ":1" + std::to_string(move % 10) + "]";
+      plain += n + white + " " + black + " ";
+      clocked += n + white + " { [%eval 0." + std::to_string(move) + "] " + clock + " } " + black + " { " + clock + " } ";
+      annotated += n + white + " { a quiet move " + clock + " } " + black + " { " + clock + " } ";
+    }
+    plain += "*\n\n";
+    clocked += "*\n\n";
+    annotated += "*\n\n";
+  }
+  WriterOptions o;
+  o.block_bytes = 4096;
+  const auto blocks = [](const std::string& path) {
+    auto a = Archive::open(path);
+    EXPECT_TRUE(a.ok());
+    return a.ok() ? (*a)->block_count() : 0;
+  };
+  const auto blocks_of_games = [&](const std::string& pgn, const std::string& name) {
+    const std::string path = temp_path(name);
+    auto w = ArchiveWriter::create(path, o);
+    EXPECT_TRUE(w.ok());
+    for (const ReadGame& g : expected_games(pgn)) EXPECT_TRUE((*w)->add_game(g.game).ok());
+    EXPECT_TRUE((*w)->finish().ok());
+    return blocks(path);
+  };
+  const std::uint64_t plain_blocks = blocks(pack(plain, "plain_blocks.pga", o));
+  ASSERT_GT(plain_blocks, 2u);
+  EXPECT_EQ(blocks(pack(clocked, "clocked_blocks.pga", o)), plain_blocks);
+  EXPECT_GT(blocks(pack(annotated, "annotated_blocks.pga", o)), plain_blocks);
+  const std::uint64_t plain_game_blocks = blocks_of_games(plain, "plain_game_blocks.pga");
+  ASSERT_GT(plain_game_blocks, 2u);
+  EXPECT_EQ(blocks_of_games(clocked, "clocked_game_blocks.pga"), plain_game_blocks);
+  EXPECT_GT(blocks_of_games(annotated, "annotated_game_blocks.pga"), plain_game_blocks);
+}
+
 // Block limits a writer cannot meet (a block of no games, or more than a reader takes) are
 // refused when the writer is made, with nothing written.
 TEST(Archive, BlockLimitsOutOfRangeAreRefused) {
