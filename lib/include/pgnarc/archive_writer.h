@@ -51,11 +51,14 @@ struct PGNARC_EXPORT WriterOptions {
   // apart), kept where that is smaller; false: as the plain stream only.
   bool text_columns = true;
   // The tags sections of an archive are compressed with one zstd dictionary of at most this
-  // many bytes (of the size among a half to a sixteenth of the tags it is trained on that makes
+  // many bytes (of the sizes from a half to a sixteenth of the tags it is trained on that makes
   // them smallest), trained by the writer on its first blocks' tags (up to 256 blocks, or 4 MiB
   // of tags) and kept in the file once, if that makes the archive smaller; 0: no dictionary.
   // Appended blocks use the archive's.
   std::size_t dictionary_bytes = 128 * 1024;
+  // The zstd level of the dictionary's element: written once an archive, at the strongest level
+  // by default (TWIC 0.9% smaller than at 9, in no measurable time).
+  int dictionary_level = 19;
   // The name tables (players, Event and Site values, each with the blocks holding it) are
   // written in chunks of about this many bytes, so that a search reads only the chunks it needs.
   std::size_t name_chunk_bytes = 64 * 1024;

@@ -12,6 +12,7 @@ StoreOptions store_options(const WriterOptions& options) {
   s.compress = options.compress;
   s.zstd_level = options.zstd_level;
   s.text_level = options.text_level;
+  s.dictionary_level = options.dictionary_level;
   s.text_columns = options.text_columns;
   s.frame_bytes = options.frame_bytes;
   s.position_filter = options.position_filter;

@@ -271,10 +271,10 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
         records = whole.cursor();
       }
       for (;; ++next_record) {
-        const std::string where = file->where(b) + ": game " + std::to_string(file->entry(b).first_game + next_record + 1);
+        const std::string at = file->where(b) + ": game " + std::to_string(file->entry(b).first_game + next_record + 1);
         auto d = codec::decode_game(*records, whole.tags.game(next_record));
-        if (!d) return corruption(where + ": " + d.error().message());
-        if (auto st = fill_derived_tags(whole.tags, next_record, *d, where); !st) return st;
+        if (!d) return corruption(at + ": " + d.error().message());
+        if (auto st = fill_derived_tags(whole.tags, next_record, *d, at); !st) return st;
         if (auto st = check_group_end(whole, next_record, *records, file->where(b)); !st) return st;
         if (next_record == j) {
           ++next_record;

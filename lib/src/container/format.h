@@ -109,6 +109,7 @@ struct StoreOptions {
   bool compress = true;
   int zstd_level = 9;
   int text_level = 15;  // of the texts and raw sections
+  int dictionary_level = 19;  // of a tag dictionary's element
   bool text_columns = true;            // try the column form of texts and verbatim games
   std::uint64_t frame_bytes = 32 * 1024;  // texts/raw above twice this go one frame per group
   bool position_filter = false;  // blocks of position filters, and one game a directory group

@@ -63,7 +63,9 @@ std::string train_tag_dictionary(const std::vector<std::string>& sections, std::
 std::string encode_dictionary_element(const WriterDictionary& dict, const StoreOptions& options) {
   std::string head(kDictionaryMagic, 4);  // magic, ID; then encoding, 3 reserved bytes
   put_le(head, dict.id(), 4);
-  return encode_element(kDictionaryShape, std::move(head), dict.content(), options);
+  StoreOptions element = options;
+  element.zstd_level = options.dictionary_level;
+  return encode_element(kDictionaryShape, std::move(head), dict.content(), element);
 }
 
 std::size_t dictionary_element_size(std::string_view b) { return element_size(b, kDictionaryShape); }
