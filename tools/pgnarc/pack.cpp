@@ -51,7 +51,7 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
   add_number(cmd, "--block-games", w.options.block_games, 1, 1000000,
              "close a block after N games");
   add_number(cmd, "--block-kib", w.block_kib, 1, 65536,
-             "close a block after N KiB of input PGN; smaller blocks read a single game faster and "
+             "close a block after N KiB of input PGN (clock and evaluation commands not counted); smaller blocks read a single game faster and "
              "compress less well (256: archives 1-4% smaller, random reads 1.3-1.65x slower; 32: 7-11% "
              "larger, reads 0.45-0.75x the time)");
   add_number(cmd, "--level", w.options.zstd_level, 1, 19, "the zstd level of the sections but texts and raw");

@@ -31,7 +31,10 @@ struct PGNARC_EXPORT WriterOptions {
   // Whether an existing file at the path is replaced (on finish()). false: create() fails if the
   // path exists, and finish() if a file appeared there meanwhile; nothing is then replaced.
   bool overwrite = true;
-  std::size_t block_bytes = 128 * 1024;  // a block closes after this much input PGN ...
+  // A block closes after this much input PGN (not counting clock and evaluation commands, and
+  // comments of nothing else: a block of clocked games holds about as many games as one without)
+  // ...
+  std::size_t block_bytes = 128 * 1024;
   std::size_t block_games = 4096;        // ... or this many games
   int zstd_level = 9;                    // of the sections (12: about 1% smaller, 3x slower on long comments)
   // of the comments kept as text and the verbatim games (texts and raw sections): 15 makes
