@@ -702,7 +702,8 @@ TEST(ArchiveExport, SinkThatThrowsStopsTheWorkers) {
 
 // Clock and evaluation commands do not count towards a block's size (a clocked game's PGN is two
 // to three times its moves'): the same games with and without their clocks make as many blocks,
-// added as PGN or as games. A comment's other text still counts.
+// added as PGN or as games. A comment's other text still counts, and a block's PGN stays within
+// eight times its size however much of it is clocks.
 TEST(Archive, ClockCommandsDoNotCountTowardsBlockSize) {
   std::string plain, clocked, annotated;
   for (int game = 0; game < 60; ++game) {
@@ -745,6 +746,15 @@ TEST(Archive, ClockCommandsDoNotCountTowardsBlockSize) {
   ASSERT_GT(plain_game_blocks, 2u);
   EXPECT_EQ(blocks_of_games(clocked, "clocked_game_blocks.pga"), plain_game_blocks);
   EXPECT_GT(blocks_of_games(annotated, "annotated_game_blocks.pga"), plain_game_blocks);
+  // 20 games of one move and a comment of 1,000 clock commands (15 KB): at most three a block.
+  std::string all_clocks;
+  for (int game = 0; game < 20; ++game) {
+    all_clocks += "[Event \"Clocks\"]\n\n1. e4 {";
+    for (int k = 0; k < 1000; ++k) all_clocks += " [%clk 0:00:01]";
+    all_clocks += " } *\n\n";
+  }
+  EXPECT_GE(blocks(pack(all_clocks, "all_clocks.pga", o)), 7u);
+  EXPECT_GE(blocks_of_games(all_clocks, "all_clocks_games.pga"), 7u);
 }
 
 // Block limits a writer cannot meet (a block of no games, or more than a reader takes) are

@@ -257,7 +257,7 @@ WriterOptions dictionary_options() {
   WriterOptions o = stored(50);
   o.compress = true;
   o.dictionary_bytes = 4096;
-  o.dictionary_level = 9;  // the level these vectors were written at
+  o.dictionary_level = 9;  // the level of the committed vectors' dictionary elements
   return o;
 }
 

@@ -21,24 +21,33 @@ using namespace container;
 
 namespace {
 
-// The bytes of the clock and evaluation commands ("[%clk ...]", "[%emt ...]", "[%eval ...]") in
-// the comment text `body`; `only`: whether the rest of it is white space.
+// The longest clock or evaluation command that block_counted_bytes leaves out ("[%clk
+// 999999:59:59.99]" has 22 bytes): longer text in brackets counts.
+constexpr std::size_t kMaxTrackCommand = 32;
+// A block's input closes at this many times its size in PGN bytes, clocks counted, whatever the
+// bytes counted towards its size: a block of games of nothing but clock comments stays bounded.
+constexpr std::size_t kMaxBlockBytesShare = 8;
+
+// The bytes of the clock and evaluation commands ("[%clk ...]", "[%emt ...]", "[%eval ...]", each
+// of at most kMaxTrackCommand bytes) in the comment text `body`; `only`: whether the rest of it is
+// white space.
 std::size_t track_command_bytes(std::string_view body, bool& only) {
   std::size_t commands = 0, other = 0;
   for (std::size_t at = 0; at < body.size();) {
     const std::string_view rest = body.substr(at);
     if (rest.starts_with("[%clk ") || rest.starts_with("[%emt ") || rest.starts_with("[%eval ")) {
-      const std::size_t close = rest.find(']');
-      if (close == std::string_view::npos) break;
-      commands += close + 1;
-      at += close + 1;
-      continue;
+      const std::size_t close = rest.substr(0, kMaxTrackCommand).find(']');
+      if (close != std::string_view::npos) {
+        commands += close + 1;
+        at += close + 1;
+        continue;
+      }
     }
     if (body[at] != ' ' && body[at] != '\n' && body[at] != '\r' && body[at] != '\t') ++other;
     ++at;
   }
-  only = commands > 0 && other == 0 && commands <= body.size();
-  return std::min(commands, body.size());
+  only = commands > 0 && other == 0;
+  return commands;
 }
 
 // The bytes of a game's PGN `text` that count towards a block's size: all but its clock and
@@ -46,7 +55,7 @@ std::size_t track_command_bytes(std::string_view body, bool& only) {
 // it). A clocked game's PGN is two to three times that of its moves, where its clocks cost a
 // fraction of a byte each stored and little time to read; counted so, a block of clocked games
 // holds about as many games as one without clocks, and reading one of its games costs about as
-// much.
+// much (a block's PGN, clocks counted, stays below kMaxBlockBytesShare times its size).
 std::size_t block_counted_bytes(std::string_view text) {
   std::size_t discount = 0;
   for (std::size_t open = text.find('{'); open != std::string_view::npos; open = text.find('{', open + 1)) {
@@ -69,7 +78,7 @@ constexpr std::size_t kMaxHeldBlocks = 256;
 constexpr std::size_t kMaxHeldTagBytes = 4u << 20;
 // The dictionary sizes tried, as shares of the tags trained on (1/2, 1/4, 1/8, 1/16), each only
 // if it can hold 4 KiB (less is not worth an element).
-constexpr std::size_t kDictionaryShares[] = {2, 3, 4, 6, 8, 12, 16};
+constexpr std::size_t kDictionaryShares[] = {2, 4, 8, 16};
 constexpr std::size_t kMinDictionaryBytes = 4096;
 
 }  // namespace
@@ -82,7 +91,8 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   StoreOptions store;
   PackStats stats;
   BlockBuilder pending;  // for add_game
-  std::size_t pending_bytes = 0;
+  std::size_t pending_bytes = 0;      // of the games added one by one, as a block counts them
+  std::size_t pending_raw_bytes = 0;  // the same, clocks counted
   BlockNames pending_names;
   codec::CodecStats pending_stats;
   // Tag dictionary (9.9): undecided until the first blocks' tags train one (or show that none
@@ -276,6 +286,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     b.builder = std::move(pending);
     pending = BlockBuilder{};
     pending_bytes = 0;
+    pending_raw_bytes = 0;
     pending_stats = codec::CodecStats{};
     for (auto& s : pending_names) s.clear();
     return place(b, nullptr);
@@ -331,7 +342,9 @@ Status ArchiveWriter::add_game(const Game& game) {
   // About 8 bytes of PGN an event; a comment with clock or evaluation commands at most its other
   // text, and nothing when it holds nothing else (block_counted_bytes).
   s.pending_bytes += 64;
+  s.pending_raw_bytes += 64;
   for (const GameEvent& e : game.events) {
+    s.pending_raw_bytes += e.type == GameEvent::kComment ? std::max<std::size_t>(8, e.text.size()) : 8;
     std::size_t counted = 8;
     bool only = false;
     if (e.type == GameEvent::kComment)
@@ -339,7 +352,9 @@ Status ArchiveWriter::add_game(const Game& game) {
         counted = only ? 0 : std::min(counted, e.text.size() - commands);
     s.pending_bytes += counted;
   }
-  if (s.pending.games >= s.options.block_games || s.pending_bytes >= s.options.block_bytes) return s.flush_pending();
+  if (s.pending.games >= s.options.block_games || s.pending_bytes >= s.options.block_bytes ||
+      s.pending_raw_bytes / kMaxBlockBytesShare >= s.options.block_bytes)
+    return s.flush_pending();
   return {};
 }
 
@@ -377,9 +392,10 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
   };
   for (;;) {
     std::vector<PgnReader::RawGame> batch;
-    std::size_t bytes = 0;
+    std::size_t bytes = 0, raw_bytes = 0;
     bool more = true;
-    while (batch.size() < s.options.block_games && bytes < s.options.block_bytes) {
+    while (batch.size() < s.options.block_games && bytes < s.options.block_bytes &&
+           raw_bytes / kMaxBlockBytesShare < s.options.block_bytes) {
       PgnReader::RawGame rg;
       auto got = reader.next_raw(rg);
       if (!got) return got.error();
@@ -388,6 +404,7 @@ Status ArchiveWriter::add_pgn(PgnReader& reader, const std::function<void(const 
         break;
       }
       bytes += block_counted_bytes(rg.text);
+      raw_bytes += rg.text.size();
       batch.push_back(std::move(rg));
     }
     if (!batch.empty()) {

@@ -51,7 +51,7 @@ void put_symbol(std::string& out, std::uint64_t u) {
 
 void append_clock(std::string& out, std::uint64_t value, int form) {
   const int precision = form_precision(form);
-  const std::uint64_t seconds = static_cast<std::uint64_t>(div_clock_scale(static_cast<std::int64_t>(value), precision));
+  const std::uint64_t seconds = precision == 0 ? value : precision == 1 ? value / 10 : value / 100;
   const std::uint64_t fraction = value - seconds * kClockScale[precision];
   // The command in a buffer, written to `out` at once: "[%clk " (6), the hours' digits (at most
   // 20 for any value, 6 in a valid clock), ":MM:SS" (6), "." and 2 digits, "]".

@@ -238,7 +238,7 @@ class DecodePolicy {
 
  private:
   // A modelled track's times and evaluations (after the line's moves in the codeword, before its
-  // records' values): its clocks, ahead of the line's other items.
+  // records' values), into its frames.
   Status read_track(Line& line) {
     TrackModel model(basis_);
     SymbolReader side{decoder_};
@@ -355,7 +355,7 @@ class DecodePolicy {
   int track_form_ = 0;
   MoveCoder coder_;
   bool variants_;         // the block's codec holds variants' games
-  bool modelled_;         // and models its clock tracks (8.3.4)
+  bool modelled_;         // the block's codec models clock tracks (8.3.4)
   ArithDecoder decoder_;  // the game's codeword
   RecordModel records_;   // the game's record comments
 };
