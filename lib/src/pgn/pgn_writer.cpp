@@ -16,6 +16,9 @@ namespace {
 
 constexpr std::size_t kWidth = 80;
 
+// "{text}", ";text" or "%text".
+std::string comment_token(CommentKind kind, std::string_view text);
+
 // Lays out movetext tokens in lines of at most 80 columns (a longer token gets a line of its own).
 // Moves, the token of nearly every call, gather in a buffer of the current line that goes to
 // `out` as one append when the line ends or another kind of token comes (unpack: one append per
@@ -43,26 +46,12 @@ class LineWriter {
   // The token "{text}", as token() would write it, without building it apart.
   void brace_comment(std::string_view text) {
     flush();
-    if (!open_.empty()) {
-      std::string t;
-      t.reserve(text.size() + 2);
-      t += '{';
-      t += text;
-      t += '}';
-      return token(t);
-    }
-    const std::size_t n = text.size() + 2;
-    if (col_ > 0) {
-      if (col_ + 1 + n > kWidth) newline();
-      else {
-        out_ += ' ';
-        ++col_;
-      }
-    }
-    out_ += '{';
-    out_ += text;
-    out_ += '}';
-    col_ += n;
+    if (!open_.empty()) return token(comment_token(CommentKind::kBrace, text));
+    put_sized(text.size() + 2, false, [&] {
+      out_ += '{';
+      out_ += text;
+      out_ += '}';
+    });
   }
   // A token that must end its line (";comment") or stand alone on one ("%escape").
   void line_token(std::string_view t, bool column_one) {
@@ -116,20 +105,20 @@ class LineWriter {
     pending_ = 0;
   }
   void put(std::string_view t, bool glue) {
-    if (col_ > 0 && glue && col_ + t.size() <= kWidth) {
-      out_ += t;
-      col_ += t.size();
-      return;
-    }
-    if (col_ > 0) {
-      if (col_ + 1 + t.size() > kWidth) newline();
+    put_sized(t.size(), glue, [&] { out_ += t; });
+  }
+  // A token of `n` bytes that write() appends to `out_`, after a space or on a new line.
+  template <class Write>
+  void put_sized(std::size_t n, bool glue, const Write& write) {
+    if (col_ > 0 && !(glue && col_ + n <= kWidth)) {
+      if (col_ + 1 + n > kWidth) newline();
       else {
         out_ += ' ';
         ++col_;
       }
     }
-    out_ += t;
-    col_ += t.size();
+    write();
+    col_ += n;
   }
   std::string& out_;
   std::size_t col_ = 0;

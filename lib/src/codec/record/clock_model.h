@@ -144,6 +144,8 @@ struct TrackModel {
     const auto scale = static_cast<std::int64_t>(kClockScale[p]);
     const std::int64_t predicted = clocks.predict(slot, form), whole = div_clock_scale(predicted, p);
     const std::int64_t predicted_fraction = predicted - whole * scale;  // (predicted >= 0)
+    // (predicted_fraction - f) mod scale, for a fraction f in [0, scale).
+    const auto below = [&](std::int64_t f) { return predicted_fraction >= f ? predicted_fraction - f : predicted_fraction - f + scale; };
     const int parity = static_cast<int>(slot & 1);
     const int recent = average[parity] < 0 ? 11 : std::min(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(average[parity] >> 4))), 10);
     const int left = emt || whole >= 120 ? 2 : whole >= 30 ? 1 : 0;
@@ -158,7 +160,7 @@ struct TrackModel {
       const auto seconds = static_cast<std::int64_t>(value / kClockScale[p]);
       const auto f = static_cast<std::int64_t>(value % kClockScale[p]);
       t = emt ? seconds : whole - seconds;
-      g = emt ? f : (predicted_fraction - f + scale) % scale;
+      g = emt ? f : below(f);
     }
     int s = t < 0 ? kNegativeTime : magnitude_class(static_cast<std::uint64_t>(t));
     if (!side.cumulative(row, kTimeSymbols, s)) return kMissing;
@@ -194,9 +196,7 @@ struct TrackModel {
     }
     const std::int64_t seconds = emt ? t : whole - t;  // (|t| < 2^41: no overflow)
     if (seconds < 0 || static_cast<std::uint64_t>(seconds) > kMaxClockSeconds) return kOutOfRange;
-    // (predicted_fraction - g) mod scale, both in [0, scale).
-    const std::int64_t below = emt ? g : predicted_fraction >= g ? predicted_fraction - g : predicted_fraction - g + scale;
-    const std::int64_t v = seconds * scale + below;
+    const std::int64_t v = seconds * scale + (emt ? g : below(g));
     value = static_cast<std::uint64_t>(v);
     clocks.played(slot, v, form);
     const std::int64_t a = (t > 0 ? t : 0) * 16;

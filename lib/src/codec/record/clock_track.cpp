@@ -2,6 +2,7 @@
 #include "codec/record/clock_track.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include "codec/record/clock_model.h"
@@ -51,7 +52,7 @@ void put_symbol(std::string& out, std::uint64_t u) {
 
 void append_clock(std::string& out, std::uint64_t value, int form) {
   const int precision = form_precision(form);
-  const std::uint64_t seconds = precision == 0 ? value : precision == 1 ? value / 10 : value / 100;
+  const std::uint64_t seconds = div_clock_scale(value, precision);
   const std::uint64_t fraction = value - seconds * kClockScale[precision];
   // The command in a buffer, written to `out` at once: "[%clk " (6), the hours' digits (at most
   // 20 for any value, 6 in a valid clock), ":MM:SS" (6), "." and 2 digits, "]".
@@ -66,14 +67,7 @@ void append_clock(std::string& out, std::uint64_t value, int form) {
   };
   const std::uint64_t hours = seconds / 3600;
   if (form_two_digit_hours(form) && hours < 10) buf[n++] = '0';
-  char digits[20];  // the hours' digits, the last at digits[19]
-  std::size_t first = sizeof digits;
-  for (std::uint64_t h = hours;; h /= 10) {
-    digits[--first] = static_cast<char>('0' + h % 10);
-    if (h < 10) break;
-  }
-  std::memcpy(buf + n, digits + first, sizeof digits - first);
-  n += sizeof digits - first;
+  n = static_cast<std::size_t>(std::to_chars(buf + n, buf + sizeof buf, hours).ptr - buf);
   buf[n++] = ':';
   two(seconds / 60 % 60);
   buf[n++] = ':';
@@ -197,13 +191,6 @@ ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate) {
          : c.before.empty() && c.after.empty() ? kFrameBare
          : eval_frame                           ? kFrameEval
                                                 : kFrameTexts;
-}
-
-std::string track_comment(ClockFrame kind, std::uint64_t value, int form, std::string_view before,
-                          std::string_view after, const Evaluation& eval) {
-  std::string text;
-  append_track_comment(text, kind, value, form, before, after, eval);
-  return text;
 }
 
 void append_track_comment(std::string& out, ClockFrame kind, std::uint64_t value, int form, std::string_view before,

@@ -26,7 +26,10 @@ inline constexpr std::uint64_t kMaxClockSeconds = 999999ull * 3600 + 59 * 60 + 5
 inline constexpr int kMaxClockPrecision = 2;
 inline constexpr std::uint64_t kClockScale[kMaxClockPrecision + 1] = {1, 10, 100};
 // x / 10^p for p = 0 .. kMaxClockPrecision, as x / kClockScale[p] (truncated), by constants.
-inline std::int64_t div_clock_scale(std::int64_t x, int p) { return p == 0 ? x : p == 1 ? x / 10 : x / 100; }
+template <class T>
+T div_clock_scale(T x, int p) {
+  return p == 0 ? x : p == 1 ? x / 10 : x / 100;
+}
 inline std::uint64_t max_clock_value(int precision) { return kMaxClockSeconds * kClockScale[precision] + kClockScale[precision] - 1; }
 
 // A time command's form (8.3.1): its precision, whether its hours have two digits ("01:30:00"),
@@ -64,13 +67,11 @@ void append_clock_comment(std::string& out, std::string_view before, std::uint64
 // (kFrameEval), the evaluation before it in `eval` and `mate`.
 ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate);
 
-// The comment of a clock track's entry of frame kind `kind`: `value`'s time command in `form`
-// with the text the kind puts around it (8.3.2): `before` and `after` for kind 0 (kFrameTexts),
-// a space on each side for 1, none for 2, " [%eval E] " and " " for 3 with the evaluation `eval`.
+// Appends to `out` the comment of a clock track's entry of frame kind `kind`: `value`'s time
+// command in `form` with the text the kind puts around it (8.3.2): `before` and `after` for kind
+// 0 (kFrameTexts), a space on each side for 1, none for 2, " [%eval E] " and " " for 3 with the
+// evaluation `eval`.
 struct Evaluation;
-std::string track_comment(ClockFrame kind, std::uint64_t value, int form, std::string_view before,
-                          std::string_view after, const Evaluation& eval);
-// The same, appended to `out`.
 void append_track_comment(std::string& out, ClockFrame kind, std::uint64_t value, int form, std::string_view before,
                           std::string_view after, const Evaluation& eval);
 
