@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.4, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.5, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -8,7 +8,9 @@ format 1.2: the fast model and its opening book, in moves.py), the blocks of mov
 (format 1.3: clock tracks coded by the clock model, 8.3.4, its tables from
 clock-model-tables.md), and the blocks of layout 3 (format 1.4), whose tag columns of coding 8
 give `CurrentPosition` values from the game's main line (9.4.5) and whose tag columns of coding 9
-give values that begin with the game's `White` or `Black` value (9.4.6).
+give values that begin with the game's `White` or `Black` value (9.4.6), and the blocks of
+layout 4 (format 1.5), whose typed tag columns may have their codes in a codeword (coding 10,
+9.4.7).
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -37,7 +39,8 @@ import sys
 import zstandard
 
 from moves import (NO_HISTORY, PIECE_LETTERS, AdaptiveFrequencies, ArithmeticDecoder,
-                   FormatError, Position, VariantPosition, decode_position_column, derived_fen,
+                   FormatError, Position, VariantPosition, decode_code_column,
+                   decode_position_column, derived_fen,
                    double_step_passed, end_frequency, history_after, is_white, move_frequencies,
                    ptype_of, read_integer, variant_of_name)
 
@@ -634,7 +637,8 @@ class Block:
         self.sections = data[5]
         require(self.sections >= 5 and len(data) >= 20 + 12 * self.sections, "BLOCK-1", w,
                 f"section count {data[5]}")
-        if data[6] not in (1, 3):         # 3: tag columns derived or named (1.4, 9.4.5, 9.4.6)
+        if data[6] not in (1, 3, 4):      # 3: tag columns derived or named (1.4, 9.4.5, 9.4.6);
+                                          # 4: also coded (1.5, 9.4.7)
             raise unsupported("BLOCK-1", w, f"unknown layout {data[6]}")
         self.layout = data[6]
         if data[7] > 2:                  # 0 uniform, 1 model, 2 fast (format 1.2)
@@ -886,16 +890,22 @@ def decode_tags_section(archive, block):
         coding = s.byte()
         body = Stream(s.take(s.varint()), "TAGS-1", f"{s.where()} (column {key!r})")
         count = len(ranks[k])
+        coded = coding == 10                    # 9.4.7: a column of coding 1 to 4, its codes coded
+        if coded:
+            require(block.layout == 4, "TAGS-1", body.where(),
+                    f"coding 10 in a block of layout {block.layout} (TAGS-11)")
+            coding = body.byte()
+            require(1 <= coding <= 4, "TAGS-11", body.where(), f"coded column of base {coding}")
         if coding == 2:                         # ratings are decoded after every other column
-            ratings.append((k, body))
+            ratings.append((k, body, coded))
             continue
-        column = decode_column(archive, block.layout, key, coding, body, count, budget)
+        column = decode_column(archive, block.layout, key, coding, body, count, budget, coded)
         require(body.at_end(), "TAGS-1", body.where(), "bytes after the column's values")
         for (g, j), value in zip(ranks[k], column):
             values[g][j] = value
     require(s.at_end(), "TAGS-1", s.where(), "bytes left over after the last column")
     named = any(isinstance(v, NamedTag) for row in values for v in row)
-    rated = {keys[k] for k, _ in ratings}
+    rated = {keys[k] for k, _, _ in ratings}
     require(not named or not rated & {b"White", b"Black"}, "TAGS-9", s.where(),
             "a named column in a block whose White or Black column is a rating column")
     name_tags(keys, game_keys, values, budget)
@@ -918,20 +928,20 @@ class TypedBudget:
         return value
 
 
-def decode_column(archive, layout, key, coding, body, count, budget):
+def decode_column(archive, layout, key, coding, body, count, budget, coded=False):
     """One column's `count` values, by its coding (9.4, 9.4.1, 9.4.3, 9.4.4, 9.4.5, 9.4.6) and
-    the block's layout (9.3)."""
+    the block's layout (9.3); `coded`: a column of coding 10 of this base coding (9.4.7)."""
     if coding == 0:
         return read_text_body(body, count)
     if coding == 1:
         header = body.byte()
         require(header <= 3, "TAGS-3", body.where(), f"integer header {header:#04x}")
         form = SIGNED if header & 1 else PLAIN
-        return read_codes(body, count, form, header & 2, budget)
+        return read_codes(body, count, form, header & 2, budget, coded)
     if coding == 3:
-        return read_codes(body, count, DATE, True, budget)
+        return read_codes(body, count, DATE, True, budget, coded)
     if coding == 4:
-        return read_codes(body, count, TIME, True, budget)
+        return read_codes(body, count, TIME, True, budget, coded)
     if coding == 5:
         length = body.byte()
         require(length <= 10, "TAGS-3", body.where(), f"identifier L = {length}")
@@ -948,19 +958,32 @@ def decode_column(archive, layout, key, coding, body, count, budget):
         require(key == b"FEN", "TAGS-6", body.where(), f"position column {key!r}")
         return read_positions(body, count, budget)
     if coding == 8:
-        require(layout == 3, "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
+        require(layout in (3, 4), "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
         return read_derived(key, body, count)
     if coding == 9:
-        require(layout == 3, "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
+        require(layout in (3, 4), "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
         return read_named(key, body, count)
     raise corrupt("TAGS-1", body.where(), f"reserved coding {coding}")
 
 
-def read_codes(body, count, form, predicted, budget):
-    """9.4.1: one varint code per value, then the text body of the codes 0 [TAGS-3].
+def column_codes(body, count, coded):
+    """9.4.1: a typed column's `count` codes, varints; or (9.4.7, `coded`) the integers of a
+    codeword [TAGS-11]."""
+    if not coded:
+        return [body.varint() for _ in range(count)]
+    try:
+        codes, offset = decode_code_column(body.data[body.pos:], count)
+    except FormatError as e:
+        raise corrupt(e.rule, body.where(), str(e))
+    body.pos += offset
+    return codes
+
+
+def read_codes(body, count, form, predicted, budget, coded=False):
+    """9.4.1: one code per value (column_codes), then the text body of the codes 0 [TAGS-3].
     form.write(number) gives a number's text (None if out of range), form.read(text) the
     number a text spells in the form (None if it does not)."""
-    codes = [body.varint() for _ in range(count)]
+    codes = column_codes(body, count, coded)
     texts = iter(read_text_body(body, codes.count(0)) if 0 in codes else [])
     out = []
     previous = 0
@@ -1214,13 +1237,13 @@ def name_tags(keys, game_keys, values, budget):
 
 def decode_ratings(keys, game_keys, ranks, values, columns, budget):
     """9.4.2 [TAGS-4]: the block's rating columns in one pass over its tags."""
-    rating_keys = {k for k, _ in columns}
+    rating_keys = {k for k, _, _ in columns}
     state = {}
-    for k, body in columns:
+    for k, body, coded in columns:
         player_key = body.varint()
         require(player_key < len(keys) and player_key not in rating_keys, "TAGS-4", body.where(),
                 f"player key {player_key}")
-        codes = [body.varint() for _ in range(len(ranks[k]))]
+        codes = column_codes(body, len(ranks[k]), coded)
         texts = iter(read_text_body(body, codes.count(0)) if 0 in codes else [])
         require(body.at_end(), "TAGS-1", body.where(), "bytes after the column's values")
         state[k] = (player_key, iter(codes), texts, body)

@@ -2724,6 +2724,24 @@ def decode_position_column(body: bytes, count: int) -> tuple:
     return values, offset + n
 
 
+def decode_code_column(body: bytes, count: int) -> tuple:
+    """9.4.7: the codeword of a coded tag column holding `count` codes, each an integer (8.3.3)
+    of one field.  Returns (codes, offset), the column's text body starting at body[offset:].
+    Raises FormatError per TAGS-11."""
+    n, offset = read_varint(body, 0)
+    if offset + n > len(body):
+        raise corrupt("TAGS-11", "codeword runs past the body")
+    decoder = ArithmeticDecoder(body[offset:offset + n], 0)
+    widths = new_integer_field()
+    codes = [read_integer(decoder, widths) for _ in range(count)]
+    length = decoder.finish()
+    if (length + 7) // 8 != n:
+        raise corrupt("TAGS-11", "the codeword does not end in its last byte")
+    if any(decoder.bit(i) for i in range(length, 8 * n)):
+        raise corrupt("TAGS-11", "bits after the codeword are not 0")
+    return codes, offset + n
+
+
 # ---------------------------------------------------------------------------------------------
 # Share tokens (section 14)
 # ---------------------------------------------------------------------------------------------

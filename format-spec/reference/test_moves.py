@@ -625,6 +625,51 @@ def test_named_tags():
     return True
 
 
+def test_coded_tags():
+    """9.4.7 [TAGS-11]: columns of coding 10 read by decode.py from blocks made here: the spec's
+    example column (a Round column of 1, 2, 3: base 1, codeword 0a 50), a coded rating column
+    in the one pass of 9.4.2 beside a varint one, and each rejection TAGS-11 lists."""
+    import decode as D
+    e4 = coded_game(M.Position.standard(), ["e4"])
+    r = b"Round"
+
+    def decode(games, columns, **block):
+        return [g.tags for g in D.decode_group(derived_block(games, columns, **block), 0)]
+
+    def rejects(rule, why, games, columns, **block):
+        try:
+            decode(games, columns, **block)
+        except M.FormatError as e:
+            assert e.kind == "corrupt" and e.rule == rule and why in str(e), (rule, why, str(e))
+            return 1
+        raise AssertionError(f"accepted, expected [{rule}] {why}: {columns}")
+
+    checked = 0
+    games = [([(r, b"%d" % (i + 1))], e4) for i in range(3)]
+    example = (10, bytes.fromhex("01 02 02 0a 50"))
+    assert decode(games, {r: example}, layout=4) == [g for g, _ in games]
+    checked += 1
+    # the same codes 3, 3, 3 as a rating column's (base 2, player key 0: White): 1500 + 1, then
+    # each from the rating before it in the block
+    w, we = b"White", b"WhiteElo"
+    rated = [([(w, b"p%d" % i), (we, b"%d" % (1501 + i))], e4) for i in range(3)]
+    assert decode(rated, {we: (10, bytes.fromhex("02 00 02 0a 50"))}, layout=4) == [g for g, _ in rated]
+    checked += 1
+    checked += rejects("TAGS-1", "coding 10 in a block of layout 3", games, {r: example}, layout=3)
+    checked += rejects("TAGS-1", "coding 10 in a block of layout 1", games, {r: example}, layout=1)
+    checked += rejects("TAGS-11", "base 5", games, {r: (10, bytes.fromhex("05 02 02 0a 50"))}, layout=4)
+    checked += rejects("TAGS-11", "base 0", games, {r: (10, bytes.fromhex("00 02 02 0a 50"))}, layout=4)
+    checked += rejects("TAGS-11", "runs past the body", games, {r: (10, bytes.fromhex("01 02 03 0a 50"))},
+                       layout=4)
+    checked += rejects("TAGS-11", "bits after the codeword", games,
+                       {r: (10, bytes.fromhex("01 02 02 0a 51"))}, layout=4)
+    checked += rejects("TAGS-11", "does not end in its last byte", games,
+                       {r: (10, bytes.fromhex("01 02 03 0a 50 00"))}, layout=4)
+    checked += rejects("TAGS-3", "integer header", games, {r: (10, bytes.fromhex("01 04 02 0a 50"))}, layout=4)
+    print(f"coded tags (9.4.7): {checked} blocks decoded or rejected as TAGS-11 says")
+    return True
+
+
 if __name__ == "__main__":
     max_nodes = int(sys.argv[1]) if len(sys.argv) > 1 else 200000
     max_variant_nodes = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
@@ -632,6 +677,6 @@ if __name__ == "__main__":
     results = [test_order(), test_variant_order(), test_worked_examples(), test_uniform_tokens(),
                test_tokens(), test_token_rejects(), test_perft(max_nodes),
                test_variant_perft(max_variant_nodes), test_crazyhouse_model(), test_fast_model(),
-               test_derived_tags(), test_named_tags()]
+               test_derived_tags(), test_named_tags(), test_coded_tags()]
     print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
     sys.exit(0 if all(results) else 1)

@@ -4,6 +4,8 @@
 // read_tags (the first read of a block, which decodes only the games it needs; of some keys), find
 // by tag, export_pgn; a merge keeps them; a value that is not the final position (or a game
 // without one) stays text. WriterOptions::derive_tags = false writes format 1.3's bytes.
+// Tags of layout 4 (format 1.5): typed columns whose codes are a codeword (9.4.7) read back the
+// same by every way of reading them, and a merge keeps them; code_tags = false writes 1.4's.
 #include <algorithm>
 
 #include "pgnarc/pgnarc.h"
@@ -116,6 +118,46 @@ TEST(DerivedTags, AMergeKeepsThemDerived) {
   auto expected = test::expected_games("[White \"A\"]\n\n1. e4 *\n\n" + derived_pgn());
   EXPECT_EQ(games, expected);
   EXPECT_LT(test::file_bytes(merged).size(), test::file_bytes(first).size() + test::file_bytes(second).size());
+}
+
+// A lichess export's tags (ratings, rating changes, dates, times of day) with coded columns: a
+// smaller archive of format 1.5 whose games, tags read one game at a time and merge are those
+// of the archive without them.
+TEST(CodedTags, EveryReadAndAMergeGiveTheTagsBack) {
+  const std::string pgn = test::read_file(test::corpus_path("pgn/lichess_2021-10_clk_eval.pgn"));
+  WriterOptions o;
+  const std::string coded = pack(pgn, "coded.pga", o);
+  o.code_tags = false;
+  const std::string plain = pack(pgn, "plain.pga", o);
+  EXPECT_EQ(read_version(coded), "1.5");
+  EXPECT_NE(read_version(plain), "1.5");
+  EXPECT_LT(test::file_bytes(coded).size(), test::file_bytes(plain).size());
+  EXPECT_EQ(test::unpack_games(coded), test::unpack_games(plain));
+  auto a = Archive::open(coded);
+  auto b = Archive::open(plain);
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (std::uint64_t i = 0; i < 40; i += 7) {
+    auto fresh = Archive::open(coded);
+    ASSERT_TRUE(fresh.ok());
+    auto tags = (*fresh)->read_tags(i);
+    ASSERT_TRUE(tags.ok()) << tags.error().to_string();
+    auto want = (*b)->read_tags(i);
+    ASSERT_TRUE(want.ok());
+    EXPECT_EQ(*tags, *want) << i;
+  }
+  // Merged after another archive (its players joined: the tags sections coded again).
+  const std::string first = pack("[White \"A\"]\n\n1. e4 *\n", "first.pga", o);
+  const std::string merged = test::temp_path("merged.pga");
+  auto w = ArchiveWriter::create(merged, WriterOptions{});
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->add_archive_blocks(first).ok());
+  ASSERT_TRUE((*w)->add_archive_blocks(coded).ok());
+  ASSERT_TRUE((*w)->finish().ok());
+  EXPECT_EQ(read_version(merged), "1.5");
+  auto games = test::unpack_games(merged);
+  auto expected = test::unpack_games(plain);
+  expected.insert(expected.begin(), test::expected_games("[White \"A\"]\n\n1. e4 *\n").front());
+  EXPECT_EQ(games, expected);
 }
 
 }  // namespace

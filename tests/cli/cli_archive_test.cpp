@@ -218,8 +218,9 @@ TEST_F(CliArchive, ClocksModelledOrBytesAndAppendKeepsThem) {
   const auto read_version = [&](const std::string& a) {
     return nlohmann::ordered_json::parse(run_cli("info --json " + p(a)).out)["read_version"].get<std::string>();
   };
-  ASSERT_EQ(run_cli("pack -q '" + lichess + "' -o " + p("model.pga")).exit_code, 0);
-  ASSERT_EQ(run_cli("pack -q --clocks bytes '" + lichess + "' -o " + p("bytes.pga")).exit_code, 0);
+  // (Tags as text: the read versions are the clocks'.)
+  ASSERT_EQ(run_cli("pack -q --tags text '" + lichess + "' -o " + p("model.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --tags text --clocks bytes '" + lichess + "' -o " + p("bytes.pga")).exit_code, 0);
   EXPECT_EQ(read_version("model.pga"), "1.3");
   EXPECT_EQ(read_version("bytes.pga"), "1.2");
   const auto info = [&](const std::string& a) { return nlohmann::ordered_json::parse(run_cli("info --json " + p(a)).out); };
@@ -236,6 +237,30 @@ TEST_F(CliArchive, ClocksModelledOrBytesAndAppendKeepsThem) {
   EXPECT_EQ(run_cli("pack -q --clocks zstd '" + lichess + "' -o " + p("x.pga")).exit_code, 1) << "a usage error";
 }
 
+// pack codes typed tag columns (format 1.5) unless --tags derive (1.4) or text; append keeps
+// the archive's tag coding where --tags is not given; the games come back the same every way.
+TEST_F(CliArchive, TagsCodedDerivedOrTextAndAppendKeepsThem) {
+  const std::string lichess = test::corpus_path("pgn/lichess_2021-10_clk_eval.pgn");
+  const auto read_version = [&](const std::string& a) {
+    return nlohmann::ordered_json::parse(run_cli("info --json " + p(a)).out)["read_version"].get<std::string>();
+  };
+  ASSERT_EQ(run_cli("pack -q '" + lichess + "' -o " + p("coded.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --tags derive '" + lichess + "' -o " + p("derive.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --tags text '" + lichess + "' -o " + p("text.pga")).exit_code, 0);
+  EXPECT_EQ(read_version("coded.pga"), "1.5");
+  EXPECT_EQ(read_version("derive.pga"), "1.3") << "no derived or named column in these games: the clocks' 1.3";
+  EXPECT_EQ(read_version("text.pga"), "1.3");
+  const std::string games = run_cli("unpack " + p("text.pga")).out;
+  EXPECT_EQ(run_cli("unpack " + p("coded.pga")).out, games);
+  EXPECT_EQ(run_cli("unpack " + p("derive.pga")).out, games);
+  ASSERT_EQ(run_cli("append -q " + p("derive.pga") + " '" + lichess + "'").exit_code, 0);
+  EXPECT_EQ(read_version("derive.pga"), "1.3") << "append keeps the tags of a 1.3 archive";
+  ASSERT_EQ(run_cli("append -q " + p("coded.pga") + " '" + lichess + "'").exit_code, 0);
+  EXPECT_EQ(read_version("coded.pga"), "1.5");
+  EXPECT_EQ(run_cli("unpack " + p("coded.pga")).out, run_cli("unpack " + p("derive.pga")).out);
+  EXPECT_EQ(run_cli("pack -q --tags zstd '" + lichess + "' -o " + p("x.pga")).exit_code, 1) << "a usage error";
+}
+
 TEST_F(CliArchive, InfoAndVerify) {
   ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
   auto r = run_cli("info " + p("games.pga"));
@@ -243,7 +268,7 @@ TEST_F(CliArchive, InfoAndVerify) {
   EXPECT_NE(r.out.find("games:    61 (1 kept verbatim)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bits per ply"), std::string::npos);
   r = run_cli("info " + p("games.pga") + " --json");
-  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.4");
+  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.5");
   // The fast model (the default) and no clock tracks: a reader of 1.2.
   EXPECT_TRUE(r.out.starts_with("{\"write_version\": \"1.2\", \"read_version\": \"1.2\",")) << r.out;
   EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
@@ -524,7 +549,7 @@ TEST_F(CliArchive, VersionNamesTheFormatVersions) {
   for (const char* args : {"--version", "info --version"}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << args;
-    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.4)\n")
+    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.5)\n")
         << args;
   }
 }

@@ -85,6 +85,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   o.moves = MoveCoding::kMax;  // the conformance settings' coder; vectors of others say so
   o.model_clocks = false;      // clock tracks as bytes; vectors of the clock model say so
   o.derive_tags = false;       // tags as text; vectors of derived tags say so
+  o.code_tags = false;         // typed columns' codes as varints; vectors of coded tags say so
   return o;
 }
 
@@ -110,7 +111,8 @@ std::string from_hex(std::string_view hex) {
 
 void encode_vector(const std::string& name, const std::string& pgn, const std::string& ids, const std::string& why,
                    std::size_t block_games = 4096, MoveCoding moves = MoveCoding::kModel,
-                   Variant variant = Variant::kStandard, bool model_clocks = false, bool derive_tags = false) {
+                   Variant variant = Variant::kStandard, bool model_clocks = false, bool derive_tags = false,
+                   bool code_tags = false) {
   // Every game must be coded, except in the vectors about verbatim games.
   PgnReader check(memory_input(pgn), name);
   for (std::string text; true;) {
@@ -130,7 +132,8 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   o.moves = moves;
   o.variant = variant;
   o.model_clocks = model_clocks;
-  o.derive_tags = derive_tags;
+  o.derive_tags = derive_tags || code_tags;
+  o.code_tags = code_tags;
   const std::string pga = pack(pgn, o);
   write("encode/" + name + ".pgn", pgn);
   write("encode/" + name + ".pga", pga);
@@ -141,7 +144,7 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   if (moves != MoveCoding::kMax)
     settings += (settings.empty() ? "" : ",") + std::string(moves == MoveCoding::kUniform ? "moves=uniform" : "moves=fast");
   if (model_clocks) settings += std::string(settings.empty() ? "" : ",") + "clocks=model";
-  if (derive_tags) settings += std::string(settings.empty() ? "" : ",") + "tags=derive";
+  if (derive_tags || code_tags) settings += std::string(settings.empty() ? "" : ",") + (code_tags ? "tags=coded" : "tags=derive");
   if (variant != Variant::kStandard) {
     std::string v = variant_name(variant);
     for (char& c : v) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -1887,6 +1890,109 @@ void derived_tag_vectors() {
                  "a value of flag 1 in a game without a White tag");
 }
 
+// A column of the first block's tags section (stored) of a conformance archive: where its
+// coding byte and its body are in the block (from the block's start), by its key.
+struct ColumnAt {
+  std::size_t coding = 0, body = 0, size = 0;
+};
+ColumnAt column_of(const std::string& pga, const std::string& key) {
+  const std::string_view block = std::string_view(pga).substr(kHeaderSize);
+  const std::size_t data = kBlockHeaderSize + kSections * kSectionEntrySize;
+  const std::size_t stored = get_le(block.data() + kBlockHeaderSize + 4, 4);
+  const std::string_view section = block.substr(data, stored);
+  common::ByteCursor r(section);
+  std::uint64_t keys = 0, n = 0, k = 0, size = 0;
+  std::size_t index = SIZE_MAX;
+  r.varint(keys);
+  for (std::uint64_t i = 0; i < keys; ++i) {
+    std::string_view name;
+    r.prefixed(name);
+    if (name == key) index = i;
+  }
+  // The games' key lists: the section is read up to the columns by their count (one block).
+  const std::uint32_t games = static_cast<std::uint32_t>(get_le(block.data() + 8, 4));
+  for (std::uint32_t g = 0; g < games; ++g) {
+    r.varint(n);
+    for (std::uint64_t i = 0; i < n; ++i) r.varint(k);
+  }
+  for (std::uint64_t i = 0; i < keys; ++i) {
+    std::uint8_t coding = 0;
+    const std::size_t at = data + (section.size() - r.remaining());
+    r.u8(coding);
+    r.varint(size);
+    const std::size_t body = data + (section.size() - r.remaining());
+    std::string_view skip;
+    r.bytes(size, skip);
+    if (i == index) return ColumnAt{at, body, static_cast<std::size_t>(size)};
+  }
+  std::fprintf(stderr, "no column %s\n", key.c_str());
+  std::exit(1);
+}
+
+// Coded columns (9.4.7): ratings, other integers, dates and times of day whose codes are the
+// integers of a codeword.
+void coded_tag_vectors() {
+  // 48 games of ratings that wander (a linear congruential sequence), one player's twice (his
+  // previous rating predicts the second), a rating kept as text, a signed rating change, one
+  // date and times of day that rise.
+  std::string pgn;
+  std::uint32_t x = 12345;
+  const auto next = [&](int spread) {
+    x = x * 1103515245u + 12345u;
+    return static_cast<int>((x >> 16) % static_cast<std::uint32_t>(2 * spread + 1)) - spread;
+  };
+  for (int g = 0; g < 48; ++g) {
+    const int white = 1500 + next(400), black = white + next(150);
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "[Date \"2021.10.01\"]\n[White \"%s\"]\n[Black \"b%d\"]\n[UTCTime \"%02d:%02d:%02d\"]\n"
+                  "[WhiteElo \"%s\"]\n[BlackElo \"%d\"]\n[WhiteRatingDiff \"%+d\"]\n\n1. e4 *\n\n",
+                  g % 16 == 5 ? "w5" : ("w" + std::to_string(g)).c_str(), g, g / 6, g * 7 % 60, g * 13 % 60,
+                  g == 7 ? "?" : std::to_string(white).c_str(), black, next(9));
+    pgn += line;
+  }
+  encode_vector("coded_tags", pgn, "TAGS-3 TAGS-4 TAGS-11",
+                "coded columns (coding 10) of base 2 (WhiteElo and BlackElo, a rating kept as text, a player "
+                "rated twice), 1 (WhiteRatingDiff, signed), 3 (Date) and 4 (UTCTime), layout 4",
+                4096, MoveCoding::kModel, Variant::kStandard, false, false, true);
+  const std::string coded = read(dir + "/encode/coded_tags.pga");
+  const ColumnAt date = column_of(coded, "Date"), elo = column_of(coded, "WhiteElo");
+  for (const ColumnAt& c : {date, elo})
+    if (coded[kHeaderSize + c.coding] != 10) {
+      std::fprintf(stderr, "coded tags: the writer did not code the Date and WhiteElo columns\n");
+      std::exit(1);
+    }
+  invalid_vector("coded_in_layout_3", edit_block(coded, [](std::string& b) { b[6] = 3; }), "Corruption",
+                 "TAGS-1 TAGS-11", "a coded column (coding 10) in a block of layout 3");
+  invalid_vector("coded_base_5", edit_block(coded, [&](std::string& b) { b[date.body] = 5; }), "Corruption",
+                 "TAGS-11", "a coded column of base 5 (identifiers)");
+  // The Date column: base 03, n, its codeword and nothing after it (every date is typed).
+  invalid_vector("coded_codeword_past_body", edit_block(coded, [&](std::string& b) { ++b[date.body + 1]; }),
+                 "Corruption", "TAGS-11", "a coded Date column whose codeword length runs one byte past its body");
+  // The first bit after the WhiteElo column's codeword (base 02, player key, n, codeword).
+  const std::size_t n = static_cast<std::uint8_t>(coded[kHeaderSize + elo.body + 2]);
+  if (n >= 128) {
+    std::fprintf(stderr, "coded tags: the WhiteElo codeword's length is not one byte\n");
+    std::exit(1);
+  }
+  codec::ArithDecoder in;
+  in.start(std::string_view(coded).substr(kHeaderSize + elo.body + 3, n), 0);
+  codec::SymbolReader side{in};
+  codec::AdaptiveFrequencies<65> widths;
+  for (int g = 0; g < 48; ++g) {
+    std::uint64_t code;
+    codec::code_width_number(side, widths, code);
+  }
+  const std::int64_t bits = in.finish();
+  if (bits < 0 || bits % 8 == 0 || static_cast<std::uint64_t>(bits + 7) / 8 != n) {
+    std::fprintf(stderr, "coded tags: the WhiteElo codeword does not end within its last byte\n");
+    std::exit(1);
+  }
+  invalid_vector("coded_padding_bit",
+                 edit_block(coded, [&](std::string& b) { b[elo.body + 3 + n - 1] |= static_cast<char>(0x80 >> (bits % 8)); }),
+                 "Corruption", "TAGS-11", "a bit 1 after the end of the WhiteElo column's codeword, in its last byte");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -1911,6 +2017,7 @@ int main(int argc, char** argv) {
   filter_vectors();
   token_vectors();
   derived_tag_vectors();
+  coded_tag_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "common/bytes.h"
 #include "support/pgn_util.h"
+#include "container/format.h"
 #include "container/tag_values.h"
 #include "container/tags_section.h"
 
@@ -210,6 +211,68 @@ TEST(TagsSection, RatingsFollowTheirPlayers) {
   std::string bad = section;
   bad[section.size() - want.size() + 2] = 3;  // WhiteElo's player: key 3, BlackElo
   EXPECT_FALSE(decode_tags_section(bad, 4, "t", tags).ok());
+}
+
+// Spec 9.4.7's example: a Round column of 1, 2, 3 coded (coding 10, base 1, prediction): the
+// codes 3, 3, 3 in the codeword 0a 50. Read only in a block of layout 4; a base other than 1 to
+// 4, or a bit 1 after the codeword's end, is rejected.
+TEST(TagsSection, CodedColumnOfTheSpecExample) {
+  const std::string head = std::string("\x01\x05Round", 7) + std::string("\x01\x00\x01\x00\x01\x00", 6);
+  const std::string section = head + std::string("\x0a\x05\x01\x02\x02\x0a\x50", 7);
+  BlockTags tags;
+  const Status st = decode_tags_section(section, 3, "t", tags, nullptr, kCodedTagsLayout);
+  ASSERT_TRUE(st.ok()) << st.error().to_string();
+  for (std::uint32_t g = 0; g < 3; ++g) EXPECT_EQ(tags.game(g), (std::vector<Tag>{Tag{"Round", std::to_string(g + 1)}}));
+  BlockTags alone;
+  ASSERT_TRUE(decode_game_tags(section, 3, 1, 1, "t", alone, nullptr, kCodedTagsLayout).ok());
+  EXPECT_EQ(alone.game(1), (std::vector<Tag>{Tag{"Round", "2"}}));
+  for (std::uint8_t layout : {kBlockLayout, kDerivedTagsLayout})
+    EXPECT_FALSE(decode_tags_section(section, 3, "t", tags, nullptr, layout).ok()) << int(layout);
+  std::string bad = section;
+  bad[head.size() + 2] = 5;  // base 5: identifiers
+  EXPECT_FALSE(decode_tags_section(bad, 3, "t", tags, nullptr, kCodedTagsLayout).ok());
+  bad = section;
+  bad.back() = 0x51;  // a bit after the 12 bits of the codeword
+  EXPECT_FALSE(decode_tags_section(bad, 3, "t", tags, nullptr, kCodedTagsLayout).ok());
+  bad = section;
+  bad[head.size() + 4] = 3;  // the codeword runs past the body
+  EXPECT_FALSE(decode_tags_section(bad, 3, "t", tags, nullptr, kCodedTagsLayout).ok());
+}
+
+// Ratings and other numbers of many games are coded where that is smaller (by raw size and
+// compressed), and the coded section decodes to the same tags, whole and game by game; a writer
+// not allowed to code (layout 1 or 3) codes none.
+TEST(TagsSection, CodedColumnsRoundTrip) {
+  std::mt19937 rng(7);
+  Games games;
+  for (int i = 0; i < 300; ++i) {
+    const int white = 1000 + static_cast<int>(rng() % 1500), black = white - 150 + static_cast<int>(rng() % 301);
+    games.push_back({Tag{"White", "p" + std::to_string(rng() % 200)}, Tag{"Black", "p" + std::to_string(rng() % 200)},
+                     Tag{"WhiteElo", i % 50 == 3 ? "?" : std::to_string(white)}, Tag{"BlackElo", std::to_string(black)},
+                     Tag{"WhiteRatingDiff", i % 7 == 0 ? "+0" : (rng() % 2 ? "+" : "-") + std::to_string(1 + rng() % 12)},
+                     Tag{"UTCTime", "1" + std::to_string(rng() % 10) + ":3" + std::to_string(rng() % 10) + ":0" +
+                                        std::to_string(rng() % 10)}});
+  }
+  for (int level : {0, 3}) {
+    const std::string plain = encode_tags_section(games, level);
+    const std::string coded = encode_tags_section(games, level, nullptr, nullptr, true);
+    EXPECT_LT(coded.size(), plain.size()) << "level " << level;
+    std::vector<TagColumnView> columns;
+    ASSERT_TRUE(read_tag_columns(coded, 300, "t", columns).ok());
+    int coded_columns = 0;
+    for (const TagColumnView& c : columns) coded_columns += c.coding == static_cast<std::uint8_t>(TagCoding::kCoded);
+    EXPECT_GE(coded_columns, 2) << "level " << level;
+    ASSERT_TRUE(read_tag_columns(plain, 300, "t", columns).ok());
+    for (const TagColumnView& c : columns) EXPECT_NE(c.coding, static_cast<std::uint8_t>(TagCoding::kCoded));
+    BlockTags tags, alone;
+    ASSERT_TRUE(decode_tags_section(coded, 300, "t", tags, nullptr, kCodedTagsLayout).ok());
+    EXPECT_FALSE(decode_tags_section(coded, 300, "t", alone, nullptr, kDerivedTagsLayout).ok());
+    for (std::uint32_t g = 0; g < 300; g += 37) {
+      EXPECT_EQ(tags.game(g), games[g]) << g;
+      ASSERT_TRUE(decode_game_tags(coded, 300, g, g, "t", alone, nullptr, kCodedTagsLayout).ok());
+      EXPECT_EQ(alone.game(g), games[g]) << g;
+    }
+  }
 }
 
 // Random tags of every form, with values near each form's edges, round trip.

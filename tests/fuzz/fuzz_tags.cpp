@@ -1,11 +1,12 @@
 // Fuzz target: a block's tags section of arbitrary bytes (spec 9.4). The first byte gives the
-// game count and, in its low bit, the block's layout (1: layout 3, whose columns may be derived,
-// 9.4.5); the rest is the section, read with a players' table of
+// game count and, in its low bit, the block's layout (1: layout 4, whose columns may be derived,
+// 9.4.5, named, 9.4.6, and coded, 9.4.7: what layout 3 reads and more); the rest is the section,
+// read with a players' table of
 // 1,000 entries `p0` to `p999`. Damage must be an error, never a crash, also where only a few
 // games' tags are decoded (decode_game_tags); a section that decodes gives each game's tags
 // the same when they are decoded alone, and is the one the writer makes of the tags it decodes
 // to, when its columns are chosen by raw size (only the writer's choice of coding may differ),
-// White and Black given as entries of that table (values it lacks added to it), and in layout 3
+// White and Black given as entries of that table (values it lacks added to it), and in layout 4
 // derived tags as derived by the same rule (their values, which need the moves, left empty).
 #include <cstdint>
 #include <string>
@@ -58,18 +59,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace pgnarc::container;
   if (size < 1) return 0;
   const std::uint32_t games = 1 + (data[0] >> 1);  // 1 to 128
-  const bool derived_layout = data[0] & 1;
+  const std::uint8_t layout = data[0] & 1 ? kCodedTagsLayout : kBlockLayout;
+  const bool derived_layout = layout != kBlockLayout;
   const std::string_view section(reinterpret_cast<const char*>(data) + 1, size - 1);
   Table table;
   BlockTags whole, alone;
-  if (!decode_tags_section(section, games, "fuzz", whole, &table, derived_layout).ok()) {
+  if (!decode_tags_section(section, games, "fuzz", whole, &table, layout).ok()) {
     for (std::uint32_t g = 0; g < games; g += 1 + g)  // no crash, whatever they give
       (void)decode_game_tags(section, games, g, std::min(games - 1, g + g % 3), "fuzz", alone, &table,
-                             derived_layout);
+                             layout);
     return 0;
   }
   for (std::uint32_t g = 0; g < games; ++g)
-    if (!decode_game_tags(section, games, g, g, "fuzz", alone, &table, derived_layout).ok() ||
+    if (!decode_game_tags(section, games, g, g, "fuzz", alone, &table, layout).ok() ||
         alone.game(g) != whole.game(g) || alone.derives(g) != whole.derives(g))
       __builtin_trap();
   // Decoded again from the section the writer makes of them, the tags are the same.
@@ -83,9 +85,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::vector<std::uint8_t>> rules = whole.derived_rules(games);
   const std::vector<std::uint32_t>* const ways[] = {nullptr, &players};  // as text, as entries
   for (const std::vector<std::uint32_t>* given : ways) {
-    const std::string again = encode_tags_section(tags, 0, given, derived_layout ? &rules : nullptr);
+    const std::string again = encode_tags_section(tags, 0, given, derived_layout ? &rules : nullptr,
+                                                 layout == kCodedTagsLayout);
     BlockTags back;
-    if (!decode_tags_section(again, games, "fuzz", back, &table, derived_layout).ok()) __builtin_trap();
+    if (!decode_tags_section(again, games, "fuzz", back, &table, layout).ok()) __builtin_trap();
     for (std::uint32_t g = 0; g < games; ++g)
       if (back.game(g) != tags[g]) __builtin_trap();
   }

@@ -215,9 +215,9 @@ def test_pack(tmp_path, cli, corpus):
 def test_pack_clocks_model_or_bytes(tmp_path, cli, corpus):
     source = corpus("lichess_2021-10_clk_eval.pgn")
     model, plain = tmp_path / "model.pga", tmp_path / "bytes.pga"
-    pgnarc.pack(source, model)
-    pgnarc.pack(source, plain, clocks="bytes")
-    cli("pack", "-q", source, "--clocks", "bytes", "-o", tmp_path / "cli.pga")
+    pgnarc.pack(source, model, tags="text")          # (the read versions are the clocks')
+    pgnarc.pack(source, plain, clocks="bytes", tags="text")
+    cli("pack", "-q", source, "--clocks", "bytes", "--tags", "text", "-o", tmp_path / "cli.pga")
     assert plain.read_bytes() == (tmp_path / "cli.pga").read_bytes()
     with pgnarc.open(model) as m, pgnarc.open(plain) as p:
         assert m.info()["read_version"] == "1.3" and p.info()["read_version"] == "1.2"
@@ -233,7 +233,7 @@ def test_pack_tags_derive_or_text(tmp_path, cli):
     source.write_text('[CurrentPosition "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"]\n\n'
                       '1. e4 e5 *\n\n[CurrentPosition "elsewhere"]\n\n1. d4 *\n')
     derived, text = tmp_path / "derived.pga", tmp_path / "text.pga"
-    pgnarc.pack(str(source), derived)
+    pgnarc.pack(str(source), derived, tags="derive")
     pgnarc.pack(str(source), text, tags="text")
     cli("pack", "-q", source, "--tags", "text", "-o", tmp_path / "cli.pga")
     assert text.read_bytes() == (tmp_path / "cli.pga").read_bytes()
@@ -244,6 +244,21 @@ def test_pack_tags_derive_or_text(tmp_path, cli):
     assert os.path.getsize(derived) < os.path.getsize(text)
     with pytest.raises(ValueError):
         pgnarc.pack(str(source), tmp_path / "x.pga", tags="derived")
+
+
+def test_pack_tags_coded(tmp_path, cli, corpus):
+    # a lichess export's ratings, rating changes, dates and times of day coded (format 1.5)
+    source = corpus("lichess_2021-10_clk_eval.pgn")
+    coded, derived = tmp_path / "coded.pga", tmp_path / "derived.pga"
+    pgnarc.pack(source, coded)
+    pgnarc.pack(source, derived, tags="derive")
+    cli("pack", "-q", source, "-o", tmp_path / "cli.pga")
+    assert coded.read_bytes() == (tmp_path / "cli.pga").read_bytes()
+    with pgnarc.open(coded) as c, pgnarc.open(derived) as d:
+        assert c.info()["read_version"] == "1.5" and d.info()["read_version"] == "1.3"
+        assert [g.pgn() for g in c] == [g.pgn() for g in d]
+        assert c[7].tags == d[7].tags and "WhiteElo" in c[7].tags
+    assert os.path.getsize(coded) < os.path.getsize(derived)
 
 
 def test_damage_says_where(tmp_path, archives):

@@ -79,13 +79,18 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
       ->type_name("model|bytes");
   w.tags = cmd.add_option_function<std::string>(
          "--tags",
-         [&w](const std::string& v) { w.options.derive_tags = v == "derive"; },
-         "how tags that the game says otherwise are stored (chess.com exports): derive (the "
-         "default: a CurrentPosition that is the final position from the moves, a Termination that "
-         "begins with a player's name as that name and a rest; archives of format 1.4, chess.com "
-         "exports about 20% smaller) or text (as readers of format 1.3 and earlier read them)")
-      ->check(CLI::IsMember({"derive", "text"}))
-      ->type_name("derive|text");
+         [&w](const std::string& v) {
+           w.options.derive_tags = v != "text";
+           w.options.code_tags = v == "coded";
+         },
+         "how tags are stored: coded (the default: as derive, and ratings, other numbers, dates "
+         "and times of day coded by the arithmetic coder where that is smaller; archives of format "
+         "1.5, lichess exports about 1% smaller), derive (a CurrentPosition that is the final "
+         "position from the moves, a Termination that begins with a player's name as that name "
+         "and a rest; archives of format 1.4, chess.com exports about 20% smaller) or text (as "
+         "readers of format 1.3 and earlier read them)")
+      ->check(CLI::IsMember({"coded", "derive", "text"}))
+      ->type_name("coded|derive|text");
   cmd.add_option_function<std::string>(
          "--variant",
          [&w](const std::string& v) { w.options.variant = variant_option(v); },
@@ -279,8 +284,9 @@ struct AppendArgs {
 
 // The move coder, position filters, clock and tag coding of the archive's blocks, for the new
 // ones where the user gives none: the coder most of its blocks have, filters where all have
-// them, the clock model where the archive already needs a reader of 1.3 and derived tags where it
-// needs one of 1.4 (so that an append does not raise what reads the archive).
+// them, the clock model where the archive already needs a reader of 1.3, derived tags where it
+// needs one of 1.4 and coded tags where it needs one of 1.5 (so that an append does not raise
+// what reads the archive).
 Status keep_archive_settings(const std::string& path, WriterArgs& w) {
   if (w.moves->count() && w.position_filter->count() && w.clocks->count() && w.tags->count()) return {};
   auto archive = Archive::open(path);
@@ -296,7 +302,10 @@ Status keep_archive_settings(const std::string& path, WriterArgs& w) {
   }
   if (!w.position_filter->count()) w.options.position_filter = info->position_filter_blocks == info->blocks;
   if (!w.clocks->count()) w.options.model_clocks = info->read_version.minor >= 3;
-  if (!w.tags->count()) w.options.derive_tags = info->read_version.minor >= 4;
+  if (!w.tags->count()) {
+    w.options.derive_tags = info->read_version.minor >= 4;
+    w.options.code_tags = info->read_version.minor >= 5;
+  }
   return {};
 }
 
@@ -386,7 +395,7 @@ Run declare_append(CLI::App& cmd) {
       "(exit 4, busy) and can be run again. The new blocks are coded as most of the archive's are "
       "(its move coder; position filters where every block has them; clocks by the clock model "
       "where the archive needs a reader of format 1.3 already, derived tags where it needs one of "
-      "1.4) unless --moves, --position-filter, --clocks or --tags says otherwise; block sizes and zstd levels, which an archive does not "
+      "1.4, coded tags where it needs one of 1.5) unless --moves, --position-filter, --clocks or --tags says otherwise; block sizes and zstd levels, which an archive does not "
       "record, are this command's. Games kept verbatim are listed in ARCHIVE.log.");
   cmd.add_option("ARCHIVE", a->archive, "the archive to add to")->required();
   cmd.add_option("INPUT", a->inputs, kInputHelp)->required();

@@ -38,7 +38,7 @@ Status Archive::Impl::load(std::uint32_t b, bool all_tags) {
 Status Archive::Impl::decode_tags() {
   if (tags_decoded) return {};
   if (auto st = decode_tags_section(block.sections[kTags], block.games, where, block.tags, block.players,
-                                    block.derived_tags);
+                                    block.layout);
       !st)
     return st;
   tags_decoded = true;
@@ -90,7 +90,7 @@ Result<const BlockTags*> Archive::Impl::tags_of(std::uint32_t from, std::uint32_
     window_from = 1;
     window_to = 0;
     if (auto st = decode_game_tags(block.sections[kTags], block.games, from, to, where, window, block.players,
-                                 block.derived_tags);
+                                 block.layout);
         !st)
       return st.error();
     window_from = from;

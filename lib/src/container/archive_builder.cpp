@@ -169,7 +169,8 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     if (auto r = decode_block(block, src.where(b), tags_of, BlockParts::kTagsOnly); !r) return r;
     games.resize(tags_of.games);
     for (std::uint32_t j = 0; j < tags_of.games; ++j) games[j] = tags_of.tags.game(j);
-    // Derived tags stay derived, by their rules (their values, which need the moves, unread).
+    // Derived tags stay derived, by their rules (their values, which need the moves, unread), and
+    // the block keeps its layout (replace_tags_section): coded columns only in one of layout 4.
     const std::vector<std::vector<std::uint8_t>> derived = tags_of.tags.derived_rules(tags_of.games);
     if (auto r = number_players(games, players); !r) return r;
     // The tags section compressed as it was: with the same dictionary (copied above, as its
@@ -177,7 +178,9 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary)
       with = dictionaries_.at(common::frame_dictionary_id(std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]))).get();
-    const std::string recoded = replace_tags_section(block, encode_tags_section(games, &players, options_.store, tags_of.derived_tags ? &derived : nullptr), options_.store, with);
+    const std::string recoded = replace_tags_section(block, encode_tags_section(games, &players, options_.store, tags_of.derived_tags ? &derived : nullptr,
+                                                                                   tags_of.layout == kCodedTagsLayout),
+                                                               options_.store, with);
     if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
   }
   // Then its other name tables, renumbered (each value's blocks still arrive in ascending order:

@@ -23,6 +23,9 @@ struct BlockBuilder {
   // Whether the tags section may have the codings of layout 3 (derived and named columns, 9.4.5
   // and 9.4.6); the block has layout 3 where it has one.
   bool derive_tags = false;
+  // Whether typed tag columns may have their codes in a codeword (coding 10, 9.4.7); the block
+  // has layout 4 where one does.
+  bool code_tags = false;
   // Each White and Black tag's entry in the players' table, in the order of `tags`, given
   // before the tags section is made; without them (a block made apart from an archive writer),
   // those columns are coded as text.
@@ -62,9 +65,10 @@ struct BlockBuilder {
 // entries (or null), its columns' codings chosen as BlockBuilder::tags_section chooses them.
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
                                 const StoreOptions& options,
-                                const std::vector<std::vector<std::uint8_t>>* derived = nullptr);
+                                const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false);
 // The layout a block of the tags section `in` (of `games` games, as the writer made it) needs:
-// kDerivedTagsLayout where a column is derived or named (9.4.5, 9.4.6), else kBlockLayout.
+// kCodedTagsLayout where a column is coded (9.4.7), else kDerivedTagsLayout where a column is
+// derived or named (9.4.5, 9.4.6), else kBlockLayout.
 std::uint8_t tags_section_layout(std::string_view in, std::uint32_t games);
 
 // `block` (a sound block) with its tags section replaced by `tags` (stored as a block's tags

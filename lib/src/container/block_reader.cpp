@@ -34,9 +34,10 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
   out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
   if (b.size() < out.data_offset + kBlockChecksumSize) return bad("block shorter than its section table", 5);
   const auto layout = static_cast<std::uint8_t>(b[6]);
-  if (layout != kBlockLayout && layout != kDerivedTagsLayout)
+  if (layout != kBlockLayout && layout != kDerivedTagsLayout && layout != kCodedTagsLayout)
     return unsupported(where + ": block layout " + std::to_string(layout) + later + where.byte(6));
-  out.derived_tags = layout == kDerivedTagsLayout;
+  out.layout = layout;
+  out.derived_tags = layout != kBlockLayout;
   const auto coder = static_cast<std::uint8_t>(b[7]);
   if (coder > static_cast<std::uint8_t>(codec::MoveCoder::kFast))
     return unsupported(where + ": move coder " + std::to_string(coder) + later + where.byte(7));
@@ -97,6 +98,7 @@ std::size_t block_element_size(std::string_view bytes) {
 
 std::uint8_t block_read_minor(std::string_view b) {
   const auto codec = static_cast<std::uint8_t>(b[4]);
+  if (static_cast<std::uint8_t>(b[6]) == kCodedTagsLayout) return kCodedTagsMinor;
   if (static_cast<std::uint8_t>(b[6]) == kDerivedTagsLayout) return kDerivedTagsMinor;
   if (codec == codec::kModelledTracksCodec) return kModelledTracksMinor;
   if (static_cast<std::uint8_t>(b[7]) == static_cast<std::uint8_t>(codec::MoveCoder::kFast)) return kFastCoderMinor;
@@ -212,6 +214,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
   out.variants = sizes.variants;
   out.modelled_tracks = sizes.modelled_tracks;
   out.derived_tags = sizes.derived_tags;
+  out.layout = sizes.layout;
   std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
   std::copy(sizes.stored, sizes.stored + kSections, out.stored);
   std::copy(sizes.raw, sizes.raw + kSections, out.raw);
@@ -252,7 +255,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
   }
   if (parts == BlockParts::kTagsOnly) {
     out.directory = GameDirectory{};
-    return decode_tags_section(out.sections[kTags], out.games, where, out.tags, out.players, out.derived_tags);
+    return decode_tags_section(out.sections[kTags], out.games, where, out.tags, out.players, out.layout);
   }
   if (auto st = parse_directory(where, raw, out); !st) return st;
   if (parts == BlockParts::kDirectory) return {};
@@ -272,7 +275,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
       if (auto st = decompress_group(out, s, k, where); !st) return st;
     }
   }
-  if (parts == BlockParts::kAll) return decode_tags_section(out.sections[kTags], out.games, where, out.tags, out.players, out.derived_tags);
+  if (parts == BlockParts::kAll) return decode_tags_section(out.sections[kTags], out.games, where, out.tags, out.players, out.layout);
   return {};
 }
 

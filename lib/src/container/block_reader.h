@@ -49,7 +49,8 @@ struct DecodedBlock {
   codec::MoveCoder coder = codec::MoveCoder::kModel;  // of the block's move codewords
   bool variants = false;                 // its codec is kVariantsCodec or kModelledTracksCodec
   bool modelled_tracks = false;          // its codec is kModelledTracksCodec
-  bool derived_tags = false;             // its layout is kDerivedTagsLayout
+  bool derived_tags = false;             // its layout is kDerivedTagsLayout or kCodedTagsLayout
+  std::uint8_t layout = kBlockLayout;    // its layout (9.3)
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};  // each section's sizes, as the table gives them
   std::string sections[kSections];
@@ -106,7 +107,8 @@ struct BlockSizes {
   codec::MoveCoder coder = codec::MoveCoder::kModel;
   bool variants = false;  // its codec is kVariantsCodec or kModelledTracksCodec
   bool modelled_tracks = false;  // its codec is kModelledTracksCodec
-  bool derived_tags = false;     // its layout is kDerivedTagsLayout
+  bool derived_tags = false;     // its layout is kDerivedTagsLayout or kCodedTagsLayout
+  std::uint8_t layout = kBlockLayout;
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};
   // Where the five sections' bytes begin: after the section table, whose entries past the fifth
@@ -124,7 +126,8 @@ std::size_t block_element_size(std::string_view bytes);
 std::uint64_t block_declared_size(std::string_view head);
 inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
-// least kBlockHeaderSize bytes): kDerivedTagsMinor with the derived tags' layout, else
+// least kBlockHeaderSize bytes): kCodedTagsMinor with the coded tags' layout, else
+// kDerivedTagsMinor with the derived tags' layout, else
 // kModelledTracksMinor with the modelled tracks' codec, else
 // kFastCoderMinor with the fast model's move coder, else
 // kVariantsCodecMinor with the variants' codec, else 0 (9.2).

@@ -42,7 +42,8 @@ struct ValueForm {
       case TagCoding::kPlayer:
       case TagCoding::kPosition:
       case TagCoding::kDerived:
-      case TagCoding::kNamed: break;
+      case TagCoding::kNamed:
+      case TagCoding::kCoded: break;
     }
     return false;
   }
@@ -57,7 +58,8 @@ struct ValueForm {
       case TagCoding::kPlayer:
       case TagCoding::kPosition:
       case TagCoding::kDerived:
-      case TagCoding::kNamed: break;
+      case TagCoding::kNamed:
+      case TagCoding::kCoded: break;
     }
   }
   // The values a decoder may produce: integers and ratings above -limit, the others from 0.
@@ -72,7 +74,8 @@ struct ValueForm {
       case TagCoding::kPlayer:
       case TagCoding::kPosition:
       case TagCoding::kDerived:
-      case TagCoding::kNamed: break;
+      case TagCoding::kNamed:
+      case TagCoding::kCoded: break;
     }
     return false;
   }

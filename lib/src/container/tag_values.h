@@ -21,8 +21,9 @@ enum class TagCoding : std::uint8_t {
   kPosition = 7,    // FEN: start positions as symbols of the start-position code (9.4.4)
   kDerived = 8,     // CurrentPosition: the final position, which the moves give (9.4.5), in blocks of layout 3
   kNamed = 9,       // values that begin with the game's White or Black value (9.4.6), in blocks of layout 3
+  kCoded = 10,      // a column of coding 1 to 4 whose codes are symbols of a codeword (9.4.7), in blocks of layout 4
 };
-inline constexpr std::uint8_t kTagCodings = 10;
+inline constexpr std::uint8_t kTagCodings = 11;
 
 // The most bytes a block's typed tag values take written out (spec 11).
 inline constexpr std::size_t kMaxTypedTagBytes = std::size_t{1} << 28;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codec/entropy/symbol_coder.h"
 #include "codec/position/position_code.h"
 #include "common/bytes.h"
 #include "container/derived_tags.h"
@@ -272,6 +273,40 @@ bool from_code(const ValueForm& form, std::uint64_t code, std::int64_t predictio
 // Fills the fallback tags of a typed column (those `fallback` lists; kNoSlot: a tag whose value
 // is only checked) from the text body at `r`. A value kept as text is one its column's form does
 // not read (else it has one coding only).
+// Whether the codeword `codeword`, read up to its closing bits by `in`, ends in its last byte
+// with the bits after its end 0 (TAGS-6, TAGS-11).
+bool codeword_ends(const codec::ArithDecoder& in, std::string_view codeword) {
+  const std::int64_t bits = in.finish();
+  if (bits < 0 || static_cast<std::uint64_t>(bits + 7) / 8 != codeword.size()) return false;
+  return bits % 8 == 0 || (static_cast<std::uint8_t>(codeword.back()) & (0xFFu >> (bits % 8))) == 0;
+}
+
+// The codes of a typed column (9.4.1), read from its body after its header: varints, or, in a
+// coded column (9.4.7), the integers of a codeword, whose end finish() checks after the last.
+// `body` then holds what follows the codes (the text body).
+struct ColumnCodes {
+  ByteCursor body;
+  bool coded = false;
+  std::string_view codeword;
+  codec::ArithDecoder in;
+  codec::AdaptiveFrequencies<65> widths;
+
+  explicit ColumnCodes(ByteCursor b) : body(b) {}
+  bool start(bool is_coded) {
+    coded = is_coded;
+    if (!coded) return true;
+    if (!body.prefixed(codeword)) return false;
+    in.start(codeword, 0);
+    return true;
+  }
+  bool next(std::uint64_t& code) {
+    if (!coded) return body.varint(code);
+    codec::SymbolReader side{in};
+    return codec::code_width_number(side, widths, code);
+  }
+  bool finish() const { return !coded || codeword_ends(in, codeword); }
+};
+
 Status read_fallbacks(ByteCursor& r, const ValueForm& form, const std::vector<std::uint32_t>& fallback,
                       const std::string& where, BlockTags& out) {
   if (fallback.empty()) return {};
@@ -378,18 +413,14 @@ Status read_positions(ByteCursor& r, Slots slots, std::uint32_t count, const std
     out.pending.push_back(BlockTags::Pending{slots[e], from, out.arena.size() - from});
     if (out.arena.size() > kMaxTypedTagBytes) return bad("typed values larger than the limit");
   }
-  const std::int64_t bits = in.finish();
-  if (bits < 0 || static_cast<std::uint64_t>(bits + 7) / 8 != codeword.size())
-    return bad("position codeword does not end where its length says");
-  if (bits % 8 && static_cast<std::uint8_t>(codeword.back()) & (0xFFu >> (bits % 8)))
-    return bad("position codeword padded with bits other than 0");
+  if (!codeword_ends(in, codeword)) return bad("position codeword does not end where its length says, with bits 0 after it");
   return read_kept(r, kept, where, out);
 }
 
 // A column other than a rating column: its values into the views of its slots. Writes out the
 // values of wanted tags (with `whole`: of all tags up to the last one wanted); the others are
 // read and checked (a typed value's range too) but not written out.
-Status read_column(ByteCursor& r, TagCoding coding, Slots slots, std::uint32_t count,
+Status read_column(ByteCursor& r, TagCoding coding, bool coded, Slots slots, std::uint32_t count,
                    const std::string& where, const PlayerNames* players, bool whole, BlockTags& out) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   if (coding == TagCoding::kPlayer) return read_players(r, slots, count, where, players, whole, out);
@@ -426,10 +457,12 @@ Status read_column(ByteCursor& r, TagCoding coding, Slots slots, std::uint32_t c
       if (!keep(out, out.arena, slots[e], form, v, whole)) return bad("typed values larger than the limit");
     }
   } else {
+    ColumnCodes codes(r);
+    if (!codes.start(coded)) return bad("codeword runs past the end");
     std::int64_t prediction = 0;
     for (std::uint32_t e = 0; e < count; ++e) {
       std::uint64_t code;
-      if (!r.varint(code)) return bad("codes run past the end");
+      if (!codes.next(code)) return bad("codes run past the end");
       if (code == 0) {
         fallback.push_back(slots[e]);
         continue;
@@ -440,6 +473,8 @@ Status read_column(ByteCursor& r, TagCoding coding, Slots slots, std::uint32_t c
         return bad("typed values larger than the limit");
       if (form.predicts()) prediction = v;
     }
+    if (!codes.finish()) return bad("codeword does not end where its length says, with bits 0 after it");
+    r = codes.body;
   }
   if (auto st = read_fallbacks(r, form, fallback, where, out); !st) return st;
   if (r.remaining() != 0) return bad("bytes left over in a column");
@@ -453,7 +488,7 @@ namespace {
 // Decodes the section, writing out the values of games `from` to `to` only (their slots are
 // out.want_from to out.want_to).
 Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
-                      const std::string& where, BlockTags& out, const PlayerNames* players, bool derived_layout) {
+                      const std::string& where, BlockTags& out, const PlayerNames* players, std::uint8_t layout) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   std::vector<std::string_view> keys;
   ByteCursor r(in);
@@ -473,11 +508,24 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
   std::vector<TagCoding> coding;
   std::vector<std::string_view> body;
   if (auto st = read_column_heads(r, keys.size(), where, coding, body); !st) return st;
+  // A coded column (9.4.7) is read as a column of its base coding whose codes are a codeword's.
+  const bool derived_layout = layout == kDerivedTagsLayout || layout == kCodedTagsLayout;
+  std::vector<bool> coded(keys.size(), false);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (coding[k] != TagCoding::kCoded) continue;
+    if (layout != kCodedTagsLayout) return bad("a coded column in a block of layout 1 or 3");
+    const auto base = body[k].empty() ? 0 : static_cast<std::uint8_t>(body[k][0]);
+    if (base < static_cast<std::uint8_t>(TagCoding::kInteger) || base > static_cast<std::uint8_t>(TagCoding::kTime))
+      return bad("bad coded column base");
+    coding[k] = static_cast<TagCoding>(base);
+    body[k].remove_prefix(1);
+    coded[k] = true;
+  }
   // The rating columns' headers: the players' columns are written out whole, for the
   // prediction of every rating (9.4.2).
   struct Rating {
     ValueForm form;
-    ByteCursor codes;
+    ColumnCodes codes;
     std::vector<std::uint32_t> fallback;
   };
   std::vector<Rating> ratings;
@@ -485,8 +533,9 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
   std::vector<bool> whole(keys.size(), out.want_from == 0 && last == games);
   for (std::size_t k = 0; k < keys.size(); ++k) {
     if (coding[k] != TagCoding::kRating) continue;
-    Rating rt{ValueForm{}, ByteCursor(body[k]), {}};
-    if (auto st = read_form(rt.codes, TagCoding::kRating, where, rt.form); !st) return st;
+    Rating rt{ValueForm{}, ColumnCodes(ByteCursor(body[k])), {}};
+    if (auto st = read_form(rt.codes.body, TagCoding::kRating, where, rt.form); !st) return st;
+    if (!rt.codes.start(coded[k])) return bad("codeword runs past the end");
     if (rt.form.player >= keys.size() || coding[rt.form.player] == TagCoding::kRating)
       return bad("rating column names a bad player column");
     rating_of[k] = static_cast<std::int32_t>(ratings.size());
@@ -528,7 +577,7 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
         return st;
       continue;
     }
-    if (auto st = read_column(c, coding[k], Slots{out.slots.data() + out.column_start[k], column_kept[k]}, column_size[k], where, players,
+    if (auto st = read_column(c, coding[k], coded[k], Slots{out.slots.data() + out.column_start[k], column_kept[k]}, column_size[k], where, players,
                               whole[k], out);
         !st)
       return st;
@@ -561,7 +610,7 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
       if (rating_of[out.key_of[i]] < 0) continue;
       Rating& rt = ratings[rating_of[out.key_of[i]]];
       std::uint64_t code;
-      if (!rt.codes.varint(code)) return bad("codes run past the end");
+      if (!rt.codes.next(code)) return bad("codes run past the end");
       if (code == 0) {
         rt.fallback.push_back(i);
         continue;
@@ -581,13 +630,14 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
     Rating& rt = ratings[rating_of[k]];
     for (std::uint32_t e = column_kept[k]; e < column_size[k]; ++e) {
       std::uint64_t code;
-      if (!rt.codes.varint(code)) return bad("codes run past the end");
+      if (!rt.codes.next(code)) return bad("codes run past the end");
       if (code == 0) rt.fallback.push_back(kNoSlot);
     }
   }
   for (Rating& rt : ratings) {
-    if (auto st = read_fallbacks(rt.codes, rt.form, rt.fallback, where, out); !st) return st;
-    if (rt.codes.remaining() != 0) return bad("bytes left over in a column");
+    if (!rt.codes.finish()) return bad("codeword does not end where its length says, with bits 0 after it");
+    if (auto st = read_fallbacks(rt.codes.body, rt.form, rt.fallback, where, out); !st) return st;
+    if (rt.codes.body.remaining() != 0) return bad("bytes left over in a column");
   }
   resolve(out, out.rating_arena);
   return {};
@@ -596,17 +646,17 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
 }  // namespace
 
 Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
-                           const PlayerNames* players, bool derived_layout) {
-  return decode_section(in, games, 0, games - 1, where, out, players, derived_layout);
+                           const PlayerNames* players, std::uint8_t layout) {
+  return decode_section(in, games, 0, games - 1, where, out, players, layout);
 }
 
 Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
                         const std::string& where, BlockTags& out, const PlayerNames* players,
-                        bool derived_layout) {
+                        std::uint8_t layout) {
   if (from > to || to >= games)
     return invalid_input(where + ": no games " + std::to_string(from + 1) + " to " + std::to_string(to + 1) +
                          " in a block of " + std::to_string(games));
-  return decode_section(in, games, from, to, where, out, players, derived_layout);
+  return decode_section(in, games, from, to, where, out, players, layout);
 }
 
 Status read_tag_columns(std::string_view in, std::uint32_t games, const std::string& where, std::vector<TagColumnView>& out) {

@@ -28,10 +28,12 @@ inline constexpr int tag_ref_width(std::uint64_t distinct) {
 // `derived`: per game, the rules of 9.4.5 that give each of its tags' values (derived_tags.h;
 // empty for a game with none); a column with any is derived (coding 8), and the values its rule
 // gives need not be filled in (a merge copies them so). With `derived` (for a block of layout 3),
-// columns may also be named (coding 9, 9.4.6); without it, the section is of layout 1.
+// columns may also be named (coding 9, 9.4.6); without it, the section is of layout 1. With
+// `coded` (for a block of layout 4), a typed column of coding 1 to 4 may have its codes in a
+// codeword (coding 10, 9.4.7) where that is smaller.
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
                                 const std::vector<std::uint32_t>* players = nullptr,
-                                const std::vector<std::vector<std::uint8_t>>* derived = nullptr);
+                                const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false);
 
 // The archive's players' table (9.10), as a player column reads it.
 class PlayerNames {
@@ -159,11 +161,12 @@ Status read_tag_columns(std::string_view in, std::uint32_t games, const std::str
 
 // Decodes every game's tags of the tags section `in` of a block of `games` games, checking the
 // whole section (TAGS-1); `where` ("block 3 at offset 1234") prefixes errors. Player columns
-// read `players` (null: a player column is an error). Derived columns (9.4.5) are read where
-// `derived_layout` (a block of layout 3; else they are an error): the values their rules give
-// are left empty and listed in out.derived, for fill_derived_tags once the game is decoded.
+// read `players` (null: a player column is an error). Derived and named columns (9.4.5, 9.4.6)
+// are read where the block's `layout` is 3 or 4, coded columns (9.4.7) where it is 4 (else
+// they are an error): the values derived columns' rules give are left empty and listed in
+// out.derived, for fill_derived_tags once the game is decoded.
 Status decode_tags_section(std::string_view in, std::uint32_t games, const std::string& where, BlockTags& out,
-                           const PlayerNames* players = nullptr, bool derived_layout = false);
+                           const PlayerNames* players = nullptr, std::uint8_t layout = 1);
 // The same, but only the tags of games `from` to `to` (from <= to < games) are written out
 // (out.game(j) for those j, valid until the next decode into `out`). The section is checked as
 // decode_tags_section checks it (every column read to its end, every value's range, every
@@ -174,6 +177,6 @@ Status decode_tags_section(std::string_view in, std::uint32_t games, const std::
 // them. Where decode_tags_section succeeds, these games' tags are the same as it gives.
 Status decode_game_tags(std::string_view in, std::uint32_t games, std::uint32_t from, std::uint32_t to,
                         const std::string& where, BlockTags& out, const PlayerNames* players = nullptr,
-                        bool derived_layout = false);
+                        std::uint8_t layout = 1);
 
 }  // namespace pgnarc::container

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "codec/entropy/symbol_coder.h"
 #include "codec/position/position_code.h"
 #include "common/bytes.h"
 #include "common/zstd_frame.h"
@@ -76,9 +77,12 @@ struct TypedValues {
 };
 
 // A typed column's body: its header, the tags' codes (or flags and planes), then the values
-// kept as text.
-std::string typed_body(const ValueForm& form, const TypedValues& t, const std::vector<std::string_view>& values) {
+// kept as text. `coded` (a column of coding 10, 9.4.7, of base form.coding 1 to 4): its base
+// first, and the codes as the integers of a codeword.
+std::string typed_body(const ValueForm& form, const TypedValues& t, const std::vector<std::string_view>& values,
+                       bool coded = false) {
   std::string body;
+  if (coded) body += static_cast<char>(form.coding);
   switch (form.coding) {
     case TagCoding::kInteger: body += static_cast<char>((form.signed_form ? 1 : 0) | (form.predict ? 2 : 0)); break;
     case TagCoding::kRating: put_varint(body, form.player); break;
@@ -98,16 +102,29 @@ std::string typed_body(const ValueForm& form, const TypedValues& t, const std::v
     for (int plane = 0, w = width_below(identifier_limit(form.id.length)); plane < w; ++plane)
       for (std::int64_t id : ids) body += static_cast<char>(id >> (8 * plane));
   } else {
+    std::vector<codec::PlySymbol> symbols;
+    codec::SymbolWriter side{symbols};
+    codec::AdaptiveFrequencies<65> widths;
     std::int64_t prediction = 0;
     for (std::size_t e = 0; e < values.size(); ++e) {
-      if (!t.typed[e]) {
-        put_varint(body, 0);
-        continue;
+      std::uint64_t code = 0;
+      if (t.typed[e]) {
+        // Ratings come with their predictions (a joint pass over the block's rating columns).
+        const std::int64_t p = form.coding == TagCoding::kRating ? t.numbers[e] : t.numbers[e] - prediction;
+        code = 1 + zigzag(p);
+        if (form.predicts()) prediction = t.numbers[e];
       }
-      // Ratings come with their predictions (a joint pass over the block's rating columns).
-      const std::int64_t p = form.coding == TagCoding::kRating ? t.numbers[e] : t.numbers[e] - prediction;
-      put_varint(body, 1 + zigzag(p));
-      if (form.predicts()) prediction = t.numbers[e];
+      if (coded) {
+        codec::code_width_number(side, widths, code);
+      } else {
+        put_varint(body, code);
+      }
+    }
+    if (coded) {
+      std::string codeword;
+      std::uint64_t bits = 0;
+      codec::put_codeword(symbols, codeword, bits);
+      put_prefixed(body, codeword);
     }
   }
   for (std::size_t e = 0; e < values.size(); ++e)
@@ -205,6 +222,16 @@ bool read_values(const ValueForm& form, const std::vector<std::string_view>& val
   return 2 * read >= values.size();
 }
 
+// Coded columns are kept where they make a block's tags section at least this many bytes
+// smaller (as ColumnChooser measures): a codeword is as large in the archive as alone, while the
+// varints it replaces may compress further against the tag dictionary (9.9).
+constexpr std::size_t kCodedMargin = 16;
+
+// Whether a column of `form` may be coded (9.4.7): of coding 1 to 4.
+bool codable(const ValueForm& form) {
+  return form.coding >= TagCoding::kInteger && form.coding <= TagCoding::kTime;
+}
+
 // The typed forms worth trying for a column (the rating form is tried apart, with its player).
 std::vector<ValueForm> candidate_forms(const std::vector<std::string_view>& values) {
   std::vector<ValueForm> forms;
@@ -229,7 +256,7 @@ std::vector<ValueForm> candidate_forms(const std::vector<std::string_view>& valu
 
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
                                 const std::vector<std::uint32_t>* players,
-                                const std::vector<std::vector<std::uint8_t>>* derived) {
+                                const std::vector<std::vector<std::uint8_t>>* derived, bool coded) {
   // Parts 1 and 2: the key table, then per game the keys used.
   std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
   std::vector<std::string_view> keys;
@@ -301,6 +328,7 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
     std::size_t cost = 0;
   };
   std::vector<Choice> best(keys.size());  // the best coding of each column other than ratings
+  std::vector<Choice> best_coded(keys.size(), Choice{TagCoding::kCoded, {}, SIZE_MAX});  // its best coded one
   for (std::size_t k = 0; k < keys.size(); ++k) {
     if (derive[k]) {  // (smaller than any other coding: a flag byte in place of a value)
       if (keys[k] != kDerivedKey) throw std::logic_error("encode_tags_section: a derived value of another key");
@@ -322,6 +350,10 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
       if (!read_values(form, columns[k], t)) continue;
       std::string body = typed_body(form, t, columns[k]);
       if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{form.coding, std::move(body), c};
+      if (coded && codable(form)) {
+        body = typed_body(form, t, columns[k], true);
+        if (const std::size_t c = chooser.cost(body); c < best_coded[k].cost) best_coded[k] = Choice{TagCoding::kCoded, std::move(body), c};
+      }
     }
     if (derived && name_field_of(keys[k]) != kPlayerField) {
       bool any = false;
@@ -347,7 +379,7 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   // A player column is never itself a rating column (TAGS-4): `XEloElo` is not rated by `XElo`.
   for (std::size_t k = 0; k < keys.size(); ++k)
     if (in_set[k] && in_set[rating[k].player]) in_set[k] = false;
-  std::vector<std::string> rating_body(keys.size());
+  std::vector<std::string> rating_body(keys.size()), rating_coded(keys.size());  // (coded: empty where larger)
   for (bool changed = true; changed;) {
     changed = false;
     // Each rating's difference from its prediction, in the order of the block's tags.
@@ -374,20 +406,42 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
     for (std::size_t k = 0; k < keys.size(); ++k) {
       if (!in_set[k]) continue;
       rating_body[k] = typed_body(rating[k], deltas[k], columns[k]);
-      if (chooser.cost(rating_body[k]) >= best[k].cost) {
+      std::size_t cost = chooser.cost(rating_body[k]);
+      rating_coded[k].clear();
+      if (coded) {
+        std::string body = typed_body(rating[k], deltas[k], columns[k], true);
+        if (const std::size_t c = chooser.cost(body); c < cost) {
+          rating_coded[k] = std::move(body);
+          cost = c;
+        }
+      }
+      if (cost >= std::min(best[k].cost, best_coded[k].cost)) {
         in_set[k] = false;
         changed = true;
       }
     }
   }
+  // The columns, each in its best coding; with coded columns (9.4.7), the section is kept only
+  // if it is smaller by kCodedMargin than the one with each coded column in its best other
+  // coding (compressed whole, varints may repeat each other where a codeword does not).
+  std::string plain = out;
+  bool any_coded = false;
   for (std::size_t k = 0; k < keys.size(); ++k) {
     if (in_set[k]) {
-      put_column(TagCoding::kRating, rating_body[k], out);
+      put_column(TagCoding::kRating, rating_body[k], plain);
+      const bool c = !rating_coded[k].empty();
+      put_column(c ? TagCoding::kCoded : TagCoding::kRating, c ? rating_coded[k] : rating_body[k], out);
+      any_coded = any_coded || c;
     } else {
-      put_column(best[k].coding, best[k].body, out);
+      put_column(best[k].coding, best[k].body, plain);
+      const bool c = best_coded[k].cost < best[k].cost;
+      put_column(c ? TagCoding::kCoded : best[k].coding, c ? best_coded[k].body : best[k].body, out);
+      any_coded = any_coded || c;
     }
   }
-  return out;
+  if (!any_coded) return plain;
+  const std::size_t without = chooser.cost(plain);
+  return chooser.cost(out) + kCodedMargin <= without ? out : plain;
 }
 
 
