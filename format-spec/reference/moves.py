@@ -2716,12 +2716,18 @@ def decode_position_column(body: bytes, count: int) -> tuple:
     decoder = ArithmeticDecoder(codeword, 0)
     reader = PositionCodeReader()
     values = [reader.read_value(decoder).fen for _ in range(count)]
+    check_codeword_end(decoder, n, "TAGS-6")
+    return values, offset + n
+
+
+def check_codeword_end(decoder: ArithmeticDecoder, n: int, rule: str) -> None:
+    """A tag column's codeword of `n` bytes, read to its last symbol by `decoder`, ends in its
+    last byte with the bits after its end 0 (9.4.4, 9.4.7)."""
     length = decoder.finish()
     if (length + 7) // 8 != n:
-        raise corrupt("TAGS-6", "the codeword does not end in its last byte")
+        raise corrupt(rule, "the codeword does not end in its last byte")
     if any(decoder.bit(i) for i in range(length, 8 * n)):
-        raise corrupt("TAGS-6", "bits after the codeword are not 0")
-    return values, offset + n
+        raise corrupt(rule, "bits after the codeword are not 0")
 
 
 def decode_code_column(body: bytes, count: int) -> tuple:
@@ -2734,11 +2740,7 @@ def decode_code_column(body: bytes, count: int) -> tuple:
     decoder = ArithmeticDecoder(body[offset:offset + n], 0)
     widths = new_integer_field()
     codes = [read_integer(decoder, widths) for _ in range(count)]
-    length = decoder.finish()
-    if (length + 7) // 8 != n:
-        raise corrupt("TAGS-11", "the codeword does not end in its last byte")
-    if any(decoder.bit(i) for i in range(length, 8 * n)):
-        raise corrupt("TAGS-11", "bits after the codeword are not 0")
+    check_codeword_end(decoder, n, "TAGS-11")
     return codes, offset + n
 
 

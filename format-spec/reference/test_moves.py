@@ -414,6 +414,22 @@ def derived_block(games, columns, layout=3, codec=6, archive=None):
     return block
 
 
+def block_tags(games, columns, **block):
+    """The tags decode.py reads of the games of derived_block(games, columns, **block)."""
+    import decode as D
+    return [g.tags for g in D.decode_group(derived_block(games, columns, **block), 0)]
+
+
+def tag_rejects(rule, why, games, columns, **block):
+    """1 if decode.py rejects that block as corrupt by `rule`, with `why` in its message."""
+    try:
+        block_tags(games, columns, **block)
+    except M.FormatError as e:
+        assert e.kind == "corrupt" and e.rule == rule and why in str(e), (rule, why, str(e))
+        return 1
+    raise AssertionError(f"accepted, expected [{rule}] {why}: {columns}")
+
+
 def text_body(values):
     """A text body (9.4) of `values` in rank order (fewer than 255 distinct ones)."""
     import decode as D
@@ -431,7 +447,6 @@ def test_derived_tags():
     of rules 0 and 1 (the main line's final position, en passant style 0 and 1, counters counted
     from the start's), values kept as text, the spec's example column, and each rejection
     TAGS-7 and TAGS-8 list."""
-    import decode as D
     std = M.Position.standard()
     e4 = coded_game(std, ["e4"])
     cp, pc = b"CurrentPosition", b"PlyCount"
@@ -439,17 +454,10 @@ def test_derived_tags():
     def derived_column(rule, flags, kept=()):
         return 8, bytes([rule] + list(flags)) + (text_body(list(kept)) if kept else b"")
 
-    def decode(games, columns, **block):
-        b = derived_block(games, columns, **block)
-        return [g.tags for g in D.decode_group(b, 0)]
+    decode = block_tags
 
     def rejects(rule, games, columns, **block):
-        try:
-            decode(games, columns, **block)
-        except M.FormatError as e:
-            assert e.kind == "corrupt" and e.rule == rule, (rule, str(e))
-            return 1
-        raise AssertionError(f"accepted, expected [{rule}]: {columns}")
+        return tag_rejects(rule, "", games, columns, **block)
 
     checked = 0
     # rules 0 and 1 after 1. e4 (no en passant capture: style 0 writes `-`)
@@ -520,16 +528,7 @@ def test_named_tags():
     def named_column(flags, texts):
         return 9, bytes(flags) + text_body(list(texts))
 
-    def decode(games, columns, **block):
-        return [g.tags for g in D.decode_group(derived_block(games, columns, **block), 0)]
-
-    def rejects(rule, why, games, columns, **block):
-        try:
-            decode(games, columns, **block)
-        except M.FormatError as e:
-            assert e.kind == "corrupt" and e.rule == rule and why in str(e), (rule, why, str(e))
-            return 1
-        raise AssertionError(f"accepted, expected [{rule}] {why}: {columns}")
+    decode, rejects = block_tags, tag_rejects
 
     checked = 0
     # the spec's example: coding 09, size 10, flag 02, then the text body of ` won on time`
@@ -627,22 +626,12 @@ def test_named_tags():
 
 def test_coded_tags():
     """9.4.7 [TAGS-11]: columns of coding 10 read by decode.py from blocks made here: the spec's
-    example column (a Round column of 1, 2, 3: base 1, codeword 0a 50), a coded rating column
-    in the one pass of 9.4.2 beside a varint one, and each rejection TAGS-11 lists."""
-    import decode as D
+    example column (a Round column of 1, 2, 3: base 1, codeword 0a 50), the same codes as a
+    coded rating column (9.4.2's predictions), and each rejection TAGS-11 lists."""
     e4 = coded_game(M.Position.standard(), ["e4"])
     r = b"Round"
 
-    def decode(games, columns, **block):
-        return [g.tags for g in D.decode_group(derived_block(games, columns, **block), 0)]
-
-    def rejects(rule, why, games, columns, **block):
-        try:
-            decode(games, columns, **block)
-        except M.FormatError as e:
-            assert e.kind == "corrupt" and e.rule == rule and why in str(e), (rule, why, str(e))
-            return 1
-        raise AssertionError(f"accepted, expected [{rule}] {why}: {columns}")
+    decode, rejects = block_tags, tag_rejects
 
     checked = 0
     games = [([(r, b"%d" % (i + 1))], e4) for i in range(3)]
