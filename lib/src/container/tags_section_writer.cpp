@@ -345,15 +345,25 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
       std::string body = position_body(columns[k]);
       if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{TagCoding::kPosition, std::move(body), c};
     }
+    // The coded form (9.4.7) is tried of the smallest typed form that may be coded.
+    std::size_t typed_cost = SIZE_MAX;
+    ValueForm typed_form;
+    TypedValues typed_values;
     for (const ValueForm& form : candidate_forms(columns[k])) {
       TypedValues t;
       if (!read_values(form, columns[k], t)) continue;
       std::string body = typed_body(form, t, columns[k]);
-      if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{form.coding, std::move(body), c};
-      if (coded && codable(form)) {
-        body = typed_body(form, t, columns[k], true);
-        if (const std::size_t c = chooser.cost(body); c < best_coded[k].cost) best_coded[k] = Choice{TagCoding::kCoded, std::move(body), c};
+      const std::size_t c = chooser.cost(body);
+      if (coded && codable(form) && c < typed_cost) {
+        typed_cost = c;
+        typed_form = form;
+        typed_values = t;
       }
+      if (c < best[k].cost) best[k] = Choice{form.coding, std::move(body), c};
+    }
+    if (typed_cost != SIZE_MAX) {
+      std::string body = typed_body(typed_form, typed_values, columns[k], true);
+      if (const std::size_t c = chooser.cost(body); c < best_coded[k].cost) best_coded[k] = Choice{TagCoding::kCoded, std::move(body), c};
     }
     if (derived && name_field_of(keys[k]) != kPlayerField) {
       bool any = false;

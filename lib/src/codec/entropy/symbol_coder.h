@@ -82,9 +82,16 @@ struct SymbolWriter {
 struct SymbolReader {
   static constexpr bool kDecoding = true;
   ArithDecoder& in;
+  // (The list's total is kept with it: the symbol is found by a scan that stops at it.)
   template <int N>
   bool adaptive(const AdaptiveFrequencies<N>& f, int& s) {
-    return table(f.count.data(), N, s);
+    std::uint32_t v;
+    if (!in.target(f.total, v)) return false;
+    std::uint32_t c = 0;
+    s = 0;
+    while (v >= c + f.count[s]) c += f.count[s++];
+    in.consume(c, f.count[s]);
+    return true;
   }
   bool raw(int bits, std::uint32_t& v) { return uniform(1u << bits, v); }
   bool uniform(std::uint32_t n, std::uint32_t& v) {
