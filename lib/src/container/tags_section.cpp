@@ -270,9 +270,6 @@ bool from_code(const ValueForm& form, std::uint64_t code, std::int64_t predictio
   return form.in_range(v);
 }
 
-// Fills the fallback tags of a typed column (those `fallback` lists; kNoSlot: a tag whose value
-// is only checked) from the text body at `r`. A value kept as text is one its column's form does
-// not read (else it has one coding only).
 // Whether the codeword `codeword`, read up to its closing bits by `in`, ends in its last byte
 // with the bits after its end 0 (TAGS-6, TAGS-11).
 bool codeword_ends(const codec::ArithDecoder& in, std::string_view codeword) {
@@ -307,6 +304,9 @@ struct ColumnCodes {
   bool finish() const { return !coded || codeword_ends(in, codeword); }
 };
 
+// Fills the fallback tags of a typed column (those `fallback` lists; kNoSlot: a tag whose value
+// is only checked) from the text body at `r`. A value kept as text is one its column's form does
+// not read (else it has one coding only).
 Status read_fallbacks(ByteCursor& r, const ValueForm& form, const std::vector<std::uint32_t>& fallback,
                       const std::string& where, BlockTags& out) {
   if (fallback.empty()) return {};

@@ -389,61 +389,79 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   // A player column is never itself a rating column (TAGS-4): `XEloElo` is not rated by `XElo`.
   for (std::size_t k = 0; k < keys.size(); ++k)
     if (in_set[k] && in_set[rating[k].player]) in_set[k] = false;
-  std::vector<std::string> rating_body(keys.size()), rating_coded(keys.size());  // (coded: empty where larger)
-  for (bool changed = true; changed;) {
-    changed = false;
-    // Each rating's difference from its prediction, in the order of the block's tags.
-    std::vector<TypedValues> deltas = rated;
-    RatingPredictor predictor;
-    std::vector<std::uint32_t> rank(keys.size());
-    FirstOfKey first(keys.size());
-    for (std::uint32_t gi = 0; gi < games.size(); ++gi) {
-      const auto& g = games[gi];
-      predictor.start_game();
-      first.start_game(gi);
-      for (std::uint32_t j = 0; j < g.size(); ++j) first.saw(key_id.find(g[j].key)->second, j);
-      for (const Tag& t : g) {
-        const std::uint32_t k = key_id.find(t.key)->second;
-        const std::uint32_t e = rank[k]++;
-        if (!in_set[k] || !rated[k].typed[e]) continue;
-        const std::int64_t at = first.first(rating[k].player);
-        const std::string_view view = at >= 0 ? std::string_view(g[at].value) : std::string_view();
-        const std::string_view* player = at >= 0 ? &view : nullptr;
-        deltas[k].numbers[e] = rated[k].numbers[e] - predictor.predict(player);
-        predictor.coded(player, rated[k].numbers[e]);
-      }
-    }
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-      if (!in_set[k]) continue;
-      rating_body[k] = typed_body(rating[k], deltas[k], columns[k]);
-      std::size_t cost = chooser.cost(rating_body[k]);
-      rating_coded[k].clear();
-      if (coded) {
-        std::string body = typed_body(rating[k], deltas[k], columns[k], true);
-        if (const std::size_t c = chooser.cost(body); c < cost) {
-          rating_coded[k] = std::move(body);
-          cost = c;
+  // The set of rating columns and their bodies, against the columns' best codings (`with_coded`:
+  // coded ones too, 9.4.7, and the ratings' coded bodies where smaller).
+  struct Ratings {
+    std::vector<bool> in_set;
+    std::vector<std::string> body;
+    std::vector<bool> coded;
+  };
+  const auto rating_set = [&](bool with_coded) {
+    Ratings r{in_set, std::vector<std::string>(keys.size()), std::vector<bool>(keys.size(), false)};
+    for (bool changed = true; changed;) {
+      changed = false;
+      // Each rating's difference from its prediction, in the order of the block's tags.
+      std::vector<TypedValues> deltas = rated;
+      RatingPredictor predictor;
+      std::vector<std::uint32_t> rank(keys.size());
+      FirstOfKey first(keys.size());
+      for (std::uint32_t gi = 0; gi < games.size(); ++gi) {
+        const auto& g = games[gi];
+        predictor.start_game();
+        first.start_game(gi);
+        for (std::uint32_t j = 0; j < g.size(); ++j) first.saw(key_id.find(g[j].key)->second, j);
+        for (const Tag& t : g) {
+          const std::uint32_t k = key_id.find(t.key)->second;
+          const std::uint32_t e = rank[k]++;
+          if (!r.in_set[k] || !rated[k].typed[e]) continue;
+          const std::int64_t at = first.first(rating[k].player);
+          const std::string_view view = at >= 0 ? std::string_view(g[at].value) : std::string_view();
+          const std::string_view* player = at >= 0 ? &view : nullptr;
+          deltas[k].numbers[e] = rated[k].numbers[e] - predictor.predict(player);
+          predictor.coded(player, rated[k].numbers[e]);
         }
       }
-      if (cost >= std::min(best[k].cost, best_coded[k].cost)) {
-        in_set[k] = false;
-        changed = true;
+      for (std::size_t k = 0; k < keys.size(); ++k) {
+        if (!r.in_set[k]) continue;
+        r.body[k] = typed_body(rating[k], deltas[k], columns[k]);
+        std::size_t cost = chooser.cost(r.body[k]);
+        r.coded[k] = false;
+        if (with_coded) {
+          std::string body = typed_body(rating[k], deltas[k], columns[k], true);
+          if (const std::size_t c = chooser.cost(body); c < cost) {
+            r.body[k] = std::move(body);
+            r.coded[k] = true;
+            cost = c;
+          }
+        }
+        if (cost >= (with_coded ? std::min(best[k].cost, best_coded[k].cost) : best[k].cost)) {
+          r.in_set[k] = false;
+          changed = true;
+        }
       }
     }
-  }
+    return r;
+  };
   // The columns, each in its best coding; with coded columns (9.4.7), the section is kept only
-  // if it is smaller by kCodedMargin than the one with each coded column in its best other
-  // coding (compressed whole, varints may repeat each other where a codeword does not).
+  // if it is smaller by kCodedMargin than the one without them (compressed whole, varints may
+  // repeat each other where a codeword does not).
   std::string plain = out;
-  bool any_coded = false;
+  const Ratings without_coded = rating_set(false);
   for (std::size_t k = 0; k < keys.size(); ++k) {
-    if (in_set[k]) {
-      put_column(TagCoding::kRating, rating_body[k], plain);
-      const bool c = !rating_coded[k].empty();
-      put_column(c ? TagCoding::kCoded : TagCoding::kRating, c ? rating_coded[k] : rating_body[k], out);
-      any_coded = any_coded || c;
+    if (without_coded.in_set[k]) {
+      put_column(TagCoding::kRating, without_coded.body[k], plain);
     } else {
       put_column(best[k].coding, best[k].body, plain);
+    }
+  }
+  if (!coded) return plain;
+  const Ratings with_coded = rating_set(true);
+  bool any_coded = false;
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (with_coded.in_set[k]) {
+      put_column(with_coded.coded[k] ? TagCoding::kCoded : TagCoding::kRating, with_coded.body[k], out);
+      any_coded = any_coded || with_coded.coded[k];
+    } else {
       const bool c = best_coded[k].cost < best[k].cost;
       put_column(c ? TagCoding::kCoded : best[k].coding, c ? best_coded[k].body : best[k].body, out);
       any_coded = any_coded || c;
