@@ -6,8 +6,8 @@ depths 1 and 2 of every position, deeper counts up to max-variant-nodes, default
 bounds of the crazyhouse model's features (7.7) on the crazyhouse positions of variants.epd, and
 of the fast model's (7.8) on those of standard.epd and chess960.epd, with its book's reader and
 frequencies on a small book made here (FAST-BOOK-1, FAST-BOOK-3), and decode.py's tag columns
-derived from the moves (9.4.5, format 1.4: TAGS-7) and that name a player (9.4.6: TAGS-9) on
-blocks of a few games made here.
+derived from the moves (9.4.5, format 1.4: TAGS-7), that name a player (9.4.6: TAGS-9) and
+whose codes are a codeword (9.4.7, format 1.5: TAGS-11) on blocks of a few games made here.
 
 Run: /usr/bin/python3 format-spec/reference/test_moves.py [max-perft-nodes [max-variant-nodes]]
 blackbox_moves.py checks moves.py further against the built pgnarc.

@@ -131,6 +131,11 @@ TEST(CodedTags, EveryReadAndAMergeGiveTheTagsBack) {
   const std::string plain = pack(pgn, "plain.pga", o);
   EXPECT_EQ(read_version(coded), "1.5");
   EXPECT_NE(read_version(plain), "1.5");
+  // Tags as text (derive_tags false) are never coded, whatever code_tags says.
+  WriterOptions text_only;
+  text_only.derive_tags = false;
+  const std::string text = pack(pgn, "text.pga", text_only);
+  EXPECT_EQ(test::file_bytes(text), test::file_bytes(plain)) << "(no derived or named column in these games)";
   EXPECT_LT(test::file_bytes(coded).size(), test::file_bytes(plain).size());
   EXPECT_EQ(test::unpack_games(coded), test::unpack_games(plain));
   auto a = Archive::open(coded);

@@ -1932,8 +1932,8 @@ ColumnAt column_of(const std::string& pga, const std::string& key) {
 // Coded columns (9.4.7): ratings, other integers, dates and times of day whose codes are the
 // integers of a codeword.
 void coded_tag_vectors() {
-  // 48 games of ratings that wander (a linear congruential sequence), one player's twice (his
-  // previous rating predicts the second), a rating kept as text, a signed rating change, one
+  // 48 games of ratings that wander (a linear congruential sequence), one player's three times
+  // (his previous rating predicts the next), a rating kept as text, a signed rating change, one
   // date and times of day that rise.
   std::string pgn;
   std::uint32_t x = 12345;
@@ -1953,7 +1953,7 @@ void coded_tag_vectors() {
   }
   encode_vector("coded_tags", pgn, "TAGS-3 TAGS-4 TAGS-11",
                 "coded columns (coding 10) of base 2 (WhiteElo and BlackElo, a rating kept as text, a player "
-                "rated twice), 1 (WhiteRatingDiff, signed), 3 (Date) and 4 (UTCTime), layout 4",
+                "rated three times), 1 (WhiteRatingDiff, signed), 3 (Date) and 4 (UTCTime), layout 4",
                 4096, MoveCoding::kModel, Variant::kStandard, false, false, true);
   const std::string coded = read(dir + "/encode/coded_tags.pga");
   const ColumnAt date = column_of(coded, "Date"), elo = column_of(coded, "WhiteElo");

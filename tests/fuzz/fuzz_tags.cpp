@@ -1,13 +1,13 @@
 // Fuzz target: a block's tags section of arbitrary bytes (spec 9.4). The first byte gives the
-// game count and, in its low bit, the block's layout (1: layout 4, whose columns may be derived,
-// 9.4.5, named, 9.4.6, and coded, 9.4.7: what layout 3 reads and more); the rest is the section,
-// read with a players' table of
+// game count and, in its low bit, the block's layout: 0 layout 1; 1 layout 4 (whose columns may
+// be derived, 9.4.5, named, 9.4.6, and coded, 9.4.7) where the input's size is even, else layout
+// 3 (coded columns rejected); the rest is the section, read with a players' table of
 // 1,000 entries `p0` to `p999`. Damage must be an error, never a crash, also where only a few
 // games' tags are decoded (decode_game_tags); a section that decodes gives each game's tags
 // the same when they are decoded alone, and is the one the writer makes of the tags it decodes
 // to, when its columns are chosen by raw size (only the writer's choice of coding may differ),
-// White and Black given as entries of that table (values it lacks added to it), and in layout 4
-// derived tags as derived by the same rule (their values, which need the moves, left empty).
+// White and Black given as entries of that table (values it lacks added to it), and in layouts 3
+// and 4 derived tags as derived by the same rule (their values, which need the moves, left empty).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace pgnarc::container;
   if (size < 1) return 0;
   const std::uint32_t games = 1 + (data[0] >> 1);  // 1 to 128
-  const std::uint8_t layout = data[0] & 1 ? kCodedTagsLayout : kBlockLayout;
+  const std::uint8_t layout = (data[0] & 1) == 0 ? kBlockLayout : size % 2 == 0 ? kCodedTagsLayout : kDerivedTagsLayout;
   const bool derived_layout = layout != kBlockLayout;
   const std::string_view section(reinterpret_cast<const char*>(data) + 1, size - 1);
   Table table;

@@ -84,9 +84,9 @@ struct PGNARC_EXPORT WriterOptions {
   // (chess.com's Termination) may be stored as that name and a rest (format 1.4: chess.com
   // exports about 20% smaller); false: as text, which readers of 1.0 to 1.3 read.
   bool derive_tags = true;
-  // Typed tag columns (ratings, other numbers, dates, times of day) may have their codes coded
-  // by the arithmetic coder where that is smaller (format 1.5: lichess exports about 1% smaller);
-  // false: as varints, which readers of 1.0 to 1.4 read.
+  // With derive_tags, typed tag columns (ratings, other numbers, dates, times of day) may have
+  // their codes coded by the arithmetic coder where that is smaller (format 1.5: lichess exports
+  // about 1% smaller); false: as varints, which readers of 1.0 to 1.4 read.
   bool code_tags = true;
 };
 

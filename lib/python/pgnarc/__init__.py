@@ -259,7 +259,7 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
     ratings, other numbers, dates and times of day coded by the arithmetic coder where that is
     smaller), "derive" (format 1.4: a CurrentPosition tag that is the final position derived from
     the moves, a Termination that begins with a player's name as that name and a rest) or
-    "text"."""
+    "text" (as readers of format 1.3 and earlier read them)."""
     if isinstance(inputs, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(inputs, "read") \
             or not hasattr(inputs, "__iter__"):
         inputs = [inputs]

@@ -335,7 +335,7 @@ Status ArchiveWriter::add_game(const Game& game) {
   s.pending.streams.coder = api::move_coder(s.options);
   s.pending.streams.modelled_tracks = s.options.model_clocks;
   s.pending.derive_tags = s.options.derive_tags;
-  s.pending.code_tags = s.options.code_tags;
+  s.pending.code_tags = s.options.derive_tags && s.options.code_tags;
   if (auto st = codec::encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
   if (s.options.position_filter) add_filter_keys(game, s.pending.filter_keys);
   s.pending.end_game(game.tags, s.options.derive_tags ? derived_rules(game) : std::vector<std::uint8_t>{});

@@ -39,7 +39,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
   b.streams.coder = move_coder(options);
   b.streams.modelled_tracks = options.model_clocks;
   b.derive_tags = options.derive_tags;
-  b.code_tags = options.code_tags;
+  b.code_tags = options.derive_tags && options.code_tags;
   GameBuilder builder;
   for (std::size_t i = 0; i < raws.size(); ++i) {
     const auto& rg = raws[i];

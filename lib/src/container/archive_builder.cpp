@@ -169,8 +169,9 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     if (auto r = decode_block(block, src.where(b), tags_of, BlockParts::kTagsOnly); !r) return r;
     games.resize(tags_of.games);
     for (std::uint32_t j = 0; j < tags_of.games; ++j) games[j] = tags_of.tags.game(j);
-    // Derived tags stay derived, by their rules (their values, which need the moves, unread), and
-    // the block keeps its layout (replace_tags_section): coded columns only in one of layout 4.
+    // Derived tags stay derived, by their rules (their values, which need the moves, unread);
+    // coded columns (9.4.7) only where the block had layout 4, which it keeps where its new
+    // section still needs it (replace_tags_section).
     const std::vector<std::vector<std::uint8_t>> derived = tags_of.tags.derived_rules(tags_of.games);
     if (auto r = number_players(games, players); !r) return r;
     // The tags section compressed as it was: with the same dictionary (copied above, as its

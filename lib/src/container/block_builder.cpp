@@ -103,6 +103,7 @@ std::string replace_tags_section(std::string_view block, std::string_view tags, 
   const std::size_t data = table + static_cast<std::uint8_t>(block[5]) * kSectionEntrySize;
   const std::size_t old_stored = get_le(block.data() + table + 4, 4);
   std::string out(block.substr(0, table));
+  out[6] = static_cast<char>(tags_section_layout(tags, static_cast<std::uint32_t>(get_le(block.data() + 8, 4))));
   put_section_entry(out, kTags, encoding, stored.size(), tags.size());
   out += block.substr(table + kSectionEntrySize, data - table - kSectionEntrySize);
   out += stored;

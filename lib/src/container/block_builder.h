@@ -72,7 +72,8 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, cons
 std::uint8_t tags_section_layout(std::string_view in, std::uint32_t games);
 
 // `block` (a sound block) with its tags section replaced by `tags` (stored as a block's tags
-// section is: with `dict` where given, and where compression pays), its checksum made anew.
+// section is: with `dict` where given, and where compression pays), its layout the one `tags`
+// needs (tags_section_layout) and its checksum made anew.
 std::string replace_tags_section(std::string_view block, std::string_view tags, const StoreOptions& options,
                                  const WriterDictionary* dict);
 

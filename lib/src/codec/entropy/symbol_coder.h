@@ -1,7 +1,8 @@
 // Coding values as arithmetic-coder symbols (internal), the same code for the encoder and the
 // decoder: a value's coding is written once as a template over a "side", which the writer's
 // SymbolWriter turns into symbols and the reader's SymbolReader into values read off a codeword.
-// Used by record comments (comment_record.h) and start positions (position_code.h).
+// Used by record comments (comment_record.h), start positions (position_code.h) and coded tag
+// columns (tags_section.cpp).
 #pragma once
 
 #include <array>
