@@ -332,10 +332,7 @@ const std::string& ArchiveWriter::temp_path() const { return impl_->archive->tem
 Status ArchiveWriter::add_game(const Game& game) {
   Impl& s = *impl_;
   s.added_any = true;
-  s.pending.streams.coder = api::move_coder(s.options);
-  s.pending.streams.modelled_tracks = s.options.model_clocks;
-  s.pending.derive_tags = s.options.derive_tags;
-  s.pending.code_tags = s.options.derive_tags && s.options.code_tags;
+  api::set_block_coding(s.options, s.pending);
   if (auto st = codec::encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
   if (s.options.position_filter) add_filter_keys(game, s.pending.filter_keys);
   s.pending.end_game(game.tags, s.options.derive_tags ? derived_rules(game) : std::vector<std::uint8_t>{});

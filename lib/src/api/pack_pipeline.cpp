@@ -33,13 +33,17 @@ void collect_names(const std::vector<Tag>& tags, BlockNames& names) {
     if (const int f = name_field_of(t.key); f > kPlayerField && indexed_name(f, t.value)) names[f].insert(t.value);
 }
 
-EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options) {
-  EncodedBlock out;
-  BlockBuilder b;
+void set_block_coding(const WriterOptions& options, BlockBuilder& b) {
   b.streams.coder = move_coder(options);
   b.streams.modelled_tracks = options.model_clocks;
   b.derive_tags = options.derive_tags;
   b.code_tags = options.derive_tags && options.code_tags;
+}
+
+EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options) {
+  EncodedBlock out;
+  BlockBuilder b;
+  set_block_coding(options, b);
   GameBuilder builder;
   for (std::size_t i = 0; i < raws.size(); ++i) {
     const auto& rg = raws[i];

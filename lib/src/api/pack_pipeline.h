@@ -21,6 +21,9 @@ namespace pgnarc::api {
 container::StoreOptions store_options(const WriterOptions& options);
 // The block coder of WriterOptions::moves.
 codec::MoveCoder move_coder(const WriterOptions& options);
+// Sets how `b` codes its games and tags by `options`: the move coder, the clock model, derived
+// tags and, with them, coded tag columns.
+void set_block_coding(const WriterOptions& options, container::BlockBuilder& b);
 
 using container::BlockNames;
 void collect_names(const std::vector<Tag>& tags, BlockNames& names);

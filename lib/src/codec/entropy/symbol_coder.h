@@ -83,16 +83,10 @@ struct SymbolWriter {
 struct SymbolReader {
   static constexpr bool kDecoding = true;
   ArithDecoder& in;
-  // (The list's total is kept with it: the symbol is found by a scan that stops at it.)
+  // (An adaptive list keeps its total: only the scan for the symbol is left.)
   template <int N>
   bool adaptive(const AdaptiveFrequencies<N>& f, int& s) {
-    std::uint32_t v;
-    if (!in.target(f.total, v)) return false;
-    std::uint32_t c = 0;
-    s = 0;
-    while (v >= c + f.count[s]) c += f.count[s++];
-    in.consume(c, f.count[s]);
-    return true;
+    return find(f.count.data(), f.total, s);
   }
   bool raw(int bits, std::uint32_t& v) { return uniform(1u << bits, v); }
   bool uniform(std::uint32_t n, std::uint32_t& v) {
@@ -103,6 +97,10 @@ struct SymbolReader {
   bool table(const std::uint32_t* f, int n, int& s) {
     std::uint32_t total = 0;
     for (int i = 0; i < n; ++i) total += f[i];
+    return find(f, total, s);
+  }
+  // The symbol `s` of the frequencies `f` of total `total`, by a scan from the first.
+  bool find(const std::uint32_t* f, std::uint32_t total, int& s) {
     std::uint32_t v;
     if (!in.target(total, v)) return false;
     std::uint32_t c = 0;
