@@ -26,6 +26,10 @@ class CliArchive : public ::testing::Test {
                                           << "\n\n[Event \"bad\"]\n\n1. e4 Ke3 *\n";
   }
   std::string p(const std::string& name) const { return "'" + dir_ + "/" + name + "'"; }
+  // The read version `info --json` gives of the archive `name` in the scratch directory.
+  std::string read_version(const std::string& name) const {
+    return nlohmann::ordered_json::parse(run_cli("info --json " + p(name)).out)["read_version"].get<std::string>();
+  }
   test::ScratchDir scratch_{"cli"};
   std::string dir_, pgn_;
 };
@@ -215,9 +219,6 @@ TEST_F(CliArchive, AppendKeepsTheArchiveSettings) {
 // so that it does not raise what reads the archive; the games come back the same either way.
 TEST_F(CliArchive, ClocksModelledOrBytesAndAppendKeepsThem) {
   const std::string lichess = test::corpus_path("pgn/lichess_2021-10_clk_eval.pgn");
-  const auto read_version = [&](const std::string& a) {
-    return nlohmann::ordered_json::parse(run_cli("info --json " + p(a)).out)["read_version"].get<std::string>();
-  };
   // (Tags as text: the read versions are the clocks'.)
   ASSERT_EQ(run_cli("pack -q --tags text '" + lichess + "' -o " + p("model.pga")).exit_code, 0);
   ASSERT_EQ(run_cli("pack -q --tags text --clocks bytes '" + lichess + "' -o " + p("bytes.pga")).exit_code, 0);
@@ -241,9 +242,6 @@ TEST_F(CliArchive, ClocksModelledOrBytesAndAppendKeepsThem) {
 // the archive's tag coding where --tags is not given; the games come back the same every way.
 TEST_F(CliArchive, TagsCodedDerivedOrTextAndAppendKeepsThem) {
   const std::string lichess = test::corpus_path("pgn/lichess_2021-10_clk_eval.pgn");
-  const auto read_version = [&](const std::string& a) {
-    return nlohmann::ordered_json::parse(run_cli("info --json " + p(a)).out)["read_version"].get<std::string>();
-  };
   ASSERT_EQ(run_cli("pack -q '" + lichess + "' -o " + p("coded.pga")).exit_code, 0);
   ASSERT_EQ(run_cli("pack -q --tags derive '" + lichess + "' -o " + p("derive.pga")).exit_code, 0);
   ASSERT_EQ(run_cli("pack -q --tags text '" + lichess + "' -o " + p("text.pga")).exit_code, 0);
