@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.5, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.6, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -8,9 +8,10 @@ format 1.2: the fast model and its opening book, in moves.py), the blocks of mov
 (format 1.3: clock tracks coded by the clock model, 8.3.4, its tables from
 clock-model-tables.md), and the blocks of layout 3 (format 1.4), whose tag columns of coding 8
 give `CurrentPosition` values from the game's main line (9.4.5) and whose tag columns of coding 9
-give values that begin with the game's `White` or `Black` value (9.4.6), and the blocks of
+give values that begin with the game's `White` or `Black` value (9.4.6), the blocks of
 layout 4 (format 1.5), whose typed tag columns may have their codes in a codeword (coding 10,
-9.4.7).
+9.4.7), and the blocks of layout 5 (format 1.6), whose tag columns may also name entries of the
+archive's value tables (coding 11, 9.4.8), which index extension 6 holds (9.5).
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -22,13 +23,14 @@ Section numbers in the comments refer to the specification.  The chess and codin
 (sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, 7.7, 7.8, SAN, FEN, the adaptive frequencies of 8.3.3,
 the position code of 9.4.4 and its spelling of a derived FEN) are in moves.py beside this file.
 This file holds the rest: the streams of a game record (section 8), the container (section 9,
-with the tag values derived from the moves of 9.4.5 and those that name a player of 9.4.6) and
-the canonical PGN (section 10).
+with the tag values derived from the moves of 9.4.5, those that name a player of 9.4.6 and the
+value tables of 9.4.8) and the canonical PGN (section 10).
 Standard library only, plus python3-zstandard for Zstandard frames (RFC 8878).
 
-Reading order (9.1, 9.5): header, footer, index and dictionaries at opening; then, for a full
-unpack, every block table chunk, every block (checked and decoded group by group), and last the
-name chunks; for one game, only the table chunk, the block and the name chunks it needs.
+Reading order (9.1, 9.5): header, footer, index (with its value tables, 9.4.8) and
+dictionaries at opening; then, for a full unpack, every block table chunk, every block (checked
+and decoded group by group), and last the name chunks; for one game, only the table chunk, the
+block and the name chunks it needs.
 """
 
 import os
@@ -277,7 +279,7 @@ def read_element_payload(encoding, stored, raw_size, rule, where, dictionaries=N
 # ---------------------------------------------------------------------------------------------
 # Section 9.1: an archive is opened from its ends: header (9.2), footer (9.6), index (9.5).
 
-READ_MAJOR = 1                                 # this reader implements format version 1.0
+READ_MAJOR = 1                                 # this reader implements format version 1.6
 FILE_MAGIC = b"\x89PGA\r\n\x1a\n"
 FIELDS = ("players", "Event", "Site")          # the name directory's fields, 9.5 and 9.10
 
@@ -380,15 +382,19 @@ class Archive:
                 entries.append((offset, size, values, first))
             self.name_entries.append(entries)
 
-        # 4. extensions [INDEX-2]: a reader of 1.0 knows none; it skips even IDs, refuses odd
+        # 4. extensions [INDEX-2]: a reader of 1.6 knows ID 6, the value tables (9.4.8); it
+        # skips other even IDs and refuses odd ones, once the whole body is read and checked
         extensions = Stream(body.data[body.pos:], "INDEX-2", "index extensions")
         ids = []
+        self.value_tables = None                      # 9.4.8: a list of ValueTable, or None
         for _ in range(extensions.count()):
             ident = extensions.varint()
             require(not ids or ident > ids[-1], "INDEX-2", extensions.where(),
                     f"extension ID {ident} after {ids[-1] if ids else None}: not ascending")
             ids.append(ident)
-            extensions.text()
+            data = extensions.text()
+            if ident == VALUE_TABLES_EXTENSION:
+                self.value_tables = read_value_tables(data, f"{where}, extension 6 (value tables)")
         body.pos += extensions.pos
         require(body.at_end(), "INDEX-1", body.where(), "bytes left over")
         for ident in ids:
@@ -604,6 +610,74 @@ class BlockEntry:
 
 
 # ---------------------------------------------------------------------------------------------
+# Section 9.4.8: the value tables, index extension 6 (format 1.6).
+
+VALUE_TABLES_EXTENSION = 6
+VALUE_TABLES_MAGIC = b"PGAV"
+MAX_TABLE_KEYS = 8
+MAX_TABLE_ENTRIES = 2**24
+
+
+class ValueTable:
+    """A value table (9.4.8): its keys (bytes, in order), its number of `entries` and, for each
+    entry and key, a value (bytes) or None where the entry has none."""
+
+    def __init__(self, keys, entries, values):
+        self.keys, self.entries, self.values = keys, entries, values
+
+    def value(self, entry, i):
+        """Entry `entry`'s value for key i, or None."""
+        return self.values[entry * len(self.keys) + i]
+
+
+def read_value_tables(e, where):
+    """9.4.8 [INDEX-3]: the bytes of index extension 6: magic, encoding, stored size, raw size,
+    the tables (stored or one Zstandard frame) and the checksum of the bytes before it; then the
+    tables: varint `tables` (at least 1), and each table's keys (1 to 8, each not empty, no key
+    in two places of the tables), its `entries` (1 to 2^24) and for each entry and key a varint
+    v, 0 for no value, else v - 1 the value's length, and its bytes."""
+    require(e[0:4] == VALUE_TABLES_MAGIC, "INDEX-3", where, "wrong magic")
+    stored_size = u32(e, 5) if len(e) >= 9 else None
+    require(stored_size is not None and stored_size <= 2**30, "INDEX-3", where,
+            "stored size missing or above 2^30")
+    require(len(e) >= 21 and stored_size == len(e) - 21, "INDEX-3", where,
+            f"stored size {stored_size}, not the extension's {len(e)} bytes less 21")
+    check_element_checksum(e, "INDEX-3", where)
+    encoding, raw_size = e[4], u32(e, 9)
+    require(encoding <= 1, "INDEX-3", where, f"encoding {encoding}")
+    require(raw_size <= 2**30, "INDEX-3", where, "raw size above 2^30")
+    s = Stream(read_element_payload(encoding, e[13:13 + stored_size], raw_size, "INDEX-3", where),
+               "INDEX-3", f"{where}, tables")
+    count = s.count()
+    require(count >= 1, "INDEX-3", s.where(), "no tables")
+    tables = []
+    seen = set()
+    for t in range(count):
+        keys = s.varint()
+        require(1 <= keys <= MAX_TABLE_KEYS, "INDEX-3", s.where(), f"table {t} of {keys} keys")
+        names = []
+        for _ in range(keys):
+            key = s.text()
+            require(key, "INDEX-3", s.where(), f"an empty key of table {t}")
+            require(key not in seen, "INDEX-3", s.where(),
+                    f"key {key!r} of table {t} twice in the tables")
+            seen.add(key)
+            names.append(key)
+        entries = s.varint()
+        require(1 <= entries <= MAX_TABLE_ENTRIES, "INDEX-3", s.where(),
+                f"table {t} of {entries} entries")
+        require(entries * keys <= s.left(), "INDEX-3", s.where(),       # a byte a value at least
+                f"the values of table {t}'s {entries} entries run past the end")
+        values = []
+        for _ in range(entries * keys):
+            v = s.varint()
+            values.append(None if v == 0 else s.take(v - 1))
+        tables.append(ValueTable(names, entries, values))
+    require(s.at_end(), "INDEX-3", s.where(), "bytes after the last table")
+    return tables
+
+
+# ---------------------------------------------------------------------------------------------
 # Section 9.3: blocks.
 
 TAGS, MOVES, STRUCTURE, TEXTS, RAW = range(5)
@@ -637,8 +711,8 @@ class Block:
         self.sections = data[5]
         require(self.sections >= 5 and len(data) >= 20 + 12 * self.sections, "BLOCK-1", w,
                 f"section count {data[5]}")
-        if data[6] not in (1, 3, 4):      # 3: tag columns derived or named (1.4, 9.4.5, 9.4.6);
-                                          # 4: also coded (1.5, 9.4.7)
+        if data[6] not in (1, 3, 4, 5):   # 3: tag columns derived or named (1.4, 9.4.5, 9.4.6);
+                                          # 4: also coded (1.5, 9.4.7); 5: also tables (1.6, 9.4.8)
             raise unsupported("BLOCK-1", w, f"unknown layout {data[6]}")
         self.layout = data[6]
         if data[7] > 2:                  # 0 uniform, 1 model, 2 fast (format 1.2)
@@ -863,7 +937,8 @@ def decode_tags_section(archive, block):
     """9.4: each game's tags, a list of (key, value), in PGN order.  The value of a tag of a
     column of coding 8 (9.4.5) is a DerivedTag until its game is decoded (derive_tags); a tag of
     a column of coding 9 (9.4.6) takes its value once every other column but the ratings is
-    decoded (name_tags), before the ratings."""
+    decoded (name_tags), before the ratings.  The table columns (coding 11, 9.4.8) are read in
+    key order, as they come, sharing each game's entry of each table (`entries`)."""
     s = Stream(block.tags_bytes, "TAGS-1", f"{block.where}, tags section")
     keys = [s.text() for _ in range(s.count())]
     require(len(set(keys)) == len(keys), "TAGS-1", s.where(), "a key listed twice")
@@ -886,20 +961,27 @@ def decode_tags_section(archive, block):
     values = [[None] * len(indices) for indices in game_keys]
     ratings = []
     budget = TypedBudget(block)
+    entries = {}                            # 9.4.8: (table, game) -> the game's entry of the table
     for k, key in enumerate(keys):
         coding = s.byte()
         body = Stream(s.take(s.varint()), "TAGS-1", f"{s.where()} (column {key!r})")
         count = len(ranks[k])
         coded = coding == 10                    # 9.4.7: a column of coding 1 to 4, its codes coded
         if coded:
-            require(block.layout == 4, "TAGS-1", body.where(),
+            require(block.layout in (4, 5), "TAGS-1", body.where(),
                     f"coding 10 in a block of layout {block.layout} (TAGS-11)")
             coding = body.byte()
             require(1 <= coding <= 4, "TAGS-11", body.where(), f"coded column of base {coding}")
         if coding == 2:                         # ratings are decoded after every other column
             ratings.append((k, body, coded))
             continue
-        column = decode_column(archive, block.layout, key, coding, body, count, budget, coded)
+        if coding == 11:                        # 9.4.8: entries of a value table
+            require(block.layout == 5, "TAGS-1", body.where(),
+                    f"coding 11 in a block of layout {block.layout} (TAGS-12)")
+            column = read_table_column(archive, key, body, [g for g, _ in ranks[k]], entries,
+                                       budget)
+        else:
+            column = decode_column(archive, block.layout, key, coding, body, count, budget, coded)
         require(body.at_end(), "TAGS-1", body.where(), "bytes after the column's values")
         for (g, j), value in zip(ranks[k], column):
             values[g][j] = value
@@ -958,21 +1040,21 @@ def decode_column(archive, layout, key, coding, body, count, budget, coded=False
         require(key == b"FEN", "TAGS-6", body.where(), f"position column {key!r}")
         return read_positions(body, count, budget)
     if coding == 8:
-        require(layout in (3, 4), "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
+        require(layout in (3, 4, 5), "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
         return read_derived(key, body, count)
     if coding == 9:
-        require(layout in (3, 4), "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
+        require(layout in (3, 4, 5), "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
         return read_named(key, body, count)
     raise corrupt("TAGS-1", body.where(), f"reserved coding {coding}")
 
 
-def column_codes(body, count, coded):
+def column_codes(body, count, coded, rule="TAGS-11"):
     """9.4.1: a typed column's `count` codes, varints; or (9.4.7, `coded`) the integers of a
-    codeword [TAGS-11]."""
+    codeword [TAGS-11], as a table column's codes are too (9.4.8, `rule` TAGS-12)."""
     if not coded:
         return [body.varint() for _ in range(count)]
     try:
-        codes, offset = decode_code_column(body.data[body.pos:], count)
+        codes, offset = decode_code_column(body.data[body.pos:], count, rule)
     except FormatError as e:
         raise corrupt(e.rule, body.where(), str(e))
     body.pos += offset
@@ -1142,6 +1224,41 @@ def read_positions(body, count, budget):
     kept = iter(read_text_body(body, fens.count(None)) if None in fens else [])
     require(body.at_end(), "TAGS-6", body.where(), "bytes after the position column")
     return [budget.spend(f) if f is not None else next(kept) for f in fens]
+
+
+def read_table_column(archive, key, body, games, entries, budget):
+    """9.4.8 [TAGS-12]: a column of coding 11: `t`, the table whose entries it names (`key` one
+    of its keys), the codes of its tags in a codeword (games[r]: the game of the tag of rank r),
+    then the text body of the values kept as text (code 0).  `entries` holds each game's entry
+    of each table, shared by the block's table columns, read in key order: a game's first code
+    c > 0 of a table gives the entry c - 1 and makes it the game's; a later one c gives the
+    entry E + unzigzag(c - 1), E the game's entry, which stays the game's.  A tag's value is its
+    entry's value for the key; the values count as typed values written out (section 11)."""
+    tables = getattr(archive, "value_tables", None)
+    require(tables, "TAGS-12", body.where(), "a table column in an archive without value tables")
+    t = body.varint()
+    require(t < len(tables), "TAGS-12", body.where(), f"table {t} of {len(tables)}")
+    table = tables[t]
+    require(key in table.keys, "TAGS-12", body.where(), f"key {key!r} not a key of table {t}")
+    i = table.keys.index(key)
+    codes = column_codes(body, len(games), True, "TAGS-12")
+    out = []
+    for r, (g, code) in enumerate(zip(games, codes)):
+        if code == 0:                               # kept as text
+            out.append(None)
+            continue
+        if (t, g) not in entries:
+            entries[t, g] = entry = code - 1
+        else:
+            entry = entries[t, g] + unzigzag(code - 1)
+        where = f"{body.name}, tag of rank {r}"
+        require(0 <= entry < table.entries, "TAGS-12", where,
+                f"code {code}: entry {entry} of a table of {table.entries} entries")
+        value = table.value(entry, i)
+        require(value is not None, "TAGS-12", where, f"entry {entry} has no value for {key!r}")
+        out.append(budget.spend(value))
+    texts = iter(read_text_body(body, codes.count(0)) if 0 in codes else [])
+    return [next(texts) if value is None else value for value in out]
 
 
 DERIVED_RULES = 2         # 9.4.5: the final position's FEN, en passant style 0 and 1

@@ -51,6 +51,8 @@ ArithmeticDecoder(data, bit=0)     7.3 start(s); .read(freqs) -> index (frequenc
 AdaptiveFrequencies(n)             8.3.3; .read(decoder) -> symbol (and adapts); .freqs
 read_integer(decoder, widths)      8.3.3 Integers; new_integer_field() makes `widths` (65 symbols)
 read_varint(data, offset)          section 3 varint -> (value, next offset)
+decode_code_column(body, count, rule) -> (codes, offset)   9.4.7, 9.4.8: the integer codes of a
+                                   coded or table column's codeword (TAGS-11, TAGS-12)
 PositionCodeReader()               9.4.4 state of one column; .read_value(decoder) -> PositionValue
 decode_position_column(body, count) -> (values, offset)   9.4.4: values[i] FEN bytes or None
                                    (kept as text: the text body at body[offset:] gives it)
@@ -2722,7 +2724,7 @@ def decode_position_column(body: bytes, count: int) -> tuple:
 
 def check_codeword_end(decoder: ArithmeticDecoder, n: int, rule: str) -> None:
     """A tag column's codeword of `n` bytes, read to its last symbol by `decoder`, ends in its
-    last byte with the bits after its end 0 (9.4.4, 9.4.7)."""
+    last byte with the bits after its end 0 (9.4.4, 9.4.7, 9.4.8)."""
     length = decoder.finish()
     if (length + 7) // 8 != n:
         raise corrupt(rule, "the codeword does not end in its last byte")
@@ -2730,17 +2732,25 @@ def check_codeword_end(decoder: ArithmeticDecoder, n: int, rule: str) -> None:
         raise corrupt(rule, "bits after the codeword are not 0")
 
 
-def decode_code_column(body: bytes, count: int) -> tuple:
-    """9.4.7: the codeword of a coded tag column holding `count` codes, each an integer (8.3.3)
-    of one field.  Returns (codes, offset), the column's text body starting at body[offset:].
-    Raises FormatError per TAGS-11."""
+def decode_code_column(body: bytes, count: int, rule: str = "TAGS-11") -> tuple:
+    """9.4.7 and 9.4.8: the codeword of a coded tag column (coding 10) or a table column (coding
+    11) holding `count` codes, each an integer (8.3.3) of the column's one field.  Returns
+    (codes, offset), the column's text body starting at body[offset:].  Raises FormatError per
+    `rule`, TAGS-11 or TAGS-12, which list every defect of the codeword: one that runs past the
+    body, whose value lies in no symbol (MOVE-AC-2's defect) or whose closing bits are not a
+    coder's (MOVE-AC-3's), or that does not end in its last byte with the bits after it 0."""
     n, offset = read_varint(body, 0)
     if offset + n > len(body):
-        raise corrupt("TAGS-11", "codeword runs past the body")
+        raise corrupt(rule, "codeword runs past the body")
     decoder = ArithmeticDecoder(body[offset:offset + n], 0)
     widths = new_integer_field()
-    codes = [read_integer(decoder, widths) for _ in range(count)]
-    check_codeword_end(decoder, n, "TAGS-11")
+    try:
+        codes = [read_integer(decoder, widths) for _ in range(count)]
+        check_codeword_end(decoder, n, rule)
+    except FormatError as e:
+        if e.rule not in ("MOVE-AC-2", "MOVE-AC-3"):
+            raise
+        raise corrupt(rule, f"{str(e).split('] ', 1)[-1]} (as {e.rule} says of any codeword)")
     return codes, offset + n
 
 

@@ -19,7 +19,10 @@
    crazyhouse with the crazyhouse model and the other two with the fast model (7.8); the test
    checks that their blocks are of codec 7 (8 where a block holds a clock track, 8.3.4) and of
    move coder 2, 1 or 0 ("uniform"). Every setting but "clock-bytes" codes clock tracks with the
-   clock model (8.3.4, codec 8).
+   clock model (8.3.4, codec 8). The files of TABLE_PACK, put together twice (their openings
+   recur), are packed under TABLE_SETTINGS, each an archive of format 1.6 (the test checks its
+   read version): blocks of layout 5 whose ECO, Opening and Variation columns name entries of
+   the archive's value table (9.4.8, index extension 6).
    With --part K/N only the K-th of N parts of these archives is tested (and tests 1 and 2 only
    in part 1), so that N processes share the work.
 4. with --sample PGN N (any number of times; then only this test runs): the first N games of
@@ -51,6 +54,9 @@ VARIANT_PACKS = [                           # (corpus/pgn file, variant): standa
     ("dortmund_latin1_crlf.pgn", "three-check"),          # under a variant, coded where legal
     ("annotated_human.pgn", "king-of-the-hill"),          # (variations: histories of 7.2)
 ]
+TABLE_PACK = ("twic_events.pgn", "lichess_2021-10_clk_eval.pgn", "lichess_misc_exports.pgn",
+              "twic_clock_comments_wrapped.pgn")  # twice over: openings that recur, so that
+TABLE_SETTINGS = ("default", "store", "small-blocks", "model")  # pack writes a value table (9.4.8)
 
 
 def run(cmd):
@@ -121,6 +127,12 @@ def has_clocks(path):
     return b"[%clk " in data or b"[%emt " in data
 
 
+def read_minor(archive):
+    """The read minor version of the file header (9.2, byte 11): 6 where a block has layout 5."""
+    with open(archive, "rb") as f:
+        return f.read(12)[11]
+
+
 def first_block_codec_and_coder(archive):
     """The move codec and the move coder of the archive's first block (9.3: the block header,
     after the 32-byte file header of 9.2: magic, codec at byte 4, move coder at byte 7)."""
@@ -148,6 +160,13 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
     decoded_bytes = 0
     decode_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
+        # (the openings of TABLE_PACK's files, twice: a value table pays, format 1.6)
+        tables_pgn = os.path.join(tmp, "openings_twice.pgn")
+        with open(tables_pgn, "wb") as out:
+            for name in TABLE_PACK * 2:
+                with open(os.path.join(pgn_dir, name), "rb") as f:
+                    out.write(f.read())
+        inputs.append((tables_pgn, [], TABLE_SETTINGS))
         for i, (path, variant, only) in enumerate(inputs):
             for j, (setting, options) in enumerate(settings.items()):
                 if only is not None and setting not in only:
@@ -156,7 +175,8 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                     continue
                 if (i + j) % part[1] != part[0] - 1:   # another part's (settings alternate)
                     continue
-                label = f"{os.path.relpath(path, pgn_dir)} {' '.join(variant)} [{setting}]"
+                name = os.path.relpath(path, pgn_dir if path != tables_pgn else tmp)
+                label = f"{name} {' '.join(variant)} [{setting}]"
                 archive = os.path.join(tmp, "a.pga")
                 rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"] + options
                                  + variant)
@@ -164,6 +184,10 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                     print(f"  (pgnarc pack refused {label}: {err})")
                     continue
                 archives += 1
+                if path == tables_pgn and read_minor(archive) != 6:     # value tables, layout 5
+                    failures.append(f"{label}: read version 1.{read_minor(archive)}, not 1.6: "
+                                    "no block of layout 5 (9.4.8)")
+                    continue
                 if variant and setting in CODERS:       # MOVE-CODER-1's three cases
                     codec, coder = first_block_codec_and_coder(archive)
                     # (codec 8 where a block holds a clock track, 8.3.4)

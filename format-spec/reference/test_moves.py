@@ -6,8 +6,10 @@ depths 1 and 2 of every position, deeper counts up to max-variant-nodes, default
 bounds of the crazyhouse model's features (7.7) on the crazyhouse positions of variants.epd, and
 of the fast model's (7.8) on those of standard.epd and chess960.epd, with its book's reader and
 frequencies on a small book made here (FAST-BOOK-1, FAST-BOOK-3), and decode.py's tag columns
-derived from the moves (9.4.5, format 1.4: TAGS-7), that name a player (9.4.6: TAGS-9) and
-whose codes are a codeword (9.4.7, format 1.5: TAGS-11) on blocks of a few games made here.
+derived from the moves (9.4.5, format 1.4: TAGS-7), that name a player (9.4.6: TAGS-9), whose
+codes are a codeword (9.4.7, format 1.5: TAGS-11) and that name entries of value tables (9.4.8,
+format 1.6: TAGS-12, with the tables of index extension 6: INDEX-3) on blocks of a few games
+made here.
 
 Run: /usr/bin/python3 format-spec/reference/test_moves.py [max-perft-nodes [max-variant-nodes]]
 blackbox_moves.py checks moves.py further against the built pgnarc.
@@ -659,6 +661,285 @@ def test_coded_tags():
     return True
 
 
+def code_codeword(codes):
+    """A codeword of integer codes as 9.4.7 and 9.4.8 code them, made with encode: each code u
+    its width (u's bit length) under the column's one field of 65 widths (8.3.3: every frequency
+    1 at first, the width's growing by 32), then the bits below its top bit, in chunks of at
+    most 16 (c = the chunk, f = 1, T = 2^k); the bits padded with 0 to a whole byte."""
+    widths, symbols = M.new_integer_field(), []
+    for u in codes:
+        b = u.bit_length()
+        symbols.append((sum(widths.freqs[:b]), widths.freqs[b], sum(widths.freqs)))
+        widths.update(b)
+        left = b - 1
+        while left > 0:
+            k = min(16, left)
+            left -= k
+            symbols.append(((u >> left) & ((1 << k) - 1), 1, 1 << k))
+    bits = encode(symbols)
+    bits += [0] * (-len(bits) % 8)
+    return bytes(int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits), 8))
+
+
+def tables_bytes(tables):
+    """The value tables (9.4.8), decoded: `tables` a list of (keys, entries), each entry a tuple
+    of a value (bytes) or None per key."""
+    import decode as D
+    out = D.encode_varint(len(tables))
+    for keys, entries in tables:
+        out += D.encode_varint(len(keys)) + b"".join(D.encode_varint(len(k)) + k for k in keys)
+        out += D.encode_varint(len(entries))
+        for entry in entries:
+            out += b"".join(b"\x00" if v is None else D.encode_varint(len(v) + 1) + v
+                            for v in entry)
+    return out
+
+
+def tables_extension(raw, encoding=0, stored=None, raw_size=None, magic=b"PGAV"):
+    """Index extension 6 (9.4.8) holding the tables' bytes `raw`: stored (encoding 0) or as one
+    Zstandard frame (1); `stored`, `raw_size` and `magic` replace what it holds, for rejects."""
+    import decode as D
+    if stored is None:
+        stored = raw if encoding == 0 else D.zstandard.ZstdCompressor().compress(raw)
+    out = magic + bytes([encoding]) + len(stored).to_bytes(4, "little")
+    out += (len(raw) if raw_size is None else raw_size).to_bytes(4, "little") + stored
+    return out + D.xxh64(out).to_bytes(8, "little")
+
+
+def tiny_archive(path, extensions):
+    """An archive of no blocks (9.1) whose index (stored) holds `extensions`, (ID, bytes) in
+    order: header (write version 1.6, read version 1.0: the value tables alone need no later
+    reader, 2.1), index, footer."""
+    import decode as D
+    body = b"\x00\x00\x00\x00\x00" + D.encode_varint(len(extensions))
+    body += b"".join(D.encode_varint(i) + D.encode_varint(len(e)) + e for i, e in extensions)
+    index = b"PGAI\x00" + len(body).to_bytes(4, "little") + body
+    header = D.FILE_MAGIC + bytes([1, 6, 1, 0]) + bytes(16)
+    header += (D.xxh64(header) & 0xFFFFFFFF).to_bytes(4, "little")
+    footer = (32).to_bytes(8, "little") + len(index).to_bytes(8, "little") + bytes(16)
+    footer += D.xxh64(index).to_bytes(8, "little")
+    footer += (D.xxh64(footer) & 0xFFFFFFFF).to_bytes(4, "little") + b"PGAF"
+    with open(path, "wb") as f:
+        f.write(header + index + footer)
+
+
+def test_table_tags():
+    """9.4.8 [TAGS-12] [INDEX-3]: value tables and table columns (coding 11, layout 5, format
+    1.6) read by decode.py: the spec's example (its 61 bytes of tables in an extension of 82, the
+    ECO column's codes 2 and 1, the Opening column's 1 and 1), a block of two tables whose codes
+    set each game's entry in the first of its table's columns in key order (not the game's tag
+    order), name others against it (zigzag, either way) and keep values as text, coded columns
+    in layout 5, each rejection TAGS-12 lists, the index's extension 6 read at opening, and each
+    rejection INDEX-3 lists."""
+    import tempfile
+    import types
+    import decode as D
+
+    def table_column(t, codes, kept=()):
+        codeword = code_codeword(codes)
+        return 11, (D.encode_varint(t) + D.encode_varint(len(codeword)) + codeword
+                    + (text_body(list(kept)) if kept else b""))
+
+    def with_tables(tables):
+        return types.SimpleNamespace(value_tables=D.read_value_tables(
+            tables_extension(tables_bytes(tables)), "extension 6"))
+
+    e4 = coded_game(M.Position.standard(), ["e4"])
+    eco, opening, variation, tc = b"ECO", b"Opening", b"Variation", b"TimeControl"
+    checked = 0
+
+    # the spec's example: a table of ECO and Opening, entries (B01, Scandinavian Defense) and
+    # (C20, King's Pawn Game): 61 bytes of tables in an extension of 82; the ECO column of the
+    # codes 2 and 1 is 0b 04 00 02 07 e6, the Opening column of the codes 1 and 1 0b 03 00 01 04
+    example = [([eco, opening], [(b"B01", b"Scandinavian Defense"), (b"C20", b"King's Pawn Game")])]
+    raw = tables_bytes(example)
+    assert raw == (bytes.fromhex("01 02 03") + b"ECO" + bytes.fromhex("07") + b"Opening"
+                   + bytes.fromhex("02 04") + b"B01" + bytes.fromhex("15") + b"Scandinavian Defense"
+                   + bytes.fromhex("04") + b"C20" + bytes.fromhex("11") + b"King's Pawn Game"), raw
+    extension = tables_extension(raw)
+    assert len(raw) == 61 and len(extension) == 82, (len(raw), len(extension))
+    assert extension[:13] == b"PGAV" + bytes.fromhex("00 3d000000 3d000000"), extension[:13]
+    assert extension[-8:] == bytes.fromhex("78 6e 1b 26 41 ba f3 8e"), extension[-8:].hex()
+    columns = {eco: table_column(0, [2, 1]), opening: table_column(0, [1, 1])}
+    for key, column in ((eco, "0b 04 00 02 07 e6"), (opening, "0b 03 00 01 04")):
+        coding, body = columns[key]
+        written = bytes([coding]) + D.encode_varint(len(body)) + body
+        assert written == bytes.fromhex(column), written.hex()
+    games = [([(eco, b"C20"), (opening, b"King's Pawn Game")], e4),
+             ([(eco, b"B01"), (opening, b"Scandinavian Defense")], e4)]
+    tags = block_tags(games, columns, layout=5, archive=with_tables(example))
+    assert tags == [g for g, _ in games], tags
+    checked += 1
+    # the codewords of the integer codes are those of 9.4.7's example too (Round 1, 2, 3)
+    assert code_codeword([3, 3, 3]) == bytes.fromhex("0a 50")
+
+    # two tables: each game's entry of each table set by its first code above 0 in key order
+    # (ECO's column before Opening's, whatever the game's tag order), the others against it
+    openings = ([eco, opening, variation],
+                [(b"A00", b"Polish Opening", None),
+                 (b"B01", b"Scandinavian Defense", b"Mieses-Kotroc Variation"),
+                 (b"C20", b"King's Pawn Game", None),
+                 (None, b"Sicilian Defense", None)])
+    controls = ([tc], [(b"600+0",), (b"180+2",)])
+    archive = with_tables([openings, controls])
+    rows = [  # (tags, ECO codes, Opening codes, Variation codes, TimeControl codes)
+        # entry 2 of table 0 (ECO's code 3, Opening's 1: the same), entry 1 of table 1
+        ([(b"Event", b"x"), (eco, b"C20"), (opening, b"King's Pawn Game"), (tc, b"180+2")],
+         [3], [1], [], [2]),
+        ([(eco, b"B01"), (opening, b"Scandinavian Defense"),
+          (variation, b"Mieses-Kotroc Variation"), (tc, b"600+0")], [2], [1], [1], [1]),
+        # ECO kept as text (code 0): Opening's code 4 sets entry 3, which has no ECO value
+        ([(eco, b"X99"), (opening, b"Sicilian Defense")], [0], [4], [], []),
+        # no ECO tag: Opening's code 1 sets entry 0
+        ([(opening, b"Polish Opening")], [], [1], [], []),
+        # entry 1; then 1 + unzigzag(2) = 2, and 1 + unzigzag(0) = 1: the game's entry stays 1
+        ([(eco, b"B01"), (opening, b"King's Pawn Game"), (opening, b"Scandinavian Defense")],
+         [2], [3, 1], [], []),
+        # entry 0, then 0 + unzigzag(6) = 3; a Variation kept as text
+        ([(eco, b"A00"), (variation, b"Whatever"), (opening, b"Sicilian Defense")],
+         [1], [7], [0], []),
+        # entry 2, then 2 + unzigzag(1) = 1
+        ([(eco, b"C20"), (opening, b"Scandinavian Defense")], [3], [2], [], []),
+        # Opening before ECO in the game's tags, but ECO's column read first: entry 0, then 3
+        ([(opening, b"Sicilian Defense"), (eco, b"A00"), (tc, b"casual")], [1], [7], [], [0]),
+    ]
+    games = [(tags, e4) for tags, *_ in rows]
+    codes = [[c for row in rows for c in row[i]] for i in range(1, 5)]
+    kept = {variation: [b"Whatever"], eco: [b"X99"], tc: [b"casual"]}
+    columns = {key: table_column(t, c, kept.get(key, ()))
+               for key, t, c in zip((eco, opening, variation, tc), (0, 0, 0, 1), codes)}
+    assert block_tags(games, columns, layout=5, archive=archive) == [g for g, _ in games]
+    checked += 1
+    # a table column beside a coded one (9.4.7) in layout 5; each game its own first code
+    r = b"Round"
+    games = [([(r, b"%d" % (i + 1)), (eco, b"C20")], e4) for i in range(3)]
+    columns = {r: (10, bytes.fromhex("01 02 02 0a 50")), eco: table_column(0, [3, 3, 3])}
+    assert block_tags(games, columns, layout=5, archive=archive) == [g for g, _ in games]
+    checked += 1
+
+    # TAGS-12: coding 11 in layout 1, 3 or 4 (reserved there, TAGS-1); an archive without value
+    # tables; t not below `tables`; a key not of table t; the codeword's defects (past the body,
+    # a value in no symbol, closing bits not a coder's, not ending in its last byte, bits after
+    # its end not 0); an entry not below `entries` (first, and E + unzigzag(c - 1) above and
+    # below), or without a value for the key; a text body that TAGS-2 rejects
+    one = [([(eco, b"C20"), (opening, b"King's Pawn Game")], e4)]
+    good = {eco: table_column(0, [3]), opening: table_column(0, [1])}
+    assert block_tags(one, good, layout=5, archive=archive) == [g for g, _ in one]
+
+    def rejects(rule, why, columns, games=one, layout=5, tables=archive):
+        return tag_rejects(rule, why, games, {**good, **columns}, layout=layout, archive=tables)
+
+    for layout in (1, 3, 4):
+        checked += rejects("TAGS-1", f"coding 11 in a block of layout {layout}", {}, layout=layout)
+    checked += rejects("TAGS-12", "without value tables", {}, tables=None)
+    checked += rejects("TAGS-12", "without value tables", {},
+                       tables=types.SimpleNamespace(value_tables=None))
+    checked += rejects("TAGS-12", "table 2 of 2", {eco: table_column(2, [3])})
+    checked += rejects("TAGS-12", "b'ECO' not a key of table 1", {eco: table_column(1, [3])})
+    checked += rejects("VARINT-1", "varint runs past the end", {eco: (11, b"")})
+    two = [([(eco, b"B01")], e4), ([(eco, b"A00")], e4)]      # codes 2, 1: codeword 07 e6
+    assert (block_tags(two, {eco: table_column(0, [2, 1])}, layout=5, archive=archive)
+            == [g for g, _ in two])
+    checked += rejects("TAGS-12", "runs past the body", {eco: (11, bytes.fromhex("00 03 07 e6"))},
+                       games=two)
+    checked += rejects("TAGS-12", "lies in no symbol",
+                       {eco: (11, bytes.fromhex("00 04 ff ff ff ff"))})
+    checked += rejects("TAGS-12", "closing bits", {eco: (11, bytes.fromhex("00 02 07 e4"))},
+                       games=two)
+    checked += rejects("TAGS-12", "does not end in its last byte",
+                       {eco: (11, bytes.fromhex("00 03 07 e6 00"))}, games=two)
+    checked += rejects("TAGS-12", "bits after the codeword are not 0",
+                       {eco: (11, bytes.fromhex("00 02 07 e7"))}, games=two)
+    checked += rejects("TAGS-12", "code 5: entry 4 of a table of 4", {eco: table_column(0, [5])})
+    checked += rejects("TAGS-12", "code 5: entry 4 of a table of 4",     # 2 + unzigzag(4) = 2 + 2
+                       {opening: table_column(0, [5])})
+    checked += rejects("TAGS-12", "code 6: entry -1 of a table of 4",    # 2 + unzigzag(5) = 2 - 3
+                       {opening: table_column(0, [6])})
+    checked += rejects("TAGS-12", "code 3: entry 2 of a table of 2",     # 1 + unzigzag(2) = 1 + 1
+                       {tc: table_column(1, [2, 3])}, games=[([(tc, b"180+2"), (tc, b"x")], e4)])
+    checked += rejects("TAGS-12", "entry 3 has no value for b'ECO'", {eco: table_column(0, [4])})
+    checked += rejects("TAGS-12", "entry 2 has no value for b'Variation'",
+                       {variation: table_column(0, [1])},
+                       games=[([(eco, b"C20"), (variation, b"x")], e4)])
+    checked += rejects("TAGS-2", "D = 2 for 1",
+                       {eco: (11, table_column(0, [0])[1] + b"\x02\x02\x00")})
+    checked += rejects("TAGS-1", "bytes after the column's values",
+                       {eco: (11, table_column(0, [3])[1] + b"\x00")})
+
+    # INDEX-3: extension 6 read at opening (9.5), its tables stored or compressed; each defect
+    def index3(why, extension):
+        try:
+            D.read_value_tables(extension, "extension 6")
+        except M.FormatError as e:
+            assert e.kind == "corrupt" and e.rule == "INDEX-3" and why in str(e), (why, str(e))
+            return 1
+        raise AssertionError(f"accepted, expected [INDEX-3] {why}: {extension.hex()}")
+
+    zstd = D.read_value_tables(tables_extension(raw, 1), "extension 6")
+    assert [(t.keys, t.entries, t.values) for t in zstd] == [
+        (example[0][0], 2, [v for entry in example[0][1] for v in entry])]
+    checked += index3("wrong magic", tables_extension(raw, magic=b"PGAX"))
+    checked += index3("encoding 2", tables_extension(raw, 2, stored=raw))
+    def stored_size(n):
+        return extension[:5] + n.to_bytes(4, "little") + extension[9:]
+
+    checked += index3("stored size 62, not the extension's 82 bytes less 21", stored_size(62))
+    checked += index3("stored size missing or above 2^30", stored_size(2**30 + 1))
+    checked += index3("checksum mismatch", extension[:-1] + b"\x00")
+    checked += index3("raw size above 2^30", tables_extension(raw, 1, raw_size=2**30 + 1))
+    checked += index3("stored size differs from raw size", tables_extension(raw, raw_size=60))
+    checked += index3("frame content size differs from the raw size",
+                      tables_extension(raw, 1, raw_size=62))
+    unsized = D.zstandard.ZstdCompressor(write_content_size=False).compress(raw)
+    checked += index3("decodes to 61 bytes, not 62",
+                      tables_extension(raw, 1, stored=unsized, raw_size=62))
+    bad_tables = [
+        ("no tables", b"\x00"),
+        ("table 0 of 0 keys", b"\x01\x00\x01\x00"),
+        ("table 0 of 9 keys", tables_bytes([([b"%d" % i for i in range(9)], [(b"x",) * 9])])),
+        ("an empty key", tables_bytes([([b""], [(b"x",)])])),
+        ("key b'ECO' of table 0 twice", tables_bytes([([eco, eco], [(b"x", b"y")])])),
+        ("key b'ECO' of table 1 twice", tables_bytes([([eco], [(b"x",)]), ([eco], [(b"y",)])])),
+        ("table 0 of 0 entries", tables_bytes([([eco], [])])),
+        ("table 0 of 16777217 entries",
+         b"\x01\x01\x03ECO" + D.encode_varint(2**24 + 1) + b"\x00" * 8),
+        ("run past the end", tables_bytes([([eco, opening], [(b"x", b"y")])])[:-1]),
+        ("run past the end", b"\x01\x01\x03ECO\x02\x00"),
+        ("bytes after the last table", tables_bytes(example) + b"\x00"),
+    ]
+    for why, tables in bad_tables:
+        checked += index3(why, tables_extension(tables))
+    # 8 keys, and entries without a value for some keys (varint 0), are read
+    eight = [([b"%d" % i for i in range(8)], [(b"",) + (None,) * 7, (None,) * 7 + (b"x",)])]
+    eight = D.read_value_tables(tables_extension(tables_bytes(eight)), "extension 6")
+    assert eight[0].entries == 2 and eight[0].value(0, 0) == b"" and eight[0].value(0, 1) is None
+    assert eight[0].value(1, 7) == b"x"
+    checked += 1
+
+    # the index: extension 6 read at opening (tables or None); its defects are corrupt, found
+    # before an odd ID is refused as unsupported (INDEX-2: the whole body first)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "a.pga")
+        tiny_archive(path, [(6, extension)])
+        assert [t.keys for t in D.Archive(path).value_tables] == [[eco, opening]]
+        tiny_archive(path, [(4, b"x")])
+        assert D.Archive(path).value_tables is None
+        for extensions, kind, rule in (
+                ([(6, extension[:-1] + b"\x00")], "corrupt", "INDEX-3"),
+                ([(5, b""), (6, tables_extension(b"\x00"))], "corrupt", "INDEX-3"),
+                ([(5, b""), (6, extension)], "unsupported", "INDEX-2")):
+            tiny_archive(path, extensions)
+            try:
+                D.Archive(path)
+                raise AssertionError(f"accepted, expected [{rule}]")
+            except M.FormatError as e:
+                assert (e.kind, e.rule) == (kind, rule), (kind, rule, str(e))
+                checked += 1
+    print(f"table tags (9.4.8): {checked} blocks, tables and indexes decoded or rejected as "
+          f"TAGS-12 and INDEX-3 say")
+    return True
+
+
 if __name__ == "__main__":
     max_nodes = int(sys.argv[1]) if len(sys.argv) > 1 else 200000
     max_variant_nodes = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
@@ -666,6 +947,6 @@ if __name__ == "__main__":
     results = [test_order(), test_variant_order(), test_worked_examples(), test_uniform_tokens(),
                test_tokens(), test_token_rejects(), test_perft(max_nodes),
                test_variant_perft(max_variant_nodes), test_crazyhouse_model(), test_fast_model(),
-               test_derived_tags(), test_named_tags(), test_coded_tags()]
+               test_derived_tags(), test_named_tags(), test_coded_tags(), test_table_tags()]
     print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
     sys.exit(0 if all(results) else 1)

@@ -6,6 +6,9 @@
 // without one) stays text. WriterOptions::derive_tags = false writes format 1.3's bytes.
 // Tags of layout 4 (format 1.5): typed columns whose codes are a codeword (9.4.7) read back the
 // same by every way of reading them, and a merge keeps them; code_tags = false writes 1.4's.
+// Tags of layout 5 (format 1.6): an opening's tags as entries of the archive's value table
+// (9.4.8) read back the same by every way of reading them; an append adds entries to the table,
+// a merge joins the tables; table_tags = false writes 1.5's.
 #include <algorithm>
 
 #include "pgnarc/pgnarc.h"
@@ -163,6 +166,86 @@ TEST(CodedTags, EveryReadAndAMergeGiveTheTagsBack) {
   auto expected = test::unpack_games(plain);
   expected.insert(expected.begin(), test::expected_games("[White \"A\"]\n\n1. e4 *\n").front());
   EXPECT_EQ(games, expected);
+}
+
+// TWIC's games in blocks of 5: their ECO, Opening and Variation tags in a value table.
+WriterOptions table_options() {
+  WriterOptions o;
+  o.block_games = 5;
+  o.dictionary_bytes = 0;
+  return o;
+}
+
+// Games of the value table's keys as a table pays for them: 30 games of three openings, the
+// openings of `first` and later.
+std::string openings_pgn(int first) {
+  std::string pgn;
+  for (int g = 0; g < 30; ++g) {
+    const int o = first + g % 3;
+    pgn += "[White \"p" + std::to_string(g) + "\"]\n[ECO \"A" + std::to_string(10 + o) + "\"]\n[Opening \"Opening number " +
+           std::to_string(o) + ", a long name\"]\n\n1. d4 *\n\n";
+  }
+  return pgn;
+}
+
+TEST(TableTags, EveryReadGivesTheTagsBack) {
+  const std::string pgn = test::read_file(test::corpus_path("pgn/twic_events.pgn"));
+  WriterOptions o = table_options();
+  const std::string tabled = pack(pgn, "tabled.pga", o);
+  o.table_tags = false;
+  const std::string coded = pack(pgn, "coded.pga", o);
+  EXPECT_EQ(read_version(tabled), "1.6");
+  EXPECT_NE(read_version(coded), "1.6");
+  EXPECT_LT(test::file_bytes(tabled).size(), test::file_bytes(coded).size());
+  EXPECT_EQ(test::unpack_games(tabled), test::unpack_games(coded));
+  auto plain = Archive::open(coded);
+  ASSERT_TRUE(plain.ok());
+  for (std::uint64_t i = 0; i < (*plain)->game_count(); i += 3) {
+    auto fresh = Archive::open(tabled);  // the first read of each block decodes the games it needs
+    ASSERT_TRUE(fresh.ok());
+    auto tags = (*fresh)->read_tags(i);
+    ASSERT_TRUE(tags.ok()) << tags.error().to_string();
+    EXPECT_EQ(*tags, *(*plain)->read_tags(i)) << i;
+  }
+  auto a = Archive::open(tabled);
+  ASSERT_TRUE(a.ok());
+  EXPECT_TRUE((*a)->verify().ok());
+}
+
+// An append adds the new games' openings to the table; a merge keeps the first archive's table
+// and codes the others' blocks again against it, after an archive without a table too.
+TEST(TableTags, AnAppendAndAMergeJoinTheTables) {
+  const WriterOptions o = table_options();
+  const std::string first = pack(openings_pgn(0), "first.pga", o);
+  const std::string second = pack(openings_pgn(2), "second.pga", o);
+  EXPECT_EQ(read_version(first), "1.6");
+  EXPECT_EQ(read_version(second), "1.6");
+  const std::string appended = test::temp_path("appended.pga");
+  {
+    auto w = ArchiveWriter::create(appended, o);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->add_archive_blocks(first).ok());
+    PgnReader reader(memory_input(openings_pgn(2)), "more.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  EXPECT_EQ(test::unpack_games(appended), test::expected_games(openings_pgn(0) + openings_pgn(2)));
+  for (const bool first_tabled : {true, false}) {
+    WriterOptions plain = o;
+    plain.table_tags = false;
+    const std::string one = first_tabled ? first : pack(openings_pgn(0), "plain.pga", plain);
+    const std::string merged = test::temp_path("merged.pga");
+    auto w = ArchiveWriter::create(merged, o);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->add_archive_blocks(one).ok());
+    ASSERT_TRUE((*w)->add_archive_blocks(second).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+    EXPECT_EQ(read_version(merged) == "1.6", first_tabled) << "the first archive's table, or none";
+    EXPECT_EQ(test::unpack_games(merged), test::expected_games(openings_pgn(0) + openings_pgn(2))) << first_tabled;
+    auto m = Archive::open(merged);
+    ASSERT_TRUE(m.ok());
+    EXPECT_TRUE((*m)->verify().ok());
+  }
 }
 
 }  // namespace

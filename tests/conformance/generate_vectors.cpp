@@ -29,6 +29,7 @@
 #include "container/format.h"
 #include "container/position_filter.h"
 #include "container/text_columns.h"
+#include "container/value_tables.h"
 #include "pgnarc/pgnarc.h"
 #include "support/archive_surgery.h"
 
@@ -40,6 +41,8 @@ using namespace pgnarc::test;
 using pgnarc::common::get_le;
 using pgnarc::common::hash64;
 using pgnarc::common::put_le;
+using pgnarc::common::put_prefixed;
+using pgnarc::common::put_varint;
 
 std::string dir;
 std::string manifest;
@@ -86,6 +89,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   o.model_clocks = false;      // clock tracks as bytes; vectors of the clock model say so
   o.derive_tags = false;       // tags as text; vectors of derived tags say so
   o.code_tags = false;         // typed columns' codes as varints; vectors of coded tags say so
+  o.table_tags = false;        // no value table; vectors of table columns say so
   return o;
 }
 
@@ -112,7 +116,7 @@ std::string from_hex(std::string_view hex) {
 void encode_vector(const std::string& name, const std::string& pgn, const std::string& ids, const std::string& why,
                    std::size_t block_games = 4096, MoveCoding moves = MoveCoding::kModel,
                    Variant variant = Variant::kStandard, bool model_clocks = false, bool derive_tags = false,
-                   bool code_tags = false) {
+                   bool code_tags = false, bool table_tags = false) {
   // Every game must be coded, except in the vectors about verbatim games.
   PgnReader check(memory_input(pgn), name);
   for (std::string text; true;) {
@@ -132,8 +136,9 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   o.moves = moves;
   o.variant = variant;
   o.model_clocks = model_clocks;
-  o.derive_tags = derive_tags || code_tags;
-  o.code_tags = code_tags;
+  o.derive_tags = derive_tags || code_tags || table_tags;
+  o.code_tags = code_tags || table_tags;
+  o.table_tags = table_tags;
   const std::string pga = pack(pgn, o);
   write("encode/" + name + ".pgn", pgn);
   write("encode/" + name + ".pga", pga);
@@ -144,7 +149,8 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   if (moves != MoveCoding::kMax)
     settings += (settings.empty() ? "" : ",") + std::string(moves == MoveCoding::kUniform ? "moves=uniform" : "moves=fast");
   if (model_clocks) settings += std::string(settings.empty() ? "" : ",") + "clocks=model";
-  if (derive_tags || code_tags) settings += std::string(settings.empty() ? "" : ",") + (code_tags ? "tags=coded" : "tags=derive");
+  if (derive_tags || code_tags || table_tags)
+    settings += std::string(settings.empty() ? "" : ",") + (table_tags ? "tags=tables" : code_tags ? "tags=coded" : "tags=derive");
   if (variant != Variant::kStandard) {
     std::string v = variant_name(variant);
     for (char& c : v) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -1993,6 +1999,105 @@ void coded_tag_vectors() {
                  "Corruption", "TAGS-11", "a bit 1 after the end of the WhiteElo column's codeword, in its last byte");
 }
 
+// The bytes of an index extension of value tables (9.4.8) holding the tables `tables` (their
+// decoded bytes), stored or, with `level`, compressed.
+std::string tables_extension(const std::string& tables, int level = 0) {
+  const std::string packed = level > 0 ? common::compress_frame(tables, level) : tables;
+  std::string out(container::kValueTablesMagic, 4);
+  out += static_cast<char>(level > 0 ? 1 : 0);
+  put_le(out, packed.size(), 4);
+  put_le(out, tables.size(), 4);
+  out += packed;
+  put_le(out, hash64(out), 8);
+  return out;
+}
+
+// The decoded tables of one table of `keys` and the entries `entries` (a value per key each,
+// "-" for none).
+std::string tables_of(const std::vector<std::string>& keys, const std::vector<std::vector<std::string>>& entries) {
+  std::string t;
+  put_varint(t, 1);
+  put_varint(t, keys.size());
+  for (const std::string& k : keys) put_prefixed(t, k);
+  put_varint(t, entries.size());
+  for (const auto& e : entries)
+    for (const std::string& v : e) {
+      put_varint(t, v == "-" ? 0 : v.size() + 1);
+      if (v != "-") t += v;
+    }
+  return t;
+}
+
+// Value tables (9.4.8): an opening's ECO and Opening named as one entry of the archive's table.
+void table_tag_vectors() {
+  // 96 games of four openings, one game of an ECO and no Opening, one of an
+  // Opening and no ECO, and one of neither.
+  const char* const eco[] = {"B01", "C20", "B12", "A45"};
+  const char* const opening[] = {"Scandinavian Defense", "King's Pawn Game", "Caro-Kann Defense: Advance Variation",
+                                 "Indian Defense"};
+  std::string pgn;
+  for (int g = 0; g < 96; ++g) {
+    const int o = (g * 5 + g / 7) % 4;
+    pgn += "[White \"w" + std::to_string(g) + "\"]\n";
+    if (g != 30 && g != 41) pgn += "[ECO \"" + std::string(eco[o]) + "\"]\n";
+    if (g != 17 && g != 30) pgn += "[Opening \"" + std::string(opening[o]) + "\"]\n";
+    pgn += "\n1. e4 *\n\n";
+  }
+  encode_vector("table_tags", pgn, "TAGS-12 INDEX-3",
+                "table columns (coding 11) of ECO and Opening naming the entries of the archive's value table "
+                "(extension 6): an entry without an Opening, one without an ECO, a game of neither; layout 5",
+                4096, MoveCoding::kModel, Variant::kStandard, false, false, false, true);
+  const std::string tabled = read(dir + "/encode/table_tags.pga");
+  const ColumnAt eco_column = column_of(tabled, "ECO"), opening_column = column_of(tabled, "Opening");
+  if (tabled[kHeaderSize + eco_column.coding] != 11 || tabled[kHeaderSize + opening_column.coding] != 11 ||
+      tabled[kHeaderSize + 6] != 5) {
+    std::fprintf(stderr, "table tags: the writer did not code ECO and Opening as table columns\n");
+    std::exit(1);
+  }
+  // The writer's table, in its order of first use: the first game's opening first.
+  std::vector<std::vector<std::string>> entries;
+  for (int g = 0; g < 96; ++g) {
+    const int o = (g * 5 + g / 7) % 4;
+    std::vector<std::string> e = {g == 30 || g == 41 ? "-" : eco[o], g == 17 || g == 30 ? "-" : opening[o]};
+    if (g == 30) continue;
+    if (std::find(entries.begin(), entries.end(), e) == entries.end()) entries.push_back(e);
+  }
+  if (parts_of(tabled).index.extensions.size() != 1 ||
+      parts_of(tabled).index.extensions[0].bytes != tables_extension(tables_of({"ECO", "Opening"}, entries))) {
+    std::fprintf(stderr, "table tags: the writer's table is not the one expected\n");
+    std::exit(1);
+  }
+  const auto tables = [&](const std::string& t) { return with_extensions(tabled, {{6, tables_extension(t)}}); };
+  valid_vector("table_tags_zstd", with_extensions(tabled, {{6, tables_extension(tables_of({"ECO", "Opening"}, entries), 19)}}),
+               "INDEX-3", "the value table of encode/table_tags compressed (encoding 1)");
+  invalid_vector("table_in_layout_4", edit_block(tabled, [](std::string& b) { b[6] = 4; }), "Corruption",
+                 "TAGS-1 TAGS-12", "a table column (coding 11) in a block of layout 4");
+  invalid_vector("table_without_tables", with_extensions(tabled, {}), "Corruption", "TAGS-12",
+                 "a table column in an archive without value tables");
+  invalid_vector("table_number", edit_block(tabled, [&](std::string& b) { b[eco_column.body] = 1; }), "Corruption",
+                 "TAGS-12", "a table column naming table 1 of an archive of one table");
+  invalid_vector("table_codeword_past_body", edit_block(tabled, [&](std::string& b) { ++b[opening_column.body + 1]; }),
+                 "Corruption", "TAGS-12", "a table column whose codeword length runs one byte past its body");
+  invalid_vector("table_key_not_in_table", tables(tables_of({"ECO", "Openings"}, entries)), "Corruption", "TAGS-12",
+                 "a table column of Opening, a key its table does not have (Openings)");
+  std::vector<std::vector<std::string>> fewer(entries.begin(), entries.end() - 1);
+  invalid_vector("table_entry_out_of_range", tables(tables_of({"ECO", "Opening"}, fewer)), "Corruption", "TAGS-12",
+                 "a table column naming an entry past the table's last (the table without its last entry)");
+  std::vector<std::vector<std::string>> unnamed = entries;
+  unnamed[0][1] = "-";
+  invalid_vector("table_entry_without_value", tables(tables_of({"ECO", "Opening"}, unnamed)), "Corruption", "TAGS-12",
+                 "an Opening tag naming an entry without an Opening value");
+  std::string flipped = tables_extension(tables_of({"ECO", "Opening"}, entries));
+  flipped[kValueTablesHeaderSize + 2] ^= 1;
+  invalid_vector("table_checksum", with_extensions(tabled, {{6, flipped}}), "Corruption", "INDEX-3",
+                 "a value table extension whose checksum does not hold (a key's byte changed)");
+  invalid_vector("table_key_twice", tables(tables_of({"ECO", "ECO"}, entries)), "Corruption", "INDEX-3",
+                 "a value table of the key ECO twice");
+  invalid_vector("table_count_0", tables(std::string(1, '\0')), "Corruption", "INDEX-3", "value tables of 0 tables");
+  invalid_vector("table_bytes_left_over", tables(tables_of({"ECO", "Opening"}, entries) + "x"), "Corruption", "INDEX-3",
+                 "value tables followed by a byte after the last table");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -2018,6 +2123,7 @@ int main(int argc, char** argv) {
   token_vectors();
   derived_tag_vectors();
   coded_tag_vectors();
+  table_tag_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

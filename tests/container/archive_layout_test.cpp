@@ -13,6 +13,7 @@
 #include "common/hash.h"
 #include "container/format.h"
 #include "container/tag_dictionary.h"
+#include "container/value_tables.h"
 #include "support/archive_fixtures.h"
 #include "support/archive_surgery.h"
 #include "scan_oracle.h"
@@ -749,9 +750,10 @@ namespace {
 // A damaged archive still yields the games of its sound blocks, never a game that was not in
 // it; with no damage, salvage equals a normal export. (Without a tag dictionary: every block's
 // tags need the dictionary, whose damage ArchiveDictionary.DamageToTheDictionaryIsDetected covers.
-// Every block's players are in the players' table: damage there loses the games whose players
-// it no longer gives, and says so.) Damage to the index leaves salvage the players' table found
-// by its chunks' magic.
+// Every block's players are in the players' table, and its openings in the value table: damage
+// to either loses the games whose tags it no longer gives, and says so.) Damage to the index
+// leaves salvage the players' table found by its chunks' magic and the value table found by its
+// own (9.4.8).
 TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
   WriterOptions o;
   o.block_games = 5;
@@ -777,9 +779,13 @@ TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
   const auto& players = parts_of(good).index.name_chunks[container::kPlayerField];
   ASSERT_FALSE(players.empty());
   const std::uint64_t players_from = players.front().offset, players_to = players.back().offset + players.back().size;
+  // The value table's bytes, in the stored index.
+  const std::size_t tables_from = good.find(std::string_view(container::kValueTablesMagic, 4), players_to);
+  ASSERT_NE(tables_from, std::string::npos);
+  const std::size_t tables_to = tables_from + container::ValueTables::declared_size(std::string_view(good).substr(tables_from));
   const std::string bad_path = path + ".bad";
   std::mt19937_64 rng(4);
-  int in_players = 0, in_index = 0;
+  int in_players = 0, in_tables = 0, in_index = 0;
   for (int k = 0; k < 300; ++k) {
     std::string bad = good;
     const std::size_t at = k == 0 ? players_from + 20 : k == 1 ? good.size() - 100 : rng() % bad.size();
@@ -791,6 +797,9 @@ TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
     if (at >= players_from && at < players_to) {
       ++in_players;
       EXPECT_TRUE(rep->games == 60 || !rep->skipped.empty()) << "byte " << at;
+    } else if (at >= tables_from && at < tables_to) {
+      ++in_tables;
+      EXPECT_TRUE(rep->games == 60 || !rep->skipped.empty()) << "byte " << at;
     } else {
       in_index += at >= good.size() - 48 - parts_of(good).footer.index_size;
       EXPECT_GE(rep->games, 55u) << "at most one block of 5 games lost, byte " << at;
@@ -799,7 +808,8 @@ TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
     if (rep->games < 60) EXPECT_FALSE(rep->skipped.empty()) << "lost games are reported, byte " << at;
   }
   EXPECT_GT(in_players, 0);
-  EXPECT_GT(in_index, 0);
+  EXPECT_GT(in_tables, 0);
+  EXPECT_GT(in_index, 0);  // (outside the value table: salvage still reads it)
 }
 
 }  // namespace

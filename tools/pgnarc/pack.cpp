@@ -81,16 +81,19 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
          "--tags",
          [&w](const std::string& v) {
            w.options.derive_tags = v != "text";
-           w.options.code_tags = v == "coded";
+           w.options.code_tags = v == "coded" || v == "tables";
+           w.options.table_tags = v == "tables";
          },
-         "how tags are stored: coded (the default: as derive, and ratings, other numbers, dates "
-         "and times of day coded by the arithmetic coder where that is smaller; archives of format "
-         "1.5, lichess exports about 1% smaller), derive (a CurrentPosition that is the final "
+         "how tags are stored: tables (the default: as coded, and an opening's tags, ECO, Opening, "
+         "Variation, SubVariation and ECOUrl, stored once in a table of the archive where that is "
+         "smaller; archives of format 1.6, lichess exports about 3% smaller), coded (as derive, "
+         "and ratings, other numbers, dates and times of day coded by the arithmetic coder where "
+         "that is smaller; archives of format 1.5, lichess exports about 1% smaller), derive (a CurrentPosition that is the final "
          "position from the moves, a Termination that begins with a player's name as that name "
          "and a rest; archives of format 1.4, chess.com exports about 20% smaller) or text (as "
          "readers of format 1.3 and earlier read them)")
-      ->check(CLI::IsMember({"coded", "derive", "text"}))
-      ->type_name("coded|derive|text");
+      ->check(CLI::IsMember({"tables", "coded", "derive", "text"}))
+      ->type_name("tables|coded|derive|text");
   cmd.add_option_function<std::string>(
          "--variant",
          [&w](const std::string& v) { w.options.variant = variant_option(v); },
@@ -286,7 +289,7 @@ struct AppendArgs {
 // ones where the user gives none: the coder most of its blocks have, filters where all have
 // them, the clock model where the archive already needs a reader of 1.3, derived tags where it
 // needs one of 1.4 and coded tags where it needs one of 1.5 (so that an append does not raise
-// what reads the archive).
+// what reads the archive; a value table, or none, the archive keeps as it is).
 Status keep_archive_settings(const std::string& path, WriterArgs& w) {
   if (w.moves->count() && w.position_filter->count() && w.clocks->count() && w.tags->count()) return {};
   auto archive = Archive::open(path);
@@ -395,7 +398,8 @@ Run declare_append(CLI::App& cmd) {
       "(exit 4, busy) and can be run again. The new blocks are coded as most of the archive's are "
       "(its move coder; position filters where every block has them; clocks by the clock model "
       "where the archive needs a reader of format 1.3 already, derived tags where it needs one of "
-      "1.4, coded tags where it needs one of 1.5) unless --moves, --position-filter, --clocks or --tags says otherwise; block sizes and zstd levels, which an archive does not "
+      "1.4, coded tags where it needs one of 1.5; its value table of openings, or none) unless --moves, "
+      "--position-filter, --clocks or --tags says otherwise; block sizes and zstd levels, which an archive does not "
       "record, are this command's. Games kept verbatim are listed in ARCHIVE.log.");
   cmd.add_option("ARCHIVE", a->archive, "the archive to add to")->required();
   cmd.add_option("INPUT", a->inputs, kInputHelp)->required();

@@ -98,6 +98,9 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   // Tag dictionary (9.9): undecided until the first blocks' tags train one (or show that none
   // pays), or until an archive copied in offers one (append); blocks made meanwhile are held.
   bool dict_decided = true;
+  // Value table (9.4.8): undecided until the held blocks show whether one pays, or until an
+  // archive is copied in (whose table, or none, the archive keeps).
+  bool tables_decided = true;
   std::shared_ptr<const WriterDictionary> dict;
   std::vector<api::EncodedBlock> held;
   std::size_t held_tags = 0;
@@ -122,9 +125,10 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     games_taken += b.games;
     b.builder.players.emplace();
     if (auto st = archive->number_players(b.builder.tags, *b.builder.players); !st) return st.error();
+    if (archive->tables().active()) b.builder.tables = archive->number_tables(b.builder.tags);
     if (!dict_decided && copied_dict)
       if (auto st = decide(); !st) return st.error();
-    if (dict_decided) return true;
+    if (dict_decided && tables_decided) return true;
     b.tags_raw = b.builder.tags_section(store);
     held_tags += b.tags_raw.size();
     held.push_back(std::move(b));
@@ -246,17 +250,71 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     return best;
   }
 
-  // Decides on the tag dictionary: the one an archive copied in offers, else one trained on the
-  // held blocks; then finishes the held blocks on the workers and places them in order.
+  // The size of a tags section or table in the archive, as the dictionary's choice measures it
+  // before there is one: compressed alone where blocks are compressed.
+  std::size_t stored_size(std::string_view bytes) const {
+    if (!options.compress) return bytes.size();
+    const std::string frame = common::compress_frame(bytes, options.zstd_level);
+    return frame.empty() ? bytes.size() : std::min(frame.size(), bytes.size());
+  }
+
+  // Decides on the value table (9.4.8): one of the opening keys the held blocks use, numbered
+  // over them, kept if their tags sections with it and the table are smaller than without.
+  void decide_tables() {
+    tables_decided = true;
+    std::vector<std::vector<Tag>> games;
+    for (const api::EncodedBlock& b : held) games.insert(games.end(), b.builder.tags.begin(), b.builder.tags.end());
+    std::vector<std::string> keys = opening_keys(games);
+    if (keys.empty()) return;
+    TableBuilder table(std::move(keys));
+    for (api::EncodedBlock& b : held) b.builder.tables = TableColumns{table.keys(), table.number(b.builder.tags)};
+    struct Sizes {
+      std::string tags;
+      std::size_t with = 0, without = 0;
+    };
+    common::OrderedPool<Sizes> pool(workers());
+    for (const api::EncodedBlock& b : held)
+      pool.submit([this, &b] {
+        Sizes s{b.builder.tags_section(store)};
+        s.with = stored_size(s.tags);
+        s.without = stored_size(b.tags_raw);
+        return s;
+      });
+    std::vector<std::string> tabled;
+    std::size_t with = table.extension(options.compress ? kValueTablesLevel : 0).size(), without = 0;
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      Sizes s = pool.next();
+      with += s.with;
+      without += s.without;
+      tabled.push_back(std::move(s.tags));
+    }
+    if (with >= without) {
+      for (api::EncodedBlock& b : held) b.builder.tables.reset();
+      return;
+    }
+    archive->set_tables(std::move(table));
+    held_tags = 0;
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      held[i].tags_raw = std::move(tabled[i]);
+      held_tags += held[i].tags_raw.size();
+    }
+  }
+
+  // Decides on the value table (decide_tables) and the tag dictionary: the one an archive copied
+  // in offers, else one trained on the held blocks; then finishes the held blocks on the workers
+  // and places them in order.
   Status decide() {
-    if (dict_decided) return {};
-    dict_decided = true;
-    if (copied_dict) {
-      dict = copied_dict;
-    } else if (!held.empty()) {
-      auto trained = train();
-      if (!trained) return trained.error();
-      dict = *trained;
+    if (dict_decided && tables_decided) return {};
+    if (!tables_decided) decide_tables();
+    if (!dict_decided) {
+      dict_decided = true;
+      if (copied_dict) {
+        dict = copied_dict;
+      } else if (!held.empty()) {
+        auto trained = train();
+        if (!trained) return trained.error();
+        dict = *trained;
+      }
     }
     std::vector<api::EncodedBlock> blocks_held = std::move(held);
     held.clear();
@@ -305,6 +363,7 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const std::string& 
   if (s.options.threads == 0) s.options.threads = std::max(1u, std::thread::hardware_concurrency());
   s.store = api::store_options(s.options);
   s.dict_decided = !(s.options.compress && s.options.dictionary_bytes > 0);
+  s.tables_decided = !(s.options.derive_tags && s.options.code_tags && s.options.table_tags);
   BuilderOptions b;
   b.store = s.store;
   b.overwrite = s.options.overwrite;
@@ -429,6 +488,7 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
     if (auto st = s.decide(); !st) return st;
   ArchiveBuilder::Copied copied;
   if (auto st = s.archive->copy_archive(path, copied); !st) return st;
+  s.tables_decided = true;  // the archive's table, or none, is kept
   if (copied.dictionary) s.copied_dict = std::move(copied.dictionary);
   s.games_taken += copied.games;
   s.stats.input_bytes += copied.file_bytes;

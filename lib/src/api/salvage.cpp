@@ -1,8 +1,8 @@
 // salvage_pgn: the games of a damaged archive, found block by block without its index.
 //
 // The file is read through one window (common/file_window.h), twice: a scan for the elements
-// that blocks depend on (tag dictionaries, the players' name chunks, and, where the index is
-// lost, the sound blocks' ends), then the walk from block to block. Memory is the window plus the
+// that blocks depend on (tag dictionaries, the players' name chunks, the value tables, and,
+// where the index is lost, the sound blocks' ends), then the walk from block to block. Memory is the window plus the
 // block being decoded, whatever the file's size; the holes of a sparse file are skipped.
 #include <algorithm>
 #include <map>
@@ -19,6 +19,7 @@
 #include "container/format.h"
 #include "container/name_chunk.h"
 #include "container/tag_dictionary.h"
+#include "container/value_tables.h"
 #include "pgnarc/salvage.h"
 
 namespace pgnarc {
@@ -88,9 +89,13 @@ class ElementScan {
 // The players' name chunks found in the file (sound ones, in file order), read as one table from
 // the first, if it follows the end of a sound block or dictionary, up to the first that does not
 // follow the one before: a lost chunk before one of them would give every later entry another
-// number, so the table ends there.
+// number, so the table ends there. And the value tables (9.4.8) found by their magic in the
+// index, whose own checksum holds where the index's does not.
 class FoundPlayers : public PlayerNames {
  public:
+  std::optional<ValueTables> tables;
+  const ValueTables* value_tables() const override { return tables ? &*tables : nullptr; }
+
   Status read(FileWindow& window, const std::string& path, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& chunks,
               const std::set<std::uint64_t>& sound_ends, const ReaderDictionaries& dictionaries) {
     if (chunks.empty() || !sound_ends.contains(chunks.front().first)) return {};
@@ -152,11 +157,24 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
   std::map<std::uint64_t, std::uint64_t> not_damage;  // offset -> size: sound dictionaries and chunks
   std::vector<std::pair<std::uint64_t, std::uint64_t>> player_chunks;
   std::set<std::uint64_t> sound_ends;
+  FoundPlayers found;
   for (auto at = window.find(kElementPrefix, kHeaderSize);; at = window.find(kElementPrefix, *at + 1)) {
     if (!at) return at.error();
     if (*at == FileWindow::npos) break;
     auto kind = scan.kind(*at);
     if (!kind) return kind.error();
+    if (*kind == kValueTablesMagic[3] && !indexed) {
+      // The value tables: the last sound ones (the index is the file's last element).
+      auto head = window.bytes(*at, kValueTablesHeaderSize);
+      if (!head) return head.error();
+      const std::uint64_t n = ValueTables::declared_size(*head);
+      if (n == 0 || n > size - *at) continue;
+      auto bytes = window.bytes(*at, n);
+      if (!bytes) return bytes.error();
+      if (auto t = ValueTables::decode(*bytes, path + ": value tables at offset " + std::to_string(*at)))
+        found.tables = std::move(*t);
+      continue;
+    }
     if (*kind != kDictionaryMagic[3] && *kind != kNameChunkMagic[3] && *kind != kTableChunkMagic[3] &&
         (indexed || *kind != kBlockMagic[3]))
       continue;
@@ -179,7 +197,6 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
         player_chunks.emplace_back(*at, *n);
     }
   }
-  FoundPlayers found;
   if (!indexed)
     if (auto st = found.read(window, path, player_chunks, sound_ends, dictionaries); !st) return st.error();
   const PlayerNames* players = indexed ? static_cast<const PlayerNames*>(indexed->players()) : &found;

@@ -138,10 +138,11 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
       if (auto st = add_dictionary(element, out.dictionary); !st) return st;
     }
   }
-  // Its players' table: followed, or merged by value.
+  // Its players' table and value table: followed, or merged by value.
   const auto base = static_cast<std::uint32_t>(blocks_.size());
-  const bool same_players = players_.size() == 0;
+  const bool same_players = players_.size() == 0 && tables_.entries() == 0;
   if (same_players) {
+    tables_ = TableBuilder::from(src.index().tables);
     auto st = visit_name_table(src, kPlayerField, [&](std::string_view value, const std::vector<std::uint32_t>& in) {
       const std::uint32_t p = players_.add(value);
       for (std::uint32_t b : in)
@@ -170,18 +171,23 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     games.resize(tags_of.games);
     for (std::uint32_t j = 0; j < tags_of.games; ++j) games[j] = tags_of.tags.game(j);
     // Derived tags stay derived, by their rules (their values, which need the moves, unread);
-    // coded columns (9.4.7) only where the block had layout 4, which it keeps where its new
-    // section still needs it (replace_tags_section).
+    // coded columns (9.4.7) and table columns (9.4.8) only where the block had layout 4 or 5,
+    // which it keeps where its new section still needs it (replace_tags_section).
     const std::vector<std::vector<std::uint8_t>> derived = tags_of.tags.derived_rules(tags_of.games);
     if (auto r = number_players(games, players); !r) return r;
+    const bool coded = tags_of.layout == kCodedTagsLayout || tags_of.layout == kTableTagsLayout;
+    std::optional<TableColumns> tables;
+    if (coded && tables_.active()) tables = number_tables(games);
     // The tags section compressed as it was: with the same dictionary (copied above, as its
     // frame was checked to name one of its archive's), or without one.
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary)
       with = dictionaries_.at(common::frame_dictionary_id(std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]))).get();
-    const std::string recoded = replace_tags_section(block, encode_tags_section(games, &players, options_.store, tags_of.derived_tags ? &derived : nullptr,
-                                                                                   tags_of.layout == kCodedTagsLayout),
-                                                               options_.store, with);
+    const std::string recoded =
+        replace_tags_section(block,
+                             encode_tags_section(games, &players, options_.store, tags_of.derived_tags ? &derived : nullptr, coded,
+                                                 tables ? &*tables : nullptr),
+                             options_.store, with);
     if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
   }
   // Then its other name tables, renumbered (each value's blocks still arrive in ascending order:
@@ -248,6 +254,9 @@ Result<std::uint64_t> ArchiveBuilder::finish(const WriterDictionary* names_dicti
   if (auto st = file_->write(table); !st) return st.error();
   Footer footer;
   footer.index_offset = file_->offset();
+  index_.extensions.clear();
+  if (std::string tables = tables_.extension(options_.store.compress ? kValueTablesLevel : 0); !tables.empty())
+    index_.extensions.push_back(IndexExtension{kValueTablesExtension, std::move(tables)});
   const std::string index = encode_index(index_, options_.store);
   if (auto st = file_->write(index); !st) return st.error();
   footer.index_size = index.size();

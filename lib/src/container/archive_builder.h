@@ -22,6 +22,7 @@
 #include "container/name_collector.h"
 #include "container/player_numbers.h"
 #include "container/tag_dictionary.h"
+#include "container/value_tables.h"
 #include "pgnarc/game.h"
 #include "pgnarc/status.h"
 
@@ -55,6 +56,15 @@ class ArchiveBuilder {
   std::uint32_t blocks() const { return static_cast<std::uint32_t>(blocks_.size()); }
   // The players' table (9.10) so far.
   const PlayerNumbers& players() const { return players_; }
+  // The value table (9.4.8) so far: inactive (no keys) where the archive has none.
+  const TableBuilder& tables() const { return tables_; }
+  // Gives the archive the value table `tables` (of no entries yet, or the one the held blocks
+  // were numbered into), or none (an inactive one).
+  void set_tables(TableBuilder tables) { tables_ = std::move(tables); }
+  // Each game's entry of the value table (new entries enter it), with the table's keys.
+  TableColumns number_tables(const std::vector<std::vector<Tag>>& games) {
+    return TableColumns{tables_.keys(), tables_.number(games)};
+  }
 
   // The players' table entries of the White and Black tags of `games`, in order, into `out`;
   // values not met before enter the table. InvalidInput once the table is full.
@@ -104,6 +114,8 @@ class ArchiveBuilder {
   // naming each entry go to the name collector as field 0, keyed by the entry's number
   // (player_key), so that they are held in bounded memory.
   PlayerNumbers players_;
+  // The value table (9.4.8), written as an index extension by finish().
+  TableBuilder tables_;
 };
 
 }  // namespace pgnarc::container

@@ -78,6 +78,10 @@ PlayerTable::PlayerTable(const ArchiveFile& file) : file_(file) {
   first_.push_back(first);
 }
 
+const ValueTables* PlayerTable::value_tables() const {
+  return file_.index().tables.empty() ? nullptr : &file_.index().tables;
+}
+
 Status PlayerTable::append(std::uint64_t ordinal, const std::string& where, std::string& out) const {
   std::vector<std::size_t> ends;
   const std::uint32_t entry = static_cast<std::uint32_t>(std::min<std::uint64_t>(ordinal, 0xFFFFFFFFu));

@@ -40,6 +40,8 @@ class PlayerTable : public PlayerNames {
                           std::vector<std::size_t>& ends) const override;
   // The number of entries.
   std::uint64_t size() const { return first_.back(); }
+  // The index's value tables (9.4.8), if it has any.
+  const ValueTables* value_tables() const override;
 
  private:
   struct Chunk {

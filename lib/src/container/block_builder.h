@@ -9,6 +9,7 @@
 #include "codec/codec.h"
 #include "container/block_summary.h"
 #include "container/format.h"
+#include "container/value_tables.h"
 #include "pgnarc/game.h"
 
 namespace pgnarc::container {
@@ -30,6 +31,10 @@ struct BlockBuilder {
   // before the tags section is made; without them (a block made apart from an archive writer),
   // those columns are coded as text.
   std::optional<std::vector<std::uint32_t>> players;
+  // The archive's value table's keys and each game's entry (9.4.8), given with the players'
+  // entries where the archive has a table: the columns of its keys are then table columns, and
+  // the block has layout 5.
+  std::optional<TableColumns> tables;
   std::uint32_t games = 0;
   std::uint64_t plies = 0;  // of all the games' lines (CodecStats::plies), set before finish()
   BlockSummary summary;
@@ -62,12 +67,15 @@ struct BlockBuilder {
 };
 
 // The tags section of `games` (9.4), `players` their White and Black tags' players' table
-// entries (or null), its columns' codings chosen as BlockBuilder::tags_section chooses them.
+// entries (or null), `tables` their value table entries (or null), its columns' codings chosen
+// as BlockBuilder::tags_section chooses them.
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
                                 const StoreOptions& options,
-                                const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false);
+                                const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false,
+                                const TableColumns* tables = nullptr);
 // The layout a block of the tags section `in` (of `games` games, as the writer made it) needs:
-// kCodedTagsLayout where a column is coded (9.4.7), else kDerivedTagsLayout where a column is
+// kTableTagsLayout where a column is a table column (9.4.8), else kCodedTagsLayout where a column
+// is coded (9.4.7), else kDerivedTagsLayout where a column is
 // derived or named (9.4.5, 9.4.6), else kBlockLayout.
 std::uint8_t tags_section_layout(std::string_view in, std::uint32_t games);
 

@@ -42,14 +42,14 @@ struct DecodedBlock {
   // The archive's tag dictionaries, for a tags section of encoding 3 (set by the caller; null:
   // the archive has none, and such a section is corrupt).
   const ReaderDictionaries* dictionaries = nullptr;
-  // The archive's players' table, for player columns (set by the caller; null: a player column
-  // is corrupt).
+  // The archive's players' table, for player columns, and its value tables, for table columns
+  // (set by the caller; null: a player or table column is corrupt).
   const PlayerNames* players = nullptr;
   std::uint32_t games = 0;
   codec::MoveCoder coder = codec::MoveCoder::kModel;  // of the block's move codewords
   bool variants = false;                 // its codec is kVariantsCodec or kModelledTracksCodec
   bool modelled_tracks = false;          // its codec is kModelledTracksCodec
-  bool derived_tags = false;             // its layout is kDerivedTagsLayout or kCodedTagsLayout
+  bool derived_tags = false;             // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;    // its layout (9.3)
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};  // each section's sizes, as the table gives them
@@ -107,7 +107,7 @@ struct BlockSizes {
   codec::MoveCoder coder = codec::MoveCoder::kModel;
   bool variants = false;  // its codec is kVariantsCodec or kModelledTracksCodec
   bool modelled_tracks = false;  // its codec is kModelledTracksCodec
-  bool derived_tags = false;     // its layout is kDerivedTagsLayout or kCodedTagsLayout
+  bool derived_tags = false;     // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;
   std::uint8_t encoding[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};
@@ -126,7 +126,8 @@ std::size_t block_element_size(std::string_view bytes);
 std::uint64_t block_declared_size(std::string_view head);
 inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
-// least kBlockHeaderSize bytes): kCodedTagsMinor with the coded tags' layout, else
+// least kBlockHeaderSize bytes): kTableTagsMinor with the table tags' layout, else
+// kCodedTagsMinor with the coded tags' layout, else
 // kDerivedTagsMinor with the derived tags' layout, else
 // kModelledTracksMinor with the modelled tracks' codec, else
 // kFastCoderMinor with the fast model's move coder, else

@@ -22,12 +22,13 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // (every file whose read version has its major version) is kFormatVersionMajor.Minor
 // (pgnarc/version.h). The minor versions that define what a block may use beyond 1.0 (2.1, 9.2):
 // the variants' move codec (1.1), the fast model's move coder (1.2), the modelled tracks' codec
-// (1.3), the layout of derived tags (1.4) and the layout of coded tags (1.5).
+// (1.3), the layout of derived tags (1.4), the layout of coded tags (1.5) and the layout of table
+// columns (1.6).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
-                              kDerivedTagsMinor = 4, kCodedTagsMinor = 5;
+                              kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6;
 static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
               kModelledTracksMinor < kDerivedTagsMinor && kDerivedTagsMinor < kCodedTagsMinor &&
-              kCodedTagsMinor <= kFormatVersionMinor);
+              kCodedTagsMinor < kTableTagsMinor && kTableTagsMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;
@@ -46,8 +47,10 @@ inline constexpr std::size_t kMinBlockSize = kBlockHeaderSize + kSections * kSec
 // The block layout byte (header byte 6): tag columns with value lists, and a game directory; with
 // kDerivedTagsLayout (format 1.4), tag columns may be derived from the moves too (9.4.5); with
 // kCodedTagsLayout (format 1.5), as with kDerivedTagsLayout, and typed columns may have their
-// codes in a codeword (9.4.7).
-inline constexpr std::uint8_t kBlockLayout = 1, kDerivedTagsLayout = 3, kCodedTagsLayout = 4;  // (2: undefined)
+// codes in a codeword (9.4.7); with kTableTagsLayout (format 1.6), as with kCodedTagsLayout, and
+// columns may name entries of the archive's value tables (9.4.8).
+inline constexpr std::uint8_t kBlockLayout = 1, kDerivedTagsLayout = 3, kCodedTagsLayout = 4,
+                              kTableTagsLayout = 5;  // (2: undefined)
 
 inline constexpr std::uint32_t kMaxSectionBytes = 256u << 20;
 inline constexpr std::uint32_t kMaxBlockGames = 1u << 20;

@@ -1,5 +1,7 @@
 #include "container/index.h"
 
+#include <algorithm>
+
 #include <cstring>
 
 #include "common/bytes.h"
@@ -50,8 +52,8 @@ std::string encode_index(const Index& index, const StoreOptions& options) {
       put_prefixed(body, c.first);
     }
   }
-  // The extensions (9.5): this library's writer defines none (nor carries those of an archive it
-  // copies: each describes its archive as a whole), so the list is empty but in tests.
+  // The extensions (9.5): this library's writer writes the value tables (9.4.8) and no other (nor
+  // carries those of an archive it copies: each describes its archive as a whole).
   put_varint(body, index.extensions.size());
   for (const IndexExtension& e : index.extensions) {
     put_varint(body, e.id);
@@ -60,7 +62,11 @@ std::string encode_index(const Index& index, const StoreOptions& options) {
   std::string out(kIndexMagic, 4);
   std::uint8_t encoding = kStored;
   std::string packed;
-  if (options.compress && !body.empty()) {
+  // An index with value tables is stored, their extension's bytes as they are (compressed on
+  // their own), for a salvage to find by their magic (9.4.8).
+  const bool tables = std::any_of(index.extensions.begin(), index.extensions.end(),
+                                  [](const IndexExtension& e) { return e.id == kValueTablesExtension; });
+  if (options.compress && !body.empty() && !tables) {
     packed = common::compress_frame(body, options.zstd_level);
     if (!packed.empty() && packed.size() < body.size()) encoding = kZstd;
   }
@@ -180,11 +186,17 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, Index& out) 
   std::string why;
   if (const char* problem = parse_body(encoding == kZstd ? std::string_view(body) : b.substr(9), index_offset, out, why))
     return bad(problem);
-  for (const IndexExtension& e : out.extensions)
+  for (const IndexExtension& e : out.extensions) {
+    if (e.id == kValueTablesExtension) {
+      auto tables = ValueTables::decode(e.bytes, where);
+      if (!tables) return tables.error();
+      out.tables = std::move(*tables);
+    }
     if (e.id % 2 == 1)
       return unsupported(where + ": index extension " + std::to_string(e.id) + " is not defined in format " +
                          std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +
                          ", and a reader must understand it (it is odd)");
+  }
   return {};
 }
 

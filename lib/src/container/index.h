@@ -10,6 +10,7 @@
 #include "container/block_table.h"
 #include "container/format.h"
 #include "container/name_chunk.h"
+#include "container/value_tables.h"
 #include "pgnarc/status.h"
 
 namespace pgnarc::container {
@@ -25,7 +26,8 @@ struct Index {
   std::vector<DictionaryEntry> dictionaries;             // in file order
   std::vector<TableChunkEntry> table_chunks;             // in file order
   std::vector<NameChunkEntry> name_chunks[kNameFieldCount];  // per field, in file order
-  std::vector<IndexExtension> extensions;                    // as read; the writer has none
+  std::vector<IndexExtension> extensions;                    // as read or to write, IDs ascending
+  ValueTables tables;  // the value tables (9.4.8): extension 6 read, or none
 };
 
 std::string encode_index(const Index& index, const StoreOptions& options);

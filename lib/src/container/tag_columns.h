@@ -43,7 +43,8 @@ struct ValueForm {
       case TagCoding::kPosition:
       case TagCoding::kDerived:
       case TagCoding::kNamed:
-      case TagCoding::kCoded: break;
+      case TagCoding::kCoded:
+      case TagCoding::kTable: break;
     }
     return false;
   }
@@ -59,7 +60,8 @@ struct ValueForm {
       case TagCoding::kPosition:
       case TagCoding::kDerived:
       case TagCoding::kNamed:
-      case TagCoding::kCoded: break;
+      case TagCoding::kCoded:
+      case TagCoding::kTable: break;
     }
   }
   // The values a decoder may produce: integers and ratings above -limit, the others from 0.
@@ -75,7 +77,8 @@ struct ValueForm {
       case TagCoding::kPosition:
       case TagCoding::kDerived:
       case TagCoding::kNamed:
-      case TagCoding::kCoded: break;
+      case TagCoding::kCoded:
+      case TagCoding::kTable: break;
     }
     return false;
   }

@@ -1,6 +1,7 @@
-// The readers of a tags section's columns that the codings of layout 3 share with the others
-// (internal to tags_section.cpp and tags_section_layout3.cpp, spec 9.4): where a column's values
-// go, its text bodies, and the values written out in an arena.
+// The readers of a tags section's columns that the codings of layouts 3 and 5 share with the
+// others (internal to tags_section.cpp, tags_section_layout3.cpp and tags_section_tables.cpp,
+// spec 9.4): where a column's values go, its text bodies, codes in a codeword, and the values
+// written out in an arena.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "codec/entropy/symbol_coder.h"
 #include "common/bytes.h"
 #include "container/tags_section.h"
 
@@ -35,6 +37,50 @@ Status read_text_body(common::ByteCursor& r, std::uint32_t count, const std::str
 // only checked), which ends the column.
 Status read_kept(common::ByteCursor& r, const std::vector<std::uint32_t>& kept, const std::string& where,
                  BlockTags& out);
+
+// Whether the codeword `codeword`, read up to its closing bits by `in`, ends in its last byte
+// with the bits after its end 0 (TAGS-6, TAGS-11, TAGS-12).
+bool codeword_ends(const codec::ArithDecoder& in, std::string_view codeword);
+
+// The codes of a typed column (9.4.1), read from its body after its header: varints, or, in a
+// coded column (9.4.7) or a table column (9.4.8), the integers of a codeword, whose end finish()
+// checks after the last. `body` then holds what follows the codes (the text body).
+struct ColumnCodes {
+  common::ByteCursor body;
+  bool coded = false;
+  std::string_view codeword;
+  codec::ArithDecoder in;
+  codec::AdaptiveFrequencies<65> widths;
+
+  explicit ColumnCodes(common::ByteCursor b) : body(b) {}
+  bool start(bool is_coded) {
+    coded = is_coded;
+    if (!coded) return true;
+    if (!body.prefixed(codeword)) return false;
+    in.start(codeword, 0);
+    return true;
+  }
+  bool next(std::uint64_t& code) {
+    if (!coded) return body.varint(code);
+    codec::SymbolReader side{in};
+    return codec::code_width_number(side, widths, code);
+  }
+  bool finish() const { return !coded || codeword_ends(in, codeword); }
+};
+
+// The table columns of a block (9.4.8), read in key order: each game's entry of each table, as
+// its first table tag with a code above 0 sets it.
+struct TableEntries {
+  const ValueTables* tables = nullptr;
+  std::vector<std::vector<std::uint32_t>> game_of;  // [key][rank]: the game of each tag of a table column
+  std::vector<std::vector<std::int64_t>> entry;     // [table][game]: its entry, or -1
+};
+// A table column (9.4.8) of `key` (games[e]: the game of its tag of rank e): its table, the codes
+// of its `count` tags, each entry checked (those of the first `slots.kept` tags written out),
+// then the text body of those kept as text.
+Status read_table_column(common::ByteCursor& r, std::string_view key, Slots slots, std::uint32_t count,
+                         const std::vector<std::uint32_t>& games, const std::string& where, bool whole,
+                         TableEntries& entries, BlockTags& out);
 
 // A derived column (9.4.5, `key` its key): its rule, a flag per tag, then the text body of those
 // kept as text. The tags written out are listed in out.derived, flagged ones with their views left

@@ -9,6 +9,7 @@
 #include "container/format.h"
 #include "container/tag_columns.h"
 #include "container/tag_readers.h"
+#include "container/value_tables.h"
 
 namespace pgnarc::container {
 
@@ -216,6 +217,12 @@ Status read_text_body(ByteCursor& r, std::uint32_t count, const std::string& whe
   return {};
 }
 
+bool codeword_ends(const codec::ArithDecoder& in, std::string_view codeword) {
+  const std::int64_t bits = in.finish();
+  if (bits < 0 || static_cast<std::uint64_t>(bits + 7) / 8 != codeword.size()) return false;
+  return bits % 8 == 0 || (static_cast<std::uint8_t>(codeword.back()) & (0xFFu >> (bits % 8))) == 0;
+}
+
 }  // namespace tag_readers
 
 namespace {
@@ -269,40 +276,6 @@ bool from_code(const ValueForm& form, std::uint64_t code, std::int64_t predictio
   v = prediction + delta;
   return form.in_range(v);
 }
-
-// Whether the codeword `codeword`, read up to its closing bits by `in`, ends in its last byte
-// with the bits after its end 0 (TAGS-6, TAGS-11).
-bool codeword_ends(const codec::ArithDecoder& in, std::string_view codeword) {
-  const std::int64_t bits = in.finish();
-  if (bits < 0 || static_cast<std::uint64_t>(bits + 7) / 8 != codeword.size()) return false;
-  return bits % 8 == 0 || (static_cast<std::uint8_t>(codeword.back()) & (0xFFu >> (bits % 8))) == 0;
-}
-
-// The codes of a typed column (9.4.1), read from its body after its header: varints, or, in a
-// coded column (9.4.7), the integers of a codeword, whose end finish() checks after the last.
-// `body` then holds what follows the codes (the text body).
-struct ColumnCodes {
-  ByteCursor body;
-  bool coded = false;
-  std::string_view codeword;
-  codec::ArithDecoder in;
-  codec::AdaptiveFrequencies<65> widths;
-
-  explicit ColumnCodes(ByteCursor b) : body(b) {}
-  bool start(bool is_coded) {
-    coded = is_coded;
-    if (!coded) return true;
-    if (!body.prefixed(codeword)) return false;
-    in.start(codeword, 0);
-    return true;
-  }
-  bool next(std::uint64_t& code) {
-    if (!coded) return body.varint(code);
-    codec::SymbolReader side{in};
-    return codec::code_width_number(side, widths, code);
-  }
-  bool finish() const { return !coded || codeword_ends(in, codeword); }
-};
 
 // Fills the fallback tags of a typed column (those `fallback` lists; kNoSlot: a tag whose value
 // is only checked) from the text body at `r`. A value kept as text is one its column's form does
@@ -509,11 +482,33 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
   std::vector<std::string_view> body;
   if (auto st = read_column_heads(r, keys.size(), where, coding, body); !st) return st;
   // A coded column (9.4.7) is read as a column of its base coding whose codes are a codeword's.
-  const bool derived_layout = layout == kDerivedTagsLayout || layout == kCodedTagsLayout;
+  const bool derived_layout = layout == kDerivedTagsLayout || layout == kCodedTagsLayout || layout == kTableTagsLayout;
   std::vector<bool> coded(keys.size(), false);
+  TableEntries table_entries;
   for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (coding[k] == TagCoding::kTable) {
+      if (layout != kTableTagsLayout) return bad("a table column in a block of layout 1, 3 or 4");
+      if (!table_entries.tables) {
+        table_entries.tables = players ? players->value_tables() : nullptr;
+        if (!table_entries.tables) return bad("a table column, but the archive has no value tables");
+        // Every game's keys, for the entries of every game (each checked, TAGS-12).
+        BlockTags all;
+        const BlockTags* lists = &out;
+        if (last < games) {
+          ByteCursor again(in);
+          std::vector<std::string_view> all_keys;
+          if (auto st = read_key_lists(again, games, games, where, all_keys, all); !st) return st;
+          lists = &all;
+        }
+        table_entries.game_of.assign(keys.size(), {});
+        for (std::uint32_t g = 0; g < games; ++g)
+          for (std::uint32_t i = lists->start[g]; i < lists->start[g + 1]; ++i)
+            if (coding[lists->key_of[i]] == TagCoding::kTable) table_entries.game_of[lists->key_of[i]].push_back(g);
+        table_entries.entry.assign(table_entries.tables->tables().size(), std::vector<std::int64_t>(games, -1));
+      }
+    }
     if (coding[k] != TagCoding::kCoded) continue;
-    if (layout != kCodedTagsLayout) return bad("a coded column in a block of layout 1 or 3");
+    if (layout != kCodedTagsLayout && layout != kTableTagsLayout) return bad("a coded column in a block of layout 1 or 3");
     const auto base = body[k].empty() ? 0 : static_cast<std::uint8_t>(body[k][0]);
     if (base < static_cast<std::uint8_t>(TagCoding::kInteger) || base > static_cast<std::uint8_t>(TagCoding::kTime))
       return bad("bad coded column base");
@@ -569,6 +564,13 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
     if (coding[k] == TagCoding::kPlayer && name_field_of(keys[k]) != kPlayerField)
       return bad("a player column of a key other than White and Black");
     if (coding[k] == TagCoding::kPosition && keys[k] != "FEN") return bad("a position column of a key other than FEN");
+    if (coding[k] == TagCoding::kTable) {
+      if (auto st = read_table_column(c, keys[k], Slots{out.slots.data() + out.column_start[k], column_kept[k]},
+                                      column_size[k], table_entries.game_of[k], where, whole[k], table_entries, out);
+          !st)
+        return st;
+      continue;
+    }
     if (coding[k] == TagCoding::kDerived) {
       if (!derived_layout) return bad("a derived column in a block of layout 1");
       if (auto st = read_derived(c, keys[k], Slots{out.slots.data() + out.column_start[k], column_kept[k]},

@@ -14,6 +14,9 @@
 
 namespace pgnarc::container {
 
+class ValueTables;
+struct TableColumns;
+
 // Bytes per reference in a column of `distinct` values: none for one value, else the fewest
 // that hold 0 to `distinct`.
 inline constexpr int tag_ref_width(std::uint64_t distinct) {
@@ -30,15 +33,20 @@ inline constexpr int tag_ref_width(std::uint64_t distinct) {
 // gives need not be filled in (a merge copies them so). With `derived` (for a block of layout 3),
 // columns may also be named (coding 9, 9.4.6); without it, the section is of layout 1. With
 // `coded` (for a block of layout 4), a typed column of coding 1 to 4 may have its codes in a
-// codeword (coding 10, 9.4.7) where that is smaller.
+// codeword (coding 10, 9.4.7) where that is smaller. With `tables` (for a block of layout 5), the
+// columns of its keys are table columns (coding 11, 9.4.8) naming each game's entry.
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
                                 const std::vector<std::uint32_t>* players = nullptr,
-                                const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false);
+                                const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false,
+                                const TableColumns* tables = nullptr);
 
-// The archive's players' table (9.10), as a player column reads it.
+// The archive's players' table (9.10), as a player column reads it, and its value tables (9.4.8),
+// as a table column reads them.
 class PlayerNames {
  public:
   virtual ~PlayerNames() = default;
+  // The archive's value tables, or null where it has none.
+  virtual const ValueTables* value_tables() const { return nullptr; }
   // Appends the value of the table's entry `ordinal` to `out`; an error naming `where` if the
   // table has no such entry or cannot be read.
   virtual Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const = 0;

@@ -13,6 +13,7 @@
 #include "container/format.h"
 #include "container/tag_columns.h"
 #include "container/tags_section.h"
+#include "container/value_tables.h"
 
 namespace pgnarc::container {
 
@@ -192,6 +193,48 @@ std::string named_body(const std::vector<std::string_view>& values,
   return body;
 }
 
+// The bodies of a block's table columns (9.4.8): `table[k]` whether key k is a key of the table,
+// `games[k]` each tag's game in rank order. In key order, each game's first tag of a table
+// column codes its entry (entry + 1), each later one 1 where its value is the entry's (its
+// game's first value of its key), else 0 (kept as text); a game without an entry keeps its tags
+// as text.
+std::vector<std::string> table_bodies(const std::vector<bool>& table, const std::vector<std::vector<std::string_view>>& columns,
+                                      const std::vector<std::vector<std::uint32_t>>& games,
+                                      const std::vector<std::int64_t>& entry) {
+  std::vector<std::string> bodies(columns.size());
+  std::vector<std::int64_t> own(entry.size(), -1);
+  for (std::size_t k = 0; k < columns.size(); ++k) {
+    if (!table[k]) continue;
+    std::vector<codec::PlySymbol> symbols;
+    codec::SymbolWriter side{symbols};
+    codec::AdaptiveFrequencies<65> widths;
+    std::vector<std::string_view> kept;
+    std::uint32_t previous_game = ~0u;
+    std::string_view first;  // the value of the game's first tag of the key
+    for (std::size_t e = 0; e < columns[k].size(); ++e) {
+      const std::uint32_t g = games[k][e];
+      if (g != previous_game) first = columns[k][e];
+      previous_game = g;
+      std::uint64_t code = 0;
+      if (entry[g] >= 0 && own[g] < 0) {
+        code = static_cast<std::uint64_t>(entry[g]) + 1;
+        own[g] = entry[g];
+      } else if (entry[g] >= 0 && columns[k][e] == first) {
+        code = 1;  // (the game's entry again: 1 + zigzag(0))
+      }
+      if (code == 0) kept.push_back(columns[k][e]);
+      codec::code_width_number(side, widths, code);
+    }
+    std::string codeword;
+    std::uint64_t bits = 0;
+    codec::put_codeword(symbols, codeword, bits);
+    put_varint(bodies[k], 0);  // table 0, this writer's one table
+    put_prefixed(bodies[k], codeword);
+    if (!kept.empty()) put_text_body(kept, bodies[k]);
+  }
+  return bodies;
+}
+
 // Chooses a column's coding among text and the typed codings that read at least half its values
 // (9.4.1 leaves the choice to the writer): the smallest body, compressed alone with zstd at
 // `level` (raw sizes with `level` 0), text on a tie.
@@ -256,7 +299,8 @@ std::vector<ValueForm> candidate_forms(const std::vector<std::string_view>& valu
 
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
                                 const std::vector<std::uint32_t>* players,
-                                const std::vector<std::vector<std::uint8_t>>* derived, bool coded) {
+                                const std::vector<std::vector<std::uint8_t>>* derived, bool coded,
+                                const TableColumns* tables) {
   // Parts 1 and 2: the key table, then per game the keys used.
   std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
   std::vector<std::string_view> keys;
@@ -277,6 +321,18 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   std::vector<std::vector<std::string_view>> columns(keys.size());
   for (const auto& g : games)
     for (const Tag& t : g) columns[key_id.find(t.key)->second].push_back(t.value);
+  // Table columns (9.4.8): the columns of the table's keys.
+  std::vector<bool> table(keys.size(), false);
+  std::vector<std::string> table_body;
+  if (tables) {
+    if (tables->entry.size() != games.size()) throw std::logic_error("encode_tags_section: table entries of other games");
+    std::vector<std::vector<std::uint32_t>> column_games(keys.size());
+    for (std::uint32_t gi = 0; gi < games.size(); ++gi)
+      for (const Tag& t : games[gi]) column_games[key_id.find(t.key)->second].push_back(gi);
+    for (std::size_t k = 0; k < keys.size(); ++k)
+      table[k] = std::find(tables->keys.begin(), tables->keys.end(), keys[k]) != tables->keys.end();
+    table_body = table_bodies(table, columns, column_games, tables->entry);
+  }
   // The rules that give each tag's value (9.4.5), by column in rank order; a column with any is
   // derived.
   std::vector<std::vector<std::uint8_t>> rules(keys.size());
@@ -330,6 +386,10 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   std::vector<Choice> best(keys.size());  // the best coding of each column other than ratings
   std::vector<Choice> best_coded(keys.size(), Choice{TagCoding::kCoded, {}, SIZE_MAX});  // its best coded one
   for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (table[k]) {  // (this writer's choice for the whole archive, 9.4.8)
+      best[k] = Choice{TagCoding::kTable, std::move(table_body[k]), 0};
+      continue;
+    }
     if (derive[k]) {  // (smaller than any other coding: a flag byte in place of a value)
       if (keys[k] != kDerivedKey) throw std::logic_error("encode_tags_section: a derived value of another key");
       best[k] = Choice{TagCoding::kDerived, derived_body(columns[k], rules[k]), 0};
@@ -381,7 +441,7 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
     const std::string_view key = keys[k];
     if (!key.ends_with("Elo") || key.size() == 3) continue;
     const auto player = key_id.find(key.substr(0, key.size() - 3));
-    if (player == key_id.end()) continue;
+    if (player == key_id.end() || table[k]) continue;
     rating[k] = ValueForm(TagCoding::kRating);
     rating[k].player = player->second;
     in_set[k] = read_values(rating[k], columns[k], rated[k]);
