@@ -67,7 +67,7 @@ py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems
 
 WriterOptions writer_options(unsigned threads, bool force, const std::string& moves, bool position_filter,
                              const std::string& variant = {}, const std::string& clocks = "model",
-                             const std::string& tags = "coded") {
+                             const std::string& tags = "tables") {
   WriterOptions o;
   o.variant = variant_named(variant);
   o.threads = threads;
@@ -76,7 +76,8 @@ WriterOptions writer_options(unsigned threads, bool force, const std::string& mo
   o.position_filter = position_filter;
   o.model_clocks = clocks != "bytes";
   o.derive_tags = tags != "text";
-  o.code_tags = tags == "coded";
+  o.code_tags = tags == "coded" || tags == "tables";
+  o.table_tags = tags == "tables";
   return o;
 }
 

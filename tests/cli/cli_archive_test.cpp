@@ -259,6 +259,30 @@ TEST_F(CliArchive, TagsCodedDerivedOrTextAndAppendKeepsThem) {
   EXPECT_EQ(run_cli("pack -q --tags zstd '" + lichess + "' -o " + p("x.pga")).exit_code, 1) << "a usage error";
 }
 
+// pack stores an opening's tags in a value table (format 1.6) where that is smaller, unless
+// --tags coded (1.5); append keeps the table and adds the new games' openings to it.
+TEST_F(CliArchive, TagsInAValueTableAndAppendKeepsIt) {
+  std::string pgn;
+  for (int g = 0; g < 3000; ++g) {
+    const int o = (g * g * 7919 + g * 104729) % 2003 % 300;  // a scatter of 300 openings
+    pgn += "[White \"p" + std::to_string(g) + "\"]\n[ECO \"C" + std::to_string(o % 100) + "\"]\n[Opening \"Opening " +
+           std::to_string(o) + ": the variation of its year\"]\n\n1. e4 e5 *\n\n";
+  }
+  std::ofstream(dir_ + "/openings.pgn") << pgn;
+  ASSERT_EQ(run_cli("pack -q " + p("openings.pgn") + " -o " + p("tables.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --tags coded " + p("openings.pgn") + " -o " + p("coded.pga")).exit_code, 0);
+  EXPECT_EQ(read_version("tables.pga"), "1.6");
+  EXPECT_NE(read_version("coded.pga"), "1.6");
+  EXPECT_LT(test::read_file(dir_ + "/tables.pga").size(), test::read_file(dir_ + "/coded.pga").size());
+  EXPECT_EQ(run_cli("unpack " + p("tables.pga")).out, run_cli("unpack " + p("coded.pga")).out);
+  ASSERT_EQ(run_cli("append -q " + p("tables.pga") + " '" + test::corpus_path("pgn/twic_events.pgn") + "'").exit_code, 0);
+  ASSERT_EQ(run_cli("append -q " + p("coded.pga") + " '" + test::corpus_path("pgn/twic_events.pgn") + "'").exit_code, 0);
+  EXPECT_EQ(read_version("tables.pga"), "1.6");
+  EXPECT_NE(read_version("coded.pga"), "1.6") << "append keeps an archive without a table so";
+  EXPECT_EQ(run_cli("unpack " + p("tables.pga")).out, run_cli("unpack " + p("coded.pga")).out);
+  EXPECT_EQ(run_cli("verify " + p("tables.pga")).exit_code, 0);
+}
+
 TEST_F(CliArchive, InfoAndVerify) {
   ASSERT_EQ(run_cli("pack -q '" + pgn_ + "'").exit_code, 0);
   auto r = run_cli("info " + p("games.pga"));

@@ -1,21 +1,40 @@
 // Fuzz target: a block's tags section of arbitrary bytes (spec 9.4). The first byte gives the
 // game count and, in its low bit, the block's layout: 0 layout 1; 1 layout 4 (whose columns may
-// be derived, 9.4.5, named, 9.4.6, and coded, 9.4.7) where the input's size is even, else layout
-// 3 (coded columns rejected); the rest is the section, read with a players' table of
-// 1,000 entries `p0` to `p999`. Damage must be an error, never a crash, also where only a few
+// be derived, 9.4.5, named, 9.4.6, and coded, 9.4.7) where the input's size is a multiple of 4,
+// layout 5 (table columns too, 9.4.8) where it is even otherwise, else layout 3 (coded columns
+// rejected); the rest is the section, read with a players' table of 1,000 entries `p0` to
+// `p999` and a value table of ECO and Opening of 300 entries (`A0`, `Opening 0`, ...; every
+// tenth without an Opening). Damage must be an error, never a crash, also where only a few
 // games' tags are decoded (decode_game_tags); a section that decodes gives each game's tags
 // the same when they are decoded alone, and is the one the writer makes of the tags it decodes
 // to, when its columns are chosen by raw size (only the writer's choice of coding may differ),
-// White and Black given as entries of that table (values it lacks added to it), and in layouts 3
-// and 4 derived tags as derived by the same rule (their values, which need the moves, left empty).
+// White and Black given as entries of that table (values it lacks added to it), in layouts 3 to 5
+// derived tags as derived by the same rule (their values, which need the moves, left empty), and
+// in layout 5 the value table's keys as entries of it (a value it lacks kept as text).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "container/format.h"
 #include "container/tags_section.h"
+#include "container/value_tables.h"
 
 namespace {
+
+const pgnarc::container::ValueTables& fixed_tables() {
+  static const pgnarc::container::ValueTables tables = [] {
+    using namespace pgnarc;
+    container::TableBuilder b({"ECO", "Opening"});
+    std::vector<std::vector<Tag>> games;
+    for (int i = 0; i < 300; ++i) {
+      games.push_back({Tag{"ECO", "A" + std::to_string(i)}});
+      if (i % 10 != 3) games.back().push_back(Tag{"Opening", "Opening " + std::to_string(i)});
+    }
+    b.number(games);
+    return *container::ValueTables::decode(b.extension(0), "fuzz");
+  }();
+  return tables;
+}
 
 class Table : public pgnarc::container::PlayerNames {
  public:
@@ -46,6 +65,7 @@ class Table : public pgnarc::container::PlayerNames {
     extra_.push_back(value);
     return static_cast<std::uint32_t>(kBase + extra_.size() - 1);
   }
+  const pgnarc::container::ValueTables* value_tables() const override { return &fixed_tables(); }
 
  private:
   static constexpr std::uint32_t kBase = 1000;
@@ -59,7 +79,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace pgnarc::container;
   if (size < 1) return 0;
   const std::uint32_t games = 1 + (data[0] >> 1);  // 1 to 128
-  const std::uint8_t layout = (data[0] & 1) == 0 ? kBlockLayout : size % 2 == 0 ? kCodedTagsLayout : kDerivedTagsLayout;
+  const std::uint8_t layout = (data[0] & 1) == 0 ? kBlockLayout
+                              : size % 4 == 0      ? kCodedTagsLayout
+                              : size % 2 == 0      ? kTableTagsLayout
+                                                   : kDerivedTagsLayout;
   const bool derived_layout = layout != kBlockLayout;
   const std::string_view section(reinterpret_cast<const char*>(data) + 1, size - 1);
   Table table;
@@ -83,10 +106,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (name_field_of(t.key) == kPlayerField) players.push_back(table.entry(t.value));
   }
   const std::vector<std::vector<std::uint8_t>> rules = whole.derived_rules(games);
+  // The value table's entries of the games, as far as the table has them.
+  TableBuilder numbers = TableBuilder::from(fixed_tables());
+  TableColumns columns{numbers.keys(), numbers.number(tags)};
+  for (std::int64_t& e : columns.entry)
+    if (e >= static_cast<std::int64_t>(fixed_tables().tables()[0].entries)) e = -1;
   const std::vector<std::uint32_t>* const ways[] = {nullptr, &players};  // as text, as entries
   for (const std::vector<std::uint32_t>* given : ways) {
     const std::string again = encode_tags_section(tags, 0, given, derived_layout ? &rules : nullptr,
-                                                 layout == kCodedTagsLayout);
+                                                 layout == kCodedTagsLayout || layout == kTableTagsLayout,
+                                                 layout == kTableTagsLayout ? &columns : nullptr);
     BlockTags back;
     if (!decode_tags_section(again, games, "fuzz", back, &table, layout).ok()) __builtin_trap();
     for (std::uint32_t g = 0; g < games; ++g)

@@ -261,6 +261,29 @@ def test_pack_tags_coded(tmp_path, cli, corpus):
     assert os.path.getsize(coded) < os.path.getsize(derived)
 
 
+def test_pack_tags_tables(tmp_path, cli):
+    # an opening's tags stored once in the archive's value table (format 1.6), over blocks that
+    # each name them
+    opening = [(g * g * 7919 + g * 104729) % 2003 % 300 for g in range(4000)]  # a scatter of 300
+    games = "".join(f'[White "p{g}"]\n[ECO "B{o % 100:02}"]\n[Opening "Opening {o}: the variation of its year"]\n'
+                    f'\n1. e4 c5 2. Nf3 *\n\n' for g, o in enumerate(opening))
+    source = tmp_path / "openings.pgn"
+    source.write_text(games)
+    tables, coded = tmp_path / "tables.pga", tmp_path / "coded.pga"
+    pgnarc.pack(source, tables)
+    pgnarc.pack(source, coded, tags="coded")
+    cli("pack", "-q", source, "-o", tmp_path / "cli.pga")
+    assert tables.read_bytes() == (tmp_path / "cli.pga").read_bytes()
+    with pgnarc.open(tables) as t, pgnarc.open(coded) as c:
+        assert t.info()["read_version"] == "1.6" and c.info()["read_version"] != "1.6"
+        assert t.info()["blocks"] > 1
+        assert [g.pgn() for g in t] == [g.pgn() for g in c]
+        assert t[3999].tags["Opening"] == f"Opening {opening[3999]}: the variation of its year"
+    assert os.path.getsize(tables) < os.path.getsize(coded)
+    with pytest.raises(ValueError, match="tags must be"):
+        pgnarc.pack(source, tmp_path / "x.pga", tags="table")
+
+
 def test_damage_says_where(tmp_path, archives):
     data = bytearray(open(archives["twic_events"], "rb").read())
     data[200] ^= 0x40  # inside block 0, which starts at offset 32

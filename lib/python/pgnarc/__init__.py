@@ -247,7 +247,7 @@ def _encoding(encoding):
 
 
 def pack(inputs, output, threads=None, force=False, moves="fast", position_filter=False, variant=None,
-         clocks="model", tags="coded"):
+         clocks="model", tags="tables"):
     """Packs PGN (plain, gzip or zstd) into the archive `output`, as `pgnarc pack` does, and
     returns its figures: games, verbatim_games, plies, input_bytes, output_bytes, blocks, and the
     problems that made games be kept verbatim. `inputs` is one input or a list of them: a path
@@ -255,9 +255,10 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
     `output` is replaced only with force=True (FileExistsError otherwise). `variant` names the
     rules of the games whose tags name none ("crazyhouse", ...: `pgnarc pack --variant`);
     `clocks` how clock tracks are coded: "model" (format 1.3) or "bytes" (`pgnarc pack --clocks`);
-    `tags` how tags are stored (`pgnarc pack --tags`): "coded" (format 1.5: as "derive", and
-    ratings, other numbers, dates and times of day coded by the arithmetic coder where that is
-    smaller), "derive" (format 1.4: a CurrentPosition tag that is the final position derived from
+    `tags` how tags are stored (`pgnarc pack --tags`): "tables" (format 1.6: as "coded", and an
+    opening's tags, ECO, Opening, Variation, SubVariation and ECOUrl, stored once in a table of
+    the archive where that is smaller), "coded" (format 1.5: as "derive", and ratings, other
+    numbers, dates and times of day coded by the arithmetic coder where that is smaller), "derive" (format 1.4: a CurrentPosition tag that is the final position derived from
     the moves, a Termination that begins with a player's name as that name and a rest) or
     "text" (as readers of format 1.3 and earlier read them)."""
     if isinstance(inputs, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(inputs, "read") \
@@ -269,8 +270,8 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
         raise ValueError(f"moves must be 'fast', 'max' (or 'model') or 'uniform', not {moves!r}")
     if clocks not in ("model", "bytes"):
         raise ValueError(f"clocks must be 'model' or 'bytes', not {clocks!r}")
-    if tags not in ("coded", "derive", "text"):
-        raise ValueError(f"tags must be 'coded', 'derive' or 'text', not {tags!r}")
+    if tags not in ("tables", "coded", "derive", "text"):
+        raise ValueError(f"tags must be 'tables', 'coded', 'derive' or 'text', not {tags!r}")
     for i in inputs:
         if isinstance(i, str) and i != "-" and not _os.path.exists(i):
             raise FileNotFoundError(2, "No such file", i)
