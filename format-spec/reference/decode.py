@@ -633,25 +633,27 @@ class ValueTable:
 def read_value_tables(e, where):
     """9.4.8 [INDEX-3]: the bytes of index extension 6: magic, encoding, stored size, raw size,
     the tables (stored or one Zstandard frame) and the checksum of the bytes before it; then the
-    tables: varint `tables` (at least 1), and each table's keys (1 to 8, each not empty, no key
-    in two places of the tables), its `entries` (1 to 2^24) and for each entry and key a varint
-    v, 0 for no value, else v - 1 the value's length, and its bytes."""
+    tables: varint `tables` (1 to 256), and each table's keys (1 to 8, each not empty, no key
+    in two places of the tables), its `entries` (1 to 2^24; 2^24 values in all, entries times
+    keys) and for each entry and key a varint v, 0 for no value, else v - 1 the value's length,
+    and its bytes. Stored and decoded sizes at most 2^26."""
     require(e[0:4] == VALUE_TABLES_MAGIC, "INDEX-3", where, "wrong magic")
     stored_size = u32(e, 5) if len(e) >= 9 else None
-    require(stored_size is not None and stored_size <= 2**30, "INDEX-3", where,
-            "stored size missing or above 2^30")
+    require(stored_size is not None and stored_size <= 2**26, "INDEX-3", where,
+            "stored size missing or above 2^26")
     require(len(e) >= 21 and stored_size == len(e) - 21, "INDEX-3", where,
             f"stored size {stored_size}, not the extension's {len(e)} bytes less 21")
     check_element_checksum(e, "INDEX-3", where)
     encoding, raw_size = e[4], u32(e, 9)
     require(encoding <= 1, "INDEX-3", where, f"encoding {encoding}")
-    require(raw_size <= 2**30, "INDEX-3", where, "raw size above 2^30")
+    require(raw_size <= 2**26, "INDEX-3", where, "raw size above 2^26")
     s = Stream(read_element_payload(encoding, e[13:13 + stored_size], raw_size, "INDEX-3", where),
                "INDEX-3", f"{where}, tables")
     count = s.count()
-    require(count >= 1, "INDEX-3", s.where(), "no tables")
+    require(1 <= count <= 256, "INDEX-3", s.where(), f"{count} tables")
     tables = []
     seen = set()
+    values_in_all = 0
     for t in range(count):
         keys = s.varint()
         require(1 <= keys <= MAX_TABLE_KEYS, "INDEX-3", s.where(), f"table {t} of {keys} keys")
@@ -666,6 +668,8 @@ def read_value_tables(e, where):
         entries = s.varint()
         require(1 <= entries <= MAX_TABLE_ENTRIES, "INDEX-3", s.where(),
                 f"table {t} of {entries} entries")
+        values_in_all += entries * keys
+        require(values_in_all <= 2**24, "INDEX-3", s.where(), "more than 2^24 values in all")
         require(entries * keys <= s.left(), "INDEX-3", s.where(),       # a byte a value at least
                 f"the values of table {t}'s {entries} entries run past the end")
         values = []

@@ -884,9 +884,9 @@ def test_table_tags():
         return extension[:5] + n.to_bytes(4, "little") + extension[9:]
 
     checked += index3("stored size 62, not the extension's 82 bytes less 21", stored_size(62))
-    checked += index3("stored size missing or above 2^30", stored_size(2**30 + 1))
+    checked += index3("stored size missing or above 2^26", stored_size(2**26 + 1))
     checked += index3("checksum mismatch", extension[:-1] + b"\x00")
-    checked += index3("raw size above 2^30", tables_extension(raw, 1, raw_size=2**30 + 1))
+    checked += index3("raw size above 2^26", tables_extension(raw, 1, raw_size=2**26 + 1))
     checked += index3("stored size differs from raw size", tables_extension(raw, raw_size=60))
     checked += index3("frame content size differs from the raw size",
                       tables_extension(raw, 1, raw_size=62))
@@ -894,7 +894,11 @@ def test_table_tags():
     checked += index3("decodes to 61 bytes, not 62",
                       tables_extension(raw, 1, stored=unsized, raw_size=62))
     bad_tables = [
-        ("no tables", b"\x00"),
+        ("0 tables", b"\x00"),
+        ("257 tables", D.encode_varint(257) + b"\x01\x01a\x01\x00" * 257),
+        ("more than 2^24 values in all",
+         b"\x02\x08" + b"".join(b"\x01%c" % (ord("a") + i) for i in range(8)) + D.encode_varint(2**21)
+         + b"\x00" * 2**24 + b"\x01\x01z" + D.encode_varint(1) + b"\x00"),
         ("table 0 of 0 keys", b"\x01\x00\x01\x00"),
         ("table 0 of 9 keys", tables_bytes([([b"%d" % i for i in range(9)], [(b"x",) * 9])])),
         ("an empty key", tables_bytes([([b""], [(b"x",)])])),

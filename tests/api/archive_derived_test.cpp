@@ -210,6 +210,16 @@ TEST(TableTags, EveryReadGivesTheTagsBack) {
   auto a = Archive::open(tabled);
   ASSERT_TRUE(a.ok());
   EXPECT_TRUE((*a)->verify().ok());
+  // info counts the table's entries and bytes and the blocks that name them.
+  auto info = (*a)->info();
+  ASSERT_TRUE(info.ok());
+  EXPECT_GT(info->value_table_entries, 10u);
+  EXPECT_GT(info->value_table_bytes, 21u);
+  EXPECT_LT(info->value_table_bytes, info->index_bytes);
+  EXPECT_EQ(info->value_table_blocks, info->blocks);
+  EXPECT_NE(archive_info_json(*info).find("\"value_table_entries\": " + std::to_string(info->value_table_entries)),
+            std::string::npos);
+  EXPECT_EQ((*plain)->info()->value_table_entries, 0u);
 }
 
 // An append adds the new games' openings to the table; a merge keeps the first archive's table

@@ -108,6 +108,15 @@ TEST(ValueTables, ExtensionsReadBackAndDamageIsRefused) {
                                  std::string("\x01\x01\x03" "ECO\x00", 7), std::string("\x01\x01\x03" "ECO\x01\x05" "B01", 11),
                                  std::string("\x01\x01\x03" "ECO\x01\x04" "B01x", 12)})
     EXPECT_FALSE(ValueTables::decode(wrap(bad), "t").ok()) << bad.size();
+  // More than 256 tables, more than 2^24 values in all, an extension shorter than its header
+  // and checksum.
+  std::string many("\x81\x02", 2);
+  for (int t = 0; t < 257; ++t) many += std::string("\x01\x02k", 3) + static_cast<char>('0' + t % 10) + static_cast<char>('a' + t / 10) + "\x01\x00";
+  EXPECT_FALSE(ValueTables::decode(wrap(many), "t").ok());
+  std::string values("\x01\x02\x01" "a\x01" "b\x81\x80\x80\x04", 10);  // 2 keys of 2^23 + 1 entries
+  values += std::string(2 * ((1u << 23) + 1), '\0');
+  EXPECT_FALSE(ValueTables::decode(wrap(values), "t").ok());
+  for (std::size_t n : {0, 4, 20}) EXPECT_FALSE(ValueTables::decode(std::string("PGAV", 4) + std::string(n, '\0'), "t").ok()) << n;
 }
 
 // Table columns of many games, with games whose entry is the table's (code entry + 1, then 1),

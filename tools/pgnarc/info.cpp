@@ -41,6 +41,9 @@ std::string info_text(const ArchiveInfo& info) {
   if (info.dictionaries)
     appendf(s, "tags: compressed with the archive's tag dictionary in %llu of %llu blocks\n",
             ull(info.dictionary_blocks), ull(info.blocks));
+  if (info.value_table_entries)
+    appendf(s, "tags: value tables of %llu entries (%llu bytes of the index) named in %llu of %llu blocks\n",
+            ull(info.value_table_entries), ull(info.value_table_bytes), ull(info.value_table_blocks), ull(info.blocks));
   if (info.position_filter_blocks)
     appendf(s, "positions: a position filter in %llu of %llu blocks (%llu bytes before compression)\n",
             ull(info.position_filter_blocks), ull(info.blocks), ull(info.position_filter_bytes));

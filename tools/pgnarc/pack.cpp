@@ -86,7 +86,7 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
          },
          "how tags are stored: tables (the default: as coded, and an opening's tags, ECO, Opening, "
          "Variation, SubVariation and ECOUrl, stored once in a table of the archive where that is "
-         "smaller; archives of format 1.6, lichess exports about 3% smaller), coded (as derive, "
+         "smaller; archives of format 1.6, lichess exports about 2% smaller, TWIC 6%), coded (as derive, "
          "and ratings, other numbers, dates and times of day coded by the arithmetic coder where "
          "that is smaller; archives of format 1.5, lichess exports about 1% smaller), derive (a CurrentPosition that is the final "
          "position from the moves, a Termination that begins with a player's name as that name "

@@ -68,6 +68,9 @@ struct PGNARC_EXPORT ArchiveInfo {
   std::uint64_t uniform_blocks = 0, model_blocks = 0, fast_blocks = 0;
   // Blocks whose clock tracks the clock model codes (move codec 8, format 1.3).
   std::uint64_t clock_model_blocks = 0;
+  // The value tables of an opening's tags (format 1.6): their entries, and their bytes in the
+  // index (part of index_bytes); blocks with a column naming their entries.
+  std::uint64_t value_table_entries = 0, value_table_bytes = 0, value_table_blocks = 0;
 };
 
 // The moves section's bits per ply (for display): its stored bytes * 8 / plies (the codewords,
@@ -79,8 +82,8 @@ PGNARC_EXPORT double moves_bits_per_ply(const ArchiveInfo& info);
 // index_bytes, block_overhead_bytes, dictionaries, dictionary_bytes, dictionary_blocks,
 // name_chunks, name_bytes, table_chunks, table_bytes, moves_bits_per_ply (four places),
 // position_filter_blocks, position_filter_bytes), then sections.<name>.{stored, raw,
-// framed_blocks, column_blocks}, move_coder_blocks.{fast, max, uniform} and clock_model_blocks; ", " and ": "
-// between items.
+// framed_blocks, column_blocks}, move_coder_blocks.{fast, max, uniform}, clock_model_blocks,
+// value_table_entries, value_table_bytes and value_table_blocks; ", " and ": " between items.
 PGNARC_EXPORT std::string archive_info_json(const ArchiveInfo& info);
 
 // A game whose main line reaches a position (Archive::find_position).

@@ -90,8 +90,9 @@ struct PGNARC_EXPORT WriterOptions {
   bool code_tags = true;
   // With code_tags, an opening's tags (ECO, Opening, Variation, SubVariation, ECOUrl) may be
   // stored once in a table of the archive and named by each game (format 1.6: lichess exports
-  // about 3% smaller), where the first blocks show that this is smaller; false: as other tags,
-  // which readers of 1.0 to 1.5 read. An append keeps the archive's choice.
+  // about 2% smaller), where the first blocks show that this is smaller; false: as other tags,
+  // which readers of 1.0 to 1.5 read. An append keeps the archive's table, or its having none,
+  // and with table_tags false codes its new blocks without it.
   bool table_tags = true;
 };
 

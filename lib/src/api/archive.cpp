@@ -303,6 +303,9 @@ std::string archive_info_json(const ArchiveInfo& info) {
   item("move_coder_blocks", "{\"fast\": " + number(info.fast_blocks) + ", \"max\": " + number(info.model_blocks) +
                                 ", \"uniform\": " + number(info.uniform_blocks) + "}");
   item("clock_model_blocks", number(info.clock_model_blocks));
+  item("value_table_entries", number(info.value_table_entries));
+  item("value_table_bytes", number(info.value_table_bytes));
+  item("value_table_blocks", number(info.value_table_blocks));
   return out + "}";
 }
 
@@ -329,6 +332,9 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
     ++info.table_chunks;
     info.table_bytes += c.size;
   }
+  for (const ValueTables::Table& t : index.tables.tables()) info.value_table_entries += t.entries;
+  for (const IndexExtension& e : index.extensions)
+    if (e.id == kValueTablesExtension) info.value_table_bytes += e.bytes.size();
   if (auto st = f.need_all(); !st) return st.error();
   DecodedBlock scratch;
   scratch.dictionaries = &f.dictionaries();
@@ -345,6 +351,7 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
     info.model_blocks += scratch.coder == codec::MoveCoder::kModel;
     info.fast_blocks += scratch.coder == codec::MoveCoder::kFast;
     info.clock_model_blocks += scratch.modelled_tracks;
+    info.value_table_blocks += scratch.layout == kTableTagsLayout;
     info.position_filter_bytes += counts.filter_bytes;
     games_done += scratch.games;
     if (progress) progress(games_done);

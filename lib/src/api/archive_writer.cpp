@@ -70,7 +70,8 @@ std::size_t block_counted_bytes(std::string_view text) {
   return text.size() - discount;
 }
 
-// The writer holds blocks for training until this many, or this many bytes of their tags (more
+// The writer holds blocks for training (and for the value table's choice) until this many, or
+// this many bytes of their tags (more
 // training makes a better dictionary for large archives: PGN Mentor, 89,694 games, -1.5% with
 // 256 blocks and 128 KiB against 64 blocks and 64 KiB; the held blocks cost memory, 73 MB
 // peak there).
@@ -113,9 +114,10 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   unsigned workers() const { return options.threads > 1 ? options.threads : 0; }
 
   // Takes the next block from the coders, in order: reports its problems and gives its White
-  // and Black tags their players' table entries (new values enter the table). Returns whether
-  // it is to be finished now; else it is held, with its tags section, until the dictionary is
-  // decided (which may place it at once).
+  // and Black tags their players' table entries and its games their value table entries (new
+  // values enter the tables). Returns whether it is to be finished now; else it is held, with
+  // its tags section, until the dictionary and the value table are decided (which may place it
+  // at once).
   Result<bool> take(api::EncodedBlock& b, const std::function<void(const Problem&)>& on_problem) {
     for (Problem& p : b.problems) {
       p.game_number += games_taken + 1;
@@ -125,7 +127,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     games_taken += b.games;
     b.builder.players.emplace();
     if (auto st = archive->number_players(b.builder.tags, *b.builder.players); !st) return st.error();
-    if (archive->tables().active()) b.builder.tables = archive->number_tables(b.builder.tags);
+    if (options.table_tags && archive->tables().active()) b.builder.tables = archive->number_tables(b.builder.tags);
     if (!dict_decided && copied_dict)
       if (auto st = decide(); !st) return st.error();
     if (dict_decided && tables_decided) return true;

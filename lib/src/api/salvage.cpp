@@ -2,8 +2,9 @@
 //
 // The file is read through one window (common/file_window.h), twice: a scan for the elements
 // that blocks depend on (tag dictionaries, the players' name chunks, the value tables, and,
-// where the index is lost, the sound blocks' ends), then the walk from block to block. Memory is the window plus the
-// block being decoded, whatever the file's size; the holes of a sparse file are skipped.
+// where the index is lost, the sound blocks' ends), then the walk from block to block. Memory is
+// the window plus the block being decoded and the value tables (at most 64 MiB, 9.4.8),
+// whatever the file's size; the holes of a sparse file are skipped.
 #include <algorithm>
 #include <map>
 #include <set>

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "common/hash.h"
@@ -138,9 +139,18 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
       if (auto st = add_dictionary(element, out.dictionary); !st) return st;
     }
   }
-  // Its players' table and value table: followed, or merged by value.
+  // Its players' table and value table: followed, or merged by value. (A value table this writer
+  // would not make, of several tables or of other keys, is not followed: its blocks are coded
+  // again.)
   const auto base = static_cast<std::uint32_t>(blocks_.size());
-  const bool same_players = players_.size() == 0 && tables_.entries() == 0;
+  const auto& src_tables = src.index().tables.tables();
+  const bool own_kind = src_tables.size() <= 1 &&
+                        std::all_of(src_tables.begin(), src_tables.end(), [](const ValueTables::Table& t) {
+                          return std::all_of(t.keys.begin(), t.keys.end(), [](const std::string& k) {
+                            return std::find(std::begin(kOpeningKeys), std::end(kOpeningKeys), k) != std::end(kOpeningKeys);
+                          });
+                        });
+  const bool same_players = players_.size() == 0 && tables_.entries() == 0 && own_kind;
   if (same_players) {
     tables_ = TableBuilder::from(src.index().tables);
     auto st = visit_name_table(src, kPlayerField, [&](std::string_view value, const std::vector<std::uint32_t>& in) {

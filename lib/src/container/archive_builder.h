@@ -58,8 +58,8 @@ class ArchiveBuilder {
   const PlayerNumbers& players() const { return players_; }
   // The value table (9.4.8) so far: inactive (no keys) where the archive has none.
   const TableBuilder& tables() const { return tables_; }
-  // Gives the archive the value table `tables` (of no entries yet, or the one the held blocks
-  // were numbered into), or none (an inactive one).
+  // Gives the archive the value table `tables` (the one the held blocks were numbered into), or
+  // none (an inactive one).
   void set_tables(TableBuilder tables) { tables_ = std::move(tables); }
   // Each game's entry of the value table (new entries enter it), with the table's keys.
   TableColumns number_tables(const std::vector<std::vector<Tag>>& games) {

@@ -52,8 +52,9 @@ std::string encode_index(const Index& index, const StoreOptions& options) {
       put_prefixed(body, c.first);
     }
   }
-  // The extensions (9.5): this library's writer writes the value tables (9.4.8) and no other (nor
-  // carries those of an archive it copies: each describes its archive as a whole).
+  // The extensions (9.5): this library's writer writes the value tables (9.4.8), made for the
+  // archive it writes, and no other (it carries none of an archive it copies as they are: each
+  // describes its archive as a whole).
   put_varint(body, index.extensions.size());
   for (const IndexExtension& e : index.extensions) {
     put_varint(body, e.id);
@@ -186,12 +187,14 @@ Status decode_index(std::string_view b, std::uint64_t index_offset, Index& out) 
   std::string why;
   if (const char* problem = parse_body(encoding == kZstd ? std::string_view(body) : b.substr(9), index_offset, out, why))
     return bad(problem);
-  for (const IndexExtension& e : out.extensions) {
+  // What is corrupt first (INDEX-3 too), then what this version does not define (INDEX-2).
+  for (const IndexExtension& e : out.extensions)
     if (e.id == kValueTablesExtension) {
       auto tables = ValueTables::decode(e.bytes, where);
       if (!tables) return tables.error();
       out.tables = std::move(*tables);
     }
+  for (const IndexExtension& e : out.extensions) {
     if (e.id % 2 == 1)
       return unsupported(where + ": index extension " + std::to_string(e.id) + " is not defined in format " +
                          std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +

@@ -73,7 +73,8 @@ struct ColumnCodes {
 struct TableEntries {
   const ValueTables* tables = nullptr;
   std::vector<std::vector<std::uint32_t>> game_of;  // [key][rank]: the game of each tag of a table column
-  std::vector<std::vector<std::int64_t>> entry;     // [table][game]: its entry, or -1
+  std::vector<std::vector<std::int64_t>> entry;     // [table][game]: its entry, or -1 (a table's once a column names it)
+  std::uint32_t games = 0;
 };
 // A table column (9.4.8) of `key` (games[e]: the game of its tag of rank e): its table, the codes
 // of its `count` tags, each entry checked (those of the first `slots.kept` tags written out),

@@ -504,7 +504,8 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
         for (std::uint32_t g = 0; g < games; ++g)
           for (std::uint32_t i = lists->start[g]; i < lists->start[g + 1]; ++i)
             if (coding[lists->key_of[i]] == TagCoding::kTable) table_entries.game_of[lists->key_of[i]].push_back(g);
-        table_entries.entry.assign(table_entries.tables->tables().size(), std::vector<std::int64_t>(games, -1));
+        table_entries.entry.assign(table_entries.tables->tables().size(), {});
+        table_entries.games = games;
       }
     }
     if (coding[k] != TagCoding::kCoded) continue;

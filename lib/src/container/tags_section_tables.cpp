@@ -23,6 +23,7 @@ Status read_table_column(ByteCursor& r, std::string_view key, Slots slots, std::
   ColumnCodes codes(r);
   if (!codes.start(true)) return bad("codeword runs past the end");
   std::vector<std::int64_t>& game_entry = entries.entry[t];
+  if (game_entry.empty()) game_entry.assign(entries.games, -1);
   std::vector<std::uint32_t> kept;
   for (std::uint32_t e = 0; e < count; ++e) {
     std::uint64_t code;

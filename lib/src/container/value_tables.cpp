@@ -26,9 +26,21 @@ std::uint64_t ValueTables::declared_size(std::string_view head) {
   return stored > kMaxValueTablesBytes ? 0 : kValueTablesHeaderSize + stored + 8;
 }
 
+std::optional<std::string_view> ValueTables::value(std::size_t t, std::uint32_t e, std::size_t i) const {
+  const Table& tb = tables_[t];
+  ByteCursor r(std::string_view(bytes_).substr(tb.at[std::size_t{e} * tb.keys.size() + i]));
+  std::uint64_t len;
+  std::string_view v;
+  r.varint(len);  // (read and checked by decode)
+  if (len == 0) return std::nullopt;
+  r.bytes(len - 1, v);
+  return v;
+}
+
 Result<ValueTables> ValueTables::decode(std::string_view extension, const std::string& where) {
   auto bad = [&](const char* what) { return corruption(where + ": value tables: " + what); };
-  if (declared_size(extension) != extension.size()) return bad("bad magic or stored size");
+  if (extension.size() < kValueTablesHeaderSize + 8 || declared_size(extension) != extension.size())
+    return bad("bad magic or stored size");
   if (common::get_le(extension.data() + extension.size() - 8, 8) != common::hash64(extension.substr(0, extension.size() - 8)))
     return bad("checksum mismatch");
   const auto encoding = static_cast<std::uint8_t>(extension[4]);
@@ -40,11 +52,11 @@ Result<ValueTables> ValueTables::decode(std::string_view extension, const std::s
   else if (!common::decompress_exact(body, static_cast<std::uint32_t>(raw), out.bytes_))
     return bad("does not decompress to its size");
   ByteCursor r(out.bytes_);
-  std::uint64_t n;
-  if (!r.varint(n) || n == 0 || n > r.remaining()) return bad("bad table count");
+  std::uint64_t n, values = 0;
+  if (!r.varint(n) || n == 0 || n > kMaxTables) return bad("bad table count");
   std::set<std::string_view> seen;
-  out.tables_.resize(n);
-  for (Table& t : out.tables_) {
+  for (std::uint64_t table = 0; table < n; ++table) {
+    Table& t = out.tables_.emplace_back();
     std::uint64_t keys, entries;
     if (!r.varint(keys) || keys == 0 || keys > kMaxTableKeys) return bad("bad key count");
     for (std::uint64_t i = 0; i < keys; ++i) {
@@ -55,22 +67,17 @@ Result<ValueTables> ValueTables::decode(std::string_view extension, const std::s
       t.keys.emplace_back(k);
     }
     if (!r.varint(entries) || entries == 0 || entries > kMaxTableEntries) return bad("bad entry count");
+    values += entries * keys;
+    if (values > kMaxTableValues) return bad("more values than the limit");
     // Each value takes a byte at least.
     if (entries * keys > r.remaining()) return bad("values run past the end");
     t.entries = static_cast<std::uint32_t>(entries);
-    t.from.resize(entries * keys);
-    t.size.resize(entries * keys);
-    for (std::size_t v = 0; v < t.from.size(); ++v) {
+    t.at.resize(entries * keys);
+    for (std::uint32_t& at : t.at) {
+      at = static_cast<std::uint32_t>(r.rest().data() - out.bytes_.data());
       std::uint64_t len;
-      if (!r.varint(len)) return bad("values run past the end");
-      t.from[v] = static_cast<std::uint64_t>(r.rest().data() - out.bytes_.data());
-      if (len == 0) {
-        t.size[v] = kNone;
-        continue;
-      }
       std::string_view value;
-      if (!r.bytes(len - 1, value)) return bad("values run past the end");
-      t.size[v] = static_cast<std::uint32_t>(len - 1);
+      if (!r.varint(len) || (len > 0 && !r.bytes(len - 1, value))) return bad("values run past the end");
     }
   }
   if (r.remaining() != 0) return bad("bytes left over");
@@ -116,7 +123,7 @@ std::vector<std::int64_t> TableBuilder::number(const std::vector<std::vector<Tag
     }
     if (const auto it = index_.find(entry); it != index_.end()) {
       out[g] = it->second;
-    } else if (entries_ < kWriterTableEntries) {
+    } else if (entries_ < kWriterTableEntries && bytes_.size() + entry.size() <= kWriterTableBytes) {
       index_.emplace(entry, entries_);
       bytes_ += entry;
       out[g] = entries_++;

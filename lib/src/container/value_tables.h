@@ -21,15 +21,18 @@ namespace pgnarc::container {
 inline constexpr std::uint64_t kValueTablesExtension = 6;
 inline constexpr char kValueTablesMagic[4] = {'P', 'G', 'A', 'V'};
 inline constexpr std::size_t kValueTablesHeaderSize = 13;
-inline constexpr std::uint32_t kMaxValueTablesBytes = 1u << 30;
+inline constexpr std::uint32_t kMaxValueTablesBytes = 1u << 26;  // stored and decoded
 // The zstd level of this writer's tables: compressed once, read once at opening.
 inline constexpr int kValueTablesLevel = 19;
-// The most keys a table has, and the most entries a table may have (INDEX-3).
+// The most tables, keys of a table, entries of a table and values in all (INDEX-3): a reader
+// loads the tables when it opens the archive.
+inline constexpr std::size_t kMaxTables = 256;
 inline constexpr std::size_t kMaxTableKeys = 8;
 inline constexpr std::uint64_t kMaxTableEntries = 1u << 24;
-// The most entries this writer gives its table (9.4.8): a reader loads the tables when it opens
-// the archive.
+inline constexpr std::uint64_t kMaxTableValues = 1u << 24;
+// The most entries, and bytes of entries, this writer gives its table (9.4.8).
 inline constexpr std::uint32_t kWriterTableEntries = 1u << 16;
+inline constexpr std::size_t kWriterTableBytes = 1u << 24;
 // The keys of this writer's table, in order: those of them that its first blocks use.
 inline constexpr std::string_view kOpeningKeys[] = {"ECO", "Opening", "Variation", "SubVariation", "ECOUrl"};
 
@@ -38,21 +41,14 @@ class ValueTables {
   struct Table {
     std::vector<std::string> keys;
     std::uint32_t entries = 0;
-    // Value (entry e, key i) is bytes[from[e * keys + i], + size), or none where size is kNone.
-    std::vector<std::uint64_t> from;
-    std::vector<std::uint32_t> size;
+    // Where value (entry e, key i) is written in the tables' bytes, its varint first: at[e * keys + i].
+    std::vector<std::uint32_t> at;
   };
-  static constexpr std::uint32_t kNone = ~0u;
 
   bool empty() const { return tables_.empty(); }
   const std::vector<Table>& tables() const { return tables_; }
   // Entry e's value for key i of table t, or none.
-  std::optional<std::string_view> value(std::size_t t, std::uint32_t e, std::size_t i) const {
-    const Table& tb = tables_[t];
-    const std::size_t at = std::size_t{e} * tb.keys.size() + i;
-    if (tb.size[at] == kNone) return std::nullopt;
-    return std::string_view(bytes_).substr(tb.from[at], tb.size[at]);
-  }
+  std::optional<std::string_view> value(std::size_t t, std::uint32_t e, std::size_t i) const;
   // The place of `key` among table t's keys, or -1.
   int key_index(std::size_t t, std::string_view key) const;
 
