@@ -315,7 +315,8 @@ TEST_F(CliArchive, InfoJsonKeys) {
                       "blocks", "plies", "index_bytes", "block_overhead_bytes", "dictionaries",
                       "dictionary_bytes", "dictionary_blocks", "name_chunks", "name_bytes",
                       "table_chunks", "table_bytes", "moves_bits_per_ply", "position_filter_blocks",
-                      "position_filter_bytes", "sections", "move_coder_blocks", "clock_model_blocks"}));
+                      "position_filter_bytes", "sections", "move_coder_blocks", "clock_model_blocks",
+                      "value_table_entries", "value_table_bytes", "value_table_blocks"}));
   EXPECT_EQ(j["move_coder_blocks"], nlohmann::ordered_json::parse(R"({"fast": 1, "max": 0, "uniform": 0})"));
   EXPECT_EQ(j["games"], 61);
   EXPECT_EQ(j["verbatim_games"], 1);
@@ -401,7 +402,8 @@ TEST_F(CliArchive, DictKibTrainsATagDictionary) {
   // Name chunks: one of players, one of events (the Sites are web addresses, in no table).
   EXPECT_NE(json.find("\"dictionary_blocks\": 8, \"name_chunks\": 2, \"name_bytes\": "), std::string::npos) << json;
   EXPECT_NE(json.find("\"sections\": {\"tags\": {\"stored\": "), std::string::npos) << json;
-  EXPECT_TRUE(json.ends_with(", \"clock_model_blocks\": 0}\n")) << json;
+  EXPECT_NE(json.find(", \"clock_model_blocks\": 0, \"value_table_entries\": "), std::string::npos) << json;
+  EXPECT_TRUE(json.ends_with(", \"value_table_blocks\": 8}\n")) << json << "(the games' openings in a value table)";
   EXPECT_EQ(std::count(json.begin(), json.end(), '{'), std::count(json.begin(), json.end(), '}')) << json;
   EXPECT_EQ(run_cli("unpack " + p("dict.pga")).out, run_cli("unpack " + p("plain.pga")).out);
   EXPECT_EQ(run_cli("pack -q --dict-kib 2000 " + input + " -o " + p("bad.pga")).exit_code, 1);
