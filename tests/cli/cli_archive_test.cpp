@@ -263,8 +263,8 @@ TEST_F(CliArchive, TagsCodedDerivedOrTextAndAppendKeepsThem) {
 // --tags coded (1.5); append keeps the table and adds the new games' openings to it.
 TEST_F(CliArchive, TagsInAValueTableAndAppendKeepsIt) {
   std::string pgn;
-  for (int g = 0; g < 3000; ++g) {
-    const int o = (g * g * 7919 + g * 104729) % 2003 % 300;  // a scatter of 300 openings
+  for (std::int64_t g = 0; g < 3000; ++g) {
+    const std::int64_t o = (g * g * 7919 + g * 104729) % 2003 % 300;  // a scatter of 300 openings
     pgn += "[White \"p" + std::to_string(g) + "\"]\n[ECO \"C" + std::to_string(o % 100) + "\"]\n[Opening \"Opening " +
            std::to_string(o) + ": the variation of its year\"]\n\n1. e4 e5 *\n\n";
   }
