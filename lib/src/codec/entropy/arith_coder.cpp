@@ -35,42 +35,6 @@ void ArithDecoder::start(std::string_view bytes, std::uint64_t start) {
   value_ = bits_at(bytes, start, 32);
 }
 
-bool ArithDecoder::target(std::uint32_t total, std::uint32_t& v) {
-  r_ = (interval_.high - interval_.low + 1) / total;
-  const std::uint64_t q = (value_ - interval_.low) / r_;
-  if (q >= total) return false;
-  v = static_cast<std::uint32_t>(q);
-  return true;
-}
-
-void ArithDecoder::consume(std::uint32_t c, std::uint32_t f) {
-  any_ = true;
-  interval_.narrow(r_, c, f);
-  std::uint64_t& low = interval_.low;
-  std::uint64_t& high = interval_.high;
-  for (;;) {
-    // The doublings of an interval in one half (double_once's kinds 0 and 1), all at once: as
-    // many as the leading bits that low and high share. Each takes that bit off low, high and
-    // the value (which lies between them) and shifts one more bit in. (A symbol keeps at least
-    // 2^5 values, so they share at most 27.)
-    const int n = std::countl_zero(static_cast<std::uint32_t>(low ^ high));
-    if (n > 0) {
-      low = (low << n) & kCodeTop;
-      high = (high << n | ((std::uint64_t{1} << n) - 1)) & kCodeTop;
-      value_ = (value_ << n | bits_at(bytes_, start_ + 32 + shifts_, n)) & kCodeTop;
-      shifts_ += static_cast<std::uint64_t>(n);
-      pending_ = 0;
-    }
-    // A doubling of an interval in the middle half (kind 2), one at a time.
-    if (low < kCodeQuarter || high >= kCodeHalf + kCodeQuarter) return;
-    low = (low - kCodeQuarter) << 1;
-    high = (high - kCodeQuarter) << 1 | 1;
-    value_ = (value_ - kCodeQuarter) << 1 | bit_at(bytes_, start_ + 32 + shifts_);
-    ++shifts_;
-    ++pending_;
-  }
-}
-
 std::int64_t ArithDecoder::finish() const {
   if (!any_) return 0;
   // The coder's closing bits: b, then the pending doublings' bits and one more, all not b; the

@@ -10,7 +10,9 @@
 // bits.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -70,7 +72,8 @@ inline std::uint64_t bits_at(std::string_view bytes, std::uint64_t index, int n)
   const std::uint64_t byte = index >> 3;
   std::uint64_t window = 0;  // the 8 bytes from `byte` on, the first the most significant
   if (byte < bytes.size() && bytes.size() - byte >= 8) {
-    for (int i = 0; i < 8; ++i) window = window << 8 | static_cast<unsigned char>(bytes[byte + i]);
+    std::memcpy(&window, bytes.data() + byte, 8);
+    if constexpr (std::endian::native == std::endian::little) window = __builtin_bswap64(window);
   } else {
     for (std::uint64_t i = 0; i < 8; ++i)
       window = window << 8 | (byte + i < bytes.size() ? static_cast<unsigned char>(bytes[byte + i]) : 0u);
@@ -101,9 +104,42 @@ class ArithDecoder {
   // The position of the next symbol within the current total T: a value v in [0, T) such that
   // the symbol [c, c + f) with c <= v < c + f is the one coded; false if the codeword's value lies
   // in the part of the interval that no symbol has (damage).
-  bool target(std::uint32_t total, std::uint32_t& v);
+  bool target(std::uint32_t total, std::uint32_t& v) {
+    r_ = (interval_.high - interval_.low + 1) / total;
+    const std::uint64_t q = (value_ - interval_.low) / r_;
+    if (q >= total) return false;
+    v = static_cast<std::uint32_t>(q);
+    return true;
+  }
   // Takes the symbol [c, c + f) of the total given to the last target(), which found it.
-  void consume(std::uint32_t c, std::uint32_t f);
+  // (Inline, as target(): the symbols of moves, clocks and columns call them in their loops.)
+  void consume(std::uint32_t c, std::uint32_t f) {
+    any_ = true;
+    interval_.narrow(r_, c, f);
+    std::uint64_t& low = interval_.low;
+    std::uint64_t& high = interval_.high;
+    for (;;) {
+      // The doublings of an interval in one half (double_once's kinds 0 and 1), all at once: as
+      // many as the leading bits that low and high share. Each takes that bit off low, high and
+      // the value (which lies between them) and shifts one more bit in. (A symbol keeps at least
+      // 2^5 values, so they share at most 27.)
+      const int n = std::countl_zero(static_cast<std::uint32_t>(low ^ high));
+      if (n > 0) {
+        low = (low << n) & kCodeTop;
+        high = (high << n | ((std::uint64_t{1} << n) - 1)) & kCodeTop;
+        value_ = (value_ << n | bits_at(bytes_, start_ + 32 + shifts_, n)) & kCodeTop;
+        shifts_ += static_cast<std::uint64_t>(n);
+        pending_ = 0;
+      }
+      // A doubling of an interval in the middle half (kind 2), one at a time.
+      if (low < kCodeQuarter || high >= kCodeHalf + kCodeQuarter) return;
+      low = (low - kCodeQuarter) << 1;
+      high = (high - kCodeQuarter) << 1 | 1;
+      value_ = (value_ - kCodeQuarter) << 1 | bit_at(bytes_, start_ + 32 + shifts_);
+      ++shifts_;
+      ++pending_;
+    }
+  }
   // Ends the codeword: checks its closing bits; returns its length in bits, or -1 if the closing
   // bits are not the ones a coder writes.
   std::int64_t finish() const;
