@@ -20,9 +20,9 @@ constexpr std::size_t kWidth = 80;
 std::string comment_token(CommentKind kind, std::string_view text);
 
 // Lays out movetext tokens in lines of at most 80 columns (a longer token gets a line of its own).
-// Moves, the token of nearly every call, gather in a buffer of the current line that goes to
-// `out` as one append when the line ends or another kind of token comes (unpack: one append per
-// line instead of one per ply).
+// Moves and brace comments, the tokens of nearly every call, gather in a buffer of the current
+// line that goes to `out` as one append when the line ends or another kind of token comes
+// (unpack: one append per line instead of one per ply).
 class LineWriter {
  public:
   // The size of the buffer `move` takes: a separator, a move number with its dots, and SAN.
@@ -44,7 +44,29 @@ class LineWriter {
     put(joined, glue);
   }
   // The token "{text}", as token() would write it, without building it apart.
+  // A comment that fits a line joins the moves in the line's buffer (a clock after every move
+  // would otherwise end each move's buffering).
   void brace_comment(std::string_view text) {
+    const std::size_t n = text.size() + 2;
+    if (open_.empty() && n <= kWidth) {
+      if (col_ > 0 && col_ + 1 + n > kWidth) {
+        flush();
+        out_ += '\n';
+        col_ = 0;
+      }
+      char* p = line_.data() + pending_;  // (pending_ <= col_, and col_ + 1 + n <= kWidth)
+      if (col_ > 0) {
+        *p++ = ' ';
+        ++col_;
+        ++pending_;
+      }
+      *p = '{';
+      std::memcpy(p + 1, text.data(), text.size());
+      p[n - 1] = '}';
+      pending_ += n;
+      col_ += n;
+      return;
+    }
     flush();
     if (!open_.empty()) return token(comment_token(CommentKind::kBrace, text));
     put_sized(text.size() + 2, false, [&] {
@@ -123,8 +145,8 @@ class LineWriter {
   std::string& out_;
   std::size_t col_ = 0;
   std::string open_;  // "(" not yet written
-  // The current line's moves not yet in `out_`: at most kWidth bytes, and a whole buffer is
-  // copied past them.
+  // The current line's moves and brace comments not yet in `out_`: at most kWidth bytes, and a
+  // whole move buffer is copied past them.
   std::size_t pending_ = 0;
   std::array<char, kWidth + kMoveBuffer> line_;
 };

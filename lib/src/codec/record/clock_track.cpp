@@ -20,21 +20,67 @@ namespace {
 constexpr std::string_view kClockOpen = "[%clk ", kElapsedOpen = "[%emt ";
 constexpr std::string_view kEvalOpen = "[%eval ";
 
-// The command text "[%eval E]" of an evaluation, in the form parse_eval reads.
-void append_eval(std::string& out, std::int64_t value, bool mate) {
-  out += kEvalOpen;
+// The command text "[%eval E]" of an evaluation, in the form parse_eval reads, written at `p`
+// (at most kEvalChars bytes); returns the end.
+constexpr std::size_t kEvalChars = 32;
+char* put_eval(char* p, std::int64_t value, bool mate) {
+  std::memcpy(p, kEvalOpen.data(), kEvalOpen.size());
+  p += kEvalOpen.size();
   if (mate) {
-    out += '#';
-    out += std::to_string(value);
+    *p++ = '#';
+    p = std::to_chars(p, p + 24, value).ptr;
   } else {
-    if (value < 0) out += '-';
+    if (value < 0) *p++ = '-';
     const std::uint64_t v = static_cast<std::uint64_t>(value < 0 ? -value : value);
-    out += std::to_string(v / 100);
-    out += '.';
-    out += static_cast<char>('0' + v / 10 % 10);
-    if (v % 10 != 0) out += static_cast<char>('0' + v % 10);
+    p = std::to_chars(p, p + 21, v / 100).ptr;
+    *p++ = '.';
+    *p++ = static_cast<char>('0' + v / 10 % 10);
+    if (v % 10 != 0) *p++ = static_cast<char>('0' + v % 10);
   }
-  out += ']';
+  *p++ = ']';
+  return p;
+}
+
+// "00" to "99", each number's two digits.
+constexpr char kTwoDigits[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+// The time command of `value` in `form` (append_clock's text) written at `p` (at most
+// kClockChars bytes); returns the end.
+constexpr std::size_t kClockChars = 48;
+char* put_clock(char* p, std::uint64_t value, int form) {
+  const int precision = form_precision(form);
+  const std::uint64_t seconds = div_clock_scale(value, precision);
+  const std::uint64_t fraction = value - seconds * kClockScale[precision];
+  // "[%clk " (6), the hours' digits (at most 20 for any value, 6 in a valid clock), ":MM:SS" (6),
+  // "." and 2 digits, "]".
+  const std::string_view open = form_emt(form) ? kElapsedOpen : kClockOpen;
+  std::memcpy(p, open.data(), open.size());
+  p += open.size();
+  const auto two = [&](std::uint64_t v) {  // (v < 100)
+    std::memcpy(p, kTwoDigits + 2 * v, 2);
+    p += 2;
+  };
+  const std::uint64_t hours = seconds / 3600;
+  if (hours < 10) {
+    if (form_two_digit_hours(form)) *p++ = '0';
+    *p++ = static_cast<char>('0' + hours);
+  } else {
+    p = std::to_chars(p, p + 20, hours).ptr;
+  }
+  *p++ = ':';
+  two(seconds / 60 % 60);
+  *p++ = ':';
+  two(seconds % 60);
+  if (precision > 0) {
+    *p++ = '.';
+    if (precision == 1) *p++ = static_cast<char>('0' + fraction);
+    else two(fraction);
+  }
+  *p++ = ']';
+  return p;
 }
 
 // A track symbol: one byte below kSymbolEscape, else the escape and a varint of the rest.
@@ -51,34 +97,8 @@ void put_symbol(std::string& out, std::uint64_t u) {
 }  // namespace
 
 void append_clock(std::string& out, std::uint64_t value, int form) {
-  const int precision = form_precision(form);
-  const std::uint64_t seconds = div_clock_scale(value, precision);
-  const std::uint64_t fraction = value - seconds * kClockScale[precision];
-  // The command in a buffer, written to `out` at once: "[%clk " (6), the hours' digits (at most
-  // 20 for any value, 6 in a valid clock), ":MM:SS" (6), "." and 2 digits, "]".
-  char buf[48];
-  std::size_t n = 0;
-  const std::string_view open = form_emt(form) ? kElapsedOpen : kClockOpen;
-  std::memcpy(buf, open.data(), open.size());
-  n += open.size();
-  const auto two = [&](std::uint64_t v) {
-    buf[n++] = static_cast<char>('0' + v / 10);
-    buf[n++] = static_cast<char>('0' + v % 10);
-  };
-  const std::uint64_t hours = seconds / 3600;
-  if (form_two_digit_hours(form) && hours < 10) buf[n++] = '0';
-  n = static_cast<std::size_t>(std::to_chars(buf + n, buf + sizeof buf, hours).ptr - buf);
-  buf[n++] = ':';
-  two(seconds / 60 % 60);
-  buf[n++] = ':';
-  two(seconds % 60);
-  if (precision > 0) {
-    buf[n++] = '.';
-    if (precision == 1) buf[n++] = static_cast<char>('0' + fraction);
-    else two(fraction);
-  }
-  buf[n++] = ']';
-  out.append(buf, n);
+  char buf[kClockChars];
+  out.append(buf, static_cast<std::size_t>(put_clock(buf, value, form) - buf));
 }
 
 bool split_clock(std::string_view text, ClockSplit& out) {
@@ -179,9 +199,11 @@ bool decode_eval(std::uint64_t e, std::int64_t& last_centipawns, Evaluation& out
 }
 
 void append_eval_frame(std::string& out, const Evaluation& e) {
-  out += ' ';
-  append_eval(out, e.value, e.mate);
-  out += ' ';
+  char buf[kEvalChars + 2];
+  buf[0] = ' ';
+  char* p = put_eval(buf + 1, e.value, e.mate);
+  *p++ = ' ';
+  out.append(buf, static_cast<std::size_t>(p - buf));
 }
 
 ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate) {
@@ -195,14 +217,21 @@ ClockFrame frame_of(const ClockSplit& c, std::int64_t& eval, bool& mate) {
 
 void append_track_comment(std::string& out, ClockFrame kind, std::uint64_t value, int form, std::string_view before,
                           std::string_view after, const Evaluation& eval) {
-  switch (kind) {
-    case kFrameTexts: return append_clock_comment(out, before, value, form, after);
-    case kFrameSpaces: return append_clock_comment(out, " ", value, form, " ");
-    case kFrameBare: return append_clock_comment(out, {}, value, form, {});
-    case kFrameEval:
-      append_eval_frame(out, eval);
-      return append_clock_comment(out, {}, value, form, " ");
+  if (kind == kFrameTexts) return append_clock_comment(out, before, value, form, after);
+  // The other kinds' text, at most " [%eval E] " and the command with a space on each side, in a
+  // buffer written to `out` at once.
+  char buf[kEvalChars + kClockChars + 4];
+  char* p = buf;
+  if (kind == kFrameEval) {
+    *p++ = ' ';
+    p = put_eval(p, eval.value, eval.mate);
+    *p++ = ' ';
+  } else if (kind == kFrameSpaces) {
+    *p++ = ' ';
   }
+  p = put_clock(p, value, form);
+  if (kind != kFrameBare) *p++ = ' ';
+  out.append(buf, static_cast<std::size_t>(p - buf));
 }
 
 ClockBasis clock_basis(const std::vector<Tag>& tags) {

@@ -187,9 +187,10 @@ class DecodePolicy {
         for (; next_item < items.size() && items[next_item].slot == slot && items[next_item].type == kNag; ++next_item)
           events.push_back(GameEvent::make_nag(items[next_item].nag));
         const TrackFrame& f = frames[next_frame++];
-        std::string text = spare_text();
-        append_track_comment(text, frame_kind(f.frame), f.value, frame_form(f.frame), f.before, f.after, f.eval);
-        events.push_back(GameEvent::comment(std::move(text)));
+        GameEvent& e = events.emplace_back();  // the comment built in place
+        e.type = GameEvent::kComment;
+        e.text = spare_text();
+        append_track_comment(e.text, frame_kind(f.frame), f.value, frame_form(f.frame), f.before, f.after, f.eval);
       }
       for (; next_item < items.size() && items[next_item].slot == slot; ++next_item) {
         const DItem& it = items[next_item];
