@@ -15,8 +15,8 @@
 namespace pgnarc::rules::xiangqi {
 
 // Readable failure output (found by argument-dependent lookup, so outside the unnamed namespace).
-void PrintTo(const Move& m, std::ostream* os) { *os << to_iccs(m); }
-void PrintTo(const Position& p, std::ostream* os) { *os << p.fen(); }
+inline void PrintTo(const Move& m, std::ostream* os) { *os << to_iccs(m); }
+inline void PrintTo(const Position& p, std::ostream* os) { *os << p.fen(); }
 
 namespace {
 
