@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "codec/entropy/arith_coder.h"
@@ -142,6 +143,22 @@ TEST(ArithCoder, CertainSymbolsCostNothingAndTheTopIsNoSymbol) {
   d.start(ones, 0);
   EXPECT_TRUE(d.target(4, v));
   EXPECT_EQ(v, 3u);
+}
+
+// bits_at reads a window of 8 bytes in one load where they are there and byte by byte near the
+// end: both give bit_at's bits, 0 past the end, at every offset and width.
+TEST(ArithCoder, BitsAtIsBitAtOfEachBit) {
+  std::mt19937_64 rng(54);
+  for (std::size_t size = 0; size <= 16; ++size) {
+    std::string bytes(size, '\0');
+    for (char& c : bytes) c = static_cast<char>(rng());
+    for (std::uint64_t index = 0; index < 8 * size + 24; ++index)
+      for (int n = 1; n <= 32; ++n) {
+        std::uint64_t expected = 0;
+        for (int k = 0; k < n; ++k) expected = expected << 1 | bit_at(bytes, index + static_cast<std::uint64_t>(k));
+        ASSERT_EQ(bits_at(bytes, index, n), expected) << "size " << size << " index " << index << " n " << n;
+      }
+  }
 }
 
 }  // namespace

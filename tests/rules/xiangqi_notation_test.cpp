@@ -369,7 +369,11 @@ TEST(XiangqiNotation, TextsAStyleCannotHoldAreFlagged) {
   EXPECT_EQ(equals->move, move("h7e7"));
   EXPECT_FALSE(equals->reproducible);
   EXPECT_EQ(style.wxf_sideways, Sideways::kDot);
-  EXPECT_FALSE(learn_move(style, black, "Ｃ8.5", Notation::kWxf)->reproducible);  // mixed widths
+  NotationStyle fresh;  // mixed widths, with nothing learnt before
+  const Result<LearntMove> mixed = learn_move(fresh, black, "Ｃ8.5", Notation::kWxf);
+  ASSERT_TRUE(mixed.ok());
+  EXPECT_FALSE(mixed->reproducible);
+  EXPECT_EQ(fresh, NotationStyle{});
   // A plain file where front/rear is due, readable because only one chariot can go six ranks.
   const Result<LearntMove> plain = learn_move(style, red_pairs(), "车九进六", Notation::kChinese);
   ASSERT_TRUE(plain.ok());

@@ -54,7 +54,7 @@ class LineWriter {
         out_ += '\n';
         col_ = 0;
       }
-      char* p = line_.data() + pending_;  // (pending_ <= col_, and col_ + 1 + n <= kWidth)
+      char* p = line_.data() + pending_;  // (pending_ <= col_, and the line with it fits kWidth)
       if (col_ > 0) {
         *p++ = ' ';
         ++col_;

@@ -133,7 +133,7 @@ constexpr Tables build_tables() {
 inline constexpr Tables kTables = build_tables();
 
 // The bound of kMaxMoves: with its starting pieces a side has at most 17 moves per chariot and
-// per cannon (a cannon's capture on a ray needs a screen, an empty square it cannot go to), 8 per
+// per cannon (a cannon's capture on a ray needs a screen, an occupied square it cannot go to), 8 per
 // horse, 4 per elephant, advisor and general and 3 per soldier.
 static_assert(2 * 17 + 2 * 17 + 2 * 8 + 2 * 4 + 2 * 4 + 4 + 5 * 3 <= kMaxMoves);
 

@@ -85,7 +85,7 @@ class Position {
   // Parses a FEN as Fairy-Stockfish reads and writes xiangqi positions: ten ranks from Black's
   // back rank (rank 9) down, pieces K A B N R C P (Red) and k a b n r c p (Black), E/e and H/h
   // read as elephant and horse; the side to move, "w" (or "r", the other convention; Fairy-
-  // Stockfish would read it as Black) for Red, "b" for Black; then
+  // Stockfish 11.1 reads it as Black) for Red, "b" for Black; then
   // optionally "-" (castling), "-" (en passant), the halfmove clock and the fullmove number
   // ("- - 0 1" where missing; fullmove 0 reads as 1). Fails with InvalidInput naming the field
   // and the reason when the text is malformed, a side has not exactly one general, more pieces
