@@ -13,10 +13,9 @@
 
 #include "rules/xiangqi.h"
 #include "rules/xiangqi_notation.h"
+#include "rules/xiangqi_test_support.h"
 
 namespace pgnarc::rules::xiangqi {
-
-inline void PrintTo(const Move& m, std::ostream* os) { *os << to_iccs(m); }
 
 namespace {
 
@@ -146,26 +145,9 @@ TEST(XiangqiNotation, TheCorpusStylesHoldWhatTheFilesShow) {
 
 // ---- hand-made positions ----
 
-// The FEN of a position given as {"e0", 'K'} pairs (ICCS squares, FEN letters).
+// A position given as {"e0", 'K'} pairs (ICCS squares, FEN letters).
 Position board(const std::vector<std::pair<std::string, char>>& pieces, char side = 'w') {
-  char grid[kRanks][kFiles] = {};
-  for (const auto& [square, letter] : pieces) grid[square[1] - '0'][square[0] - 'a'] = letter;
-  std::string fen;
-  for (int rank = kRanks - 1; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < kFiles; ++file) {
-      if (!grid[rank][file]) {
-        ++empty;
-        continue;
-      }
-      if (empty) fen += static_cast<char>('0' + empty);
-      empty = 0;
-      fen += grid[rank][file];
-    }
-    if (empty) fen += static_cast<char>('0' + empty);
-    if (rank) fen += '/';
-  }
-  const Result<Position> pos = Position::from_fen(fen + ' ' + side + " - - 0 1");
+  const Result<Position> pos = Position::from_fen(fen_of(pieces, side));
   EXPECT_TRUE(pos.ok()) << pos.error().to_string();
   return pos.ok() ? *pos : Position();
 }

@@ -11,12 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "rules/xiangqi.h"
+#include "rules/xiangqi_test_support.h"
 
 namespace pgnarc::rules::xiangqi {
-
-// Readable failure output (found by argument-dependent lookup, so outside the unnamed namespace).
-inline void PrintTo(const Move& m, std::ostream* os) { *os << to_iccs(m); }
-inline void PrintTo(const Position& p, std::ostream* os) { *os << p.fen(); }
 
 namespace {
 
@@ -26,28 +23,6 @@ Position parse(const std::string& fen) {
   auto r = Position::from_fen(fen);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
   return r.ok() ? *r : Position();
-}
-
-// The FEN of a position given as {"e0", 'K'} pairs (ICCS squares, FEN letters).
-std::string fen_of(const std::vector<std::pair<std::string, char>>& pieces, char side) {
-  char grid[kRanks][kFiles] = {};
-  for (const auto& [square, letter] : pieces) grid[square[1] - '0'][square[0] - 'a'] = letter;
-  std::string fen;
-  for (int rank = kRanks - 1; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < kFiles; ++file) {
-      if (!grid[rank][file]) {
-        ++empty;
-        continue;
-      }
-      if (empty) fen += static_cast<char>('0' + empty);
-      empty = 0;
-      fen += grid[rank][file];
-    }
-    if (empty) fen += static_cast<char>('0' + empty);
-    if (rank) fen += '/';
-  }
-  return fen + ' ' + side + " - - 0 1";
 }
 
 Position board(const std::vector<std::pair<std::string, char>>& pieces, char side = 'w') {
