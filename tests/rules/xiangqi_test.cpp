@@ -204,6 +204,14 @@ TEST(XiangqiRules, PlayKeepsTheClocksAsFairyStockfish) {
   EXPECT_EQ(pos.piece_on(sq("b7")), kNoPiece);
 }
 
+TEST(XiangqiRules, TheClocksStopAtTheMostAFenGives) {
+  Position pos = *Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 b - - 65535 65535");
+  pos.play(*parse_legal_iccs(pos, "e9e8"));
+  EXPECT_EQ(pos.halfmove_clock(), 65535);
+  EXPECT_EQ(pos.fullmove_number(), 65535);
+  EXPECT_EQ(Position::from_fen(pos.fen()).value(), pos);
+}
+
 TEST(XiangqiFen, RoundTripsAndReadsOtherLetters) {
   for (const char* fen : {kStartFen, "3ak1b2/4a4/2rn5/9/2P2n3/7p1/9/N1N1K4/9/p1BA1cB2 b - - 3 129",
                           "4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 65535 65535"})

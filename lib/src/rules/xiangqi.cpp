@@ -325,8 +325,9 @@ void Position::play(Move m) {
   squares_[side_][m.from >> 6] &= ~bit(m.from);
   squares_[side_][m.to >> 6] |= bit(m.to);
   squares_[opponent(side_)][m.to >> 6] &= ~bit(m.to);
-  halfmove_ = capture ? 0 : static_cast<std::uint16_t>(halfmove_ + 1);
-  fullmove_ = static_cast<std::uint16_t>(fullmove_ + side_);
+  // The clocks stop at 65535, the most a FEN gives them (from_fen).
+  halfmove_ = capture ? 0 : static_cast<std::uint16_t>(halfmove_ + (halfmove_ < 65535));
+  fullmove_ = static_cast<std::uint16_t>(fullmove_ + (side_ == kBlack && fullmove_ < 65535));
   side_ = opponent(side_);
 }
 
