@@ -74,6 +74,8 @@ PGNARC_EXPORT bool variant_from_name(std::string_view name, Variant& out);
 //     pawn is never dropped on the first or last rank, so no drop is none() or null());
 //   a pawn's promotion to king (antichess) is kind 3 with from and to on different ranks
 //     (castling stays on its rank).
+// A Xiangqi game's move (Game::rules, game.h) has a shape of its own, which no chess code reads:
+// from | to << 7, with Xiangqi's squares 0 to 89 (file + 9 * rank, a0 to i9).
 class PGNARC_EXPORT Move {
  public:
   enum Kind : std::uint8_t { kNormal = 0, kPromotion = 1, kEnPassant = 2, kCastling = 3 };
@@ -86,6 +88,13 @@ class PGNARC_EXPORT Move {
   static constexpr Move king_promotion(Square from, Square to) { return Move(from, to, kCastling); }
   static constexpr Move none() { return Move(); }
   static constexpr Move null() { return Move(1, 1); }
+  static constexpr Move xiangqi(int from, int to) {
+    Move m;
+    m.data_ = static_cast<std::uint16_t>(from | (to << 7));
+    return m;
+  }
+  constexpr int xiangqi_from() const { return data_ & 127; }
+  constexpr int xiangqi_to() const { return data_ >> 7; }
   constexpr Square from() const { return data_ & 63; }
   constexpr Square to() const { return (data_ >> 6) & 63; }
   constexpr Kind kind() const { return static_cast<Kind>(data_ >> 14); }

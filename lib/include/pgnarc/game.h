@@ -71,6 +71,10 @@ struct PGNARC_EXPORT Comment {
   bool operator==(const Comment&) const = default;
 };
 
+// The game a Game is a game of: chess (and its variants, Game::variant), or Xiangqi (Chinese
+// chess), whose moves are Move::xiangqi and whose move text is kept as Game::notation says.
+enum class GameRules : std::uint8_t { kChess = 0, kXiangqi = 1 };
+
 struct PGNARC_EXPORT Game {
   std::vector<Comment> prelude;  // comments and escape lines before the tag section (a game
                                  // read without tags has none: its leading comments are events)
@@ -81,6 +85,11 @@ struct PGNARC_EXPORT Game {
   // The rules the game is played under when no Variant tag names them (a game read with
   // `pgnarc pack --variant`); kStandard for every game with a Variant tag.
   Variant variant = Variant::kStandard;
+  GameRules rules = GameRules::kChess;
+  // Xiangqi: how the moves are written (the notation, ICCS, WXF or Chinese, and each byte-level
+  // choice of its movetext, so that every move is written back as it was read), in the bytes a
+  // game record keeps them; empty for chess.
+  std::string notation;
 
   bool operator==(const Game&) const = default;
 

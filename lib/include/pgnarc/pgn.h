@@ -70,6 +70,12 @@ class PGNARC_EXPORT PgnVisitor {
   virtual void begin_variation(SourcePos) {}
   virtual void end_variation(SourcePos) {}
   virtual void result(GameResult, SourcePos) {}
+  // A Xiangqi game (Game::rules; read where the reader is asked to, pack's reading): after its
+  // tags begin_xiangqi_movetext instead of begin_movetext; each move as Move::xiangqi; and,
+  // just before end_game, the game's notation (Game::notation).
+  virtual void begin_xiangqi_movetext(SourcePos) {}
+  virtual void xiangqi_move(Move, SourcePos) {}
+  virtual void xiangqi_notation(std::string_view /*bytes*/) {}
   virtual void end_game(std::string_view /*raw_text*/) {}
   virtual void game_error(const Error&, std::string_view /*raw_text*/) {}
 };
@@ -144,6 +150,9 @@ class PGNARC_EXPORT GameBuilder : public PgnVisitor {
   void begin_variation(SourcePos) override;
   void end_variation(SourcePos) override;
   void result(GameResult r, SourcePos) override;
+  void begin_xiangqi_movetext(SourcePos) override;
+  void xiangqi_move(Move m, SourcePos) override;
+  void xiangqi_notation(std::string_view bytes) override;
   void end_game(std::string_view raw_text) override;
   void game_error(const Error& e, std::string_view raw_text) override;
 
@@ -165,7 +174,9 @@ class PGNARC_EXPORT GameBuilder : public PgnVisitor {
 // a blank line, movetext wrapped at 80 columns with canonical SAN, move numbers ("N..." for a
 // black move that opens a line or follows a comment, NAG or variation), NAGs as $n, comments and
 // variations in place, the result. Deterministic byte for byte. Fails (InvalidInput) if a move
-// of the game is not legal where it stands, and then leaves `out` as it was.
+// of the game is not legal where it stands, and then leaves `out` as it was. A Xiangqi game
+// (Game::rules) is written in the same layout, each move as its notation (Game::notation) wrote
+// it.
 PGNARC_EXPORT Status write_pgn(const Game& game, std::string& out);
 // The verbatim form of a game that could not be read: its bytes, then a blank line.
 PGNARC_EXPORT void write_raw_game(std::string_view raw_text, std::string& out);

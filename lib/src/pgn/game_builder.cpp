@@ -23,6 +23,12 @@ void GameBuilder::begin_movetext(const Position& start, SourcePos) {
     game_.prelude.clear();
   }
 }
+void GameBuilder::begin_xiangqi_movetext(SourcePos at) {
+  game_.rules = GameRules::kXiangqi;
+  begin_movetext(Position(), at);
+}
+void GameBuilder::xiangqi_move(Move m, SourcePos) { game_.events.push_back(GameEvent::make_move(m)); }
+void GameBuilder::xiangqi_notation(std::string_view bytes) { game_.notation.assign(bytes); }
 void GameBuilder::move(const Position&, Move m, SourcePos) { game_.events.push_back(GameEvent::make_move(m)); }
 void GameBuilder::null_move(const Position&, SourcePos) { game_.events.push_back(GameEvent::null_move()); }
 void GameBuilder::comment(std::string_view text, CommentKind kind, SourcePos) {

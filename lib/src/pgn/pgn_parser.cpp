@@ -5,7 +5,9 @@
 #include <string>
 
 #include "pgn/pgn_chars.h"
+#include "pgn/xiangqi_pgn.h"
 #include "pgnarc/pgn.h"
+#include "rules/xiangqi_game.h"
 
 namespace pgnarc {
 
@@ -28,15 +30,17 @@ int symbol_nag(std::string_view s) {
 class GameParser {
  public:
   GameParser(std::string_view text, const std::string& source, std::uint64_t game_number,
-             SourcePos start, PgnVisitor& v, Variant untagged)
-      : g_(text), source_(source), game_(game_number), line_(start.line), v_(v), untagged_(untagged) {
+             SourcePos start, PgnVisitor& v, Variant untagged, bool xiangqi)
+      : g_(text), source_(source), game_(game_number), line_(start.line), v_(v), untagged_(untagged),
+        xiangqi_(xiangqi) {
     line_start_ = -static_cast<std::int64_t>(start.column - 1);
   }
 
   void run() {
     auto err = parse();
-    if (err) v_.game_error(*err, g_);
-    else v_.end_game(g_);
+    if (err) return v_.game_error(*err, g_);
+    if (xq_) v_.xiangqi_notation(xq_->reader.bytes());
+    v_.end_game(g_);
   }
 
  private:
@@ -76,6 +80,13 @@ class GameParser {
   MaybeError start_movetext(SourcePos at) {
     if (movetext_) return std::nullopt;
     movetext_ = true;
+    if (xiangqi_ && rules::xiangqi::names_xiangqi(tags_)) {
+      auto start = rules::xiangqi::start_position(tags_);
+      if (!start) return fail(at, start.error().message(), start.error().code());
+      xq_.emplace(*start, tags_);
+      v_.begin_xiangqi_movetext(at);
+      return std::nullopt;
+    }
     auto start = start_position(tags_, untagged_);
     if (!start) return fail(at, start.error().message(), start.error().code());
     walker_.emplace(*start);
@@ -179,7 +190,28 @@ class GameParser {
     v_.comment(text, kind, at);
   }
 
+  // The current line's nesting depth, and a variation opened or closed, under either rules.
+  int depth() const { return xq_ ? xq_->walker.depth() : walker_->depth(); }
+  bool begin_variation() { return xq_ ? xq_->walker.begin_variation() : walker_->begin_variation(); }
+  bool end_variation() { return xq_ ? xq_->walker.end_variation() : walker_->end_variation(); }
+
+  MaybeError parse_xiangqi_move(std::string_view w, SourcePos at) {
+    if (w == "--") return fail(at, "a null move \"--\" in a Xiangqi game");
+    const rules::xiangqi::Position& pos = xq_->walker.current();
+    auto m = xq_->reader.read(pos, w);
+    if (!m) return fail(at, m.error().message());
+    play_xiangqi_move(*m, at);
+    return std::nullopt;
+  }
+  void play_xiangqi_move(rules::xiangqi::Move m, SourcePos at) {
+    any_event_ = true;
+    v_.xiangqi_move(Move::xiangqi(m.from, m.to), at);
+    xq_->walker.play(m);
+    last_was_move_ = true;
+  }
+
   MaybeError parse_move_word(std::string_view w, SourcePos at, bool after_move) {
+    if (xq_) return parse_xiangqi_move(w, at);
     if (w == "--" || w == "Z0") {
       any_event_ = true;
       v_.null_move(walker_->current(), at);
@@ -233,15 +265,15 @@ class GameParser {
       last_was_move_ = false;
       switch (c) {
         case '(':
-          if (walker_->depth() >= kMaxVariationDepth)
+          if (depth() >= kMaxVariationDepth)
             return fail(at, "variations nested more than " + std::to_string(kMaxVariationDepth) + " deep");
-          if (!walker_->begin_variation()) return fail(at, "variation '(' with no move before it to replace");
+          if (!begin_variation()) return fail(at, "variation '(' with no move before it to replace");
           any_event_ = true;
           v_.begin_variation(at);
           bump();
           continue;
         case ')':
-          if (!walker_->end_variation()) return fail(at, "')' without a matching '('");
+          if (!end_variation()) return fail(at, "')' without a matching '('");
           v_.end_variation(at);
           bump();
           continue;
@@ -265,7 +297,7 @@ class GameParser {
       // A word: result, move number, SAN, null move, NAG symbol.
       const std::string_view w = word();
       if (const GameResult r = parse_result(w); r != GameResult::kNone) {
-        if (walker_->depth() > 0) return fail(at, "game termination marker " + std::string(w) + " inside a variation");
+        if (depth() > 0) return fail(at, "game termination marker " + std::string(w) + " inside a variation");
         any_event_ = true;
         v_.result(r, at);
         result_seen_ = true;
@@ -279,6 +311,13 @@ class GameParser {
         std::size_t d = k;
         while (d < w.size() && w[d] == '.') ++d;
         if (d == w.size()) continue;  // "12.", "12...", or "12" with its dots apart
+        // WXF writes some moves with a digit first ("33.4", "1P+1"): a word that reads as a
+        // move is one.
+        if (xq_)
+          if (auto m = xq_->reader.read(xq_->walker.current(), w); m.ok()) {
+            play_xiangqi_move(*m, at);
+            continue;
+          }
         if (d == k) return fail(at, "unreadable token \"" + std::string(w) + "\"");
         i_ -= w.size() - d;  // read the rest as a word of its own
         continue;
@@ -303,7 +342,7 @@ class GameParser {
     }
     const SourcePos end = here();
     if (auto e = start_movetext(end)) return e;
-    if (walker_->depth() > 0) return fail(end, "variation not closed at the end of the game");
+    if (depth() > 0) return fail(end, "variation not closed at the end of the game");
     // Text that gave nothing at all (only move numbers or dots) is not a game; keeping it
     // verbatim is the only way not to lose it.
     if (!any_event_) return fail(SourcePos{line_, 1}, "no tags, moves, comments or result here");
@@ -320,6 +359,14 @@ class GameParser {
   Variant untagged_;  // the rules of a game whose tags name none
   std::vector<Tag> tags_;
   std::optional<GameWalker> walker_;
+  // A Xiangqi game's lines and the reader of its notation, instead of walker_.
+  struct Xiangqi {
+    Xiangqi(const rules::xiangqi::Position& start, const std::vector<Tag>& tags) : walker(start), reader(tags) {}
+    rules::xiangqi::Walker walker;
+    rules::xiangqi::MoveReader reader;
+  };
+  bool xiangqi_;  // whether a game whose tags name Xiangqi is read as one
+  std::optional<Xiangqi> xq_;
   bool movetext_ = false;
   bool result_seen_ = false;
   bool last_was_move_ = false;
@@ -331,7 +378,13 @@ class GameParser {
 void parse_game(std::string_view text, const std::string& source, std::uint64_t number, SourcePos start,
                 PgnVisitor& visitor, Variant untagged) {
   visitor.begin_game(number, start);
-  GameParser(text, source, number, start, visitor, untagged).run();
+  GameParser(text, source, number, start, visitor, untagged, false).run();
+}
+
+void pgn::parse_game_or_xiangqi(std::string_view text, const std::string& source, std::uint64_t number,
+                                SourcePos start, PgnVisitor& visitor, Variant untagged) {
+  visitor.begin_game(number, start);
+  GameParser(text, source, number, start, visitor, untagged, true).run();
 }
 
 }  // namespace pgnarc

@@ -9,6 +9,7 @@
 
 #include "pgn/write_pgn_with_hints.h"
 #include "rules/movegen.h"
+#include "rules/xiangqi_game.h"
 
 namespace pgnarc {
 
@@ -197,8 +198,12 @@ class TurnWalker {
     Color side_to_move() const { return side; }
     int fullmove_number() const { return fullmove; }
   };
-  explicit TurnWalker(const Position& start) {
-    const Turn t{start.side_to_move(), start.fullmove_number()};
+  explicit TurnWalker(const Position& start) : TurnWalker(start.side_to_move(), start.fullmove_number()) {}
+  // Xiangqi's Red moves first, as White does.
+  explicit TurnWalker(const rules::xiangqi::Position& start)
+      : TurnWalker(start.side_to_move() == rules::xiangqi::kRed ? kWhite : kBlack, start.fullmove_number()) {}
+  TurnWalker(Color side, int fullmove) {
+    const Turn t{side, fullmove};
     frames_.push_back({t, t, false});
   }
   const Turn& current() const { return frames_.back().current; }
@@ -233,9 +238,11 @@ class TurnWalker {
 };
 
 // With a GameWalker, each move is checked and its SAN found on the board; with a TurnWalker,
-// `hints` (one per move, pgn/write_pgn_with_hints.h) give what SAN needs and the moves are taken as legal.
+// `hints` (one per move, pgn/write_pgn_with_hints.h) give what SAN needs and the moves are taken
+// as legal, or, for a Xiangqi game, `xiangqi` gives each move's text (rules::xiangqi::move_texts).
 template <typename Walker>
-Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, std::string& out) {
+Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, std::string& out,
+                      const std::vector<std::string>* xiangqi = nullptr) {
   constexpr bool hinted = std::is_same_v<Walker, TurnWalker>;
   for (const Comment& c : game.prelude) {
     out += comment_token(c.kind, c.text);
@@ -250,9 +257,13 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, 
   }
   if (!game.tags.empty()) out += '\n';
 
-  auto start = start_position(game);
+  auto start = xiangqi ? Result<Position>(Position()) : start_position(game);
   if (!start) return start.error();
-  Walker walker(*start);
+  auto walker = [&] {
+    if constexpr (hinted)
+      if (xiangqi) return Walker(*rules::xiangqi::start_position(game.tags));  // move_texts read it
+    return Walker(*start);
+  }();
   // The movetext goes straight to `out` (it starts a line: after the tags' empty line, or at
   // the start of the game).
   const std::size_t movetext_start = out.size();
@@ -273,10 +284,18 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, 
         }
         if (e.type == GameEvent::kMove) {
           if constexpr (hinted) {
-            if (next_hint >= hints->size()) return invalid_input("cannot write game: a move without its SAN note");
-            const std::uint8_t note = (*hints)[next_hint++];
-            p = rules::write_san(e.move, rules::note_piece(note), rules::note_capture(note),
-                                  rules::note_disambiguation(note), rules::note_suffix(note), p);
+            if (xiangqi) {
+              // At most 12 bytes (four characters of three), which the buffer has room for.
+              const std::string& text = (*xiangqi)[next_hint++];
+              if (text.size() > static_cast<std::size_t>(buf + sizeof buf - p))
+                return invalid_input("cannot write game: a Xiangqi move text of " + std::to_string(text.size()) + " bytes");
+              p = std::copy(text.begin(), text.end(), p);
+            } else {
+              if (next_hint >= hints->size()) return invalid_input("cannot write game: a move without its SAN note");
+              const std::uint8_t note = (*hints)[next_hint++];
+              p = rules::write_san(e.move, rules::note_piece(note), rules::note_capture(note),
+                                    rules::note_disambiguation(note), rules::note_suffix(note), p);
+            }
           } else {
             if (!pos.is_legal(e.move))
               return invalid_input("cannot write game: illegal move " + pos.uci(e.move) + " in position " + pos.fen());
@@ -325,7 +344,14 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, 
 // A game that cannot be written leaves `out` as it was.
 Status write_pgn_or_nothing(const Game& game, const std::vector<std::uint8_t>* hints, std::string& out) {
   const std::size_t before = out.size();
-  Status st = hints ? write_pgn_impl<TurnWalker>(game, hints, out) : write_pgn_impl<GameWalker>(game, nullptr, out);
+  Status st;
+  if (game.rules == GameRules::kXiangqi) {
+    Result<std::vector<std::string>> texts = rules::xiangqi::move_texts(game);
+    if (!texts) return invalid_input("cannot write game: " + texts.error().message());
+    st = write_pgn_impl<TurnWalker>(game, nullptr, out, &*texts);
+  } else {
+    st = hints ? write_pgn_impl<TurnWalker>(game, hints, out) : write_pgn_impl<GameWalker>(game, nullptr, out);
+  }
   if (!st) out.resize(before);
   return st;
 }

@@ -54,7 +54,11 @@ bool variant_of_tag(std::string_view value, Variant& out, bool* chess960) {
          v == "fromposition" || v == "orthodox" || variant_from_name(v, out);
 }
 
-Result<Position> start_position(const Game& game) { return start_position(game.tags, game.variant); }
+Result<Position> start_position(const Game& game) {
+  // A Xiangqi game's moves are Move::xiangqi: nothing of chess may read them.
+  if (game.rules != GameRules::kChess) return unsupported("a Xiangqi game has no chess position");
+  return start_position(game.tags, game.variant);
+}
 
 Result<Position> start_position(const std::vector<Tag>& tags, Variant untagged) {
   const std::string* fen = nullptr;

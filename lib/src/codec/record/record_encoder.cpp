@@ -246,6 +246,7 @@ Status encode_game_with_record_work(const Game& game, CodecStreams& out, std::ui
 }
 
 static Status encode_game_within(const Game& game, CodecStreams& out, std::uint64_t record_work, CodecStats* stats) {
+  if (game.rules != GameRules::kChess) return bad_game("a Xiangqi game in a block of chess games");
   auto start = start_position(game);
   if (!start) return bad_game(start.error().message());
   const Variant variant = start->variant();

@@ -1,0 +1,216 @@
+// Xiangqi games as PGN holds them: their tags, start, lines and notation bytes.
+#include "rules/xiangqi_game.h"
+
+#include <cstdint>
+
+namespace pgnarc::rules::xiangqi {
+
+namespace {
+
+// ASCII letters in lower case, with spaces, tabs, hyphens and underscores removed.
+std::string fold(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    if (c == ' ' || c == '\t' || c == '-' || c == '_') continue;
+    out += c >= 'A' && c <= 'Z' ? static_cast<char>(c | 0x20) : c;
+  }
+  return out;
+}
+
+bool names_game(std::string_view value) {
+  const std::string f = fold(value);
+  return f == "chinesechess" || f == "xiangqi";
+}
+
+// How many characters a Chinese move may name each piece type by (kPieceChars in
+// xiangqi_notation.cpp): the largest PieceChar of the type.
+constexpr int kPieceCharCount[8] = {0, 4, 2, 2, 3, 3, 3, 2};
+
+// Two-bit fields: `max` is the largest value the element's enum has.
+template <class E>
+unsigned put2(E e, int shift) { return static_cast<unsigned>(e) << shift; }
+template <class E>
+bool get2(unsigned byte, int shift, unsigned max, E& out) {
+  const unsigned v = (byte >> shift) & 3;
+  out = static_cast<E>(v);
+  return v <= max;
+}
+
+Error bad_notation(std::string_view bytes, const std::string& why) {
+  std::string hex;
+  for (const char c : bytes) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const auto b = static_cast<unsigned char>(c);
+    hex += kHex[b >> 4];
+    hex += kHex[b & 15];
+  }
+  return invalid_input("bad Xiangqi notation bytes " + (hex.empty() ? std::string("(none)") : hex) + ": " + why);
+}
+
+}  // namespace
+
+bool notation_of_format(std::string_view value, Notation& out) {
+  const std::string f = fold(value);
+  if (f == "iccs") out = Notation::kIccs;
+  else if (f == "wxf") out = Notation::kWxf;
+  else if (f == "chinese") out = Notation::kChinese;
+  else return false;
+  return true;
+}
+
+bool names_xiangqi(const std::vector<Tag>& tags) {
+  Notation n;
+  if (const std::string* v = find_tag(tags, "Game")) return names_game(*v);
+  if (const std::string* v = find_tag(tags, "Variant")) return names_game(*v);
+  if (const std::string* v = find_tag(tags, "Format"); v && notation_of_format(*v, n)) return true;
+  return find_tag(tags, "Red") && !find_tag(tags, "White");
+}
+
+Result<Position> start_position(const std::vector<Tag>& tags) {
+  if (const std::string* fen = find_tag(tags, "FEN")) return Position::from_fen(*fen);
+  return Position();
+}
+
+std::string notation_bytes(Notation notation, const NotationStyle& s) {
+  std::string out;
+  const auto byte = [&out](unsigned v) { out += static_cast<char>(v); };
+  switch (notation) {
+    case Notation::kIccs:
+      byte(0 | put2(s.iccs_case, 2) | put2(s.iccs_hyphen, 4));
+      break;
+    case Notation::kWxf:
+      byte(1 | put2(s.wxf_width, 2) | put2(s.wxf_case, 4) | put2(s.wxf_sideways, 6));
+      byte(put2(s.wxf_elephant, 0) | put2(s.wxf_horse, 2) | put2(s.tandem, 4) | put2(s.soldiers, 6));
+      byte(put2(s.tandem_advisor_elephant, 0));
+      break;
+    case Notation::kChinese: {
+      byte(2 | put2(s.advance, 2) | put2(s.rear, 4) | put2(s.tandem, 6));
+      byte(put2(s.soldiers, 0) | put2(s.tandem_advisor_elephant, 2) | put2(s.digits[kRed], 4) |
+           put2(s.digits[kBlack], 6));
+      std::uint64_t chars = 0;
+      for (int side = 0; side < 2; ++side)
+        for (int t = 1; t < 8; ++t)
+          chars |= std::uint64_t{s.piece_char[static_cast<std::size_t>(side)][static_cast<std::size_t>(t)]}
+                   << (3 * (7 * side + t - 1));
+      for (int k = 0; k < 6; ++k) byte(static_cast<unsigned>(chars >> (8 * k)) & 0xFF);
+      break;
+    }
+  }
+  return out;
+}
+
+Status read_notation(std::string_view bytes, Notation& notation, NotationStyle& style) {
+  if (bytes.empty()) return bad_notation(bytes, "no bytes");
+  const auto b = [&bytes](std::size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(bytes[i])); };
+  NotationStyle s;
+  bool ok = true;
+  switch (b(0) & 3) {
+    case 0:
+      notation = Notation::kIccs;
+      if (bytes.size() != 1) return bad_notation(bytes, "ICCS takes 1 byte");
+      ok = get2(b(0), 2, 2, s.iccs_case) && get2(b(0), 4, 2, s.iccs_hyphen) && (b(0) >> 6) == 0;
+      break;
+    case 1:
+      notation = Notation::kWxf;
+      if (bytes.size() != 3) return bad_notation(bytes, "WXF takes 3 bytes");
+      ok = get2(b(0), 2, 2, s.wxf_width) && get2(b(0), 4, 2, s.wxf_case) && get2(b(0), 6, 3, s.wxf_sideways) &&
+           get2(b(1), 0, 2, s.wxf_elephant) && get2(b(1), 2, 2, s.wxf_horse) && get2(b(1), 4, 2, s.tandem) &&
+           get2(b(1), 6, 2, s.soldiers) && get2(b(2), 0, 2, s.tandem_advisor_elephant) && (b(2) >> 2) == 0;
+      break;
+    case 2: {
+      notation = Notation::kChinese;
+      if (bytes.size() != 8) return bad_notation(bytes, "Chinese takes 8 bytes");
+      ok = get2(b(0), 2, 2, s.advance) && get2(b(0), 4, 2, s.rear) && get2(b(0), 6, 2, s.tandem) &&
+           get2(b(1), 0, 2, s.soldiers) && get2(b(1), 2, 2, s.tandem_advisor_elephant) &&
+           get2(b(1), 4, 3, s.digits[kRed]) && get2(b(1), 6, 3, s.digits[kBlack]);
+      std::uint64_t chars = 0;
+      for (int k = 0; k < 6; ++k) chars |= std::uint64_t{b(2 + static_cast<std::size_t>(k))} << (8 * k);
+      ok = ok && (chars >> 42) == 0;
+      for (int side = 0; side < 2 && ok; ++side)
+        for (int t = 1; t < 8 && ok; ++t) {
+          const auto v = static_cast<PieceChar>((chars >> (3 * (7 * side + t - 1))) & 7);
+          ok = v <= kPieceCharCount[t];
+          s.piece_char[static_cast<std::size_t>(side)][static_cast<std::size_t>(t)] = v;
+        }
+      break;
+    }
+    default:
+      return bad_notation(bytes, "notation 3 is reserved");
+  }
+  if (!ok) return bad_notation(bytes, "an element out of range or a reserved bit set");
+  style = s;
+  return {};
+}
+
+bool Walker::begin_variation() {
+  if (!frames_.back().has_previous) return false;
+  const Position p = frames_.back().previous;
+  frames_.push_back({p, p, false});
+  return true;
+}
+
+bool Walker::end_variation() {
+  if (frames_.size() < 2) return false;
+  frames_.pop_back();
+  return true;
+}
+
+MoveReader::MoveReader(const std::vector<Tag>& tags) {
+  if (const std::string* v = find_tag(tags, "Format")) known_ = notation_of_format(*v, notation_);
+}
+
+Result<Move> MoveReader::read(const Position& pos, std::string_view text) {
+  if (!known_) {
+    // The first move tells the notation: the forms of the three do not overlap (ICCS starts
+    // with a file letter and a digit, WXF with a piece letter or a mark, Chinese outside ASCII).
+    for (const Notation n : {Notation::kIccs, Notation::kWxf, Notation::kChinese}) {
+      if (!parse_move(pos, text, n).ok()) continue;
+      notation_ = n;
+      known_ = true;
+      break;
+    }
+    if (!known_) return invalid_input("\"" + std::string(text) + "\" is no legal move in ICCS, WXF or Chinese notation in " + pos.fen());
+  }
+  Result<LearntMove> m = learn_move(style_, pos, text, notation_);
+  if (!m) return m.error();
+  if (!m->reproducible)
+    return invalid_input("move \"" + std::string(text) + "\" is written unlike the game's earlier moves (" + to_iccs(m->move) +
+                         " would be written \"" + write_move(pos, m->move, notation_, style_) + "\")");
+  return m->move;
+}
+
+Result<std::vector<std::string>> move_texts(const Game& game) {
+  Notation notation;
+  NotationStyle style;
+  if (Status st = read_notation(game.notation, notation, style); !st) return st.error();
+  Result<Position> start = xiangqi::start_position(game.tags);
+  if (!start) return start.error();
+  Walker walker(*start);
+  std::vector<std::string> out;
+  for (const GameEvent& e : game.events) {
+    switch (e.type) {
+      case GameEvent::kMove: {
+        const Move m{static_cast<std::uint8_t>(e.move.xiangqi_from()), static_cast<std::uint8_t>(e.move.xiangqi_to())};
+        if (!is_legal(walker.current(), m))
+          return invalid_input("illegal Xiangqi move " + to_iccs(m) + " in " + walker.current().fen());
+        out.push_back(write_move(walker.current(), m, notation, style));
+        walker.play(m);
+        break;
+      }
+      case GameEvent::kNullMove:
+        return invalid_input("a null move in a Xiangqi game");
+      case GameEvent::kBeginVariation:
+        if (!walker.begin_variation()) return invalid_input("a variation with no move before it to replace");
+        break;
+      case GameEvent::kEndVariation:
+        if (!walker.end_variation()) return invalid_input("an end of variation on the main line");
+        break;
+      case GameEvent::kComment: case GameEvent::kNag:
+        break;
+    }
+  }
+  if (walker.depth() != 0) return invalid_input("a variation not closed");
+  return out;
+}
+
+}  // namespace pgnarc::rules::xiangqi
