@@ -1,0 +1,226 @@
+"""Tests of xiangqi.py (section 5.7): the examples of 5.7 Order in the start
+position, perft against corpus/perft/xiangqi.txt (lines FEN;depth;count from Fairy-Stockfish's
+`xiangqi` variant), FEN round trips (5.7 FEN's writer) and FENs that 5.7 FEN calls invalid.
+
+The file gives one count a position (depth 3, or depth 4 for 40 of them).  Every position is
+read, written back (its FEN is canonical) and searched to depths 1 and 2, with what can be
+checked there without a count: the moves are in 5.7 Order's order without repeats, every
+position after a legal move is a valid FEN (5.7 FEN: no piece off its reachable squares, the
+side that moved not in check) that reads back the same, perft(2) is the sum of the children's
+move counts, and a position with no legal move has the count 0.  The first N positions are
+searched to the file's own depth and compared with its count: by default 400 (12.8 million
+nodes, about 50 s on a busy 2-core machine); `all` for the whole file (60 million nodes, about
+3 minutes).
+
+Run: /usr/bin/python3 format-spec/reference/test_xiangqi.py [N | all]
+"""
+
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import xiangqi as X  # noqa: E402
+
+CORPUS = os.path.join(HERE, os.pardir, os.pardir, "corpus")
+DEFAULT_N = 400
+
+
+def read_perft_file():
+    """corpus/perft/xiangqi.txt: (line number, FEN, depth, count); # starts a comment."""
+    entries = []
+    with open(os.path.join(CORPUS, "perft", "xiangqi.txt")) as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            fen, depth, count = line.split(";")
+            entries.append((number, fen, int(depth), int(count)))
+    return entries
+
+
+def test_order():
+    """5.7 Order's examples in the start position."""
+    ok = True
+    position = X.XiangqiPosition.start()
+    moves = position.legal_moves()
+    names = [X.move_name(m) for m in moves]
+    if len(moves) != 44:
+        print(f"ORDER FAIL: {len(moves)} legal moves in the start position, not 44")
+        ok = False
+    if moves[:4] != [(0, 9), (0, 18), (1, 18), (1, 20)] or names[:4] != [
+            "a0a1", "a0a2", "b0a2", "b0c2"]:
+        print(f"ORDER FAIL: the first moves are {names[:4]} {moves[:4]}")
+        ok = False
+    # The draft of 5.7 says h2e2 "has index 29"; counted by hand it is 30 (from 0): 15 moves
+    # of rank 0's pieces (chariots 2 + 2, horses 2 + 2, elephants 2 + 2, advisors 1 + 1,
+    # general 1), 12 of the cannon on b2 (b1, a2, c2 to g2, b3 to b6, b9), then h2h1, h2c2,
+    # h2d2 and h2e2.  The test checks 30.
+    if X.parse_move("h2e2") != (25, 22) or moves.index((25, 22)) != 30:
+        print(f"ORDER FAIL: h2e2 has index {moves.index((25, 22))}, not 30")
+        ok = False
+    if moves != sorted(set(moves)):
+        print("ORDER FAIL: the start position's moves are not strictly ascending")
+        ok = False
+    if position.fen() != X.START_FEN or position.in_check():
+        print(f"ORDER FAIL: start position {position.fen()}")
+        ok = False
+    print(f"order: {'ok' if ok else 'FAILED'} (44 moves, a0a1 a0a2 b0a2 b0c2 first, h2e2 at 30)")
+    return ok
+
+
+def test_perft(entries, n):
+    """Every position: FEN round trip, depths 1 and 2 with their invariants; the first n: the
+    file's count at its depth."""
+    failures = 0
+    deep_checked = deep_nodes = 0
+    for i, (number, fen, depth, count) in enumerate(entries):
+        where = f"line {number} {fen}"
+        try:
+            position = X.XiangqiPosition.from_fen(fen)
+        except ValueError as e:
+            print(f"PERFT FAIL {where}: rejected: {e}")
+            failures += 1
+            continue
+        if position.fen() != fen:
+            print(f"ROUND TRIP FAIL {where}: written back as {position.fen()}")
+            failures += 1
+        moves = position.legal_moves()
+        if moves != sorted(set(moves)):
+            print(f"ORDER FAIL {where}: moves not strictly ascending")
+            failures += 1
+        depth2 = 0
+        for move in moves:
+            child = position.play(move)
+            child_fen = child.fen()
+            try:
+                again = X.XiangqiPosition.from_fen(child_fen)
+            except ValueError as e:
+                print(f"PERFT FAIL {where}: after {X.move_name(move)}: {child_fen} invalid: {e}")
+                failures += 1
+                continue
+            if again.fen() != child_fen:
+                print(f"ROUND TRIP FAIL {where}: after {X.move_name(move)}: {child_fen}")
+                failures += 1
+            depth2 += len(child.legal_moves())
+        if X.perft(position, 1) != len(moves) or X.perft(position, 2) != depth2:
+            print(f"PERFT FAIL {where}: perft(1), perft(2) disagree with the move lists")
+            failures += 1
+        if not moves and count != 0:
+            print(f"PERFT FAIL {where}: no legal move, but the file counts {count} at depth "
+                  f"{depth}")
+            failures += 1
+        if i < n:
+            got = X.perft(position, depth)
+            deep_checked += 1
+            deep_nodes += count
+            if got != count:
+                failures += 1
+                print(f"PERFT FAIL {where} depth {depth}: {got} != {count}")
+                print_divide(position, depth)
+    print(f"perft: {len(entries)} positions at depths 1 and 2 with round trips, {deep_checked} at "
+          f"the file's depth ({deep_nodes} nodes): {'ok' if failures == 0 else 'FAILED'}")
+    return failures == 0
+
+
+def print_divide(position, depth):
+    """A failed count's split by first move, to compare with an engine's `go perft`."""
+    for move in position.legal_moves():
+        print(f"    {X.move_name(move)}: {X.perft(position.play(move), depth - 1)}")
+
+
+INVALID_FENS = [
+    ("no Red general", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1"),
+    ("two Black generals", "3kk4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"),
+    ("an elephant on d0", "3k5/9/9/9/9/9/9/9/9/3BK4 w - - 0 1"),
+    ("a Red soldier on b3", "3k5/9/9/9/9/9/1P7/9/9/4K4 w - - 0 1"),
+    ("a Red soldier on a2", "3k5/9/9/9/9/9/9/P8/9/4K4 w - - 0 1"),
+    ("a Black advisor on e9", "4a4/3k5/9/9/9/9/9/9/9/4K4 w - - 0 1"),
+    ("a general out of its palace", "3k5/9/9/9/9/9/9/9/9/2K6 w - - 0 1"),
+    ("generals facing on an open file", "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"),
+    ("Black, not to move, in check from a chariot", "3k5/9/9/9/9/9/9/9/9/3RK4 w - - 0 1"),
+    ("three chariots", "3k5/9/9/9/9/9/9/9/9/RRR1K4 w - - 0 1"),
+    ("a castling field KQ", "3k5/9/9/9/9/9/9/9/9/4K4 w KQ - 0 1"),
+    ("an en passant square", "3k5/9/9/9/9/9/9/9/9/4K4 w - e3 0 1"),
+    ("11 ranks", "3k5/9/9/9/9/9/9/9/9/9/4K4 w - - 0 1"),
+    ("9 ranks", "3k5/9/9/9/9/9/9/9/4K4 w - - 0 1"),
+    ("a rank of ten squares", "3k5/9/9/9/9/9/9/9/55/4K4 w - - 0 1"),
+    ("a rank of eight squares", "3k5/9/9/9/9/9/9/9/8/4K4 w - - 0 1"),
+    ("a digit 0", "3k5/9/9/9/9/9/9/9/09/4K4 w - - 0 1"),
+    ("a chess queen", "3k5/9/9/9/9/9/9/9/9/3QK4 w - - 0 1"),
+    ("side x", "3k5/9/9/9/9/9/9/9/9/4K4 x - - 0 1"),
+    ("one field", "3k5/9/9/9/9/9/9/9/9/4K4"),
+    ("seven fields", "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 0"),
+    ("an empty field (two spaces)", "3k5/9/9/9/9/9/9/9/9/4K4  w - - 0 1"),
+    ("halfmove clock 65536", "3k5/9/9/9/9/9/9/9/9/4K4 w - - 65536 1"),
+    ("fullmove number -1", "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 -1"),
+]
+
+VALID_FENS = [   # (FEN as read, FEN as written)
+    ("3k5/9/9/9/9/9/9/9/9/4K4 r", "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"),
+    ("3k5/9/9/9/9/9/9/9/9/3HK4 b - - 7 0", "3k5/9/9/9/9/9/9/9/9/3NK4 b - - 7 1"),
+    ("3k5/9/9/9/9/9/9/9/9/2E1K4 w -", "3k5/9/9/9/9/9/9/9/9/2B1K4 w - - 0 1"),
+    ("3k5/9/9/9/9/9/9/9/45/4K4 b - - 0 65535", "3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 65535"),
+    # the side to move may be in check (facing generals put both sides in check: invalid)
+    ("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1", "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1"),
+]
+
+
+def test_fens():
+    """5.7 FEN: FENs it calls invalid are rejected with a ValueError naming the field; its
+    aliases, missing fields and fullmove 0 read as it says."""
+    ok = True
+    for why, fen in INVALID_FENS:
+        try:
+            X.XiangqiPosition.from_fen(fen)
+        except ValueError as e:
+            if "field" not in str(e):
+                print(f"FEN FAIL: {why}: the message names no field: {e}")
+                ok = False
+            continue
+        print(f"FEN FAIL: {why}: accepted {fen!r}")
+        ok = False
+    for fen, written in VALID_FENS:
+        try:
+            got = X.XiangqiPosition.from_fen(fen).fen()
+        except ValueError as e:
+            print(f"FEN FAIL: rejected {fen!r}: {e}")
+            ok = False
+            continue
+        if got != written:
+            print(f"FEN FAIL: {fen!r} written as {got!r}, not {written!r}")
+            ok = False
+    print(f"fen: {len(INVALID_FENS)} invalid FENs rejected, {len(VALID_FENS)} valid ones read: "
+          f"{'ok' if ok else 'FAILED'}")
+    return ok
+
+
+def test_play():
+    """5.7 After a move: the clocks and the side to move."""
+    ok = True
+    position = X.XiangqiPosition.from_fen(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 5 1")
+    after = position.play(X.parse_move("g3g4"))              # a soldier's move: clock + 1
+    ok &= after.fen() == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABNR b - - 6 1"
+    ok &= X.parse_move("h7h0") in after.legal_moves()       # the cannon over the one on h2
+    after = after.play(X.parse_move("h7h0"))                 # a capture (of the horse): 0
+    ok &= after.fen() == "rnbakabnr/9/1c7/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABcR w - - 0 2"
+    ok &= after.in_check() is False
+    # The clocks stop at 65535.
+    late = X.XiangqiPosition.from_fen("4k4/9/9/9/9/9/9/9/9/3K5 b - - 65535 65535").play(X.parse_move("e9e8"))
+    ok &= late.fen() == "9/4k4/9/9/9/9/9/9/9/3K5 w - - 65535 65535"
+    if not ok:
+        print(f"PLAY FAIL: {after.fen()}")
+    print(f"play: {'ok' if ok else 'FAILED'}")
+    return ok
+
+
+if __name__ == "__main__":
+    argument = sys.argv[1] if len(sys.argv) > 1 else str(DEFAULT_N)
+    entries = read_perft_file()
+    n = len(entries) if argument == "all" else int(argument)
+    t = time.time()
+    results = [test_order(), test_fens(), test_play(), test_perft(entries, n)]
+    print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
+    sys.exit(0 if all(results) else 1)
