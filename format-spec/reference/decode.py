@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.6, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.7, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -10,8 +10,12 @@ clock-model-tables.md), and the blocks of layout 3 (format 1.4), whose tag colum
 give `CurrentPosition` values from the game's main line (9.4.5) and whose tag columns of coding 9
 give values that begin with the game's `White` or `Black` value (9.4.6), the blocks of
 layout 4 (format 1.5), whose typed tag columns may have their codes in a codeword (coding 10,
-9.4.7), and the blocks of layout 5 (format 1.6), whose tag columns may also name entries of the
-archive's value tables (coding 11, 9.4.8), which index extension 6 holds (9.5).
+9.4.7), the blocks of layout 5 (format 1.6), whose tag columns may also name entries of the
+archive's value tables (coding 11, 9.4.8), which index extension 6 holds (9.5), and the blocks of
+move codecs 9 and 10 (format 1.7), codec 7's and codec 8's records with Xiangqi games besides
+(5.7.2): a header's variant byte 8, then the game's notation bytes (5.7.1), its moves among
+Xiangqi's legal moves (5.7, in xiangqi.py) at frequency 4096 each, and its move texts in the
+notation the bytes name (ICCS, WXF or Chinese).
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -21,8 +25,9 @@ A damaged or unsupported archive makes it exit with status 1 and a message namin
 
 Section numbers in the comments refer to the specification.  The chess and coding primitives
 (sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, 7.7, 7.8, SAN, FEN, the adaptive frequencies of 8.3.3,
-the position code of 9.4.4 and its spelling of a derived FEN) are in moves.py beside this file.
-This file holds the rest: the streams of a game record (section 8), the container (section 9,
+the position code of 9.4.4 and its spelling of a derived FEN) are in moves.py beside this file,
+the rules of Xiangqi and its move texts (5.7, 5.7.1) in xiangqi.py.  This file holds the rest:
+the streams of a game record (section 8, with 5.7.2's Xiangqi games), the container (section 9,
 with the tag values derived from the moves of 9.4.5, those that name a player of 9.4.6 and the
 value tables of 9.4.8) and the canonical PGN (section 10).
 Standard library only, plus python3-zstandard for Zstandard frames (RFC 8878).
@@ -45,6 +50,7 @@ from moves import (NO_HISTORY, PIECE_LETTERS, AdaptiveFrequencies, ArithmeticDec
                    decode_position_column, derived_fen,
                    double_step_passed, end_frequency, history_after, is_white, move_frequencies,
                    ptype_of, read_integer, variant_of_name)
+from xiangqi import NOTATION_LENGTH, XiangqiPosition, move_text, read_notation
 
 # ---------------------------------------------------------------------------------------------
 # Errors.  Every rejection names its class, its requirement and where it was found (section 2).
@@ -279,7 +285,7 @@ def read_element_payload(encoding, stored, raw_size, rule, where, dictionaries=N
 # ---------------------------------------------------------------------------------------------
 # Section 9.1: an archive is opened from its ends: header (9.2), footer (9.6), index (9.5).
 
-READ_MAJOR = 1                                 # this reader implements format version 1.6
+READ_MAJOR = 1                                 # this reader implements format version 1.7
 FILE_MAGIC = b"\x89PGA\r\n\x1a\n"
 FIELDS = ("players", "Event", "Site")          # the name directory's fields, 9.5 and 9.10
 
@@ -709,7 +715,9 @@ class Block:
         require(len(data) >= 80 and len(data) == self.entry.size, "BLOCK-1", w, "block too short")
         check_element_checksum(data, "BLOCK-1", w)
         require(data[0:4] == b"PGAB", "BLOCK-1", w, "wrong magic")
-        if data[4] not in (6, 7, 8):   # 7: games under a variant too (1.1); 8: modelled tracks (1.3)
+        # 7: games under a variant too (1.1); 8: modelled tracks (1.3); 9 and 10: codec 7's and
+        # codec 8's records, and Xiangqi games besides (1.7, 5.7.2)
+        if data[4] not in (6, 7, 8, 9, 10):
             raise unsupported("BLOCK-1", w, f"unknown move codec {data[4]}")
         self.codec = data[4]
         self.sections = data[5]
@@ -1436,7 +1444,8 @@ def game_variant(tags, variant_byte, codec, where):
     """5.1 [START-1]: the variant a game is under (a number of 5.6), or 0 for standard chess and
     Chess960: the first Variant tag's, its value folded (5.6) unless it is one of the names of
     Chess960 or standard chess; without a Variant tag, the header's variant byte's (8.1), if
-    any.  A game under a variant of 5.6 in a block of codec 6 is rejected."""
+    any.  A game under a variant of 5.6 in a block of codec 6 is rejected (codecs 7 to 10
+    allow them).  (A Xiangqi game, variant byte 8, is not under a variant: 5.7.2.)"""
     value = first_tag(tags, b"Variant")
     if value is None:
         variant = variant_byte or 0
@@ -1446,7 +1455,7 @@ def game_variant(tags, variant_byte, codec, where):
         variant = variant_of_name(value)
         require(variant is not None, "START-1", where,
                 f"variant {value!r} in a game that is not verbatim")
-    require(variant == 0 or codec in (7, 8), "START-1", where,
+    require(variant == 0 or codec in (7, 8, 9, 10), "START-1", where,
             f"a game under variant {value!r} in a block of codec {codec}")
     return variant
 
@@ -1467,6 +1476,31 @@ def start_position(tags, where, variant=0):
     return position
 
 
+def xiangqi_start_position(tags, where):
+    """5.7.2 [XQ-REC-1]: a Xiangqi game starts from the position its first tag whose key is
+    exactly `FEN` gives, read as 5.7's FEN (XQ-FEN-1; its bytes ASCII), else from Xiangqi's
+    start position, whatever its other tags (a `Variant` tag too)."""
+    fen = first_tag(tags, b"FEN")
+    if fen is None:
+        return XiangqiPosition.start()
+    try:
+        return XiangqiPosition.from_fen(fen.decode("ascii"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise corrupt("XQ-REC-1", where, f"FEN tag {fen!r} is not a valid Xiangqi FEN (5.7): {e}")
+
+
+def xiangqi_frequencies(moves):
+    """5.7.2: every legal move of a Xiangqi position has frequency 4096, whatever the block's
+    move coder."""
+    return [4096] * len(moves)
+
+
+def xiangqi_end_frequency(total):
+    """5.7.2: the end of a Xiangqi line not of known length has frequency max(1, floor(S / 256)),
+    S the moves' total, whatever the block's move coder (the uniform coder's end, 7.1)."""
+    return max(1, total // 256)
+
+
 def clock_base_increment(tags):
     """8.3.2: base and increment in seconds from the first TimeControl tag (`B+I` or `B`)."""
     m = re.fullmatch(rb"([0-9]{1,9})(?:\+([0-9]{1,9}))?", first_tag(tags, b"TimeControl") or b"")
@@ -1483,10 +1517,13 @@ class Item:
 
 
 class Line:
-    """A line (section 4) as decoded: its plies and the positions and histories around them."""
+    """A line (section 4) as decoded: its plies and the positions and histories around them.
+    A Xiangqi game's lines (5.7.2) have the game's notation bytes, `notation`, read (5.7.1);
+    their positions are XiangqiPosition and their `sans` the move texts."""
 
-    def __init__(self, depth):
+    def __init__(self, depth, notation=None):
         self.depth = depth
+        self.notation = notation        # a Xiangqi game's Notation (5.7.1), else None
         self.plies = None               # known length, or None for an unannotated main line
         self.nulls = set()              # the plies that are null moves
         self.track = None               # clock track: the comment text of slots 1 .. plies
@@ -1500,6 +1537,11 @@ class Line:
     def play(self, move):
         position, history = self.positions[-1], self.histories[-1]
         self.moves.append(move)
+        if self.notation is not None:                  # 5.7.2: a Xiangqi game (no null move)
+            self.histories.append(NO_HISTORY)           # (its frequencies need no history)
+            self.sans.append(move_text(position, move, self.notation))      # 5.7.1
+            self.positions.append(position.play(move))
+            return
         self.histories.append(history_after(history, position, move))   # 7.6.1, MOVE-CODER-1
         if move is None:
             self.sans.append("--")
@@ -1518,6 +1560,7 @@ class Game:
         self.result = None
         self.main = None
         self.variant = 0                # the variant the game is under (5.6), 0 for none
+        self.xiangqi = False            # a Xiangqi game (5.7.2): variant byte 8
 
 
 class GroupStreams:
@@ -1540,8 +1583,10 @@ class GameReader:
 
     def __init__(self, streams, tags, coder, codec=6):
         self.st, self.texts, self.coder = streams.structure, streams.texts, coder
-        self.codec = codec              # the block's move codec: 6; 7 with variants; 8 modelled tracks (9.3)
+        self.codec = codec              # the block's move codec: 6; 7 with variants; 8 modelled
+                                        # tracks; 9 and 10 as 7 and 8 with Xiangqi games (9.3)
         self.variant = 0                # the variant the game is under (5.6), 0 for none
+        self.xiangqi = False            # a Xiangqi game (5.7.2)
         self.streams = streams
         self.tags = tags
         self.known_plies = 0            # [REC-LINE-1] plies of lines of known length
@@ -1579,20 +1624,27 @@ class GameReader:
             counted = tagged_ply_count(self.tags)
             if counted is None:
                 self.fail("REC-HDR-1", "counted game without a tagged ply count")
-        variant_byte = None
-        if header & 0x80:                                   # 8.1: codec 7's variant byte
+        variant_byte = notation = None
+        if header & 0x80:                       # 8.1: the variant byte of codecs 7 to 10
             variant_byte = self.st.byte()
-            if not 1 <= variant_byte <= 7:
-                self.fail("REC-HDR-2", f"variant byte {variant_byte}")
-            if first_tag(self.tags, b"Variant") is not None:
+            if not 1 <= variant_byte <= (8 if self.codec in (9, 10) else 7):
+                self.fail("REC-HDR-2", f"variant byte {variant_byte} in a block of codec "
+                                       f"{self.codec}")
+            if variant_byte <= 7 and first_tag(self.tags, b"Variant") is not None:
                 self.fail("REC-HDR-2", "a variant byte in a game that has a Variant tag")
+            if variant_byte == 8:                           # 5.7.2: a Xiangqi game
+                notation = self.read_notation_bytes()
         if header & 0x10:                                               # 8.2
             game.prelude = self.read_comment_list()
             game.epilogue = self.read_comment_list()
-        self.variant = game.variant = game_variant(self.tags, variant_byte, self.codec,
-                                                   "start position")
-        main = Line(0)
-        main.positions = [start_position(self.tags, "start position", self.variant)]
+        main = Line(0, notation)
+        if notation is not None:                            # 5.7.2: Xiangqi's start or FEN
+            self.xiangqi = game.xiangqi = True
+            main.positions = [xiangqi_start_position(self.tags, "start position")]
+        else:
+            self.variant = game.variant = game_variant(self.tags, variant_byte, self.codec,
+                                                       "start position")
+            main.positions = [start_position(self.tags, "start position", self.variant)]
         main.histories = [NO_HISTORY]
         self.decoder = ArithmeticDecoder(self.streams.moves, self.streams.bit)
         self.decode_line(main, annotated=bool(header & 0x08), counted=counted)
@@ -1601,6 +1653,28 @@ class GameReader:
             raise corrupt("MOVE-AC-4", "moves stream", "codeword runs past its group's bytes")
         game.main = main
         return game
+
+    def read_notation_bytes(self):
+        """5.7.2 [XQ-REC-1]: a Xiangqi game's notation bytes, after the variant byte: their first
+        byte's notation gives their length (5.7.1); they must not run past the end of the
+        structure stream, and XQ-NOTATION-1 must accept them."""
+        st = self.st
+        if st.left() == 0:
+            self.fail("XQ-REC-1", "the notation bytes run past the end of the structure stream")
+        notation = st.data[st.pos] & 3
+        if notation == 3:
+            self.fail("XQ-NOTATION-1", f"notation bytes {st.data[st.pos]:#04x}: notation 3 "
+                                       f"(reserved)")
+        length = NOTATION_LENGTH[notation]
+        if length > st.left():
+            self.fail("XQ-REC-1", f"the {length} notation bytes of notation {notation} run "
+                                  f"past the end of the structure stream")
+        data = st.take(length)
+        try:
+            return read_notation(data)
+        except ValueError as e:
+            st.pos -= length                                  # the place: the bytes' start
+            self.fail("XQ-NOTATION-1", f"{data.hex(' ')}: {e}")
 
     def read_comment_list(self):
         """8.2 [REC-CMT-1]: a count, kind bytes, then each comment's text."""
@@ -1637,6 +1711,9 @@ class GameReader:
             self.fail("REC-LINE-1", "lines of known length hold more than 2^16 plies")
         v = st.varint()
         nulls, track = v >> 1, v & 1
+        if self.xiangqi and v != 0:                                     # 5.7.2
+            self.fail("XQ-REC-1", f"a Xiangqi line with {nulls} null moves and clock track "
+                                  f"bit {track}")
         if nulls > line.plies:
             self.fail("REC-LINE-1", "more null moves than plies")
         ply = -1
@@ -1657,6 +1734,8 @@ class GameReader:
             if slot > line.plies:
                 self.fail("REC-LINE-1", f"slot {slot} beyond {line.plies} plies")
             kind = st.byte()
+            if self.xiangqi and kind in (5, 6):                         # 5.7.2
+                self.fail("XQ-REC-1", f"an item of type {kind} in a Xiangqi game")
             if kind <= 2:
                 line.items.append(Item(slot, COMMENT_KINDS[kind], text=self.texts.text()))
             elif kind == 3:
@@ -1666,7 +1745,8 @@ class GameReader:
                     self.fail("REC-LINE-1", "variation at slot 0")
                 if line.depth + 1 > 256:
                     self.fail("REC-LINE-1", "variations nested more than 256 deep")
-                line.items.append(Item(slot, "variation", line=Line(line.depth + 1)))
+                line.items.append(Item(slot, "variation",
+                                       line=Line(line.depth + 1, line.notation)))
             elif kind == 5:                                             # 8.3.1
                 value = clock_before[slot % 2] + unzigzag(st.varint())
                 if not 0 <= value <= 999999 * 3600 + 3599:
@@ -1700,11 +1780,10 @@ class GameReader:
                 if len(moves) == 1:
                     m = 0
                 else:
-                    m = self.decoder.read(move_frequencies(self.coder, position, history, moves))
+                    m = self.decoder.read(self.frequencies(position, history, moves))
             else:                                                       # the end, then moves
-                freqs = move_frequencies(self.coder, position, history, moves) if moves else []
-                k = self.decoder.read([end_frequency(self.coder, sum(freqs), p, position)]
-                                      + freqs)
+                freqs = self.frequencies(position, history, moves) if moves else []
+                k = self.decoder.read([self.end_frequency(sum(freqs), p, position)] + freqs)
                 if k == 0:
                     line.plies = p
                     break
@@ -1713,6 +1792,20 @@ class GameReader:
                 m = k - 1
             line.play(moves[m])
             p += 1
+
+    def frequencies(self, position, history, moves):
+        """7.1's f_0 .. f_{n-1}: the block's move coder's (7.5, MOVE-CODER-1); a Xiangqi
+        game's 4096 each (5.7.2)."""
+        if self.xiangqi:
+            return xiangqi_frequencies(moves)
+        return move_frequencies(self.coder, position, history, moves)
+
+    def end_frequency(self, total, p, position):
+        """7.1 MOVE-SYM-2's end_frequency(S, p) (MOVE-CODER-1); a Xiangqi game's the uniform
+        coder's (5.7.2)."""
+        if self.xiangqi:
+            return xiangqi_end_frequency(total)
+        return end_frequency(self.coder, total, p, position)
 
     # -- 8.3.2 clock tracks -----------------------------------------------------------------
 
@@ -1740,7 +1833,7 @@ class GameReader:
             if frames and frames[-1] == frame:
                 self.fail("REC-CLK-7", "two consecutive runs of the same frame")
             frames += [frame] * length
-        if self.codec == 8:                           # 8.3.4: the rest follows the plies
+        if self.codec in (8, 10):                     # 8.3.4: the rest follows the plies
             line.track_frames = [(f, self.texts.text(), self.texts.text()) if f % 4 == 0 else (f, None, None)
                                  for f in frames]
             return
@@ -2149,6 +2242,8 @@ def derived_value(game, rule):
         return None, "the game is verbatim"
     if game.variant:
         return None, "the game is under a variant"
+    if game.xiangqi:                          # "of standard chess or Chess960" (9.4.5)
+        return None, "the game is a Xiangqi game"
     main = game.main
     if None in main.moves:
         return None, "its main line has a null move"
@@ -2230,7 +2325,7 @@ def check_filter(block, games):
     while bit % 8:
         require(read_bit() == 0, "BLOCK-6", where, "bits after the last code not 0")
     for game in games:
-        if game.main is None:
+        if game.main is None or game.xiangqi:     # (a Xiangqi position has no key: see README)
             continue
         for position in game.main.positions:
             pieces = placement_of(position)
@@ -2348,11 +2443,14 @@ def line_events(line):
 
 
 def write_line(w, line):
+    """Section 10: a line's tokens; a Xiangqi game's moves (5.7.2) are their move texts in
+    UTF-8, numbered as chess moves are, Red's as White's."""
     numbered = True                     # the next Black move is written with its number
     for kind, event in line_events(line):
         if kind == "ply":
             position, san = line.positions[event], line.sans[event].encode()
-            if position.white_to_move:
+            white = position.red_to_move if line.notation is not None else position.white_to_move
+            if white:
                 w.token(b"%d. %s" % (position.fullmove, san))
             elif numbered:
                 w.token(b"%d... %s" % (position.fullmove, san))

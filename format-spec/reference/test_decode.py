@@ -22,7 +22,11 @@
    clock model (8.3.4, codec 8). The files of TABLE_PACK, put together twice (their openings
    recur), are packed under TABLE_SETTINGS, each an archive of format 1.6 (the test checks its
    read version): blocks of layout 5 whose ECO, Opening and Variation columns name entries of
-   the archive's value table (9.4.8, index extension 6).
+   the archive's value table (9.4.8, index extension 6). The files of XIANGQI_PACKS
+   (corpus/xiangqi: the same 15 games in ICCS, full-width WXF and Chinese) are packed under the
+   setting "default" alone, each an archive of format 1.7 (the test checks its read version and
+   that its first block is of codec 9): Xiangqi games (5.7.2) with their notation bytes and move
+   texts (5.7.1).
    With --part K/N only the K-th of N parts of these archives is tested (and tests 1 and 2 only
    in part 1), so that N processes share the work.
 4. with --sample PGN N (any number of times; then only this test runs): the first N games of
@@ -57,6 +61,8 @@ VARIANT_PACKS = [                           # (corpus/pgn file, variant): standa
 TABLE_PACK = ("twic_events.pgn", "lichess_2021-10_clk_eval.pgn", "lichess_misc_exports.pgn",
               "twic_clock_comments_wrapped.pgn")  # twice over: openings that recur, so that
 TABLE_SETTINGS = ("default", "store", "small-blocks", "model")  # pack writes a value table (9.4.8)
+XIANGQI_PACKS = ("wukong_iccs.pgn", "wukong_wxf_fullwidth.pgn",    # corpus/xiangqi: Xiangqi
+                 "wukong_chinese.pgn")           # games (5.7.2, format 1.7), blocks of codec 9
 
 
 def run(cmd):
@@ -128,7 +134,8 @@ def has_clocks(path):
 
 
 def read_minor(archive):
-    """The read minor version of the file header (9.2, byte 11): 6 where a block has layout 5."""
+    """The read minor version of the file header (9.2, byte 11): 6 where a block has layout 5,
+    7 where a block has codec 9 or 10."""
     with open(archive, "rb") as f:
         return f.read(12)[11]
 
@@ -167,6 +174,10 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                 with open(os.path.join(pgn_dir, name), "rb") as f:
                     out.write(f.read())
         inputs.append((tables_pgn, [], TABLE_SETTINGS))
+        # (last, so that the parts of the inputs before them are as they were)
+        xiangqi_dir = os.path.join(ROOT, "corpus", "xiangqi")
+        xiangqi_pgns = [os.path.join(xiangqi_dir, n) for n in XIANGQI_PACKS]
+        inputs += [(path, [], ("default",)) for path in xiangqi_pgns]
         for i, (path, variant, only) in enumerate(inputs):
             for j, (setting, options) in enumerate(settings.items()):
                 if only is not None and setting not in only:
@@ -176,6 +187,8 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                 if (i + j) % part[1] != part[0] - 1:   # another part's (settings alternate)
                     continue
                 name = os.path.relpath(path, pgn_dir if path != tables_pgn else tmp)
+                if path in xiangqi_pgns:
+                    name = os.path.relpath(path, os.path.dirname(pgn_dir))
                 label = f"{name} {' '.join(variant)} [{setting}]"
                 archive = os.path.join(tmp, "a.pga")
                 rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"] + options
@@ -188,6 +201,12 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                     failures.append(f"{label}: read version 1.{read_minor(archive)}, not 1.6: "
                                     "no block of layout 5 (9.4.8)")
                     continue
+                if path in xiangqi_pgns:                # Xiangqi games: codec 9, format 1.7
+                    codec, _ = first_block_codec_and_coder(archive)
+                    if codec != 9 or read_minor(archive) != 7:
+                        failures.append(f"{label}: first block of codec {codec}, read version "
+                                        f"1.{read_minor(archive)}: not codec 9 of format 1.7")
+                        continue
                 if variant and setting in CODERS:       # MOVE-CODER-1's three cases
                     codec, coder = first_block_codec_and_coder(archive)
                     # (codec 8 where a block holds a clock track, 8.3.4)

@@ -1,6 +1,11 @@
 """Tests of xiangqi.py (section 5.7): the examples of 5.7 Order in the start
 position, perft against corpus/perft/xiangqi.txt (lines FEN;depth;count from Fairy-Stockfish's
-`xiangqi` variant), FEN round trips (5.7 FEN's writer) and FENs that 5.7 FEN calls invalid.
+`xiangqi` variant), FEN round trips (5.7 FEN's writer) and FENs that 5.7 FEN calls invalid, and
+the move texts of 5.7.1: every row of its table of examples, read from pgnarc-format.md itself
+(the named position's FEN, as its description says; the move, legal there; the notation bytes,
+which XQ-NOTATION-1 accepts; the text XQ-TEXT-1 to XQ-TEXT-4 give, with its code points), the
+bytes "a writer stores" for ten rows, each giving its text back, the bytes it decodes by hand,
+and notation bytes XQ-NOTATION-1 rejects.
 
 The file gives one count a position (depth 3, or depth 4 for 40 of them).  Every position is
 read, written back (its FEN is canonical) and searched to depths 1 and 2, with what can be
@@ -16,6 +21,7 @@ Run: /usr/bin/python3 format-spec/reference/test_xiangqi.py [N | all]
 """
 
 import os
+import re
 import sys
 import time
 
@@ -216,11 +222,233 @@ def test_play():
     return ok
 
 
+# ---------------------------------------------------------------------------------------------
+# 5.7.1 Move text: the worked examples, read from the specification's own text
+
+
+SPEC = os.path.join(HERE, os.pardir, "pgnarc-format.md")
+KIND_WORDS = {"generals": X.GENERAL, "advisors": X.ADVISOR, "elephants": X.ELEPHANT,
+              "horses": X.HORSE, "chariots": X.CHARIOT, "cannons": X.CANNON,
+              "soldiers": X.SOLDIER}
+
+
+def read_move_text_examples():
+    """5.7.1 **Examples.**: the positions (name -> (description, FEN)), the table's rows
+    (position, move, notation bytes, text, code points), and the paragraph "A writer that
+    stores ..."'s pairs (position or None, text, bytes), read from pgnarc-format.md."""
+    with open(SPEC, encoding="utf-8") as f:
+        text = f.read()
+    section = re.search(r"^#### 5\.7\.1 Move text\n(.*?)^#### ", text, re.M | re.S).group(1)
+    examples = section[section.index("**Examples.**"):]
+    positions = {}
+    for m in re.finditer(r"^- (\w+): (.*?)`([^`]+)`\.$", examples, re.M | re.S):
+        positions[m.group(1)] = (" ".join(m.group(2).split()), m.group(3))
+    rows = []
+    for m in re.finditer(r"^\| (\w+) \| ([a-i]\d[a-i]\d) \| `([0-9a-f ]+)` \|(.*?)\|(.*?)\|$",
+                         examples, re.M):
+        shown = m.group(4).strip()
+        rows.append((m.group(1), m.group(2), m.group(3), shown.strip("`"), m.group(5).strip()))
+    stores = re.search(r"not necessarily the row's bytes: (.*?); each writes its text back",
+                       examples, re.S).group(1)
+    pairs = []
+    for m in re.finditer(r"(?:(\w+)'s )?(`[^`]+`|[^\s`,]+)(?: gives)? `([0-9a-f ]+)`",
+                         " ".join(stores.split())):
+        pairs.append((m.group(1), m.group(2).strip("`"), m.group(3)))
+    return positions, rows, pairs
+
+
+def described_pieces(description):
+    """A position's description (`Red chariots a0 a3 (file 9), horses c2 c4 (file 7)`, `five
+    Red soldiers c5 to c9`, `Black chariots b9 b6 (Black's file 2)`): {square: piece letter},
+    and the file numbers it states, [(side, squares, number)]."""
+    pieces, files = {}, []
+    side = kind = None
+    clause = []                          # the squares named since the last side or kind
+    tokens = re.findall(r"\((?:Black's )?file \d\)|[a-i]\d\b|\bto\b|[A-Za-z]+", description)
+    k = 0
+    while k < len(tokens):
+        t = tokens[k]
+        if t in ("Red", "Black"):
+            side, clause = (X.RED if t == "Red" else X.BLACK), []
+        elif t in KIND_WORDS:
+            kind, clause = KIND_WORDS[t], []
+        elif re.fullmatch(r"[a-i]\d", t):
+            squares = [X.parse_move(t + t)[0]]
+            if k + 2 < len(tokens) and tokens[k + 1] == "to":          # a run along the file
+                last = X.parse_move(tokens[k + 2] * 2)[0]
+                squares = list(range(squares[0], last + 1, X.FILES))
+                k += 2
+            for sq in squares:
+                pieces[sq] = X.piece_of(kind, side)
+            clause += squares
+        elif t.startswith("("):
+            files.append((side, list(clause), int(t[-2])))
+            clause = []
+        k += 1
+    return pieces, files
+
+
+def test_move_text():
+    """5.7.1 [XQ-NOTATION-1] [XQ-TEXT-1] .. [XQ-TEXT-4]: every row of the examples' table,
+    read from the specification: its position's FEN (valid, and as its description says), the
+    move (legal there), the notation bytes (which read_notation accepts), the text they give
+    (and its code points); the bytes "a writer stores" for some rows, each giving its row's
+    text back; bytes the text decodes by hand; and notation bytes XQ-NOTATION-1 rejects."""
+    ok = True
+    positions, rows, pairs = read_move_text_examples()
+    if sorted(positions) != ["S", "S1", "T", "U", "V", "W", "X", "Y", "Z"] or len(rows) != 66 \
+            or len(pairs) != 10:
+        print(f"MOVE TEXT FAIL: read {len(positions)} positions {sorted(positions)}, {len(rows)} "
+              f"rows (66 expected), {len(pairs)} stored bytes (10 expected) from the spec")
+        ok = False
+    boards = {}
+    for name, (description, fen) in positions.items():
+        try:
+            position = X.XiangqiPosition.from_fen(fen)
+        except ValueError as e:
+            print(f"MOVE TEXT FAIL: position {name}: {fen}: {e}")
+            ok = False
+            continue
+        if position.fen() != fen:
+            print(f"MOVE TEXT FAIL: position {name}: {fen} written back as {position.fen()}")
+            ok = False
+        boards[name] = position
+        if name == "S":
+            expected = X.START_FEN
+        elif name == "S1":
+            expected = X.XiangqiPosition.start().play(X.parse_move("h2e2")).fen()
+        else:
+            pieces, files = described_pieces(description)
+            on_board = {sq: p for sq, p in enumerate(position.board)
+                        if p is not None and X.kind_of(p) != X.GENERAL}
+            if on_board != pieces:
+                print(f"MOVE TEXT FAIL: position {name}: {description!r}, but the FEN has "
+                      f"{ {X.square_name(s): p for s, p in on_board.items()} }")
+                ok = False
+            for side, squares, number in files:
+                if any(X.file_number(X.file_of(sq), side) != number for sq in squares):
+                    print(f"MOVE TEXT FAIL: position {name}: {description!r}: not file {number}")
+                    ok = False
+            expected = fen
+        if fen != expected:
+            print(f"MOVE TEXT FAIL: position {name} is {fen}, not {expected}")
+            ok = False
+    texts = {}                                    # (position, text) -> move of a row
+    for name, move_name, hex_bytes, text, code_points in rows:
+        where = f"{name} {move_name} `{hex_bytes}`"
+        position, move = boards.get(name), X.parse_move(move_name)
+        if position is None or move not in position.legal_moves():
+            print(f"MOVE TEXT FAIL: {where}: not a legal move of {name}")
+            ok = False
+            continue
+        texts[name, text] = move
+        non_ascii = any(ord(ch) > 0x7F for ch in text)     # its code points, ASCII's too
+        if code_points != (" ".join(f"U+{ord(ch):04X}" for ch in text) if non_ascii else ""):
+            print(f"MOVE TEXT FAIL: {where}: {text!r} is not {code_points}")
+            ok = False
+        try:
+            notation = X.read_notation(bytes.fromhex(hex_bytes))
+        except ValueError as e:
+            print(f"MOVE TEXT FAIL: {where}: rejected: {e}")
+            ok = False
+            continue
+        got = X.move_text(position, move, notation)
+        if got != text:
+            print(f"MOVE TEXT FAIL: {where}: {got!r}, the spec {text!r}")
+            ok = False
+    for name, text, hex_bytes in pairs:          # "A writer that stores a game of the one move"
+        found = [(n, move) for (n, t), move in texts.items() if t == text and name in (None, n)]
+        if len(found) != 1:
+            print(f"MOVE TEXT FAIL: stored bytes `{hex_bytes}` of {text!r}: {len(found)} rows")
+            ok = False
+            continue
+        (n, move), = found
+        try:
+            got = X.move_text(boards[n], move, X.read_notation(bytes.fromhex(hex_bytes)))
+        except ValueError as e:
+            got = f"rejected: {e}"
+        if got != text:
+            print(f"MOVE TEXT FAIL: {n} {X.move_name(move)} `{hex_bytes}`: {got!r}, not {text!r}")
+            ok = False
+    # "Some of these bytes, decoded"
+    a9 = X.read_notation(bytes.fromhex("a90000"))
+    every = X.read_notation(bytes.fromhex("6a95499244922401"))
+    decoded = [
+        (a9.notation, a9.width, a9.case, a9.sideways) == (X.WXF, 2, 2, 2),
+        X.read_notation(bytes.fromhex("2a00002000000000")).pieces[X.RED][X.CHARIOT] == 2,
+        X.read_notation(bytes.fromhex("0200000000008000")).pieces[X.BLACK][X.SOLDIER] == 1,
+        (every.advance, every.rear, every.mark_place, every.soldier_order, every.marked,
+         every.red_digits, every.black_digits) == (2, 2, 1, 1, 1, 1, 2),
+        all(every.pieces[X.RED][k] == 1 and every.pieces[X.BLACK][k] == 2 for k in X.KINDS),
+        X.move_text(boards["V"], X.parse_move("c7d7"), every) == "\u524d\u4e03\u5e73\u516d",
+    ]
+    if not all(decoded):
+        print(f"MOVE TEXT FAIL: the bytes decoded by hand: {decoded}")
+        ok = False
+    for hex_bytes, why in BAD_NOTATIONS:
+        try:
+            X.read_notation(bytes.fromhex(hex_bytes))
+        except ValueError:
+            continue
+        print(f"MOVE TEXT FAIL: notation bytes `{hex_bytes}` ({why}) accepted")
+        ok = False
+    for hex_bytes in GOOD_NOTATIONS:
+        try:
+            X.read_notation(bytes.fromhex(hex_bytes))
+        except ValueError as e:
+            print(f"MOVE TEXT FAIL: notation bytes `{hex_bytes}` rejected: {e}")
+            ok = False
+    print(f"move text: {len(rows)} examples of 5.7.1 in {len(positions)} positions, "
+          f"{len(pairs)} stored bytes, {len(BAD_NOTATIONS)} notation bytes rejected: "
+          f"{'ok' if ok else 'FAILED'}")
+    return ok
+
+
+BAD_NOTATIONS = [               # XQ-NOTATION-1
+    ("", "empty"),
+    ("03", "notation 3"),
+    ("03 00 00", "notation 3, three bytes"),
+    ("00 00", "ICCS of 2 bytes"),
+    ("01 00", "WXF of 2 bytes"),
+    ("01 00 00 00", "WXF of 4 bytes"),
+    ("02 00 00 00 00 00 00", "Chinese of 7 bytes"),
+    ("02", "Chinese of 1 byte"),
+    ("0c", "ICCS letter case 3"),
+    ("30", "ICCS hyphen 3"),
+    ("40", "ICCS reserved bit 6"),
+    ("80", "ICCS reserved bit 7"),
+    ("0d 00 00", "WXF width 3"),
+    ("31 00 00", "WXF letter case 3"),
+    ("01 03 00", "WXF elephant letter 3"),
+    ("01 0c 00", "WXF horse letter 3"),
+    ("01 30 00", "WXF mark place 3"),
+    ("01 c0 00", "WXF soldier order 3"),
+    ("01 00 03", "WXF marked advisors and elephants 3"),
+    ("01 00 04", "WXF byte 2 reserved bit 2"),
+    ("01 00 80", "WXF byte 2 reserved bit 7"),
+    ("0e 00 00 00 00 00 00 00", "Chinese advance 3"),
+    ("32 00 00 00 00 00 00 00", "Chinese rear 3"),
+    ("c2 00 00 00 00 00 00 00", "Chinese mark place 3"),
+    ("02 03 00 00 00 00 00 00", "Chinese soldier order 3"),
+    ("02 0c 00 00 00 00 00 00", "Chinese marked advisors and elephants 3"),
+    ("02 00 00 00 00 00 00 04", "bit 42 of P"),
+    ("02 00 00 00 00 00 00 80", "bit 47 of P"),
+    ("02 00 05 00 00 00 00 00", "Red's general character 5"),
+    ("02 00 18 00 00 00 00 00", "Red's advisor character 3"),
+    ("02 00 00 08 00 00 00 00", "Red's horse character 4"),
+    ("02 00 00 00 0c 00 00 00", "Red's soldier character 3"),
+    ("02 00 00 00 00 00 c0 01", "Black's soldier character 7"),
+]
+GOOD_NOTATIONS = ["14", "c1 00 00", "02 f0 00 00 00 00 00 00",   # sideways 3, digits 3: allowed
+                  "02 00 04 00 00 00 00 00", "02 00 00 00 00 00 00 01"]   # general 4, soldier 2
+
+
 if __name__ == "__main__":
     argument = sys.argv[1] if len(sys.argv) > 1 else str(DEFAULT_N)
     entries = read_perft_file()
     n = len(entries) if argument == "all" else int(argument)
     t = time.time()
-    results = [test_order(), test_fens(), test_play(), test_perft(entries, n)]
+    results = [test_order(), test_fens(), test_play(), test_move_text(),
+               test_perft(entries, n)]
     print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
     sys.exit(0 if all(results) else 1)

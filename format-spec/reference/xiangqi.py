@@ -1,8 +1,9 @@
-"""Reference decoder for pgnarc: the rules of Xiangqi (section 5.7).
+"""Reference decoder for pgnarc: the rules of Xiangqi (section 5.7) and its move texts (5.7.1).
 
 Written from section 5.7 of format-spec/pgnarc-format.md alone; section numbers and
-the names below are its paragraphs (5.7 FEN, 5.7 Moves, 5.7 Order).  Standard library only;
-run with Python 3.11 (/usr/bin/python3).  Nothing of 5.1 to 5.6 (chess) is used here.
+the names below are its paragraphs (5.7 FEN, 5.7 Moves, 5.7 Order, 5.7.1 Notation bytes, ICCS,
+Naming the mover, WXF, Chinese).  Standard library only; run with Python 3.11 (/usr/bin/python3).
+Nothing of 5.1 to 5.6 (chess) is used here.
 
 Public interface
 ----------------
@@ -21,6 +22,12 @@ XiangqiPosition                    a position; immutable from outside, play() ma
     .legal_moves() -> [(from, to)] 5.7 Moves, in the order of 5.7 Order
     .play(move) -> XiangqiPosition 5.7 After a move
 perft(position, depth) -> int      the number of move sequences of that many plies
+read_notation(data) -> Notation    5.7.1 Notation bytes [XQ-NOTATION-1]: ValueError for bytes it
+                                   rejects; .notation (ICCS, WXF, CHINESE), each element of the
+                                   notation's table (0: not set, the default applies), .pieces
+move_text(position, move, notation) -> str
+                                   5.7.1: the move's text, [XQ-TEXT-1] ICCS, [XQ-TEXT-3] WXF or
+                                   [XQ-TEXT-4] Chinese, the mover named by [XQ-TEXT-2] (naming)
 """
 
 from __future__ import annotations
@@ -541,3 +548,274 @@ def perft(position: XiangqiPosition, depth: int) -> int:
     if depth == 1:
         return len(moves)
     return sum(perft(position.play(m), depth - 1) for m in moves)
+
+
+# ---------------------------------------------------------------------------------------------
+# Move text (5.7.1): the notation bytes and a move's text in ICCS, WXF or Chinese
+# ---------------------------------------------------------------------------------------------
+
+ICCS, WXF, CHINESE = 0, 1, 2                      # bits 0-1 of byte 0, the notation; 3 reserved
+NOTATION_NAMES = ("ICCS", "WXF", "Chinese")
+NOTATION_LENGTH = {ICCS: 1, WXF: 3, CHINESE: 8}   # XQ-NOTATION-1: 1, 3 or 8 bytes
+
+# 5.7.1 Notation bytes, the element tables: (byte, first bit, element, largest value).  The
+# largest value is 2 for the elements whose value 3 is reserved, 3 for WXF sideways and the
+# Chinese digits, which use it.
+NOTATION_ELEMENTS = {
+    ICCS: ((0, 2, "case", 2), (0, 4, "hyphen", 2)),
+    WXF: ((0, 2, "width", 2), (0, 4, "case", 2), (0, 6, "sideways", 3),
+          (1, 0, "elephant_letter", 2), (1, 2, "horse_letter", 2), (1, 4, "mark_place", 2),
+          (1, 6, "soldier_order", 2), (2, 0, "marked", 2)),
+    CHINESE: ((0, 2, "advance", 2), (0, 4, "rear", 2), (0, 6, "mark_place", 2),
+              (1, 0, "soldier_order", 2), (1, 2, "marked", 2), (1, 4, "red_digits", 3),
+              (1, 6, "black_digits", 3)),
+}
+# the reserved bits, which must be 0: (byte, mask); bits 42-47 of P are byte 7's 0xFC
+NOTATION_RESERVED = {ICCS: ((0, 0xC0),), WXF: ((2, 0xFC),), CHINESE: ((7, 0xFC),)}
+
+# 5.7.1, the piece characters of types 1 to 7 (KINDS order: general, advisor, elephant, horse,
+# chariot, cannon, soldier): the row's characters 1, 2, ..., and each side's default value
+PIECE_CHARACTERS = {
+    GENERAL: "\u5e05\u5e25\u5c06\u5c07",          # 帅 帥 将 將
+    ADVISOR: "\u4ed5\u58eb",                      # 仕 士
+    ELEPHANT: "\u76f8\u8c61",                     # 相 象
+    HORSE: "\u9a6c\u99ac\u508c",                  # 马 馬 傌
+    CHARIOT: "\u8f66\u8eca\u4fe5",                # 车 車 俥
+    CANNON: "\u70ae\u7832\u5305",                 # 炮 砲 包
+    SOLDIER: "\u5175\u5352",                      # 兵 卒
+}
+PIECE_DEFAULT = {GENERAL: (1, 3), ADVISOR: (1, 2), ELEPHANT: (1, 2), HORSE: (1, 1),
+                 CHARIOT: (1, 1), CANNON: (1, 1), SOLDIER: (1, 2)}        # (Red's, Black's)
+
+CHINESE_NUMERALS = "\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d"   # 一 .. 九
+ADVANCE = ("\u8fdb", "\u8fdb", "\u9032")          # 进 (0, 1), 進 (2)
+RETREAT, TRAVERSE = "\u9000", "\u5e73"            # 退, 平
+MARK_FRONT, MARK_MIDDLE = "\u524d", "\u4e2d"      # 前, 中
+MARK_REAR = ("\u540e", "\u540e", "\u5f8c")        # 后 (0, 1), 後 (2)
+
+
+class Notation:
+    """Notation bytes read (5.7.1): `.notation` (ICCS, WXF or CHINESE) and each element of its
+    table as an attribute, 0 where not set (its default then applies); Chinese `.pieces[s][t]`
+    (s 0 Red, 1 Black; t the kind letter) the piece character values, 0 for the default."""
+
+    def __init__(self, data: bytes):
+        self.data = bytes(data)
+        self.notation = data[0] & 3
+        for _, _, name, _ in (e for table in NOTATION_ELEMENTS.values() for e in table):
+            setattr(self, name, 0)
+        self.pieces = [{kind: 0 for kind in KINDS} for _ in (RED, BLACK)]
+
+    def __repr__(self):
+        return f"Notation({self.data.hex(' ')!r})"
+
+
+def read_notation(data: bytes) -> Notation:
+    """5.7.1 Notation bytes [XQ-NOTATION-1]: ValueError, naming what is wrong, for notation
+    bytes that are empty, of notation 3, not of their notation's length, with 3 in a two-bit
+    element whose values stop at 2, with a reserved bit set, or with a piece character among
+    its type's reserved values."""
+    if len(data) == 0:
+        raise ValueError("notation bytes: empty")
+    notation = data[0] & 3
+    if notation == 3:
+        raise ValueError("notation bytes: notation 3 (reserved)")
+    if len(data) != NOTATION_LENGTH[notation]:
+        raise ValueError(f"notation bytes: {len(data)} bytes, {NOTATION_NAMES[notation]} has "
+                         f"{NOTATION_LENGTH[notation]}")
+    result = Notation(data)
+    for byte, bit, name, largest in NOTATION_ELEMENTS[notation]:
+        value = (data[byte] >> bit) & 3
+        if value > largest:
+            raise ValueError(f"notation bytes: {NOTATION_NAMES[notation]} {name} of 3 "
+                             f"(reserved)")
+        setattr(result, name, value)
+    for byte, mask in NOTATION_RESERVED[notation]:
+        if data[byte] & mask:
+            raise ValueError(f"notation bytes: reserved bits {data[byte] & mask:#04x} of byte "
+                             f"{byte} set")
+    if notation == CHINESE:
+        p = int.from_bytes(data[2:8], "little")          # P, bytes 2 to 7, little-endian
+        for s in (RED, BLACK):
+            for t, kind in enumerate(KINDS, start=1):
+                value = (p >> (3 * (7 * s + t - 1))) & 7
+                if value > len(PIECE_CHARACTERS[kind]):
+                    raise ValueError(f"notation bytes: {('Red', 'Black')[s]}'s {kind} piece "
+                                     f"character {value} (reserved)")
+                result.pieces[s][kind] = value
+    return result
+
+
+def file_number(file: int, color: int) -> int:
+    """5.7.1 Terms: a side's file number, 1 to 9 from its right: Red 9 - file, Black file + 1."""
+    return FILES - file if color == RED else file + 1
+
+
+def move_direction(move, color: int) -> str:
+    """5.7.1 Terms: "forward" if the move raises the mover's own rank, "backward" if it lowers
+    it, "sideways" if it keeps it."""
+    before, after = own_rank(move[0], color), own_rank(move[1], color)
+    return "forward" if after > before else "backward" if after < before else "sideways"
+
+
+def move_number(position: XiangqiPosition, move) -> int:
+    """5.7.1 Direction and number: for a line mover (general, chariot, cannon, soldier) moving
+    forward or backward the ranks it moves; otherwise the to-square's file number."""
+    piece = position.board[move[0]]
+    color = color_of(piece)
+    direction = move_direction(move, color)
+    if kind_of(piece) in (GENERAL, CHARIOT, CANNON, SOLDIER) and direction != "sideways":
+        return abs(rank_of(move[1]) - rank_of(move[0]))
+    return file_number(file_of(move[1]), color)
+
+
+# 5.7.1 [XQ-TEXT-2] rule 6: the naming of soldier i (from the front) of n on a file
+SOLDIER_NAMING = {
+    (3, WXF): (("mark", "front"), ("file",), ("mark", "rear")),
+    (4, WXF): (("most", "foremost"), ("mark", "front"), ("mark", "rear"), ("most", "rearmost")),
+    (5, WXF): (("most", "foremost"), ("mark", "front"), ("file",), ("mark", "rear"),
+               ("most", "rearmost")),
+    (3, CHINESE): (("mark", "front"), ("mark", "middle"), ("mark", "rear")),
+    (4, CHINESE): (("mark", "front"), ("ordinal", 2), ("ordinal", 3), ("mark", "rear")),
+    (5, CHINESE): (("mark", "front"), ("ordinal", 2), ("ordinal", 3), ("ordinal", 4),
+                   ("mark", "rear")),
+}
+
+
+def naming(position: XiangqiPosition, move, notation: Notation):
+    """5.7.1 Naming the mover [XQ-TEXT-2] (WXF and Chinese): ("file",), ("mark", front, middle
+    or rear), ("most", foremost or rearmost), ("ordinal", k) or ("file form", front, middle or
+    rear), by the first of its rules that applies."""
+    frm = move[0]
+    piece = position.board[frm]
+    kind, color = kind_of(piece), color_of(piece)
+    kin = [sq for sq, p in enumerate(position.board) if p == piece]      # the mover's kin
+    on_file = [sq for sq in kin if file_of(sq) == file_of(frm)]
+    n = len(on_file)
+    i = sum(1 for sq in on_file if own_rank(sq, color) > own_rank(frm, color))
+    kin_files = [file_of(sq) for sq in kin]
+    c = sum(1 for f in set(kin_files) if kin_files.count(f) >= 2)
+    front_rear = ("front", "rear")
+    if n == 1:                                                             # 1.
+        return ("file",)
+    if kind in (ADVISOR, ELEPHANT):                                        # 2. (n = 2)
+        return ("mark", front_rear[i]) if notation.marked == 2 else ("file",)
+    if kind in (HORSE, CHARIOT, CANNON) or (kind == SOLDIER and n == 2 and c == 1):   # 3.
+        return ("mark", front_rear[i])
+    if kind == SOLDIER and c == 2:                                         # 4. (n <= 3)
+        return ("file form", "front" if i == 0 else "rear" if i == n - 1 else "middle")
+    if kind == SOLDIER and n >= 3 and c == 1:
+        if notation.soldier_order == 2:                                    # 5.
+            return ("ordinal", i + 1)
+        return SOLDIER_NAMING[n, notation.notation][i]                     # 6.
+    raise AssertionError(f"no rule of XQ-TEXT-2 names {piece} on {square_name(frm)}")
+
+
+def iccs_text(move, notation: Notation) -> str:
+    """5.7.1 ICCS [XQ-TEXT-1]: the from-square's name then the to-square's; file letters upper
+    case with letter case 2, a `-` between the squares with hyphen 2."""
+    frm, to = square_name(move[0]), square_name(move[1])
+    if notation.case == 2:
+        frm, to = frm.upper(), to.upper()
+    return frm + ("-" if notation.hyphen == 2 else "") + to
+
+
+WXF_LETTERS = {GENERAL: "K", ADVISOR: "A", ELEPHANT: "E", HORSE: "H", CHARIOT: "R",
+               CANNON: "C", SOLDIER: "P"}
+
+
+def wxf_text(position: XiangqiPosition, move, notation: Notation) -> str:
+    """5.7.1 WXF [XQ-TEXT-3]: the naming, the direction and the number in ASCII (3 or 4
+    characters), each character full-width (U+FF01 + (c - 0x21)) with width 2."""
+    piece = position.board[move[0]]
+    kind, color = kind_of(piece), color_of(piece)
+    letter = WXF_LETTERS[kind]
+    if kind == ELEPHANT and notation.elephant_letter == 2:
+        letter = "B"
+    if kind == HORSE and notation.horse_letter == 2:
+        letter = "N"
+    if notation.case == 1:
+        letter = letter.lower()
+    f = str(file_number(file_of(move[0]), color))
+    before = notation.mark_place == 1                  # 1 before; 0 or 2 after
+    name = naming(position, move, notation)
+    sign = {"front": "+", "rear": "-"}
+    if name[0] == "file":
+        text = letter + f
+    elif name[0] == "mark":
+        text = sign[name[1]] + letter if before else letter + sign[name[1]]
+    elif name[0] == "file form":
+        if name[1] == "middle":
+            text = f + f
+        else:
+            text = sign[name[1]] + f if before else f + sign[name[1]]
+    elif name[0] == "most":
+        text = "++" if name[1] == "foremost" else "--"
+    else:                                              # ordinal k
+        text = str(name[1]) + letter
+    direction = move_direction(move, color)
+    if direction == "forward":
+        text += "+"
+    elif direction == "backward":
+        text += "-"
+    else:
+        text += (".", ".", "=", "")[notation.sideways]
+    text += str(move_number(position, move))
+    if notation.width == 2:
+        text = "".join(chr(0xFF01 + ord(ch) - 0x21) for ch in text)
+    return text
+
+
+def chinese_digit(value: int, color: int, notation: Notation) -> str:
+    """5.7.1 Chinese: D(v), v 1 to 9, in the side's digits: 1 the Chinese numeral, 2 the
+    full-width digit U+FF10 + v, 3 the ASCII digit; 0 the side's default (Red 1, Black 2)."""
+    form = notation.red_digits if color == RED else notation.black_digits
+    form = form or (1 if color == RED else 2)
+    if form == 1:
+        return CHINESE_NUMERALS[value - 1]
+    if form == 2:
+        return chr(0xFF10 + value)
+    return chr(0x30 + value)
+
+
+def piece_character(kind: str, color: int, notation: Notation) -> str:
+    """5.7.1: the piece character of a side's type: value k the k-th of the type's row, 0 the
+    side's default."""
+    value = notation.pieces[color][kind] or PIECE_DEFAULT[kind][color]
+    return PIECE_CHARACTERS[kind][value - 1]
+
+
+def chinese_text(position: XiangqiPosition, move, notation: Notation) -> str:
+    """5.7.1 Chinese [XQ-TEXT-4]: four characters: two of naming, the direction, the number."""
+    piece = position.board[move[0]]
+    kind, color = kind_of(piece), color_of(piece)
+    char = piece_character(kind, color, notation)
+    f = chinese_digit(file_number(file_of(move[0]), color), color, notation)
+    after = notation.mark_place == 2                   # 0 or 1 before; 2 after
+    marks = {"front": MARK_FRONT, "middle": MARK_MIDDLE, "rear": MARK_REAR[notation.rear]}
+    name = naming(position, move, notation)
+    if name[0] == "file":
+        text = char + f
+    elif name[0] == "mark":
+        text = char + marks[name[1]] if after else marks[name[1]] + char
+    elif name[0] == "file form":
+        text = f + marks[name[1]] if after else marks[name[1]] + f
+    elif name[0] == "ordinal":
+        text = chinese_digit(name[1], color, notation) + char
+    else:
+        raise AssertionError(f"{name[1]} is WXF's alone (XQ-TEXT-2 rule 6)")
+    direction = move_direction(move, color)
+    text += {"forward": ADVANCE[notation.advance], "backward": RETREAT,
+             "sideways": TRAVERSE}[direction]
+    return text + chinese_digit(move_number(position, move), color, notation)
+
+
+def move_text(position: XiangqiPosition, move, notation: Notation) -> str:
+    """5.7.1 Move text: the text of a legal move of `position` in the notation and spelling
+    that the notation bytes name (XQ-TEXT-1 ICCS, XQ-TEXT-3 WXF, XQ-TEXT-4 Chinese), as a str
+    (UTF-8 in a PGN)."""
+    if notation.notation == ICCS:
+        return iccs_text(move, notation)
+    if notation.notation == WXF:
+        return wxf_text(position, move, notation)
+    return chinese_text(position, move, notation)

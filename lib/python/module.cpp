@@ -166,14 +166,15 @@ class PyGame {
     return board_svg(at, o);
   }
 
-  // The rules the game is played under, as lichess names them ("Standard" for Chess960 too); for
-  // a verbatim game, whose rules pgnarc did not read, its Variant tag's value, or None.
+  // The rules the game is played under, as lichess names them ("Standard" for Chess960 too;
+  // "Xiangqi" for a Xiangqi game); for a verbatim game, whose rules pgnarc did not read, its Variant tag's value, or None.
   py::object variant() const {
     if (game_.raw) {
       for (const Tag& t : tag_list())
         if (t.key == "Variant") return text(t.value, handle_->mode);
       return py::none();
     }
+    if (game_.game.rules == GameRules::kXiangqi) return py::str("Xiangqi");
     return py::str(variant_name(start().variant()));
   }
 
@@ -613,6 +614,7 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def_readwrite("player", &Query::player)
       .def_readwrite("event", &Query::event)
       .def_readwrite("site", &Query::site)
+      .def_readwrite("red", &Query::red)
       .def_readwrite("exact_names", &Query::exact_names)
       .def_readwrite("result", &Query::result)
       .def_readwrite("eco", &Query::eco)

@@ -30,6 +30,7 @@
 #include "container/position_filter.h"
 #include "container/text_columns.h"
 #include "container/value_tables.h"
+#include "pgn/xiangqi_pgn.h"
 #include "pgnarc/pgnarc.h"
 #include "support/archive_surgery.h"
 
@@ -123,7 +124,7 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
     PgnReader::RawGame rg;
     if (!*check.next_raw(rg)) break;
     GameBuilder b;
-    parse_game(rg.text, name, rg.number, rg.start, b, variant);
+    pgn::parse_game_or_xiangqi(rg.text, name, rg.number, rg.start, b, variant);
     codec::CodecStreams s;
     s.modelled_tracks = model_clocks;
     Status st = b.ok() ? codec::encode_game(b.game(), s) : Status(b.error());
@@ -357,6 +358,114 @@ void frame_rule_vectors() {
                  "a block header's game count of 0");
   invalid_vector("section_reserved", edit_block(two, [](std::string& b) { b[kBlockHeaderSize + kSectionEntrySize + 2] = 1; }),
                  "Corruption", "BLOCK-1", "the moves section entry's reserved bytes not zero");
+}
+
+// Xiangqi games (5.7, format 1.7): in each notation, beside a chess game, and records damaged.
+void xiangqi_vectors() {
+  encode_vector("xiangqi_iccs",
+                "[Event \"ICCS\"]\n"
+                    "[Game \"Chinese Chess\"]\n"
+                    "[Red \"Lu Qin\"]\n"
+                    "[Black \"Xu Yinchuan\"]\n"
+                    "[Result \"1-0\"]\n"
+                    "\n"
+                    "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. c3c4 c6c5 1-0\n"
+                    "\n"
+                    "[Event \"ICCS upper case\"]\n"
+                    "[Format \"ICCS\"]\n"
+                    "\n"
+                    "1. H2-E2 H9-G7 2. H0-G2 *\n"
+                    "\n"
+                    "[Event \"chess\"]\n"
+                    "[White \"a\"]\n"
+                    "[Black \"b\"]\n"
+                    "\n"
+                    "1. e4 e5 2. Nf3 1/2-1/2\n",
+                "XQ-ORDER-1 XQ-MOVE-1 XQ-TEXT-1 XQ-REC-1 REC-HDR-2",
+                "Xiangqi games in ICCS (codec 9: every move 4096 whatever the block's coder), lower case and upper "
+                "case with hyphens (a Format tag), then a game of chess in the same block");
+  encode_vector("xiangqi_wxf",
+                "[Event \"tandem pieces\"]\n"
+                    "[Game \"Chinese Chess\"]\n"
+                    "[FEN \"3k5/9/9/9/7C1/2N6/R8/2N4C1/9/R3K4 w - - 0 1\"]\n"
+                    "\n"
+                    "{chariots, horses and cannons two on a file} 1. R++1 $1 (1. R-+1 K4+1 2. C--1) 1... K4+1 2. H--8 {the rear horse} K4-1 3. C+.4 *\n"
+                    "\n"
+                    "[Event \"soldiers\"]\n"
+                    "[Game \"Chinese Chess\"]\n"
+                    "[FEN \"5k3/9/2P6/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1\"]\n"
+                    "\n"
+                    "1. 7+.6 K6+1 2. 3-.4 K6-1 *\n"
+                    "\n"
+                    "[Event \"full-width\"]\n"
+                    "[Red \"A\"]\n"
+                    "[Black \"B\"]\n"
+                    "\n"
+                    "1. Ｃ２＝５ Ｈ８＋７ 2. Ｈ２＋３ Ｒ９＝８ 0-1\n",
+                "XQ-FEN-1 XQ-TEXT-2 XQ-TEXT-3 XQ-NOTATION-1",
+                "Xiangqi games in WXF from set-up positions: two chariots, horses and cannons on a file (marks "
+                "after the letter), a variation, comments and a NAG; three and two soldiers on two files (the "
+                "file form); a game in full-width forms with sideways '='");
+  encode_vector("xiangqi_chinese",
+                "[Event \"Chinese\"]\n"
+                    "[Red \"許銀川\"]\n"
+                    "[Black \"呂欽\"]\n"
+                    "[Result \"1/2-1/2\"]\n"
+                    "[PlyCount \"6\"]\n"
+                    "\n"
+                    "1. 炮二平五 马８进７ 2. 马二进三 {the usual} 车９平８ (2... 卒７进１ 3. 车一平二) 3. 车一平二 马２进３ 1/2-1/2\n"
+                    "\n"
+                    "[Event \"traditional\"]\n"
+                    "[Game \"Chinese Chess\"]\n"
+                    "[FEN \"3k5/9/9/9/7C1/2N6/R8/2N4C1/9/R3K4 w - - 0 1\"]\n"
+                    "\n"
+                    "1. 前車進一 將4進1 2. 後炮退一 *\n"
+                    "\n"
+                    "[Event \"numbered soldiers\"]\n"
+                    "[Game \"Chinese Chess\"]\n"
+                    "[FEN \"2P2k3/2P6/2P6/2P6/2P6/9/9/9/9/3K5 w - - 0 1\"]\n"
+                    "\n"
+                    "1. 二兵平六 将6平5 2. 四兵平六 *\n",
+                "XQ-TEXT-2 XQ-TEXT-4 XQ-NOTATION-1",
+                "Xiangqi games in Chinese notation: Black's full-width digits, a variation, the result and ply "
+                "count from the tags; traditional characters with front and rear marks; soldiers numbered");
+  // "1. h2e2 {c} h9g7": header 88 (annotated, variant bit), variant 8, notation 14, 2 plies, no
+  // null moves or track, one item (slot 1, a brace comment).
+  GameBuilder b;
+  pgn::parse_game_or_xiangqi("[Game \"Chinese Chess\"]\n\n1. h2e2 {c} h9g7\n", "x", 1, {}, b);
+  codec::CodecStreams s;
+  if (!b.ok() || !codec::encode_game(b.game(), s).ok() || s.structure != std::string("\x88\x08\x14\x02\x00\x01\x01\x00", 8))
+    std::abort();
+  const std::vector<Tag> tags = b.game().tags;
+  const auto damaged = [&](std::size_t at, char value) {
+    codec::CodecStreams bad = s;
+    bad.structure[at] = value;
+    return archive_of({bad}, {tags});
+  };
+  invalid_vector("xiangqi_notation_3", damaged(2, '\x03'), "Corruption", "XQ-NOTATION-1 XQ-REC-1",
+                 "a Xiangqi game whose notation bytes name the reserved notation 3");
+  invalid_vector("xiangqi_notation_reserved_bit", damaged(2, '\x54'), "Corruption", "XQ-NOTATION-1",
+                 "a Xiangqi game's ICCS notation byte with its reserved bit 6 set");
+  invalid_vector("xiangqi_notation_case_3", damaged(2, '\x1c'), "Corruption", "XQ-NOTATION-1",
+                 "a Xiangqi game's ICCS letter case of 3, which names no case");
+  invalid_vector("xiangqi_notation_cut_short", damaged(2, '\x02'), "Corruption", "XQ-NOTATION-1 XQ-REC-1",
+                 "a Xiangqi game's notation byte says Chinese, whose eight bytes run past the end of the structure "
+                 "stream");
+  invalid_vector("xiangqi_clock_track", damaged(4, '\x01'), "Corruption", "XQ-REC-1",
+                 "a Xiangqi game's line with its clock track bit set");
+  invalid_vector("xiangqi_null_move", damaged(4, '\x02'), "Corruption", "XQ-REC-1",
+                 "a Xiangqi game's line with a null move (at ply 1, the next byte read as its ply)");
+  invalid_vector("xiangqi_clock_item", damaged(7, '\x05'), "Corruption", "XQ-REC-1",
+                 "a Xiangqi game's comment item given type 5, a clock comment");
+  invalid_vector("xiangqi_record_item", damaged(7, '\x06'), "Corruption", "XQ-REC-1",
+                 "a Xiangqi game's comment item given type 6, a record");
+  std::vector<Tag> bad_fen = tags;
+  bad_fen.push_back(Tag{"FEN", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQkq - 0 1"});
+  invalid_vector("xiangqi_bad_fen", archive_of({s}, {bad_fen}), "Corruption", "XQ-REC-1 XQ-FEN-1",
+                 "a Xiangqi game whose FEN tag has a castling field, which a Xiangqi FEN does not");
+  invalid_vector("xiangqi_in_codec_8", edit_block(archive_of({s}, {tags}), [](std::string& blk) { blk[4] = 8; }),
+                 "Corruption", "REC-HDR-2 XQ-REC-1",
+                 "a block of codec 9 relabelled codec 8: its Xiangqi game's variant byte 8 is reserved there");
 }
 
 // What a later minor version may add: optional parts a reader skips, and parts it must
@@ -2124,6 +2233,7 @@ int main(int argc, char** argv) {
   derived_tag_vectors();
   coded_tag_vectors();
   table_tag_vectors();
+  xiangqi_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

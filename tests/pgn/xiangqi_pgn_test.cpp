@@ -11,11 +11,13 @@
 #include "pgn/xiangqi_pgn.h"
 #include "pgnarc/pgn.h"
 #include "rules/xiangqi_game.h"
+#include "support/test_util.h"
 
 namespace pgnarc {
 namespace {
 
 namespace xq = rules::xiangqi;
+using test::move_words;
 
 std::string corpus_file(const std::string& name) {
   std::ifstream in(std::string(PGNARC_CORPUS_DIR) + "/xiangqi/" + name, std::ios::binary);
@@ -48,20 +50,6 @@ Read read_all(const std::string& text) {
     out.raw.push_back(rg.text);
   }
   return out;
-}
-
-// The moves of a game's bytes as written: its movetext's words that are not move numbers.
-std::vector<std::string> move_words(std::string_view game_text) {
-  std::vector<std::string> words;
-  std::istringstream in{std::string(game_text)};
-  std::string line, w;
-  while (std::getline(in, line)) {
-    if (line.starts_with("[")) continue;
-    std::istringstream ls(line);
-    while (ls >> w)
-      if (w.find_first_not_of("0123456789.") != std::string::npos) words.push_back(w);
-  }
-  return words;
 }
 
 std::string iccs_of(const Move& m) { return xq::to_iccs(xq::Move{static_cast<std::uint8_t>(m.xiangqi_from()), static_cast<std::uint8_t>(m.xiangqi_to())}); }
@@ -220,7 +208,10 @@ TEST(XiangqiPgn, NothingOfChessReadsAXiangqiGame) {
   GameBuilder b = read_one("[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7\n");
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(start_position(b.game()).error().code(), ErrorCode::Unsupported);
-  EXPECT_FALSE(fen_after(b.game(), 1).ok());
+  EXPECT_EQ(position_after(b.game(), 1).error().code(), ErrorCode::Unsupported);
+  // fen_after gives the Xiangqi FEN.
+  EXPECT_EQ(fen_after(b.game(), 1).value(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+  EXPECT_FALSE(fen_after(b.game(), 3).ok());
   // An illegal move in the events: nothing written.
   Game bad = b.game();
   bad.events[1].move = Move::xiangqi(0, 89);

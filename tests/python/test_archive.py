@@ -380,6 +380,28 @@ def test_variants(tmp_path, cli):
         assert zh.pgn() == cli("get", out, "1").stdout.decode()
 
 
+def test_xiangqi(tmp_path, cli):
+    """Xiangqi games: their rules named, found by Red's name, their FEN at any ply and their PGN
+    as the command line gives them; their moves are no chess moves."""
+    pgn = tmp_path / "x.pgn"
+    pgn.write_text("[Game \"Chinese Chess\"]\n[Red \"Lü Qin\"]\n[Black \"Xu\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 *\n\n"
+                   "[White \"Lü Qin\"]\n\n1. e4 *\n", encoding="utf-8")
+    out = tmp_path / "x.pga"
+    assert pgnarc.pack(pgn, out)["verbatim_games"] == 0
+    with pgnarc.open(out) as a:
+        xq, chess = a[0], a[1]
+        assert (xq.variant, chess.variant) == ("Xiangqi", "Standard")
+        assert a.find(red="lü") == [0]
+        assert a.find(white="lü") == [1]
+        assert a.find(red="Lü Qin", black="Xu", exact=True) == [0]
+        assert xq.plies == 3
+        assert xq.fen(1) == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+        assert xq.fen() == cli("get", "--fen", "3", out, "1").stdout.decode().strip()
+        assert xq.pgn() == cli("get", out, "1").stdout.decode()
+        with pytest.raises(pgnarc.Error, match="Xiangqi"):
+            xq.san()
+
+
 def test_tags_frame_columns_argument(archives):
     """A tag name alone is one column; anything else that is not a list of names is refused."""
     with pgnarc.open(archives["twic_events"]) as a:

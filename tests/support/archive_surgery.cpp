@@ -153,11 +153,13 @@ std::string archive_of(const std::vector<codec::CodecStreams>& games, const std:
     b.streams.variants |= games[g].variants;
     b.streams.modelled_tracks |= games[g].modelled_tracks && games[g].tracks;
     b.streams.tracks |= games[g].tracks;
+    b.streams.xiangqi |= games[g].xiangqi;
     b.end_game(tags[g]);
     // The block's ply count: of the games that decode (a damaged one fails before it is compared).
     codec::CodecCursor c{games[g].moves, games[g].structure, games[g].texts, games[g].raw, games[g].coder,
-                         games[g].variants || games[g].codec() == codec::kModelledTracksCodec,
-                         games[g].codec() == codec::kModelledTracksCodec};
+                         games[g].codec() != codec::kMoveCodec,
+                         games[g].codec() == codec::kModelledTracksCodec || games[g].codec() == codec::kXiangqiTracksCodec};
+    c.xiangqi = games[g].xiangqi;
     if (auto d = codec::decode_game(c, tags[g]); d && !d->raw)
       for (const GameEvent& e : d->game.events) b.plies += e.type == GameEvent::kMove || e.type == GameEvent::kNullMove;
   }
@@ -173,9 +175,10 @@ std::string archive_of(const std::vector<codec::CodecStreams>& games, const std:
   e.size = block.size();
   e.games = b.games;
   e.summary = b.summary;
-  // (The read version 1.0 of the vectors made before 1.3, whatever their blocks; 1.3 where a
-  // block needs it.)
-  const std::uint8_t minor = block_read_minor(block) == kModelledTracksMinor ? kModelledTracksMinor : 0;
+  // (The read version 1.0 of the vectors made before 1.3, whatever their blocks; 1.3 or 1.7
+  // where a block needs it.)
+  const std::uint8_t needed = block_read_minor(block);
+  const std::uint8_t minor = needed == kModelledTracksMinor || needed == kXiangqiCodecMinor ? needed : 0;
   const std::string head = encode_file_header(minor) + block;
   return rebuild(head, head.size(), "", Index{}, {e});
 }

@@ -8,6 +8,8 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <unistd.h>
 
@@ -71,6 +73,21 @@ void random_walk(Position pos, int plies, std::mt19937_64& rng, Visit&& visit) {
     pos.play(moves[static_cast<int>(rng() % static_cast<unsigned>(moves.size))]);
   }
   visit(pos);
+}
+
+// The moves of PGN text as written: its movetext's words (between white space) that are neither
+// in a tag line nor move numbers (digits and dots only).
+inline std::vector<std::string> move_words(std::string_view text) {
+  std::vector<std::string> words;
+  std::istringstream in{std::string(text)};
+  std::string line, w;
+  while (std::getline(in, line)) {
+    if (line.starts_with("[")) continue;
+    std::istringstream ls(line);
+    while (ls >> w)
+      if (w.find_first_not_of("0123456789.") != std::string::npos) words.push_back(w);
+  }
+  return words;
 }
 
 }  // namespace pgnarc::test

@@ -17,15 +17,18 @@
 namespace pgnarc::cli {
 namespace {
 
-// Game `i`'s line of `get --list` and `find --list`: its number, then the values of White,
-// Black, Result, Date and Event (empty where the game has no such tag), separated by tabs; a
-// tab or control character inside a value is written as a space.
+// Game `i`'s line of `get --list` and `find --list`: its number, then the values of White (Red,
+// a Xiangqi game's first player, where there is no White tag), Black, Result, Date and Event
+// (empty where the game has no such tag), separated by tabs; a tab or control character inside
+// a value is written as a space.
 Result<std::string> list_line(Archive& archive, std::uint64_t i) {
-  static const std::vector<std::string> kKeys = {"White", "Black", "Result", "Date", "Event"};
+  static const std::vector<std::string> kKeys = {"White", "Red", "Black", "Result", "Date", "Event"};
   auto tags = archive.read_tags(i, kKeys);
   if (!tags) return tags.error();
+  const bool red = !find_tag(*tags, "White");
   std::string line = std::to_string(i + 1);
   for (const std::string& key : kKeys) {
+    if (key == (red ? "White" : "Red")) continue;
     line += '\t';
     for (const Tag& t : *tags)
       if (t.key == key) {
@@ -50,8 +53,8 @@ int write_games(Archive& archive, const std::string& arg, const std::vector<std:
 }
 
 constexpr const char* kListHelp =
-    "one line per game, from its tags alone (no moves are decoded): number, White, Black, "
-    "Result, Date, Event, separated by tabs";
+    "one line per game, from its tags alone (no moves are decoded): number, White (a Xiangqi game's "
+    "Red), Black, Result, Date, Event, separated by tabs";
 
 // ---- unpack -------------------------------------------------------------------------------------
 
@@ -366,6 +369,7 @@ Run declare_find(CLI::App& cmd) {
   add_filter(cmd, *a, "--player", "S", q.player, "White's or Black's name");
   add_filter(cmd, *a, "--event", "S", q.event, "the event");
   add_filter(cmd, *a, "--site", "S", q.site, "the site");
+  add_filter(cmd, *a, "--red", "S", q.red, "Red's name (Xiangqi: the Red tag)");
   cmd.add_flag("--exact", q.exact_names, "names match exactly (case-sensitive)")->group("filters");
   add_filter(cmd, *a, "--result", "R", q.result, "1-0, 0-1, 1/2-1/2 or *")
       ->check([](const std::string& r) -> std::string {

@@ -349,6 +349,7 @@ Query query_arg(const Args& args) {
   q.player = args.text("player");
   q.event = args.text("event");
   q.site = args.text("site");
+  q.red = args.text("red");
   q.exact_names = args.number("exact", 0, 1, 0) == 1;
   if ((q.result = args.text("result")) && *q.result != "1-0" && *q.result != "0-1" && *q.result != "1/2-1/2" &&
       *q.result != "*")
@@ -442,8 +443,8 @@ std::vector<std::uint64_t> page_order(Archive& archive, const Matches& m, const 
 
 ApiReply games(std::vector<std::unique_ptr<ServedArchive>>& archives, const Params& params) {
   Args args(params, {"archive", "white", "black", "player", "event", "site", "exact", "result", "eco", "date_from",
-                     "date_to", "min_elo", "max_elo", "elo_of", "variant", "fen", "moves", "move", "offset", "limit",
-                     "sort", "order"});
+                     "date_to", "min_elo", "max_elo", "elo_of", "variant", "red", "fen", "moves", "move", "offset",
+                     "limit", "sort", "order"});
   const std::size_t index = archive_arg(archives, args);
   ServedArchive& a = *archives[index];
   const std::uint64_t offset = args.number("offset", 0, UINT64_MAX, 0);

@@ -134,7 +134,8 @@ enum class FenEnPassant : std::uint8_t {
 // The FEN of the position after the first `plies` plies (moves and null moves) of the game's
 // main line; 0 gives its start position (a FEN tag's en passant square as written there, with
 // kAfterDoubleStep). Fails with InvalidInput when the main line is shorter, a move is illegal
-// or the tags give no start position (start_position).
+// or the tags give no start position (start_position). Of a Xiangqi game (Game::rules), the
+// Xiangqi FEN (format 5.7: letters K A B N R C P, "w" or "b", "- -", the clocks); `ep` aside.
 PGNARC_EXPORT Result<std::string> fen_after(const Game& game, int plies,
                                            FenEnPassant ep = FenEnPassant::kAfterDoubleStep);
 // The position after the first `plies` plies of the game's main line, as fen_after counts them,

@@ -27,7 +27,7 @@ PGNARC_EXPORT const char* elo_of_name(EloOf e);
 // The EloOf that `name` names (elo_of_name's); false for any other name.
 PGNARC_EXPORT bool elo_of_from_name(std::string_view name, EloOf& out);
 
-// Every given field must match. Names (white, black, player, event, site) match as
+// Every given field must match. Names (white, black, player, event, site, red) match as
 // case-insensitive substrings; `exact_names` makes them exact (case-sensitive).
 struct PGNARC_EXPORT Query {
   std::optional<std::string> white, black, player, event, site;
@@ -43,11 +43,14 @@ struct PGNARC_EXPORT Query {
   // whose rating is `elo_of`'s, which alone restricts nothing.
   std::optional<int> min_elo, max_elo;
   EloOf elo_of = EloOf::kBoth;
+  // The Red tag's name (Xiangqi's first player, whose opponent is the Black tag's): no index holds
+  // it, so every block's tags are read.
+  std::optional<std::string> red;
 
   // Whether no field is given (every game matches).
   bool empty() const {
     return !white && !black && !player && !event && !site && !result && !eco && !date_from && !date_to &&
-           tags.empty() && !variant && !min_elo && !max_elo;
+           tags.empty() && !variant && !min_elo && !max_elo && !red;
   }
 };
 

@@ -111,9 +111,10 @@ class Archive:
 
     def find(self, white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
              date_from=None, date_to=None, tags=None, exact=False, variant=None, position=None, moves=None,
-             threads=None, min_elo=None, max_elo=None, elo_of="both"):
+             threads=None, min_elo=None, max_elo=None, elo_of="both", red=None):
         """The indices (from 0, ascending) of the games that match every given field, as
-        `pgnarc find` answers: names as case-insensitive substrings (exact=True: exact), result
+        `pgnarc find` answers: names as case-insensitive substrings (exact=True: exact; red: the
+        Red tag of a Xiangqi game, whose other player is black), result
         "1-0", "0-1", "1/2-1/2" or "*", eco a prefix, dates "YYYY", "YYYY.MM" or "YYYY.MM.DD"
         (inclusive), tags a dict of exact key: value pairs, variant the rules ("standard",
         "crazyhouse", "atomic", ...: `pgnarc find --variant`). min_elo and max_elo bound the
@@ -123,7 +124,7 @@ class Archive:
         reaches that position, as `pgnarc find --position FEN` answers (decoded on
         `threads` threads, None: all cores)."""
         q = self._query(white, black, player, event, site, result, eco, date_from, date_to, tags, exact, variant,
-                        min_elo, max_elo, elo_of)
+                        min_elo, max_elo, elo_of, red)
         if position is None and moves is None:
             return self._open()._find(q if q is not None else Query())
         games = self._open()._find_position(*self._target(position, moves, variant), _threads(threads))
@@ -156,19 +157,19 @@ class Archive:
     @staticmethod
     def _query(white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
                date_from=None, date_to=None, tags=None, exact=False, variant=None, min_elo=None, max_elo=None,
-               elo_of="both"):
+               elo_of="both", red=None):
         """The Query of find()'s fields, or None if none is given."""
         if elo_of not in ELO_OF:
             raise ValueError(f"elo_of must be one of {', '.join(map(repr, ELO_OF))}, not {elo_of!r}")
         if all(v is None for v in (white, black, player, event, site, result, eco, date_from, date_to, variant,
-                                   min_elo, max_elo)) and not tags:
+                                   min_elo, max_elo, red)) and not tags:
             return None
         if result is not None and result not in RESULTS:
             raise ValueError(f"result must be one of {', '.join(RESULTS)}, not {result!r}")
         q = Query()
         for name, value in (("white", white), ("black", black), ("player", player), ("event", event),
                             ("site", site), ("result", result), ("eco", eco), ("date_from", date_from),
-                            ("date_to", date_to), ("variant", variant)):
+                            ("date_to", date_to), ("variant", variant), ("red", red)):
             if value is not None:
                 if not isinstance(value, str):
                     raise TypeError(f"{name} must be a str, not {type(value).__name__}")

@@ -2,6 +2,7 @@
 
 #include "container/derived_tags.h"
 #include "container/position_filter.h"
+#include "pgn/xiangqi_pgn.h"
 
 namespace pgnarc::api {
 
@@ -47,7 +48,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
   GameBuilder builder;
   for (std::size_t i = 0; i < raws.size(); ++i) {
     const auto& rg = raws[i];
-    parse_game(rg.text, source, rg.number, rg.start, builder, options.variant);
+    pgn::parse_game_or_xiangqi(rg.text, source, rg.number, rg.start, builder, options.variant);
     Status st;
     if (builder.ok()) st = codec::encode_game(builder.game(), b.streams, &out.stats);
     if (builder.ok() && st) {

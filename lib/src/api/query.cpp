@@ -109,6 +109,7 @@ bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
   if (names.player && !has_name("White", *names.player) && !has_name("Black", *names.player)) return false;
   if (names.event && !has_name("Event", *names.event)) return false;
   if (names.site && !has_name("Site", *names.site)) return false;
+  if (names.red && !has_name("Red", *names.red)) return false;
   if (q.result) {
     const auto r = find_tag(tags, "Result");
     if (!r || *r != *q.result) return false;

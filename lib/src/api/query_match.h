@@ -25,7 +25,7 @@ struct NameWant {
 
 // The names of a query, each prepared once.
 struct QueryNames {
-  std::optional<NameWant> white, black, player, event, site;
+  std::optional<NameWant> white, black, player, event, site, red;
   explicit QueryNames(const Query& q) {
     const auto make = [&](const std::optional<std::string>& w, std::optional<NameWant>& out) {
       if (w) out.emplace(*w, q.exact_names);
@@ -35,6 +35,7 @@ struct QueryNames {
     make(q.player, player);
     make(q.event, event);
     make(q.site, site);
+    make(q.red, red);
   }
 };
 

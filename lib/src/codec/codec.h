@@ -42,6 +42,12 @@ inline constexpr std::uint8_t kVariantsCodec = 7;
 // writer gives it only to blocks that hold a clock track, so that other blocks stay readable by
 // 1.2.
 inline constexpr std::uint8_t kModelledTracksCodec = 8;
+// Codecs 7 and 8 with Xiangqi games besides (format 1.7): a game whose header's variant byte is 8
+// is a Xiangqi game (5.7), its notation bytes after that byte, its moves coded over Xiangqi's
+// legal moves, each with the same frequency whatever the block's coder. A writer gives them only
+// to blocks that hold a Xiangqi game: 10 where codec 8 would be, else 9.
+inline constexpr std::uint8_t kXiangqiCodec = 9;
+inline constexpr std::uint8_t kXiangqiTracksCodec = 10;
 
 // The frequencies a block's move symbols have (the block header says which).
 enum class MoveCoder : std::uint8_t {
@@ -61,9 +67,12 @@ struct CodecStreams {
   bool variants = false;  // a game under a variant was encoded: the block's codec is kVariantsCodec
   bool modelled_tracks = false;  // code clock tracks with the clock model (kModelledTracksCodec)
   bool tracks = false;          // a clock track was encoded
-  // The block's codec: kModelledTracksCodec where a track was modelled, else kVariantsCodec where
-  // a game is under a variant, else kMoveCodec.
+  bool xiangqi = false;         // a Xiangqi game was encoded
+  // The block's codec: with a Xiangqi game kXiangqiTracksCodec where a track was modelled, else
+  // kXiangqiCodec; without, kModelledTracksCodec where a track was modelled, else kVariantsCodec
+  // where a game is under a variant, else kMoveCodec.
   std::uint8_t codec() const {
+    if (xiangqi) return modelled_tracks && tracks ? kXiangqiTracksCodec : kXiangqiCodec;
     return modelled_tracks && tracks ? kModelledTracksCodec : variants ? kVariantsCodec : kMoveCodec;
   }
 };
@@ -75,6 +84,13 @@ struct CodecStats {
   std::uint64_t plies = 0;            // all plies, variations included
   std::uint64_t mainline_plies = 0;
   double log2_legal_moves = 0;        // sum of log2(legal moves) over coded plies: the entropy bound
+  // One more game, with the figures of its lines.
+  void add_game(const CodecStats& game) {
+    ++games;
+    plies += game.plies;
+    mainline_plies += game.mainline_plies;
+    log2_legal_moves += game.log2_legal_moves;
+  }
 };
 
 // Appends `game` to `out`. Fails (InvalidInput) if a move is not legal where it stands, a
@@ -96,6 +112,7 @@ struct CodecCursor {
   bool variants = false;  // the block's codec is kVariantsCodec or kModelledTracksCodec
   bool modelled_tracks = false;  // the block's codec is kModelledTracksCodec
   std::uint8_t move_bit = 0;  // the next codeword starts at this bit (0-7, most significant first) of moves[0]
+  bool xiangqi = false;  // the block's codec is kXiangqiCodec or kXiangqiTracksCodec (variants too)
 };
 
 // Decodes the next game from `in`, advancing `in` past it on success. `tags` are the game's tags

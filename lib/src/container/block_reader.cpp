@@ -25,10 +25,11 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
   const auto codec = static_cast<std::uint8_t>(b[4]);
   const std::string later = ", which format " + std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +
                             " does not define";
-  if (codec != codec::kMoveCodec && codec != codec::kVariantsCodec && codec != codec::kModelledTracksCodec)
+  if (codec < codec::kMoveCodec || codec > codec::kXiangqiTracksCodec)
     return unsupported(where + ": move codec " + std::to_string(codec) + later + where.byte(4));
-  out.variants = codec == codec::kVariantsCodec || codec == codec::kModelledTracksCodec;
-  out.modelled_tracks = codec == codec::kModelledTracksCodec;
+  out.variants = codec != codec::kMoveCodec;
+  out.modelled_tracks = codec == codec::kModelledTracksCodec || codec == codec::kXiangqiTracksCodec;
+  out.xiangqi = codec >= codec::kXiangqiCodec;
   const auto section_count = static_cast<std::uint8_t>(b[5]);
   if (section_count < kSections) return bad("section count below 5", 5);
   out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
@@ -98,6 +99,7 @@ std::size_t block_element_size(std::string_view bytes) {
 
 std::uint8_t block_read_minor(std::string_view b) {
   const auto codec = static_cast<std::uint8_t>(b[4]);
+  if (codec >= codec::kXiangqiCodec) return kXiangqiCodecMinor;
   if (static_cast<std::uint8_t>(b[6]) == kTableTagsLayout) return kTableTagsMinor;
   if (static_cast<std::uint8_t>(b[6]) == kCodedTagsLayout) return kCodedTagsMinor;
   if (static_cast<std::uint8_t>(b[6]) == kDerivedTagsLayout) return kDerivedTagsMinor;
@@ -214,6 +216,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
   out.coder = sizes.coder;
   out.variants = sizes.variants;
   out.modelled_tracks = sizes.modelled_tracks;
+  out.xiangqi = sizes.xiangqi;
   out.derived_tags = sizes.derived_tags;
   out.layout = sizes.layout;
   std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
@@ -312,9 +315,10 @@ codec::CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool
     const std::uint32_t start = block.directory.group_start[i][k];
     return bounded ? stream.substr(start, block.directory.group_start[i][k + 1] - start) : stream.substr(start);
   };
-  return codec::CodecCursor{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
-                     from(3, block.sections[kRaw]), block.coder, block.variants,
-                     block.modelled_tracks};
+  codec::CodecCursor c{from(0, block.sections[kMoves]), from(1, block.structure_stream()), from(2, block.sections[kTexts]),
+                       from(3, block.sections[kRaw]), block.coder, block.variants, block.modelled_tracks};
+  c.xiangqi = block.xiangqi;
+  return c;
 }
 
 Status check_group_end(const DecodedBlock& block, std::uint32_t j, codec::CodecCursor& c, const std::string& where) {

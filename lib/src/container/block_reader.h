@@ -47,8 +47,9 @@ struct DecodedBlock {
   const PlayerNames* players = nullptr;
   std::uint32_t games = 0;
   codec::MoveCoder coder = codec::MoveCoder::kModel;  // of the block's move codewords
-  bool variants = false;                 // its codec is kVariantsCodec or kModelledTracksCodec
-  bool modelled_tracks = false;          // its codec is kModelledTracksCodec
+  bool variants = false;                 // its codec is not kMoveCodec
+  bool modelled_tracks = false;          // its codec is kModelledTracksCodec or kXiangqiTracksCodec
+  bool xiangqi = false;                  // its codec is kXiangqiCodec or kXiangqiTracksCodec
   bool derived_tags = false;             // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;    // its layout (9.3)
   std::uint8_t encoding[kSections] = {};
@@ -61,8 +62,10 @@ struct DecodedBlock {
   std::string_view structure_stream() const { return std::string_view(sections[kStructure]).substr(directory.bytes); }
   // The streams of the whole block.
   codec::CodecCursor cursor() const {
-    return codec::CodecCursor{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw], coder, variants,
-                              modelled_tracks};
+    codec::CodecCursor c{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw], coder, variants,
+                         modelled_tracks};
+    c.xiangqi = xiangqi;
+    return c;
   }
 };
 
@@ -105,8 +108,9 @@ Status count_block(std::string_view bytes, const Where& where, DecodedBlock& scr
 struct BlockSizes {
   std::uint32_t games = 0;
   codec::MoveCoder coder = codec::MoveCoder::kModel;
-  bool variants = false;  // its codec is kVariantsCodec or kModelledTracksCodec
-  bool modelled_tracks = false;  // its codec is kModelledTracksCodec
+  bool variants = false;  // its codec is not kMoveCodec
+  bool modelled_tracks = false;  // its codec is kModelledTracksCodec or kXiangqiTracksCodec
+  bool xiangqi = false;          // its codec is kXiangqiCodec or kXiangqiTracksCodec
   bool derived_tags = false;     // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;
   std::uint8_t encoding[kSections] = {};
@@ -126,7 +130,8 @@ std::size_t block_element_size(std::string_view bytes);
 std::uint64_t block_declared_size(std::string_view head);
 inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
-// least kBlockHeaderSize bytes): kTableTagsMinor with the table tags' layout, else
+// least kBlockHeaderSize bytes): kXiangqiCodecMinor with a Xiangqi codec, else kTableTagsMinor
+// with the table tags' layout, else
 // kCodedTagsMinor with the coded tags' layout, else
 // kDerivedTagsMinor with the derived tags' layout, else
 // kModelledTracksMinor with the modelled tracks' codec, else

@@ -64,7 +64,7 @@ Status fill_derived_tags(const BlockTags& tags, std::uint32_t j, ArchiveGame& ga
     }
     Tag& t = game.game.tags[it->slot - first];
     if (it->flagged) {
-      if (!has) return corruption(where + ": a derived " + t.key + " of a game under a variant or with a null move");
+      if (!has) return corruption(where + ": a derived " + t.key + " of a Xiangqi game, a game under a variant or one with a null move");
       t.value = values.value[it->rule];
     } else if (has && t.value == values.value[it->rule]) {
       return corruption(where + ": a " + t.key + " kept as text that its rule gives");

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "pgn/write_pgn_with_hints.h"
+#include "rules/line_frames.h"
 #include "rules/movegen.h"
 #include "rules/xiangqi_game.h"
 
@@ -188,53 +189,27 @@ void escape_tag_value(std::string_view v, std::string& out) {
 }
 
 
-// What numbering the moves needs, without a board: the side to move and the move number, with
-// GameWalker's handling of variations (a variation starts where the line's last move started).
-class TurnWalker {
+// What numbering the moves needs, without a board: the side to move and the move number.
+struct Turn {
+  Color side;
+  int fullmove;
+  Color side_to_move() const { return side; }
+  int fullmove_number() const { return fullmove; }
+  void play(Move) { play_null(); }
+  void play_null() {
+    if (side == kBlack) ++fullmove;
+    side = ~side;
+  }
+};
+
+// The turns along a game's lines, with GameWalker's handling of variations (a variation starts
+// where the line's last move started).
+class TurnWalker : public rules::LineFrames<Turn> {
  public:
-  struct Turn {
-    Color side;
-    int fullmove;
-    Color side_to_move() const { return side; }
-    int fullmove_number() const { return fullmove; }
-  };
-  explicit TurnWalker(const Position& start) : TurnWalker(start.side_to_move(), start.fullmove_number()) {}
+  explicit TurnWalker(const Position& start) : LineFrames(Turn{start.side_to_move(), start.fullmove_number()}) {}
   // Xiangqi's Red moves first, as White does.
   explicit TurnWalker(const rules::xiangqi::Position& start)
-      : TurnWalker(start.side_to_move() == rules::xiangqi::kRed ? kWhite : kBlack, start.fullmove_number()) {}
-  TurnWalker(Color side, int fullmove) {
-    const Turn t{side, fullmove};
-    frames_.push_back({t, t, false});
-  }
-  const Turn& current() const { return frames_.back().current; }
-  int depth() const { return static_cast<int>(frames_.size()) - 1; }
-  void play(Move) { advance(); }
-  void play_null() { advance(); }
-  bool begin_variation() {
-    if (!frames_.back().has_previous) return false;
-    const Turn t = frames_.back().previous;
-    frames_.push_back({t, t, false});
-    return true;
-  }
-  bool end_variation() {
-    if (frames_.size() < 2) return false;
-    frames_.pop_back();
-    return true;
-  }
-
- private:
-  void advance() {
-    Frame& f = frames_.back();
-    f.previous = f.current;
-    f.has_previous = true;
-    if (f.current.side == kBlack) ++f.current.fullmove;
-    f.current.side = ~f.current.side;
-  }
-  struct Frame {
-    Turn current, previous;
-    bool has_previous;
-  };
-  std::vector<Frame> frames_;
+      : LineFrames(Turn{start.side_to_move() == rules::xiangqi::kRed ? kWhite : kBlack, start.fullmove_number()}) {}
 };
 
 // With a GameWalker, each move is checked and its SAN found on the board; with a TurnWalker,

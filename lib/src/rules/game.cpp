@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "rules/line_frames.h"
+#include "rules/xiangqi_game.h"
+
 namespace pgnarc {
 
 const char* result_text(GameResult r) {
@@ -104,23 +107,14 @@ Result<Position> play_main_line(const Game& game, int plies, Step step) {
   if (plies < 0) return invalid_input("no position before the start (" + std::to_string(plies) + " plies)");
   auto start = start_position(game);
   if (!start) return start.error();
-  Position pos = *start;
-  int played = 0, depth = 0;
-  for (const GameEvent& e : game.events) {
-    if (played == plies) break;
-    if (e.type == GameEvent::kBeginVariation) ++depth;
-    else if (e.type == GameEvent::kEndVariation) --depth;
-    if (depth != 0 || (e.type != GameEvent::kNullMove && e.type != GameEvent::kMove)) continue;
+  return rules::after_main_line(*start, game.events, plies, [&](Position& pos, const GameEvent& e) -> Status {
     if (e.type == GameEvent::kMove && !pos.is_legal(e.move))
       return invalid_input("illegal move " + pos.uci(e.move) + " in position " + pos.fen());
     step(pos, e);
     if (e.type == GameEvent::kNullMove) pos.play_null();
     else pos.play(e.move);
-    ++played;
-  }
-  if (played < plies)
-    return invalid_input("the main line has " + std::to_string(played) + " plies, not " + std::to_string(plies));
-  return pos;
+    return {};
+  });
 }
 
 }  // namespace
@@ -132,6 +126,11 @@ Square double_step_square(const Position& before, Move m) {
 }
 
 Result<std::string> fen_after(const Game& game, int plies, FenEnPassant ep) {
+  if (game.rules == GameRules::kXiangqi) {
+    auto pos = rules::xiangqi::position_after(game, plies);
+    if (!pos) return pos.error();
+    return pos->fen();
+  }
   Square double_step = kNoSquare;
   if (const std::string* fen = game.tag("FEN")) double_step = fen_ep_field(*fen);
   auto pos = play_main_line(game, plies, [&](const Position& before, const GameEvent& e) {

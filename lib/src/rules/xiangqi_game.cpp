@@ -142,19 +142,6 @@ Status read_notation(std::string_view bytes, Notation& notation, NotationStyle& 
   return {};
 }
 
-bool Walker::begin_variation() {
-  if (!frames_.back().has_previous) return false;
-  const Position p = frames_.back().previous;
-  frames_.push_back({p, p, false});
-  return true;
-}
-
-bool Walker::end_variation() {
-  if (frames_.size() < 2) return false;
-  frames_.pop_back();
-  return true;
-}
-
 MoveReader::MoveReader(const std::vector<Tag>& tags) {
   if (const std::string* v = find_tag(tags, "Format")) known_ = notation_of_format(*v, notation_);
 }
@@ -172,11 +159,30 @@ Result<Move> MoveReader::read(const Position& pos, std::string_view text) {
     if (!known_) return invalid_input("\"" + std::string(text) + "\" is no legal move in ICCS, WXF or Chinese notation in " + pos.fen());
   }
   Result<LearntMove> m = learn_move(style_, pos, text, notation_);
-  if (!m) return m.error();
+  if (!m) {
+    for (const Notation n : {Notation::kIccs, Notation::kWxf, Notation::kChinese})
+      if (n != notation_ && parse_move(pos, text, n).ok())
+        return invalid_input("move \"" + std::string(text) + "\" is in " + std::string(notation_name(n)) +
+                             " notation, where the game's moves are in " + std::string(notation_name(notation_)));
+    return m.error();
+  }
   if (!m->reproducible)
     return invalid_input("move \"" + std::string(text) + "\" is written unlike the game's earlier moves (" + to_iccs(m->move) +
                          " would be written \"" + write_move(pos, m->move, notation_, style_) + "\")");
   return m->move;
+}
+
+Result<Position> position_after(const Game& game, int plies) {
+  Result<Position> start = xiangqi::start_position(game.tags);
+  if (!start) return start;
+  return after_main_line(*start, game.events, plies, [](Position& pos, const GameEvent& e) -> Status {
+    const Move m{static_cast<std::uint8_t>(e.move.xiangqi_from()), static_cast<std::uint8_t>(e.move.xiangqi_to())};
+    if (e.type == GameEvent::kNullMove || !is_legal(pos, m))
+      return invalid_input("illegal Xiangqi move " + (e.type == GameEvent::kNullMove ? std::string("--") : to_iccs(m)) +
+                           " in " + pos.fen());
+    pos.play(m);
+    return {};
+  });
 }
 
 Result<std::vector<std::string>> move_texts(const Game& game) {

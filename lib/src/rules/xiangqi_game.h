@@ -9,6 +9,7 @@
 
 #include "pgnarc/game.h"
 #include "pgnarc/status.h"
+#include "rules/line_frames.h"
 #include "rules/xiangqi.h"
 #include "rules/xiangqi_notation.h"
 
@@ -34,29 +35,8 @@ std::string notation_bytes(Notation notation, const NotationStyle& style);
 Status read_notation(std::string_view bytes, Notation& notation, NotationStyle& style);
 
 // Walks a Xiangqi game's lines keeping the position at every point, as GameWalker does for
-// chess: a variation rewinds to the position before the move it replaces.
-class Walker {
- public:
-  explicit Walker(const Position& start) { frames_.push_back({start, start, false}); }
-  const Position& current() const { return frames_.back().current; }
-  int depth() const { return static_cast<int>(frames_.size()) - 1; }
-  void play(Move m) {
-    Frame& f = frames_.back();
-    f.previous = f.current;
-    f.has_previous = true;
-    f.current.play(m);
-  }
-  bool begin_variation();  // false if the line has no move to replace
-  bool end_variation();    // false on the main line
-
- private:
-  struct Frame {
-    Position current;
-    Position previous;
-    bool has_previous;
-  };
-  std::vector<Frame> frames_;
-};
+// chess.
+using Walker = LineFrames<Position>;
 
 // Reads a game's move texts one after the other, learning its notation from the first (unless
 // a `Format` tag gave it) and its style from all (learn_move). Fails with InvalidInput when a
@@ -75,6 +55,11 @@ class MoveReader {
   Notation notation_ = Notation::kIccs;
   NotationStyle style_;
 };
+
+// The position after the first `plies` plies of a Xiangqi game's main line (0: its start), as
+// fen_after counts them for chess; fails with InvalidInput when the main line is shorter, a move
+// is illegal or the FEN tag is bad.
+Result<Position> position_after(const Game& game, int plies);
 
 // The text of every move of a Xiangqi game (Game::rules kXiangqi), in order of its events, as
 // its notation writes them; fails with InvalidInput when the notation bytes are bad, a move is

@@ -180,14 +180,6 @@ constexpr std::u32string_view kPieceChars[8] = {U"", U"帅帥将將", U"仕士",
 constexpr PieceChar kDefaultChar[2][8] = {{0, 1, 1, 1, 1, 1, 1, 1}, {0, 3, 2, 2, 1, 1, 1, 2}};
 constexpr std::u32string_view kNumerals = U"一二三四五六七八九";
 
-std::string_view notation_name(Notation n) {
-  switch (n) {
-    case Notation::kIccs: return "ICCS";
-    case Notation::kWxf: return "WXF";
-    case Notation::kChinese: return "Chinese";
-  }
-  return "?";
-}
 
 template <class E>
 E or_default(E value, E fallback) { return value == E{} ? fallback : value; }
@@ -451,6 +443,15 @@ void merge(E& into, E seen, bool& ok) {
 }
 
 }  // namespace
+
+std::string_view notation_name(Notation n) {
+  switch (n) {
+    case Notation::kIccs: return "ICCS";
+    case Notation::kWxf: return "WXF";
+    case Notation::kChinese: return "Chinese";
+  }
+  return "?";
+}
 
 Result<Move> parse_move(const Position& pos, std::string_view text, Notation notation) {
   Result<Parsed> p = parse(pos, text, notation);

@@ -55,6 +55,8 @@
 namespace pgnarc::rules::xiangqi {
 
 enum class Notation : std::uint8_t { kIccs, kWxf, kChinese };
+// "ICCS", "WXF" or "Chinese".
+std::string_view notation_name(Notation n);
 
 // Every element starts at 0, "not seen yet"; write_move then uses the default named first.
 enum class LetterCase : std::uint8_t { kUnset, kLower, kUpper };  // ICCS default lower, WXF upper

@@ -23,6 +23,9 @@ inline constexpr std::uint8_t kCounted = 0x40;    // the main line's plies are t
 // In a block of the variants codec (kVariantsCodec) a byte follows the header: the Variant the
 // game is played under, its tags naming none (8.1); in a block of kMoveCodec the bit is reserved.
 inline constexpr std::uint8_t kVariantByte = 0x80;
+// The variant byte of a Xiangqi game (kXiangqiCodec): its notation bytes follow
+// (rules/xiangqi_game.h: 1, 3 or 8 bytes, as their first byte's notation says).
+inline constexpr std::uint8_t kXiangqiVariant = 8;
 
 // Item types of a line's annotation list. A clock item is a brace comment whose text holds a
 // clock command "[%clk H:MM:SS]": the seconds are coded as a number, the text around the
@@ -83,5 +86,31 @@ inline Error corrupt_record(const std::string& why) { return corruption("game re
 // (`variants`).
 Result<Position> record_start(const std::vector<Tag>& tags, Variant untagged, bool variants);
 inline Error bad_game(const std::string& why) { return invalid_input("cannot encode game: " + why); }
+
+// Does a variation open after the move at events[i - 1] (only comments and NAGs between)?
+inline bool variation_follows(const std::vector<GameEvent>& events, std::size_t i, std::size_t end) {
+  for (; i < end; ++i) {
+    if (events[i].type == GameEvent::kBeginVariation) return true;
+    if (events[i].type != GameEvent::kComment && events[i].type != GameEvent::kNag) return false;
+  }
+  return false;
+}
+
+// Just past the kEndVariation that closes the variation opened at events[i] (its own events are
+// [i + 1, the result - 1)), or 0 where none closes it before `end`.
+inline std::size_t variation_close(const std::vector<GameEvent>& events, std::size_t i, std::size_t end) {
+  int level = 1;
+  std::size_t j = i + 1;
+  for (; j < end && level > 0; ++j) {
+    if (events[j].type == GameEvent::kBeginVariation) ++level;
+    else if (events[j].type == GameEvent::kEndVariation) --level;
+  }
+  return level == 0 ? j : 0;
+}
+
+struct CodecStreams;
+// Writes a frame's comment list (8.2): its count and kinds to the structure stream, its texts to
+// the texts stream.
+void put_comments(const std::vector<Comment>& comments, CodecStreams& out);
 
 }  // namespace pgnarc::codec

@@ -10,6 +10,7 @@
 #include "codec/record/record.h"
 #include "codec/record/record_walker.h"
 #include "codec/record/decode_game_with_hints.h"
+#include "codec/record/xiangqi_record.h"
 #include "rules/movegen.h"
 
 namespace pgnarc::codec {
@@ -56,8 +57,9 @@ Status generate(const Position& pos, PlyMoves& t) {
   return corrupt_record("more than " + std::to_string(kMaxLegalMoves) + " legal moves in position " + pos.fen());
 }
 
-class DecodePolicy {
+class DecodePolicy : public RecordOut {
  public:
+  static constexpr bool kXiangqi = false;
   // Where a line starts: the position, and what the model knows of the moves before it.
   using Start = model::LineState;
   // An item of a line as read, until the moves reach its slot.
@@ -87,26 +89,11 @@ class DecodePolicy {
 
   DecodePolicy(std::vector<Tag> tags, std::vector<std::uint8_t>* hints, std::vector<std::string>* spare,
                const CodecCursor& in)
-      : tags_(std::move(tags)), hints_(hints), spare_(spare), coder_(in.coder), variants_(in.variants),
+      : RecordOut(std::move(tags)), hints_(hints), spare_(spare), coder_(in.coder), variants_(in.variants),
         modelled_(in.modelled_tracks), records_(in.coder) {
     decoder_.start(in.moves, in.move_bit);
   }
 
-  ArchiveGame out;
-
-  void raw_game(std::string_view text) {
-    out.raw = true;
-    out.raw_text.assign(text);
-  }
-  void begin_game(GameResult result) {
-    out.game.result = result;
-    out.game.tags = std::move(tags_);
-    begun_ = true;
-  }
-  const std::vector<Tag>& tags() const { return begun_ ? out.game.tags : tags_; }
-  void frame_comment(int list, CommentKind kind, std::string_view text) {
-    (list == 0 ? out.game.prelude : out.game.epilogue).push_back(Comment{kind, std::string(text)});
-  }
   Status main_line(Start& start, Variant untagged) {
     auto s = record_start(out.game.tags, untagged, variants_);
     if (!s) return s.error();
@@ -227,15 +214,7 @@ class DecodePolicy {
   }
 
   // The game's codeword ends after its last line: its closing bits, then the cursor past it.
-  Status end_moves(CodecCursor& in) {
-    const std::int64_t bits = decoder_.finish();
-    if (bits < 0) return corrupt_record("move codeword does not end as a coder ends it");
-    const std::uint64_t at = in.move_bit + static_cast<std::uint64_t>(bits);
-    if ((at + 7) / 8 > in.moves.size()) return corrupt_record("move codeword runs past the end of its section");
-    in.moves.remove_prefix(at / 8);
-    in.move_bit = static_cast<std::uint8_t>(at % 8);
-    return {};
-  }
+  Status end_moves(CodecCursor& in) { return end_codeword(decoder_, in); }
 
  private:
   // A modelled track's times and evaluations (after the line's moves in the codeword, before its
@@ -343,8 +322,6 @@ class DecodePolicy {
   }
 
   static constexpr std::size_t kNoHint = ~std::size_t{0};
-  std::vector<Tag> tags_;             // until begin_game moves them into the game
-  bool begun_ = false;
   std::vector<std::uint8_t>* hints_;  // SAN hints of the moves, in event order (or null)
   std::vector<std::string>* spare_;   // emptied strings for the track's comments (or null)
   // Tracks: the clock basis read from the game's tags at the first track, a track's prediction,
@@ -365,6 +342,7 @@ class DecodePolicy {
 // else made of the record (items are read past, clocks taken as they are).
 class ScanPolicy {
  public:
+  static constexpr bool kXiangqi = false;
   using Start = model::LineState;
   struct Line {
     std::vector<std::uint32_t> nulls;
@@ -442,6 +420,7 @@ class ScanPolicy {
 
 Result<ArchiveGame> decode(CodecCursor& in, std::vector<Tag> tags, std::vector<std::uint8_t>* hints,
                            std::vector<std::string>* spare = nullptr) {
+  if (is_xiangqi_record(in)) return decode_xiangqi_game(in, std::move(tags));
   DecodePolicy policy(std::move(tags), hints, spare, in);
   if (auto st = RecordWalker<DecodePolicy>(in, policy).walk(); !st) return st.error();
   return std::move(policy.out);
@@ -454,6 +433,14 @@ Result<ArchiveGame> decode_game(CodecCursor& in, std::vector<Tag> tags) { return
 Status scan_main_line(const CodecCursor& in, std::vector<Tag> tags,
                       const std::function<bool(const Position&, Move)>& visit, bool& raw, GameResult& result) {
   CodecCursor c = in;
+  if (is_xiangqi_record(c)) {
+    // A Xiangqi game holds no position of chess: nothing to visit; its result, once it reads.
+    raw = false;
+    auto game = decode_xiangqi_game(c, std::move(tags));
+    if (!game) return game.error();
+    result = game->game.result;
+    return {};
+  }
   ScanPolicy policy(std::move(tags), visit, c);
   Status st = RecordWalker<ScanPolicy>(c, policy).walk();
   raw = policy.raw;

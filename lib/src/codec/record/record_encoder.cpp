@@ -9,6 +9,7 @@
 #include "codec/record/comment_record.h"
 #include "codec/entropy/move_coder.h"
 #include "codec/record/record.h"
+#include "codec/record/xiangqi_record.h"
 #include "rules/movegen.h"
 
 namespace pgnarc::codec {
@@ -37,15 +38,6 @@ struct GameRecords {
   RecordModel model;
   RecentShapes<std::string> shapes;
 };
-
-// Does a variation open after the move at events[i - 1] (only comments and NAGs between)?
-bool variation_follows(const std::vector<GameEvent>& events, std::size_t i, std::size_t end) {
-  for (; i < end; ++i) {
-    if (events[i].type == GameEvent::kBeginVariation) return true;
-    if (events[i].type != GameEvent::kComment && events[i].type != GameEvent::kNag) return false;
-  }
-  return false;
-}
 
 // Encodes the line made of events [begin, end) (one nesting level; variations recurse), its
 // move symbols into `symbols`. An unannotated line (the main line of a game of moves only) has
@@ -110,13 +102,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         break;
       case GameEvent::kBeginVariation: {
         if (slot == 0) return bad_game("a variation does not follow a move");
-        int level = 1;
-        std::size_t j = i + 1;
-        for (; j < end && level > 0; ++j) {
-          if (events[j].type == GameEvent::kBeginVariation) ++level;
-          else if (events[j].type == GameEvent::kEndVariation) --level;
-        }
-        if (level != 0) return bad_game("a variation is not closed");
+        const std::size_t j = variation_close(events, i, end);
+        if (j == 0) return bad_game("a variation is not closed");
         items.push_back(Item{slot, kVariation, 0, nullptr, {}, false, {}, i + 1, j - 1, prev});
         i = j - 1;
         break;
@@ -225,6 +212,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   return {};
 }
 
+}  // namespace
+
 void put_comments(const std::vector<Comment>& comments, CodecStreams& out) {
   put_varint(out.structure, comments.size());
   for (const Comment& c : comments) {
@@ -232,8 +221,6 @@ void put_comments(const std::vector<Comment>& comments, CodecStreams& out) {
     put_prefixed(out.texts, c.text);
   }
 }
-
-}  // namespace
 
 static Status encode_game_within(const Game& game, CodecStreams& out, std::uint64_t record_work, CodecStats* stats);
 
@@ -246,7 +233,7 @@ Status encode_game_with_record_work(const Game& game, CodecStreams& out, std::ui
 }
 
 static Status encode_game_within(const Game& game, CodecStreams& out, std::uint64_t record_work, CodecStats* stats) {
-  if (game.rules != GameRules::kChess) return bad_game("a Xiangqi game in a block of chess games");
+  if (game.rules == GameRules::kXiangqi) return encode_xiangqi_game(game, out, stats);
   auto start = start_position(game);
   if (!start) return bad_game(start.error().message());
   const Variant variant = start->variant();
@@ -286,12 +273,7 @@ static Status encode_game_within(const Game& game, CodecStreams& out, std::uint6
   out.texts += s.texts;
   out.variants |= variant != Variant::kStandard;
   out.tracks |= s.tracks;
-  if (stats) {
-    ++stats->games;
-    stats->plies += local.plies;
-    stats->mainline_plies += local.mainline_plies;
-    stats->log2_legal_moves += local.log2_legal_moves;
-  }
+  if (stats) stats->add_game(local);
   return {};
 }
 

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/bytes.h"
+#include "codec/entropy/arith_coder.h"
 #include "codec/record/clock_track.h"
 #include "codec/codec.h"
 #include "codec/record/comment_record.h"
@@ -50,6 +53,11 @@ namespace pgnarc::codec {
 //                // that is not counted (its symbols code its end)
 //   Status end_moves(CodecCursor&);  // after the game: checks the end of its move codeword and
 //                                    // advances the cursor's moves past it
+//   static constexpr bool kXiangqi;  // the policy reads Xiangqi games (variant byte 8 of a
+//                                    // block of kXiangqiCodec), and only those; it then has
+//   Status notation(std::string_view bytes);  // the game's notation bytes, after its variant byte
+//
+// A Xiangqi game has no null moves, clock tracks, clock items or records (5.7.2).
 //
 // The cursor advances only past a record that was walked to its end.
 template <class Policy>
@@ -111,9 +119,23 @@ class RecordWalker {
       return corrupt_record("reserved result value");
     }
     Variant untagged = Variant::kStandard;
-    if (header & kVariantByte) {
-      std::uint8_t v;
-      if (!structure_.u8(v)) return corrupt_record("structure stream ends before the game's variant");
+    std::uint8_t v = 0;
+    if ((header & kVariantByte) && !structure_.u8(v)) return corrupt_record("structure stream ends before the game's variant");
+    xiangqi_ = v == kXiangqiVariant && in_.xiangqi;
+    if (xiangqi_ != Policy::kXiangqi)
+      return corrupt_record(xiangqi_ ? "a Xiangqi game read as a game of chess" : "a game of chess read as a Xiangqi game");
+    if (xiangqi_) {
+      // The notation bytes: 1, 3 or 8, as their first byte's two low bits say (5.7.1).
+      constexpr std::size_t kLength[4] = {1, 3, 8, 0};
+      std::uint8_t first;
+      std::string_view rest;
+      if (!structure_.u8(first) || !kLength[first & 3])
+        return corrupt_record("a Xiangqi game's notation is missing or of the reserved notation 3");
+      if (!structure_.bytes(kLength[first & 3] - 1, rest))
+        return corrupt_record("structure stream ends within a Xiangqi game's notation");
+      if constexpr (Policy::kXiangqi)
+        if (auto st = policy_.notation(std::string(1, static_cast<char>(first)) + std::string(rest)); !st) return st;
+    } else if (header & kVariantByte) {
       if (v == 0 || v >= kVariantCount) return corrupt_record("reserved variant " + std::to_string(v) + " in game header");
       untagged = static_cast<Variant>(v);
     }
@@ -151,6 +173,7 @@ class RecordWalker {
     if (!structure_.varint(n)) return corrupt_record("bad null move count");
     const bool track = take_track_bit(n);
     if (n > plies) return corrupt_record("bad null move count");
+    if (xiangqi_ && (n || track)) return corrupt_record("a null move or a clock track in a Xiangqi game");
     std::uint64_t at = 0;
     for (std::uint64_t k = 0; k < n; ++k) {
       std::uint64_t d;
@@ -172,6 +195,7 @@ class RecordWalker {
       slot += d;
       if (slot > plies) return corrupt_record("item anchored past the end of the line");
       if (type > kRecord) return corrupt_record("reserved item type");
+      if (xiangqi_ && type >= kClock) return corrupt_record("a clock or record item in a Xiangqi game");
       if (type == kNag && !structure_.u8(nag)) return corrupt_record("NAG runs past the end of its section");
       if (type <= kEscape && !texts_.prefixed(text))
         return corrupt_record("comment text runs past the end of its section");
@@ -262,6 +286,7 @@ class RecordWalker {
   Policy& policy_;
   common::ByteCursor structure_, texts_;  // copies, written back by walk()
   std::uint64_t total_plies_ = 0;         // of all the game's lines, against kMaxPlies
+  bool xiangqi_ = false;                  // the game is a Xiangqi game
   RecentShapes<std::string_view> shapes_;  // the game's record shapes
   // A track's frame runs, kept from record to record (a track is done with them before its
   // line's variations are walked).
@@ -270,5 +295,43 @@ class RecordWalker {
 
 template <class Policy>
 thread_local FrameRuns RecordWalker<Policy>::runs_;
+
+// What a policy that rebuilds the game (record_decoder.cpp, xiangqi_record.cpp) makes of a
+// record's header and frame: the game, or a verbatim game's bytes; its tags, given at the start,
+// move into the game when it begins.
+class RecordOut {
+ public:
+  explicit RecordOut(std::vector<Tag> tags) : tags_(std::move(tags)) {}
+  ArchiveGame out;
+  void raw_game(std::string_view text) {
+    out.raw = true;
+    out.raw_text.assign(text);
+  }
+  void begin_game(GameResult result) {
+    out.game.result = result;
+    out.game.tags = std::move(tags_);
+    begun_ = true;
+  }
+  const std::vector<Tag>& tags() const { return begun_ ? out.game.tags : tags_; }
+  void frame_comment(int list, CommentKind kind, std::string_view text) {
+    (list == 0 ? out.game.prelude : out.game.epilogue).push_back(Comment{kind, std::string(text)});
+  }
+
+ private:
+  std::vector<Tag> tags_;
+  bool begun_ = false;
+};
+
+// A policy's end_moves: the game's codeword ends after its last line, with its closing bits
+// (7.3); then the cursor's moves go past it.
+inline Status end_codeword(ArithDecoder& decoder, CodecCursor& in) {
+  const std::int64_t bits = decoder.finish();
+  if (bits < 0) return corrupt_record("move codeword does not end as a coder ends it");
+  const std::uint64_t at = in.move_bit + static_cast<std::uint64_t>(bits);
+  if ((at + 7) / 8 > in.moves.size()) return corrupt_record("move codeword runs past the end of its section");
+  in.moves.remove_prefix(at / 8);
+  in.move_bit = static_cast<std::uint8_t>(at % 8);
+  return {};
+}
 
 }  // namespace pgnarc::codec

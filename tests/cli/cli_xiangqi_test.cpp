@@ -1,0 +1,83 @@
+// End-to-end: Xiangqi games (format 1.7) packed in each of their notations, unpacked with every
+// move written as it came in, found by their players, read as FEN at any ply, and kept verbatim
+// where a move cannot be coded.
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_util.h"
+
+namespace pgnarc {
+namespace {
+
+using test::move_words;
+using test::run_cli;
+
+class CliXiangqi : public ::testing::Test {
+ protected:
+  std::string p(const std::string& name) const { return "'" + scratch_.path() + "/" + name + "'"; }
+  static std::string corpus(const std::string& name) { return "'" + test::corpus_path("xiangqi/" + name) + "'"; }
+  test::ScratchDir scratch_{"cli_xiangqi"};
+};
+
+TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
+  for (const char* name : {"wukong_iccs.pgn", "wukong_wxf_fullwidth.pgn", "wukong_chinese.pgn"}) {
+    SCOPED_TRACE(name);
+    auto r = run_cli("pack " + corpus(name) + " -o " + p("x.pga") + " --force");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE((r.out + r.err).find("15 games (0 kept verbatim), 1378 plies coded"), std::string::npos) << r.out << r.err;
+    const auto info = nlohmann::json::parse(run_cli("info --json " + p("x.pga")).out);
+    EXPECT_EQ(info["read_version"], "1.7");
+    const std::string once = run_cli("unpack " + p("x.pga")).out;
+    EXPECT_EQ(move_words(once), move_words(test::read_file(test::corpus_path(std::string("xiangqi/") + name))));
+    // The canonical text packs to the same archive, and comes back as it is.
+    std::ofstream(scratch_.path() + "/once.pgn", std::ios::binary) << once;
+    ASSERT_EQ(run_cli("pack " + p("once.pgn") + " -o " + p("y.pga") + " --force").exit_code, 0);
+    EXPECT_EQ(run_cli("unpack " + p("y.pga")).out, once);
+    EXPECT_EQ(test::read_file(scratch_.path() + "/x.pga"), test::read_file(scratch_.path() + "/y.pga"));
+    EXPECT_EQ(run_cli("verify -q " + p("x.pga")).exit_code, 0);
+    // Searched by the players and read as FEN along the main line.
+    EXPECT_EQ(run_cli("find --count --red liu " + p("x.pga")).out, "3\n");
+    EXPECT_EQ(run_cli("find --count --red liu --black 'LIU DaHua' --exact " + p("x.pga")).out, "0\n");
+    EXPECT_EQ(run_cli("find --numbers --black 'KE YongQing' " + p("x.pga")).out, "1\n");
+    // Listed with Red in White's column.
+    EXPECT_EQ(run_cli("get --list " + p("x.pga") + " 1").out,
+              "1\tZHAO GuoRong\tKE YongQing\t\t\tZhongli Cup TV fast game Champion 1997\n");
+    EXPECT_EQ(run_cli("get --fen 0 " + p("x.pga") + " 1").out,
+              "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n");
+    EXPECT_EQ(run_cli("get --fen 2 " + p("x.pga") + " 1").out,
+              "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2\n");
+    r = run_cli("get --fen 999 " + p("x.pga") + " 1");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("game 1: the main line has 127 plies, not 999"), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(CliXiangqi, BesideChessGamesAndKeptVerbatimWhereAMoveCannotBeCoded) {
+  const std::string chess = "[White \"a\"]\n[Black \"b\"]\n\n1. e4 e5 1-0\n\n";
+  const std::string xiangqi = "[Game \"Chinese Chess\"]\n[Red \"r\"]\n[Black \"b\"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n";
+  // An illegal move, and a move written unlike the game's first.
+  const std::string illegal = "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. h2h9 *";
+  const std::string mixed = "[Game \"Chinese Chess\"]\n\n1. h2e2 H8+7 *";
+  std::ofstream(scratch_.path() + "/mixed.pgn", std::ios::binary) << chess << xiangqi << illegal << "\n\n" << mixed << "\n";
+  auto r = run_cli("pack " + p("mixed.pgn") + " -o " + p("m.pga"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE((r.out + r.err).find("4 games (2 kept verbatim)"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("mixed.pgn:14:17: game 3: no legal move matches ICCS move \"h2h9\""), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("game 4: move \"H8+7\" is in WXF notation, where the game's moves are in ICCS"), std::string::npos) << r.err;
+  r = run_cli("unpack " + p("m.pga"));
+  EXPECT_EQ(r.out, chess + xiangqi + illegal + "\n\n" + mixed + "\n\n");
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("m.pga")).out)["read_version"], "1.7");
+  // Without a Xiangqi game the archive stays readable by earlier readers.
+  std::ofstream(scratch_.path() + "/chess.pgn", std::ios::binary) << chess;
+  ASSERT_EQ(run_cli("pack --moves uniform " + p("chess.pgn") + " -o " + p("c.pga")).exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("c.pga")).out)["read_version"], "1.0");
+  // A Xiangqi game has no chess board to picture.
+  r = run_cli("get --svg 1 " + p("m.pga") + " 2");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("game 2"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace pgnarc
