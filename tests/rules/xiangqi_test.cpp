@@ -89,6 +89,32 @@ TEST(XiangqiRules, MoveOrderIsAscendingAlongAGame) {
   }
 }
 
+TEST(XiangqiRules, IsLegalIsMembershipOfTheLegalMoves) {
+  // Every pair of squares, in positions of the perft corpus (every tenth) and along a game.
+  int positions = 0;
+  std::ifstream in(std::string(PGNARC_CORPUS_DIR) + "/perft/xiangqi.txt");
+  std::vector<Position> all;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#' && positions++ % 10 == 0)
+      all.push_back(*Position::from_fen(line.substr(0, line.find(';'))));
+  Position pos;
+  for (int ply = 0; ply < 40; ++ply) {
+    all.push_back(pos);
+    const MoveList moves = legal_moves(pos);
+    if (moves.size == 0) break;
+    pos.play(moves[(ply * 7) % moves.size]);
+  }
+  ASSERT_GE(all.size(), 140u);
+  for (const Position& p : all) {
+    const MoveList moves = legal_moves(p);
+    for (int from = 0; from < kSquares; ++from)
+      for (int to = 0; to < kSquares; ++to) {
+        const Move m{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)};
+        ASSERT_EQ(is_legal(p, m), std::binary_search(moves.begin(), moves.end(), m)) << p.fen() << " " << to_iccs(m);
+      }
+  }
+}
+
 TEST(XiangqiRules, FlyingGeneralPinsTheOnlyPieceBetween) {
   // The red horse is the only piece between the generals: every horse move would leave them
   // facing each other.

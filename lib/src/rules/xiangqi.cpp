@@ -199,6 +199,11 @@ class Generator {
         piece(T, 64 * word + std::countr_zero(left));
     return static_cast<int>(out_ - begin_);
   }
+  // The legal moves of the piece on `from` alone (none where it is not the side to move's).
+  int run_from(int from) {
+    if (b_[from] != kNoPiece && side_of(b_[from]) == us_) piece(kTables, from);
+    return static_cast<int>(out_ - begin_);
+  }
 
  private:
   void piece(const Tables& T, int from) {
@@ -338,8 +343,9 @@ int legal_moves(const Position& pos, MoveList& out) {
 
 bool is_legal(const Position& pos, Move m) {
   if (m.from >= kSquares || m.to >= kSquares) return false;
+  // The moving piece's legal moves alone: a legal move is one of them, in the same order.
   MoveList list;
-  legal_moves(pos, list);
+  list.size = Generator(pos, list.moves.data()).run_from(m.from);
   return std::binary_search(list.begin(), list.end(), m);
 }
 
