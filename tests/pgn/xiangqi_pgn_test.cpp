@@ -52,7 +52,7 @@ Read read_all(const std::string& text) {
   return out;
 }
 
-std::string iccs_of(const Move& m) { return xq::to_iccs(xq::Move{static_cast<std::uint8_t>(m.xiangqi_from()), static_cast<std::uint8_t>(m.xiangqi_to())}); }
+std::string iccs_of(const Move& m) { return xq::to_iccs(xq::move_of(m)); }
 
 struct CorpusFile {
   const char* name;

@@ -127,8 +127,9 @@ Result<ArchiveGame> decode_game(CodecCursor& in, std::vector<Tag> tags);
 // visit(position, Move::none()) where the line ends; stops as soon as visit returns false. Reads
 // no more of the game than its main line's moves need, and does not advance `in` (a caller that
 // scans game after game starts each at its own directory group: one game a group). Sets `raw`
-// for a game kept verbatim (visit is not called) and `result` to the game's result. Damage it
-// meets is Corruption; it does not check what lies beyond the moves it reads.
+// for a game kept verbatim (visit is not called) and `result` to the game's result; a Xiangqi
+// game, which has no chess position, is not read (visit is not called, result is kNone). Damage
+// it meets is Corruption; it does not check what lies beyond the moves it reads.
 Status scan_main_line(const CodecCursor& in, std::vector<Tag> tags,
                       const std::function<bool(const Position& before, Move move)>& visit, bool& raw,
                       GameResult& result);

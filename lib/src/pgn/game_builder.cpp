@@ -23,9 +23,10 @@ void GameBuilder::begin_movetext(const Position& start, SourcePos) {
     game_.prelude.clear();
   }
 }
-void GameBuilder::begin_xiangqi_movetext(SourcePos at) {
+void GameBuilder::begin_xiangqi_movetext(SourcePos) {
+  // (A Xiangqi game has tags, which name it: no prelude comment moves into its movetext.)
+  in_movetext_ = true;
   game_.rules = GameRules::kXiangqi;
-  begin_movetext(Position(), at);
 }
 void GameBuilder::xiangqi_move(Move m, SourcePos) { game_.events.push_back(GameEvent::make_move(m)); }
 void GameBuilder::xiangqi_notation(std::string_view bytes) { game_.notation.assign(bytes); }

@@ -216,7 +216,7 @@ class TurnWalker : public rules::LineFrames<Turn> {
 // `hints` (one per move, pgn/write_pgn_with_hints.h) give what SAN needs and the moves are taken
 // as legal, or, for a Xiangqi game, `xiangqi` gives each move's text (rules::xiangqi::move_texts).
 template <typename Walker>
-Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, std::string& out,
+Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::uint8_t>* hints, std::string& out,
                       const std::vector<std::string>* xiangqi = nullptr) {
   constexpr bool hinted = std::is_same_v<Walker, TurnWalker>;
   for (const Comment& c : game.prelude) {
@@ -232,13 +232,6 @@ Status write_pgn_impl(const Game& game, const std::vector<std::uint8_t>* hints, 
   }
   if (!game.tags.empty()) out += '\n';
 
-  auto start = xiangqi ? Result<Position>(Position()) : start_position(game);
-  if (!start) return start.error();
-  auto walker = [&] {
-    if constexpr (hinted)
-      if (xiangqi) return Walker(*rules::xiangqi::start_position(game.tags));  // move_texts read it
-    return Walker(*start);
-  }();
   // The movetext goes straight to `out` (it starts a line: after the tags' empty line, or at
   // the start of the game).
   const std::size_t movetext_start = out.size();
@@ -321,11 +314,14 @@ Status write_pgn_or_nothing(const Game& game, const std::vector<std::uint8_t>* h
   const std::size_t before = out.size();
   Status st;
   if (game.rules == GameRules::kXiangqi) {
-    Result<std::vector<std::string>> texts = rules::xiangqi::move_texts(game);
+    Result<rules::xiangqi::MoveTexts> texts = rules::xiangqi::move_texts(game);
     if (!texts) return invalid_input("cannot write game: " + texts.error().message());
-    st = write_pgn_impl<TurnWalker>(game, nullptr, out, &*texts);
+    st = write_pgn_impl(game, TurnWalker(texts->start), nullptr, out, &texts->texts);
   } else {
-    st = hints ? write_pgn_impl<TurnWalker>(game, hints, out) : write_pgn_impl<GameWalker>(game, nullptr, out);
+    auto start = start_position(game);
+    if (!start) return start.error();
+    st = hints ? write_pgn_impl(game, TurnWalker(*start), hints, out)
+               : write_pgn_impl(game, GameWalker(*start), nullptr, out);
   }
   if (!st) out.resize(before);
   return st;

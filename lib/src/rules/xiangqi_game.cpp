@@ -176,7 +176,7 @@ Result<Position> position_after(const Game& game, int plies) {
   Result<Position> start = xiangqi::start_position(game.tags);
   if (!start) return start;
   return after_main_line(*start, game.events, plies, [](Position& pos, const GameEvent& e) -> Status {
-    const Move m{static_cast<std::uint8_t>(e.move.xiangqi_from()), static_cast<std::uint8_t>(e.move.xiangqi_to())};
+    const Move m = move_of(e.move);
     if (e.type == GameEvent::kNullMove || !is_legal(pos, m))
       return invalid_input("illegal Xiangqi move " + (e.type == GameEvent::kNullMove ? std::string("--") : to_iccs(m)) +
                            " in " + pos.fen());
@@ -185,21 +185,21 @@ Result<Position> position_after(const Game& game, int plies) {
   });
 }
 
-Result<std::vector<std::string>> move_texts(const Game& game) {
+Result<MoveTexts> move_texts(const Game& game) {
   Notation notation;
   NotationStyle style;
   if (Status st = read_notation(game.notation, notation, style); !st) return st.error();
   Result<Position> start = xiangqi::start_position(game.tags);
   if (!start) return start.error();
   Walker walker(*start);
-  std::vector<std::string> out;
+  MoveTexts out{*start, {}};
   for (const GameEvent& e : game.events) {
     switch (e.type) {
       case GameEvent::kMove: {
-        const Move m{static_cast<std::uint8_t>(e.move.xiangqi_from()), static_cast<std::uint8_t>(e.move.xiangqi_to())};
+        const Move m = move_of(e.move);
         if (!is_legal(walker.current(), m))
           return invalid_input("illegal Xiangqi move " + to_iccs(m) + " in " + walker.current().fen());
-        out.push_back(write_move(walker.current(), m, notation, style));
+        out.texts.push_back(write_move(walker.current(), m, notation, style));
         walker.play(m);
         break;
       }

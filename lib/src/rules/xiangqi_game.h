@@ -3,6 +3,7 @@
 // rules layer).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,10 +62,20 @@ class MoveReader {
 // is illegal or the FEN tag is bad.
 Result<Position> position_after(const Game& game, int plies);
 
-// The text of every move of a Xiangqi game (Game::rules kXiangqi), in order of its events, as
-// its notation writes them; fails with InvalidInput when the notation bytes are bad, a move is
-// not legal where it stands, or the events are not a well-formed tree (a variation with no move
-// before it, one left open, a null move).
-Result<std::vector<std::string>> move_texts(const Game& game);
+// The move of a Xiangqi game's event (Move::xiangqi).
+inline Move move_of(pgnarc::Move m) {
+  return Move{static_cast<std::uint8_t>(m.xiangqi_from()), static_cast<std::uint8_t>(m.xiangqi_to())};
+}
+
+// A Xiangqi game's start position and the text of every move, in order of its events, as its
+// notation writes them.
+struct MoveTexts {
+  Position start;
+  std::vector<std::string> texts;
+};
+// Fails with InvalidInput when the notation bytes or the FEN tag are bad, a move is not legal
+// where it stands, or the events are not a well-formed tree (a variation with no move before
+// it, one left open, a null move).
+Result<MoveTexts> move_texts(const Game& game);
 
 }  // namespace pgnarc::rules::xiangqi

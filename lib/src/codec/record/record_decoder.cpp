@@ -434,11 +434,9 @@ Status scan_main_line(const CodecCursor& in, std::vector<Tag> tags,
                       const std::function<bool(const Position&, Move)>& visit, bool& raw, GameResult& result) {
   CodecCursor c = in;
   if (is_xiangqi_record(c)) {
-    // A Xiangqi game holds no position of chess: nothing to visit; its result, once it reads.
+    // A Xiangqi game holds no position of chess: nothing to visit, nothing read.
     raw = false;
-    auto game = decode_xiangqi_game(c, std::move(tags));
-    if (!game) return game.error();
-    result = game->game.result;
+    result = GameResult::kNone;
     return {};
   }
   ScanPolicy policy(std::move(tags), visit, c);

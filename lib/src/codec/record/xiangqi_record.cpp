@@ -21,10 +21,6 @@ using common::put_varint;
 
 namespace {
 
-xq::Move xiangqi_move(Move m) {
-  return xq::Move{static_cast<std::uint8_t>(m.xiangqi_from()), static_cast<std::uint8_t>(m.xiangqi_to())};
-}
-
 // The index of `m` among `list` (ascending), or -1.
 int index_in(const xq::MoveList& list, xq::Move m) {
   const auto it = std::lower_bound(list.begin(), list.end(), m);
@@ -57,7 +53,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
     switch (e.type) {
       case GameEvent::kMove: {
         const int n = xq::legal_moves(at, list);
-        const xq::Move m = xiangqi_move(e.move);
+        const xq::Move m = xq::move_of(e.move);
         const int index = index_in(list, m);
         if (index < 0) return bad_game("illegal Xiangqi move " + xq::to_iccs(m) + " in " + at.fen());
         uniform_frequencies(ends, n, freq);
