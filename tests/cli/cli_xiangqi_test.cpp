@@ -1,4 +1,4 @@
-// End-to-end: Xiangqi games (format 1.7) packed in each of their notations, unpacked with every
+// End-to-end: Xiangqi games (formats 1.7 and 1.8) packed in each of their notations, unpacked with every
 // move written as it came in, found by their players, read as FEN at any ply, and kept verbatim
 // where a move cannot be coded.
 #include <fstream>
@@ -28,8 +28,13 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE((r.out + r.err).find("15 games (0 kept verbatim), 1378 plies coded"), std::string::npos) << r.out << r.err;
     const auto info = nlohmann::json::parse(run_cli("info --json " + p("x.pga")).out);
-    EXPECT_EQ(info["read_version"], "1.7");
+    EXPECT_EQ(info["read_version"], "1.8");
     const std::string once = run_cli("unpack " + p("x.pga")).out;
+    // Coded uniformly, as readers of 1.7 read them: the same games, in a larger archive.
+    ASSERT_EQ(run_cli("pack " + corpus(name) + " -o " + p("u.pga") + " --force --xiangqi uniform").exit_code, 0);
+    EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("u.pga")).out)["read_version"], "1.7");
+    EXPECT_EQ(run_cli("unpack " + p("u.pga")).out, once);
+    EXPECT_LT(test::read_file(scratch_.path() + "/x.pga").size() + 150, test::read_file(scratch_.path() + "/u.pga").size());
     EXPECT_EQ(move_words(once), move_words(test::read_file(test::corpus_path(std::string("xiangqi/") + name))));
     // The canonical text packs to the same archive, and comes back as it is.
     std::ofstream(scratch_.path() + "/once.pgn", std::ios::binary) << once;
@@ -68,7 +73,15 @@ TEST_F(CliXiangqi, BesideChessGamesAndKeptVerbatimWhereAMoveCannotBeCoded) {
   EXPECT_NE(r.err.find("game 4: move \"H8+7\" is in WXF notation, where the game's moves are in ICCS"), std::string::npos) << r.err;
   r = run_cli("unpack " + p("m.pga"));
   EXPECT_EQ(r.out, chess + xiangqi + illegal + "\n\n" + mixed + "\n\n");
-  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("m.pga")).out)["read_version"], "1.7");
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("m.pga")).out)["read_version"], "1.8");
+  // Under the uniform coder, or appended to an archive that readers of 1.7 read, Xiangqi games
+  // are coded uniformly (codec 9).
+  ASSERT_EQ(run_cli("pack --moves uniform " + p("mixed.pgn") + " -o " + p("u.pga")).exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("u.pga")).out)["read_version"], "1.7");
+  ASSERT_EQ(run_cli("pack --xiangqi uniform " + p("mixed.pgn") + " -o " + p("a.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("append " + p("a.pga") + " " + p("mixed.pgn")).exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("a.pga")).out)["read_version"], "1.7");
+  EXPECT_EQ(run_cli("unpack " + p("a.pga")).out, r.out + r.out);
   // Without a Xiangqi game the archive stays readable by earlier readers.
   std::ofstream(scratch_.path() + "/chess.pgn", std::ios::binary) << chess;
   ASSERT_EQ(run_cli("pack --moves uniform " + p("chess.pgn") + " -o " + p("c.pga")).exit_code, 0);

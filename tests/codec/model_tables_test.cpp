@@ -1,6 +1,7 @@
-// The move model's tables in the specification's appendix (format-spec/move-model-tables.md), and
-// the crazyhouse model's (format-spec/crazyhouse-model-tables.md), are the library's, number for
-// number, and the feature groups of all three models (the fast model's too) are the library's
+// The move model's tables in the specification's appendix (format-spec/move-model-tables.md), the
+// crazyhouse model's (format-spec/crazyhouse-model-tables.md) and the Xiangqi model's
+// (format-spec/xiangqi-model-tables.md) are the library's, number for number, and the feature
+// groups of all four models (the fast model's too) are the library's
 // tables of groups, name for name and offset for offset, in the appendices and in the
 // specification's sections, so that the documents cannot drift from the code.
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include "codec/model/fast_model.h"
 #include "codec/model/move_model.h"
 #include "codec/model/variant_model.h"
+#include "codec/model/xiangqi_model.h"
 #include "codec/record/clock_model.h"
 #include "support/test_util.h"
 
@@ -95,6 +97,7 @@ TEST(ModelTables, TheAppendicesListTheLibrarysGroups) {
   expect_appendix_groups("move-model-tables.md", kGroups);
   expect_appendix_groups("crazyhouse-model-tables.md", zh::kGroups);
   expect_appendix_groups("fast-model-tables.md", fast::kGroups);
+  expect_appendix_groups("xiangqi-model-tables.md", xq::kGroups);
 }
 
 // Section 7.6.5 names the move model's groups with their offsets in its tables (castling in its
@@ -162,6 +165,29 @@ TEST(ModelTables, TheSpecificationListsTheLibrarysCrazyhouseTable) {
   std::size_t at = 0;
   int offset = 0;
   for (const FeatureGroup& g : zh::kGroups) {
+    const std::string row = "\n| " + std::to_string(offset) + " | " + std::to_string(g.size) + " | ";
+    const std::size_t found = section.find(row, at);
+    EXPECT_NE(found, std::string::npos) << "group " << g.name << " at " << offset;
+    if (found != std::string::npos) at = found + row.size();
+    offset += g.size;
+  }
+}
+
+TEST(ModelTables, TheSpecificationListsTheLibrarysXiangqiTable) {
+  const std::string doc = test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/xiangqi-model-tables.md");
+  EXPECT_NE(doc.find("K = " + std::to_string(xq::kFeatures) + " features."), std::string::npos);
+  const std::vector<long> w = numbers_under(doc, "## W");
+  ASSERT_EQ(w.size(), xq::kWeights.size());
+  for (std::size_t k = 0; k < w.size(); ++k) EXPECT_EQ(w[k], xq::kWeights[k]) << "X[" << k << "]";
+  // Section 7.9 gives K, the most features a move has and each group's offset and size, in the
+  // library's order.
+  const std::string section = part_of(spec_text(), "### 7.9 ", "\n## ");
+  ASSERT_FALSE(section.empty());
+  EXPECT_NE(section.find("K_X = " + std::to_string(xq::kFeatures)), std::string::npos);
+  EXPECT_NE(section.find("at most " + std::to_string(xq::kMaxMoveFeatures) + " features"), std::string::npos);
+  std::size_t at = 0;
+  int offset = 0;
+  for (const FeatureGroup& g : xq::kGroups) {
     const std::string row = "\n| " + std::to_string(offset) + " | " + std::to_string(g.size) + " | ";
     const std::size_t found = section.find(row, at);
     EXPECT_NE(found, std::string::npos) << "group " << g.name << " at " << offset;

@@ -41,6 +41,7 @@ std::vector<Game> corpus_games(const std::string& name) {
 codec::CodecCursor cursor_of(const codec::CodecStreams& s) {
   codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw, s.coder, true, s.modelled_tracks};
   c.xiangqi = true;
+  c.xiangqi_model = s.xiangqi_model;
   return c;
 }
 
@@ -92,15 +93,23 @@ TEST(XiangqiRecord, CorpusGamesRoundTripBesideChessGames) {
     ASSERT_EQ(games.size(), 15u);
     // A game of chess between them: one block holds both.
     games.insert(games.begin() + 3, test::parse_one("[White \"a\"]\n\n1. e4 e5 2. Nf3 {c} Nc6 1-0"));
-    for (const codec::MoveCoder coder : {codec::MoveCoder::kUniform, codec::MoveCoder::kModel}) {
-      codec::CodecStreams s;
-      s.coder = coder;
-      codec::CodecStats stats;
-      for (const Game& g : games) ASSERT_TRUE(codec::encode_game(g, s, &stats).ok());
-      EXPECT_EQ(s.codec(), codec::kXiangqiCodec);
-      EXPECT_EQ(stats.mainline_plies, 1378u + 4u);
-      EXPECT_EQ(decode_all(s, games), games);
-    }
+    std::size_t uniform_bytes = 0;
+    for (const bool model : {false, true})
+      for (const codec::MoveCoder coder : {codec::MoveCoder::kUniform, codec::MoveCoder::kModel, codec::MoveCoder::kFast}) {
+        SCOPED_TRACE(testing::Message() << "model " << model << ", coder " << static_cast<int>(coder));
+        codec::CodecStreams s;
+        s.coder = coder;
+        s.xiangqi_model = model;
+        codec::CodecStats stats;
+        for (const Game& g : games) ASSERT_TRUE(codec::encode_game(g, s, &stats).ok());
+        const bool modelled = model && coder != codec::MoveCoder::kUniform;
+        EXPECT_EQ(s.codec(), modelled ? codec::kXiangqiModelCodec : codec::kXiangqiCodec);
+        EXPECT_EQ(stats.mainline_plies, 1378u + 4u);
+        EXPECT_EQ(decode_all(s, games), games);
+        // The model's codewords are at least a fifth shorter than the uniform ones.
+        if (!model && coder == codec::MoveCoder::kUniform) uniform_bytes = s.moves.size();
+        if (modelled) EXPECT_LT(s.moves.size() * 5, uniform_bytes * 4);
+      }
   }
 }
 
@@ -113,6 +122,7 @@ TEST(XiangqiRecord, AnnotationsRoundTrip) {
   for (const codec::MoveCoder coder : {codec::MoveCoder::kUniform, codec::MoveCoder::kModel}) {
     codec::CodecStreams s;
     s.coder = coder;
+    s.xiangqi_model = coder == codec::MoveCoder::kModel;  // variations start with their ply's history
     ASSERT_TRUE(codec::encode_game(g, s).ok());
     // Result from the tag (5), annotated, frame, counted by PlyCount, variant byte; WXF's three
     // bytes (WXF, ASCII, upper case, dots: 0x65; the horse's letter H: 0x04).

@@ -65,8 +65,9 @@ TEST_P(Conformance, Vector) {
     o.derive_tags = false;       // tags as text, unless the settings say tags=derive or tags=coded
     o.code_tags = false;         // typed columns' codes as varints, unless the settings say tags=coded
     o.table_tags = false;        // no value table, unless the settings say tags=tables
+    o.xiangqi_model = false;     // Xiangqi moves uniform, unless the settings say xiangqi=model
     // Settings: "-", or a comma-separated list of block-games=N, moves=uniform or moves=fast,
-    // clocks=model, tags=derive, tags=coded or tags=tables, and variant=NAME.
+    // clocks=model, tags=derive, tags=coded or tags=tables, variant=NAME and xiangqi=model.
     std::istringstream settings(v.setting);
     for (std::string item; std::getline(settings, item, ',');) {
       if (item.starts_with("block-games=")) o.block_games = std::stoul(item.substr(12));
@@ -77,6 +78,7 @@ TEST_P(Conformance, Vector) {
       else if (item == "tags=coded") o.derive_tags = o.code_tags = true;
       else if (item == "tags=tables") o.derive_tags = o.code_tags = o.table_tags = true;
       else if (item.starts_with("variant=")) ASSERT_TRUE(variant_from_name(item.substr(8), o.variant)) << item;
+      else if (item == "xiangqi=model") o.xiangqi_model = true;
       else ASSERT_EQ(item, "-") << "unknown setting";
     }
     const test::ScratchDir scratch("conform");

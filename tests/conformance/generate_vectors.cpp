@@ -91,6 +91,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   o.derive_tags = false;       // tags as text; vectors of derived tags say so
   o.code_tags = false;         // typed columns' codes as varints; vectors of coded tags say so
   o.table_tags = false;        // no value table; vectors of table columns say so
+  o.xiangqi_model = false;     // Xiangqi moves uniform; vectors of the Xiangqi model say so
   return o;
 }
 
@@ -117,7 +118,7 @@ std::string from_hex(std::string_view hex) {
 void encode_vector(const std::string& name, const std::string& pgn, const std::string& ids, const std::string& why,
                    std::size_t block_games = 4096, MoveCoding moves = MoveCoding::kModel,
                    Variant variant = Variant::kStandard, bool model_clocks = false, bool derive_tags = false,
-                   bool code_tags = false, bool table_tags = false) {
+                   bool code_tags = false, bool table_tags = false, bool xiangqi_model = false) {
   // Every game must be coded, except in the vectors about verbatim games.
   PgnReader check(memory_input(pgn), name);
   for (std::string text; true;) {
@@ -140,6 +141,7 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
   o.derive_tags = derive_tags || code_tags || table_tags;
   o.code_tags = code_tags || table_tags;
   o.table_tags = table_tags;
+  o.xiangqi_model = xiangqi_model;
   const std::string pga = pack(pgn, o);
   write("encode/" + name + ".pgn", pgn);
   write("encode/" + name + ".pga", pga);
@@ -157,6 +159,7 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
     for (char& c : v) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     settings += std::string(settings.empty() ? "" : ",") + "variant=" + v;
   }
+  if (xiangqi_model) settings += std::string(settings.empty() ? "" : ",") + "xiangqi=model";
   manifest += "encode\t" + name + "\t" + (settings.empty() ? "-" : settings) + "\t" + ids + "\t" + why + "\n";
   manifest += "valid\t" + name + "\t-\t" + ids + "\tthe archive of encode/" + name + "\n";
 }
@@ -358,6 +361,71 @@ void frame_rule_vectors() {
                  "a block header's game count of 0");
   invalid_vector("section_reserved", edit_block(two, [](std::string& b) { b[kBlockHeaderSize + kSectionEntrySize + 2] = 1; }),
                  "Corruption", "BLOCK-1", "the moves section entry's reserved bytes not zero");
+}
+
+// Xiangqi games coded by the Xiangqi model (7.9, format 1.8): a master game, a mate that ends an
+// unannotated line with the end alone, a variation that starts from the history of the ply it
+// replaces, beside a chess game; under each coder, and beside a modelled clock track.
+void xiangqi_model_vectors() {
+  const std::string pgn =
+      "[Event \"Jiafun Cup National Champion 1997\"]\n"
+      "[Red \"LIU DianZhong\"]\n"
+      "[Black \"LIU DaHua\"]\n"
+      "\n"
+      "1. h2e2 b9c7 2. h0g2 h7f7 3. g3g4 h9g7 4. b2c2 i9h9 5. b0a2 a9b9 6. a0b0 b7b3 7. c3c4 h9h5 8. i0h0 "
+      "h5d5 9. c2c6 c9e7 10. e2f2 d5d6 11. c4c5 b3b2 12. h0h8 b2g2 13. b0b9 c7b9 14. h8b8 g2a2 15. c0a2 b9d8 "
+      "16. c6c9 d9e8 17. c9a9 d6d7 18. b8b9 e8d9 19. b9b8 d9e8 20. f2d2 d7a7 21. b8b9 e8d9 22. b9d9 e9e8 "
+      "23. c5d5 d8b7 24. a9f9 g6g5 25. d2g2 f7f8 26. g4g5 g7f9 27. d9f9 a7a9 28. f9a9 b7a9 29. g5g6 a9c8 "
+      "30. g2e2 e8e9 31. e2e6 f8e8 32. e6e8 e9e8 33. i3i4 e7c9 34. g6h6 c8e7 35. d5e5 e7c6 36. e5e6 c6b4 "
+      "37. a2c4 a6a5 38. h6i6 b4c2\n"
+      "\n"
+      "[Event \"mate\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "[FEN \"3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1\"]\n"
+      "[Result \"1-0\"]\n"
+      "\n"
+      "1. e1d1 1-0\n"
+      "\n"
+      "[Event \"variation\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "\n"
+      "1. h2e2 h9g7 2. h0g2 {the usual} i9h9 (2... b9c7 3. i0h0 i9h9) 3. i0h0 *\n"
+      "\n"
+      "[Event \"chess\"]\n"
+      "[White \"a\"]\n"
+      "[Black \"b\"]\n"
+      "\n"
+      "1. e4 e5 2. Nf3 Nc6 1/2-1/2\n";
+  const std::string ids = "XQ-MODEL-1 XQ-MODEL-2 XQ-REC-1";
+  encode_vector("xiangqi_model", pgn, ids,
+                "Xiangqi games coded by the Xiangqi model (codec 11, the model coder): a master game, a mate "
+                "ending an unannotated line (the end alone, frequency 1), a variation beginning with the history "
+                "of the ply it replaces, then a game of chess",
+                4096, MoveCoding::kMax, Variant::kStandard, false, false, false, false, true);
+  encode_vector("xiangqi_model_fast", pgn, ids,
+                "the games of encode/xiangqi_model in a block of the fast coder (codec 11, coder 2): the same "
+                "Xiangqi frequencies, the chess game's the fast model's",
+                4096, MoveCoding::kFast, Variant::kStandard, false, false, false, false, true);
+  encode_vector("xiangqi_model_uniform", pgn, "XQ-MODEL-1 XQ-REC-1",
+                "the games of encode/xiangqi_model under the uniform coder: codec 9 (read version 1.7), every "
+                "Xiangqi move 4096",
+                4096, MoveCoding::kUniform, Variant::kStandard, false, false, false, false, true);
+  encode_vector("xiangqi_model_tracks",
+                "[Event \"clocks\"]\n"
+                "[White \"a\"]\n"
+                "[Black \"b\"]\n"
+                "[TimeControl \"60+0\"]\n"
+                "\n"
+                "1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:58] } 1-0\n"
+                "\n"
+                "[Event \"Xiangqi\"]\n"
+                "[Game \"Chinese Chess\"]\n"
+                "[Format \"WXF\"]\n"
+                "\n"
+                "1. C2.5 H8+7 2. H2+3 R9.8 *\n",
+                ids,
+                "a Xiangqi game beside a chess game's modelled clock track: codec 12",
+                4096, MoveCoding::kMax, Variant::kStandard, true, false, false, false, true);
 }
 
 // Xiangqi games (5.7, format 1.7): in each notation, beside a chess game, and records damaged.
@@ -2234,6 +2302,7 @@ int main(int argc, char** argv) {
   coded_tag_vectors();
   table_tag_vectors();
   xiangqi_vectors();
+  xiangqi_model_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

@@ -2,8 +2,9 @@
 // Xiangqi game, as a movetext (ICCS, WXF or Chinese). A FEN that parses writes back to one that
 // parses to the same position, and each legal move's text in each notation reads back as that
 // move and is learnt as written. A game that parses is written back and read again as the same
-// game, and its record decodes to it; the record damaged at a place the input picks is rejected
-// or decodes to some game, never crashes or loops.
+// game, and its record (coded uniformly or, as the input picks, by the Xiangqi model) decodes to
+// it; the record damaged at a place the input picks is rejected or decodes to some game, never
+// crashes or loops.
 #include <cstdint>
 #include <string>
 
@@ -49,10 +50,12 @@ void check_game(std::string_view movetext, std::uint8_t damage_at, std::uint8_t 
   pgn::parse_game_or_xiangqi(out, "fuzz", 1, SourcePos{}, again);
   if (!again.ok() || !(again.game() == g)) __builtin_trap();
   codec::CodecStreams s;
+  s.xiangqi_model = damage_at & 2;  // the Xiangqi model's frequencies (codec 11), or the uniform coder's
   if (!codec::encode_game(g, s).ok()) return;  // (more plies than a record holds)
   const auto cursor = [](const codec::CodecStreams& st) {
     codec::CodecCursor c{st.moves, st.structure, st.texts, st.raw, st.coder, true, false};
     c.xiangqi = true;
+    c.xiangqi_model = st.xiangqi_model;
     return c;
   };
   codec::CodecCursor c = cursor(s);

@@ -169,6 +169,7 @@ int main(int argc, char** argv) {
   std::uint64_t book_min = 20;
   std::string out_path, book_path, tables_path;
   Variant variant = Variant::kStandard;
+  bool xiangqi = false;
   std::vector<Input> inputs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -194,8 +195,11 @@ int main(int argc, char** argv) {
       fit_in_book = m == "all";
     }
     else if (a == "--variant" && i + 1 < argc) {
-      if (!variant_from_name(argv[++i], variant) || variant != Variant::kCrazyhouse) {
-        std::fprintf(stderr, "pgnarc-train: only crazyhouse has a model of its own\n");
+      const std::string v = argv[++i];
+      if (v == "xiangqi") {
+        xiangqi = true;
+      } else if (!variant_from_name(v, variant) || variant != Variant::kCrazyhouse) {
+        std::fprintf(stderr, "pgnarc-train: crazyhouse and xiangqi have a model of their own\n");
         return 2;
       }
     }
@@ -211,7 +215,7 @@ int main(int argc, char** argv) {
     }
   }
   if (inputs.empty()) {
-    std::fprintf(stderr, "usage: pgnarc-train [--variant crazyhouse | --model fast [--book-min N] "
+    std::fprintf(stderr, "usage: pgnarc-train [--variant crazyhouse|xiangqi | --model fast [--book-min N] "
                          "[--fit-plies all|outside-book] [--book-out FILE]] [--epochs N] [--out FILE] [--tables FILE] "
                          "PATH[:FIT] ...\n");
     return 2;
@@ -224,6 +228,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "pgnarc-train: --model fast --out needs --book-out (the library needs both files)\n");
     return 2;
   }
+  if (xiangqi) return train_xiangqi(inputs, epochs, out_path, tables_path);
   for (Input& in : inputs) {
     if (!test::read_main_lines("pgnarc-train", in.path, in.games, std::numeric_limits<std::size_t>::max(), variant,
                                variant))

@@ -166,25 +166,35 @@ bool write_weights(const std::string& path, const ModelDoc& doc, const std::vect
 bool write_tables(const std::string& path, const ModelDoc& doc, const std::vector<std::int8_t>& q,
                   const std::vector<std::uint32_t>* hazard, const std::vector<std::uint8_t>* book = nullptr);
 
-// Fits `tr` on the fitted games of `inputs`: every one once per epoch, shuffled with a fixed
-// seed; step(game) steps through one game's plies.
+// Fits `tr` on `fit[f]` games of each input f: every one once per epoch, shuffled with a fixed
+// seed; step(f, g) steps through the plies of input f's game g.
 template <class Step, class After = void (*)(int)>
-void fit_epochs(Trainer& tr, const std::vector<Input>& inputs, int epochs, std::uint64_t seed, Step&& step,
+void fit_epochs(Trainer& tr, const std::vector<std::size_t>& fit, int epochs, std::uint64_t seed, Step&& step,
                 After after = [](int) {}) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
-  for (std::uint32_t f = 0; f < inputs.size(); ++f)
-    for (std::uint32_t g = 0; g < inputs[f].fit; ++g) order.emplace_back(f, g);
+  for (std::uint32_t f = 0; f < fit.size(); ++f)
+    for (std::uint32_t g = 0; g < fit[f]; ++g) order.emplace_back(f, g);
   std::mt19937_64 rng(seed);
   for (int e = 0; e < epochs; ++e) {
     for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
     tr.nats = 0;
     tr.plies = 0;
     tr.rate = 0.1 / (1 + e);
-    for (const auto& [f, g] : order) step(inputs[f].games[g]);
+    for (const auto& [f, g] : order) step(f, g);
     std::fprintf(stderr, "epoch %d: %.4f bits per coded ply while fitting (%llu plies)\n", e + 1,
                  tr.nats / std::log(2.0) / static_cast<double>(tr.plies), static_cast<unsigned long long>(tr.plies));
     after(e + 1);
   }
+}
+
+// The same over the fitted games of `inputs`; step(game) steps through one game's plies.
+template <class Step, class After = void (*)(int)>
+void fit_epochs(Trainer& tr, const std::vector<Input>& inputs, int epochs, std::uint64_t seed, Step&& step,
+                After after = [](int) {}) {
+  std::vector<std::size_t> fit;
+  for (const Input& in : inputs) fit.push_back(in.fit);
+  fit_epochs(
+      tr, fit, epochs, seed, [&](std::uint32_t f, std::uint32_t g) { step(inputs[f].games[g]); }, after);
 }
 
 inline std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
@@ -195,5 +205,10 @@ inline std::string base_name(const std::string& path) { return path.substr(path.
 // its path is not empty).
 int train_fast(const std::vector<Input>& inputs, int epochs, std::uint64_t min_games, bool fit_in_book,
                const std::string& out_path, const std::string& book_path, const std::string& tables_path);
+
+// --variant xiangqi (tools/dev/train_xiangqi.cpp): the Xiangqi model, fitted on the first `fit` Xiangqi
+// games of each input (its own reading of the files: `games` is empty); returns main's exit code.
+int train_xiangqi(const std::vector<Input>& inputs, int epochs, const std::string& out_path,
+                  const std::string& tables_path);
 
 }  // namespace pgnarc::train

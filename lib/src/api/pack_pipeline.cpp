@@ -37,6 +37,7 @@ void collect_names(const std::vector<Tag>& tags, BlockNames& names) {
 void set_block_coding(const WriterOptions& options, BlockBuilder& b) {
   b.streams.coder = move_coder(options);
   b.streams.modelled_tracks = options.model_clocks;
+  b.streams.xiangqi_model = options.xiangqi_model;
   b.derive_tags = options.derive_tags;
   b.code_tags = options.derive_tags && options.code_tags;
 }

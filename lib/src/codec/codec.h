@@ -48,6 +48,12 @@ inline constexpr std::uint8_t kModelledTracksCodec = 8;
 // to blocks that hold a Xiangqi game: 10 where codec 8 would be, else 9.
 inline constexpr std::uint8_t kXiangqiCodec = 9;
 inline constexpr std::uint8_t kXiangqiTracksCodec = 10;
+// Codecs 9 and 10 whose Xiangqi games have the Xiangqi model's frequencies (format 1.8,
+// xiangqi_model.h) under the model and the fast coder (under the uniform coder they are codecs
+// 9 and 10). A writer gives them only to blocks of those coders that hold a Xiangqi game: 12
+// where codec 10 would be, else 11.
+inline constexpr std::uint8_t kXiangqiModelCodec = 11;
+inline constexpr std::uint8_t kXiangqiModelTracksCodec = 12;
 
 // The frequencies a block's move symbols have (the block header says which).
 enum class MoveCoder : std::uint8_t {
@@ -68,11 +74,18 @@ struct CodecStreams {
   bool modelled_tracks = false;  // code clock tracks with the clock model (kModelledTracksCodec)
   bool tracks = false;          // a clock track was encoded
   bool xiangqi = false;         // a Xiangqi game was encoded
+  // Code Xiangqi games with the Xiangqi model where the coder is not uniform (kXiangqiModelCodec);
+  // set before the first game is encoded.
+  bool xiangqi_model = false;
+  // Whether Xiangqi games are coded with the Xiangqi model.
+  bool xiangqi_modelled() const { return xiangqi_model && coder != MoveCoder::kUniform; }
   // The block's codec: with a Xiangqi game kXiangqiTracksCodec where a track was modelled, else
-  // kXiangqiCodec; without, kModelledTracksCodec where a track was modelled, else kVariantsCodec
-  // where a game is under a variant, else kMoveCodec.
+  // kXiangqiCodec, each 2 more where the Xiangqi model codes its moves; without, kModelledTracksCodec
+  // where a track was modelled, else kVariantsCodec where a game is under a variant, else kMoveCodec.
   std::uint8_t codec() const {
-    if (xiangqi) return modelled_tracks && tracks ? kXiangqiTracksCodec : kXiangqiCodec;
+    if (xiangqi)
+      return static_cast<std::uint8_t>((modelled_tracks && tracks ? kXiangqiTracksCodec : kXiangqiCodec) +
+                                        (xiangqi_modelled() ? 2 : 0));
     return modelled_tracks && tracks ? kModelledTracksCodec : variants ? kVariantsCodec : kMoveCodec;
   }
 };
@@ -112,7 +125,10 @@ struct CodecCursor {
   bool variants = false;  // the block's codec is kVariantsCodec or kModelledTracksCodec
   bool modelled_tracks = false;  // the block's codec is kModelledTracksCodec
   std::uint8_t move_bit = 0;  // the next codeword starts at this bit (0-7, most significant first) of moves[0]
-  bool xiangqi = false;  // the block's codec is kXiangqiCodec or kXiangqiTracksCodec (variants too)
+  bool xiangqi = false;  // the block's codec is 9 to 12 (variants too)
+  bool xiangqi_model = false;  // the block's codec is kXiangqiModelCodec or kXiangqiModelTracksCodec
+  // Whether Xiangqi games are coded with the Xiangqi model.
+  bool xiangqi_modelled() const { return xiangqi_model && coder != MoveCoder::kUniform; }
 };
 
 // Decodes the next game from `in`, advancing `in` past it on success. `tags` are the game's tags

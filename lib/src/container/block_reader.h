@@ -48,8 +48,9 @@ struct DecodedBlock {
   std::uint32_t games = 0;
   codec::MoveCoder coder = codec::MoveCoder::kModel;  // of the block's move codewords
   bool variants = false;                 // its codec is not kMoveCodec
-  bool modelled_tracks = false;          // its codec is kModelledTracksCodec or kXiangqiTracksCodec
-  bool xiangqi = false;                  // its codec is kXiangqiCodec or kXiangqiTracksCodec
+  bool modelled_tracks = false;          // its codec is kModelledTracksCodec, 10 or 12
+  bool xiangqi = false;                  // its codec is 9 to 12
+  bool xiangqi_model = false;            // its codec is kXiangqiModelCodec or kXiangqiModelTracksCodec
   bool derived_tags = false;             // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;    // its layout (9.3)
   std::uint8_t encoding[kSections] = {};
@@ -65,6 +66,7 @@ struct DecodedBlock {
     codec::CodecCursor c{sections[kMoves], structure_stream(), sections[kTexts], sections[kRaw], coder, variants,
                          modelled_tracks};
     c.xiangqi = xiangqi;
+    c.xiangqi_model = xiangqi_model;
     return c;
   }
 };
@@ -109,8 +111,9 @@ struct BlockSizes {
   std::uint32_t games = 0;
   codec::MoveCoder coder = codec::MoveCoder::kModel;
   bool variants = false;  // its codec is not kMoveCodec
-  bool modelled_tracks = false;  // its codec is kModelledTracksCodec or kXiangqiTracksCodec
-  bool xiangqi = false;          // its codec is kXiangqiCodec or kXiangqiTracksCodec
+  bool modelled_tracks = false;  // its codec is kModelledTracksCodec, 10 or 12
+  bool xiangqi = false;          // its codec is 9 to 12
+  bool xiangqi_model = false;    // its codec is kXiangqiModelCodec or kXiangqiModelTracksCodec
   bool derived_tags = false;     // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;
   std::uint8_t encoding[kSections] = {};
@@ -130,7 +133,8 @@ std::size_t block_element_size(std::string_view bytes);
 std::uint64_t block_declared_size(std::string_view head);
 inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
-// least kBlockHeaderSize bytes): kXiangqiCodecMinor with a Xiangqi codec, else kTableTagsMinor
+// least kBlockHeaderSize bytes): kXiangqiModelMinor with a Xiangqi model's codec, else
+// kXiangqiCodecMinor with a Xiangqi codec, else kTableTagsMinor
 // with the table tags' layout, else
 // kCodedTagsMinor with the coded tags' layout, else
 // kDerivedTagsMinor with the derived tags' layout, else

@@ -23,13 +23,14 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // (pgnarc/version.h). The minor versions that define what a block may use beyond 1.0 (2.1, 9.2):
 // the variants' move codec (1.1), the fast model's move coder (1.2), the modelled tracks' codec
 // (1.3), the layout of derived tags (1.4), the layout of coded tags (1.5), the layout of table
-// columns (1.6) and the Xiangqi codecs (1.7).
+// columns (1.6), the Xiangqi codecs (1.7) and the Xiangqi model's codecs (1.8).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
-                              kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6, kXiangqiCodecMinor = 7;
+                              kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6, kXiangqiCodecMinor = 7,
+                              kXiangqiModelMinor = 8;
 static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
               kModelledTracksMinor < kDerivedTagsMinor && kDerivedTagsMinor < kCodedTagsMinor &&
               kCodedTagsMinor < kTableTagsMinor && kTableTagsMinor < kXiangqiCodecMinor &&
-              kXiangqiCodecMinor <= kFormatVersionMinor);
+              kXiangqiCodecMinor < kXiangqiModelMinor && kXiangqiModelMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;

@@ -349,6 +349,45 @@ bool is_legal(const Position& pos, Move m) {
   return std::binary_search(list.begin(), list.end(), m);
 }
 
+int attacks(const std::array<Piece, kSquares>& board, int from, std::uint8_t* out) {
+  const Piece p = board[static_cast<std::size_t>(from)];
+  int n = 0;
+  const auto steps = [&](const Steps& st, bool blocked) {
+    for (int i = 0; i < st.size; ++i)
+      if (!blocked || board[st.via[i]] == kNoPiece) out[n++] = st.to[i];
+  };
+  switch (type_of(p)) {
+    case kGeneral: steps(kTables.general[from], false); break;
+    case kAdvisor: steps(kTables.advisor[from], false); break;
+    case kElephant: steps(kTables.elephant[from], true); break;
+    case kHorse: steps(kTables.horse[from], true); break;
+    case kSoldier: steps(kTables.soldier[side_of(p)][from], false); break;
+    case kChariot:
+    case kCannon: {
+      const bool cannon = type_of(p) == kCannon;
+      for (int dir = 0; dir < 4; ++dir) {
+        const int step = kRayStep[dir], len = kTables.ray_length[from][dir];
+        int i = 0, s = from;
+        if (cannon) {  // past the screen, if there is one
+          while (i < len && board[static_cast<std::size_t>(s += step)] == kNoPiece) ++i;
+          ++i;
+        }
+        for (; i < len; ++i) {
+          out[n++] = static_cast<std::uint8_t>(s += step);
+          if (board[static_cast<std::size_t>(s)] != kNoPiece) break;
+        }
+      }
+      break;
+    }
+    case kNoPieceType: break;
+  }
+  return n;
+}
+
+bool general_attacked(const std::array<Piece, kSquares>& board, int general, Side by) {
+  return general_attacked(board.data(), general, by);
+}
+
 std::uint64_t perft(const Position& pos, int depth) {
   if (depth <= 0) return 1;
   MoveList list;

@@ -152,6 +152,18 @@ inline MoveList legal_moves(const Position& pos) {
 // Whether `m` is a legal move of `pos` (false for squares beyond 89).
 bool is_legal(const Position& pos, Move m);
 
+// The squares the piece on `from` of board `board` attacks (format 7.9): those it would capture
+// on were an enemy piece there, whatever stands there now and whether or not the capture would
+// be legal. A general's and an advisor's palace steps, an elephant's steps whose eye is empty, a
+// horse's whose leg is empty, a soldier's steps; a chariot's rays up to and including their
+// first piece; a cannon's beyond their first piece (its screen) up to and including the next.
+// Into `out` (at most 17 squares, in no set order); returns their number (0 on an empty square).
+int attacks(const std::array<Piece, kSquares>& board, int from, std::uint8_t* out);
+
+// Whether the general on `general` is attacked by the pieces of `by` on `board`, as
+// Position::in_check decides (a general facing it on an open file attacks it).
+bool general_attacked(const std::array<Piece, kSquares>& board, int general, Side by);
+
 // The number of move sequences of `depth` plies from `pos` (1 for depth 0), counting the last
 // ply's moves without playing them.
 std::uint64_t perft(const Position& pos, int depth);

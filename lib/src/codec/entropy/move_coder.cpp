@@ -77,4 +77,16 @@ void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const mo
   out.total = moves + out.end;
 }
 
+void xiangqi_frequencies(bool modelled, bool ends, std::uint64_t ply, const rules::xiangqi::Position& pos,
+                         const rules::xiangqi::MoveList& list, const model::xq::History& h, PlyFrequencies& out) {
+  const int n = list.size;
+  if (!modelled) return uniform_frequencies(ends, n, out);
+  out.end = 0;
+  out.total = 0;
+  if (!ends && n <= 1) return;
+  const std::uint32_t moves = n == 0 ? 0 : model::xq::frequencies(pos, list, h, out.freq);
+  if (ends) out.end = end_frequency(moves, ply);
+  out.total = moves + out.end;
+}
+
 }  // namespace pgnarc::codec

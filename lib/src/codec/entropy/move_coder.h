@@ -16,7 +16,9 @@
 #include "codec/codec.h"
 
 #include "codec/model/move_model.h"
+#include "codec/model/xiangqi_model.h"
 #include "rules/movegen.h"
+#include "rules/xiangqi.h"
 
 namespace pgnarc::codec {
 
@@ -58,6 +60,12 @@ void ply_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const Positi
 // The frequencies of a ply of a variant's position `at` (legal moves `list`), as 7.5 gives them.
 void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const model::LineState& at,
                          const MoveList& list, PlyFrequencies& out);
+
+// The frequencies of a ply of a Xiangqi game (5.7.2) at `pos` (legal moves `list`, model history
+// `h`) at `ply` of a line: the Xiangqi model's with the end hazard H where `modelled` (codecs 11
+// and 12 under the model or the fast coder, 7.9), else the uniform coder's.
+void xiangqi_frequencies(bool modelled, bool ends, std::uint64_t ply, const rules::xiangqi::Position& pos,
+                         const rules::xiangqi::MoveList& list, const model::xq::History& h, PlyFrequencies& out);
 
 // The legal moves of a ply as the codec sees them, in canonical order: a standard position's as
 // targets (rules/movegen.h), a variant's as a list (Position::legal_moves).

@@ -14,6 +14,8 @@
 namespace pgnarc::codec {
 
 namespace xq = rules::xiangqi;
+using model::xq::History;
+using model::xq::history_after;
 
 using common::put_prefixed;
 using common::put_u8;
@@ -34,16 +36,18 @@ struct Item {
   const std::string* text = nullptr;
   std::size_t var_begin = 0, var_end = 0;  // kVariation: its events, brackets excluded
   xq::Position start;                      // kVariation: where it starts
+  History history;                         // kVariation: the history of its first ply
 };
 
 // The line of events [begin, end) (variations recurse), as the chess encoder codes a line, its
 // move symbols into `symbols`.
 Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std::size_t end, const xq::Position& start,
-                   bool annotated, bool counted, int depth, CodecStreams& out, std::vector<PlySymbol>& symbols,
-                   CodecStats& stats) {
+                   const History& start_history, bool annotated, bool counted, int depth, CodecStreams& out,
+                   std::vector<PlySymbol>& symbols, CodecStats& stats) {
   if (depth > kMaxDepth) return bad_game("variations nested deeper than " + std::to_string(kMaxDepth));
-  const bool ends = !annotated && !counted;
+  const bool ends = !annotated && !counted, modelled = out.xiangqi_modelled();
   xq::Position at = start, prev = start;
+  History h = start_history, prev_h = start_history;
   xq::MoveList list;
   PlyFrequencies freq;
   std::vector<Item> items;
@@ -56,10 +60,11 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         const xq::Move m = xq::move_of(e.move);
         const int index = index_in(list, m);
         if (index < 0) return bad_game("illegal Xiangqi move " + xq::to_iccs(m) + " in " + at.fen());
-        uniform_frequencies(ends, n, freq);
+        xiangqi_frequencies(modelled, ends, slot, at, list, h, freq);
         if (freq.total) symbols.push_back(symbol_of(freq, index));
         if (n > 1) stats.log2_legal_moves += std::log2(static_cast<double>(n));
-        if (variation_follows(events, i + 1, end)) prev = at;
+        if (variation_follows(events, i + 1, end)) prev = at, prev_h = h;
+        h = history_after(h, at, m);
         at.play(m);
         ++slot;
         break;
@@ -67,16 +72,16 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
       case GameEvent::kNullMove:
         return bad_game("a null move in a Xiangqi game");
       case GameEvent::kComment:
-        items.push_back(Item{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, 0, 0, {}});
+        items.push_back(Item{slot, static_cast<std::uint8_t>(e.comment_kind), 0, &e.text, 0, 0, {}, {}});
         break;
       case GameEvent::kNag:
-        items.push_back(Item{slot, kNag, e.nag, nullptr, 0, 0, {}});
+        items.push_back(Item{slot, kNag, e.nag, nullptr, 0, 0, {}, {}});
         break;
       case GameEvent::kBeginVariation: {
         if (slot == 0) return bad_game("a variation does not follow a move");
         const std::size_t j = variation_close(events, i, end);
         if (j == 0) return bad_game("a variation is not closed");
-        items.push_back(Item{slot, kVariation, 0, nullptr, i + 1, j - 1, prev});
+        items.push_back(Item{slot, kVariation, 0, nullptr, i + 1, j - 1, prev, prev_h});
         i = j - 1;
         break;
       }
@@ -88,7 +93,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   if (stats.plies > kMaxPlies) return bad_game("more than " + std::to_string(kMaxPlies) + " plies");
   if (depth == 0) stats.mainline_plies += slot;
   if (ends) {
-    uniform_frequencies(true, xq::legal_moves(at, list), freq);
+    xq::legal_moves(at, list);
+    xiangqi_frequencies(modelled, true, slot, at, list, h, freq);
     symbols.push_back(symbol_of(freq, -1));
     return {};
   }
@@ -106,7 +112,8 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   }
   for (const Item& it : items)
     if (it.type == kVariation)
-      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, true, false, depth + 1, out, symbols, stats);
+      if (auto st = encode_line(events, it.var_begin, it.var_end, it.start, it.history, true, false, depth + 1, out,
+                                symbols, stats);
           !st)
         return st;
   return {};
@@ -116,7 +123,11 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
 class XiangqiDecodePolicy : public RecordOut {
  public:
   static constexpr bool kXiangqi = true;
-  using Start = xq::Position;
+  // A line's start: its position and the history of its first ply.
+  struct Start {
+    xq::Position pos;
+    History history;
+  };
   struct DItem {
     std::uint32_t slot;
     ItemType type;
@@ -127,7 +138,8 @@ class XiangqiDecodePolicy : public RecordOut {
     std::vector<DItem> items;  // in slot order
   };
 
-  XiangqiDecodePolicy(std::vector<Tag> tags, const CodecCursor& in) : RecordOut(std::move(tags)) {
+  XiangqiDecodePolicy(std::vector<Tag> tags, const CodecCursor& in)
+      : RecordOut(std::move(tags)), modelled_(in.xiangqi_modelled()) {
     decoder_.start(in.moves, in.move_bit);
   }
 
@@ -142,7 +154,7 @@ class XiangqiDecodePolicy : public RecordOut {
   Status main_line(Start& start, Variant) {
     auto s = xq::start_position(out.game.tags);
     if (!s) return corrupt_record("the tags give no Xiangqi start position: " + s.error().message());
-    start = *s;
+    start = Start{*s, {}};
     return {};
   }
   // The walker refuses these in a Xiangqi game before they come here.
@@ -165,10 +177,11 @@ class XiangqiDecodePolicy : public RecordOut {
   Status moves(Walker& walker, Line& line, const Start& start, std::uint64_t plies, int depth) {
     const bool ends = plies == kUnknownPlies;
     std::vector<xq::Move> read;
-    xq::Position at = start;
+    xq::Position at = start.pos;
+    History h = start.history;
     for (std::uint64_t slot = 0; ends || slot < plies; ++slot) {
       const int n = xq::legal_moves(at, list_);
-      uniform_frequencies(ends, n, freq_);
+      xiangqi_frequencies(modelled_, ends, slot, at, list_, h, freq_);
       int m = 0;
       if (freq_.total) {
         m = read_symbol(decoder_, freq_);
@@ -179,12 +192,14 @@ class XiangqiDecodePolicy : public RecordOut {
       }
       if (ends && slot == kMaxPlies) return corrupt_record("more than 65536 plies in the game");
       read.push_back(list_[m]);
+      h = history_after(h, at, list_[m]);
       at.play(list_[m]);
     }
     std::vector<GameEvent>& events = out.game.events;
     const std::vector<DItem>& items = line.items;
-    at = start;
-    xq::Position prev = start;
+    at = start.pos;
+    h = start.history;
+    Start prev = start;
     std::size_t next = 0;
     for (std::uint32_t slot = 0;; ++slot) {
       for (; next < items.size() && items[next].slot == slot; ++next) {
@@ -200,7 +215,8 @@ class XiangqiDecodePolicy : public RecordOut {
         }
       }
       if (slot == read.size()) break;
-      prev = at;
+      prev = Start{at, h};
+      h = history_after(h, at, read[slot]);
       at.play(read[slot]);
       events.push_back(GameEvent::make_move(Move::xiangqi(read[slot].from, read[slot].to)));
     }
@@ -210,6 +226,7 @@ class XiangqiDecodePolicy : public RecordOut {
   Status end_moves(CodecCursor& in) { return end_codeword(decoder_, in); }
 
  private:
+  const bool modelled_;  // the block codes Xiangqi games with the Xiangqi model
   ArithDecoder decoder_;
   xq::MoveList list_;
   PlyFrequencies freq_;
@@ -240,7 +257,10 @@ Status encode_xiangqi_game(const Game& game, CodecStreams& out, CodecStats* stat
   }
   CodecStats local;
   std::vector<PlySymbol> symbols;
-  if (auto st = encode_line(game.events, 0, game.events.size(), *start, annotated, counted, 0, s, symbols, local); !st)
+  s.coder = out.coder;
+  s.xiangqi_model = out.xiangqi_model;
+  if (auto st = encode_line(game.events, 0, game.events.size(), *start, {}, annotated, counted, 0, s, symbols, local);
+      !st)
     return st;
   put_codeword(symbols, out.moves, out.move_bits);
   out.structure += s.structure;

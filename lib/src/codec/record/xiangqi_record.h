@@ -1,8 +1,9 @@
-// Xiangqi game records (internal): a Xiangqi game (Game::rules) in a block of kXiangqiCodec or
-// kXiangqiTracksCodec, as format 5.7.2 gives it: the records of section 8 with the variant byte
-// 8 and the game's notation bytes after the header, lines without null moves, clock tracks,
-// clock items or records, and each ply a symbol among Xiangqi's legal moves (5.7), every move
-// with the same frequency (the uniform coder's, whatever the block's move coder).
+// Xiangqi game records (internal): a Xiangqi game (Game::rules) in a block of codec 9 to 12, as
+// format 5.7.2 gives it: the records of section 8 with the variant byte 8 and the game's notation
+// bytes after the header, lines without null moves, clock tracks, clock items or records, and
+// each ply a symbol among Xiangqi's legal moves (5.7), with the Xiangqi model's frequencies in a
+// block of codec 11 or 12 under the model or the fast coder (7.9), else every move with the
+// same frequency (the uniform coder's).
 #pragma once
 
 #include <vector>
