@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.7, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.8, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -15,7 +15,9 @@ archive's value tables (coding 11, 9.4.8), which index extension 6 holds (9.5), 
 move codecs 9 and 10 (format 1.7), codec 7's and codec 8's records with Xiangqi games besides
 (5.7.2): a header's variant byte 8, then the game's notation bytes (5.7.1), its moves among
 Xiangqi's legal moves (5.7, in xiangqi.py) at frequency 4096 each, and its move texts in the
-notation the bytes name (ICCS, WXF or Chinese).
+notation the bytes name (ICCS, WXF or Chinese), and the blocks of move codecs 11 and 12 (format
+1.8), codecs 9 and 10 whose Xiangqi games, under move coders 1 and 2, have the Xiangqi model's
+frequencies and the end hazard H (7.9, in xiangqi_model.py) with XQ-MODEL-2's history.
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -26,7 +28,8 @@ A damaged or unsupported archive makes it exit with status 1 and a message namin
 Section numbers in the comments refer to the specification.  The chess and coding primitives
 (sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, 7.7, 7.8, SAN, FEN, the adaptive frequencies of 8.3.3,
 the position code of 9.4.4 and its spelling of a derived FEN) are in moves.py beside this file,
-the rules of Xiangqi and its move texts (5.7, 5.7.1) in xiangqi.py.  This file holds the rest:
+the rules of Xiangqi and its move texts (5.7, 5.7.1) in xiangqi.py, the Xiangqi model (7.9) in
+xiangqi_model.py.  This file holds the rest:
 the streams of a game record (section 8, with 5.7.2's Xiangqi games), the container (section 9,
 with the tag values derived from the moves of 9.4.5, those that name a player of 9.4.6 and the
 value tables of 9.4.8) and the canonical PGN (section 10).
@@ -51,6 +54,8 @@ from moves import (NO_HISTORY, PIECE_LETTERS, AdaptiveFrequencies, ArithmeticDec
                    double_step_passed, end_frequency, history_after, is_white, move_frequencies,
                    ptype_of, read_integer, variant_of_name)
 from xiangqi import NOTATION_LENGTH, XiangqiPosition, move_text, read_notation
+from xiangqi_model import (XQ_NO_HISTORY, xq_end_frequency, xq_history_after,
+                           xq_model_frequencies)
 
 # ---------------------------------------------------------------------------------------------
 # Errors.  Every rejection names its class, its requirement and where it was found (section 2).
@@ -285,9 +290,11 @@ def read_element_payload(encoding, stored, raw_size, rule, where, dictionaries=N
 # ---------------------------------------------------------------------------------------------
 # Section 9.1: an archive is opened from its ends: header (9.2), footer (9.6), index (9.5).
 
-READ_MAJOR = 1                                 # this reader implements format version 1.7
+READ_MAJOR = 1                                 # this reader implements format version 1.8
 FILE_MAGIC = b"\x89PGA\r\n\x1a\n"
 FIELDS = ("players", "Event", "Site")          # the name directory's fields, 9.5 and 9.10
+XIANGQI_CODECS = (9, 10, 11, 12)               # codecs whose records may be Xiangqi games (5.7.2)
+XIANGQI_MODEL_CODECS = (11, 12)                # ... coded by the Xiangqi model under coders 1, 2 (7.9)
 
 
 class Archive:
@@ -716,8 +723,9 @@ class Block:
         check_element_checksum(data, "BLOCK-1", w)
         require(data[0:4] == b"PGAB", "BLOCK-1", w, "wrong magic")
         # 7: games under a variant too (1.1); 8: modelled tracks (1.3); 9 and 10: codec 7's and
-        # codec 8's records, and Xiangqi games besides (1.7, 5.7.2)
-        if data[4] not in (6, 7, 8, 9, 10):
+        # codec 8's records, and Xiangqi games besides (1.7, 5.7.2); 11 and 12: codecs 9 and 10
+        # whose Xiangqi games have the Xiangqi model's frequencies under coders 1 and 2 (1.8, 7.9)
+        if data[4] not in (6, 7, 8, 9, 10, 11, 12):
             raise unsupported("BLOCK-1", w, f"unknown move codec {data[4]}")
         self.codec = data[4]
         self.sections = data[5]
@@ -1444,7 +1452,7 @@ def game_variant(tags, variant_byte, codec, where):
     """5.1 [START-1]: the variant a game is under (a number of 5.6), or 0 for standard chess and
     Chess960: the first Variant tag's, its value folded (5.6) unless it is one of the names of
     Chess960 or standard chess; without a Variant tag, the header's variant byte's (8.1), if
-    any.  A game under a variant of 5.6 in a block of codec 6 is rejected (codecs 7 to 10
+    any.  A game under a variant of 5.6 in a block of codec 6 is rejected (codecs 7 to 12
     allow them).  (A Xiangqi game, variant byte 8, is not under a variant: 5.7.2.)"""
     value = first_tag(tags, b"Variant")
     if value is None:
@@ -1455,7 +1463,7 @@ def game_variant(tags, variant_byte, codec, where):
         variant = variant_of_name(value)
         require(variant is not None, "START-1", where,
                 f"variant {value!r} in a game that is not verbatim")
-    require(variant == 0 or codec in (7, 8, 9, 10), "START-1", where,
+    require(variant == 0 or codec in (7, 8, 9, 10, 11, 12), "START-1", where,
             f"a game under variant {value!r} in a block of codec {codec}")
     return variant
 
@@ -1538,7 +1546,9 @@ class Line:
         position, history = self.positions[-1], self.histories[-1]
         self.moves.append(move)
         if self.notation is not None:                  # 5.7.2: a Xiangqi game (no null move)
-            self.histories.append(NO_HISTORY)           # (its frequencies need no history)
+            # XQ-MODEL-2's history (read by the Xiangqi model of codecs 11 and 12 alone; kept
+            # in every block, also where a ply codes nothing)
+            self.histories.append(xq_history_after(history, position, move))
             self.sans.append(move_text(position, move, self.notation))      # 5.7.1
             self.positions.append(position.play(move))
             return
@@ -1625,9 +1635,9 @@ class GameReader:
             if counted is None:
                 self.fail("REC-HDR-1", "counted game without a tagged ply count")
         variant_byte = notation = None
-        if header & 0x80:                       # 8.1: the variant byte of codecs 7 to 10
+        if header & 0x80:                       # 8.1: the variant byte of codecs 7 to 12
             variant_byte = self.st.byte()
-            if not 1 <= variant_byte <= (8 if self.codec in (9, 10) else 7):
+            if not 1 <= variant_byte <= (8 if self.codec in XIANGQI_CODECS else 7):
                 self.fail("REC-HDR-2", f"variant byte {variant_byte} in a block of codec "
                                        f"{self.codec}")
             if variant_byte <= 7 and first_tag(self.tags, b"Variant") is not None:
@@ -1645,7 +1655,7 @@ class GameReader:
             self.variant = game.variant = game_variant(self.tags, variant_byte, self.codec,
                                                        "start position")
             main.positions = [start_position(self.tags, "start position", self.variant)]
-        main.histories = [NO_HISTORY]
+        main.histories = [XQ_NO_HISTORY if self.xiangqi else NO_HISTORY]     # 7.6.1, XQ-MODEL-2
         self.decoder = ArithmeticDecoder(self.streams.moves, self.streams.bit)
         self.decode_line(main, annotated=bool(header & 0x08), counted=counted)
         self.streams.bit += self.decoder.finish()                     # 7.3, 7.4
@@ -1793,17 +1803,26 @@ class GameReader:
             line.play(moves[m])
             p += 1
 
+    def xiangqi_model(self):
+        """7.5, 7.9 [XQ-MODEL-1]: whether this Xiangqi game's plies have the Xiangqi model's
+        frequencies and end: in a block of codec 11 or 12 whose move coder is 1 or 2."""
+        return self.codec in XIANGQI_MODEL_CODECS and self.coder in (1, 2)
+
     def frequencies(self, position, history, moves):
         """7.1's f_0 .. f_{n-1}: the block's move coder's (7.5, MOVE-CODER-1); a Xiangqi
-        game's 4096 each (5.7.2)."""
+        game's 4096 each (5.7.2), or the Xiangqi model's (XQ-MODEL-1, 7.9)."""
         if self.xiangqi:
+            if self.xiangqi_model():
+                return xq_model_frequencies(position, history, moves)
             return xiangqi_frequencies(moves)
         return move_frequencies(self.coder, position, history, moves)
 
     def end_frequency(self, total, p, position):
         """7.1 MOVE-SYM-2's end_frequency(S, p) (MOVE-CODER-1); a Xiangqi game's the uniform
-        coder's (5.7.2)."""
+        coder's (5.7.2), or the model coder's with the hazard H (XQ-MODEL-1, 7.9)."""
         if self.xiangqi:
+            if self.xiangqi_model():
+                return xq_end_frequency(total, p)
             return xiangqi_end_frequency(total)
         return end_frequency(self.coder, total, p, position)
 
@@ -1833,7 +1852,7 @@ class GameReader:
             if frames and frames[-1] == frame:
                 self.fail("REC-CLK-7", "two consecutive runs of the same frame")
             frames += [frame] * length
-        if self.codec in (8, 10):                     # 8.3.4: the rest follows the plies
+        if self.codec in (8, 10, 12):                 # 8.3.4: the rest follows the plies
             line.track_frames = [(f, self.texts.text(), self.texts.text()) if f % 4 == 0 else (f, None, None)
                                  for f in frames]
             return

@@ -23,12 +23,18 @@
    recur), are packed under TABLE_SETTINGS, each an archive of format 1.6 (the test checks its
    read version): blocks of layout 5 whose ECO, Opening and Variation columns name entries of
    the archive's value table (9.4.8, index extension 6). The files of XIANGQI_PACKS
-   (corpus/xiangqi: the same 15 games in ICCS, full-width WXF and Chinese) are packed under the
-   setting "default" alone, each an archive of format 1.7 (the test checks its read version and
-   that its first block is of codec 9): Xiangqi games (5.7.2) with their notation bytes and move
-   texts (5.7.1).
+   (corpus/xiangqi: the same 15 games in ICCS, full-width WXF and Chinese), and a file of Xiangqi
+   games that the test puts together (XIANGQI_CRAFTED: variations, nested, comments and NAGs, a
+   FEN start, a counted main line, unannotated lines ended by a mate and of more than 256 plies),
+   are packed under the settings of XIANGQI_SETTINGS, each checked for the codec, move coder and
+   read version of XIANGQI_EXPECTED: Xiangqi games (5.7.2) with their notation bytes and move
+   texts (5.7.1), coded by the Xiangqi model (7.9, format 1.8: codec 11 under the fast and the
+   model coder) or with the uniform coder's frequencies (codec 9, format 1.7: under the uniform
+   coder, and with `--xiangqi uniform`).
    With --part K/N only the K-th of N parts of these archives is tested (and tests 1 and 2 only
    in part 1), so that N processes share the work.
+   Test 1 also checks that the vectors of the Xiangqi model (XIANGQI_MODEL_VECTORS, format 1.8)
+   are there, with the codec and move coder their MANIFEST lines name.
 4. with --sample PGN N (any number of times; then only this test runs): the first N games of
    PGN, packed with the fast coder (--moves fast --store, format 1.2, 7.8: the opening book, then the fast model) and with
    the model coder, decode byte for byte as `pgnarc unpack` writes them.
@@ -52,7 +58,9 @@ SETTINGS = {                                # pack options, each a way to exerci
     "small-blocks": ["--block-games", "3", "--frame-kib", "1", "--dict-kib", "4"],
     "filter": ["--position-filter", "--block-games", "50"],
     "clock-bytes": ["--clocks", "bytes", "--moves", "uniform"],   # clock tracks as bytes (8.3.2)
+    "xiangqi-uniform": ["--xiangqi", "uniform"],  # Xiangqi games alone: uniform (codec 9, 1.7)
 }
+ONLY_LISTED = ("xiangqi-uniform",)          # settings for the inputs that list them alone
 CODERS = {"default": 2, "model": 1, "uniform": 0}     # the move coder (7.5) of each setting
 VARIANT_PACKS = [                           # (corpus/pgn file, variant): standard games re-read
     ("dortmund_latin1_crlf.pgn", "three-check"),          # under a variant, coded where legal
@@ -62,7 +70,19 @@ TABLE_PACK = ("twic_events.pgn", "lichess_2021-10_clk_eval.pgn", "lichess_misc_e
               "twic_clock_comments_wrapped.pgn")  # twice over: openings that recur, so that
 TABLE_SETTINGS = ("default", "store", "small-blocks", "model")  # pack writes a value table (9.4.8)
 XIANGQI_PACKS = ("wukong_iccs.pgn", "wukong_wxf_fullwidth.pgn",    # corpus/xiangqi: Xiangqi
-                 "wukong_chinese.pgn")           # games (5.7.2, format 1.7), blocks of codec 9
+                 "wukong_chinese.pgn")           # games (5.7.2), blocks of codec 11 or 9
+XIANGQI_CRAFTED = "xiangqi_crafted.pgn"          # made by xiangqi_crafted_pgn (5.7.2, 7.9)
+XIANGQI_SETTINGS = ("default", "model", "uniform", "xiangqi-uniform")
+XIANGQI_EXPECTED = {                             # setting -> (first block's codec, coder, read minor)
+    "default": (11, 2, 8),                       # the Xiangqi model under the fast coder (7.9)
+    "model": (11, 1, 8),                         # ... under the model coder (--moves max)
+    "uniform": (9, 0, 7),                        # the uniform coder: codec 9 (5.7.2)
+    "xiangqi-uniform": (9, 2, 7),                # --xiangqi uniform: codec 9 under the fast coder
+}
+XIANGQI_MODEL_VECTORS = {                        # valid/NAME: (codec, move coder), MANIFEST.tsv
+    "xiangqi_model": (11, 1), "xiangqi_model_fast": (11, 2),
+    "xiangqi_model_tracks": (12, 1), "xiangqi_model_uniform": (9, 0),
+}
 
 
 def run(cmd):
@@ -94,6 +114,16 @@ def test_valid(failures):
         else:
             failures.append(f"valid/{name}: rc {rc} {err}")
     print(f"valid vectors: {passed}/{len(names)} decode exactly")
+    for name, (codec, coder) in sorted(XIANGQI_MODEL_VECTORS.items()):      # format 1.8, 7.9
+        if name not in names:
+            failures.append(f"valid/{name}: missing (a vector of the Xiangqi model, 7.9)")
+            continue
+        got = first_block_codec_and_coder(os.path.join(CONFORMANCE, "valid", name + ".pga"))
+        if got != (codec, coder):
+            failures.append(f"valid/{name}: first block of codec {got[0]}, move coder {got[1]}, "
+                            f"not codec {codec}, coder {coder}")
+    print(f"of them the Xiangqi model's (7.9): "
+          f"{', '.join(n for n in sorted(XIANGQI_MODEL_VECTORS) if n in names)}")
 
 
 def test_invalid(failures):
@@ -135,7 +165,7 @@ def has_clocks(path):
 
 def read_minor(archive):
     """The read minor version of the file header (9.2, byte 11): 6 where a block has layout 5,
-    7 where a block has codec 9 or 10."""
+    7 where a block has codec 9 or 10, 8 where a block has codec 11 or 12."""
     with open(archive, "rb") as f:
         return f.read(12)[11]
 
@@ -164,6 +194,7 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
     settings = {"default": SETTINGS["default"]} if quick else SETTINGS
     archives = identical = games_checked = games_identical = 0
     variant_archives = {}                   # (variant, coder) -> archives decoded identically
+    xiangqi_archives, xiangqi_identical = {}, {}    # setting -> Xiangqi archives made, identical
     decoded_bytes = 0
     decode_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -177,10 +208,15 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
         # (last, so that the parts of the inputs before them are as they were)
         xiangqi_dir = os.path.join(ROOT, "corpus", "xiangqi")
         xiangqi_pgns = [os.path.join(xiangqi_dir, n) for n in XIANGQI_PACKS]
-        inputs += [(path, [], ("default",)) for path in xiangqi_pgns]
+        crafted = os.path.join(tmp, XIANGQI_CRAFTED)
+        xiangqi_crafted_pgn(os.path.join(xiangqi_dir, XIANGQI_PACKS[0]), crafted)
+        xiangqi_pgns.append(crafted)
+        inputs += [(path, [], XIANGQI_SETTINGS) for path in xiangqi_pgns]
         for i, (path, variant, only) in enumerate(inputs):
             for j, (setting, options) in enumerate(settings.items()):
                 if only is not None and setting not in only:
+                    continue
+                if setting in ONLY_LISTED and only is None:
                     continue
                 if setting == "clock-bytes" and not has_clocks(path):   # the same bytes as "uniform"
                     continue
@@ -188,7 +224,8 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                     continue
                 name = os.path.relpath(path, pgn_dir if path != tables_pgn else tmp)
                 if path in xiangqi_pgns:
-                    name = os.path.relpath(path, os.path.dirname(pgn_dir))
+                    name = (os.path.relpath(path, os.path.dirname(pgn_dir)) if path != crafted
+                            else XIANGQI_CRAFTED)
                 label = f"{name} {' '.join(variant)} [{setting}]"
                 archive = os.path.join(tmp, "a.pga")
                 rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"] + options
@@ -201,12 +238,15 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                     failures.append(f"{label}: read version 1.{read_minor(archive)}, not 1.6: "
                                     "no block of layout 5 (9.4.8)")
                     continue
-                if path in xiangqi_pgns:                # Xiangqi games: codec 9, format 1.7
-                    codec, _ = first_block_codec_and_coder(archive)
-                    if codec != 9 or read_minor(archive) != 7:
-                        failures.append(f"{label}: first block of codec {codec}, read version "
-                                        f"1.{read_minor(archive)}: not codec 9 of format 1.7")
+                if path in xiangqi_pgns:                # Xiangqi games: codec 11 or 9 (7.9)
+                    codec, coder = first_block_codec_and_coder(archive)
+                    want = XIANGQI_EXPECTED[setting]
+                    if (codec, coder, read_minor(archive)) != want:
+                        failures.append(f"{label}: first block of codec {codec}, move coder "
+                                        f"{coder}, read version 1.{read_minor(archive)}: not "
+                                        f"codec {want[0]}, coder {want[1]} of format 1.{want[2]}")
                         continue
+                    xiangqi_archives[setting] = xiangqi_archives.get(setting, 0) + 1
                 if variant and setting in CODERS:       # MOVE-CODER-1's three cases
                     codec, coder = first_block_codec_and_coder(archive)
                     # (codec 8 where a block holds a clock track, 8.3.4)
@@ -226,6 +266,8 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                 decoded_bytes += len(out)
                 if rc == rc2 == 0 and out == expected:
                     identical += 1
+                    if path in xiangqi_pgns:
+                        xiangqi_identical[setting] = xiangqi_identical.get(setting, 0) + 1
                     if variant and setting in CODERS:
                         key = (variant[1], {0: "uniform", 1: "model", 2: "fast"}[CODERS[setting]])
                         variant_archives[key] = variant_archives.get(key, 0) + 1
@@ -243,9 +285,84 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
     print(f"single games: {games_identical}/{games_checked} identical to pgnarc get")
     print("of them under a variant (MOVE-CODER-1): " + ", ".join(
         f"{v} {coder} coder {n}" for (v, coder), n in sorted(variant_archives.items())))
+    print("of them of Xiangqi games (5.7.2, 7.9), by setting: " + ", ".join(
+        f"{s} {xiangqi_identical.get(s, 0)}/{n}" for s, n in sorted(xiangqi_archives.items())))
     if decode_seconds:
         print(f"speed: {decoded_bytes / 1e6:.2f} MB of PGN in {decode_seconds:.1f} s of whole "
               f"decodes ({decoded_bytes / 1e6 / decode_seconds:.2f} MB/s, process start included)")
+
+
+def xiangqi_crafted_pgn(source, out, seed=18):
+    """Xiangqi games for 7.9's corners, in ICCS, made from the games of `source` (corpus/xiangqi,
+    ICCS) with xiangqi.py and a fixed seed: variations (nested, of Red's and of Black's plies:
+    XQ-MODEL-2's history of the ply they replace), comments and NAGs, a game from a FEN (first
+    ply without history), a counted main line (PlyCount), unannotated lines that a mate ends (the
+    end alone, of frequency 1) and of more than 256 plies (the hazard H at p >= 255)."""
+    import random
+    import re
+    sys.path.insert(0, HERE)
+    from xiangqi import XiangqiPosition, move_name, parse_move
+    rng = random.Random(seed)
+    with open(source, encoding="utf-8") as f:
+        bodies = [b for b in f.read().split("\n\n") if b.strip() and not b.startswith("[")]
+    base = [[parse_move(m) for m in re.findall(r"\b[a-i][0-9][a-i][0-9]\b", b)] for b in bodies]
+
+    def playout(position, n, mate_first):
+        """n plies at most of random legal moves; a mate wherever one is legal if mate_first."""
+        line = []
+        for _ in range(n):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            mates = [m for m in moves if mate_first and not position.play(m).legal_moves()]
+            m = mates[0] if mates else rng.choice(moves)
+            line.append(m)
+            position = position.play(m)
+        return line
+
+    def movetext(position, line, depth=0, plain=False):
+        words, number = [], True
+        for m in line:
+            if position.red_to_move:
+                words.append(f"{position.fullmove}.")
+            elif number:
+                words.append(f"{position.fullmove}...")
+            number = False
+            words.append(move_name(m))
+            if not plain and rng.random() < 0.05:
+                words.append(rng.choice(["$1", "$2", "{a comment}"]))
+            if not plain and depth < 3 and rng.random() < 0.12:
+                others = [a for a in position.legal_moves() if a != m]
+                if others:
+                    a = rng.choice(others)
+                    sub = [a] + playout(position.play(a), rng.randrange(9), False)
+                    words.append("(" + movetext(position, sub, depth + 1) + ")")
+                    number = True
+            position = position.play(m)
+        return " ".join(words)
+
+    start = XiangqiPosition.start()
+    games = []
+    for k, line in enumerate(base):
+        tags = [("Event", f"crafted {k}"), ("Game", "Chinese Chess")]
+        if k % 5 == 2:                                  # a FEN start, the game's rest
+            position = start
+            for m in line[:20]:
+                position = position.play(m)
+            tags.append(("FEN", position.fen()))
+            games.append((tags, movetext(position, line[20:]) + " *"))
+        elif k % 5 == 3:                                # a counted main line
+            tags.append(("PlyCount", str(len(line))))
+            games.append((tags, movetext(start, line, plain=True) + " *"))
+        else:                                           # variations, comments and NAGs
+            games.append((tags, movetext(start, line) + " *"))
+    for k in range(6):                                  # unannotated, to a mate or 300 plies
+        line = playout(start, 300, mate_first=k % 2 == 0)
+        games.append(([("Event", f"playout {k}"), ("Game", "Chinese Chess")],
+                      movetext(start, line, plain=True) + " *"))
+    with open(out, "w", encoding="utf-8") as f:
+        for tags, body in games:
+            f.write("".join(f'[{key} "{value}"]\n' for key, value in tags) + "\n" + body + "\n\n")
 
 
 def first_games(path, n, out):

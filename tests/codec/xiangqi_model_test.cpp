@@ -53,18 +53,31 @@ TEST(XiangqiModel, CheckIsTheRulesCheck) {
   EXPECT_GT(checks, 500);
 }
 
-// attacks(): a piece of the side to move attacks exactly the enemy-held squares it can capture
-// on by a pseudo-legal move; checked where the capture is also legal, on every position.
+// attacks(): a piece of the side to move attacks the enemy-held squares it can capture on;
+// checked where the capture is also legal, on every position. attacked_pieces() is the part of
+// attacks() that holds pieces, square for square.
 TEST(XiangqiModel, AttacksHoldTheLegalCaptures) {
-  std::uint8_t squares[24];
+  std::uint8_t squares[24], pieces[24];
   int captures = 0;
-  for (const rx::Position& pos : perft_positions())
+  for (const rx::Position& pos : perft_positions()) {
+    for (int s = 0; s < rx::kSquares; ++s) {
+      const int n = rx::attacks(pos.board(), s, squares);
+      std::vector<int> held;
+      for (int i = 0; i < n; ++i)
+        if (pos.piece_on(squares[i]) != rx::kNoPiece) held.push_back(squares[i]);
+      const int k = rx::attacked_pieces(pos.board(), s, pieces);
+      std::vector<int> found(pieces, pieces + k);
+      std::sort(held.begin(), held.end());
+      std::sort(found.begin(), found.end());
+      EXPECT_EQ(found, held) << pos.fen() << " " << rx::square_name(s);
+    }
     for (const rx::Move m : rx::legal_moves(pos)) {
       if (pos.piece_on(m.to) == rx::kNoPiece) continue;
       const int n = rx::attacks(pos.board(), m.from, squares);
       EXPECT_NE(std::find(squares, squares + n, m.to), squares + n) << pos.fen() << " " << rx::to_iccs(m);
       ++captures;
     }
+  }
   EXPECT_GT(captures, 1000);
 }
 

@@ -384,6 +384,39 @@ int attacks(const std::array<Piece, kSquares>& board, int from, std::uint8_t* ou
   return n;
 }
 
+int attacked_pieces(const std::array<Piece, kSquares>& board, int from, std::uint8_t* out) {
+  const Piece p = board[static_cast<std::size_t>(from)];
+  int n = 0;
+  const auto steps = [&](const Steps& st, bool blocked) {
+    for (int i = 0; i < st.size; ++i)
+      if ((!blocked || board[st.via[i]] == kNoPiece) && board[st.to[i]] != kNoPiece) out[n++] = st.to[i];
+  };
+  switch (type_of(p)) {
+    case kGeneral: steps(kTables.general[from], false); break;
+    case kAdvisor: steps(kTables.advisor[from], false); break;
+    case kElephant: steps(kTables.elephant[from], true); break;
+    case kHorse: steps(kTables.horse[from], true); break;
+    case kSoldier: steps(kTables.soldier[side_of(p)][from], false); break;
+    case kChariot:
+    case kCannon: {
+      // The first piece of each ray for a chariot, the second for a cannon.
+      const int wanted = type_of(p) == kCannon ? 2 : 1;
+      for (int dir = 0; dir < 4; ++dir) {
+        const int step = kRayStep[dir], len = kTables.ray_length[from][dir];
+        int seen = 0;
+        for (int i = 0, s = from; i < len; ++i)
+          if (board[static_cast<std::size_t>(s += step)] != kNoPiece && ++seen == wanted) {
+            out[n++] = static_cast<std::uint8_t>(s);
+            break;
+          }
+      }
+      break;
+    }
+    case kNoPieceType: break;
+  }
+  return n;
+}
+
 bool general_attacked(const std::array<Piece, kSquares>& board, int general, Side by) {
   return general_attacked(board.data(), general, by);
 }

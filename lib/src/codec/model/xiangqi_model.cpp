@@ -57,7 +57,8 @@ void xiangqi_features(const rx::Position& pos, const rx::MoveList& list, const H
   const bool in_check = pos.in_check();
   const int reply = h.last_kind < 0 ? 7 : h.last_kind;
   std::uint8_t squares[24];
-  bool own[kSquares] = {};  // the squares the piece on `own_from` attacks before it moves
+  // The squares the piece on `own_from` attacks before it moves: own[s] == own_from + 1.
+  std::uint8_t own[kSquares] = {};
   int own_from = -1;
   for (int i = 0; i < list.size; ++i) {
     const rx::Move m = list[i];
@@ -66,25 +67,25 @@ void xiangqi_features(const rx::Position& pos, const rx::MoveList& list, const H
     const rx::Piece piece = board[m.from], victim = board[m.to];
     const int kind = rx::type_of(piece) - 1;
     if (m.from != own_from) {
-      std::fill(own, own + kSquares, false);
-      const int n = rx::attacks(board, m.from, squares);
-      for (int j = 0; j < n; ++j) own[squares[j]] = true;
       own_from = m.from;
+      const int n = rx::attacks(board, m.from, squares);
+      for (int j = 0; j < n; ++j) own[squares[j]] = static_cast<std::uint8_t>(own_from + 1);
     }
+    const bool own_to = own[m.to] == own_from + 1;
     f.add(kTo + (phase * kKinds + kind) * kSquares + rel(m.to));
     f.add(kFrom + (phase * kKinds + kind) * kSquares + rel(m.from));
     f.add(kVictim + kind * 8 + (victim == rx::kNoPiece ? 0 : rx::type_of(victim)));
-    f.add(kToSafety + kind * 4 + (count[them][m.to] != 0) * 2 + (count[us][m.to] > own[m.to]));
+    f.add(kToSafety + kind * 4 + (count[them][m.to] != 0) * 2 + (count[us][m.to] > own_to));
     f.add(kFromSafety + kind * 4 + (count[them][m.from] != 0) * 2 + (count[us][m.from] != 0));
     // The move played on the board, for the check and the threat, and taken back.
     board[m.to] = piece;
     board[m.from] = rx::kNoPiece;
     bool check = false;
     int threat = 0;
-    const int n = rx::attacks(board, m.to, squares);
+    const int n = rx::attacked_pieces(board, m.to, squares);
     for (int j = 0; j < n; ++j) {
       const rx::Piece p = board[squares[j]];
-      if (p == rx::kNoPiece || rx::side_of(p) != them) continue;
+      if (rx::side_of(p) != them) continue;
       if (rx::type_of(p) == rx::kGeneral) {
         check = true;
         continue;
