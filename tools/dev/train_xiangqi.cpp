@@ -81,7 +81,9 @@ const ModelDoc kXiangqiDoc = {
     "# The Xiangqi model's table\n\n"
     "An appendix of [pgnarc-format.md](pgnarc-format.md) (section 7.9), written by tools/pgnarc-train\n"
     "--variant xiangqi from the table it fitted; the library's\n"
-    "lib/src/codec/model/xiangqi_weights.cpp holds the same numbers.\n\n",
+    "lib/src/codec/model/xiangqi_weights.cpp holds the same numbers. tools/dev/train-xiangqi fits it on the\n"
+    "master games of the Chinese Chess Practical Dataset (Yu-Han Tseng and Bo-Nian Chen, 2026, CC BY 4.0)\n"
+    "and of huskyth/ZeroChess (from xqbase.com), as tools/dev/xiangqi-games writes them.\n\n",
     18};
 
 }  // namespace

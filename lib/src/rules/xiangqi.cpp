@@ -421,6 +421,14 @@ bool general_attacked(const std::array<Piece, kSquares>& board, int general, Sid
   return general_attacked(board.data(), general, by);
 }
 
+bool uncovers_attack(const std::array<Piece, kSquares>& after, int general, Side by, int from, int to) {
+  const std::uint8_t* relation = kTables.relation[general];
+  const int from_ray = (relation[from] & kRayMask) - 1, to_ray = (relation[to] & kRayMask) - 1;
+  return (from_ray >= 0 && ray_attacked(after.data(), general, from_ray, by)) ||
+         (to_ray >= 0 && to_ray != from_ray && ray_attacked(after.data(), general, to_ray, by)) ||
+         ((relation[from] & kLeg) && horse_attacked(after.data(), general, from, by));
+}
+
 std::uint64_t perft(const Position& pos, int depth) {
   if (depth <= 0) return 1;
   MoveList list;

@@ -166,6 +166,12 @@ int attacked_pieces(const std::array<Piece, kSquares>& board, int from, std::uin
 // Position::in_check decides (a general facing it on an open file attacks it).
 bool general_attacked(const std::array<Piece, kSquares>& board, int general, Side by);
 
+// Whether, on `after`, the board after a move of a piece of `by` from `from` to `to` before which
+// the general on `general` was not attacked, it is attacked otherwise than by the moved piece
+// from `to`: along the general's file or rank through `from` or `to` (a line opened, a cannon's
+// screen made or taken away), or by a horse whose leg `from` was. Only those lines are looked at.
+bool uncovers_attack(const std::array<Piece, kSquares>& after, int general, Side by, int from, int to);
+
 // The number of move sequences of `depth` plies from `pos` (1 for depth 0), counting the last
 // ply's moves without playing them.
 std::uint64_t perft(const Position& pos, int depth);

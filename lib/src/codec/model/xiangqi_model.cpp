@@ -30,17 +30,6 @@ void attack_counts(const rx::Position& pos, std::uint8_t (&count)[2][kSquares]) 
       }
 }
 
-// Whether a move from `from` to `to` can check the general on `general` otherwise than by the
-// moved piece attacking it from `to`: `from` or `to` is on the general's file or rank (a line
-// opened or a cannon's screen made or taken away), or `from` is diagonally next to it (a horse's
-// leg freed).
-bool may_uncover(int from, int to, int general) {
-  const int gf = rx::file_of(general), gr = rx::rank_of(general);
-  const int ff = rx::file_of(from), fr = rx::rank_of(from);
-  return ff == gf || fr == gr || rx::file_of(to) == gf || rx::rank_of(to) == gr ||
-         (std::abs(ff - gf) == 1 && std::abs(fr - gr) == 1);
-}
-
 }  // namespace
 
 void xiangqi_features(const rx::Position& pos, const rx::MoveList& list, const History& h, MoveFeatures* out) {
@@ -94,7 +83,7 @@ void xiangqi_features(const rx::Position& pos, const rx::MoveList& list, const H
       if (kValue[rx::type_of(p)] > kValue[rx::type_of(piece)]) threat = 1;
       else if (count[them][squares[j]] == 0) threat = 2;
     }
-    if (!check && may_uncover(m.from, m.to, their_general)) check = rx::general_attacked(board, their_general, us);
+    if (!check) check = rx::uncovers_attack(board, their_general, us, m.from, m.to);
     board[m.from] = piece;
     board[m.to] = victim;
     if (check) f.add(kCheck + kind);
