@@ -6,6 +6,7 @@
 // specification's sections, so that the documents cannot drift from the code.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <span>
 #include <sstream>
 #include <string>
@@ -151,20 +152,23 @@ TEST(ModelTables, TheSpecificationListsTheLibrarysTables) {
   }
 }
 
-TEST(ModelTables, TheSpecificationListsTheLibrarysCrazyhouseTable) {
-  const std::string doc =
-      test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/crazyhouse-model-tables.md");
-  EXPECT_NE(doc.find("K = " + std::to_string(zh::kFeatures) + " features."), std::string::npos);
+// A variant's model: its appendix lists its table W (the library's `weights`, named `name` in
+// the spec) and the spec's section `heading` gives K (as "K_<name> = K") and each group's offset
+// and size, in the library's order.
+template <std::size_t K>
+void expect_variant_table(const std::string& appendix, const std::array<std::int8_t, K>& weights,
+                          std::span<const FeatureGroup> groups, const std::string& heading, const std::string& name) {
+  const std::string doc = test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/" + appendix);
+  EXPECT_NE(doc.find("K = " + std::to_string(K) + " features."), std::string::npos);
   const std::vector<long> w = numbers_under(doc, "## W");
-  ASSERT_EQ(w.size(), zh::kWeights.size());
-  for (std::size_t k = 0; k < w.size(); ++k) EXPECT_EQ(w[k], zh::kWeights[k]) << "Z[" << k << "]";
-  // Section 7.7 gives K and each group's offset and size, in the library's order.
-  const std::string section = part_of(spec_text(), "### 7.7 ", "\n## ");
+  ASSERT_EQ(w.size(), K);
+  for (std::size_t k = 0; k < w.size(); ++k) EXPECT_EQ(w[k], weights[k]) << name << "[" << k << "]";
+  const std::string section = part_of(spec_text(), heading, "\n## ");
   ASSERT_FALSE(section.empty());
-  EXPECT_NE(section.find("K_Z = " + std::to_string(zh::kFeatures)), std::string::npos);
+  EXPECT_NE(section.find("K_" + name + " = " + std::to_string(K)), std::string::npos);
   std::size_t at = 0;
   int offset = 0;
-  for (const FeatureGroup& g : zh::kGroups) {
+  for (const FeatureGroup& g : groups) {
     const std::string row = "\n| " + std::to_string(offset) + " | " + std::to_string(g.size) + " | ";
     const std::size_t found = section.find(row, at);
     EXPECT_NE(found, std::string::npos) << "group " << g.name << " at " << offset;
@@ -173,27 +177,15 @@ TEST(ModelTables, TheSpecificationListsTheLibrarysCrazyhouseTable) {
   }
 }
 
+TEST(ModelTables, TheSpecificationListsTheLibrarysCrazyhouseTable) {
+  expect_variant_table("crazyhouse-model-tables.md", zh::kWeights, zh::kGroups, "### 7.7 ", "Z");
+}
+
 TEST(ModelTables, TheSpecificationListsTheLibrarysXiangqiTable) {
-  const std::string doc = test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/xiangqi-model-tables.md");
-  EXPECT_NE(doc.find("K = " + std::to_string(xq::kFeatures) + " features."), std::string::npos);
-  const std::vector<long> w = numbers_under(doc, "## W");
-  ASSERT_EQ(w.size(), xq::kWeights.size());
-  for (std::size_t k = 0; k < w.size(); ++k) EXPECT_EQ(w[k], xq::kWeights[k]) << "X[" << k << "]";
-  // Section 7.9 gives K, the most features a move has and each group's offset and size, in the
-  // library's order.
+  expect_variant_table("xiangqi-model-tables.md", xq::kWeights, xq::kGroups, "### 7.9 ", "X");
+  // 7.9 gives the most features a move has.
   const std::string section = part_of(spec_text(), "### 7.9 ", "\n## ");
-  ASSERT_FALSE(section.empty());
-  EXPECT_NE(section.find("K_X = " + std::to_string(xq::kFeatures)), std::string::npos);
   EXPECT_NE(section.find("at most " + std::to_string(xq::kMaxMoveFeatures) + " features"), std::string::npos);
-  std::size_t at = 0;
-  int offset = 0;
-  for (const FeatureGroup& g : xq::kGroups) {
-    const std::string row = "\n| " + std::to_string(offset) + " | " + std::to_string(g.size) + " | ";
-    const std::size_t found = section.find(row, at);
-    EXPECT_NE(found, std::string::npos) << "group " << g.name << " at " << offset;
-    if (found != std::string::npos) at = found + row.size();
-    offset += g.size;
-  }
 }
 
 // The clock model's appendix (format-spec/clock-model-tables.md) lists the library's tables: each

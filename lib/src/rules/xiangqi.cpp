@@ -349,12 +349,19 @@ bool is_legal(const Position& pos, Move m) {
   return std::binary_search(list.begin(), list.end(), m);
 }
 
-int attacks(const std::array<Piece, kSquares>& board, int from, std::uint8_t* out) {
+namespace {
+
+// attacks(), or with `pieces_only` the squares of it that hold a piece.
+template <bool pieces_only>
+int attacks_of(const std::array<Piece, kSquares>& board, int from, std::uint8_t* out) {
   const Piece p = board[static_cast<std::size_t>(from)];
   int n = 0;
+  const auto add = [&](int s) {
+    if (!pieces_only || board[static_cast<std::size_t>(s)] != kNoPiece) out[n++] = static_cast<std::uint8_t>(s);
+  };
   const auto steps = [&](const Steps& st, bool blocked) {
     for (int i = 0; i < st.size; ++i)
-      if (!blocked || board[st.via[i]] == kNoPiece) out[n++] = st.to[i];
+      if (!blocked || board[st.via[i]] == kNoPiece) add(st.to[i]);
   };
   switch (type_of(p)) {
     case kGeneral: steps(kTables.general[from], false); break;
@@ -373,7 +380,7 @@ int attacks(const std::array<Piece, kSquares>& board, int from, std::uint8_t* ou
           ++i;
         }
         for (; i < len; ++i) {
-          out[n++] = static_cast<std::uint8_t>(s += step);
+          add(s += step);
           if (board[static_cast<std::size_t>(s)] != kNoPiece) break;
         }
       }
@@ -384,37 +391,14 @@ int attacks(const std::array<Piece, kSquares>& board, int from, std::uint8_t* ou
   return n;
 }
 
+}  // namespace
+
+int attacks(const std::array<Piece, kSquares>& board, int from, std::uint8_t* out) {
+  return attacks_of<false>(board, from, out);
+}
+
 int attacked_pieces(const std::array<Piece, kSquares>& board, int from, std::uint8_t* out) {
-  const Piece p = board[static_cast<std::size_t>(from)];
-  int n = 0;
-  const auto steps = [&](const Steps& st, bool blocked) {
-    for (int i = 0; i < st.size; ++i)
-      if ((!blocked || board[st.via[i]] == kNoPiece) && board[st.to[i]] != kNoPiece) out[n++] = st.to[i];
-  };
-  switch (type_of(p)) {
-    case kGeneral: steps(kTables.general[from], false); break;
-    case kAdvisor: steps(kTables.advisor[from], false); break;
-    case kElephant: steps(kTables.elephant[from], true); break;
-    case kHorse: steps(kTables.horse[from], true); break;
-    case kSoldier: steps(kTables.soldier[side_of(p)][from], false); break;
-    case kChariot:
-    case kCannon: {
-      // The first piece of each ray for a chariot, the second for a cannon.
-      const int wanted = type_of(p) == kCannon ? 2 : 1;
-      for (int dir = 0; dir < 4; ++dir) {
-        const int step = kRayStep[dir], len = kTables.ray_length[from][dir];
-        int seen = 0;
-        for (int i = 0, s = from; i < len; ++i)
-          if (board[static_cast<std::size_t>(s += step)] != kNoPiece && ++seen == wanted) {
-            out[n++] = static_cast<std::uint8_t>(s);
-            break;
-          }
-      }
-      break;
-    }
-    case kNoPieceType: break;
-  }
-  return n;
+  return attacks_of<true>(board, from, out);
 }
 
 bool general_attacked(const std::array<Piece, kSquares>& board, int general, Side by) {
