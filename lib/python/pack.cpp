@@ -67,7 +67,7 @@ py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems
 
 WriterOptions writer_options(unsigned threads, bool force, const std::string& moves, bool position_filter,
                              const std::string& variant = {}, const std::string& clocks = "model",
-                             const std::string& tags = "tables") {
+                             const std::string& tags = "tables", const std::string& xiangqi = "model") {
   WriterOptions o;
   o.variant = variant_named(variant);
   o.threads = threads;
@@ -78,6 +78,7 @@ WriterOptions writer_options(unsigned threads, bool force, const std::string& mo
   o.derive_tags = tags != "text";
   o.code_tags = tags == "coded" || tags == "tables";
   o.table_tags = tags == "tables";
+  o.xiangqi_model = xiangqi != "uniform";
   return o;
 }
 
@@ -108,10 +109,11 @@ py::dict pack_readers(const std::vector<std::function<Result<std::unique_ptr<Pgn
 // larger input (pgnarc.dask.pack).
 py::dict pack_bytes(py::bytes data, const std::string& name, const std::string& output, unsigned threads, bool force,
                     const std::string& moves, bool position_filter, const std::string& variant,
-                    const std::string& clocks, const std::string& tags) {
+                    const std::string& clocks, const std::string& tags, const std::string& xiangqi) {
   std::string bytes = data;
   const auto open = [&] { return reader_of(memory_input(std::move(bytes)), name); };
-  return pack_readers({open}, output, writer_options(threads, force, moves, position_filter, variant, clocks, tags));
+  return pack_readers({open}, output,
+                      writer_options(threads, force, moves, position_filter, variant, clocks, tags, xiangqi));
 }
 
 // Archives joined block by block into `output`, as pgnarc merge does.
@@ -153,7 +155,7 @@ std::vector<std::uint64_t> game_cuts(const std::string& path, std::uint64_t shar
 
 py::dict pack(const py::list& inputs, const std::string& output, unsigned threads, bool force,
               const std::string& moves, bool position_filter, const std::string& variant,
-              const std::string& clocks, const std::string& tags) {
+              const std::string& clocks, const std::string& tags, const std::string& xiangqi) {
   std::vector<std::function<Result<std::unique_ptr<PgnReader>>()>> readers;
   int unnamed = 0;
   for (const py::handle input : inputs) {
@@ -172,7 +174,8 @@ py::dict pack(const py::list& inputs, const std::string& output, unsigned thread
       });
     }
   }
-  return pack_readers(readers, output, writer_options(threads, force, moves, position_filter, variant, clocks, tags));
+  return pack_readers(readers, output,
+                      writer_options(threads, force, moves, position_filter, variant, clocks, tags, xiangqi));
 }
 
 }  // namespace pgnarc::python

@@ -17,12 +17,14 @@ namespace py = pybind11;
 // zstd, as its first bytes say.
 py::dict pack(const py::list& inputs, const std::string& output, unsigned threads, bool force,
               const std::string& moves, bool position_filter, const std::string& variant,
-              const std::string& clocks = "model", const std::string& tags = "derive");
+              const std::string& clocks = "model", const std::string& tags = "derive",
+              const std::string& xiangqi = "model");
 // The PGN `data` (plain, or compressed as its name says) packed into `output`: a shard of a
 // larger input (pgnarc.dask.pack).
 py::dict pack_bytes(py::bytes data, const std::string& name, const std::string& output, unsigned threads, bool force,
                     const std::string& moves, bool position_filter, const std::string& variant,
-                    const std::string& clocks = "model", const std::string& tags = "derive");
+                    const std::string& clocks = "model", const std::string& tags = "derive",
+                    const std::string& xiangqi = "model");
 // Archives joined block by block into `output`, as pgnarc merge does.
 py::dict merge(const std::vector<std::string>& inputs, const std::string& output, bool force);
 // Where to cut the PGN file `path` into shards of about `shard_bytes` at the ends of games.

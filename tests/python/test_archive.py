@@ -400,6 +400,15 @@ def test_xiangqi(tmp_path, cli):
         assert xq.pgn() == cli("get", out, "1").stdout.decode()
         with pytest.raises(pgnarc.Error, match="Xiangqi"):
             xq.san()
+        assert a.info()["read_version"] == "1.8"
+    # Coded uniformly, as readers of 1.7 read them: the same games.
+    uniform = tmp_path / "u.pga"
+    pgnarc.pack(pgn, uniform, xiangqi="uniform")
+    with pgnarc.open(uniform) as u, pgnarc.open(out) as a:
+        assert u.info()["read_version"] == "1.7"
+        assert [g.pgn() for g in u] == [g.pgn() for g in a]
+    with pytest.raises(ValueError, match="xiangqi"):
+        pgnarc.pack(pgn, uniform, force=True, xiangqi="max")
 
 
 def test_tags_frame_columns_argument(archives):

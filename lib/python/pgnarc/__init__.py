@@ -248,7 +248,7 @@ def _encoding(encoding):
 
 
 def pack(inputs, output, threads=None, force=False, moves="fast", position_filter=False, variant=None,
-         clocks="model", tags="tables"):
+         clocks="model", tags="tables", xiangqi="model"):
     """Packs PGN (plain, gzip or zstd) into the archive `output`, as `pgnarc pack` does, and
     returns its figures: games, verbatim_games, plies, input_bytes, output_bytes, blocks, and the
     problems that made games be kept verbatim. `inputs` is one input or a list of them: a path
@@ -261,7 +261,9 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
     the archive where that is smaller), "coded" (format 1.5: as "derive", and ratings, other
     numbers, dates and times of day coded by the arithmetic coder where that is smaller), "derive" (format 1.4: a CurrentPosition tag that is the final position derived from
     the moves, a Termination that begins with a player's name as that name and a rest) or
-    "text" (as readers of format 1.3 and earlier read them)."""
+    "text" (as readers of format 1.3 and earlier read them); `xiangqi` how Xiangqi games' moves
+    are coded under moves "fast" or "max" (`pgnarc pack --xiangqi`): "model" (format 1.8) or
+    "uniform" (as readers of format 1.7 read them)."""
     if isinstance(inputs, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(inputs, "read") \
             or not hasattr(inputs, "__iter__"):
         inputs = [inputs]
@@ -273,13 +275,15 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
         raise ValueError(f"clocks must be 'model' or 'bytes', not {clocks!r}")
     if tags not in ("tables", "coded", "derive", "text"):
         raise ValueError(f"tags must be 'tables', 'coded', 'derive' or 'text', not {tags!r}")
+    if xiangqi not in ("model", "uniform"):
+        raise ValueError(f"xiangqi must be 'model' or 'uniform', not {xiangqi!r}")
     for i in inputs:
         if isinstance(i, str) and i != "-" and not _os.path.exists(i):
             raise FileNotFoundError(2, "No such file", i)
     if _os.path.exists(output) and not force:
         raise FileExistsError(17, "File exists (pack(..., force=True) replaces it)", output)
     return _pgnarc._pack(inputs, output, _threads(threads), bool(force), moves, bool(position_filter),
-                         variant or "", clocks, tags)
+                         variant or "", clocks, tags, xiangqi)
 
 
 def _pack_input(i):
