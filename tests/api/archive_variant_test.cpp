@@ -88,5 +88,43 @@ TEST(ArchiveVariants, RandomGamesOfEveryVariantComeBackWhole) {
   }
 }
 
+// Archive::find_xiangqi_position: the Xiangqi games whose main lines reach a position, each with
+// the move played from it and the rating of the side to move there; chess games are not read and
+// their blocks not decoded; a FEN that is not Xiangqi's is InvalidInput.
+TEST(ArchiveXiangqi, FindPosition) {
+  const std::string pgn =
+      "[White \"a\"]\n\n1. e4 e5 *\n\n"
+      "[Game \"Chinese Chess\"]\n[RedElo \"2500\"]\n\n1. h2e2 h9g7 2. h0g2 (2. b0c2) i9h9 *\n\n"
+      "[Game \"Chinese Chess\"]\n\n1. b0c2 h9g7 *\n\n"
+      "[Game \"Chinese Chess\"]\n\n1. h2e2 b9c7 *\n";
+  WriterOptions o = test::small_blocks();
+  o.block_games = 1;
+  const std::string path = test::pack(pgn, "xq_position.pga", o);
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  // After 1. h2e2 h9g7: Red to move, reached by game 2 alone (game 4 played b9c7; a variation
+  // does not count).
+  auto hits = (*a)->find_xiangqi_position("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+  ASSERT_TRUE(hits.ok()) << hits.error().to_string();
+  ASSERT_EQ(hits->hits.size(), 1u);
+  EXPECT_EQ(hits->hits[0].game, 1u);
+  EXPECT_EQ(hits->hits[0].next, Move::xiangqi(7, 24));  // h0g2
+  EXPECT_EQ(hits->hits[0].elo, 2500);
+  EXPECT_EQ(hits->hits[0].result, GameResult::kUnknown);
+  // The start: every Xiangqi game, each with its first move; a game's end: no move after it.
+  hits = (*a)->find_xiangqi_position("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
+  ASSERT_TRUE(hits.ok());
+  ASSERT_EQ(hits->hits.size(), 3u);
+  EXPECT_EQ(hits->hits[1].next, Move::xiangqi(1, 20));  // b0c2
+  hits = (*a)->find_xiangqi_position("r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+  ASSERT_TRUE(hits.ok());
+  ASSERT_EQ(hits->hits.size(), 1u);
+  EXPECT_EQ(hits->hits[0].game, 3u);
+  EXPECT_TRUE(hits->hits[0].next.is_none());
+  auto bad = (*a)->find_xiangqi_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code(), ErrorCode::InvalidInput);
+}
+
 }  // namespace
 }  // namespace pgnarc

@@ -53,6 +53,18 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
               "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n");
     EXPECT_EQ(run_cli("get --fen 2 " + p("x.pga") + " 1").out,
               "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2\n");
+    // Found by a position of their main lines (its clocks aside), with the other filters.
+    const std::string after_two = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 0 1";
+    EXPECT_EQ(run_cli("find --count --position '" + after_two + "' " + p("x.pga")).out, "7\n");
+    EXPECT_EQ(run_cli("find --numbers --red liu --position '" + after_two + "' " + p("x.pga")).out, "3\n8\n");
+    EXPECT_EQ(run_cli("find --count --position '" + after_two.substr(0, after_two.find(' ')) + " b' " + p("x.pga")).out,
+              "0\n");
+    r = run_cli("find --position 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNZ w' " + p("x.pga"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--position: bad xiangqi FEN"), std::string::npos) << r.err;
+    r = run_cli("tree --position '" + after_two + "' " + p("x.pga"));
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("a Xiangqi FEN"), std::string::npos) << r.err;
     r = run_cli("get --fen 999 " + p("x.pga") + " 1");
     EXPECT_NE(r.exit_code, 0);
     EXPECT_NE(r.err.find("game 1: the main line has 127 plies, not 999"), std::string::npos) << r.err;

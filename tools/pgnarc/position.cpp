@@ -48,6 +48,22 @@ Result<PositionHits> search_position(Archive& archive, const Position& target, u
   return hits;
 }
 
+bool is_xiangqi_fen(const std::string& fen) {
+  const std::string placement = fen.substr(0, fen.find(' '));
+  return std::count(placement.begin(), placement.end(), '/') == 9;
+}
+
+Result<PositionHits> search_xiangqi_position(Archive& archive, const std::string& fen, unsigned threads) {
+  Progress progress("searching", archive.game_count());
+  auto hits = archive.find_xiangqi_position(fen, threads, [&](std::uint64_t games) { progress.update(games); });
+  if (!hits) return hits;
+  progress.finish();
+  if (hits->verbatim_games && !quiet())
+    std::fprintf(stderr, "pgnarc: %llu games kept verbatim in the blocks decoded were not searched (they have no positions)\n",
+                 static_cast<unsigned long long>(hits->verbatim_games));
+  return hits;
+}
+
 std::vector<PositionHit> hits_among(const PositionHits& hits, const std::vector<std::uint64_t>* matches) {
   if (!matches) return hits.hits;
   std::vector<PositionHit> kept;
@@ -97,6 +113,9 @@ std::string tree_text(const Position& target, const PositionTree& tree, std::siz
 }
 
 int tree(const TreeArgs& a) {
+  if (a.position && is_xiangqi_fen(*a.position))
+    return report(invalid_input("--position: a Xiangqi FEN; tree counts the moves of chess positions (find --position "
+                                "finds the Xiangqi games that reach it)"));
   auto target = parse_position_arg(a.position, a.moves, a.variant);
   if (!target) return report(target.error());
   auto archive = open_archive(a.archive);

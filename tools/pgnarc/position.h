@@ -22,6 +22,13 @@ Result<Position> parse_position_arg(const std::optional<std::string>& fen, const
 // archive has none and the search took over a second, that pack --position-filter would help.
 Result<PositionHits> search_position(Archive& archive, const Position& target, unsigned threads);
 
+// Whether `fen` is written as a Xiangqi FEN: ten ranks in its placement (a chess FEN has eight).
+bool is_xiangqi_fen(const std::string& fen);
+
+// archive.find_xiangqi_position with a progress line; unless --quiet, says on stderr how many
+// games kept verbatim were not searched.
+Result<PositionHits> search_xiangqi_position(Archive& archive, const std::string& fen, unsigned threads);
+
 // The hits of the games among `matches` (ascending, as Archive::find gives them), in order; every
 // hit where `matches` is null.
 std::vector<PositionHit> hits_among(const PositionHits& hits, const std::vector<std::uint64_t>* matches);

@@ -224,7 +224,8 @@ int find(FindArgs& a) {
     throw UsageError("--elo-of says whose rating --min-elo and --max-elo bound: give one of them too");
   if (const std::string why = query_error(a.query); !why.empty()) throw UsageError("--" + why);
   std::optional<Position> target;
-  if (a.position) {
+  const bool xiangqi = a.position && is_xiangqi_fen(*a.position);  // searched among the Xiangqi games
+  if (a.position && !xiangqi) {
     auto p = parse_position_arg(a.position, {}, a.query.variant.value_or(Variant::kStandard));
     if (!p) return report(p.error());
     target = *p;
@@ -232,11 +233,16 @@ int find(FindArgs& a) {
   auto archive = open_archive(a.archive);
   if (!archive) return report_archive_error(archive.error(), a.archive);
   Result<std::vector<std::uint64_t>> found = std::vector<std::uint64_t>{};
-  if (!target || !a.query.empty()) found = (*archive)->find(a.query);
+  if (!(target || xiangqi) || !a.query.empty()) found = (*archive)->find(a.query);
   if (!found) return report_archive_error(found.error(), a.archive);
-  if (target) {
-    auto hits = search_position(**archive, *target, a.threads);
-    if (!hits) return report_archive_error(hits.error(), a.archive);
+  if (target || xiangqi) {
+    auto hits = xiangqi ? search_xiangqi_position(**archive, *a.position, a.threads)
+                        : search_position(**archive, *target, a.threads);
+    if (!hits) {
+      if (hits.error().code() == ErrorCode::InvalidInput)
+        return report(invalid_input("--position: " + hits.error().message()));
+      return report_archive_error(hits.error(), a.archive);
+    }
     std::vector<std::uint64_t> games;
     for (const PositionHit& h : hits_among(*hits, a.query.empty() ? nullptr : &*found)) games.push_back(h.game);
     *found = std::move(games);
@@ -432,7 +438,8 @@ Run declare_find(CLI::App& cmd) {
       });
   cmd.add_option("--position", a->position,
                  "the main line reaches this position: pieces, side to move, castling rights, and "
-                 "the en passant square where a capture there is legal (move counters aside)")
+                 "the en passant square where a capture there is legal (move counters aside); a Xiangqi "
+                 "FEN (ten ranks) is looked for among the Xiangqi games")
       ->group("filters")
       ->type_name("FEN");
   add_threads(cmd, a->threads, "decode blocks for --position");

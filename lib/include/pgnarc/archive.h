@@ -192,6 +192,12 @@ class PGNARC_EXPORT Archive {
   // `progress` (optional) gets the number of games searched.
   Result<PositionHits> find_position(const Position& target, unsigned threads = 0,
                                      const std::function<void(std::uint64_t games_done)>& progress = {});
+  // The same for the Xiangqi position of the FEN `fen` (format 5.7: its placement and side to
+  // move, the clocks aside) among the Xiangqi games: each hit's move is a Move::xiangqi, its
+  // rating RedElo's or BlackElo's. Only the blocks that hold Xiangqi games are decoded. A FEN
+  // that is not a Xiangqi FEN is InvalidInput.
+  Result<PositionHits> find_xiangqi_position(std::string_view fen, unsigned threads = 0,
+                                             const std::function<void(std::uint64_t games_done)>& progress = {});
   // Sizes by section, plies and verbatim games (reads every block's checksum, section table and
   // its moves and raw sections, none of its games decoded; `progress` gets the games done).
   Result<ArchiveInfo> info(const std::function<void(std::uint64_t games_done)>& progress = {});

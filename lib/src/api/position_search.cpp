@@ -11,6 +11,7 @@
 #include "api/json_text.h"
 #include "container/derived_tags.h"
 #include "container/position_filter.h"
+#include "rules/xiangqi_game.h"
 
 namespace pgnarc {
 
@@ -122,7 +123,86 @@ Result<PositionHits> decode_games(const DecodedBlock& block, const Position& tar
   return found;
 }
 
+// The Xiangqi games of a block whose main lines reach `target` (placement and side to move).
+Result<PositionHits> xiangqi_games(const DecodedBlock& block, const rules::xiangqi::Position& target,
+                                   std::uint64_t first_game, const std::string& where) {
+  namespace xq = rules::xiangqi;
+  PositionHits found;
+  api::BlockGameChecks checks(block, where);
+  codec::CodecCursor c = block.cursor();
+  for (std::uint32_t j = 0; j < block.games; ++j) {
+    const std::string game = where + ": game " + std::to_string(first_game + j + 1);
+    auto d = codec::decode_game(c, block.tags.game(j));
+    if (!d) return corruption(game + ": " + d.error().message());
+    if (auto st = fill_derived_tags(block.tags, j, *d, game); !st) return st.error();
+    if (auto st = check_group_end(block, j, c, where); !st) return st.error();
+    checks.game(*d);
+    found.verbatim_games += d->raw;
+    if (d->raw || d->game.rules != GameRules::kXiangqi) continue;
+    auto start = xq::start_position(d->game.tags);
+    if (!start) return corruption(game + ": " + start.error().message());
+    xq::Position pos = *start;
+    const std::vector<Tag>& tags = d->game.tags;
+    const auto hit = [&](Move next) {
+      return PositionHit{first_game + j, next, result_of(tags, d->game.result),
+                         rating(find_tag(tags, pos.side_to_move() == xq::kRed ? "RedElo" : "BlackElo"))};
+    };
+    std::optional<PositionHit> first = pos.same_placement(target) ? std::optional(hit(Move::none())) : std::nullopt;
+    int depth = 0;
+    for (const GameEvent& e : d->game.events) {
+      if (e.type == GameEvent::kBeginVariation) ++depth;
+      else if (e.type == GameEvent::kEndVariation) --depth;
+      if (depth != 0 || e.type != GameEvent::kMove) continue;
+      if (first) {
+        first->next = e.move;
+        break;
+      }
+      pos.play(xq::move_of(e.move));
+      if (pos.same_placement(target)) first = hit(Move::none());
+    }
+    if (first) found.hits.push_back(*first);
+  }
+  if (!all_consumed(c)) return corruption(where + ": bytes left over after its last game");
+  if (auto st = checks.finish(); !st) return st.error();
+  return found;
+}
+
 }  // namespace
+
+Result<PositionHits> Archive::find_xiangqi_position(std::string_view fen, unsigned threads,
+                                                    const std::function<void(std::uint64_t)>& progress) {
+  auto parsed = rules::xiangqi::Position::from_fen(fen);
+  if (!parsed) return parsed.error();
+  const rules::xiangqi::Position target = *parsed;
+  ArchiveFile& f = *impl_->file;
+  if (auto st = f.need_all(); !st) return st.error();
+  PositionHits out;
+  std::uint64_t games_done = 0;
+  const auto work = [&f, &target](std::uint32_t b, std::string_view bytes) -> Result<PositionHits> {
+    DecodedBlock block;
+    block.dictionaries = &f.dictionaries();
+    block.players = f.players();
+    const container::Where where = f.where(b);
+    const BlockEntry& e = f.entry(b);
+    // A block of a codec without Xiangqi games holds none: its header alone is read.
+    BlockSizes sizes;
+    if (auto st = read_block_sizes(bytes, where, sizes); !st) return st.error();
+    if (!sizes.xiangqi) return PositionHits{};
+    if (auto st = decode_block(bytes, where, block); !st) return st.error();
+    if (block.games != e.games) return corruption(where + ": game count differs from the index");
+    return xiangqi_games(block, target, e.first_game, where);
+  };
+  const auto deliver = [&](std::uint32_t b, PositionHits&& found) -> Result<bool> {
+    out.hits.insert(out.hits.end(), found.hits.begin(), found.hits.end());
+    out.verbatim_games += found.verbatim_games;
+    games_done += f.entry(b).games;
+    if (progress) progress(games_done);
+    return true;
+  };
+  if (auto st = api::scan_blocks<PositionHits>(f, api::all_blocks(f), threads, work, deliver); !st)
+    return st.error();
+  return out;
+}
 
 Result<PositionHits> Archive::find_position(const Position& target, unsigned threads,
                                             const std::function<void(std::uint64_t)>& progress) {
