@@ -426,6 +426,10 @@ void xiangqi_model_vectors() {
                 ids,
                 "a Xiangqi game beside a chess game's modelled clock track: codec 12",
                 4096, MoveCoding::kMax, Variant::kStandard, true, false, false, false, true);
+  WriterOptions o = stored(4096);
+  o.xiangqi_model = true;
+  invalid_vector("unknown_codec_13", edit_block(pack(pgn, o), [](std::string& b) { b[4] = 13; }), "Unsupported",
+                 "BLOCK-1", "a block of move codec 13 (not defined in 1.8): refused as unsupported");
 }
 
 // Xiangqi games (5.7, format 1.7): in each notation, beside a chess game, and records damaged.

@@ -26,9 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   c.raw = rest;
   c.coder = static_cast<pgnarc::codec::MoveCoder>(data[6] % 3);
-  const int codec = data[6] / 3 % 3;  // 0: codec 6, 1: 7, 2: 8
-  c.variants = codec > 0;
-  c.modelled_tracks = codec == 2;
+  const int codec = 6 + data[6] / 3 % 7;  // 6 to 12
+  c.variants = codec > 6;
+  c.modelled_tracks = codec == 8 || codec == 10 || codec == 12;
+  c.xiangqi = codec >= 9;
+  c.xiangqi_model = codec >= 11;
   static const char* const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
   const std::vector<pgnarc::Tag> tagged = {pgnarc::Tag{"PlyCount", std::to_string(data[0] % 64)},
                                            pgnarc::Tag{"Result", results[data[1] % 4]},
@@ -43,10 +45,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     pgnarc::codec::CodecStreams s;
     s.coder = c.coder;
     s.modelled_tracks = c.modelled_tracks;
+    s.xiangqi_model = c.xiangqi_model;
     if (!pgnarc::codec::encode_game(d->game, s)) __builtin_trap();
-    // (A game under a variant needs codec 7 or 8; a track of codec 8 is written modelled again.)
-    if (s.variants && !c.variants) __builtin_trap();
+    // (A game under a variant needs codec 7 or above, a Xiangqi game 9 or above; a track of a
+    // codec of modelled tracks is written modelled again.)
+    if ((s.variants && !c.variants) || (s.xiangqi && !c.xiangqi)) __builtin_trap();
     pgnarc::codec::CodecCursor c2{s.moves, s.structure, s.texts, s.raw, c.coder, c.variants, c.modelled_tracks};
+    c2.xiangqi = c.xiangqi;
+    c2.xiangqi_model = c.xiangqi_model;
     auto d2 = pgnarc::codec::decode_game(c2, tags);
     if (!d2 || !(d2->game == d->game)) __builtin_trap();
   }

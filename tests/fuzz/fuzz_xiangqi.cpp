@@ -50,7 +50,7 @@ void check_game(std::string_view movetext, std::uint8_t damage_at, std::uint8_t 
   pgn::parse_game_or_xiangqi(out, "fuzz", 1, SourcePos{}, again);
   if (!again.ok() || !(again.game() == g)) __builtin_trap();
   codec::CodecStreams s;
-  s.xiangqi_model = damage_at & 2;  // the Xiangqi model's frequencies (codec 11), or the uniform coder's
+  s.xiangqi_model = damage & 0x80;  // the Xiangqi model's frequencies (codec 11), or the uniform coder's
   if (!codec::encode_game(g, s).ok()) return;  // (more plies than a record holds)
   const auto cursor = [](const codec::CodecStreams& st) {
     codec::CodecCursor c{st.moves, st.structure, st.texts, st.raw, st.coder, true, false};

@@ -99,7 +99,7 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
          "--xiangqi",
          [&w](const std::string& v) { w.options.xiangqi_model = v == "model"; },
          "how the moves of Xiangqi games are coded under --moves fast or max: model (the default: by "
-         "the Xiangqi model; archives of format 1.8, about a quarter smaller) or uniform (every legal "
+         "the Xiangqi model; archives of format 1.8, about a fifth smaller) or uniform (every legal "
          "move alike, as readers of format 1.7 read them)")
       ->check(CLI::IsMember({"model", "uniform"}))
       ->type_name("model|uniform");

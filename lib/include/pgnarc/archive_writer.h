@@ -95,7 +95,7 @@ struct PGNARC_EXPORT WriterOptions {
   // and with table_tags false codes its new blocks without it.
   bool table_tags = true;
   // Xiangqi games in a block of the max or fast move coding have their moves coded by the
-  // Xiangqi model (format 1.8: Xiangqi archives about a third smaller); false: every legal move
+  // Xiangqi model (format 1.8: Xiangqi archives about a fifth smaller); false: every legal move
   // equally likely, which readers of 1.7 read.
   bool xiangqi_model = true;
 };

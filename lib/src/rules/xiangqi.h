@@ -159,7 +159,7 @@ bool is_legal(const Position& pos, Move m);
 // first piece; a cannon's beyond their first piece (its screen) up to and including the next.
 // Into `out` (at most 17 squares, in no set order); returns their number (0 on an empty square).
 int attacks(const std::array<Piece, kSquares>& board, int from, std::uint8_t* out);
-// The squares of attacks() that hold a piece (at most 8), found without walking the others.
+// The squares of attacks() that hold a piece (at most 8).
 int attacked_pieces(const std::array<Piece, kSquares>& board, int from, std::uint8_t* out);
 
 // Whether the general on `general` is attacked by the pieces of `by` on `board`, as

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 
 #include "codec/model/feature_groups.h"
@@ -88,7 +89,10 @@ inline History history_after(const History& h, const rx::Position& pos, rx::Move
 struct MoveFeatures {
   int k[kMaxMoveFeatures];
   int n = 0;
-  void add(int f) { k[n++] = f; }
+  void add(int f) {
+    assert(n < kMaxMoveFeatures);
+    k[n++] = f;
+  }
 };
 
 // The features of each legal move `list[i]` of `pos` (at least one), whose history is `h`, into
