@@ -167,6 +167,27 @@ Result<PositionHits> xiangqi_games(const DecodedBlock& block, const rules::xiang
   return found;
 }
 
+// Every block of `f` searched by `work` on `threads` threads, the hits joined in order of the
+// games; `progress` (optional) gets the games searched.
+template <class Work>
+Result<PositionHits> search_blocks(ArchiveFile& f, unsigned threads, Work&& work,
+                                   const std::function<void(std::uint64_t)>& progress) {
+  PositionHits out;
+  std::uint64_t games_done = 0;
+  const auto deliver = [&](std::uint32_t b, PositionHits&& found) -> Result<bool> {
+    out.hits.insert(out.hits.end(), found.hits.begin(), found.hits.end());
+    out.verbatim_games += found.verbatim_games;
+    out.blocks_skipped += found.blocks_skipped;
+    out.blocks_filtered += found.blocks_filtered;
+    games_done += f.entry(b).games;
+    if (progress) progress(games_done);
+    return true;
+  };
+  if (auto st = api::scan_blocks<PositionHits>(f, api::all_blocks(f), threads, work, deliver); !st)
+    return st.error();
+  return out;
+}
+
 }  // namespace
 
 Result<PositionHits> Archive::find_xiangqi_position(std::string_view fen, unsigned threads,
@@ -176,8 +197,6 @@ Result<PositionHits> Archive::find_xiangqi_position(std::string_view fen, unsign
   const rules::xiangqi::Position target = *parsed;
   ArchiveFile& f = *impl_->file;
   if (auto st = f.need_all(); !st) return st.error();
-  PositionHits out;
-  std::uint64_t games_done = 0;
   const auto work = [&f, &target](std::uint32_t b, std::string_view bytes) -> Result<PositionHits> {
     DecodedBlock block;
     block.dictionaries = &f.dictionaries();
@@ -192,24 +211,13 @@ Result<PositionHits> Archive::find_xiangqi_position(std::string_view fen, unsign
     if (block.games != e.games) return corruption(where + ": game count differs from the index");
     return xiangqi_games(block, target, e.first_game, where);
   };
-  const auto deliver = [&](std::uint32_t b, PositionHits&& found) -> Result<bool> {
-    out.hits.insert(out.hits.end(), found.hits.begin(), found.hits.end());
-    out.verbatim_games += found.verbatim_games;
-    games_done += f.entry(b).games;
-    if (progress) progress(games_done);
-    return true;
-  };
-  if (auto st = api::scan_blocks<PositionHits>(f, api::all_blocks(f), threads, work, deliver); !st)
-    return st.error();
-  return out;
+  return search_blocks(f, threads, work, progress);
 }
 
 Result<PositionHits> Archive::find_position(const Position& target, unsigned threads,
                                             const std::function<void(std::uint64_t)>& progress) {
   ArchiveFile& f = *impl_->file;
   if (auto st = f.need_all(); !st) return st.error();
-  PositionHits out;
-  std::uint64_t games_done = 0;
   const std::uint64_t key = filter_key(target);
   const bool filterable = container::progress(target) >= kFilterMinProgress;
   const auto work = [&f, &target, key, filterable](std::uint32_t b, std::string_view bytes) -> Result<PositionHits> {
@@ -238,18 +246,7 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
     if (found) found->blocks_filtered = filtered;
     return found;
   };
-  const auto deliver = [&](std::uint32_t b, PositionHits&& found) -> Result<bool> {
-    out.hits.insert(out.hits.end(), found.hits.begin(), found.hits.end());
-    out.verbatim_games += found.verbatim_games;
-    out.blocks_skipped += found.blocks_skipped;
-    out.blocks_filtered += found.blocks_filtered;
-    games_done += f.entry(b).games;
-    if (progress) progress(games_done);
-    return true;
-  };
-  if (auto st = api::scan_blocks<PositionHits>(f, api::all_blocks(f), threads, work, deliver); !st)
-    return st.error();
-  return out;
+  return search_blocks(f, threads, work, progress);
 }
 
 PositionTree position_tree(const Position& target, const PositionHits& hits) {
