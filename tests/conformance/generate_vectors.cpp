@@ -95,7 +95,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   return o;
 }
 
-// The archive of encode/verbatim_tags_after_bad's PGN as this writer made it when it stored the
+// The archive of encode/verbatim_bad_tag's PGN as this writer made it when it stored the
 // tag pairs before a malformed one only (REC-RAW-1 leaves the choice to the writer): kept as it
 // was written, a valid archive that every reader must go on reading.
 constexpr const char* kTagsBeforeBadPair =
@@ -697,12 +697,12 @@ void encode_vectors() {
                 "START-1 MOVE-ORDER-2 VAR-RACE-1", "racing kings from its start: both kings reach the eighth rank");
   encode_vector("variant_horde", "[Variant \"Horde\"]\n\n1. d5 e6 2. dxe6 fxe6 3. c6 dxc6 4. bxc6 Nxc6 *\n",
                 "START-1 MOVE-ORDER-2 VAR-HORDE-1", "horde from its start: white's pawns without a king");
-  encode_vector("verbatim_tags_after_bad",
+  encode_vector("verbatim_bad_tag",
                 "[Event \"broken\"]\n[White \"Anand\"]\n[Black Carlsen]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n",
-                "REC-RAW-1", "a game kept verbatim for a malformed tag pair: the well-formed pairs before and after it are its tags");
-  valid_vector("verbatim_bad_tag", from_hex(kTagsBeforeBadPair), "REC-RAW-1",
-               "the same game with the tag pairs before the malformed one for its tags, as a writer that stops reading "
-               "tags there stores it: a reader accepts any tags for a verbatim game");
+                "REC-RAW-1", "a game kept verbatim for a malformed tag pair: the well-formed tag pairs before and after it are its tags");
+  valid_vector("verbatim_bad_tag_before_only", from_hex(kTagsBeforeBadPair), "REC-RAW-1",
+               "the game of encode/verbatim_bad_tag with only the tag pairs before the malformed one for its tags, as a "
+               "writer that stops reading tags there stores it: a reader accepts any tags for a verbatim game");
   encode_vector("latin1_tags", "[Event \"Dortmund\"]\n[White \"M\xFCller, J\xFCrgen\"]\n[Black \"\xC9tienne\"]\n\n1. d4 *\n",
                 "TAGS-1", "tag values in Latin-1, kept byte for byte");
   {
