@@ -150,15 +150,7 @@ int train_crazyhouse(const std::vector<Input>& inputs, int epochs, const std::st
     std::printf("%-44s %9llu %8.4f %8.4f %6.1f%%\n", in.path.substr(in.path.rfind('/') + 1).c_str(),
                 static_cast<unsigned long long>(coded), bits / n, uniform / n, 100.0 * static_cast<double>(first) / n);
   }
-  if (!tables_path.empty() && !write_tables(tables_path, kCrazyhouseDoc, q, nullptr)) {
-    std::fprintf(stderr, "cannot write %s\n", tables_path.c_str());
-    return 4;
-  }
-  if (!out_path.empty() && !write_weights(out_path, kCrazyhouseDoc, q, nullptr)) {
-    std::fprintf(stderr, "cannot write %s\n", out_path.c_str());
-    return 4;
-  }
-  return 0;
+  return write_model(out_path, tables_path, kCrazyhouseDoc, q, nullptr);
 }
 
 }  // namespace
@@ -290,13 +282,5 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(m.plies), m.bits / plies, m.codeword / plies, m.uniform / plies,
                 m.bits / static_cast<double>(m.coded), 100.0 * static_cast<double>(m.first) / static_cast<double>(m.coded));
   }
-  if (!tables_path.empty() && !write_tables(tables_path, kMoveModelDoc, q, &hazard)) {
-    std::fprintf(stderr, "cannot write %s\n", tables_path.c_str());
-    return 4;
-  }
-  if (!out_path.empty() && !write_weights(out_path, kMoveModelDoc, q, &hazard)) {
-    std::fprintf(stderr, "cannot write %s\n", out_path.c_str());
-    return 4;
-  }
-  return 0;
+  return write_model(out_path, tables_path, kMoveModelDoc, q, &hazard);
 }

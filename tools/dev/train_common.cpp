@@ -157,6 +157,17 @@ bool write_weights(const std::string& path, const ModelDoc& doc, const std::vect
   return static_cast<bool>(out);
 }
 
+int write_model(const std::string& out_path, const std::string& tables_path, const ModelDoc& doc,
+                const std::vector<std::int8_t>& q, const std::vector<std::uint32_t>* hazard,
+                const std::vector<std::uint8_t>* book) {
+  const std::string* failed = !tables_path.empty() && !write_tables(tables_path, doc, q, hazard, book) ? &tables_path
+                              : !out_path.empty() && !write_weights(out_path, doc, q, hazard)       ? &out_path
+                                                                                                    : nullptr;
+  if (!failed) return 0;
+  std::fprintf(stderr, "cannot write %s\n", failed->c_str());
+  return 4;
+}
+
 // The appendix of the format specification: the groups, W (and H) as the spec's tables.
 bool write_tables(const std::string& path, const ModelDoc& doc, const std::vector<std::int8_t>& q,
                   const std::vector<std::uint32_t>* hazard, const std::vector<std::uint8_t>* book) {

@@ -92,13 +92,19 @@ struct Trainer {
   void step_crazyhouse(const Position& pos, const MoveList& list, const codec::model::History& h, int played) {
     static codec::model::zh::MoveFeatures f[kMaxLegalMoves];
     codec::model::zh::crazyhouse_features(pos, list, h, f);
+    step_listed(f, list.size, played);
+  }
+
+  // One step on `n` moves whose features a variant's model gave as f[0 .. n).
+  template <int kMax>
+  void step_listed(const codec::model::FeatureList<kMax>* f, int n, int played) {
     lists.clear();
-    for (int i = 0; i < list.size; ++i) {
+    for (int i = 0; i < n; ++i) {
       lists.start.push_back(static_cast<int>(lists.features.size()));
       lists.features.insert(lists.features.end(), f[i].k, f[i].k + f[i].n);
     }
     lists.finish();
-    fit(list.size, played);
+    fit(n, played);
   }
 
   // One step on a position's `n` moves, whose features `lists` holds, of which `played` was.
@@ -160,6 +166,13 @@ struct ModelDoc {
 // cannot be written.
 bool write_weights(const std::string& path, const ModelDoc& doc, const std::vector<std::int8_t>& q,
                    const std::vector<std::uint32_t>* hazard);
+
+// Writes the appendix to `tables_path` and the C++ table to `out_path` (each where its path is not
+// empty; `book` for the appendix, `hazard` for both, where given); returns main's exit code: 0,
+// or 4 (said on stderr) where a file cannot be written.
+int write_model(const std::string& out_path, const std::string& tables_path, const ModelDoc& doc,
+                const std::vector<std::int8_t>& q, const std::vector<std::uint32_t>* hazard,
+                const std::vector<std::uint8_t>* book = nullptr);
 
 // The appendix of the format specification: the groups, W (and H) as the spec's tables.
 // False where the file cannot be written.

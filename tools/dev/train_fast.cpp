@@ -343,14 +343,7 @@ int train_fast(const std::vector<Input>& inputs, int epochs, std::uint64_t min_g
                 static_cast<unsigned long long>(m.plies), p.bits / plies, m.fast / plies, m.book / plies,
                 m.library / plies, 100.0 * static_cast<double>(m.in_book) / static_cast<double>(m.coded));
   }
-  if (!tables_path.empty() && !write_tables(tables_path, kFastDoc, q, nullptr, &book.bytes)) {
-    std::fprintf(stderr, "cannot write %s\n", tables_path.c_str());
-    return 4;
-  }
-  if (!out_path.empty() && !write_weights(out_path, kFastDoc, q, nullptr)) {
-    std::fprintf(stderr, "cannot write %s\n", out_path.c_str());
-    return 4;
-  }
+  if (int rc = write_model(out_path, tables_path, kFastDoc, q, nullptr, &book.bytes)) return rc;
   if (!book_path.empty() && !write_book(book_path, book.bytes)) {
     std::fprintf(stderr, "cannot write %s\n", book_path.c_str());
     return 4;

@@ -101,13 +101,7 @@ int train_xiangqi(const std::vector<Input>& inputs, int epochs, const std::strin
   static xm::MoveFeatures features[rx::kMaxMoves];
   const auto step = [&](const rx::Position& pos, const rx::MoveList& list, const xm::History& h, int played) {
     xm::xiangqi_features(pos, list, h, features);
-    tr.lists.clear();
-    for (int i = 0; i < list.size; ++i) {
-      tr.lists.start.push_back(static_cast<int>(tr.lists.features.size()));
-      tr.lists.features.insert(tr.lists.features.end(), features[i].k, features[i].k + features[i].n);
-    }
-    tr.lists.finish();
-    tr.fit(list.size, played);
+    tr.step_listed(features, list.size, played);
   };
   fit_epochs(tr, fit, epochs, 20261201, [&](std::uint32_t f, std::uint32_t g) { replay_xiangqi(games[f][g], step); });
   if (tr.most_features > xm::kMaxMoveFeatures) {
@@ -141,15 +135,7 @@ int train_xiangqi(const std::vector<Input>& inputs, int epochs, const std::strin
                 static_cast<unsigned long long>(coded), bits / n, uniform / n, 100.0 * static_cast<double>(first) / n,
                 secs / n * 1e9);
   }
-  if (!tables_path.empty() && !write_tables(tables_path, kXiangqiDoc, q, nullptr)) {
-    std::fprintf(stderr, "cannot write %s\n", tables_path.c_str());
-    return 4;
-  }
-  if (!out_path.empty() && !write_weights(out_path, kXiangqiDoc, q, nullptr)) {
-    std::fprintf(stderr, "cannot write %s\n", out_path.c_str());
-    return 4;
-  }
-  return 0;
+  return write_model(out_path, tables_path, kXiangqiDoc, q, nullptr);
 }
 
 }  // namespace pgnarc::train

@@ -4,7 +4,9 @@
 // code, the trainer's names and the appendix's table of groups all come from the table.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -34,6 +36,23 @@ consteval int offset_of(std::span<const FeatureGroup> groups, std::string_view n
   }
   throw "no feature group of this name";
 }
+
+// The features of one move of a variant's model: up to kMax feature numbers, and its score, the
+// sum of their weights.
+template <int kMax>
+struct FeatureList {
+  int k[kMax];
+  int n = 0;
+  void add(int f) {
+    assert(n < kMax);
+    k[n++] = f;
+  }
+  int score(const std::int8_t* weights) const {
+    int s = 0;
+    for (int j = 0; j < n; ++j) s += weights[k[j]];
+    return s;
+  }
+};
 
 // The number of features of the table.
 constexpr int features_of(std::span<const FeatureGroup> groups) {

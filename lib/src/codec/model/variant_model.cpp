@@ -112,10 +112,7 @@ std::uint32_t frequencies(const Position& pos, const MoveList& list, const Histo
   MoveFeatures features[kMaxLegalMoves];
   crazyhouse_features(pos, list, h, features);
   int score[kMaxLegalMoves];
-  for (int i = 0; i < list.size; ++i) {
-    score[i] = 0;
-    for (int j = 0; j < features[i].n; ++j) score[i] += weights[features[i].k[j]];
-  }
+  for (int i = 0; i < list.size; ++i) score[i] = features[i].score(weights);
   return frequencies_of_scores(score, list.size, freq);
 }
 

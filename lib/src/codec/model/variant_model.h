@@ -61,12 +61,7 @@ inline constexpr int kKingZone = offset_of(kGroups, "attacks next to their king"
 inline constexpr int kFeatures = features_of(kGroups);
 inline constexpr int kMaxMoveFeatures = 11;
 
-// The features of one move: up to kMaxMoveFeatures numbers.
-struct MoveFeatures {
-  int k[kMaxMoveFeatures];
-  int n = 0;
-  void add(int f) { k[n++] = f; }
-};
+using MoveFeatures = FeatureList<kMaxMoveFeatures>;
 
 // The features of each legal move `list[i]` of `pos` (crazyhouse, with at least one legal move),
 // whose history is `h`, into out[i].

@@ -105,10 +105,7 @@ std::uint32_t frequencies(const rx::Position& pos, const rx::MoveList& list, con
   MoveFeatures features[rx::kMaxMoves];
   xiangqi_features(pos, list, h, features);
   int score[rx::kMaxMoves];
-  for (int i = 0; i < list.size; ++i) {
-    score[i] = 0;
-    for (int j = 0; j < features[i].n; ++j) score[i] += weights[features[i].k[j]];
-  }
+  for (int i = 0; i < list.size; ++i) score[i] = features[i].score(weights);
   return frequencies_of_scores(score, list.size, freq);
 }
 

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <array>
-#include <cassert>
 #include <cstdint>
 
 #include "codec/model/feature_groups.h"
@@ -85,15 +84,7 @@ inline History history_after(const History& h, const rx::Position& pos, rx::Move
   return History{m.from, m.to, rx::type_of(pos.piece_on(m.from)) - 1, h.last_from, h.last_to};
 }
 
-// The features of one move: up to kMaxMoveFeatures numbers.
-struct MoveFeatures {
-  int k[kMaxMoveFeatures];
-  int n = 0;
-  void add(int f) {
-    assert(n < kMaxMoveFeatures);
-    k[n++] = f;
-  }
-};
+using MoveFeatures = FeatureList<kMaxMoveFeatures>;
 
 // The features of each legal move `list[i]` of `pos` (at least one), whose history is `h`, into
 // out[i].
