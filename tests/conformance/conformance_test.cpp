@@ -10,6 +10,7 @@
 
 #include "support/pgn_util.h"
 #include "codec/codec.h"
+#include "pgn/xiangqi_pgn.h"
 #include "pgnarc/pgnarc.h"
 
 namespace pgnarc {
@@ -190,51 +191,66 @@ TEST(ConformanceManifest, EveryRequirementHasAVector) {
   }
 }
 
-// Tokens a reader must reject (spec 14, TOKEN-1): bad_tokens.tsv.
-TEST(ConformanceTokens, EveryBadTokenIsRejected) {
-  std::istringstream in(test::read_file(test::corpus_path("conformance/bad_tokens.tsv")));
-  int tokens = 0;
-  for (std::string line; std::getline(in, line); ++tokens) {
-    const std::string token = line.substr(0, line.find('\t'));
-    auto game = open_share_token(token);
-    EXPECT_FALSE(game.ok()) << token << " (" << line.substr(token.size()) << ") opened";
-  }
-  EXPECT_GE(tokens, 8);
+// The token files the manifest names: its kind "tokens", good ones (setting "-") or bad.
+std::vector<std::string> token_files(bool good) {
+  std::vector<std::string> out;
+  for (const Vector& v : manifest())
+    if (v.kind == "tokens" && (v.setting == "-") == good) out.push_back("conformance/" + v.name + ".tsv");
+  return out;
 }
 
-// Share tokens (spec 14): each token of tokens.tsv opens to its game, and the game gives the
-// token; the spec's example is one of them.
-TEST(ConformanceTokens, EveryTokenOpensToItsGameAndBack) {
-  std::istringstream in(test::read_file(test::corpus_path("conformance/tokens.tsv")));
-  std::string line;
+// Tokens a reader must reject (spec 14, TOKEN-1, XQ-POS-1): bad_tokens.tsv, bad_xiangqi_tokens.tsv.
+TEST(ConformanceTokens, EveryBadTokenIsRejected) {
   int tokens = 0;
-  bool example = false;
-  while (std::getline(in, line)) {
-    const auto tab = line.find('\t');
-    ASSERT_NE(tab, std::string::npos) << line;
-    const std::string token = line.substr(0, tab);
-    std::string pgn;
-    for (std::size_t i = tab + 1; i < line.size(); ++i) {
-      if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == 'n') {
-        pgn += '\n';
-        ++i;
-      } else {
-        pgn += line[i];
-      }
+  for (const std::string& file : token_files(false)) {
+    std::istringstream in(test::read_file(test::corpus_path(file)));
+    for (std::string line; std::getline(in, line); ++tokens) {
+      const std::string token = line.substr(0, line.find('\t'));
+      auto game = open_share_token(token);
+      EXPECT_FALSE(game.ok()) << file << ": " << token << " (" << line.substr(token.size()) << ") opened";
     }
-    auto game = open_share_token(token);
-    ASSERT_TRUE(game.ok()) << token << ": " << game.error().message();
-    std::string text;
-    ASSERT_TRUE(write_pgn(*game, text).ok());
-    EXPECT_EQ(text, pgn) << token;
-    GameBuilder b;
-    PgnReader r(memory_input(pgn), "tokens.tsv");
-    ASSERT_TRUE(r.next(b).ok());
-    EXPECT_EQ(share_token(b.game()).value(), token);
-    example |= token == "ARHNKBxA" && pgn.find("1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0") != std::string::npos;
-    ++tokens;
   }
-  EXPECT_GE(tokens, 20);
+  EXPECT_GE(tokens, 12);
+}
+
+// Share tokens (spec 14): each token of tokens.tsv and xiangqi_tokens.tsv opens to its game, and
+// the game (read as pack reads it: a Xiangqi game as Xiangqi) gives the token; the spec's example
+// is one of them.
+TEST(ConformanceTokens, EveryTokenOpensToItsGameAndBack) {
+  int tokens = 0, xiangqi = 0;
+  bool example = false;
+  for (const std::string& file : token_files(true)) {
+    std::istringstream in(test::read_file(test::corpus_path(file)));
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto tab = line.find('\t');
+      ASSERT_NE(tab, std::string::npos) << line;
+      const std::string token = line.substr(0, tab);
+      std::string pgn;
+      for (std::size_t i = tab + 1; i < line.size(); ++i) {
+        if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == 'n') {
+          pgn += '\n';
+          ++i;
+        } else {
+          pgn += line[i];
+        }
+      }
+      auto game = open_share_token(token);
+      ASSERT_TRUE(game.ok()) << token << ": " << game.error().message();
+      std::string text;
+      ASSERT_TRUE(write_pgn(*game, text).ok());
+      EXPECT_EQ(text, pgn) << token;
+      GameBuilder b;
+      pgn::parse_game_or_xiangqi(pgn, file, 1, {}, b);
+      ASSERT_TRUE(b.ok()) << token;
+      EXPECT_EQ(share_token(b.game()).value(), token);
+      example |= token == "ARHNKBxA" && pgn.find("1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0") != std::string::npos;
+      xiangqi += b.game().rules == GameRules::kXiangqi;
+      ++tokens;
+    }
+  }
+  EXPECT_GE(tokens, 27);
+  EXPECT_GE(xiangqi, 7);
   EXPECT_TRUE(example) << "the example of spec 14 is not in tokens.tsv";
   const std::string spec = test::read_file(std::string(PGNARC_CORPUS_DIR) + "/../format-spec/pgnarc-format.md");
   EXPECT_NE(spec.find("the token `ARHNKBxA`"), std::string::npos) << "spec 14's example token changed";

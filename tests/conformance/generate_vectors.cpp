@@ -21,6 +21,7 @@
 #include "codec/record/clock_model.h"
 #include "codec/position/position_code.h"
 #include "codec/position/share_token.h"
+#include "codec/position/xiangqi_position.h"
 #include "common/bytes.h"
 #include "common/endian.h"
 #include "common/hash.h"
@@ -2279,6 +2280,84 @@ void table_tag_vectors() {
                  "value tables followed by a byte after the last table");
 }
 
+// The Xiangqi tokens (spec 14, version 3) of xiangqi_tokens.tsv, and tokens of version 3 that a
+// reader must reject (bad_xiangqi_tokens.tsv).
+void xiangqi_token_vectors() {
+  const std::string pgn =
+      "[Game \"Chinese Chess\"]\n[Red \"LIU DianZhong\"]\n[Black \"LIU DaHua\"]\n[Format \"ICCS\"]\n\n"
+      "1. h2e2 b9c7 2. h0g2 h7f7 3. g3g4 h9g7 4. b2c2 i9h9 5. b0a2 a9b9 6. a0b0 b7b3 7. c3c4 h9h5 *\n\n"
+      "[Game \"Chinese Chess\"]\n[Format \"WXF\"]\n\n1. C2.5 H8+7 2. H2+3 R9.8 {a comment} (2... C2.5) 1-0\n\n"
+      "[Game \"Chinese Chess\"]\n[FEN \"3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1\"]\n\n1. e1d1 1-0\n\n"
+      "[Game \"Chinese Chess\"]\n[FEN \"r3kabr1/4a4/2n1b1n2/p3p3p/1c5c1/2R6/P3P3P/2N1C1N2/1C1R5/2BAKAB2 b - - 4 13\"]\n\n*\n\n"
+      "[Game \"Chinese Chess\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1\"]\n\n1... h7e7 1/2-1/2\n\n"
+      // Full material on squares the table finds unlikely: the sets form is the shorter.
+      "[Game \"Chinese Chess\"]\n[FEN \"PPPakaPP1/RNC3CNR/b3b4/9/9/9/9/B3B4/rnc3cnr/pppAKApp1 b - - 0 1\"]\n\n*\n\n"
+      "[Game \"Chinese Chess\"]\n[FEN \"4k4/4P4/9/9/9/9/9/9/9/3K5 b - - 65535 65535\"]\n\n1... e9f9 0-1\n\n";
+  PgnReader reader(memory_input(pgn), "xiangqi_tokens.pgn");
+  std::string out;
+  for (PgnReader::RawGame raw; *reader.next_raw(raw);) {
+    GameBuilder b;
+    pgn::parse_game_or_xiangqi(raw.text, "xiangqi_tokens.pgn", raw.number, raw.start, b);
+    if (!b.ok()) std::abort();
+    auto token = share_token(b.game());
+    if (!token) std::abort();
+    auto game = open_share_token(*token);
+    std::string text;
+    if (!game || !write_pgn(*game, text).ok()) std::abort();
+    std::string escaped;
+    for (char c : text) escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
+    out += *token + "\t" + escaped + "\n";
+  }
+  write("xiangqi_tokens.tsv", out);
+  manifest += "tokens\txiangqi_tokens\t-\tTOKEN-1 XQ-POS-1 XQ-MODEL-1 XQ-ORDER-1\tXiangqi share tokens (version 3, "
+              "xiangqi_tokens.tsv): set-up positions of both forms with counters 0 1 and others, from the start "
+              "with a comment and a variation left out; each opens to its game, and the game gives the token\n";
+
+  // Tokens of version 3 a reader must reject: a header change, and positions coded by hand.
+  std::string good;
+  if (!codec::from_base64url(out.substr(0, out.find('\t')), good)) std::abort();
+  std::string bad_tokens;
+  const auto bad = [&](const std::string& bytes, const std::string& why) {
+    bad_tokens += codec::base64url(bytes) + "\t" + why + "\n";
+  };
+  bad(good.substr(0, 1) + static_cast<char>(good[1] | 8) + good.substr(2), "bit 3 set (reserved in version 3)");
+  bad(good.substr(0, 1) + static_cast<char>(good[1] | 0x80) + good.substr(2), "bit 7 set (reserved)");
+  // A set-up token (model coder, result *) whose position is the squares `board` (symbols as
+  // 5.7.3's, a0 to i9) with Red to move and fields `- - 0 1`.
+  const auto position_token = [](const std::array<int, 90>& board) {
+    std::vector<codec::PlySymbol> symbols{{0, 1, 2}};  // the squares form
+    int count[15] = {};
+    static constexpr int kMost[8] = {0, 1, 2, 2, 2, 2, 2, 5};
+    for (int q = 0; q < 90; ++q) {
+      std::uint32_t f[15], total = 0, c = 0;
+      for (int s = 0; s < 15; ++s) {
+        const int kind = s > 7 ? s - 7 : s;
+        f[s] = s > 0 && count[s] == kMost[kind] ? 0 : codec::kXiangqiSquareFrequencies[q][s];
+        total += f[s];
+      }
+      for (int s = 0; s < board[q]; ++s) c += f[s];
+      symbols.push_back({c, f[board[q]], total});
+      ++count[board[q]];
+    }
+    symbols.push_back({0, 1, 2});  // Red to move
+    symbols.push_back({0, 1, 4});  // - - 0 1 (a reader rejects the value here, before any move)
+    std::string bytes = std::string(1, '\3') + static_cast<char>(0x04 | 0x01 | 0x40);
+    std::uint64_t bits = 0;
+    codec::put_codeword(symbols, bytes, bits);
+    return bytes;
+  };
+  std::array<int, 90> board{};
+  board[4] = 1;  // Red's general on e0, Black none
+  bad(position_token(board), "a position without Black's general (XQ-POS-1)");
+  board = {};
+  board[4] = 1;
+  board[85] = 8;  // Black's general on e9, facing Red's on the open e-file
+  bad(position_token(board), "a position whose generals face each other (XQ-POS-1: Black, not to move, in check)");
+  write("bad_xiangqi_tokens.tsv", bad_tokens);
+  manifest += "tokens\tbad_xiangqi_tokens\tCorruption\tTOKEN-1 XQ-POS-1\tXiangqi share tokens a reader must reject "
+              "(bad_xiangqi_tokens.tsv: the token, a tab, why)\n";
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -2307,6 +2386,7 @@ int main(int argc, char** argv) {
   table_tag_vectors();
   xiangqi_vectors();
   xiangqi_model_vectors();
+  xiangqi_token_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

@@ -24,6 +24,11 @@
 // It reports held-out bits per ply of the present move model, the fast model alone, the fast model
 // with its book, and the library's compiled fast model.
 //
+//   pgnarc-train --variant xiangqi --fens PATH ...
+//
+// prints the FEN of every position of the Xiangqi games' main lines, one a line, for
+// tools/dev/train-xiangqi-positions.
+//
 // This file holds the move model's and the crazyhouse model's trainers and the command line;
 // train_fast.cpp the fast model's and its book's; train_common.h what they share.
 #include <algorithm>
@@ -161,7 +166,7 @@ int main(int argc, char** argv) {
   std::uint64_t book_min = 20;
   std::string out_path, book_path, tables_path;
   Variant variant = Variant::kStandard;
-  bool xiangqi = false;
+  bool xiangqi = false, fens = false;
   std::vector<Input> inputs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -177,6 +182,7 @@ int main(int argc, char** argv) {
       }
       fast_model = m == "fast";
     }
+    else if (a == "--fens") fens = true;
     else if (a == "--book-min" && i + 1 < argc) book_min = std::stoull(argv[++i]);
     else if (a == "--fit-plies" && i + 1 < argc) {
       const std::string m = argv[++i];
@@ -220,6 +226,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "pgnarc-train: --model fast --out needs --book-out (the library needs both files)\n");
     return 2;
   }
+  if (fens && !xiangqi) {
+    std::fprintf(stderr, "pgnarc-train: --fens is for --variant xiangqi\n");
+    return 2;
+  }
+  if (fens) return xiangqi_fens(inputs);
   if (xiangqi) return train_xiangqi(inputs, epochs, out_path, tables_path);
   for (Input& in : inputs) {
     if (!test::read_main_lines("pgnarc-train", in.path, in.games, std::numeric_limits<std::size_t>::max(), variant,

@@ -221,6 +221,9 @@ int train_fast(const std::vector<Input>& inputs, int epochs, std::uint64_t min_g
 
 // --variant xiangqi (tools/dev/train_xiangqi.cpp): the Xiangqi model, fitted on the first `fit` Xiangqi
 // games of each input (its own reading of the files: `games` is empty); returns main's exit code.
+// --variant xiangqi --fens: the FEN of every position of the Xiangqi games' main lines (their start
+// and after each ply), one a line on standard output, for tools/dev/train-xiangqi-positions.
+int xiangqi_fens(const std::vector<Input>& inputs);
 int train_xiangqi(const std::vector<Input>& inputs, int epochs, const std::string& out_path,
                   const std::string& tables_path);
 

@@ -88,6 +88,22 @@ const ModelDoc kXiangqiDoc = {
 
 }  // namespace
 
+int xiangqi_fens(const std::vector<Input>& inputs) {
+  for (const Input& in : inputs) {
+    std::vector<XiangqiLine> games;
+    if (!read_xiangqi_lines(in.path, games)) return 4;
+    for (const XiangqiLine& g : games) {
+      rx::Position pos = g.start;
+      std::printf("%s\n", pos.fen().c_str());
+      for (rx::Move m : g.moves) {
+        pos.play(m);
+        std::printf("%s\n", pos.fen().c_str());
+      }
+    }
+  }
+  return 0;
+}
+
 int train_xiangqi(const std::vector<Input>& inputs, int epochs, const std::string& out_path,
                   const std::string& tables_path) {
   std::vector<std::vector<XiangqiLine>> games(inputs.size());

@@ -52,6 +52,28 @@ constexpr Piece make_piece(Side s, PieceType t) { return static_cast<Piece>(s * 
 constexpr PieceType type_of(Piece p) { return static_cast<PieceType>(p & 7); }
 constexpr Side side_of(Piece p) { return static_cast<Side>(p >> 3); }
 
+// How many pieces of each type a side starts with; no position has more (nothing promotes).
+inline constexpr int kStartCount[8] = {0, 1, 2, 2, 2, 2, 2, 5};
+
+// Whether a piece of side `s` and type `t` may stand on `square` (format 5.7): a general inside
+// its palace, an advisor on the palace's corners and centre, an elephant on its seven points, a
+// soldier on its own ranks 3 and 4 of files a, c, e, g, i or across the river; the others
+// anywhere.
+constexpr bool can_stand(Side s, PieceType t, int square) {
+  const int f = file_of(square), r = rank_of(square);
+  const int own = s == kRed ? r : kRanks - 1 - r;  // rank counted from the side's back rank
+  switch (t) {
+    case kGeneral: return f >= 3 && f <= 5 && own <= 2;
+    case kAdvisor: return (own == 0 || own == 2) ? (f == 3 || f == 5) : own == 1 && f == 4;
+    case kElephant:
+      return ((own == 0 || own == 4) && (f == 2 || f == 6)) || (own == 2 && (f == 0 || f == 4 || f == 8));
+    case kSoldier: return own >= 5 || (own >= 3 && f % 2 == 0);
+    case kHorse: case kChariot: case kCannon: return true;
+    case kNoPieceType: return false;
+  }
+  return false;
+}
+
 // A move: the square a piece leaves and the square it goes to (a capture if that holds an enemy
 // piece). Moves compare by (from, to): the order legal_moves lists them in.
 struct Move {

@@ -14,8 +14,6 @@ namespace {
 inline constexpr std::string_view kLetters = " KABNRCP";
 inline constexpr std::string_view kTypeNames[8] = {"",      "general", "advisor", "elephant",
                                                    "horse", "chariot", "cannon",  "soldier"};
-// How many of each type a side starts with; no position has more (nothing promotes).
-inline constexpr int kStartCount[8] = {0, 1, 2, 2, 2, 2, 2, 5};
 
 PieceType type_from_letter(char c) {
   switch (c | 0x20) {  // lower case; leaves digits and '/' unequal to every letter below
@@ -32,20 +30,6 @@ PieceType type_from_letter(char c) {
 
 // Whether a piece of side `s` and type `t` can ever stand on file `f`, rank `r` in a game from
 // the start position (on a side's own terms: Black's ranks count from Black's back rank).
-bool reachable(Side s, PieceType t, int f, int r) {
-  const int own = s == kRed ? r : kRanks - 1 - r;  // rank counted from the side's back rank
-  switch (t) {
-    case kGeneral: return f >= 3 && f <= 5 && own <= 2;
-    case kAdvisor: return (own == 0 || own == 2) ? (f == 3 || f == 5) : own == 1 && f == 4;
-    case kElephant:
-      return ((own == 0 || own == 4) && (f == 2 || f == 6)) || (own == 2 && (f == 0 || f == 4 || f == 8));
-    case kSoldier: return own >= 5 || (own >= 3 && f % 2 == 0);
-    case kHorse: case kChariot: case kCannon: return true;
-    case kNoPieceType: return false;
-  }
-  return false;
-}
-
 Error fen_error(std::string_view fen, int field, std::string_view name, const std::string& why) {
   return invalid_input("bad xiangqi FEN \"" + std::string(fen) + "\": field " + std::to_string(field) + " (" +
                        std::string(name) + "): " + why);
@@ -99,7 +83,7 @@ Result<Position> Position::from_fen(std::string_view fen) {
       if (file >= kFiles) return fen_error(fen, 1, kBoard, rank_text() + " has more than 9 squares");
       const Side s = c >= 'a' ? kBlack : kRed;
       const char* side_name = s == kRed ? "red " : "black ";
-      if (!reachable(s, t, file, rank))
+      if (!can_stand(s, t, make_square(file, rank)))
         return fen_error(fen, 1, kBoard,
                          std::string(side_name) + std::string(kTypeNames[t]) + " on " +
                              square_name(make_square(file, rank)) + ", which it can never reach");

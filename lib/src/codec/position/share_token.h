@@ -10,16 +10,19 @@
 
 namespace pgnarc::codec {
 
-inline constexpr std::uint8_t kTokenVersion = 1;
+// The token's first byte: 1 for a game of chess, 3 for a game of Xiangqi (2 and the others are
+// reserved).
+inline constexpr std::uint8_t kTokenVersion = 1, kXiangqiTokenVersion = 3;
 
 // The token's bytes (before base64url): its header (with the game's termination marker as its
 // result) and one codeword of the start position (if set up) and the main line's moves under
-// the move model. Fails (InvalidInput) for a game whose
-// tags give no start position (another variant, a bad FEN) or whose main line holds a null move,
-// and on an illegal move.
+// the move model (a Xiangqi game's: its position code, 5.7.3, and the Xiangqi model). Fails
+// (InvalidInput) for a game whose tags give no start position (another variant, a bad FEN) or
+// whose main line holds a null move, and on an illegal move.
 Result<std::string> encode_token(const Game& game);
 // The game of a token's bytes: the Seven Tag Roster with unknown values and the result, SetUp
-// and FEN for a set-up start, Variant for Chess960; the moves. Damage (a header of another
+// and FEN for a set-up start, Variant for Chess960; the moves (a Xiangqi game's tags: Game,
+// the roster with Red for White, FEN, Format "ICCS"). Damage (a header of another
 // version or with reserved bits, a codeword that is not one, bytes after it) is InvalidInput.
 Result<Game> decode_token(std::string_view bytes);
 
