@@ -488,6 +488,22 @@ class PyArchive {
       std::erase_if(hits.hits, [&](const PositionHit& h) { return !std::binary_search(games->begin(), games->end(), h.game); });
     return position_tree_json(at, position_tree(at, hits), limit);
   }
+  // The Xiangqi games whose main line reaches the Xiangqi position `fen` (5.7), ascending.
+  std::vector<std::uint64_t> find_xiangqi_position(const std::string& fen, unsigned threads) const {
+    const PositionHits hits = search_xiangqi(fen, threads);
+    std::vector<std::uint64_t> out;
+    out.reserve(hits.hits.size());
+    for (const PositionHit& h : hits.hits) out.push_back(h.game);
+    return out;
+  }
+  // The tree of that Xiangqi position as `pgnarc tree --json` prints it, as tree_json.
+  std::string xiangqi_tree_json(const std::string& fen, std::size_t limit,
+                                const std::optional<std::vector<std::uint64_t>>& games, unsigned threads) const {
+    PositionHits hits = search_xiangqi(fen, threads);
+    if (games)
+      std::erase_if(hits.hits, [&](const PositionHit& h) { return !std::binary_search(games->begin(), games->end(), h.game); });
+    return position_tree_json(fen, value_or_raise(xiangqi_position_tree(fen, hits)), limit);
+  }
   // The figures of `pgnarc info --json`, as it prints them (the package parses them).
   std::string info_json() const {
     Result<ArchiveInfo> r = [&] {
@@ -520,6 +536,14 @@ class PyArchive {
       py::gil_scoped_release release;
       std::lock_guard lock(handle_->mutex);
       return handle_->archive->find_position(at, threads);
+    }();
+    return value_or_raise(std::move(r));
+  }
+  PositionHits search_xiangqi(const std::string& fen, unsigned threads) const {
+    Result<PositionHits> r = [&] {
+      py::gil_scoped_release release;
+      std::lock_guard lock(handle_->mutex);
+      return handle_->archive->find_xiangqi_position(fen, threads);
     }();
     return value_or_raise(std::move(r));
   }
@@ -651,6 +675,8 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def("_find", &PyArchive::find)
       .def("_find_position", &PyArchive::find_position)
       .def("_tree_json", &PyArchive::tree_json)
+      .def("_find_xiangqi_position", &PyArchive::find_xiangqi_position)
+      .def("_xiangqi_tree_json", &PyArchive::xiangqi_tree_json)
       .def("_tag_columns", &PyArchive::tag_columns, py::arg("columns") = py::none(), py::arg("first") = 0,
            py::arg("end") = py::none())
       .def("_info_json", &PyArchive::info_json)

@@ -62,9 +62,28 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
     r = run_cli("find --position 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNZ w' " + p("x.pga"));
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--position: bad xiangqi FEN"), std::string::npos) << r.err;
+    // Its tree: the 7 games' next moves in WXF and ICCS, Red's wins as white's.
+    r = run_cli("tree --json --position '" + after_two + "' " + p("x.pga"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("{\"position\":\"" + after_two + "\",\"games\":7,"), 0u) << r.out;
+    EXPECT_NE(r.out.find("\"moves\":[{\"san\":\"H2+3\",\"uci\":\"h0g2\",\"games\":7,"), std::string::npos) << r.out;
     r = run_cli("tree --position '" + after_two + "' " + p("x.pga"));
-    EXPECT_NE(r.exit_code, 0);
-    EXPECT_NE(r.err.find("a Xiangqi FEN"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("games: 7 (red wins"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("iccs"), std::string::npos) << r.out;
+    r = run_cli("tree --moves h2e2 --position '" + after_two + "' " + p("x.pga"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--moves is for chess positions"), std::string::npos) << r.err;
+    // Shared: the token opens to the game's main line in ICCS, whose token is the same.
+    r = run_cli("share " + p("x.pga") + " 1");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string token = r.out.substr(0, r.out.find('\n'));
+    r = run_cli("share --open " + token);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("[Format \"ICCS\"]\n\n1. h2e2 "), std::string::npos) << r.out;
+    std::ofstream(scratch_.path() + "/opened.pgn", std::ios::binary) << r.out;
+    ASSERT_EQ(run_cli("pack " + p("opened.pgn") + " -o " + p("opened.pga") + " --force").exit_code, 0);
+    EXPECT_EQ(run_cli("share " + p("opened.pga") + " 1").out, token + "\n");
+    EXPECT_EQ(run_cli("get --fen 127 " + p("opened.pga") + " 1").out, run_cli("get --fen 127 " + p("x.pga") + " 1").out);
     r = run_cli("get --fen 999 " + p("x.pga") + " 1");
     EXPECT_NE(r.exit_code, 0);
     EXPECT_NE(r.err.find("game 1: the main line has 127 plies, not 999"), std::string::npos) << r.err;

@@ -1,6 +1,7 @@
 """The package's Archive and Game against the command line on the same archives: every answer
 Python gives is the one `pgnarc` gives."""
 
+import json
 import os
 import re
 
@@ -401,6 +402,15 @@ def test_xiangqi(tmp_path, cli):
         with pytest.raises(pgnarc.Error, match="Xiangqi"):
             xq.san()
         assert a.info()["read_version"] == "1.8"
+        # Found and explored by a Xiangqi FEN, as the command line does.
+        after = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1"
+        assert a.find(position=after) == [0]
+        assert a.find(position=after, red="nobody") == []
+        tree = a.tree(position=after)
+        assert tree == json.loads(cli("tree", "--json", "--position", after, out).stdout)
+        assert [(m["san"], m["uci"], m["games"]) for m in tree["moves"]] == [("H8+7", "h9g7", 1)]
+        with pytest.raises(ValueError, match="Xiangqi"):
+            a.find(position=after, moves="e4")
     # Coded uniformly, as readers of 1.7 read them: the same games.
     uniform = tmp_path / "u.pga"
     pgnarc.pack(pgn, uniform, xiangqi="uniform")

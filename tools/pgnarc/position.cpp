@@ -93,14 +93,16 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
   return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10);
 }
 
-std::string tree_text(const Position& target, const PositionTree& tree, std::size_t limit) {
-  std::string out = "position: " + target.fen() + "\n";
-  appendf(out, "games: %llu (white wins %s%%, draws %s%%, black wins %s%%)\n",
-          static_cast<unsigned long long>(tree.games), percent(tree.white, tree.games).c_str(),
+// `sides`: how the two players are called ("white", "black"; "red", "black" for Xiangqi).
+std::string tree_text(const std::string& fen, const PositionTree& tree, std::size_t limit,
+                      const char* first = "white") {
+  std::string out = "position: " + fen + "\n";
+  appendf(out, "games: %llu (%s wins %s%%, draws %s%%, black wins %s%%)\n",
+          static_cast<unsigned long long>(tree.games), first, percent(tree.white, tree.games).c_str(),
           percent(tree.draws, tree.games).c_str(), percent(tree.black, tree.games).c_str());
   if (tree.moves.empty()) return out;
-  appendf(out, "%-8s %-6s %9s %6s %7s %7s %7s %7s\n", "move", "uci", "games", "%", "white%", "draw%", "black%",
-          "avg elo");
+  appendf(out, "%-8s %-6s %9s %6s %7s %7s %7s %7s\n", "move", first[0] == 'r' ? "iccs" : "uci", "games", "%",
+          (std::string(first) + "%").c_str(), "draw%", "black%", "avg elo");
   for (std::size_t k = 0; k < tree.moves.size() && (limit == 0 || k < limit); ++k) {
     const TreeMove& m = tree.moves[k];
     const std::int64_t elo = m.average_elo();
@@ -112,10 +114,24 @@ std::string tree_text(const Position& target, const PositionTree& tree, std::siz
   return out;
 }
 
+// The tree of a Xiangqi position: the Xiangqi games' moves there, in WXF and ICCS.
+int xiangqi_tree(const TreeArgs& a) {
+  if (!a.moves.empty()) return report(invalid_input("--moves is for chess positions: give a Xiangqi position by its FEN"));
+  if (a.variant != Variant::kStandard) return report(invalid_input("--variant names chess variants, not Xiangqi"));
+  auto archive = open_archive(a.archive);
+  if (!archive) return report_archive_error(archive.error(), a.archive);
+  auto hits = search_xiangqi_position(**archive, *a.position, a.threads);
+  if (!hits) return report_archive_error(hits.error(), a.archive);
+  auto t = xiangqi_position_tree(*a.position, *hits);
+  if (!t) return report(t.error());
+  Output out;
+  out.write(a.json ? position_tree_json(*a.position, *t, a.limit) + "\n" : tree_text(*a.position, *t, a.limit, "red"));
+  if (auto st = out.close(); !st) return report(st.error());
+  return kOk;
+}
+
 int tree(const TreeArgs& a) {
-  if (a.position && is_xiangqi_fen(*a.position))
-    return report(invalid_input("--position: a Xiangqi FEN; tree counts the moves of chess positions (find --position "
-                                "finds the Xiangqi games that reach it)"));
+  if (a.position && is_xiangqi_fen(*a.position)) return xiangqi_tree(a);
   auto target = parse_position_arg(a.position, a.moves, a.variant);
   if (!target) return report(target.error());
   auto archive = open_archive(a.archive);
@@ -124,7 +140,7 @@ int tree(const TreeArgs& a) {
   if (!hits) return report_archive_error(hits.error(), a.archive);
   const PositionTree t = position_tree(*target, *hits);
   Output out;
-  out.write(a.json ? position_tree_json(*target, t, a.limit) + "\n" : tree_text(*target, t, a.limit));
+  out.write(a.json ? position_tree_json(*target, t, a.limit) + "\n" : tree_text(target->fen(), t, a.limit));
   if (auto st = out.close(); !st) return report(st.error());
   return kOk;
 }
@@ -138,7 +154,8 @@ Run declare_tree(CLI::App& cmd) {
       "counted once, where it first reaches it), most played first: their games, the share of the "
       "position's games, how they ended, and the average rating of the player making the move. "
       "The position is FEN (default: the start of the variant, standard chess unless --variant names "
-      "another) after --moves; only games under the same rules reach it.");
+      "another) after --moves; only games under the same rules reach it. A Xiangqi FEN gives the tree "
+      "of the Xiangqi games, each move in WXF and ICCS, Red's wins counted as white's (--json keys).");
   cmd.add_option("ARCHIVE", a->archive, "the archive to search (- for standard input)")->required();
   cmd.add_option("--position", a->position,
                  "the position (pieces, side to move, castling rights, and the en passant square "

@@ -128,10 +128,16 @@ struct PGNARC_EXPORT PositionTree {
 };
 // The tree of `target` from a search's hits (a null move counts under the move "--").
 PGNARC_EXPORT PositionTree position_tree(const Position& target, const PositionHits& hits);
+// The tree of the Xiangqi position of the FEN `fen` from find_xiangqi_position's hits: each move
+// named in WXF ("C2.5", its san) and ICCS ("h2e2", its uci); white and black count Red's and
+// Black's wins. A FEN that is not a Xiangqi FEN is InvalidInput.
+PGNARC_EXPORT Result<PositionTree> xiangqi_position_tree(std::string_view fen, const PositionHits& hits);
 // The tree as one line of JSON, as `pgnarc tree --json` prints it: {"position": FEN, "games",
 // "white", "draws", "black", "moves": [{"san", "uci", "games", "white", "draws", "black",
 // "avg_elo"}]} (avg_elo null where no game gives a rating); at most `limit` moves (0: all).
 PGNARC_EXPORT std::string position_tree_json(const Position& target, const PositionTree& tree, std::size_t limit = 0);
+// The same with the position given as its FEN (a Xiangqi position's).
+PGNARC_EXPORT std::string position_tree_json(std::string_view fen, const PositionTree& tree, std::size_t limit = 0);
 
 // An open archive, read with checked reads (a file cut short meanwhile is an I/O error). An
 // Archive keeps the block it read last (and search caches), so one Archive is used by one thread

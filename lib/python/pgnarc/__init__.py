@@ -122,12 +122,16 @@ class Archive:
         "either", "white" or "black"; a game without a rating matches no bound. With `position` (a FEN) and/or
         `moves` (SAN from it, or from the start: "e4 e5 Nf3"), only the games whose main line
         reaches that position, as `pgnarc find --position FEN` answers (decoded on
-        `threads` threads, None: all cores)."""
+        `threads` threads, None: all cores); a Xiangqi FEN (ten ranks) finds the Xiangqi games
+        that reach it (no `moves` then)."""
         q = self._query(white, black, player, event, site, result, eco, date_from, date_to, tags, exact, variant,
                         min_elo, max_elo, elo_of, red)
         if position is None and moves is None:
             return self._open()._find(q if q is not None else Query())
-        games = self._open()._find_position(*self._target(position, moves, variant), _threads(threads))
+        if self._is_xiangqi(position, moves, variant):
+            games = self._open()._find_xiangqi_position(position, _threads(threads))
+        else:
+            games = self._open()._find_position(*self._target(position, moves, variant), _threads(threads))
         if q is None:
             return games
         chosen = set(self._open()._find(q))
@@ -139,13 +143,26 @@ class Archive:
         "uci", "games", "white", "draws", "black", "avg_elo"}]}, most played first). The position
         is `position` (a FEN; None: the start of `variant`) after `moves` (SAN); at most `limit`
         moves (None: all); `filters` are find()'s (white=, date_from=, ...): only the games that
-        match them count."""
+        match them count. A Xiangqi FEN (ten ranks) gives the tree of the Xiangqi games, each move's
+        "san" in WXF and "uci" in ICCS, "white" counting Red's wins."""
         if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
             raise ValueError(f"limit must be an int >= 0 or None, not {limit!r}")
         q = self._query(variant=variant, **filters) if filters else None  # (a name find() lacks: TypeError)
         games = self._open()._find(q) if q is not None else None
+        if self._is_xiangqi(position, moves, variant):
+            return _json.loads(self._open()._xiangqi_tree_json(position, limit or 0, games, _threads(threads)))
         return _json.loads(self._open()._tree_json(*self._target(position, moves, variant), limit or 0, games,
                                                    _threads(threads)))
+
+    @classmethod
+    def _is_xiangqi(cls, position, moves, variant):
+        """Whether `position` is a Xiangqi FEN (ten ranks), which takes no moves and no variant."""
+        cls._target(position, moves, variant)  # the types
+        if position is None or position.split(" ")[0].count("/") != 9:
+            return False
+        if moves or variant:
+            raise ValueError("a Xiangqi position takes no moves and no variant: give it by its FEN")
+        return True
 
     @staticmethod
     def _target(position, moves, variant):

@@ -1,5 +1,5 @@
-// Archive::find_position and position_tree: every block's games decoded on worker threads, each
-// main line walked and compared with the position looked for.
+// Archive::find_position, find_xiangqi_position and the trees of their hits: every block's games
+// decoded on worker threads, each main line walked and compared with the position looked for.
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -12,6 +12,7 @@
 #include "container/derived_tags.h"
 #include "container/position_filter.h"
 #include "rules/xiangqi_game.h"
+#include "rules/xiangqi_notation.h"
 
 namespace pgnarc {
 
@@ -249,7 +250,12 @@ Result<PositionHits> Archive::find_position(const Position& target, unsigned thr
   return search_blocks(f, threads, work, progress);
 }
 
-PositionTree position_tree(const Position& target, const PositionHits& hits) {
+namespace {
+
+// The tree of a search's hits, each next move named by name(move) as {san, uci}, ties sorted by
+// order(move) (its place among the legal moves).
+template <class Name, class Order>
+PositionTree tree_of(const PositionHits& hits, Name&& name, Order&& order) {
   PositionTree tree;
   tree.verbatim_games = hits.verbatim_games;
   std::vector<TreeMove> moves;
@@ -266,8 +272,7 @@ PositionTree position_tree(const Position& target, const PositionHits& hits) {
     if (it == moves.end()) {
       TreeMove m;
       m.move = h.next;
-      m.san = h.next.is_null() ? "--" : target.san(h.next);
-      m.uci = h.next.is_null() ? "0000" : target.uci(h.next);
+      std::tie(m.san, m.uci) = name(h.next);
       it = moves.insert(moves.end(), std::move(m));
     }
     ++it->games;
@@ -277,13 +282,37 @@ PositionTree position_tree(const Position& target, const PositionHits& hits) {
       ++it->elo_games;
     }
   }
-  // Most games first; a tie in the canonical order of legal moves (a null move last).
-  const auto index = [&](const TreeMove& m) { return m.move.is_null() ? kMaxLegalMoves : target.move_index(m.move); };
+  // Most games first; a tie in the order of legal moves.
   std::sort(moves.begin(), moves.end(), [&](const TreeMove& a, const TreeMove& b) {
-    return a.games != b.games ? a.games > b.games : index(a) < index(b);
+    return a.games != b.games ? a.games > b.games : order(a.move) < order(b.move);
   });
   tree.moves = std::move(moves);
   return tree;
+}
+
+}  // namespace
+
+PositionTree position_tree(const Position& target, const PositionHits& hits) {
+  return tree_of(
+      hits,
+      [&](Move m) {
+        return m.is_null() ? std::pair<std::string, std::string>("--", "0000") : std::pair(target.san(m), target.uci(m));
+      },
+      [&](Move m) { return m.is_null() ? kMaxLegalMoves : target.move_index(m); });  // a null move last
+}
+
+Result<PositionTree> xiangqi_position_tree(std::string_view fen, const PositionHits& hits) {
+  namespace rx = rules::xiangqi;
+  auto parsed = rx::Position::from_fen(fen);
+  if (!parsed) return parsed.error();
+  const rx::Position& target = *parsed;
+  return tree_of(
+      hits,
+      [&](Move m) {
+        const rx::Move x = rx::move_of(m);
+        return std::pair(rx::write_move(target, x, rx::Notation::kWxf, rx::NotationStyle{}), rx::to_iccs(x));
+      },
+      [](Move m) { return rx::move_of(m); });
 }
 
 namespace {
@@ -298,7 +327,11 @@ std::string counts_json(std::uint64_t games, std::uint64_t white, std::uint64_t 
 }  // namespace
 
 std::string position_tree_json(const Position& target, const PositionTree& tree, std::size_t limit) {
-  std::string out = "{\"position\":" + json_string(target.fen()) + "," +
+  return position_tree_json(target.fen(), tree, limit);
+}
+
+std::string position_tree_json(std::string_view fen, const PositionTree& tree, std::size_t limit) {
+  std::string out = "{\"position\":" + json_string(fen) + "," +
                     counts_json(tree.games, tree.white, tree.draws, tree.black) + ",\"moves\":[";
   for (std::size_t k = 0; k < tree.moves.size() && (limit == 0 || k < limit); ++k) {
     const TreeMove& m = tree.moves[k];

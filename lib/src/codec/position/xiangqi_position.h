@@ -2,9 +2,10 @@
 // arithmetic-coder symbols. A value takes one of two forms, whichever is shorter:
 // - squares: the 90 squares, each a symbol among 15 with the frequencies of a table fitted on
 //   real games plus what the coder has seen on that square (a position of a real game costs
-//   about 10 bytes);
+//   about 12 bytes, its counters included);
 // - sets: for each side and kind of piece, how many there are and which squares among those the
-//   kind may stand on, every choice as likely (any position costs at most 154 bits);
+//   kind may stand on, every choice as likely (any position with counters 0 1 costs at most 165
+//   bits);
 // then the side to move and the FEN's last fields. A FEN that neither gives back byte for byte
 // (another spelling: "r" for Red, E and H, "45", leading zeros, three or five fields) has no
 // code. The coder's state follows the values it codes, the same in the writer and the reader.
