@@ -90,6 +90,18 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
   }
 }
 
+// Fairy-Stockfish's games against itself (tools/dev/xiangqi-selfplay): positions no master game
+// reaches, a game of 300 plies, mates of both sides; every move coded and given back.
+TEST_F(CliXiangqi, EngineGamesComeBackMoveForMove) {
+  auto r = run_cli("pack " + corpus("selfplay_fairy_stockfish.pgn") + " -o " + p("s.pga") + " --force");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE((r.out + r.err).find("10 games (0 kept verbatim), 1401 plies coded"), std::string::npos) << r.out << r.err;
+  const std::string once = run_cli("unpack " + p("s.pga")).out;
+  EXPECT_EQ(move_words(once), move_words(test::read_file(test::corpus_path("xiangqi/selfplay_fairy_stockfish.pgn"))));
+  EXPECT_EQ(run_cli("find --count --result 0-1 " + p("s.pga")).out, "6\n");
+  EXPECT_EQ(run_cli("verify -q " + p("s.pga")).exit_code, 0);
+}
+
 TEST_F(CliXiangqi, BesideChessGamesAndKeptVerbatimWhereAMoveCannotBeCoded) {
   const std::string chess = "[White \"a\"]\n[Black \"b\"]\n\n1. e4 e5 1-0\n\n";
   const std::string xiangqi = "[Game \"Chinese Chess\"]\n[Red \"r\"]\n[Black \"b\"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n";
