@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.8, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.9, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -17,7 +17,10 @@ move codecs 9 and 10 (format 1.7), codec 7's and codec 8's records with Xiangqi 
 Xiangqi's legal moves (5.7, in xiangqi.py) at frequency 4096 each, and its move texts in the
 notation the bytes name (ICCS, WXF or Chinese), and the blocks of move codecs 11 and 12 (format
 1.8), codecs 9 and 10 whose Xiangqi games, under move coders 1 and 2, have the Xiangqi model's
-frequencies and the end hazard H (7.9, in xiangqi_model.py) with XQ-MODEL-2's history.
+frequencies and the end hazard H (7.9, in xiangqi_model.py) with XQ-MODEL-2's history, and
+the blocks of layout 6 (format 1.9), read as those of layout 5 but that a `FEN` column may have
+coding 12 (9.4.9): its Xiangqi FENs as Xiangqi position values (5.7.3, in xiangqi_position.py),
+each behind an adaptive form symbol (0 kept as text, 1 coded), in one codeword for the column.
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -29,10 +32,12 @@ Section numbers in the comments refer to the specification.  The chess and codin
 (sections 5, 5.6, 6, 7.1, 7.3, 7.5, 7.6, 7.7, 7.8, SAN, FEN, the adaptive frequencies of 8.3.3,
 the position code of 9.4.4 and its spelling of a derived FEN) are in moves.py beside this file,
 the rules of Xiangqi and its move texts (5.7, 5.7.1) in xiangqi.py, the Xiangqi model (7.9) in
-xiangqi_model.py.  This file holds the rest:
+xiangqi_model.py, the Xiangqi position code (5.7.3, shared with tokens.py) in
+xiangqi_position.py.  This file holds the rest:
 the streams of a game record (section 8, with 5.7.2's Xiangqi games), the container (section 9,
-with the tag values derived from the moves of 9.4.5, those that name a player of 9.4.6 and the
-value tables of 9.4.8) and the canonical PGN (section 10).
+with the tag values derived from the moves of 9.4.5, those that name a player of 9.4.6, the
+value tables of 9.4.8 and the Xiangqi position columns of 9.4.9) and the canonical PGN (section
+10).
 Standard library only, plus python3-zstandard for Zstandard frames (RFC 8878).
 
 Reading order (9.1, 9.5): header, footer, index (with its value tables, 9.4.8) and
@@ -49,13 +54,14 @@ import sys
 import zstandard
 
 from moves import (NO_HISTORY, PIECE_LETTERS, AdaptiveFrequencies, ArithmeticDecoder,
-                   FormatError, Position, VariantPosition, decode_code_column,
+                   FormatError, Position, VariantPosition, check_codeword_end, decode_code_column,
                    decode_position_column, derived_fen,
                    double_step_passed, end_frequency, history_after, is_white, move_frequencies,
                    ptype_of, read_integer, variant_of_name)
 from xiangqi import NOTATION_LENGTH, XiangqiPosition, move_text, read_notation
 from xiangqi_model import (XQ_NO_HISTORY, xq_end_frequency, xq_history_after,
                            xq_model_frequencies)
+from xiangqi_position import XiangqiPositionCodeReader
 
 # ---------------------------------------------------------------------------------------------
 # Errors.  Every rejection names its class, its requirement and where it was found (section 2).
@@ -290,7 +296,7 @@ def read_element_payload(encoding, stored, raw_size, rule, where, dictionaries=N
 # ---------------------------------------------------------------------------------------------
 # Section 9.1: an archive is opened from its ends: header (9.2), footer (9.6), index (9.5).
 
-READ_MAJOR = 1                                 # this reader implements format version 1.8
+READ_MAJOR = 1                                 # this reader implements format version 1.9
 FILE_MAGIC = b"\x89PGA\r\n\x1a\n"
 FIELDS = ("players", "Event", "Site")          # the name directory's fields, 9.5 and 9.10
 XIANGQI_CODECS = (9, 10, 11, 12)               # codecs whose records may be Xiangqi games (5.7.2)
@@ -731,8 +737,9 @@ class Block:
         self.sections = data[5]
         require(self.sections >= 5 and len(data) >= 20 + 12 * self.sections, "BLOCK-1", w,
                 f"section count {data[5]}")
-        if data[6] not in (1, 3, 4, 5):   # 3: tag columns derived or named (1.4, 9.4.5, 9.4.6);
-                                          # 4: also coded (1.5, 9.4.7); 5: also tables (1.6, 9.4.8)
+        if data[6] not in (1, 3, 4, 5, 6):   # 3: tag columns derived or named (1.4, 9.4.5,
+                                             # 9.4.6); 4: also coded (1.5, 9.4.7); 5: also tables
+                                             # (1.6, 9.4.8); 6: also Xiangqi positions (1.9, 9.4.9)
             raise unsupported("BLOCK-1", w, f"unknown layout {data[6]}")
         self.layout = data[6]
         if data[7] > 2:                  # 0 uniform, 1 model, 2 fast (format 1.2)
@@ -958,7 +965,8 @@ def decode_tags_section(archive, block):
     column of coding 8 (9.4.5) is a DerivedTag until its game is decoded (derive_tags); a tag of
     a column of coding 9 (9.4.6) takes its value once every other column but the ratings is
     decoded (name_tags), before the ratings.  The table columns (coding 11, 9.4.8) are read in
-    key order, as they come, sharing each game's entry of each table (`entries`)."""
+    key order, as they come, sharing each game's entry of each table (`entries`).  A block of
+    layout 6 is read as one of layout 5, and its `FEN` column may have coding 12 (9.4.9)."""
     s = Stream(block.tags_bytes, "TAGS-1", f"{block.where}, tags section")
     keys = [s.text() for _ in range(s.count())]
     require(len(set(keys)) == len(keys), "TAGS-1", s.where(), "a key listed twice")
@@ -988,7 +996,7 @@ def decode_tags_section(archive, block):
         count = len(ranks[k])
         coded = coding == 10                    # 9.4.7: a column of coding 1 to 4, its codes coded
         if coded:
-            require(block.layout in (4, 5), "TAGS-1", body.where(),
+            require(block.layout in (4, 5, 6), "TAGS-1", body.where(),
                     f"coding 10 in a block of layout {block.layout} (TAGS-11)")
             coding = body.byte()
             require(1 <= coding <= 4, "TAGS-11", body.where(), f"coded column of base {coding}")
@@ -996,7 +1004,7 @@ def decode_tags_section(archive, block):
             ratings.append((k, body, coded))
             continue
         if coding == 11:                        # 9.4.8: entries of a value table
-            require(block.layout == 5, "TAGS-1", body.where(),
+            require(block.layout in (5, 6), "TAGS-1", body.where(),
                     f"coding 11 in a block of layout {block.layout} (TAGS-12)")
             column = read_table_column(archive, key, body, [g for g, _ in ranks[k]], entries,
                                        budget)
@@ -1060,11 +1068,15 @@ def decode_column(archive, layout, key, coding, body, count, budget, coded=False
         require(key == b"FEN", "TAGS-6", body.where(), f"position column {key!r}")
         return read_positions(body, count, budget)
     if coding == 8:
-        require(layout in (3, 4, 5), "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
+        require(layout in (3, 4, 5, 6), "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
         return read_derived(key, body, count)
     if coding == 9:
-        require(layout in (3, 4, 5), "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
+        require(layout in (3, 4, 5, 6), "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
         return read_named(key, body, count)
+    if coding == 12:
+        require(layout == 6, "TAGS-1", body.where(), f"coding 12 in a block of layout {layout} (TAGS-13)")
+        require(key == b"FEN", "TAGS-13", body.where(), f"Xiangqi position column {key!r}")
+        return read_xiangqi_positions(body, count, budget)
     raise corrupt("TAGS-1", body.where(), f"reserved coding {coding}")
 
 
@@ -1244,6 +1256,49 @@ def read_positions(body, count, budget):
     kept = iter(read_text_body(body, fens.count(None)) if None in fens else [])
     require(body.at_end(), "TAGS-6", body.where(), "bytes after the position column")
     return [budget.spend(f) if f is not None else next(kept) for f in fens]
+
+
+def read_xiangqi_positions(body, count, budget):
+    """9.4.9 [TAGS-13]: a `FEN` column of coding 12: `n`, a codeword of `n` bytes holding each
+    value's form (a symbol of 2 under the column's adaptive frequencies, 8.3.3, starting 1 and
+    1: 0 kept as text, 1 coded) and, for a coded value, its Xiangqi position value (5.7.3), read
+    by one coder whose counts C follow the column's coded values; then the text body (9.4) of
+    the values kept as text.  A value that XQ-POS-1 rejects cites XQ-POS-1 (its symbols in no
+    symbol among them, as tokens.py cites them); the codeword's other defects (runs past the
+    body, a form's symbol in no symbol, closing bits, its end) cite TAGS-13, a text body TAGS-2
+    rejects TAGS-2, bytes after it TAGS-13.  The coded values count as typed values written out
+    (section 11), as 9.4.4's coded positions do."""
+    n = body.varint()
+    require(n <= body.left(), "TAGS-13", body.where(), f"codeword of {n} bytes runs past the body")
+    where = body.where()
+    decoder = ArithmeticDecoder(body.take(n), 0)
+    forms = AdaptiveFrequencies(2)                  # 8.3.3: the form, 0 kept as text, 1 coded
+    reader = XiangqiPositionCodeReader()            # 5.7.3: counts C all 0 at the column's start
+    fens = []
+    for r in range(count):
+        place = f"{where}, value of rank {r}"
+        try:
+            form = forms.read(decoder)
+        except FormatError as e:                    # MOVE-AC-2's defect, in this codeword
+            raise corrupt("TAGS-13", place, f"its form: {str(e).split('] ', 1)[-1]} (as "
+                                            f"{e.rule} says of any codeword)")
+        if form == 0:
+            fens.append(None)                       # kept as text: the text body gives it
+            continue
+        try:
+            text, _ = reader.read_value(decoder)
+        except FormatError as e:                    # XQ-POS-1
+            raise corrupt(e.rule, place, str(e).split("] ", 1)[-1])
+        fens.append(text.encode("ascii"))
+    try:
+        check_codeword_end(decoder, n, "TAGS-13")
+    except FormatError as e:                        # MOVE-AC-3's defect, or TAGS-13's end
+        raise corrupt("TAGS-13", where, str(e).split("] ", 1)[-1]
+                      + (f" (as {e.rule} says of any codeword)" if e.rule != "TAGS-13" else ""))
+    kept = fens.count(None)
+    texts = iter(read_text_body(body, kept) if kept else [])           # TAGS-2
+    require(body.at_end(), "TAGS-13", body.where(), "bytes after the Xiangqi position column")
+    return [budget.spend(f) if f is not None else next(texts) for f in fens]
 
 
 def read_table_column(archive, key, body, games, entries, budget):

@@ -102,6 +102,40 @@ TEST_F(CliXiangqi, EngineGamesComeBackMoveForMove) {
   EXPECT_EQ(run_cli("verify -q " + p("s.pga")).exit_code, 0);
 }
 
+// Xiangqi set-up positions: their FEN column coded by the Xiangqi position code (format 1.9)
+// under the default --tags tables, in fewer bytes than as text; --tags coded and an
+// append to an archive of 1.8 keep them as text, readable by 1.8.
+TEST_F(CliXiangqi, SetUpPositionsTakeTheXiangqiPositionCode) {
+  std::string pgn, later;
+  const std::string moves = "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 c3c4 c6c5 b0c2 b7b5 b2b6 h7h3 g3g4 g6g5";
+  for (int k = 0; k < 28; ++k) {  // the positions along a master game's opening, each a game
+    std::string line;
+    for (int w = 0, at = 0; w < k % 14 + 1; ++w, at += 5) line += moves.substr(at, 4) + " ";
+    std::ofstream(scratch_.path() + "/line.pgn", std::ios::binary)
+        << "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. " << line << "*\n";
+    ASSERT_EQ(run_cli("pack " + p("line.pgn") + " -o " + p("line.pga") + " --force").exit_code, 0);
+    const std::string fen = run_cli("get --fen " + std::to_string(k % 14 + 1) + " " + p("line.pga") + " 1").out;
+    (k < 20 ? pgn : later) += "[Game \"Chinese Chess\"]\n[FEN \"" + fen.substr(0, fen.size() - 1) + "\"]\n\n*\n\n";
+  }
+  std::ofstream(scratch_.path() + "/p.pgn", std::ios::binary) << pgn;
+  std::ofstream(scratch_.path() + "/later.pgn", std::ios::binary) << later;
+  ASSERT_EQ(run_cli("pack " + p("p.pgn") + " -o " + p("p.pga") + " --force").exit_code, 0);
+  ASSERT_EQ(run_cli("pack " + p("p.pgn") + " -o " + p("t.pga") + " --force --tags coded").exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("p.pga")).out)["read_version"], "1.9");
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("t.pga")).out)["read_version"], "1.8");
+  EXPECT_EQ(run_cli("unpack " + p("p.pga")).out, pgn);
+  EXPECT_EQ(run_cli("unpack " + p("t.pga")).out, pgn);
+  EXPECT_LT(test::read_file(scratch_.path() + "/p.pga").size(), test::read_file(scratch_.path() + "/t.pga").size());
+  // An append to the archive of 1.8 leaves it readable by 1.8; to the one of 1.9, codes them.
+  ASSERT_EQ(run_cli("append " + p("t.pga") + " " + p("later.pgn")).exit_code, 0);
+  ASSERT_EQ(run_cli("append " + p("p.pga") + " " + p("later.pgn")).exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("t.pga")).out)["read_version"], "1.8");
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("p.pga")).out)["read_version"], "1.9");
+  EXPECT_EQ(run_cli("unpack " + p("t.pga")).out, pgn + later);
+  EXPECT_EQ(run_cli("unpack " + p("p.pga")).out, pgn + later);
+  EXPECT_EQ(run_cli("verify -q " + p("p.pga")).exit_code, 0);
+}
+
 TEST_F(CliXiangqi, BesideChessGamesAndKeptVerbatimWhereAMoveCannotBeCoded) {
   const std::string chess = "[White \"a\"]\n[Black \"b\"]\n\n1. e4 e5 1-0\n\n";
   const std::string xiangqi = "[Game \"Chinese Chess\"]\n[Red \"r\"]\n[Black \"b\"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n";

@@ -1870,6 +1870,19 @@ void filter_vectors() {
   if (!made) std::abort();
 }
 
+// A line of a tokens file: `game`'s token, a tab, the canonical PGN of the game it opens to
+// (newlines as \n).
+std::string token_line(const Game& game) {
+  auto token = share_token(game);
+  if (!token) std::abort();
+  auto opened = open_share_token(*token);
+  std::string text;
+  if (!opened || !write_pgn(*opened, text).ok()) std::abort();
+  std::string escaped;
+  for (char c : text) escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
+  return *token + "\t" + escaped + "\n";
+}
+
 // Share tokens (spec 14): tokens.tsv, each token and the canonical PGN of the game it holds.
 void token_vectors() {
   std::string pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0\n\n";
@@ -1883,14 +1896,8 @@ void token_vectors() {
     auto got = reader.next(b);
     if (!got.ok()) std::abort();
     if (!*got) break;
-    auto token = share_token(b.game());
-    if (!token) continue;  // (a start kept as text, say: the spec's FEN that no form codes)
-    auto game = open_share_token(*token);
-    std::string text;
-    if (!game || !write_pgn(*game, text).ok()) std::abort();
-    std::string escaped;
-    for (char c : text) escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
-    out += *token + "\t" + escaped + "\n";
+    if (!share_token(b.game())) continue;  // (a start kept as text, say: the spec's FEN that no form codes)
+    out += token_line(b.game());
   }
   write("tokens.tsv", out);
   manifest += "tokens\ttokens\t-\tTOKEN-1 MOVE-SYM-2 MOVE-MODEL-1 TAGS-6\tshare tokens (tokens.tsv): each opens to its "
@@ -2299,14 +2306,7 @@ void xiangqi_token_vectors() {
     GameBuilder b;
     pgn::parse_game_or_xiangqi(raw.text, "xiangqi_tokens.pgn", raw.number, raw.start, b);
     if (!b.ok()) std::abort();
-    auto token = share_token(b.game());
-    if (!token) std::abort();
-    auto game = open_share_token(*token);
-    std::string text;
-    if (!game || !write_pgn(*game, text).ok()) std::abort();
-    std::string escaped;
-    for (char c : text) escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
-    out += *token + "\t" + escaped + "\n";
+    out += token_line(b.game());
   }
   write("xiangqi_tokens.tsv", out);
   manifest += "tokens\txiangqi_tokens\t-\tTOKEN-1 XQ-POS-1 XQ-MODEL-1 XQ-ORDER-1\tXiangqi share tokens (version 3, "
@@ -2358,6 +2358,54 @@ void xiangqi_token_vectors() {
               "(bad_xiangqi_tokens.tsv: the token, a tab, why)\n";
 }
 
+// Xiangqi position columns (9.4.9, format 1.9): a FEN column of coding 12 in a block of layout 6.
+void xiangqi_position_vectors() {
+  const char* const fens[] = {
+      "r3kabr1/4a4/2n1b1n2/p3p3p/1c5c1/2R6/P3P3P/2N1C1N2/1C1R5/2BAKAB2 b - - 4 13",
+      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+      "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1",
+      "PPPakaPP1/RNC3CNR/b3b4/9/9/9/9/B3B4/rnc3cnr/pppAKApp1 b - - 0 1",  // the sets form
+      "4k4/4P4/9/9/9/9/9/9/9/3K5 b",
+      "2bak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK1B2 w - -",
+      "r1bakab1r/9/1cn4cn/p1p1p1p1p/9/9/P1P1P1P1P/1CN4CN/9/R1BAKAB1R r - - 0 3",  // kept as text: "r"
+  };
+  std::string pgn;
+  int g = 0;
+  for (const char* fen : fens)
+    pgn += "[Game \"Chinese Chess\"]\n[Event \"" + std::to_string(++g) + "\"]\n[FEN \"" + fen + "\"]\n\n*\n\n";
+  pgn += "[Event \"chess\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *\n\n";
+  pgn += "[Game \"Chinese Chess\"]\n[Event \"moves\"]\n[FEN \"3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1\"]\n\n1. e1d1 1-0\n\n";
+  encode_vector("xiangqi_positions", pgn, "TAGS-13 XQ-POS-1",
+                "a FEN column of coding 12 (Xiangqi positions, format 1.9) in a block of layout 6: positions of "
+                "both forms, fields 0 1, given, four and two fields, a repeated position (the counts C grown), a "
+                "Xiangqi FEN with side r and a chess FEN kept as text",
+                4096, MoveCoding::kModel, Variant::kStandard, false, false, false, true);
+  const std::string coded = read(dir + "/encode/xiangqi_positions.pga");
+  const ColumnAt fen = column_of(coded, "FEN");
+  if (coded[kHeaderSize + fen.coding] != 12 || coded[kHeaderSize + 6] != 6) {
+    std::fprintf(stderr, "xiangqi positions: the writer did not code FEN as Xiangqi positions in layout 6\n");
+    std::exit(1);
+  }
+  invalid_vector("xiangqi_positions_in_layout_5", edit_block(coded, [](std::string& b) { b[6] = 5; }), "Corruption",
+                 "TAGS-1 TAGS-13", "a Xiangqi position column (coding 12) in a block of layout 5");
+  invalid_vector("xiangqi_positions_codeword_length", edit_block(coded, [&](std::string& b) { ++b[fen.body]; }),
+                 "Corruption", "TAGS-13",
+                 "a Xiangqi position column whose codeword length is a byte more than its bits fill (the byte after "
+                 "it, its text body's first, taken in)");
+  invalid_vector("xiangqi_positions_key", edit_block(coded, [&](std::string& b) {
+                   const std::size_t at = b.find(std::string("\x03" "FEN", 4));
+                   if (at == std::string::npos) std::abort();
+                   b[at + 3] = 'X';
+                 }),
+                 "Corruption", "TAGS-13", "a column of coding 12 whose key is FEX, not FEN");
+  // A codeword whose first 12 bytes are all 1 bits: its value lies past every symbol of a list
+  // where the first position's squares need one.
+  invalid_vector("xiangqi_positions_no_value", edit_block(coded, [&](std::string& b) {
+                   for (std::size_t i = fen.body + 1; i < fen.body + 1 + 12; ++i) b[i] = static_cast<char>(0xFF);
+                 }),
+                 "Corruption", "TAGS-13 XQ-POS-1", "a Xiangqi position column whose first codeword bytes are all 1 bits");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -2387,6 +2435,7 @@ int main(int argc, char** argv) {
   xiangqi_vectors();
   xiangqi_model_vectors();
   xiangqi_token_vectors();
+  xiangqi_position_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

@@ -87,7 +87,8 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
          },
          "how tags are stored: tables (the default: as coded, and an opening's tags, ECO, Opening, "
          "Variation, SubVariation and ECOUrl, stored once in a table of the archive where that is "
-         "smaller; archives of format 1.6, lichess exports about 2% smaller, TWIC 6%), coded (as derive, "
+         "smaller, and Xiangqi FENs by the Xiangqi position code where that is smaller; archives of "
+         "format 1.6, 1.9 with such FENs, lichess exports about 2% smaller, TWIC 6%), coded (as derive, "
          "and ratings, other numbers, dates and times of day coded by the arithmetic coder where "
          "that is smaller; archives of format 1.5, lichess exports about 1% smaller), derive (a CurrentPosition that is the final "
          "position from the moves, a Termination that begins with a player's name as that name "
@@ -321,6 +322,7 @@ Status keep_archive_settings(const std::string& path, WriterArgs& w) {
     w.options.code_tags = info->read_version.minor >= 5;
   }
   if (!w.xiangqi->count()) w.options.xiangqi_model = info->read_version.minor >= 8;
+  w.options.xiangqi_positions = info->read_version.minor >= 9;
   return {};
 }
 

@@ -98,6 +98,10 @@ struct PGNARC_EXPORT WriterOptions {
   // Xiangqi model (format 1.8: Xiangqi archives about a fifth smaller); false: every legal move
   // equally likely, which readers of 1.7 read.
   bool xiangqi_model = true;
+  // With table_tags, a block's FEN tags of Xiangqi positions may be coded by the Xiangqi position
+  // code (format 1.9: about 12 bytes a position, not 20); false: as text, which readers of 1.6
+  // to 1.8 read. An append to an archive of an earlier version leaves it false.
+  bool xiangqi_positions = true;
 };
 
 // A game that had to be kept verbatim, and why (file, game, line:column, what).

@@ -40,6 +40,7 @@ void set_block_coding(const WriterOptions& options, BlockBuilder& b) {
   b.streams.xiangqi_model = options.xiangqi_model;
   b.derive_tags = options.derive_tags;
   b.code_tags = options.derive_tags && options.code_tags;
+  b.xiangqi_positions = b.code_tags && options.table_tags && options.xiangqi_positions;
 }
 
 EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options) {

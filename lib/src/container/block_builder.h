@@ -35,6 +35,9 @@ struct BlockBuilder {
   // entries where the archive has a table: the columns of its keys are then table columns, and
   // the block has layout 5.
   std::optional<TableColumns> tables;
+  // Whether a FEN column may hold Xiangqi positions (coding 12, 9.4.9); the block has layout 6
+  // where one does.
+  bool xiangqi_positions = false;
   std::uint32_t games = 0;
   std::uint64_t plies = 0;  // of all the games' lines (CodecStats::plies), set before finish()
   BlockSummary summary;
@@ -72,9 +75,10 @@ struct BlockBuilder {
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
                                 const StoreOptions& options,
                                 const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false,
-                                const TableColumns* tables = nullptr);
+                                const TableColumns* tables = nullptr, bool xiangqi_positions = false);
 // The layout a block of the tags section `in` (of `games` games, as the writer made it) needs:
-// kTableTagsLayout where a column is a table column (9.4.8), else kCodedTagsLayout where a column
+// kXiangqiTagsLayout where a column holds Xiangqi positions (9.4.9), else kTableTagsLayout where
+// a column is a table column (9.4.8), else kCodedTagsLayout where a column
 // is coded (9.4.7), else kDerivedTagsLayout where a column is
 // derived or named (9.4.5, 9.4.6), else kBlockLayout.
 std::uint8_t tags_section_layout(std::string_view in, std::uint32_t games);

@@ -37,7 +37,8 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
   out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
   if (b.size() < out.data_offset + kBlockChecksumSize) return bad("block shorter than its section table", 5);
   const auto layout = static_cast<std::uint8_t>(b[6]);
-  if (layout != kBlockLayout && layout != kDerivedTagsLayout && layout != kCodedTagsLayout && layout != kTableTagsLayout)
+  if (layout != kBlockLayout && layout != kDerivedTagsLayout && layout != kCodedTagsLayout && layout != kTableTagsLayout &&
+      layout != kXiangqiTagsLayout)
     return unsupported(where + ": block layout " + std::to_string(layout) + later + where.byte(6));
   out.layout = layout;
   out.derived_tags = layout != kBlockLayout;
@@ -101,6 +102,7 @@ std::size_t block_element_size(std::string_view bytes) {
 
 std::uint8_t block_read_minor(std::string_view b) {
   const auto codec = static_cast<std::uint8_t>(b[4]);
+  if (static_cast<std::uint8_t>(b[6]) == kXiangqiTagsLayout) return kXiangqiPositionsMinor;
   if (codec >= codec::kXiangqiModelCodec) return kXiangqiModelMinor;
   if (codec >= codec::kXiangqiCodec) return kXiangqiCodecMinor;
   if (static_cast<std::uint8_t>(b[6]) == kTableTagsLayout) return kTableTagsMinor;

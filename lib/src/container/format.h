@@ -23,14 +23,16 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // (pgnarc/version.h). The minor versions that define what a block may use beyond 1.0 (2.1, 9.2):
 // the variants' move codec (1.1), the fast model's move coder (1.2), the modelled tracks' codec
 // (1.3), the layout of derived tags (1.4), the layout of coded tags (1.5), the layout of table
-// columns (1.6), the Xiangqi codecs (1.7) and the Xiangqi model's codecs (1.8).
+// columns (1.6), the Xiangqi codecs (1.7), the Xiangqi model's codecs (1.8) and the layout of
+// Xiangqi positions (1.9).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
                               kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6, kXiangqiCodecMinor = 7,
-                              kXiangqiModelMinor = 8;
+                              kXiangqiModelMinor = 8, kXiangqiPositionsMinor = 9;
 static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
               kModelledTracksMinor < kDerivedTagsMinor && kDerivedTagsMinor < kCodedTagsMinor &&
               kCodedTagsMinor < kTableTagsMinor && kTableTagsMinor < kXiangqiCodecMinor &&
-              kXiangqiCodecMinor < kXiangqiModelMinor && kXiangqiModelMinor <= kFormatVersionMinor);
+              kXiangqiCodecMinor < kXiangqiModelMinor && kXiangqiModelMinor < kXiangqiPositionsMinor &&
+              kXiangqiPositionsMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;
@@ -50,9 +52,10 @@ inline constexpr std::size_t kMinBlockSize = kBlockHeaderSize + kSections * kSec
 // kDerivedTagsLayout (format 1.4), tag columns may be derived from the moves too (9.4.5); with
 // kCodedTagsLayout (format 1.5), as with kDerivedTagsLayout, and typed columns may have their
 // codes in a codeword (9.4.7); with kTableTagsLayout (format 1.6), as with kCodedTagsLayout, and
-// columns may name entries of the archive's value tables (9.4.8).
+// columns may name entries of the archive's value tables (9.4.8); with kXiangqiTagsLayout (format
+// 1.9), as with kTableTagsLayout, and a FEN column may hold Xiangqi positions (9.4.9).
 inline constexpr std::uint8_t kBlockLayout = 1, kDerivedTagsLayout = 3, kCodedTagsLayout = 4,
-                              kTableTagsLayout = 5;  // (2: undefined)
+                              kTableTagsLayout = 5, kXiangqiTagsLayout = 6;  // (2: undefined)
 
 inline constexpr std::uint32_t kMaxSectionBytes = 256u << 20;
 inline constexpr std::uint32_t kMaxBlockGames = 1u << 20;

@@ -44,7 +44,8 @@ struct ValueForm {
       case TagCoding::kDerived:
       case TagCoding::kNamed:
       case TagCoding::kCoded:
-      case TagCoding::kTable: break;
+      case TagCoding::kTable:
+      case TagCoding::kXiangqiPosition: break;
     }
     return false;
   }
@@ -61,7 +62,8 @@ struct ValueForm {
       case TagCoding::kDerived:
       case TagCoding::kNamed:
       case TagCoding::kCoded:
-      case TagCoding::kTable: break;
+      case TagCoding::kTable:
+      case TagCoding::kXiangqiPosition: break;
     }
   }
   // The values a decoder may produce: integers and ratings above -limit, the others from 0.
@@ -78,7 +80,8 @@ struct ValueForm {
       case TagCoding::kDerived:
       case TagCoding::kNamed:
       case TagCoding::kCoded:
-      case TagCoding::kTable: break;
+      case TagCoding::kTable:
+      case TagCoding::kXiangqiPosition: break;
     }
     return false;
   }

@@ -83,6 +83,14 @@ Status read_table_column(common::ByteCursor& r, std::string_view key, Slots slot
                          const std::vector<std::uint32_t>& games, const std::string& where, bool whole,
                          TableEntries& entries, BlockTags& out);
 
+// A position column (9.4.4) and a Xiangqi position column (9.4.9) of `count` tags: the codeword's
+// values (those of the first `slots.kept` tags written out), then the text body of those kept as
+// text.
+Status read_positions(common::ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where, bool whole,
+                      BlockTags& out);
+Status read_xiangqi_positions(common::ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where,
+                              bool whole, BlockTags& out);
+
 // A derived column (9.4.5, `key` its key): its rule, a flag per tag, then the text body of those
 // kept as text. The tags written out are listed in out.derived, flagged ones with their views left
 // empty.

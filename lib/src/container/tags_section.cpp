@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "codec/entropy/symbol_coder.h"
-#include "codec/position/position_code.h"
 #include "common/bytes.h"
 #include "container/derived_tags.h"
 #include "container/format.h"
@@ -358,38 +357,6 @@ Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::
   return {};
 }
 
-// A position column (9.4.4): the codeword's values (those of tags not wanted decoded and
-// dropped), then the text body of those kept as text.
-Status read_positions(ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where,
-                      bool whole, BlockTags& out) {
-  auto bad = [&](const std::string& what) { return corruption(where + ": tags section: " + what); };
-  std::string_view codeword;
-  if (!r.prefixed(codeword)) return bad("position codeword runs past the end");
-  codec::ArithDecoder in;
-  in.start(codeword, 0);
-  codec::PositionCoder coder;
-  std::vector<std::uint32_t> kept;
-  for (std::uint32_t e = 0; e < count; ++e) {
-    const std::size_t from = out.arena.size();
-    bool coded = false;
-    const char* why = nullptr;
-    if (!coder.decode(in, coded, out.arena, why))
-      return bad("position " + std::to_string(e + 1) + " of its column: " + why);
-    if (!coded) {
-      kept.push_back(slots[e]);
-      continue;
-    }
-    if (!written(out, slots[e], whole)) {
-      out.arena.resize(from);
-      continue;
-    }
-    out.pending.push_back(BlockTags::Pending{slots[e], from, out.arena.size() - from});
-    if (out.arena.size() > kMaxTypedTagBytes) return bad("typed values larger than the limit");
-  }
-  if (!codeword_ends(in, codeword)) return bad("position codeword does not end where its length says, with bits 0 after it");
-  return read_kept(r, kept, where, out);
-}
-
 // A column other than a rating column: its values into the views of its slots. Writes out the
 // values of wanted tags (with `whole`: of all tags up to the last one wanted); the others are
 // read and checked (a typed value's range too) but not written out.
@@ -398,6 +365,7 @@ Status read_column(ByteCursor& r, TagCoding coding, bool coded, Slots slots, std
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
   if (coding == TagCoding::kPlayer) return read_players(r, slots, count, where, players, whole, out);
   if (coding == TagCoding::kPosition) return read_positions(r, slots, count, where, whole, out);
+  if (coding == TagCoding::kXiangqiPosition) return read_xiangqi_positions(r, slots, count, where, whole, out);
   if (coding == TagCoding::kText) {
     if (auto st = read_text_body(r, count, where, out, out.values); !st) return st;
     for (std::uint32_t e = 0; e < count; ++e)
@@ -482,12 +450,13 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
   std::vector<std::string_view> body;
   if (auto st = read_column_heads(r, keys.size(), where, coding, body); !st) return st;
   // A coded column (9.4.7) is read as a column of its base coding whose codes are a codeword's.
-  const bool derived_layout = layout == kDerivedTagsLayout || layout == kCodedTagsLayout || layout == kTableTagsLayout;
+  const bool table_layout = layout == kTableTagsLayout || layout == kXiangqiTagsLayout;
+  const bool derived_layout = layout == kDerivedTagsLayout || layout == kCodedTagsLayout || table_layout;
   std::vector<bool> coded(keys.size(), false);
   TableEntries table_entries;
   for (std::size_t k = 0; k < keys.size(); ++k) {
     if (coding[k] == TagCoding::kTable) {
-      if (layout != kTableTagsLayout) return bad("a table column in a block of layout 1, 3 or 4");
+      if (!table_layout) return bad("a table column in a block of layout 1, 3 or 4");
       if (!table_entries.tables) {
         table_entries.tables = players ? players->value_tables() : nullptr;
         if (!table_entries.tables) return bad("a table column, but the archive has no value tables");
@@ -509,7 +478,7 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
       }
     }
     if (coding[k] != TagCoding::kCoded) continue;
-    if (layout != kCodedTagsLayout && layout != kTableTagsLayout) return bad("a coded column in a block of layout 1 or 3");
+    if (layout != kCodedTagsLayout && !table_layout) return bad("a coded column in a block of layout 1 or 3");
     const auto base = body[k].empty() ? 0 : static_cast<std::uint8_t>(body[k][0]);
     if (base < static_cast<std::uint8_t>(TagCoding::kInteger) || base > static_cast<std::uint8_t>(TagCoding::kTime))
       return bad("bad coded column base");
@@ -565,6 +534,10 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
     if (coding[k] == TagCoding::kPlayer && name_field_of(keys[k]) != kPlayerField)
       return bad("a player column of a key other than White and Black");
     if (coding[k] == TagCoding::kPosition && keys[k] != "FEN") return bad("a position column of a key other than FEN");
+    if (coding[k] == TagCoding::kXiangqiPosition) {
+      if (layout != kXiangqiTagsLayout) return bad("a Xiangqi position column in a block of layout 1 to 5");
+      if (keys[k] != "FEN") return bad("a Xiangqi position column of a key other than FEN");
+    }
     if (coding[k] == TagCoding::kTable) {
       if (auto st = read_table_column(c, keys[k], Slots{out.slots.data() + out.column_start[k], column_kept[k]},
                                       column_size[k], table_entries.game_of[k], where, whole[k], table_entries, out);

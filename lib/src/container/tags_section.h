@@ -34,11 +34,13 @@ inline constexpr int tag_ref_width(std::uint64_t distinct) {
 // columns may also be named (coding 9, 9.4.6); without it, the section is of layout 1. With
 // `coded` (for a block of layout 4), a typed column of coding 1 to 4 may have its codes in a
 // codeword (coding 10, 9.4.7) where that is smaller. With `tables` (for a block of layout 5), the
-// columns of its keys are table columns (coding 11, 9.4.8) naming each game's entry.
+// columns of its keys are table columns (coding 11, 9.4.8) naming each game's entry. With
+// `xiangqi_positions` (for a block of layout 6), a FEN column may hold Xiangqi positions (coding
+// 12, 9.4.9) where that is smaller.
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
                                 const std::vector<std::uint32_t>* players = nullptr,
                                 const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false,
-                                const TableColumns* tables = nullptr);
+                                const TableColumns* tables = nullptr, bool xiangqi_positions = false);
 
 // The archive's players' table (9.10), as a player column reads it, and its value tables (9.4.8),
 // as a table column reads them.

@@ -7,6 +7,7 @@
 
 #include "codec/entropy/symbol_coder.h"
 #include "codec/position/position_code.h"
+#include "codec/position/xiangqi_position.h"
 #include "common/bytes.h"
 #include "common/zstd_frame.h"
 #include "container/derived_tags.h"
@@ -134,6 +135,18 @@ std::string typed_body(const ValueForm& form, const TypedValues& t, const std::v
   return body;
 }
 
+// A column's body of one codeword of `symbols` (its length, then its bytes), then the text body
+// of the values `kept` as text, if any (9.4.4, 9.4.9).
+std::string codeword_body(const std::vector<codec::PlySymbol>& symbols, const std::vector<std::string_view>& kept) {
+  std::string codeword;
+  std::uint64_t bits = 0;
+  codec::put_codeword(symbols, codeword, bits);
+  std::string body;
+  put_prefixed(body, codeword);
+  if (!kept.empty()) put_text_body(kept, body);
+  return body;
+}
+
 // A position column's body (9.4.4): the values' codeword of the start-position code, then the
 // values kept as text.
 std::string position_body(const std::vector<std::string_view>& values) {
@@ -142,13 +155,25 @@ std::string position_body(const std::vector<std::string_view>& values) {
   std::vector<std::string_view> kept;
   for (std::string_view v : values)
     if (coder.encode(v, symbols) == codec::PositionCoder::kText) kept.push_back(v);
-  std::string codeword;
-  std::uint64_t bits = 0;
-  codec::put_codeword(symbols, codeword, bits);
-  std::string body;
-  put_prefixed(body, codeword);
-  if (!kept.empty()) put_text_body(kept, body);
-  return body;
+  return codeword_body(symbols, kept);
+}
+
+// A Xiangqi position column's body (9.4.9): one codeword of, for each value, whether it is coded
+// and its Xiangqi position value, then the values kept as text.
+std::string xiangqi_position_body(const std::vector<std::string_view>& values) {
+  codec::XiangqiPositionCoder coder;
+  codec::AdaptiveFrequencies<2> form;
+  std::vector<codec::PlySymbol> symbols;
+  std::vector<std::string_view> kept;
+  for (std::string_view v : values) {
+    const std::size_t at = symbols.size();
+    symbols.push_back({});
+    const int coded = coder.encode(v, symbols);
+    symbols[at] = form.symbol(coded);
+    form.update(coded);
+    if (!coded) kept.push_back(v);
+  }
+  return codeword_body(symbols, kept);
 }
 
 // A derived column's body (9.4.5): its rule, a flag per tag (1: the rule gives its value), then
@@ -300,7 +325,7 @@ std::vector<ValueForm> candidate_forms(const std::vector<std::string_view>& valu
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
                                 const std::vector<std::uint32_t>* players,
                                 const std::vector<std::vector<std::uint8_t>>* derived, bool coded,
-                                const TableColumns* tables) {
+                                const TableColumns* tables, bool xiangqi_positions) {
   // Parts 1 and 2: the key table, then per game the keys used.
   std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
   std::vector<std::string_view> keys;
@@ -404,6 +429,11 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
     if (keys[k] == "FEN") {
       std::string body = position_body(columns[k]);
       if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{TagCoding::kPosition, std::move(body), c};
+      if (xiangqi_positions) {
+        body = xiangqi_position_body(columns[k]);
+        if (const std::size_t c = chooser.cost(body); c < best[k].cost)
+          best[k] = Choice{TagCoding::kXiangqiPosition, std::move(body), c};
+      }
     }
     // The coded form (9.4.7) is tried of the smallest typed form that may be coded.
     std::size_t typed_cost = SIZE_MAX;

@@ -4,6 +4,7 @@
 #include <bit>
 #include <charconv>
 
+#include "codec/position/placement.h"
 #include "rules/movegen.h"
 
 namespace pgnarc::codec {
@@ -240,21 +241,7 @@ bool PositionCoder::code(Side& side, Value& v, std::string& text, const char*& w
     v.ep = -1;
   }
   if (!code_counters(side, v, false)) return false;
-  for (int rank = 7; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < 8; ++file) {
-      const int s = v.squares[make_square(file, rank)];
-      if (s == 0) {
-        ++empty;
-        continue;
-      }
-      if (empty) text += static_cast<char>('0' + empty);
-      empty = 0;
-      text += kSymbolLetters[s];
-    }
-    if (empty) text += static_cast<char>('0' + empty);
-    if (rank) text += '/';
-  }
+  append_placement(text, v.squares.data(), 8, 8, kSymbolLetters);
   text += v.side == 0 ? " w " : " b ";
   text += castling.empty() ? "-" : castling;
   text += ' ';

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "codec/entropy/symbol_coder.h"
+#include "codec/position/placement.h"
 #include "rules/xiangqi.h"
 
 namespace pgnarc::codec {
@@ -68,21 +69,7 @@ bool code_counter(Side& side, std::uint32_t& u) {
 
 std::string xiangqi_fen_text(const XiangqiPositionCoder::Value& v) {
   std::string text;
-  for (int rank = 9; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < 9; ++file) {
-      const int s = v.squares[static_cast<std::size_t>(rx::make_square(file, rank))];
-      if (s == 0) {
-        ++empty;
-        continue;
-      }
-      if (empty) text += static_cast<char>('0' + empty);
-      empty = 0;
-      text += kSymbolLetters[s];
-    }
-    if (empty) text += static_cast<char>('0' + empty);
-    if (rank) text += '/';
-  }
+  append_placement(text, v.squares.data(), rx::kFiles, rx::kRanks, kSymbolLetters);
   text += v.side == 0 ? " w" : " b";
   if (v.fields == XiangqiPositionCoder::kTwo) return text;
   text += " - -";
