@@ -298,9 +298,9 @@ struct AppendArgs {
 // The move coder, position filters, clock and tag coding of the archive's blocks, for the new
 // ones where the user gives none: the coder most of its blocks have, filters where all have
 // them, the clock model where the archive already needs a reader of 1.3, derived tags where it
-// needs one of 1.4, coded tags where it needs one of 1.5 and the Xiangqi model where it needs one
-// of 1.8 (so that an append does not raise what reads the archive; a value table, or none, the
-// archive keeps as it is).
+// needs one of 1.4, coded tags where it needs one of 1.5, the Xiangqi model where it needs one
+// of 1.8 and Xiangqi position columns where it needs one of 1.9 (so that an append does not raise
+// what reads the archive; a value table, or none, the archive keeps as it is).
 Status keep_archive_settings(const std::string& path, WriterArgs& w) {
   if (w.moves->count() && w.position_filter->count() && w.clocks->count() && w.tags->count() && w.xiangqi->count())
     return {};
@@ -320,9 +320,9 @@ Status keep_archive_settings(const std::string& path, WriterArgs& w) {
   if (!w.tags->count()) {
     w.options.derive_tags = info->read_version.minor >= 4;
     w.options.code_tags = info->read_version.minor >= 5;
+    w.options.xiangqi_positions = info->read_version.minor >= 9;
   }
   if (!w.xiangqi->count()) w.options.xiangqi_model = info->read_version.minor >= 8;
-  w.options.xiangqi_positions = info->read_version.minor >= 9;
   return {};
 }
 

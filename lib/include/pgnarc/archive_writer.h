@@ -100,7 +100,7 @@ struct PGNARC_EXPORT WriterOptions {
   bool xiangqi_model = true;
   // With table_tags, a block's FEN tags of Xiangqi positions may be coded by the Xiangqi position
   // code (format 1.9: about 12 bytes a position, not 20); false: as text, which readers of 1.6
-  // to 1.8 read. An append to an archive of an earlier version leaves it false.
+  // to 1.8 read. `pgnarc append` without --tags sets it false for an archive of an earlier version.
   bool xiangqi_positions = true;
 };
 
