@@ -111,6 +111,27 @@ std::uint64_t alone(const std::string& fen, int* form = nullptr) {
   return bits;
 }
 
+// The square table (format-spec/xiangqi-position-table.md): each row totals 4096, a piece above
+// 0 exactly on the squares where it may stand (so that the writer never meets a symbol of
+// frequency 0), an empty square always above 0.
+TEST(XiangqiPosition, TheSquareTableAllowsWhatTheRulesAllow) {
+  for (int q = 0; q < 90; ++q) {
+    unsigned total = 0;
+    for (int s = 0; s < 15; ++s) {
+      const std::uint16_t f = kXiangqiSquareFrequencies[q][s];
+      total += f;
+      if (s == 0) {
+        EXPECT_GT(f, 0) << q;
+        continue;
+      }
+      const auto side = static_cast<rx::Side>(s > 7);
+      const auto type = static_cast<rx::PieceType>(s > 7 ? s - 7 : s);
+      EXPECT_EQ(f > 0, rx::can_stand(side, type, q)) << "square " << q << " symbol " << s;
+    }
+    EXPECT_EQ(total, 4096u) << q;
+  }
+}
+
 TEST(XiangqiPosition, EveryFieldChoiceRoundTrips) {
   const std::string board = "r3kabr1/4a4/2n1b1n2/p3p3p/1c5c1/2R6/P3P3P/2N1C1N2/1C1R5/2BAKAB2";
   round_trip({board + " b - - 0 1", board + " b - - 4 13", board + " w - -", board + " b", board + " w - - 0 0",

@@ -351,9 +351,7 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
     info.model_blocks += scratch.coder == codec::MoveCoder::kModel;
     info.fast_blocks += scratch.coder == codec::MoveCoder::kFast;
     info.clock_model_blocks += scratch.modelled_tracks;
-    // (A block of layout 6 may name the tables' entries too, as one of layout 5 does.)
-    info.value_table_blocks += scratch.layout == kTableTagsLayout ||
-                               (scratch.layout == kXiangqiTagsLayout && info.value_table_entries > 0);
+    info.value_table_blocks += counts.table_columns;
     info.position_filter_bytes += counts.filter_bytes;
     games_done += scratch.games;
     if (progress) progress(games_done);

@@ -9,6 +9,7 @@
 #include "common/zstd_frame.h"
 #include "codec/record/record.h"
 #include "container/tag_dictionary.h"
+#include "container/tag_values.h"
 #include "container/text_columns.h"
 
 namespace pgnarc::container {
@@ -299,6 +300,13 @@ Status count_block(std::string_view bytes, const Where& where, DecodedBlock& blo
     }
   out.plies = block.directory.plies;
   out.filter_bytes = block.directory.filter.size();
+  // Layout 5 is the table columns'; layout 6 may hold them beside Xiangqi positions, or not.
+  out.table_columns = block.layout == kTableTagsLayout;
+  if (block.layout == kXiangqiTagsLayout) {
+    std::vector<TagColumnView> columns;
+    if (auto st = read_tag_columns(block.sections[kTags], block.games, where, columns); !st) return st;
+    for (const TagColumnView& c : columns) out.table_columns |= c.coding == static_cast<std::uint8_t>(TagCoding::kTable);
+  }
   std::string_view raw_stream = block.sections[kRaw], bytes_of;
   common::ByteReader raw(raw_stream);
   while (raw.remaining())

@@ -103,6 +103,7 @@ inline bool all_consumed(const codec::CodecCursor& c) {
 struct BlockCounts {
   std::uint64_t plies = 0, verbatim = 0;
   std::uint64_t filter_bytes = 0;  // of its position filter (0: none)
+  bool table_columns = false;      // a tag column names value table entries (9.4.8)
 };
 Status count_block(std::string_view bytes, const Where& where, DecodedBlock& scratch, BlockCounts& out);
 

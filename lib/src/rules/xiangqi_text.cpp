@@ -28,8 +28,7 @@ PieceType type_from_letter(char c) {
   }
 }
 
-// Whether a piece of side `s` and type `t` can ever stand on file `f`, rank `r` in a game from
-// the start position (on a side's own terms: Black's ranks count from Black's back rank).
+// An error naming the FEN, its field (from 1) and what is wrong there.
 Error fen_error(std::string_view fen, int field, std::string_view name, const std::string& why) {
   return invalid_input("bad xiangqi FEN \"" + std::string(fen) + "\": field " + std::to_string(field) + " (" +
                        std::string(name) + "): " + why);

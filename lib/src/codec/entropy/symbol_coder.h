@@ -54,7 +54,7 @@ struct SymbolWriter {
     out.push_back(PlySymbol{v, 1, 1u << bits});
     return true;
   }
-  // `v` below `n`, every value as likely (n <= 2^16).
+  // `v` below `n`, every value as likely (n <= kMaxCodeTotal).
   bool uniform(std::uint32_t n, std::uint32_t& v) {
     out.push_back(PlySymbol{v, 1, n});
     return true;
