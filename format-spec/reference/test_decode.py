@@ -241,6 +241,11 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                 if path in xiangqi_pgns:                # Xiangqi games: codec 11 or 9 (7.9)
                     codec, coder = first_block_codec_and_coder(archive)
                     want = XIANGQI_EXPECTED[setting]
+                    if (path.endswith(XIANGQI_CRAFTED) and setting != "xiangqi-uniform"
+                            and read_minor(archive) == 9):
+                        # its FEN start, where the writer finds a column of Xiangqi positions
+                        # smaller (9.4.9): layout 6, format 1.9
+                        want = (want[0], want[1], 9)
                     if (codec, coder, read_minor(archive)) != want:
                         failures.append(f"{label}: first block of codec {codec}, move coder "
                                         f"{coder}, read version 1.{read_minor(archive)}: not "

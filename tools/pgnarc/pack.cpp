@@ -98,9 +98,10 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
       ->type_name("tables|coded|derive|text");
   w.xiangqi = cmd.add_option_function<std::string>(
          "--xiangqi",
-         [&w](const std::string& v) { w.options.xiangqi_model = v == "model"; },
+         [&w](const std::string& v) { w.options.xiangqi_model = w.options.xiangqi_positions = v == "model"; },
          "how the moves of Xiangqi games are coded under --moves fast or max: model (the default: by "
-         "the Xiangqi model; archives of format 1.8, about a fifth smaller) or uniform (every legal "
+         "the Xiangqi model; archives of format 1.8, about a fifth smaller, 1.9 with set-up positions) or "
+         "uniform (every legal "
          "move alike, as readers of format 1.7 read them)")
       ->check(CLI::IsMember({"model", "uniform"}))
       ->type_name("model|uniform");

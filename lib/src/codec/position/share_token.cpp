@@ -174,7 +174,7 @@ Result<Game> decode_token(std::string_view bytes) {
   if (bytes.size() < 2) return bad("too short");
   const std::uint8_t version = static_cast<std::uint8_t>(bytes[0]);
   if (version != kTokenVersion && version != kXiangqiTokenVersion)
-    return bad("token version " + std::to_string(version) + " (this reader knows 1, chess, and 3, Xiangqi)");
+    return bad("token version " + std::to_string(version) + " (this reader knows 1), or 3 for a Xiangqi game");
   const unsigned flags = static_cast<std::uint8_t>(bytes[1]);
   const unsigned coder = flags & 3, result = (flags >> 4) & 7;
   if (coder > 1 || result > 4 || (flags & 0x80) || (version == kXiangqiTokenVersion && (flags & kChess960)))
