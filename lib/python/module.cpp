@@ -472,11 +472,7 @@ class PyArchive {
   // `moves` (SAN), under the rules `variant` names ("" standard), ascending.
   std::vector<std::uint64_t> find_position(const std::optional<std::string>& fen, const std::string& moves,
                                            const std::string& variant, unsigned threads) const {
-    const PositionHits hits = search(target(fen, moves, variant), threads);
-    std::vector<std::uint64_t> out;
-    out.reserve(hits.hits.size());
-    for (const PositionHit& h : hits.hits) out.push_back(h.game);
-    return out;
+    return games_of(search(target(fen, moves, variant), threads));
   }
   // The tree of that position as `pgnarc tree --json` prints it (the package parses it), from
   // the games of `games` (ascending; None: all); at most `limit` moves (0: all).
@@ -484,24 +480,18 @@ class PyArchive {
                         std::size_t limit, const std::optional<std::vector<std::uint64_t>>& games, unsigned threads) const {
     const Position at = target(fen, moves, variant);
     PositionHits hits = search(at, threads);
-    if (games)
-      std::erase_if(hits.hits, [&](const PositionHit& h) { return !std::binary_search(games->begin(), games->end(), h.game); });
+    keep_games(hits, games);
     return position_tree_json(at, position_tree(at, hits), limit);
   }
   // The Xiangqi games whose main line reaches the Xiangqi position `fen` (5.7), ascending.
   std::vector<std::uint64_t> find_xiangqi_position(const std::string& fen, unsigned threads) const {
-    const PositionHits hits = search_xiangqi(fen, threads);
-    std::vector<std::uint64_t> out;
-    out.reserve(hits.hits.size());
-    for (const PositionHit& h : hits.hits) out.push_back(h.game);
-    return out;
+    return games_of(search_xiangqi(fen, threads));
   }
   // The tree of that Xiangqi position as `pgnarc tree --json` prints it, as tree_json.
   std::string xiangqi_tree_json(const std::string& fen, std::size_t limit,
                                 const std::optional<std::vector<std::uint64_t>>& games, unsigned threads) const {
     PositionHits hits = search_xiangqi(fen, threads);
-    if (games)
-      std::erase_if(hits.hits, [&](const PositionHit& h) { return !std::binary_search(games->begin(), games->end(), h.game); });
+    keep_games(hits, games);
     return position_tree_json(fen, value_or_raise(xiangqi_position_tree(fen, hits)), limit);
   }
   // The figures of `pgnarc info --json`, as it prints them (the package parses them).
@@ -525,27 +515,38 @@ class PyArchive {
   }
 
  private:
+  static std::vector<std::uint64_t> games_of(const PositionHits& hits) {
+    std::vector<std::uint64_t> out;
+    out.reserve(hits.hits.size());
+    for (const PositionHit& h : hits.hits) out.push_back(h.game);
+    return out;
+  }
+  // Only the hits of `games` (ascending; None: all).
+  static void keep_games(PositionHits& hits, const std::optional<std::vector<std::uint64_t>>& games) {
+    if (games)
+      std::erase_if(hits.hits, [&](const PositionHit& h) { return !std::binary_search(games->begin(), games->end(), h.game); });
+  }
   static Position target(const std::optional<std::string>& fen, const std::string& moves, const std::string& variant) {
     const Variant v = variant_named(variant);
     Position pos = Position::start(v);
     if (fen) pos = value_or_raise(Position::from_fen(*fen, false, v));
     return value_or_raise(play_san_line(pos, moves));
   }
-  PositionHits search(const Position& at, unsigned threads) const {
+  // find(archive)'s hits, the GIL released and the archive held while it searches.
+  template <class Find>
+  PositionHits search_with(Find&& find) const {
     Result<PositionHits> r = [&] {
       py::gil_scoped_release release;
       std::lock_guard lock(handle_->mutex);
-      return handle_->archive->find_position(at, threads);
+      return find(*handle_->archive);
     }();
     return value_or_raise(std::move(r));
   }
+  PositionHits search(const Position& at, unsigned threads) const {
+    return search_with([&](Archive& a) { return a.find_position(at, threads); });
+  }
   PositionHits search_xiangqi(const std::string& fen, unsigned threads) const {
-    Result<PositionHits> r = [&] {
-      py::gil_scoped_release release;
-      std::lock_guard lock(handle_->mutex);
-      return handle_->archive->find_xiangqi_position(fen, threads);
-    }();
-    return value_or_raise(std::move(r));
+    return search_with([&](Archive& a) { return a.find_xiangqi_position(fen, threads); });
   }
   void open() {
     Result<std::unique_ptr<Archive>> a = [&] {

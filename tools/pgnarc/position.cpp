@@ -93,9 +93,9 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
   return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10);
 }
 
-// `sides`: how the two players are called ("white", "black"; "red", "black" for Xiangqi).
-std::string tree_text(const std::string& fen, const PositionTree& tree, std::size_t limit,
-                      const char* first = "white") {
+// The tree of the position `fen` as a table; `first` names the first player ("white", or "red"
+// for Xiangqi).
+std::string tree_text(const std::string& fen, const PositionTree& tree, std::size_t limit, const char* first) {
   std::string out = "position: " + fen + "\n";
   appendf(out, "games: %llu (%s wins %s%%, draws %s%%, black wins %s%%)\n",
           static_cast<unsigned long long>(tree.games), first, percent(tree.white, tree.games).c_str(),
@@ -114,6 +114,14 @@ std::string tree_text(const std::string& fen, const PositionTree& tree, std::siz
   return out;
 }
 
+// The tree of the position `fen` as `tree` prints it: --json's object, or the table.
+int print_tree(const std::string& fen, const PositionTree& t, const TreeArgs& a, const char* first) {
+  Output out;
+  out.write(a.json ? position_tree_json(fen, t, a.limit) + "\n" : tree_text(fen, t, a.limit, first));
+  if (auto st = out.close(); !st) return report(st.error());
+  return kOk;
+}
+
 // The tree of a Xiangqi position: the Xiangqi games' moves there, in WXF and ICCS.
 int xiangqi_tree(const TreeArgs& a) {
   if (!a.moves.empty()) return report(invalid_input("--moves is for chess positions: give a Xiangqi position by its FEN"));
@@ -124,10 +132,7 @@ int xiangqi_tree(const TreeArgs& a) {
   if (!hits) return report_archive_error(hits.error(), a.archive);
   auto t = xiangqi_position_tree(*a.position, *hits);
   if (!t) return report(t.error());
-  Output out;
-  out.write(a.json ? position_tree_json(*a.position, *t, a.limit) + "\n" : tree_text(*a.position, *t, a.limit, "red"));
-  if (auto st = out.close(); !st) return report(st.error());
-  return kOk;
+  return print_tree(*a.position, *t, a, "red");
 }
 
 int tree(const TreeArgs& a) {
@@ -138,11 +143,7 @@ int tree(const TreeArgs& a) {
   if (!archive) return report_archive_error(archive.error(), a.archive);
   auto hits = search_position(**archive, *target, a.threads);
   if (!hits) return report_archive_error(hits.error(), a.archive);
-  const PositionTree t = position_tree(*target, *hits);
-  Output out;
-  out.write(a.json ? position_tree_json(*target, t, a.limit) + "\n" : tree_text(target->fen(), t, a.limit));
-  if (auto st = out.close(); !st) return report(st.error());
-  return kOk;
+  return print_tree(target->fen(), position_tree(*target, *hits), a, "white");
 }
 
 }  // namespace

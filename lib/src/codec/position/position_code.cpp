@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 
-#include "codec/position/placement.h"
+#include "codec/position/fen_text.h"
 #include "rules/movegen.h"
 
 namespace pgnarc::codec {
@@ -53,25 +52,6 @@ int ep_candidates(const std::array<std::uint8_t, 64>& squares, int side, Square 
         squares[make_square(f, pawn_rank)] == their_pawn)
       out[n++] = make_square(f, target_rank);
   return n;
-}
-
-// `fen`'s fields split at single spaces (any other spacing gives a text that the coded forms do
-// not write, so that the comparison with the written text refuses it).
-std::vector<std::string_view> fields_of(std::string_view fen) {
-  std::vector<std::string_view> out;
-  std::size_t at = 0;
-  while (at <= fen.size()) {
-    const std::size_t space = fen.find(' ', at);
-    out.push_back(fen.substr(at, space == std::string_view::npos ? std::string_view::npos : space - at));
-    if (space == std::string_view::npos) break;
-    at = space + 1;
-  }
-  return out;
-}
-
-bool parse_counter(std::string_view s, std::uint64_t& v) {
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && end == s.data() + s.size() && v <= 65535;
 }
 
 // The FEN of `p` with the en passant field `ep` and the counters of `v`.
@@ -263,11 +243,11 @@ bool PositionCoder::text_of(const Value& v, std::string& text) const {
 int PositionCoder::encode(std::string_view fen, std::vector<PlySymbol>& out) {
   Value v;
   auto pos = Position::from_fen(fen);
-  const std::vector<std::string_view> fields = fields_of(fen);
+  const std::vector<std::string_view> fields = fen_fields(fen);
   if (pos && (fields.size() == 4 || fields.size() == 6)) {
     std::uint64_t half = 0, full = 1;
     const bool counters = fields.size() == 6;
-    if (counters && (!parse_counter(fields[4], half) || !parse_counter(fields[5], full))) full = 0;
+    if (counters && (!parse_fen_counter(fields[4], half) || !parse_fen_counter(fields[5], full))) full = 0;
     const std::string_view ep_field = fields[3];
     std::string text;
     // Derived: from the plies the counters give, if a search finds the moves.

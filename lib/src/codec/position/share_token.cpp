@@ -1,7 +1,6 @@
 #include "codec/position/share_token.h"
 
 #include <algorithm>
-#include <functional>
 
 #include "codec/entropy/arith_coder.h"
 #include "codec/entropy/move_coder.h"
@@ -26,6 +25,25 @@ constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 constexpr unsigned kSetUp = 4, kChess960 = 8;
 
 namespace rx = rules::xiangqi;
+
+Error not_a_token(const std::string& why) { return invalid_input("not a share token: " + why); }
+
+// The Seven Tag Roster with unknown values and the game's result, `first` naming the first player
+// (White, or Red).
+void add_roster(Game& game, const char* first) {
+  for (const char* key : {"Event", "Site", "Date", "Round", first, "Black", "Result"})
+    game.tags.push_back(Tag{key, std::string(key == std::string_view("Date") ? "????.??.??" : "?")});
+  game.tags.back().value = game.result == GameResult::kNone ? "*" : result_text(game.result);
+}
+
+// Why the codeword just read does not end the token as TOKEN-1 asks (its last byte the token's,
+// the bits after it 0), or nullptr.
+const char* bad_end(ArithDecoder& in, std::string_view code) {
+  const std::int64_t bits = in.finish();
+  if (bits < 0 || static_cast<std::uint64_t>(bits + 7) / 8 != code.size()) return "its codeword does not end where it does";
+  if (bits % 8 && static_cast<std::uint8_t>(code.back()) & (0xFFu >> (bits % 8))) return "bits after its codeword that are not 0";
+  return nullptr;
+}
 
 std::string token_bytes(std::uint8_t version, unsigned flags, const std::vector<PlySymbol>& symbols) {
   std::string out;
@@ -88,16 +106,15 @@ Result<std::string> encode_xiangqi_token(const Game& game) {
                      symbols);
 }
 
-Result<Game> decode_xiangqi_token(unsigned flags, std::string_view code, const std::function<Error(const std::string&)>& bad) {
+Result<Game> decode_xiangqi_token(unsigned flags, std::string_view code) {
+  const auto bad = not_a_token;
   ArithDecoder in;
   in.start(code, 0);
   Game game;
   game.rules = GameRules::kXiangqi;
   game.result = static_cast<GameResult>((flags >> 4) & 7);
   game.tags.push_back(Tag{"Game", "Chinese Chess"});
-  for (const char* key : {"Event", "Site", "Date", "Round", "Red", "Black", "Result"})
-    game.tags.push_back(Tag{key, std::string(key == std::string_view("Date") ? "????.??.??" : "?")});
-  game.tags.back().value = game.result == GameResult::kNone ? "*" : result_text(game.result);
+  add_roster(game, "Red");
   rx::Position pos;
   if (flags & kSetUp) {
     XiangqiPositionCoder positions;
@@ -124,9 +141,7 @@ Result<Game> decode_xiangqi_token(unsigned flags, std::string_view code, const s
     history = model::xq::history_after(history, pos, move);
     pos.play(move);
   }
-  const std::int64_t bits = in.finish();
-  if (bits < 0 || static_cast<std::uint64_t>(bits + 7) / 8 != code.size()) return bad("its codeword does not end where it does");
-  if (bits % 8 && static_cast<std::uint8_t>(code.back()) & (0xFFu >> (bits % 8))) return bad("bits after its codeword that are not 0");
+  if (const char* why = bad_end(in, code)) return bad(why);
   return game;
 }
 
@@ -170,7 +185,7 @@ Result<std::string> encode_token(const Game& game) {
 }
 
 Result<Game> decode_token(std::string_view bytes) {
-  const auto bad = [](const std::string& why) { return invalid_input("not a share token: " + why); };
+  const auto bad = not_a_token;
   if (bytes.size() < 2) return bad("too short");
   const std::uint8_t version = static_cast<std::uint8_t>(bytes[0]);
   if (version != kTokenVersion && version != kXiangqiTokenVersion)
@@ -180,14 +195,12 @@ Result<Game> decode_token(std::string_view bytes) {
   if (coder > 1 || result > 4 || (flags & 0x80) || (version == kXiangqiTokenVersion && (flags & kChess960)))
     return bad("reserved bits set in its header");
   const std::string_view code = bytes.substr(2);
-  if (version == kXiangqiTokenVersion) return decode_xiangqi_token(flags, code, bad);
+  if (version == kXiangqiTokenVersion) return decode_xiangqi_token(flags, code);
   ArithDecoder in;
   in.start(code, 0);
   Game game;
   game.result = static_cast<GameResult>(result);
-  for (const char* key : {"Event", "Site", "Date", "Round", "White", "Black", "Result"})
-    game.tags.push_back(Tag{key, std::string(key == std::string_view("Date") ? "????.??.??" : "?")});
-  game.tags.back().value = game.result == GameResult::kNone ? "*" : result_text(game.result);
+  add_roster(game, "White");
   Position start;
   if (flags & kSetUp) {
     PositionCoder positions;
@@ -218,9 +231,7 @@ Result<Game> decode_token(std::string_view bytes) {
     game.events.push_back(GameEvent::make_move(move));
     line.play(move);
   }
-  const std::int64_t bits = in.finish();
-  if (bits < 0 || static_cast<std::uint64_t>(bits + 7) / 8 != code.size()) return bad("its codeword does not end where it does");
-  if (bits % 8 && static_cast<std::uint8_t>(code.back()) & (0xFFu >> (bits % 8))) return bad("bits after its codeword that are not 0");
+  if (const char* why = bad_end(in, code)) return bad(why);
   return game;
 }
 

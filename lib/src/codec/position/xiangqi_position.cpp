@@ -1,9 +1,7 @@
 #include "codec/position/xiangqi_position.h"
 
-#include <charconv>
-
 #include "codec/entropy/symbol_coder.h"
-#include "codec/position/placement.h"
+#include "codec/position/fen_text.h"
 #include "rules/xiangqi.h"
 
 namespace pgnarc::codec {
@@ -33,22 +31,6 @@ struct Binomials {
   }
 };
 constexpr Binomials kBinomials;
-
-std::vector<std::string_view> fields_of(std::string_view fen) {
-  std::vector<std::string_view> out;
-  std::size_t at = 0;
-  while (true) {
-    const std::size_t space = fen.find(' ', at);
-    out.push_back(fen.substr(at, space == std::string_view::npos ? std::string_view::npos : space - at));
-    if (space == std::string_view::npos) return out;
-    at = space + 1;
-  }
-}
-
-bool parse_counter(std::string_view s, std::uint32_t& v) {
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && end == s.data() + s.size() && v <= 65535;
-}
 
 // A counter: its bit width (0 to 16, each as likely), then the bits below its top bit.
 template <class Side>
@@ -174,7 +156,7 @@ std::uint64_t XiangqiPositionCoder::cost(const Value& v) const {
 bool XiangqiPositionCoder::encode(std::string_view fen, std::vector<PlySymbol>& out) {
   auto pos = rx::Position::from_fen(fen);
   if (!pos) return false;
-  const std::vector<std::string_view> fields = fields_of(fen);
+  const std::vector<std::string_view> fields = fen_fields(fen);
   Value v;
   for (int q = 0; q < 90; ++q) v.squares[q] = static_cast<std::uint8_t>(symbol_of(pos->piece_on(q)));
   v.side = pos->side_to_move() == rx::kBlack;
@@ -182,7 +164,7 @@ bool XiangqiPositionCoder::encode(std::string_view fen, std::vector<PlySymbol>& 
     v.fields = kTwo;
   } else if (fields.size() == 4) {
     v.fields = kFour;
-  } else if (fields.size() == 6 && parse_counter(fields[4], v.halfmove) && parse_counter(fields[5], v.fullmove)) {
+  } else if (fields.size() == 6 && parse_fen_counter(fields[4], v.halfmove) && parse_fen_counter(fields[5], v.fullmove)) {
     v.fields = v.halfmove == 0 && v.fullmove == 1 ? kZeroOne : kCounters;
   } else {
     return false;
