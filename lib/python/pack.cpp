@@ -78,7 +78,7 @@ WriterOptions writer_options(unsigned threads, bool force, const std::string& mo
   o.derive_tags = tags != "text";
   o.code_tags = tags == "coded" || tags == "tables";
   o.table_tags = tags == "tables";
-  o.xiangqi_model = o.xiangqi_positions = xiangqi != "uniform";
+  o.xiangqi_model = o.xiangqi_positions = o.xiangqi_spellings = xiangqi != "uniform";
   return o;
 }
 

@@ -8,6 +8,7 @@
 #include "codec/record/xiangqi_record.h"
 #include "pgn/xiangqi_pgn.h"
 #include "rules/xiangqi_game.h"
+#include "support/iconv_text.h"
 
 namespace pgnarc {
 namespace {
@@ -22,11 +23,12 @@ Game xiangqi_game(std::string_view text) {
   return b.game();
 }
 
-std::vector<Game> corpus_games(const std::string& name) {
+// The games of a corpus file, its text first converted by iconv to `encoding` where given.
+std::vector<Game> corpus_games(const std::string& name, const char* encoding = nullptr) {
   std::ifstream in(std::string(PGNARC_CORPUS_DIR) + "/xiangqi/" + name, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
-  PgnReader reader(memory_input(s.str()), name);
+  PgnReader reader(memory_input(encoding ? test::iconv_to(encoding, s.str()).value() : s.str()), name);
   PgnReader::RawGame rg;
   std::vector<Game> out;
   while (reader.next_raw(rg).value()) {
@@ -42,6 +44,7 @@ codec::CodecCursor cursor_of(const codec::CodecStreams& s) {
   codec::CodecCursor c{s.moves, s.structure, s.texts, s.raw, s.coder, true, s.modelled_tracks};
   c.xiangqi = true;
   c.xiangqi_model = s.xiangqi_model;
+  c.xiangqi_spellings = s.codec() >= codec::kXiangqiSpellingsCodec;
   return c;
 }
 
@@ -111,6 +114,42 @@ TEST(XiangqiRecord, CorpusGamesRoundTripBesideChessGames) {
         if (modelled) EXPECT_LT(s.moves.size() * 5, uniform_bytes * 4);
       }
   }
+}
+
+// Games whose move texts are in GB18030 (or name tandem pieces by file) take codec 14, 15 with a
+// modelled track; a writer without those codecs cannot encode them, and a block of codec 11 that
+// holds their notation bytes is rejected.
+TEST(XiangqiRecord, GamesOfFormat110ElementsTakeCodecs14And15) {
+  const std::vector<Game> games = corpus_games("wukong_chinese.pgn", "GB18030");
+  ASSERT_EQ(games.size(), 15u);
+  // The same moves as the UTF-8 file's.
+  std::vector<Game> utf8 = corpus_games("wukong_chinese.pgn");
+  for (std::size_t i = 0; i < utf8.size(); ++i) {
+    EXPECT_EQ(utf8[i].events, games[i].events);
+    EXPECT_NE(utf8[i].notation, games[i].notation);
+  }
+  for (const codec::MoveCoder coder : {codec::MoveCoder::kUniform, codec::MoveCoder::kFast}) {
+    codec::CodecStreams s;
+    s.coder = coder;
+    s.xiangqi_model = s.xiangqi_spellings = true;
+    for (const Game& g : games) ASSERT_TRUE(codec::encode_game(g, s).ok());
+    EXPECT_EQ(s.codec(), codec::kXiangqiSpellingsCodec);
+    EXPECT_EQ(decode_all(s, games), games);
+    codec::CodecStreams tracks = s;
+    tracks.modelled_tracks = tracks.tracks = true;
+    EXPECT_EQ(tracks.codec(), codec::kXiangqiSpellingsTracksCodec);
+    codec::CodecCursor c = cursor_of(s);
+    c.xiangqi_spellings = false;  // as codec 11 would
+    const auto d = codec::decode_game(c, games[0].tags);
+    ASSERT_FALSE(d.ok());
+    EXPECT_EQ(d.error().code(), ErrorCode::Corruption);
+  }
+  codec::CodecStreams s;
+  s.xiangqi_model = true;  // xiangqi_spellings false
+  const Status st = codec::encode_game(games[0], s);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("1.10"), std::string::npos) << st.error().message();
+  EXPECT_TRUE(s.structure.empty());
 }
 
 TEST(XiangqiRecord, AnnotationsRoundTrip) {

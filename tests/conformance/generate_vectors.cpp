@@ -129,6 +129,7 @@ void encode_vector(const std::string& name, const std::string& pgn, const std::s
     pgn::parse_game_or_xiangqi(rg.text, name, rg.number, rg.start, b, variant);
     codec::CodecStreams s;
     s.modelled_tracks = model_clocks;
+    s.xiangqi_model = s.xiangqi_spellings = xiangqi_model;
     Status st = b.ok() ? codec::encode_game(b.game(), s) : Status(b.error());
     if (!st && !name.starts_with("verbatim")) {
       std::fprintf(stderr, "vector %s: %s\n", name.c_str(), st.error().message().c_str());
@@ -431,6 +432,105 @@ void xiangqi_model_vectors() {
   o.xiangqi_model = true;
   invalid_vector("unknown_codec_13", edit_block(pack(pgn, o), [](std::string& b) { b[4] = 13; }), "Unsupported",
                  "BLOCK-1", "a block of move codec 13 (not defined in 1.8): refused as unsupported");
+}
+
+// Format 1.10: move texts in GB18030 and Big5, tandem pieces named by their file (5.7.1), in
+// blocks of codec 14 and 15.
+void xiangqi_spelling_vectors() {
+  const std::string gb18030 =
+      "[Event \"GB18030\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "\n"
+      "1. \xc5\xda\xb6\xfe\xc6\xbd\xce\xe5 \xc2\xed\xa3\xb8\xbd\xf8\xa3\xb7 2. \xc2\xed\xb6\xfe\xbd\xf8\xc8\xfd "
+      "\xb3\xb5\xa3\xb9\xc6\xbd\xa3\xb8 3. \xb3\xb5\xd2\xbb\xc6\xbd\xb6\xfe \xd7\xe4\xa3\xb7\xbd\xf8\xa3\xb1 "
+      "4. \xb3\xb5\xb6\xfe\xbd\xf8\xc1\xf9 *\n"
+      "\n"
+      "[Event \"WXF, full-width, GB18030\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "\n"
+      "1. \xa3\xc3\xa3\xb2\xa3\xbd\xa3\xb5 \xa3\xc8\xa3\xb8\xa3\xab\xa3\xb7 2. \xa3\xc8\xa3\xb2\xa3\xab\xa3\xb3 *\n"
+      "\n"
+      "[Event \"UTF-8\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "\n"
+      "1. 炮二平五 马８进７ *\n"
+      "\n"
+      "[Event \"chess\"]\n"
+      "[White \"a\"]\n"
+      "[Black \"b\"]\n"
+      "\n"
+      "1. e4 e5 1/2-1/2\n";
+  encode_vector("xiangqi_gb18030", gb18030, "XQ-NOTATION-1 XQ-TEXT-3 XQ-TEXT-4 XQ-REC-1",
+                "Xiangqi move texts in GB18030 (codec 14), Chinese and full-width WXF, beside a game in UTF-8 "
+                "and a game of chess in the same block",
+                4096, MoveCoding::kMax, Variant::kStandard, false, false, false, false, true);
+  const std::string big5 =
+      "[Event \"Big5\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "[Result \"*\"]\n"
+      "\n"
+      "1. \xac\xb6\xa4G\xa5\xad\xa4\xad \xb0\xa8\xa2\xb7\xb6i\xa2\xb6 2. \xb0\xa8\xa4G\xb6i\xa4T "
+      "\xa8\xae\xa2\xb8\xa5\xad\xa2\xb7 3. \xab\xd3\xa4\xad\xb6i\xa4@ *\n";
+  encode_vector("xiangqi_big5", big5, "XQ-NOTATION-1 XQ-TEXT-4 XQ-REC-1",
+                "a Xiangqi game in Big5 (codec 14, the fast coder): 馬 車 進 帥, Big5's defaults",
+                4096, MoveCoding::kFast, Variant::kStandard, false, false, false, false, true);
+  const std::string tandem =
+      "[Event \"tandem pieces by file\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "[FEN \"3k5/9/9/9/7C1/2N6/R8/2N4C1/9/R3K4 w - - 0 1\"]\n"
+      "\n"
+      "1. 车九进六 将4进1 2. 炮二进四 *\n"
+      "\n"
+      "[Event \"tandem pieces by file, WXF\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "[Format \"WXF\"]\n"
+      "[FEN \"3k5/9/9/9/7C1/2N6/R8/2N4C1/9/R3K4 w - - 0 1\"]\n"
+      "\n"
+      "1. R9+6 K4+1 2. C2+4 *\n"
+      "\n"
+      "[Event \"clocks\"]\n"
+      "[White \"a\"]\n"
+      "[Black \"b\"]\n"
+      "[TimeControl \"60+0\"]\n"
+      "\n"
+      "1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:58] } 1-0\n";
+  encode_vector("xiangqi_tandem_by_file", tandem, "XQ-TEXT-2 XQ-NOTATION-1 XQ-REC-1",
+                "two chariots and two cannons on a file named by their file where the other cannot make the "
+                "move (tandem by file 1), beside a chess game's modelled clock track: codec 15",
+                4096, MoveCoding::kMax, Variant::kStandard, true, false, false, false, true);
+  WriterOptions o = stored(4096);
+  o.xiangqi_model = true;
+  const std::string first_gb = gb18030.substr(0, gb18030.find("\n\n[Event \"WXF")) + "\n";
+  const std::string one_gb = pack(first_gb, o);
+  const std::string one_big5 = pack(big5, o);
+  // The notation bytes of the first game of `pgn`, and where they stand in a block.
+  const auto notation_of = [](const std::string& pgn) {
+    GameBuilder b;
+    pgn::parse_game_or_xiangqi(pgn, "x", 1, {}, b);
+    if (!b.ok() || b.game().notation.size() != 8) std::abort();
+    return b.game().notation;
+  };
+  const auto notation_at = [](const std::string& b, std::string_view bytes) {
+    const std::size_t at = b.find(bytes);
+    if (at == std::string::npos || b.find(bytes, at + 1) != std::string::npos) std::abort();
+    return at;
+  };
+  const std::string gb_bytes = notation_of(first_gb), big5_bytes = notation_of(big5);
+  invalid_vector("xiangqi_encoding_in_codec_11", edit_block(one_gb, [](std::string& b) { b[4] = 11; }), "Corruption",
+                 "XQ-NOTATION-1 XQ-REC-1",
+                 "the block of encode/xiangqi_gb18030's first game with codec 11, where the encoding bits are reserved");
+  invalid_vector("xiangqi_encoding_3", edit_block(one_gb, [&](std::string& b) { b[notation_at(b, gb_bytes) + 7] |= 0x0C; }),
+                 "Corruption", "XQ-NOTATION-1", "a Xiangqi game whose notation bytes name encoding 3, reserved");
+  invalid_vector("xiangqi_tandem_by_file_2",
+                 edit_block(one_gb, [&](std::string& b) { b[notation_at(b, gb_bytes) + 7] |= 0x20; }), "Corruption",
+                 "XQ-NOTATION-1", "a Xiangqi game whose notation bytes set tandem by file 2, reserved");
+  invalid_vector("xiangqi_big5_simplified",
+                 edit_block(one_big5, [&](std::string& b) { b[notation_at(b, big5_bytes)] = 0x06; }), "Corruption",
+                 "XQ-NOTATION-1", "a Xiangqi game in Big5 whose advance is 1, 进, which Big5 lacks");
+  invalid_vector("unknown_codec_16", edit_block(one_gb, [](std::string& b) { b[4] = 16; }), "Unsupported", "BLOCK-1",
+                 "a block of move codec 16 (not defined in 1.10): refused as unsupported");
+  invalid_vector("unknown_codec_13_in_1_10", edit_block(one_gb, [](std::string& b) { b[4] = 13; }), "Unsupported",
+                 "BLOCK-1", "a block of move codec 13, which 1.10 leaves undefined: refused as unsupported");
 }
 
 // Xiangqi games (5.7, format 1.7): in each notation, beside a chess game, and records damaged.
@@ -2436,6 +2536,7 @@ int main(int argc, char** argv) {
   xiangqi_model_vectors();
   xiangqi_token_vectors();
   xiangqi_position_vectors();
+  xiangqi_spelling_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

@@ -237,6 +237,8 @@ TEST(XiangqiPgn, NotationBytesRoundTripAndRejectTheRest) {
       s.tandem = static_cast<xq::TandemPlace>(pick(3));
       s.soldiers = static_cast<xq::SoldierOrder>(pick(3));
       s.tandem_advisor_elephant = static_cast<xq::Toggle>(pick(3));
+      s.tandem_file = pick(2) ? xq::Toggle::kYes : xq::Toggle::kUnset;  // "no" is stored as unset
+      s.encoding = pick(2) ? xq::Encoding::kGb18030 : xq::Encoding::kUnset;  // Big5 below
     }
     if (n == xq::Notation::kWxf) {
       s.wxf_width = static_cast<xq::Width>(pick(3));
@@ -269,11 +271,22 @@ TEST(XiangqiPgn, NotationBytesRoundTripAndRejectTheRest) {
       std::string("\x0C", 1),              // ICCS case 3
       std::string("\x40", 1),              // ICCS reserved bit
       std::string("\x01\x00", 2),          // WXF of two bytes
-      std::string("\x01\x00\x04", 3),      // WXF reserved bit
+      std::string("\x01\x00\x40", 3),      // WXF reserved bit
+      std::string("\x01\x00\x0C", 3),      // WXF encoding 3
+      std::string("\x01\x00\x20", 3),      // WXF tandem by file 2
       std::string("\x02\x00\x07\x00\x00\x00\x00\x00", 8),  // Chinese general's character 7
-      std::string("\x02\x00\x00\x00\x00\x00\x00\x04", 8),  // Chinese bit 42
+      std::string("\x02\x00\x00\x00\x00\x00\x00\x40", 8),  // Chinese bit 46
+      std::string("\x02\x00\x00\x00\x00\x00\x00\x0C", 8),  // Chinese encoding 3
+      std::string("\x02\x00\x00\x00\x00\x00\x00\x20", 8),  // Chinese tandem by file 2
+      std::string("\x02\x00\x01\x00\x00\x00\x00\x08", 8),  // Big5 and Red's general 帅
+      std::string("\x06\x00\x00\x00\x00\x00\x00\x08", 8),  // Big5 and 进
   };
   for (const std::string& b : bad) EXPECT_FALSE(xq::read_notation(b, n, s).ok()) << b.size();
+  // Big5 with 帥 and 進, which it has.
+  ASSERT_TRUE(xq::read_notation(std::string("\x0A\x00\x02\x00\x00\x00\x00\x08", 8), n, s).ok());
+  EXPECT_EQ(s.encoding, xq::Encoding::kBig5);
+  EXPECT_EQ(s.piece_char[xq::kRed][xq::kGeneral], 2);
+  EXPECT_EQ(s.advance, xq::Script::kTraditional);
 }
 
 }  // namespace

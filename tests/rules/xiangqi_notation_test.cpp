@@ -1,8 +1,10 @@
 // Xiangqi move notations: the 15 wukong games (corpus/xiangqi) read in ICCS, WXF and Chinese to
 // the same moves and written back byte for byte in each game's learnt style; hand-made positions
 // for tandem pieces (two of a kind on a file, three and five soldiers, two files of soldiers) in
-// every form, both ways; rejected texts and their messages.
+// every form, both ways; rejected texts and their messages; the corpus games in GB18030 and Big5
+// (transcoded by iconv), and the encodings' table against iconv's.
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -12,8 +14,10 @@
 #include <gtest/gtest.h>
 
 #include "rules/xiangqi.h"
+#include "rules/xiangqi_game.h"
 #include "rules/xiangqi_notation.h"
 #include "rules/xiangqi_test_support.h"
+#include "support/iconv_text.h"
 
 namespace pgnarc::rules::xiangqi {
 
@@ -251,6 +255,173 @@ TEST(XiangqiNotation, TwoChariotsHorsesAndCannonsOnAFile) {
   both_ways(pos, "h2e2", Notation::kChinese, kDefault, "后炮平五");
 }
 
+// With tandem_file, two horses, chariots or cannons on a file are named by their file where the
+// other could not make a move of that direction and number, check aside (as the Chinese Chess
+// Practical Dataset writes them); else front / rear as by default.
+TEST(XiangqiNotation, TandemPiecesByTheirFileWhereTheTwinCannotMoveSo) {
+  const Position pos = red_pairs();
+  const NotationStyle by_file = with([](NotationStyle& s) { s.tandem_file = Toggle::kYes; });
+  both_ways(pos, "a3a9", Notation::kChinese, by_file, "车九进六");  // a0 cannot pass a3
+  both_ways(pos, "a3a9", Notation::kChinese, kDefault, "前车进六");
+  both_ways(pos, "a3a9", Notation::kWxf, by_file, "R9+6");
+  both_ways(pos, "a0a1", Notation::kChinese, by_file, "后车进一");  // a3 could go to a4
+  both_ways(pos, "a3b3", Notation::kChinese, by_file, "前车平八");  // a0 could go to b0
+  both_ways(pos, "c4d6", Notation::kChinese, by_file, "前马进六");  // c2 could go to d4
+  both_ways(pos, "c2a1", Notation::kChinese, by_file, "马七退九");  // c4's a3 holds a chariot
+  both_ways(pos, "h5h9", Notation::kChinese, by_file, "炮二进四");  // h2 cannot pass h5
+  both_ways(pos, "h2e2", Notation::kChinese, by_file, "后炮平五");  // h5 could go to e5
+  // What a text shows: the file where marks were due, or marks where the file would do.
+  for (const auto& [text, shown] : {std::pair{"车九进六", Toggle::kYes}, std::pair{"前车进六", Toggle::kNo}}) {
+    NotationStyle learnt;
+    ASSERT_TRUE(learn_move(learnt, pos, text, Notation::kChinese).ok());
+    EXPECT_EQ(learnt.tandem_file, shown) << text;
+  }
+  NotationStyle learnt;  // both ways can't be one game's
+  ASSERT_TRUE(learn_move(learnt, pos, "车九进六", Notation::kChinese)->reproducible);
+  EXPECT_FALSE(learn_move(learnt, pos, "前车进六", Notation::kChinese)->reproducible);
+  EXPECT_TRUE(learn_move(learnt, pos, "后车进一", Notation::kChinese)->reproducible);
+}
+
+// ---- encodings ----
+
+using test::iconv_to;
+
+std::string utf8_of(char32_t c) {
+  std::string s;
+  append_char(s, c, Encoding::kUtf8);
+  return s;
+}
+
+TEST(XiangqiEncoding, TheTableIsIconvsGb18030AndBig5) {
+  const std::u32string chars = encoded_characters();
+  EXPECT_EQ(chars.size(), 67u);
+  for (const char32_t c : chars) {
+    const std::string u = utf8_of(c);
+    for (const auto& [name, e] : {std::pair{"GB18030", Encoding::kGb18030}, std::pair{"BIG5", Encoding::kBig5}}) {
+      const std::optional<std::string> theirs = iconv_to(name, u);
+      const std::uint16_t ours = double_byte(c, e);
+      if (!ours) {
+        EXPECT_FALSE(theirs) << name << " " << u;
+        continue;
+      }
+      ASSERT_TRUE(theirs) << name << " " << u;
+      EXPECT_EQ(*theirs, std::string({static_cast<char>(ours >> 8), static_cast<char>(ours & 0xFF)})) << name << " " << u;
+      std::u32string back;
+      ASSERT_TRUE(decode_text(*theirs, e, back));
+      EXPECT_EQ(back, std::u32string(1, c));
+    }
+  }
+  std::u32string out;
+  EXPECT_FALSE(decode_text("\xA4", Encoding::kBig5, out));          // half a pair
+  EXPECT_FALSE(decode_text("\xB0\xA1", Encoding::kGb18030, out));  // 啊: not a move text's
+}
+
+// The traditional forms of a Chinese text (帅 将 马 车 进 后 as Big5 has them).
+std::string traditional(std::string text) {
+  for (const auto& [from, to] : {std::pair{"帅", "帥"}, {"将", "將"}, {"马", "馬"}, {"车", "車"}, {"进", "進"}, {"后", "後"}})
+    for (std::size_t at; (at = text.find(from)) != std::string::npos;) text.replace(at, std::string(from).size(), to);
+  return text;
+}
+
+// The corpus games' texts in GB18030 and (Chinese, in traditional characters) Big5, as iconv
+// writes them, read to the same moves and written back byte for byte; the style's notation bytes
+// hold the encoding.
+TEST(XiangqiEncoding, CorpusGamesInGb18030AndBig5AreWrittenBack) {
+  struct Case {
+    const char* file;
+    Notation notation;
+    const char* iconv;
+    Encoding encoding;
+  };
+  const Case cases[] = {{"wukong_chinese.pgn", Notation::kChinese, "GB18030", Encoding::kGb18030},
+                        {"wukong_wxf_fullwidth.pgn", Notation::kWxf, "GB18030", Encoding::kGb18030},
+                        {"wukong_chinese.pgn", Notation::kChinese, "BIG5", Encoding::kBig5},
+                        {"wukong_wxf_fullwidth.pgn", Notation::kWxf, "BIG5", Encoding::kBig5}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.file) + " in " + c.iconv);
+    int plies = 0;
+    for (const std::vector<std::string>& texts : games_of(c.file)) {
+      NotationStyle style;
+      Position pos;
+      for (const std::string& utf8 : texts) {
+        const std::string text =
+            iconv_to(c.iconv, c.encoding == Encoding::kBig5 ? traditional(utf8) : utf8).value();
+        const Result<LearntMove> m = learn_move(style, pos, text, c.notation);
+        ASSERT_TRUE(m.ok()) << m.error().to_string();
+        EXPECT_EQ(m->move, parse_move(pos, utf8, c.notation).value());
+        ASSERT_TRUE(m->reproducible) << utf8;
+        EXPECT_EQ(write_move(pos, m->move, c.notation, style), text);
+        pos.play(m->move);
+        ++plies;
+      }
+      EXPECT_EQ(style.encoding, c.encoding);
+    }
+    EXPECT_GT(plies, 1000);
+  }
+  // A UTF-8 text, then one in GB18030: one game has one encoding.
+  NotationStyle style;
+  Position pos;
+  ASSERT_TRUE(learn_move(style, pos, "炮二平五", Notation::kChinese)->reproducible);
+  pos.play(move("h2e2"));
+  EXPECT_FALSE(learn_move(style, pos, iconv_to("GB18030", "马８进７").value(), Notation::kChinese)->reproducible);
+}
+
+std::string from_hex(std::string_view hex) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 3) out += static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16));
+  return out;
+}
+
+// Format 5.7.1's examples of tandem by file and the encodings: the row's notation bytes write its
+// text, and the text alone, learnt, gives the bytes the paragraph after the table names.
+TEST(XiangqiEncoding, TheSpecsExamples) {
+  const std::string S = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+  const std::string S1 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+  const std::string T = "3k5/9/9/9/7C1/2N6/R8/2N4C1/9/R3K4 w - - 0 1";
+  struct Row {
+    std::string fen;
+    const char* move;
+    const char* bytes;
+    std::string text;
+  };
+  const Row rows[] = {
+      {T, "a3a9", "02 00 00 00 00 00 00 10", "车九进六"},
+      {T, "a3a9", "02 00 00 00 00 00 00 00", "前车进六"},
+      {T, "a0a1", "02 00 00 00 00 00 00 10", "后车进一"},
+      {T, "c2a1", "02 00 00 00 00 00 00 10", "马七退九"},
+      {T, "c4d6", "02 00 00 00 00 00 00 10", "前马进六"},
+      {T, "h5h9", "01 00 10", "C2+4"},
+      {T, "h2e2", "01 00 10", "C-.5"},
+      {S, "h2e2", "02 00 00 00 00 00 00 04", from_hex("c5 da b6 fe c6 bd ce e5")},
+      {S, "h2e2", "02 00 00 00 00 00 00 08", from_hex("ac b6 a4 47 a5 ad a4 ad")},
+      {S, "e0e1", "02 00 00 00 00 00 00 08", from_hex("ab d3 a4 ad b6 69 a4 40")},
+      {S1, "h9g7", "02 00 00 00 00 00 00 08", from_hex("b0 a8 a2 b7 b6 69 a2 b6")},
+      {S, "h2e2", "a9 00 04", from_hex("a3 c3 a3 b2 a3 bd a3 b5")},
+  };
+  for (const Row& r : rows) {
+    SCOPED_TRACE(r.text);
+    const Position pos = Position::from_fen(r.fen).value();
+    Notation n;
+    NotationStyle style;
+    ASSERT_TRUE(read_notation(from_hex(r.bytes), n, style).ok());
+    EXPECT_EQ(write_move(pos, move(r.move), n, style), r.text);
+    EXPECT_EQ(parse_move(pos, r.text, n).value(), move(r.move));
+  }
+  const Row learnt[] = {
+      {T, "a3a9", "06 10 00 10 00 00 00 10", "车九进六"},
+      {T, "a3a9", "46 10 00 10 00 00 00 00", "前车进六"},
+      {S, "h2e2", "02 10 00 80 00 00 00 04", from_hex("c5 da b6 fe c6 bd ce e5")},
+      {S1, "h9g7", "0a 80 00 00 00 80 00 08", from_hex("b0 a8 a2 b7 b6 69 a2 b6")},
+  };
+  for (const Row& r : learnt) {
+    SCOPED_TRACE(r.text);
+    const Position pos = Position::from_fen(r.fen).value();
+    NotationStyle style;
+    ASSERT_TRUE(learn_move(style, pos, r.text, Notation::kChinese)->reproducible);
+    EXPECT_EQ(notation_bytes(Notation::kChinese, style), from_hex(r.bytes));
+  }
+}
+
 TEST(XiangqiNotation, TandemBlackPiecesCountFromBlacksSide) {
   // Black soldiers c3 c4 (its file 3); its front is the one nearer Red's back rank.
   const Position pos = board({{"d0", 'K'}, {"e9", 'k'}, {"c3", 'p'}, {"c4", 'p'}, {"b9", 'r'}, {"b6", 'r'}}, 'b');
@@ -356,11 +527,16 @@ TEST(XiangqiNotation, TextsAStyleCannotHoldAreFlagged) {
   ASSERT_TRUE(mixed.ok());
   EXPECT_FALSE(mixed->reproducible);
   EXPECT_EQ(fresh, NotationStyle{});
-  // A plain file where front/rear is due, readable because only one chariot can go six ranks.
-  const Result<LearntMove> plain = learn_move(style, red_pairs(), "车九进六", Notation::kChinese);
+  // A plain file where front/rear is due even with tandem_file, readable because the other
+  // chariot, pinned to its general by a1's, may not go two ranks up the file.
+  const Position pinned = board({{"e1", 'K'}, {"c1", 'R'}, {"c5", 'R'}, {"a1", 'r'}, {"d9", 'k'}});
+  NotationStyle fresh_chinese;
+  const Result<LearntMove> plain = learn_move(fresh_chinese, pinned, "车七进二", Notation::kChinese);
   ASSERT_TRUE(plain.ok());
-  EXPECT_EQ(plain->move, move("a3a9"));
+  EXPECT_EQ(plain->move, move("c5c7"));
   EXPECT_FALSE(plain->reproducible);
+  EXPECT_EQ(write_move(pinned, move("c5c7"), Notation::kChinese, with([](NotationStyle& s) { s.tandem_file = Toggle::kYes; })),
+            "前车进二");
   NotationStyle chinese;
   EXPECT_TRUE(learn_move(chinese, start, "炮二平五", Notation::kChinese)->reproducible);
   EXPECT_TRUE(learn_move(chinese, black, "马8进7", Notation::kChinese)->reproducible);  // each side its digits
@@ -424,6 +600,16 @@ TEST(XiangqiNotation, EveryLegalMoveWrittenReadsBack) {
                                     s.tandem_advisor_elephant = Toggle::kYes;
                                     s.wxf_width = Width::kFullWidth;
                                     s.wxf_sideways = Sideways::kNone;
+                                  }),
+                                  with([](NotationStyle& s) {
+                                    s.tandem_file = Toggle::kYes;
+                                    s.encoding = Encoding::kGb18030;
+                                    s.wxf_width = Width::kFullWidth;
+                                  }),
+                                  with([](NotationStyle& s) {
+                                    s.tandem_file = Toggle::kYes;
+                                    s.encoding = Encoding::kBig5;
+                                    s.tandem = TandemPlace::kAfter;
                                   })};
   int checked = 0;
   for (const Position& pos : positions)

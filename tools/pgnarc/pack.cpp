@@ -98,11 +98,13 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
       ->type_name("tables|coded|derive|text");
   w.xiangqi = cmd.add_option_function<std::string>(
          "--xiangqi",
-         [&w](const std::string& v) { w.options.xiangqi_model = w.options.xiangqi_positions = v == "model"; },
+         [&w](const std::string& v) {
+           w.options.xiangqi_model = w.options.xiangqi_positions = w.options.xiangqi_spellings = v == "model";
+         },
          "how the moves of Xiangqi games are coded under --moves fast or max: model (the default: by "
-         "the Xiangqi model; archives of format 1.8, about a fifth smaller, 1.9 with set-up positions) or "
-         "uniform (every legal "
-         "move alike, as readers of format 1.7 read them)")
+         "the Xiangqi model; archives of format 1.8, about a fifth smaller, 1.9 with set-up positions, "
+         "1.10 with move texts in GB18030 or Big5) or uniform (every legal move alike, as readers of "
+         "format 1.7 read them; games written in GB18030 or Big5 kept verbatim)")
       ->check(CLI::IsMember({"model", "uniform"}))
       ->type_name("model|uniform");
   cmd.add_option_function<std::string>(
@@ -300,7 +302,8 @@ struct AppendArgs {
 // ones where the user gives none: the coder most of its blocks have, filters where all have
 // them, the clock model where the archive already needs a reader of 1.3, derived tags where it
 // needs one of 1.4, coded tags where it needs one of 1.5, the Xiangqi model where it needs one
-// of 1.8 and Xiangqi position columns where it needs one of 1.9 (so that an append does not raise
+// of 1.8, Xiangqi position columns where it needs one of 1.9 and Xiangqi move texts in GB18030
+// or Big5 where it needs one of 1.10 (so that an append does not raise
 // what reads the archive; a value table, or none, the archive keeps as it is).
 Status keep_archive_settings(const std::string& path, WriterArgs& w) {
   if (w.moves->count() && w.position_filter->count() && w.clocks->count() && w.tags->count() && w.xiangqi->count())
@@ -323,7 +326,10 @@ Status keep_archive_settings(const std::string& path, WriterArgs& w) {
     w.options.code_tags = info->read_version.minor >= 5;
     w.options.xiangqi_positions = info->read_version.minor >= 9;
   }
-  if (!w.xiangqi->count()) w.options.xiangqi_model = info->read_version.minor >= 8;
+  if (!w.xiangqi->count()) {
+    w.options.xiangqi_model = info->read_version.minor >= 8;
+    w.options.xiangqi_spellings = info->read_version.minor >= 10;
+  }
   return {};
 }
 

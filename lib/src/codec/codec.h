@@ -54,6 +54,14 @@ inline constexpr std::uint8_t kXiangqiTracksCodec = 10;
 // where codec 10 would be, else 11.
 inline constexpr std::uint8_t kXiangqiModelCodec = 11;
 inline constexpr std::uint8_t kXiangqiModelTracksCodec = 12;
+// Codecs 11 and 12 whose Xiangqi games' notation bytes may set two more elements (format 1.10,
+// 5.7.1), reserved in codecs 9 to 12: the encoding of their move texts (GB18030 or Big5) and
+// tandem pieces named by their file. A writer gives them only to blocks that hold such a game: 15
+// where codec 12 (or 10) would be, else 14. Codec 13 stays undefined (a conformance vector of
+// 1.8 has it as the codec no reader knows), as layout 2 does.
+inline constexpr std::uint8_t kXiangqiSpellingsCodec = 14;
+inline constexpr std::uint8_t kXiangqiSpellingsTracksCodec = 15;
+inline constexpr std::uint8_t kUndefinedCodec = 13;
 
 // The frequencies a block's move symbols have (the block header says which).
 enum class MoveCoder : std::uint8_t {
@@ -77,15 +85,22 @@ struct CodecStreams {
   // Code Xiangqi games with the Xiangqi model where the coder is not uniform (kXiangqiModelCodec);
   // set before the first game is encoded.
   bool xiangqi_model = false;
+  // Code Xiangqi games whose notation bytes set an element of codecs 14 and 15 (with
+  // xiangqi_model); set before the first game is encoded. Without, such a game cannot be encoded.
+  bool xiangqi_spellings = false;
+  bool xiangqi_spelled = false;  // such a game was encoded: the block's codec is 14 or 15
   // Whether Xiangqi games are coded with the Xiangqi model.
   bool xiangqi_modelled() const { return xiangqi_model && coder != MoveCoder::kUniform; }
-  // The block's codec: with a Xiangqi game kXiangqiTracksCodec where a track was modelled, else
-  // kXiangqiCodec, each 2 more where the Xiangqi model codes its moves; without, kModelledTracksCodec
-  // where a track was modelled, else kVariantsCodec where a game is under a variant, else kMoveCodec.
+  // The block's codec: with a Xiangqi game of codec 14's elements kXiangqiSpellingsTracksCodec where a
+  // track was modelled, else kXiangqiSpellingsCodec; with other Xiangqi games kXiangqiTracksCodec
+  // where a track was modelled, else kXiangqiCodec, each 2 more where the Xiangqi model codes
+  // their moves; without, kModelledTracksCodec where a track was modelled, else kVariantsCodec
+  // where a game is under a variant, else kMoveCodec.
   std::uint8_t codec() const {
+    const bool track = modelled_tracks && tracks;
+    if (xiangqi && xiangqi_spelled) return track ? kXiangqiSpellingsTracksCodec : kXiangqiSpellingsCodec;
     if (xiangqi)
-      return static_cast<std::uint8_t>((modelled_tracks && tracks ? kXiangqiTracksCodec : kXiangqiCodec) +
-                                        (xiangqi_modelled() ? 2 : 0));
+      return static_cast<std::uint8_t>((track ? kXiangqiTracksCodec : kXiangqiCodec) + (xiangqi_modelled() ? 2 : 0));
     return modelled_tracks && tracks ? kModelledTracksCodec : variants ? kVariantsCodec : kMoveCodec;
   }
 };
@@ -125,8 +140,9 @@ struct CodecCursor {
   bool variants = false;  // the block's codec is kVariantsCodec or kModelledTracksCodec
   bool modelled_tracks = false;  // the block's codec is kModelledTracksCodec
   std::uint8_t move_bit = 0;  // the next codeword starts at this bit (0-7, most significant first) of moves[0]
-  bool xiangqi = false;  // the block's codec is 9 to 12 (variants too)
-  bool xiangqi_model = false;  // the block's codec is kXiangqiModelCodec or kXiangqiModelTracksCodec
+  bool xiangqi = false;  // the block's codec is 9 to 12, 14 or 15 (variants too)
+  bool xiangqi_model = false;  // the block's codec is 11, 12, 14 or 15
+  bool xiangqi_spellings = false;  // the block's codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
   // Whether Xiangqi games are coded with the Xiangqi model.
   bool xiangqi_modelled() const { return xiangqi_model && coder != MoveCoder::kUniform; }
 };

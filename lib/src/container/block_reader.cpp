@@ -26,13 +26,14 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
   const auto codec = static_cast<std::uint8_t>(b[4]);
   const std::string later = ", which format " + std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +
                             " does not define";
-  if (codec < codec::kMoveCodec || codec > codec::kXiangqiModelTracksCodec)
+  if (codec < codec::kMoveCodec || codec > codec::kXiangqiSpellingsTracksCodec || codec == codec::kUndefinedCodec)
     return unsupported(where + ": move codec " + std::to_string(codec) + later + where.byte(4));
   out.variants = codec != codec::kMoveCodec;
   out.modelled_tracks = codec == codec::kModelledTracksCodec || codec == codec::kXiangqiTracksCodec ||
-                        codec == codec::kXiangqiModelTracksCodec;
+                        codec == codec::kXiangqiModelTracksCodec || codec == codec::kXiangqiSpellingsTracksCodec;
   out.xiangqi = codec >= codec::kXiangqiCodec;
   out.xiangqi_model = codec >= codec::kXiangqiModelCodec;
+  out.xiangqi_spellings = codec >= codec::kXiangqiSpellingsCodec;
   const auto section_count = static_cast<std::uint8_t>(b[5]);
   if (section_count < kSections) return bad("section count below 5", 5);
   out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
@@ -103,6 +104,7 @@ std::size_t block_element_size(std::string_view bytes) {
 
 std::uint8_t block_read_minor(std::string_view b) {
   const auto codec = static_cast<std::uint8_t>(b[4]);
+  if (codec >= codec::kXiangqiSpellingsCodec) return kXiangqiSpellingsMinor;
   if (static_cast<std::uint8_t>(b[6]) == kXiangqiTagsLayout) return kXiangqiPositionsMinor;
   if (codec >= codec::kXiangqiModelCodec) return kXiangqiModelMinor;
   if (codec >= codec::kXiangqiCodec) return kXiangqiCodecMinor;
@@ -224,6 +226,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
   out.modelled_tracks = sizes.modelled_tracks;
   out.xiangqi = sizes.xiangqi;
   out.xiangqi_model = sizes.xiangqi_model;
+  out.xiangqi_spellings = sizes.xiangqi_spellings;
   out.derived_tags = sizes.derived_tags;
   out.layout = sizes.layout;
   std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
@@ -333,6 +336,7 @@ codec::CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool
                        from(3, block.sections[kRaw]), block.coder, block.variants, block.modelled_tracks};
   c.xiangqi = block.xiangqi;
   c.xiangqi_model = block.xiangqi_model;
+  c.xiangqi_spellings = block.xiangqi_spellings;
   return c;
 }
 

@@ -48,9 +48,10 @@ struct DecodedBlock {
   std::uint32_t games = 0;
   codec::MoveCoder coder = codec::MoveCoder::kModel;  // of the block's move codewords
   bool variants = false;                 // its codec is not kMoveCodec
-  bool modelled_tracks = false;          // its codec is kModelledTracksCodec, 10 or 12
-  bool xiangqi = false;                  // its codec is 9 to 12
-  bool xiangqi_model = false;            // its codec is kXiangqiModelCodec or kXiangqiModelTracksCodec
+  bool modelled_tracks = false;          // its codec is kModelledTracksCodec, 10, 12 or 15
+  bool xiangqi = false;                  // its codec is 9 to 12, 14 or 15
+  bool xiangqi_model = false;            // its codec is 11, 12, 14 or 15
+  bool xiangqi_spellings = false;        // its codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
   bool derived_tags = false;             // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;    // its layout (9.3)
   std::uint8_t encoding[kSections] = {};
@@ -67,6 +68,7 @@ struct DecodedBlock {
                          modelled_tracks};
     c.xiangqi = xiangqi;
     c.xiangqi_model = xiangqi_model;
+    c.xiangqi_spellings = xiangqi_spellings;
     return c;
   }
 };
@@ -112,9 +114,10 @@ struct BlockSizes {
   std::uint32_t games = 0;
   codec::MoveCoder coder = codec::MoveCoder::kModel;
   bool variants = false;  // its codec is not kMoveCodec
-  bool modelled_tracks = false;  // its codec is kModelledTracksCodec, 10 or 12
-  bool xiangqi = false;          // its codec is 9 to 12
-  bool xiangqi_model = false;    // its codec is kXiangqiModelCodec or kXiangqiModelTracksCodec
+  bool modelled_tracks = false;  // its codec is kModelledTracksCodec, 10, 12 or 15
+  bool xiangqi = false;          // its codec is 9 to 12, 14 or 15
+  bool xiangqi_model = false;    // its codec is 11, 12, 14 or 15
+  bool xiangqi_spellings = false;  // its codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
   bool derived_tags = false;     // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;
   std::uint8_t encoding[kSections] = {};

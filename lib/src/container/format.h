@@ -27,12 +27,13 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // Xiangqi positions (1.9).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
                               kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6, kXiangqiCodecMinor = 7,
-                              kXiangqiModelMinor = 8, kXiangqiPositionsMinor = 9;
+                              kXiangqiModelMinor = 8, kXiangqiPositionsMinor = 9,
+                              kXiangqiSpellingsMinor = 10;
 static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
               kModelledTracksMinor < kDerivedTagsMinor && kDerivedTagsMinor < kCodedTagsMinor &&
               kCodedTagsMinor < kTableTagsMinor && kTableTagsMinor < kXiangqiCodecMinor &&
               kXiangqiCodecMinor < kXiangqiModelMinor && kXiangqiModelMinor < kXiangqiPositionsMinor &&
-              kXiangqiPositionsMinor <= kFormatVersionMinor);
+              kXiangqiPositionsMinor < kXiangqiSpellingsMinor && kXiangqiSpellingsMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;

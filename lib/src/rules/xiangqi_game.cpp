@@ -36,6 +36,27 @@ bool get2(unsigned byte, int shift, unsigned max, E& out) {
   return v <= max;
 }
 
+// The encoding element (WXF byte 2 bits 2-3, Chinese bits 42-43 of P): 0 UTF-8, 1 GB18030,
+// 2 Big5; 3 is reserved. UTF-8 shown by a text (kUtf8) is 0 as well.
+unsigned encoding_value(Encoding e) { return e == Encoding::kGb18030 ? 1 : e == Encoding::kBig5 ? 2 : 0; }
+bool read_encoding(unsigned bits, Encoding& out) {
+  bits &= 3;
+  out = bits == 1 ? Encoding::kGb18030 : bits == 2 ? Encoding::kBig5 : Encoding::kUnset;
+  return bits != 3;
+}
+// The tandem-by-file element (WXF byte 2 bits 4-5, Chinese bits 44-45 of P): 0 no, 1 yes; 2 and
+// 3 are reserved. A text that shows "no" leaves it 0, so that such a game's notation bytes are
+// those of codecs 9 to 12.
+unsigned by_file_value(Toggle t) { return t == Toggle::kYes ? 1 : 0; }
+bool read_by_file(unsigned bits, Toggle& out) {
+  bits &= 3;
+  out = bits == 1 ? Toggle::kYes : Toggle::kUnset;
+  return bits <= 1;
+}
+// The piece characters Big5 has no bytes for, by type and PieceChar: 帅 将 马 车 俥.
+constexpr bool kNotInBig5[8][5] = {{}, {false, true, false, true, false}, {}, {}, {false, true, false, false, false},
+                                   {false, true, false, true, false}, {}, {}};
+
 Error bad_notation(std::string_view bytes, const std::string& why) {
   std::string hex;
   for (const char c : bytes) {
@@ -81,7 +102,7 @@ std::string notation_bytes(Notation notation, const NotationStyle& s) {
     case Notation::kWxf:
       byte(1 | put2(s.wxf_width, 2) | put2(s.wxf_case, 4) | put2(s.wxf_sideways, 6));
       byte(put2(s.wxf_elephant, 0) | put2(s.wxf_horse, 2) | put2(s.tandem, 4) | put2(s.soldiers, 6));
-      byte(put2(s.tandem_advisor_elephant, 0));
+      byte(put2(s.tandem_advisor_elephant, 0) | (encoding_value(s.encoding) << 2) | (by_file_value(s.tandem_file) << 4));
       break;
     case Notation::kChinese: {
       byte(2 | put2(s.advance, 2) | put2(s.rear, 4) | put2(s.tandem, 6));
@@ -92,11 +113,16 @@ std::string notation_bytes(Notation notation, const NotationStyle& s) {
         for (int t = 1; t < 8; ++t)
           chars |= std::uint64_t{s.piece_char[static_cast<std::size_t>(side)][static_cast<std::size_t>(t)]}
                    << (3 * (7 * side + t - 1));
+      chars |= std::uint64_t{encoding_value(s.encoding)} << 42 | std::uint64_t{by_file_value(s.tandem_file)} << 44;
       for (int k = 0; k < 6; ++k) byte(static_cast<unsigned>(chars >> (8 * k)) & 0xFF);
       break;
     }
   }
   return out;
+}
+
+bool needs_spellings_codec(const NotationStyle& style) {
+  return encoding_value(style.encoding) != 0 || by_file_value(style.tandem_file) != 0;
 }
 
 Status read_notation(std::string_view bytes, Notation& notation, NotationStyle& style) {
@@ -115,7 +141,8 @@ Status read_notation(std::string_view bytes, Notation& notation, NotationStyle& 
       if (bytes.size() != 3) return bad_notation(bytes, "WXF takes 3 bytes");
       ok = get2(b(0), 2, 2, s.wxf_width) && get2(b(0), 4, 2, s.wxf_case) && get2(b(0), 6, 3, s.wxf_sideways) &&
            get2(b(1), 0, 2, s.wxf_elephant) && get2(b(1), 2, 2, s.wxf_horse) && get2(b(1), 4, 2, s.tandem) &&
-           get2(b(1), 6, 2, s.soldiers) && get2(b(2), 0, 2, s.tandem_advisor_elephant) && (b(2) >> 2) == 0;
+           get2(b(1), 6, 2, s.soldiers) && get2(b(2), 0, 2, s.tandem_advisor_elephant) &&
+           read_encoding(b(2) >> 2, s.encoding) && read_by_file(b(2) >> 4, s.tandem_file) && (b(2) >> 6) == 0;
       break;
     case 2: {
       notation = Notation::kChinese;
@@ -125,19 +152,21 @@ Status read_notation(std::string_view bytes, Notation& notation, NotationStyle& 
            get2(b(1), 4, 3, s.digits[kRed]) && get2(b(1), 6, 3, s.digits[kBlack]);
       std::uint64_t chars = 0;
       for (int k = 0; k < 6; ++k) chars |= std::uint64_t{b(2 + static_cast<std::size_t>(k))} << (8 * k);
-      ok = ok && (chars >> 42) == 0;
+      ok = ok && read_encoding(static_cast<unsigned>(chars >> 42), s.encoding) &&
+           read_by_file(static_cast<unsigned>(chars >> 44), s.tandem_file) && (chars >> 46) == 0;
       for (int side = 0; side < 2 && ok; ++side)
         for (int t = 1; t < 8 && ok; ++t) {
           const auto v = static_cast<PieceChar>((chars >> (3 * (7 * side + t - 1))) & 7);
-          ok = v <= kPieceCharCount[t];
+          ok = v <= kPieceCharCount[t] && (s.encoding != Encoding::kBig5 || !kNotInBig5[t][v]);
           s.piece_char[static_cast<std::size_t>(side)][static_cast<std::size_t>(t)] = v;
         }
+      ok = ok && !(s.encoding == Encoding::kBig5 && s.advance == Script::kSimplified);
       break;
     }
     default:
       return bad_notation(bytes, "notation 3 is reserved");
   }
-  if (!ok) return bad_notation(bytes, "an element out of range or a reserved bit set");
+  if (!ok) return bad_notation(bytes, "an element out of range, a reserved bit set or a character Big5 lacks");
   style = s;
   return {};
 }
@@ -156,7 +185,11 @@ Result<Move> MoveReader::read(const Position& pos, std::string_view text) {
       known_ = true;
       break;
     }
-    if (!known_) return invalid_input("\"" + std::string(text) + "\" is no legal move in ICCS, WXF or Chinese notation in " + pos.fen());
+    if (!known_) {
+      std::string why = "\"";
+      why.append(text).append("\" is no legal move in ICCS, WXF or Chinese notation in ").append(pos.fen());
+      return invalid_input(why);
+    }
   }
   Result<LearntMove> m = learn_move(style_, pos, text, notation_);
   if (!m) {

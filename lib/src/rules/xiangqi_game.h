@@ -34,6 +34,9 @@ Result<Position> start_position(const std::vector<Tag>& tags);
 // (a reserved value, a length that is not the notation's, an element out of range).
 std::string notation_bytes(Notation notation, const NotationStyle& style);
 Status read_notation(std::string_view bytes, Notation& notation, NotationStyle& style);
+// Whether `style` holds an element that only blocks of codecs 14 and 15 store (format 1.10): an
+// encoding other than UTF-8, or tandem pieces named by their file.
+bool needs_spellings_codec(const NotationStyle& style);
 
 // Walks a Xiangqi game's lines keeping the position at every point, as GameWalker does for
 // chess.

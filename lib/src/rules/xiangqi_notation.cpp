@@ -7,7 +7,6 @@
 #include <string>
 #include <string_view>
 
-#include "common/utf8.h"
 
 namespace pgnarc::rules::xiangqi {
 
@@ -107,6 +106,42 @@ bool matches(const Position& pos, Move m, const Description& d, Notation notatio
   return motion.dir == d.dir && motion.count == d.count;
 }
 
+// Whether the piece on `from` could move to `to` by its movement rules, whether or not that would
+// leave its general attacked: a horse, chariot or cannon (attacks(), and a cannon's slide to an
+// empty square as a chariot's).
+bool reaches(const Position& pos, int from, int to) {
+  const Piece p = pos.piece_on(from), q = pos.piece_on(to);
+  if (q != kNoPiece && side_of(q) == side_of(p)) return false;
+  std::uint8_t squares[17];
+  if (type_of(p) == kCannon && q == kNoPiece) {
+    if (file_of(from) != file_of(to) && rank_of(from) != rank_of(to)) return false;
+    const int step = file_of(from) == file_of(to) ? (to > from ? kFiles : -kFiles) : (to > from ? 1 : -1);
+    for (int s = from + step; s != to; s += step)
+      if (pos.piece_on(s) != kNoPiece) return false;
+    return true;
+  }
+  const int n = attacks(pos.board(), from, squares);
+  for (int k = 0; k < n; ++k)
+    if (squares[k] == to) return true;
+  return false;
+}
+
+// Whether the other of two horses, chariots or cannons on the from-square's file could make a
+// move of the direction and number `d` shows (tandem_file).
+bool twin_could(const Position& pos, Move m, const Description& d) {
+  const Piece p = pos.piece_on(m.from);
+  for (int r = 0; r < kRanks; ++r) {
+    const int other = make_square(file_of(m.from), r);
+    if (other == m.from || pos.piece_on(other) != p) continue;
+    for (int to = 0; to < kSquares; ++to) {
+      Description motion = d;
+      set_motion(pos, Move{static_cast<std::uint8_t>(other), static_cast<std::uint8_t>(to)}, motion);
+      if (to != other && motion.dir == d.dir && motion.count == d.count && reaches(pos, other, to)) return true;
+    }
+  }
+  return false;
+}
+
 // The description the conventions call for (xiangqi_notation.h), given the style's choices.
 Description describe(const Position& pos, Move m, Notation notation, const NotationStyle& style) {
   const Piece p = pos.piece_on(m.from);
@@ -119,7 +154,9 @@ Description describe(const Position& pos, Move m, Notation notation, const Notat
   const auto front_or_rear = [&] { d.select = g.index == 0 ? Select::kFront : Select::kRear; };
   if (d.type == kAdvisor || d.type == kElephant) {
     if (style.tandem_advisor_elephant == Toggle::kYes) front_or_rear();
-  } else if (d.type != kSoldier || (g.size == 2 && g.crowded < 2)) {
+  } else if (d.type != kSoldier) {
+    if (style.tandem_file != Toggle::kYes || twin_could(pos, m, d)) front_or_rear();
+  } else if (g.size == 2 && g.crowded < 2) {
     front_or_rear();
   } else if (g.crowded >= 2) {  // at most three on this file: five soldiers in all
     d.file_for_piece = true;
@@ -143,41 +180,11 @@ Description describe(const Position& pos, Move m, Notation notation, const Notat
 
 // ---- characters ----
 
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xE0 | (c >> 12));  // every character here is in the BMP
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
-// The code points of `text`, or false when it is not well-formed UTF-8.
-bool decode_utf8(std::string_view text, std::u32string& out) {
-  for (std::size_t i = 0; i < text.size();) {
-    const auto b = [&](std::size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(text[i + k])); };
-    if (b(0) < 0x80) {
-      out += b(0);
-      ++i;
-      continue;
-    }
-    const std::size_t n = common::utf8_sequence(text.substr(i));
-    if (n == 0) return false;
-    char32_t c = b(0) & (0x7F >> n);
-    for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (b(k) & 0x3F);
-    out += c;
-    i += n;
-  }
-  return true;
-}
-
 // Candidates by PieceType, in PieceChar order (xiangqi_notation.h).
 constexpr std::u32string_view kPieceChars[8] = {U"", U"帅帥将將", U"仕士", U"相象", U"马馬傌", U"车車俥", U"炮砲包", U"兵卒"};
 constexpr PieceChar kDefaultChar[2][8] = {{0, 1, 1, 1, 1, 1, 1, 1}, {0, 3, 2, 2, 1, 1, 1, 2}};
+// In Big5, which has no 帅 将 马 车: 帥 將 馬 車.
+constexpr PieceChar kBig5DefaultChar[2][8] = {{0, 2, 1, 1, 2, 2, 1, 1}, {0, 4, 2, 2, 2, 2, 1, 2}};
 constexpr std::u32string_view kNumerals = U"一二三四五六七八九";
 
 
@@ -186,7 +193,7 @@ E or_default(E value, E fallback) { return value == E{} ? fallback : value; }
 
 // ---- writing ----
 
-std::string write_wxf(const Description& d, const NotationStyle& style) {
+std::u32string write_wxf(const Description& d, const NotationStyle& style) {
   static constexpr std::string_view kLetters = " KAEHRCP";
   char letter = kLetters[d.type];
   if (d.type == kElephant && style.wxf_elephant == ElephantLetter::kB) letter = 'B';
@@ -211,28 +218,28 @@ std::string write_wxf(const Description& d, const NotationStyle& style) {
   else if (style.wxf_sideways == Sideways::kEquals) s += '=';
   else if (style.wxf_sideways != Sideways::kNone) s += '.';
   s += static_cast<char>('0' + d.count);
-  if (style.wxf_width != Width::kFullWidth) return s;
-  std::string wide;
-  for (const char c : s) append_utf8(wide, 0xFF01 + static_cast<char32_t>(c - 0x21));
-  return wide;
+  std::u32string out;
+  for (const char c : s) out += style.wxf_width == Width::kFullWidth ? 0xFF01 + static_cast<char32_t>(c - 0x21) : static_cast<char32_t>(c);
+  return out;
 }
 
-std::string write_chinese(const Description& d, Side side, const NotationStyle& style) {
+std::u32string write_chinese(const Description& d, Side side, const NotationStyle& style) {
   const Digits digits = or_default(style.digits[side], side == kRed ? Digits::kChinese : Digits::kFullWidth);
-  const auto digit = [&](std::string& out, int v) {
+  const auto digit = [&](std::u32string& out, int v) {
     switch (digits) {
-      case Digits::kUnset: case Digits::kChinese: append_utf8(out, kNumerals[static_cast<std::size_t>(v - 1)]); break;
-      case Digits::kFullWidth: append_utf8(out, 0xFF10 + static_cast<char32_t>(v)); break;
-      case Digits::kAscii: out += static_cast<char>('0' + v); break;
+      case Digits::kUnset: case Digits::kChinese: out += kNumerals[static_cast<std::size_t>(v - 1)]; break;
+      case Digits::kFullWidth: out += 0xFF10 + static_cast<char32_t>(v); break;
+      case Digits::kAscii: out += static_cast<char32_t>('0' + v); break;
     }
   };
   const std::u32string_view chars = kPieceChars[d.type];
-  const PieceChar pc = or_default(style.piece_char[side][d.type], kDefaultChar[side][d.type]);
-  const auto piece = [&](std::string& out) {
+  const bool big5 = style.encoding == Encoding::kBig5;
+  const PieceChar pc = or_default(style.piece_char[side][d.type], (big5 ? kBig5DefaultChar : kDefaultChar)[side][d.type]);
+  const auto piece = [&](std::u32string& out) {
     if (d.file_for_piece) digit(out, d.file);
-    else append_utf8(out, chars[static_cast<std::size_t>(pc - 1)]);
+    else out += chars[static_cast<std::size_t>(pc - 1)];
   };
-  std::string s;
+  std::u32string s;
   switch (d.select) {
     case Select::kFile: piece(s); digit(s, d.file); break;
     case Select::kNumber: digit(s, d.number); piece(s); break;
@@ -242,15 +249,16 @@ std::string write_chinese(const Description& d, Side side, const NotationStyle& 
                             : style.rear == Script::kTraditional ? U'後' : U'后';
       if (style.tandem == TandemPlace::kAfter) {
         piece(s);
-        append_utf8(s, mark);
+        s += mark;
       } else {
-        append_utf8(s, mark);
+        s += mark;
         piece(s);
       }
       break;
     }
   }
-  append_utf8(s, d.dir > 0 ? (style.advance == Script::kTraditional ? U'進' : U'进') : d.dir < 0 ? U'退' : U'平');
+  const Script advance = or_default(style.advance, big5 ? Script::kTraditional : Script::kSimplified);
+  s += d.dir > 0 ? (advance == Script::kTraditional ? U'進' : U'进') : d.dir < 0 ? U'退' : U'平';
   digit(s, d.count);
   return s;
 }
@@ -265,9 +273,7 @@ struct Reading {
 };
 
 // Empty when `text` is of the WXF form, else why not.
-std::string read_wxf(std::string_view text, Reading& out) {
-  std::u32string cps;
-  if (!decode_utf8(text, cps)) return "not UTF-8";
+std::string read_wxf(std::u32string_view cps, Reading& out) {
   std::string s;
   for (const char32_t c : cps) {
     const bool wide = c >= 0xFF01 && c <= 0xFF5E;
@@ -343,9 +349,7 @@ ChineseDigit chinese_digit(char32_t c) {
   return {};
 }
 
-std::string read_chinese(std::string_view text, Side side, Reading& out) {
-  std::u32string cps;
-  if (!decode_utf8(text, cps)) return "not UTF-8";
+std::string read_chinese(std::u32string_view cps, Side side, Reading& out) {
   if (cps.size() != 4) return "expected 4 characters";
   Description& d = out.desc;
   NotationStyle& m = out.marks;
@@ -405,7 +409,39 @@ struct Parsed {
   Reading reading;
 };
 
-Result<Parsed> parse(const Position& pos, std::string_view text, Notation notation) {
+// The characters of `text` and the encoding they show: the first of `prefer` (a game's encoding,
+// once a text has shown it), UTF-8, GB18030 and Big5 that reads it as a text of `notation`'s
+// form (kUnset for a text all ASCII). A text may read in two (a GB18030 pair can be a Big5 pair
+// too); learn_move's check that it is written back byte for byte settles it.
+struct Decoded {
+  std::u32string cps;
+  Encoding encoding = Encoding::kUnset;
+};
+std::string read_form(std::u32string_view cps, Notation notation, Side side, Reading& out) {
+  return notation == Notation::kWxf ? read_wxf(cps, out) : read_chinese(cps, side, out);
+}
+
+Decoded decode(std::string_view text, Notation notation, Side side, Encoding prefer) {
+  Decoded d;
+  bool ascii = true;
+  for (const char c : text) ascii &= static_cast<unsigned char>(c) < 0x80;
+  if (ascii) {
+    d.cps.assign(text.begin(), text.end());
+    return d;
+  }
+  for (const Encoding e : {prefer, Encoding::kUtf8, Encoding::kGb18030, Encoding::kBig5}) {
+    if (e == Encoding::kUnset) continue;
+    std::u32string cps;
+    Reading r;
+    if (!decode_text(text, e, cps) || !read_form(cps, notation, side, r).empty()) continue;
+    return Decoded{std::move(cps), e};
+  }
+  // Not of the form in any encoding: read as UTF-8 (or as its bytes) for the error message.
+  if (!decode_text(text, Encoding::kUtf8, d.cps)) d.cps.assign(text.begin(), text.end());
+  return d;
+}
+
+Result<Parsed> parse(const Position& pos, std::string_view text, Notation notation, Encoding prefer = Encoding::kUnset) {
   const std::string_view name = notation_name(notation);
   const auto where = [&] { return " \"" + std::string(text) + "\" in " + pos.fen(); };
   Parsed out;
@@ -419,8 +455,9 @@ Result<Parsed> parse(const Position& pos, std::string_view text, Notation notati
     out.reading.marks.iccs_hyphen = text.size() == 5 ? Toggle::kYes : Toggle::kNo;
     return out;
   }
-  const std::string why = notation == Notation::kWxf ? read_wxf(text, out.reading)
-                                                     : read_chinese(text, pos.side_to_move(), out.reading);
+  const Decoded decoded = decode(text, notation, pos.side_to_move(), prefer);
+  const std::string why = read_form(decoded.cps, notation, pos.side_to_move(), out.reading);
+  out.reading.marks.encoding = decoded.encoding;
   if (!why.empty()) return invalid_input("bad " + std::string(name) + " move" + where() + ": " + why);
   int found = 0;
   std::string which;
@@ -467,11 +504,17 @@ std::string write_move(const Position& pos, Move m, Notation notation, const Not
     return s;
   }
   const Description d = describe(pos, m, notation, style);
-  return notation == Notation::kWxf ? write_wxf(d, style) : write_chinese(d, side_of(pos.piece_on(m.from)), style);
+  const std::u32string cps = notation == Notation::kWxf ? write_wxf(d, style) : write_chinese(d, side_of(pos.piece_on(m.from)), style);
+  std::string out;
+  // A character the encoding lacks cannot be written: read_notation refuses such notation bytes
+  // and learn_move never learns them; it would be written in UTF-8.
+  for (const char32_t c : cps)
+    if (!append_char(out, c, style.encoding)) append_char(out, c, Encoding::kUtf8);
+  return out;
 }
 
 Result<LearntMove> learn_move(NotationStyle& style, const Position& pos, std::string_view text, Notation notation) {
-  Result<Parsed> p = parse(pos, text, notation);
+  Result<Parsed> p = parse(pos, text, notation, style.encoding);
   if (!p.ok()) return p.error();
   const Description& d = p->reading.desc;
   NotationStyle seen = p->reading.marks;
@@ -486,6 +529,8 @@ Result<LearntMove> learn_move(NotationStyle& style, const Position& pos, std::st
   };
   if (differs([](NotationStyle& s, bool v) { s.tandem_advisor_elephant = v ? Toggle::kYes : Toggle::kNo; }))
     seen.tandem_advisor_elephant = d.select == Select::kFile ? Toggle::kNo : Toggle::kYes;
+  if (differs([](NotationStyle& s, bool v) { s.tandem_file = v ? Toggle::kYes : Toggle::kNo; }))
+    seen.tandem_file = d.select == Select::kFile ? Toggle::kYes : Toggle::kNo;
   if (differs([](NotationStyle& s, bool v) { s.soldiers = v ? SoldierOrder::kNumbered : SoldierOrder::kFrontRear; }))
     seen.soldiers = d.select == Select::kNumber ? SoldierOrder::kNumbered : SoldierOrder::kFrontRear;
 
@@ -493,6 +538,7 @@ Result<LearntMove> learn_move(NotationStyle& style, const Position& pos, std::st
   bool ok = true;
   merge(next.iccs_case, seen.iccs_case, ok);
   merge(next.iccs_hyphen, seen.iccs_hyphen, ok);
+  merge(next.encoding, seen.encoding, ok);
   merge(next.wxf_width, seen.wxf_width, ok);
   merge(next.wxf_case, seen.wxf_case, ok);
   merge(next.wxf_sideways, seen.wxf_sideways, ok);
@@ -507,6 +553,7 @@ Result<LearntMove> learn_move(NotationStyle& style, const Position& pos, std::st
   merge(next.tandem, seen.tandem, ok);
   merge(next.soldiers, seen.soldiers, ok);
   merge(next.tandem_advisor_elephant, seen.tandem_advisor_elephant, ok);
+  merge(next.tandem_file, seen.tandem_file, ok);
   LearntMove out{p->move, false};
   if (ok && write_move(pos, p->move, notation, next) == text) {
     style = next;

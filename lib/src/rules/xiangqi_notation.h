@@ -8,7 +8,7 @@
 // byte for byte. Where it does not (a choice the style cannot hold, or one that contradicts an
 // earlier move of the game), the caller keeps that text verbatim.
 //
-// The notations (text is UTF-8):
+// The notations (text is UTF-8, or GB18030 or Big5: xiangqi_encoding.h):
 //   ICCS     "h2e2", "H2-E2": from- and to-square (xiangqi.h).
 //   WXF      "C2.5", "H8+7", "R1+1", "+R+1" / "R++1": the World Xiangqi Federation's notation
 //            (www.wxf.org/xq/computer/wxf_notation.html, adopted 1997): piece letter K A E H R C P
@@ -41,7 +41,8 @@
 //                        one), so by default they keep the file number; a style may learn the
 //                        marks (tandem_advisor_elephant) if a game uses them.
 // Reading accepts every form above whatever the style, and a plain file number for tandem pieces
-// when only one of them can make the move described.
+// when only one of them can make the move described (a style may learn to write it so where the
+// other could not make such a move even leaving its general attacked: tandem_file).
 #pragma once
 
 #include <array>
@@ -51,6 +52,7 @@
 
 #include "pgnarc/status.h"
 #include "rules/xiangqi.h"
+#include "rules/xiangqi_encoding.h"
 
 namespace pgnarc::rules::xiangqi {
 
@@ -79,6 +81,9 @@ using PieceChar = std::uint8_t;
 
 // The byte-level choices of one game's movetext. Elements no move has shown stay unset.
 struct NotationStyle {
+  // WXF and Chinese: the encoding of their characters beyond ASCII (xiangqi_encoding.h). In Big5
+  // the Chinese defaults are 帥 將 馬 車 進, which it has.
+  Encoding encoding = Encoding::kUnset;
   // ICCS
   LetterCase iccs_case = LetterCase::kUnset;
   Toggle iccs_hyphen = Toggle::kUnset;
@@ -97,6 +102,10 @@ struct NotationStyle {
   TandemPlace tandem = TandemPlace::kUnset;
   SoldierOrder soldiers = SoldierOrder::kUnset;
   Toggle tandem_advisor_elephant = Toggle::kUnset;
+  // Two horses, chariots or cannons on a file named by their file, as a single piece is, unless
+  // the other could make a move of the same direction and number by its movement rules (check
+  // aside): then front / rear (the Chinese Chess Practical Dataset's texts). Default no.
+  Toggle tandem_file = Toggle::kUnset;
 
   friend bool operator==(const NotationStyle&, const NotationStyle&) = default;
 };

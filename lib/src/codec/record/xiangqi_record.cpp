@@ -139,7 +139,7 @@ class XiangqiDecodePolicy : public RecordOut {
   };
 
   XiangqiDecodePolicy(std::vector<Tag> tags, const CodecCursor& in)
-      : RecordOut(std::move(tags)), modelled_(in.xiangqi_modelled()) {
+      : RecordOut(std::move(tags)), modelled_(in.xiangqi_modelled()), spellings_(in.xiangqi_spellings) {
     decoder_.start(in.moves, in.move_bit);
   }
 
@@ -147,6 +147,9 @@ class XiangqiDecodePolicy : public RecordOut {
     xq::Notation n;
     xq::NotationStyle style;
     if (Status st = xq::read_notation(bytes, n, style); !st) return corrupt_record(st.error().message());
+    if (xq::needs_spellings_codec(style) && !spellings_)
+      return corrupt_record("Xiangqi notation bytes set an element of format 1.10 (encoding, tandem pieces by file), "
+                            "reserved in a block of codec 9 to 12");
     out.game.rules = GameRules::kXiangqi;
     out.game.notation = std::move(bytes);
     return {};
@@ -227,6 +230,7 @@ class XiangqiDecodePolicy : public RecordOut {
 
  private:
   const bool modelled_;  // the block codes Xiangqi games with the Xiangqi model
+  const bool spellings_;  // its notation bytes may set the elements of codecs 14 and 15
   ArithDecoder decoder_;
   xq::MoveList list_;
   PlyFrequencies freq_;
@@ -238,6 +242,10 @@ Status encode_xiangqi_game(const Game& game, CodecStreams& out, CodecStats* stat
   xq::Notation notation;
   xq::NotationStyle style;
   if (Status st = xq::read_notation(game.notation, notation, style); !st) return bad_game(st.error().message());
+  const bool spelled = xq::needs_spellings_codec(style);
+  if (spelled && !(out.xiangqi_spellings && out.xiangqi_model))
+    return bad_game("move texts in GB18030 or Big5, or naming two pieces on a file by their file, are coded from "
+                    "format 1.10 on (pack --xiangqi model)");
   auto start = xq::start_position(game.tags);
   if (!start) return bad_game(start.error().message());
   bool annotated = false;
@@ -266,6 +274,7 @@ Status encode_xiangqi_game(const Game& game, CodecStreams& out, CodecStats* stat
   out.structure += s.structure;
   out.texts += s.texts;
   out.xiangqi = true;
+  out.xiangqi_spelled |= spelled;
   if (stats) stats->add_game(local);
   return {};
 }
