@@ -55,6 +55,8 @@ enum class TextMode : std::uint8_t {
   kLossless,  // "surrogateescape": s.encode("utf-8", "surrogateescape") gives the bytes back
   kLatin1,    // "latin-1": text that is not UTF-8 is read as Latin-1
   kReplace,   // "replace": U+FFFD for each byte that is not UTF-8
+  kGb18030,   // "gb18030": text that is not UTF-8 is read as GB18030 (GBK, GB2312)
+  kBig5,      // "big5": text that is not UTF-8 is read as Big5 (Python's cp950, Microsoft's Big5)
 };
 
 // The mode `encoding` names; ValueError for any other name.
@@ -62,16 +64,23 @@ inline TextMode text_mode(const std::string& encoding) {
   if (encoding == "surrogateescape") return TextMode::kLossless;
   if (encoding == "latin-1") return TextMode::kLatin1;
   if (encoding == "replace") return TextMode::kReplace;
-  throw py::value_error("encoding must be 'surrogateescape', 'latin-1' or 'replace', not '" + encoding + "'");
+  if (encoding == "gb18030") return TextMode::kGb18030;
+  if (encoding == "big5") return TextMode::kBig5;
+  throw py::value_error("encoding must be 'surrogateescape', 'latin-1', 'replace', 'gb18030' or 'big5', not '" + encoding +
+                        "'");
 }
 
 // `bytes` as str: UTF-8, and what is not UTF-8 as `mode` says.
 inline py::str text(std::string_view bytes, TextMode mode = TextMode::kLossless) {
   const auto size = static_cast<Py_ssize_t>(bytes.size());
-  PyObject* s = PyUnicode_DecodeUTF8(bytes.data(), size, mode == TextMode::kReplace ? "replace" : mode == TextMode::kLatin1 ? "strict" : "surrogateescape");
+  const bool other = mode == TextMode::kLatin1 || mode == TextMode::kGb18030 || mode == TextMode::kBig5;
+  PyObject* s = PyUnicode_DecodeUTF8(bytes.data(), size, mode == TextMode::kReplace ? "replace" : other ? "strict" : "surrogateescape");
   if (!s && mode == TextMode::kLatin1) {
     PyErr_Clear();
     s = PyUnicode_DecodeLatin1(bytes.data(), size, "strict");
+  } else if (!s && other) {  // what the encoding does not read stays as surrogate escapes
+    PyErr_Clear();
+    s = PyUnicode_Decode(bytes.data(), size, mode == TextMode::kGb18030 ? "gb18030" : "cp950", "surrogateescape");
   }
   if (!s) throw py::error_already_set();
   return py::reinterpret_steal<py::str>(s);

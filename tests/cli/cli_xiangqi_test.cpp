@@ -1,4 +1,4 @@
-// End-to-end: Xiangqi games (formats 1.7 and 1.8) packed in each of their notations, unpacked with every
+// End-to-end: Xiangqi games (formats 1.7 to 1.10) packed in each of their notations and encodings, unpacked with every
 // move written as it came in, found by their players, read as FEN at any ply, and kept verbatim
 // where a move cannot be coded.
 #include <fstream>
@@ -100,6 +100,47 @@ TEST_F(CliXiangqi, EngineGamesComeBackMoveForMove) {
   EXPECT_EQ(move_words(once), move_words(test::read_file(test::corpus_path("xiangqi/selfplay_fairy_stockfish.pgn"))));
   EXPECT_EQ(run_cli("find --count --result 0-1 " + p("s.pga")).out, "6\n");
   EXPECT_EQ(run_cli("verify -q " + p("s.pga")).exit_code, 0);
+}
+
+// Real files in GB18030 (xqbase.com's exports) and Big5 (the Chinese Chess Practical Dataset, which
+// also names tandem pieces by their file): coded (format 1.10), every move written back in its
+// bytes; kept verbatim by --xiangqi uniform and by an append to an archive of 1.8.
+TEST_F(CliXiangqi, GamesInGb18030AndBig5ComeBackInTheirBytes) {
+  struct File {
+    const char* name;
+    const char* packed;  // what pack says
+    std::size_t verbatim;
+  };
+  for (const File& f : {File{"xqbase_gb18030.pgn", "12 games (0 kept verbatim), 998 plies coded", 0},
+                        File{"ccpd_big5.pgn", "12 games (1 kept verbatim), 1081 plies coded", 1}}) {
+    SCOPED_TRACE(f.name);
+    const std::string input = test::read_file(test::corpus_path(std::string("xiangqi/") + f.name));
+    auto r = run_cli("pack " + corpus(f.name) + " -o " + p("x.pga") + " --force");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE((r.out + r.err).find(f.packed), std::string::npos) << r.out << r.err;
+    EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("x.pga")).out)["read_version"], "1.10");
+    const std::string once = run_cli("unpack " + p("x.pga")).out;
+    EXPECT_EQ(move_words(once), move_words(input));
+    std::ofstream(scratch_.path() + "/once.pgn", std::ios::binary) << once;
+    ASSERT_EQ(run_cli("pack " + p("once.pgn") + " -o " + p("y.pga") + " --force").exit_code, 0);
+    EXPECT_EQ(test::read_file(scratch_.path() + "/x.pga"), test::read_file(scratch_.path() + "/y.pga"));
+    EXPECT_EQ(run_cli("verify -q " + p("x.pga")).exit_code, 0);
+    // As readers of 1.7 read them: every game verbatim, as it came.
+    r = run_cli("pack " + corpus(f.name) + " -o " + p("u.pga") + " --force --xiangqi uniform");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE((r.out + r.err).find("12 games (12 kept verbatim)"), std::string::npos) << r.out << r.err;
+    EXPECT_NE(r.err.find("format 1.10"), std::string::npos) << r.err;
+    EXPECT_EQ(move_words(run_cli("unpack " + p("u.pga")).out), move_words(input));
+    EXPECT_LT(test::read_file(scratch_.path() + "/x.pga").size() * 2, test::read_file(scratch_.path() + "/u.pga").size());
+    // Appended to an archive of 1.8, verbatim too; appended to one of 1.10, coded.
+    ASSERT_EQ(run_cli("pack " + corpus("wukong_chinese.pgn") + " -o " + p("a.pga") + " --force").exit_code, 0);
+    r = run_cli("append " + p("a.pga") + " " + corpus(f.name));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("a.pga")).out)["read_version"], "1.8");
+    EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("a.pga")).out)["verbatim_games"], 12);
+    ASSERT_EQ(run_cli("append " + p("x.pga") + " " + corpus(f.name)).exit_code, 0);
+    EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("x.pga")).out)["verbatim_games"], 2 * f.verbatim);
+  }
 }
 
 // Xiangqi set-up positions: their FEN column coded by the Xiangqi position code (format 1.9)

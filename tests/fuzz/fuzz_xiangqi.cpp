@@ -1,7 +1,7 @@
 // Fuzz target: Xiangqi text. The input is read as a Xiangqi FEN and, after a tag that makes it a
 // Xiangqi game, as a movetext (ICCS, WXF or Chinese). A FEN that parses writes back to one that
-// parses to the same position, and each legal move's text in each notation reads back as that
-// move and is learnt as written. A game that parses is written back and read again as the same
+// parses to the same position, and each legal move's text in each notation (and in GB18030 and
+// Big5, tandem pieces by file) reads back as that move and is learnt as written. A game that parses is written back and read again as the same
 // game, and its record (coded uniformly or, as the input picks, by the Xiangqi model) decodes to
 // it; the record damaged at a place the input picks is rejected or decodes to some game, never
 // crashes or loops.
@@ -32,6 +32,20 @@ void check_fen(std::string_view text) {
       xq::NotationStyle style;
       auto learnt = xq::learn_move(style, *p, written, n);
       if (!learnt || !(learnt->move == m) || !learnt->reproducible) __builtin_trap();
+      if (n == xq::Notation::kIccs) continue;
+      // In GB18030 and Big5 (full-width WXF), with tandem pieces by file: read back and learnt.
+      for (const xq::Encoding e : {xq::Encoding::kGb18030, xq::Encoding::kBig5}) {
+        xq::NotationStyle other;
+        other.encoding = e;
+        other.tandem_file = xq::Toggle::kYes;
+        other.wxf_width = xq::Width::kFullWidth;
+        const std::string text = xq::write_move(*p, m, n, other);
+        auto read = xq::parse_move(*p, text, n);
+        if (!read || !(*read == m)) __builtin_trap();
+        xq::NotationStyle fresh;
+        auto l = xq::learn_move(fresh, *p, text, n);
+        if (!l || !(l->move == m) || !l->reproducible || fresh.encoding != e) __builtin_trap();
+      }
     }
   }
 }
@@ -50,12 +64,15 @@ void check_game(std::string_view movetext, std::uint8_t damage_at, std::uint8_t 
   pgn::parse_game_or_xiangqi(out, "fuzz", 1, SourcePos{}, again);
   if (!again.ok() || !(again.game() == g)) __builtin_trap();
   codec::CodecStreams s;
-  s.xiangqi_model = damage & 0x80;  // the Xiangqi model's frequencies (codec 11), or the uniform coder's
-  if (!codec::encode_game(g, s).ok()) return;  // (more plies than a record holds)
+  // The Xiangqi model's frequencies (codec 11, or 14 for texts in GB18030 or Big5 or tandem pieces
+  // by file), or the uniform coder's.
+  s.xiangqi_model = s.xiangqi_spellings = damage & 0x80;
+  if (!codec::encode_game(g, s).ok()) return;  // (more plies than a record holds; 1.10's texts, uniform)
   const auto cursor = [](const codec::CodecStreams& st) {
     codec::CodecCursor c{st.moves, st.structure, st.texts, st.raw, st.coder, true, false};
     c.xiangqi = true;
     c.xiangqi_model = st.xiangqi_model;
+    c.xiangqi_spellings = st.codec() >= codec::kXiangqiSpellingsCodec;
     return c;
   };
   codec::CodecCursor c = cursor(s);

@@ -11,6 +11,8 @@ import pytest
 
 import pgnarc
 
+XIANGQI = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "corpus", "xiangqi")
+
 PROMOTIONS = "nbrq"
 
 
@@ -419,6 +421,22 @@ def test_xiangqi(tmp_path, cli):
         assert [g.pgn() for g in u] == [g.pgn() for g in a]
     with pytest.raises(ValueError, match="xiangqi"):
         pgnarc.pack(pgn, uniform, force=True, xiangqi="max")
+
+
+def test_xiangqi_gb18030_and_big5(tmp_path, cli):
+    """Chinese PGN in GB18030 and Big5: coded (format 1.10), its games' PGN the bytes the command
+    line writes, read as str in the file's encoding with encoding="gb18030" or "big5"."""
+    for name, encoding, red in (("xqbase_gb18030.pgn", "gb18030", "许银川"), ("ccpd_big5.pgn", "big5", "柳大華")):
+        out = tmp_path / (name + ".pga")
+        assert pgnarc.pack(os.path.join(XIANGQI, name), out)["verbatim_games"] == (1 if encoding == "big5" else 0)
+        with pgnarc.open(out, encoding=encoding) as a:
+            assert a.info()["read_version"] == "1.10"
+            assert a[0].tags["Red"] == red
+            pgn = a[0].pgn()
+            assert pgn.encode(encoding) == cli("get", out, "1").stdout
+            assert "进" in pgn or "進" in pgn
+        with pgnarc.open(out) as a:  # surrogate escapes give the bytes back
+            assert a[0].pgn().encode("utf-8", "surrogateescape") == cli("get", out, "1").stdout
 
 
 def test_tags_frame_columns_argument(archives):

@@ -30,7 +30,7 @@ __all__ = ["Archive", "Error", "Game", "Node", "open", "pack", "__version__", "f
 
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-ENCODINGS = ("surrogateescape", "latin-1", "replace")
+ENCODINGS = ("surrogateescape", "latin-1", "replace", "gb18030", "big5")
 ELO_OF = ("both", "either", "white", "black")
 MAX_ELO = 9999  # as find --min-elo and --max-elo take
 
@@ -254,7 +254,10 @@ def open(path, encoding="surrogateescape"):
     ValueError); a missing file FileNotFoundError. `encoding` says how text that is not UTF-8
     (tags, comments) becomes str: "surrogateescape" (the default) losslessly, so that
     s.encode("utf-8", "surrogateescape") gives the bytes back; "latin-1" as Latin-1 (a string
-    that is UTF-8 stays UTF-8); "replace" with U+FFFD for each byte that is not UTF-8."""
+    that is UTF-8 stays UTF-8); "replace" with U+FFFD for each byte that is not UTF-8; "gb18030"
+    and "big5" as GB18030 (which GBK and GB2312 are parts of) and Big5 (as Python's cp950), the
+    encodings of Chinese PGN files, losslessly as "surrogateescape" where a byte reads in
+    neither (a string that is UTF-8 stays UTF-8)."""
     return Archive(path, encoding)
 
 

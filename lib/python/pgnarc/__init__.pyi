@@ -22,7 +22,7 @@ ENCODINGS: tuple[str, str, str]
 ELO_OF: tuple[str, str, str, str]
 
 _Result = Literal["1-0", "0-1", "1/2-1/2", "*"]
-_Encoding = Literal["surrogateescape", "latin-1", "replace"]
+_Encoding = Literal["surrogateescape", "latin-1", "replace", "gb18030", "big5"]
 _EloOf = Literal["both", "either", "white", "black"]
 _Moves = Literal["fast", "max", "model", "uniform"]
 
