@@ -162,8 +162,7 @@ class PyGame {
     BoardSvgOptions o;
     o.flip = flip;
     o.size = size;
-    const Position at = value_or_raise(position_after(game_.game, position_index(ply), &o.last_move));
-    return board_svg(at, o);
+    return value_or_raise(board_svg_after(game_.game, position_index(ply), o));
   }
 
   // The rules the game is played under, as lichess names them ("Standard" for Chess960 too;
@@ -608,7 +607,7 @@ PYBIND11_MODULE(_pgnarc, m) {
            "`pgnarc get --fen` gives it; ep='legal' gives the en passant square only where the capture is legal.")
       .def("svg", &PyGame::svg, py::arg("ply") = py::none(), py::arg("flip") = false, py::arg("size") = 360,
            "The board after `ply` plies (as fen() counts them; None: the last position) as an SVG picture, "
-           "as `pgnarc get --svg` draws it: the last move marked; flip=True puts Black below.")
+           "as `pgnarc get --svg` draws it (a Xiangqi game's too): the last move marked; flip=True puts Black below.")
       .def("_repr_svg_", [](const PyGame& g) { return g.svg(std::nullopt, false, 360); },
            "The final position as a picture, for Jupyter.")
       .def("annotations", [](const PyGame& g) { return py::module_::import("pgnarc._notes").attr("frame")(g.annotation_columns()); },

@@ -92,6 +92,45 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
 
 // Fairy-Stockfish's games against itself (tools/dev/xiangqi-selfplay): positions no master game
 // reaches, a game of 300 plies, mates of both sides; every move coded and given back.
+// get --svg draws a Xiangqi board: the position get --fen gives, every piece by its letter and
+// square, the last move's points, Black's side below with --flip.
+TEST_F(CliXiangqi, PicturesOfTheBoard) {
+  ASSERT_EQ(run_cli("pack " + corpus("wukong_chinese.pgn") + " -o " + p("x.pga") + " --force").exit_code, 0);
+  const auto count = [](const std::string& s, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+  };
+  auto r = run_cli("get --svg 0 " + p("x.pga") + " 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  EXPECT_NE(r.out.find("data-fen=\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\""), std::string::npos);
+  EXPECT_EQ(count(r.out, "class=\"piece\""), 32u);
+  EXPECT_EQ(count(r.out, "class=\"last-move\""), 0u);
+  EXPECT_NE(r.out.find("data-square=\"e0\" data-piece=\"K\""), std::string::npos);
+  EXPECT_NE(r.out.find("data-square=\"e9\" data-piece=\"k\""), std::string::npos);
+  // After 炮二平五 马８进７: h9g7 marked, Red to move.
+  r = run_cli("get --svg 2 " + p("x.pga") + " 1");
+  const std::string fen = run_cli("get --fen 2 " + p("x.pga") + " 1").out;
+  EXPECT_NE(r.out.find("data-fen=\"" + fen.substr(0, fen.size() - 1) + "\""), std::string::npos);
+  EXPECT_NE(r.out.find("class=\"last-move\" data-square=\"h9\""), std::string::npos);
+  EXPECT_NE(r.out.find("class=\"last-move\" data-square=\"g7\""), std::string::npos);
+  EXPECT_NE(r.out.find("data-square=\"g7\" data-piece=\"n\""), std::string::npos);
+  EXPECT_NE(r.out.find("data-color=\"w\""), std::string::npos);
+  // Flipped: Red's general drawn at the top (its y the smallest of the kings').
+  const std::string flipped = run_cli("get --svg 2 --flip " + p("x.pga") + " 1").out;
+  EXPECT_NE(flipped.find("data-flip=\"1\""), std::string::npos);
+  const auto y_of = [](const std::string& s, const std::string& piece) {
+    const std::size_t at = s.find("cy=\"", s.find("data-piece=\"" + piece + "\""));
+    return std::stoi(s.substr(at + 4));
+  };
+  EXPECT_GT(y_of(r.out, "K"), y_of(r.out, "k"));
+  EXPECT_LT(y_of(flipped, "K"), y_of(flipped, "k"));
+  r = run_cli("get --svg 500 " + p("x.pga") + " 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("plies"), std::string::npos) << r.err;
+}
+
 TEST_F(CliXiangqi, EngineGamesComeBackMoveForMove) {
   auto r = run_cli("pack " + corpus("selfplay_fairy_stockfish.pgn") + " -o " + p("s.pga") + " --force");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -204,10 +243,10 @@ TEST_F(CliXiangqi, BesideChessGamesAndKeptVerbatimWhereAMoveCannotBeCoded) {
   std::ofstream(scratch_.path() + "/chess.pgn", std::ios::binary) << chess;
   ASSERT_EQ(run_cli("pack --moves uniform " + p("chess.pgn") + " -o " + p("c.pga")).exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("c.pga")).out)["read_version"], "1.0");
-  // A Xiangqi game has no chess board to picture.
+  // A Xiangqi game beside chess games is pictured on its own board.
   r = run_cli("get --svg 1 " + p("m.pga") + " 2");
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("game 2"), std::string::npos) << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<path class=\"lines\""), std::string::npos);
 }
 
 }  // namespace

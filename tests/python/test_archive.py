@@ -401,6 +401,8 @@ def test_xiangqi(tmp_path, cli):
         assert xq.fen(1) == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
         assert xq.fen() == cli("get", "--fen", "3", out, "1").stdout.decode().strip()
         assert xq.pgn() == cli("get", out, "1").stdout.decode()
+        assert xq.svg(2) == cli("get", "--svg", "2", out, "1").stdout.decode()
+        assert f'data-fen="{xq.fen(2)}"' in xq.svg(2) and xq.svg(2).count('class="piece"') == 32
         with pytest.raises(pgnarc.Error, match="Xiangqi"):
             xq.san()
         assert a.info()["read_version"] == "1.8"

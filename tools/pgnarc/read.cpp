@@ -143,9 +143,7 @@ Result<std::string> svg_picture(Archive& archive, std::uint64_t i, std::uint32_t
   return position_text(archive, i, [&](const Game& g) -> Result<std::string> {
     BoardSvgOptions o;
     o.flip = flip;
-    auto pos = position_after(g, static_cast<int>(plies), &o.last_move);
-    if (!pos) return pos.error();
-    return board_svg(*pos, o);
+    return board_svg_after(g, static_cast<int>(plies), o);
   });
 }
 
@@ -349,10 +347,11 @@ Run declare_get(CLI::App& cmd) {
                ->check(number_check("--fen", 0, 65536));
   a->svg = cmd.add_option("--svg", a->svg_plies,
                           "write an SVG picture of the board after K plies of the game's main line (0: "
-                          "its start position), the last move marked, in place of its PGN; one game only")
+                          "its start position), the last move marked, in place of its PGN (a Xiangqi game: its board of "
+                          "points, river and palaces, each piece a disc with its character); one game only")
                ->type_name("K")
                ->check(number_check("--svg", 0, 65536));
-  cmd.add_flag("--flip", a->flip, "with --svg, draw the board from Black's side");
+  cmd.add_flag("--flip", a->flip, "with --svg, draw the board from Black's side (Xiangqi too)");
   cmd.add_option("--ep", a->ep,
                  "with --fen, where the en passant square is given: double-step (after every pawn "
                  "double step, the PGN standard's FEN; the default) or legal (only where an en "

@@ -1,5 +1,6 @@
 // A position as a picture: a standalone SVG diagram of the board, for documents, blogs and the
-// pages of `pgnarc serve` (`pgnarc get ARCHIVE N --svg K` writes one).
+// pages of `pgnarc serve` (`pgnarc get ARCHIVE N --svg K` writes one; board_svg_after draws a
+// Xiangqi game's board too).
 //
 // The pieces are the Unicode chess glyphs (U+265A..U+265F) in a <text> element with a list of
 // fonts to fall back on, white pieces filled white and outlined, black pieces filled black. The
@@ -17,6 +18,8 @@
 
 #include "pgnarc/chess.h"
 #include "pgnarc/export.h"
+#include "pgnarc/game.h"
+#include "pgnarc/status.h"
 
 namespace pgnarc {
 
@@ -32,5 +35,14 @@ struct PGNARC_EXPORT BoardSvgOptions {
 // its side, crazyhouse pockets as a line of text above and below. Never fails; every variant is
 // drawn as a chess board. A castling move marks the king's from and to squares.
 PGNARC_EXPORT std::string board_svg(const Position& pos, const BoardSvgOptions& options = {});
+
+// The board of `game` after `plies` plies of its main line (0: its start), the last of them
+// marked (options.last_move is not read): board_svg for a game of chess; for a Xiangqi game, its
+// nine files and ten ranks of points with the river and the palaces, each piece a disc with its
+// character (Red 帥 仕 相 傌 俥 炮 兵, Black 將 士 象 馬 車 砲 卒) and data-piece its FEN letter
+// (K A B N R C P, k a b n r c p), ICCS coordinates a-i and 0-9, the side to move's disc red or
+// black, Black's side at the bottom with `flip`; data-fen its FEN. Fails with InvalidInput where
+// fen_after does (a main line shorter than `plies`, an illegal move, a bad FEN tag).
+PGNARC_EXPORT Result<std::string> board_svg_after(const Game& game, int plies, const BoardSvgOptions& options = {});
 
 }  // namespace pgnarc

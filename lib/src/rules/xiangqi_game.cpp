@@ -205,15 +205,17 @@ Result<Move> MoveReader::read(const Position& pos, std::string_view text) {
   return m->move;
 }
 
-Result<Position> position_after(const Game& game, int plies) {
+Result<Position> position_after(const Game& game, int plies, Move* last_move) {
+  if (last_move) *last_move = Move{};
   Result<Position> start = xiangqi::start_position(game.tags);
   if (!start) return start;
-  return after_main_line(*start, game.events, plies, [](Position& pos, const GameEvent& e) -> Status {
+  return after_main_line(*start, game.events, plies, [last_move](Position& pos, const GameEvent& e) -> Status {
     const Move m = move_of(e.move);
     if (e.type == GameEvent::kNullMove || !is_legal(pos, m))
       return invalid_input("illegal Xiangqi move " + (e.type == GameEvent::kNullMove ? std::string("--") : to_iccs(m)) +
                            " in " + pos.fen());
     pos.play(m);
+    if (last_move) *last_move = m;
     return {};
   });
 }

@@ -61,9 +61,10 @@ class MoveReader {
 };
 
 // The position after the first `plies` plies of a Xiangqi game's main line (0: its start), as
-// fen_after counts them for chess; fails with InvalidInput when the main line is shorter, a move
-// is illegal or the FEN tag is bad.
-Result<Position> position_after(const Game& game, int plies);
+// fen_after counts them for chess, and in `last_move` the move played last (from == to, 0 0, at
+// the start); fails with InvalidInput when the main line is shorter, a move is illegal or the FEN
+// tag is bad.
+Result<Position> position_after(const Game& game, int plies, Move* last_move = nullptr);
 
 // The move of a Xiangqi game's event (Move::xiangqi).
 inline Move move_of(pgnarc::Move m) {
