@@ -1,9 +1,10 @@
 // The share page that needs no server (tools/pgnarc/web/share.html, built by tools/share_page/build)
 // against the library: its decoder, as the page carries it, opens every share token of the corpus
-// (every game of corpus/pgn that has one, and corpus/conformance/tokens.tsv) to the PGN that
-// `pgnarc share --open` prints and to the FEN after every ply that `pgnarc get --fen` prints (one
-// game of each file), and refuses every token of bad_tokens.tsv as the library does; and that its page
-// is tools/share_page/share_page.html's as it stands.
+// (every game of corpus/pgn and corpus/xiangqi that has one, and corpus/conformance/tokens.tsv and
+// xiangqi_tokens.tsv) to the PGN that `pgnarc share --open` prints, to the FEN after every ply
+// that `pgnarc get --fen` prints and to the board `pgnarc get --svg` draws (one game of each file),
+// and refuses every token of bad_tokens.tsv and bad_xiangqi_tokens.tsv as the library does; and
+// that its page is tools/share_page/share_page.html's as it stands.
 //
 //   node share_page.js PGNARC SHARE.html WORKDIR CORPUS
 "use strict";
@@ -41,20 +42,25 @@ async function main() {
     tokens++;
     return g;
   };
-  for (const line of fs.readFileSync(path.join(corpus, "conformance/tokens.tsv"), "utf8").split("\n").filter(Boolean)) {
-    const [token, pgn] = line.split("\t");
-    opens(token, pgn.replace(/\\n/g, "\n"), "tokens.tsv " + token.slice(0, 20));
-  }
-  for (const line of fs.readFileSync(path.join(corpus, "conformance/bad_tokens.tsv"), "utf8").split("\n").filter(Boolean)) {
+  for (const list of ["tokens.tsv", "xiangqi_tokens.tsv"])
+    for (const line of fs.readFileSync(path.join(corpus, "conformance", list), "utf8").split("\n").filter(Boolean)) {
+      const [token, pgn] = line.split("\t");
+      opens(token, pgn.replace(/\\n/g, "\n"), list + " " + token.slice(0, 20));
+    }
+  const bad = ["bad_tokens.tsv", "bad_xiangqi_tokens.tsv"].flatMap((list) =>
+    fs.readFileSync(path.join(corpus, "conformance", list), "utf8").split("\n").filter(Boolean));
+  for (const line of bad) {
     const token = line.split("\t")[0];
     const r = spawnSync(pgnarc, ["share", "--open", token], { encoding: "utf8" });
     const g = JSON.parse(open(token));
     check(r.status !== 0 && g.error && r.stderr.includes(g.error), `bad token ${token}: ${g.error} as ${r.stderr.trim()}`);
   }
-  const dir = path.join(corpus, "pgn");
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".pgn")).sort()) {
-    const archive = path.join(work, file.replace(/\.pgn$/, ".pga"));
-    cli("pack", path.join(dir, file), "-o", archive, "--force", "--quiet");
+  const board = wasm.cwrap("pgnarc_board_svg", "string", ["number", "number", "number"]);
+  const files = ["pgn", "xiangqi"].flatMap((sub) =>
+    fs.readdirSync(path.join(corpus, sub)).filter((f) => f.endsWith(".pgn")).sort().map((f) => [sub, f]));
+  for (const [sub, file] of files) {
+    const archive = path.join(work, sub + "_" + file.replace(/\.pgn$/, ".pga"));
+    cli("pack", path.join(corpus, sub, file), "-o", archive, "--force", "--quiet");
     const count = Number(cli("find", archive, "--count"));
     let firstChecked = false;
     for (let n = 1; n <= count; n++) {
@@ -66,6 +72,10 @@ async function main() {
         firstChecked = true;
         const fens = g.plies.map((p, k) => cli("get", archive, String(n), "--fen", String(k)).trim());
         check(JSON.stringify(g.plies.map((p) => p.fen)) === JSON.stringify(fens), `${file} game ${n}: FEN of every ply == get --fen`);
+        // The page's board is the picture get --svg draws (chess or Xiangqi), flipped too.
+        const last = g.plies.length - 1;
+        check(board(last, 1, 360) === cli("get", archive, String(n), "--svg", String(last), "--flip"),
+              `${file} game ${n}: the page's board == get --svg --flip`);
       }
     }
   }
