@@ -437,8 +437,13 @@ def test_xiangqi_gb18030_and_big5(tmp_path, cli):
             pgn = a[0].pgn()
             assert pgn.encode(encoding) == cli("get", out, "1").stdout
             assert "进" in pgn or "進" in pgn
+            # Names asked for in the archive's encoding, as the games give them.
+            assert a.find(red=red, exact=True) == [i for i, g in enumerate(a) if g.tags.get("Red") == red]
+            assert 0 in a.find(red=red[1:]) and a.find(red=red + "x") == []
+            assert 0 in a.find(tags={"Red": red})
         with pgnarc.open(out) as a:  # surrogate escapes give the bytes back
             assert a[0].pgn().encode("utf-8", "surrogateescape") == cli("get", out, "1").stdout
+            assert 0 in a.find(red=a[0].tags["Red"], exact=True)
 
 
 def test_tags_frame_columns_argument(archives):

@@ -44,6 +44,7 @@ class Archive:
         if not _os.path.exists(path):
             raise FileNotFoundError(2, "No such file", path)
         self._native = _pgnarc.Archive(path, _encoding(encoding))
+        self._text_encoding = encoding
         self.path = path
 
     @classmethod
@@ -61,6 +62,7 @@ class Archive:
             raise TypeError(f"read must be a callable read(offset, n) -> bytes, not {type(read).__name__}")
         archive = cls.__new__(cls)
         archive._native = _pgnarc.Archive(str(name), size, read, _encoding(encoding))
+        archive._text_encoding = encoding
         archive.path = str(name)
         return archive
 
@@ -117,7 +119,9 @@ class Archive:
         Red tag of a Xiangqi game, whose other player is black), result
         "1-0", "0-1", "1/2-1/2" or "*", eco a prefix, dates "YYYY", "YYYY.MM" or "YYYY.MM.DD"
         (inclusive), tags a dict of exact key: value pairs, variant the rules ("standard",
-        "crazyhouse", "atomic", ...: `pgnarc find --variant`). min_elo and max_elo bound the
+        "crazyhouse", "atomic", ...: `pgnarc find --variant`); names and tag values are looked
+        for as the archive's bytes in the encoding open() was given (a value a game gave finds that
+        game, a GB18030 archive's names are asked for in Chinese). min_elo and max_elo bound the
         ratings (WhiteElo, BlackElo; inclusive) of the players elo_of names: "both" (the default),
         "either", "white" or "black"; a game without a rating matches no bound. With `position` (a FEN) and/or
         `moves` (SAN from it, or from the start: "e4 e5 Nf3"), only the games whose main line
@@ -171,8 +175,13 @@ class Archive:
                 raise TypeError(f"{name} must be a str, not {type(value).__name__}")
         return position, moves or "", variant or ""
 
-    @staticmethod
-    def _query(white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
+    def _text(self, value):
+        """A name or tag value of a query as the archive's bytes: encoded as its text becomes str
+        (the encoding open() was given), so that a value read from a game finds that game."""
+        codec = {"gb18030": "gb18030", "big5": "cp950", "surrogateescape": "utf-8"}.get(self._text_encoding)
+        return value if codec is None else value.encode(codec, "surrogateescape")
+
+    def _query(self, white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
                date_from=None, date_to=None, tags=None, exact=False, variant=None, min_elo=None, max_elo=None,
                elo_of="both", red=None):
         """The Query of find()'s fields, or None if none is given."""
@@ -190,14 +199,14 @@ class Archive:
             if value is not None:
                 if not isinstance(value, str):
                     raise TypeError(f"{name} must be a str, not {type(value).__name__}")
-                setattr(q, name, value)
+                setattr(q, name, self._text(value) if name in ("white", "black", "player", "event", "site", "red") else value)
         if tags:
             if not isinstance(tags, dict):
                 raise TypeError(f"tags must be a dict of str: str, not {type(tags).__name__}")
             for k, v in tags.items():
                 if not isinstance(k, str) or not isinstance(v, str):
                     raise TypeError(f"tags must be a dict of str: str, not holding {k!r}: {v!r}")
-            q.tags = list(tags.items())
+            q.tags = [(k, self._text(v)) for k, v in tags.items()]
         for name, value in (("min_elo", min_elo), ("max_elo", max_elo)):
             if value is not None:
                 try:
