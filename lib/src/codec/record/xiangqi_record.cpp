@@ -245,7 +245,7 @@ Status encode_xiangqi_game(const Game& game, CodecStreams& out, CodecStats* stat
   const bool spelled = xq::needs_spellings_codec(style);
   if (spelled && !(out.xiangqi_spellings && out.xiangqi_model))
     return bad_game("move texts in GB18030 or Big5, or naming two pieces on a file by their file, are coded from "
-                    "format 1.10 on (pack --xiangqi model)");
+                    "format 1.10 on (pack or append --xiangqi model)");
   auto start = xq::start_position(game.tags);
   if (!start) return bad_game(start.error().message());
   bool annotated = false;
