@@ -149,9 +149,11 @@ TEST_F(CliXiangqi, GamesInGb18030AndBig5ComeBackInTheirBytes) {
     const char* name;
     const char* packed;  // what pack says
     std::size_t verbatim;
+    const char* encoding;
+    const char* red;  // the first game's Red
   };
-  for (const File& f : {File{"xqbase_gb18030.pgn", "12 games (0 kept verbatim), 998 plies coded", 0},
-                        File{"ccpd_big5.pgn", "12 games (1 kept verbatim), 1081 plies coded", 1}}) {
+  for (const File& f : {File{"xqbase_gb18030.pgn", "12 games (0 kept verbatim), 998 plies coded", 0, "gb18030", "许银川"},
+                        File{"ccpd_big5.pgn", "12 games (1 kept verbatim), 1081 plies coded", 1, "big5", "柳大華"}}) {
     SCOPED_TRACE(f.name);
     const std::string input = test::read_file(test::corpus_path(std::string("xiangqi/") + f.name));
     auto r = run_cli("pack " + corpus(f.name) + " -o " + p("x.pga") + " --force");
@@ -164,6 +166,10 @@ TEST_F(CliXiangqi, GamesInGb18030AndBig5ComeBackInTheirBytes) {
     ASSERT_EQ(run_cli("pack " + p("once.pgn") + " -o " + p("y.pga") + " --force").exit_code, 0);
     EXPECT_EQ(test::read_file(scratch_.path() + "/x.pga"), test::read_file(scratch_.path() + "/y.pga"));
     EXPECT_EQ(run_cli("verify -q " + p("x.pga")).exit_code, 0);
+    // Found by Red's name typed in UTF-8, looked for in the file's encoding.
+    EXPECT_EQ(run_cli("find --numbers --exact --red " + std::string(f.red) + " --names-in " + f.encoding + " " + p("x.pga")).out,
+              "1\n");
+    EXPECT_EQ(run_cli("find --count --red " + std::string(f.red) + " " + p("x.pga")).out, "0\n");
     // As readers of 1.7 read them: every game verbatim, as it came.
     r = run_cli("pack " + corpus(f.name) + " -o " + p("u.pga") + " --force --xiangqi uniform");
     ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -1,4 +1,6 @@
 // unpack, get, find: the commands that read games out of an archive.
+#include <iconv.h>
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -205,7 +207,25 @@ struct FindArgs {
   bool count = false, numbers = false, pgn = false, list = false;
   std::vector<const CLI::Option*> one_value;  // the filters that Query holds one value of
   const CLI::Option* elo_of = nullptr;
+  std::optional<std::string> names_in;  // --names-in: GB18030 or BIG5
 };
+
+// `text` (UTF-8, as typed) in `encoding` (iconv's name), for looking it up among an archive's
+// tags written in that encoding; a character the encoding lacks is a usage error naming `option`.
+std::string in_encoding(const std::string& text, const std::string& encoding, const std::string& option) {
+  iconv_t cd = iconv_open(encoding.c_str(), "UTF-8");
+  if (cd == reinterpret_cast<iconv_t>(-1)) throw UsageError("--names-in: this system cannot convert to " + encoding);
+  std::string in = text, out(4 * text.size() + 8, '\0');
+  char* ip = in.data();
+  char* op = out.data();
+  std::size_t il = in.size(), ol = out.size();
+  const std::size_t r = iconv(cd, &ip, &il, &op, &ol);
+  iconv_close(cd);
+  if (r == static_cast<std::size_t>(-1))
+    throw UsageError(option + " '" + text + "' is not UTF-8 text that " + encoding + " can write");
+  out.resize(out.size() - ol);
+  return out;
+}
 
 int find(FindArgs& a) {
   for (const CLI::Option* o : a.one_value)
@@ -220,6 +240,15 @@ int find(FindArgs& a) {
   }
   if (a.elo_of->count() && !a.query.min_elo && !a.query.max_elo)
     throw UsageError("--elo-of says whose rating --min-elo and --max-elo bound: give one of them too");
+  if (a.names_in) {
+    Query& q = a.query;
+    const std::pair<std::optional<std::string>*, const char*> names[] = {
+        {&q.white, "--white"}, {&q.black, "--black"}, {&q.player, "--player"},
+        {&q.event, "--event"}, {&q.site, "--site"},   {&q.red, "--red"}};
+    for (const auto& [name, option] : names)
+      if (*name) *name = in_encoding(**name, *a.names_in, option);
+    for (auto& [key, value] : q.tags) value = in_encoding(value, *a.names_in, "--tag " + key);
+  }
   if (const std::string why = query_error(a.query); !why.empty()) throw UsageError("--" + why);
   std::optional<Position> target;
   const bool xiangqi = a.position && is_xiangqi_fen(*a.position);  // searched among the Xiangqi games
@@ -378,6 +407,13 @@ Run declare_find(CLI::App& cmd) {
   add_filter(cmd, *a, "--site", "S", q.site, "the site");
   add_filter(cmd, *a, "--red", "S", q.red, "Red's name (Xiangqi: the Red tag)");
   cmd.add_flag("--exact", q.exact_names, "names match exactly (case-sensitive)")->group("filters");
+  cmd.add_option_function<std::string>(
+         "--names-in", [a](const std::string& e) { a->names_in = e == "gb18030" ? "GB18030" : "BIG5"; },
+         "the archive's tags are in this encoding (Chinese PGN files: gb18030, which GBK and GB2312 are "
+         "parts of, or big5): the names and tag values given, UTF-8 as typed, are looked for in it")
+      ->group("filters")
+      ->type_name("ENCODING")
+      ->check(CLI::IsMember({"gb18030", "big5"}));
   add_filter(cmd, *a, "--result", "R", q.result, "1-0, 0-1, 1/2-1/2 or *")
       ->check([](const std::string& r) -> std::string {
         if (r != "1-0" && r != "0-1" && r != "1/2-1/2" && r != "*")
