@@ -640,6 +640,19 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def_readwrite("site", &Query::site)
       .def_readwrite("red", &Query::red)
       .def_readwrite("exact_names", &Query::exact_names)
+      .def_property(
+          "names_encoding",
+          [](const Query& q) {
+            return std::string(q.names_encoding == NameEncoding::kGb18030 ? "gb18030"
+                               : q.names_encoding == NameEncoding::kBig5  ? "big5"
+                                                                          : "utf-8");
+          },
+          [](Query& q, const std::string& e) {
+            if (e == "gb18030") q.names_encoding = NameEncoding::kGb18030;
+            else if (e == "big5") q.names_encoding = NameEncoding::kBig5;
+            else if (e == "utf-8") q.names_encoding = NameEncoding::kUtf8;
+            else throw py::value_error("names_encoding must be 'utf-8', 'gb18030' or 'big5', not '" + e + "'");
+          })
       .def_readwrite("result", &Query::result)
       .def_readwrite("eco", &Query::eco)
       .def_readwrite("date_from", &Query::date_from)

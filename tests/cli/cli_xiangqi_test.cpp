@@ -152,6 +152,17 @@ TEST_F(CliXiangqi, GamesInGb18030AndBig5ComeBackInTheirBytes) {
     const char* encoding;
     const char* red;  // the first game's Red
   };
+  // A name matches from a character on: Big5's 二 (A4 47) is no part of 土 (A4 67), whose second
+  // byte is 'g', nor of 丁 (A4 42) and 二 (A4 47), ASCII case aside.
+  std::ofstream(scratch_.path() + "/names.pgn", std::ios::binary)
+      << "[Game \"Chinese Chess\"]\n[Red \"\xA4\x67\"]\n[Black \"\xA4\x42\xA4\x47\"]\n\n1. h2e2 *\n";
+  ASSERT_EQ(run_cli("pack " + p("names.pgn") + " -o " + p("names.pga") + " --force").exit_code, 0);
+  EXPECT_EQ(run_cli("find --count --red 二 --names-in big5 " + p("names.pga")).out, "0\n");
+  EXPECT_EQ(run_cli("find --count --red 土 --names-in big5 " + p("names.pga")).out, "1\n");
+  EXPECT_EQ(run_cli("find --count --black 二 --names-in big5 " + p("names.pga")).out, "1\n");
+  EXPECT_EQ(run_cli("find --count --black 丁二 --names-in big5 " + p("names.pga")).out, "1\n");
+  EXPECT_EQ(run_cli("find --count --black " + std::string("\xE4\xB8\x81") + "g --names-in big5 " + p("names.pga")).out,
+            "0\n");  // 丁 and the letter g: a character's second byte is no letter
   for (const File& f : {File{"xqbase_gb18030.pgn", "12 games (0 kept verbatim), 998 plies coded", 0, "gb18030", "许银川"},
                         File{"ccpd_big5.pgn", "12 games (1 kept verbatim), 1081 plies coded", 1, "big5", "柳大華"}}) {
     SCOPED_TRACE(f.name);

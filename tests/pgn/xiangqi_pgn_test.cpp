@@ -280,6 +280,7 @@ TEST(XiangqiPgn, NotationBytesRoundTripAndRejectTheRest) {
       std::string("\x02\x00\x00\x00\x00\x00\x00\x20", 8),  // Chinese tandem by file 2
       std::string("\x02\x00\x01\x00\x00\x00\x00\x08", 8),  // Big5 and Red's general 帅
       std::string("\x06\x00\x00\x00\x00\x00\x00\x08", 8),  // Big5 and 进
+      std::string("\x02\x00\x00\x80\x01\x00\x00\x08", 8),  // Big5 and Red's cannon 包 (A5 5D: `]`)
   };
   for (const std::string& b : bad) EXPECT_FALSE(xq::read_notation(b, n, s).ok()) << b.size();
   // Big5 with 帥 and 進, which it has.

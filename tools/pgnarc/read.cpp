@@ -248,6 +248,7 @@ int find(FindArgs& a) {
     for (const auto& [name, option] : names)
       if (*name) *name = in_encoding(**name, *a.names_in, option);
     for (auto& [key, value] : q.tags) value = in_encoding(value, *a.names_in, "--tag " + key);
+    q.names_encoding = *a.names_in == "GB18030" ? NameEncoding::kGb18030 : NameEncoding::kBig5;
   }
   if (const std::string why = query_error(a.query); !why.empty()) throw UsageError("--" + why);
   std::optional<Position> target;

@@ -13,6 +13,13 @@
 
 namespace pgnarc {
 
+// The encoding of the names a Query asks for, and of the archive's tags they are compared with.
+// In UTF-8 (the default) a name is contained in a value wherever its bytes are, ASCII case aside.
+// GB18030 (GBK, GB2312) and Big5, the encodings of Chinese PGN files, have characters of two
+// bytes whose second byte may be an ASCII letter: a name is contained only where it starts on a
+// character of the value, and only the one-byte characters' case is set aside.
+enum class NameEncoding : std::uint8_t { kUtf8, kGb18030, kBig5 };
+
 // Whose rating a Query's min_elo and max_elo bound: the rating is the WhiteElo or BlackElo tag's
 // value as a decimal integer (digits only); a missing, empty, "?" or other non-numeric rating lies
 // in no range, so a game with one never matches where that rating is asked for.
@@ -46,6 +53,8 @@ struct PGNARC_EXPORT Query {
   // The Red tag's name (Xiangqi's first player, whose opponent is the Black tag's): no index holds
   // it, so every block's tags are read.
   std::optional<std::string> red;
+  // How the names above are compared when not exact (NameEncoding).
+  NameEncoding names_encoding = NameEncoding::kUtf8;
 
   // Whether no field is given (every game matches).
   bool empty() const {

@@ -120,8 +120,10 @@ class Archive:
         "1-0", "0-1", "1/2-1/2" or "*", eco a prefix, dates "YYYY", "YYYY.MM" or "YYYY.MM.DD"
         (inclusive), tags a dict of exact key: value pairs, variant the rules ("standard",
         "crazyhouse", "atomic", ...: `pgnarc find --variant`); names and tag values are looked
-        for as the archive's bytes in the encoding open() was given (a value a game gave finds that
-        game, a GB18030 archive's names are asked for in Chinese). min_elo and max_elo bound the
+        for as the archive's bytes in the encoding open() was given (a GB18030 archive's names are
+        asked for in Chinese, a name contained from a character on; a value a game gave finds that
+        game, but for a name written both in UTF-8 and in GB18030 or Big5 in one archive, found in
+        one of them). min_elo and max_elo bound the
         ratings (WhiteElo, BlackElo; inclusive) of the players elo_of names: "both" (the default),
         "either", "white" or "black"; a game without a rating matches no bound. With `position` (a FEN) and/or
         `moves` (SAN from it, or from the start: "e4 e5 Nf3"), only the games whose main line
@@ -176,10 +178,22 @@ class Archive:
         return position, moves or "", variant or ""
 
     def _text(self, value):
-        """A name or tag value of a query as the archive's bytes: encoded as its text becomes str
-        (the encoding open() was given), so that a value read from a game finds that game."""
+        """A name or tag value of a query as the archive's bytes, the inverse of how open()'s
+        encoding made str of them (so that a value read from a game finds that game): with
+        "gb18030" and "big5", the value in that encoding, unless those bytes would have read as
+        UTF-8 (then its UTF-8); with "surrogateescape", its UTF-8 with the escaped bytes back. An
+        archive with a name written both in UTF-8 and in the other encoding is searched for one."""
         codec = {"gb18030": "gb18030", "big5": "cp950", "surrogateescape": "utf-8"}.get(self._text_encoding)
-        return value if codec is None else value.encode(codec, "surrogateescape")
+        if codec is None:
+            return value
+        encoded = value.encode(codec, "surrogateescape")
+        if codec != "utf-8":
+            try:
+                encoded.decode("utf-8")
+            except UnicodeDecodeError:
+                return encoded
+            return value.encode("utf-8", "surrogateescape")
+        return encoded
 
     def _query(self, white=None, black=None, player=None, event=None, site=None, result=None, eco=None,
                date_from=None, date_to=None, tags=None, exact=False, variant=None, min_elo=None, max_elo=None,
@@ -193,6 +207,8 @@ class Archive:
         if result is not None and result not in RESULTS:
             raise ValueError(f"result must be one of {', '.join(RESULTS)}, not {result!r}")
         q = Query()
+        if self._text_encoding in ("gb18030", "big5"):
+            q.names_encoding = self._text_encoding
         for name, value in (("white", white), ("black", black), ("player", player), ("event", event),
                             ("site", site), ("result", result), ("eco", eco), ("date_from", date_from),
                             ("date_to", date_to), ("variant", variant), ("red", red)):

@@ -18,7 +18,7 @@ from ._pgnarc import format_version as format_version
 __all__ = ["Archive", "Error", "Game", "Node", "open", "pack", "__version__", "format_version"]
 
 RESULTS: tuple[str, str, str, str]
-ENCODINGS: tuple[str, str, str]
+ENCODINGS: tuple[str, str, str, str, str]
 ELO_OF: tuple[str, str, str, str]
 
 _Result = Literal["1-0", "0-1", "1/2-1/2", "*"]

@@ -32,6 +32,42 @@ bool contains_lower(std::string_view value, std::string_view want_lower) {
                      [&](char a, char b) { return fold(a) == b; }) != value.end();
 }
 
+namespace {
+
+// The length of the character at `at` of `s`: GB18030's are 1 (below 0x80), 4 (a lead byte, then a
+// digit 0x30-0x39) or 2 bytes, Big5's 1 or 2.
+std::size_t char_length(std::string_view s, std::size_t at, NameEncoding e) {
+  const auto b = static_cast<unsigned char>(s[at]);
+  if (b < 0x80) return 1;
+  if (e == NameEncoding::kGb18030 && at + 1 < s.size() && s[at + 1] >= '0' && s[at + 1] <= '9') return 4;
+  return 2;
+}
+
+}  // namespace
+
+std::string lower_chars(std::string_view s, NameEncoding e) {
+  std::string out(s);
+  for (std::size_t i = 0; i < out.size(); i += char_length(out, i, e))
+    if (out[i] >= 'A' && out[i] <= 'Z') out[i] = static_cast<char>(out[i] + 32);
+  return out;
+}
+
+bool contains_chars(std::string_view value, std::string_view want_lower, NameEncoding e) {
+  for (std::size_t start = 0; start + want_lower.size() <= value.size(); start += char_length(value, start, e)) {
+    std::size_t at = start, k = 0;
+    while (k < want_lower.size()) {
+      const std::size_t n = char_length(value, at, e);
+      if (n == 1 ? (value[at] >= 'A' && value[at] <= 'Z' ? static_cast<char>(value[at] + 32) : value[at]) != want_lower[k]
+                 : at + n > value.size() || value.substr(at, n) != want_lower.substr(k, n))
+        break;
+      at += n;
+      k += n;
+    }
+    if (k == want_lower.size()) return true;
+  }
+  return false;
+}
+
 }  // namespace api
 
 namespace {

@@ -120,7 +120,10 @@ bool decode_text(std::string_view bytes, Encoding e, std::u32string& out) {
     const auto pair = static_cast<std::uint16_t>(b(i) << 8 | b(i + 1));
     const Encoded* found = nullptr;
     for (const Encoded& row : kTable)
-      if (bytes_of(row, e) == pair) found = &row;
+      if (bytes_of(row, e) == pair) {
+        found = &row;
+        break;
+      }
     if (!found) return false;
     out += found->c;
     i += 2;

@@ -53,9 +53,10 @@ bool read_by_file(unsigned bits, Toggle& out) {
   out = bits == 1 ? Toggle::kYes : Toggle::kUnset;
   return bits <= 1;
 }
-// The piece characters Big5 has no bytes for, by type and PieceChar: 帅 将 马 车 俥.
+// The piece characters a Big5 text cannot hold, by type and PieceChar: 帅 将 马 车 俥, which Big5
+// lacks, and 包, whose second byte is `]`, a delimiter of PGN.
 constexpr bool kNotInBig5[8][5] = {{}, {false, true, false, true, false}, {}, {}, {false, true, false, false, false},
-                                   {false, true, false, true, false}, {}, {}};
+                                   {false, true, false, true, false}, {false, false, false, true, false}, {}};
 
 Error bad_notation(std::string_view bytes, const std::string& why) {
   std::string hex;
@@ -166,7 +167,7 @@ Status read_notation(std::string_view bytes, Notation& notation, NotationStyle& 
     default:
       return bad_notation(bytes, "notation 3 is reserved");
   }
-  if (!ok) return bad_notation(bytes, "an element out of range, a reserved bit set or a character Big5 lacks");
+  if (!ok) return bad_notation(bytes, "an element out of range, a reserved bit set or a character a Big5 text cannot hold");
   style = s;
   return {};
 }

@@ -193,7 +193,14 @@ E or_default(E value, E fallback) { return value == E{} ? fallback : value; }
 
 // ---- writing ----
 
-std::u32string write_wxf(const Description& d, const NotationStyle& style) {
+// Appends `c` in the style's encoding. A character the encoding lacks cannot be asked for:
+// read_notation refuses such notation bytes and learn_move never learns them (it would be
+// written in UTF-8).
+void put(std::string& out, char32_t c, const NotationStyle& style) {
+  if (!append_char(out, c, style.encoding)) append_char(out, c, Encoding::kUtf8);
+}
+
+void write_wxf(const Description& d, const NotationStyle& style, std::string& out) {
   static constexpr std::string_view kLetters = " KAEHRCP";
   char letter = kLetters[d.type];
   if (d.type == kElephant && style.wxf_elephant == ElephantLetter::kB) letter = 'B';
@@ -218,28 +225,29 @@ std::u32string write_wxf(const Description& d, const NotationStyle& style) {
   else if (style.wxf_sideways == Sideways::kEquals) s += '=';
   else if (style.wxf_sideways != Sideways::kNone) s += '.';
   s += static_cast<char>('0' + d.count);
-  std::u32string out;
-  for (const char c : s) out += style.wxf_width == Width::kFullWidth ? 0xFF01 + static_cast<char32_t>(c - 0x21) : static_cast<char32_t>(c);
-  return out;
+  if (style.wxf_width != Width::kFullWidth) {
+    out += s;
+    return;
+  }
+  for (const char c : s) put(out, 0xFF01 + static_cast<char32_t>(c - 0x21), style);
 }
 
-std::u32string write_chinese(const Description& d, Side side, const NotationStyle& style) {
+void write_chinese(const Description& d, Side side, const NotationStyle& style, std::string& s) {
   const Digits digits = or_default(style.digits[side], side == kRed ? Digits::kChinese : Digits::kFullWidth);
-  const auto digit = [&](std::u32string& out, int v) {
+  const auto digit = [&](std::string& out, int v) {
     switch (digits) {
-      case Digits::kUnset: case Digits::kChinese: out += kNumerals[static_cast<std::size_t>(v - 1)]; break;
-      case Digits::kFullWidth: out += 0xFF10 + static_cast<char32_t>(v); break;
-      case Digits::kAscii: out += static_cast<char32_t>('0' + v); break;
+      case Digits::kUnset: case Digits::kChinese: put(out, kNumerals[static_cast<std::size_t>(v - 1)], style); break;
+      case Digits::kFullWidth: put(out, 0xFF10 + static_cast<char32_t>(v), style); break;
+      case Digits::kAscii: out += static_cast<char>('0' + v); break;
     }
   };
   const std::u32string_view chars = kPieceChars[d.type];
   const bool big5 = style.encoding == Encoding::kBig5;
   const PieceChar pc = or_default(style.piece_char[side][d.type], (big5 ? kBig5DefaultChar : kDefaultChar)[side][d.type]);
-  const auto piece = [&](std::u32string& out) {
+  const auto piece = [&](std::string& out) {
     if (d.file_for_piece) digit(out, d.file);
-    else out += chars[static_cast<std::size_t>(pc - 1)];
+    else put(out, chars[static_cast<std::size_t>(pc - 1)], style);
   };
-  std::u32string s;
   switch (d.select) {
     case Select::kFile: piece(s); digit(s, d.file); break;
     case Select::kNumber: digit(s, d.number); piece(s); break;
@@ -249,18 +257,17 @@ std::u32string write_chinese(const Description& d, Side side, const NotationStyl
                             : style.rear == Script::kTraditional ? U'後' : U'后';
       if (style.tandem == TandemPlace::kAfter) {
         piece(s);
-        s += mark;
+        put(s, mark, style);
       } else {
-        s += mark;
+        put(s, mark, style);
         piece(s);
       }
       break;
     }
   }
   const Script advance = or_default(style.advance, big5 ? Script::kTraditional : Script::kSimplified);
-  s += d.dir > 0 ? (advance == Script::kTraditional ? U'進' : U'进') : d.dir < 0 ? U'退' : U'平';
+  put(s, d.dir > 0 ? (advance == Script::kTraditional ? U'進' : U'进') : d.dir < 0 ? U'退' : U'平', style);
   digit(s, d.count);
-  return s;
 }
 
 // ---- reading ----
@@ -409,36 +416,38 @@ struct Parsed {
   Reading reading;
 };
 
-// The characters of `text` and the encoding they show: the first of `prefer` (a game's encoding,
-// once a text has shown it), UTF-8, GB18030 and Big5 that reads it as a text of `notation`'s
-// form (kUnset for a text all ASCII). A text may read in two (a GB18030 pair can be a Big5 pair
-// too); learn_move's check that it is written back byte for byte settles it.
-struct Decoded {
-  std::u32string cps;
-  Encoding encoding = Encoding::kUnset;
-};
 std::string read_form(std::u32string_view cps, Notation notation, Side side, Reading& out) {
   return notation == Notation::kWxf ? read_wxf(cps, out) : read_chinese(cps, side, out);
 }
 
-Decoded decode(std::string_view text, Notation notation, Side side, Encoding prefer) {
-  Decoded d;
+// Reads `text` as a WXF or Chinese text, in the first of `prefer` (a game's encoding, once a text
+// has shown it), UTF-8, GB18030 and Big5 whose characters are of the notation's form, and sets
+// the encoding the reading shows (none for a text all ASCII). No pair of the encodings' table is
+// both GB18030's and Big5's, but a GB18030 text may also be well-formed UTF-8 (車9平8 is
+// DC 87 39 C6 BD 38, UTF-8 for ܇9ƽ8): UTF-8 is taken only where it reads as a move text. Returns
+// why the text is not of the form (read as UTF-8, or as its bytes), or "".
+std::string decode(std::string_view text, Notation notation, Side side, Encoding prefer, Reading& out) {
+  std::u32string cps;
   bool ascii = true;
   for (const char c : text) ascii &= static_cast<unsigned char>(c) < 0x80;
   if (ascii) {
-    d.cps.assign(text.begin(), text.end());
-    return d;
+    cps.assign(text.begin(), text.end());
+    return read_form(cps, notation, side, out);
   }
-  for (const Encoding e : {prefer, Encoding::kUtf8, Encoding::kGb18030, Encoding::kBig5}) {
-    if (e == Encoding::kUnset) continue;
-    std::u32string cps;
+  const Encoding order[] = {prefer, Encoding::kUtf8, Encoding::kGb18030, Encoding::kBig5};
+  for (std::size_t k = 0; k < std::size(order); ++k) {
+    const Encoding e = order[k];
+    if (e == Encoding::kUnset || (k > 0 && e == prefer)) continue;
+    cps.clear();
     Reading r;
     if (!decode_text(text, e, cps) || !read_form(cps, notation, side, r).empty()) continue;
-    return Decoded{std::move(cps), e};
+    out = r;
+    out.marks.encoding = e;
+    return {};
   }
-  // Not of the form in any encoding: read as UTF-8 (or as its bytes) for the error message.
-  if (!decode_text(text, Encoding::kUtf8, d.cps)) d.cps.assign(text.begin(), text.end());
-  return d;
+  cps.clear();
+  if (!decode_text(text, Encoding::kUtf8, cps)) cps.assign(text.begin(), text.end());
+  return read_form(cps, notation, side, out);
 }
 
 Result<Parsed> parse(const Position& pos, std::string_view text, Notation notation, Encoding prefer = Encoding::kUnset) {
@@ -455,9 +464,7 @@ Result<Parsed> parse(const Position& pos, std::string_view text, Notation notati
     out.reading.marks.iccs_hyphen = text.size() == 5 ? Toggle::kYes : Toggle::kNo;
     return out;
   }
-  const Decoded decoded = decode(text, notation, pos.side_to_move(), prefer);
-  const std::string why = read_form(decoded.cps, notation, pos.side_to_move(), out.reading);
-  out.reading.marks.encoding = decoded.encoding;
+  const std::string why = decode(text, notation, pos.side_to_move(), prefer, out.reading);
   if (!why.empty()) return invalid_input("bad " + std::string(name) + " move" + where() + ": " + why);
   int found = 0;
   std::string which;
@@ -504,12 +511,9 @@ std::string write_move(const Position& pos, Move m, Notation notation, const Not
     return s;
   }
   const Description d = describe(pos, m, notation, style);
-  const std::u32string cps = notation == Notation::kWxf ? write_wxf(d, style) : write_chinese(d, side_of(pos.piece_on(m.from)), style);
   std::string out;
-  // A character the encoding lacks cannot be written: read_notation refuses such notation bytes
-  // and learn_move never learns them; it would be written in UTF-8.
-  for (const char32_t c : cps)
-    if (!append_char(out, c, style.encoding)) append_char(out, c, Encoding::kUtf8);
+  if (notation == Notation::kWxf) write_wxf(d, style, out);
+  else write_chinese(d, side_of(pos.piece_on(m.from)), style, out);
   return out;
 }
 
