@@ -58,6 +58,7 @@ required=(
   'pgnarc::position_after('
   'pgnarc::double_step_square('
   'pgnarc::board_svg('                                  # board_svg.h
+  'pgnarc::board_svg_after('
   'pgnarc::read_comment('                               # game_tree.h
   'pgnarc::game_tree('
   'pgnarc::open_input('                                 # pgn.h

@@ -90,8 +90,6 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
   }
 }
 
-// Fairy-Stockfish's games against itself (tools/dev/xiangqi-selfplay): positions no master game
-// reaches, a game of 300 plies, mates of both sides; every move coded and given back.
 // get --svg draws a Xiangqi board: the position get --fen gives, every piece by its letter and
 // square, the last move's points, Black's side below with --flip.
 TEST_F(CliXiangqi, PicturesOfTheBoard) {
@@ -131,6 +129,8 @@ TEST_F(CliXiangqi, PicturesOfTheBoard) {
   EXPECT_NE(r.err.find("plies"), std::string::npos) << r.err;
 }
 
+// Fairy-Stockfish's games against itself (tools/dev/xiangqi-selfplay): positions no master game
+// reaches, a game of 300 plies, mates of both sides; every move coded and given back.
 TEST_F(CliXiangqi, EngineGamesComeBackMoveForMove) {
   auto r = run_cli("pack " + corpus("selfplay_fairy_stockfish.pgn") + " -o " + p("s.pga") + " --force");
   ASSERT_EQ(r.exit_code, 0) << r.err;

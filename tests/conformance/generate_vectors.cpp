@@ -472,7 +472,7 @@ void xiangqi_spelling_vectors() {
       "1. \xac\xb6\xa4G\xa5\xad\xa4\xad \xb0\xa8\xa2\xb7\xb6i\xa2\xb6 2. \xb0\xa8\xa4G\xb6i\xa4T "
       "\xa8\xae\xa2\xb8\xa5\xad\xa2\xb7 3. \xab\xd3\xa4\xad\xb6i\xa4@ *\n";
   encode_vector("xiangqi_big5", big5, "XQ-NOTATION-1 XQ-TEXT-4 XQ-REC-1",
-                "a Xiangqi game in Big5 (codec 14, the fast coder): 馬 車 進 帥, Big5's defaults",
+                "a Xiangqi game in Big5 (codec 14, the fast coder): 馬 車 進 帥, each named by its notation bytes",
                 4096, MoveCoding::kFast, Variant::kStandard, false, false, false, false, true);
   const std::string tandem =
       "[Event \"tandem pieces by file\"]\n"
@@ -531,6 +531,12 @@ void xiangqi_spelling_vectors() {
                  "a block of move codec 16 (not defined in 1.10): refused as unsupported");
   invalid_vector("unknown_codec_13_in_1_10", edit_block(one_gb, [](std::string& b) { b[4] = 13; }), "Unsupported",
                  "BLOCK-1", "a block of move codec 13, which 1.10 leaves undefined: refused as unsupported");
+  valid_vector("xiangqi_big5_defaults", edit_block(one_big5, [&](std::string& b) {
+                 b.replace(notation_at(b, big5_bytes), 8, std::string("\x02\x00\x00\x00\x00\x00\x00\x08", 8));
+               }),
+               "XQ-NOTATION-1 XQ-TEXT-4",
+               "encode/xiangqi_big5's game with its notation bytes Big5 and every other element 0: Big5's defaults "
+               "write 帥 馬 車 進 (not 帅 马 车 进) and so the same texts");
 }
 
 // Xiangqi games (5.7, format 1.7): in each notation, beside a chess game, and records damaged.

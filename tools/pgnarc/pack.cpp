@@ -101,10 +101,10 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
          [&w](const std::string& v) {
            w.options.xiangqi_model = w.options.xiangqi_positions = w.options.xiangqi_spellings = v == "model";
          },
-         "how the moves of Xiangqi games are coded under --moves fast or max: model (the default: by "
-         "the Xiangqi model; archives of format 1.8, about a fifth smaller, 1.9 with set-up positions, "
-         "1.10 with move texts in GB18030 or Big5) or uniform (every legal move alike, as readers of "
-         "format 1.7 read them; games written in GB18030 or Big5 kept verbatim)")
+         "how Xiangqi games are coded: model (the default: under --moves fast or max their moves by "
+         "the Xiangqi model, archives of format 1.8, about a fifth smaller; 1.9 with set-up positions; "
+         "1.10 with move texts in GB18030 or Big5, or naming two pieces on a file by their file) or "
+         "uniform (every legal move alike, as readers of format 1.7 read them; such games kept verbatim)")
       ->check(CLI::IsMember({"model", "uniform"}))
       ->type_name("model|uniform");
   cmd.add_option_function<std::string>(
@@ -419,7 +419,9 @@ Run declare_append(CLI::App& cmd) {
       "(exit 4, busy) and can be run again. The new blocks are coded as most of the archive's are "
       "(its move coder; position filters where every block has them; clocks by the clock model "
       "where the archive needs a reader of format 1.3 already, derived tags where it needs one of "
-      "1.4, coded tags where it needs one of 1.5, Xiangqi moves by the Xiangqi model where it needs one of 1.8; its "
+      "1.4, coded tags where it needs one of 1.5, Xiangqi moves by the Xiangqi model where it needs one of 1.8, "
+      "Xiangqi set-up positions coded where it needs one of 1.9, Xiangqi move texts in GB18030 or Big5 or naming "
+      "two pieces on a file by their file where it needs one of 1.10; its "
       "value table of openings, or none) unless --moves, --position-filter, --clocks, --tags or --xiangqi says "
       "otherwise; block sizes and zstd levels, which an archive does not "
       "record, are this command's. Games kept verbatim are listed in ARCHIVE.log.");

@@ -1,6 +1,6 @@
 // The share page's decoder (tools/share_page/build compiles it and the library's rules and move
 // model to WebAssembly with emscripten): the game of a share token, chess or Xiangqi, decoded by
-// the library itself, and its board as board_svg_after draws it. The page (share_page.html) calls the two functions below.
+// the library itself, and its board as `pgnarc get --svg` draws it. The page (share_page.html) calls the two functions below.
 #include <string>
 #include <vector>
 
@@ -9,15 +9,20 @@
 #include "pgnarc/game.h"
 #include "pgnarc/pgn.h"
 #include "pgnarc/share.h"
+#include "rules/xiangqi_board_svg.h"
 #include "rules/xiangqi_game.h"
 
 namespace {
 
 using pgnarc::api::json_string;
+namespace rx = pgnarc::rules::xiangqi;
 
-// The game opened last, and how many plies its main line has.
-pgnarc::Game opened;
-std::size_t plies = 0;
+// The game opened last: the position after each main-line ply and the move that reached it (a
+// chess game's, or a Xiangqi game's).
+std::vector<pgnarc::Position> positions;
+std::vector<pgnarc::Move> moves;
+std::vector<rx::Position> xiangqi_positions;
+std::vector<rx::Move> xiangqi_moves;
 std::string answer;
 
 std::string error_json(const std::string& message) { return "{\"error\": " + json_string(message) + "}"; }
@@ -29,7 +34,10 @@ std::string ply_json(const std::string& san, const std::string& uci, const std::
 }
 
 std::string open(const char* token) {
-  plies = 0;
+  positions.clear();
+  moves.clear();
+  xiangqi_positions.clear();
+  xiangqi_moves.clear();
   auto game = pgnarc::open_share_token(token);
   if (!game) return error_json(game.error().message());
   auto start_fen = pgnarc::fen_after(*game, 0);
@@ -43,27 +51,35 @@ std::string open(const char* token) {
          ", \"plies\": [" + ply_json("", "", *start_fen);
   // A token's main line holds moves only.
   if (game->rules == pgnarc::GameRules::kXiangqi) {
-    auto texts = pgnarc::rules::xiangqi::move_texts(*game);
+    auto texts = rx::move_texts(*game);
     if (!texts) return error_json(texts.error().message());
-    for (const pgnarc::GameEvent& e : game->events) {
-      auto fen = pgnarc::fen_after(*game, static_cast<int>(plies + 1));
-      if (!fen) return error_json(fen.error().message());
-      const std::string iccs = pgnarc::rules::xiangqi::to_iccs(pgnarc::rules::xiangqi::move_of(e.move));
-      out += ", " + ply_json(texts->texts[plies++], iccs, *fen);
+    std::vector<rx::Position> at{texts->start};
+    std::vector<rx::Move> by{rx::Move{}};
+    for (std::size_t k = 0; k < game->events.size(); ++k) {
+      const rx::Move m = rx::move_of(game->events[k].move);
+      at.push_back(at.back().after(m));
+      by.push_back(m);
+      out += ", " + ply_json(texts->texts[k], rx::to_iccs(m), at.back().fen());
     }
+    xiangqi_positions = std::move(at);
+    xiangqi_moves = std::move(by);
   } else {
     auto start = pgnarc::start_position(*game);
     if (!start) return error_json(start.error().message());
-    pgnarc::Position at = *start;
+    std::vector<pgnarc::Position> at{*start};
+    std::vector<pgnarc::Move> by{pgnarc::Move::none()};
     for (const pgnarc::GameEvent& e : game->events) {
-      const std::string san = at.san(e.move), uci = at.uci(e.move);
-      const pgnarc::Square ep = pgnarc::double_step_square(at, e.move);
-      at.play(e.move);
-      out += ", " + ply_json(san, uci, at.fen(ep));
-      ++plies;
+      pgnarc::Position next = at.back();
+      const std::string san = next.san(e.move), uci = next.uci(e.move);
+      const pgnarc::Square ep = pgnarc::double_step_square(next, e.move);
+      next.play(e.move);
+      out += ", " + ply_json(san, uci, next.fen(ep));
+      at.push_back(next);
+      by.push_back(e.move);
     }
+    positions = std::move(at);
+    moves = std::move(by);
   }
-  opened = std::move(*game);
   return out + "]}";
 }
 
@@ -81,12 +97,18 @@ const char* pgnarc_open_token(const char* token) {
 
 // The board after `ply` plies of the game opened last, as `pgnarc get --svg` draws it ("" out of range).
 const char* pgnarc_board_svg(int ply, int flip, int size) {
-  if (ply < 0 || static_cast<std::size_t>(ply) > plies) return "";
   pgnarc::BoardSvgOptions o;
   o.flip = flip != 0;
   o.size = size;
-  auto svg = pgnarc::board_svg_after(opened, ply, o);
-  answer = svg ? *svg : "";
+  const auto k = static_cast<std::size_t>(ply);
+  if (ply >= 0 && k < xiangqi_positions.size()) {
+    answer = rx::board_svg(xiangqi_positions[k], k > 0 ? &xiangqi_moves[k] : nullptr, o);
+  } else if (ply >= 0 && k < positions.size()) {
+    o.last_move = moves[k];
+    answer = pgnarc::board_svg(positions[k], o);
+  } else {
+    answer.clear();
+  }
   return answer.c_str();
 }
 

@@ -102,9 +102,9 @@ struct PGNARC_EXPORT WriterOptions {
   // code (format 1.9: about 12 bytes a position, not 20); false: as text, which readers of 1.6
   // to 1.8 read. `pgnarc append` without --tags sets it false for an archive of an earlier version.
   bool xiangqi_positions = true;
-  // With xiangqi_model, Xiangqi games whose move texts are in GB18030 (GBK, GB2312) or Big5 have
-  // their moves coded and their texts written back in that encoding (format 1.10); false: such
-  // games are kept verbatim, as readers of 1.9 read them. `pgnarc append` without --xiangqi sets
+  // With xiangqi_model, Xiangqi games whose move texts are in GB18030 (GBK, GB2312) or Big5, or
+  // name two horses, chariots or cannons on a file by their file, are coded and their texts
+  // written back so (format 1.10); false: such games are kept verbatim, as readers of 1.9 read them. `pgnarc append` without --xiangqi sets
   // it false for an archive of an earlier version.
   bool xiangqi_spellings = true;
 };

@@ -12,6 +12,10 @@
 //   <text class="coord" data-coord="a|1">                  the files and ranks on the edge
 //   <circle class="to-move" data-color="w|b"/>            beside the board, on the mover's side
 //   <text class="pocket" data-color="w|b" data-pocket="QRPP">  crazyhouse: a pocket's pieces
+// A Xiangqi board (board_svg_after) has the same <svg> attributes and to-move disc, and
+//   <circle class="last-move" data-square="h2"/>          the last move's from and to points
+//   <g class="piece" data-square="e0" data-piece="K">      one per piece, a disc and its character
+//   <text class="coord" data-coord="a|0">                  files a-i and ranks 0-9
 #pragma once
 
 #include <string>
@@ -24,10 +28,10 @@
 namespace pgnarc {
 
 struct PGNARC_EXPORT BoardSvgOptions {
-  bool flip = false;              // Black at the bottom: rank 1 at the top, file h on the left
+  bool flip = false;              // Black at the bottom: rank 1 (Xiangqi: 0) at the top, file h (i) on the left
   Move last_move = Move::none();  // tinted from and to squares; none() or null() marks nothing
   int size = 360;                 // the picture's width in pixels (16 to 4096; clamped)
-  bool coordinates = true;        // files a-h and ranks 1-8 on the left and bottom edges
+  bool coordinates = true;        // files a-h and ranks 1-8 (Xiangqi: a-i, 0-9) on the left and bottom edges
 };
 
 // The SVG diagram of `pos` (a whole document: xmlns, viewBox, width and height, no external

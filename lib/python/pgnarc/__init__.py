@@ -307,8 +307,9 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
     numbers, dates and times of day coded by the arithmetic coder where that is smaller), "derive" (format 1.4: a CurrentPosition tag that is the final position derived from
     the moves, a Termination that begins with a player's name as that name and a rest) or
     "text" (as readers of format 1.3 and earlier read them); `xiangqi` how Xiangqi games' moves
-    are coded under moves "fast" or "max" (`pgnarc pack --xiangqi`): "model" (format 1.8) or
-    "uniform" (as readers of format 1.7 read them)."""
+    are coded under moves "fast" or "max" (`pgnarc pack --xiangqi`): "model" (format 1.8; 1.9
+    with set-up positions; 1.10 with move texts in GB18030 or Big5 or naming two pieces on a file
+    by their file) or "uniform" (as readers of format 1.7 read them: such games kept verbatim)."""
     if isinstance(inputs, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(inputs, "read") \
             or not hasattr(inputs, "__iter__"):
         inputs = [inputs]

@@ -23,8 +23,9 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // (pgnarc/version.h). The minor versions that define what a block may use beyond 1.0 (2.1, 9.2):
 // the variants' move codec (1.1), the fast model's move coder (1.2), the modelled tracks' codec
 // (1.3), the layout of derived tags (1.4), the layout of coded tags (1.5), the layout of table
-// columns (1.6), the Xiangqi codecs (1.7), the Xiangqi model's codecs (1.8) and the layout of
-// Xiangqi positions (1.9).
+// columns (1.6), the Xiangqi codecs (1.7), the Xiangqi model's codecs (1.8), the layout of
+// Xiangqi positions (1.9) and the codecs of Xiangqi move texts in GB18030 or Big5 or naming
+// tandem pieces by file (1.10).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
                               kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6, kXiangqiCodecMinor = 7,
                               kXiangqiModelMinor = 8, kXiangqiPositionsMinor = 9,

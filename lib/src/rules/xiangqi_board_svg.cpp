@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "pgnarc/board_svg.h"
+#include "rules/xiangqi_board_svg.h"
+
 #include "rules/xiangqi_game.h"
 
 namespace pgnarc {
@@ -45,7 +46,9 @@ struct Layout {
   int y(int square) const { return top + (flip ? rx::rank_of(square) : rx::kRanks - 1 - rx::rank_of(square)) * kStep; }
 };
 
-std::string xiangqi_svg(const rx::Position& pos, rx::Move last, bool moved, const BoardSvgOptions& o) {
+}  // namespace
+
+std::string rules::xiangqi::board_svg(const rx::Position& pos, const rx::Move* last, const BoardSvgOptions& o) {
   const int coords = o.coordinates ? kCoords : 0;
   Layout at;
   at.flip = o.flip;
@@ -87,8 +90,8 @@ std::string xiangqi_svg(const rx::Position& pos, rx::Move last, bool moved, cons
   add(out, {"<g class=\"river\" font-family=\"", kFonts, "\" font-size=\"22\" fill=\"", kLine,
             "\" text-anchor=\"middle\">\n<text x=\"", num(at.left + 2 * kStep), "\" y=\"", num(river_y),
             "\">楚 河</text>\n<text x=\"", num(at.left + 6 * kStep), "\" y=\"", num(river_y), "\">漢 界</text>\n</g>\n"});
-  if (moved)
-    for (const int s : {static_cast<int>(last.from), static_cast<int>(last.to)})
+  if (last)
+    for (const int s : {static_cast<int>(last->from), static_cast<int>(last->to)})
       add(out, {"<circle class=\"last-move\" data-square=\"", rx::square_name(s), "\" cx=\"", num(at.x(s)), "\" cy=\"",
                 num(at.y(s)), "\" r=\"19\" fill=\"", kTint, "\" fill-opacity=\"0.6\"/>\n"});
   if (o.coordinates) {
@@ -128,15 +131,13 @@ std::string xiangqi_svg(const rx::Position& pos, rx::Move last, bool moved, cons
   return out;
 }
 
-}  // namespace
-
 Result<std::string> board_svg_after(const Game& game, int plies, const BoardSvgOptions& options) {
   BoardSvgOptions o = options;
   if (game.rules == GameRules::kXiangqi) {
     rx::Move last;
     auto pos = rx::position_after(game, plies, &last);
     if (!pos) return pos.error();
-    return xiangqi_svg(*pos, last, plies > 0, o);
+    return rx::board_svg(*pos, plies > 0 ? &last : nullptr, o);
   }
   auto pos = position_after(game, plies, &o.last_move);
   if (!pos) return pos.error();
