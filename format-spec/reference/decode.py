@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.9, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.10, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -20,7 +20,12 @@ notation the bytes name (ICCS, WXF or Chinese), and the blocks of move codecs 11
 frequencies and the end hazard H (7.9, in xiangqi_model.py) with XQ-MODEL-2's history, and
 the blocks of layout 6 (format 1.9), read as those of layout 5 but that a `FEN` column may have
 coding 12 (9.4.9): its Xiangqi FENs as Xiangqi position values (5.7.3, in xiangqi_position.py),
-each behind an adaptive form symbol (0 kept as text, 1 coded), in one codeword for the column.
+each behind an adaptive form symbol (0 kept as text, 1 coded), in one codeword for the column,
+and the blocks of move codecs 14 and 15 (format 1.10), codecs 11 and 12 whose Xiangqi games'
+notation bytes may set two more elements (5.7.1): the encoding of their move texts (UTF-8,
+GB18030 or Big5, written by the table of 5.7.1 Encodings, with Big5's defaults) and tandem by
+file (XQ-TEXT-2 rule 3: a tandem horse, chariot or cannon named by its file where the other
+cannot make the same motion); codec 13 is not defined.
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -58,7 +63,7 @@ from moves import (NO_HISTORY, PIECE_LETTERS, AdaptiveFrequencies, ArithmeticDec
                    decode_position_column, derived_fen,
                    double_step_passed, end_frequency, history_after, is_white, move_frequencies,
                    ptype_of, read_integer, variant_of_name)
-from xiangqi import NOTATION_LENGTH, XiangqiPosition, move_text, read_notation
+from xiangqi import NOTATION_LENGTH, XiangqiPosition, move_text_bytes, read_notation
 from xiangqi_model import (XQ_NO_HISTORY, xq_end_frequency, xq_history_after,
                            xq_model_frequencies)
 from xiangqi_position import XiangqiPositionCodeReader
@@ -296,11 +301,16 @@ def read_element_payload(encoding, stored, raw_size, rule, where, dictionaries=N
 # ---------------------------------------------------------------------------------------------
 # Section 9.1: an archive is opened from its ends: header (9.2), footer (9.6), index (9.5).
 
-READ_MAJOR = 1                                 # this reader implements format version 1.9
+READ_MAJOR = 1                                 # this reader implements format version 1.10
 FILE_MAGIC = b"\x89PGA\r\n\x1a\n"
 FIELDS = ("players", "Event", "Site")          # the name directory's fields, 9.5 and 9.10
-XIANGQI_CODECS = (9, 10, 11, 12)               # codecs whose records may be Xiangqi games (5.7.2)
-XIANGQI_MODEL_CODECS = (11, 12)                # ... coded by the Xiangqi model under coders 1, 2 (7.9)
+MOVE_CODECS = (6, 7, 8, 9, 10, 11, 12, 14, 15)  # the move codecs of 9.3 (BLOCK-1); 13 undefined
+VARIANT_CODECS = (7, 8, 9, 10, 11, 12, 14, 15)   # codecs whose games may be under a variant (8.1)
+MODELLED_TRACK_CODECS = (8, 10, 12, 15)        # codecs of modelled clock tracks (8.3.4)
+XIANGQI_CODECS = (9, 10, 11, 12, 14, 15)       # codecs whose records may be Xiangqi games (5.7.2)
+XIANGQI_MODEL_CODECS = (11, 12, 14, 15)        # ... by the Xiangqi model under coders 1, 2 (7.9)
+ENCODING_CODECS = (14, 15)                     # ... whose notation bytes may set the encoding and
+                                               # tandem by file (5.7.1, XQ-NOTATION-1)
 
 
 class Archive:
@@ -730,8 +740,10 @@ class Block:
         require(data[0:4] == b"PGAB", "BLOCK-1", w, "wrong magic")
         # 7: games under a variant too (1.1); 8: modelled tracks (1.3); 9 and 10: codec 7's and
         # codec 8's records, and Xiangqi games besides (1.7, 5.7.2); 11 and 12: codecs 9 and 10
-        # whose Xiangqi games have the Xiangqi model's frequencies under coders 1 and 2 (1.8, 7.9)
-        if data[4] not in (6, 7, 8, 9, 10, 11, 12):
+        # whose Xiangqi games have the Xiangqi model's frequencies under coders 1 and 2 (1.8, 7.9);
+        # 14 and 15: codecs 11 and 12 whose notation bytes may set the encoding and tandem by
+        # file (1.10, 5.7.1); 13 is never defined
+        if data[4] not in MOVE_CODECS:
             raise unsupported("BLOCK-1", w, f"unknown move codec {data[4]}")
         self.codec = data[4]
         self.sections = data[5]
@@ -1507,8 +1519,8 @@ def game_variant(tags, variant_byte, codec, where):
     """5.1 [START-1]: the variant a game is under (a number of 5.6), or 0 for standard chess and
     Chess960: the first Variant tag's, its value folded (5.6) unless it is one of the names of
     Chess960 or standard chess; without a Variant tag, the header's variant byte's (8.1), if
-    any.  A game under a variant of 5.6 in a block of codec 6 is rejected (codecs 7 to 12
-    allow them).  (A Xiangqi game, variant byte 8, is not under a variant: 5.7.2.)"""
+    any.  A game under a variant of 5.6 in a block of codec 6 is rejected (codecs 7 to 12, 14
+    and 15 allow them).  (A Xiangqi game, variant byte 8, is not under a variant: 5.7.2.)"""
     value = first_tag(tags, b"Variant")
     if value is None:
         variant = variant_byte or 0
@@ -1518,7 +1530,7 @@ def game_variant(tags, variant_byte, codec, where):
         variant = variant_of_name(value)
         require(variant is not None, "START-1", where,
                 f"variant {value!r} in a game that is not verbatim")
-    require(variant == 0 or codec in (7, 8, 9, 10, 11, 12), "START-1", where,
+    require(variant == 0 or codec in VARIANT_CODECS, "START-1", where,
             f"a game under variant {value!r} in a block of codec {codec}")
     return variant
 
@@ -1582,7 +1594,8 @@ class Item:
 class Line:
     """A line (section 4) as decoded: its plies and the positions and histories around them.
     A Xiangqi game's lines (5.7.2) have the game's notation bytes, `notation`, read (5.7.1);
-    their positions are XiangqiPosition and their `sans` the move texts."""
+    their positions are XiangqiPosition and their `sans` the move texts' bytes (5.7.1
+    Encodings); a chess game's `sans` are str."""
 
     def __init__(self, depth, notation=None):
         self.depth = depth
@@ -1601,10 +1614,11 @@ class Line:
         position, history = self.positions[-1], self.histories[-1]
         self.moves.append(move)
         if self.notation is not None:                  # 5.7.2: a Xiangqi game (no null move)
-            # XQ-MODEL-2's history (read by the Xiangqi model of codecs 11 and 12 alone; kept
-            # in every block, also where a ply codes nothing)
+            # XQ-MODEL-2's history (read by the Xiangqi model of codecs 11, 12, 14 and 15 alone;
+            # kept in every block, also where a ply codes nothing)
             self.histories.append(xq_history_after(history, position, move))
-            self.sans.append(move_text(position, move, self.notation))      # 5.7.1
+            # 5.7.1: the move text, as bytes in the notation bytes' encoding
+            self.sans.append(move_text_bytes(position, move, self.notation))
             self.positions.append(position.play(move))
             return
         self.histories.append(history_after(history, position, move))   # 7.6.1, MOVE-CODER-1
@@ -1649,7 +1663,9 @@ class GameReader:
     def __init__(self, streams, tags, coder, codec=6):
         self.st, self.texts, self.coder = streams.structure, streams.texts, coder
         self.codec = codec              # the block's move codec: 6; 7 with variants; 8 modelled
-                                        # tracks; 9 and 10 as 7 and 8 with Xiangqi games (9.3)
+                                        # tracks; 9 and 10 as 7 and 8 with Xiangqi games; 11 and
+                                        # 12 with the Xiangqi model; 14 and 15 as 11 and 12 with
+                                        # the encoding and tandem by file (9.3)
         self.variant = 0                # the variant the game is under (5.6), 0 for none
         self.xiangqi = False            # a Xiangqi game (5.7.2)
         self.streams = streams
@@ -1690,7 +1706,7 @@ class GameReader:
             if counted is None:
                 self.fail("REC-HDR-1", "counted game without a tagged ply count")
         variant_byte = notation = None
-        if header & 0x80:                       # 8.1: the variant byte of codecs 7 to 12
+        if header & 0x80:                       # 8.1: the variant byte (codecs 7 to 12, 14, 15)
             variant_byte = self.st.byte()
             if not 1 <= variant_byte <= (8 if self.codec in XIANGQI_CODECS else 7):
                 self.fail("REC-HDR-2", f"variant byte {variant_byte} in a block of codec "
@@ -1722,7 +1738,8 @@ class GameReader:
     def read_notation_bytes(self):
         """5.7.2 [XQ-REC-1]: a Xiangqi game's notation bytes, after the variant byte: their first
         byte's notation gives their length (5.7.1); they must not run past the end of the
-        structure stream, and XQ-NOTATION-1 must accept them."""
+        structure stream, and XQ-NOTATION-1 must accept them (the encoding and tandem by file
+        elements in a block of codec 14 or 15, reserved bits in one of codec 9 to 12)."""
         st = self.st
         if st.left() == 0:
             self.fail("XQ-REC-1", "the notation bytes run past the end of the structure stream")
@@ -1736,7 +1753,7 @@ class GameReader:
                                   f"past the end of the structure stream")
         data = st.take(length)
         try:
-            return read_notation(data)
+            return read_notation(data, extended=self.codec in ENCODING_CODECS)
         except ValueError as e:
             st.pos -= length                                  # the place: the bytes' start
             self.fail("XQ-NOTATION-1", f"{data.hex(' ')}: {e}")
@@ -1860,7 +1877,7 @@ class GameReader:
 
     def xiangqi_model(self):
         """7.5, 7.9 [XQ-MODEL-1]: whether this Xiangqi game's plies have the Xiangqi model's
-        frequencies and end: in a block of codec 11 or 12 whose move coder is 1 or 2."""
+        frequencies and end: in a block of codec 11, 12, 14 or 15 whose move coder is 1 or 2."""
         return self.codec in XIANGQI_MODEL_CODECS and self.coder in (1, 2)
 
     def frequencies(self, position, history, moves):
@@ -1907,7 +1924,7 @@ class GameReader:
             if frames and frames[-1] == frame:
                 self.fail("REC-CLK-7", "two consecutive runs of the same frame")
             frames += [frame] * length
-        if self.codec in (8, 10, 12):                 # 8.3.4: the rest follows the plies
+        if self.codec in MODELLED_TRACK_CODECS:       # 8.3.4: the rest follows the plies
             line.track_frames = [(f, self.texts.text(), self.texts.text()) if f % 4 == 0 else (f, None, None)
                                  for f in frames]
             return
@@ -2517,12 +2534,15 @@ def line_events(line):
 
 
 def write_line(w, line):
-    """Section 10: a line's tokens; a Xiangqi game's moves (5.7.2) are their move texts in
-    UTF-8, numbered as chess moves are, Red's as White's."""
+    """Section 10: a line's tokens; a Xiangqi game's moves (5.7.2) are their move texts in the
+    encoding its notation bytes name (5.7.1: UTF-8, GB18030 or Big5; a line's length counts
+    bytes), numbered as chess moves are, Red's as White's."""
     numbered = True                     # the next Black move is written with its number
     for kind, event in line_events(line):
         if kind == "ply":
-            position, san = line.positions[event], line.sans[event].encode()
+            position, san = line.positions[event], line.sans[event]
+            if isinstance(san, str):                  # SAN; a Xiangqi move text is bytes
+                san = san.encode()
             white = position.red_to_move if line.notation is not None else position.white_to_move
             if white:
                 w.token(b"%d. %s" % (position.fullmove, san))

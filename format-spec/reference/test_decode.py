@@ -30,17 +30,31 @@
    read version of XIANGQI_EXPECTED: Xiangqi games (5.7.2) with their notation bytes and move
    texts (5.7.1), coded by the Xiangqi model (7.9, format 1.8: codec 11 under the fast and the
    model coder) or with the uniform coder's frequencies (codec 9, format 1.7: under the uniform
-   coder, and with `--xiangqi uniform`).
+   coder, and with `--xiangqi uniform`).  The files of XIANGQI_ENCODED, corpus/xiangqi's Chinese
+   and full-width WXF files converted to GB18030 and the Chinese one (帅将马车进后 made
+   帥將馬車進後) to Big5, and a file of XIANGQI_TANDEM (tandem chariots, horses and cannons
+   named by their file where the other cannot make the same motion, in Chinese, WXF and Big5,
+   beside a chess game's clock track) and corpus/xiangqi's files of real games in GB18030 and
+   Big5 (XIANGQI_REAL_1_10) are packed under the settings each lists, each checked for
+   XIANGQI_1_10_EXPECTED's codec, coder and read version (format 1.10: codec 14, or 15 for the
+   clock track's block) and for no game kept verbatim (in a real file, not all): move texts in
+   the encoding and with tandem by file their notation bytes name (5.7.1).  Under
+   "big5-defaults" the Big5 archive, its sections stored, has its notation bytes rewritten with
+   every element equal to its Big5 default 0 (5.7.1: 帥 將, 馬, 車, 進) and its block checksum
+   made again; pgnarc unpacks it as before, and decode.py must too.
    With --part K/N only the K-th of N parts of these archives is tested (and tests 1 and 2 only
    in part 1), so that N processes share the work.
    Test 1 also checks that the vectors of the Xiangqi model (XIANGQI_MODEL_VECTORS, format 1.8)
-   are there, with the codec and move coder their MANIFEST lines name.
+   and of format 1.10 (XIANGQI_1_10_VECTORS: GB18030, Big5 and its defaults, tandem by file)
+   are there, with the codec and move coder their MANIFEST lines name (or, where a line names no
+   coder, the block's).
 4. with --sample PGN N (any number of times; then only this test runs): the first N games of
    PGN, packed with the fast coder (--moves fast --store, format 1.2, 7.8: the opening book, then the fast model) and with
    the model coder, decode byte for byte as `pgnarc unpack` writes them.
 """
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -59,8 +73,9 @@ SETTINGS = {                                # pack options, each a way to exerci
     "filter": ["--position-filter", "--block-games", "50"],
     "clock-bytes": ["--clocks", "bytes", "--moves", "uniform"],   # clock tracks as bytes (8.3.2)
     "xiangqi-uniform": ["--xiangqi", "uniform"],  # Xiangqi games alone: uniform (codec 9, 1.7)
+    "big5-defaults": ["--store"],           # Big5 games alone: elements made their defaults
 }
-ONLY_LISTED = ("xiangqi-uniform",)          # settings for the inputs that list them alone
+ONLY_LISTED = ("xiangqi-uniform", "big5-defaults")  # settings for the inputs that list them alone
 CODERS = {"default": 2, "model": 1, "uniform": 0}     # the move coder (7.5) of each setting
 VARIANT_PACKS = [                           # (corpus/pgn file, variant): standard games re-read
     ("dortmund_latin1_crlf.pgn", "three-check"),          # under a variant, coded where legal
@@ -79,9 +94,31 @@ XIANGQI_EXPECTED = {                             # setting -> (first block's cod
     "uniform": (9, 0, 7),                        # the uniform coder: codec 9 (5.7.2)
     "xiangqi-uniform": (9, 2, 7),                # --xiangqi uniform: codec 9 under the fast coder
 }
+XIANGQI_ENCODED = {                              # format 1.10: move texts in GB18030 and Big5
+    # made file: (corpus/xiangqi file, encoding, settings)
+    "wukong_chinese_gb18030.pgn": ("wukong_chinese.pgn", "gb18030", ("default", "uniform")),
+    "wukong_wxf_fullwidth_gb18030.pgn": ("wukong_wxf_fullwidth.pgn", "gb18030", ("default",)),
+    "wukong_chinese_big5.pgn": ("wukong_chinese.pgn", "big5", ("uniform", "big5-defaults")),
+}
+XIANGQI_REAL_1_10 = {                            # corpus/xiangqi's own files in GB18030 and Big5:
+    "xqbase_gb18030.pgn": ("store",),            # settings (a few games may be kept verbatim)
+    "ccpd_big5.pgn": ("model",),
+}
+BIG5_TRADITIONAL = str.maketrans("\u5e05\u5c06\u9a6c\u8f66\u8fdb\u540e",     # 帅将马车进后
+                                 "\u5e25\u5c07\u99ac\u8eca\u9032\u5f8c")    # 帥將馬車進後
+XIANGQI_TANDEM = "xiangqi_tandem_by_file.pgn"    # made by xiangqi_tandem_pgn (5.7.1, codec 15)
+XIANGQI_TANDEM_SETTINGS = ("default", "model")
+XIANGQI_1_10_EXPECTED = {                        # as XIANGQI_EXPECTED, for format 1.10
+    "default": (14, 2, 10), "model": (14, 1, 10), "store": (14, 2, 10), "uniform": (14, 0, 10),
+    "big5-defaults": (14, 2, 10),
+}
 XIANGQI_MODEL_VECTORS = {                        # valid/NAME: (codec, move coder), MANIFEST.tsv
     "xiangqi_model": (11, 1), "xiangqi_model_fast": (11, 2),
     "xiangqi_model_tracks": (12, 1), "xiangqi_model_uniform": (9, 0),
+}
+XIANGQI_1_10_VECTORS = {                         # ... of format 1.10 (GB18030, Big5, tandem)
+    "xiangqi_gb18030": (14, 1), "xiangqi_big5": (14, 2), "xiangqi_big5_defaults": (14, 1),
+    "xiangqi_tandem_by_file": (15, 1),
 }
 
 
@@ -114,16 +151,17 @@ def test_valid(failures):
         else:
             failures.append(f"valid/{name}: rc {rc} {err}")
     print(f"valid vectors: {passed}/{len(names)} decode exactly")
-    for name, (codec, coder) in sorted(XIANGQI_MODEL_VECTORS.items()):      # format 1.8, 7.9
-        if name not in names:
-            failures.append(f"valid/{name}: missing (a vector of the Xiangqi model, 7.9)")
-            continue
-        got = first_block_codec_and_coder(os.path.join(CONFORMANCE, "valid", name + ".pga"))
-        if got != (codec, coder):
-            failures.append(f"valid/{name}: first block of codec {got[0]}, move coder {got[1]}, "
-                            f"not codec {codec}, coder {coder}")
-    print(f"of them the Xiangqi model's (7.9): "
-          f"{', '.join(n for n in sorted(XIANGQI_MODEL_VECTORS) if n in names)}")
+    for vectors, what in ((XIANGQI_MODEL_VECTORS, "the Xiangqi model's (7.9)"),
+                          (XIANGQI_1_10_VECTORS, "format 1.10's (5.7.1)")):
+        for name, (codec, coder) in sorted(vectors.items()):
+            if name not in names:
+                failures.append(f"valid/{name}: missing (a vector of {what})")
+                continue
+            got = first_block_codec_and_coder(os.path.join(CONFORMANCE, "valid", name + ".pga"))
+            if got != (codec, coder):
+                failures.append(f"valid/{name}: first block of codec {got[0]}, move coder "
+                                f"{got[1]}, not codec {codec}, coder {coder}")
+        print(f"of them {what}: {', '.join(n for n in sorted(vectors) if n in names)}")
 
 
 def test_invalid(failures):
@@ -165,7 +203,8 @@ def has_clocks(path):
 
 def read_minor(archive):
     """The read minor version of the file header (9.2, byte 11): 6 where a block has layout 5,
-    7 where a block has codec 9 or 10, 8 where a block has codec 11 or 12."""
+    7 where a block has codec 9 or 10, 8 where a block has codec 11 or 12, 9 where a block has
+    layout 6, 10 where a block has codec 14 or 15."""
     with open(archive, "rb") as f:
         return f.read(12)[11]
 
@@ -195,6 +234,7 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
     archives = identical = games_checked = games_identical = 0
     variant_archives = {}                   # (variant, coder) -> archives decoded identically
     xiangqi_archives, xiangqi_identical = {}, {}    # setting -> Xiangqi archives made, identical
+    xiangqi_1_10_archives, xiangqi_1_10_identical = {}, {}     # ... of format 1.10
     decoded_bytes = 0
     decode_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -212,6 +252,23 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
         xiangqi_crafted_pgn(os.path.join(xiangqi_dir, XIANGQI_PACKS[0]), crafted)
         xiangqi_pgns.append(crafted)
         inputs += [(path, [], XIANGQI_SETTINGS) for path in xiangqi_pgns]
+        # format 1.10: GB18030, Big5 and tandem by file (after the others, for the same reason)
+        xiangqi_1_10 = {}                       # path -> settings
+        for name, (source, encoding, only) in XIANGQI_ENCODED.items():
+            with open(os.path.join(xiangqi_dir, source), encoding="utf-8") as f:
+                text = f.read()
+            if encoding == "big5":
+                text = text.translate(BIG5_TRADITIONAL)
+            with open(os.path.join(tmp, name), "wb") as out:
+                out.write(text.encode(encoding))
+            xiangqi_1_10[os.path.join(tmp, name)] = only
+        tandem = os.path.join(tmp, XIANGQI_TANDEM)
+        xiangqi_tandem_pgn(tandem)
+        xiangqi_1_10[tandem] = XIANGQI_TANDEM_SETTINGS
+        real = [os.path.join(xiangqi_dir, name) for name in XIANGQI_REAL_1_10
+                if os.path.exists(os.path.join(xiangqi_dir, name))]
+        xiangqi_1_10.update((path, XIANGQI_REAL_1_10[os.path.basename(path)]) for path in real)
+        inputs += [(path, [], only) for path, only in xiangqi_1_10.items()]
         for i, (path, variant, only) in enumerate(inputs):
             for j, (setting, options) in enumerate(settings.items()):
                 if only is not None and setting not in only:
@@ -223,6 +280,8 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                 if (i + j) % part[1] != part[0] - 1:   # another part's (settings alternate)
                     continue
                 name = os.path.relpath(path, pgn_dir if path != tables_pgn else tmp)
+                if path in xiangqi_1_10:
+                    name = os.path.basename(path)
                 if path in xiangqi_pgns:
                     name = (os.path.relpath(path, os.path.dirname(pgn_dir)) if path != crafted
                             else XIANGQI_CRAFTED)
@@ -252,6 +311,13 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                                         f"codec {want[0]}, coder {want[1]} of format 1.{want[2]}")
                         continue
                     xiangqi_archives[setting] = xiangqi_archives.get(setting, 0) + 1
+                if path in xiangqi_1_10:                # format 1.10: codec 14, or 15 (5.7.1)
+                    problem = check_1_10_archive(pgnarc, archive, setting, path == tandem,
+                                                 path in real)
+                    if problem:
+                        failures.append(f"{label}: {problem}")
+                        continue
+                    xiangqi_1_10_archives[setting] = xiangqi_1_10_archives.get(setting, 0) + 1
                 if variant and setting in CODERS:       # MOVE-CODER-1's three cases
                     codec, coder = first_block_codec_and_coder(archive)
                     # (codec 8 where a block holds a clock track, 8.3.4)
@@ -273,6 +339,8 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                     identical += 1
                     if path in xiangqi_pgns:
                         xiangqi_identical[setting] = xiangqi_identical.get(setting, 0) + 1
+                    if path in xiangqi_1_10:
+                        xiangqi_1_10_identical[setting] = xiangqi_1_10_identical.get(setting, 0) + 1
                     if variant and setting in CODERS:
                         key = (variant[1], {0: "uniform", 1: "model", 2: "fast"}[CODERS[setting]])
                         variant_archives[key] = variant_archives.get(key, 0) + 1
@@ -292,9 +360,128 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
         f"{v} {coder} coder {n}" for (v, coder), n in sorted(variant_archives.items())))
     print("of them of Xiangqi games (5.7.2, 7.9), by setting: " + ", ".join(
         f"{s} {xiangqi_identical.get(s, 0)}/{n}" for s, n in sorted(xiangqi_archives.items())))
+    print("of them of format 1.10 (GB18030, Big5, tandem by file: 5.7.1), by setting: " + ", ".join(
+        f"{s} {xiangqi_1_10_identical.get(s, 0)}/{n}"
+        for s, n in sorted(xiangqi_1_10_archives.items())))
     if decode_seconds:
         print(f"speed: {decoded_bytes / 1e6:.2f} MB of PGN in {decode_seconds:.1f} s of whole "
               f"decodes ({decoded_bytes / 1e6 / decode_seconds:.2f} MB/s, process start included)")
+
+
+def check_1_10_archive(pgnarc, archive, setting, tandem, real=False):
+    """A packed archive of XIANGQI_ENCODED, XIANGQI_TANDEM or XIANGQI_REAL_1_10: its first
+    block's codec, coder and read version as XIANGQI_1_10_EXPECTED says (codec 15 for
+    XIANGQI_TANDEM, whose chess game has a modelled clock track), and no game kept verbatim
+    (pgnarc info; for a real file, not every game), so that the move texts are written from
+    notation bytes; under "big5-defaults" the archive's Big5 notation bytes are made their
+    defaults first (big5_defaults).  Returns what is wrong, or None."""
+    if setting == "big5-defaults":
+        _, before, _ = run([pgnarc, "unpack", archive, "-o", "-"])
+        rewritten = big5_defaults(archive)
+        rc, after, err = run([pgnarc, "unpack", archive, "-o", "-"])
+        if rewritten == 0 or rc != 0 or after != before:
+            return (f"{rewritten} notation bytes made Big5's defaults: pgnarc unpack "
+                    f"{'gives other bytes' if rc == 0 else 'fails: ' + err}")
+    codec, coder = first_block_codec_and_coder(archive)
+    want = XIANGQI_1_10_EXPECTED[setting]
+    if tandem:
+        want = (15,) + want[1:]
+    if (codec, coder, read_minor(archive)) != want:
+        return (f"first block of codec {codec}, move coder {coder}, read version "
+                f"1.{read_minor(archive)}: not codec {want[0]}, coder {want[1]} of format "
+                f"1.{want[2]}")
+    _, info, _ = run([pgnarc, "info", archive])
+    kept = re.search(rb"games: *(\d+) \((\d+) kept verbatim\)", info)
+    if kept is None or int(kept.group(2)) >= (int(kept.group(1)) if real else 1):
+        return f"games kept verbatim: {kept.group(2).decode() if kept else '?'}"
+    return None
+
+
+def big5_defaults(archive):
+    """5.7.1, the Big5 defaults: rewrites in place the notation bytes of the Big5 Chinese games
+    of an archive whose blocks' sections are stored (pack --store), each element equal to its
+    Big5 default made 0 (advance 2 進; piece characters Red's general 2 帥, Black's 4 將, the
+    horses' 2 馬 and the chariots' 2 車), and the blocks' checksums made again (9.3: XXH64 of
+    the block's bytes before them; nothing else of the file covers a block's bytes).  The notation
+    bytes are found in the structure section as a variant byte 8 after a header with bit 7,
+    then 8 bytes that XQ-NOTATION-1 accepts as Chinese in Big5.  Returns how many it rewrote."""
+    sys.path.insert(0, HERE)
+    import decode
+    from xiangqi import BIG5, CHINESE, read_notation
+    with open(archive, "rb") as f:
+        data = bytearray(f.read())
+    rewritten = 0
+    opened = decode.Archive(archive)
+    entries = opened.all_blocks()
+    opened.file.close()
+    for entry in entries:
+        block = data[entry.offset:entry.offset + entry.size]
+        count = block[5]
+        sizes = [int.from_bytes(block[12 + 12 * i + 4:12 + 12 * i + 8], "little")
+                 for i in range(count)]
+        if any(block[12 + 12 * i + 1] for i in range(5)):
+            raise ValueError("big5_defaults: a section not stored")
+        start = 12 + 12 * count + sizes[0] + sizes[1]            # the structure section
+        for k in range(start + 1, start + sizes[2] - 8):
+            if block[k] != 0x08 or not block[k - 1] & 0x80:
+                continue
+            notation = bytes(block[k + 1:k + 9])
+            try:
+                read = read_notation(notation, extended=True)
+            except ValueError:
+                continue
+            if read.notation != CHINESE or read.encoding != BIG5:
+                continue
+            new = bytearray(notation)
+            if read.advance == 2:
+                new[0] &= ~0x0C
+            p = int.from_bytes(new[2:8], "little")
+            for side, kind, default in ((0, 1, 2), (1, 1, 4), (0, 4, 2), (1, 4, 2), (0, 5, 2),
+                                        (1, 5, 2)):                 # (side, type t, Big5 default)
+                shift = 3 * (7 * side + kind - 1)
+                if (p >> shift) & 7 == default:
+                    p &= ~(7 << shift)
+            new[2:8] = p.to_bytes(6, "little")
+            if new != notation:
+                block[k + 1:k + 9] = new
+                rewritten += 1
+        block[-8:] = decode.xxh64(bytes(block[:-8])).to_bytes(8, "little")
+        data[entry.offset:entry.offset + entry.size] = block
+    with open(archive, "wb") as f:
+        f.write(data)
+    return rewritten
+
+
+def xiangqi_tandem_pgn(out):
+    """Xiangqi games whose tandem chariots, horses and cannons are named by their file where the
+    other piece of the pair has no move of the same motion (5.7.1, XQ-TEXT-2 rule 3, tandem by
+    file 1), by a mark where it has one, from positions like 5.7.1's T: in Chinese (UTF-8), in
+    WXF (a cannon whose twin's same motion is a capture over a screen, a chariot's a capture at
+    the end of its slide), in Chinese in Big5 (Black's chariots, one blocking the other's
+    motion; two soldiers, which tandem by file leaves marked), and horses whose twin's leg is
+    blocked; then a chess game with a clock track (the clock model: codec 15, 9.3).  The texts
+    are written out here as 5.7.1 reads them, not by xiangqi.py."""
+    games = [
+        ("utf-8", "tandem by file, Chinese", "3k5/9/9/9/7C1/2N6/R8/2N4C1/9/R3K4 w - - 0 1",
+         "1. 炮二进三 将４进１ 2. 炮二退三 将４退１ 3. 马七退九 将４进１ 4. 马九进七 将４退１ "
+         "5. 后车进一 将４进１ 6. 前马进六 将４进１ 7. 车九进六 将４退１ 8. 后炮平五 将４进１ *"),
+        ("utf-8", "tandem by file, WXF", "3k5/9/9/9/7C1/7p1/R6N1/7C1/4K4/R7p w - - 0 1",
+         "1. C++2 K4+1 2. C+-2 K4-1 3. C2+1 K4+1 4. C-+2 K4-1 5. H2+4 K4+1 6. R+.1 K4-1 "
+         "7. R1.9 K4+1 8. R9+5 K4+1 *"),
+        ("big5", "tandem by file, Big5", "1r2k4/9/9/1r7/9/2p6/2p6/9/9/3K5 b - - 0 1",
+         "1... 後車進２ 2. 帥六進一 車２退２ 3. 帥六退一 前卒進１ 4. 帥六進一 車２退２ "
+         "5. 帥六退一 車２進２ 6. 帥六進一 後車平１ 7. 帥六退一 車２進６ *"),
+        ("utf-8", "tandem by file, horses", "3k5/9/9/9/9/2N6/2P6/2N6/9/4K4 w - - 0 1",
+         "1. 马七进八 将４进１ 2. 马八退七 将４退１ 3. 后马退九 将４进１ 4. 马九进七 将４退１ "
+         "5. 前马进五 将４进１ *"),
+    ]
+    with open(out, "wb") as f:
+        for encoding, event, fen, movetext in games:
+            f.write(f'[Event "{event}"]\n[Game "Chinese Chess"]\n[FEN "{fen}"]\n\n{movetext}\n\n'
+                    .encode(encoding))
+        f.write(b'[Event "clocks"]\n[White "a"]\n[Black "b"]\n[TimeControl "300+0"]\n\n'
+                b"1. e4 { [%clk 0:05:00] } 1... e5 { [%clk 0:05:00] } 2. Nf3 { [%clk 0:04:58] } "
+                b"2... Nc6 { [%clk 0:04:55] } 1-0\n\n")
 
 
 def xiangqi_crafted_pgn(source, out, seed=18):

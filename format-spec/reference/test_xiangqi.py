@@ -1,11 +1,14 @@
 """Tests of xiangqi.py (section 5.7): the examples of 5.7 Order in the start
 position, perft against corpus/perft/xiangqi.txt (lines FEN;depth;count from Fairy-Stockfish's
 `xiangqi` variant), FEN round trips (5.7 FEN's writer) and FENs that 5.7 FEN calls invalid, and
-the move texts of 5.7.1: every row of its table of examples, read from pgnarc-format.md itself
+the move texts of 5.7.1: every row of its tables of examples, read from pgnarc-format.md itself
 (the named position's FEN, as its description says; the move, legal there; the notation bytes,
-which XQ-NOTATION-1 accepts; the text XQ-TEXT-1 to XQ-TEXT-4 give, with its code points), the
-bytes "a writer stores" for ten rows, each giving its text back, the bytes it decodes by hand,
-and notation bytes XQ-NOTATION-1 rejects.
+which XQ-NOTATION-1 accepts, those that set the encoding or tandem by file only as a block of
+codec 14 or 15's; the text XQ-TEXT-1 to XQ-TEXT-4 give, with its code points, or, in GB18030 or
+Big5, its bytes), the bytes "a writer stores" for fourteen rows, each giving its text back, the
+bytes it decodes by hand, notation bytes XQ-NOTATION-1 rejects (in a block of codec 9 to 12, and
+in one of codec 14 or 15), and the table of 5.7.1 Encodings, read from the specification,
+against xiangqi.py's and Python's gb18030 and big5 codecs.
 
 The file gives one count a position (depth 3, or depth 4 for 40 of them).  Every position is
 read, written back (its FEN is canonical) and searched to depths 1 and 2, with what can be
@@ -233,9 +236,10 @@ KIND_WORDS = {"generals": X.GENERAL, "advisors": X.ADVISOR, "elephants": X.ELEPH
 
 
 def read_move_text_examples():
-    """5.7.1 **Examples.**: the positions (name -> (description, FEN)), the table's rows
-    (position, move, notation bytes, text, code points), and the paragraph "A writer that
-    stores ..."'s pairs (position or None, text, bytes), read from pgnarc-format.md."""
+    """5.7.1 **Examples.**: the positions (name -> (description, FEN)), the tables' rows
+    (position, move, notation bytes, text, code points or bytes), and the paragraph "A writer
+    that stores ..."'s pairs (position or None, text, bytes, encoding or None), read from
+    pgnarc-format.md."""
     with open(SPEC, encoding="utf-8") as f:
         text = f.read()
     section = re.search(r"^#### 5\.7\.1 Move text\n(.*?)^#### ", text, re.M | re.S).group(1)
@@ -251,10 +255,76 @@ def read_move_text_examples():
     stores = re.search(r"not necessarily the row's bytes: (.*?); each writes its text back",
                        examples, re.S).group(1)
     pairs = []
-    for m in re.finditer(r"(?:(\w+)'s )?(`[^`]+`|[^\s`,]+)(?: gives)? `([0-9a-f ]+)`",
-                         " ".join(stores.split())):
-        pairs.append((m.group(1), m.group(2).strip("`"), m.group(3)))
+    for m in re.finditer(r"(?:(\w+)'s )?(`[^`]+`|[^\s`,]+)(?: in (GB18030|Big5))?(?: gives)? "
+                         r"`([0-9a-f ]+)`", " ".join(stores.split())):
+        pairs.append((m.group(1), m.group(2).strip("`"), m.group(4), m.group(3)))
     return positions, rows, pairs
+
+
+def read_encoding_table():
+    """5.7.1 **Encodings.**: the table's cells, {character: (GB18030 bytes, Big5 bytes or
+    None)}, read from pgnarc-format.md."""
+    with open(SPEC, encoding="utf-8") as f:
+        text = f.read()
+    section = re.search(r"^#### 5\.7\.1 Move text\n(.*?)^#### ", text, re.M | re.S).group(1)
+    table = section[section.index("**Encodings.**"):section.index("**What a writer stores.**")]
+    cells = {}
+    for m in re.finditer(r"\| U\+([0-9A-F]{4}) (\S) \| ([0-9A-F]{4}) \| ([0-9A-F]{4}|-) ", table):
+        if chr(int(m.group(1), 16)) != m.group(2):
+            raise ValueError(f"the Encodings table: U+{m.group(1)} is not {m.group(2)}")
+        cells[m.group(2)] = (bytes.fromhex(m.group(3)),
+                             None if m.group(4) == "-" else bytes.fromhex(m.group(4)))
+    return cells
+
+
+def test_encodings():
+    """5.7.1 Encodings: the table read from the specification is xiangqi.py's (ENCODED), holds
+    every character the texts write beyond ASCII (the piece characters, digits and words of
+    XQ-TEXT-4, the full-width forms of XQ-TEXT-3's characters), has no pair in both encodings'
+    columns, and agrees with Python's gb18030 and big5 codecs (the standard's pairs; a
+    cross-check, not the source)."""
+    ok = True
+    try:
+        spec = read_encoding_table()
+    except ValueError as e:
+        print(f"ENCODING FAIL: {e}")
+        return False
+    ours = {ch: (gb, big5) for ch, (_, gb, big5) in X.ENCODED.items()}
+    if spec != ours:
+        print(f"ENCODING FAIL: the spec's table ({len(spec)} characters) is not xiangqi.py's "
+              f"({len(ours)}): {sorted(set(spec.items()) ^ set(ours.items()))}")
+        ok = False
+    written = set("".join(X.PIECE_CHARACTERS.values()) + X.CHINESE_NUMERALS
+                  + "".join(chr(0xFF10 + v) for v in range(1, 10))
+                  + "".join(X.ADVANCE + X.MARK_REAR) + X.RETREAT + X.TRAVERSE + X.MARK_FRONT
+                  + X.MARK_MIDDLE
+                  + "".join(chr(0xFF01 + ord(c) - 0x21) for c in "+-.=KAEBHNRCPkaebhnrcp"))
+    if written - set(spec):
+        print(f"ENCODING FAIL: no bytes for {sorted(written - set(spec))}")
+        ok = False
+    for ch, (gb, big5) in spec.items():
+        try:
+            python_big5 = ch.encode("big5")
+        except UnicodeEncodeError:
+            python_big5 = None
+        if ch.encode("gb18030") != gb or python_big5 != big5:
+            print(f"ENCODING FAIL: {ch} U+{ord(ch):04X}: the table {gb.hex()} "
+                  f"{big5.hex() if big5 else '-'}, Python {ch.encode('gb18030').hex()} "
+                  f"{python_big5.hex() if python_big5 else '-'}")
+            ok = False
+    both = {gb for gb, _ in spec.values()} & {big5 for _, big5 in spec.values()}
+    if both:                                # "No pair of the table is both a GB18030 pair and a
+        print(f"ENCODING FAIL: pairs of both encodings: {sorted(both)}")    # Big5 pair"
+        ok = False
+    lacking = {ch for ch, (_, big5) in spec.items() if big5 is None}
+    named = {X.PIECE_CHARACTERS[kind][v - 1] for kind, values in X.BIG5_LACKS.items()
+             for v in values} | {X.ADVANCE[1]}
+    if lacking != named:
+        print(f"ENCODING FAIL: Big5 lacks {sorted(lacking)}, XQ-NOTATION-1 names {sorted(named)}")
+        ok = False
+    print(f"encodings: {len(spec)} characters of 5.7.1's table, {len(lacking)} without Big5 "
+          f"bytes: {'ok' if ok else 'FAILED'}")
+    return ok
 
 
 def described_pieces(description):
@@ -296,10 +366,10 @@ def test_move_text():
     text back; bytes the text decodes by hand; and notation bytes XQ-NOTATION-1 rejects."""
     ok = True
     positions, rows, pairs = read_move_text_examples()
-    if sorted(positions) != ["S", "S1", "T", "U", "V", "W", "X", "Y", "Z"] or len(rows) != 66 \
-            or len(pairs) != 10:
+    if sorted(positions) != ["S", "S1", "T", "U", "V", "W", "X", "Y", "Z"] or len(rows) != 78 \
+            or len(pairs) != 14:
         print(f"MOVE TEXT FAIL: read {len(positions)} positions {sorted(positions)}, {len(rows)} "
-              f"rows (66 expected), {len(pairs)} stored bytes (10 expected) from the spec")
+              f"rows (78 expected), {len(pairs)} stored bytes (14 expected) from the spec")
         ok = False
     boards = {}
     for name, (description, fen) in positions.items():
@@ -334,7 +404,8 @@ def test_move_text():
             print(f"MOVE TEXT FAIL: position {name} is {fen}, not {expected}")
             ok = False
     texts = {}                                    # (position, text) -> move of a row
-    for name, move_name, hex_bytes, text, code_points in rows:
+    extended_rows = encoded_rows = 0
+    for name, move_name, hex_bytes, text, last_column in rows:
         where = f"{name} {move_name} `{hex_bytes}`"
         position, move = boards.get(name), X.parse_move(move_name)
         if position is None or move not in position.legal_moves():
@@ -342,21 +413,55 @@ def test_move_text():
             ok = False
             continue
         texts[name, text] = move
-        non_ascii = any(ord(ch) > 0x7F for ch in text)     # its code points, ASCII's too
-        if code_points != (" ".join(f"U+{ord(ch):04X}" for ch in text) if non_ascii else ""):
-            print(f"MOVE TEXT FAIL: {where}: {text!r} is not {code_points}")
-            ok = False
+        data = bytes.fromhex(hex_bytes)
         try:
-            notation = X.read_notation(bytes.fromhex(hex_bytes))
+            notation = X.read_notation(data, extended=True)       # a block of codec 14 or 15
         except ValueError as e:
             print(f"MOVE TEXT FAIL: {where}: rejected: {e}")
             ok = False
             continue
+        # in a block of codec 9 to 12 the same bytes, unless they set the encoding or tandem
+        # by file (whose bits are reserved there)
+        extended = bool(notation.encoding or notation.tandem_by_file)
+        extended_rows += extended
+        try:
+            X.read_notation(data)
+            if extended:
+                print(f"MOVE TEXT FAIL: {where}: accepted in a block of codec 9 to 12")
+                ok = False
+        except ValueError as e:
+            if not extended:
+                print(f"MOVE TEXT FAIL: {where}: rejected in a block of codec 9 to 12: {e}")
+                ok = False
+        if re.fullmatch(r"[0-9A-F]{2}( [0-9A-F]{2})*", last_column):   # the text's bytes
+            encoded_rows += 1
+            expected = bytes.fromhex(last_column)
+            if notation.encoding == X.UTF8:
+                print(f"MOVE TEXT FAIL: {where}: bytes given for a text in UTF-8")
+                ok = False
+        else:
+            non_ascii = any(ord(ch) > 0x7F for ch in text)     # its code points, ASCII's too
+            if last_column != (" ".join(f"U+{ord(ch):04X}" for ch in text) if non_ascii else ""):
+                print(f"MOVE TEXT FAIL: {where}: {text!r} is not {last_column}")
+                ok = False
+            expected = text.encode("utf-8")
+            if notation.encoding != X.UTF8 and non_ascii:
+                print(f"MOVE TEXT FAIL: {where}: code points given for a text in "
+                      f"{X.ENCODING_NAMES[notation.encoding]}")
+                ok = False
         got = X.move_text(position, move, notation)
         if got != text:
             print(f"MOVE TEXT FAIL: {where}: {got!r}, the spec {text!r}")
             ok = False
-    for name, text, hex_bytes in pairs:          # "A writer that stores a game of the one move"
+        got = X.move_text_bytes(position, move, notation)
+        if got != expected:
+            print(f"MOVE TEXT FAIL: {where}: bytes {got.hex(' ')}, the spec {expected.hex(' ')}")
+            ok = False
+    if (extended_rows, encoded_rows) != (11, 5):
+        print(f"MOVE TEXT FAIL: {extended_rows} rows of codecs 14 and 15 (11 expected), "
+              f"{encoded_rows} of them in GB18030 or Big5 (5 expected)")
+        ok = False
+    for name, text, hex_bytes, encoding in pairs:   # "A writer that stores a game of the one move"
         found = [(n, move) for (n, t), move in texts.items() if t == text and name in (None, n)]
         if len(found) != 1:
             print(f"MOVE TEXT FAIL: stored bytes `{hex_bytes}` of {text!r}: {len(found)} rows")
@@ -364,7 +469,10 @@ def test_move_text():
             continue
         (n, move), = found
         try:
-            got = X.move_text(boards[n], move, X.read_notation(bytes.fromhex(hex_bytes)))
+            notation = X.read_notation(bytes.fromhex(hex_bytes), extended=True)
+            got = X.move_text(boards[n], move, notation)
+            if X.ENCODING_NAMES[notation.encoding] != (encoding or "UTF-8"):
+                got = f"in {X.ENCODING_NAMES[notation.encoding]}, not {encoding or 'UTF-8'}"
         except ValueError as e:
             got = f"rejected: {e}"
         if got != text:
@@ -385,22 +493,39 @@ def test_move_text():
     if not all(decoded):
         print(f"MOVE TEXT FAIL: the bytes decoded by hand: {decoded}")
         ok = False
-    for hex_bytes, why in BAD_NOTATIONS:
+    bad = [(h, why, False) for h, why in BAD_NOTATIONS] + [
+        (h, why, True) for h, why in BAD_NOTATIONS + BAD_NOTATIONS_1_10
+        if h.replace(" ", "") not in GOOD_NOTATIONS_1_10_ONLY]
+    bad += [(h, "the encoding or tandem by file in codec 9", False) for h in GOOD_NOTATIONS_1_10]
+    for hex_bytes, why, extended in bad:
         try:
-            X.read_notation(bytes.fromhex(hex_bytes))
+            X.read_notation(bytes.fromhex(hex_bytes), extended=extended)
         except ValueError:
             continue
-        print(f"MOVE TEXT FAIL: notation bytes `{hex_bytes}` ({why}) accepted")
+        print(f"MOVE TEXT FAIL: notation bytes `{hex_bytes}` ({why}) accepted "
+              f"{'in codec 14' if extended else 'in codec 9'}")
         ok = False
-    for hex_bytes in GOOD_NOTATIONS:
+    good = [(h, False) for h in GOOD_NOTATIONS] + [(h, True) for h in
+                                                   GOOD_NOTATIONS + GOOD_NOTATIONS_1_10]
+    good += [(h, True) for h in GOOD_NOTATIONS_1_10_ONLY]
+    for hex_bytes, extended in good:
         try:
-            X.read_notation(bytes.fromhex(hex_bytes))
+            X.read_notation(bytes.fromhex(hex_bytes), extended=extended)
         except ValueError as e:
-            print(f"MOVE TEXT FAIL: notation bytes `{hex_bytes}` rejected: {e}")
+            print(f"MOVE TEXT FAIL: notation bytes `{hex_bytes}` rejected "
+                  f"{'in codec 14' if extended else 'in codec 9'}: {e}")
             ok = False
+    # the Big5 defaults: 帥 將, 馬, 車 and 進 where the bytes name none; the others the row's
+    big5 = X.read_notation(bytes.fromhex("0200000000000008"), extended=True)
+    defaults = [X.piece_character(kind, side, big5) for side in (X.RED, X.BLACK)
+                for kind in X.KINDS]
+    if "".join(defaults) != "\u5e25\u4ed5\u76f8\u99ac\u8eca\u70ae\u5175" \
+                            "\u5c07\u58eb\u8c61\u99ac\u8eca\u70ae\u5352":
+        print(f"MOVE TEXT FAIL: Big5's default piece characters {''.join(defaults)}")
+        ok = False
     print(f"move text: {len(rows)} examples of 5.7.1 in {len(positions)} positions, "
-          f"{len(pairs)} stored bytes, {len(BAD_NOTATIONS)} notation bytes rejected: "
-          f"{'ok' if ok else 'FAILED'}")
+          f"{len(pairs)} stored bytes, {len(BAD_NOTATIONS)} + {len(BAD_NOTATIONS_1_10)} "
+          f"notation bytes rejected: {'ok' if ok else 'FAILED'}")
     return ok
 
 
@@ -441,6 +566,38 @@ BAD_NOTATIONS = [               # XQ-NOTATION-1
 ]
 GOOD_NOTATIONS = ["14", "c1 00 00", "02 f0 00 00 00 00 00 00",   # sideways 3, digits 3: allowed
                   "02 00 04 00 00 00 00 00", "02 00 00 00 00 00 00 01"]   # general 4, soldier 2
+BAD_NOTATIONS_1_10 = [          # XQ-NOTATION-1 in a block of codec 14 or 15 (BAD_NOTATIONS too)
+    ("01 00 0c", "WXF encoding 3"),
+    ("01 00 20", "WXF tandem by file 2"),
+    ("01 00 30", "WXF tandem by file 3"),
+    ("01 00 40", "WXF byte 2 reserved bit 6"),
+    ("02 00 00 00 00 00 00 0c", "Chinese encoding 3"),
+    ("02 00 00 00 00 00 00 20", "Chinese tandem by file 2"),
+    ("02 00 00 00 00 00 00 30", "Chinese tandem by file 3"),
+    ("02 00 00 00 00 00 00 40", "bit 46 of P"),
+    ("06 00 00 00 00 00 00 08", "Big5, advance 1 (进)"),
+    ("02 00 01 00 00 00 00 08", "Big5, Red's general 1 (帅)"),
+    ("02 00 03 00 00 00 00 08", "Big5, Red's general 3 (将)"),
+    ("02 00 00 00 20 00 00 08", "Big5, Black's general 1 (帅)"),
+    ("02 00 00 00 60 00 00 08", "Big5, Black's general 3 (将)"),
+    ("02 00 00 02 00 00 00 08", "Big5, Red's horse 1 (马)"),
+    ("02 00 00 00 00 40 00 08", "Big5, Black's horse 1 (马)"),
+    ("02 00 00 10 00 00 00 08", "Big5, Red's chariot 1 (车)"),
+    ("02 00 00 30 00 00 00 08", "Big5, Red's chariot 3 (俥)"),
+    ("02 00 00 00 00 00 06 08", "Big5, Black's chariot 3 (俥)"),
+    ("02 00 00 80 01 00 00 08", "Big5, Red's cannon 3 (包, A5 5D: `]`)"),
+    ("02 00 00 00 00 00 30 08", "Big5, Black's cannon 3 (包, A5 5D: `]`)"),
+]
+# BAD_NOTATIONS's bytes that set the encoding (GB18030), accepted in a block of codec 14 or 15
+GOOD_NOTATIONS_1_10_ONLY = ("010004", "0200000000000004")
+GOOD_NOTATIONS_1_10 = [         # accepted in a block of codec 14 or 15 alone
+    "01 00 08", "01 00 10", "01 00 1a",          # WXF: GB18030, Big5, tandem by file
+    "02 00 00 00 00 00 00 18", "06 00 01 00 00 00 00 04",    # Chinese: 进 帅 in GB18030
+    "0a 00 02 00 80 00 00 08",                               # Big5: 進, 帥 (2) and 將 (4)
+    "12 00 00 06 00 00 00 08",                               # Big5: 后 (it has it), 傌 (3)
+    "02 00 00 80 01 00 00 04",                               # GB18030: 包 (3)
+    "02 00 00 00 01 00 00 08",                               # Big5: 砲 (2)
+]
 
 
 if __name__ == "__main__":
@@ -448,7 +605,7 @@ if __name__ == "__main__":
     entries = read_perft_file()
     n = len(entries) if argument == "all" else int(argument)
     t = time.time()
-    results = [test_order(), test_fens(), test_play(), test_move_text(),
+    results = [test_order(), test_fens(), test_play(), test_encodings(), test_move_text(),
                test_perft(entries, n)]
     print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
     sys.exit(0 if all(results) else 1)

@@ -1,8 +1,9 @@
 """Reference decoder for pgnarc: the rules of Xiangqi (section 5.7) and its move texts (5.7.1).
 
 Written from section 5.7 of format-spec/pgnarc-format.md alone; section numbers and
-the names below are its paragraphs (5.7 FEN, 5.7 Moves, 5.7 Order, 5.7.1 Notation bytes, ICCS,
-Naming the mover, WXF, Chinese).  Standard library only; run with Python 3.11 (/usr/bin/python3).
+the names below are its paragraphs (5.7 FEN, 5.7 Moves, 5.7 Order, 5.7.1 Notation bytes,
+Encodings, ICCS, Naming the mover, WXF, Chinese).  Standard library only; run with Python 3.11
+(/usr/bin/python3).
 Nothing of 5.1 to 5.6 (chess) is used here.
 
 Public interface
@@ -22,12 +23,22 @@ XiangqiPosition                    a position; immutable from outside, play() ma
     .legal_moves() -> [(from, to)] 5.7 Moves, in the order of 5.7 Order
     .play(move) -> XiangqiPosition 5.7 After a move
 perft(position, depth) -> int      the number of move sequences of that many plies
-read_notation(data) -> Notation    5.7.1 Notation bytes [XQ-NOTATION-1]: ValueError for bytes it
+read_notation(data, extended=False) -> Notation
+                                   5.7.1 Notation bytes [XQ-NOTATION-1]: ValueError for bytes it
                                    rejects; .notation (ICCS, WXF, CHINESE), each element of the
-                                   notation's table (0: not set, the default applies), .pieces
+                                   notation's table (0: not set, the default applies), .pieces;
+                                   extended: a game of a block of codec 14 or 15, whose notation
+                                   bytes may set .encoding (UTF8, GB18030, BIG5) and
+                                   .tandem_by_file (reserved bits in codecs 9 to 12)
 move_text(position, move, notation) -> str
                                    5.7.1: the move's text, [XQ-TEXT-1] ICCS, [XQ-TEXT-3] WXF or
-                                   [XQ-TEXT-4] Chinese, the mover named by [XQ-TEXT-2] (naming)
+                                   [XQ-TEXT-4] Chinese, the mover named by [XQ-TEXT-2] (naming,
+                                   same_motion for tandem by file)
+move_text_bytes(position, move, notation) -> bytes
+                                   the same text in the notation bytes' encoding (5.7.1
+                                   Encodings: UTF-8, or GB18030 or Big5 by the table ENCODED)
+piece_moves(board, from) -> [(from, to)]
+                                   5.7 Moves: one piece's moves, check aside
 """
 
 from __future__ import annotations
@@ -270,6 +281,46 @@ def generals_face(board, red_general: int, black_general: int) -> bool:
     return all(board[sq] is None for sq in range(low + FILES, high, FILES))
 
 
+def piece_moves(board, frm: int):
+    """5.7 Moves: the moves of the piece on `frm` of `board`, to an empty square or an enemy
+    piece, as the piece moves (an elephant's eye and a horse's leg empty, a chariot's slide up to
+    and including the first piece, a cannon's slide to an empty square or its capture over
+    exactly one screen); check and facing generals aside.  Whose turn it is does not matter:
+    pseudo_moves takes those of the side to move, XQ-TEXT-2 rule 3 those of a mover's kin."""
+    piece = board[frm]
+    color, kind = color_of(piece), kind_of(piece)
+    # a target is free if empty or an enemy piece (to capture): a piece's letter is upper case
+    # for Red, so a piece of the same side has the same case as the mover
+    red = color == RED
+    if kind == GENERAL:
+        targets = GENERAL_STEPS[color][frm]
+    elif kind == ADVISOR:
+        targets = ADVISOR_STEPS[color][frm]
+    elif kind == ELEPHANT:
+        targets = [t for eye, t in ELEPHANT_STEPS[color][frm] if board[eye] is None]
+    elif kind == HORSE:
+        targets = [t for leg, t in HORSE_STEPS[frm] if board[leg] is None]
+    elif kind == SOLDIER:
+        targets = SOLDIER_STEPS[color][frm]
+    else:
+        moves = []
+        for ray in RAYS[frm]:
+            screen = False                # a cannon's screen, either side's, met on this ray
+            for t in ray:
+                other = board[t]
+                if other is None:
+                    if not screen:
+                        moves.append((frm, t))      # a slide to an empty square
+                    continue
+                if kind == CHARIOT or screen:       # a chariot's first piece, or the first
+                    if other.isupper() != red:      # piece beyond a cannon's screen
+                        moves.append((frm, t))
+                    break
+                screen = True
+        return moves
+    return [(frm, t) for t in targets if board[t] is None or board[t].isupper() != red]
+
+
 # ---------------------------------------------------------------------------------------------
 # Positions
 # ---------------------------------------------------------------------------------------------
@@ -375,49 +426,9 @@ class XiangqiPosition:
         it moves; whether the mover is left in check is 5.7 Moves's concern (legal_moves)."""
         board, color = self.board, self.side
         moves = []
-
-        def free(sq):                     # empty, or an enemy piece to capture
-            piece = board[sq]
-            return piece is None or color_of(piece) != color
-
         for frm, piece in enumerate(board):
-            if piece is None or color_of(piece) != color:
-                continue
-            kind = kind_of(piece)
-            if kind == GENERAL:
-                moves += [(frm, t) for t in GENERAL_STEPS[color][frm] if free(t)]
-            elif kind == ADVISOR:
-                moves += [(frm, t) for t in ADVISOR_STEPS[color][frm] if free(t)]
-            elif kind == ELEPHANT:
-                moves += [(frm, t) for eye, t in ELEPHANT_STEPS[color][frm]
-                          if board[eye] is None and free(t)]
-            elif kind == HORSE:
-                moves += [(frm, t) for leg, t in HORSE_STEPS[frm]
-                          if board[leg] is None and free(t)]
-            elif kind == SOLDIER:
-                moves += [(frm, t) for t in SOLDIER_STEPS[color][frm] if free(t)]
-            elif kind == CHARIOT:
-                for ray in RAYS[frm]:
-                    for t in ray:
-                        if board[t] is None:
-                            moves.append((frm, t))
-                            continue
-                        if color_of(board[t]) != color:
-                            moves.append((frm, t))
-                        break
-            elif kind == CANNON:
-                for ray in RAYS[frm]:
-                    screen = False
-                    for t in ray:
-                        if not screen:
-                            if board[t] is None:
-                                moves.append((frm, t))      # as a chariot, to empty squares
-                            else:
-                                screen = True                # the screen, either side's
-                        elif board[t] is not None:
-                            if color_of(board[t]) != color:  # first piece beyond the screen
-                                moves.append((frm, t))
-                            break
+            if piece is not None and color_of(piece) == color:
+                moves += piece_moves(board, frm)
         return moves
 
     def _leaves_in_check(self, move) -> bool:
@@ -560,7 +571,7 @@ NOTATION_LENGTH = {ICCS: 1, WXF: 3, CHINESE: 8}   # XQ-NOTATION-1: 1, 3 or 8 byt
 
 # 5.7.1 Notation bytes, the element tables: (byte, first bit, element, largest value).  The
 # largest value is 2 for the elements whose value 3 is reserved, 3 for WXF sideways and the
-# Chinese digits, which use it.
+# Chinese digits, which use it, and 1 for tandem by file (2 and 3 reserved).
 NOTATION_ELEMENTS = {
     ICCS: ((0, 2, "case", 2), (0, 4, "hyphen", 2)),
     WXF: ((0, 2, "width", 2), (0, 4, "case", 2), (0, 6, "sideways", 3),
@@ -570,8 +581,21 @@ NOTATION_ELEMENTS = {
               (1, 0, "soldier_order", 2), (1, 2, "marked", 2), (1, 4, "red_digits", 3),
               (1, 6, "black_digits", 3)),
 }
-# the reserved bits, which must be 0: (byte, mask); bits 42-47 of P are byte 7's 0xFC
-NOTATION_RESERVED = {ICCS: ((0, 0xC0),), WXF: ((2, 0xFC),), CHINESE: ((7, 0xFC),)}
+# ... and the two elements of blocks of codec 14 or 15 (format 1.10): the encoding (WXF byte 2
+# bits 2-3, Chinese bits 42-43 of P, byte 7's bits 2-3) and tandem by file (WXF byte 2 bits 4-5,
+# Chinese bits 44-45 of P, byte 7's bits 4-5).  In a block of codec 9 to 12 their bits are
+# reserved (NOTATION_RESERVED_BEFORE_1_10).
+EXTENDED_ELEMENTS = {
+    ICCS: (),
+    WXF: ((2, 2, "encoding", 2), (2, 4, "tandem_by_file", 1)),
+    CHINESE: ((7, 2, "encoding", 2), (7, 4, "tandem_by_file", 1)),
+}
+# the reserved bits, which must be 0: (byte, mask); bits 46-47 of P are byte 7's 0xC0
+NOTATION_RESERVED = {ICCS: ((0, 0xC0),), WXF: ((2, 0xC0),), CHINESE: ((7, 0xC0),)}
+NOTATION_RESERVED_BEFORE_1_10 = {ICCS: (), WXF: ((2, 0x3C),), CHINESE: ((7, 0x3C),)}
+
+UTF8, GB18030, BIG5 = 0, 1, 2                     # the encoding element's values
+ENCODING_NAMES = ("UTF-8", "GB18030", "Big5")
 
 # 5.7.1, the piece characters of types 1 to 7 (KINDS order: general, advisor, elephant, horse,
 # chariot, cannon, soldier): the row's characters 1, 2, ..., and each side's default value
@@ -586,9 +610,16 @@ PIECE_CHARACTERS = {
 }
 PIECE_DEFAULT = {GENERAL: (1, 3), ADVISOR: (1, 2), ELEPHANT: (1, 2), HORSE: (1, 1),
                  CHARIOT: (1, 1), CANNON: (1, 1), SOLDIER: (1, 2)}        # (Red's, Black's)
+# 5.7.1, the Big5 defaults: the row's defaults but for the general (Red 2 帥, Black 4 將), the
+# horse (2 馬) and the chariot (2 車)
+PIECE_DEFAULT_BIG5 = dict(PIECE_DEFAULT, **{GENERAL: (2, 4), HORSE: (2, 2), CHARIOT: (2, 2)})
+# XQ-NOTATION-1: the piece characters Big5 lacks (帅 将, 马, 车 俥), rejected where it is named,
+# and the cannon's 包, whose Big5 bytes A5 5D end in `]` (a PGN delimiter), rejected there too
+BIG5_LACKS = {GENERAL: (1, 3), HORSE: (1,), CHARIOT: (1, 3)}
+BIG5_REJECTED = dict(BIG5_LACKS, **{CANNON: (3,)})
 
 CHINESE_NUMERALS = "\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d"   # 一 .. 九
-ADVANCE = ("\u8fdb", "\u8fdb", "\u9032")          # 进 (0, 1), 進 (2)
+ADVANCE = ("\u8fdb", "\u8fdb", "\u9032")          # 进 (0, 1), 進 (2); with Big5 advance 0 is 進
 RETREAT, TRAVERSE = "\u9000", "\u5e73"            # 退, 平
 MARK_FRONT, MARK_MIDDLE = "\u524d", "\u4e2d"      # 前, 中
 MARK_REAR = ("\u540e", "\u540e", "\u5f8c")        # 后 (0, 1), 後 (2)
@@ -596,13 +627,16 @@ MARK_REAR = ("\u540e", "\u540e", "\u5f8c")        # 后 (0, 1), 後 (2)
 
 class Notation:
     """Notation bytes read (5.7.1): `.notation` (ICCS, WXF or CHINESE) and each element of its
-    table as an attribute, 0 where not set (its default then applies); Chinese `.pieces[s][t]`
-    (s 0 Red, 1 Black; t the kind letter) the piece character values, 0 for the default."""
+    table as an attribute, 0 where not set (its default then applies), `.encoding` (UTF8,
+    GB18030, BIG5) and `.tandem_by_file` among them (0 but in a block of codec 14 or 15);
+    Chinese `.pieces[s][t]` (s 0 Red, 1 Black; t the kind letter) the piece character
+    values, 0 for the default."""
 
     def __init__(self, data: bytes):
         self.data = bytes(data)
         self.notation = data[0] & 3
-        for _, _, name, _ in (e for table in NOTATION_ELEMENTS.values() for e in table):
+        for _, _, name, _ in (e for tables in (NOTATION_ELEMENTS, EXTENDED_ELEMENTS)
+                              for table in tables.values() for e in table):
             setattr(self, name, 0)
         self.pieces = [{kind: 0 for kind in KINDS} for _ in (RED, BLACK)]
 
@@ -610,11 +644,16 @@ class Notation:
         return f"Notation({self.data.hex(' ')!r})"
 
 
-def read_notation(data: bytes) -> Notation:
+def read_notation(data: bytes, extended: bool = False) -> Notation:
     """5.7.1 Notation bytes [XQ-NOTATION-1]: ValueError, naming what is wrong, for notation
     bytes that are empty, of notation 3, not of their notation's length, with 3 in a two-bit
-    element whose values stop at 2, with a reserved bit set, or with a piece character among
-    its type's reserved values."""
+    element whose values stop at 2, a tandem by file of 2 or 3, a reserved bit set, a piece
+    character among its type's reserved values, or, where the encoding is Big5, a character
+    Big5 lacks named (advance 1 进, a general's 1 帅 or 3 将, a horse's 1 马, a chariot's 1 车 or
+    3 俥) or a cannon's 3 (包, whose Big5 bytes A5 5D end in `]`).  `extended`: the bytes are
+    those of a game in a block of codec 14 or 15 (format 1.10), where WXF byte 2 bits 2-5 and
+    bits 42-45 of P are the encoding and tandem by file; in a block of codec 9 to 12 (extended
+    False) those bits are reserved."""
     if len(data) == 0:
         raise ValueError("notation bytes: empty")
     notation = data[0] & 3
@@ -624,16 +663,21 @@ def read_notation(data: bytes) -> Notation:
         raise ValueError(f"notation bytes: {len(data)} bytes, {NOTATION_NAMES[notation]} has "
                          f"{NOTATION_LENGTH[notation]}")
     result = Notation(data)
-    for byte, bit, name, largest in NOTATION_ELEMENTS[notation]:
+    elements = NOTATION_ELEMENTS[notation] + (EXTENDED_ELEMENTS[notation] if extended else ())
+    for byte, bit, name, largest in elements:
         value = (data[byte] >> bit) & 3
         if value > largest:
-            raise ValueError(f"notation bytes: {NOTATION_NAMES[notation]} {name} of 3 "
+            raise ValueError(f"notation bytes: {NOTATION_NAMES[notation]} {name} of {value} "
                              f"(reserved)")
         setattr(result, name, value)
-    for byte, mask in NOTATION_RESERVED[notation]:
+    reserved = NOTATION_RESERVED[notation]
+    if not extended:
+        reserved += NOTATION_RESERVED_BEFORE_1_10[notation]
+    for byte, mask in reserved:
         if data[byte] & mask:
             raise ValueError(f"notation bytes: reserved bits {data[byte] & mask:#04x} of byte "
-                             f"{byte} set")
+                             f"{byte} set" + ("" if extended else " (in a block of codec 9 "
+                                                                  "to 12)"))
     if notation == CHINESE:
         p = int.from_bytes(data[2:8], "little")          # P, bytes 2 to 7, little-endian
         for s in (RED, BLACK):
@@ -642,7 +686,15 @@ def read_notation(data: bytes) -> Notation:
                 if value > len(PIECE_CHARACTERS[kind]):
                     raise ValueError(f"notation bytes: {('Red', 'Black')[s]}'s {kind} piece "
                                      f"character {value} (reserved)")
+                if result.encoding == BIG5 and value in BIG5_REJECTED.get(kind, ()):
+                    why = ("its Big5 bytes end in ']'" if value not in BIG5_LACKS.get(kind, ())
+                           else "which Big5 lacks")
+                    raise ValueError(f"notation bytes: {('Red', 'Black')[s]}'s {kind} piece "
+                                     f"character {value} "
+                                     f"({PIECE_CHARACTERS[kind][value - 1]}), {why}")
                 result.pieces[s][kind] = value
+        if result.encoding == BIG5 and result.advance == 1:
+            raise ValueError("notation bytes: advance 1 (\u8fdb), which Big5 lacks")
     return result
 
 
@@ -682,10 +734,21 @@ SOLDIER_NAMING = {
 }
 
 
+def same_motion(position: XiangqiPosition, move, other: int) -> bool:
+    """5.7.1 [XQ-TEXT-2] rule 3: whether the piece on `other` (the mover's kin on its file) has
+    a move of the same motion as `move`: a move to a square that holds no piece of its side,
+    that its movement rules of 5.7 reach (piece_moves: check and facing generals aside), whose
+    direction and number are the move's."""
+    color = color_of(position.board[move[0]])
+    motion = (move_direction(move, color), move_number(position, move))
+    return any((move_direction(m, color), move_number(position, m)) == motion
+               for m in piece_moves(position.board, other))
+
+
 def naming(position: XiangqiPosition, move, notation: Notation):
     """5.7.1 Naming the mover [XQ-TEXT-2] (WXF and Chinese): ("file",), ("mark", front, middle
     or rear), ("most", foremost or rearmost), ("ordinal", k) or ("file form", front, middle or
-    rear), by the first of its rules that applies."""
+    rear), by the first of its rules that applies (rule 3 with tandem by file, same_motion)."""
     frm = move[0]
     piece = position.board[frm]
     kind, color = kind_of(piece), color_of(piece)
@@ -701,6 +764,10 @@ def naming(position: XiangqiPosition, move, notation: Notation):
     if kind in (ADVISOR, ELEPHANT):                                        # 2. (n = 2)
         return ("mark", front_rear[i]) if notation.marked == 2 else ("file",)
     if kind in (HORSE, CHARIOT, CANNON) or (kind == SOLDIER and n == 2 and c == 1):   # 3.
+        if kind != SOLDIER and notation.tandem_by_file == 1:   # tandem by file (codecs 14 and 15)
+            other, = (sq for sq in on_file if sq != frm)
+            if not same_motion(position, move, other):
+                return ("file",)
         return ("mark", front_rear[i])
     if kind == SOLDIER and c == 2:                                         # 4. (n <= 3)
         return ("file form", "front" if i == 0 else "rear" if i == n - 1 else "middle")
@@ -780,8 +847,9 @@ def chinese_digit(value: int, color: int, notation: Notation) -> str:
 
 def piece_character(kind: str, color: int, notation: Notation) -> str:
     """5.7.1: the piece character of a side's type: value k the k-th of the type's row, 0 the
-    side's default."""
-    value = notation.pieces[color][kind] or PIECE_DEFAULT[kind][color]
+    side's default, where the encoding is Big5 the Big5 default."""
+    defaults = PIECE_DEFAULT_BIG5 if notation.encoding == BIG5 else PIECE_DEFAULT
+    value = notation.pieces[color][kind] or defaults[kind][color]
     return PIECE_CHARACTERS[kind][value - 1]
 
 
@@ -805,17 +873,64 @@ def chinese_text(position: XiangqiPosition, move, notation: Notation) -> str:
     else:
         raise AssertionError(f"{name[1]} is WXF's alone (XQ-TEXT-2 rule 6)")
     direction = move_direction(move, color)
-    text += {"forward": ADVANCE[notation.advance], "backward": RETREAT,
+    advance = notation.advance or (2 if notation.encoding == BIG5 else 0)   # Big5: 進
+    text += {"forward": ADVANCE[advance], "backward": RETREAT,
              "sideways": TRAVERSE}[direction]
     return text + chinese_digit(move_number(position, move), color, notation)
 
 
 def move_text(position: XiangqiPosition, move, notation: Notation) -> str:
     """5.7.1 Move text: the text of a legal move of `position` in the notation and spelling
-    that the notation bytes name (XQ-TEXT-1 ICCS, XQ-TEXT-3 WXF, XQ-TEXT-4 Chinese), as a str
-    (UTF-8 in a PGN)."""
+    that the notation bytes name (XQ-TEXT-1 ICCS, XQ-TEXT-3 WXF, XQ-TEXT-4 Chinese), as a str;
+    move_text_bytes gives its bytes in the notation bytes' encoding."""
     if notation.notation == ICCS:
         return iccs_text(move, notation)
     if notation.notation == WXF:
         return wxf_text(position, move, notation)
     return chinese_text(position, move, notation)
+
+
+# 5.7.1 Encodings: each character the texts write beyond ASCII, its two bytes in GB18030 and in
+# Big5 (first byte first; - where Big5 has none), as the specification's table gives them
+ENCODING_TABLE = """
+5E05 CBA7 -     5E25 8E9B ABD3  5C06 BDAB -     5C07 8CA2 B14E  4ED5 CACB A54B  58EB CABF A468
+76F8 CFE0 ACDB  8C61 CFF3 B648  9A6C C2ED -     99AC F152 B0A8  508C 82D8 D858  8F66 B3B5 -
+8ECA DC87 A8AE  4FE5 8265 -     70AE C5DA ACB6  7832 B368 AFA5  5305 B0FC A55D  5175 B1F8 A74C
+5352 D7E4 A8F2  4E00 D2BB A440  4E8C B6FE A447  4E09 C8FD A454  56DB CBC4 A57C  4E94 CEE5 A4AD
+516D C1F9 A4BB  4E03 C6DF A443  516B B0CB A44B  4E5D BEC5 A445  FF11 A3B1 A2B0  FF12 A3B2 A2B1
+FF13 A3B3 A2B2  FF14 A3B4 A2B3  FF15 A3B5 A2B4  FF16 A3B6 A2B5  FF17 A3B7 A2B6  FF18 A3B8 A2B7
+FF19 A3B9 A2B8  8FDB BDF8 -     9032 DF4D B669  9000 CDCB B068  5E73 C6BD A5AD  524D C7B0 AB65
+4E2D D6D0 A4A4  540E BAF3 A65A  5F8C E1E1 ABE1  FF0B A3AB A1CF  FF0D A3AD A1D0  FF0E A3AE A144
+FF1D A3BD A1D7  FF21 A3C1 A2CF  FF22 A3C2 A2D0  FF23 A3C3 A2D1  FF25 A3C5 A2D3  FF28 A3C8 A2D6
+FF2B A3CB A2D9  FF2E A3CE A2DC  FF30 A3D0 A2DE  FF32 A3D2 A2E0  FF41 A3E1 A2E9  FF42 A3E2 A2EA
+FF43 A3E3 A2EB  FF45 A3E5 A2ED  FF48 A3E8 A2F0  FF4B A3EB A2F3  FF4E A3EE A2F6  FF50 A3F0 A2F8
+FF52 A3F2 A2FA
+"""
+_cells = ENCODING_TABLE.split()
+ENCODED = {chr(int(_cells[k], 16)): (None, bytes.fromhex(_cells[k + 1]),
+                                     None if _cells[k + 2] == "-" else bytes.fromhex(_cells[k + 2]))
+           for k in range(0, len(_cells), 3)}     # character -> (None, GB18030, Big5) by encoding
+
+
+def encode_text(text: str, notation: Notation) -> bytes:
+    """5.7.1 Encodings: a move text's bytes: UTF-8 with encoding 0; with encoding 1 (GB18030) or
+    2 (Big5) each ASCII character its byte and each other character its two bytes of the
+    table.  XQ-NOTATION-1's Big5 checks and defaults leave no character Big5 lacks."""
+    if notation.encoding == UTF8:
+        return text.encode("utf-8")
+    out = bytearray()
+    for ch in text:
+        if ord(ch) < 0x80:
+            out.append(ord(ch))
+            continue
+        pair = ENCODED.get(ch, (None, None, None))[notation.encoding]
+        if pair is None:
+            raise AssertionError(f"{ch!r} has no bytes in {ENCODING_NAMES[notation.encoding]}")
+        out += pair
+    return bytes(out)
+
+
+def move_text_bytes(position: XiangqiPosition, move, notation: Notation) -> bytes:
+    """5.7.1 Move text: the move's text (move_text) as the bytes a PGN holds, in the encoding
+    the notation bytes name (encode_text)."""
+    return encode_text(move_text(position, move, notation), notation)

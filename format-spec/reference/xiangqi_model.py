@@ -1,10 +1,11 @@
 """The Xiangqi model of format 1.8 (section 7.9 of pgnarc-format.md), written from the
 specification and its appendix xiangqi-model-tables.md alone.
 
-In a block of move codec 11 or 12 whose move coder is 1 (model) or 2 (fast), a Xiangqi game's
-plies (5.7.2) have these frequencies [XQ-MODEL-1]: each legal move (in 5.7's order, XQ-ORDER-1)
-is scored by the sum of X[k] over its features, and the scores become frequencies by the table E
-of 7.6 (MOVE-MODEL-1, step 3: `frequencies_of_scores` in moves.py).  The end of a line not of
+In a block of move codec 11, 12, 14 or 15 (format 1.10's codecs 14 and 15 code their moves as
+11 and 12 do) whose move coder is 1 (model) or 2 (fast), a Xiangqi game's plies (5.7.2) have
+these frequencies [XQ-MODEL-1]: each legal move (in 5.7's order, XQ-ORDER-1) is scored by the sum
+of X[k] over its features, and the scores become frequencies by the table E of 7.6
+(MOVE-MODEL-1, step 3: `frequencies_of_scores` in moves.py).  The end of a line not of
 known length has the model coder's end frequency with the hazard H of 7.6.4 (`xq_end_frequency`).
 The history that the features read is XQ-MODEL-2's (`XqHistory`, `xq_history_after`).
 

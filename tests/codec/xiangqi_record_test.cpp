@@ -8,7 +8,7 @@
 #include "codec/record/xiangqi_record.h"
 #include "pgn/xiangqi_pgn.h"
 #include "rules/xiangqi_game.h"
-#include "support/iconv_text.h"
+#include "common/iconv_text.h"
 
 namespace pgnarc {
 namespace {
@@ -28,7 +28,7 @@ std::vector<Game> corpus_games(const std::string& name, const char* encoding = n
   std::ifstream in(std::string(PGNARC_CORPUS_DIR) + "/xiangqi/" + name, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
-  PgnReader reader(memory_input(encoding ? test::iconv_to(encoding, s.str()).value() : s.str()), name);
+  PgnReader reader(memory_input(encoding ? common::iconv_to(encoding, s.str()).value() : s.str()), name);
   PgnReader::RawGame rg;
   std::vector<Game> out;
   while (reader.next_raw(rg).value()) {

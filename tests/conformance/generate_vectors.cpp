@@ -537,6 +537,16 @@ void xiangqi_spelling_vectors() {
                "XQ-NOTATION-1 XQ-TEXT-4",
                "encode/xiangqi_big5's game with its notation bytes Big5 and every other element 0: Big5's defaults "
                "write 帥 馬 車 進 (not 帅 马 车 进) and so the same texts");
+  invalid_vector("xiangqi_big5_bao", edit_block(one_big5, [&](std::string& b) {
+                   // Red's cannon character (bits 15-17 of P, bytes 2 to 7) set to 3, 包.
+                   const std::size_t at = notation_at(b, big5_bytes) + 2;
+                   std::uint64_t p = 0;
+                   for (int k = 0; k < 6; ++k) p |= std::uint64_t{static_cast<unsigned char>(b[at + k])} << (8 * k);
+                   p = (p & ~(std::uint64_t{7} << 15)) | std::uint64_t{3} << 15;
+                   for (int k = 0; k < 6; ++k) b[at + k] = static_cast<char>(p >> (8 * k));
+                 }),
+                 "Corruption", "XQ-NOTATION-1",
+                 "a Xiangqi game in Big5 whose Red cannon is written 包, whose Big5 bytes A5 5D end in ']'");
 }
 
 // Xiangqi games (5.7, format 1.7): in each notation, beside a chess game, and records damaged.

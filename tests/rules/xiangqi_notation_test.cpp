@@ -17,7 +17,7 @@
 #include "rules/xiangqi_game.h"
 #include "rules/xiangqi_notation.h"
 #include "rules/xiangqi_test_support.h"
-#include "support/iconv_text.h"
+#include "common/iconv_text.h"
 
 namespace pgnarc::rules::xiangqi {
 
@@ -284,7 +284,7 @@ TEST(XiangqiNotation, TandemPiecesByTheirFileWhereTheTwinCannotMoveSo) {
 
 // ---- encodings ----
 
-using test::iconv_to;
+using common::iconv_to;
 
 std::string utf8_of(char32_t c) {
   std::string s;

@@ -1,6 +1,4 @@
 // unpack, get, find: the commands that read games out of an archive.
-#include <iconv.h>
-
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "common/iconv_text.h"
 #include "console.h"
 #include "position.h"
 #include "safety.h"
@@ -213,18 +212,9 @@ struct FindArgs {
 // `text` (UTF-8, as typed) in `encoding` (iconv's name), for looking it up among an archive's
 // tags written in that encoding; a character the encoding lacks is a usage error naming `option`.
 std::string in_encoding(const std::string& text, const std::string& encoding, const std::string& option) {
-  iconv_t cd = iconv_open(encoding.c_str(), "UTF-8");
-  if (cd == reinterpret_cast<iconv_t>(-1)) throw UsageError("--names-in: this system cannot convert to " + encoding);
-  std::string in = text, out(4 * text.size() + 8, '\0');
-  char* ip = in.data();
-  char* op = out.data();
-  std::size_t il = in.size(), ol = out.size();
-  const std::size_t r = iconv(cd, &ip, &il, &op, &ol);
-  iconv_close(cd);
-  if (r == static_cast<std::size_t>(-1))
-    throw UsageError(option + " '" + text + "' is not UTF-8 text that " + encoding + " can write");
-  out.resize(out.size() - ol);
-  return out;
+  std::optional<std::string> out = common::iconv_to(encoding.c_str(), text);
+  if (!out) throw UsageError(option + " '" + text + "' is not UTF-8 text that " + encoding + " can write");
+  return *out;
 }
 
 int find(FindArgs& a) {
