@@ -100,12 +100,14 @@ struct PGNARC_EXPORT WriterOptions {
   bool xiangqi_model = true;
   // With table_tags, a block's FEN tags of Xiangqi positions may be coded by the Xiangqi position
   // code (format 1.9: about 12 bytes a position, not 20); false: as text, which readers of 1.6
-  // to 1.8 read. `pgnarc append` without --tags sets it false for an archive of an earlier version.
+  // to 1.8 read. `pgnarc append` without --tags sets it false for an archive whose read version is
+  // below 1.9.
   bool xiangqi_positions = true;
   // With xiangqi_model, Xiangqi games whose move texts are in GB18030 (GBK, GB2312) or Big5, or
   // name two horses, chariots or cannons on a file by their file, are coded and their texts
-  // written back so (format 1.10); false: such games are kept verbatim, as readers of 1.9 read them. `pgnarc append` without --xiangqi sets
-  // it false for an archive of an earlier version.
+  // written back so (format 1.10); false: such games are kept verbatim, as readers of 1.9 read
+  // them. `pgnarc append` without --xiangqi sets it false for an archive whose read version is
+  // below 1.10.
   bool xiangqi_spellings = true;
 };
 

@@ -57,8 +57,8 @@ inline constexpr std::uint8_t kXiangqiModelTracksCodec = 12;
 // Codecs 11 and 12 whose Xiangqi games' notation bytes may set two more elements (format 1.10,
 // 5.7.1), reserved in codecs 9 to 12: the encoding of their move texts (GB18030 or Big5) and
 // tandem pieces named by their file. A writer gives them only to blocks that hold such a game: 15
-// where codec 12 (or 10) would be, else 14. Codec 13 stays undefined (a conformance vector of
-// 1.8 has it as the codec no reader knows), as layout 2 does.
+// where codec 12 (or 10) would be, else 14. Codec 13 is not a codec, as layout 2 is not a
+// layout (the vector invalid/unknown_codec_13 names it as one no reader knows).
 inline constexpr std::uint8_t kXiangqiSpellingsCodec = 14;
 inline constexpr std::uint8_t kXiangqiSpellingsTracksCodec = 15;
 inline constexpr std::uint8_t kUndefinedCodec = 13;

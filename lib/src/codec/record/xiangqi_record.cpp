@@ -244,8 +244,8 @@ Status encode_xiangqi_game(const Game& game, CodecStreams& out, CodecStats* stat
   if (Status st = xq::read_notation(game.notation, notation, style); !st) return bad_game(st.error().message());
   const bool spelled = xq::needs_spellings_codec(style);
   if (spelled && !(out.xiangqi_spellings && out.xiangqi_model))
-    return bad_game("move texts in GB18030 or Big5, or naming two pieces on a file by their file, are coded from "
-                    "format 1.10 on (pack or append --xiangqi model)");
+    return bad_game("move texts in GB18030 or Big5, or naming two pieces on a file by their file, need "
+                    "format 1.10 (pack or append --xiangqi model)");
   auto start = xq::start_position(game.tags);
   if (!start) return bad_game(start.error().message());
   bool annotated = false;
