@@ -46,6 +46,9 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
     EXPECT_EQ(run_cli("find --count --red liu " + p("x.pga")).out, "3\n");
     EXPECT_EQ(run_cli("find --count --red liu --black 'LIU DaHua' --exact " + p("x.pga")).out, "0\n");
     EXPECT_EQ(run_cli("find --numbers --black 'KE YongQing' " + p("x.pga")).out, "1\n");
+    // A player is Red too: LIU DaHua is Black in game 2, Red in games 3 and 8.
+    EXPECT_EQ(run_cli("find --numbers --player 'liu dahua' " + p("x.pga")).out, "2\n3\n8\n");
+    EXPECT_EQ(run_cli("find --numbers --exact --player 'LIU DaHua' --black 'LIU DaHua' " + p("x.pga")).out, "2\n");
     // Listed with Red in White's column.
     EXPECT_EQ(run_cli("get --list " + p("x.pga") + " 1").out,
               "1\tZHAO GuoRong\tKE YongQing\t\t\tZhongli Cup TV fast game Champion 1997\n");
@@ -248,6 +251,9 @@ TEST_F(CliXiangqi, BesideChessGamesAndKeptVerbatimWhereAMoveCannotBeCoded) {
   r = run_cli("unpack " + p("m.pga"));
   EXPECT_EQ(r.out, chess + xiangqi + illegal + "\n\n" + mixed + "\n\n");
   EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("m.pga")).out)["read_version"], "1.8");
+  // Found by their players, Red among them, beside the chess game's White and Black.
+  EXPECT_EQ(run_cli("find --numbers --exact --player r " + p("m.pga")).out, "2\n");
+  EXPECT_EQ(run_cli("find --numbers --exact --player b " + p("m.pga")).out, "1\n2\n");
   // Under the uniform coder, or appended to an archive that readers of 1.7 read, Xiangqi games
   // are coded uniformly (codec 9).
   ASSERT_EQ(run_cli("pack --moves uniform " + p("mixed.pgn") + " -o " + p("u.pga")).exit_code, 0);

@@ -396,6 +396,7 @@ def test_xiangqi(tmp_path, cli):
         assert (xq.variant, chess.variant) == ("Xiangqi", "Standard")
         assert a.find(red="lü") == [0]
         assert a.find(white="lü") == [1]
+        assert a.find(player="lü") == [0, 1] and a.find(player="xu") == [0]
         assert a.find(red="Lü Qin", black="Xu", exact=True) == [0]
         assert xq.plies == 3
         assert xq.fen(1) == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"

@@ -393,7 +393,7 @@ Run declare_find(CLI::App& cmd) {
   Query& q = a->query;
   add_filter(cmd, *a, "--white", "S", q.white, "White's name");
   add_filter(cmd, *a, "--black", "S", q.black, "Black's name");
-  add_filter(cmd, *a, "--player", "S", q.player, "White's or Black's name");
+  add_filter(cmd, *a, "--player", "S", q.player, "White's, Black's or Red's (Xiangqi) name");
   add_filter(cmd, *a, "--event", "S", q.event, "the event");
   add_filter(cmd, *a, "--site", "S", q.site, "the site");
   add_filter(cmd, *a, "--red", "S", q.red, "Red's name (Xiangqi: the Red tag)");

@@ -35,7 +35,8 @@ PGNARC_EXPORT const char* elo_of_name(EloOf e);
 PGNARC_EXPORT bool elo_of_from_name(std::string_view name, EloOf& out);
 
 // Every given field must match. Names (white, black, player, event, site, red) match as
-// case-insensitive substrings; `exact_names` makes them exact (case-sensitive).
+// case-insensitive substrings; `exact_names` makes them exact (case-sensitive). `player` is the
+// White, Black or Red tag's name.
 struct PGNARC_EXPORT Query {
   std::optional<std::string> white, black, player, event, site;
   bool exact_names = false;

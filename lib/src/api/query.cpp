@@ -142,7 +142,9 @@ bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
   };
   if (names.white && !has_name("White", *names.white)) return false;
   if (names.black && !has_name("Black", *names.black)) return false;
-  if (names.player && !has_name("White", *names.player) && !has_name("Black", *names.player)) return false;
+  if (names.player && !has_name("White", *names.player) && !has_name("Black", *names.player) &&
+      !has_name("Red", *names.player))
+    return false;
   if (names.event && !has_name("Event", *names.event)) return false;
   if (names.site && !has_name("Site", *names.site)) return false;
   if (names.red && !has_name("Red", *names.red)) return false;
@@ -230,6 +232,10 @@ Status Archive::Impl::for_names(int field, const std::string& want, bool exact, 
   return {};
 }
 
+namespace {
+const std::optional<NameWant> kNoName;
+}  // namespace
+
 Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const api::QueryNames& names) {
   ArchiveFile& f = *file;
   std::vector<bool> ok(f.blocks(), true);
@@ -244,10 +250,13 @@ Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const api::Q
     return {};
   };
   // White and Black share the players' table: a block where the player played the other colour
-  // is a candidate too, and its games are then read.
+  // is a candidate too, and its games are then read. A player is also Red of a Xiangqi game, whose
+  // name no table holds: in an archive that may hold Xiangqi games (read version 1.7 or later),
+  // every block stays a candidate for it.
+  const bool may_hold_red = f.read_version().minor >= kXiangqiCodecMinor;
   const std::pair<const std::optional<NameWant>*, int> name_fields[] = {
-      {&names.white, kPlayerField}, {&names.black, kPlayerField}, {&names.player, kPlayerField},
-      {&names.event, kEventField}};
+      {&names.white, kPlayerField}, {&names.black, kPlayerField},
+      {may_hold_red ? &kNoName : &names.player, kPlayerField}, {&names.event, kEventField}};
   for (const auto& [want, field] : name_fields)
     if (*want)
       if (auto st = restrict_names(field, **want); !st) return st.error();
