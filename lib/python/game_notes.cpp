@@ -72,7 +72,7 @@ py::dict annotation_columns(const Game& game, TextMode mode) {
     w_eval(k) = node.notes.eval.value_or(kNone);
     w_mate(k) = node.notes.mate.value_or(0);
     w_has_mate(k) = node.notes.mate.has_value();
-    san[i] = py::str(node.san);
+    san[i] = text(node.san, mode);
     uci[i] = py::str(node.uci);
     nags[i] = nags_of(node);
     comment[i] = optional_text(node.notes.comment, mode);
@@ -112,7 +112,7 @@ py::list tree_nodes(const Game& game, TextMode mode) {
     for (const Comment& c : n.starting_comments) starting = starting ? *starting + ' ' + c.text : c.text;
     const auto number = [](const std::optional<double>& v) { return v ? py::object(py::float_(*v)) : py::object(py::none()); };
     out[i] = py::make_tuple(n.parent, n.ply, i == 0 ? py::object(py::none()) : py::object(py::str(n.uci)),
-                            i == 0 ? py::object(py::none()) : py::object(py::str(n.san)), nags_of(n),
+                            i == 0 ? py::object(py::none()) : py::object(text(n.san, mode)), nags_of(n),
                             optional_text(n.notes.comment, mode), optional_text(starting, mode), number(n.notes.clock),
                             number(n.notes.eval), n.notes.mate ? py::object(py::int_(*n.notes.mate)) : py::object(py::none()));
   }

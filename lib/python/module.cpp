@@ -614,7 +614,8 @@ PYBIND11_MODULE(_pgnarc, m) {
       .def("annotations", [](const PyGame& g) { return py::module_::import("pgnarc._notes").attr("frame")(g.annotation_columns()); },
            "A pandas.DataFrame with a row per main-line ply: ply (from 1), san, uci, clock (seconds, NaN where "
            "none), eval (pawns from White's side, NaN where none), mate (Int64: N of [%eval #N], negative where "
-           "Black mates), nags (a tuple of ints), comment (the text besides [%clk] and [%eval], or None). "
+           "Black mates), nags (a tuple of ints), comment (the text besides [%clk] and [%eval], or None); a "
+           "Xiangqi game's san is each move as its notation writes it, uci its ICCS (h2e2). "
            "pgnarc.Error for a verbatim game.")
       .def("clocks", [](const PyGame& g) { return g.numbers("clock"); },
            "The clock after each main-line ply, in seconds (numpy float64, NaN where none).")

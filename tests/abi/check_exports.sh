@@ -59,8 +59,10 @@ required=(
   'pgnarc::double_step_square('
   'pgnarc::board_svg('                                  # board_svg.h
   'pgnarc::board_svg_after('
+  'pgnarc::xiangqi_board_svg('
   'pgnarc::read_comment('                               # game_tree.h
   'pgnarc::game_tree('
+  'pgnarc::node_fens('
   'pgnarc::open_input('                                 # pgn.h
   'pgnarc::PgnReader::open('
   'pgnarc::PgnReader::next('

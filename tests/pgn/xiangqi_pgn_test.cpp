@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "pgn/xiangqi_pgn.h"
+#include "pgnarc/board_svg.h"
+#include "pgnarc/game_tree.h"
 #include "pgnarc/pgn.h"
 #include "rules/xiangqi_game.h"
 #include "support/test_util.h"
@@ -288,6 +290,49 @@ TEST(XiangqiPgn, NotationBytesRoundTripAndRejectTheRest) {
   EXPECT_EQ(s.encoding, xq::Encoding::kBig5);
   EXPECT_EQ(s.piece_char[xq::kRed][xq::kGeneral], 2);
   EXPECT_EQ(s.advance, xq::Script::kTraditional);
+}
+
+// A Xiangqi game as a tree: each move in the game's notation and in ICCS, its comments and
+// variations where chess's are, the FEN of every node as fen_after and the reader see it.
+TEST(XiangqiGameTree, MovesInTheirNotationAndIccsWithFens) {
+  GameBuilder b = read_one("[Game \"Chinese Chess\"]\n\n1. 炮二平五 {centre} 马８进７ (1... 炮８平５ $2) 2. 马二进三 *\n");
+  ASSERT_TRUE(b.ok()) << b.error().message();
+  const Game& g = b.game();
+  auto tree = game_tree(g);
+  ASSERT_TRUE(tree.ok()) << tree.error().message();
+  const std::vector<GameNode>& nodes = *tree;
+  ASSERT_EQ(nodes.size(), 5u);
+  // (Preorder: the variation's move, node 3, before the main line's next, node 4.)
+  const std::vector<std::pair<std::string, std::string>> moves = {
+      {"炮二平五", "h2e2"}, {"马８进７", "h9g7"}, {"炮８平５", "h7e7"}, {"马二进三", "h0g2"}};
+  for (std::size_t i = 1; i < nodes.size(); ++i) {
+    EXPECT_EQ(nodes[i].san, moves[i - 1].first);
+    EXPECT_EQ(nodes[i].uci, moves[i - 1].second);
+  }
+  EXPECT_EQ(nodes[1].notes.comment, "centre");
+  EXPECT_EQ(nodes[1].variations, (std::vector<int>{2, 3}));
+  EXPECT_EQ(nodes[3].nags, (std::vector<std::uint8_t>{2}));
+  auto fens = node_fens(g, nodes);
+  ASSERT_TRUE(fens.ok()) << fens.error().message();
+  const std::size_t main_line[] = {0, 1, 2, 4};
+  for (int ply = 0; ply <= 3; ++ply) EXPECT_EQ((*fens)[main_line[ply]], *fen_after(g, ply)) << ply;
+  EXPECT_EQ((*fens)[3], "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+  // Each node's board, drawn from its FEN and move, is the game's picture at that ply.
+  for (int ply = 1; ply <= 3; ++ply)
+    EXPECT_EQ(*xiangqi_board_svg((*fens)[main_line[ply]], nodes[main_line[ply]].uci), *board_svg_after(g, ply));
+  EXPECT_FALSE(xiangqi_board_svg((*fens)[1], "h2").ok());
+  EXPECT_FALSE(xiangqi_board_svg("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").ok());
+  // Without notation, and refusing what chess's tree refuses: a node before its parent, an illegal move.
+  EXPECT_TRUE((*game_tree(g, false))[1].san.empty());
+  std::vector<GameNode> twisted = nodes;
+  twisted[2].parent = 4;
+  EXPECT_FALSE(node_fens(g, twisted).ok());
+  std::vector<GameNode> illegal = nodes;
+  illegal[4].move = illegal[1].move;  // h2e2 again, where the cannon stands on e2
+  EXPECT_FALSE(node_fens(g, illegal).ok());
+  Game bad = g;
+  bad.events.insert(bad.events.begin(), GameEvent::begin_variation());
+  EXPECT_FALSE(game_tree(bad).ok());
 }
 
 }  // namespace

@@ -406,6 +406,11 @@ def test_xiangqi(tmp_path, cli):
         assert f'data-fen="{xq.fen(2)}"' in xq.svg(2) and xq.svg(2).count('class="piece"') == 32
         with pytest.raises(pgnarc.Error, match="Xiangqi"):
             xq.san()
+        # Per move: the text as the game writes it, ICCS, and the same as a tree.
+        moves = xq.annotations()
+        assert list(moves["san"]) == ["炮二平五", "马８进７", "马二进三"]
+        assert list(moves["uci"]) == ["h2e2", "h9g7", "h0g2"]
+        assert [n.move for n in xq.root().mainline()] == ["h2e2", "h9g7", "h0g2"]
         assert a.info()["read_version"] == "1.8"
         # Found and explored by a Xiangqi FEN, as the command line does.
         after = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1"
@@ -438,6 +443,7 @@ def test_xiangqi_gb18030_and_big5(tmp_path, cli):
             pgn = a[0].pgn()
             assert pgn.encode(encoding) == cli("get", out, "1").stdout
             assert "进" in pgn or "進" in pgn
+            assert all(m in pgn for m in a[0].annotations()["san"])
             # Names asked for in the archive's encoding, as the games give them.
             assert a.find(red=red, exact=True) == [i for i, g in enumerate(a) if g.tags.get("Red") == red]
             assert 0 in a.find(red=red[1:]) and a.find(red=red + "x") == []

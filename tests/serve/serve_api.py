@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """pgnarc serve's JSON API against the command line: every endpoint's answers as info --json,
-find, get, get --fen, tree --json and share give them; every bad parameter a 400 (or 404) with
-its message; no path outside the pages reachable; 200 requests at once answered as one by one;
-Ctrl-C stopping the server with exit code 0.
+find, get, get --fen, get --svg, tree --json and share give them (Xiangqi games' too); every bad
+parameter a 400 (or 404) with its message; no path outside the pages reachable; 200 requests at
+once answered as one by one; Ctrl-C stopping the server with exit code 0.
 
-    serve_api.py PGNARC WORKDIR GAMES.pgn ANNOTATED.pgn LATIN1.pgn
+    serve_api.py PGNARC WORKDIR GAMES.pgn ANNOTATED.pgn LATIN1.pgn XIANGQI_DIR
 """
 import concurrent.futures
 import json
@@ -18,7 +18,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-PGNARC, WORK, GAMES_PGN, ANNOTATED_PGN, LATIN1_PGN = sys.argv[1:6]
+PGNARC, WORK, GAMES_PGN, ANNOTATED_PGN, LATIN1_PGN, XIANGQI_DIR = sys.argv[1:7]
 failures = []
 
 
@@ -44,13 +44,15 @@ def start(*args):
     return proc, m.group(1).rstrip("/")
 
 
-def get(base, path):
-    """(status, parsed JSON or text) of GET base + path."""
+def get(base, path, with_type=False):
+    """(status, parsed JSON or text) of GET base + path; with_type: (status, bytes, content type)."""
     try:
         with urllib.request.urlopen(base + path, timeout=60) as r:
             body, status, ctype = r.read(), r.status, r.headers["Content-Type"]
     except urllib.error.HTTPError as e:
         body, status, ctype = e.read(), e.code, e.headers["Content-Type"]
+    if with_type:
+        return status, body, ctype
     return status, json.loads(body) if ctype.startswith("application/json") else body.decode("utf-8", "replace")
 
 
@@ -156,6 +158,57 @@ check(any(len(node["children"]) > 1 for g in annotated for node in g["nodes"]), 
 check(any(node["comment"] for g in annotated for node in g["nodes"]), "comments reach /api/game")
 clocked = get(base, "/api/game?" + q(n=1))[1]
 check(any(node["clock"] is not None for node in clocked["nodes"]), "clocks reach /api/game")
+
+# ---- a board as a picture: /api/board of a position and its last move == get --svg
+for n, k in [(1, 0), (1, 9), (2, 20), (count, 7)]:
+    fen = cli("get", games_pga, str(n), "--fen", str(k)).strip()
+    g = get(base, "/api/game?" + q(n=n))[1]
+    uci = g["nodes"][g["mainline"][k]]["uci"] if k else ""
+    for flip in ("0", "1"):
+        status, svg, ctype = get(base, "/api/board?" + q(fen=fen, last=uci, flip=flip), with_type=True)
+        want = cli("get", games_pga, str(n), "--svg", str(k), *(["--flip"] if flip == "1" else []))
+        check(status == 200 and ctype == "image/svg+xml" and svg.decode() == want,
+              f"/api/board of game {n} ply {k} flip {flip} == get --svg")
+
+# ---- Xiangqi games: their nodes in their notation and ICCS, Xiangqi FENs, boards, tokens
+xq_pgas = {}
+for name in ("wukong_chinese", "wukong_iccs"):
+    xq_pgas[name] = os.path.join(WORK, name + ".pga")
+    cli("pack", os.path.join(XIANGQI_DIR, name + ".pgn"), "-o", xq_pgas[name], "--force")
+xq, xq_base = start(xq_pgas["wukong_chinese"], xq_pgas["wukong_iccs"])
+for n in (1, 3, 15):  # (game 2 plays another move in ICCS at ply 71: corpus/xiangqi/SOURCES.md)
+    status, g = get(xq_base, "/api/game?" + q(archive=0, n=n))
+    iccs = get(xq_base, "/api/game?" + q(archive=1, n=n))[1]
+    path = xq_pgas["wukong_chinese"]
+    check(status == 200 and g["rules"] == "xiangqi" and iccs["rules"] == "xiangqi", f"Xiangqi game {n}: {status}")
+    check(g["pgn"] == cli("get", path, str(n)), f"Xiangqi game {n}: pgn == get")
+    nodes, line = g["nodes"], g["mainline"]
+    words = [w for w in cli("get", path, str(n)).split("\n\n", 1)[1].split() if not w[0].isdigit() and w != "*"]
+    check([nodes[i]["san"] for i in line[1:]] == words[:len(line) - 1], f"Xiangqi game {n}: san as the game writes it")
+    iccs_words = [w for w in cli("get", xq_pgas["wukong_iccs"], str(n)).split("\n\n", 1)[1].split()
+                  if not w[0].isdigit() and w != "*"]
+    check([nodes[i]["uci"] for i in line[1:]] == iccs_words[:len(line) - 1] ==
+          [iccs["nodes"][i]["san"] for i in iccs["mainline"][1:]], f"Xiangqi game {n}: uci is ICCS")
+    for k in range(0, len(line), 11):
+        fen = cli("get", path, str(n), "--fen", str(k)).strip()
+        check(nodes[line[k]]["fen"] == fen, f"Xiangqi game {n} ply {k}: fen == get --fen")
+        status, svg, ctype = get(xq_base, "/api/board?" + q(fen=fen, last=nodes[line[k]]["uci"], flip=1), with_type=True)
+        check(status == 200 and ctype == "image/svg+xml" and
+              svg.decode() == cli("get", path, str(n), "--svg", str(k), "--flip"),
+              f"Xiangqi game {n} ply {k}: /api/board == get --svg --flip")
+    check(g["token"] == cli("share", path, str(n)).strip(), f"Xiangqi game {n}: token == share")
+    t = get(xq_base, "/api/token?" + q(t=g["token"]))[1]
+    check(t["rules"] == "xiangqi" and [t["nodes"][i]["fen"] for i in t["mainline"]] == [nodes[i]["fen"] for i in line],
+          f"Xiangqi game {n}: its token opens to its positions")
+for path, what in [("/api/board", "no fen"), ("/api/board?fen=rnbakabnr/9/9/9/9/9/9/9/9/RNBAKABNR+w", "no generals' palace"),
+                   ("/api/board?" + q(fen=nodes[0]["fen"], last="z9z9"), "a bad ICCS move"),
+                   ("/api/board?" + q(fen="8/8/8/8/8/8/8/8 w - -"), "a chess FEN without kings"),
+                   ("/api/board?" + q(fen=cli("get", games_pga, "1", "--fen", "0").strip(), last="e9e4"), "a bad UCI move"),
+                   ("/api/board?" + q(fen=nodes[0]["fen"], size=5000), "too large")]:
+    status, body = get(xq_base, path)
+    check(status == 400 and isinstance(body, dict) and body.get("error"), f"/api/board with {what}: {status} {body!r:.200}")
+xq.send_signal(signal.SIGTERM)
+xq.wait(timeout=20)
 
 # ---- text that is not UTF-8 comes as Latin-1 (JSON is UTF-8)
 latin1_pga = os.path.join(WORK, "latin1.pga")

@@ -1,10 +1,11 @@
 // pgnarc serve's pages in a real browser (Debian's chromium, headless, driven by puppeteer-core):
 // the board of /game/N?ply=K shows `pgnarc get N --fen K` (its data-fen), keys step through the
 // game, the explorer counts as `tree --json`, a share link opens its game, a search by player lists
-// `find`'s games; no page logs an error. Saves screenshots of the game page and the explorer in
-// OUTDIR (and in $PGNARC_SCREENSHOTS, where set, for the README).
+// `find`'s games; a Xiangqi game's page shows the picture `get --svg` draws of each ply, flipped
+// too; no page logs an error. Saves screenshots of the game page and the explorer in OUTDIR (and
+// in $PGNARC_SCREENSHOTS, where set, for the README), and of a Xiangqi game's page in OUTDIR.
 //
-//   NODE_PATH=.../node_modules node serve_browser.js PGNARC CHROMIUM OUTDIR GAMES.pgn
+//   NODE_PATH=.../node_modules node serve_browser.js PGNARC CHROMIUM OUTDIR GAMES.pgn XIANGQI.pgn
 "use strict";
 const { spawn, execFileSync } = require("child_process");
 const fs = require("fs");
@@ -12,7 +13,7 @@ const path = require("path");
 const readline = require("readline");
 const puppeteer = require("puppeteer-core");
 
-const [pgnarc, chromium, outdir, pgn] = process.argv.slice(2);
+const [pgnarc, chromium, outdir, pgn, xiangqiPgn] = process.argv.slice(2);
 const failures = [];
 function check(ok, what) {
   if (!ok) {
@@ -65,6 +66,8 @@ async function main() {
   fs.mkdirSync(outdir, { recursive: true });
   const archive = path.join(outdir, "games.pga");
   cli("pack", pgn, "-o", archive, "--force");
+  const xiangqiArchive = path.join(outdir, "xiangqi.pga");
+  cli("pack", xiangqiPgn, "-o", xiangqiArchive, "--force");
   const count = Number(cli("find", archive, "--count"));
   const { proc, base } = await startServer(archive);
   const browser = await puppeteer.launch({
@@ -162,6 +165,36 @@ async function main() {
     await page.waitForSelector("#results [data-n]", { timeout: 15000 });
     const got = await page.$$eval("#results [data-n]", (rows) => rows.map((r) => Number(r.dataset.n)));
     check(JSON.stringify(got) === JSON.stringify(want), `search player=${player}: ${got} == find ${want}`);
+
+    // A Xiangqi game's page: the board is the picture get --svg draws, ply by ply, flipped by "f".
+    const xq = await startServer(xiangqiArchive);
+    try {
+      const picture = async () => {
+        await page.waitForFunction(() => {
+          const img = document.querySelector("#board img")
+          return img && img.complete && img.naturalWidth > 0
+        }, { timeout: 15000 });
+        return page.evaluate(async () => (await fetch(document.querySelector("#board img").src)).text());
+      };
+      await page.goto(`${xq.base}/game/1?ply=5`);
+      b = await boardAt(page, 5);
+      check(b.fen === cli("get", xiangqiArchive, "1", "--fen", "5").trim(), `Xiangqi /game/1?ply=5: data-fen ${b.fen}`);
+      check((await picture()) === cli("get", xiangqiArchive, "1", "--svg", "5"), "Xiangqi ply 5 drawn as get --svg");
+      await page.keyboard.press("ArrowRight");
+      b = await boardAt(page, 6);
+      check(b.fen === cli("get", xiangqiArchive, "1", "--fen", "6").trim(), "Xiangqi: ArrowRight reaches ply 6");
+      await page.keyboard.press("f");
+      await page.waitForFunction(() => document.querySelector("#board img").src.includes("flip=1"), { timeout: 5000 }).catch(() => {});
+      check((await picture()) === cli("get", xiangqiArchive, "1", "--svg", "6", "--flip"), "Xiangqi: f flips the picture");
+      const moves = await page.$$eval("#moves .move", (els) => els.slice(0, 2).map((e) => e.textContent));
+      check(JSON.stringify(moves) === JSON.stringify(["1. 炮二平五", "马８进７"]), `Xiangqi moves as written: ${moves}`);
+      const title = await page.$eval("#title", (t) => t.textContent);
+      check(title.startsWith("ZHAO GuoRong – KE YongQing"), `Xiangqi title names Red: ${title}`);
+      check(await page.$eval("#explorer-link", (a) => a.hidden), "no explorer link for a Xiangqi game");
+      await page.screenshot({ path: path.join(outdir, "serve-xiangqi.png") });
+    } finally {
+      xq.proc.kill("SIGINT");
+    }
   } finally {
     await browser.close();
     proc.kill("SIGINT");

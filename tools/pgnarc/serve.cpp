@@ -112,7 +112,7 @@ int serve(const ServeArgs& a) {
     const Params params(req.params.begin(), req.params.end());
     ApiReply reply = api_request(archives, req.matches[1].str(), params);
     res.status = reply.status;
-    res.set_content(std::move(reply.body), "application/json; charset=utf-8");
+    res.set_content(std::move(reply.body), reply.type);
   });
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;

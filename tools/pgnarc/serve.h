@@ -77,9 +77,10 @@ using Params = std::multimap<std::string, std::string>;
 struct ApiReply {
   int status = 200;
   std::string body;
+  const char* type = "application/json; charset=utf-8";
 };
 
-// Answers GET /api/<endpoint> (info, games, game, tree, share, token; README.md, "Serving an
+// Answers GET /api/<endpoint> (info, games, game, tree, share, token, board; README.md, "Serving an
 // archive", describes them) over `archives`.
 ApiReply api_request(std::vector<std::unique_ptr<ServedArchive>>& archives, std::string_view endpoint,
                      const Params& params);

@@ -200,35 +200,22 @@ std::string joined(const std::vector<Comment>& comments) {
 }
 
 // A game's moves as a tree (game_tree's nodes, each with the FEN it leads to, as get --fen writes
-// it), its main line's node numbers, its tags and its PGN (as get writes it).
+// it), its main line's node numbers, its rules ("chess" or "xiangqi"), its tags and its PGN (as
+// get writes it).
 std::string game_json(const Game& g) {
   std::string pgn;
   if (auto st = write_pgn(g, pgn); !st) throw refusal(st.error(), 422);
   const std::vector<GameNode> nodes = value_of(game_tree(g), 422);
-  std::vector<Position> at(nodes.size());
-  at[0] = value_of(start_position(g), 422);
-  std::string out = "{\"tags\": " + tags_json(g.tags) + ", \"result\": " + json_string(result_text(g.result)) +
+  const std::vector<std::string> fens = value_of(node_fens(g, nodes), 422);
+  std::string out = "{\"rules\": " + std::string(g.rules == GameRules::kXiangqi ? "\"xiangqi\"" : "\"chess\"") +
+                    ", \"tags\": " + tags_json(g.tags) + ", \"result\": " + json_string(result_text(g.result)) +
                     ", \"pgn\": " + json_string(pgn) + ", \"nodes\": [";
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const GameNode& node = nodes[i];
-    std::string fen;
-    if (i == 0) {
-      fen = value_of(fen_after(g, 0), 422);
-    } else {
-      at[i] = at[static_cast<std::size_t>(node.parent)];
-      Square ep = kNoSquare;
-      if (node.move.is_null()) {
-        at[i].play_null();
-      } else {
-        ep = double_step_square(at[i], node.move);
-        at[i].play(node.move);
-      }
-      fen = at[i].fen(ep);
-    }
     out += i ? ", " : "";
     out += "{\"parent\": " + std::to_string(node.parent) + ", \"ply\": " + std::to_string(node.ply) +
            ", \"san\": " + json_string(node.san) + ", \"uci\": " + json_string(node.uci) +
-           ", \"fen\": " + json_string(fen) + ", \"nags\": [";
+           ", \"fen\": " + json_string(fens[i]) + ", \"nags\": [";
     for (std::size_t k = 0; k < node.nags.size(); ++k) out += (k ? ", " : "") + std::to_string(node.nags[k]);
     out += "], \"children\": [";
     for (std::size_t k = 0; k < node.variations.size(); ++k)
@@ -295,6 +282,32 @@ ApiReply token(const Params& params) {
   if (!t) throw Refusal{400, "t (a share token) is missing"};
   const Game g = value_of(open_share_token(*t));
   return {200, "{\"token\": " + json_string(*t) + ", \"verbatim\": false, " + game_json(g).substr(1) + "}"};
+}
+
+// A board as an SVG picture (board_svg.h): the position of fen (a Xiangqi FEN's Xiangqi board,
+// else the chess position of the variant), the from and to squares of last (UCI or ICCS) marked,
+// flip=1 for Black below, size its width in pixels.
+ApiReply board(const Params& params) {
+  Args args(params, {"fen", "last", "flip", "size", "variant"});
+  const auto fen = args.text("fen");
+  if (!fen) throw Refusal{400, "fen (a position) is missing"};
+  BoardSvgOptions options;
+  options.flip = args.number("flip", 0, 1, 0) == 1;
+  options.size = static_cast<int>(args.number("size", 16, 4096, 360));
+  const std::string last = args.text("last").value_or("");
+  if (is_xiangqi_fen(*fen)) return {200, value_of(xiangqi_board_svg(*fen, last, options)), "image/svg+xml"};
+  Variant variant = Variant::kStandard;
+  if (auto v = args.text("variant"); v && !variant_of_tag(*v, variant)) throw Refusal{400, "variant: " + unknown_variant(*v)};
+  const Position pos = value_of(Position::from_fen(*fen, false, variant));
+  if (!last.empty() && last != "0000") {
+    const auto square = [&](std::size_t at) -> int {
+      if (last.size() < at + 2 || last[at] < 'a' || last[at] > 'h' || last[at + 1] < '1' || last[at + 1] > '8')
+        throw Refusal{400, "last: '" + last + "' is not a move in UCI (e2e4)"};
+      return (last[at] - 'a') + 8 * (last[at + 1] - '1');
+    };
+    options.last_move = Move(static_cast<Square>(square(0)), static_cast<Square>(square(2)));
+  }
+  return {200, board_svg(pos, options), "image/svg+xml"};
 }
 
 // The position of the fen, moves and variant parameters (the start position without them).
@@ -487,8 +500,9 @@ ApiReply api_request(std::vector<std::unique_ptr<ServedArchive>>& archives, std:
     if (endpoint == "tree") return tree(archives, params);
     if (endpoint == "share") return share(archives, params);
     if (endpoint == "token") return token(params);
+    if (endpoint == "board") return board(params);
     return {404, error_body("no API endpoint '" + std::string(endpoint) +
-                            "' (there are info, games, game, tree, share and token)")};
+                            "' (there are info, games, game, tree, share, token and board)")};
   } catch (const Refusal& r) {
     return {r.status, error_body(r.message)};
   } catch (const std::exception& e) {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "pgnarc/chess.h"
 #include "pgnarc/export.h"
@@ -48,5 +49,13 @@ PGNARC_EXPORT std::string board_svg(const Position& pos, const BoardSvgOptions& 
 // black, Black's side at the bottom with `flip`; data-fen its FEN. Fails with InvalidInput where
 // fen_after does (a main line shorter than `plies`, an illegal move, a bad FEN tag).
 PGNARC_EXPORT Result<std::string> board_svg_after(const Game& game, int plies, const BoardSvgOptions& options = {});
+
+// The Xiangqi board of a Xiangqi FEN (format 5.7), drawn as board_svg_after draws a Xiangqi
+// game's, the points of `last` marked (a move in ICCS, "h2e2", in either case; "" marks nothing;
+// options.last_move is not read): for callers that hold positions rather than games (pgnarc
+// serve's /api/board). Fails with InvalidInput on a FEN that is not a Xiangqi FEN or a `last`
+// that is not ICCS.
+PGNARC_EXPORT Result<std::string> xiangqi_board_svg(std::string_view fen, std::string_view last = {},
+                                                    const BoardSvgOptions& options = {});
 
 }  // namespace pgnarc

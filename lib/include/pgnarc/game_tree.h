@@ -44,7 +44,9 @@ struct PGNARC_EXPORT GameNode {
   int ply = 0;                // plies from the start position (the root's 0)
   Move move = Move::none();   // none for the root; Move::null() for a null move
   std::string san, uci;       // the move ("--" and "0000" for a null move); empty for the root,
-                              // and when game_tree is asked for no notation
+                              // and when game_tree is asked for no notation. A Xiangqi game's
+                              // (move a Move::xiangqi): san its text as the game's notation
+                              // writes it ("炮二平五", "C2.5", "h2e2"), uci its ICCS ("h2e2")
   std::vector<int> variations;       // the moves played from here, the main continuation first
   // $N after the move; where the move opens a variation, also those before it ("( $2 1... d5").
   std::vector<std::uint8_t> nags;
@@ -58,7 +60,13 @@ struct PGNARC_EXPORT GameNode {
 // The game's tree: node 0 is the start position, every other node a move, each after its parent
 // (preorder). notation = false leaves san and uci empty (faster). Fails (InvalidInput) as
 // GameWalker::step on a game whose moves are not legal, and where the tags give no start
-// position.
+// position; a Xiangqi game's also where its notation bytes are bad or it has a null move.
 PGNARC_EXPORT Result<std::vector<GameNode>> game_tree(const Game& game, bool notation = true);
+
+// The FEN of each node of `nodes` (game_tree(game)'s), in their order: node 0's as fen_after(game,
+// 0) writes it, each other's after its move, with the en passant square after a pawn's double
+// step (FenEnPassant::kAfterDoubleStep); a Xiangqi game's Xiangqi FENs. Fails with InvalidInput
+// where a node's parent does not come before it or its move is not legal there.
+PGNARC_EXPORT Result<std::vector<std::string>> node_fens(const Game& game, const std::vector<GameNode>& nodes);
 
 }  // namespace pgnarc

@@ -17,7 +17,8 @@ def frame(columns):
 class Node:
     """A position of a game and the move that led to it (the root: the start position, move None).
 
-    move: the move in UCI ('0000' a null move), san: in SAN ('--'), ply: plies from the start,
+    move: the move in UCI ('0000' a null move), san: in SAN ('--'); a Xiangqi game's move in ICCS
+    ('h2e2'), san as the game's notation writes it ('炮二平五'); ply: plies from the start,
     comment: the text of the comments after the move besides [%clk] and [%eval] (or None),
     starting_comment: the comments before the move where it opens a variation, as written (their
     commands not read), nags: a tuple of ints, clock (seconds), eval (pawns from White's side), mate (N of [%eval #N]): None where the

@@ -53,8 +53,9 @@ class Game:
     def _repr_svg_(self) -> str: ...
     def annotations(self) -> pandas.DataFrame:
         """One row per main-line ply: ply, san, uci, clock (seconds, NaN where none), eval (pawns from
-        White's side, NaN where none), mate (Int64), nags, comment (or None). pgnarc.Error for a
-        verbatim game, as for clocks(), evals(), mates() and root()."""
+        White's side, NaN where none), mate (Int64), nags, comment (or None); a Xiangqi game's san is
+        each move as its notation writes it, uci its ICCS (h2e2). pgnarc.Error for a verbatim game,
+        as for clocks(), evals(), mates() and root()."""
     def clocks(self) -> numpy.typing.NDArray[numpy.float64]:
         """The clock after each main-line ply, in seconds (NaN where none)."""
     def evals(self) -> numpy.typing.NDArray[numpy.float64]:

@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "rules/xiangqi_game.h"
+
 namespace pgnarc {
 
 namespace {
@@ -125,10 +127,22 @@ void read_comment(std::string_view text, MoveNotes& notes) {
 }
 
 Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
-  auto start = start_position(game);
-  if (!start) return start.error();
+  // A chess game's moves are played here, each node's position kept; a Xiangqi game's are checked
+  // and written, in event order, by move_texts.
+  const bool xiangqi = game.rules == GameRules::kXiangqi;
+  std::vector<Position> positions;  // after each node's move
+  rules::xiangqi::MoveTexts texts;
+  std::size_t next_text = 0;
+  if (xiangqi) {
+    auto t = rules::xiangqi::move_texts(game);
+    if (!t) return t.error();
+    texts = std::move(*t);
+  } else {
+    auto start = start_position(game);
+    if (!start) return start.error();
+    positions.push_back(std::move(*start));
+  }
   std::vector<GameNode> nodes(1);
-  std::vector<Position> positions{*start};  // after each node's move
   // The line being read: its last node, and where a variation's first move is still to come.
   struct Line {
     int last;
@@ -146,20 +160,27 @@ Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
       case GameEvent::kMove:
       case GameEvent::kNullMove: {
         const int parent = line.last;
-        Position after = positions[parent];
         GameNode node;
         node.parent = parent;
         node.ply = nodes[parent].ply + 1;
-        if (e.type == GameEvent::kNullMove) {
+        if (xiangqi) {  // (move_texts refuses null moves)
+          node.move = e.move;
+          if (notation) node.san = texts.texts[next_text], node.uci = rules::xiangqi::to_iccs(rules::xiangqi::move_of(e.move));
+          ++next_text;
+        } else if (e.type == GameEvent::kNullMove) {
+          Position after = positions[parent];
           node.move = Move::null();
           if (notation) node.san = "--", node.uci = "0000";
           after.play_null();
+          positions.push_back(std::move(after));
         } else {
+          Position after = positions[parent];
           if (!after.is_legal(e.move))
             return invalid_input(where() + ": the move is not legal in " + after.fen());
           node.move = e.move;
           if (notation) node.san = after.san(e.move), node.uci = after.uci(e.move);
           after.play(e.move);
+          positions.push_back(std::move(after));
         }
         node.starting_comments = std::move(starting);
         node.nags = std::move(starting_nags);
@@ -168,7 +189,6 @@ Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
         const int index = static_cast<int>(nodes.size());
         nodes[parent].variations.push_back(index);
         nodes.push_back(std::move(node));
-        positions.push_back(std::move(after));
         line = Line{index, false};
         break;
       }
@@ -207,6 +227,49 @@ Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
     }
   }
   return nodes;
+}
+
+Result<std::vector<std::string>> node_fens(const Game& game, const std::vector<GameNode>& nodes) {
+  std::vector<std::string> out(nodes.size());
+  if (nodes.empty()) return out;
+  auto root = fen_after(game, 0);
+  if (!root) return root.error();
+  out[0] = std::move(*root);
+  const auto bad_tree = [] { return invalid_input("a node's parent does not come before it"); };
+  if (game.rules == GameRules::kXiangqi) {
+    namespace xq = rules::xiangqi;
+    auto start = xq::start_position(game.tags);
+    if (!start) return start.error();
+    std::vector<xq::Position> at(nodes.size(), *start);
+    for (std::size_t i = 1; i < nodes.size(); ++i) {
+      const auto parent = static_cast<std::size_t>(nodes[i].parent);
+      if (parent >= i) return bad_tree();
+      const xq::Move m = xq::move_of(nodes[i].move);
+      if (!xq::is_legal(at[parent], m)) return invalid_input("illegal Xiangqi move " + xq::to_iccs(m) + " in " + at[parent].fen());
+      at[i] = at[parent];
+      at[i].play(m);
+      out[i] = at[i].fen();
+    }
+    return out;
+  }
+  auto start = start_position(game);
+  if (!start) return start.error();
+  std::vector<Position> at(nodes.size(), *start);
+  for (std::size_t i = 1; i < nodes.size(); ++i) {
+    const auto parent = static_cast<std::size_t>(nodes[i].parent);
+    if (parent >= i) return bad_tree();
+    at[i] = at[parent];
+    Square ep = kNoSquare;
+    if (nodes[i].move.is_null()) {
+      at[i].play_null();
+    } else {
+      if (!at[i].is_legal(nodes[i].move)) return invalid_input("the move is not legal in " + at[i].fen());
+      ep = double_step_square(at[i], nodes[i].move);
+      at[i].play(nodes[i].move);
+    }
+    out[i] = at[i].fen(ep);
+  }
+  return out;
 }
 
 }  // namespace pgnarc

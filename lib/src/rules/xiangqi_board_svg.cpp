@@ -144,4 +144,13 @@ Result<std::string> board_svg_after(const Game& game, int plies, const BoardSvgO
   return board_svg(*pos, o);
 }
 
+Result<std::string> xiangqi_board_svg(std::string_view fen, std::string_view last, const BoardSvgOptions& options) {
+  auto pos = rx::Position::from_fen(fen);
+  if (!pos) return pos.error();
+  if (last.empty()) return rx::board_svg(*pos, nullptr, options);
+  auto move = rx::parse_iccs(last);
+  if (!move) return move.error();
+  return rx::board_svg(*pos, &*move, options);
+}
+
 }  // namespace pgnarc

@@ -1,5 +1,6 @@
 // The game page: a game from /api/game (path /game/N) or /api/token (path /s/TOKEN) shown on a
 // board that steps through the moves, with the move list, an eval/clock graph, tags, PGN and share link.
+// A Xiangqi game's board is the server's picture of each position (/api/board).
 import {api, el, param, archiveParam, renderHeader, loadInfo, showError,
     createBoard, setBoardFen, markLastMove, flipBoard, copyText} from "/assets/common.js"
 
@@ -11,7 +12,8 @@ const state = {
     game: null,      // the JSON of the game
     nodes: [],       // game.nodes
     current: 0,      // id of the node shown
-    board: null,
+    board: null,     // a cm-chessboard, or a Xiangqi game's xiangqiBoard
+    xiangqi: false,
     boardEl: document.getElementById("board"),
     moveEls: new Map(), // node id -> its element in the move list
     mainIndex: new Map(), // node id -> its index in game.mainline
@@ -56,15 +58,42 @@ function tag(key) {
 
 // ----- showing a node -----
 
+// A Xiangqi game's board: the picture /api/board draws of a position, its last move marked.
+function xiangqiBoard(container) {
+    const img = el("img", {alt: "Xiangqi board"})
+    container.classList.add("xiangqi")
+    container.replaceChildren(img)
+    return {
+        flipped: false, fen: "", uci: "",
+        draw() {
+            const query = {fen: this.fen, flip: this.flipped ? "1" : "0"}
+            if (this.uci) query.last = this.uci
+            img.src = "/api/board?" + new URLSearchParams(query).toString()
+        },
+    }
+}
+
+function flip() {
+    if (!state.xiangqi) return flipBoard(state.board)
+    state.board.flipped = !state.board.flipped
+    state.board.draw()
+}
+
 // Shows node `id`: board, attributes, markers, highlighted move, graph marker and URL.
 function show(id, animated = true) {
     const node = state.nodes[id]
     if (!node) return
     state.current = id
-    setBoardFen(state.board, state.boardEl, node.fen, animated)
+    if (state.xiangqi) {
+        Object.assign(state.board, {fen: node.fen, uci: node.uci})
+        state.board.draw()
+        state.boardEl.dataset.fen = node.fen
+    } else {
+        setBoardFen(state.board, state.boardEl, node.fen, animated)
+        markLastMove(state.board, node.uci)
+    }
     state.boardEl.dataset.ply = String(node.ply)
     state.boardEl.dataset.node = String(id)
-    markLastMove(state.board, node.uci)
 
     for (const element of document.querySelectorAll("#moves .current")) element.classList.remove("current")
     const moveEl = state.moveEls.get(id)
@@ -279,7 +308,7 @@ function renderTags() {
     const body = document.querySelector("#tags tbody")
     body.replaceChildren(...state.game.tags.map(([key, value]) =>
         el("tr", {}, el("th", {}, key), el("td", {}, value))))
-    const white = tag("White") || "?", black = tag("Black") || "?"
+    const white = tag("White") || tag("Red") || "?", black = tag("Black") || "?"
     const welo = tag("WhiteElo"), belo = tag("BlackElo")
     const title = `${white}${welo ? ` (${welo})` : ""} – ${black}${belo ? ` (${belo})` : ""}`
     const result = state.game.result || tag("Result")
@@ -334,7 +363,7 @@ function renderShare() {
 function onKey(event) {
     if (event.target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) return
     const actions = {ArrowRight: next, ArrowLeft: previous, Home: start, End: end,
-        f: () => flipBoard(state.board), F: () => flipBoard(state.board)}
+        f: flip, F: flip}
     const action = actions[event.key]
     if (!action || !state.board) return
     event.preventDefault()
@@ -369,7 +398,10 @@ async function main() {
     }
     state.nodes = state.game.nodes
     state.game.mainline.forEach((id, k) => state.mainIndex.set(id, k))
-    state.board = createBoard(state.boardEl, state.nodes[0].fen)
+    // (The explorer searches chess positions.)
+    state.xiangqi = state.game.rules === "xiangqi"
+    state.board = state.xiangqi ? xiangqiBoard(state.boardEl) : createBoard(state.boardEl, state.nodes[0].fen)
+    document.getElementById("explorer-link").hidden = state.xiangqi
     renderMoves()
     renderGraph()
 
@@ -383,7 +415,7 @@ async function main() {
     document.getElementById("back").addEventListener("click", previous)
     document.getElementById("forward").addEventListener("click", next)
     document.getElementById("last").addEventListener("click", end)
-    document.getElementById("flip").addEventListener("click", () => flipBoard(state.board))
+    document.getElementById("flip").addEventListener("click", flip)
 }
 
 main()
