@@ -207,8 +207,29 @@ for path, what in [("/api/board", "no fen"), ("/api/board?fen=rnbakabnr/9/9/9/9/
                    ("/api/board?" + q(fen=nodes[0]["fen"], size=5000), "too large")]:
     status, body = get(xq_base, path)
     check(status == 400 and isinstance(body, dict) and body.get("error"), f"/api/board with {what}: {status} {body!r:.200}")
+check(get(xq_base, "/api/games?" + q(limit=3))[1]["games"][0]["white"] == "ZHAO GuoRong",
+      "/api/games lists a Xiangqi game's Red in the white column")
 xq.send_signal(signal.SIGTERM)
 xq.wait(timeout=20)
+
+# ---- archives in GB18030 and Big5 (serve --encoding): their text in UTF-8, names looked for in them
+for name, encoding in (("xqbase_gb18030", "gb18030"), ("ccpd_big5", "big5")):
+    pga = os.path.join(WORK, name + ".pga")
+    cli("pack", os.path.join(XIANGQI_DIR, name + ".pgn"), "-o", pga, "--force")
+    proc_e, base_e = start(pga, "--encoding", encoding)
+    raw = subprocess.run([PGNARC, "get", pga, "1"], check=True, capture_output=True).stdout
+    status, g = get(base_e, "/api/game?" + q(n=1))
+    check(status == 200 and g["pgn"] == raw.decode(encoding), f"{name}: game 1's PGN in UTF-8")
+    red = dict(g["tags"])["Red"]
+    check(red == re.search(r'\[Red "([^"]*)"\]', raw.decode(encoding)).group(1) and not red.isascii(), f"{name}: Red {red!r}")
+    want = [int(n) for n in cli("find", pga, "--red", red, "--names-in", encoding).split()]
+    got = get(base_e, "/api/games?" + q(red=red, limit=500))[1]
+    check([r["n"] for r in got["games"]] == want and 1 in want and got["games"][0]["white"] == red,
+          f"{name}: /api/games red={red} == find --names-in")
+    if encoding == "big5":  # (GB18030 writes every character)
+        check(get(base_e, "/api/games?" + q(red="\u00e9\u0101"))[0] == 400, "a name Big5 cannot write is refused")
+    proc_e.send_signal(signal.SIGTERM)
+    proc_e.wait(timeout=20)
 
 # ---- text that is not UTF-8 comes as Latin-1 (JSON is UTF-8)
 latin1_pga = os.path.join(WORK, "latin1.pga")

@@ -28,6 +28,7 @@ struct ServeArgs {
   std::vector<std::string> archives;
   std::string bind = "127.0.0.1";
   int port = 8080;
+  std::string encoding;  // --encoding: iconv's name, "" for UTF-8
 };
 
 bool loopback(const std::string& host) {
@@ -51,6 +52,7 @@ void secure(httplib::Response& res, const char* policy = kPagePolicy) {
 }
 
 int serve(const ServeArgs& a) {
+  set_text_encoding(a.encoding);
   std::vector<std::unique_ptr<ServedArchive>> archives;
   std::uint64_t games = 0;
   for (const std::string& path : a.archives) {
@@ -189,6 +191,12 @@ Run declare_serve(CLI::App& cmd) {
                  "other machines read the archives, and pgnarc warns)")
       ->type_name("ADDR");
   add_number(cmd, "--port", a->port, 0, 65535, "the port to listen on (0: a free one, printed on start)");
+  cmd.add_option_function<std::string>(
+         "--encoding", [a](const std::string& e) { a->encoding = e == "gb18030" ? "GB18030" : "BIG5"; },
+         "the archives' text is in this encoding (Chinese PGN files: gb18030, which GBK and GB2312 are parts "
+         "of, or big5): the pages show it, and searches look for names in it, as find --names-in does")
+      ->type_name("ENCODING")
+      ->check(CLI::IsMember({"gb18030", "big5"}));
   return [a] { return serve(*a); };
 }
 

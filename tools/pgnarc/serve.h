@@ -80,6 +80,11 @@ struct ApiReply {
   const char* type = "application/json; charset=utf-8";
 };
 
+// The archives' tags, comments and move texts are in the encoding iconv names `iconv_name`
+// ("GB18030" or "BIG5"; "" for UTF-8, the default): the API answers them in UTF-8, and looks for
+// the names a search gives (UTF-8) in it. Set before serving.
+void set_text_encoding(const std::string& iconv_name);
+
 // Answers GET /api/<endpoint> (info, games, game, tree, share, token, board; README.md, "Serving an
 // archive", describes them) over `archives`.
 ApiReply api_request(std::vector<std::unique_ptr<ServedArchive>>& archives, std::string_view endpoint,

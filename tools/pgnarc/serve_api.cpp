@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "api/json_text.h"
+#include "common/iconv_text.h"
 #include "common/utf8.h"
 #include "pgnarc/pgnarc.h"
 #include "commands.h"
@@ -23,11 +24,20 @@ namespace pgnarc::cli {
 
 namespace {
 
-// `s` as a JSON string of UTF-8 text (JSON is UTF-8): text that is not UTF-8 (older PGN files are
-// often Latin-1) is read as Latin-1.
-std::string json_string(std::string_view s) { return api::json_string(common::utf8_or_latin1(s)); }
+// The archives' text encoding (serve --encoding: iconv's "GB18030" or "BIG5"), empty for UTF-8.
+std::string text_encoding;
+
+// `s` as a JSON string of UTF-8 text (JSON is UTF-8): text in the archives' encoding where serve
+// was given one, else text that is not UTF-8 (older PGN files are often Latin-1) read as Latin-1.
+std::string json_string(std::string_view s) {
+  if (!text_encoding.empty())
+    if (auto utf8 = common::iconv_convert("UTF-8", text_encoding.c_str(), s)) return api::json_string(*utf8);
+  return api::json_string(common::utf8_or_latin1(s));
+}
 
 }  // namespace
+
+void set_text_encoding(const std::string& iconv_name) { text_encoding = iconv_name; }
 
 Result<std::unique_ptr<ServedArchive>> ServedArchive::open(const std::string& path) {
   auto a = Archive::open(path);
@@ -340,18 +350,21 @@ constexpr Column kColumns[] = {{"white", "White"}, {"black", "Black"},   {"white
                                {"black_elo", "BlackElo"}, {"result", "Result"}, {"date", "Date"},
                                {"event", "Event"}, {"site", "Site"},     {"eco", "ECO"}};
 
-// The keys of the columns: a list reads only these tags.
+// The keys of the columns (and Red, the white column of a Xiangqi game): a list reads only these tags.
 const std::vector<std::string>& column_keys() {
   static const std::vector<std::string> keys = [] {
     std::vector<std::string> k;
     for (const Column& c : kColumns) k.emplace_back(c.tag);
+    k.emplace_back("Red");
     return k;
   }();
   return keys;
 }
 
+// (A Xiangqi game's Red, where it has no White tag, is in the white column, as find --list has it.)
 std::string_view column_value(const std::vector<Tag>& tags, const Column& c) {
   const std::string* v = find_tag(tags, c.tag);
+  if (!v && std::string_view(c.tag) == "White") v = find_tag(tags, "Red");
   return v ? std::string_view(*v) : std::string_view();
 }
 
@@ -364,6 +377,17 @@ Query query_arg(const Args& args) {
   q.site = args.text("site");
   q.red = args.text("red");
   q.exact_names = args.number("exact", 0, 1, 0) == 1;
+  // Names typed in UTF-8, looked for in the archives' encoding.
+  if (!text_encoding.empty()) {
+    for (auto [name, key] : {std::pair{&q.white, "white"}, std::pair{&q.black, "black"}, std::pair{&q.player, "player"},
+                             std::pair{&q.event, "event"}, std::pair{&q.site, "site"}, std::pair{&q.red, "red"}})
+      if (*name) {
+        auto in = common::iconv_to(text_encoding.c_str(), **name);
+        if (!in) throw Refusal{400, std::string(key) + ": '" + **name + "' is not UTF-8 text that " + text_encoding + " can write"};
+        *name = *in;
+      }
+    q.names_encoding = text_encoding == "GB18030" ? NameEncoding::kGb18030 : NameEncoding::kBig5;
+  }
   if ((q.result = args.text("result")) && *q.result != "1-0" && *q.result != "0-1" && *q.result != "1/2-1/2" &&
       *q.result != "*")
     throw Refusal{400, "result takes 1-0, 0-1, 1/2-1/2 or *, not '" + *q.result + "'"};
