@@ -14,9 +14,17 @@ namespace {
 // horse 4, chariot 9, cannon 4, soldier 1.
 constexpr int kValue[8] = {0, 0, 2, 2, 4, 9, 4, 1};
 
-int distance(int a, int b) {
-  return std::max(std::abs(rx::file_of(a) - rx::file_of(b)), std::abs(rx::rank_of(a) - rx::rank_of(b)));
-}
+// The king-step distance between two squares: the larger of their file and rank distances.
+constexpr auto kDistance = [] {
+  std::array<std::array<std::uint8_t, kSquares>, kSquares> t{};
+  for (int a = 0; a < kSquares; ++a)
+    for (int b = 0; b < kSquares; ++b) {
+      const int df = rx::file_of(a) - rx::file_of(b), dr = rx::rank_of(a) - rx::rank_of(b);
+      t[a][b] = static_cast<std::uint8_t>(std::max(df < 0 ? -df : df, dr < 0 ? -dr : dr));
+    }
+  return t;
+}();
+int distance(int a, int b) { return kDistance[a][b]; }
 
 // The occupied squares of each rank (bit f: file f) and file (bit r: rank r), for the squares a
 // chariot or cannon attacks without walking its rays.
