@@ -315,15 +315,27 @@ TEST(XiangqiGameTree, MovesInTheirNotationAndIccsWithFens) {
   auto fens = node_fens(g, nodes);
   ASSERT_TRUE(fens.ok()) << fens.error().message();
   const std::size_t main_line[] = {0, 1, 2, 4};
-  for (int ply = 0; ply <= 3; ++ply) EXPECT_EQ((*fens)[main_line[ply]], *fen_after(g, ply)) << ply;
+  for (int ply = 0; ply <= 3; ++ply) {
+    auto fen = fen_after(g, ply);
+    ASSERT_TRUE(fen.ok()) << ply;
+    EXPECT_EQ((*fens)[main_line[ply]], *fen) << ply;
+  }
   EXPECT_EQ((*fens)[3], "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
   // Each node's board, drawn from its FEN and move, is the game's picture at that ply.
-  for (int ply = 1; ply <= 3; ++ply)
-    EXPECT_EQ(*xiangqi_board_svg((*fens)[main_line[ply]], nodes[main_line[ply]].uci), *board_svg_after(g, ply));
+  for (int ply = 1; ply <= 3; ++ply) {
+    auto drawn = xiangqi_board_svg((*fens)[main_line[ply]], nodes[main_line[ply]].uci);
+    auto after = board_svg_after(g, ply);
+    ASSERT_TRUE(drawn.ok() && after.ok()) << ply;
+    EXPECT_EQ(*drawn, *after) << ply;
+  }
   EXPECT_FALSE(xiangqi_board_svg((*fens)[1], "h2").ok());
   EXPECT_FALSE(xiangqi_board_svg("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").ok());
   // Without notation, and refusing what chess's tree refuses: a node before its parent, an illegal move.
-  EXPECT_TRUE((*game_tree(g, false))[1].san.empty());
+  auto quick = game_tree(g, false);
+  ASSERT_TRUE(quick.ok());
+  EXPECT_EQ(quick->size(), nodes.size());
+  EXPECT_TRUE((*quick)[1].san.empty() && (*quick)[1].uci.empty());
+  EXPECT_EQ((*quick)[4].move, nodes[4].move);
   std::vector<GameNode> twisted = nodes;
   twisted[2].parent = 4;
   EXPECT_FALSE(node_fens(g, twisted).ok());

@@ -200,7 +200,8 @@ for n in (1, 3, 15):  # (game 2 plays another move in ICCS at ply 71: corpus/xia
     t = get(xq_base, "/api/token?" + q(t=g["token"]))[1]
     check(t["rules"] == "xiangqi" and [t["nodes"][i]["fen"] for i in t["mainline"]] == [nodes[i]["fen"] for i in line],
           f"Xiangqi game {n}: its token opens to its positions")
-for path, what in [("/api/board", "no fen"), ("/api/board?fen=rnbakabnr/9/9/9/9/9/9/9/9/RNBAKABNR+w", "no generals' palace"),
+for path, what in [("/api/board", "no fen"), ("/api/board?fen=rnbakabnr/9/9/9/9/9/9/9/9/RNBAKABNR+w", "generals face to face"),
+                   ("/api/board?" + q(fen="4k4/9/9/9/9/9/9/9/9/K8 w - - 0 1"), "a general outside its palace"),
                    ("/api/board?" + q(fen=nodes[0]["fen"], last="z9z9"), "a bad ICCS move"),
                    ("/api/board?" + q(fen="8/8/8/8/8/8/8/8 w - -"), "a chess FEN without kings"),
                    ("/api/board?" + q(fen=cli("get", games_pga, "1", "--fen", "0").strip(), last="e9e4"), "a bad UCI move"),

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "commands.h"
+#include "common/iconv_text.h"
 #include "console.h"
 #include "pgnarc/pgnarc.h"
 
@@ -46,6 +47,25 @@ Result<PositionHits> search_position(Archive& archive, const Position& target, u
     std::fprintf(stderr, "pgnarc: %llu games kept verbatim in the blocks decoded were not searched (they have no positions)\n",
                  static_cast<unsigned long long>(hits->verbatim_games));
   return hits;
+}
+
+std::string query_in_encoding(Query& q, const std::string& encoding, const std::string& prefix) {
+  const auto convert = [&](std::string& text, const std::string& field) {
+    std::optional<std::string> out = common::iconv_to(encoding.c_str(), text);
+    if (!out) return prefix + field + " '" + text + "' is not UTF-8 text that " + encoding + " can write";
+    text = std::move(*out);
+    return std::string();
+  };
+  const std::pair<std::optional<std::string>*, const char*> names[] = {
+      {&q.white, "white"}, {&q.black, "black"}, {&q.player, "player"},
+      {&q.event, "event"}, {&q.site, "site"},   {&q.red, "red"}};
+  for (const auto& [name, field] : names)
+    if (*name)
+      if (std::string why = convert(**name, field); !why.empty()) return why;
+  for (auto& [key, value] : q.tags)
+    if (std::string why = convert(value, "tag " + key); !why.empty()) return why;
+  q.names_encoding = encoding == "GB18030" ? NameEncoding::kGb18030 : NameEncoding::kBig5;
+  return {};
 }
 
 bool is_xiangqi_fen(const std::string& fen) {

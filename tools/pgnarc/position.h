@@ -1,5 +1,6 @@
-// What the position commands share: a position given on the command line, and a search with
-// its progress line and its note of the games it could not search.
+// What the search commands share: a position given on the command line, a search with its
+// progress line and its note of the games it could not search, and names looked for in an
+// archive's encoding.
 #pragma once
 
 #include <optional>
@@ -24,6 +25,11 @@ Result<PositionHits> search_position(Archive& archive, const Position& target, u
 
 // Whether `fen` is written as a Xiangqi FEN: ten ranks in its placement (a chess FEN has eight).
 bool is_xiangqi_fen(const std::string& fen);
+// `q`'s names and tag values (UTF-8, as typed) in the encoding iconv names `encoding` ("GB18030"
+// or "BIG5"), its names_encoding set to match: a search of an archive whose tags are written in
+// it (find --names-in, serve --encoding). Returns "" or, where the encoding cannot write a text,
+// why, naming its field as `prefix` + the field's name ("--white", "white").
+std::string query_in_encoding(Query& q, const std::string& encoding, const std::string& prefix);
 
 // archive.find_xiangqi_position with a progress line; unless --quiet, says on stderr how many
 // games kept verbatim were not searched.

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "commands.h"
-#include "common/iconv_text.h"
 #include "console.h"
 #include "position.h"
 #include "safety.h"
@@ -209,14 +208,6 @@ struct FindArgs {
   std::optional<std::string> names_in;  // --names-in: GB18030 or BIG5
 };
 
-// `text` (UTF-8, as typed) in `encoding` (iconv's name), for looking it up among an archive's
-// tags written in that encoding; a character the encoding lacks is a usage error naming `option`.
-std::string in_encoding(const std::string& text, const std::string& encoding, const std::string& option) {
-  std::optional<std::string> out = common::iconv_to(encoding.c_str(), text);
-  if (!out) throw UsageError(option + " '" + text + "' is not UTF-8 text that " + encoding + " can write");
-  return *out;
-}
-
 int find(FindArgs& a) {
   for (const CLI::Option* o : a.one_value)
     if (o->count() > 1)
@@ -230,16 +221,8 @@ int find(FindArgs& a) {
   }
   if (a.elo_of->count() && !a.query.min_elo && !a.query.max_elo)
     throw UsageError("--elo-of says whose rating --min-elo and --max-elo bound: give one of them too");
-  if (a.names_in) {
-    Query& q = a.query;
-    const std::pair<std::optional<std::string>*, const char*> names[] = {
-        {&q.white, "--white"}, {&q.black, "--black"}, {&q.player, "--player"},
-        {&q.event, "--event"}, {&q.site, "--site"},   {&q.red, "--red"}};
-    for (const auto& [name, option] : names)
-      if (*name) *name = in_encoding(**name, *a.names_in, option);
-    for (auto& [key, value] : q.tags) value = in_encoding(value, *a.names_in, "--tag " + key);
-    q.names_encoding = *a.names_in == "GB18030" ? NameEncoding::kGb18030 : NameEncoding::kBig5;
-  }
+  if (a.names_in)
+    if (const std::string why = query_in_encoding(a.query, *a.names_in, "--"); !why.empty()) throw UsageError(why);
   if (const std::string why = query_error(a.query); !why.empty()) throw UsageError("--" + why);
   std::optional<Position> target;
   const bool xiangqi = a.position && is_xiangqi_fen(*a.position);  // searched among the Xiangqi games
@@ -393,7 +376,7 @@ Run declare_find(CLI::App& cmd) {
   Query& q = a->query;
   add_filter(cmd, *a, "--white", "S", q.white, "White's name");
   add_filter(cmd, *a, "--black", "S", q.black, "Black's name");
-  add_filter(cmd, *a, "--player", "S", q.player, "White's, Black's or Red's (Xiangqi) name");
+  add_filter(cmd, *a, "--player", "S", q.player, "White's or Black's name (and Red's, of Xiangqi, in archives of format 1.7 on)");
   add_filter(cmd, *a, "--event", "S", q.event, "the event");
   add_filter(cmd, *a, "--site", "S", q.site, "the site");
   add_filter(cmd, *a, "--red", "S", q.red, "Red's name (Xiangqi: the Red tag)");

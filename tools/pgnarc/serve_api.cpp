@@ -27,12 +27,18 @@ namespace {
 // The archives' text encoding (serve --encoding: iconv's "GB18030" or "BIG5"), empty for UTF-8.
 std::string text_encoding;
 
-// `s` as a JSON string of UTF-8 text (JSON is UTF-8): text in the archives' encoding where serve
-// was given one, else text that is not UTF-8 (older PGN files are often Latin-1) read as Latin-1.
-std::string json_string(std::string_view s) {
-  if (!text_encoding.empty())
-    if (auto utf8 = common::iconv_convert("UTF-8", text_encoding.c_str(), s)) return api::json_string(*utf8);
-  return api::json_string(common::utf8_or_latin1(s));
+// `s` as a JSON string of UTF-8 text (JSON is UTF-8): text that is not UTF-8 (older PGN files are
+// often Latin-1) is read as Latin-1.
+std::string json_string(std::string_view s) { return api::json_string(common::utf8_or_latin1(s)); }
+
+// The same for text of the archives (tags, comments, move texts, PGN): read in their encoding
+// where serve was given one.
+std::string text_json(std::string_view s) {
+  if (!text_encoding.empty()) {
+    thread_local common::Iconv to_utf8("UTF-8", text_encoding.c_str());
+    if (auto utf8 = to_utf8(s)) return api::json_string(*utf8);
+  }
+  return json_string(s);
 }
 
 }  // namespace
@@ -199,7 +205,7 @@ std::string number_json(double v) {
 
 std::string tags_json(const std::vector<Tag>& tags) {
   std::string out = "[";
-  for (const Tag& t : tags) out += (out.size() > 1 ? ", [" : "[") + json_string(t.key) + ", " + json_string(t.value) + "]";
+  for (const Tag& t : tags) out += (out.size() > 1 ? ", [" : "[") + text_json(t.key) + ", " + text_json(t.value) + "]";
   return out + "]";
 }
 
@@ -219,20 +225,20 @@ std::string game_json(const Game& g) {
   const std::vector<std::string> fens = value_of(node_fens(g, nodes), 422);
   std::string out = "{\"rules\": " + std::string(g.rules == GameRules::kXiangqi ? "\"xiangqi\"" : "\"chess\"") +
                     ", \"tags\": " + tags_json(g.tags) + ", \"result\": " + json_string(result_text(g.result)) +
-                    ", \"pgn\": " + json_string(pgn) + ", \"nodes\": [";
+                    ", \"pgn\": " + text_json(pgn) + ", \"nodes\": [";
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const GameNode& node = nodes[i];
     out += i ? ", " : "";
     out += "{\"parent\": " + std::to_string(node.parent) + ", \"ply\": " + std::to_string(node.ply) +
-           ", \"san\": " + json_string(node.san) + ", \"uci\": " + json_string(node.uci) +
+           ", \"san\": " + text_json(node.san) + ", \"uci\": " + json_string(node.uci) +
            ", \"fen\": " + json_string(fens[i]) + ", \"nags\": [";
     for (std::size_t k = 0; k < node.nags.size(); ++k) out += (k ? ", " : "") + std::to_string(node.nags[k]);
     out += "], \"children\": [";
     for (std::size_t k = 0; k < node.variations.size(); ++k)
       out += (k ? ", " : "") + std::to_string(node.variations[k]);
     const MoveNotes& notes = node.notes;
-    out += "], \"comment\": " + (notes.comment ? json_string(*notes.comment) : "null") +
-           ", \"before\": " + (node.starting_comments.empty() ? "null" : json_string(joined(node.starting_comments))) +
+    out += "], \"comment\": " + (notes.comment ? text_json(*notes.comment) : "null") +
+           ", \"before\": " + (node.starting_comments.empty() ? "null" : text_json(joined(node.starting_comments))) +
            ", \"clock\": " + (notes.clock ? number_json(*notes.clock) : "null") +
            ", \"eval\": " + (notes.eval ? number_json(*notes.eval) : "null") +
            ", \"mate\": " + (notes.mate ? std::to_string(*notes.mate) : "null") + "}";
@@ -268,7 +274,7 @@ ApiReply game(std::vector<std::unique_ptr<ServedArchive>>& archives, const Param
     std::string pgn;
     write_raw_game(g.raw_text, pgn);
     return {200, head + ", \"verbatim\": true, \"tags\": " + tags_json(value_of((*lease)->read_tags(i))) +
-                     ", \"pgn\": " + json_string(pgn) + "}"};
+                     ", \"pgn\": " + text_json(pgn) + "}"};
   }
   auto token = share_token(g.game);
   head += ", \"verbatim\": false, \"token\": " + (token ? json_string(*token) : "null") + ", ";
@@ -378,16 +384,8 @@ Query query_arg(const Args& args) {
   q.red = args.text("red");
   q.exact_names = args.number("exact", 0, 1, 0) == 1;
   // Names typed in UTF-8, looked for in the archives' encoding.
-  if (!text_encoding.empty()) {
-    for (auto [name, key] : {std::pair{&q.white, "white"}, std::pair{&q.black, "black"}, std::pair{&q.player, "player"},
-                             std::pair{&q.event, "event"}, std::pair{&q.site, "site"}, std::pair{&q.red, "red"}})
-      if (*name) {
-        auto in = common::iconv_to(text_encoding.c_str(), **name);
-        if (!in) throw Refusal{400, std::string(key) + ": '" + **name + "' is not UTF-8 text that " + text_encoding + " can write"};
-        *name = *in;
-      }
-    q.names_encoding = text_encoding == "GB18030" ? NameEncoding::kGb18030 : NameEncoding::kBig5;
-  }
+  if (!text_encoding.empty())
+    if (const std::string why = query_in_encoding(q, text_encoding, ""); !why.empty()) throw Refusal{400, why};
   if ((q.result = args.text("result")) && *q.result != "1-0" && *q.result != "0-1" && *q.result != "1/2-1/2" &&
       *q.result != "*")
     throw Refusal{400, "result takes 1-0, 0-1, 1/2-1/2 or *, not '" + *q.result + "'"};
@@ -506,8 +504,8 @@ ApiReply games(std::vector<std::unique_ptr<ServedArchive>>& archives, const Para
     const std::uint64_t i = m.id(page[r]);
     const std::vector<Tag> tags = value_of((*lease)->read_tags(i, column_keys()));
     out += (r ? ", " : "") + ("{\"n\": " + std::to_string(i + 1));
-    for (const Column& c : kColumns) out += ", \"" + std::string(c.key) + "\": " + json_string(column_value(tags, c));
-    if (m.by_position) out += ", \"move\": " + json_string(m.next[page[r]]);
+    for (const Column& c : kColumns) out += ", \"" + std::string(c.key) + "\": " + text_json(column_value(tags, c));
+    if (m.by_position) out += ", \"move\": " + text_json(m.next[page[r]]);
     out += "}";
   }
   return {200, out + "]}"};

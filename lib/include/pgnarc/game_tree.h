@@ -46,7 +46,8 @@ struct PGNARC_EXPORT GameNode {
   std::string san, uci;       // the move ("--" and "0000" for a null move); empty for the root,
                               // and when game_tree is asked for no notation. A Xiangqi game's
                               // (move a Move::xiangqi): san its text as the game's notation
-                              // writes it ("炮二平五", "C2.5", "h2e2"), uci its ICCS ("h2e2")
+                              // writes it ("炮二平五", "C2.5", "h2e2"; in the encoding of the
+                              // game's text, GB18030 or Big5 where it is), uci its ICCS ("h2e2")
   std::vector<int> variations;       // the moves played from here, the main continuation first
   // $N after the move; where the move opens a variation, also those before it ("( $2 1... d5").
   std::vector<std::uint8_t> nags;

@@ -36,7 +36,8 @@ PGNARC_EXPORT bool elo_of_from_name(std::string_view name, EloOf& out);
 
 // Every given field must match. Names (white, black, player, event, site, red) match as
 // case-insensitive substrings; `exact_names` makes them exact (case-sensitive). `player` is the
-// White, Black or Red tag's name.
+// White or Black tag's name, and the Red tag's too in an archive of read version 1.7 or later
+// (which can hold coded Xiangqi games; no table holds Red, so every block's tags are read).
 struct PGNARC_EXPORT Query {
   std::optional<std::string> white, black, player, event, site;
   bool exact_names = false;

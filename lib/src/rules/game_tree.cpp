@@ -134,7 +134,7 @@ Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
   rules::xiangqi::MoveTexts texts;
   std::size_t next_text = 0;
   if (xiangqi) {
-    auto t = rules::xiangqi::move_texts(game);
+    auto t = rules::xiangqi::move_texts(game, notation);
     if (!t) return t.error();
     texts = std::move(*t);
   } else {
@@ -165,8 +165,7 @@ Result<std::vector<GameNode>> game_tree(const Game& game, bool notation) {
         node.ply = nodes[parent].ply + 1;
         if (xiangqi) {  // (move_texts refuses null moves)
           node.move = e.move;
-          if (notation) node.san = texts.texts[next_text], node.uci = rules::xiangqi::to_iccs(rules::xiangqi::move_of(e.move));
-          ++next_text;
+          if (notation) node.san = texts.texts[next_text++], node.uci = rules::xiangqi::to_iccs(rules::xiangqi::move_of(e.move));
         } else if (e.type == GameEvent::kNullMove) {
           Position after = positions[parent];
           node.move = Move::null();

@@ -1,5 +1,5 @@
-// A game's board after some plies as an SVG picture (board_svg.h): chess's board_svg, or a
-// Xiangqi board drawn here.
+// A game's board after some plies, or a Xiangqi FEN's, as an SVG picture (board_svg.h): chess's
+// board_svg, or a Xiangqi board drawn here.
 #include <algorithm>
 #include <string>
 

@@ -221,7 +221,7 @@ Result<Position> position_after(const Game& game, int plies, Move* last_move) {
   });
 }
 
-Result<MoveTexts> move_texts(const Game& game) {
+Result<MoveTexts> move_texts(const Game& game, bool write) {
   Notation notation;
   NotationStyle style;
   if (Status st = read_notation(game.notation, notation, style); !st) return st.error();
@@ -235,7 +235,7 @@ Result<MoveTexts> move_texts(const Game& game) {
         const Move m = move_of(e.move);
         if (!is_legal(walker.current(), m))
           return invalid_input("illegal Xiangqi move " + to_iccs(m) + " in " + walker.current().fen());
-        out.texts.push_back(write_move(walker.current(), m, notation, style));
+        if (write) out.texts.push_back(write_move(walker.current(), m, notation, style));
         walker.play(m);
         break;
       }

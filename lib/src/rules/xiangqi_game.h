@@ -79,7 +79,7 @@ struct MoveTexts {
 };
 // Fails with InvalidInput when the notation bytes or the FEN tag are bad, a move is not legal
 // where it stands, or the events are not a well-formed tree (a variation with no move before
-// it, one left open, a null move).
-Result<MoveTexts> move_texts(const Game& game);
+// it, one left open, a null move). With `write` false the same checks, and no texts.
+Result<MoveTexts> move_texts(const Game& game, bool write = true);
 
 }  // namespace pgnarc::rules::xiangqi

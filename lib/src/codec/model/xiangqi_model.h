@@ -1,10 +1,12 @@
 // The Xiangqi model (internal): the frequencies of a Xiangqi position's legal moves in a block of
-// codec 11 or 12 under the model or the fast coder (format specification, "The Xiangqi model").
+// codec 11, 12, 14 or 15 under the model or the fast coder (format specification, "The Xiangqi
+// model").
 // As the move model of chess (move_model.h), a move's score is the sum of the weights of its
 // features and its frequency halves for every 16 points it scores below the best move. The
 // weights are fitted by tools/pgnarc-train --variant xiangqi.
 //
-// The features are enumerated in one place (xiangqi_features) for the coder and the trainer.
+// The features are enumerated in one place (xiangqi_model.cpp's each_feature) for the coder
+// (frequencies) and the trainer (xiangqi_features).
 #pragma once
 
 #include <array>
