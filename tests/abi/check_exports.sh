@@ -76,6 +76,7 @@ required=(
   'pgnarc::Archive::find('
   'pgnarc::section_name('
   'pgnarc::position_tree('
+  'pgnarc::xiangqi_fen_after('
   'pgnarc::archive_info_json('
   'pgnarc::ArchiveWriter::create('                      # archive_writer.h
   'pgnarc::ArchiveWriter::add_pgn('

@@ -208,6 +208,24 @@ for path, what in [("/api/board", "no fen"), ("/api/board?fen=rnbakabnr/9/9/9/9/
                    ("/api/board?" + q(fen=nodes[0]["fen"], size=5000), "too large")]:
     status, body = get(xq_base, path)
     check(status == 400 and isinstance(body, dict) and body.get("error"), f"/api/board with {what}: {status} {body!r:.200}")
+# The tree and the games of a Xiangqi position, from its FEN and ICCS moves, as tree --json and find --position.
+xq_start = cli("get", xq_pgas["wukong_chinese"], "1", "--fen", "0").strip()
+after = cli("get", xq_pgas["wukong_chinese"], "1", "--fen", "2").strip()  # game 1: h2e2 h9g7
+status, body = get(xq_base, "/api/tree?" + q(fen=xq_start, moves="1. h2e2 h9g7"))
+check(status == 200 and body.pop("verbatim_games") == 0 and body["position"] == after and
+      body == json.loads(cli("tree", xq_pgas["wukong_chinese"], "--position", after, "--json")),
+      f"/api/tree of a Xiangqi FEN and moves == tree --position: {status} {body!r:.200}")
+want = [int(n) for n in cli("find", xq_pgas["wukong_chinese"], "--position", after).split()]
+got = get(xq_base, "/api/games?" + q(fen=xq_start, moves="h2e2 h9g7", limit=500))[1]
+check([r["n"] for r in got["games"]] == want and len(want) > 1, "/api/games of a Xiangqi position == find --position")
+first = body["moves"][0]
+got = get(xq_base, "/api/games?" + q(fen=after, move=first["uci"], limit=500))[1]
+check(got["total"] == first["games"] and all(r["move"] == first["uci"] for r in got["games"]),
+      "/api/games move= counts the Xiangqi tree's move")
+for path in ["/api/tree?" + q(fen=xq_start, moves="h2e3"), "/api/tree?" + q(fen=xq_start, moves="Che3"),
+             "/api/tree?" + q(fen=xq_start, variant="atomic")]:
+    status, body = get(xq_base, path)
+    check(status == 400 and body.get("error"), f"{path}: {status} {body!r:.200}")
 check(get(xq_base, "/api/games?" + q(limit=3))[1]["games"][0]["white"] == "ZHAO GuoRong",
       "/api/games lists a Xiangqi game's Red in the white column")
 xq.send_signal(signal.SIGTERM)

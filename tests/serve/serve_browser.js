@@ -2,7 +2,7 @@
 // the board of /game/N?ply=K shows `pgnarc get N --fen K` (its data-fen), keys step through the
 // game, the explorer counts as `tree --json`, a share link opens its game, a search by player lists
 // `find`'s games; a Xiangqi game's page shows the picture `get --svg` draws of each ply, flipped
-// too; no page logs an error. Saves screenshots of the game page and the explorer in OUTDIR (and
+// too, and the explorer counts Xiangqi positions as `tree --json`; no page logs an error. Saves screenshots of the game page and the explorer in OUTDIR (and
 // in $PGNARC_SCREENSHOTS, where set, for the README), and of a Xiangqi game's page in OUTDIR.
 //
 //   NODE_PATH=.../node_modules node serve_browser.js PGNARC CHROMIUM OUTDIR GAMES.pgn XIANGQI.pgn
@@ -190,8 +190,24 @@ async function main() {
       check(JSON.stringify(moves) === JSON.stringify(["1. 炮二平五", "马８进７"]), `Xiangqi moves as written: ${moves}`);
       const title = await page.$eval("#title", (t) => t.textContent);
       check(title.startsWith("ZHAO GuoRong – KE YongQing"), `Xiangqi title names Red: ${title}`);
-      check(await page.$eval("#explorer-link", (a) => a.hidden), "no explorer link for a Xiangqi game");
+      const explorerFen = await page.$eval("#explorer-link", (a) => new URL(a.href).searchParams.get("fen"));
+      check(explorerFen === b.fen, `the explorer link names the Xiangqi position shown: ${explorerFen}`);
       await page.screenshot({ path: path.join(outdir, "serve-xiangqi.png") });
+
+      // The explorer of the Xiangqi games counts as tree --json, and a row goes one move deeper.
+      const xqStart = cli("get", xiangqiArchive, "1", "--fen", "0").trim();
+      const xqTree = JSON.parse(cli("tree", xiangqiArchive, "--position", xqStart, "--json"));
+      await page.goto(`${xq.base}/explorer?fen=${encodeURIComponent(xqStart)}`);
+      seen = await explorerCounts(xqStart);
+      check(seen.games === xqTree.games && xqTree.games > 0, `Xiangqi explorer total ${seen.games} == tree --json ${xqTree.games}`);
+      check(JSON.stringify(seen.rows) === JSON.stringify(xqTree.moves.map((m) => [m.uci, m.games])),
+        "Xiangqi explorer rows == tree --json");
+      const afterFirst = cli("get", xiangqiArchive, "1", "--fen", "1").trim();  // game 1 opens h2e2
+      const xqDeeper = JSON.parse(cli("tree", xiangqiArchive, "--position", afterFirst, "--json"));
+      await page.click('#tree [data-uci="h2e2"]');
+      seen = await explorerCounts(afterFirst);
+      check(seen.games === xqDeeper.games && seen.rows.length === xqDeeper.moves.length, "a Xiangqi row goes one move deeper");
+      check((await picture()) === cli("get", xiangqiArchive, "1", "--svg", "1"), "the explorer draws the Xiangqi position");
     } finally {
       xq.proc.kill("SIGINT");
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -57,6 +58,8 @@ class ServedArchive {
   // at most two requests at once (of all archives; others wait their turn), and kept for the
   // requests that follow: the latest positions searched, up to 32 (and 2^20 hits each).
   Result<std::shared_ptr<const PositionHits>> position_hits(const Position& target);
+  // The same for the Xiangqi position of `fen` (Archive::find_xiangqi_position).
+  Result<std::shared_ptr<const PositionHits>> xiangqi_hits(const std::string& fen);
 
  private:
   std::string path_, name_;
@@ -64,7 +67,10 @@ class ServedArchive {
   std::mutex mutex_;
   std::vector<std::unique_ptr<Archive>> idle_;  // at most kIdleHandles
   std::string info_;
-  // position_hits's searches, by the FEN of their position, oldest first.
+  // The hits of `search`, kept under `key` (its position's FEN) as position_hits says.
+  Result<std::shared_ptr<const PositionHits>> hits_of(std::string key,
+                                                      const std::function<Result<PositionHits>(Archive&)>& search);
+  // position_hits's and xiangqi_hits's searches, by the FEN of their position, oldest first.
   std::vector<std::pair<std::string, std::shared_ptr<const PositionHits>>> searched_;
 };
 

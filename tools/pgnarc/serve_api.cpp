@@ -98,7 +98,15 @@ Result<std::string> ServedArchive::info_json() {
 }
 
 Result<std::shared_ptr<const PositionHits>> ServedArchive::position_hits(const Position& target) {
-  std::string key = target.fen();
+  return hits_of(target.fen(), [&target](Archive& a) { return a.find_position(target); });
+}
+
+Result<std::shared_ptr<const PositionHits>> ServedArchive::xiangqi_hits(const std::string& fen) {
+  return hits_of(fen, [&fen](Archive& a) { return a.find_xiangqi_position(fen); });
+}
+
+Result<std::shared_ptr<const PositionHits>> ServedArchive::hits_of(
+    std::string key, const std::function<Result<PositionHits>(Archive&)>& search) {
   const auto kept = [&]() -> std::shared_ptr<const PositionHits> {
     std::lock_guard lock(mutex_);
     for (const auto& [k, hits] : searched_)
@@ -113,7 +121,7 @@ Result<std::shared_ptr<const PositionHits>> ServedArchive::position_hits(const P
   if (auto hits = kept()) return hits;  // searched while this request waited
   auto a = lease();
   if (!a) return a.error();
-  auto found = (**a)->find_position(target);
+  auto found = search(***a);
   if (!found) return found.error();
   auto hits = std::make_shared<const PositionHits>(std::move(*found));
   std::lock_guard lock(mutex_);
@@ -333,15 +341,31 @@ Position position_arg(const Args& args, Variant& variant) {
   return value_of(parse_position_arg(args.text("fen"), args.text("moves").value_or(""), variant, "fen", "moves"));
 }
 
+// The FEN of the Xiangqi position of the fen and moves parameters (moves in ICCS), where fen is a
+// Xiangqi FEN (ten ranks); none where it is not.
+std::optional<std::string> xiangqi_position_arg(const Args& args) {
+  const auto fen = args.text("fen");
+  if (!fen || !is_xiangqi_fen(*fen)) return std::nullopt;
+  if (args.text("variant")) throw Refusal{400, "variant: a Xiangqi position takes none"};
+  return value_of(xiangqi_fen_after(*fen, args.text("moves").value_or("")));
+}
+
 ApiReply tree(std::vector<std::unique_ptr<ServedArchive>>& archives, const Params& params) {
   Args args(params, {"archive", "fen", "moves", "variant", "limit"});
   ServedArchive& a = *archives[archive_arg(archives, args)];
-  Variant variant;
-  const Position target = position_arg(args, variant);
   const std::size_t limit = args.number("limit", 0, kMaxPage, 0);
-  const auto hits = value_of(a.position_hits(target));
   // tree --json's line, with the games kept verbatim, which have no positions to search.
-  std::string line = position_tree_json(target, position_tree(target, *hits), limit);
+  std::string line;
+  std::shared_ptr<const PositionHits> hits;
+  if (const auto fen = xiangqi_position_arg(args)) {
+    hits = value_of(a.xiangqi_hits(*fen));
+    line = position_tree_json(*fen, value_of(xiangqi_position_tree(*fen, *hits)), limit);
+  } else {
+    Variant variant;
+    const Position target = position_arg(args, variant);
+    hits = value_of(a.position_hits(target));
+    line = position_tree_json(target, position_tree(target, *hits), limit);
+  }
   line.pop_back();
   return {200, line + ",\"verbatim_games\":" + std::to_string(hits->verbatim_games) + "}"};
 }
@@ -421,8 +445,9 @@ Matches matches(ServedArchive& a, Archive& archive, const Args& args) {
   const bool by_position = args.text("fen") || args.text("moves");
   const auto move = args.text("move");
   if (move && !by_position) throw Refusal{400, "move needs a position (fen or moves)"};
-  Variant variant;
-  const Position target = position_arg(args, variant);
+  const std::optional<std::string> xiangqi = xiangqi_position_arg(args);
+  Variant variant = Variant::kStandard;
+  const Position target = xiangqi ? Position() : position_arg(args, variant);
   if (args.text("variant")) q.variant = variant;
   Matches m;
   m.by_position = by_position;
@@ -433,11 +458,16 @@ Matches matches(ServedArchive& a, Archive& archive, const Args& args) {
   }
   if (!q.empty()) m.ids = value_of(archive.find(q));
   if (by_position) {
-    const auto hits = value_of(a.position_hits(target));
+    const auto hits = value_of(xiangqi ? a.xiangqi_hits(*xiangqi) : a.position_hits(target));
     m.verbatim_games = hits->verbatim_games;
     std::vector<std::uint64_t> kept;
     for (const PositionHit& h : hits_among(*hits, q.empty() ? nullptr : &m.ids)) {
-      const std::string uci = h.next.is_none() ? "" : h.next.is_null() ? "0000" : target.uci(h.next);
+      // (A Xiangqi game's move in ICCS: its from- and to-square, file letter and rank digit.)
+      const auto iccs = [](int s) { return std::string{static_cast<char>('a' + s % 9), static_cast<char>('0' + s / 9)}; };
+      const std::string uci = h.next.is_none() ? ""
+                              : xiangqi       ? iccs(h.next.xiangqi_from()) + iccs(h.next.xiangqi_to())
+                              : h.next.is_null() ? "0000"
+                                                 : target.uci(h.next);
       if (move && uci != *move) continue;
       kept.push_back(h.game);
       m.next.push_back(uci);

@@ -315,6 +315,22 @@ Result<PositionTree> xiangqi_position_tree(std::string_view fen, const PositionH
       [](Move m) { return rx::move_of(m); });
 }
 
+Result<std::string> xiangqi_fen_after(std::string_view fen, std::string_view moves) {
+  namespace rx = rules::xiangqi;
+  auto pos = rx::Position::from_fen(fen);
+  if (!pos) return pos.error();
+  for (std::size_t at = 0; at < moves.size();) {
+    const std::size_t end = std::min(moves.find(' ', at), moves.size());
+    const std::string_view word = moves.substr(at, end - at);
+    at = end + 1;
+    if (word.empty() || (word.back() == '.' && word.find_first_not_of("0123456789.") == std::string_view::npos)) continue;
+    auto m = rx::parse_legal_iccs(*pos, word);
+    if (!m) return m.error();
+    pos->play(*m);
+  }
+  return pos->fen();
+}
+
 namespace {
 
 using api::json_string;

@@ -6,6 +6,12 @@ import {Markers, MARKER_TYPE} from "/assets/vendor/cm-chessboard/src/extensions/
 export {COLOR, FEN, MARKER_TYPE}
 
 export const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+export const XIANGQI_START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+// Whether `fen` is a Xiangqi FEN (ten ranks).
+export function isXiangqiFen(fen) {
+    return fen.split(" ")[0].split("/").length === 10
+}
 
 // Fetches `path` (with `params` as query) and returns the parsed JSON; throws an Error
 // carrying the API's {"error": message} text when the answer is not 2xx.
@@ -130,6 +136,32 @@ export function markLastMove(board, uci) {
 // Toggles the board's orientation.
 export function flipBoard(board) {
     board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white)
+}
+
+// A Xiangqi board, which cm-chessboard cannot draw: the picture /api/board draws of a position,
+// its last move (ICCS) marked; the container's data-fen names the position shown.
+export function xiangqiBoard(container) {
+    const img = el("img", {alt: "Xiangqi board"})
+    container.classList.add("xiangqi")
+    container.replaceChildren(img)
+    let flipped = false, fen = "", uci = ""
+    const draw = () => {
+        const params = {fen, flip: flipped ? "1" : "0"}
+        if (uci) params.last = uci
+        img.src = "/api/board" + query(params)
+    }
+    return {
+        show(position, last = "") {
+            fen = position
+            uci = last
+            container.dataset.fen = fen
+            draw()
+        },
+        flip() {
+            flipped = !flipped
+            draw()
+        },
+    }
 }
 
 // Converts a UCI string to a chess.js move object.

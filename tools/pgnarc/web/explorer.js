@@ -1,14 +1,19 @@
 // The opening explorer: a board at ?fen= and the table of the moves played from that position
 // in the archive (/api/tree); playing a move, on the board or in the table, goes one position deeper.
+// A Xiangqi FEN (ten ranks) explores the Xiangqi games: the board is /api/board's picture, a move
+// is played from the table, and the server says the position it leads to.
 import {Chess} from "/assets/vendor/chess.js/chess.js"
 import {INPUT_EVENT_TYPE} from "/assets/vendor/cm-chessboard/src/Chessboard.js"
-import {api, el, query, param, archiveParam, renderHeader, loadInfo, showError, START_FEN,
-    createBoard, setBoardFen, markLastMove, flipBoard, uciToMove, percent} from "/assets/common.js"
+import {api, el, query, param, archiveParam, renderHeader, loadInfo, showError, START_FEN, XIANGQI_START_FEN,
+    isXiangqiFen, createBoard, setBoardFen, markLastMove, flipBoard, xiangqiBoard, uciToMove, percent}
+    from "/assets/common.js"
 
 const archive = archiveParam()
 const boardEl = document.getElementById("board")
 const history_ = []   // earlier positions: {fen, uci}
 let fen = param("fen", START_FEN)
+const xiangqi = isXiangqiFen(fen)
+const start = xiangqi ? XIANGQI_START_FEN : START_FEN
 let lastUci = ""
 let board = null
 let request = 0       // number of the latest tree request (older answers are dropped)
@@ -22,8 +27,12 @@ function gamesUrl(position, uci = "") {
 function go(position, uci = "", animated = true) {
     fen = position
     lastUci = uci
-    setBoardFen(board, boardEl, fen, animated)
-    markLastMove(board, uci)
+    if (xiangqi) {
+        board.show(fen, uci)
+    } else {
+        setBoardFen(board, boardEl, fen, animated)
+        markLastMove(board, uci)
+    }
     document.getElementById("fen").value = fen
     document.getElementById("back").disabled = history_.length === 0
     document.getElementById("games-link").href = gamesUrl(fen)
@@ -31,9 +40,21 @@ function go(position, uci = "", animated = true) {
     loadTree()
 }
 
-// Plays `uci` from the current position, if legal; returns whether it was played.
-function play(uci) {
+// Plays `uci` from the current position, if legal; returns whether it was played (a Xiangqi
+// move: once the server has said where it leads).
+async function play(uci) {
     let next
+    if (xiangqi) {
+        try {
+            next = (await api("/api/tree", {archive, fen, moves: uci, limit: 1})).position
+        } catch (error) {
+            showError(error.message)
+            return false
+        }
+        history_.push({fen, uci: lastUci})
+        go(next, uci)
+        return true
+    }
     try {
         const chess = new Chess(fen)
         chess.move(uciToMove(uci))
@@ -52,9 +73,14 @@ function back() {
 }
 
 function toStart() {
-    if (fen === START_FEN) return
+    if (fen === start) return
     history_.push({fen, uci: lastUci})
-    go(START_FEN)
+    go(start)
+}
+
+function flip() {
+    if (xiangqi) board.flip()
+    else flipBoard(board)
 }
 
 // A bar of white wins / draws / black wins.
@@ -62,7 +88,7 @@ function resultBar(white, draws, black, games) {
     const w = percent(white, games), d = percent(draws, games), b = Math.max(0, 100 - w - d)
     const part = (cls, value) => el("span", {class: cls, style: `width:${value}%`, title: `${value}%`},
         value >= 12 ? `${value}%` : "")
-    return el("div", {class: "bar", title: `white ${w}% · draws ${d}% · black ${games ? b : 0}%`},
+    return el("div", {class: "bar", title: `${xiangqi ? "red" : "white"} ${w}% · draws ${d}% · black ${games ? b : 0}%`},
         games ? [part("w", w), part("d", d), part("b", b)] : [])
 }
 
@@ -141,23 +167,29 @@ function onKey(event) {
     if (event.target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) return
     if (event.key === "ArrowLeft") back()
     else if (event.key === "Home") toStart()
-    else if (event.key === "f" || event.key === "F") flipBoard(board)
+    else if (event.key === "f" || event.key === "F") flip()
     else return
     event.preventDefault()
 }
 
 renderHeader("explorer")
 loadInfo(archive).catch(error => showError(error.message))
-try {
-    new Chess(fen)
-} catch (error) {
-    showError("invalid FEN, the start position instead: " + error.message)
-    fen = START_FEN
+if (xiangqi) {
+    // (The server checks a Xiangqi FEN: a bad one is the tree's error.)
+    board = xiangqiBoard(boardEl)
+    document.querySelector("#tree thead th:nth-child(3)").textContent = "Red / Draw / Black"
+} else {
+    try {
+        new Chess(fen)
+    } catch (error) {
+        showError("invalid FEN, the start position instead: " + error.message)
+        fen = START_FEN
+    }
+    board = createBoard(boardEl, fen)
+    board.enableMoveInput(onMoveInput)
 }
-board = createBoard(boardEl, fen)
-board.enableMoveInput(onMoveInput)
 document.getElementById("back").addEventListener("click", back)
 document.getElementById("start").addEventListener("click", toStart)
-document.getElementById("flip").addEventListener("click", () => flipBoard(board))
+document.getElementById("flip").addEventListener("click", flip)
 document.addEventListener("keydown", onKey)
 go(fen, "", false)

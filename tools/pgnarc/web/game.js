@@ -2,7 +2,7 @@
 // board that steps through the moves, with the move list, an eval/clock graph, tags, PGN and share link.
 // A Xiangqi game's board is the server's picture of each position (/api/board).
 import {api, el, param, archiveParam, renderHeader, loadInfo, showError,
-    createBoard, setBoardFen, markLastMove, flipBoard, copyText} from "/assets/common.js"
+    createBoard, setBoardFen, markLastMove, flipBoard, xiangqiBoard, copyText} from "/assets/common.js"
 
 const NAG_SYMBOLS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 const SVG_NS = "http://www.w3.org/2000/svg"
@@ -58,25 +58,9 @@ function tag(key) {
 
 // ----- showing a node -----
 
-// A Xiangqi game's board: the picture /api/board draws of a position, its last move marked.
-function xiangqiBoard(container) {
-    const img = el("img", {alt: "Xiangqi board"})
-    container.classList.add("xiangqi")
-    container.replaceChildren(img)
-    return {
-        flipped: false, fen: "", uci: "",
-        draw() {
-            const query = {fen: this.fen, flip: this.flipped ? "1" : "0"}
-            if (this.uci) query.last = this.uci
-            img.src = "/api/board?" + new URLSearchParams(query).toString()
-        },
-    }
-}
-
 function flip() {
-    if (!state.xiangqi) return flipBoard(state.board)
-    state.board.flipped = !state.board.flipped
-    state.board.draw()
+    if (state.xiangqi) state.board.flip()
+    else flipBoard(state.board)
 }
 
 // Shows node `id`: board, attributes, markers, highlighted move, graph marker and URL.
@@ -85,9 +69,7 @@ function show(id, animated = true) {
     if (!node) return
     state.current = id
     if (state.xiangqi) {
-        Object.assign(state.board, {fen: node.fen, uci: node.uci})
-        state.board.draw()
-        state.boardEl.dataset.fen = node.fen
+        state.board.show(node.fen, node.uci)
     } else {
         setBoardFen(state.board, state.boardEl, node.fen, animated)
         markLastMove(state.board, node.uci)
@@ -398,10 +380,8 @@ async function main() {
     }
     state.nodes = state.game.nodes
     state.game.mainline.forEach((id, k) => state.mainIndex.set(id, k))
-    // (The explorer searches chess positions.)
     state.xiangqi = state.game.rules === "xiangqi"
     state.board = state.xiangqi ? xiangqiBoard(state.boardEl) : createBoard(state.boardEl, state.nodes[0].fen)
-    document.getElementById("explorer-link").hidden = state.xiangqi
     renderMoves()
     renderGraph()
 
