@@ -83,13 +83,17 @@ function flip() {
     else flipBoard(board)
 }
 
-// A bar of white wins / draws / black wins.
+// A bar of white wins / draws / black wins, and the games with no result ("*" or none) in grey.
 function resultBar(white, draws, black, games) {
-    const w = percent(white, games), d = percent(draws, games), b = Math.max(0, 100 - w - d)
+    const w = percent(white, games), d = percent(draws, games)
+    const b = white + draws + black === games ? Math.max(0, 100 - w - d) : percent(black, games)
+    const u = games ? Math.max(0, 100 - w - d - b) : 0
     const part = (cls, value) => el("span", {class: cls, style: `width:${value}%`, title: `${value}%`},
         value >= 12 ? `${value}%` : "")
-    return el("div", {class: "bar", title: `${xiangqi ? "red" : "white"} ${w}% · draws ${d}% · black ${games ? b : 0}%`},
-        games ? [part("w", w), part("d", d), part("b", b)] : [])
+    const first = xiangqi ? "red" : "white"
+    return el("div", {class: "bar", title: `${first} ${w}% · draws ${d}% · black ${games ? b : 0}%` +
+            (u ? ` · no result ${u}%` : "")},
+        games ? [part("w", w), part("d", d), part("b", b), u ? part("u", u) : null].filter(Boolean) : [])
 }
 
 async function loadTree() {
