@@ -254,15 +254,15 @@ TEST_F(CliXiangqi, BesideChessGamesAndKeptVerbatimWhereAMoveCannotBeCoded) {
   // Found by their players, Red among them, beside the chess game's White and Black.
   EXPECT_EQ(run_cli("find --numbers --exact --player r " + p("m.pga")).out, "2\n");
   EXPECT_EQ(run_cli("find --numbers --exact --player b " + p("m.pga")).out, "1\n2\n");
-  // In an archive below 1.7, which codes no Xiangqi game, --player reads the players' table alone:
-  // a Xiangqi game kept verbatim there is found by Red with --red.
+  // In an archive below 1.7, which codes no Xiangqi game, a player is White or Black: a Xiangqi
+  // game kept verbatim there is found by Red with --red, whichever games share its block.
   std::ofstream(scratch_.path() + "/old.pgn", std::ios::binary)
-      << chess << "[Game \"Chinese Chess\"]\n[Red \"r\"]\n\n1. h2e2 h9g7 2. h2h9 *\n";
+      << chess << "[Game \"Chinese Chess\"]\n[Red \"ra\"]\n\n1. h2e2 h9g7 2. h2h9 *\n";
   ASSERT_EQ(run_cli("pack --moves uniform " + p("old.pgn") + " -o " + p("o.pga")).exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("o.pga")).out)["read_version"], "1.0");
-  EXPECT_EQ(run_cli("find --numbers --exact --red r " + p("o.pga")).out, "2\n");
-  EXPECT_EQ(run_cli("find --count --exact --player r " + p("o.pga")).out, "0\n");
-  EXPECT_EQ(run_cli("find --numbers --exact --player a " + p("o.pga")).out, "1\n");
+  EXPECT_EQ(run_cli("find --numbers --red ra " + p("o.pga")).out, "2\n");
+  EXPECT_EQ(run_cli("find --numbers --player a " + p("o.pga")).out, "1\n");  // White "a"; not Red "ra"
+  EXPECT_EQ(run_cli("find --count --player ra " + p("o.pga")).out, "0\n");
   // Under the uniform coder, or appended to an archive that readers of 1.7 read, Xiangqi games
   // are coded uniformly (codec 9).
   ASSERT_EQ(run_cli("pack --moves uniform " + p("mixed.pgn") + " -o " + p("u.pga")).exit_code, 0);

@@ -222,10 +222,14 @@ first = body["moves"][0]
 got = get(xq_base, "/api/games?" + q(fen=after, move=first["uci"], limit=500))[1]
 check(got["total"] == first["games"] and all(r["move"] == first["uci"] for r in got["games"]),
       "/api/games move= counts the Xiangqi tree's move")
-for path in ["/api/tree?" + q(fen=xq_start, moves="h2e3"), "/api/tree?" + q(fen=xq_start, moves="Che3"),
-             "/api/tree?" + q(fen=xq_start, variant="atomic")]:
+got = get(xq_base, "/api/games?" + q(fen=after, move=first["uci"].upper(), limit=500))[1]
+check(got["total"] == first["games"], "/api/games move= in upper case")
+for path, says in [("/api/tree?" + q(fen=xq_start, moves="1.h2e2 h2e3"), "moves: move 2 'h2e3'"),
+                   ("/api/tree?" + q(fen=xq_start, moves="Che3"), "moves: move 1 'Che3'"),
+                   ("/api/tree?" + q(fen=xq_start, variant="atomic"), "variant: a Xiangqi position takes none"),
+                   ("/api/tree?" + q(fen="rnbakabnr/9/9/9/9/9/9/9/9/RNBAKXBNR w"), "fen: ")]:
     status, body = get(xq_base, path)
-    check(status == 400 and body.get("error"), f"{path}: {status} {body!r:.200}")
+    check(status == 400 and body.get("error", "").startswith(says), f"{path}: {status} {body!r:.200}")
 check(get(xq_base, "/api/games?" + q(limit=3))[1]["games"][0]["white"] == "ZHAO GuoRong",
       "/api/games lists a Xiangqi game's Red in the white column")
 xq.send_signal(signal.SIGTERM)

@@ -347,7 +347,9 @@ std::optional<std::string> xiangqi_position_arg(const Args& args) {
   const auto fen = args.text("fen");
   if (!fen || !is_xiangqi_fen(*fen)) return std::nullopt;
   if (args.text("variant")) throw Refusal{400, "variant: a Xiangqi position takes none"};
-  return value_of(xiangqi_fen_after(*fen, args.text("moves").value_or("")));
+  auto after = xiangqi_fen_after(*fen, args.text("moves").value_or(""));
+  if (!after) throw Refusal{400, (after.error().message().starts_with("move ") ? "moves: " : "fen: ") + after.error().message()};
+  return *after;
 }
 
 ApiReply tree(std::vector<std::unique_ptr<ServedArchive>>& archives, const Params& params) {
@@ -446,6 +448,14 @@ Matches matches(ServedArchive& a, Archive& archive, const Args& args) {
   const auto move = args.text("move");
   if (move && !by_position) throw Refusal{400, "move needs a position (fen or moves)"};
   const std::optional<std::string> xiangqi = xiangqi_position_arg(args);
+  // A Xiangqi move as ICCS writes it: lower case, no hyphen ("H2-E2" is h2e2).
+  std::optional<std::string> move_arg = move;
+  if (xiangqi && move) {
+    std::string m;
+    for (char c : *move)
+      if (c != '-') m += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    move_arg = m;
+  }
   Variant variant = Variant::kStandard;
   const Position target = xiangqi ? Position() : position_arg(args, variant);
   if (args.text("variant")) q.variant = variant;
@@ -461,14 +471,14 @@ Matches matches(ServedArchive& a, Archive& archive, const Args& args) {
     const auto hits = value_of(xiangqi ? a.xiangqi_hits(*xiangqi) : a.position_hits(target));
     m.verbatim_games = hits->verbatim_games;
     std::vector<std::uint64_t> kept;
+    // (A Xiangqi game's move in ICCS: its from- and to-square, file letter and rank digit.)
+    const auto iccs = [](int s) { return std::string{static_cast<char>('a' + s % 9), static_cast<char>('0' + s / 9)}; };
     for (const PositionHit& h : hits_among(*hits, q.empty() ? nullptr : &m.ids)) {
-      // (A Xiangqi game's move in ICCS: its from- and to-square, file letter and rank digit.)
-      const auto iccs = [](int s) { return std::string{static_cast<char>('a' + s % 9), static_cast<char>('0' + s / 9)}; };
       const std::string uci = h.next.is_none() ? ""
                               : xiangqi       ? iccs(h.next.xiangqi_from()) + iccs(h.next.xiangqi_to())
                               : h.next.is_null() ? "0000"
                                                  : target.uci(h.next);
-      if (move && uci != *move) continue;
+      if (move_arg && uci != *move_arg) continue;
       kept.push_back(h.game);
       m.next.push_back(uci);
     }
@@ -535,7 +545,7 @@ ApiReply games(std::vector<std::unique_ptr<ServedArchive>>& archives, const Para
     const std::vector<Tag> tags = value_of((*lease)->read_tags(i, column_keys()));
     out += (r ? ", " : "") + ("{\"n\": " + std::to_string(i + 1));
     for (const Column& c : kColumns) out += ", \"" + std::string(c.key) + "\": " + text_json(column_value(tags, c));
-    if (m.by_position) out += ", \"move\": " + text_json(m.next[page[r]]);
+    if (m.by_position) out += ", \"move\": " + json_string(m.next[page[r]]);
     out += "}";
   }
   return {200, out + "]}"};

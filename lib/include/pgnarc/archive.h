@@ -132,9 +132,10 @@ PGNARC_EXPORT PositionTree position_tree(const Position& target, const PositionH
 // named in WXF ("C2.5", its san) and ICCS ("h2e2", its uci); white and black count Red's and
 // Black's wins. A FEN that is not a Xiangqi FEN is InvalidInput.
 PGNARC_EXPORT Result<PositionTree> xiangqi_position_tree(std::string_view fen, const PositionHits& hits);
-// The Xiangqi FEN of the position after the ICCS moves `moves` ("h2e2 h9g7", separated by spaces;
-// move numbers "1." skipped) from the Xiangqi FEN `fen` (its clocks counted on): InvalidInput
-// naming a bad FEN or the first move that is not ICCS or not legal where it is played.
+// The Xiangqi FEN of the position after the ICCS moves `moves` ("1. h2e2 h9g7", separated by white
+// space; move numbers skipped, as play_san_line skips them) from the Xiangqi FEN `fen` (its clocks
+// counted on): InvalidInput on a bad FEN, or naming the first move ("move 2 'h2e3': ...") that is
+// not ICCS or not legal where it is played.
 PGNARC_EXPORT Result<std::string> xiangqi_fen_after(std::string_view fen, std::string_view moves);
 // The tree as one line of JSON, as `pgnarc tree --json` prints it: {"position": FEN, "games",
 // "white", "draws", "black", "moves": [{"san", "uci", "games", "white", "draws", "black",

@@ -11,6 +11,7 @@
 #include "api/json_text.h"
 #include "container/derived_tags.h"
 #include "container/position_filter.h"
+#include "rules/move_words.h"
 #include "rules/xiangqi_game.h"
 #include "rules/xiangqi_notation.h"
 
@@ -319,14 +320,12 @@ Result<std::string> xiangqi_fen_after(std::string_view fen, std::string_view mov
   namespace rx = rules::xiangqi;
   auto pos = rx::Position::from_fen(fen);
   if (!pos) return pos.error();
-  for (std::size_t at = 0; at < moves.size();) {
-    const std::size_t end = std::min(moves.find(' ', at), moves.size());
-    const std::string_view word = moves.substr(at, end - at);
-    at = end + 1;
-    if (word.empty() || (word.back() == '.' && word.find_first_not_of("0123456789.") == std::string_view::npos)) continue;
+  int ply = 0;
+  for (std::string_view word; rules::next_move_word(moves, word);) {
     auto m = rx::parse_legal_iccs(*pos, word);
-    if (!m) return m.error();
+    if (!m) return invalid_input("move " + std::to_string(ply + 1) + " '" + std::string(word) + "': " + m.error().message());
     pos->play(*m);
+    ++ply;
   }
   return pos->fen();
 }

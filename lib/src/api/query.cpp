@@ -135,7 +135,8 @@ bool ratings_match(TagSpan tags, const Query& q) {
   return false;  // (query_error refuses any other value)
 }
 
-bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
+// `player_red`: q.player may be the Red tag's name (player_may_be_red).
+bool game_matches(TagSpan tags, const Query& q, const QueryNames& names, bool player_red) {
   auto has_name = [&](const char* key, const NameWant& want) {
     const auto v = find_tag(tags, key);
     return v && want(*v);
@@ -143,7 +144,7 @@ bool game_matches(TagSpan tags, const Query& q, const QueryNames& names) {
   if (names.white && !has_name("White", *names.white)) return false;
   if (names.black && !has_name("Black", *names.black)) return false;
   if (names.player && !has_name("White", *names.player) && !has_name("Black", *names.player) &&
-      !has_name("Red", *names.player))
+      !(player_red && has_name("Red", *names.player)))
     return false;
   if (names.event && !has_name("Event", *names.event)) return false;
   if (names.site && !has_name("Site", *names.site)) return false;
@@ -234,6 +235,10 @@ Status Archive::Impl::for_names(int field, const std::string& want, bool exact, 
 
 namespace {
 const std::optional<NameWant> kNoName;
+
+// Whether a player searched for in `f` is also the Red tag's: in an archive that can hold coded
+// Xiangqi games (read version 1.7 or later).
+bool player_may_be_red(const ArchiveFile& f) { return f.read_version().minor >= kXiangqiCodecMinor; }
 }  // namespace
 
 Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const api::QueryNames& names) {
@@ -253,7 +258,7 @@ Result<std::vector<bool>> Archive::Impl::candidates(const Query& q, const api::Q
   // is a candidate too, and its games are then read. A player is also Red of a Xiangqi game, whose
   // name no table holds: in an archive that may hold Xiangqi games (read version 1.7 or later),
   // every block stays a candidate for it.
-  const bool may_hold_red = f.read_version().minor >= kXiangqiCodecMinor;
+  const bool may_hold_red = player_may_be_red(f);
   const std::pair<const std::optional<NameWant>*, int> name_fields[] = {
       {&names.white, kPlayerField}, {&names.black, kPlayerField},
       {may_hold_red ? &kNoName : &names.player, kPlayerField}, {&names.event, kEventField}};
@@ -285,6 +290,7 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
   auto c = candidates(q, names);
   if (!c) return c.error();
   const std::vector<bool> ok = std::move(*c);
+  const bool player_red = player_may_be_red(*file);
   DecodedBlock tags_only;
   std::string bytes;
   tags_only.dictionaries = &file->dictionaries();
@@ -342,7 +348,7 @@ Result<std::vector<std::uint64_t>> Archive::Impl::search(const Query& q) {
           span = TagSpan{views.data(), views.data() + views.size()};
         }
       }
-      if (!game_matches(span, q, names)) continue;
+      if (!game_matches(span, q, names, player_red)) continue;
       if (q.variant && !find_tag(span, "Variant")) {
         Variant v = Variant::kStandard;
         if (db->variants) {

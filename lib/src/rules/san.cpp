@@ -1,6 +1,7 @@
 // SAN and UCI: canonical output, lenient input.
 #include <cstdlib>
 
+#include "rules/move_words.h"
 #include "rules/movegen.h"
 
 namespace pgnarc {
@@ -365,20 +366,7 @@ Result<Move> Position::parse_san(std::string_view in) const {
 
 Result<Position> play_san_line(Position pos, std::string_view rest) {
   int ply = 0;
-  while (!rest.empty()) {
-    const std::size_t start = rest.find_first_not_of(" \t\r\n");
-    if (start == std::string_view::npos) break;
-    rest.remove_prefix(start);
-    const std::string_view token = rest.substr(0, rest.find_first_of(" \t\r\n"));
-    rest.remove_prefix(token.size());
-    // A move number ("12." or "12..."), alone or glued to its move ("12.e4").
-    std::string_view san = token;
-    const std::size_t digits = san.find_first_not_of("0123456789");
-    if (digits > 0 && digits < san.size() && san[digits] == '.') {
-      const std::size_t after = san.find_first_not_of('.', digits);
-      san = after == std::string_view::npos ? std::string_view() : san.substr(after);
-    }
-    if (san.empty()) continue;
+  for (std::string_view san; rules::next_move_word(rest, san);) {
     auto m = pos.parse_san(san);
     if (!m) return invalid_input("move " + std::to_string(ply + 1) + " '" + std::string(san) + "': " + m.error().message());
     pos.play(*m);

@@ -45,12 +45,14 @@ function go(position, uci = "", animated = true) {
 async function play(uci) {
     let next
     if (xiangqi) {
+        const from = fen
         try {
-            next = (await api("/api/tree", {archive, fen, moves: uci, limit: 1})).position
+            next = (await api("/api/tree", {archive, fen: from, moves: uci, limit: 1})).position
         } catch (error) {
-            showError(error.message)
+            if (fen === from) showError(error.message)
             return false
         }
+        if (fen !== from) return false  // another position was shown meanwhile
         history_.push({fen, uci: lastUci})
         go(next, uci)
         return true
