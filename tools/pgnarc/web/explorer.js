@@ -11,6 +11,7 @@ import {api, el, query, param, archiveParam, renderHeader, loadInfo, showError, 
 const archive = archiveParam()
 const boardEl = document.getElementById("board")
 const history_ = []   // earlier positions: {fen, uci}
+const fenGiven = param("fen") !== ""
 let fen = param("fen", START_FEN)
 const xiangqi = isXiangqiFen(fen)
 const start = xiangqi ? XIANGQI_START_FEN : START_FEN
@@ -199,3 +200,13 @@ document.getElementById("start").addEventListener("click", toStart)
 document.getElementById("flip").addEventListener("click", flip)
 document.addEventListener("keydown", onKey)
 go(fen, "", false)
+// Opened with no position on an archive of Xiangqi games alone (no game reaches chess's start, some
+// reach Xiangqi's): Xiangqi's start instead.
+if (!fenGiven) {
+    Promise.all([api("/api/tree", {archive, limit: 1}), api("/api/tree", {archive, fen: XIANGQI_START_FEN, limit: 1})])
+        .then(([chess, xq]) => {
+            if (chess.games === 0 && xq.games > 0)
+                location.replace("/explorer" + query({fen: XIANGQI_START_FEN, archive: archive || ""}))
+        })
+        .catch(() => {})
+}
