@@ -376,7 +376,9 @@ Run declare_find(CLI::App& cmd) {
   Query& q = a->query;
   add_filter(cmd, *a, "--white", "S", q.white, "White's name");
   add_filter(cmd, *a, "--black", "S", q.black, "Black's name");
-  add_filter(cmd, *a, "--player", "S", q.player, "White's or Black's name (and Red's, of Xiangqi, in archives of format 1.7 on)");
+  add_filter(cmd, *a, "--player", "S", q.player,
+             "White's or Black's name (and Red's, where the archive can hold coded Xiangqi games: read "
+             "version 1.7 or later)");
   add_filter(cmd, *a, "--event", "S", q.event, "the event");
   add_filter(cmd, *a, "--site", "S", q.site, "the site");
   add_filter(cmd, *a, "--red", "S", q.red, "Red's name (Xiangqi: the Red tag)");

@@ -116,7 +116,7 @@ class Archive:
              threads=None, min_elo=None, max_elo=None, elo_of="both", red=None):
         """The indices (from 0, ascending) of the games that match every given field, as
         `pgnarc find` answers: names as case-insensitive substrings (exact=True: exact; red: the
-        Red tag of a Xiangqi game, whose other player is black; player: white or black, and red in archives of format 1.7 or later), result
+        Red tag of a Xiangqi game, whose other player is black; player: white or black, and red where the archive's read version is 1.7 or later), result
         "1-0", "0-1", "1/2-1/2" or "*", eco a prefix, dates "YYYY", "YYYY.MM" or "YYYY.MM.DD"
         (inclusive), tags a dict of exact key: value pairs, variant the rules ("standard",
         "crazyhouse", "atomic", ...: `pgnarc find --variant`); names and tag values are looked
