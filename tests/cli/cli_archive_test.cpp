@@ -290,7 +290,7 @@ TEST_F(CliArchive, InfoAndVerify) {
   EXPECT_NE(r.out.find("games:    61 (1 kept verbatim)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bits per ply"), std::string::npos);
   r = run_cli("info " + p("games.pga") + " --json");
-  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.10");
+  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.11");
   // The fast model (the default) and no clock tracks: a reader of 1.2.
   EXPECT_TRUE(r.out.starts_with("{\"write_version\": \"1.2\", \"read_version\": \"1.2\",")) << r.out;
   EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
@@ -573,7 +573,7 @@ TEST_F(CliArchive, VersionNamesTheFormatVersions) {
   for (const char* args : {"--version", "info --version"}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << args;
-    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.10)\n")
+    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.11)\n")
         << args;
   }
 }

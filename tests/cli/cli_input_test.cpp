@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+
+#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "cli/cli_util.h"
@@ -188,9 +190,8 @@ TEST_F(CliInput, LimitsAreInThePackHelp) {
   EXPECT_NE(r.out.find("16 MiB"), std::string::npos) << r.out;
 }
 
-// Before: `[White ""X""]` was read as the value `"X"` without a word.
 TEST_F(CliInput, AMalformedTagIsKeptVerbatimAndReported) {
-  const std::string bad = "[Event \"x\"]\n[White \"\"X\"\"]\n\n1. e4 e5 *";
+  const std::string bad = "[Event \"x\"]\n[White \"\"X\"\"y]\n\n1. e4 e5 *";
   write(path("bad.pgn"), "[Event \"ok\"]\n\n1. d4 *\n\n" + bad + "\n");
   auto r = run_cli("pack " + p("bad.pgn"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -202,9 +203,50 @@ TEST_F(CliInput, AMalformedTagIsKeptVerbatimAndReported) {
   EXPECT_EQ(run_cli("pack --strict " + p("bad.pgn") + " -o " + p("s.pga")).exit_code, 2);
 }
 
+// Tag values written without escapes (a quote left unescaped, a backslash that escapes nothing,
+// Big5's 許 ending in 5C) are coded in archives of format 1.11 and written back as they came;
+// found by their values; kept verbatim, with where and why, where the archive may not hold them
+// (--tags coded, an append to an archive below 1.11).
+TEST_F(CliInput, TagValuesWrittenWithoutEscapesComeBackAsTheyWere) {
+  const std::string tags = "[Event \"Cup \"A\" 1990\"]\n[Site \"C:\\games\"]\n[White \"\xB3\x5C\"]\n[Black \"b\"]\n\n";
+  write(path("q.pgn"), "[Event \"plain\"]\n\n1. d4 *\n\n" + tags + "1. e4 e5 *\n");
+  auto r = run_cli("pack " + p("q.pgn"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE((r.out + r.err).find("2 games (0 kept verbatim)"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("q.pga")).out)["read_version"], "1.11");
+  EXPECT_EQ(run_cli("get " + p("q.pga") + " 2").out, tags + "1. e4 e5 *\n\n");
+  EXPECT_EQ(run_cli("unpack " + p("q.pga")).out, "[Event \"plain\"]\n\n1. d4 *\n\n" + tags + "1. e4 e5 *\n\n");
+  EXPECT_EQ(run_cli("find --numbers --exact --event 'Cup \"A\" 1990' " + p("q.pga")).out, "2\n");
+  EXPECT_EQ(run_cli("find --numbers --site 'C:\\games' " + p("q.pga")).out, "2\n");
+  EXPECT_EQ(run_cli("verify -q " + p("q.pga")).exit_code, 0);
+  // Merged (the second archive's tags coded again), as they were.
+  ASSERT_EQ(run_cli("pack " + p("q.pgn") + " -o " + p("q2.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("merge -o " + p("m.pga") + " " + p("q.pga") + " " + p("q2.pga")).exit_code, 0);
+  EXPECT_EQ(run_cli("get " + p("m.pga") + " 4").out, tags + "1. e4 e5 *\n\n");
+  // Where the archive may not hold them: verbatim, reported at the tag pair.
+  r = run_cli("pack --tags coded " + p("q.pgn") + " -o " + p("c.pga"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("game 2 kept verbatim: " + path("q.pgn") + ":5:1: game 2: bad tag pair [Event]: a quote inside "
+                       "the value is not escaped"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("format 1.11"), std::string::npos) << r.err;
+  EXPECT_NE(nlohmann::json::parse(run_cli("info --json " + p("c.pga")).out)["read_version"], "1.11");
+  EXPECT_EQ(run_cli("get " + p("c.pga") + " 2").out, tags + "1. e4 e5 *\n\n");
+  EXPECT_EQ(run_cli("find --numbers --black b " + p("c.pga")).out, "2\n");  // its other tags index it
+  write(path("plain.pgn"), "[Event \"plain\"]\n\n1. d4 *\n");
+  ASSERT_EQ(run_cli("pack " + p("plain.pgn")).exit_code, 0);
+  ASSERT_EQ(run_cli("append " + p("plain.pga") + " " + p("q.pgn")).exit_code, 0);
+  const auto info = nlohmann::json::parse(run_cli("info --json " + p("plain.pga")).out);
+  EXPECT_EQ(info["verbatim_games"], 1);
+  EXPECT_NE(info["read_version"], "1.11");
+  EXPECT_EQ(run_cli("get " + p("plain.pga") + " 3").out, tags + "1. e4 e5 *\n\n");
+  EXPECT_EQ(run_cli("pack --strict --tags coded " + p("q.pgn") + " -o " + p("s.pga")).exit_code, 2);
+}
+
 // Before: `find --black b` found nothing, the tags after the malformed one were not stored.
 TEST_F(CliInput, AVerbatimGameIsFoundByTheTagsAfterAMalformedOne) {
-  const std::string bad = "[White \"A\"] [Bad \"\"X\"\"] [Black \"b\"]\n\n1. e4 *";
+  const std::string bad = "[White \"A\"] [Bad \"\"X\"\"y] [Black \"b\"]\n\n1. e4 *";
   write(path("bad.pgn"), "[White \"c\"]\n[Black \"d\"]\n\n1. d4 *\n\n" + bad + "\n");
   auto r = run_cli("pack " + p("bad.pgn"));
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -29,6 +29,7 @@
 #include "container/block_reader.h"
 #include "container/format.h"
 #include "container/position_filter.h"
+#include "container/tags_section.h"
 #include "container/text_columns.h"
 #include "container/value_tables.h"
 #include "pgn/xiangqi_pgn.h"
@@ -2522,6 +2523,69 @@ void xiangqi_position_vectors() {
                  "Corruption", "TAGS-13 XQ-POS-1", "a Xiangqi position column whose first codeword bytes are all 1 bits");
 }
 
+// Values written without escapes (9.4.10, format 1.11): columns of coding 13 in a block of layout
+// 7. The Event column holds a value with quotes left unescaped (unescaped), one escaped (read and
+// written with escapes) and a plain one; Site a path with a stray backslash and one escaped;
+// White a Big5 name whose last byte is 5C (read as written: `\"` cannot close it), which would
+// otherwise be a player column; Round a number after a stray backslash, which would otherwise be
+// typed.
+void unescaped_tag_vectors() {
+  const std::string pgn =
+      "[Event \"Cup \"A\" 1990\"]\n[Site \"C:\\games\"]\n[White \"x\"]\n[Black \"y\"]\n[Round \"1\\2\"]\n\n1. e4 e5 *\n\n"
+      "[Event \"Cup \\\"B\\\"\"]\n[Site \"C:\\\\games\"]\n[White \"\xB3\x5C\"]\n[Black \"z\"]\n[Round \"2\"]\n\n1. d4 *\n\n"
+      "[Event \"plain\"]\n[Site \"home\" ]\n[White \"x\"]\n[Black \"y\"]\n\n1. c4 *\n";
+  encode_vector("unescaped_tags", pgn, "TAGS-14 PGN-1",
+                "tag columns of coding 13 (values written without escapes, format 1.11) in a block of layout 7: a "
+                "quote left unescaped, a backslash that escapes nothing, a Big5 name ending in 5C before its "
+                "closing quote, in text, player and typed columns, beside values escaped as PGN escapes them",
+                4096, MoveCoding::kModel, Variant::kStandard, false, false, false, true);
+  const std::string coded = read(dir + "/encode/unescaped_tags.pga");
+  const ColumnAt event = column_of(coded, "Event");
+  if (coded[kHeaderSize + event.coding] != 13 || coded[kHeaderSize + 6] != 7 || coded[11] != 11) {
+    std::fprintf(stderr, "unescaped tags: the writer did not code Event as unescaped text in layout 7 of 1.11\n");
+    std::exit(1);
+  }
+  // The Event column's text body: D = 3 values, the list, 3 references of one byte; then u = 1
+  // and the rank 0.
+  std::size_t u = event.body;
+  {
+    common::ByteCursor r(std::string_view(coded).substr(kHeaderSize + u));
+    std::uint64_t distinct = 0;
+    std::string_view list, refs;
+    r.varint(distinct);
+    r.prefixed(list);
+    r.bytes(3 * container::tag_ref_width(distinct), refs);
+    u = event.body + (coded.size() - kHeaderSize - u - r.remaining());
+  }
+  if (coded[kHeaderSize + u] != 1 || coded[kHeaderSize + u + 1] != 0) {
+    std::fprintf(stderr, "unescaped tags: the Event column does not end with u = 1 and rank 0\n");
+    std::exit(1);
+  }
+  invalid_vector("unescaped_tags_in_layout_6", edit_block(coded, [](std::string& b) { b[6] = 6; }), "Corruption",
+                 "TAGS-1 TAGS-14", "an unescaped text column (coding 13) in a block of layout 6");
+  invalid_vector("unescaped_tags_none", edit_block(coded, [&](std::string& b) { b[u] = 0; }), "Corruption", "TAGS-14",
+                 "an unescaped text column whose count of unescaped tags is 0");
+  invalid_vector("unescaped_tags_rank", edit_block(coded, [&](std::string& b) { b[u + 1] = 3; }), "Corruption",
+                 "TAGS-14", "an unescaped text column of 3 tags naming the rank 3");
+  // A text column (coding 0) with a byte after its references: an archive without name chunks
+  // (an Annotator tag alone), its column's size and its tags section's sizes a byte larger.
+  WriterOptions o = stored();
+  const std::string annotated = pack("[Annotator \"a\"]\n\n1. e4 *\n", o);
+  const ColumnAt annotator = column_of(annotated, "Annotator");
+  invalid_vector("tag_text_bytes_after", resize_block(annotated, [&](std::string& b) {
+                   b.insert(annotator.body + annotator.size, 1, '\0');
+                   ++b[annotator.coding + 1];  // the column's size, one byte
+                   for (std::size_t at : {kBlockHeaderSize + 4, kBlockHeaderSize + 8}) {
+                     std::string size;
+                     put_le(size, get_le(b.data() + at, 4) + 1, 4);
+                     b.replace(at, 4, size);
+                   }
+                 }),
+                 "Corruption", "TAGS-1", "a text column whose body holds a byte after its references");
+  invalid_vector("unescaped_tags_plain_value", edit_block(coded, [&](std::string& b) { b[u + 1] = 2; }), "Corruption",
+                 "TAGS-14", "an unescaped tag whose value (`plain`) holds neither a quote nor a backslash");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -2553,6 +2617,7 @@ int main(int argc, char** argv) {
   xiangqi_token_vectors();
   xiangqi_position_vectors();
   xiangqi_spelling_vectors();
+  unescaped_tag_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

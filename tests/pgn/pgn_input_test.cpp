@@ -172,8 +172,8 @@ TEST(PgnInput, DosEndOfFileAfterTheLastGameIsNotAGame) {
 
 // Before: the tags after a malformed one were not reported, so a verbatim game was not found by them.
 TEST(PgnErrors, TagsAfterAMalformedOneAreStillRead) {
-  const std::string one_line = "[White \"A\"] [Bad \"\"X\"\"] [Black \"b\"]\n\n1. e4 *\n";
-  const std::string lines = "[White \"A\"]\n[Bad \"\"X\"\"]\n[Site \"C:\\\"]\n[Black \"b\"]\r\n[Round \"1\"]\n\n1. e4 *\n";
+  const std::string one_line = "[White \"A\"] [Bad \"\"X\"\"y] [Black \"b\"]\n\n1. e4 *\n";
+  const std::string lines = "[White \"A\"]\n[Bad \"\"X\"\"y]\n[Site \"C:\\\"x]\n[Black \"b\"]\r\n[Round \"1\"]\n\n1. e4 *\n";
   for (const std::string& text : {one_line, lines}) {
     GameBuilder b;
     parse_game(text, "t.pgn", 1, SourcePos{1, 1}, b);

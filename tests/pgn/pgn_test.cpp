@@ -106,15 +106,51 @@ TEST(PgnRead, TagValuesEscapedAndByteExact) {
                                            {"L", "M\xFCller \xE9"}, {"U", "\xC3\xBC"}}));
 }
 
-// A tag value with an unescaped quote or a closing quote escaped by a stray backslash is not
-// repaired (which would change its bytes without a word): the game is an error, located at the
-// byte where the tag pair went wrong, and its bytes are kept as they were.
-TEST(PgnRead, TagValuesWithUnescapedQuotesOrAStrayBackslashAreErrors) {
-  const std::string games[] = {"[White \"\"X\"\"]\n\n1. e4 *", "[Event \"Tournament \"Championship\" Finals\"]\n\n1. e4 *",
-                               "[Event \"x\"]\n[Site \"Club \\\"]\n\n1. e4 *"};
+// A tag value written without escapes, though it holds a quote or a backslash, is read as it is
+// written and says so (Tag::unescaped), so that write_pgn gives its bytes back: quotes left
+// unescaped, a closing quote after a stray backslash, a backslash that escapes nothing (Big5's
+// 許, B3 5C, before the closing quote too). Values that escapes read are read so, and written
+// with escapes.
+TEST(PgnRead, TagValuesWrittenWithoutEscapesAreReadAndWrittenAsTheyAre) {
+  struct Case {
+    std::string line, value;
+    bool unescaped;
+    std::string written;  // the tag line write_pgn gives
+  };
+  const Case cases[] = {
+      {"[White \"\"X\"\"]", "\"X\"", true, "[White \"\"X\"\"]"},
+      {"[Event \"Tournament \"Championship\" Finals\"]", "Tournament \"Championship\" Finals", true,
+       "[Event \"Tournament \"Championship\" Finals\"]"},
+      {"[Site \"Club \\\"]", "Club \\", true, "[Site \"Club \\\"]"},
+      {"[Site \"C:\\games\" ]", "C:\\games", true, "[Site \"C:\\games\"]"},
+      {"[Red \"\xB3\x5C\xBB\xC8\"]", "\xB3\x5C\xBB\xC8", true, "[Red \"\xB3\x5C\xBB\xC8\"]"},
+      {"[Red \"\xB3\x5C\"]", "\xB3\x5C", true, "[Red \"\xB3\x5C\"]"},
+      {"[A \"b\\\"\"]", "b\"", false, "[A \"b\\\"\"]"},
+      {"[S \"C:\\\\games\"]", "C:\\games", false, "[S \"C:\\\\games\"]"},
+      {"[S \"a\\\\b\\c\"]", "a\\b\\c", false, "[S \"a\\\\b\\\\c\"]"},
+  };
+  for (const Case& c : cases) {
+    const auto g = only(read_all(c.line + "\n[Black \"b\"]\n\n1. e4 *"));
+    ASSERT_TRUE(g.ok) << c.line << ": " << g.error;
+    ASSERT_EQ(g.game.tags.size(), 2u) << c.line;
+    EXPECT_EQ(g.game.tags[0].value, c.value) << c.line;
+    EXPECT_EQ(g.game.tags[0].unescaped, c.unescaped) << c.line;
+    EXPECT_EQ(g.game.tags[1], (Tag{"Black", "b"}));
+    std::string out;
+    ASSERT_TRUE(write_pgn(g.game, out));
+    EXPECT_TRUE(out.starts_with(c.written + "\n[Black \"b\"]\n")) << out;
+  }
+}
+
+// Where no quote that a `]` follows ends a value on its line (or a `]` comes before one, which
+// would take in the pairs after it), the tag pair is malformed: the game is an error, located at
+// the byte where the pair went wrong, and its bytes are kept as they were.
+TEST(PgnRead, TagValuesThatNoQuoteEndsAreErrors) {
+  const std::string games[] = {"[White \"\"X\"\"y]\n\n1. e4 *", "[Event \"a\"b] [Site \"c\"]\n\n1. e4 *",
+                               "[Event \"x\"]\n[Site \"Club \\\"x]\n\n1. e4 *"};
   const std::string where[] = {"t.pgn:1:10: game 1: bad tag pair [White]: text after the value's closing quote",
-                               "t.pgn:1:21: game 1: bad tag pair [Event]: text after the value's closing quote",
-                               "t.pgn:2:16: game 1: bad tag pair [Site]: the value has no closing quote on its line"};
+                               "t.pgn:1:11: game 1: bad tag pair [Event]: text after the value's closing quote",
+                               "t.pgn:2:17: game 1: bad tag pair [Site]: the value has no closing quote on its line"};
   for (int i = 0; i < 3; ++i) {
     const auto g = only(read_all(games[i], 1 << 20, "t.pgn"));
     EXPECT_FALSE(g.ok) << games[i];

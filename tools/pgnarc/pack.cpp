@@ -325,6 +325,7 @@ Status keep_archive_settings(const std::string& path, WriterArgs& w) {
     w.options.derive_tags = info->read_version.minor >= 4;
     w.options.code_tags = info->read_version.minor >= 5;
     w.options.xiangqi_positions = info->read_version.minor >= 9;
+    w.options.unescaped_tags = info->read_version.minor >= 11;
   }
   if (!w.xiangqi->count()) {
     w.options.xiangqi_model = info->read_version.minor >= 8;

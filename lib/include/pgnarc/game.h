@@ -25,6 +25,11 @@ inline constexpr int kMaxVariationDepth = 256;
 struct PGNARC_EXPORT Tag {
   std::string key;
   std::string value;  // unescaped bytes, kept as read (UTF-8, Latin-1, anything)
+  // The value was written without escapes, though it holds a quote or a backslash: quotes left
+  // unescaped in it (`[Event "Cup "A" 1990"]`, read as `Cup "A" 1990`) or backslashes that escape
+  // nothing (`[Site "C:\games"]`, Big5's 許, bytes B3 5C): it is written back between its quotes
+  // as it is.
+  bool unescaped = false;
   bool operator==(const Tag&) const = default;
 };
 

@@ -59,6 +59,10 @@ class PGNARC_EXPORT PgnVisitor {
   virtual ~PgnVisitor() = default;
   virtual void begin_game(std::uint64_t /*game_number*/, SourcePos) {}
   virtual void tag(std::string_view /*key*/, std::string_view /*value*/, SourcePos) {}
+  // Right after tag(), for a tag pair whose value was written with quotes left unescaped in it
+  // or a stray backslash (Tag::unescaped): its value is its bytes between the opening quote and
+  // the first quote that the pair's `]` follows, without escapes.
+  virtual void unescaped_tag(SourcePos) {}
   // After the tags, before the first movetext event: the position the game starts from.
   virtual void begin_movetext(const Position& /*start*/, SourcePos) {}
   virtual void move(const Position& /*before*/, Move, SourcePos) {}
@@ -142,6 +146,7 @@ class PGNARC_EXPORT GameBuilder : public PgnVisitor {
  public:
   void begin_game(std::uint64_t, SourcePos) override;
   void tag(std::string_view key, std::string_view value, SourcePos) override;
+  void unescaped_tag(SourcePos at) override;
   void begin_movetext(const Position& start, SourcePos) override;
   void move(const Position&, Move m, SourcePos) override;
   void null_move(const Position&, SourcePos) override;
@@ -160,9 +165,13 @@ class PGNARC_EXPORT GameBuilder : public PgnVisitor {
   Game& game() { return game_; }
   const Error& error() const { return error_; }
   const std::string& raw_text() const { return raw_; }
+  // Where the game's first tag pair with an unescaped value (Tag::unescaped) starts, if it has
+  // one.
+  const std::optional<SourcePos>& first_unescaped_tag() const { return unescaped_at_; }
 
  private:
   Game game_;
+  std::optional<SourcePos> unescaped_at_;
   bool in_movetext_ = false;
   bool after_result_ = false;
   bool ok_ = false;

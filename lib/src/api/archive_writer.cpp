@@ -394,6 +394,11 @@ Status ArchiveWriter::add_game(const Game& game) {
   Impl& s = *impl_;
   s.added_any = true;
   api::set_block_coding(s.options, s.pending);
+  if (!api::keeps_unescaped_tags(s.options))
+    for (const Tag& t : game.tags)
+      if (t.unescaped)
+        return invalid_input("tag [" + t.key + "]: a value written without escapes (Tag::unescaped) needs an archive of "
+                             "format 1.11 with table tags (WriterOptions::unescaped_tags and table_tags)");
   if (auto st = codec::encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
   if (s.options.position_filter) add_filter_keys(game, s.pending.filter_keys);
   s.pending.end_game(game.tags, s.options.derive_tags ? derived_rules(game) : std::vector<std::uint8_t>{});

@@ -44,6 +44,29 @@ void set_block_coding(const WriterOptions& options, BlockBuilder& b) {
   b.xiangqi_positions = b.code_tags && options.table_tags && options.xiangqi_positions;
 }
 
+bool keeps_unescaped_tags(const WriterOptions& options) {
+  return options.derive_tags && options.code_tags && options.table_tags && options.unescaped_tags;
+}
+
+namespace {
+
+// The error that keeps a game with a value written without escapes verbatim where the archive
+// may not hold it: the parser's words before format 1.11, at the tag pair.
+Error unescaped_tag_error(const Game& game, const std::string& source, std::uint64_t number, SourcePos at) {
+  std::string key;
+  for (const Tag& t : game.tags)
+    if (t.unescaped) {
+      key = t.key;
+      break;
+    }
+  return Error(ErrorCode::InvalidInput, source + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+                                            ": game " + std::to_string(number) + ": bad tag pair [" + key +
+                                            "]: a quote inside the value is not escaped (\\\"), or a backslash is "
+                                            "stray; archives of format 1.11 keep such values (pack --tags tables)");
+}
+
+}  // namespace
+
 EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options) {
   EncodedBlock out;
   BlockBuilder b;
@@ -53,22 +76,27 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
     const auto& rg = raws[i];
     pgn::parse_game_or_xiangqi(rg.text, source, rg.number, rg.start, builder, options.variant);
     Status st;
-    if (builder.ok()) st = codec::encode_game(builder.game(), b.streams, &out.stats);
-    if (builder.ok() && st) {
+    const bool unescaped = builder.ok() && builder.first_unescaped_tag() && !keeps_unescaped_tags(options);
+    if (builder.ok() && !unescaped) st = codec::encode_game(builder.game(), b.streams, &out.stats);
+    if (builder.ok() && !unescaped && st) {
       if (options.position_filter) container::add_filter_keys(builder.game(), b.filter_keys);
       collect_names(builder.game().tags, out.names);
       b.end_game(builder.game().tags,
                  options.derive_tags ? container::derived_rules(builder.game()) : std::vector<std::uint8_t>{});
     } else {
-      Error e = builder.ok() ? Error(st.error().code(), source + ": game " + std::to_string(rg.number) + ": " +
-                                                            st.error().message())
-                             : builder.error();
+      Error e = unescaped      ? unescaped_tag_error(builder.game(), source, rg.number, *builder.first_unescaped_tag())
+                : builder.ok() ? Error(st.error().code(), source + ": game " + std::to_string(rg.number) + ": " +
+                                                              st.error().message())
+                               : builder.error();
       codec::encode_raw_game(rg.text, b.streams, &out.stats);
       // The tag pairs the parser read before it stopped (all of them when the game failed in its
       // movetext: another variant, an illegal move) index the game for search; decoding a
       // verbatim game gives back its bytes and never these tags (8.5).
-      collect_names(builder.game().tags, out.names);
-      b.end_game(builder.game().tags);
+      // (A value written without escapes is among them where the block may hold it, 9.4.10.)
+      std::vector<Tag>& tags = builder.game().tags;
+      if (!keeps_unescaped_tags(options)) std::erase_if(tags, [](const Tag& t) { return t.unescaped; });
+      collect_names(tags, out.names);
+      b.end_game(tags);
       out.problems.push_back(Problem{i, std::move(e)});
     }
   }

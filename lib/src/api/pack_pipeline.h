@@ -17,6 +17,10 @@
 
 namespace pgnarc::api {
 
+// Whether the blocks `options` make may hold tag values written without escapes (Tag::unescaped,
+// 9.4.10): format 1.11, under --tags tables.
+bool keeps_unescaped_tags(const WriterOptions& options);
+
 // The container's view of the writer's options.
 container::StoreOptions store_options(const WriterOptions& options);
 // The block coder of WriterOptions::moves.

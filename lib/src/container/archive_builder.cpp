@@ -186,7 +186,7 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     const std::vector<std::vector<std::uint8_t>> derived = tags_of.tags.derived_rules(tags_of.games);
     if (auto r = number_players(games, players); !r) return r;
     const bool coded = tags_of.layout == kCodedTagsLayout || tags_of.layout == kTableTagsLayout ||
-                       tags_of.layout == kXiangqiTagsLayout;
+                       tags_of.layout == kXiangqiTagsLayout || tags_of.layout == kUnescapedTagsLayout;
     std::optional<TableColumns> tables;
     if (coded && tables_.active()) tables = number_tables(games);
     // The tags section compressed as it was: with the same dictionary (copied above, as its
@@ -197,7 +197,8 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     const std::string recoded =
         replace_tags_section(block,
                              encode_tags_section(games, &players, options_.store, tags_of.derived_tags ? &derived : nullptr, coded,
-                                                 tables ? &*tables : nullptr, tags_of.layout == kXiangqiTagsLayout),
+                                                 tables ? &*tables : nullptr,
+                                                 tags_of.layout == kXiangqiTagsLayout || tags_of.layout == kUnescapedTagsLayout),
                              options_.store, with);
     if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
   }

@@ -65,6 +65,8 @@ std::uint8_t tags_section_layout(std::string_view in, std::uint32_t games) {
   if (!read_tag_columns(in, games, "", columns)) throw std::logic_error("tags_section_layout: a section that does not read");
   std::uint8_t layout = kBlockLayout;
   for (const TagColumnView& c : columns)
+    if (c.coding == static_cast<std::uint8_t>(TagCoding::kUnescaped)) return kUnescapedTagsLayout;
+  for (const TagColumnView& c : columns)
     if (c.coding == static_cast<std::uint8_t>(TagCoding::kXiangqiPosition)) return kXiangqiTagsLayout;
   for (const TagColumnView& c : columns)
     if (c.coding == static_cast<std::uint8_t>(TagCoding::kTable)) return kTableTagsLayout;

@@ -77,6 +77,7 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, cons
                                 const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false,
                                 const TableColumns* tables = nullptr, bool xiangqi_positions = false);
 // The layout a block of the tags section `in` (of `games` games, as the writer made it) needs:
+// kUnescapedTagsLayout where a column holds values written without escapes (9.4.10), else
 // kXiangqiTagsLayout where a column holds Xiangqi positions (9.4.9), else kTableTagsLayout where
 // a column is a table column (9.4.8), else kCodedTagsLayout where a column
 // is coded (9.4.7), else kDerivedTagsLayout where a column is

@@ -40,7 +40,7 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
   if (b.size() < out.data_offset + kBlockChecksumSize) return bad("block shorter than its section table", 5);
   const auto layout = static_cast<std::uint8_t>(b[6]);
   if (layout != kBlockLayout && layout != kDerivedTagsLayout && layout != kCodedTagsLayout && layout != kTableTagsLayout &&
-      layout != kXiangqiTagsLayout)
+      layout != kXiangqiTagsLayout && layout != kUnescapedTagsLayout)
     return unsupported(where + ": block layout " + std::to_string(layout) + later + where.byte(6));
   out.layout = layout;
   out.derived_tags = layout != kBlockLayout;
@@ -104,6 +104,7 @@ std::size_t block_element_size(std::string_view bytes) {
 
 std::uint8_t block_read_minor(std::string_view b) {
   const auto codec = static_cast<std::uint8_t>(b[4]);
+  if (static_cast<std::uint8_t>(b[6]) == kUnescapedTagsLayout) return kUnescapedTagsMinor;
   if (codec >= codec::kXiangqiSpellingsCodec) return kXiangqiSpellingsMinor;
   if (static_cast<std::uint8_t>(b[6]) == kXiangqiTagsLayout) return kXiangqiPositionsMinor;
   if (codec >= codec::kXiangqiModelCodec) return kXiangqiModelMinor;
@@ -303,9 +304,10 @@ Status count_block(std::string_view bytes, const Where& where, DecodedBlock& blo
     }
   out.plies = block.directory.plies;
   out.filter_bytes = block.directory.filter.size();
-  // Layout 5 is the table columns'; layout 6 may hold them beside Xiangqi positions, or not.
+  // Layout 5 is the table columns'; layouts 6 and 7 may hold them beside Xiangqi positions and
+  // unescaped values, or not.
   out.table_columns = block.layout == kTableTagsLayout;
-  if (block.layout == kXiangqiTagsLayout) {
+  if (block.layout == kXiangqiTagsLayout || block.layout == kUnescapedTagsLayout) {
     std::vector<TagColumnView> columns;
     if (auto st = read_tag_columns(block.sections[kTags], block.games, where, columns); !st) return st;
     for (const TagColumnView& c : columns) out.table_columns |= c.coding == static_cast<std::uint8_t>(TagCoding::kTable);

@@ -24,17 +24,18 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // the variants' move codec (1.1), the fast model's move coder (1.2), the modelled tracks' codec
 // (1.3), the layout of derived tags (1.4), the layout of coded tags (1.5), the layout of table
 // columns (1.6), the Xiangqi codecs (1.7), the Xiangqi model's codecs (1.8), the layout of
-// Xiangqi positions (1.9) and the codecs of Xiangqi move texts in GB18030 or Big5 or naming
-// tandem pieces by file (1.10).
+// Xiangqi positions (1.9), the codecs of Xiangqi move texts in GB18030 or Big5 or naming tandem
+// pieces by file (1.10) and the layout of unescaped tag values (1.11).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
                               kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6, kXiangqiCodecMinor = 7,
                               kXiangqiModelMinor = 8, kXiangqiPositionsMinor = 9,
-                              kXiangqiSpellingsMinor = 10;
+                              kXiangqiSpellingsMinor = 10, kUnescapedTagsMinor = 11;
 static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
               kModelledTracksMinor < kDerivedTagsMinor && kDerivedTagsMinor < kCodedTagsMinor &&
               kCodedTagsMinor < kTableTagsMinor && kTableTagsMinor < kXiangqiCodecMinor &&
               kXiangqiCodecMinor < kXiangqiModelMinor && kXiangqiModelMinor < kXiangqiPositionsMinor &&
-              kXiangqiPositionsMinor < kXiangqiSpellingsMinor && kXiangqiSpellingsMinor <= kFormatVersionMinor);
+              kXiangqiPositionsMinor < kXiangqiSpellingsMinor && kXiangqiSpellingsMinor < kUnescapedTagsMinor &&
+              kUnescapedTagsMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;
@@ -55,9 +56,12 @@ inline constexpr std::size_t kMinBlockSize = kBlockHeaderSize + kSections * kSec
 // kCodedTagsLayout (format 1.5), as with kDerivedTagsLayout, and typed columns may have their
 // codes in a codeword (9.4.7); with kTableTagsLayout (format 1.6), as with kCodedTagsLayout, and
 // columns may name entries of the archive's value tables (9.4.8); with kXiangqiTagsLayout (format
-// 1.9), as with kTableTagsLayout, and a FEN column may hold Xiangqi positions (9.4.9).
+// 1.9), as with kTableTagsLayout, and a FEN column may hold Xiangqi positions (9.4.9); with
+// kUnescapedTagsLayout (format 1.11), as with kXiangqiTagsLayout, and a column may hold values
+// written without escapes (9.4.10).
 inline constexpr std::uint8_t kBlockLayout = 1, kDerivedTagsLayout = 3, kCodedTagsLayout = 4,
-                              kTableTagsLayout = 5, kXiangqiTagsLayout = 6;  // (2: undefined)
+                              kTableTagsLayout = 5, kXiangqiTagsLayout = 6,
+                              kUnescapedTagsLayout = 7;  // (2: undefined)
 
 inline constexpr std::uint32_t kMaxSectionBytes = 256u << 20;
 inline constexpr std::uint32_t kMaxBlockGames = 1u << 20;

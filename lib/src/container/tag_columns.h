@@ -45,7 +45,8 @@ struct ValueForm {
       case TagCoding::kNamed:
       case TagCoding::kCoded:
       case TagCoding::kTable:
-      case TagCoding::kXiangqiPosition: break;
+      case TagCoding::kXiangqiPosition:
+      case TagCoding::kUnescaped: break;
     }
     return false;
   }
@@ -63,7 +64,8 @@ struct ValueForm {
       case TagCoding::kNamed:
       case TagCoding::kCoded:
       case TagCoding::kTable:
-      case TagCoding::kXiangqiPosition: break;
+      case TagCoding::kXiangqiPosition:
+      case TagCoding::kUnescaped: break;
     }
   }
   // The values a decoder may produce: integers and ratings above -limit, the others from 0.
@@ -81,7 +83,8 @@ struct ValueForm {
       case TagCoding::kNamed:
       case TagCoding::kCoded:
       case TagCoding::kTable:
-      case TagCoding::kXiangqiPosition: break;
+      case TagCoding::kXiangqiPosition:
+      case TagCoding::kUnescaped: break;
     }
     return false;
   }

@@ -24,8 +24,9 @@ enum class TagCoding : std::uint8_t {
   kCoded = 10,      // a column of coding 1 to 4 whose codes are symbols of a codeword (9.4.7), in blocks of layout 4
   kTable = 11,      // entries of one of the archive's value tables (9.4.8), in blocks of layout 5
   kXiangqiPosition = 12,  // FEN: Xiangqi positions as symbols of the Xiangqi position code (9.4.9), in blocks of layout 6
+  kUnescaped = 13,        // text, some of whose values are written without escapes (9.4.10), in blocks of layout 7
 };
-inline constexpr std::uint8_t kTagCodings = 13;
+inline constexpr std::uint8_t kTagCodings = 14;
 
 // The most bytes a block's typed tag values take written out (spec 11).
 inline constexpr std::size_t kMaxTypedTagBytes = std::size_t{1} << 28;

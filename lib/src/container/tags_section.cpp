@@ -20,7 +20,7 @@ using namespace tag_readers;
 std::vector<Tag> BlockTags::game(std::uint32_t j) const {
   std::vector<Tag> out;
   out.reserve(start[j + 1] - start[j]);
-  for (std::uint32_t i = start[j]; i < start[j + 1]; ++i) out.push_back(Tag{std::string(views[i].key), std::string(views[i].value)});
+  for (std::uint32_t i = start[j]; i < start[j + 1]; ++i) out.push_back(Tag{std::string(views[i].key), std::string(views[i].value), views[i].unescaped});
   return out;
 }
 
@@ -366,10 +366,24 @@ Status read_column(ByteCursor& r, TagCoding coding, bool coded, Slots slots, std
   if (coding == TagCoding::kPlayer) return read_players(r, slots, count, where, players, whole, out);
   if (coding == TagCoding::kPosition) return read_positions(r, slots, count, where, whole, out);
   if (coding == TagCoding::kXiangqiPosition) return read_xiangqi_positions(r, slots, count, where, whole, out);
-  if (coding == TagCoding::kText) {
+  if (coding == TagCoding::kText || coding == TagCoding::kUnescaped) {
     if (auto st = read_text_body(r, count, where, out, out.values); !st) return st;
     for (std::uint32_t e = 0; e < count; ++e)
       if (written(out, slots[e], whole)) out.views[slots[e]].value = out.values[e];
+    if (coding == TagCoding::kText) return r.remaining() == 0 ? Status{} : bad("bytes left over in a column");
+    // The ranks of the values written without escapes (9.4.10): their count, then each as its
+    // gap from the one before less 1.
+    std::uint64_t n;
+    if (!r.varint(n) || n == 0 || n > count) return bad("bad count of unescaped values");
+    for (std::uint64_t i = 0, e = 0; i < n; ++i, ++e) {
+      std::uint64_t gap;
+      if (!r.varint(gap) || gap >= count - e) return bad("unescaped value's rank out of range");
+      e += gap;
+      if (out.values[e].find_first_of("\"\\") == std::string_view::npos)
+        return bad("unescaped value without a quote or a backslash");
+      if (written(out, slots[static_cast<std::uint32_t>(e)], whole)) out.views[slots[static_cast<std::uint32_t>(e)]].unescaped = true;
+    }
+    if (r.remaining() != 0) return bad("bytes left over in a column");
     return {};
   }
   ValueForm form;
@@ -450,7 +464,7 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
   std::vector<std::string_view> body;
   if (auto st = read_column_heads(r, keys.size(), where, coding, body); !st) return st;
   // A coded column (9.4.7) is read as a column of its base coding whose codes are a codeword's.
-  const bool table_layout = layout == kTableTagsLayout || layout == kXiangqiTagsLayout;
+  const bool table_layout = layout == kTableTagsLayout || layout == kXiangqiTagsLayout || layout == kUnescapedTagsLayout;
   const bool derived_layout = layout == kDerivedTagsLayout || layout == kCodedTagsLayout || table_layout;
   std::vector<bool> coded(keys.size(), false);
   TableEntries table_entries;
@@ -534,8 +548,11 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
     if (coding[k] == TagCoding::kPlayer && name_field_of(keys[k]) != kPlayerField)
       return bad("a player column of a key other than White and Black");
     if (coding[k] == TagCoding::kPosition && keys[k] != "FEN") return bad("a position column of a key other than FEN");
+    if (coding[k] == TagCoding::kUnescaped && layout != kUnescapedTagsLayout)
+      return bad("an unescaped text column in a block of layout 1 to 6");
     if (coding[k] == TagCoding::kXiangqiPosition) {
-      if (layout != kXiangqiTagsLayout) return bad("a Xiangqi position column in a block of layout 1 to 5");
+      if (layout != kXiangqiTagsLayout && layout != kUnescapedTagsLayout)
+        return bad("a Xiangqi position column in a block of layout 1 to 5");
       if (keys[k] != "FEN") return bad("a Xiangqi position column of a key other than FEN");
     }
     if (coding[k] == TagCoding::kTable) {

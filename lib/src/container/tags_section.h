@@ -77,6 +77,7 @@ class PlayerNames {
 // One tag as views into a decoded tags section (or into its BlockTags' arenas).
 struct TagView {
   std::string_view key, value;
+  bool unescaped = false;  // written without escapes (Tag::unescaped, 9.4.10)
 };
 
 // Every game's tags of a block as views into its tags section (which must outlive them). The

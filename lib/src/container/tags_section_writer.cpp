@@ -346,6 +346,18 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   std::vector<std::vector<std::string_view>> columns(keys.size());
   for (const auto& g : games)
     for (const Tag& t : g) columns[key_id.find(t.key)->second].push_back(t.value);
+  // The ranks of each column's tags written without escapes (9.4.10): such a column is text of
+  // coding 13, whatever else could code it.
+  std::vector<std::vector<std::uint32_t>> unescaped(keys.size());
+  {
+    std::vector<std::uint32_t> rank(keys.size(), 0);
+    for (const auto& g : games)
+      for (const Tag& t : g) {
+        const std::uint32_t k = key_id.find(t.key)->second;
+        if (t.unescaped) unescaped[k].push_back(rank[k]);
+        ++rank[k];
+      }
+  }
   // Table columns (9.4.8): the columns of the table's keys.
   std::vector<bool> table(keys.size(), false);
   std::vector<std::string> table_body;
@@ -355,7 +367,7 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
     for (std::uint32_t gi = 0; gi < games.size(); ++gi)
       for (const Tag& t : games[gi]) column_games[key_id.find(t.key)->second].push_back(gi);
     for (std::size_t k = 0; k < keys.size(); ++k)
-      table[k] = std::find(tables->keys.begin(), tables->keys.end(), keys[k]) != tables->keys.end();
+      table[k] = unescaped[k].empty() && std::find(tables->keys.begin(), tables->keys.end(), keys[k]) != tables->keys.end();
     table_body = table_bodies(table, columns, column_games, tables->entry);
   }
   // The rules that give each tag's value (9.4.5), by column in rank order; a column with any is
@@ -411,6 +423,14 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   std::vector<Choice> best(keys.size());  // the best coding of each column other than ratings
   std::vector<Choice> best_coded(keys.size(), Choice{TagCoding::kCoded, {}, SIZE_MAX});  // its best coded one
   for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (!unescaped[k].empty()) {
+      put_text_body(columns[k], best[k].body);
+      put_varint(best[k].body, unescaped[k].size());
+      for (std::size_t i = 0; i < unescaped[k].size(); ++i)
+        put_varint(best[k].body, i == 0 ? unescaped[k][0] : unescaped[k][i] - unescaped[k][i - 1] - 1);
+      best[k].coding = TagCoding::kUnescaped;
+      continue;
+    }
     if (table[k]) {  // (this writer's choice for the whole archive, 9.4.8)
       best[k] = Choice{TagCoding::kTable, std::move(table_body[k]), 0};
       continue;
@@ -471,7 +491,7 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
     const std::string_view key = keys[k];
     if (!key.ends_with("Elo") || key.size() == 3) continue;
     const auto player = key_id.find(key.substr(0, key.size() - 3));
-    if (player == key_id.end() || table[k]) continue;
+    if (player == key_id.end() || table[k] || !unescaped[k].empty()) continue;
     rating[k] = ValueForm(TagCoding::kRating);
     rating[k].player = player->second;
     in_set[k] = read_values(rating[k], columns[k], rated[k]);

@@ -7,9 +7,14 @@ void GameBuilder::begin_game(std::uint64_t, SourcePos) {
   game_ = Game{};
   in_movetext_ = after_result_ = ok_ = false;
   raw_.clear();
+  unescaped_at_.reset();
 }
 void GameBuilder::tag(std::string_view key, std::string_view value, SourcePos) {
   game_.tags.push_back(Tag{std::string(key), std::string(value)});
+}
+void GameBuilder::unescaped_tag(SourcePos at) {
+  game_.tags.back().unescaped = true;
+  if (!unescaped_at_) unescaped_at_ = at;
 }
 void GameBuilder::begin_movetext(const Position& start, SourcePos) {
   in_movetext_ = true;

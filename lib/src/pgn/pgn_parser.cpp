@@ -94,6 +94,19 @@ class GameParser {
     return std::nullopt;
   }
 
+  // Where a tag pair's value that starts at `from` ends when read as written: the first quote on
+  // its line that spaces or tabs and a `]` follow, or npos, also where a `]` comes first (which
+  // would take in the pairs after it on the line: `[A ""X""y] [B "b"]`).
+  std::size_t unescaped_end(std::size_t from) const {
+    for (std::size_t k = from; k < g_.size() && !is_newline(g_[k]) && g_[k] != ']'; ++k) {
+      if (g_[k] != '"') continue;
+      std::size_t j = k + 1;
+      while (j < g_.size() && (g_[j] == ' ' || g_[j] == '\t')) ++j;
+      if (j < g_.size() && g_[j] == ']') return k;
+    }
+    return std::string::npos;
+  }
+
   MaybeError parse_tag() {
     const SourcePos at = here();
     if (movetext_) return fail(at, "tag pair after the movetext has begun");
@@ -110,6 +123,7 @@ class GameParser {
     while (i_ < g_.size() && (g_[i_] == ' ' || g_[i_] == '\t')) ++i_;
     if (i_ >= g_.size() || g_[i_] != '"') return fail(at, "bad tag pair [" + key + "]: the value must be in quotes");
     ++i_;  // the opening quote
+    const std::size_t vb = i_;
     std::string value;
     bool closed = false;
     while (i_ < g_.size() && !is_newline(g_[i_])) {
@@ -126,18 +140,33 @@ class GameParser {
         ++i_;
       }
     }
-    // A value with a quote left unescaped (`[White ""X""]`) or a closing quote escaped by a
-    // stray backslash (`[Site "C:\"]`) is not repaired: the game is kept as it was written.
-    if (!closed) return fail(here(), "bad tag pair [" + key + "]: the value has no closing quote on its line");
     std::size_t j = i_;
-    while (j < g_.size() && (g_[j] == ' ' || g_[j] == '\t')) ++j;
-    if (j >= g_.size() || g_[j] != ']')
-      return fail(here(), "bad tag pair [" + key + "]: text after the value's closing quote (a quote inside a "
-                          "value is written \\\")");
+    while (closed && j < g_.size() && (g_[j] == ' ' || g_[j] == '\t')) ++j;
+    // A value with a backslash that escapes nothing (`[Site "C:\games"]`, or Big5's 許, B3 5C) and
+    // no escape is its bytes as written, which escaping would change: it is written back so too.
+    bool unescaped = closed && value.find('\\') != std::string::npos && value.size() == i_ - 1 - vb;
+    if (!closed || j >= g_.size() || g_[j] != ']') {
+      // A value with a quote left unescaped (`[Event "Cup "A" 1990"]`) or a closing quote escaped
+      // by a stray backslash (`[Site "C:\"]`, Big5's `[Red "許"]`) is read as written: its bytes
+      // from the opening quote to the first quote that the pair's `]` follows (spaces and tabs
+      // between), on its line, without escapes, if no `]` comes before it. The tag says so
+      // (Tag::unescaped), so that it is written back byte for byte.
+      const std::size_t end = unescaped_end(vb);
+      if (end == std::string::npos)
+        return fail(here(), closed ? "bad tag pair [" + key + "]: text after the value's closing quote and no `\"]` "
+                                     "after it on its line"
+                                   : "bad tag pair [" + key + "]: the value has no closing quote on its line");
+      value.assign(g_.substr(vb, end - vb));
+      unescaped = true;
+      i_ = end + 1;
+      j = i_;
+      while (g_[j] != ']') ++j;
+    }
     i_ = j + 1;
     any_event_ = true;
     v_.tag(key, value, at);
-    tags_.push_back(Tag{key, std::move(value)});
+    if (unescaped) v_.unescaped_tag(at);
+    tags_.push_back(Tag{key, std::move(value), unescaped});
     return std::nullopt;
   }
 

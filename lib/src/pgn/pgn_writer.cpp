@@ -227,7 +227,8 @@ Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::ui
     out += '[';
     out += t.key;
     out += " \"";
-    escape_tag_value(t.value, out);
+    if (t.unescaped) out += t.value;  // as it was written (Tag::unescaped)
+    else escape_tag_value(t.value, out);
     out += "\"]\n";
   }
   if (!game.tags.empty()) out += '\n';
