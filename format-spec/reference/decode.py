@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.10, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.11, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -25,7 +25,10 @@ and the blocks of move codecs 14 and 15 (format 1.10), codecs 11 and 12 whose Xi
 notation bytes may set two more elements (5.7.1): the encoding of their move texts (UTF-8,
 GB18030 or Big5, written by the table of 5.7.1 Encodings, with Big5's defaults) and tandem by
 file (XQ-TEXT-2 rule 3: a tandem horse, chariot or cannon named by its file where the other
-cannot make the same motion); codec 13 is not defined.
+cannot make the same motion), and the blocks of layout 7 (format 1.11), read as those of layout 6
+but that any column may have coding 13 (9.4.10): a text body as coding 0's, then the ranks of
+the tags whose values section 10 writes without escapes (an `UnescapedValue` each); codec 13 is
+not defined.
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -41,8 +44,8 @@ xiangqi_model.py, the Xiangqi position code (5.7.3, shared with tokens.py) in
 xiangqi_position.py.  This file holds the rest:
 the streams of a game record (section 8, with 5.7.2's Xiangqi games), the container (section 9,
 with the tag values derived from the moves of 9.4.5, those that name a player of 9.4.6, the
-value tables of 9.4.8 and the Xiangqi position columns of 9.4.9) and the canonical PGN (section
-10).
+value tables of 9.4.8, the Xiangqi position columns of 9.4.9 and the unescaped text columns of
+9.4.10) and the canonical PGN (section 10).
 Standard library only, plus python3-zstandard for Zstandard frames (RFC 8878).
 
 Reading order (9.1, 9.5): header, footer, index (with its value tables, 9.4.8) and
@@ -301,7 +304,7 @@ def read_element_payload(encoding, stored, raw_size, rule, where, dictionaries=N
 # ---------------------------------------------------------------------------------------------
 # Section 9.1: an archive is opened from its ends: header (9.2), footer (9.6), index (9.5).
 
-READ_MAJOR = 1                                 # this reader implements format version 1.10
+READ_MAJOR = 1                                 # this reader implements format version 1.11
 FILE_MAGIC = b"\x89PGA\r\n\x1a\n"
 FIELDS = ("players", "Event", "Site")          # the name directory's fields, 9.5 and 9.10
 MOVE_CODECS = (6, 7, 8, 9, 10, 11, 12, 14, 15)  # the move codecs of 9.3 (BLOCK-1); 13 undefined
@@ -311,6 +314,7 @@ XIANGQI_CODECS = (9, 10, 11, 12, 14, 15)       # codecs whose records may be Xia
 XIANGQI_MODEL_CODECS = (11, 12, 14, 15)        # ... by the Xiangqi model under coders 1, 2 (7.9)
 ENCODING_CODECS = (14, 15)                     # ... whose notation bytes may set the encoding and
                                                # tandem by file (5.7.1, XQ-NOTATION-1)
+LAYOUTS = (1, 3, 4, 5, 6, 7)                   # the layouts of 9.3 (BLOCK-1); 2 undefined
 
 
 class Archive:
@@ -749,9 +753,10 @@ class Block:
         self.sections = data[5]
         require(self.sections >= 5 and len(data) >= 20 + 12 * self.sections, "BLOCK-1", w,
                 f"section count {data[5]}")
-        if data[6] not in (1, 3, 4, 5, 6):   # 3: tag columns derived or named (1.4, 9.4.5,
-                                             # 9.4.6); 4: also coded (1.5, 9.4.7); 5: also tables
-                                             # (1.6, 9.4.8); 6: also Xiangqi positions (1.9, 9.4.9)
+        if data[6] not in LAYOUTS:       # 3: tag columns derived or named (1.4, 9.4.5,
+                                         # 9.4.6); 4: also coded (1.5, 9.4.7); 5: also tables
+                                         # (1.6, 9.4.8); 6: also Xiangqi positions (1.9, 9.4.9);
+                                         # 7: also unescaped text (1.11, 9.4.10)
             raise unsupported("BLOCK-1", w, f"unknown layout {data[6]}")
         self.layout = data[6]
         if data[7] > 2:                  # 0 uniform, 1 model, 2 fast (format 1.2)
@@ -978,7 +983,9 @@ def decode_tags_section(archive, block):
     a column of coding 9 (9.4.6) takes its value once every other column but the ratings is
     decoded (name_tags), before the ratings.  The table columns (coding 11, 9.4.8) are read in
     key order, as they come, sharing each game's entry of each table (`entries`).  A block of
-    layout 6 is read as one of layout 5, and its `FEN` column may have coding 12 (9.4.9)."""
+    layout 6 is read as one of layout 5, and its `FEN` column may have coding 12 (9.4.9); one of
+    layout 7 as one of layout 6, and any of its columns may have coding 13 (9.4.10: values that
+    section 10 writes without escapes, each an UnescapedValue)."""
     s = Stream(block.tags_bytes, "TAGS-1", f"{block.where}, tags section")
     keys = [s.text() for _ in range(s.count())]
     require(len(set(keys)) == len(keys), "TAGS-1", s.where(), "a key listed twice")
@@ -1008,7 +1015,7 @@ def decode_tags_section(archive, block):
         count = len(ranks[k])
         coded = coding == 10                    # 9.4.7: a column of coding 1 to 4, its codes coded
         if coded:
-            require(block.layout in (4, 5, 6), "TAGS-1", body.where(),
+            require(block.layout in (4, 5, 6, 7), "TAGS-1", body.where(),
                     f"coding 10 in a block of layout {block.layout} (TAGS-11)")
             coding = body.byte()
             require(1 <= coding <= 4, "TAGS-11", body.where(), f"coded column of base {coding}")
@@ -1016,7 +1023,7 @@ def decode_tags_section(archive, block):
             ratings.append((k, body, coded))
             continue
         if coding == 11:                        # 9.4.8: entries of a value table
-            require(block.layout in (5, 6), "TAGS-1", body.where(),
+            require(block.layout in (5, 6, 7), "TAGS-1", body.where(),
                     f"coding 11 in a block of layout {block.layout} (TAGS-12)")
             column = read_table_column(archive, key, body, [g for g, _ in ranks[k]], entries,
                                        budget)
@@ -1051,8 +1058,9 @@ class TypedBudget:
 
 
 def decode_column(archive, layout, key, coding, body, count, budget, coded=False):
-    """One column's `count` values, by its coding (9.4, 9.4.1, 9.4.3, 9.4.4, 9.4.5, 9.4.6) and
-    the block's layout (9.3); `coded`: a column of coding 10 of this base coding (9.4.7)."""
+    """One column's `count` values, by its coding (9.4, 9.4.1, 9.4.3, 9.4.4, 9.4.5, 9.4.6, 9.4.9,
+    9.4.10) and the block's layout (9.3); `coded`: a column of coding 10 of this base coding
+    (9.4.7)."""
     if coding == 0:
         return read_text_body(body, count)
     if coding == 1:
@@ -1080,16 +1088,47 @@ def decode_column(archive, layout, key, coding, body, count, budget, coded=False
         require(key == b"FEN", "TAGS-6", body.where(), f"position column {key!r}")
         return read_positions(body, count, budget)
     if coding == 8:
-        require(layout in (3, 4, 5, 6), "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
+        require(layout in (3, 4, 5, 6, 7), "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
         return read_derived(key, body, count)
     if coding == 9:
-        require(layout in (3, 4, 5, 6), "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
+        require(layout in (3, 4, 5, 6, 7), "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
         return read_named(key, body, count)
     if coding == 12:
-        require(layout == 6, "TAGS-1", body.where(), f"coding 12 in a block of layout {layout} (TAGS-13)")
+        require(layout in (6, 7), "TAGS-1", body.where(), f"coding 12 in a block of layout {layout} (TAGS-13)")
         require(key == b"FEN", "TAGS-13", body.where(), f"Xiangqi position column {key!r}")
         return read_xiangqi_positions(body, count, budget)
+    if coding == 13:
+        require(layout == 7, "TAGS-1", body.where(), f"coding 13 in a block of layout {layout} (TAGS-14)")
+        return read_unescaped(body, count)
     raise corrupt("TAGS-1", body.where(), f"reserved coding {coding}")
+
+
+class UnescapedValue(bytes):
+    """The value of an unescaped tag (9.4.10): bytes that section 10 writes between the tag's
+    quotes as they are, without escaping `\\` and `"` (PGN-1 item 2).  Everywhere else it is the
+    tag's value as any other (a `White` value a named tag begins with, a rating's player)."""
+
+
+def read_unescaped(body, count):
+    """9.4.10 [TAGS-14]: a column of coding 13: a text body of its `count` values as coding 0's
+    (TAGS-2), then varint u (1 to `count`) and u varint ranks, ascending, the first as it is,
+    each next its gap from the one before less 1.  The tags of those ranks are unescaped, and
+    each of their values holds a `"` (22) or a `\\` (5C) byte; nothing follows the ranks."""
+    values = read_text_body(body, count)
+    u = body.varint()
+    require(1 <= u <= count, "TAGS-14", body.where(), f"u = {u} for {count} tags")
+    rank = -1
+    for i in range(u):
+        gap = body.varint()
+        rank = gap if i == 0 else rank + gap + 1
+        require(rank < count, "TAGS-14", body.where(),
+                f"rank {rank} (ranks read: {i + 1} of {u}) at or above E_k = {count}")
+        value = values[rank]
+        require(b'"' in value or b"\\" in value, "TAGS-14", body.where(),
+                f"unescaped tag of rank {rank}: {value!r} holds neither a quote nor a backslash")
+        values[rank] = UnescapedValue(value)
+    require(body.at_end(), "TAGS-14", body.where(), "bytes after the ranks")
+    return values
 
 
 def column_codes(body, count, coded, rule="TAGS-11"):
@@ -2575,7 +2614,8 @@ def game_pgn(game):
         out += {"brace": b"{" + text + b"}", "line": b";" + text, "escape": b"%" + text}[kind]
         out += b"\n"
     for key, value in game.tags:
-        value = value.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
+        if not isinstance(value, UnescapedValue):   # an unescaped tag's as it is (9.4.10)
+            value = value.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
         out += b"[" + key + b' "' + value + b'"]\n'
     if game.tags:
         out += b"\n"

@@ -41,13 +41,22 @@
    the encoding and with tandem by file their notation bytes name (5.7.1).  Under
    "big5-defaults" the Big5 archive, its sections stored, has its notation bytes rewritten with
    every element equal to its Big5 default 0 (5.7.1: 帥 將, 馬, 車, 進) and its block checksum
-   made again; pgnarc unpacks it as before, and decode.py must too.
+   made again; pgnarc unpacks it as before, and decode.py must too.  (ccpd_big5.pgn's quote left
+   unescaped in an `Event` makes its archive of format 1.11, XIANGQI_REAL_1_11.)  A file of
+   tag pairs written without escapes that the test puts together (UNESCAPED: quotes left
+   unescaped, a path's one backslash, Big5 characters ending in 5C beside a Big5 Xiangqi game,
+   the same values escaped in other games, an unescaped White value a named Termination begins
+   with) is packed under UNESCAPED_SETTINGS, each checked for UNESCAPED_EXPECTED's read version
+   and games kept verbatim: blocks of layout 7 whose columns of coding 13 name the tags section
+   10 writes as they are (9.4.10, format 1.11, none kept verbatim), or, under "tags-coded"
+   (`--tags coded`, no layout 7), those games kept verbatim (8.5).
    With --part K/N only the K-th of N parts of these archives is tested (and tests 1 and 2 only
    in part 1), so that N processes share the work.
    Test 1 also checks that the vectors of the Xiangqi model (XIANGQI_MODEL_VECTORS, format 1.8)
    and of format 1.10 (XIANGQI_1_10_VECTORS: GB18030, Big5 and its defaults, tandem by file)
    are there, with the codec and move coder their MANIFEST lines name (or, where a line names no
-   coder, the block's).
+   coder, the block's), and that those of format 1.11 (UNESCAPED_VECTORS: tags written without
+   escapes, 9.4.10) are there, of read version 1.11 with a first block of layout 7.
 4. with --sample PGN N (any number of times; then only this test runs): the first N games of
    PGN, packed with the fast coder (--moves fast --store, format 1.2, 7.8: the opening book, then the fast model) and with
    the model coder, decode byte for byte as `pgnarc unpack` writes them.
@@ -74,8 +83,10 @@ SETTINGS = {                                # pack options, each a way to exerci
     "clock-bytes": ["--clocks", "bytes", "--moves", "uniform"],   # clock tracks as bytes (8.3.2)
     "xiangqi-uniform": ["--xiangqi", "uniform"],  # Xiangqi games alone: uniform (codec 9, 1.7)
     "big5-defaults": ["--store"],           # Big5 games alone: elements made their defaults
+    "tags-coded": ["--tags", "coded"],      # no layout 7 (9.4.10): unescaped pairs verbatim
 }
-ONLY_LISTED = ("xiangqi-uniform", "big5-defaults")  # settings for the inputs that list them alone
+ONLY_LISTED = ("xiangqi-uniform", "big5-defaults", "tags-coded")  # settings for the inputs that
+                                                                  # list them alone
 CODERS = {"default": 2, "model": 1, "uniform": 0}     # the move coder (7.5) of each setting
 VARIANT_PACKS = [                           # (corpus/pgn file, variant): standard games re-read
     ("dortmund_latin1_crlf.pgn", "three-check"),          # under a variant, coded where legal
@@ -104,6 +115,8 @@ XIANGQI_REAL_1_10 = {                            # corpus/xiangqi's own files in
     "xqbase_gb18030.pgn": ("store",),            # settings (a few games may be kept verbatim)
     "ccpd_big5.pgn": ("model",),
 }
+XIANGQI_REAL_1_11 = ("ccpd_big5.pgn",)           # ... with a tag pair written without escapes (an
+                                                 # Event's quote): layout 7, format 1.11 (9.4.10)
 BIG5_TRADITIONAL = str.maketrans("\u5e05\u5c06\u9a6c\u8f66\u8fdb\u540e",     # 帅将马车进后
                                  "\u5e25\u5c07\u99ac\u8eca\u9032\u5f8c")    # 帥將馬車進後
 XIANGQI_TANDEM = "xiangqi_tandem_by_file.pgn"    # made by xiangqi_tandem_pgn (5.7.1, codec 15)
@@ -119,6 +132,13 @@ XIANGQI_MODEL_VECTORS = {                        # valid/NAME: (codec, move code
 XIANGQI_1_10_VECTORS = {                         # ... of format 1.10 (GB18030, Big5, tandem)
     "xiangqi_gb18030": (14, 1), "xiangqi_big5": (14, 2), "xiangqi_big5_defaults": (14, 1),
     "xiangqi_tandem_by_file": (15, 1),
+}
+UNESCAPED_VECTORS = ("unescaped_tags",)         # valid/NAME of format 1.11: layout 7 (9.4.10)
+UNESCAPED = "unescaped_tags.pgn"                 # made by unescaped_pgn (9.4.10, format 1.11)
+UNESCAPED_SETTINGS = ("default", "store", "model", "small-blocks", "tags-coded")
+UNESCAPED_EXPECTED = {                           # setting -> (read minor, games kept verbatim)
+    "default": (11, 0), "store": (11, 0), "model": (11, 0), "small-blocks": (11, 0),
+    "tags-coded": (2, 13),                       # no layout 7: every game of such a pair verbatim
 }
 
 
@@ -162,6 +182,18 @@ def test_valid(failures):
                 failures.append(f"valid/{name}: first block of codec {got[0]}, move coder "
                                 f"{got[1]}, not codec {codec}, coder {coder}")
         print(f"of them {what}: {', '.join(n for n in sorted(vectors) if n in names)}")
+    for name in UNESCAPED_VECTORS:
+        if name not in names:
+            failures.append(f"valid/{name}: missing (a vector of format 1.11's (9.4.10))")
+            continue
+        path = os.path.join(CONFORMANCE, "valid", name + ".pga")
+        with open(path, "rb") as f:
+            layout = f.read(0x20 + 8)[0x20 + 6:0x20 + 7]     # 9.3: the layout at byte 6
+        if read_minor(path) != 11 or layout != b"\x07":
+            failures.append(f"valid/{name}: read version 1.{read_minor(path)}, first block of "
+                            f"layout {layout[0] if layout else None}: not 1.11, layout 7")
+    print(f"of them format 1.11's (9.4.10): "
+          f"{', '.join(n for n in UNESCAPED_VECTORS if n in names)}")
 
 
 def test_invalid(failures):
@@ -204,7 +236,7 @@ def has_clocks(path):
 def read_minor(archive):
     """The read minor version of the file header (9.2, byte 11): 6 where a block has layout 5,
     7 where a block has codec 9 or 10, 8 where a block has codec 11 or 12, 9 where a block has
-    layout 6, 10 where a block has codec 14 or 15."""
+    layout 6, 10 where a block has codec 14 or 15, 11 where a block has layout 7."""
     with open(archive, "rb") as f:
         return f.read(12)[11]
 
@@ -235,6 +267,7 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
     variant_archives = {}                   # (variant, coder) -> archives decoded identically
     xiangqi_archives, xiangqi_identical = {}, {}    # setting -> Xiangqi archives made, identical
     xiangqi_1_10_archives, xiangqi_1_10_identical = {}, {}     # ... of format 1.10
+    unescaped_archives, unescaped_identical = {}, {}            # ... of UNESCAPED (9.4.10)
     decoded_bytes = 0
     decode_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -269,6 +302,10 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                 if os.path.exists(os.path.join(xiangqi_dir, name))]
         xiangqi_1_10.update((path, XIANGQI_REAL_1_10[os.path.basename(path)]) for path in real)
         inputs += [(path, [], only) for path, only in xiangqi_1_10.items()]
+        # format 1.11: tag pairs written without escapes (after the others, for the same reason)
+        unescaped = os.path.join(tmp, UNESCAPED)
+        unescaped_pgn(unescaped)
+        inputs.append((unescaped, [], UNESCAPED_SETTINGS))
         for i, (path, variant, only) in enumerate(inputs):
             for j, (setting, options) in enumerate(settings.items()):
                 if only is not None and setting not in only:
@@ -280,7 +317,7 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                 if (i + j) % part[1] != part[0] - 1:   # another part's (settings alternate)
                     continue
                 name = os.path.relpath(path, pgn_dir if path != tables_pgn else tmp)
-                if path in xiangqi_1_10:
+                if path in xiangqi_1_10 or path == unescaped:
                     name = os.path.basename(path)
                 if path in xiangqi_pgns:
                     name = (os.path.relpath(path, os.path.dirname(pgn_dir)) if path != crafted
@@ -313,11 +350,22 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                     xiangqi_archives[setting] = xiangqi_archives.get(setting, 0) + 1
                 if path in xiangqi_1_10:                # format 1.10: codec 14, or 15 (5.7.1)
                     problem = check_1_10_archive(pgnarc, archive, setting, path == tandem,
-                                                 path in real)
+                                                 path in real,
+                                                 os.path.basename(path) in XIANGQI_REAL_1_11)
                     if problem:
                         failures.append(f"{label}: {problem}")
                         continue
                     xiangqi_1_10_archives[setting] = xiangqi_1_10_archives.get(setting, 0) + 1
+                if path == unescaped:                   # layout 7 (9.4.10), or games verbatim
+                    want = UNESCAPED_EXPECTED[setting]
+                    _, info, _ = run([pgnarc, "info", archive])
+                    kept = re.search(rb"games: *\d+ \((\d+) kept verbatim\)", info)
+                    got = (read_minor(archive), int(kept.group(1)) if kept else None)
+                    if got != want:
+                        failures.append(f"{label}: read version 1.{got[0]}, {got[1]} games kept "
+                                        f"verbatim: not 1.{want[0]}, {want[1]}")
+                        continue
+                    unescaped_archives[setting] = unescaped_archives.get(setting, 0) + 1
                 if variant and setting in CODERS:       # MOVE-CODER-1's three cases
                     codec, coder = first_block_codec_and_coder(archive)
                     # (codec 8 where a block holds a clock track, 8.3.4)
@@ -341,6 +389,8 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                         xiangqi_identical[setting] = xiangqi_identical.get(setting, 0) + 1
                     if path in xiangqi_1_10:
                         xiangqi_1_10_identical[setting] = xiangqi_1_10_identical.get(setting, 0) + 1
+                    if path == unescaped:
+                        unescaped_identical[setting] = unescaped_identical.get(setting, 0) + 1
                     if variant and setting in CODERS:
                         key = (variant[1], {0: "uniform", 1: "model", 2: "fast"}[CODERS[setting]])
                         variant_archives[key] = variant_archives.get(key, 0) + 1
@@ -363,15 +413,19 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
     print("of them of format 1.10 (GB18030, Big5, tandem by file: 5.7.1), by setting: " + ", ".join(
         f"{s} {xiangqi_1_10_identical.get(s, 0)}/{n}"
         for s, n in sorted(xiangqi_1_10_archives.items())))
+    print("of them of tag pairs written without escapes (9.4.10), by setting: " + ", ".join(
+        f"{s} {unescaped_identical.get(s, 0)}/{n}" for s, n in sorted(unescaped_archives.items())))
     if decode_seconds:
         print(f"speed: {decoded_bytes / 1e6:.2f} MB of PGN in {decode_seconds:.1f} s of whole "
               f"decodes ({decoded_bytes / 1e6 / decode_seconds:.2f} MB/s, process start included)")
 
 
-def check_1_10_archive(pgnarc, archive, setting, tandem, real=False):
+def check_1_10_archive(pgnarc, archive, setting, tandem, real=False, unescaped=False):
     """A packed archive of XIANGQI_ENCODED, XIANGQI_TANDEM or XIANGQI_REAL_1_10: its first
     block's codec, coder and read version as XIANGQI_1_10_EXPECTED says (codec 15 for
-    XIANGQI_TANDEM, whose chess game has a modelled clock track), and no game kept verbatim
+    XIANGQI_TANDEM, whose chess game has a modelled clock track; read version 1.11 for
+    XIANGQI_REAL_1_11, `unescaped`, whose tag pairs written without escapes take a block of
+    layout 7, 9.4.10), and no game kept verbatim
     (pgnarc info; for a real file, not every game), so that the move texts are written from
     notation bytes; under "big5-defaults" the archive's Big5 notation bytes are made their
     defaults first (big5_defaults).  Returns what is wrong, or None."""
@@ -386,6 +440,8 @@ def check_1_10_archive(pgnarc, archive, setting, tandem, real=False):
     want = XIANGQI_1_10_EXPECTED[setting]
     if tandem:
         want = (15,) + want[1:]
+    if unescaped:
+        want = want[:2] + (11,)
     if (codec, coder, read_minor(archive)) != want:
         return (f"first block of codec {codec}, move coder {coder}, read version "
                 f"1.{read_minor(archive)}: not codec {want[0]}, coder {want[1]} of format "
@@ -482,6 +538,39 @@ def xiangqi_tandem_pgn(out):
         f.write(b'[Event "clocks"]\n[White "a"]\n[Black "b"]\n[TimeControl "300+0"]\n\n'
                 b"1. e4 { [%clk 0:05:00] } 1... e5 { [%clk 0:05:00] } 2. Nf3 { [%clk 0:04:58] } "
                 b"2... Nc6 { [%clk 0:04:55] } 1-0\n\n")
+
+
+def unescaped_pgn(out):
+    """Games whose tag pairs are written without escapes (9.4.10), which pgnarc reads as written
+    and packs as unescaped tags (coding 13, layout 7) and section 10 writes back as they are: a
+    quote left unescaped (`[Event "Cup "A" 1990"]`), a path's one backslash (`[Site
+    "C:\\games"]`), a value ending in a backslash, spaces and a tab before the closing quote,
+    Big5 characters ending in 5C (許 B3 5C) and the spec's Big5 Event beside a Big5 Xiangqi
+    game (codec 14); the same values written with escapes in other games (tags of the same
+    column and the same value, not unescaped: the ranks have gaps); an unescaped White value that
+    a named Termination (coding 9, written with escapes) begins with, beside the same value
+    escaped in another game.  13 of its 15 games have such a pair."""
+    def big5(text):
+        return text.encode("big5")
+    games = [
+        [(b"Event", b'Cup "A" 1990'), (b"Site", b"C:\\games"), (b"White", b"x")],
+        [(b"Event", b'Cup \\"A\\" 1990'), (b"Site", b"C:\\\\games"), (b"White", b"x")],
+        [(b"Event", big5('第八屆"銀荔杯"象棋全國冠軍賽')), (b"Game", b"Chinese Chess"),
+         (b"Red", big5("許銀川")), (b"Black", big5("呂欽"))],
+        [(b"Event", b'A "B" C'), (b"White", b'A "B" C'), (b"Black", b"d"), (b"WhiteElo", b"2400"),
+         (b"Termination", b'A \\"B\\" C won on time')],
+        [(b"Event", b"e"), (b"White", b'A \\"B\\" C'), (b"Black", b"d"), (b"WhiteElo", b"2410"),
+         (b"Termination", b'A \\"B\\" C won on time')],
+        [(b"Event", b'a "b" \t'), (b"Site", b"C:\\games\\")],
+    ]
+    for i in range(9):
+        games.append([(b"Event", b"e%d" % i), (b"Site", b"C:\\games" if i % 3 else b"C:\\\\games"),
+                      (b"Annotator", b"x\\y%d" % (i % 2))])
+    with open(out, "wb") as f:
+        for pairs in games:
+            xiangqi = (b"Game", b"Chinese Chess") in pairs
+            f.write(b"".join(b'[%s "%s"]\n' % pair for pair in pairs) + b"\n"
+                    + (big5("1. 炮二平五 馬８進７ *") if xiangqi else b"1. e4 e5 *") + b"\n\n")
 
 
 def xiangqi_crafted_pgn(source, out, seed=18):

@@ -8,8 +8,9 @@ of the fast model's (7.8) on those of standard.epd and chess960.epd, with its bo
 frequencies on a small book made here (FAST-BOOK-1, FAST-BOOK-3), and decode.py's tag columns
 derived from the moves (9.4.5, format 1.4: TAGS-7), that name a player (9.4.6: TAGS-9), whose
 codes are a codeword (9.4.7, format 1.5: TAGS-11) and that name entries of value tables (9.4.8,
-format 1.6: TAGS-12, with the tables of index extension 6: INDEX-3) on blocks of a few games
-made here.
+format 1.6: TAGS-12, with the tables of index extension 6: INDEX-3) and whose values are written
+without escapes (9.4.10, format 1.11: TAGS-14, and section 10's writing of them) on blocks of a
+few games made here.
 
 Run: /usr/bin/python3 format-spec/reference/test_moves.py [max-perft-nodes [max-variant-nodes]]
 blackbox_moves.py checks moves.py further against the built pgnarc.
@@ -944,6 +945,96 @@ def test_table_tags():
     return True
 
 
+def test_unescaped_tags():
+    """9.4.10 [TAGS-14]: columns of coding 13 read by decode.py from blocks of layout 7 made here
+    and written out by its canonical PGN writer (section 10, PGN-1 item 2: an unescaped tag's
+    value as it is, the others escaped): a column as pgnarc writes it for `[Event "Cup "A"
+    1990"]`, ranks with gaps among escaped tags of the same value, a value list of one value, an
+    unescaped White value a named tag (coding 9, allowed in layout 7) begins with, and each
+    rejection TAGS-14 lists."""
+    import decode as D
+    e4 = coded_game(M.Position.standard(), ["e4"])
+    ev, site, w, b, t = b"Event", b"Site", b"White", b"Black", b"Termination"
+
+    def unescaped_column(values, ranks):
+        gaps = [r if i == 0 else r - ranks[i - 1] - 1 for i, r in enumerate(ranks)]
+        return 13, (text_body(list(values)) + D.encode_varint(len(ranks))
+                    + b"".join(D.encode_varint(g) for g in gaps))
+
+    def pgn(games, columns, **block):
+        block = derived_block(games, columns, **{"layout": 7, **block})
+        return b"".join(D.game_pgn(g) for g in D.decode_group(block, 0))
+
+    def rejects(rule, why, games, columns, layout=7):
+        return tag_rejects(rule, why, games, columns, layout=layout)
+
+    checked = 0
+    # the column pgnarc writes for [Event "Cup "A" 1990"]: coding 0d, size 11, the text body of
+    # the one value, u 01, rank 00; beside it [Site "C:\games"] written with one backslash
+    cup, games_dir = b'Cup "A" 1990', b"C:\\games"
+    column = unescaped_column([cup], [0])
+    assert (bytes([column[0]]) + D.encode_varint(len(column[1])) + column[1]
+            == bytes.fromhex("0d 11 01 0d 0c") + cup + b"\x01\x00"), column
+    game = [(ev, cup), (site, games_dir), (w, b"x")]
+    assert (pgn([(game, e4)], {ev: column, site: unescaped_column([games_dir], [0])})
+            == b'[Event "Cup "A" 1990"]\n[Site "C:\\games"]\n[White "x"]\n\n1. e4\n\n')
+    checked += 1
+
+    # ranks 0, 3 and 4 of five (gaps 0, 2, 0): the tags of ranks 1 and 2, of the same values,
+    # written with escapes; a value list of one value, every tag of it unescaped or some
+    values = [games_dir, games_dir, b'q"', b'q"', games_dir]
+    games = [([(site, v)], e4) for v in values]
+    got = pgn(games, {site: unescaped_column(values, [0, 3, 4])})
+    want = [b"C:\\games", b"C:\\\\games", b'q\\"', b'q"', b"C:\\games"]
+    assert got.split(b"\n\n")[:-1:2] == [b'[Site "%s"]' % v for v in want], got
+    assert unescaped_column(values, [0, 3, 4])[1].endswith(b"\x03\x00\x02\x00")
+    checked += 1
+    for ranks in ([0, 1, 2], [1]):
+        got = pgn([([(site, games_dir)], e4)] * 3, {site: unescaped_column([games_dir] * 3, ranks)})
+        want = [b"C:\\games" if r in ranks else b"C:\\\\games" for r in range(3)]
+        assert got.split(b"\n\n")[:-1:2] == [b'[Site "%s"]' % v for v in want], got
+        checked += 1
+
+    # an unescaped White value (a quote) that a named Termination begins with (flag 1): the named
+    # value is its own column's, written with escapes
+    a = b'A "B"'
+    game = [(w, a), (b, b"C"), (t, a + b" won")]
+    got = pgn([(game, e4)], {w: unescaped_column([a], [0]), t: (9, b"\x01" + text_body([b" won"]))})
+    assert got.startswith(b'[White "A "B""]\n[Black "C"]\n[Termination "A \\"B\\" won"]\n'), got
+    checked += 1
+
+    # TAGS-14: coding 13 in a block of layout 1 to 6 (reserved there, TAGS-1); a text body that
+    # TAGS-2 rejects; u of 0 or above E_k; a rank at or above E_k, the first or by gaps; an
+    # unescaped tag whose value holds neither a quote nor a backslash; bytes after the ranks
+    one = [([(site, games_dir)], e4)]
+    two = one * 2
+    for layout in (1, 3, 4, 5, 6):
+        checked += rejects("TAGS-1", f"coding 13 in a block of layout {layout}", one,
+                           {site: unescaped_column([games_dir], [0])}, layout=layout)
+    checked += rejects("TAGS-2", "D = 0", one, {site: (13, b"\x00\x00\x01\x00")})
+    checked += rejects("TAGS-2", "D = 2 for 1", one, {site: (13, b"\x02\x00\x01\x00")})
+    body = text_body([games_dir])
+    checked += rejects("TAGS-14", "u = 0 for 1", one, {site: (13, body + b"\x00")})
+    checked += rejects("TAGS-14", "u = 2 for 1", one, {site: (13, body + b"\x02\x00\x00")})
+    checked += rejects("TAGS-14", "u = 3 for 2", two,
+                       {site: (13, text_body([games_dir] * 2) + b"\x03\x00\x00\x00")})
+    checked += rejects("TAGS-14", "rank 1 ", one, {site: (13, body + b"\x01\x01")})
+    checked += rejects("TAGS-14", "rank 2 ", two,
+                       {site: (13, text_body([games_dir] * 2) + b"\x02\x01\x00")})
+    checked += rejects("TAGS-14", "rank 2 ", two,
+                       {site: (13, text_body([games_dir] * 2) + b"\x02\x00\x01")})
+    plain = [([(site, b"C:/games")], e4)]
+    checked += rejects("TAGS-14", "holds neither", plain,
+                       {site: unescaped_column([b"C:/games"], [0])})
+    checked += rejects("TAGS-14", "holds neither", [([(site, games_dir)], e4)] + plain,
+                       {site: unescaped_column([games_dir, b"C:/games"], [0, 1])})
+    checked += rejects("TAGS-14", "bytes after the ranks", one,
+                       {site: (13, unescaped_column([games_dir], [0])[1] + b"\x00")})
+    print(f"unescaped tags (9.4.10): {checked} blocks decoded, written or rejected as TAGS-14 and "
+          f"section 10 say")
+    return True
+
+
 if __name__ == "__main__":
     max_nodes = int(sys.argv[1]) if len(sys.argv) > 1 else 200000
     max_variant_nodes = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
@@ -951,6 +1042,7 @@ if __name__ == "__main__":
     results = [test_order(), test_variant_order(), test_worked_examples(), test_uniform_tokens(),
                test_tokens(), test_token_rejects(), test_perft(max_nodes),
                test_variant_perft(max_variant_nodes), test_crazyhouse_model(), test_fast_model(),
-               test_derived_tags(), test_named_tags(), test_coded_tags(), test_table_tags()]
+               test_derived_tags(), test_named_tags(), test_coded_tags(), test_table_tags(),
+               test_unescaped_tags()]
     print(f"{'OK' if all(results) else 'FAILED'} in {time.time() - t:.1f}s")
     sys.exit(0 if all(results) else 1)
