@@ -1,5 +1,7 @@
 // Fuzz target: a block's tags section of arbitrary bytes (spec 9.4). The first byte gives the
-// game count and, in its low bit, the block's layout: 0 layout 1; 1 layout 4 (whose columns may
+// game count and, in its low bit, the block's layout: 0 layout 1, or layout 7 (everything below
+// and Xiangqi positions, 9.4.9, and unescaped text columns, 9.4.10) where the input's size is a
+// multiple of 3; 1 layout 4 (whose columns may
 // be derived, 9.4.5, named, 9.4.6, and coded, 9.4.7) where the input's size is a multiple of 4,
 // layout 5 (table columns too, 9.4.8) where it is even otherwise, else layout 3 (coded columns
 // rejected); the rest is the section, read with a players' table of 1,000 entries `p0` to
@@ -8,9 +10,9 @@
 // games' tags are decoded (decode_game_tags); a section that decodes gives each game's tags
 // the same when they are decoded alone, and is the one the writer makes of the tags it decodes
 // to, when its columns are chosen by raw size (only the writer's choice of coding may differ),
-// White and Black given as entries of that table (values it lacks added to it), in layouts 3 to 5
+// White and Black given as entries of that table (values it lacks added to it), in layouts 3 to 7
 // derived tags as derived by the same rule (their values, which need the moves, left empty), and
-// in layout 5 the value table's keys as entries of it (a value it lacks kept as text).
+// in layouts 5 and 7 the value table's keys as entries of it (a value it lacks kept as text).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -79,10 +81,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace pgnarc::container;
   if (size < 1) return 0;
   const std::uint32_t games = 1 + (data[0] >> 1);  // 1 to 128
-  const std::uint8_t layout = (data[0] & 1) == 0 ? kBlockLayout
+  const std::uint8_t layout = (data[0] & 1) == 0 ? (size % 3 == 0 ? kUnescapedTagsLayout : kBlockLayout)
                               : size % 4 == 0      ? kCodedTagsLayout
                               : size % 2 == 0      ? kTableTagsLayout
                                                    : kDerivedTagsLayout;
+  const bool table_layout = layout == kTableTagsLayout || layout == kUnescapedTagsLayout;
   const bool derived_layout = layout != kBlockLayout;
   const std::string_view section(reinterpret_cast<const char*>(data) + 1, size - 1);
   Table table;
@@ -114,8 +117,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::uint32_t>* const ways[] = {nullptr, &players};  // as text, as entries
   for (const std::vector<std::uint32_t>* given : ways) {
     const std::string again = encode_tags_section(tags, 0, given, derived_layout ? &rules : nullptr,
-                                                 layout == kCodedTagsLayout || layout == kTableTagsLayout,
-                                                 layout == kTableTagsLayout ? &columns : nullptr);
+                                                 layout == kCodedTagsLayout || table_layout,
+                                                 table_layout ? &columns : nullptr, layout == kUnescapedTagsLayout);
     BlockTags back;
     if (!decode_tags_section(again, games, "fuzz", back, &table, layout).ok()) __builtin_trap();
     for (std::uint32_t g = 0; g < games; ++g)

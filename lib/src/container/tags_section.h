@@ -36,7 +36,9 @@ inline constexpr int tag_ref_width(std::uint64_t distinct) {
 // codeword (coding 10, 9.4.7) where that is smaller. With `tables` (for a block of layout 5), the
 // columns of its keys are table columns (coding 11, 9.4.8) naming each game's entry. With
 // `xiangqi_positions` (for a block of layout 6), a FEN column may hold Xiangqi positions (coding
-// 12, 9.4.9) where that is smaller.
+// 12, 9.4.9) where that is smaller. A column that holds a tag written without escapes
+// (Tag::unescaped) is unescaped text (coding 13, 9.4.10, for a block of layout 7), whatever the
+// other settings.
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
                                 const std::vector<std::uint32_t>* players = nullptr,
                                 const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false,
