@@ -1113,7 +1113,8 @@ def read_unescaped(body, count):
     """9.4.10 [TAGS-14]: a column of coding 13: a text body of its `count` values as coding 0's
     (TAGS-2), then varint u (1 to `count`) and u varint ranks, ascending, the first as it is,
     each next its gap from the one before less 1.  The tags of those ranks are unescaped, and
-    each of their values holds a `"` (22) or a `\\` (5C) byte; nothing follows the ranks."""
+    each of their values holds a `"` (22) or a `\\` (5C) byte and no 0A or 0D; nothing follows
+    the ranks."""
     values = read_text_body(body, count)
     u = body.varint()
     require(1 <= u <= count, "TAGS-14", body.where(), f"u = {u} for {count} tags")
@@ -1126,6 +1127,8 @@ def read_unescaped(body, count):
         value = values[rank]
         require(b'"' in value or b"\\" in value, "TAGS-14", body.where(),
                 f"unescaped tag of rank {rank}: {value!r} holds neither a quote nor a backslash")
+        require(b"\n" not in value and b"\r" not in value, "TAGS-14", body.where(),
+                f"unescaped tag of rank {rank}: {value!r} holds a line break")
         values[rank] = UnescapedValue(value)
     require(body.at_end(), "TAGS-14", body.where(), "bytes after the ranks")
     return values

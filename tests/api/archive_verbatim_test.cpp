@@ -81,5 +81,42 @@ TEST(ArchiveVerbatim, StillTheirBytesAndNothingMore) {
   EXPECT_TRUE((*a)->verify().ok());
 }
 
+// ArchiveWriter::add_game keeps a value written without escapes (Tag::unescaped) as it is where it
+// reads back so, refuses one that does not (no quote or backslash, a line break that would start
+// a tag pair of its own), and writes them escaped in an archive that may not hold them.
+TEST(ArchiveVerbatim, AddGameKeepsUnescapedValuesThatReadBack) {
+  Game g;
+  g.tags = {Tag{"Event", "Cup \"A\" 1990", true}, Tag{"Site", "C:\\games", true}};
+  g.events = {GameEvent::make_move(Move(make_square(4, 1), make_square(4, 3)))};
+  const auto write = [&](const Game& game, const WriterOptions& o, const std::string& name) {
+    const std::string path = test::temp_path(name);
+    auto w = ArchiveWriter::create(path, o);
+    EXPECT_TRUE(w.ok());
+    const Status added = (*w)->add_game(game);
+    EXPECT_TRUE((*w)->finish().ok());
+    return std::make_pair(added, path);
+  };
+  auto [ok, path] = write(g, WriterOptions{}, "add_unescaped.pga");
+  ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+  auto a = Archive::open(path);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(*(*a)->read_tags(0), g.tags);
+  EXPECT_TRUE((*a)->read_pgn(0)->starts_with("[Event \"Cup \"A\" 1990\"]\n[Site \"C:\\games\"]\n\n1. e4"));
+  for (const std::string bad : {"plain", "x\"]\n[Inject \"1", "a\\\\b"}) {
+    Game b = g;
+    b.tags[0].value = bad;
+    auto [refused, unused] = write(b, WriterOptions{}, "add_unescaped_bad.pga");
+    EXPECT_FALSE(refused.ok()) << bad;
+  }
+  WriterOptions coded;
+  coded.table_tags = false;
+  auto [escaped, escaped_path] = write(g, coded, "add_unescaped_escaped.pga");
+  ASSERT_TRUE(escaped.ok());
+  auto e = Archive::open(escaped_path);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(*(*e)->read_tags(0), (std::vector<Tag>{{"Event", "Cup \"A\" 1990"}, {"Site", "C:\\games"}}));
+  EXPECT_TRUE((*e)->read_pgn(0)->starts_with("[Event \"Cup \\\"A\\\" 1990\"]\n[Site \"C:\\\\games\"]\n"));
+}
+
 }  // namespace
 }  // namespace pgnarc

@@ -2582,6 +2582,14 @@ void unescaped_tag_vectors() {
                    }
                  }),
                  "Corruption", "TAGS-1", "a text column whose body holds a byte after its references");
+  invalid_vector("unescaped_tags_count", edit_block(coded, [&](std::string& b) { b[u] = 4; }), "Corruption", "TAGS-14",
+                 "an unescaped text column of 3 tags naming 4 unescaped ones");
+  invalid_vector("unescaped_tags_line_feed", edit_block(coded, [&](std::string& b) {
+                   const std::size_t at = b.find("Cup \"A\" 1990");
+                   if (at == std::string::npos) std::abort();
+                   b[at + 3] = '\n';
+                 }),
+                 "Corruption", "TAGS-14", "an unescaped tag whose value holds a line feed (`Cup\\n\"A\" 1990`)");
   invalid_vector("unescaped_tags_plain_value", edit_block(coded, [&](std::string& b) { b[u + 1] = 2; }), "Corruption",
                  "TAGS-14", "an unescaped tag whose value (`plain`) holds neither a quote nor a backslash");
 }

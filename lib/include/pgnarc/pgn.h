@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pgnarc/export.h"
 #include "pgnarc/chess.h"
@@ -59,10 +60,6 @@ class PGNARC_EXPORT PgnVisitor {
   virtual ~PgnVisitor() = default;
   virtual void begin_game(std::uint64_t /*game_number*/, SourcePos) {}
   virtual void tag(std::string_view /*key*/, std::string_view /*value*/, SourcePos) {}
-  // Right after tag(), for a tag pair whose value was written with quotes left unescaped in it
-  // or a stray backslash (Tag::unescaped): its value is its bytes between the opening quote and
-  // the first quote that the pair's `]` follows, without escapes.
-  virtual void unescaped_tag(SourcePos) {}
   // After the tags, before the first movetext event: the position the game starts from.
   virtual void begin_movetext(const Position& /*start*/, SourcePos) {}
   virtual void move(const Position& /*before*/, Move, SourcePos) {}
@@ -82,6 +79,12 @@ class PGNARC_EXPORT PgnVisitor {
   virtual void xiangqi_notation(std::string_view /*bytes*/) {}
   virtual void end_game(std::string_view /*raw_text*/) {}
   virtual void game_error(const Error&, std::string_view /*raw_text*/) {}
+  // Right after tag(), for a tag pair whose value is its bytes as written though it holds a quote
+  // or a backslash (Tag::unescaped): `as_written_only` where PGN's escapes cannot read it (a
+  // quote left unescaped in it, a closing quote after a stray backslash: its value is its bytes
+  // up to the first quote that the pair's `]` follows), else it holds backslashes that escape
+  // nothing and no escape (`C:\games`, Big5's 許), which escapes read as the same value.
+  virtual void unescaped_tag(SourcePos, bool /*as_written_only*/) {}
 };
 
 // The limits of one game (its bytes from the first to the last, tags, movetext and comments).
@@ -146,7 +149,6 @@ class PGNARC_EXPORT GameBuilder : public PgnVisitor {
  public:
   void begin_game(std::uint64_t, SourcePos) override;
   void tag(std::string_view key, std::string_view value, SourcePos) override;
-  void unescaped_tag(SourcePos at) override;
   void begin_movetext(const Position& start, SourcePos) override;
   void move(const Position&, Move m, SourcePos) override;
   void null_move(const Position&, SourcePos) override;
@@ -160,18 +162,21 @@ class PGNARC_EXPORT GameBuilder : public PgnVisitor {
   void xiangqi_notation(std::string_view bytes) override;
   void end_game(std::string_view raw_text) override;
   void game_error(const Error& e, std::string_view raw_text) override;
+  void unescaped_tag(SourcePos at, bool as_written_only) override;
 
   bool ok() const { return ok_; }
   Game& game() { return game_; }
   const Error& error() const { return error_; }
   const std::string& raw_text() const { return raw_; }
-  // Where the game's first tag pair with an unescaped value (Tag::unescaped) starts, if it has
-  // one.
-  const std::optional<SourcePos>& first_unescaped_tag() const { return unescaped_at_; }
+  // Where the game's first tag pair that only its bytes as written read (unescaped_tag's
+  // `as_written_only`) starts, if it has one; and the places of all such tags in game().tags.
+  const std::optional<SourcePos>& first_as_written_tag() const { return as_written_at_; }
+  const std::vector<std::size_t>& as_written_tags() const { return as_written_; }
 
  private:
   Game game_;
-  std::optional<SourcePos> unescaped_at_;
+  std::optional<SourcePos> as_written_at_;
+  std::vector<std::size_t> as_written_;
   bool in_movetext_ = false;
   bool after_result_ = false;
   bool ok_ = false;

@@ -4,6 +4,7 @@
 #include "pgnarc/archive_writer.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -390,15 +391,35 @@ ArchiveWriter::~ArchiveWriter() = default;
 
 const std::string& ArchiveWriter::temp_path() const { return impl_->archive->temp_path(); }
 
-Status ArchiveWriter::add_game(const Game& game) {
+// Whether `t`'s value, written without escapes, reads back as it (Tag::unescaped): it holds a quote
+// or a backslash, no line break, and a PGN reader reads the tag pair so written as this tag.
+static bool reads_back_unescaped(const Tag& t) {
+  if (t.value.find_first_of("\"\\") == std::string::npos || t.value.find_first_of("\r\n") != std::string::npos)
+    return false;
+  GameBuilder b;
+  parse_game("[" + t.key + " \"" + t.value + "\"]\n\n*\n", "tag", 1, SourcePos{}, b);
+  return b.ok() && b.game().tags.size() == 1 && b.game().tags[0] == t;
+}
+
+Status ArchiveWriter::add_game(const Game& given) {
   Impl& s = *impl_;
   s.added_any = true;
   api::set_block_coding(s.options, s.pending);
-  if (!api::keeps_unescaped_tags(s.options))
-    for (const Tag& t : game.tags)
-      if (t.unescaped)
-        return invalid_input("tag [" + t.key + "]: a value written without escapes (Tag::unescaped) needs an archive of "
-                             "format 1.11 with table tags (WriterOptions::unescaped_tags and table_tags)");
+  // Values written without escapes are kept so where the archive may hold them and they read
+  // back so; where it may not, they are written escaped, as format 1.10 writes every value.
+  std::optional<Game> escaped;
+  for (const Tag& t : given.tags) {
+    if (!t.unescaped) continue;
+    if (!api::keeps_unescaped_tags(s.options)) {
+      if (!escaped) escaped = given;
+      for (Tag& e : escaped->tags) e.unescaped = false;
+      break;
+    }
+    if (!reads_back_unescaped(t))
+      return invalid_input("tag [" + t.key + "]: its value does not read back written without escapes (Tag::unescaped: "
+                           "a value that holds a quote or a backslash, no line break, as a PGN reader reads it)");
+  }
+  const Game& game = escaped ? *escaped : given;
   if (auto st = codec::encode_game(game, s.pending.streams, &s.pending_stats); !st) return st;
   if (s.options.position_filter) add_filter_keys(game, s.pending.filter_keys);
   s.pending.end_game(game.tags, s.options.derive_tags ? derived_rules(game) : std::vector<std::uint8_t>{});

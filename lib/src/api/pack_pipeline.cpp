@@ -1,5 +1,7 @@
 #include "api/pack_pipeline.h"
 
+#include <optional>
+
 #include "container/derived_tags.h"
 #include "container/position_filter.h"
 #include "pgn/xiangqi_pgn.h"
@@ -50,19 +52,14 @@ bool keeps_unescaped_tags(const WriterOptions& options) {
 
 namespace {
 
-// The error that keeps a game with a value written without escapes verbatim where the archive
-// may not hold it: the parser's words before format 1.11, at the tag pair.
-Error unescaped_tag_error(const Game& game, const std::string& source, std::uint64_t number, SourcePos at) {
-  std::string key;
-  for (const Tag& t : game.tags)
-    if (t.unescaped) {
-      key = t.key;
-      break;
-    }
+// The error that keeps a game verbatim where the archive may not hold a value that only its bytes
+// as written read, at the first such tag pair (`key`, at `at`).
+Error unescaped_tag_error(const std::string& key, const std::string& source, std::uint64_t number, SourcePos at) {
   return Error(ErrorCode::InvalidInput, source + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
                                             ": game " + std::to_string(number) + ": bad tag pair [" + key +
-                                            "]: a quote inside the value is not escaped (\\\"), or a backslash is "
-                                            "stray; archives of format 1.11 keep such values (pack --tags tables)");
+                                            "]: a quote inside the value is not escaped (\\\"), or its closing "
+                                            "quote follows a stray backslash; archives of format 1.11 keep such "
+                                            "values (pack --tags tables)");
 }
 
 }  // namespace
@@ -72,19 +69,31 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
   BlockBuilder b;
   set_block_coding(options, b);
   GameBuilder builder;
+  const bool keeps = keeps_unescaped_tags(options);
   for (std::size_t i = 0; i < raws.size(); ++i) {
     const auto& rg = raws[i];
     pgn::parse_game_or_xiangqi(rg.text, source, rg.number, rg.start, builder, options.variant);
+    std::vector<Tag>& tags = builder.game().tags;
+    // Where the archive may not hold values written without escapes (9.4.10), a value that
+    // escapes read too is kept and written escaped (as format 1.10 writes it); a game with a value
+    // that only its bytes as written read is kept verbatim, without that tag among the ones that
+    // index it.
+    std::optional<Error> as_written;
+    if (!keeps) {
+      const auto& only = builder.as_written_tags();
+      if (builder.ok() && !only.empty())
+        as_written = unescaped_tag_error(tags[only.front()].key, source, rg.number, *builder.first_as_written_tag());
+      for (auto it = only.rbegin(); it != only.rend(); ++it) tags.erase(tags.begin() + static_cast<std::ptrdiff_t>(*it));
+      for (Tag& t : tags) t.unescaped = false;
+    }
     Status st;
-    const bool unescaped = builder.ok() && builder.first_unescaped_tag() && !keeps_unescaped_tags(options);
-    if (builder.ok() && !unescaped) st = codec::encode_game(builder.game(), b.streams, &out.stats);
-    if (builder.ok() && !unescaped && st) {
+    if (builder.ok() && !as_written) st = codec::encode_game(builder.game(), b.streams, &out.stats);
+    if (builder.ok() && !as_written && st) {
       if (options.position_filter) container::add_filter_keys(builder.game(), b.filter_keys);
-      collect_names(builder.game().tags, out.names);
-      b.end_game(builder.game().tags,
-                 options.derive_tags ? container::derived_rules(builder.game()) : std::vector<std::uint8_t>{});
+      collect_names(tags, out.names);
+      b.end_game(tags, options.derive_tags ? container::derived_rules(builder.game()) : std::vector<std::uint8_t>{});
     } else {
-      Error e = unescaped      ? unescaped_tag_error(builder.game(), source, rg.number, *builder.first_unescaped_tag())
+      Error e = as_written     ? *as_written
                 : builder.ok() ? Error(st.error().code(), source + ": game " + std::to_string(rg.number) + ": " +
                                                               st.error().message())
                                : builder.error();
@@ -92,9 +101,6 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
       // The tag pairs the parser read before it stopped (all of them when the game failed in its
       // movetext: another variant, an illegal move) index the game for search; decoding a
       // verbatim game gives back its bytes and never these tags (8.5).
-      // (A value written without escapes is among them where the block may hold it, 9.4.10.)
-      std::vector<Tag>& tags = builder.game().tags;
-      if (!keeps_unescaped_tags(options)) std::erase_if(tags, [](const Tag& t) { return t.unescaped; });
       collect_names(tags, out.names);
       b.end_game(tags);
       out.problems.push_back(Problem{i, std::move(e)});

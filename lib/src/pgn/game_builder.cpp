@@ -7,14 +7,17 @@ void GameBuilder::begin_game(std::uint64_t, SourcePos) {
   game_ = Game{};
   in_movetext_ = after_result_ = ok_ = false;
   raw_.clear();
-  unescaped_at_.reset();
+  as_written_at_.reset();
+  as_written_.clear();
 }
 void GameBuilder::tag(std::string_view key, std::string_view value, SourcePos) {
   game_.tags.push_back(Tag{std::string(key), std::string(value)});
 }
-void GameBuilder::unescaped_tag(SourcePos at) {
+void GameBuilder::unescaped_tag(SourcePos at, bool as_written_only) {
   game_.tags.back().unescaped = true;
-  if (!unescaped_at_) unescaped_at_ = at;
+  if (!as_written_only) return;
+  if (!as_written_at_) as_written_at_ = at;
+  as_written_.push_back(game_.tags.size() - 1);
 }
 void GameBuilder::begin_movetext(const Position& start, SourcePos) {
   in_movetext_ = true;

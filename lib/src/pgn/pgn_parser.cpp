@@ -145,6 +145,7 @@ class GameParser {
     // A value with a backslash that escapes nothing (`[Site "C:\games"]`, or Big5's 許, B3 5C) and
     // no escape is its bytes as written, which escaping would change: it is written back so too.
     bool unescaped = closed && value.find('\\') != std::string::npos && value.size() == i_ - 1 - vb;
+    bool as_written_only = false;
     if (!closed || j >= g_.size() || g_[j] != ']') {
       // A value with a quote left unescaped (`[Event "Cup "A" 1990"]`) or a closing quote escaped
       // by a stray backslash (`[Site "C:\"]`, Big5's `[Red "許"]`) is read as written: its bytes
@@ -157,7 +158,7 @@ class GameParser {
                                      "after it on its line"
                                    : "bad tag pair [" + key + "]: the value has no closing quote on its line");
       value.assign(g_.substr(vb, end - vb));
-      unescaped = true;
+      unescaped = as_written_only = true;
       i_ = end + 1;
       j = i_;
       while (g_[j] != ']') ++j;
@@ -165,7 +166,7 @@ class GameParser {
     i_ = j + 1;
     any_event_ = true;
     v_.tag(key, value, at);
-    if (unescaped) v_.unescaped_tag(at);
+    if (unescaped) v_.unescaped_tag(at, as_written_only);
     tags_.push_back(Tag{key, std::move(value), unescaped});
     return std::nullopt;
   }
