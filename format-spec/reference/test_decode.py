@@ -41,7 +41,7 @@
    the encoding and with tandem by file their notation bytes name (5.7.1).  Under
    "big5-defaults" the Big5 archive, its sections stored, has its notation bytes rewritten with
    every element equal to its Big5 default 0 (5.7.1: 帥 將, 馬, 車, 進) and its block checksum
-   made again; pgnarc unpacks it as before, and decode.py must too.  (ccpd_big5.pgn's quote left
+   made again; pgnarc unpacks it to the same PGN, and decode.py must too.  (ccpd_big5.pgn's quote left
    unescaped in an `Event` makes its archive of format 1.11, XIANGQI_REAL_1_11.)  A file of
    tag pairs written without escapes that the test puts together (UNESCAPED: quotes left
    unescaped, a path's one backslash, Big5 characters ending in 5C beside a Big5 Xiangqi game,

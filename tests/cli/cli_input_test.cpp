@@ -243,7 +243,7 @@ TEST_F(CliInput, TagValuesWrittenWithoutEscapesComeBackAsTheyWere) {
   EXPECT_EQ(run_cli("get " + p("plain.pga") + " 3").out, tags + "1. e4 e5 *\n\n");
   EXPECT_EQ(run_cli("pack --strict --tags coded " + p("q.pgn") + " -o " + p("s.pga")).exit_code, 2);
   // A value that escapes read too (a backslash that escapes nothing) is coded there, written
-  // escaped, as format 1.10 writes it.
+  // escaped, as any value.
   write(path("b.pgn"), "[Site \"C:\\games\"]\n\n1. e4 *\n");
   r = run_cli("pack --tags coded " + p("b.pgn"));
   ASSERT_EQ(r.exit_code, 0) << r.err;

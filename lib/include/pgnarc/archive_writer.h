@@ -111,8 +111,9 @@ struct PGNARC_EXPORT WriterOptions {
   bool xiangqi_spellings = true;
   // With table_tags, a game whose tag values were written with quotes left unescaped in them or
   // backslashes that escape nothing (`[Event "Cup "A" 1990"]`, Big5's 許: Tag::unescaped) is
-  // coded, those values written back as they were (format 1.11); false: such games are kept
-  // verbatim, as readers of 1.10 read them. `pgnarc append` without --tags sets it false for an
+  // coded, those values written back as they were (format 1.11); false: as readers of 1.10 read
+  // them, a value that escapes read too is written escaped and a game with a value that only its
+  // bytes as written read is kept verbatim. `pgnarc append` without --tags sets it false for an
   // archive whose read version is below 1.11.
   bool unescaped_tags = true;
 };

@@ -406,7 +406,7 @@ Status ArchiveWriter::add_game(const Game& given) {
   s.added_any = true;
   api::set_block_coding(s.options, s.pending);
   // Values written without escapes are kept so where the archive may hold them and they read
-  // back so; where it may not, they are written escaped, as format 1.10 writes every value.
+  // back so; where it may not, they are written escaped, as every other value is.
   std::optional<Game> escaped;
   for (const Tag& t : given.tags) {
     if (!t.unescaped) continue;

@@ -75,7 +75,7 @@ EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::strin
     pgn::parse_game_or_xiangqi(rg.text, source, rg.number, rg.start, builder, options.variant);
     std::vector<Tag>& tags = builder.game().tags;
     // Where the archive may not hold values written without escapes (9.4.10), a value that
-    // escapes read too is kept and written escaped (as format 1.10 writes it); a game with a value
+    // escapes read too is kept and written escaped, as any value; a game with a value
     // that only its bytes as written read is kept verbatim, without that tag among the ones that
     // index it.
     std::optional<Error> as_written;

@@ -382,7 +382,8 @@ Status read_column(ByteCursor& r, TagCoding coding, bool coded, Slots slots, std
       if (out.values[e].find_first_of("\"\\") == std::string_view::npos)
         return bad("unescaped value without a quote or a backslash");
       if (out.values[e].find_first_of("\r\n") != std::string_view::npos) return bad("unescaped value with a line break");
-      if (written(out, slots[static_cast<std::uint32_t>(e)], whole)) out.views[slots[static_cast<std::uint32_t>(e)]].unescaped = true;
+      const std::uint32_t slot = slots[static_cast<std::uint32_t>(e)];
+      if (written(out, slot, whole)) out.views[slot].unescaped = true;
     }
     if (r.remaining() != 0) return bad("bytes left over in a column");
     return {};
