@@ -467,6 +467,69 @@ TEST(ArchiveDictionary, GamesAddedOneByOneGetOneToo) {
   for (std::size_t k = 0; k < games.size(); ++k) EXPECT_EQ(back[k].game, games[k]) << k;
 }
 
+// Games whose Event values are random letters, one value a game: no block's tags repeat
+// another's, and each value is in the blocks and in the Event table.
+std::string random_event_pgn(int games, std::size_t* event_bytes) {
+  std::mt19937_64 rng(11);
+  std::string text;
+  *event_bytes = 0;
+  for (int g = 0; g < games; ++g) {
+    std::string event;
+    for (int i = 0; i < 48; ++i) event += static_cast<char>('a' + rng() % 26);
+    *event_bytes += event.size();
+    text += "[Event \"" + event + "\"]\n[White \"w\"]\n[Black \"b\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n";
+  }
+  return text;
+}
+
+// [DICT-1] Where the blocks it holds are all the archive's, the writer also tries a dictionary
+// that holds their tags sections as they are: each block's tags and the Event table then refer
+// to one copy of the values (a trained dictionary cannot help with values that repeat nowhere),
+// and every block still reads alone. Where training stops before the last block, it does not.
+TEST(ArchiveDictionary, ASmallArchivesDictionaryHoldsItsTags) {
+  std::size_t event_bytes = 0;
+  const std::string text = random_event_pgn(240, &event_bytes);
+  WriterOptions o = dictionary_blocks();
+  o.block_games = 30;
+  o.dictionary_bytes = 64 * 1024;
+  const std::string with = pack(text, "dwhole.pga", o);
+  WriterOptions none = o;
+  none.dictionary_bytes = 0;
+  const std::string without = pack(text, "dwhole_none.pga", none);
+  const ArchiveInfo i = info_of(with);
+  ASSERT_EQ(i.dictionaries, 1u);
+  EXPECT_EQ(i.dictionary_blocks, i.blocks);
+  EXPECT_EQ(i.blocks, 8u);
+  // Without: each value twice (tags and table), zstd's letters at about 4.7 bits; with: once.
+  const std::size_t with_size = file_bytes(with).size(), without_size = file_bytes(without).size();
+  EXPECT_GT(without_size, event_bytes);
+  EXPECT_LT(with_size, without_size * 7 / 10) << with_size << " against " << without_size;
+  EXPECT_LT(i.section(Section::Tags).stored, 40u * i.blocks);
+  EXPECT_EQ(unpack_games(with), unpack_games(without));
+  auto a = Archive::open(with);
+  ASSERT_TRUE(a.ok());
+  for (std::uint64_t g : {0u, 31u, 239u}) {
+    auto x = (*a)->read_pgn(g);
+    ASSERT_TRUE(x.ok()) << x.error().to_string();
+    EXPECT_NE(x->find("[Event \""), std::string::npos);
+  }
+
+  // 300 blocks of one game: training stops at 256 held blocks, and no dictionary holds the
+  // tags themselves (the blocks after them would find nothing of theirs in it).
+  std::size_t many_bytes = 0;
+  const std::string many = random_event_pgn(300, &many_bytes);
+  WriterOptions one = o;
+  one.block_games = 1;
+  const std::string held = pack(many, "dwhole_many.pga", one);
+  none = one;
+  none.dictionary_bytes = 0;
+  const std::string held_none = pack(many, "dwhole_many_none.pga", none);
+  // (A dictionary holding them would take their letters at zstd's 4.7 bits: above half their bytes.)
+  EXPECT_LT(info_of(held).dictionary_bytes, many_bytes / 3);
+  EXPECT_LT(file_bytes(held).size(), file_bytes(held_none).size());
+  EXPECT_EQ(unpack_games(held), unpack_games(held_none));
+}
+
 // An archive appended to keeps its dictionary for the new blocks; a merge copies each input's
 // dictionary once (the same dictionary twice is kept once).
 TEST(ArchiveDictionary, AppendKeepsItMergeCopiesEach) {

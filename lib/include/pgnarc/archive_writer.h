@@ -56,9 +56,10 @@ struct PGNARC_EXPORT WriterOptions {
   // The tags sections of an archive are compressed with one zstd dictionary of at most this
   // many bytes (of the sizes from a half to a sixteenth of the tags it is trained on that makes
   // them smallest), trained by the writer on its first blocks' tags (up to 256 blocks, or 4 MiB
-  // of tags) and kept in the file once, if that makes the archive smaller; 0: no dictionary.
-  // Appended blocks use the archive's.
-  std::size_t dictionary_bytes = 128 * 1024;
+  // of tags), or, where those are all the archive's blocks, that holds their tags sections as
+  // they are (as much as fits), if that is smaller; kept in the file once, if that makes the
+  // archive smaller; 0: no dictionary. Appended blocks use the archive's.
+  std::size_t dictionary_bytes = 256 * 1024;
   // The zstd level of the dictionary's element, which an archive holds once: the strongest by
   // default, as it takes little time.
   int dictionary_level = 19;

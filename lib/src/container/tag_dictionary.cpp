@@ -29,21 +29,32 @@ WriterDictionary::~WriterDictionary() { ZSTD_freeCDict(cdict_); }
 
 std::string WriterDictionary::compress(std::string_view plain) const { return common::compress_frame(plain, cdict_); }
 
+namespace {
+
+// `sections` cut into samples of 4 KiB (a section's last one shorter), for zstd's trainer.
+struct Samples {
+  std::string bytes;
+  std::vector<std::size_t> sizes;
+  explicit Samples(const std::vector<std::string>& sections) {
+    constexpr std::size_t kSample = 4096;
+    for (const std::string& sec : sections)
+      for (std::size_t at = 0; at < sec.size(); at += kSample) {
+        sizes.push_back(std::min(kSample, sec.size() - at));
+        bytes.append(sec, at, sizes.back());
+      }
+  }
+  unsigned count() const { return static_cast<unsigned>(sizes.size()); }
+};
+
+}  // namespace
+
 std::string train_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity,
                                  DictionaryTraining training) {
-  constexpr std::size_t kSample = 4096;
-  std::string samples;
-  std::vector<std::size_t> sizes;
-  for (const std::string& sec : sections)
-    for (std::size_t at = 0; at < sec.size(); at += kSample) {
-      sizes.push_back(std::min(kSample, sec.size() - at));
-      samples.append(sec, at, sizes.back());
-    }
+  const Samples samples(sections);
   std::string dict(capacity, '\0');
-  const auto count = static_cast<unsigned>(sizes.size());
   std::size_t n;
   if (training == DictionaryTraining::kSearch) {
-    n = ZDICT_trainFromBuffer(dict.data(), dict.size(), samples.data(), sizes.data(), count);
+    n = ZDICT_trainFromBuffer(dict.data(), dict.size(), samples.bytes.data(), samples.sizes.data(), samples.count());
   } else {
     // The search's parameters (segments of d = 8 bytes, f = 20, accel 1, level 3), with its
     // most frequent choice of segment size k.
@@ -53,8 +64,26 @@ std::string train_tag_dictionary(const std::vector<std::string>& sections, std::
     once.f = 20;
     once.accel = 1;
     once.zParams.compressionLevel = 3;
-    n = ZDICT_trainFromBuffer_fastCover(dict.data(), dict.size(), samples.data(), sizes.data(), count, once);
+    n = ZDICT_trainFromBuffer_fastCover(dict.data(), dict.size(), samples.bytes.data(), samples.sizes.data(),
+                                        samples.count(), once);
   }
+  if (ZDICT_isError(n)) return {};
+  dict.resize(n);
+  return dict;
+}
+
+std::string whole_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity, int level) {
+  const Samples samples(sections);
+  if (capacity < ZDICT_DICTSIZE_MIN || samples.bytes.size() < ZDICT_CONTENTSIZE_MIN) return {};
+  // The content's last bytes that fit with the header (entropy tables of at most a few hundred
+  // bytes; ZDICT_finalizeDictionary cuts the content's beginning if they take more).
+  const std::size_t room = capacity > 2048 ? capacity - 1024 : capacity / 2;
+  const std::string_view content = std::string_view(samples.bytes).substr(samples.bytes.size() - std::min(room, samples.bytes.size()));
+  std::string dict(capacity, '\0');
+  ZDICT_params_t params{};
+  params.compressionLevel = level;
+  const std::size_t n = ZDICT_finalizeDictionary(dict.data(), dict.size(), content.data(), content.size(),
+                                                 samples.bytes.data(), samples.sizes.data(), samples.count(), params);
   if (ZDICT_isError(n)) return {};
   dict.resize(n);
   return dict;

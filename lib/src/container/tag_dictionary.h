@@ -49,6 +49,11 @@ enum class DictionaryTraining { kSearch, kOnce };
 std::string train_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity,
                                  DictionaryTraining training);
 
+// A dictionary of at most `capacity` bytes whose content is the end of `sections` as they are
+// (all of them where they fit), with zstd's entropy tables for compression at `level`; empty if
+// zstd refuses them (too little input).
+std::string whole_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity, int level);
+
 // The dictionary element that carries `dict` (its content zstd-compressed where that is
 // smaller and options.compress).
 std::string encode_dictionary_element(const WriterDictionary& dict, const StoreOptions& options);
