@@ -290,7 +290,7 @@ TEST_F(CliArchive, InfoAndVerify) {
   EXPECT_NE(r.out.find("games:    61 (1 kept verbatim)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bits per ply"), std::string::npos);
   r = run_cli("info " + p("games.pga") + " --json");
-  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.11");
+  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.12");
   // The fast model (the default) and no clock tracks: a reader of 1.2.
   EXPECT_TRUE(r.out.starts_with("{\"write_version\": \"1.2\", \"read_version\": \"1.2\",")) << r.out;
   EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
@@ -324,7 +324,7 @@ TEST_F(CliArchive, InfoJsonKeys) {
   std::vector<std::string> sections;
   for (const auto& [name, figures] : j["sections"].items()) {
     sections.push_back(name);
-    for (const char* k : {"stored", "raw", "framed_blocks", "column_blocks"})
+    for (const char* k : {"stored", "raw", "framed_blocks", "column_blocks", "dictionary_blocks"})
       EXPECT_TRUE(figures.contains(k)) << name << k;
   }
   EXPECT_EQ(sections, (std::vector<std::string>{"tags", "moves", "structure", "texts", "raw"}));
@@ -407,6 +407,35 @@ TEST_F(CliArchive, DictKibTrainsATagDictionary) {
   EXPECT_EQ(std::count(json.begin(), json.end(), '{'), std::count(json.begin(), json.end(), '}')) << json;
   EXPECT_EQ(run_cli("unpack " + p("dict.pga")).out, run_cli("unpack " + p("plain.pga")).out);
   EXPECT_EQ(run_cli("pack -q --dict-kib 2000 " + input + " -o " + p("bad.pga")).exit_code, 1);
+}
+
+// A new archive's comments go into a text dictionary where that is smaller (format 1.12), which
+// info reports; --no-text-dict writes them block by block, for readers of 1.11; both archives
+// unpack alike, and an append gives its new blocks none.
+TEST_F(CliArchive, TextDictionaryUnlessNoTextDict) {
+  const std::string input = "'" + test::corpus_path("pgn/annotated_human.pgn") + "'";
+  ASSERT_EQ(run_cli("pack -q --block-kib 8 " + input + " -o " + p("text.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --block-kib 8 --no-text-dict " + input + " -o " + p("plain.pga")).exit_code, 0);
+  const auto figures = [&](const std::string& name) { return nlohmann::json::parse(run_cli("info --json " + p(name)).out); };
+  const auto text = figures("text.pga"), plain = figures("plain.pga");
+  EXPECT_GT(text["blocks"].get<int>(), 2);
+  EXPECT_EQ(text["sections"]["texts"]["dictionary_blocks"], text["blocks"]);
+  EXPECT_EQ(plain["sections"]["texts"]["dictionary_blocks"], 0);
+  EXPECT_EQ(text["read_version"], "1.12");
+  EXPECT_NE(plain["read_version"], "1.12");
+  EXPECT_LT(text["file_bytes"].get<int>(), plain["file_bytes"].get<int>());
+  const std::string line = "texts (comments): compressed with the archive's text dictionary in " +
+                           std::to_string(text["blocks"].get<int>()) + " of " + std::to_string(text["blocks"].get<int>()) + " blocks";
+  EXPECT_NE(run_cli("info " + p("text.pga")).out.find(line), std::string::npos) << run_cli("info " + p("text.pga")).out;
+  EXPECT_EQ(run_cli("info " + p("plain.pga")).out.find("text dictionary"), std::string::npos);
+  const std::string games = run_cli("unpack " + p("plain.pga")).out;
+  EXPECT_EQ(run_cli("unpack " + p("text.pga")).out, games);
+  EXPECT_EQ(run_cli("get 7 " + p("text.pga")).out, run_cli("get 7 " + p("plain.pga")).out);
+  ASSERT_EQ(run_cli("append -q --block-kib 8 " + p("text.pga") + " " + input).exit_code, 0);
+  const auto appended = figures("text.pga");
+  EXPECT_EQ(appended["blocks"], 2 * text["blocks"].get<int>());
+  EXPECT_EQ(appended["sections"]["texts"]["dictionary_blocks"], text["blocks"]);
+  EXPECT_EQ(run_cli("unpack " + p("text.pga")).out, games + games);
 }
 
 TEST_F(CliArchive, ExitCodes) {
@@ -573,7 +602,7 @@ TEST_F(CliArchive, VersionNamesTheFormatVersions) {
   for (const char* args : {"--version", "info --version"}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << args;
-    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.11)\n")
+    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.12)\n")
         << args;
   }
 }

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <functional>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <zstd.h>
@@ -2594,6 +2595,51 @@ void unescaped_tag_vectors() {
                  "TAGS-14", "an unescaped tag whose value (`plain`) holds neither a quote nor a backslash");
 }
 
+// Texts and raw sections compressed with a text dictionary (9.9, format 1.12: encodings 7 and 8):
+// a valid archive whose blocks' comments and verbatim games are in frames made with it, one frame
+// and by group; a texts frame that names none, or a dictionary the archive lacks; encoding 7 on
+// the structure section; encoding 9, which no reader knows yet.
+void text_dictionary_vectors() {
+  static const char* kWords[] = {"the",   "knight", "takes", "a",      "pawn", "and",  "white", "keeps",
+                                 "black", "better", "with",  "bishop", "on",   "file", "after", "rook"};
+  std::string pgn;
+  for (int g = 0; g < 48; ++g) {
+    pgn += "[Event \"annotated " + std::to_string(g % 6) + "\"]\n\n1. e4 {";
+    for (int w = 0; w < 25 + g / 8 * 10; ++w) pgn += std::string(w ? " " : "") + kWords[(g * 7 + w * w) % 16];
+    pgn += "} e5 2. Nf3 {" + std::to_string(g) + " " + kWords[g % 16] + "} Nc6 " + (g % 12 == 5 ? "3. Ke4 " : "") + "*\n\n";
+  }
+  WriterOptions o = dictionary_options();
+  o.block_games = 8;
+  o.frame_bytes = 1024;  // blocks whose comments pass 2 KiB go one frame per group
+  const std::string pga = pack(pgn, o);
+  std::set<int> encodings;
+  for (const BlockEntry& b : parts_of(pga).blocks)
+    encodings.insert(static_cast<std::uint8_t>(pga[b.offset + kBlockHeaderSize + kTexts * kSectionEntrySize + 1]));
+  if (!encodings.count(with_text_dictionary(kZstd)) || !encodings.count(with_text_dictionary(kZstdByGroup))) {
+    for (int e : encodings) std::fprintf(stderr, "encoding %d\n", e);
+    std::fprintf(stderr, "text_dictionary: the writer made no texts of encodings 7 and 8\n");
+    std::exit(1);
+  }
+  valid_vector("text_dictionary", pga, "BLOCK-1 BLOCK-4 BLOCK-5 DICT-1",
+               "48 commented games (4 kept verbatim) in 6 blocks whose texts and raw sections are compressed with "
+               "the archive's text dictionary, in one frame (encoding 7) and one frame per group (8) (a reader "
+               "must accept it; the bytes are not canonical)");
+  const std::string two = read(dir + "/encode/two_plies.pga");
+  const std::string texts = "\x01" "c";  // the texts section of two_plies: "c"
+  invalid_vector("text_dictionary_frame_names_none", with_section(two, kTexts, with_text_dictionary(kZstd), zstd_frame(texts, true)),
+                 "Corruption", "BLOCK-5 ZSTD-1", "a texts section of encoding 7 whose frame names no dictionary");
+  const auto other = WriterDictionary::make(whole_dictionary({pgn}, 8192, 9), 9);
+  if (!other) std::abort();
+  invalid_vector("text_dictionary_unknown", with_section(two, kTexts, with_text_dictionary(kZstd), other->compress(texts)),
+                 "Corruption", "BLOCK-5", "a texts section of encoding 7 compressed with a dictionary the archive does not hold");
+  invalid_vector("text_dictionary_on_structure",
+                 edit_block(two, [](std::string& blk) { blk[kBlockHeaderSize + kStructure * kSectionEntrySize + 1] = 7; }),
+                 "Corruption", "BLOCK-1", "encoding 7 (a text dictionary's frame) on the structure section");
+  invalid_vector("section_encoding_9",
+                 edit_block(two, [](std::string& blk) { blk[kBlockHeaderSize + kTexts * kSectionEntrySize + 1] = 9; }),
+                 "Unsupported", "BLOCK-1", "the texts section in encoding 9, which 1.12 does not define");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -2626,6 +2672,7 @@ int main(int argc, char** argv) {
   xiangqi_position_vectors();
   xiangqi_spelling_vectors();
   unescaped_tag_vectors();
+  text_dictionary_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

@@ -112,11 +112,12 @@ WriterOptions framed_blocks() {
   o.threads = 2;
   // (The level at which these games' column form compresses smaller in nearly every block.)
   o.text_level = 9;
+  o.text_dictionary = false;  // frames of each block alone
   return o;
 }
 
 // Each block's section encodings (file bytes: blocks back to back from offset 32 to the index,
-// with a tag dictionary element among them), and the offset of each block's texts section.
+// with dictionary elements among them), and the offset of each block's texts section.
 struct BlockSections {
   std::size_t offset = 0, texts_at = 0;
   std::uint32_t games = 0;
@@ -128,7 +129,7 @@ std::vector<BlockSections> block_sections(const std::string& file) {
   std::vector<BlockSections> out;
   std::size_t pos = kHeaderSize;
   for (;;) {
-    if (const std::size_t n = dictionary_element_size(std::string_view(file).substr(pos))) pos += n;
+    while (const std::size_t n = dictionary_element_size(std::string_view(file).substr(pos))) pos += n;
     if (file.compare(pos, 4, "PGAB") != 0) break;
     BlockSections b;
     b.offset = pos;
@@ -570,6 +571,116 @@ TEST(ArchiveDictionary, AppendKeepsItMergeCopiesEach) {
   for (auto& g : unpack_games(other)) expect.push_back(g);
   for (auto& g : unpack_games(first)) expect.push_back(g);
   EXPECT_EQ(unpack_games(merged), expect);
+}
+
+// The first `games` games of `pgn` (each opens with an `[Event ` tag, as commented_pgn writes
+// them), or all of it.
+std::string first_games(const std::string& pgn, std::size_t games) {
+  std::size_t at = 0;
+  for (std::size_t n = 0; n <= games; ++n) {
+    at = pgn.find("[Event ", n ? at + 1 : 0);
+    if (at == std::string::npos) return pgn;
+  }
+  return pgn.substr(0, at);
+}
+
+// [BLOCK-1] [BLOCK-4] [BLOCK-5] A new archive whose blocks the writer holds all of gets a text
+// dictionary (9.9): every block's comments and verbatim games in frames made with it (encodings 7
+// to 10, format 1.12), smaller than block by block; the same games back in order, at random (a
+// group's frame alone) and by export; bytes whatever the thread count; damage to a frame found.
+// Appends and archives past the writer's training get none.
+TEST(ArchiveTextDictionary, CommentsCompressAsOneStreamBlocksReadAlone) {
+  const std::string pgn = first_games(commented_pgn(), 60);  // (comments that fit a dictionary)
+  WriterOptions o = framed_blocks();
+  o.text_level = 15;
+  o.text_dictionary = true;
+  const std::string with = pack(pgn, "tdict.pga", o);
+  WriterOptions plain = o;
+  plain.text_dictionary = false;
+  const std::string without = pack(pgn, "tdict_none.pga", plain);
+  const ArchiveInfo i = info_of(with), n = info_of(without);
+  EXPECT_GT(i.blocks, 2u);
+  EXPECT_EQ(i.section(Section::Texts).dictionary_blocks, i.blocks);
+  EXPECT_LT(i.section(Section::Texts).stored * 20, n.section(Section::Texts).stored) << "the dictionary holds them";
+  EXPECT_EQ(n.section(Section::Texts).dictionary_blocks, 0u);
+  EXPECT_EQ(i.dictionaries, n.dictionaries + 1);
+  EXPECT_EQ(i.read_version.minor, 12u);
+  EXPECT_LT(n.read_version.minor, 12u);
+  EXPECT_LT(file_bytes(with).size(), file_bytes(without).size() * 19 / 20)
+      << file_bytes(with).size() << " against " << file_bytes(without).size();
+  std::set<int> encodings;
+  for (const BlockSections& b : block_sections(file_bytes(with))) encodings.insert(b.encoding[container::kTexts]);
+  // (The last block's comments take one frame.)
+  EXPECT_EQ(encodings, (std::set<int>{container::kZstdTextDictionary, container::kZstdTextDictionaryByGroup}));
+
+  const auto want = unpack_games(without);
+  EXPECT_EQ(unpack_games(with), want);
+  auto a = Archive::open(with);
+  auto b = Archive::open(without);
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 60; ++k) {
+    const std::uint64_t g = rng() % (*a)->game_count();
+    auto x = (*a)->read_pgn(g);
+    ASSERT_TRUE(x.ok()) << x.error().to_string();
+    EXPECT_EQ(*x, *(*b)->read_pgn(g)) << g;
+  }
+  std::string ea, eb;
+  ASSERT_TRUE((*a)->export_pgn([&](std::string_view t) { ea += t; return true; }, 2).ok());
+  ASSERT_TRUE((*b)->export_pgn([&](std::string_view t) { eb += t; return true; }, 2).ok());
+  EXPECT_EQ(ea, eb);
+  EXPECT_TRUE((*a)->verify().ok());
+  for (unsigned threads : {1u, 3u}) {
+    WriterOptions t = o;
+    t.threads = threads;
+    EXPECT_EQ(file_bytes(pack(pgn, "tdict_t.pga", t)), file_bytes(with)) << threads << " threads";
+  }
+
+  // Block 0's texts section said to be of the encoding without the dictionary (the block's
+  // checksum made good): its frames name a dictionary where none may be, and the block's reads
+  // fail; the next block's do not.
+  std::string bytes = file_bytes(with);
+  const auto blocks = block_sections(bytes);
+  char& encoding = bytes[blocks[0].offset + container::kBlockHeaderSize + container::kTexts * container::kSectionEntrySize + 1];
+  ASSERT_TRUE(encoding == 7 || encoding == 8);
+  encoding = static_cast<char>(container::without_text_dictionary(static_cast<std::uint8_t>(encoding)));
+  const std::size_t end = blocks[1].offset;
+  const std::uint64_t sum = hash64(std::string_view(bytes).substr(blocks[0].offset, end - 8 - blocks[0].offset));
+  for (int k = 0; k < 8; ++k) bytes[end - 8 + k] = static_cast<char>(sum >> (8 * k));
+  const std::string damaged = temp_path("tdict_bad.pga");
+  { std::ofstream(damaged, std::ios::binary) << bytes; }
+  auto d = Archive::open(damaged);
+  ASSERT_TRUE(d.ok());
+  EXPECT_FALSE((*d)->verify().ok());
+  auto first = (*d)->read_pgn(0);
+  ASSERT_FALSE(first.ok());
+  EXPECT_EQ(first.error().code(), ErrorCode::Corruption);
+  EXPECT_NE(first.error().message().find("block 0"), std::string::npos) << first.error().to_string();
+  EXPECT_TRUE((*d)->read_pgn(blocks[0].games).ok()) << "block 1 is sound";
+
+  // An append copies the archive (with its dictionaries) and gives the new blocks none.
+  const std::string appended = temp_path("tdict_appended.pga");
+  {
+    auto w = ArchiveWriter::create(appended, o);
+    ASSERT_TRUE((*w)->add_archive_blocks(with).ok());
+    PgnReader reader(memory_input(pgn), "again.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const ArchiveInfo ai = info_of(appended);
+  EXPECT_EQ(ai.blocks, 2 * i.blocks);
+  EXPECT_EQ(ai.section(Section::Texts).dictionary_blocks, i.blocks);
+  EXPECT_EQ(ai.dictionaries, i.dictionaries);
+  auto twice = want;
+  for (auto& g : want) twice.push_back(g);
+  EXPECT_EQ(unpack_games(appended), twice);
+
+  // Blocks past the training's 256: none.
+  std::string more;
+  while (first_games(more, 300).size() == more.size()) more += pgn;
+  WriterOptions one = o;
+  one.block_games = 1;
+  EXPECT_EQ(info_of(pack(more, "tdict_many.pga", one)).section(Section::Texts).dictionary_blocks, 0u);
 }
 
 // Every single-byte change of the dictionary element is detected when the archive opens; salvage

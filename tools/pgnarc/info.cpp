@@ -38,7 +38,7 @@ std::string info_text(const ArchiveInfo& info) {
   if (info.dictionaries) appendf(s, "%-10s %12llu\n", "dictionary", ull(info.dictionary_bytes));
   appendf(s, "%-10s %12llu\n", "overhead",
           ull(info.block_overhead_bytes + info.header_bytes + info.footer_bytes));
-  if (info.dictionaries)
+  if (info.dictionary_blocks)
     appendf(s, "tags: compressed with the archive's tag dictionary in %llu of %llu blocks\n",
             ull(info.dictionary_blocks), ull(info.blocks));
   if (info.value_table_entries)
@@ -58,6 +58,10 @@ std::string info_text(const ArchiveInfo& info) {
     if (info.sections[k].column_blocks)
       appendf(s, "%s: wording and numbers apart (column form) in %llu of %llu blocks\n",
               contents[k], ull(info.sections[k].column_blocks), ull(info.blocks));
+  for (std::size_t k = 0; k < kSectionCount; ++k)
+    if (info.sections[k].dictionary_blocks)
+      appendf(s, "%s: compressed with the archive's text dictionary in %llu of %llu blocks\n", contents[k],
+              ull(info.sections[k].dictionary_blocks), ull(info.blocks));
   return s;
 }
 

@@ -38,6 +38,7 @@ struct PGNARC_EXPORT SectionInfo {
   std::uint64_t raw = 0;            // bytes uncompressed
   std::uint64_t framed_blocks = 0;  // blocks storing it as one zstd frame per group of games
   std::uint64_t column_blocks = 0;  // blocks storing it in its column form (wording and numbers apart)
+  std::uint64_t dictionary_blocks = 0;  // blocks compressing it with one of the archive's dictionaries (texts, raw)
 };
 
 struct PGNARC_EXPORT ArchiveInfo {
@@ -50,8 +51,8 @@ struct PGNARC_EXPORT ArchiveInfo {
   std::uint64_t header_bytes = 0, footer_bytes = 0;  // the file's fixed parts
   std::uint64_t index_bytes = 0;
   std::uint64_t block_overhead_bytes = 0;  // block headers, section tables, checksums (and optional sections of a later minor version)
-  // The tag dictionaries: how many, their bytes in the file, and the blocks whose tags section
-  // is compressed with one.
+  // The dictionaries (tag and text dictionaries): how many, their bytes in the file, and the
+  // blocks whose tags section is compressed with one.
   std::uint64_t dictionaries = 0, dictionary_bytes = 0, dictionary_blocks = 0;
   // The name tables (which blocks hold each player, Event and Site value): chunks, bytes.
   std::uint64_t name_chunks = 0, name_bytes = 0;
@@ -82,7 +83,7 @@ PGNARC_EXPORT double moves_bits_per_ply(const ArchiveInfo& info);
 // index_bytes, block_overhead_bytes, dictionaries, dictionary_bytes, dictionary_blocks,
 // name_chunks, name_bytes, table_chunks, table_bytes, moves_bits_per_ply (four places),
 // position_filter_blocks, position_filter_bytes), then sections.<name>.{stored, raw,
-// framed_blocks, column_blocks}, move_coder_blocks.{fast, max, uniform}, clock_model_blocks,
+// framed_blocks, column_blocks, dictionary_blocks}, move_coder_blocks.{fast, max, uniform}, clock_model_blocks,
 // value_table_entries, value_table_bytes and value_table_blocks; ", " and ": " between items.
 PGNARC_EXPORT std::string archive_info_json(const ArchiveInfo& info);
 

@@ -297,7 +297,8 @@ std::string archive_info_json(const ArchiveInfo& info) {
     const SectionInfo& si = info.section(k);
     item(section_name(k), "{\"stored\": " + number(si.stored) + ", \"raw\": " + number(si.raw) +
                               ", \"framed_blocks\": " + number(si.framed_blocks) +
-                              ", \"column_blocks\": " + number(si.column_blocks) + "}");
+                              ", \"column_blocks\": " + number(si.column_blocks) +
+                              ", \"dictionary_blocks\": " + number(si.dictionary_blocks) + "}");
   }
   out += "}";
   item("move_coder_blocks", "{\"fast\": " + number(info.fast_blocks) + ", \"max\": " + number(info.model_blocks) +
@@ -360,6 +361,7 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
       SectionInfo& section = info.sections[static_cast<std::size_t>(k)];
       section.framed_blocks += by_group(scratch.encoding[k]);
       section.column_blocks += scratch.encoding[k] >= kZstdColumns;
+      section.dictionary_blocks += scratch.text_dictionary[k];
       info.dictionary_blocks += scratch.encoding[k] == kZstdDictionary;
       section.stored += scratch.stored[k];
       section.raw += scratch.raw[k];

@@ -82,6 +82,8 @@ constexpr std::size_t kMaxHeldTagBytes = 4u << 20;
 // if it can hold 4 KiB (less is not worth an element).
 constexpr std::size_t kDictionaryShares[] = {2, 4, 8, 16};
 constexpr std::size_t kMinDictionaryBytes = 4096;
+// A text dictionary is tried where the blocks' texts and raw streams hold more than this.
+constexpr std::size_t kMinTextDictionaryBytes = 8192;
 
 }  // namespace
 
@@ -108,6 +110,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   std::size_t held_tags = 0;
   // The last dictionary copied in, for blocks made after it.
   std::shared_ptr<const WriterDictionary> copied_dict;
+  bool copied_archive = false;  // an archive's blocks were copied in (append, merge)
   // Games taken from the coders (placed, held, or being finished): the next game made is the
   // one after them.
   std::uint64_t games_taken = 0;
@@ -217,7 +220,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     auto measure = [&](std::size_t capacity, bool whole) -> Candidate {
       Candidate c;
       std::string content =
-          whole ? whole_tag_dictionary(sections, capacity, options.zstd_level)
+          whole ? whole_dictionary(sections, capacity, options.zstd_level)
                 : train_tag_dictionary(sections, capacity,
                                        options.moves == MoveCoding::kMax ? DictionaryTraining::kSearch : DictionaryTraining::kOnce);
       if (content.empty()) return c;
@@ -334,18 +337,69 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     std::vector<api::EncodedBlock> blocks_held = std::move(held);
     held.clear();
     held_tags = 0;
+    const auto text_dict = last && !copied_archive ? text_dictionary(blocks_held) : nullptr;
+    if (!text_dict) {
+      finish_held(blocks_held, nullptr);
+      return place_held(blocks_held);
+    }
+    // The held blocks with the text dictionary, and without it, where that is smaller.
+    finish_held(blocks_held, text_dict.get());
+    const std::string element = encode_dictionary_element(*text_dict, store);
+    std::size_t with = element.size();
+    std::vector<std::string> with_bytes;
+    for (api::EncodedBlock& b : blocks_held) {
+      with += b.bytes.size();
+      with_bytes.push_back(std::move(b.bytes));
+    }
+    finish_held(blocks_held, nullptr);
+    std::size_t without = 0;
+    for (const api::EncodedBlock& b : blocks_held) without += b.bytes.size();
+    if (with < without) {
+      if (auto st = archive->add_dictionary(element, text_dict); !st) return st;
+      for (std::size_t i = 0; i < blocks_held.size(); ++i) blocks_held[i].bytes = std::move(with_bytes[i]);
+    }
+    return place_held(blocks_held);
+  }
+
+  // Finishes the held blocks on the workers, with the tag dictionary and `text_dict` (if any).
+  void finish_held(std::vector<api::EncodedBlock>& blocks, const WriterDictionary* text_dict) {
     common::OrderedPool<std::string> pool(workers());
     const std::size_t window = std::max(1u, options.threads);
     std::size_t submitted = 0;
-    for (api::EncodedBlock& b : blocks_held) {
-      while (submitted < blocks_held.size() && pool.pending() < window) {
-        const api::EncodedBlock& next = blocks_held[submitted++];
-        pool.submit([this, &next] { return next.builder.finish(store, dict.get(), &next.tags_raw); });
+    for (api::EncodedBlock& b : blocks) {
+      while (submitted < blocks.size() && pool.pending() < window) {
+        const api::EncodedBlock& next = blocks[submitted++];
+        pool.submit([this, &next, text_dict] { return next.builder.finish(store, dict.get(), &next.tags_raw, text_dict); });
       }
       b.bytes = pool.next();
-      if (auto st = place_finished(b); !st) return st;
     }
+  }
+
+  Status place_held(std::vector<api::EncodedBlock>& blocks) {
+    for (api::EncodedBlock& b : blocks)
+      if (auto st = place_finished(b); !st) return st;
     return {};
+  }
+
+  // A text dictionary (9.9) for `blocks`, the archive's all: their texts and raw streams as they
+  // are (as much as fits a dictionary), where they hold more than kMinTextDictionaryBytes and
+  // blocks are compressed; else null. Never one of the tag dictionary's ID.
+  std::shared_ptr<const WriterDictionary> text_dictionary(const std::vector<api::EncodedBlock>& blocks) const {
+    if (!options.compress || !options.text_dictionary || options.dictionary_bytes == 0 || blocks.size() < 2)
+      return nullptr;
+    std::vector<std::string> streams;
+    std::size_t total = 0;
+    for (const api::EncodedBlock& b : blocks)
+      for (const std::string* s : {&b.builder.streams.texts, &b.builder.streams.raw})
+        if (!s->empty()) {
+          streams.push_back(*s);
+          total += s->size();
+        }
+    if (total <= kMinTextDictionaryBytes) return nullptr;
+    const std::size_t capacity = std::min<std::size_t>(kMaxDictionaryBytes, total + 1024);
+    auto made = WriterDictionary::make(whole_dictionary(streams, capacity, store.text_level), store.text_level);
+    if (made && dict && made->id() == dict->id()) return nullptr;
+    return made;
   }
 
   Status flush_pending() {
@@ -528,6 +582,7 @@ Status ArchiveWriter::add_archive_blocks(const std::string& path) {
     if (auto st = s.decide(); !st) return st;
   ArchiveBuilder::Copied copied;
   if (auto st = s.archive->copy_archive(path, copied); !st) return st;
+  s.copied_archive = true;
   s.tables_decided = true;  // the archive's table, or none, is kept
   if (copied.dictionary) s.copied_dict = std::move(copied.dictionary);
   s.games_taken += copied.games;

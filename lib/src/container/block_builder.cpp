@@ -144,7 +144,7 @@ std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
 }
 
 std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictionary* dict,
-                                 const std::string* made_tags) const {
+                                 const std::string* made_tags, const WriterDictionary* text_dict) const {
   // The game directory (9.3.1): games per group, then per stream one varint per group (the
   // bytes the group's games take), then the structure stream.
   const std::uint32_t step = directory_step(options);
@@ -196,7 +196,9 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
             bytes = form;
           }
           const std::string frame =
-              common::compress_frame(bytes, s == kTexts || s == kRaw ? options.text_level : options.zstd_level);
+              s < kTexts ? common::compress_frame(bytes, options.zstd_level)
+                         : (text_dict && !column_form ? text_dict->compress(bytes)
+                                                      : common::compress_frame(bytes, options.text_level));
           if (frame.empty()) return std::string();
           out += frame;
         }
@@ -219,6 +221,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
         }
       }
       if (encoding != kStored && packed.size() >= raw.size()) encoding = kStored;
+      if (text_dict && s >= kTexts && (encoding == kZstd || encoding == kZstdByGroup)) encoding = with_text_dictionary(encoding);
     }
     const std::string_view stored = encoding == kStored ? raw : std::string_view(packed);
     put_section_entry(table, s, encoding, stored.size(), raw.size());

@@ -55,9 +55,10 @@ struct BlockBuilder {
   // The block's bytes: header, section table, sections, checksum. With `dict`, the tags
   // section is compressed with it (encoding 3) where compression pays. `made_tags`: the tags
   // section already made by tags_section(options) (a block held for dictionary training has
-  // it), else null and it is made here.
+  // it), else null and it is made here. With `text_dict`, the texts and raw sections' frames of
+  // the plain form are made with it (encodings 7 and 8; those of the column form without it).
   std::string finish(const StoreOptions& options, const WriterDictionary* dict = nullptr,
-                     const std::string* made_tags = nullptr) const;
+                     const std::string* made_tags = nullptr, const WriterDictionary* text_dict = nullptr) const;
   // The tags section before compression (9.4), its columns' codings chosen by their size
   // compressed (at kTagChoiceLevel) when the block is compressed, else by their raw size.
   std::string tags_section(const StoreOptions& options) const;

@@ -55,13 +55,20 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
     const char* e = b.data() + kBlockHeaderSize + s * kSectionEntrySize;
     const std::size_t at = kBlockHeaderSize + static_cast<std::size_t>(s) * kSectionEntrySize;
     if (static_cast<std::uint8_t>(e[0]) != s) return bad("sections out of order", at);
-    const auto encoding = out.encoding[s] = static_cast<std::uint8_t>(e[1]);
+    auto encoding = static_cast<std::uint8_t>(e[1]);
     // An encoding a later minor version may define is unsupported; of those this version
-    // defines, one frame per group and the column form are for texts and raw sections (they
-    // have a directory column and hold text), a tag dictionary for tags sections.
-    if (encoding > kZstdColumnsByGroup)
+    // defines, one frame per group, the column form and a text dictionary's frames (7 and 8)
+    // are for texts and raw sections (they have a directory column and hold text), a tag
+    // dictionary for tags sections.
+    if (encoding > kLastEncoding || encoding == kNoEncoding)
       return unsupported(where + ": section " + std::to_string(s) + " has encoding " + std::to_string(encoding) + later +
                          where.byte(at + 1));
+    if (encoding > kNoEncoding) {
+      if (s < kTexts) return bad("unknown section encoding", at + 1);
+      encoding = without_text_dictionary(encoding);
+      out.text_dictionary[s] = true;
+    }
+    out.encoding[s] = encoding;
     if ((encoding == kZstdByGroup && s < kTexts) ||
         (encoding == kZstdDictionary && s != kTags) || (encoding >= kZstdColumns && s < kTexts))
       return bad("unknown section encoding", at + 1);
@@ -104,6 +111,8 @@ std::size_t block_element_size(std::string_view bytes) {
 
 std::uint8_t block_read_minor(std::string_view b) {
   const auto codec = static_cast<std::uint8_t>(b[4]);
+  for (int s = kTexts; s < kSections; ++s)
+    if (static_cast<std::uint8_t>(b[kBlockHeaderSize + s * kSectionEntrySize + 1]) > kNoEncoding) return kTextDictionaryMinor;
   if (static_cast<std::uint8_t>(b[6]) == kUnescapedTagsLayout) return kUnescapedTagsMinor;
   if (codec >= codec::kXiangqiSpellingsCodec) return kXiangqiSpellingsMinor;
   if (static_cast<std::uint8_t>(b[6]) == kXiangqiTagsLayout) return kXiangqiPositionsMinor;
@@ -157,8 +166,21 @@ Status parse_directory(const std::string& where, const std::uint32_t raw[kSectio
   return {};
 }
 
+// The archive's dictionary that `frame` names (BLOCK-5), or null if it names none or one the
+// archive does not hold.
+const ZSTD_DDict* named_dictionary(const DecodedBlock& block, std::string_view frame) {
+  const std::uint32_t id = common::frame_dictionary_id(frame);
+  return id && block.dictionaries ? block.dictionaries->find(id) : nullptr;
+}
+
+std::string no_dictionary(std::string_view frame) {
+  const std::uint32_t id = common::frame_dictionary_id(frame);
+  return id ? "names dictionary " + std::to_string(id) + ", which the archive does not hold" : "names no dictionary";
+}
+
 // A section of one Zstandard frame per directory group (9.3), each declaring the size its group
-// takes in the stream, nothing after the last: records where each frame starts.
+// takes in the stream, nothing after the last, and, with the archive's dictionaries, naming one
+// of them: records where each frame starts.
 Status walk_frames(DecodedBlock& block, int s, const Where& where) {
   GroupFrames& frames = block.frames[s];
   const std::vector<std::uint32_t>& column = block.directory.group_start[s - 1];
@@ -177,6 +199,8 @@ Status walk_frames(DecodedBlock& block, int s, const Where& where) {
     const unsigned long long content = ZSTD_getFrameContentSize(rest.data(), n), size = column[k + 1] - column[k];
     if (block.encoding[s] == kZstdColumnsByGroup ? content > max_columns_size(size) : content != size)
       return bad("group " + std::to_string(k) + "'s frame does not declare the size the directory gives", pos);
+    if (block.text_dictionary[s] && !named_dictionary(block, rest.substr(0, n)))
+      return bad("group " + std::to_string(k) + "'s frame " + no_dictionary(rest.substr(0, n)), pos);
     pos += n;
   }
   frames.start.push_back(static_cast<std::uint32_t>(pos));
@@ -210,8 +234,10 @@ Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const Where
     std::copy(texts.begin(), texts.end(), block.sections[s].begin() + at);
     return {};
   }
+  // (walk_frames found each frame's dictionary.)
+  const ZSTD_DDict* ddict = block.text_dictionary[s] ? named_dictionary(block, frame) : nullptr;
   const std::size_t n =
-      ZSTD_decompressDCtx(common::thread_dctx(), block.sections[s].data() + at, size, frame.data(), frame.size());
+      ZSTD_decompressDCtx(common::thread_dctx(ddict), block.sections[s].data() + at, size, frame.data(), frame.size());
   if (ZSTD_isError(n) || n != size) return corruption(what + " does not decompress to its size");
   return {};
 }
@@ -231,6 +257,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
   out.derived_tags = sizes.derived_tags;
   out.layout = sizes.layout;
   std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
+  std::copy(sizes.text_dictionary, sizes.text_dictionary + kSections, out.text_dictionary);
   std::copy(sizes.stored, sizes.stored + kSections, out.stored);
   std::copy(sizes.raw, sizes.raw + kSections, out.raw);
   const std::uint32_t* raw = sizes.raw;
@@ -248,13 +275,10 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
     }
     const std::string at = where.byte(out.frames[s].at);
     const ZSTD_DDict* ddict = nullptr;
-    if (out.encoding[s] == kZstdDictionary) {
+    if (out.encoding[s] == kZstdDictionary || (out.text_dictionary[s] && out.encoding[s] == kZstd)) {
       // The frame must name a dictionary of the archive (BLOCK-5).
-      const std::uint32_t id = common::frame_dictionary_id(stored);
-      ddict = id && out.dictionaries ? out.dictionaries->find(id) : nullptr;
-      if (!ddict)
-        return corruption(where + ": section " + std::to_string(s) + " names tag dictionary " + std::to_string(id) +
-                          ", which the archive does not hold" + at);
+      ddict = named_dictionary(out, stored);
+      if (!ddict) return corruption(where + ": section " + std::to_string(s) + " " + no_dictionary(stored) + at);
     }
     if (out.encoding[s] == kStored) {
       out.sections[s].assign(stored);

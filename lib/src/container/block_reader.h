@@ -39,8 +39,9 @@ struct GroupFrames {
 };
 
 struct DecodedBlock {
-  // The archive's tag dictionaries, for a tags section of encoding 3 (set by the caller; null:
-  // the archive has none, and such a section is corrupt).
+  // The archive's dictionaries, for a tags section of encoding 3 and texts and raw sections of
+  // encodings 7 and 8 (set by the caller; null: the archive has none, and such a section is
+  // corrupt).
   const ReaderDictionaries* dictionaries = nullptr;
   // The archive's players' table, for player columns, and its value tables, for table columns
   // (set by the caller; null: a player or table column is corrupt).
@@ -54,7 +55,8 @@ struct DecodedBlock {
   bool xiangqi_spellings = false;        // its codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
   bool derived_tags = false;             // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;    // its layout (9.3)
-  std::uint8_t encoding[kSections] = {};
+  std::uint8_t encoding[kSections] = {};  // as BlockSizes gives them
+  bool text_dictionary[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};  // each section's sizes, as the table gives them
   std::string sections[kSections];
   GroupFrames frames[kSections];
@@ -120,7 +122,10 @@ struct BlockSizes {
   bool xiangqi_spellings = false;  // its codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
   bool derived_tags = false;     // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;
+  // Each section's encoding, that of 7 or 8 given as the one it adds a dictionary to (1 or 2),
+  // with `text_dictionary` set.
   std::uint8_t encoding[kSections] = {};
+  bool text_dictionary[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};
   // Where the five sections' bytes begin: after the section table, whose entries past the fifth
   // are optional sections of a later minor version (9.3), stored after the five and skipped.
@@ -137,7 +142,10 @@ std::size_t block_element_size(std::string_view bytes);
 std::uint64_t block_declared_size(std::string_view head);
 inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
-// least kBlockHeaderSize bytes): kXiangqiModelMinor with a Xiangqi model's codec, else
+// least its section table's bytes): kTextDictionaryMinor with a section of encoding 7 or 8,
+// else kUnescapedTagsMinor with the unescaped tags' layout, else kXiangqiSpellingsMinor with a
+// codec of Xiangqi spellings, else kXiangqiPositionsMinor with the Xiangqi positions' layout,
+// else kXiangqiModelMinor with a Xiangqi model's codec, else
 // kXiangqiCodecMinor with a Xiangqi codec, else kTableTagsMinor
 // with the table tags' layout, else
 // kCodedTagsMinor with the coded tags' layout, else

@@ -25,17 +25,18 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // (1.3), the layout of derived tags (1.4), the layout of coded tags (1.5), the layout of table
 // columns (1.6), the Xiangqi codecs (1.7), the Xiangqi model's codecs (1.8), the layout of
 // Xiangqi positions (1.9), the codecs of Xiangqi move texts in GB18030 or Big5 or naming tandem
-// pieces by file (1.10) and the layout of unescaped tag values (1.11).
+// pieces by file (1.10), the layout of unescaped tag values (1.11) and the section encodings of
+// texts and raw sections with a dictionary (1.12).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
                               kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6, kXiangqiCodecMinor = 7,
                               kXiangqiModelMinor = 8, kXiangqiPositionsMinor = 9,
-                              kXiangqiSpellingsMinor = 10, kUnescapedTagsMinor = 11;
+                              kXiangqiSpellingsMinor = 10, kUnescapedTagsMinor = 11, kTextDictionaryMinor = 12;
 static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
               kModelledTracksMinor < kDerivedTagsMinor && kDerivedTagsMinor < kCodedTagsMinor &&
               kCodedTagsMinor < kTableTagsMinor && kTableTagsMinor < kXiangqiCodecMinor &&
               kXiangqiCodecMinor < kXiangqiModelMinor && kXiangqiModelMinor < kXiangqiPositionsMinor &&
               kXiangqiPositionsMinor < kXiangqiSpellingsMinor && kXiangqiSpellingsMinor < kUnescapedTagsMinor &&
-              kUnescapedTagsMinor <= kFormatVersionMinor);
+              kUnescapedTagsMinor < kTextDictionaryMinor && kTextDictionaryMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;
@@ -79,9 +80,17 @@ inline constexpr std::uint64_t kMaxTableChunkBlocks = 1u << 20;
 // Section and element encodings (9.3): stored; one zstd frame; one zstd frame per directory
 // group (texts and raw sections); one zstd frame made with the archive's tag dictionary (tags
 // sections, name chunks); the column form of texts (9.3.2) in one frame or one per group
-// (texts and raw sections).
+// (texts and raw sections); and (1.12) encodings 1 and 2 of texts and raw sections with frames
+// made with one of the archive's dictionaries, 7 and 8 (6 is none: a vector names it as an
+// encoding no reader knows).
 inline constexpr std::uint8_t kStored = 0, kZstd = 1, kZstdByGroup = 2, kZstdDictionary = 3, kZstdColumns = 4,
-                              kZstdColumnsByGroup = 5;
+                              kZstdColumnsByGroup = 5, kNoEncoding = 6, kZstdTextDictionary = 7,
+                              kZstdTextDictionaryByGroup = 8, kLastEncoding = kZstdTextDictionaryByGroup;
+// The encoding with the archive's dictionary of kZstd or kZstdByGroup (7, 8), and the one an
+// encoding of 7 or 8 adds a dictionary to.
+inline constexpr std::uint8_t with_text_dictionary(std::uint8_t encoding) { return static_cast<std::uint8_t>(encoding + 6); }
+inline constexpr std::uint8_t without_text_dictionary(std::uint8_t encoding) { return static_cast<std::uint8_t>(encoding - 6); }
+static_assert(with_text_dictionary(kZstd) == kZstdTextDictionary && with_text_dictionary(kZstdByGroup) == kZstdTextDictionaryByGroup);
 inline constexpr bool by_group(std::uint8_t encoding) { return encoding == kZstdByGroup || encoding == kZstdColumnsByGroup; }
 
 // The fields of the index's name tables (9.10), by number: the players (values of White and

@@ -72,7 +72,7 @@ std::string train_tag_dictionary(const std::vector<std::string>& sections, std::
   return dict;
 }
 
-std::string whole_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity, int level) {
+std::string whole_dictionary(const std::vector<std::string>& sections, std::size_t capacity, int level) {
   const Samples samples(sections);
   if (capacity < ZDICT_DICTSIZE_MIN || samples.bytes.size() < ZDICT_CONTENTSIZE_MIN) return {};
   // The content's last bytes that fit with the header (entropy tables of at most a few hundred

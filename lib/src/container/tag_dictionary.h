@@ -51,8 +51,9 @@ std::string train_tag_dictionary(const std::vector<std::string>& sections, std::
 
 // A dictionary of at most `capacity` bytes whose content is the end of `sections` as they are
 // (all of them where they fit), with zstd's entropy tables for compression at `level`; empty if
-// zstd refuses them (too little input).
-std::string whole_tag_dictionary(const std::vector<std::string>& sections, std::size_t capacity, int level);
+// zstd refuses them (too little input). Of tags sections (a tag dictionary) or of texts and raw
+// streams (a text dictionary).
+std::string whole_dictionary(const std::vector<std::string>& sections, std::size_t capacity, int level);
 
 // The dictionary element that carries `dict` (its content zstd-compressed where that is
 // smaller and options.compress).
