@@ -82,8 +82,11 @@ constexpr std::size_t kMaxHeldTagBytes = 4u << 20;
 // if it can hold 4 KiB (less is not worth an element).
 constexpr std::size_t kDictionaryShares[] = {2, 4, 8, 16};
 constexpr std::size_t kMinDictionaryBytes = 4096;
-// A text dictionary is tried where the blocks' texts and raw streams hold more than this.
+// A text dictionary is tried where the blocks' texts and raw streams hold more than the first
+// and at most the second (beyond, one dictionary holds too little of them to pay for finishing
+// the blocks twice).
 constexpr std::size_t kMinTextDictionaryBytes = 8192;
+constexpr std::size_t kMaxTextDictionaryInput = 4u << 20;
 
 }  // namespace
 
@@ -382,8 +385,9 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   }
 
   // A text dictionary (9.9) for `blocks`, the archive's all: their texts and raw streams as they
-  // are (as much as fits a dictionary), where they hold more than kMinTextDictionaryBytes and
-  // blocks are compressed; else null. Never one of the tag dictionary's ID.
+  // are (as much as fits a dictionary, the last ones), where they hold more than
+  // kMinTextDictionaryBytes and at most kMaxTextDictionaryInput and blocks are compressed; else
+  // null. Never one of the tag dictionary's ID.
   std::shared_ptr<const WriterDictionary> text_dictionary(const std::vector<api::EncodedBlock>& blocks) const {
     if (!options.compress || !options.text_dictionary || options.dictionary_bytes == 0 || blocks.size() < 2)
       return nullptr;
@@ -395,8 +399,12 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
           streams.push_back(*s);
           total += s->size();
         }
-    if (total <= kMinTextDictionaryBytes) return nullptr;
+    if (total <= kMinTextDictionaryBytes || total > kMaxTextDictionaryInput) return nullptr;
     const std::size_t capacity = std::min<std::size_t>(kMaxDictionaryBytes, total + 1024);
+    // (Only the streams the dictionary can hold, for its entropy tables too.)
+    std::size_t first = streams.size(), held_bytes = 0;
+    while (first > 0 && held_bytes < capacity) held_bytes += streams[--first].size();
+    streams.erase(streams.begin(), streams.begin() + static_cast<std::ptrdiff_t>(first));
     auto made = WriterDictionary::make(whole_dictionary(streams, capacity, store.text_level), store.text_level);
     if (made && dict && made->id() == dict->id()) return nullptr;
     return made;
