@@ -2616,7 +2616,6 @@ void text_dictionary_vectors() {
   for (const BlockEntry& b : parts_of(pga).blocks)
     encodings.insert(static_cast<std::uint8_t>(pga[b.offset + kBlockHeaderSize + kTexts * kSectionEntrySize + 1]));
   if (!encodings.count(with_text_dictionary(kZstd)) || !encodings.count(with_text_dictionary(kZstdByGroup))) {
-    for (int e : encodings) std::fprintf(stderr, "encoding %d\n", e);
     std::fprintf(stderr, "text_dictionary: the writer made no texts of encodings 7 and 8\n");
     std::exit(1);
   }

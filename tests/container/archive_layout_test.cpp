@@ -390,6 +390,26 @@ ArchiveInfo info_of(const std::string& path) {
   return *i;
 }
 
+// The archives `a` and `b` hold the same games: in order, at random (`reads` of them) and by
+// export on two threads.
+void expect_same_games(const std::string& a_path, const std::string& b_path, int reads) {
+  EXPECT_EQ(unpack_games(a_path), unpack_games(b_path));
+  auto a = Archive::open(a_path);
+  auto b = Archive::open(b_path);
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::mt19937_64 rng(5);
+  for (int k = 0; k < reads; ++k) {
+    const std::uint64_t g = rng() % (*a)->game_count();
+    auto x = (*a)->read_pgn(g);
+    ASSERT_TRUE(x.ok()) << x.error().to_string();
+    EXPECT_EQ(*x, *(*b)->read_pgn(g)) << g;
+  }
+  std::string ea, eb;
+  ASSERT_TRUE((*a)->export_pgn([&](std::string_view s) { ea += s; return true; }, 2).ok());
+  ASSERT_TRUE((*b)->export_pgn([&](std::string_view s) { eb += s; return true; }, 2).ok());
+  EXPECT_EQ(ea, eb);
+}
+
 // [DICT-1] [BLOCK-5] The writer trains one dictionary on the first blocks' tags and compresses
 // every block's tags with it; the archive is smaller than without, reads back the same games in
 // order, at random and by export, and its bytes do not depend on the thread count.
@@ -407,21 +427,10 @@ TEST(ArchiveDictionary, TrainedOnceUsedByEveryBlock) {
   EXPECT_LT(file_bytes(with).size(), file_bytes(without).size());
   EXPECT_LT(i.section(Section::Tags).stored + i.dictionary_bytes, info_of(without).section(Section::Tags).stored);
 
-  EXPECT_EQ(unpack_games(with), unpack_games(without));
+  expect_same_games(with, without, 200);
   auto a = Archive::open(with);
   auto b = Archive::open(without);
   ASSERT_TRUE(a.ok() && b.ok());
-  std::mt19937_64 rng(5);
-  for (int k = 0; k < 200; ++k) {
-    const std::uint64_t g = rng() % (*a)->game_count();
-    auto x = (*a)->read_pgn(g);
-    ASSERT_TRUE(x.ok()) << x.error().to_string();
-    EXPECT_EQ(*x, *(*b)->read_pgn(g));
-  }
-  std::string ea, eb;
-  ASSERT_TRUE((*a)->export_pgn([&](std::string_view s) { ea += s; return true; }, 2).ok());
-  ASSERT_TRUE((*b)->export_pgn([&](std::string_view s) { eb += s; return true; }, 2).ok());
-  EXPECT_EQ(ea, eb);
   Query q;
   q.event = "rapid";
   EXPECT_EQ(*(*a)->find(q), *(*b)->find(q));
@@ -613,23 +622,9 @@ TEST(ArchiveTextDictionary, CommentsCompressAsOneStreamBlocksReadAlone) {
   // (The last block's comments take one frame.)
   EXPECT_EQ(encodings, (std::set<int>{container::kZstdTextDictionary, container::kZstdTextDictionaryByGroup}));
 
+  expect_same_games(with, without, 60);
   const auto want = unpack_games(without);
-  EXPECT_EQ(unpack_games(with), want);
-  auto a = Archive::open(with);
-  auto b = Archive::open(without);
-  ASSERT_TRUE(a.ok() && b.ok());
-  std::mt19937_64 rng(3);
-  for (int k = 0; k < 60; ++k) {
-    const std::uint64_t g = rng() % (*a)->game_count();
-    auto x = (*a)->read_pgn(g);
-    ASSERT_TRUE(x.ok()) << x.error().to_string();
-    EXPECT_EQ(*x, *(*b)->read_pgn(g)) << g;
-  }
-  std::string ea, eb;
-  ASSERT_TRUE((*a)->export_pgn([&](std::string_view t) { ea += t; return true; }, 2).ok());
-  ASSERT_TRUE((*b)->export_pgn([&](std::string_view t) { eb += t; return true; }, 2).ok());
-  EXPECT_EQ(ea, eb);
-  EXPECT_TRUE((*a)->verify().ok());
+  EXPECT_TRUE((*Archive::open(with))->verify().ok());
   for (unsigned threads : {1u, 3u}) {
     WriterOptions t = o;
     t.threads = threads;
