@@ -135,7 +135,7 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
   cmd.add_flag("--no-text-dict", w.no_text_dict,
                "compress comments and verbatim games block by block, without a text dictionary (one "
                "that holds them all, made where every block is held for the tag dictionary's training "
-               "and that is smaller: archives of format 1.12, annotated files 3-15% smaller)");
+               "and that is smaller: archives of format 1.12, annotated files 2-16% smaller)");
   cmd.add_flag("--store", w.store,
                "store every section uncompressed (the settings of the conformance vectors)");
 }
