@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.11, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.12, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -27,8 +27,10 @@ GB18030 or Big5, written by the table of 5.7.1 Encodings, with Big5's defaults) 
 file (XQ-TEXT-2 rule 3: a tandem horse, chariot or cannon named by its file where the other
 cannot make the same motion), and the blocks of layout 7 (format 1.11), read as those of layout 6
 but that any column may have coding 13 (9.4.10): a text body as coding 0's, then the ranks of
-the tags whose values section 10 writes without escapes (an `UnescapedValue` each); codec 13 is
-not defined.
+the tags whose values section 10 writes without escapes (an `UnescapedValue` each), and the
+texts and raw sections of encodings 7 and 8 (format 1.12, 9.3): encodings 1 and 2 each of whose
+frames is made with one of the archive's dictionaries (9.9), the one its header names (BLOCK-5);
+codec 13 is not defined, nor section encoding 6.
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -304,7 +306,7 @@ def read_element_payload(encoding, stored, raw_size, rule, where, dictionaries=N
 # ---------------------------------------------------------------------------------------------
 # Section 9.1: an archive is opened from its ends: header (9.2), footer (9.6), index (9.5).
 
-READ_MAJOR = 1                                 # this reader implements format version 1.11
+READ_MAJOR = 1                                 # this reader implements format version 1.12
 FILE_MAGIC = b"\x89PGA\r\n\x1a\n"
 FIELDS = ("players", "Event", "Site")          # the name directory's fields, 9.5 and 9.10
 MOVE_CODECS = (6, 7, 8, 9, 10, 11, 12, 14, 15)  # the move codecs of 9.3 (BLOCK-1); 13 undefined
@@ -719,7 +721,10 @@ def read_value_tables(e, where):
 
 TAGS, MOVES, STRUCTURE, TEXTS, RAW = range(5)
 SECTION_NAMES = ("tags", "moves", "structure", "texts", "raw")
-ALLOWED_ENCODINGS = ({0, 1, 3}, {0, 1}, {0, 1}, {0, 1, 2, 4, 5}, {0, 1, 2, 4, 5})
+ALLOWED_ENCODINGS = ({0, 1, 3}, {0, 1}, {0, 1}, {0, 1, 2, 4, 5, 7, 8}, {0, 1, 2, 4, 5, 7, 8})
+WITH_DICTIONARY = {7: 1, 8: 2}                 # encodings 7 and 8: 1 and 2 whose every frame
+                                               # names a dictionary (format 1.12, BLOCK-5)
+BY_GROUP = (2, 5, 8)                           # one frame per directory group [BLOCK-4]
 
 
 class Block:
@@ -783,7 +788,7 @@ class Block:
                 continue
             w = f"{self.where}, {SECTION_NAMES[i]} section"
             require(ident == i, "BLOCK-1", w, f"id {ident}")          # id, encoding, reserved
-            if encoding > 5:
+            if encoding == 6 or encoding > 8:       # 6 is never defined; 7 and 8: format 1.12
                 raise unsupported("BLOCK-1", w, f"unknown section encoding {encoding}")
             require(encoding in ALLOWED_ENCODINGS[i], "BLOCK-1", w, f"encoding {encoding}")
             require(e[2:4] == bytes(2), "BLOCK-1", w, "reserved bytes not zero")
@@ -801,23 +806,34 @@ class Block:
         self.moves = self.whole_section(MOVES)
         self.structure = self.whole_section(STRUCTURE)
 
+    def frame_dictionary(self, dictionary_id, where):
+        """[BLOCK-5]: the archive's dictionary that a frame of encoding 3, 7 or 8 names in its
+        header (Dictionary_ID present and not 0), which the archive MUST hold (9.9: any of its
+        dictionaries, whatever it was made from)."""
+        require(dictionary_id != 0, "BLOCK-5", where, "frame names no dictionary")
+        require(dictionary_id in self.archive.dictionaries, "BLOCK-5", where,
+                f"frame names dictionary {dictionary_id}, which the archive does not hold")
+        return self.archive.dictionaries[dictionary_id]
+
     def whole_section(self, i):
-        """A section of encoding 0, 1, 3 or 4 as its stream."""
+        """A section of encoding 0, 1, 3, 4 or 7 as its stream (7: 1 whose frame names one of the
+        archive's dictionaries, BLOCK-5)."""
         w = f"{self.where}, {SECTION_NAMES[i]} section"
         encoding, stored, raw_size = self.encoding[i], self.stored[i], self.raw_size[i]
+        dictionaries = None             # (1 and 4: a frame that names one is rejected, ZSTD-1)
+        if encoding in (3, 7):                                                  # [BLOCK-5]
+            _, _, dictionary_id = zstd_frame_header(stored, 0, "ZSTD-1", w)
+            self.frame_dictionary(dictionary_id, w)
+            dictionaries = self.archive.dictionaries
+            encoding = WITH_DICTIONARY.get(encoding, encoding)
         if encoding == 0:
             return stored
-        if encoding == 1:
-            return zstd_single_frame(stored, raw_size, "BLOCK-1", w)
-        if encoding == 3:                                                       # [BLOCK-5]
-            _, _, dictionary_id = zstd_frame_header(stored, 0, "ZSTD-1", w)
-            require(dictionary_id in self.archive.dictionaries, "BLOCK-5", w,
-                    f"frame names dictionary {dictionary_id}, which the archive does not hold")
-            return zstd_single_frame(stored, raw_size, "BLOCK-1", w, self.archive.dictionaries)
+        if encoding in (1, 3):
+            return zstd_single_frame(stored, raw_size, "BLOCK-1", w, dictionaries)
         if encoding == 4:                                                       # 9.3.2
             form = zstd_single_frame(stored, None, "BLOCK-4", w, size_limit=2 * raw_size + 10)
             return from_column_form(form, raw_size, w)
-        return None                                             # 2 and 5: by group, below
+        return None                                     # 2, 5 and 8: by group, below
 
     def read_directory(self):
         """9.3.1 [BLOCK-3]: the game directory at the start of the structure section."""
@@ -841,33 +857,42 @@ class Block:
         self.raw = self.group_section(RAW)
 
     def group_section(self, i):
-        """The texts or raw stream as a list of each group's bytes.  Encodings 2 and 5 hold one
-        frame per group [BLOCK-4]; every frame's header is checked before any is used."""
+        """The texts or raw stream as a list of each group's bytes.  Encodings 2, 5 and 8 hold one
+        frame per group [BLOCK-4], each of 8 made with the dictionary its header names, which may
+        differ from frame to frame [BLOCK-5]; every frame's header is checked before any is
+        used."""
         w = f"{self.where}, {SECTION_NAMES[i]} section"
         sizes = self.column[i]
-        if self.encoding[i] not in (2, 5):
+        if self.encoding[i] not in BY_GROUP:
             whole = self.whole_section(i)
             starts = [sum(sizes[:k]) for k in range(self.groups + 1)]
             return [whole[starts[k]:starts[k + 1]] for k in range(self.groups)]
+        encoding = WITH_DICTIONARY.get(self.encoding[i], self.encoding[i])     # 2 (8) or 5
         stored = self.stored[i]
         frames = []
         at = 0
         for k in range(self.groups):
             require(at < len(stored), "BLOCK-4", w, f"fewer frames than the {self.groups} groups")
-            length, content_size, _ = zstd_frame_header(stored, at, "BLOCK-4", w)
-            if self.encoding[i] == 2:
+            length, content_size, dictionary_id = zstd_frame_header(stored, at, "BLOCK-4", w)
+            if self.encoding[i] in WITH_DICTIONARY:                             # [BLOCK-5]
+                dictionary = self.frame_dictionary(dictionary_id, f"{w}, frame {k}")
+            else:
+                require(dictionary_id == 0, "BLOCK-4", w,
+                        f"frame {k} names dictionary {dictionary_id} (encoding {encoding})")
+                dictionary = None
+            if encoding == 2:
                 require(content_size == sizes[k], "BLOCK-4", w,
                         f"frame {k} declares {content_size} bytes, its group has {sizes[k]}")
             else:
                 require(content_size is not None and content_size <= 2 * sizes[k] + 10,
                         "BLOCK-4", w, f"frame {k} declares a column form of {content_size} bytes")
-            frames.append((stored[at:at + length], content_size))
+            frames.append((stored[at:at + length], content_size, dictionary))
             at += length
         require(at == len(stored), "BLOCK-4", w, "bytes after the last frame")
         groups = []
-        for k, (frame, content_size) in enumerate(frames):
-            data = zstd_decompress(frame, content_size, "BLOCK-4", f"{w}, frame {k}")
-            if self.encoding[i] == 5:
+        for k, (frame, content_size, dictionary) in enumerate(frames):
+            data = zstd_decompress(frame, content_size, "BLOCK-4", f"{w}, frame {k}", dictionary)
+            if encoding == 5:
                 data = from_column_form(data, sizes[k], f"{w}, frame {k}")
             groups.append(data)
         return groups

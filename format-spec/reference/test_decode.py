@@ -49,14 +49,28 @@
    with) is packed under UNESCAPED_SETTINGS, each checked for UNESCAPED_EXPECTED's read version
    and games kept verbatim: blocks of layout 7 whose columns of coding 13 name the tags section
    10 writes as they are (9.4.10, format 1.11, none kept verbatim), or, under "tags-coded"
-   (`--tags coded`, no layout 7), those games kept verbatim (8.5).
+   (`--tags coded`, no layout 7), those games kept verbatim (8.5).  A file of games with many
+   comments in prose that the test puts together (TEXT_DICTIONARY: 120 games, 5 kept verbatim)
+   is packed in blocks of 20 games ("text-dict", and "text-dict-frames" with --frame-kib 1: a
+   frame per group), each checked for read version 1.12, a texts section of encoding 7 (8 with
+   frames) and `pgnarc info` naming the dictionary: comments compressed with the archive's text
+   dictionary (9.3 encodings 7 and 8, 9.9, format 1.12); then damaged copies of each
+   (text_dictionary_mutations: the encoding made 1 or 2, a frame naming a dictionary the archive
+   does not hold or none, encodings 7 and 8 on the tags, moves and structure sections, 6, 9 and
+   10 on the texts section) are rejected by decode.py and pgnarc unpack with the class expected.
+   test_dictionary_frames appends 40 games to an archive of 80 with a text dictionary (its new
+   blocks' texts of encoding 4, or 5, without it) and remakes the new blocks' texts with the
+   archive's dictionaries (7, and 8 whose frames name different dictionaries), the block's size
+   kept by an optional section (BLOCK-7): decode.py and pgnarc unpack give the PGN of before.
    With --part K/N only the K-th of N parts of these archives is tested (and tests 1 and 2 only
    in part 1), so that N processes share the work.
    Test 1 also checks that the vectors of the Xiangqi model (XIANGQI_MODEL_VECTORS, format 1.8)
    and of format 1.10 (XIANGQI_1_10_VECTORS: GB18030, Big5 and its defaults, tandem by file)
    are there, with the codec and move coder their MANIFEST lines name (or, where a line names no
-   coder, the block's), and that those of format 1.11 (UNESCAPED_VECTORS: tags written without
-   escapes, 9.4.10) are there, of read version 1.11 with a first block of layout 7.
+   coder, the block's), that those of format 1.11 (UNESCAPED_VECTORS: tags written without
+   escapes, 9.4.10) are there, of read version 1.11 with a first block of layout 7, and those of
+   format 1.12 (TEXT_DICTIONARY_VECTORS: comments compressed with a text dictionary) are there,
+   of read version 1.12 with texts sections of the encodings listed (7 and 8).
 4. with --sample PGN N (any number of times; then only this test runs): the first N games of
    PGN, packed with the fast coder (--moves fast --store, format 1.2, 7.8: the opening book, then the fast model) and with
    the model coder, decode byte for byte as `pgnarc unpack` writes them.
@@ -84,9 +98,11 @@ SETTINGS = {                                # pack options, each a way to exerci
     "xiangqi-uniform": ["--xiangqi", "uniform"],  # Xiangqi games alone: uniform (codec 9, 1.7)
     "big5-defaults": ["--store"],           # Big5 games alone: elements made their defaults
     "tags-coded": ["--tags", "coded"],      # no layout 7 (9.4.10): unescaped pairs verbatim
+    "text-dict": ["--block-games", "20"],   # a small archive's comments: a text dictionary (9.9)
+    "text-dict-frames": ["--block-games", "20", "--frame-kib", "1"],  # ... frames by group
 }
-ONLY_LISTED = ("xiangqi-uniform", "big5-defaults", "tags-coded")  # settings for the inputs that
-                                                                  # list them alone
+ONLY_LISTED = ("xiangqi-uniform", "big5-defaults", "tags-coded",  # settings for the inputs that
+               "text-dict", "text-dict-frames")                   # list them alone
 CODERS = {"default": 2, "model": 1, "uniform": 0}     # the move coder (7.5) of each setting
 VARIANT_PACKS = [                           # (corpus/pgn file, variant): standard games re-read
     ("dortmund_latin1_crlf.pgn", "three-check"),          # under a variant, coded where legal
@@ -134,12 +150,25 @@ XIANGQI_1_10_VECTORS = {                         # ... of format 1.10 (GB18030, 
     "xiangqi_tandem_by_file": (15, 1),
 }
 UNESCAPED_VECTORS = ("unescaped_tags",)         # valid/NAME of format 1.11: layout 7 (9.4.10)
+TEXT_DICTIONARY_VECTORS = {"text_dictionary": (7, 8)}  # valid/NAME of format 1.12: the texts'
+                                                 # encodings its blocks have (9.3, 9.9)
 UNESCAPED = "unescaped_tags.pgn"                 # made by unescaped_pgn (9.4.10, format 1.11)
 UNESCAPED_SETTINGS = ("default", "store", "model", "small-blocks", "tags-coded")
 UNESCAPED_EXPECTED = {                           # setting -> (read minor, games kept verbatim)
     "default": (11, 0), "store": (11, 0), "model": (11, 0), "small-blocks": (11, 0),
     "tags-coded": (2, 13),                       # no layout 7: every game of such a pair verbatim
 }
+TEXT_DICTIONARY = "text_dictionary.pgn"          # made by text_dictionary_pgn (9.9, format 1.12)
+TEXT_DICTIONARY_SETTINGS = ("text-dict", "text-dict-frames")
+TEXT_DICTIONARY_EXPECTED = {                     # setting -> the texts' encoding of one block at
+    "text-dict": 7,                              # least (one frame made with a dictionary, 9.3)
+    "text-dict-frames": 8,                       # (a frame per group: --frame-kib 1, BLOCK-4)
+}
+TEXT_DICTIONARY_PARTS = {"text-dict": 1, "text-dict-frames": 2}   # the part (of N) each is in
+TEXT_DICTIONARY_FRAMES = "text_dictionary.pgn appended"   # test_dictionary_frames, in this
+TEXT_DICTIONARY_FRAMES_PART = 2                            # part (of N)
+DICTIONARY_ENCODINGS = {7: 1, 8: 2}              # 9.3: encodings 7 and 8, 1 and 2 made with
+                                                  # one of the archive's dictionaries
 
 
 def run(cmd):
@@ -194,6 +223,21 @@ def test_valid(failures):
                             f"layout {layout[0] if layout else None}: not 1.11, layout 7")
     print(f"of them format 1.11's (9.4.10): "
           f"{', '.join(n for n in UNESCAPED_VECTORS if n in names)}")
+    for name, encodings in sorted(TEXT_DICTIONARY_VECTORS.items()):
+        if name not in names:
+            failures.append(f"valid/{name}: missing (a vector of format 1.12's (9.3, 9.9))")
+            continue
+        path = os.path.join(CONFORMANCE, "valid", name + ".pga")
+        with open(path, "rb") as f:
+            data = f.read()
+        found = {block_sections(data[offset:offset + size])[3][0]
+                 for offset, size in block_extents(path)}
+        if read_minor(path) != 12 or not set(encodings) <= found:
+            failures.append(f"valid/{name}: read version 1.{read_minor(path)}, texts sections of "
+                            f"encodings {sorted(found)}: not 1.12 with "
+                            f"{' and '.join(map(str, encodings))}")
+    print(f"of them format 1.12's (9.3 encodings 7 and 8): "
+          f"{', '.join(n for n in sorted(TEXT_DICTIONARY_VECTORS) if n in names)}")
 
 
 def test_invalid(failures):
@@ -268,6 +312,8 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
     xiangqi_archives, xiangqi_identical = {}, {}    # setting -> Xiangqi archives made, identical
     xiangqi_1_10_archives, xiangqi_1_10_identical = {}, {}     # ... of format 1.10
     unescaped_archives, unescaped_identical = {}, {}            # ... of UNESCAPED (9.4.10)
+    dictionary_archives, dictionary_identical = {}, {}          # ... of TEXT_DICTIONARY (9.9)
+    mutations, mutations_rejected = 0, 0        # TEXT_DICTIONARY's archives damaged, rejected
     decoded_bytes = 0
     decode_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -306,6 +352,13 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
         unescaped = os.path.join(tmp, UNESCAPED)
         unescaped_pgn(unescaped)
         inputs.append((unescaped, [], UNESCAPED_SETTINGS))
+        # format 1.12: comments compressed with a text dictionary (each in the part
+        # TEXT_DICTIONARY_PARTS gives it, so that the two parts CTest runs by default hold them)
+        text_dictionary = os.path.join(tmp, TEXT_DICTIONARY)
+        text_dictionary_pgn(text_dictionary)
+        inputs.append((text_dictionary, [], TEXT_DICTIONARY_SETTINGS))
+        if not quick and (TEXT_DICTIONARY_FRAMES_PART - 1) % part[1] == part[0] - 1:
+            test_dictionary_frames(pgnarc, tmp, failures)        # appended; mixed dictionaries
         for i, (path, variant, only) in enumerate(inputs):
             for j, (setting, options) in enumerate(settings.items()):
                 if only is not None and setting not in only:
@@ -314,10 +367,13 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                     continue
                 if setting == "clock-bytes" and not has_clocks(path):   # the same bytes as "uniform"
                     continue
-                if (i + j) % part[1] != part[0] - 1:   # another part's (settings alternate)
+                if path == text_dictionary:
+                    if (TEXT_DICTIONARY_PARTS[setting] - 1) % part[1] != part[0] - 1:
+                        continue
+                elif (i + j) % part[1] != part[0] - 1:   # another part's (settings alternate)
                     continue
                 name = os.path.relpath(path, pgn_dir if path != tables_pgn else tmp)
-                if path in xiangqi_1_10 or path == unescaped:
+                if path in xiangqi_1_10 or path in (unescaped, text_dictionary):
                     name = os.path.basename(path)
                 if path in xiangqi_pgns:
                     name = (os.path.relpath(path, os.path.dirname(pgn_dir)) if path != crafted
@@ -366,6 +422,13 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                                         f"verbatim: not 1.{want[0]}, {want[1]}")
                         continue
                     unescaped_archives[setting] = unescaped_archives.get(setting, 0) + 1
+                if path == text_dictionary:             # encodings 7 and 8 (9.3, 9.9)
+                    problem = check_text_dictionary_archive(pgnarc, archive,
+                                                            TEXT_DICTIONARY_EXPECTED[setting])
+                    if problem:
+                        failures.append(f"{label}: {problem}")
+                        continue
+                    dictionary_archives[setting] = dictionary_archives.get(setting, 0) + 1
                 if variant and setting in CODERS:       # MOVE-CODER-1's three cases
                     codec, coder = first_block_codec_and_coder(archive)
                     # (codec 8 where a block holds a clock track, 8.3.4)
@@ -391,6 +454,8 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                         xiangqi_1_10_identical[setting] = xiangqi_1_10_identical.get(setting, 0) + 1
                     if path == unescaped:
                         unescaped_identical[setting] = unescaped_identical.get(setting, 0) + 1
+                    if path == text_dictionary:
+                        dictionary_identical[setting] = dictionary_identical.get(setting, 0) + 1
                     if variant and setting in CODERS:
                         key = (variant[1], {0: "uniform", 1: "model", 2: "fast"}[CODERS[setting]])
                         variant_archives[key] = variant_archives.get(key, 0) + 1
@@ -404,6 +469,11 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                         games_identical += 1
                     else:
                         failures.append(f"{label}: game {n} differs (rc {rc}/{rc2}) {err2}")
+                if path == text_dictionary:             # damaged: BLOCK-1, BLOCK-4, BLOCK-5, ZSTD-1
+                    problems, made = text_dictionary_mutations(pgnarc, archive, tmp)
+                    mutations += made
+                    mutations_rejected += made - len(problems)
+                    failures += [f"{label}: {problem}" for problem in problems]
     print(f"packed archives: {identical}/{archives} decode byte-identically to pgnarc unpack")
     print(f"single games: {games_identical}/{games_checked} identical to pgnarc get")
     print("of them under a variant (MOVE-CODER-1): " + ", ".join(
@@ -415,6 +485,10 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
         for s, n in sorted(xiangqi_1_10_archives.items())))
     print("of them of tag pairs written without escapes (9.4.10), by setting: " + ", ".join(
         f"{s} {unescaped_identical.get(s, 0)}/{n}" for s, n in sorted(unescaped_archives.items())))
+    print("of them of comments compressed with a text dictionary (9.3 encodings 7 and 8, 9.9), by "
+          "setting: " + ", ".join(f"{s} {dictionary_identical.get(s, 0)}/{n}"
+                                  for s, n in sorted(dictionary_archives.items()))
+          + f"; {mutations_rejected}/{mutations} of their damaged copies rejected as expected")
     if decode_seconds:
         print(f"speed: {decoded_bytes / 1e6:.2f} MB of PGN in {decode_seconds:.1f} s of whole "
               f"decodes ({decoded_bytes / 1e6 / decode_seconds:.2f} MB/s, process start included)")
@@ -451,6 +525,252 @@ def check_1_10_archive(pgnarc, archive, setting, tandem, real=False, unescaped=F
     if kept is None or int(kept.group(2)) >= (int(kept.group(1)) if real else 1):
         return f"games kept verbatim: {kept.group(2).decode() if kept else '?'}"
     return None
+
+
+def check_text_dictionary_archive(pgnarc, archive, want):
+    """A packed archive of TEXT_DICTIONARY: read version 1.12, a texts section of encoding `want`
+    (TEXT_DICTIONARY_EXPECTED's, 7 or 8) in one block at least (9.3: a section whose column form
+    without the dictionary is smaller keeps encoding 4 or 5), and `pgnarc info` saying that texts
+    are compressed with a dictionary.  Returns what is wrong, or None."""
+    with open(archive, "rb") as f:
+        data = f.read()
+    encodings = {block_sections(data[offset:offset + size])[3][0]
+                 for offset, size in block_extents(archive)}
+    if read_minor(archive) != 12 or want not in encodings:
+        return (f"read version 1.{read_minor(archive)}, texts sections of encodings "
+                f"{sorted(encodings)}: not 1.12 with encoding {want} (a text dictionary, 9.9)")
+    _, info, _ = run([pgnarc, "info", archive])
+    if not re.search(rb"texts[^\n]*dictionary", info):
+        return "pgnarc info does not say that texts are compressed with a dictionary"
+    return None
+
+
+def test_dictionary_frames(pgnarc, tmp, failures):
+    """An archive appended to (9.9: its new blocks get no text dictionary) and sections whose
+    frames name different dictionaries (BLOCK-5), which this writer does not make:
+    80 games of TEXT_DICTIONARY's kind packed in blocks of 20 (a text dictionary: texts of
+    encoding 7, or 8 with --frame-kib 1), then 40 more appended (texts of encoding 4, or 5:
+    the column form without a dictionary), decoded as pgnarc unpacks them; then the appended
+    blocks' texts remade with the archive's dictionaries (`with_dictionaries`: 4 made 7, 5 made
+    8 whose frames name each dictionary in turn) decode, by decode.py and by pgnarc unpack, to
+    the same PGN, and the damaged copies of a block remade are rejected
+    (text_dictionary_mutations)."""
+    first, more = os.path.join(tmp, "frames_first.pgn"), os.path.join(tmp, "frames_more.pgn")
+    text_dictionary_pgn(first, games=80)
+    text_dictionary_pgn(more, games=40, seed=113)
+    appended, archive = os.path.join(tmp, "appended.pga"), os.path.join(tmp, "remade.pga")
+    gives = {True: "gives", False: "does NOT give"}
+    for options, held, new in (([], 7, 4), (["--frame-kib", "1"], 8, 5)):
+        label = f"{TEXT_DICTIONARY_FRAMES} {' '.join(options)}".strip()
+        rc, _, err = run([pgnarc, "pack", first, "-o", appended, "--force", "-q",
+                          "--block-games", "20"] + options)
+        if rc == 0:
+            rc, _, err = run([pgnarc, "append", appended, more, "-q", "--block-games", "20"]
+                             + options)
+        if rc != 0:
+            failures.append(f"{label}: pgnarc pack or append fails: {err}")
+            continue
+        with open(appended, "rb") as f:
+            data = f.read()
+        found = [block_sections(data[offset:offset + size])[3][0]
+                 for offset, size in block_extents(appended)]
+        if (held not in found[:4] or new not in found[4:]
+                or set(found[4:]) & set(DICTIONARY_ENCODINGS)):
+            failures.append(f"{label}: texts sections of encodings {found}: not {held} in blocks "
+                            f"the text dictionary holds (of the first 4) and {new}, no 7 or 8, "
+                            "in the 2 appended (9.9)")
+            continue
+        rc, expected, err = run([pgnarc, "unpack", appended, "-o", "-"])
+        rc2, out, err2 = run(DECODE + [appended])
+        print(f"{label}: texts of encodings {held} and {new}: decode.py "
+              f"{'identical to' if rc == rc2 == 0 and out == expected else 'DIFFERS from'} "
+              "pgnarc unpack")
+        if not (rc == rc2 == 0 and out == expected):
+            failures.append(f"{label}: appended archive differs (rc {rc}/{rc2}) {err2}")
+            continue
+        with open(archive, "wb") as f:
+            f.write(data)
+        remade, names = with_dictionaries(archive)
+        rc, unpacked, err = run([pgnarc, "unpack", archive, "-o", "-"])
+        rc2, out, err2 = run(DECODE + [archive])
+        result = (f"{len(remade)} blocks' texts remade of encoding {held}, a section's frames "
+                  f"naming up to {names} dictionaries: decode.py "
+                  f"{gives[rc2 == 0 and out == expected]} the PGN, pgnarc unpack "
+                  f"{gives[rc == 0 and unpacked == expected]} it")
+        print(f"{label}: {result}")
+        if not remade or rc2 != 0 or out != expected:
+            failures.append(f"{label}: {result}: {err2}")
+        if rc != 0 or unpacked != expected:
+            failures.append(f"{label}, remade: pgnarc unpack rc {rc}: {err}")
+        if not remade:
+            continue
+        problems, made = text_dictionary_mutations(pgnarc, archive, tmp, remade[0])
+        print(f"{label}: {made - len(problems)}/{made} damaged copies of block {remade[0]} "
+              "rejected as expected")
+        failures += [f"{label}, remade: {problem}" for problem in problems]
+
+
+def with_dictionaries(archive):
+    """Rewrites in place the blocks of an archive whose texts section has encoding 4 or 5 (the
+    column form without a dictionary, 9.3.2) with that section of encoding 7 or 8 (9.3): the
+    plain bytes (decode.py's), whole or each group's, compressed (level 19) with one of the
+    archive's dictionaries (9.9; with several, frame k of a section of 8 the k-th in ID order,
+    round and round, so that the frames of one section name different ones, and the one frame of
+    a section of 7 the one that makes it smallest).  The block keeps its size: the bytes the
+    section no longer takes, less the 12 of an entry, are an optional section of id 5 (BLOCK-7,
+    which a reader skips) of zeros; a block where they are too few is left as it was.  The block
+    checksum is made again (9.3).  Returns (the numbers of the blocks rewritten, the most
+    dictionaries one section's frames name)."""
+    sys.path.insert(0, HERE)
+    import zstandard
+    import decode
+    with open(archive, "rb") as f:
+        data = bytearray(f.read())
+    opened = decode.Archive(archive)
+    ids = sorted(opened.dictionaries)
+    compressors = {i: zstandard.ZstdCompressor(level=19, write_content_size=True,
+                                               dict_data=zstandard.ZstdCompressionDict(
+                                                   opened.dictionaries[i]))
+                   for i in ids}
+    remade, most = [], 0
+    for entry in opened.all_blocks():
+        block = bytes(data[entry.offset:entry.offset + entry.size])
+        encoding, start, stored = block_sections(block)[3]
+        if encoding not in (4, 5) or block[5] != 5 or not ids:
+            continue
+        groups = decode.Block(opened, entry).texts
+        if encoding == 5:
+            frames = groups
+            named = [ids[k % len(ids)] for k in range(len(frames))]
+        else:
+            frames = [b"".join(groups)]
+            named = [min(ids, key=lambda i: len(compressors[i].compress(frames[0])))]
+        texts = b"".join(compressors[i].compress(frame) for i, frame in zip(named, frames))
+        spare = stored - len(texts) - 12
+        if spare < 0:
+            continue
+        table = bytearray(block[12:72])
+        table[37] = encoding + 3                                    # 4 -> 7, 5 -> 8
+        table[40:44] = len(texts).to_bytes(4, "little")
+        table += bytes([5, 0, 0, 0]) + spare.to_bytes(4, "little") * 2     # id 5, stored
+        new = (block[:5] + b"\x06" + block[6:12] + bytes(table) + block[72:start] + texts
+               + block[start + stored:-8] + bytes(spare))
+        data[entry.offset:entry.offset + entry.size] = new + decode.xxh64(new).to_bytes(8, "little")
+        remade.append(entry.number)
+        most = max(most, len(set(named)))
+    opened.file.close()
+    with open(archive, "wb") as f:
+        f.write(data)
+    return remade, most
+
+
+def block_extents(archive):
+    """(offset, size) of each block of an archive, from its block table (decode.py's reader)."""
+    sys.path.insert(0, HERE)
+    import decode
+    opened = decode.Archive(archive)
+    try:
+        return [(entry.offset, entry.size) for entry in opened.all_blocks()]
+    finally:
+        opened.file.close()
+
+
+def block_sections(block):
+    """(encoding, start, stored size) of a block's five sections (9.3: the section table at byte
+    12, an entry of 12 bytes each: id, encoding, reserved, stored size; the sections' stored
+    bytes after the table, in table order; start counted from the block's first byte)."""
+    count = block[5]
+    at = 12 + 12 * count
+    sections = []
+    for i in range(count):
+        size = int.from_bytes(block[12 + 12 * i + 4:12 + 12 * i + 8], "little")
+        sections.append((block[12 + 12 * i + 1], at, size))
+        at += size
+    return sections[:5]
+
+
+def text_dictionary_mutations(pgnarc, archive, tmp, number=None):
+    """Damaged copies of an archive with texts of encoding 7 or 8 (TEXT_DICTIONARY's), each
+    rejected by decode.py with its class and one of its rules, and by pgnarc unpack with the same
+    class: in block `number`, or the first whose texts section has encoding 7 or 8 (of 8 and two
+    frames at least, where there is one; its last frame damaged), that encoding made the one
+    without a dictionary (9.3: 1 or 2, whose frames must name none: ZSTD-1, or BLOCK-4 for frames
+    by group, 9.3.4), a frame's Dictionary_ID made one the archive does not hold, or 0 (BLOCK-5),
+    the tags, moves and structure sections given encodings 7 and 8 (BLOCK-1: not allowed there),
+    the texts section encodings 6, 9 and 10 (BLOCK-1: unsupported, for a later minor version);
+    each time the block checksum made again (9.3: nothing else of the file covers a block's
+    bytes).  Returns (what is wrong, copies made)."""
+    sys.path.insert(0, HERE)
+    import decode
+    with open(archive, "rb") as f:
+        data = f.read()
+    opened = decode.Archive(archive)
+    held = set(opened.dictionaries)
+    entries = opened.all_blocks()
+    opened.file.close()
+    target = None                       # (offset, size, encoding, starts of the texts' frames)
+    for entry in entries:
+        encoding, start, stored = block_sections(data[entry.offset:entry.offset + entry.size])[3]
+        if encoding not in DICTIONARY_ENCODINGS or number not in (None, entry.number):
+            continue
+        frames, at = [], start
+        while at < start + stored:      # RFC 8878 3.1.1: each frame walked through its blocks
+            frames.append(at)
+            at += decode.zstd_frame_header(data[entry.offset:entry.offset + entry.size], at,
+                                           "ZSTD-1", archive)[0]
+        if target is None or (len(frames) > 1 and len(target[3]) == 1):
+            target = (entry.offset, entry.size, encoding, frames)
+    if target is None:
+        return ["no block whose texts section has encoding 7 or 8 to damage"], 0
+    offset, size, encoding, frames = target
+    frame = frames[-1]
+    descriptor = data[offset + frame + 4]       # the Frame_Header_Descriptor (RFC 8878 3.1.1.1.1)
+    field = frame + 5 + (0 if descriptor & 0x20 else 1)            # after the Window_Descriptor
+    width = (0, 1, 2, 4)[descriptor & 3]                           # Dictionary_ID_Flag
+    named = int.from_bytes(data[offset + field:offset + field + width], "little")
+    other = next(x for x in range(1, 2**(8 * width)) if x not in held)
+    base = DICTIONARY_ENCODINGS[encoding]
+
+    def encoding_of(section, value):
+        return [(12 + 12 * section + 1, bytes([value]))]
+
+    def dictionary_id(value):
+        return [(field, value.to_bytes(width, "little"))]
+
+    cases = [   # (what, edits (position in the block, bytes), class, rules)
+        (f"texts section of encoding {encoding} made {base}, its frames naming dictionaries",
+         encoding_of(3, base), "corrupt", ("ZSTD-1",) if base == 1 else ("BLOCK-4",)),
+        (f"texts frame {len(frames) - 1} of encoding {encoding} naming dictionary {other} "
+         f"(not {named}), which the archive does not hold", dictionary_id(other), "corrupt",
+         ("BLOCK-5",)),
+        (f"texts frame {len(frames) - 1} of encoding {encoding} naming no dictionary (ID 0)",
+         dictionary_id(0), "corrupt", ("BLOCK-5", "ZSTD-1")),
+        ("tags section of encoding 7", encoding_of(0, 7), "corrupt", ("BLOCK-1",)),
+        ("moves section of encoding 8", encoding_of(1, 8), "corrupt", ("BLOCK-1",)),
+        ("structure section of encoding 7", encoding_of(2, 7), "corrupt", ("BLOCK-1",)),
+        ("texts section of encoding 6", encoding_of(3, 6), "unsupported", ("BLOCK-1",)),
+        ("texts section of encoding 9", encoding_of(3, 9), "unsupported", ("BLOCK-1",)),
+        ("texts section of encoding 10", encoding_of(3, 10), "unsupported", ("BLOCK-1",)),
+    ]
+    problems = []
+    damaged = os.path.join(tmp, "damaged.pga")
+    for what, edits, expected, rules in cases:
+        block = bytearray(data[offset:offset + size])
+        for at, value in edits:
+            block[at:at + len(value)] = value
+        block[-8:] = decode.xxh64(bytes(block[:-8])).to_bytes(8, "little")
+        with open(damaged, "wb") as f:
+            f.write(data[:offset] + bytes(block) + data[offset + size:])
+        rc, _, err = run(DECODE + [damaged])
+        cited = re.search(r"decode\.py: (\w+): \[([\w-]+)\]", err)
+        if rc != 1 or not cited or cited.group(1) != expected or cited.group(2) not in rules:
+            problems.append(f"{what}: decode.py rc {rc}, not {expected} [{' or '.join(rules)}]: "
+                            f"{err}")
+        rc, _, err = run([pgnarc, "unpack", damaged, "-o", "-"])
+        word = {"corrupt": "corruption:", "unsupported": "unsupported:"}[expected]
+        if rc == 0 or word not in err:
+            problems.append(f"{what}: pgnarc unpack rc {rc}, not {expected}: {err}")
+    return problems, len(cases)
 
 
 def big5_defaults(archive):
@@ -571,6 +891,65 @@ def unescaped_pgn(out):
             xiangqi = (b"Game", b"Chinese Chess") in pairs
             f.write(b"".join(b'[%s "%s"]\n' % pair for pair in pairs) + b"\n"
                     + (big5("1. 炮二平五 馬８進７ *") if xiangqi else b"1. e4 e5 *") + b"\n\n")
+
+
+def text_dictionary_pgn(out, games=120, seed=112):
+    """Games with many comments in prose, as an annotator writes them (9.9, format 1.12: a text
+    dictionary), made with moves.py and a fixed seed: 20 to 60 plies of random legal moves from
+    the start, a comment in braces after about one ply in five and before the first move of every
+    7th game, of sentences that recur from game to game with other words and numbers in them
+    (the column form's numbers, 9.3.2), and every 25th game kept verbatim (8.5: an illegal move,
+    White's king to e5 at White's fourth move, which no king reaches so soon: the raw section)."""
+    import random
+    sys.path.insert(0, HERE)
+    from moves import Position
+    rng = random.Random(seed)
+    openers = ["The idea is", "Better was", "White hoped for", "Black should consider",
+               "A typical plan here is", "Stronger seems", "The engine prefers", "Not",
+               "After the game both players thought of", "Perhaps", "The only move was",
+               "More precise is"]
+    plans = ["to double rooks on the open file", "the exchange sacrifice on c3",
+             "a pawn storm on the kingside", "to trade queens and go for the endgame",
+             "a knight manoeuvre to the outpost on d5", "pressure against the backward pawn",
+             "to keep the bishop pair", "the break with f5", "castling long",
+             "a minority attack with b4 and b5", "to fianchetto the bishop",
+             "a quiet move that improves the worst piece"]
+    verdicts = ["with a small edge.", "and the position is about equal.", "when Black is fine.",
+                "with a clear advantage.", "but it is hard to prove anything.", "winning material.",
+                "and the attack is very strong.", "which the engine evaluates as {e}.",
+                "as in the game {p} - {q}, {y}.", "after {n} moves of preparation."]
+    names = ["Carlsen", "Anand", "Kramnik", "Topalov", "Aronian", "Caruana", "Nakamura", "Giri",
+             "So", "Ding", "Nepomniachtchi", "Firouzja", "Rapport", "Duda", "Mamedyarov"]
+
+    def comment():
+        sentence = f"{rng.choice(openers)} {rng.choice(plans)} {rng.choice(verdicts)}"
+        return "{" + sentence.format(e=f"{rng.choice('+-')}{rng.randrange(300) / 100:.2f}",
+                                     p=rng.choice(names), q=rng.choice(names),
+                                     y=rng.randrange(1950, 2025), n=rng.randrange(2, 12)) + "}"
+
+    with open(out, "w", encoding="utf-8") as f:
+        for k in range(games):
+            white, black = rng.sample(names, 2)
+            f.write(f'[Event "Annotated {k // 50}"]\n[Site "?"]\n'
+                    f'[Date "2026.{k % 12 + 1:02d}.{k % 28 + 1:02d}"]\n[Round "{k + 1}"]\n'
+                    f'[White "{white}"]\n[Black "{black}"]\n[Result "*"]\n\n')
+            words = [comment()] if k % 7 == 0 else []
+            position = Position.standard()
+            for ply in range(rng.randrange(20, 61)):
+                moves = position.legal_moves()
+                if not moves:
+                    break
+                if k % 25 == 24 and ply == 6:           # kept verbatim: White's fourth move
+                    words += [f"{position.fullmove}.", "Ke5"]
+                    break
+                if position.white_to_move:
+                    words.append(f"{position.fullmove}.")
+                move = rng.choice(moves)
+                words.append(position.san(move))
+                position = position.play(move)
+                if rng.random() < 0.2:
+                    words.append(comment())
+            f.write(" ".join(words) + " *\n\n")
 
 
 def xiangqi_crafted_pgn(source, out, seed=18):
