@@ -62,8 +62,8 @@ struct PGNARC_EXPORT WriterOptions {
   std::size_t dictionary_bytes = 256 * 1024;
   // Where the writer's training holds all the archive's blocks (a new archive of up to 256
   // blocks and 4 MiB of tags, no archive copied in) and their comments and verbatim games hold
-  // more than 8 KiB, those are compressed with a text dictionary that holds them all (up to 1
-  // MiB), if that makes the archive smaller (format 1.12: comments compress as one stream would,
+  // more than 8 KiB and at most 4 MiB, those are compressed with a text dictionary that holds
+  // them all (up to 1 MiB), if that makes the archive smaller (format 1.12: comments compress as one stream would,
   // each block still read alone); false (or dictionary_bytes 0): none, as readers of 1.11 read.
   bool text_dictionary = true;
   // The zstd level of the dictionary's element, which an archive holds once: the strongest by
