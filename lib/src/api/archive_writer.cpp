@@ -391,20 +391,21 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   std::shared_ptr<const WriterDictionary> text_dictionary(const std::vector<api::EncodedBlock>& blocks) const {
     if (!options.compress || !options.text_dictionary || options.dictionary_bytes == 0 || blocks.size() < 2)
       return nullptr;
-    std::vector<std::string> streams;
+    std::vector<const std::string*> all;
     std::size_t total = 0;
     for (const api::EncodedBlock& b : blocks)
       for (const std::string* s : {&b.builder.streams.texts, &b.builder.streams.raw})
         if (!s->empty()) {
-          streams.push_back(*s);
+          all.push_back(s);
           total += s->size();
         }
     if (total <= kMinTextDictionaryBytes || total > kMaxTextDictionaryInput) return nullptr;
     const std::size_t capacity = std::min<std::size_t>(kMaxDictionaryBytes, total + 1024);
-    // (Only the streams the dictionary can hold, for its entropy tables too.)
-    std::size_t first = streams.size(), held_bytes = 0;
-    while (first > 0 && held_bytes < capacity) held_bytes += streams[--first].size();
-    streams.erase(streams.begin(), streams.begin() + static_cast<std::ptrdiff_t>(first));
+    // Only the streams the dictionary can hold are copied (for its entropy tables too).
+    std::size_t first = all.size(), held_bytes = 0;
+    while (first > 0 && held_bytes < capacity) held_bytes += all[--first]->size();
+    std::vector<std::string> streams;
+    for (std::size_t i = first; i < all.size(); ++i) streams.push_back(*all[i]);
     auto made = WriterDictionary::make(whole_dictionary(streams, capacity, store.text_level), store.text_level);
     if (made && dict && made->id() == dict->id()) return nullptr;
     return made;
