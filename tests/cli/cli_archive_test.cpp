@@ -290,7 +290,7 @@ TEST_F(CliArchive, InfoAndVerify) {
   EXPECT_NE(r.out.find("games:    61 (1 kept verbatim)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bits per ply"), std::string::npos);
   r = run_cli("info " + p("games.pga") + " --json");
-  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.12");
+  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.13");
   // The fast model (the default) and no clock tracks: a reader of 1.2.
   EXPECT_TRUE(r.out.starts_with("{\"write_version\": \"1.2\", \"read_version\": \"1.2\",")) << r.out;
   EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
@@ -436,6 +436,41 @@ TEST_F(CliArchive, TextDictionaryUnlessNoTextDict) {
   EXPECT_EQ(appended["blocks"], 2 * text["blocks"].get<int>());
   EXPECT_EQ(appended["sections"]["texts"]["dictionary_blocks"], text["blocks"]);
   EXPECT_EQ(run_cli("unpack " + p("text.pga")).out, games + games);
+}
+
+// Repeated games (corpus/xiangqi's 15 ICCS games twelve times, past the 8 KiB of moves from
+// which the writer tries a moves dictionary): a moves dictionary unless --no-moves-dict; the same
+// games either way, by unpack and get; an append's blocks get none.
+TEST_F(CliArchive, MovesDictionaryUnlessNoMovesDict) {
+  const std::string one = test::read_file(test::corpus_path("xiangqi/wukong_iccs.pgn"));
+  {
+    std::ofstream out(dir_ + "/repeated.pgn", std::ios::binary);
+    for (int copy = 0; copy < 12; ++copy) out << one << "\n";
+  }
+  const std::string input = p("repeated.pgn");
+  ASSERT_EQ(run_cli("pack -q --block-games 36 " + input + " -o " + p("moves.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --block-games 36 --no-moves-dict " + input + " -o " + p("plain.pga")).exit_code, 0);
+  const auto figures = [&](const std::string& name) { return nlohmann::json::parse(run_cli("info --json " + p(name)).out); };
+  const auto moves = figures("moves.pga"), plain = figures("plain.pga");
+  EXPECT_EQ(moves["blocks"], 5);
+  EXPECT_EQ(moves["sections"]["moves"]["dictionary_blocks"], moves["blocks"]);
+  EXPECT_EQ(plain["sections"]["moves"]["dictionary_blocks"], 0);
+  EXPECT_EQ(moves["read_version"], "1.13");
+  EXPECT_NE(plain["read_version"], "1.13");
+  EXPECT_LT(moves["file_bytes"].get<int>() * 3, plain["file_bytes"].get<int>() * 2) << moves["file_bytes"] << " " << plain["file_bytes"];
+  const std::string text = run_cli("info " + p("moves.pga")).out;
+  EXPECT_NE(text.find("moves: compressed with the archive's moves dictionary in 5 of 5 blocks"), std::string::npos) << text;
+  EXPECT_EQ(run_cli("info " + p("plain.pga")).out.find("moves dictionary"), std::string::npos);
+  const std::string games = run_cli("unpack " + p("plain.pga")).out;
+  EXPECT_EQ(run_cli("unpack " + p("moves.pga")).out, games);
+  for (const char* n : {"3", "22", "150"})
+    EXPECT_EQ(run_cli(std::string("get ") + n + " " + p("moves.pga")).out, run_cli(std::string("get ") + n + " " + p("plain.pga")).out) << n;
+  EXPECT_EQ(run_cli("verify -q " + p("moves.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("append -q --block-games 36 " + p("moves.pga") + " " + input).exit_code, 0);
+  const auto appended = figures("moves.pga");
+  EXPECT_EQ(appended["blocks"], 10);
+  EXPECT_EQ(appended["sections"]["moves"]["dictionary_blocks"], 5);
+  EXPECT_EQ(run_cli("unpack " + p("moves.pga")).out, games + games);
 }
 
 TEST_F(CliArchive, ExitCodes) {
@@ -602,7 +637,7 @@ TEST_F(CliArchive, VersionNamesTheFormatVersions) {
   for (const char* args : {"--version", "info --version"}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << args;
-    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.12)\n")
+    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.13)\n")
         << args;
   }
 }
@@ -710,8 +745,9 @@ TEST(CliFaults, FullDiskAndKillLeaveNoCompleteLookingFile) {
   for (int i = 0; i < 40; ++i) big += one;
   std::ofstream(dir + "/big.pgn", std::ios::binary) << big;
   const std::string cli = std::string("'") + PGNARC_CLI + "'";
-  // A 64 KiB file size limit: the archive (about 280 KB) cannot be written.
-  int status = std::system(("ulimit -f 64; " + cli + " pack -q '" + dir + "/big.pgn' -o '" + dir + "/full.pga' 2>'" +
+  // A 64 KiB file size limit: the archive (about 280 KB without a moves dictionary, which would
+  // hold the repeated games once) cannot be written.
+  int status = std::system(("ulimit -f 64; " + cli + " pack -q --no-moves-dict '" + dir + "/big.pgn' -o '" + dir + "/full.pga' 2>'" +
                             dir + "/err.txt'").c_str());
   EXPECT_EQ(WEXITSTATUS(status), 4);
   EXPECT_NE(test::read_file(dir + "/err.txt").find("cannot write"), std::string::npos);

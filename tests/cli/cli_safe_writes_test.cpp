@@ -146,7 +146,8 @@ TEST_F(CliSafeWrites, OutputThatIsAnInputIsRefused) {
 // checked against the bytes the file still has).
 TEST_F(CliSafeWrites, ArchiveTruncatedWhileReadIsAnIoError) {
   write_big("big.pgn", 150);
-  ASSERT_EQ(run_cli("pack -q " + p("big.pgn") + " -o " + p("big.pga")).exit_code, 0);
+  // Without a moves dictionary, which would hold the repeated games once and make the archive small.
+  ASSERT_EQ(run_cli("pack -q --no-moves-dict " + p("big.pgn") + " -o " + p("big.pga")).exit_code, 0);
   ASSERT_EQ(::mkfifo(path("out.fifo").c_str(), 0600), 0);
   const pid_t pid = spawn_cli("unpack --threads 1 " + p("big.pga") + " -o " + p("out.fifo") + " 2>" + p("err.txt"));
   const int fd = ::open(path("out.fifo").c_str(), O_RDONLY);

@@ -2639,6 +2639,62 @@ void text_dictionary_vectors() {
                  "Unsupported", "BLOCK-1", "the texts section in encoding 9, which 1.12 does not define");
 }
 
+// Format 1.13: moves and structure sections compressed with a moves dictionary (9.3 encoding 10,
+// 9.9): games repeated under other tags in several blocks, the games of corpus/xiangqi's ICCS
+// file and twelve of corpus/pgn's TWIC file, each six times.
+void moves_dictionary_vectors() {
+  std::string games;
+  const std::string twic = read(dir + "/../pgn/twic_events.pgn");
+  std::size_t at = 0;
+  for (int g = 0; g < 12; ++g) at = twic.find("[Event ", at + 1);  // where its 13th game starts
+  games = read(dir + "/../xiangqi/wukong_iccs.pgn") + "\n" + twic.substr(0, at);
+  // Each game of `games` six times, its first tag followed by one naming the copy.
+  std::string pgn;
+  for (int copy = 0; copy < 6; ++copy) {
+    for (std::size_t start = games.find('['); start != std::string::npos;) {
+      std::size_t next = games.find("\n\n[", start);
+      const std::size_t end = next == std::string::npos ? games.size() : next + 2;
+      std::string game = games.substr(start, end - start);
+      game.insert(game.find('\n') + 1, "[Copy \"" + std::to_string(copy) + "\"]\n");
+      pgn += game;
+      if (pgn.back() != '\n') pgn += '\n';
+      if (!pgn.ends_with("\n\n")) pgn += '\n';
+      start = next == std::string::npos ? next : next + 2;
+    }
+  }
+  WriterOptions o = dictionary_options();
+  o.moves = MoveCoding::kUniform;  // codewords of about 60 bytes a game: past the writer's 8 KiB
+  o.block_games = 40;
+  const std::string pga = pack(pgn, o);
+  for (const BlockEntry& b : parts_of(pga).blocks)
+    if (static_cast<std::uint8_t>(pga[b.offset + kBlockHeaderSize + kMoves * kSectionEntrySize + 1]) != kZstdMovesDictionary) {
+      std::fprintf(stderr, "moves_dictionary: the writer made a moves section of another encoding than 10\n");
+      std::exit(1);
+    }
+  valid_vector("moves_dictionary", pga, "BLOCK-1 BLOCK-5 DICT-1",
+               "162 games (15 Xiangqi master games and 12 chess games, each six times under another Copy tag) in 5 "
+               "blocks whose moves and structure sections are compressed with the archive's moves dictionary "
+               "(encoding 10) (a reader must accept it; the bytes are not canonical)");
+  const std::string two = read(dir + "/encode/two_plies.pga");
+  // two_plies's moves section (stored: its codeword).
+  const BlockEntry first = parts_of(two).blocks.at(0);
+  const std::string block = two.substr(first.offset, first.size);
+  const auto [moves_at, moves_size] = section_of(block, kMoves);
+  const std::string moves = block.substr(moves_at, moves_size);
+  invalid_vector("moves_dictionary_frame_names_none", with_section(two, kMoves, kZstdMovesDictionary, zstd_frame(moves, true)),
+                 "Corruption", "BLOCK-5 ZSTD-1", "a moves section of encoding 10 whose frame names no dictionary");
+  const auto other = WriterDictionary::make(whole_dictionary({pgn}, 8192, 9), 9);
+  if (!other) std::abort();
+  invalid_vector("moves_dictionary_unknown", with_section(two, kMoves, kZstdMovesDictionary, other->compress(moves)),
+                 "Corruption", "BLOCK-5", "a moves section of encoding 10 compressed with a dictionary the archive does not hold");
+  invalid_vector("moves_dictionary_on_texts",
+                 edit_block(two, [](std::string& blk) { blk[kBlockHeaderSize + kTexts * kSectionEntrySize + 1] = kZstdMovesDictionary; }),
+                 "Corruption", "BLOCK-1", "encoding 10 (a moves dictionary's frame) on the texts section");
+  invalid_vector("section_encoding_11",
+                 edit_block(two, [](std::string& blk) { blk[kBlockHeaderSize + kMoves * kSectionEntrySize + 1] = 11; }),
+                 "Unsupported", "BLOCK-1", "the moves section in encoding 11, which 1.13 does not define");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -2672,6 +2728,7 @@ int main(int argc, char** argv) {
   xiangqi_spelling_vectors();
   unescaped_tag_vectors();
   text_dictionary_vectors();
+  moves_dictionary_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

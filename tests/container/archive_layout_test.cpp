@@ -678,6 +678,102 @@ TEST(ArchiveTextDictionary, CommentsCompressAsOneStreamBlocksReadAlone) {
   EXPECT_EQ(info_of(pack(more, "tdict_many.pga", one)).section(Section::Texts).dictionary_blocks, 0u);
 }
 
+// Format 1.13: where every block is held, the moves and structure sections are compressed with a
+// moves dictionary that holds them all: a game repeated in another block costs a few bytes, and
+// each block still reads alone.
+TEST(ArchiveMovesDictionary, RepeatedGamesCostAFewBytesBlocksReadAlone) {
+  // 40 TWIC games, then the same moves four more times under other tags.
+  const std::string games = first_games(read_file(test::corpus_path("pgn/twic_events.pgn")), 40);
+  std::string pgn = games;
+  for (int copy = 1; copy < 5; ++copy) {
+    std::string again = games;
+    for (std::size_t at = 0; (at = again.find("[Event \"", at)) != std::string::npos; at += 8)
+      again.insert(at + 8, "copy " + std::to_string(copy) + " ");
+    pgn += again;
+  }
+  WriterOptions o;
+  o.block_games = 20;
+  o.threads = 2;
+  const std::string with = pack(pgn, "mdict.pga", o);
+  WriterOptions plain = o;
+  plain.moves_dictionary = false;
+  const std::string without = pack(pgn, "mdict_none.pga", plain);
+  const ArchiveInfo i = info_of(with), n = info_of(without);
+  ASSERT_EQ(i.blocks, 10u);
+  EXPECT_EQ(i.section(Section::Moves).dictionary_blocks, i.blocks);
+  EXPECT_EQ(n.section(Section::Moves).dictionary_blocks, 0u);
+  EXPECT_EQ(i.dictionaries, n.dictionaries + 1);
+  EXPECT_EQ(i.read_version.minor, 13u);
+  EXPECT_LT(n.read_version.minor, 13u);
+  // The moves of 40 games once, not five times: the moves and structure sections and the moves
+  // dictionary's element (the archives' tag dictionaries are the same) take less than a third of
+  // what the sections take without.
+  const auto sections = [](const ArchiveInfo& a) {
+    return a.section(Section::Moves).stored + a.section(Section::Structure).stored;
+  };
+  const std::uint64_t held = sections(i) + i.dictionary_bytes - n.dictionary_bytes;
+  EXPECT_LT(held * 3, sections(n)) << held << " against " << sections(n);
+  EXPECT_LT(file_bytes(with).size() * 3, file_bytes(without).size() * 2)
+      << file_bytes(with).size() << " against " << file_bytes(without).size();
+  for (const BlockSections& b : block_sections(file_bytes(with)))
+    EXPECT_EQ(b.encoding[container::kMoves], container::kZstdMovesDictionary);
+  // The bits per ply that info reports are the codewords', not the few bytes that refer to them.
+  EXPECT_NEAR(moves_bits_per_ply(i), moves_bits_per_ply(n), 0.2 * moves_bits_per_ply(n));
+
+  expect_same_games(with, without, 60);
+  const auto want = unpack_games(without);
+  EXPECT_TRUE((*Archive::open(with))->verify().ok());
+  for (unsigned threads : {1u, 3u}) {
+    WriterOptions t = o;
+    t.threads = threads;
+    EXPECT_EQ(file_bytes(pack(pgn, "mdict_t.pga", t)), file_bytes(with)) << threads << " threads";
+  }
+
+  // Block 0's moves section said to be of encoding 1 (the block's checksum made good): its frame
+  // names a dictionary where none may be, and the block's reads fail; the next block's do not.
+  std::string bytes = file_bytes(with);
+  const auto blocks = block_sections(bytes);
+  bytes[blocks[0].offset + container::kBlockHeaderSize + container::kMoves * container::kSectionEntrySize + 1] =
+      static_cast<char>(container::kZstd);
+  const std::size_t end = blocks[1].offset;
+  const std::uint64_t sum = hash64(std::string_view(bytes).substr(blocks[0].offset, end - 8 - blocks[0].offset));
+  for (int k = 0; k < 8; ++k) bytes[end - 8 + k] = static_cast<char>(sum >> (8 * k));
+  const std::string damaged = temp_path("mdict_bad.pga");
+  { std::ofstream(damaged, std::ios::binary) << bytes; }
+  auto d = Archive::open(damaged);
+  ASSERT_TRUE(d.ok());
+  EXPECT_FALSE((*d)->verify().ok());
+  auto first = (*d)->read_pgn(0);
+  ASSERT_FALSE(first.ok());
+  EXPECT_EQ(first.error().code(), ErrorCode::Corruption);
+  EXPECT_NE(first.error().message().find("block 0"), std::string::npos) << first.error().to_string();
+  EXPECT_TRUE((*d)->read_pgn(blocks[0].games).ok()) << "block 1 is sound";
+
+  // An append copies the archive (with its dictionaries) and gives the new blocks none.
+  const std::string appended = temp_path("mdict_appended.pga");
+  {
+    auto w = ArchiveWriter::create(appended, o);
+    ASSERT_TRUE((*w)->add_archive_blocks(with).ok());
+    PgnReader reader(memory_input(games), "again.pgn");
+    ASSERT_TRUE((*w)->add_pgn(reader).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+  }
+  const ArchiveInfo ai = info_of(appended);
+  EXPECT_EQ(ai.blocks, i.blocks + 2);
+  EXPECT_EQ(ai.section(Section::Moves).dictionary_blocks, i.blocks);
+  EXPECT_EQ(ai.dictionaries, i.dictionaries);
+  auto more = want;
+  for (std::size_t k = 0; k < 40; ++k) more.push_back(want[k]);
+  EXPECT_EQ(unpack_games(appended), more);
+
+  // Blocks past the training's 256: none.
+  WriterOptions one = o;
+  one.block_games = 1;
+  std::string many;
+  while (first_games(many, 300).size() == many.size()) many += pgn;
+  EXPECT_EQ(info_of(pack(many, "mdict_many.pga", one)).section(Section::Moves).dictionary_blocks, 0u);
+}
+
 // Every single-byte change of the dictionary element is detected when the archive opens; salvage
 // without the index still finds the dictionary and reads every block.
 TEST(ArchiveDictionary, DamageToTheDictionaryIsDetected) {

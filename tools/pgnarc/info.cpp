@@ -60,7 +60,8 @@ std::string info_text(const ArchiveInfo& info) {
               contents[k], ull(info.sections[k].column_blocks), ull(info.blocks));
   for (std::size_t k = 0; k < kSectionCount; ++k)
     if (info.sections[k].dictionary_blocks)
-      appendf(s, "%s: compressed with the archive's text dictionary in %llu of %llu blocks\n", contents[k],
+      appendf(s, "%s: compressed with the archive's %s dictionary in %llu of %llu blocks\n", contents[k],
+              k < 3 ? "moves" : "text",
               ull(info.sections[k].dictionary_blocks), ull(info.blocks));
   return s;
 }

@@ -31,10 +31,12 @@ struct WriterArgs {
   std::uint64_t dict_kib = options.dictionary_bytes / 1024;
   bool store = false;
   bool no_text_dict = false;
+  bool no_moves_dict = false;
 
   WriterOptions resolve() const {
     WriterOptions o = options;
     o.text_dictionary = !no_text_dict;
+    o.moves_dictionary = !no_moves_dict;
     o.block_bytes = block_kib * 1024;
     o.frame_bytes = frame_kib * 1024;
     o.dictionary_bytes = dict_kib * 1024;
@@ -136,6 +138,11 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
                "compress comments and verbatim games block by block, without a text dictionary (one "
                "that holds them all, made where every block is held for the tag dictionary's training "
                "and that is smaller: archives of format 1.12, annotated files 2-16% smaller)");
+  cmd.add_flag("--no-moves-dict", w.no_moves_dict,
+               "compress moves block by block, without a moves dictionary (one that holds every "
+               "block's moves, made where every block is held for the tag dictionary's training and "
+               "that is smaller: archives of format 1.13, files with repeated games up to a third "
+               "smaller)");
   cmd.add_flag("--store", w.store,
                "store every section uncompressed (the settings of the conformance vectors)");
 }

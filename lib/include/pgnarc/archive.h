@@ -38,7 +38,7 @@ struct PGNARC_EXPORT SectionInfo {
   std::uint64_t raw = 0;            // bytes uncompressed
   std::uint64_t framed_blocks = 0;  // blocks storing it as one zstd frame per group of games
   std::uint64_t column_blocks = 0;  // blocks storing it in its column form (wording and numbers apart)
-  std::uint64_t dictionary_blocks = 0;  // blocks compressing it with one of the archive's dictionaries (texts, raw)
+  std::uint64_t dictionary_blocks = 0;  // blocks compressing it with one of the archive's dictionaries (moves, structure, texts, raw)
 };
 
 struct PGNARC_EXPORT ArchiveInfo {
@@ -76,7 +76,8 @@ struct PGNARC_EXPORT ArchiveInfo {
 
 // The moves section's bits per ply (for display): its stored bytes * 8 / plies (the codewords,
 // which hold the values of record comments besides the moves, and in blocks of the clock model
-// the clock tracks' times and evaluations); 0 without plies.
+// the clock tracks' times and evaluations), or, where a block's moves are compressed with a
+// moves dictionary (whose element holds them), its bytes before compression; 0 without plies.
 PGNARC_EXPORT double moves_bits_per_ply(const ArchiveInfo& info);
 // The figures as one line of JSON, as `pgnarc info --json` prints it: the fields above under
 // their own names (write_version, read_version, file_bytes, games, verbatim_games, blocks, plies,

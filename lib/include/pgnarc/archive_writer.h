@@ -66,6 +66,12 @@ struct PGNARC_EXPORT WriterOptions {
   // them all (up to 1 MiB), if that makes the archive smaller (format 1.12: comments compress as one stream would,
   // each block still read alone); false (or dictionary_bytes 0): none, as readers of 1.11 read.
   bool text_dictionary = true;
+  // In the same case, where the blocks' moves and structure sections hold more than 8 KiB and at
+  // most 4 MiB, those are compressed with a moves dictionary that holds them all (up to 1 MiB),
+  // if that makes the archive smaller (format 1.13: a game repeated anywhere in the archive costs
+  // a few bytes, each block still read alone); false (or dictionary_bytes 0): none, as readers
+  // of 1.12 read.
+  bool moves_dictionary = true;
   // The zstd level of the dictionary's element, which an archive holds once: the strongest by
   // default, as it takes little time.
   int dictionary_level = 19;

@@ -265,7 +265,9 @@ const char* section_name(Section s) {
 
 double moves_bits_per_ply(const ArchiveInfo& info) {
   if (!info.plies) return 0;
-  return static_cast<double>(info.section(Section::Moves).stored) * 8.0 / static_cast<double>(info.plies);
+  const SectionInfo& moves = info.section(Section::Moves);
+  const std::uint64_t bytes = moves.dictionary_blocks ? moves.raw : moves.stored;
+  return static_cast<double>(bytes) * 8.0 / static_cast<double>(info.plies);
 }
 
 std::string archive_info_json(const ArchiveInfo& info) {
@@ -361,7 +363,7 @@ Result<ArchiveInfo> Archive::info(const std::function<void(std::uint64_t)>& prog
       SectionInfo& section = info.sections[static_cast<std::size_t>(k)];
       section.framed_blocks += by_group(scratch.encoding[k]);
       section.column_blocks += scratch.encoding[k] >= kZstdColumns;
-      section.dictionary_blocks += scratch.text_dictionary[k];
+      section.dictionary_blocks += scratch.dictionary[k];
       info.dictionary_blocks += scratch.encoding[k] == kZstdDictionary;
       section.stored += scratch.stored[k];
       section.raw += scratch.raw[k];

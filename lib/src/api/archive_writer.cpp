@@ -98,6 +98,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   StoreOptions store;
   PackStats stats;
   BlockBuilder pending;  // for add_game
+  std::shared_ptr<const WriterDictionary> kept_text_dict;  // the archive's text dictionary, if it has one
   std::size_t pending_bytes = 0;      // of the games added one by one, as a block counts them
   std::size_t pending_raw_bytes = 0;  // the same, clocks counted
   BlockNames pending_names;
@@ -340,42 +341,61 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     std::vector<api::EncodedBlock> blocks_held = std::move(held);
     held.clear();
     held_tags = 0;
-    const auto text_dict = last && !copied_archive ? text_dictionary(blocks_held) : nullptr;
-    if (!text_dict) {
-      finish_held(blocks_held, nullptr);
+    if (!last || copied_archive) {
+      finish_held(blocks_held, nullptr, nullptr);
       return place_held(blocks_held);
     }
-    // The held blocks with the text dictionary, and without it, where that is smaller.
-    finish_held(blocks_held, text_dict.get());
-    const std::string element = encode_dictionary_element(*text_dict, store);
-    std::size_t with = element.size();
-    std::vector<std::string> with_bytes;
-    for (api::EncodedBlock& b : blocks_held) {
-      with += b.bytes.size();
-      with_bytes.push_back(std::move(b.bytes));
+    // The held blocks are the archive's all: with a text dictionary and without it, then with
+    // a moves dictionary and without it, each kept where that is smaller.
+    std::size_t best = finish_held(blocks_held, nullptr, nullptr);
+    std::vector<std::string> best_bytes = take_bytes(blocks_held);
+    const auto text_dict = text_dictionary(blocks_held);
+    if (text_dict) {
+      const std::string element = encode_dictionary_element(*text_dict, store);
+      if (const std::size_t with = element.size() + finish_held(blocks_held, text_dict.get(), nullptr); with < best) {
+        if (auto st = archive->add_dictionary(element, text_dict); !st) return st;
+        best = with - element.size();
+        best_bytes = take_bytes(blocks_held);
+        kept_text_dict = text_dict;
+      }
     }
-    finish_held(blocks_held, nullptr);
-    std::size_t without = 0;
-    for (const api::EncodedBlock& b : blocks_held) without += b.bytes.size();
-    if (with < without) {
-      if (auto st = archive->add_dictionary(element, text_dict); !st) return st;
-      for (std::size_t i = 0; i < blocks_held.size(); ++i) blocks_held[i].bytes = std::move(with_bytes[i]);
+    const auto moves_dict = moves_dictionary(blocks_held);
+    if (moves_dict) {
+      const std::string element = encode_dictionary_element(*moves_dict, store);
+      if (const std::size_t with = element.size() + finish_held(blocks_held, kept_text_dict.get(), moves_dict.get());
+          with < best) {
+        if (auto st = archive->add_dictionary(element, moves_dict); !st) return st;
+        best_bytes = take_bytes(blocks_held);
+      }
     }
+    for (std::size_t i = 0; i < blocks_held.size(); ++i) blocks_held[i].bytes = std::move(best_bytes[i]);
     return place_held(blocks_held);
   }
 
-  // Finishes the held blocks on the workers, with the tag dictionary and `text_dict` (if any).
-  void finish_held(std::vector<api::EncodedBlock>& blocks, const WriterDictionary* text_dict) {
+  static std::vector<std::string> take_bytes(std::vector<api::EncodedBlock>& blocks) {
+    std::vector<std::string> out;
+    for (api::EncodedBlock& b : blocks) out.push_back(std::move(b.bytes));
+    return out;
+  }
+
+  // Finishes the held blocks on the workers, with the tag dictionary, `text_dict` and
+  // `moves_dict` (if any); returns their bytes.
+  std::size_t finish_held(std::vector<api::EncodedBlock>& blocks, const WriterDictionary* text_dict,
+                          const WriterDictionary* moves_dict) {
     common::OrderedPool<std::string> pool(workers());
     const std::size_t window = std::max(1u, options.threads);
-    std::size_t submitted = 0;
+    std::size_t submitted = 0, bytes = 0;
     for (api::EncodedBlock& b : blocks) {
       while (submitted < blocks.size() && pool.pending() < window) {
         const api::EncodedBlock& next = blocks[submitted++];
-        pool.submit([this, &next, text_dict] { return next.builder.finish(store, dict.get(), &next.tags_raw, text_dict); });
+        pool.submit([this, &next, text_dict, moves_dict] {
+          return next.builder.finish(store, dict.get(), &next.tags_raw, text_dict, moves_dict);
+        });
       }
       b.bytes = pool.next();
+      bytes += b.bytes.size();
     }
+    return bytes;
   }
 
   Status place_held(std::vector<api::EncodedBlock>& blocks) {
@@ -408,6 +428,33 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     for (std::size_t i = first; i < all.size(); ++i) streams.push_back(*all[i]);
     auto made = WriterDictionary::make(whole_dictionary(streams, capacity, store.text_level), store.text_level);
     if (made && dict && made->id() == dict->id()) return nullptr;
+    return made;
+  }
+
+  // A moves dictionary (9.9) for `blocks`, the archive's all: their moves and structure sections
+  // before compression (block by block, as much as fits a dictionary, the last ones), where they
+  // hold more than kMinTextDictionaryBytes and at most kMaxTextDictionaryInput and blocks are
+  // compressed; else null. Never one of the tag or text dictionary's ID.
+  std::shared_ptr<const WriterDictionary> moves_dictionary(const std::vector<api::EncodedBlock>& blocks) const {
+    if (!options.compress || !options.moves_dictionary || options.dictionary_bytes == 0 || blocks.size() < 2)
+      return nullptr;
+    std::vector<std::string> all;
+    std::size_t total = 0;
+    for (const api::EncodedBlock& b : blocks) {
+      BlockBuilder::MovesAndStructure ms = b.builder.moves_and_structure(store);
+      total += ms.moves.size() + ms.structure.size();
+      if (total > kMaxTextDictionaryInput) return nullptr;
+      all.push_back(std::move(ms.moves));
+      all.push_back(std::move(ms.structure));
+    }
+    if (total <= kMinTextDictionaryBytes) return nullptr;
+    const std::size_t capacity = std::min<std::size_t>(kMaxDictionaryBytes, total + 1024);
+    std::size_t first = all.size(), held_bytes = 0;
+    while (first > 0 && held_bytes < capacity) held_bytes += all[--first].size();
+    all.erase(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(first));
+    auto made = WriterDictionary::make(whole_dictionary(all, capacity, store.zstd_level), store.zstd_level);
+    if (made && ((dict && made->id() == dict->id()) || (kept_text_dict && made->id() == kept_text_dict->id())))
+      return nullptr;
     return made;
   }
 

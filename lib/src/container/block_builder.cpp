@@ -143,31 +143,41 @@ std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
       std::clamp<std::uint64_t>(games * kSmallBlock / std::max<std::uint64_t>(streams.moves.size(), 1), 1, kStep));
 }
 
-std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictionary* dict,
-                                 const std::string* made_tags, const WriterDictionary* text_dict) const {
+BlockBuilder::MovesAndStructure BlockBuilder::moves_and_structure(const StoreOptions& options) const {
   // The game directory (9.3.1): games per group, then per stream one varint per group (the
   // bytes the group's games take), then the structure stream.
+  const std::uint32_t step = directory_step(options);
+  const std::uint32_t groups = (games + step - 1) / step;
+  const auto group_from = [&](int i, std::uint32_t k) { return k ? game_end[i][k * step - 1] : 0u; };
+  const auto group_to = [&](int i, std::uint32_t k) { return game_end[i][std::min(games, (k + 1) * step) - 1]; };
+  // The moves stream: each group's codewords from a byte boundary (the column counts bytes).
+  MovesAndStructure out;
+  std::vector<std::uint32_t> move_bytes(groups);
+  for (std::uint32_t k = 0; k < groups; ++k) {
+    const std::size_t before = out.moves.size();
+    append_bits(out.moves, streams.moves, group_from(0, k), group_to(0, k) - group_from(0, k));
+    move_bytes[k] = static_cast<std::uint32_t>(out.moves.size() - before);
+  }
+  put_varint(out.structure, step);
+  put_varint(out.structure, plies);
+  for (std::uint32_t k = 0; k < groups; ++k) put_varint(out.structure, move_bytes[k]);
+  for (int i = 1; i < 4; ++i)
+    for (std::uint32_t k = 0; k < groups; ++k) put_varint(out.structure, group_to(i, k) - group_from(i, k));
+  put_prefixed(out.structure, make_filter(filter_keys));
+  out.structure += streams.structure;
+  return out;
+}
+
+std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictionary* dict,
+                                 const std::string* made_tags, const WriterDictionary* text_dict,
+                                 const WriterDictionary* moves_dict) const {
   const std::uint32_t step = directory_step(options);
   const std::uint32_t groups = (games + step - 1) / step;
   // Where group k starts and ends in stream i.
   const auto group_from = [&](int i, std::uint32_t k) { return k ? game_end[i][k * step - 1] : 0u; };
   const auto group_to = [&](int i, std::uint32_t k) { return game_end[i][std::min(games, (k + 1) * step) - 1]; };
-  // The moves stream: each group's codewords from a byte boundary (the column counts bytes).
-  std::string moves;
-  std::vector<std::uint32_t> move_bytes(groups);
-  for (std::uint32_t k = 0; k < groups; ++k) {
-    const std::size_t before = moves.size();
-    append_bits(moves, streams.moves, group_from(0, k), group_to(0, k) - group_from(0, k));
-    move_bytes[k] = static_cast<std::uint32_t>(moves.size() - before);
-  }
-  std::string structure;
-  put_varint(structure, step);
-  put_varint(structure, plies);
-  for (std::uint32_t k = 0; k < groups; ++k) put_varint(structure, move_bytes[k]);
-  for (int i = 1; i < 4; ++i)
-    for (std::uint32_t k = 0; k < groups; ++k) put_varint(structure, group_to(i, k) - group_from(i, k));
-  put_prefixed(structure, make_filter(filter_keys));
-  structure += streams.structure;
+  const MovesAndStructure ms = moves_and_structure(options);
+  const std::string &moves = ms.moves, &structure = ms.structure;
   const std::string made = made_tags ? std::string() : tags_section(options);
   const std::string& tags_plain = made_tags ? *made_tags : made;
   const std::string_view plain[kSections] = {tags_plain, moves, structure, streams.texts, streams.raw};
@@ -196,7 +206,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
             bytes = form;
           }
           const std::string frame =
-              s < kTexts ? common::compress_frame(bytes, options.zstd_level)
+              s < kTexts ? (moves_dict ? moves_dict->compress(bytes) : common::compress_frame(bytes, options.zstd_level))
                          : (text_dict && !column_form ? text_dict->compress(bytes)
                                                       : common::compress_frame(bytes, options.text_level));
           if (frame.empty()) return std::string();
@@ -222,6 +232,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
       }
       if (encoding != kStored && packed.size() >= raw.size()) encoding = kStored;
       if (text_dict && s >= kTexts && (encoding == kZstd || encoding == kZstdByGroup)) encoding = with_text_dictionary(encoding);
+      if (moves_dict && (s == kMoves || s == kStructure) && encoding == kZstd) encoding = kZstdMovesDictionary;
     }
     const std::string_view stored = encoding == kStored ? raw : std::string_view(packed);
     put_section_entry(table, s, encoding, stored.size(), raw.size());

@@ -57,8 +57,16 @@ struct BlockBuilder {
   // section already made by tags_section(options) (a block held for dictionary training has
   // it), else null and it is made here. With `text_dict`, the texts and raw sections' frames of
   // the plain form are made with it (encodings 7 and 8; those of the column form without it).
+  // With `moves_dict`, the moves and structure sections' frames are made with it (encoding 10).
   std::string finish(const StoreOptions& options, const WriterDictionary* dict = nullptr,
-                     const std::string* made_tags = nullptr, const WriterDictionary* text_dict = nullptr) const;
+                     const std::string* made_tags = nullptr, const WriterDictionary* text_dict = nullptr,
+                     const WriterDictionary* moves_dict = nullptr) const;
+  // The moves and structure sections before compression (9.3): the codewords group by group,
+  // each group's from a byte boundary; the game directory, then the structure stream.
+  struct MovesAndStructure {
+    std::string moves, structure;
+  };
+  MovesAndStructure moves_and_structure(const StoreOptions& options) const;
   // The tags section before compression (9.4), its columns' codings chosen by their size
   // compressed (at kTagChoiceLevel) when the block is compressed, else by their raw size.
   std::string tags_section(const StoreOptions& options) const;

@@ -59,14 +59,19 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
     // An encoding a later minor version may define is unsupported; of those this version
     // defines, one frame per group, the column form and a text dictionary's frames (7 and 8)
     // are for texts and raw sections (they have a directory column and hold text), a tag
-    // dictionary for tags sections.
-    if (encoding > kLastEncoding || encoding == kNoEncoding)
+    // dictionary for tags sections, a moves dictionary's frame (10) for moves and structure
+    // sections.
+    if (undefined_encoding(encoding))
       return unsupported(where + ": section " + std::to_string(s) + " has encoding " + std::to_string(encoding) + later +
                          where.byte(at + 1));
-    if (encoding > kNoEncoding) {
+    if (encoding == kZstdMovesDictionary) {
+      if (s != kMoves && s != kStructure) return bad("unknown section encoding", at + 1);
+      encoding = kZstd;
+      out.dictionary[s] = true;
+    } else if (encoding > kNoEncoding) {
       if (s < kTexts) return bad("unknown section encoding", at + 1);
       encoding = without_text_dictionary(encoding);
-      out.text_dictionary[s] = true;
+      out.dictionary[s] = true;
     }
     out.encoding[s] = encoding;
     if ((encoding == kZstdByGroup && s < kTexts) ||
@@ -111,8 +116,10 @@ std::size_t block_element_size(std::string_view bytes) {
 
 std::uint8_t block_read_minor(std::string_view b) {
   const auto codec = static_cast<std::uint8_t>(b[4]);
+  const auto encoding = [&b](int s) { return static_cast<std::uint8_t>(b[kBlockHeaderSize + s * kSectionEntrySize + 1]); };
+  if (encoding(kMoves) == kZstdMovesDictionary || encoding(kStructure) == kZstdMovesDictionary) return kMovesDictionaryMinor;
   for (int s = kTexts; s < kSections; ++s)
-    if (static_cast<std::uint8_t>(b[kBlockHeaderSize + s * kSectionEntrySize + 1]) > kNoEncoding) return kTextDictionaryMinor;
+    if (encoding(s) > kNoEncoding) return kTextDictionaryMinor;
   if (static_cast<std::uint8_t>(b[6]) == kUnescapedTagsLayout) return kUnescapedTagsMinor;
   if (codec >= codec::kXiangqiSpellingsCodec) return kXiangqiSpellingsMinor;
   if (static_cast<std::uint8_t>(b[6]) == kXiangqiTagsLayout) return kXiangqiPositionsMinor;
@@ -199,7 +206,7 @@ Status walk_frames(DecodedBlock& block, int s, const Where& where) {
     const unsigned long long content = ZSTD_getFrameContentSize(rest.data(), n), size = column[k + 1] - column[k];
     if (block.encoding[s] == kZstdColumnsByGroup ? content > max_columns_size(size) : content != size)
       return bad("group " + std::to_string(k) + "'s frame does not declare the size the directory gives", pos);
-    if (block.text_dictionary[s] && !named_dictionary(block, rest.substr(0, n)))
+    if (block.dictionary[s] && !named_dictionary(block, rest.substr(0, n)))
       return bad("group " + std::to_string(k) + "'s frame " + no_dictionary(rest.substr(0, n)), pos);
     pos += n;
   }
@@ -235,7 +242,7 @@ Status decompress_group(DecodedBlock& block, int s, std::uint32_t k, const Where
     return {};
   }
   // (walk_frames found each frame's dictionary.)
-  const ZSTD_DDict* ddict = block.text_dictionary[s] ? named_dictionary(block, frame) : nullptr;
+  const ZSTD_DDict* ddict = block.dictionary[s] ? named_dictionary(block, frame) : nullptr;
   const std::size_t n =
       ZSTD_decompressDCtx(common::thread_dctx(ddict), block.sections[s].data() + at, size, frame.data(), frame.size());
   if (ZSTD_isError(n) || n != size) return corruption(what + " does not decompress to its size");
@@ -257,7 +264,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
   out.derived_tags = sizes.derived_tags;
   out.layout = sizes.layout;
   std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
-  std::copy(sizes.text_dictionary, sizes.text_dictionary + kSections, out.text_dictionary);
+  std::copy(sizes.dictionary, sizes.dictionary + kSections, out.dictionary);
   std::copy(sizes.stored, sizes.stored + kSections, out.stored);
   std::copy(sizes.raw, sizes.raw + kSections, out.raw);
   const std::uint32_t* raw = sizes.raw;
@@ -275,7 +282,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
     }
     const std::string at = where.byte(out.frames[s].at);
     const ZSTD_DDict* ddict = nullptr;
-    if (out.encoding[s] == kZstdDictionary || (out.text_dictionary[s] && out.encoding[s] == kZstd)) {
+    if (out.encoding[s] == kZstdDictionary || (out.dictionary[s] && out.encoding[s] == kZstd)) {
       // The frame must name a dictionary of the archive (BLOCK-5).
       ddict = named_dictionary(out, stored);
       if (!ddict) return corruption(where + ": section " + std::to_string(s) + " " + no_dictionary(stored) + at);

@@ -56,7 +56,7 @@ struct DecodedBlock {
   bool derived_tags = false;             // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;    // its layout (9.3)
   std::uint8_t encoding[kSections] = {};  // as BlockSizes gives them
-  bool text_dictionary[kSections] = {};
+  bool dictionary[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};  // each section's sizes, as the table gives them
   std::string sections[kSections];
   GroupFrames frames[kSections];
@@ -122,10 +122,10 @@ struct BlockSizes {
   bool xiangqi_spellings = false;  // its codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
   bool derived_tags = false;     // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
   std::uint8_t layout = kBlockLayout;
-  // Each section's encoding, that of 7 or 8 given as the one it adds a dictionary to (1 or 2),
-  // with `text_dictionary` set.
+  // Each section's encoding, that of 7, 8 or 10 given as the one it adds a dictionary to (1, 2
+  // or 1), with `dictionary` set.
   std::uint8_t encoding[kSections] = {};
-  bool text_dictionary[kSections] = {};
+  bool dictionary[kSections] = {};
   std::uint32_t stored[kSections] = {}, raw[kSections] = {};
   // Where the five sections' bytes begin: after the section table, whose entries past the fifth
   // are optional sections of a later minor version (9.3), stored after the five and skipped.
@@ -142,7 +142,8 @@ std::size_t block_element_size(std::string_view bytes);
 std::uint64_t block_declared_size(std::string_view head);
 inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
-// least its section table's bytes): kTextDictionaryMinor with a section of encoding 7 or 8,
+// least its section table's bytes): kMovesDictionaryMinor with a section of encoding 10, else
+// kTextDictionaryMinor with a section of encoding 7 or 8,
 // else kUnescapedTagsMinor with the unescaped tags' layout, else kXiangqiSpellingsMinor with a
 // codec of Xiangqi spellings, else kXiangqiPositionsMinor with the Xiangqi positions' layout,
 // else kXiangqiModelMinor with a Xiangqi model's codec, else

@@ -25,18 +25,21 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // (1.3), the layout of derived tags (1.4), the layout of coded tags (1.5), the layout of table
 // columns (1.6), the Xiangqi codecs (1.7), the Xiangqi model's codecs (1.8), the layout of
 // Xiangqi positions (1.9), the codecs of Xiangqi move texts in GB18030 or Big5 or naming tandem
-// pieces by file (1.10), the layout of unescaped tag values (1.11) and the section encodings of
-// texts and raw sections with a dictionary (1.12).
+// pieces by file (1.10), the layout of unescaped tag values (1.11), the section encodings of
+// texts and raw sections with a dictionary (1.12) and that of moves and structure sections with a
+// dictionary (1.13).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
                               kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6, kXiangqiCodecMinor = 7,
                               kXiangqiModelMinor = 8, kXiangqiPositionsMinor = 9,
-                              kXiangqiSpellingsMinor = 10, kUnescapedTagsMinor = 11, kTextDictionaryMinor = 12;
+                              kXiangqiSpellingsMinor = 10, kUnescapedTagsMinor = 11, kTextDictionaryMinor = 12,
+                              kMovesDictionaryMinor = 13;
 static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
               kModelledTracksMinor < kDerivedTagsMinor && kDerivedTagsMinor < kCodedTagsMinor &&
               kCodedTagsMinor < kTableTagsMinor && kTableTagsMinor < kXiangqiCodecMinor &&
               kXiangqiCodecMinor < kXiangqiModelMinor && kXiangqiModelMinor < kXiangqiPositionsMinor &&
               kXiangqiPositionsMinor < kXiangqiSpellingsMinor && kXiangqiSpellingsMinor < kUnescapedTagsMinor &&
-              kUnescapedTagsMinor < kTextDictionaryMinor && kTextDictionaryMinor <= kFormatVersionMinor);
+              kUnescapedTagsMinor < kTextDictionaryMinor && kTextDictionaryMinor < kMovesDictionaryMinor &&
+              kMovesDictionaryMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;
@@ -80,14 +83,19 @@ inline constexpr std::uint64_t kMaxTableChunkBlocks = 1u << 20;
 // Section and element encodings (9.3): stored; one zstd frame; one zstd frame per directory
 // group (texts and raw sections); one zstd frame made with the archive's tag dictionary (tags
 // sections, name chunks); the column form of texts (9.3.2) in one frame or one per group
-// (texts and raw sections); and (1.12) encodings 1 and 2 of texts and raw sections with frames
-// made with one of the archive's dictionaries, 7 and 8 (6 is none: a vector names it as an
-// encoding no reader knows).
+// (texts and raw sections); (1.12) encodings 1 and 2 of texts and raw sections with frames made
+// with one of the archive's dictionaries, 7 and 8; and (1.13) encoding 1 of moves and structure
+// sections with a frame made with one, 10. Encodings 6 and 9 are none: vectors name them as
+// encodings no reader knows.
 inline constexpr std::uint8_t kStored = 0, kZstd = 1, kZstdByGroup = 2, kZstdDictionary = 3, kZstdColumns = 4,
                               kZstdColumnsByGroup = 5, kNoEncoding = 6, kZstdTextDictionary = 7,
-                              kZstdTextDictionaryByGroup = 8, kLastEncoding = kZstdTextDictionaryByGroup;
-// The encoding with the archive's dictionary of kZstd or kZstdByGroup (7, 8), and the one an
-// encoding of 7 or 8 adds a dictionary to.
+                              kZstdTextDictionaryByGroup = 8, kNoEncodingLater = 9, kZstdMovesDictionary = 10,
+                              kLastEncoding = kZstdMovesDictionary;
+inline constexpr bool undefined_encoding(std::uint8_t encoding) {
+  return encoding == kNoEncoding || encoding == kNoEncodingLater || encoding > kLastEncoding;
+}
+// The encoding with the archive's dictionary of kZstd or kZstdByGroup in a texts or raw section
+// (7, 8), and the one an encoding of 7 or 8 adds a dictionary to.
 inline constexpr std::uint8_t with_text_dictionary(std::uint8_t encoding) { return static_cast<std::uint8_t>(encoding + 6); }
 inline constexpr std::uint8_t without_text_dictionary(std::uint8_t encoding) { return static_cast<std::uint8_t>(encoding - 6); }
 static_assert(with_text_dictionary(kZstd) == kZstdTextDictionary && with_text_dictionary(kZstdByGroup) == kZstdTextDictionaryByGroup);
