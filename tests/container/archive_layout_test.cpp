@@ -561,7 +561,7 @@ TEST(ArchiveDictionary, AppendKeepsItMergeCopiesEach) {
   EXPECT_EQ(ai.dictionary_blocks, ai.blocks) << "the new blocks use the archive's dictionary";
   auto twice = unpack_games(first);
   for (auto& g : unpack_games(first)) twice.push_back(g);
-  EXPECT_EQ(unpack_games(appended), twice);
+  EXPECT_EQ(unpack_games(temp_path("tdict_appended.pga")), twice);
 
   WriterOptions bigger = dictionary_blocks();
   bigger.dictionary_bytes = 6144;  // another dictionary
@@ -598,6 +598,41 @@ std::string first_games(const std::string& pgn, std::size_t games) {
 // to 10, format 1.12), smaller than block by block; the same games back in order, at random (a
 // group's frame alone) and by export; bytes whatever the thread count; damage to a frame found.
 // Appends and archives past the writer's training get none.
+// The archive `path` with block 0's section `s` said to be of encoding `encoding` (the block's
+// checksum made good), whose frames then name a dictionary where none may be: block 0's reads
+// fail with a corruption that names it, and the next block's do not.
+void expect_block_0_fails_with_encoding(const std::string& path, int s, std::uint8_t encoding, const std::string& name) {
+  std::string bytes = file_bytes(path);
+  const auto blocks = block_sections(bytes);
+  ASSERT_GT(blocks.size(), 1u);
+  bytes[blocks[0].offset + container::kBlockHeaderSize + s * container::kSectionEntrySize + 1] = static_cast<char>(encoding);
+  const std::size_t end = blocks[1].offset;
+  const std::uint64_t sum = hash64(std::string_view(bytes).substr(blocks[0].offset, end - 8 - blocks[0].offset));
+  for (int k = 0; k < 8; ++k) bytes[end - 8 + k] = static_cast<char>(sum >> (8 * k));
+  const std::string damaged = temp_path(name);
+  { std::ofstream(damaged, std::ios::binary) << bytes; }
+  auto d = Archive::open(damaged);
+  ASSERT_TRUE(d.ok());
+  EXPECT_FALSE((*d)->verify().ok());
+  auto first = (*d)->read_pgn(0);
+  ASSERT_FALSE(first.ok());
+  EXPECT_EQ(first.error().code(), ErrorCode::Corruption);
+  EXPECT_NE(first.error().message().find("block 0"), std::string::npos) << first.error().to_string();
+  EXPECT_TRUE((*d)->read_pgn(blocks[0].games).ok()) << "block 1 is sound";
+}
+
+// `archive` copied and `pgn` appended (to `name`) with `o`: an append copies the archive with
+// its dictionaries and gives the new blocks none; its info.
+ArchiveInfo appended_info(const std::string& archive, const std::string& pgn, const WriterOptions& o, const std::string& name) {
+  const std::string appended = temp_path(name);
+  auto w = ArchiveWriter::create(appended, o);
+  EXPECT_TRUE((*w)->add_archive_blocks(archive).ok());
+  PgnReader reader(memory_input(pgn), "again.pgn");
+  EXPECT_TRUE((*w)->add_pgn(reader).ok());
+  EXPECT_TRUE((*w)->finish().ok());
+  return info_of(appended);
+}
+
 TEST(ArchiveTextDictionary, CommentsCompressAsOneStreamBlocksReadAlone) {
   const std::string pgn = first_games(commented_pgn(), 60);  // (comments that fit a dictionary)
   WriterOptions o = framed_blocks();
@@ -631,44 +666,18 @@ TEST(ArchiveTextDictionary, CommentsCompressAsOneStreamBlocksReadAlone) {
     EXPECT_EQ(file_bytes(pack(pgn, "tdict_t.pga", t)), file_bytes(with)) << threads << " threads";
   }
 
-  // Block 0's texts section said to be of the encoding without the dictionary (the block's
-  // checksum made good): its frames name a dictionary where none may be, and the block's reads
-  // fail; the next block's do not.
-  std::string bytes = file_bytes(with);
-  const auto blocks = block_sections(bytes);
-  char& encoding = bytes[blocks[0].offset + container::kBlockHeaderSize + container::kTexts * container::kSectionEntrySize + 1];
-  ASSERT_TRUE(encoding == 7 || encoding == 8);
-  encoding = static_cast<char>(container::without_text_dictionary(static_cast<std::uint8_t>(encoding)));
-  const std::size_t end = blocks[1].offset;
-  const std::uint64_t sum = hash64(std::string_view(bytes).substr(blocks[0].offset, end - 8 - blocks[0].offset));
-  for (int k = 0; k < 8; ++k) bytes[end - 8 + k] = static_cast<char>(sum >> (8 * k));
-  const std::string damaged = temp_path("tdict_bad.pga");
-  { std::ofstream(damaged, std::ios::binary) << bytes; }
-  auto d = Archive::open(damaged);
-  ASSERT_TRUE(d.ok());
-  EXPECT_FALSE((*d)->verify().ok());
-  auto first = (*d)->read_pgn(0);
-  ASSERT_FALSE(first.ok());
-  EXPECT_EQ(first.error().code(), ErrorCode::Corruption);
-  EXPECT_NE(first.error().message().find("block 0"), std::string::npos) << first.error().to_string();
-  EXPECT_TRUE((*d)->read_pgn(blocks[0].games).ok()) << "block 1 is sound";
+  // Block 0's texts section said to be of the encoding without the dictionary.
+  const std::uint8_t texts = block_sections(file_bytes(with))[0].encoding[container::kTexts];
+  ASSERT_TRUE(texts == 7 || texts == 8);
+  expect_block_0_fails_with_encoding(with, container::kTexts, container::without_text_dictionary(texts), "tdict_bad.pga");
 
-  // An append copies the archive (with its dictionaries) and gives the new blocks none.
-  const std::string appended = temp_path("tdict_appended.pga");
-  {
-    auto w = ArchiveWriter::create(appended, o);
-    ASSERT_TRUE((*w)->add_archive_blocks(with).ok());
-    PgnReader reader(memory_input(pgn), "again.pgn");
-    ASSERT_TRUE((*w)->add_pgn(reader).ok());
-    ASSERT_TRUE((*w)->finish().ok());
-  }
-  const ArchiveInfo ai = info_of(appended);
+  const ArchiveInfo ai = appended_info(with, pgn, o, "tdict_appended.pga");
   EXPECT_EQ(ai.blocks, 2 * i.blocks);
   EXPECT_EQ(ai.section(Section::Texts).dictionary_blocks, i.blocks);
   EXPECT_EQ(ai.dictionaries, i.dictionaries);
   auto twice = want;
   for (auto& g : want) twice.push_back(g);
-  EXPECT_EQ(unpack_games(appended), twice);
+  EXPECT_EQ(unpack_games(temp_path("tdict_appended.pga")), twice);
 
   // Blocks past the training's 256: none.
   std::string more;
@@ -729,42 +738,16 @@ TEST(ArchiveMovesDictionary, RepeatedGamesCostAFewBytesBlocksReadAlone) {
     EXPECT_EQ(file_bytes(pack(pgn, "mdict_t.pga", t)), file_bytes(with)) << threads << " threads";
   }
 
-  // Block 0's moves section said to be of encoding 1 (the block's checksum made good): its frame
-  // names a dictionary where none may be, and the block's reads fail; the next block's do not.
-  std::string bytes = file_bytes(with);
-  const auto blocks = block_sections(bytes);
-  bytes[blocks[0].offset + container::kBlockHeaderSize + container::kMoves * container::kSectionEntrySize + 1] =
-      static_cast<char>(container::kZstd);
-  const std::size_t end = blocks[1].offset;
-  const std::uint64_t sum = hash64(std::string_view(bytes).substr(blocks[0].offset, end - 8 - blocks[0].offset));
-  for (int k = 0; k < 8; ++k) bytes[end - 8 + k] = static_cast<char>(sum >> (8 * k));
-  const std::string damaged = temp_path("mdict_bad.pga");
-  { std::ofstream(damaged, std::ios::binary) << bytes; }
-  auto d = Archive::open(damaged);
-  ASSERT_TRUE(d.ok());
-  EXPECT_FALSE((*d)->verify().ok());
-  auto first = (*d)->read_pgn(0);
-  ASSERT_FALSE(first.ok());
-  EXPECT_EQ(first.error().code(), ErrorCode::Corruption);
-  EXPECT_NE(first.error().message().find("block 0"), std::string::npos) << first.error().to_string();
-  EXPECT_TRUE((*d)->read_pgn(blocks[0].games).ok()) << "block 1 is sound";
+  // Block 0's moves section said to be of encoding 1.
+  expect_block_0_fails_with_encoding(with, container::kMoves, container::kZstd, "mdict_bad.pga");
 
-  // An append copies the archive (with its dictionaries) and gives the new blocks none.
-  const std::string appended = temp_path("mdict_appended.pga");
-  {
-    auto w = ArchiveWriter::create(appended, o);
-    ASSERT_TRUE((*w)->add_archive_blocks(with).ok());
-    PgnReader reader(memory_input(games), "again.pgn");
-    ASSERT_TRUE((*w)->add_pgn(reader).ok());
-    ASSERT_TRUE((*w)->finish().ok());
-  }
-  const ArchiveInfo ai = info_of(appended);
+  const ArchiveInfo ai = appended_info(with, games, o, "mdict_appended.pga");
   EXPECT_EQ(ai.blocks, i.blocks + 2);
   EXPECT_EQ(ai.section(Section::Moves).dictionary_blocks, i.blocks);
   EXPECT_EQ(ai.dictionaries, i.dictionaries);
   auto more = want;
   for (std::size_t k = 0; k < 40; ++k) more.push_back(want[k]);
-  EXPECT_EQ(unpack_games(appended), more);
+  EXPECT_EQ(unpack_games(temp_path("mdict_appended.pga")), more);
 
   // Blocks past the training's 256: none.
   WriterOptions one = o;
