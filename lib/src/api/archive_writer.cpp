@@ -83,8 +83,8 @@ constexpr std::size_t kMaxHeldTagBytes = 4u << 20;
 constexpr std::size_t kDictionaryShares[] = {2, 4, 8, 16};
 constexpr std::size_t kMinDictionaryBytes = 4096;
 // A text dictionary is tried where the blocks' texts and raw streams hold more than the first
-// and at most the second (beyond, one dictionary holds too little of them to pay for finishing
-// the blocks twice).
+// and at most the second, a moves dictionary where their moves and structure sections do
+// (beyond, one dictionary holds too little of them to pay for finishing the blocks again).
 constexpr std::size_t kMinTextDictionaryBytes = 8192;
 constexpr std::size_t kMaxTextDictionaryInput = 4u << 20;
 
@@ -324,7 +324,8 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
 
   // Decides on the value table (decide_tables) and the tag dictionary: the one an archive copied
   // in offers, else one trained on the held blocks (`last`: no block follows them); then
-  // finishes the held blocks on the workers and places them in order.
+  // finishes the held blocks on the workers (where they are the archive's all, with and without
+  // a text and a moves dictionary) and places them in order.
   Status decide(bool last = false) {
     if (dict_decided && tables_decided) return {};
     if (!tables_decided) decide_tables();
