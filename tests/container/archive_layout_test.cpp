@@ -561,7 +561,7 @@ TEST(ArchiveDictionary, AppendKeepsItMergeCopiesEach) {
   EXPECT_EQ(ai.dictionary_blocks, ai.blocks) << "the new blocks use the archive's dictionary";
   auto twice = unpack_games(first);
   for (auto& g : unpack_games(first)) twice.push_back(g);
-  EXPECT_EQ(unpack_games(temp_path("tdict_appended.pga")), twice);
+  EXPECT_EQ(unpack_games(appended), twice);
 
   WriterOptions bigger = dictionary_blocks();
   bigger.dictionary_bytes = 6144;  // another dictionary
