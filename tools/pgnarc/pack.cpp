@@ -131,9 +131,9 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
   add_number(
       cmd, "--dict-kib", w.dict_kib, 0, 1024,
       "compress the tags of all blocks with one zstd dictionary of at most N KiB, trained on the "
-      "first blocks' tags (or holding them as they are, where they are all the archive's and "
-      "fit) and kept once in the archive, where that makes the archive smaller (OTB and lichess "
-      "files: 5-8% smaller); 0: none");
+      "first blocks' tags (at most 256 KiB) or holding them as they are (where they are all the "
+      "archive's) and kept once in the archive, where that makes the archive smaller (OTB and "
+      "lichess files: 5-8% smaller); 0: none");
   cmd.add_flag("--no-text-dict", w.no_text_dict,
                "compress comments and verbatim games block by block, without a text dictionary (one "
                "that holds them all, made where every block is held for the tag dictionary's training "

@@ -54,12 +54,13 @@ struct PGNARC_EXPORT WriterOptions {
   // apart), kept where that is smaller; false: as the plain stream only.
   bool text_columns = true;
   // The tags sections of an archive are compressed with one zstd dictionary of at most this
-  // many bytes (of the sizes from a half to a sixteenth of the tags it is trained on that makes
-  // them smallest), trained by the writer on its first blocks' tags (up to 256 blocks, or 4 MiB
-  // of tags), or, where those are all the archive's blocks, that holds their tags sections as
-  // they are (as much as fits), if that is smaller; kept in the file once, if that makes the
-  // archive smaller; 0: no dictionary. Appended blocks use the archive's.
-  std::size_t dictionary_bytes = 256 * 1024;
+  // many bytes: trained by the writer on its first blocks' tags (up to 256 blocks, or 4 MiB of
+  // tags; of the sizes from a half to a sixteenth of the tags that makes them smallest, and at
+  // most 256 KiB, whose training is quick), or, where those are all the archive's blocks, one
+  // that holds their tags sections as they are (as much as fits), if that is smaller; kept in the
+  // file once, if that makes the archive smaller; 0: no dictionary. Appended blocks use the
+  // archive's.
+  std::size_t dictionary_bytes = 1024 * 1024;
   // Where the writer's training holds all the archive's blocks (a new archive of up to 256
   // blocks and 4 MiB of tags, no archive copied in) and their comments and verbatim games hold
   // more than 8 KiB and at most 4 MiB, those are compressed with a text dictionary that holds
