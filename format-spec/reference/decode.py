@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.12, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.13, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -27,10 +27,12 @@ GB18030 or Big5, written by the table of 5.7.1 Encodings, with Big5's defaults) 
 file (XQ-TEXT-2 rule 3: a tandem horse, chariot or cannon named by its file where the other
 cannot make the same motion), and the blocks of layout 7 (format 1.11), read as those of layout 6
 but that any column may have coding 13 (9.4.10): a text body as coding 0's, then the ranks of
-the tags whose values section 10 writes without escapes (an `UnescapedValue` each), and the
-texts and raw sections of encodings 7 and 8 (format 1.12, 9.3): encodings 1 and 2 each of whose
-frames is made with one of the archive's dictionaries (9.9), the one its header names (BLOCK-5);
-codec 13 is not defined, nor section encoding 6.
+the tags whose values section 10 writes without escapes (an `UnescapedValue` each), the texts
+and raw sections of encodings 7 and 8 (format 1.12, 9.3): encodings 1 and 2 each of whose frames
+is made with one of the archive's dictionaries (9.9), the one its header names (BLOCK-5), and the
+moves and structure sections of encoding 10 (format 1.13, 9.3): encoding 1 whose frame is made
+with one of the archive's dictionaries, the one its header names (BLOCK-5); codec 13 is not
+defined, nor section encodings 6 and 9.
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -306,7 +308,7 @@ def read_element_payload(encoding, stored, raw_size, rule, where, dictionaries=N
 # ---------------------------------------------------------------------------------------------
 # Section 9.1: an archive is opened from its ends: header (9.2), footer (9.6), index (9.5).
 
-READ_MAJOR = 1                                 # this reader implements format version 1.12
+READ_MAJOR = 1                                 # this reader implements format version 1.13
 FILE_MAGIC = b"\x89PGA\r\n\x1a\n"
 FIELDS = ("players", "Event", "Site")          # the name directory's fields, 9.5 and 9.10
 MOVE_CODECS = (6, 7, 8, 9, 10, 11, 12, 14, 15)  # the move codecs of 9.3 (BLOCK-1); 13 undefined
@@ -721,9 +723,12 @@ def read_value_tables(e, where):
 
 TAGS, MOVES, STRUCTURE, TEXTS, RAW = range(5)
 SECTION_NAMES = ("tags", "moves", "structure", "texts", "raw")
-ALLOWED_ENCODINGS = ({0, 1, 3}, {0, 1}, {0, 1}, {0, 1, 2, 4, 5, 7, 8}, {0, 1, 2, 4, 5, 7, 8})
-WITH_DICTIONARY = {7: 1, 8: 2}                 # encodings 7 and 8: 1 and 2 whose every frame
-                                               # names a dictionary (format 1.12, BLOCK-5)
+ALLOWED_ENCODINGS = ({0, 1, 3}, {0, 1, 10}, {0, 1, 10}, {0, 1, 2, 4, 5, 7, 8},
+                     {0, 1, 2, 4, 5, 7, 8})
+WITH_DICTIONARY = {7: 1, 8: 2, 10: 1}          # encodings 7 and 8: 1 and 2 whose every frame
+                                               # names a dictionary (format 1.12, BLOCK-5); 10:
+                                               # 1 of a moves or structure section whose frame
+                                               # names one (format 1.13)
 BY_GROUP = (2, 5, 8)                           # one frame per directory group [BLOCK-4]
 
 
@@ -788,7 +793,8 @@ class Block:
                 continue
             w = f"{self.where}, {SECTION_NAMES[i]} section"
             require(ident == i, "BLOCK-1", w, f"id {ident}")          # id, encoding, reserved
-            if encoding == 6 or encoding > 8:       # 6 is never defined; 7 and 8: format 1.12
+            if encoding in (6, 9) or encoding > 10:     # 6 and 9 are never defined; 7 and 8:
+                                                        # format 1.12; 10: format 1.13
                 raise unsupported("BLOCK-1", w, f"unknown section encoding {encoding}")
             require(encoding in ALLOWED_ENCODINGS[i], "BLOCK-1", w, f"encoding {encoding}")
             require(e[2:4] == bytes(2), "BLOCK-1", w, "reserved bytes not zero")
@@ -807,7 +813,7 @@ class Block:
         self.structure = self.whole_section(STRUCTURE)
 
     def frame_dictionary(self, dictionary_id, where):
-        """[BLOCK-5]: the archive's dictionary that a frame of encoding 3, 7 or 8 names in its
+        """[BLOCK-5]: the archive's dictionary that a frame of encoding 3, 7, 8 or 10 names in its
         header (Dictionary_ID present and not 0), which the archive MUST hold (9.9: any of its
         dictionaries, whatever it was made from)."""
         require(dictionary_id != 0, "BLOCK-5", where, "frame names no dictionary")
@@ -816,12 +822,12 @@ class Block:
         return self.archive.dictionaries[dictionary_id]
 
     def whole_section(self, i):
-        """A section of encoding 0, 1, 3, 4 or 7 as its stream (7: 1 whose frame names one of the
-        archive's dictionaries, BLOCK-5)."""
+        """A section of encoding 0, 1, 3, 4, 7 or 10 as its stream (7, and 10 of moves and
+        structure: 1 whose frame names one of the archive's dictionaries, BLOCK-5)."""
         w = f"{self.where}, {SECTION_NAMES[i]} section"
         encoding, stored, raw_size = self.encoding[i], self.stored[i], self.raw_size[i]
         dictionaries = None             # (1 and 4: a frame that names one is rejected, ZSTD-1)
-        if encoding in (3, 7):                                                  # [BLOCK-5]
+        if encoding in (3, 7, 10):                                              # [BLOCK-5]
             _, _, dictionary_id = zstd_frame_header(stored, 0, "ZSTD-1", w)
             self.frame_dictionary(dictionary_id, w)
             dictionaries = self.archive.dictionaries

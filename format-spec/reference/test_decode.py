@@ -20,9 +20,10 @@
    checks that their blocks are of codec 7 (8 where a block holds a clock track, 8.3.4) and of
    move coder 2, 1 or 0 ("uniform"). Every setting but "clock-bytes" codes clock tracks with the
    clock model (8.3.4, codec 8). The files of TABLE_PACK, put together twice (their openings
-   recur), are packed under TABLE_SETTINGS, each an archive of format 1.6 (the test checks its
-   read version): blocks of layout 5 whose ECO, Opening and Variation columns name entries of
-   the archive's value table (9.4.8, index extension 6). The files of XIANGQI_PACKS
+   recur), are packed under TABLE_SETTINGS with --no-moves-dict (their games twice would take a
+   moves dictionary, format 1.13), each an archive of format 1.6 (the test checks its read
+   version): blocks of layout 5 whose ECO, Opening and Variation columns name entries of the
+   archive's value table (9.4.8, index extension 6). The files of XIANGQI_PACKS
    (corpus/xiangqi: the same 15 games in ICCS, full-width WXF and Chinese), and a file of Xiangqi
    games that the test puts together (XIANGQI_CRAFTED: variations, nested, comments and NAGs, a
    FEN start, a counted main line, unannotated lines ended by a mate and of more than 256 plies),
@@ -49,28 +50,49 @@
    with) is packed under UNESCAPED_SETTINGS, each checked for UNESCAPED_EXPECTED's read version
    and games kept verbatim: blocks of layout 7 whose columns of coding 13 name the tags section
    10 writes as they are (9.4.10, format 1.11, none kept verbatim), or, under "tags-coded"
-   (`--tags coded`, no layout 7), those games kept verbatim (8.5).  A file of games with many
+   (`--tags coded`, no layout 7), the 4 games of a quote left unescaped kept verbatim (8.5) and
+   the others' values, whose backslashes escape nothing, written with escapes (9.4.10, the
+   writer's choice).  A file of games with many
    comments in prose that the test puts together (TEXT_DICTIONARY: 120 games, 5 kept verbatim)
-   is packed in blocks of 20 games ("text-dict", and "text-dict-frames" with --frame-kib 1: a
-   frame per group), each checked for read version 1.12, a texts section of encoding 7 (8 with
-   frames) and `pgnarc info` naming the dictionary: comments compressed with the archive's text
-   dictionary (9.3 encodings 7 and 8, 9.9, format 1.12); then damaged copies of each
-   (text_dictionary_mutations: the encoding made 1 or 2, a frame naming a dictionary the archive
-   does not hold or none, encodings 7 and 8 on the tags, moves and structure sections, 6, 9 and
-   10 on the texts section) are rejected by decode.py and pgnarc unpack with the class expected.
+   is packed in blocks of 20 games with --no-moves-dict ("text-dict", and "text-dict-frames"
+   with --frame-kib 1: a frame per group), each checked for read version 1.12, a texts section of
+   encoding 7 (8 with frames) and `pgnarc info` naming the dictionary: comments compressed with
+   the archive's text dictionary (9.3 encodings 7 and 8, 9.9, format 1.12); then damaged copies
+   of each (text_dictionary_mutations: the encoding made 1 or 2, a frame naming a dictionary the
+   archive does not hold or none, encodings 7 and 8 on the tags, moves and structure sections,
+   10 on the texts section, which 9.3 allows on moves and structure alone: corrupt, and 6, 9 and
+   11 on it: unsupported) are rejected by decode.py and pgnarc unpack with the class expected.
    test_dictionary_frames appends 40 games to an archive of 80 with a text dictionary (its new
    blocks' texts of encoding 4, or 5, without it) and remakes the new blocks' texts with the
    archive's dictionaries (7, and 8 whose frames name different dictionaries), the block's size
    kept by an optional section (BLOCK-7): decode.py and pgnarc unpack give the PGN of before.
+   test_moves_dictionary (format 1.13: moves and structure sections compressed with a moves
+   dictionary, 9.3 encoding 10, 9.9) packs a file of games that repeat the moves of others under
+   other tags that the test puts together (MOVES_DICTIONARY: 100 games, the moves and the clock
+   and evaluation comments of 20 of lichess_2021-10_clk_eval.pgn's, each five times, in other
+   blocks) and corpus/xiangqi's wukong_iccs.pgn put together 9 times (135 Xiangqi games), in
+   blocks of 10 games with the uniform coder and clock tracks as bytes (MOVES_DICTIONARY_OPTIONS:
+   moves and structure of more than 8 KiB, for which pgnarc makes the dictionary, in few plies),
+   checks each for read version 1.13, a moves section of encoding 10 in every block and `pgnarc
+   info` saying that every block's moves are compressed with the archive's dictionary, and
+   decodes it as pgnarc unpacks it, whole and game by game; then damaged copies of the first
+   (moves_dictionary_mutations: encoding 10 made 1 on the moves and the structure section, whose
+   frames then name a dictionary where none may be, the moves frame naming a dictionary the
+   archive does not hold or none, 10 on the tags, texts and raw sections: corrupt; 11 on the
+   moves section: unsupported) are rejected by decode.py and pgnarc unpack with the class
+   expected.
    With --part K/N only the K-th of N parts of these archives is tested (and tests 1 and 2 only
-   in part 1), so that N processes share the work.
+   in part 1, test_dictionary_frames only in part 2 and test_moves_dictionary only in part 1),
+   so that N processes share the work.
    Test 1 also checks that the vectors of the Xiangqi model (XIANGQI_MODEL_VECTORS, format 1.8)
    and of format 1.10 (XIANGQI_1_10_VECTORS: GB18030, Big5 and its defaults, tandem by file)
    are there, with the codec and move coder their MANIFEST lines name (or, where a line names no
    coder, the block's), that those of format 1.11 (UNESCAPED_VECTORS: tags written without
    escapes, 9.4.10) are there, of read version 1.11 with a first block of layout 7, and those of
    format 1.12 (TEXT_DICTIONARY_VECTORS: comments compressed with a text dictionary) are there,
-   of read version 1.12 with texts sections of the encodings listed (7 and 8).
+   of read version 1.12 with texts sections of the encodings listed (7 and 8), and those of
+   format 1.13 (MOVES_DICTIONARY_VECTORS: moves compressed with a moves dictionary) are there, of
+   read version 1.13 with moves sections of encoding 10.
 4. with --sample PGN N (any number of times; then only this test runs): the first N games of
    PGN, packed with the fast coder (--moves fast --store, format 1.2, 7.8: the opening book, then the fast model) and with
    the model coder, decode byte for byte as `pgnarc unpack` writes them.
@@ -97,9 +119,10 @@ SETTINGS = {                                # pack options, each a way to exerci
     "clock-bytes": ["--clocks", "bytes", "--moves", "uniform"],   # clock tracks as bytes (8.3.2)
     "xiangqi-uniform": ["--xiangqi", "uniform"],  # Xiangqi games alone: uniform (codec 9, 1.7)
     "big5-defaults": ["--store"],           # Big5 games alone: elements made their defaults
-    "tags-coded": ["--tags", "coded"],      # no layout 7 (9.4.10): unescaped pairs verbatim
-    "text-dict": ["--block-games", "20"],   # a small archive's comments: a text dictionary (9.9)
-    "text-dict-frames": ["--block-games", "20", "--frame-kib", "1"],  # ... frames by group
+    "tags-coded": ["--tags", "coded"],      # no layout 7 (9.4.10): unescaped quotes verbatim
+    "text-dict": ["--block-games", "20", "--no-moves-dict"],  # a small archive's comments: a
+                                                              # text dictionary (9.9), format 1.12
+    "text-dict-frames": ["--block-games", "20", "--frame-kib", "1", "--no-moves-dict"],  # by group
 }
 ONLY_LISTED = ("xiangqi-uniform", "big5-defaults", "tags-coded",  # settings for the inputs that
                "text-dict", "text-dict-frames")                   # list them alone
@@ -111,6 +134,8 @@ VARIANT_PACKS = [                           # (corpus/pgn file, variant): standa
 TABLE_PACK = ("twic_events.pgn", "lichess_2021-10_clk_eval.pgn", "lichess_misc_exports.pgn",
               "twic_clock_comments_wrapped.pgn")  # twice over: openings that recur, so that
 TABLE_SETTINGS = ("default", "store", "small-blocks", "model")  # pack writes a value table (9.4.8)
+TABLE_OPTIONS = ["--no-moves-dict"]              # ... and, its games twice, no moves dictionary
+                                                 # (9.9): read version 1.6, not 1.13
 XIANGQI_PACKS = ("wukong_iccs.pgn", "wukong_wxf_fullwidth.pgn",    # corpus/xiangqi: Xiangqi
                  "wukong_chinese.pgn")           # games (5.7.2), blocks of codec 11 or 9
 XIANGQI_CRAFTED = "xiangqi_crafted.pgn"          # made by xiangqi_crafted_pgn (5.7.2, 7.9)
@@ -152,11 +177,14 @@ XIANGQI_1_10_VECTORS = {                         # ... of format 1.10 (GB18030, 
 UNESCAPED_VECTORS = ("unescaped_tags",)         # valid/NAME of format 1.11: layout 7 (9.4.10)
 TEXT_DICTIONARY_VECTORS = {"text_dictionary": (7, 8)}  # valid/NAME of format 1.12: the texts'
                                                  # encodings its blocks have (9.3, 9.9)
+MOVES_DICTIONARY_VECTORS = {"moves_dictionary": (10,)}  # ... of format 1.13: the moves'
 UNESCAPED = "unescaped_tags.pgn"                 # made by unescaped_pgn (9.4.10, format 1.11)
 UNESCAPED_SETTINGS = ("default", "store", "model", "small-blocks", "tags-coded")
 UNESCAPED_EXPECTED = {                           # setting -> (read minor, games kept verbatim)
     "default": (11, 0), "store": (11, 0), "model": (11, 0), "small-blocks": (11, 0),
-    "tags-coded": (2, 13),                       # no layout 7: every game of such a pair verbatim
+    "tags-coded": (2, 4),                        # no layout 7: every game of a quote left
+                                                 # unescaped verbatim; backslashes that escape
+                                                 # nothing read as such, written escaped (9.4.10)
 }
 TEXT_DICTIONARY = "text_dictionary.pgn"          # made by text_dictionary_pgn (9.9, format 1.12)
 TEXT_DICTIONARY_SETTINGS = ("text-dict", "text-dict-frames")
@@ -169,6 +197,12 @@ TEXT_DICTIONARY_FRAMES = "text_dictionary.pgn appended"   # test_dictionary_fram
 TEXT_DICTIONARY_FRAMES_PART = 2                            # part (of N)
 DICTIONARY_ENCODINGS = {7: 1, 8: 2}              # 9.3: encodings 7 and 8, 1 and 2 made with
                                                   # one of the archive's dictionaries
+MOVES_DICTIONARY = "moves_dictionary.pgn"        # made by moves_dictionary_pgn (9.9, format 1.13)
+MOVES_DICTIONARY_SOURCE = ("lichess_2021-10_clk_eval.pgn", 20, 100)   # corpus/pgn file, its first
+                                                 # games whose moves are taken, the games made
+MOVES_DICTIONARY_XIANGQI = ("wukong_iccs.pgn", 9)  # corpus/xiangqi file, the times put together
+MOVES_DICTIONARY_OPTIONS = ["--block-games", "10", "--moves", "uniform", "--clocks", "bytes"]
+MOVES_DICTIONARY_PART = 1                        # test_moves_dictionary's part (of N)
 
 
 def run(cmd):
@@ -238,6 +272,21 @@ def test_valid(failures):
                             f"{' and '.join(map(str, encodings))}")
     print(f"of them format 1.12's (9.3 encodings 7 and 8): "
           f"{', '.join(n for n in sorted(TEXT_DICTIONARY_VECTORS) if n in names)}")
+    for name, encodings in sorted(MOVES_DICTIONARY_VECTORS.items()):
+        if name not in names:
+            failures.append(f"valid/{name}: missing (a vector of format 1.13's (9.3, 9.9))")
+            continue
+        path = os.path.join(CONFORMANCE, "valid", name + ".pga")
+        with open(path, "rb") as f:
+            data = f.read()
+        found = {block_sections(data[offset:offset + size])[1][0]
+                 for offset, size in block_extents(path)}
+        if read_minor(path) != 13 or not set(encodings) <= found:
+            failures.append(f"valid/{name}: read version 1.{read_minor(path)}, moves sections of "
+                            f"encodings {sorted(found)}: not 1.13 with "
+                            f"{' and '.join(map(str, encodings))}")
+    print(f"of them format 1.13's (9.3 encoding 10): "
+          f"{', '.join(n for n in sorted(MOVES_DICTIONARY_VECTORS) if n in names)}")
 
 
 def test_invalid(failures):
@@ -280,7 +329,8 @@ def has_clocks(path):
 def read_minor(archive):
     """The read minor version of the file header (9.2, byte 11): 6 where a block has layout 5,
     7 where a block has codec 9 or 10, 8 where a block has codec 11 or 12, 9 where a block has
-    layout 6, 10 where a block has codec 14 or 15, 11 where a block has layout 7."""
+    layout 6, 10 where a block has codec 14 or 15, 11 where a block has layout 7, 12 where a
+    block has a section of encoding 7 or 8, 13 where a block has a section of encoding 10."""
     with open(archive, "rb") as f:
         return f.read(12)[11]
 
@@ -359,6 +409,8 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
         inputs.append((text_dictionary, [], TEXT_DICTIONARY_SETTINGS))
         if not quick and (TEXT_DICTIONARY_FRAMES_PART - 1) % part[1] == part[0] - 1:
             test_dictionary_frames(pgnarc, tmp, failures)        # appended; mixed dictionaries
+        if not quick and (MOVES_DICTIONARY_PART - 1) % part[1] == part[0] - 1:
+            test_moves_dictionary(pgnarc, tmp, failures)         # format 1.13: encoding 10
         for i, (path, variant, only) in enumerate(inputs):
             for j, (setting, options) in enumerate(settings.items()):
                 if only is not None and setting not in only:
@@ -381,7 +433,7 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                 label = f"{name} {' '.join(variant)} [{setting}]"
                 archive = os.path.join(tmp, "a.pga")
                 rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"] + options
-                                 + variant)
+                                 + variant + (TABLE_OPTIONS if path == tables_pgn else []))
                 if rc != 0:
                     print(f"  (pgnarc pack refused {label}: {err})")
                     continue
@@ -549,7 +601,8 @@ def test_dictionary_frames(pgnarc, tmp, failures):
     """An archive appended to (9.9: its new blocks get no text dictionary) and sections whose
     frames name different dictionaries (BLOCK-5), which this writer does not make:
     80 games of TEXT_DICTIONARY's kind packed in blocks of 20 (a text dictionary: texts of
-    encoding 7, or 8 with --frame-kib 1), then 40 more appended (texts of encoding 4, or 5:
+    encoding 7, or 8 with --frame-kib 1; --no-moves-dict: no moves dictionary, which pack alone
+    makes, 9.9), then 40 more appended (texts of encoding 4, or 5:
     the column form without a dictionary), decoded as pgnarc unpacks them; then the appended
     blocks' texts remade with the archive's dictionaries (`with_dictionaries`: 4 made 7, 5 made
     8 whose frames name each dictionary in turn) decode, by decode.py and by pgnarc unpack, to
@@ -563,7 +616,7 @@ def test_dictionary_frames(pgnarc, tmp, failures):
     for options, held, new in (([], 7, 4), (["--frame-kib", "1"], 8, 5)):
         label = f"{TEXT_DICTIONARY_FRAMES} {' '.join(options)}".strip()
         rc, _, err = run([pgnarc, "pack", first, "-o", appended, "--force", "-q",
-                          "--block-games", "20"] + options)
+                          "--block-games", "20", "--no-moves-dict"] + options)
         if rc == 0:
             rc, _, err = run([pgnarc, "append", appended, more, "-q", "--block-games", "20"]
                              + options)
@@ -696,10 +749,11 @@ def text_dictionary_mutations(pgnarc, archive, tmp, number=None):
     frames at least, where there is one; its last frame damaged), that encoding made the one
     without a dictionary (9.3: 1 or 2, whose frames must name none: ZSTD-1, or BLOCK-4 for frames
     by group, 9.3.4), a frame's Dictionary_ID made one the archive does not hold, or 0 (BLOCK-5),
-    the tags, moves and structure sections given encodings 7 and 8 (BLOCK-1: not allowed there),
-    the texts section encodings 6, 9 and 10 (BLOCK-1: unsupported, for a later minor version);
-    each time the block checksum made again (9.3: nothing else of the file covers a block's
-    bytes).  Returns (what is wrong, copies made)."""
+    the tags, moves and structure sections given encodings 7 and 8 and the texts section encoding
+    10 (BLOCK-1: not allowed there; 10 is the moves and structure sections' of format 1.13), the
+    texts section encodings 6, 9 and 11 (BLOCK-1: unsupported, for a later minor version); each
+    time the block checksum made again (damaged_copies).  Returns (what is wrong, copies
+    made)."""
     sys.path.insert(0, HERE)
     import decode
     with open(archive, "rb") as f:
@@ -723,11 +777,7 @@ def text_dictionary_mutations(pgnarc, archive, tmp, number=None):
     if target is None:
         return ["no block whose texts section has encoding 7 or 8 to damage"], 0
     offset, size, encoding, frames = target
-    frame = frames[-1]
-    descriptor = data[offset + frame + 4]       # the Frame_Header_Descriptor (RFC 8878 3.1.1.1.1)
-    field = frame + 5 + (0 if descriptor & 0x20 else 1)            # after the Window_Descriptor
-    width = (0, 1, 2, 4)[descriptor & 3]                           # Dictionary_ID_Flag
-    named = int.from_bytes(data[offset + field:offset + field + width], "little")
+    field, width, named = dictionary_id_field(data[offset:offset + size], frames[-1])
     other = next(x for x in range(1, 2**(8 * width)) if x not in held)
     base = DICTIONARY_ENCODINGS[encoding]
 
@@ -748,10 +798,33 @@ def text_dictionary_mutations(pgnarc, archive, tmp, number=None):
         ("tags section of encoding 7", encoding_of(0, 7), "corrupt", ("BLOCK-1",)),
         ("moves section of encoding 8", encoding_of(1, 8), "corrupt", ("BLOCK-1",)),
         ("structure section of encoding 7", encoding_of(2, 7), "corrupt", ("BLOCK-1",)),
+        ("texts section of encoding 10", encoding_of(3, 10), "corrupt", ("BLOCK-1",)),
         ("texts section of encoding 6", encoding_of(3, 6), "unsupported", ("BLOCK-1",)),
         ("texts section of encoding 9", encoding_of(3, 9), "unsupported", ("BLOCK-1",)),
-        ("texts section of encoding 10", encoding_of(3, 10), "unsupported", ("BLOCK-1",)),
+        ("texts section of encoding 11", encoding_of(3, 11), "unsupported", ("BLOCK-1",)),
     ]
+    return damaged_copies(pgnarc, data, offset, size, cases, tmp), len(cases)
+
+
+def dictionary_id_field(block, frame):
+    """The Dictionary_ID field of the Zstandard frame at block[frame] (RFC 8878 3.1.1.1: after
+    the magic number, the Frame_Header_Descriptor and the Window_Descriptor, which a
+    Single_Segment frame lacks; 0, 1, 2 or 4 bytes by the Dictionary_ID_Flag): (its position in
+    the block, its width, the ID it holds)."""
+    descriptor = block[frame + 4]                       # the Frame_Header_Descriptor
+    field = frame + 5 + (0 if descriptor & 0x20 else 1)
+    width = (0, 1, 2, 4)[descriptor & 3]
+    return field, width, int.from_bytes(block[field:field + width], "little")
+
+
+def damaged_copies(pgnarc, data, offset, size, cases, tmp):
+    """Copies of the archive `data`, one per case (what, edits, class, rules): the block at
+    `offset` of `size` bytes with the edits (each a position in the block and the bytes put
+    there) and its checksum made again (9.3: nothing else of the file covers a block's bytes),
+    each of which decode.py MUST reject with the class and one of the rules, and pgnarc unpack
+    with the class.  Returns what is wrong."""
+    sys.path.insert(0, HERE)
+    import decode
     problems = []
     damaged = os.path.join(tmp, "damaged.pga")
     for what, edits, expected, rules in cases:
@@ -770,7 +843,148 @@ def text_dictionary_mutations(pgnarc, archive, tmp, number=None):
         word = {"corrupt": "corruption:", "unsupported": "unsupported:"}[expected]
         if rc == 0 or word not in err:
             problems.append(f"{what}: pgnarc unpack rc {rc}, not {expected}: {err}")
-    return problems, len(cases)
+    return problems
+
+
+def test_moves_dictionary(pgnarc, tmp, failures):
+    """Format 1.13 (9.3 encoding 10, 9.9: the moves and structure sections compressed with a
+    moves dictionary): MOVES_DICTIONARY, games that repeat the moves of others under other tags
+    (moves_dictionary_pgn), and corpus/xiangqi's MOVES_DICTIONARY_XIANGQI put together as many
+    times, each packed with MOVES_DICTIONARY_OPTIONS (blocks of 10 games; the uniform coder and
+    clock tracks as bytes, 8.3.2, for moves and structure of more than 8 KiB, so that pgnarc
+    makes the dictionary, in few plies for decode.py), checked by check_moves_dictionary_archive
+    and decoded, whole and game by game, as pgnarc unpacks them; then damaged copies of the first
+    (moves_dictionary_mutations) rejected by decode.py and pgnarc unpack."""
+    name, distinct, made = MOVES_DICTIONARY_SOURCE
+    chess = os.path.join(tmp, MOVES_DICTIONARY)
+    moves_dictionary_pgn(os.path.join(ROOT, "corpus", "pgn", name), chess, distinct, made)
+    source, times = MOVES_DICTIONARY_XIANGQI
+    xiangqi = os.path.join(tmp, f"{source[:-4]}_{times}_times.pgn")
+    with open(os.path.join(ROOT, "corpus", "xiangqi", source), "rb") as f:
+        text = f.read().rstrip(b"\r\n") + b"\n\n"
+    with open(xiangqi, "wb") as out:
+        out.write(text * times)
+    archive = os.path.join(tmp, "moves_dictionary.pga")
+    for path, label, damage in ((chess, MOVES_DICTIONARY, True),
+                                (xiangqi, f"{source} {times} times", False)):
+        label = f"{label} [{' '.join(MOVES_DICTIONARY_OPTIONS)}]"
+        rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"]
+                         + MOVES_DICTIONARY_OPTIONS)
+        if rc != 0:
+            failures.append(f"{label}: pgnarc pack fails: {err}")
+            continue
+        problem, found = check_moves_dictionary_archive(pgnarc, archive)
+        if problem:
+            failures.append(f"{label}: {problem}")
+            continue
+        rc, expected, err = run([pgnarc, "unpack", archive, "-o", "-"])
+        rc2, out, err2 = run(DECODE + [archive])
+        same = rc == rc2 == 0 and out == expected
+        if not same:
+            failures.append(f"{label}: whole archive differs (rc {rc}/{rc2}) {err2}")
+        _, info, _ = run([pgnarc, "info", archive])
+        games = int(info.split(b"games:")[1].split()[0]) if b"games:" in info else 0
+        sample = sorted({1, 2, (games + 1) // 2, games} & set(range(1, games + 1)))
+        singles = 0
+        for n in sample:
+            rc, expected, err = run([pgnarc, "get", archive, str(n)])
+            rc2, out, err2 = run(DECODE + [archive, str(n)])
+            if rc == rc2 == 0 and out == expected:
+                singles += 1
+            else:
+                failures.append(f"{label}: game {n} differs (rc {rc}/{rc2}) {err2}")
+        print(f"{label}: {found}; decode.py {'identical to' if same else 'DIFFERS from'} pgnarc "
+              f"unpack; games {', '.join(map(str, sample))} of {games}: {singles} identical to "
+              "pgnarc get")
+        if damage:
+            problems, made = moves_dictionary_mutations(pgnarc, archive, tmp)
+            print(f"{label}: {made - len(problems)}/{made} damaged copies rejected as expected")
+            failures += [f"{label}: {problem}" for problem in problems]
+
+
+def check_moves_dictionary_archive(pgnarc, archive):
+    """A packed archive of test_moves_dictionary: read version 1.13 (9.2: a block has a section
+    of encoding 10), the moves section of every block of encoding 10 (9.9: the moves dictionary
+    holds every block's moves), and `pgnarc info` saying that the moves of every block are
+    compressed with a dictionary of the archive ("moves: compressed with the archive's ...
+    dictionary in N of N blocks").  Returns (what is wrong or None, what was found: besides, the
+    structure sections of encoding 10, the texts sections' encodings and the dictionaries)."""
+    sys.path.insert(0, HERE)
+    import decode
+    with open(archive, "rb") as f:
+        data = f.read()
+    sections = [block_sections(data[offset:offset + size])
+                for offset, size in block_extents(archive)]
+    moves = sorted({s[1][0] for s in sections})
+    structure = sum(s[2][0] == 10 for s in sections)
+    texts = sorted({s[3][0] for s in sections})
+    if read_minor(archive) != 13 or moves != [10]:
+        return (f"read version 1.{read_minor(archive)}, moves sections of encodings {moves}: not "
+                "1.13 with encoding 10 in every block (a moves dictionary, 9.9)"), None
+    _, info, _ = run([pgnarc, "info", archive])
+    line = re.search(rb"^moves: compressed with the archive's ([\w ]*)dictionary in (\d+) of "
+                     rb"(\d+) blocks", info, re.M)
+    if not line or int(line.group(2)) != len(sections) or int(line.group(3)) != len(sections):
+        return (f"pgnarc info does not say that the moves of all {len(sections)} blocks are "
+                "compressed with a dictionary"), None
+    opened = decode.Archive(archive)
+    dictionaries = len(opened.dictionaries)
+    opened.file.close()
+    return None, (f"read version 1.13, {len(sections)} blocks, moves of encoding 10 in all, "
+                  f"structure in {structure}, texts of {', '.join(map(str, texts))}, "
+                  f"{dictionaries} dictionaries (pgnarc info: {line.group(0).decode()})")
+
+
+def moves_dictionary_mutations(pgnarc, archive, tmp):
+    """Damaged copies of an archive whose moves and structure sections have encoding 10
+    (test_moves_dictionary's), each rejected by decode.py with its class and one of its rules,
+    and by pgnarc unpack with the same class (damaged_copies): in the first block whose moves
+    section has encoding 10 (block 0 here, so that each reader stops at once), that encoding
+    made 1, whose frame must name no dictionary (ZSTD-1), and the same of the structure section
+    where it has 10, the moves frame's Dictionary_ID made one the archive does not hold, or 0
+    (BLOCK-5), encoding 10 given to the tags, texts and raw sections (BLOCK-1: not allowed
+    there), and the moves section encoding 11 (BLOCK-1: unsupported, for a later minor
+    version).  Returns (what is wrong, copies made)."""
+    sys.path.insert(0, HERE)
+    import decode
+    with open(archive, "rb") as f:
+        data = f.read()
+    opened = decode.Archive(archive)
+    held = set(opened.dictionaries)
+    entries = opened.all_blocks()
+    opened.file.close()
+    for entry in entries:
+        block = data[entry.offset:entry.offset + entry.size]
+        sections = block_sections(block)
+        if sections[1][0] == 10:
+            break
+    else:
+        return ["no block whose moves section has encoding 10 to damage"], 0
+    field, width, named = dictionary_id_field(block, sections[1][1])
+    other = next(x for x in range(1, 2**(8 * width)) if x not in held)
+
+    def encoding_of(section, value):
+        return [(12 + 12 * section + 1, bytes([value]))]
+
+    def dictionary_id(value):
+        return [(field, value.to_bytes(width, "little"))]
+
+    cases = [   # (what, edits (position in the block, bytes), class, rules)
+        ("moves section of encoding 10 made 1, its frame naming a dictionary", encoding_of(1, 1),
+         "corrupt", ("ZSTD-1",)),
+        (f"moves frame of encoding 10 naming dictionary {other} (not {named}), which the archive "
+         "does not hold", dictionary_id(other), "corrupt", ("BLOCK-5",)),
+        ("moves frame of encoding 10 naming no dictionary (ID 0)", dictionary_id(0), "corrupt",
+         ("BLOCK-5", "ZSTD-1")),
+        ("tags section of encoding 10", encoding_of(0, 10), "corrupt", ("BLOCK-1",)),
+        ("texts section of encoding 10", encoding_of(3, 10), "corrupt", ("BLOCK-1",)),
+        ("raw section of encoding 10", encoding_of(4, 10), "corrupt", ("BLOCK-1",)),
+        ("moves section of encoding 11", encoding_of(1, 11), "unsupported", ("BLOCK-1",)),
+    ]
+    if sections[2][0] == 10:
+        cases.insert(1, ("structure section of encoding 10 made 1, its frame naming a dictionary",
+                         encoding_of(2, 1), "corrupt", ("ZSTD-1",)))
+    return damaged_copies(pgnarc, data, entry.offset, entry.size, cases, tmp), len(cases)
 
 
 def big5_defaults(archive):
@@ -869,7 +1083,8 @@ def unescaped_pgn(out):
     game (codec 14); the same values written with escapes in other games (tags of the same
     column and the same value, not unescaped: the ranks have gaps); an unescaped White value that
     a named Termination (coding 9, written with escapes) begins with, beside the same value
-    escaped in another game.  13 of its 15 games have such a pair."""
+    escaped in another game.  13 of its 15 games have such a pair, 4 of them a quote left
+    unescaped (the others' backslashes escape nothing: 9.4.10 reads them as such too)."""
     def big5(text):
         return text.encode("big5")
     games = [
@@ -950,6 +1165,31 @@ def text_dictionary_pgn(out, games=120, seed=112):
                 if rng.random() < 0.2:
                     words.append(comment())
             f.write(" ".join(words) + " *\n\n")
+
+
+def moves_dictionary_pgn(source, out, distinct=20, games=100):
+    """Games that repeat the moves of others under other tags (9.9, format 1.13: a moves
+    dictionary): the movetexts of the first `distinct` games of `source` (corpus/pgn's lichess
+    export: a clock and evaluation comment after every ply, a clock track, 8.3.2), game k (from
+    0) taking those of game 7k + (k div 20) mod `distinct`, so that no two blocks of 10 games are
+    alike, under tags of its own (Event, Round, White, Black; the Result of the game whose moves
+    it takes) and after a comment of its own before the first move (texts of about 100 bytes a
+    game, which take a text dictionary besides, format 1.12)."""
+    with open(source, "rb") as f:
+        text = f.read().replace(b"\r\n", b"\n")
+    starts = [m.start() for m in re.finditer(rb"(?m)^\[Event ", text)] + [len(text)]
+    bodies = []
+    for a, b in zip(starts, starts[1:distinct + 1]):
+        head, _, body = text[a:b].partition(b"\n\n")
+        bodies.append((re.search(rb'\[Result "([^"]*)"\]', head).group(1), body.strip()))
+    with open(out, "wb") as f:
+        for k in range(games):
+            n = (7 * k + k // 20) % distinct
+            result, body = bodies[n]
+            f.write(b'[Event "Repeated %d"]\n[Site "?"]\n[Round "%d"]\n[White "White %d"]\n'
+                    b'[Black "Black %d"]\n[Result "%s"]\n\n{The moves of game %d of the lichess '
+                    b'export, played again under other names in round %d.} %s\n\n'
+                    % (k // distinct, k + 1, k, k, result, n + 1, k + 1, body))
 
 
 def xiangqi_crafted_pgn(source, out, seed=18):
