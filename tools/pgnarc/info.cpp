@@ -61,7 +61,7 @@ std::string info_text(const ArchiveInfo& info) {
   for (std::size_t k = 0; k < kSectionCount; ++k)
     if (info.sections[k].dictionary_blocks)
       appendf(s, "%s: compressed with the archive's %s dictionary in %llu of %llu blocks\n", contents[k],
-              k < 3 ? "moves" : "text",
+              k < static_cast<std::size_t>(Section::Texts) ? "moves" : "text",  // (moves, structure: 10)
               ull(info.sections[k].dictionary_blocks), ull(info.blocks));
   return s;
 }

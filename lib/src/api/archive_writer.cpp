@@ -410,54 +410,45 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   }
 
   // A text dictionary (9.9) for `blocks`, the archive's all: their texts and raw streams as they
-  // are (as much as fits a dictionary, the last ones), where they hold more than
-  // kMinTextDictionaryBytes and at most kMaxTextDictionaryInput and blocks are compressed; else
-  // null. Never one of the tag dictionary's ID.
+  // are (tail_dictionary); else null.
   std::shared_ptr<const WriterDictionary> text_dictionary(const std::vector<api::EncodedBlock>& blocks) const {
-    if (!options.compress || !options.text_dictionary || options.dictionary_bytes == 0 || blocks.size() < 2)
-      return nullptr;
-    std::vector<const std::string*> all;
-    std::size_t total = 0;
+    if (!options.text_dictionary) return nullptr;
+    std::vector<std::string_view> streams;
     for (const api::EncodedBlock& b : blocks)
       for (const std::string* s : {&b.builder.streams.texts, &b.builder.streams.raw})
-        if (!s->empty()) {
-          all.push_back(s);
-          total += s->size();
-        }
-    if (total <= kMinTextDictionaryBytes || total > kMaxTextDictionaryInput) return nullptr;
-    const std::size_t capacity = std::min<std::size_t>(kMaxDictionaryBytes, total + 1024);
-    // Only the streams the dictionary can hold are copied (for its entropy tables too).
-    std::size_t first = all.size(), held_bytes = 0;
-    while (first > 0 && held_bytes < capacity) held_bytes += all[--first]->size();
-    std::vector<std::string> streams;
-    for (std::size_t i = first; i < all.size(); ++i) streams.push_back(*all[i]);
-    auto made = WriterDictionary::make(whole_dictionary(streams, capacity, store.text_level), store.text_level);
-    if (made && dict && made->id() == dict->id()) return nullptr;
-    return made;
+        if (!s->empty()) streams.push_back(*s);
+    return tail_dictionary(streams, blocks.size(), store.text_level);
   }
 
   // A moves dictionary (9.9) for `blocks`, the archive's all: their moves and structure sections
-  // before compression (block by block, as much as fits a dictionary, the last ones), where they
-  // hold more than kMinTextDictionaryBytes and at most kMaxTextDictionaryInput and blocks are
-  // compressed; else null. Never one of the tag or text dictionary's ID.
+  // before compression, block by block (tail_dictionary); else null.
   std::shared_ptr<const WriterDictionary> moves_dictionary(const std::vector<api::EncodedBlock>& blocks) const {
-    if (!options.compress || !options.moves_dictionary || options.dictionary_bytes == 0 || blocks.size() < 2)
-      return nullptr;
-    std::vector<std::string> all;
-    std::size_t total = 0;
+    if (!options.moves_dictionary) return nullptr;
+    std::vector<std::string> sections;
     for (const api::EncodedBlock& b : blocks) {
       BlockBuilder::MovesAndStructure ms = b.builder.moves_and_structure(store);
-      total += ms.moves.size() + ms.structure.size();
-      if (total > kMaxTextDictionaryInput) return nullptr;
-      all.push_back(std::move(ms.moves));
-      all.push_back(std::move(ms.structure));
+      sections.push_back(std::move(ms.moves));
+      sections.push_back(std::move(ms.structure));
     }
-    if (total <= kMinTextDictionaryBytes) return nullptr;
+    return tail_dictionary(std::vector<std::string_view>(sections.begin(), sections.end()), blocks.size(), store.zstd_level);
+  }
+
+  // A dictionary whose content is `streams` as they are (as much as fits a dictionary, the last
+  // ones), made at zstd `level`, where `blocks` (two or more) are compressed and the streams hold
+  // more than kMinTextDictionaryBytes and at most kMaxTextDictionaryInput; else null. Never one
+  // of the tag or text dictionary's ID.
+  std::shared_ptr<const WriterDictionary> tail_dictionary(const std::vector<std::string_view>& streams, std::size_t blocks,
+                                                          int level) const {
+    if (!options.compress || options.dictionary_bytes == 0 || blocks < 2) return nullptr;
+    std::size_t total = 0;
+    for (std::string_view s : streams) total += s.size();
+    if (total <= kMinTextDictionaryBytes || total > kMaxTextDictionaryInput) return nullptr;
     const std::size_t capacity = std::min<std::size_t>(kMaxDictionaryBytes, total + 1024);
-    std::size_t first = all.size(), held_bytes = 0;
-    while (first > 0 && held_bytes < capacity) held_bytes += all[--first].size();
-    all.erase(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(first));
-    auto made = WriterDictionary::make(whole_dictionary(all, capacity, store.zstd_level), store.zstd_level);
+    // Only the streams the dictionary can hold are copied (for its entropy tables too).
+    std::size_t first = streams.size(), held_bytes = 0;
+    while (first > 0 && held_bytes < capacity) held_bytes += streams[--first].size();
+    const std::vector<std::string> tail(streams.begin() + static_cast<std::ptrdiff_t>(first), streams.end());
+    auto made = WriterDictionary::make(whole_dictionary(tail, capacity, level), level);
     if (made && ((dict && made->id() == dict->id()) || (kept_text_dict && made->id() == kept_text_dict->id())))
       return nullptr;
     return made;
