@@ -257,36 +257,31 @@ def test_valid(failures):
                             f"layout {layout[0] if layout else None}: not 1.11, layout 7")
     print(f"of them format 1.11's (9.4.10): "
           f"{', '.join(n for n in UNESCAPED_VECTORS if n in names)}")
-    for name, encodings in sorted(TEXT_DICTIONARY_VECTORS.items()):
+    check_dictionary_vectors(names, TEXT_DICTIONARY_VECTORS, 3, 12, "texts", "9.3 encodings 7 and 8",
+                             failures)
+    check_dictionary_vectors(names, MOVES_DICTIONARY_VECTORS, 1, 13, "moves", "9.3 encoding 10",
+                             failures)
+
+
+def check_dictionary_vectors(names, vectors, section, minor, what, where, failures):
+    """Test 1's check of the vectors `vectors` (name -> encodings) of format 1.`minor`: each is
+    there, of read version 1.`minor`, with sections `section` (named `what`) of those encodings
+    among its blocks'."""
+    for name, encodings in sorted(vectors.items()):
         if name not in names:
-            failures.append(f"valid/{name}: missing (a vector of format 1.12's (9.3, 9.9))")
+            failures.append(f"valid/{name}: missing (a vector of format 1.{minor}'s (9.3, 9.9))")
             continue
         path = os.path.join(CONFORMANCE, "valid", name + ".pga")
         with open(path, "rb") as f:
             data = f.read()
-        found = {block_sections(data[offset:offset + size])[3][0]
+        found = {block_sections(data[offset:offset + size])[section][0]
                  for offset, size in block_extents(path)}
-        if read_minor(path) != 12 or not set(encodings) <= found:
-            failures.append(f"valid/{name}: read version 1.{read_minor(path)}, texts sections of "
-                            f"encodings {sorted(found)}: not 1.12 with "
+        if read_minor(path) != minor or not set(encodings) <= found:
+            failures.append(f"valid/{name}: read version 1.{read_minor(path)}, {what} sections of "
+                            f"encodings {sorted(found)}: not 1.{minor} with "
                             f"{' and '.join(map(str, encodings))}")
-    print(f"of them format 1.12's (9.3 encodings 7 and 8): "
-          f"{', '.join(n for n in sorted(TEXT_DICTIONARY_VECTORS) if n in names)}")
-    for name, encodings in sorted(MOVES_DICTIONARY_VECTORS.items()):
-        if name not in names:
-            failures.append(f"valid/{name}: missing (a vector of format 1.13's (9.3, 9.9))")
-            continue
-        path = os.path.join(CONFORMANCE, "valid", name + ".pga")
-        with open(path, "rb") as f:
-            data = f.read()
-        found = {block_sections(data[offset:offset + size])[1][0]
-                 for offset, size in block_extents(path)}
-        if read_minor(path) != 13 or not set(encodings) <= found:
-            failures.append(f"valid/{name}: read version 1.{read_minor(path)}, moves sections of "
-                            f"encodings {sorted(found)}: not 1.13 with "
-                            f"{' and '.join(map(str, encodings))}")
-    print(f"of them format 1.13's (9.3 encoding 10): "
-          f"{', '.join(n for n in sorted(MOVES_DICTIONARY_VECTORS) if n in names)}")
+    print(f"of them format 1.{minor}'s ({where}): "
+          f"{', '.join(n for n in sorted(vectors) if n in names)}")
 
 
 def test_invalid(failures):
@@ -742,6 +737,20 @@ def block_sections(block):
     return sections[:5]
 
 
+def archive_blocks(archive):
+    """The bytes of `archive`, the IDs of its dictionaries and its block entries, as decode.py
+    reads them."""
+    sys.path.insert(0, HERE)
+    import decode
+    with open(archive, "rb") as f:
+        data = f.read()
+    opened = decode.Archive(archive)
+    held = set(opened.dictionaries)
+    entries = opened.all_blocks()
+    opened.file.close()
+    return data, held, entries
+
+
 def text_dictionary_mutations(pgnarc, archive, tmp, number=None):
     """Damaged copies of an archive with texts of encoding 7 or 8 (TEXT_DICTIONARY's), each
     rejected by decode.py with its class and one of its rules, and by pgnarc unpack with the same
@@ -754,14 +763,8 @@ def text_dictionary_mutations(pgnarc, archive, tmp, number=None):
     texts section encodings 6, 9 and 11 (BLOCK-1: unsupported, for a later minor version); each
     time the block checksum made again (damaged_copies).  Returns (what is wrong, copies
     made)."""
-    sys.path.insert(0, HERE)
-    import decode
-    with open(archive, "rb") as f:
-        data = f.read()
-    opened = decode.Archive(archive)
-    held = set(opened.dictionaries)
-    entries = opened.all_blocks()
-    opened.file.close()
+    data, held, entries = archive_blocks(archive)
+    import decode                                  # (archive_blocks put it on the path)
     target = None                       # (offset, size, encoding, starts of the texts' frames)
     for entry in entries:
         encoding, start, stored = block_sections(data[entry.offset:entry.offset + entry.size])[3]
@@ -945,14 +948,7 @@ def moves_dictionary_mutations(pgnarc, archive, tmp):
     (BLOCK-5), encoding 10 given to the tags, texts and raw sections (BLOCK-1: not allowed
     there), and the moves section encoding 11 (BLOCK-1: unsupported, for a later minor
     version).  Returns (what is wrong, copies made)."""
-    sys.path.insert(0, HERE)
-    import decode
-    with open(archive, "rb") as f:
-        data = f.read()
-    opened = decode.Archive(archive)
-    held = set(opened.dictionaries)
-    entries = opened.all_blocks()
-    opened.file.close()
+    data, held, entries = archive_blocks(archive)
     for entry in entries:
         block = data[entry.offset:entry.offset + entry.size]
         sections = block_sections(block)
