@@ -382,13 +382,6 @@ WriterOptions dictionary_blocks(unsigned threads = 2) {
   o.threads = threads;
   return o;
 }
-ArchiveInfo info_of(const std::string& path) {
-  auto a = Archive::open(path);
-  EXPECT_TRUE(a.ok()) << (a.ok() ? "" : a.error().to_string());
-  auto i = (*a)->info();
-  EXPECT_TRUE(i.ok());
-  return *i;
-}
 
 // The archives `a` and `b` hold the same games: in order, at random (`reads` of them) and by
 // export on two threads.
@@ -524,10 +517,10 @@ TEST(ArchiveDictionary, ASmallArchivesDictionaryHoldsItsTags) {
     EXPECT_NE(x->find("[Event \""), std::string::npos);
   }
 
-  // 300 blocks of one game: training stops at 256 held blocks, and no dictionary holds the
-  // tags themselves (the blocks after them would find nothing of theirs in it).
+  // 1,100 blocks of one game: holding stops at 1,024 blocks, and no dictionary holds the tags
+  // themselves (the blocks after them would find nothing of theirs in it).
   std::size_t many_bytes = 0;
-  const std::string many = random_event_pgn(300, &many_bytes);
+  const std::string many = random_event_pgn(1100, &many_bytes);
   WriterOptions one = o;
   one.block_games = 1;
   const std::string held = pack(many, "dwhole_many.pga", one);
@@ -679,11 +672,15 @@ TEST(ArchiveTextDictionary, CommentsCompressAsOneStreamBlocksReadAlone) {
   for (auto& g : want) twice.push_back(g);
   EXPECT_EQ(unpack_games(temp_path("tdict_appended.pga")), twice);
 
-  // Blocks past the training's 256: none.
+  // Blocks of little moves are held past the training's 256 (here 300 blocks), up to 1,024:
+  // past them, none.
   std::string more;
-  while (first_games(more, 300).size() == more.size()) more += pgn;
+  while (first_games(more, 1100).size() == more.size()) more += pgn;
   WriterOptions one = o;
   one.block_games = 1;
+  const ArchiveInfo i300 = info_of(pack(first_games(more, 300), "tdict_300.pga", one));
+  EXPECT_GT(i300.blocks, 256u);
+  EXPECT_EQ(i300.section(Section::Texts).dictionary_blocks, i300.blocks);
   EXPECT_EQ(info_of(pack(more, "tdict_many.pga", one)).section(Section::Texts).dictionary_blocks, 0u);
 }
 
@@ -749,11 +746,13 @@ TEST(ArchiveMovesDictionary, RepeatedGamesCostAFewBytesBlocksReadAlone) {
   for (std::size_t k = 0; k < 40; ++k) more.push_back(want[k]);
   EXPECT_EQ(unpack_games(temp_path("mdict_appended.pga")), more);
 
-  // Blocks past the training's 256: none.
+  // Blocks of little moves are held past the training's 256 (here 300 blocks), up to 1,024:
+  // past them, none.
   WriterOptions one = o;
   one.block_games = 1;
   std::string many;
-  while (first_games(many, 300).size() == many.size()) many += pgn;
+  while (first_games(many, 1100).size() == many.size()) many += pgn;
+  EXPECT_GT(info_of(pack(first_games(many, 300), "mdict_300.pga", one)).section(Section::Moves).dictionary_blocks, 256u);
   EXPECT_EQ(info_of(pack(many, "mdict_many.pga", one)).section(Section::Moves).dictionary_blocks, 0u);
 }
 

@@ -65,6 +65,15 @@ inline std::vector<ReadGame> expected_games(const std::string& pgn) {
 
 inline std::string file_bytes(const std::string& path) { return read_file(path); }
 
+inline ArchiveInfo info_of(const std::string& path) {
+  auto a = Archive::open(path);
+  EXPECT_TRUE(a.ok()) << (a.ok() ? "" : a.error().to_string());
+  if (!a.ok()) return {};
+  auto i = (*a)->info();
+  EXPECT_TRUE(i.ok());
+  return i.ok() ? *i : ArchiveInfo{};
+}
+
 inline WriterOptions small_blocks() {
   WriterOptions o;
   o.block_games = 7;

@@ -152,7 +152,8 @@ BlockBuilder::MovesAndStructure BlockBuilder::moves_and_structure(const StoreOpt
   const auto group_to = [&](int i, std::uint32_t k) { return game_end[i][std::min(games, (k + 1) * step) - 1]; };
   // The moves stream: each group's codewords from a byte boundary (the column counts bytes).
   MovesAndStructure out;
-  std::vector<std::uint32_t> move_bytes(groups);
+  std::vector<std::uint32_t>& move_bytes = out.group_bytes;
+  move_bytes.resize(groups);
   for (std::uint32_t k = 0; k < groups; ++k) {
     const std::size_t before = out.moves.size();
     append_bits(out.moves, streams.moves, group_from(0, k), group_to(0, k) - group_from(0, k));

@@ -65,6 +65,7 @@ struct BlockBuilder {
   // each group's from a byte boundary; the game directory, then the structure stream.
   struct MovesAndStructure {
     std::string moves, structure;
+    std::vector<std::uint32_t> group_bytes;  // the bytes of each group's codewords in `moves`
   };
   MovesAndStructure moves_and_structure(const StoreOptions& options) const;
   // The tags section before compression (9.4), its columns' codings chosen by their size

@@ -1,0 +1,90 @@
+// The writer's moves dictionary (format 1.13, 9.9) where the held blocks' moves and structure
+// sections do not fit a dictionary.
+#include <random>
+
+#include "support/archive_fixtures.h"
+#include "support/test_util.h"
+
+namespace pgnarc {
+namespace {
+
+using namespace test;
+
+// `n` games of `plies` random legal moves each (fewer where one ends the game), drawn from `seed`,
+// each with an Event naming it.
+std::vector<Game> random_games(std::uint64_t seed, int n, int plies) {
+  std::mt19937_64 rng(seed);
+  std::vector<Game> games;
+  for (int k = 0; k < n; ++k) {
+    Game g;
+    g.tags.push_back({"Event", "random " + std::to_string(seed) + "." + std::to_string(k)});
+    Position pos = Position::start(Variant::kStandard);
+    for (int ply = 0; ply < plies; ++ply) {
+      const MoveList moves = pos.legal_moves();
+      if (moves.size == 0) break;
+      const Move m = moves[static_cast<int>(rng() % static_cast<unsigned>(moves.size))];
+      g.events.push_back(GameEvent::make_move(m));
+      pos.play(m);
+    }
+    g.result = GameResult::kUnknown;
+    games.push_back(std::move(g));
+  }
+  return games;
+}
+
+std::string pack_games(const std::vector<Game>& games, const std::string& name, const WriterOptions& o) {
+  const std::string path = temp_path(name);
+  auto w = ArchiveWriter::create(path, o);
+  EXPECT_TRUE(w.ok());
+  for (const Game& g : games) EXPECT_TRUE((*w)->add_game(g).ok());
+  auto stats = (*w)->finish();
+  EXPECT_TRUE(stats.ok()) << (stats.ok() ? "" : stats.error().to_string());
+  return path;
+}
+
+std::vector<Game> joined(std::initializer_list<const std::vector<Game>*> parts) {
+  std::vector<Game> out;
+  for (const auto* p : parts) out.insert(out.end(), p->begin(), p->end());
+  return out;
+}
+
+// 200 games four times in the first blocks, then more than a dictionary's mebibyte of other
+// games' moves: the dictionary ends with the repeated codewords after the last sections, so that
+// the three copies cost little, where the last sections alone hold none of them (and, as these
+// games are random, do not pay for a dictionary).
+TEST(ArchiveMovesDictionary, GamesRepeatedBeforeTheLastMebibyteCostLittle) {
+  const std::vector<Game> repeated = random_games(1, 200, 120), others = random_games(2, 15000, 120);
+  WriterOptions o;
+  o.moves = MoveCoding::kUniform;
+  o.block_games = 200;
+  o.block_bytes = std::size_t{1} << 30;
+  o.threads = 2;
+  const std::vector<Game> games = joined({&repeated, &repeated, &repeated, &repeated, &others});
+  const std::string with = pack_games(games, "mrep.pga", o);
+  WriterOptions plain = o;
+  plain.moves_dictionary = false;
+  const std::string without = pack_games(games, "mrep_none.pga", plain);
+  const std::string once = pack_games(joined({&repeated, &others}), "mrep_once.pga", o);
+  const ArchiveInfo w = info_of(with), n = info_of(without), one = info_of(once);
+  ASSERT_EQ(w.blocks, 79u);
+  EXPECT_GT(w.section(Section::Moves).dictionary_blocks, 0u);
+  EXPECT_EQ(one.section(Section::Moves).dictionary_blocks, 0u);
+  EXPECT_GT(one.section(Section::Moves).raw, 1u << 20);
+  // The three copies' codewords (more than 60 bytes a game): the dictionary saves more than half.
+  const std::uint64_t copies = w.section(Section::Moves).raw - one.section(Section::Moves).raw;
+  EXPECT_GT(copies, 3u * 200 * 60);
+  EXPECT_LT(w.file_bytes, n.file_bytes - copies / 2) << w.file_bytes << " against " << n.file_bytes;
+
+  auto a = Archive::open(with);
+  ASSERT_TRUE(a.ok());
+  EXPECT_TRUE((*a)->verify().ok());
+  for (std::uint64_t g : {0u, 199u, 200u, 799u, 800u, 15799u}) {
+    auto x = (*a)->read_game(g);
+    ASSERT_TRUE(x.ok()) << x.error().to_string();
+    const Game& want = g < 800 ? repeated[g % 200] : others[g - 800];
+    EXPECT_EQ(x->game.events, want.events) << "game " << g;
+  }
+}
+
+}  // namespace
+}  // namespace pgnarc
