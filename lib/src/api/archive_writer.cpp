@@ -7,7 +7,6 @@
 #include <optional>
 #include <set>
 #include <thread>
-#include <unordered_map>
 
 #include "api/pack_pipeline.h"
 #include "common/file_writer.h"
@@ -99,8 +98,6 @@ constexpr std::size_t kMaxTrainedDictionaryBytes = 256 * 1024;
 // (beyond, one dictionary holds too little of them to pay for finishing the blocks again).
 constexpr std::size_t kMinTextDictionaryBytes = 8192;
 constexpr std::size_t kMaxTextDictionaryInput = 4u << 20;
-// A repeated codeword shorter than this is left to the sections a dictionary holds.
-constexpr std::size_t kMinRepeatedCodeword = 16;
 
 }  // namespace
 
@@ -448,34 +445,10 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
       sections.push_back(std::move(ms.structure));
       group_bytes.push_back(std::move(ms.group_bytes));
     }
+    std::vector<std::string_view> moves;
+    for (std::size_t b = 0; b < blocks.size(); ++b) moves.emplace_back(sections[2 * b]);
     return tail_dictionary(std::vector<std::string_view>(sections.begin(), sections.end()), blocks.size(), store.zstd_level,
-                           repeated_codewords(sections, group_bytes));
-  }
-
-  // The codewords (a directory group's bytes of a moves section: a game's, where a group holds
-  // one) that two or more groups of the blocks have, of at least kMinRepeatedCodeword bytes, once
-  // each, in the order of the groups that first have them. `sections`: each block's moves
-  // section then its structure section; `group_bytes`: each block's groups' sizes.
-  static std::string repeated_codewords(const std::vector<std::string>& sections,
-                                        const std::vector<std::vector<std::uint32_t>>& group_bytes) {
-    std::unordered_map<std::string_view, bool> seen;  // whether it is in the output already
-    std::vector<std::string_view> order;
-    for (std::size_t b = 0; b < group_bytes.size(); ++b) {
-      std::size_t at = 0;
-      for (std::uint32_t n : group_bytes[b]) {
-        const std::string_view codeword = std::string_view(sections[2 * b]).substr(at, n);
-        at += n;
-        if (n < kMinRepeatedCodeword) continue;
-        auto [it, first] = seen.emplace(codeword, false);
-        if (!first && !it->second) {
-          it->second = true;
-          order.push_back(codeword);
-        }
-      }
-    }
-    std::string out;
-    for (std::string_view c : order) out += c;
-    return out;
+                           repeated_codewords(moves, group_bytes));
   }
 
   // A dictionary whose content is `streams` as they are (as much as fits a dictionary, the last

@@ -4,6 +4,7 @@
 #include <zdict.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "common/endian.h"
 #include "common/zstd_frame.h"
@@ -87,6 +88,27 @@ std::string whole_dictionary(const std::vector<std::string>& sections, std::size
   if (ZDICT_isError(n)) return {};
   dict.resize(n);
   return dict;
+}
+
+std::string repeated_codewords(const std::vector<std::string_view>& moves,
+                               const std::vector<std::vector<std::uint32_t>>& group_bytes) {
+  constexpr std::size_t kMinRepeated = 16;
+  std::unordered_map<std::string_view, bool> seen;  // whether it is in the output already
+  std::string out;
+  for (std::size_t b = 0; b < group_bytes.size(); ++b) {
+    std::size_t at = 0;
+    for (std::uint32_t n : group_bytes[b]) {
+      const std::string_view codeword = moves[b].substr(at, n);
+      at += n;
+      if (n < kMinRepeated) continue;
+      auto [it, first] = seen.emplace(codeword, false);
+      if (!first && !it->second) {
+        it->second = true;
+        out += codeword;
+      }
+    }
+  }
+  return out;
 }
 
 std::string encode_dictionary_element(const WriterDictionary& dict, const StoreOptions& options) {
