@@ -86,5 +86,30 @@ TEST(ArchiveMovesDictionary, GamesRepeatedBeforeTheLastMebibyteCostLittle) {
   }
 }
 
+// Past the training's 256 blocks, the writer holds blocks on (for the dictionaries of an archive
+// whose blocks it holds all) only where the first 256 blocks' games share codewords: 300 blocks
+// of one game each, every game with the same comment, get a text dictionary where their games
+// are 150 games twice, and none where they are 300 distinct games.
+TEST(ArchiveMovesDictionary, BlocksPastTheTrainingAreHeldWhereGamesRepeat) {
+  const std::string comment = "the same words after every game's first move, which a text dictionary holds once";
+  const auto commented = [&comment](std::vector<Game> games) {
+    for (Game& g : games) g.events.insert(g.events.begin() + 1, GameEvent::comment(comment));
+    return games;
+  };
+  const std::vector<Game> half = random_games(4, 150, 60);
+  const std::vector<Game> repeated = commented(joined({&half, &half})), distinct = commented(random_games(5, 300, 60));
+  WriterOptions o;
+  o.block_games = 1;
+  o.threads = 2;
+  const ArchiveInfo r = info_of(pack_games(repeated, "mheld_repeated.pga", o));
+  const ArchiveInfo d = info_of(pack_games(distinct, "mheld_distinct.pga", o));
+  ASSERT_EQ(r.blocks, 300u);
+  ASSERT_EQ(d.blocks, 300u);
+  EXPECT_EQ(r.section(Section::Texts).dictionary_blocks, 300u);
+  EXPECT_GT(r.section(Section::Moves).dictionary_blocks, 256u);
+  EXPECT_EQ(d.section(Section::Texts).dictionary_blocks, 0u);
+  EXPECT_EQ(d.section(Section::Moves).dictionary_blocks, 0u);
+}
+
 }  // namespace
 }  // namespace pgnarc

@@ -55,14 +55,16 @@ struct PGNARC_EXPORT WriterOptions {
   bool text_columns = true;
   // The tags sections of an archive are compressed with one zstd dictionary of at most this
   // many bytes: trained by the writer on its first blocks' tags (up to 256 blocks, or 4 MiB of
-  // tags; past 256 blocks, up to 1,024 while their moves take at most 2 MiB; of the sizes from a half to a sixteenth of the tags that makes them smallest, and at
+  // tags; past 256 blocks where their games repeat, up to 1,024 while their moves take at most
+  // 2 MiB; of the sizes from a half to a sixteenth of the tags that makes them smallest, and at
   // most 256 KiB, whose training is quick), or, where those are all the archive's blocks, one
   // that holds their tags sections as they are (as much as fits), if that is smaller; kept in the
   // file once, if that makes the archive smaller; 0: no dictionary. Appended blocks use the
   // archive's.
   std::size_t dictionary_bytes = 1024 * 1024;
   // Where the writer's training holds all the archive's blocks (a new archive of up to 256
-  // blocks, or 1,024 whose moves take at most 2 MiB, and 4 MiB of tags, no archive copied in) and their comments and verbatim games hold
+  // blocks, or 1,024 whose games repeat and whose moves take at most 2 MiB, and 4 MiB of tags, no
+  // archive copied in) and their comments and verbatim games hold
   // more than 8 KiB and at most 4 MiB, those are compressed with a text dictionary that holds
   // them all (up to 1 MiB), if that makes the archive smaller (format 1.12: comments compress as one stream would,
   // each block still read alone); false (or dictionary_bytes 0): none, as readers of 1.11 read.

@@ -78,13 +78,16 @@ std::size_t block_counted_bytes(std::string_view text) {
 // peak there).
 constexpr std::size_t kMaxHeldBlocks = 256;
 constexpr std::size_t kMaxHeldTagBytes = 4u << 20;
-// Past kMaxHeldBlocks, it holds blocks up to kMaxHeldBlocksForMoves while their moves and
-// structure streams take at most kMaxHeldMovesBytes, twice what a dictionary holds: if they are
-// the archive's all, its moves dictionary (which holds at least half of them) may pay for holding
-// them (the Chinese Chess Practical Dataset's games by event, 29,875 in 280 blocks, 8,741 of them
-// the moves of an earlier game: 14.7% smaller). PGN Mentor's pass it at 321 of 444 blocks.
+// Past kMaxHeldBlocks, where the codewords that two or more of those blocks' games share take at
+// least a sixteenth of their moves sections, it holds blocks up to kMaxHeldBlocksForMoves while
+// their moves and structure streams take at most kMaxHeldMovesBytes, twice what a dictionary
+// holds: if they are the archive's all, its moves dictionary (which holds at least half of them
+// and the repeated codewords) may pay for holding them (the Chinese Chess Practical Dataset's
+// games by event, 29,875 in 280 blocks, 8,741 of them the moves of an earlier game: 14.7%
+// smaller). Files of distinct games (PGN Mentor, lichess) are not held longer.
 constexpr std::size_t kMaxHeldBlocksForMoves = 1024;
 constexpr std::size_t kMaxHeldMovesBytes = 2u << 20;
+constexpr std::size_t kHeldRepeatsShare = 16;
 // The dictionary sizes tried, as shares of the tags trained on (1/2, 1/4, 1/8, 1/16), each only
 // if it can hold 4 KiB (less is not worth an element).
 constexpr std::size_t kDictionaryShares[] = {2, 4, 8, 16};
@@ -124,6 +127,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   std::vector<api::EncodedBlock> held;
   std::size_t held_tags = 0;
   std::size_t held_moves = 0;  // their moves and structure streams' bytes
+  std::optional<bool> held_moves_repeat;  // moves_repeat(), once known
   // The last dictionary copied in, for blocks made after it.
   std::shared_ptr<const WriterDictionary> copied_dict;
   bool copied_archive = false;  // an archive's blocks were copied in (append, merge)
@@ -156,7 +160,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     held_moves += b.builder.streams.moves.size() + b.builder.streams.structure.size();
     held.push_back(std::move(b));
     const bool enough = held.size() >= kMaxHeldBlocks &&
-                        (held.size() >= kMaxHeldBlocksForMoves || held_moves > kMaxHeldMovesBytes);
+                        (held.size() >= kMaxHeldBlocksForMoves || held_moves > kMaxHeldMovesBytes || !moves_repeat());
     if (enough || held_tags >= kMaxHeldTagBytes)
       if (auto st = decide(); !st) return st.error();
     return false;
@@ -432,23 +436,33 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     return tail_dictionary(streams, blocks.size(), store.text_level);
   }
 
+  MovesSections moves_sections(const std::vector<api::EncodedBlock>& blocks) const {
+    std::vector<const BlockBuilder*> builders;
+    for (const api::EncodedBlock& b : blocks) builders.push_back(&b.builder);
+    return container::moves_sections(builders, store);
+  }
+
+  // Whether the codewords that two or more of the first kMaxHeldBlocks held blocks' games share
+  // take at least 1/kHeldRepeatsShare of their moves sections (found once, at that many blocks).
+  bool moves_repeat() {
+    if (!held_moves_repeat) {
+      const MovesSections m = moves_sections(held);
+      std::size_t bytes = 0;
+      for (std::size_t k = 0; k < m.sections.size(); k += 2) bytes += m.sections[k].size();
+      held_moves_repeat = options.moves_dictionary && options.compress && options.dictionary_bytes > 0 &&
+                          m.repeats.size() * kHeldRepeatsShare >= bytes;
+    }
+    return *held_moves_repeat;
+  }
+
   // A moves dictionary (9.9) for `blocks`, the archive's all: their moves and structure sections
   // before compression, block by block; where they do not fit, the last that fit, then the
   // codewords that two or more groups have (tail_dictionary); else null.
   std::shared_ptr<const WriterDictionary> moves_dictionary(const std::vector<api::EncodedBlock>& blocks) const {
     if (!options.moves_dictionary) return nullptr;
-    std::vector<std::string> sections;
-    std::vector<std::vector<std::uint32_t>> group_bytes;
-    for (const api::EncodedBlock& b : blocks) {
-      BlockBuilder::MovesAndStructure ms = b.builder.moves_and_structure(store);
-      sections.push_back(std::move(ms.moves));
-      sections.push_back(std::move(ms.structure));
-      group_bytes.push_back(std::move(ms.group_bytes));
-    }
-    std::vector<std::string_view> moves;
-    for (std::size_t b = 0; b < blocks.size(); ++b) moves.emplace_back(sections[2 * b]);
-    return tail_dictionary(std::vector<std::string_view>(sections.begin(), sections.end()), blocks.size(), store.zstd_level,
-                           repeated_codewords(moves, group_bytes));
+    const MovesSections m = moves_sections(blocks);
+    return tail_dictionary(std::vector<std::string_view>(m.sections.begin(), m.sections.end()), blocks.size(),
+                           store.zstd_level, m.repeats);
   }
 
   // A dictionary whose content is `streams` as they are (as much as fits a dictionary, the last

@@ -169,6 +169,21 @@ BlockBuilder::MovesAndStructure BlockBuilder::moves_and_structure(const StoreOpt
   return out;
 }
 
+MovesSections moves_sections(const std::vector<const BlockBuilder*>& blocks, const StoreOptions& options) {
+  MovesSections out;
+  std::vector<std::vector<std::uint32_t>> group_bytes;
+  for (const BlockBuilder* b : blocks) {
+    BlockBuilder::MovesAndStructure ms = b->moves_and_structure(options);
+    out.sections.push_back(std::move(ms.moves));
+    out.sections.push_back(std::move(ms.structure));
+    group_bytes.push_back(std::move(ms.group_bytes));
+  }
+  std::vector<std::string_view> moves;
+  for (std::size_t k = 0; k < out.sections.size(); k += 2) moves.emplace_back(out.sections[k]);
+  out.repeats = repeated_codewords(moves, group_bytes);
+  return out;
+}
+
 std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictionary* dict,
                                  const std::string* made_tags, const WriterDictionary* text_dict,
                                  const WriterDictionary* moves_dict) const {

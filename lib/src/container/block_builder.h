@@ -100,4 +100,13 @@ std::uint8_t tags_section_layout(std::string_view in, std::uint32_t games);
 std::string replace_tags_section(std::string_view block, std::string_view tags, const StoreOptions& options,
                                  const WriterDictionary* dict);
 
+// Blocks' moves and structure sections before compression (moves_and_structure), each block's
+// moves section then its structure section, and the codewords that two or more of their groups
+// share (repeated_codewords).
+struct MovesSections {
+  std::vector<std::string> sections;
+  std::string repeats;
+};
+MovesSections moves_sections(const std::vector<const BlockBuilder*>& blocks, const StoreOptions& options);
+
 }  // namespace pgnarc::container
