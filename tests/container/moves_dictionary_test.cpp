@@ -2,6 +2,7 @@
 // sections do not fit a dictionary.
 #include <random>
 
+#include "container/tag_dictionary.h"
 #include "support/archive_fixtures.h"
 #include "support/test_util.h"
 
@@ -109,6 +110,44 @@ TEST(ArchiveMovesDictionary, BlocksPastTheTrainingAreHeldWhereGamesRepeat) {
   EXPECT_GT(r.section(Section::Moves).dictionary_blocks, 256u);
   EXPECT_EQ(d.section(Section::Texts).dictionary_blocks, 0u);
   EXPECT_EQ(d.section(Section::Moves).dictionary_blocks, 0u);
+}
+
+// Where the first 256 blocks' games repeat but their moves take more than 2 MiB (twice what a
+// dictionary holds), the writer holds no more blocks: 300 blocks, every game with the same
+// comment, get no text dictionary (which they would, held all, as in
+// BlocksPastTheTrainingAreHeldWhereGamesRepeat) and no moves dictionary.
+TEST(ArchiveMovesDictionary, BlocksPastTheTrainingAreNotHeldPast2MiBOfMoves) {
+  const std::vector<Game> distinct = random_games(6, 6000, 600);
+  std::vector<Game> pairs;  // each game twice in a row, with the same comment as every other
+  for (Game g : distinct) {
+    g.events.insert(g.events.begin() + 1, GameEvent::comment("the same words after every game's first move"));
+    pairs.insert(pairs.end(), {g, g});
+  }
+  WriterOptions o;
+  o.moves = MoveCoding::kUniform;
+  o.block_games = 40;
+  o.block_bytes = std::size_t{1} << 30;
+  o.threads = 2;
+  const ArchiveInfo i = info_of(pack_games(pairs, "mheld_2mib.pga", o));
+  ASSERT_EQ(i.blocks, 300u);
+  EXPECT_GT(i.section(Section::Moves).raw * 256 / 300, std::uint64_t{2} << 20);
+  EXPECT_EQ(i.section(Section::Texts).dictionary_blocks, 0u);
+  EXPECT_EQ(i.section(Section::Moves).dictionary_blocks, 0u);
+}
+
+// The repeated codewords of a moves dictionary: each group that another group repeats, of at
+// least 16 bytes, once, in the order in which each is first repeated.
+TEST(RepeatedCodewords, EachRepeatedGroupOnceInTheOrderOfItsRepeat) {
+  const std::string a(16, 'a'), b(20, 'b'), c(16, 'c'), d(15, 'd');
+  // Block 0: a b d c; block 1: b a d a b.
+  const std::string zero = a + b + d + c, one = b + a + d + a + b;
+  const std::vector<std::string_view> moves = {zero, one};
+  const std::vector<std::vector<std::uint32_t>> groups = {{16, 20, 15, 16}, {20, 16, 15, 16, 20}};
+  EXPECT_EQ(container::repeated_codewords(moves, groups), b + a);
+  // Groups of two games are whole groups: "ab" again is one codeword.
+  const std::string two = a + b, again = a + b + c;
+  EXPECT_EQ(container::repeated_codewords({two, again}, {{36}, {36, 16}}), a + b);
+  EXPECT_EQ(container::repeated_codewords({two, again}, {{16, 20}, {16, 36}}), a);
 }
 
 }  // namespace

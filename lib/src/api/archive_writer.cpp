@@ -79,9 +79,9 @@ std::size_t block_counted_bytes(std::string_view text) {
 constexpr std::size_t kMaxHeldBlocks = 256;
 constexpr std::size_t kMaxHeldTagBytes = 4u << 20;
 // Past kMaxHeldBlocks, where the codewords that two or more of those blocks' games share take at
-// least a sixteenth of their moves sections, it holds blocks up to kMaxHeldBlocksForMoves while
-// their moves and structure streams take at most kMaxHeldMovesBytes, twice what a dictionary
-// holds: if they are the archive's all, its moves dictionary (which holds at least half of them
+// least a sixteenth of their moves sections, it holds blocks up to kMaxHeldBlocksForMoves until
+// their moves and structure streams take more than kMaxHeldMovesBytes, twice what a dictionary
+// holds (or their texts and raw streams more than kMaxTextDictionaryInput): if they are the archive's all, its moves dictionary (which holds at least half of them
 // and the repeated codewords) may pay for holding them (the Chinese Chess Practical Dataset's
 // games by event, 29,875 in 280 blocks, 8,741 of them the moves of an earlier game: 14.7%
 // smaller). Files of distinct games (PGN Mentor, lichess) are not held longer.
@@ -126,7 +126,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   std::shared_ptr<const WriterDictionary> dict;
   std::vector<api::EncodedBlock> held;
   std::size_t held_tags = 0;
-  std::size_t held_moves = 0;  // their moves and structure streams' bytes
+  std::size_t held_moves = 0, held_texts = 0;  // their moves and structure, texts and raw streams' bytes
   std::optional<bool> held_moves_repeat;  // moves_repeat(), once known
   // The last dictionary copied in, for blocks made after it.
   std::shared_ptr<const WriterDictionary> copied_dict;
@@ -158,9 +158,11 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     b.tags_raw = b.builder.tags_section(store);
     held_tags += b.tags_raw.size();
     held_moves += b.builder.streams.moves.size() + b.builder.streams.structure.size();
+    held_texts += b.builder.streams.texts.size() + b.builder.streams.raw.size();
     held.push_back(std::move(b));
     const bool enough = held.size() >= kMaxHeldBlocks &&
-                        (held.size() >= kMaxHeldBlocksForMoves || held_moves > kMaxHeldMovesBytes || !moves_repeat());
+                        (held.size() >= kMaxHeldBlocksForMoves || held_moves > kMaxHeldMovesBytes ||
+                         held_texts > kMaxTextDictionaryInput || !moves_repeat());
     if (enough || held_tags >= kMaxHeldTagBytes)
       if (auto st = decide(); !st) return st.error();
     return false;
@@ -361,7 +363,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     std::vector<api::EncodedBlock> blocks_held = std::move(held);
     held.clear();
     held_tags = 0;
-    held_moves = 0;
+    held_moves = held_texts = 0;
     if (!last || copied_archive) {
       finish_held(blocks_held, nullptr, nullptr);
       return place_held(blocks_held);
@@ -449,7 +451,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
       const MovesSections m = moves_sections(held);
       std::size_t bytes = 0;
       for (std::size_t k = 0; k < m.sections.size(); k += 2) bytes += m.sections[k].size();
-      held_moves_repeat = options.moves_dictionary && options.compress && options.dictionary_bytes > 0 &&
+      held_moves_repeat = options.moves_dictionary && options.compress && options.dictionary_bytes > 0 && !copied_archive &&
                           m.repeats.size() * kHeldRepeatsShare >= bytes;
     }
     return *held_moves_repeat;

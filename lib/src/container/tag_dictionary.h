@@ -57,8 +57,8 @@ std::string whole_dictionary(const std::vector<std::string>& sections, std::size
 
 // The codewords (a directory group's bytes of a moves section: a game's, where a group holds
 // one) that two or more groups of `moves` have, of at least 16 bytes (shorter ones are left to
-// the sections a dictionary holds), once each, in the order of the groups that first have
-// them: the repeated codewords of a moves dictionary (9.9). `moves`: each block's moves
+// the sections a dictionary holds), once each, in the order in which each is first repeated:
+// the repeated codewords of a moves dictionary (9.9). `moves`: each block's moves
 // section; `group_bytes`: each block's groups' sizes.
 std::string repeated_codewords(const std::vector<std::string_view>& moves,
                                const std::vector<std::vector<std::uint32_t>>& group_bytes);
