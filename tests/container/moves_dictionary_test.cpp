@@ -65,14 +65,13 @@ TEST(ArchiveMovesDictionary, GamesRepeatedBeforeTheLastMebibyteCostLittle) {
   WriterOptions plain = o;
   plain.moves_dictionary = false;
   const std::string without = pack_games(games, "mrep_none.pga", plain);
-  const std::string once = pack_games(joined({&repeated, &others}), "mrep_once.pga", o);
-  const ArchiveInfo w = info_of(with), n = info_of(without), one = info_of(once);
+  const ArchiveInfo w = info_of(with), n = info_of(without);
+  const ArchiveInfo one = info_of(pack_games(repeated, "mrep_once.pga", o));
   ASSERT_EQ(w.blocks, 79u);
   EXPECT_GT(w.section(Section::Moves).dictionary_blocks, 0u);
-  EXPECT_EQ(one.section(Section::Moves).dictionary_blocks, 0u);
-  EXPECT_GT(one.section(Section::Moves).raw, 1u << 20);
+  EXPECT_GT(w.section(Section::Moves).raw - 4 * one.section(Section::Moves).raw, 1u << 20);
   // The three copies' codewords (more than 60 bytes a game): the dictionary saves more than half.
-  const std::uint64_t copies = w.section(Section::Moves).raw - one.section(Section::Moves).raw;
+  const std::uint64_t copies = 3 * one.section(Section::Moves).raw;
   EXPECT_GT(copies, 3u * 200 * 60);
   EXPECT_LT(w.file_bytes, n.file_bytes - copies / 2) << w.file_bytes << " against " << n.file_bytes;
 

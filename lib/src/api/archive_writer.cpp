@@ -81,10 +81,11 @@ constexpr std::size_t kMaxHeldTagBytes = 4u << 20;
 // Past kMaxHeldBlocks, where the codewords that two or more of those blocks' games share take at
 // least a sixteenth of their moves sections, it holds blocks up to kMaxHeldBlocksForMoves until
 // their moves and structure streams take more than kMaxHeldMovesBytes, twice what a dictionary
-// holds (or their texts and raw streams more than kMaxTextDictionaryInput): if they are the archive's all, its moves dictionary (which holds at least half of them
-// and the repeated codewords) may pay for holding them (the Chinese Chess Practical Dataset's
-// games by event, 29,875 in 280 blocks, 8,741 of them the moves of an earlier game: 14.7%
-// smaller). Files of distinct games (PGN Mentor, lichess) are not held longer.
+// holds (or their texts and raw streams more than kMaxTextDictionaryInput): if they are the
+// archive's all, its moves dictionary (which holds at least half of them and the repeated
+// codewords) may pay for holding them (the Chinese Chess Practical Dataset's games by event,
+// 29,875 in 280 blocks, 8,741 of them the moves of an earlier game: 14.7% smaller). Files of
+// distinct games (PGN Mentor, lichess) are not held longer.
 constexpr std::size_t kMaxHeldBlocksForMoves = 1024;
 constexpr std::size_t kMaxHeldMovesBytes = 2u << 20;
 constexpr std::size_t kHeldRepeatsShare = 16;
@@ -438,6 +439,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     return tail_dictionary(streams, blocks.size(), store.text_level);
   }
 
+  // container::moves_sections of `blocks`.
   MovesSections moves_sections(const std::vector<api::EncodedBlock>& blocks) const {
     std::vector<const BlockBuilder*> builders;
     for (const api::EncodedBlock& b : blocks) builders.push_back(&b.builder);
@@ -451,8 +453,8 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
       const MovesSections m = moves_sections(held);
       std::size_t bytes = 0;
       for (std::size_t k = 0; k < m.sections.size(); k += 2) bytes += m.sections[k].size();
-      held_moves_repeat = options.moves_dictionary && options.compress && options.dictionary_bytes > 0 && !copied_archive &&
-                          m.repeats.size() * kHeldRepeatsShare >= bytes;
+      held_moves_repeat = options.moves_dictionary && options.compress && options.dictionary_bytes > 0 &&
+                          !copied_archive && m.repeats.size() * kHeldRepeatsShare >= bytes;
     }
     return *held_moves_repeat;
   }
