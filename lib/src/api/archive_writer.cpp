@@ -449,12 +449,13 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   // Whether the codewords that two or more of the first kMaxHeldBlocks held blocks' games share
   // take at least 1/kHeldRepeatsShare of their moves sections (found once, at that many blocks).
   bool moves_repeat() {
-    if (!held_moves_repeat) {
+    if (held_moves_repeat) return *held_moves_repeat;
+    held_moves_repeat = false;  // (no moves dictionary can come of them)
+    if (options.moves_dictionary && options.compress && options.dictionary_bytes > 0 && !copied_archive) {
       const MovesSections m = moves_sections(held);
       std::size_t bytes = 0;
       for (std::size_t k = 0; k < m.sections.size(); k += 2) bytes += m.sections[k].size();
-      held_moves_repeat = options.moves_dictionary && options.compress && options.dictionary_bytes > 0 &&
-                          !copied_archive && m.repeats.size() * kHeldRepeatsShare >= bytes;
+      held_moves_repeat = m.repeats.size() * kHeldRepeatsShare >= bytes;
     }
     return *held_moves_repeat;
   }
