@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.13, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.14, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -31,8 +31,10 @@ the tags whose values section 10 writes without escapes (an `UnescapedValue` eac
 and raw sections of encodings 7 and 8 (format 1.12, 9.3): encodings 1 and 2 each of whose frames
 is made with one of the archive's dictionaries (9.9), the one its header names (BLOCK-5), and the
 moves and structure sections of encoding 10 (format 1.13, 9.3): encoding 1 whose frame is made
-with one of the archive's dictionaries, the one its header names (BLOCK-5); codec 13 is not
-defined, nor section encodings 6 and 9.
+with one of the archive's dictionaries, the one its header names (BLOCK-5), and the blocks of
+layout 8 (format 1.14), read as those of layout 7 but that an `Event` or `Site` column may have
+coding 6 (9.4.3): entries of the Event or Site table, then the ranks of its unescaped tags;
+codec 13 is not defined, nor section encodings 6 and 9.
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -308,7 +310,7 @@ def read_element_payload(encoding, stored, raw_size, rule, where, dictionaries=N
 # ---------------------------------------------------------------------------------------------
 # Section 9.1: an archive is opened from its ends: header (9.2), footer (9.6), index (9.5).
 
-READ_MAJOR = 1                                 # this reader implements format version 1.13
+READ_MAJOR = 1                                 # this reader implements format version 1.14
 FILE_MAGIC = b"\x89PGA\r\n\x1a\n"
 FIELDS = ("players", "Event", "Site")          # the name directory's fields, 9.5 and 9.10
 MOVE_CODECS = (6, 7, 8, 9, 10, 11, 12, 14, 15)  # the move codecs of 9.3 (BLOCK-1); 13 undefined
@@ -318,7 +320,7 @@ XIANGQI_CODECS = (9, 10, 11, 12, 14, 15)       # codecs whose records may be Xia
 XIANGQI_MODEL_CODECS = (11, 12, 14, 15)        # ... by the Xiangqi model under coders 1, 2 (7.9)
 ENCODING_CODECS = (14, 15)                     # ... whose notation bytes may set the encoding and
                                                # tandem by file (5.7.1, XQ-NOTATION-1)
-LAYOUTS = (1, 3, 4, 5, 6, 7)                   # the layouts of 9.3 (BLOCK-1); 2 undefined
+LAYOUTS = (1, 3, 4, 5, 6, 7, 8)                # the layouts of 9.3 (BLOCK-1); 2 undefined
 
 
 class Archive:
@@ -621,17 +623,18 @@ class Archive:
         self.name_chunks[field, k] = entries
         return entries
 
-    def player(self, entry):
-        """Entry `entry` of the players' table (9.4.3): chunks number their entries in order."""
+    def player(self, entry, field=0):
+        """Entry `entry` of the players' table (9.4.3), or of the Event (`field` 1) or Site (2)
+        table: chunks number their entries in order."""
         first = 0
-        for k, chunk in enumerate(self.name_entries[0]):
+        for k, chunk in enumerate(self.name_entries[field]):
             if entry < first + chunk[2]:
-                return self.name_chunk(0, k)[entry - first][0]
+                return self.name_chunk(field, k)[entry - first][0]
             first += chunk[2]
         return None
 
-    def player_count(self):
-        return sum(chunk[2] for chunk in self.name_entries[0])
+    def player_count(self, field=0):
+        return sum(chunk[2] for chunk in self.name_entries[field])
 
     def check_name_chunks(self):
         for field in range(3):
@@ -766,7 +769,8 @@ class Block:
         if data[6] not in LAYOUTS:       # 3: tag columns derived or named (1.4, 9.4.5,
                                          # 9.4.6); 4: also coded (1.5, 9.4.7); 5: also tables
                                          # (1.6, 9.4.8); 6: also Xiangqi positions (1.9, 9.4.9);
-                                         # 7: also unescaped text (1.11, 9.4.10)
+                                         # 7: also unescaped text (1.11, 9.4.10); 8: also
+                                         # Event and Site entries (1.14, 9.4.3)
             raise unsupported("BLOCK-1", w, f"unknown layout {data[6]}")
         self.layout = data[6]
         if data[7] > 2:                  # 0 uniform, 1 model, 2 fast (format 1.2)
@@ -1016,7 +1020,8 @@ def decode_tags_section(archive, block):
     key order, as they come, sharing each game's entry of each table (`entries`).  A block of
     layout 6 is read as one of layout 5, and its `FEN` column may have coding 12 (9.4.9); one of
     layout 7 as one of layout 6, and any of its columns may have coding 13 (9.4.10: values that
-    section 10 writes without escapes, each an UnescapedValue)."""
+    section 10 writes without escapes, each an UnescapedValue); one of layout 8 as one of layout
+    7, and its `Event` and `Site` columns may have coding 6 (9.4.3)."""
     s = Stream(block.tags_bytes, "TAGS-1", f"{block.where}, tags section")
     keys = [s.text() for _ in range(s.count())]
     require(len(set(keys)) == len(keys), "TAGS-1", s.where(), "a key listed twice")
@@ -1046,7 +1051,7 @@ def decode_tags_section(archive, block):
         count = len(ranks[k])
         coded = coding == 10                    # 9.4.7: a column of coding 1 to 4, its codes coded
         if coded:
-            require(block.layout in (4, 5, 6, 7), "TAGS-1", body.where(),
+            require(block.layout in (4, 5, 6, 7, 8), "TAGS-1", body.where(),
                     f"coding 10 in a block of layout {block.layout} (TAGS-11)")
             coding = body.byte()
             require(1 <= coding <= 4, "TAGS-11", body.where(), f"coded column of base {coding}")
@@ -1054,7 +1059,7 @@ def decode_tags_section(archive, block):
             ratings.append((k, body, coded))
             continue
         if coding == 11:                        # 9.4.8: entries of a value table
-            require(block.layout in (5, 6, 7), "TAGS-1", body.where(),
+            require(block.layout in (5, 6, 7, 8), "TAGS-1", body.where(),
                     f"coding 11 in a block of layout {block.layout} (TAGS-12)")
             column = read_table_column(archive, key, body, [g for g, _ in ranks[k]], entries,
                                        budget)
@@ -1113,23 +1118,25 @@ def decode_column(archive, layout, key, coding, body, count, budget, coded=False
             return read_codes(body, count, form, True, budget)
         return read_base62_identifiers(body, count, form, budget)
     if coding == 6:
+        if layout == 8 and key in (b"Event", b"Site"):
+            return read_name_entries(archive, FIELDS.index(key.decode()), body, count, budget)
         require(key in (b"White", b"Black"), "TAGS-5", body.where(), f"player column {key!r}")
         return read_players(archive, body, count, budget)
     if coding == 7:
         require(key == b"FEN", "TAGS-6", body.where(), f"position column {key!r}")
         return read_positions(body, count, budget)
     if coding == 8:
-        require(layout in (3, 4, 5, 6, 7), "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
+        require(layout in (3, 4, 5, 6, 7, 8), "TAGS-1", body.where(), f"coding 8 in a block of layout {layout} (TAGS-7)")
         return read_derived(key, body, count)
     if coding == 9:
-        require(layout in (3, 4, 5, 6, 7), "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
+        require(layout in (3, 4, 5, 6, 7, 8), "TAGS-1", body.where(), f"coding 9 in a block of layout {layout} (TAGS-9)")
         return read_named(key, body, count)
     if coding == 12:
-        require(layout in (6, 7), "TAGS-1", body.where(), f"coding 12 in a block of layout {layout} (TAGS-13)")
+        require(layout in (6, 7, 8), "TAGS-1", body.where(), f"coding 12 in a block of layout {layout} (TAGS-13)")
         require(key == b"FEN", "TAGS-13", body.where(), f"Xiangqi position column {key!r}")
         return read_xiangqi_positions(body, count, budget)
     if coding == 13:
-        require(layout == 7, "TAGS-1", body.where(), f"coding 13 in a block of layout {layout} (TAGS-14)")
+        require(layout in (7, 8), "TAGS-1", body.where(), f"coding 13 in a block of layout {layout} (TAGS-14)")
         return read_unescaped(body, count)
     raise corrupt("TAGS-1", body.where(), f"reserved coding {coding}")
 
@@ -1314,21 +1321,44 @@ def read_base62_identifiers(body, count, form, budget):
     return out
 
 
-def read_players(archive, body, count, budget):
-    """9.4.3 [TAGS-5]: entries of the players' table."""
+def read_players(archive, body, count, budget, field=0):
+    """9.4.3 [TAGS-5]: entries of the players' table (or of the Event or Site table, `field`)."""
     distinct = body.varint()
     require(1 <= distinct <= count, "TAGS-5", body.where(), f"P = {distinct} for {count} tags")
     entries = []
     for i in range(distinct):
         entries.append(body.varint() + (entries[-1] + 1 if entries else 0))
-    table_size = archive.player_count()
+    table_size = archive.player_count(field)
     require(entries[-1] < table_size, "TAGS-5", body.where(),
-            f"entry {entries[-1]} past the players' table of {table_size}")
+            f"entry {entries[-1]} past the {FIELDS[field]} table of {table_size}")
     references = read_planes(body, count, byte_width(distinct - 1)) if distinct > 1 else [0] * count
     require(all(r < distinct for r in references), "TAGS-5", body.where(), "reference of P or more")
     require(len(set(references)) == distinct, "TAGS-5", body.where(), "an entry no reference names")
-    names = {e: budget.spend(archive.player(e)) for e in entries}     # each entry once
+    names = {e: budget.spend(archive.player(e, field)) for e in entries}     # each entry once
     return [names[entries[r]] for r in references]
+
+
+def read_name_entries(archive, field, body, count, budget):
+    """9.4.3 [TAGS-15]: an `Event` or `Site` column of coding 6 (layout 8): entries of the
+    field's table as a player column's, then varint u (0 to `count`) and u varint ranks of the
+    unescaped tags, as a column of coding 13 gives them (9.4.10)."""
+    values = read_players(archive, body, count, budget, field)
+    u = body.varint()
+    require(u <= count, "TAGS-15", body.where(), f"u = {u} for {count} tags")
+    rank = -1
+    for i in range(u):
+        gap = body.varint()
+        rank = gap if i == 0 else rank + gap + 1
+        require(rank < count, "TAGS-15", body.where(),
+                f"rank {rank} (ranks read: {i + 1} of {u}) at or above E_k = {count}")
+        value = values[rank]
+        require(b'"' in value or b"\\" in value, "TAGS-15", body.where(),
+                f"unescaped tag of rank {rank}: {value!r} holds neither a quote nor a backslash")
+        require(b"\n" not in value and b"\r" not in value, "TAGS-15", body.where(),
+                f"unescaped tag of rank {rank}: {value!r} holds a line break")
+        values[rank] = UnescapedValue(value)
+    require(body.at_end(), "TAGS-15", body.where(), "bytes after the ranks")
+    return values
 
 
 def read_positions(body, count, budget):

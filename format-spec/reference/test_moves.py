@@ -565,7 +565,7 @@ def test_named_tags():
     checked += 1
 
     # players as entries of the players' table (9.4.3): the named values begin with their values
-    players = types.SimpleNamespace(player_count=lambda: 2, player=lambda e: (b"a", b"b")[e])
+    players = types.SimpleNamespace(player_count=lambda field=0: 2, player=lambda e, field=0: (b"a", b"b")[e])
     games = [[(w, b"a"), (b, b"b"), (t, b"b won")], [(w, b"b"), (b, b"a"), (t, b"b won")]]
     columns = {w: (6, bytes.fromhex("02 00 00 00 01")), b: (6, bytes.fromhex("02 00 00 01 00")),
                t: named_column([2, 1], [b" won"] * 2)}

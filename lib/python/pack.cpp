@@ -67,7 +67,7 @@ py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems
 
 WriterOptions writer_options(unsigned threads, bool force, const std::string& moves, bool position_filter,
                              const std::string& variant = {}, const std::string& clocks = "model",
-                             const std::string& tags = "tables", const std::string& xiangqi = "model") {
+                             const std::string& tags = "names", const std::string& xiangqi = "model") {
   WriterOptions o;
   o.variant = variant_named(variant);
   o.threads = threads;
@@ -76,8 +76,9 @@ WriterOptions writer_options(unsigned threads, bool force, const std::string& mo
   o.position_filter = position_filter;
   o.model_clocks = clocks != "bytes";
   o.derive_tags = tags != "text";
-  o.code_tags = tags == "coded" || tags == "tables";
-  o.table_tags = tags == "tables";
+  o.code_tags = tags == "coded" || tags == "tables" || tags == "names";
+  o.table_tags = tags == "tables" || tags == "names";
+  o.name_entries = tags == "names";
   o.xiangqi_model = o.xiangqi_positions = o.xiangqi_spellings = xiangqi != "uniform";
   return o;
 }

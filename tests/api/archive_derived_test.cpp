@@ -173,6 +173,7 @@ WriterOptions table_options() {
   WriterOptions o;
   o.block_games = 5;
   o.dictionary_bytes = 0;
+  o.name_entries = false;  // (the read versions are the value table's)
   return o;
 }
 

@@ -290,7 +290,7 @@ TEST_F(CliArchive, InfoAndVerify) {
   EXPECT_NE(r.out.find("games:    61 (1 kept verbatim)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bits per ply"), std::string::npos);
   r = run_cli("info " + p("games.pga") + " --json");
-  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.13");
+  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.14");
   // The fast model (the default) and no clock tracks: a reader of 1.2.
   EXPECT_TRUE(r.out.starts_with("{\"write_version\": \"1.2\", \"read_version\": \"1.2\",")) << r.out;
   EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
@@ -414,8 +414,9 @@ TEST_F(CliArchive, DictKibTrainsATagDictionary) {
 // unpack alike, and an append gives its new blocks none.
 TEST_F(CliArchive, TextDictionaryUnlessNoTextDict) {
   const std::string input = "'" + test::corpus_path("pgn/annotated_human.pgn") + "'";
-  ASSERT_EQ(run_cli("pack -q --block-kib 8 " + input + " -o " + p("text.pga")).exit_code, 0);
-  ASSERT_EQ(run_cli("pack -q --block-kib 8 --no-text-dict " + input + " -o " + p("plain.pga")).exit_code, 0);
+  // (--tags tables: the read version is the text dictionary's, not 1.14's Event entries')
+  ASSERT_EQ(run_cli("pack -q --tags tables --block-kib 8 " + input + " -o " + p("text.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --tags tables --block-kib 8 --no-text-dict " + input + " -o " + p("plain.pga")).exit_code, 0);
   const auto figures = [&](const std::string& name) { return nlohmann::json::parse(run_cli("info --json " + p(name)).out); };
   const auto text = figures("text.pga"), plain = figures("plain.pga");
   EXPECT_GT(text["blocks"].get<int>(), 2);
@@ -448,8 +449,9 @@ TEST_F(CliArchive, MovesDictionaryUnlessNoMovesDict) {
     for (int copy = 0; copy < 12; ++copy) out << one << "\n";
   }
   const std::string input = p("repeated.pgn");
-  ASSERT_EQ(run_cli("pack -q --block-games 36 " + input + " -o " + p("moves.pga")).exit_code, 0);
-  ASSERT_EQ(run_cli("pack -q --block-games 36 --no-moves-dict " + input + " -o " + p("plain.pga")).exit_code, 0);
+  // (--tags tables: the read version is the moves dictionary's, not 1.14's Event entries')
+  ASSERT_EQ(run_cli("pack -q --tags tables --block-games 36 " + input + " -o " + p("moves.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --tags tables --block-games 36 --no-moves-dict " + input + " -o " + p("plain.pga")).exit_code, 0);
   const auto figures = [&](const std::string& name) { return nlohmann::json::parse(run_cli("info --json " + p(name)).out); };
   const auto moves = figures("moves.pga"), plain = figures("plain.pga");
   EXPECT_EQ(moves["blocks"], 5);
@@ -637,7 +639,7 @@ TEST_F(CliArchive, VersionNamesTheFormatVersions) {
   for (const char* args : {"--version", "info --version"}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << args;
-    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.13)\n")
+    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.14)\n")
         << args;
   }
 }
@@ -806,10 +808,17 @@ TEST(CliMoves, EveryCoderGivesTheGamesBack) {
   EXPECT_LT(moves("m.pga") * 4, moves("u.pga") * 3) << "the model's moves at most three quarters of the uniform coder's";
   EXPECT_LT(moves("f.pga") * 4, moves("u.pga") * 3) << "the fast model's too";
   EXPECT_LE(moves("m.pga"), moves("f.pga"));
-  // The fast model's archive needs a reader of 1.2; the others one of 1.0.
-  EXPECT_EQ(info("f.pga")["read_version"], "1.2");
-  EXPECT_EQ(info("m.pga")["read_version"], "1.0");
-  EXPECT_EQ(info("u.pga")["read_version"], "1.0");
+  // The fast model's archive needs a reader of 1.2, the others one of 1.0, where the events are
+  // tags (--tags tables); by default, their own events are entries of the Event table (1.14).
+  for (const char* coder : {"fast", "max", "uniform"})
+    ASSERT_EQ(test::run_cli(std::string("pack -q --tags tables --moves ") + coder + " '" + input + "' -o '" + dir +
+                            "/" + coder + ".pga'")
+                  .exit_code,
+              0);
+  EXPECT_EQ(info("fast.pga")["read_version"], "1.2");
+  EXPECT_EQ(info("max.pga")["read_version"], "1.0");
+  EXPECT_EQ(info("uniform.pga")["read_version"], "1.0");
+  EXPECT_EQ(info("f.pga")["read_version"], "1.14");
   const auto bad = test::run_cli("pack -q --moves best '" + input + "' -o '" + dir + "/x.pga'");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("--moves"), std::string::npos) << bad.err;

@@ -27,11 +27,14 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
     auto r = run_cli("pack " + corpus(name) + " -o " + p("x.pga") + " --force");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE((r.out + r.err).find("15 games (0 kept verbatim), 1378 plies coded"), std::string::npos) << r.out << r.err;
+    // (The Xiangqi model's 1.8, and each game's own event an entry of the Event table, 1.14.)
     const auto info = nlohmann::json::parse(run_cli("info --json " + p("x.pga")).out);
-    EXPECT_EQ(info["read_version"], "1.8");
+    EXPECT_EQ(info["read_version"], "1.14");
     const std::string once = run_cli("unpack " + p("x.pga")).out;
-    // Coded uniformly, as readers of 1.7 read them: the same games, in a larger archive.
-    ASSERT_EQ(run_cli("pack " + corpus(name) + " -o " + p("u.pga") + " --force --xiangqi uniform").exit_code, 0);
+    // Coded uniformly, the events as tags, as readers of 1.7 read them: the same games, in a
+    // larger archive.
+    ASSERT_EQ(run_cli("pack " + corpus(name) + " -o " + p("u.pga") + " --force --xiangqi uniform --tags tables").exit_code,
+              0);
     EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("u.pga")).out)["read_version"], "1.7");
     EXPECT_EQ(run_cli("unpack " + p("u.pga")).out, once);
     EXPECT_LT(test::read_file(scratch_.path() + "/x.pga").size() + 150, test::read_file(scratch_.path() + "/u.pga").size());
@@ -167,10 +170,11 @@ TEST_F(CliXiangqi, GamesInGb18030AndBig5ComeBackInTheirBytes) {
   EXPECT_EQ(run_cli("find --count --black 丁二 --names-in big5 " + p("names.pga")).out, "1\n");
   EXPECT_EQ(run_cli("find --count --black " + std::string("\xE4\xB8\x81") + "g --names-in big5 " + p("names.pga")).out,
             "0\n");  // 丁 and the letter g: a character's second byte is no letter
-  for (const File& f : {File{"xqbase_gb18030.pgn", "12 games (0 kept verbatim), 998 plies coded", 0, "gb18030", "许银川", "1.10"},
-                        // (one game's Event has quotes left unescaped, and Big5's 許 ends in the
-                        // byte of `\`: values written back as they are, format 1.11)
-                        File{"ccpd_big5.pgn", "12 games (0 kept verbatim), 1208 plies coded", 0, "big5", "柳大華", "1.11"}}) {
+  // (Format 1.10 and, the Big5 file, 1.11: one game's Event has quotes left unescaped, and Big5's
+  // 許 ends in the byte of `\`, values written back as they are; each game's own event an entry
+  // of the Event table, 1.14, the unescaped ones ranked so.)
+  for (const File& f : {File{"xqbase_gb18030.pgn", "12 games (0 kept verbatim), 998 plies coded", 0, "gb18030", "许银川", "1.14"},
+                        File{"ccpd_big5.pgn", "12 games (0 kept verbatim), 1208 plies coded", 0, "big5", "柳大華", "1.14"}}) {
     SCOPED_TRACE(f.name);
     const std::string input = test::read_file(test::corpus_path(std::string("xiangqi/") + f.name));
     auto r = run_cli("pack " + corpus(f.name) + " -o " + p("x.pga") + " --force");
@@ -195,7 +199,7 @@ TEST_F(CliXiangqi, GamesInGb18030AndBig5ComeBackInTheirBytes) {
     EXPECT_EQ(move_words(run_cli("unpack " + p("u.pga")).out), move_words(input));
     EXPECT_LT(test::read_file(scratch_.path() + "/x.pga").size() * 2, test::read_file(scratch_.path() + "/u.pga").size());
     // Appended to an archive of 1.8, verbatim too; appended to one of 1.10, coded.
-    ASSERT_EQ(run_cli("pack " + corpus("wukong_chinese.pgn") + " -o " + p("a.pga") + " --force").exit_code, 0);
+    ASSERT_EQ(run_cli("pack " + corpus("wukong_chinese.pgn") + " -o " + p("a.pga") + " --force --tags tables").exit_code, 0);
     r = run_cli("append " + p("a.pga") + " " + corpus(f.name));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("a.pga")).out)["read_version"], "1.8");

@@ -95,6 +95,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   o.code_tags = false;         // typed columns' codes as varints; vectors of coded tags say so
   o.table_tags = false;        // no value table; vectors of table columns say so
   o.xiangqi_model = false;     // Xiangqi moves uniform; vectors of the Xiangqi model say so
+  o.name_entries = false;      // Event and Site values as tags; vectors of name entries say so
   return o;
 }
 
@@ -2695,6 +2696,50 @@ void moves_dictionary_vectors() {
                  "Unsupported", "BLOCK-1", "the moves section in encoding 11, which 1.13 does not define");
 }
 
+// Format 1.14: Event and Site columns naming entries of their name tables (9.4.3, coding 6 in a
+// block of layout 8): the spec's example, with a third game whose Event, written without escapes
+// (Big5's 許, B3 5C, before a space), is ranked; then damaged columns, and layout 9.
+void name_entry_vectors() {
+  const std::string pgn =
+      "[Event \"Cup\"]\n[Site \"Rome\"]\n[White \"a\"]\n[Black \"b\"]\n\n1. e4 e5 *\n\n"
+      "[Event \"Cup\"]\n[Site \"Oslo\"]\n[White \"b\"]\n[Black \"a\"]\n\n1. d4 *\n\n"
+      "[Event \"\xB3\x5C Cup\"]\n[Site \"Oslo\"]\n[White \"a\"]\n[Black \"b\"]\n\n1. c4 *\n";
+  WriterOptions o = stored();
+  o.derive_tags = o.code_tags = o.table_tags = o.name_entries = true;
+  const std::string pga = pack(pgn, o);
+  write("encode/name_entries.pgn", pgn);
+  write("encode/name_entries.pga", pga);
+  valid_vector("name_entries", pga, "TAGS-5 TAGS-15 TAGS-14 PGN-1", "the archive of encode/name_entries");
+  manifest.insert(manifest.rfind("valid\tname_entries"),
+                  "encode\tname_entries\ttags=names\tTAGS-5 TAGS-15 TAGS-14 PGN-1\tEvent and Site columns of coding 6 "
+                  "(entries of the Event and Site tables, format 1.14) in a block of layout 8, the Event column with "
+                  "the rank of a value written without escapes (Big5's B3 5C before a space)\n");
+  // Event: P 02, entries 00 00, references 00 00 01, u 01, rank 02; Site: P 02, entries 00 00,
+  // references 01 00 00, u 00.
+  const ColumnAt event = column_of(pga, "Event"), site = column_of(pga, "Site");
+  const std::string_view block = std::string_view(pga).substr(kHeaderSize);
+  if (block[6] != kNameEntriesLayout || block[event.coding] != 6 || block[site.coding] != 6 ||
+      block.substr(event.body, 8) != std::string_view("\x02\x00\x00\x00\x00\x01\x01\x02", 8) ||
+      block.substr(site.body, 7) != std::string_view("\x02\x00\x00\x01\x00\x00\x00", 7) || pga[11] != 14) {
+    std::fprintf(stderr, "name entries: the writer did not code Event and Site as entries in layout 8 of 1.14\n");
+    std::exit(1);
+  }
+  const std::size_t u = event.body + 6;
+  invalid_vector("name_entries_in_layout_7", edit_block(pga, [](std::string& b) { b[6] = 7; }), "Corruption", "TAGS-5",
+                 "an Event column of coding 6 in a block of layout 7");
+  invalid_vector("name_entries_past_table", edit_block(pga, [&](std::string& b) { b[event.body + 2] = 1; }),
+                 "Corruption", "TAGS-5", "an Event column naming entries 0 and 2 of an Event table of two entries");
+  invalid_vector("name_entries_count", edit_block(pga, [&](std::string& b) { b[u] = 4; }), "Corruption", "TAGS-15",
+                 "an Event column of entries of 3 tags naming 4 unescaped ones");
+  invalid_vector("name_entries_rank", edit_block(pga, [&](std::string& b) { b[u + 1] = 3; }), "Corruption", "TAGS-15",
+                 "an Event column of entries of 3 tags naming the rank 3 unescaped");
+  invalid_vector("name_entries_plain_value", edit_block(pga, [&](std::string& b) { b[u + 1] = 0; }), "Corruption",
+                 "TAGS-15", "an unescaped tag of an Event column of entries whose value (`Cup`) holds neither a quote "
+                 "nor a backslash");
+  invalid_vector("layout_9", edit_block(pga, [](std::string& b) { b[6] = 9; }), "Unsupported", "BLOCK-1",
+                 "a block of layout 9, which 1.14 does not define");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -2729,6 +2774,7 @@ int main(int argc, char** argv) {
   unescaped_tag_vectors();
   text_dictionary_vectors();
   moves_dictionary_vectors();
+  name_entry_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

@@ -495,6 +495,7 @@ TEST(ArchiveDictionary, ASmallArchivesDictionaryHoldsItsTags) {
   WriterOptions o = dictionary_blocks();
   o.block_games = 30;
   o.dictionary_bytes = 64 * 1024;
+  o.name_entries = false;  // (the events as tags, which the dictionary holds)
   const std::string with = pack(text, "dwhole.pga", o);
   WriterOptions none = o;
   none.dictionary_bytes = 0;
@@ -631,6 +632,7 @@ TEST(ArchiveTextDictionary, CommentsCompressAsOneStreamBlocksReadAlone) {
   WriterOptions o = framed_blocks();
   o.text_level = 15;
   o.text_dictionary = true;
+  o.name_entries = false;  // (the read version is the text dictionary's)
   const std::string with = pack(pgn, "tdict.pga", o);
   WriterOptions plain = o;
   plain.text_dictionary = false;
@@ -699,6 +701,7 @@ TEST(ArchiveMovesDictionary, RepeatedGamesCostAFewBytesBlocksReadAlone) {
   WriterOptions o;
   o.block_games = 20;
   o.threads = 2;
+  o.name_entries = false;  // (the read version is the moves dictionary's)
   const std::string with = pack(pgn, "mdict.pga", o);
   WriterOptions plain = o;
   plain.moves_dictionary = false;
@@ -801,6 +804,9 @@ TEST(ArchiveDamage, NameTablesAreCheckedWhenFirstUsed) {
   using namespace container;
   WriterOptions o = small_blocks();
   o.dictionary_bytes = 0;  // chunks compressed without a dictionary: this test rewrites them
+  // Events and sites as tags: where a block's columns name their entries (layout 8, 9.4.3),
+  // reading a game reads the Event and Site chunks as it does the players'.
+  o.name_entries = false;
   const std::string path = pack(sample_pgn(), "names.pga", o);
   const std::string good = file_bytes(path);
   const ArchiveParts parts = parts_of(good);
@@ -996,10 +1002,10 @@ namespace {
 // A damaged archive still yields the games of its sound blocks, never a game that was not in
 // it; with no damage, salvage equals a normal export. (Without a tag dictionary: every block's
 // tags need the dictionary, whose damage ArchiveDictionary.DamageToTheDictionaryIsDetected covers.
-// Every block's players are in the players' table, and its openings in the value table: damage
-// to either loses the games whose tags it no longer gives, and says so.) Damage to the index
-// leaves salvage the players' table found by its chunks' magic and the value table found by its
-// own (9.4.8).
+// Every block's players are in the players' table, its events and sites in theirs (layout 8,
+// 9.4.3), and its openings in the value table: damage to any loses the games whose tags it no
+// longer gives, and says so.) Damage to the index leaves salvage the name tables found by their
+// chunks' magic and the value table found by its own (9.4.8).
 TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
   WriterOptions o;
   o.block_games = 5;
@@ -1022,9 +1028,13 @@ TEST(ArchiveSalvage, SoundBlocksSurviveAnySingleByteDamage) {
   ASSERT_FALSE(done.empty());
   EXPECT_TRUE(std::is_sorted(done.begin(), done.end()));
   EXPECT_EQ(done.back(), 2 * good.size());
-  const auto& players = parts_of(good).index.name_chunks[container::kPlayerField];
-  ASSERT_FALSE(players.empty());
-  const std::uint64_t players_from = players.front().offset, players_to = players.back().offset + players.back().size;
+  // The name chunks: the players', which player columns name, then the Event and Site tables',
+  // which the Event and Site columns of entries name (layout 8).
+  const auto& names = parts_of(good).index.name_chunks;
+  ASSERT_FALSE(names[container::kPlayerField].empty());
+  ASSERT_FALSE(names[container::kSiteField].empty());
+  const std::uint64_t players_from = names[container::kPlayerField].front().offset,
+                      players_to = names[container::kSiteField].back().offset + names[container::kSiteField].back().size;
   // The value table's bytes, in the stored index.
   const std::size_t tables_from = good.find(std::string_view(container::kValueTablesMagic, 4), players_to);
   ASSERT_NE(tables_from, std::string::npos);

@@ -290,6 +290,24 @@ def test_pack_tags_tables(tmp_path, cli):
         pgnarc.pack(source, tmp_path / "x.pga", tags="table")
 
 
+def test_pack_tags_names(tmp_path, cli):
+    # events of their own (date, players, result, as Xiangqi collections name them) as entries of
+    # the Event table the archive keeps for search (format 1.14), each stored once
+    games = "".join(f'[Event "1983{1000 + g} p{g % 37} beat p{g % 41}"]\n[White "p{g % 37}"]\n[Black "p{g % 41}"]\n'
+                    f'\n1. e4 e5 *\n\n' for g in range(500))
+    source = tmp_path / "events.pgn"
+    source.write_text(games)
+    names, tables = packed_by_default_and(source, tmp_path, cli, "tables")
+    with pgnarc.open(names) as n, pgnarc.open(tables) as t:
+        assert n.info()["read_version"] == "1.14" and t.info()["read_version"] != "1.14"
+        assert [g.pgn() for g in n] == [g.pgn() for g in t]
+        assert n[321].tags["Event"] == "19831321 p25 beat p34"
+        assert n.find(event="19831321 p25 beat p34", exact=True) == [321]
+    assert os.path.getsize(names) < os.path.getsize(tables)
+    with pytest.raises(ValueError, match="tags must be"):
+        pgnarc.pack(source, tmp_path / "x.pga", tags="name")
+
+
 def test_damage_says_where(tmp_path, archives):
     data = bytearray(open(archives["twic_events"], "rb").read())
     data[200] ^= 0x40  # inside block 0, which starts at offset 32
@@ -434,12 +452,13 @@ def test_xiangqi(tmp_path, cli):
 def test_xiangqi_gb18030_and_big5(tmp_path, cli):
     """Chinese PGN in GB18030 and Big5: coded (format 1.10; 1.11 for the Big5 file, whose tag
     values are written without escapes: a quote left unescaped, 許 ending in the byte of a
-    backslash), its games' PGN the bytes the command line writes, read as str in the file's
-    encoding with encoding="gb18030" or "big5"."""
+    backslash; with tags="tables", as the default's Event entries would make both 1.14), its
+    games' PGN the bytes the command line writes, read as str in the file's encoding with
+    encoding="gb18030" or "big5"."""
     for name, encoding, red, version in (("xqbase_gb18030.pgn", "gb18030", "许银川", "1.10"),
                                          ("ccpd_big5.pgn", "big5", "柳大華", "1.11")):
         out = tmp_path / (name + ".pga")
-        assert pgnarc.pack(os.path.join(XIANGQI, name), out)["verbatim_games"] == 0
+        assert pgnarc.pack(os.path.join(XIANGQI, name), out, tags="tables")["verbatim_games"] == 0
         with pgnarc.open(out, encoding=encoding) as a:
             assert a.info()["read_version"] == version
             assert "".join(g.pgn() for g in a).encode(encoding) == cli("unpack", out).stdout

@@ -293,7 +293,7 @@ def _encoding(encoding):
 
 
 def pack(inputs, output, threads=None, force=False, moves="fast", position_filter=False, variant=None,
-         clocks="model", tags="tables", xiangqi="model"):
+         clocks="model", tags="names", xiangqi="model"):
     """Packs PGN (plain, gzip or zstd) into the archive `output`, as `pgnarc pack` does, and
     returns its figures: games, verbatim_games, plies, input_bytes, output_bytes, blocks, and the
     problems that made games be kept verbatim. `inputs` is one input or a list of them: a path
@@ -301,7 +301,10 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
     `output` is replaced only with force=True (FileExistsError otherwise). `variant` names the
     rules of the games whose tags name none ("crazyhouse", ...: `pgnarc pack --variant`);
     `clocks` how clock tracks are coded: "model" (format 1.3) or "bytes" (`pgnarc pack --clocks`);
-    `tags` how tags are stored (`pgnarc pack --tags`): "tables" (format 1.6: as "coded", and an
+    `tags` how tags are stored (`pgnarc pack --tags`): "names" (format 1.14: as "tables", and,
+    where every block is held for the tag dictionary's training, Event and Site values as their
+    entries in the tables the archive keeps for search, where that is smaller), "tables" (format
+    1.6: as "coded", and an
     opening's tags, ECO, Opening, Variation, SubVariation and ECOUrl, stored once in a table of
     the archive where that is smaller), "coded" (format 1.5: as "derive", and ratings, other
     numbers, dates and times of day coded by the arithmetic coder where that is smaller), "derive" (format 1.4: a CurrentPosition tag that is the final position derived from
@@ -319,8 +322,8 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
         raise ValueError(f"moves must be 'fast', 'max' (or 'model') or 'uniform', not {moves!r}")
     if clocks not in ("model", "bytes"):
         raise ValueError(f"clocks must be 'model' or 'bytes', not {clocks!r}")
-    if tags not in ("tables", "coded", "derive", "text"):
-        raise ValueError(f"tags must be 'tables', 'coded', 'derive' or 'text', not {tags!r}")
+    if tags not in ("names", "tables", "coded", "derive", "text"):
+        raise ValueError(f"tags must be 'names', 'tables', 'coded', 'derive' or 'text', not {tags!r}")
     if xiangqi not in ("model", "uniform"):
         raise ValueError(f"xiangqi must be 'model' or 'uniform', not {xiangqi!r}")
     for i in inputs:

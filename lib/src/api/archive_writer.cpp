@@ -351,6 +351,7 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
   Status decide(bool last = false) {
     if (dict_decided && tables_decided) return {};
     if (!tables_decided) decide_tables();
+    if (last && !copied_archive && api::keeps_name_entries(options)) held_tags = api::number_names(held, store, workers());
     if (!dict_decided) {
       dict_decided = true;
       if (copied_dict) {

@@ -1,7 +1,11 @@
 #include "api/pack_pipeline.h"
 
+#include <algorithm>
 #include <optional>
+#include <set>
 
+#include "common/thread_pool.h"
+#include "common/zstd_frame.h"
 #include "container/derived_tags.h"
 #include "container/position_filter.h"
 #include "pgn/xiangqi_pgn.h"
@@ -50,6 +54,10 @@ bool keeps_unescaped_tags(const WriterOptions& options) {
   return options.derive_tags && options.code_tags && options.table_tags && options.unescaped_tags;
 }
 
+bool keeps_name_entries(const WriterOptions& options) {
+  return options.derive_tags && options.code_tags && options.table_tags && options.name_entries;
+}
+
 namespace {
 
 // The error that keeps a game verbatim where the archive may not hold a value that only its bytes
@@ -63,6 +71,69 @@ Error unescaped_tag_error(const std::string& key, const std::string& source, std
 }
 
 }  // namespace
+
+namespace {
+// Event and Site entries are kept where they make the held blocks' tags sections, each
+// compressed alone, at least 1/kNameEntriesGain smaller.
+constexpr std::size_t kNameEntriesGain = 32;
+}  // namespace
+
+std::size_t number_names(std::vector<EncodedBlock>& blocks, const container::StoreOptions& store, unsigned workers) {
+  // Each table in ascending order of value, as the index holds it (9.10).
+  std::vector<std::string_view> table[2];
+  for (int f : {container::kEventField, container::kSiteField}) {
+    std::set<std::string_view> values;
+    for (const EncodedBlock& b : blocks) values.insert(b.names[f].begin(), b.names[f].end());
+    table[f - 1].assign(values.begin(), values.end());
+  }
+  for (EncodedBlock& b : blocks) {
+    container::NameEntries& e = b.builder.names.emplace();
+    for (const auto& g : b.builder.tags)
+      for (const Tag& t : g) {
+        const int f = name_field_of(t.key);
+        if (f != container::kEventField && f != container::kSiteField) continue;
+        const auto& values = table[f - 1];
+        const auto it = std::lower_bound(values.begin(), values.end(), std::string_view(t.value));
+        (f == container::kEventField ? e.event : e.site)
+            .push_back(it != values.end() && *it == t.value ? static_cast<std::uint32_t>(it - values.begin())
+                                                            : container::kNoNameEntry);
+      }
+  }
+  // Each block's tags section with them, and both sections' sizes compressed alone.
+  struct Made {
+    std::string tags;
+    std::size_t with = 0, without = 0;
+  };
+  const auto stored = [&store](const std::string& s) {
+    const std::string frame = store.compress ? common::compress_frame(s, store.zstd_level) : std::string();
+    return frame.empty() ? s.size() : std::min(frame.size(), s.size());
+  };
+  common::OrderedPool<Made> pool(workers);
+  for (const EncodedBlock& b : blocks)
+    pool.submit([&b, &store, &stored] {
+      Made m{b.builder.tags_section(store)};
+      m.with = stored(m.tags);
+      m.without = stored(b.tags_raw);
+      return m;
+    });
+  std::vector<std::string> made;
+  std::size_t with = 0, without = 0, bytes = 0;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    Made m = pool.next();
+    with += m.with;
+    without += m.without;
+    made.push_back(std::move(m.tags));
+  }
+  // Kept where that makes the sections at least kNameEntriesGain smaller: where the values are
+  // few (a tournament's event), they cost next to nothing as text, and a reader of 1.13 reads them.
+  const bool keep = with * kNameEntriesGain <= without * (kNameEntriesGain - 1);
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    if (keep) blocks[i].tags_raw = std::move(made[i]);
+    else blocks[i].builder.names.reset();
+    bytes += blocks[i].tags_raw.size();
+  }
+  return bytes;
+}
 
 EncodedBlock encode_block(std::vector<PgnReader::RawGame> raws, const std::string& source, const WriterOptions& options) {
   EncodedBlock out;

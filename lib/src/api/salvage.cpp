@@ -87,15 +87,20 @@ class ElementScan {
   FileWindow& window_;
 };
 
-// The players' name chunks found in the file (sound ones, in file order), read as one table from
-// the first, if it follows the end of a sound block or dictionary, up to the first that does not
-// follow the one before: a lost chunk before one of them would give every later entry another
-// number, so the table ends there. And the value tables (9.4.8) found by their magic in the
+// One field's name chunks found in the file (sound ones, in file order: the players', which
+// player columns name, or the Event or Site table's, which layout 8's columns of entries name),
+// read as one table from the first, if it follows the end of a sound block, dictionary or name
+// chunk of another field, up to the first that does not follow the one before: a lost chunk
+// before one of them would give every later entry another number, so the table ends there. The
+// players' table holds the others, and the value tables (9.4.8) found by their magic in the
 // index, whose own checksum holds where the index's does not.
-class FoundPlayers : public PlayerNames {
+class FoundNames : public PlayerNames {
  public:
+  explicit FoundNames(int field) : field_(field) {}
   std::optional<ValueTables> tables;
+  const FoundNames* fields[kNameFieldCount] = {};
   const ValueTables* value_tables() const override { return tables ? &*tables : nullptr; }
+  const PlayerNames* field_names(int field) const override { return fields[field]; }
 
   Status read(FileWindow& window, const std::string& path, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& chunks,
               const std::set<std::uint64_t>& sound_ends, const ReaderDictionaries& dictionaries) {
@@ -107,10 +112,10 @@ class FoundPlayers : public PlayerNames {
       auto element = window.bytes(at, n);
       if (!element) return element.error();
       const Where where(path + ": name chunk at offset " + std::to_string(at), at);
-      if (!decode_name_chunk_content(*element, where, kPlayerField, &dictionaries, content).ok()) return {};
+      if (!decode_name_chunk_content(*element, where, field_, &dictionaries, content).ok()) return {};
       std::vector<std::string> values;
       const auto visit = [&](std::string_view v, const std::vector<std::uint32_t>&) { values.emplace_back(v); };
-      if (!visit_name_entries(content, where, nullptr, nullptr, std::uint64_t{1} << 32, sorted_name_field(kPlayerField), visit).ok())
+      if (!visit_name_entries(content, where, nullptr, nullptr, std::uint64_t{1} << 32, sorted_name_field(field_), visit).ok())
         return {};
       for (std::string& v : values) values_.push_back(std::move(v));
     }
@@ -118,13 +123,15 @@ class FoundPlayers : public PlayerNames {
   }
   Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override {
     if (ordinal >= values_.size())
-      return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
-                        ", which no sound players' name chunk holds");
+      return corruption(where + ": tags section: a " + (field_ == kPlayerField ? "player" : kNameFields[field_]) +
+                        " column names entry " + std::to_string(ordinal) + ", which no sound " +
+                        (field_ == kPlayerField ? "players'" : kNameFields[field_]) + " name chunk holds");
     out += values_[ordinal];
     return {};
   }
 
  private:
+  int field_;
   std::vector<std::string> values_;
 };
 
@@ -156,9 +163,10 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
   // the sound elements that are not blocks, which the walk passes over as no damage.
   ReaderDictionaries dictionaries;
   std::map<std::uint64_t, std::uint64_t> not_damage;  // offset -> size: sound dictionaries and chunks
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> player_chunks;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> name_chunks[kNameFieldCount];
   std::set<std::uint64_t> sound_ends;
-  FoundPlayers found;
+  FoundNames found[kNameFieldCount] = {FoundNames(kPlayerField), FoundNames(kEventField), FoundNames(kSiteField)};
+  for (int f = 0; f < kNameFieldCount; ++f) found[kPlayerField].fields[f] = &found[f];
   for (auto at = window.find(kElementPrefix, kHeaderSize);; at = window.find(kElementPrefix, *at + 1)) {
     if (!at) return at.error();
     if (*at == FileWindow::npos) break;
@@ -173,7 +181,7 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
       auto bytes = window.bytes(*at, n);
       if (!bytes) return bytes.error();
       if (auto t = ValueTables::decode(*bytes, path + ": value tables at offset " + std::to_string(*at)))
-        found.tables = std::move(*t);
+        found[kPlayerField].tables = std::move(*t);
       continue;
     }
     if (*kind != kDictionaryMagic[3] && *kind != kNameChunkMagic[3] && *kind != kTableChunkMagic[3] &&
@@ -194,13 +202,16 @@ Result<SalvageReport> salvage_pgn(const std::string& path, const std::function<b
       sound_ends.insert(*at + *n);
     } else {
       not_damage.emplace(*at, *n);
-      if (*kind == kNameChunkMagic[3] && static_cast<std::uint8_t>((*element)[4]) == kPlayerField)
-        player_chunks.emplace_back(*at, *n);
+      if (const auto f = static_cast<std::uint8_t>((*element)[4]); *kind == kNameChunkMagic[3] && f < kNameFieldCount) {
+        name_chunks[f].emplace_back(*at, *n);
+        sound_ends.insert(*at + *n);  // (a field's first chunk follows the last of the field before)
+      }
     }
   }
   if (!indexed)
-    if (auto st = found.read(window, path, player_chunks, sound_ends, dictionaries); !st) return st.error();
-  const PlayerNames* players = indexed ? static_cast<const PlayerNames*>(indexed->players()) : &found;
+    for (int f = 0; f < kNameFieldCount; ++f)
+      if (auto st = found[f].read(window, path, name_chunks[f], sound_ends, dictionaries); !st) return st.error();
+  const PlayerNames* players = indexed ? static_cast<const PlayerNames*>(indexed->players()) : &found[kPlayerField];
 
   // The walk: block by block from the header, over what checks out, to the next block magic
   // past what does not.

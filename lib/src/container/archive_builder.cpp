@@ -173,7 +173,9 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     BlockSizes sizes;
     if (auto r = read_block_sizes(block, src.where(b), sizes); !r) return r;
     out.games += sizes.games;
-    if (same_players) {
+    // (A block whose Event or Site column names entries of its archive's tables, layout 8, is
+    // coded again: the joined tables number their values otherwise.)
+    if (same_players && sizes.layout != kNameEntriesLayout) {
       if (auto r = add_block(block, sizes.games, src.entry(b).summary, nullptr, nullptr); !r) return r;
       continue;
     }
@@ -185,8 +187,7 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     // which it keeps where its new section still needs it (replace_tags_section).
     const std::vector<std::vector<std::uint8_t>> derived = tags_of.tags.derived_rules(tags_of.games);
     if (auto r = number_players(games, players); !r) return r;
-    const bool coded = tags_of.layout == kCodedTagsLayout || tags_of.layout == kTableTagsLayout ||
-                       tags_of.layout == kXiangqiTagsLayout || tags_of.layout == kUnescapedTagsLayout;
+    const bool coded = tags_of.layout == kCodedTagsLayout || table_layout(tags_of.layout);
     std::optional<TableColumns> tables;
     if (coded && tables_.active()) tables = number_tables(games);
     // The tags section compressed as it was: with the same dictionary (copied above, as its
@@ -198,9 +199,11 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
         replace_tags_section(block,
                              encode_tags_section(games, &players, options_.store, tags_of.derived_tags ? &derived : nullptr, coded,
                                                  tables ? &*tables : nullptr,
-                                                 tags_of.layout == kXiangqiTagsLayout || tags_of.layout == kUnescapedTagsLayout),
+                                                 xiangqi_layout(tags_of.layout)),
                              options_.store, with);
-    if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, &players); !r) return r;
+    // (Where the players' table is followed, its postings came with it.)
+    if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, same_players ? nullptr : &players); !r)
+      return r;
   }
   // Then its other name tables, renumbered (each value's blocks still arrive in ascending order:
   // every block given before is below `base`), holding only the values a table holds

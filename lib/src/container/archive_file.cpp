@@ -60,7 +60,7 @@ Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(std::unique_ptr<common::F
     first += c.blocks;
   }
   s.chunk_first_block_.push_back(s.footer_.blocks);
-  s.players_ = std::make_unique<PlayerTable>(s);
+  for (int field = 0; field < kNameFieldCount; ++field) s.names_[field] = std::make_unique<PlayerTable>(s, field);
   return a;
 }
 
@@ -69,9 +69,9 @@ namespace {
 constexpr std::size_t kPlayerCacheBytes = 64u << 20;
 }  // namespace
 
-PlayerTable::PlayerTable(const ArchiveFile& file) : file_(file) {
+PlayerTable::PlayerTable(const ArchiveFile& file, int field) : file_(file), field_(field) {
   std::uint64_t first = 0;
-  for (const NameChunkEntry& c : file.index().name_chunks[kPlayerField]) {
+  for (const NameChunkEntry& c : file.index().name_chunks[field]) {
     first_.push_back(first);
     first += c.values;
   }
@@ -82,11 +82,21 @@ const ValueTables* PlayerTable::value_tables() const {
   return file_.index().tables.empty() ? nullptr : &file_.index().tables;
 }
 
+const PlayerNames* PlayerTable::field_names(int field) const { return file_.names(field); }
+
+namespace {
+Status past_table(int field, std::uint64_t ordinal, std::uint64_t size, const std::string& where) {
+  return corruption(where + ": tags section: " + (field == kPlayerField ? "a player column" : "a column of entries") +
+                    std::string(" names entry ") + std::to_string(ordinal) + " of " +
+                    (field == kPlayerField ? "a players' table" : field == kEventField ? "an Event table" : "a Site table") +
+                    " of " + std::to_string(size));
+}
+}  // namespace
+
 Status PlayerTable::append(std::uint64_t ordinal, const std::string& where, std::string& out) const {
   std::vector<std::size_t> ends;
   const std::uint32_t entry = static_cast<std::uint32_t>(std::min<std::uint64_t>(ordinal, 0xFFFFFFFFu));
-  if (ordinal != entry) return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
-                                          " of a players' table of " + std::to_string(size()));
+  if (ordinal != entry) return past_table(field_, ordinal, size(), where);
   return append_ascending(&entry, 1, where, out, ends);
 }
 
@@ -95,8 +105,7 @@ Status PlayerTable::check_ascending(const std::uint32_t* entries, std::size_t co
   for (std::size_t e = 0; e < count; ++e) {
     const std::uint64_t ordinal = entries[e];
     if (ordinal >= size())
-      return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
-                        " of a players' table of " + std::to_string(size()));
+      return past_table(field_, ordinal, size(), where);
     if (k < first_.size() && ordinal < first_[k + 1]) continue;
     k = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), ordinal) - first_.begin() - 1);
     if (auto got = chunk(k); !got) return got.error();
@@ -111,8 +120,7 @@ Status PlayerTable::append_ascending(const std::uint32_t* entries, std::size_t c
   for (std::size_t e = 0; e < count; ++e) {
     const std::uint64_t ordinal = entries[e];
     if (ordinal >= size())
-      return corruption(where + ": tags section: a player column names entry " + std::to_string(ordinal) +
-                        " of a players' table of " + std::to_string(size()));
+      return past_table(field_, ordinal, size(), where);
     if (!chunk || ordinal >= first_[k + 1]) {
       k = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), ordinal) - first_.begin() - 1);
       auto got = this->chunk(k);
@@ -137,9 +145,9 @@ Result<std::shared_ptr<const PlayerTable::Chunk>> PlayerTable::chunk(std::size_t
     // Read and checked outside the lock (another thread may read the same chunk meanwhile: the
     // first kept wins).
     std::string content;
-    if (auto st = file_.decode_name_chunk_content(kPlayerField, k, content); !st) return st.error();
+    if (auto st = file_.decode_name_chunk_content(field_, k, content); !st) return st.error();
     auto made = std::make_shared<Chunk>();
-    if (auto st = file_.visit_name_entries(kPlayerField, k, content,
+    if (auto st = file_.visit_name_entries(field_, k, content,
                                            [&](std::string_view v, const std::vector<std::uint32_t>&) {
                                              made->bytes += v;
                                              made->end.push_back(made->bytes.size());

@@ -27,12 +27,12 @@ namespace pgnarc::container {
 
 class ArchiveFile;
 
-// The players' table (9.10) as player columns read it: entry by entry, each chunk read, checked
-// and kept (up to a bound) the first time one of its entries is needed. Safe from several
-// threads.
+// The players' table (9.10) as player columns read it, or the Event or Site table as columns of
+// its entries read it (9.4.3): entry by entry, each chunk read, checked and kept (up to a bound)
+// the first time one of its entries is needed. Safe from several threads.
 class PlayerTable : public PlayerNames {
  public:
-  explicit PlayerTable(const ArchiveFile& file);
+  PlayerTable(const ArchiveFile& file, int field);
   Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override;
   // Each chunk the entries fall in looked up once.
   Status check_ascending(const std::uint32_t* entries, std::size_t count, const std::string& where) const override;
@@ -42,6 +42,7 @@ class PlayerTable : public PlayerNames {
   std::uint64_t size() const { return first_.back(); }
   // The index's value tables (9.4.8), if it has any.
   const ValueTables* value_tables() const override;
+  const PlayerNames* field_names(int field) const override;
 
  private:
   struct Chunk {
@@ -52,6 +53,7 @@ class PlayerTable : public PlayerNames {
   Result<std::shared_ptr<const Chunk>> chunk(std::size_t k) const;
 
   const ArchiveFile& file_;
+  int field_;
   std::vector<std::uint64_t> first_;  // each chunk's first entry, then the number of entries
   mutable std::mutex mutex_;
   mutable std::map<std::size_t, std::shared_ptr<const Chunk>> cache_;
@@ -106,8 +108,10 @@ class ArchiveFile {
   // Every name chunk checked (verify, the end of an export).
   Status check_name_chunks() const;
   Where name_chunk_where(int field, std::size_t k) const;
-  // The players' table, for player columns (DecodedBlock::players).
-  const PlayerTable* players() const { return players_.get(); }
+  // The players' table, for player columns (DecodedBlock::players), and through it the Event and
+  // Site tables, for columns of their entries.
+  const PlayerTable* players() const { return names_[kPlayerField].get(); }
+  const PlayerTable* names(int field) const { return names_[field].get(); }
 
  private:
   ArchiveFile() = default;
@@ -121,7 +125,7 @@ class ArchiveFile {
   std::vector<std::vector<BlockEntry>> table_;     // per chunk; empty until read
   std::vector<std::uint64_t> chunk_first_block_;   // per chunk, then the block count
   bool layout_checked_ = false;
-  std::unique_ptr<PlayerTable> players_;
+  std::unique_ptr<PlayerTable> names_[kNameFieldCount];
 };
 
 }  // namespace pgnarc::container

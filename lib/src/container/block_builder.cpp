@@ -50,20 +50,23 @@ void append_bits(std::string& out, std::string_view src, std::uint64_t from, std
 
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
                                 const StoreOptions& options, const std::vector<std::vector<std::uint8_t>>* derived,
-                                bool coded, const TableColumns* tables, bool xiangqi_positions) {
+                                bool coded, const TableColumns* tables, bool xiangqi_positions, const NameEntries* names) {
   return encode_tags_section(games, options.compress ? BlockBuilder::kTagChoiceLevel : 0, players, derived, coded, tables,
-                             xiangqi_positions);
+                             xiangqi_positions, names);
 }
 
 std::string BlockBuilder::tags_section(const StoreOptions& options) const {
   return encode_tags_section(tags, players ? &*players : nullptr, options, derive_tags ? &derived : nullptr, code_tags,
-                             tables ? &*tables : nullptr, xiangqi_positions);
+                             tables ? &*tables : nullptr, xiangqi_positions, names ? &*names : nullptr);
 }
 
 std::uint8_t tags_section_layout(std::string_view in, std::uint32_t games) {
   std::vector<TagColumnView> columns;
   if (!read_tag_columns(in, games, "", columns)) throw std::logic_error("tags_section_layout: a section that does not read");
   std::uint8_t layout = kBlockLayout;
+  for (const TagColumnView& c : columns)
+    if (c.coding == static_cast<std::uint8_t>(TagCoding::kPlayer) && name_field_of(c.key) != kPlayerField)
+      return kNameEntriesLayout;
   for (const TagColumnView& c : columns)
     if (c.coding == static_cast<std::uint8_t>(TagCoding::kUnescaped)) return kUnescapedTagsLayout;
   for (const TagColumnView& c : columns)

@@ -38,6 +38,10 @@ struct BlockBuilder {
   // Whether a FEN column may hold Xiangqi positions (coding 12, 9.4.9); the block has layout 6
   // where one does.
   bool xiangqi_positions = false;
+  // Each Event and Site tag's entry in its name table (NameEntries), given where the archive's
+  // tables are known before its blocks are finished (all its blocks held): an Event or Site
+  // column may then name them, and the block has layout 8 where one does.
+  std::optional<NameEntries> names;
   std::uint32_t games = 0;
   std::uint64_t plies = 0;  // of all the games' lines (CodecStats::plies), set before finish()
   BlockSummary summary;
@@ -85,8 +89,10 @@ struct BlockBuilder {
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, const std::vector<std::uint32_t>* players,
                                 const StoreOptions& options,
                                 const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false,
-                                const TableColumns* tables = nullptr, bool xiangqi_positions = false);
+                                const TableColumns* tables = nullptr, bool xiangqi_positions = false,
+                                const NameEntries* names = nullptr);
 // The layout a block of the tags section `in` (of `games` games, as the writer made it) needs:
+// kNameEntriesLayout where an Event or Site column names entries of its table (9.4.3), else
 // kUnescapedTagsLayout where a column holds values written without escapes (9.4.10), else
 // kXiangqiTagsLayout where a column holds Xiangqi positions (9.4.9), else kTableTagsLayout where
 // a column is a table column (9.4.8), else kCodedTagsLayout where a column

@@ -39,8 +39,7 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
   out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
   if (b.size() < out.data_offset + kBlockChecksumSize) return bad("block shorter than its section table", 5);
   const auto layout = static_cast<std::uint8_t>(b[6]);
-  if (layout != kBlockLayout && layout != kDerivedTagsLayout && layout != kCodedTagsLayout && layout != kTableTagsLayout &&
-      layout != kXiangqiTagsLayout && layout != kUnescapedTagsLayout)
+  if (layout != kBlockLayout && (layout < kDerivedTagsLayout || layout > kNameEntriesLayout))
     return unsupported(where + ": block layout " + std::to_string(layout) + later + where.byte(6));
   out.layout = layout;
   out.derived_tags = layout != kBlockLayout;
@@ -117,6 +116,7 @@ std::size_t block_element_size(std::string_view bytes) {
 std::uint8_t block_read_minor(std::string_view b) {
   const auto codec = static_cast<std::uint8_t>(b[4]);
   const auto encoding = [&b](int s) { return static_cast<std::uint8_t>(b[kBlockHeaderSize + s * kSectionEntrySize + 1]); };
+  if (static_cast<std::uint8_t>(b[6]) == kNameEntriesLayout) return kNameEntriesMinor;
   if (encoding(kMoves) == kZstdMovesDictionary || encoding(kStructure) == kZstdMovesDictionary) return kMovesDictionaryMinor;
   for (int s = kTexts; s < kSections; ++s)
     if (encoding(s) > kNoEncoding) return kTextDictionaryMinor;
@@ -335,10 +335,10 @@ Status count_block(std::string_view bytes, const Where& where, DecodedBlock& blo
     }
   out.plies = block.directory.plies;
   out.filter_bytes = block.directory.filter.size();
-  // Layout 5 is the table columns'; layouts 6 and 7 may hold them beside Xiangqi positions and
-  // unescaped values, or not.
+  // Layout 5 is the table columns'; layouts 6 to 8 may hold them beside Xiangqi positions,
+  // unescaped values and name entries, or not.
   out.table_columns = block.layout == kTableTagsLayout;
-  if (block.layout == kXiangqiTagsLayout || block.layout == kUnescapedTagsLayout) {
+  if (xiangqi_layout(block.layout)) {
     std::vector<TagColumnView> columns;
     if (auto st = read_tag_columns(block.sections[kTags], block.games, where, columns); !st) return st;
     for (const TagColumnView& c : columns) out.table_columns |= c.coding == static_cast<std::uint8_t>(TagCoding::kTable);

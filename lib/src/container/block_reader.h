@@ -53,7 +53,7 @@ struct DecodedBlock {
   bool xiangqi = false;                  // its codec is 9 to 12, 14 or 15
   bool xiangqi_model = false;            // its codec is 11, 12, 14 or 15
   bool xiangqi_spellings = false;        // its codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
-  bool derived_tags = false;             // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
+  bool derived_tags = false;             // its layout is not kBlockLayout (3 to 8)
   std::uint8_t layout = kBlockLayout;    // its layout (9.3)
   std::uint8_t encoding[kSections] = {};  // as BlockSizes gives them
   bool dictionary[kSections] = {};
@@ -120,7 +120,7 @@ struct BlockSizes {
   bool xiangqi = false;          // its codec is 9 to 12, 14 or 15
   bool xiangqi_model = false;    // its codec is 11, 12, 14 or 15
   bool xiangqi_spellings = false;  // its codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
-  bool derived_tags = false;     // its layout is kDerivedTagsLayout, kCodedTagsLayout or kTableTagsLayout
+  bool derived_tags = false;     // its layout is not kBlockLayout (3 to 8)
   std::uint8_t layout = kBlockLayout;
   // Each section's encoding, that of 7, 8 or 10 given as the one it adds a dictionary to (1, 2
   // or 1), with `dictionary` set.
@@ -142,7 +142,8 @@ std::size_t block_element_size(std::string_view bytes);
 std::uint64_t block_declared_size(std::string_view head);
 inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
-// least its section table's bytes): kMovesDictionaryMinor with a section of encoding 10, else
+// least its section table's bytes): kNameEntriesMinor with the name entries' layout, else
+// kMovesDictionaryMinor with a section of encoding 10, else
 // kTextDictionaryMinor with a section of encoding 7 or 8,
 // else kUnescapedTagsMinor with the unescaped tags' layout, else kXiangqiSpellingsMinor with a
 // codec of Xiangqi spellings, else kXiangqiPositionsMinor with the Xiangqi positions' layout,

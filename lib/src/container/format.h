@@ -26,20 +26,21 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // columns (1.6), the Xiangqi codecs (1.7), the Xiangqi model's codecs (1.8), the layout of
 // Xiangqi positions (1.9), the codecs of Xiangqi move texts in GB18030 or Big5 or naming tandem
 // pieces by file (1.10), the layout of unescaped tag values (1.11), the section encodings of
-// texts and raw sections with a dictionary (1.12) and that of moves and structure sections with a
-// dictionary (1.13).
+// texts and raw sections with a dictionary (1.12), that of moves and structure sections with a
+// dictionary (1.13) and the layout of Event and Site columns naming entries of their name tables
+// (1.14).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
                               kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6, kXiangqiCodecMinor = 7,
                               kXiangqiModelMinor = 8, kXiangqiPositionsMinor = 9,
                               kXiangqiSpellingsMinor = 10, kUnescapedTagsMinor = 11, kTextDictionaryMinor = 12,
-                              kMovesDictionaryMinor = 13;
+                              kMovesDictionaryMinor = 13, kNameEntriesMinor = 14;
 static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
               kModelledTracksMinor < kDerivedTagsMinor && kDerivedTagsMinor < kCodedTagsMinor &&
               kCodedTagsMinor < kTableTagsMinor && kTableTagsMinor < kXiangqiCodecMinor &&
               kXiangqiCodecMinor < kXiangqiModelMinor && kXiangqiModelMinor < kXiangqiPositionsMinor &&
               kXiangqiPositionsMinor < kXiangqiSpellingsMinor && kXiangqiSpellingsMinor < kUnescapedTagsMinor &&
               kUnescapedTagsMinor < kTextDictionaryMinor && kTextDictionaryMinor < kMovesDictionaryMinor &&
-              kMovesDictionaryMinor <= kFormatVersionMinor);
+              kMovesDictionaryMinor < kNameEntriesMinor && kNameEntriesMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;
@@ -62,10 +63,17 @@ inline constexpr std::size_t kMinBlockSize = kBlockHeaderSize + kSections * kSec
 // columns may name entries of the archive's value tables (9.4.8); with kXiangqiTagsLayout (format
 // 1.9), as with kTableTagsLayout, and a FEN column may hold Xiangqi positions (9.4.9); with
 // kUnescapedTagsLayout (format 1.11), as with kXiangqiTagsLayout, and a column may hold values
-// written without escapes (9.4.10).
+// written without escapes (9.4.10); with kNameEntriesLayout (format 1.14), as with
+// kUnescapedTagsLayout, and an Event or Site column may name entries of its name table (9.4.3).
 inline constexpr std::uint8_t kBlockLayout = 1, kDerivedTagsLayout = 3, kCodedTagsLayout = 4,
                               kTableTagsLayout = 5, kXiangqiTagsLayout = 6,
-                              kUnescapedTagsLayout = 7;  // (2: undefined)
+                              kUnescapedTagsLayout = 7, kNameEntriesLayout = 8;  // (2: undefined)
+// Whether a block of `layout` may hold what one of kTableTagsLayout may (table columns, coded
+// and derived columns), Xiangqi positions (kXiangqiTagsLayout) or unescaped values
+// (kUnescapedTagsLayout).
+inline constexpr bool table_layout(std::uint8_t layout) { return layout >= kTableTagsLayout; }
+inline constexpr bool xiangqi_layout(std::uint8_t layout) { return layout >= kXiangqiTagsLayout; }
+inline constexpr bool unescaped_layout(std::uint8_t layout) { return layout >= kUnescapedTagsLayout; }
 
 inline constexpr std::uint32_t kMaxSectionBytes = 256u << 20;
 inline constexpr std::uint32_t kMaxBlockGames = 1u << 20;

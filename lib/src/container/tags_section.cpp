@@ -294,11 +294,12 @@ Status read_fallbacks(ByteCursor& r, const ValueForm& form, const std::vector<st
 
 // A player column (9.4.3): its entries, then each tag's place among them; the values of the
 // entries the tags written out name read from the players' table into the arena, in one pass
-// over the table (the entries ascend).
+// over the table (the entries ascend). An Event or Site column of entries (`ranked`, layout 8)
+// reads its table so, and then the ranks of its values written without escapes (as 9.4.10's).
 Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where,
-                    const PlayerNames* players, bool whole, BlockTags& out) {
+                    const PlayerNames* players, bool whole, BlockTags& out, bool ranked = false) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  if (!players) return bad("a player column, but no players' table to read it with");
+  if (!players) return bad("a column of entries, but no name table to read it with");
   std::uint64_t n;
   if (!r.varint(n) || n == 0 || n > count) return bad("bad player count");
   struct Entry {
@@ -335,6 +336,19 @@ Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::
   }
   for (const Entry& a : at)
     if (!a.named) return bad("a listed player that no tag names");
+  // The ranks written without escapes: their entries' values are read, to be checked.
+  std::vector<std::uint32_t> unescaped;
+  if (ranked) {
+    std::uint64_t u;
+    if (!r.varint(u) || u > count) return bad("bad count of unescaped values");
+    for (std::uint64_t i = 0, e = 0; i < u; ++i, ++e) {
+      std::uint64_t gap;
+      if (!r.varint(gap) || gap >= count - e) return bad("unescaped value's rank out of range");
+      e += gap;
+      unescaped.push_back(static_cast<std::uint32_t>(e));
+      at[place(static_cast<std::uint32_t>(e))].wanted = true;
+    }
+  }
   if (r.remaining() != 0) return bad("bytes left over in a column");
   std::vector<std::uint32_t> wanted;
   for (const Entry& a : at)
@@ -349,6 +363,13 @@ Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::
     at[i].size = ends[w] - at[i].from;
     ++w;
   }
+  for (std::uint32_t e : unescaped) {
+    const Entry& a = at[place(e)];
+    const std::string_view value = std::string_view(out.arena).substr(a.from, a.size);
+    if (value.find_first_of("\"\\") == std::string_view::npos) return bad("unescaped value without a quote or a backslash");
+    if (value.find_first_of("\r\n") != std::string_view::npos) return bad("unescaped value with a line break");
+    if (written(out, slots[e], whole)) out.views[slots[e]].unescaped = true;
+  }
   for (std::uint32_t e = 0; e < slots.kept; ++e)
     if (written(out, slots[e], whole)) {
       const Entry& a = at[place(e)];
@@ -361,9 +382,10 @@ Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::
 // values of wanted tags (with `whole`: of all tags up to the last one wanted); the others are
 // read and checked (a typed value's range too) but not written out.
 Status read_column(ByteCursor& r, TagCoding coding, bool coded, Slots slots, std::uint32_t count,
-                   const std::string& where, const PlayerNames* players, bool whole, BlockTags& out) {
+                   const std::string& where, const PlayerNames* players, bool whole, BlockTags& out,
+                   bool ranked = false) {
   auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  if (coding == TagCoding::kPlayer) return read_players(r, slots, count, where, players, whole, out);
+  if (coding == TagCoding::kPlayer) return read_players(r, slots, count, where, players, whole, out, ranked);
   if (coding == TagCoding::kPosition) return read_positions(r, slots, count, where, whole, out);
   if (coding == TagCoding::kXiangqiPosition) return read_xiangqi_positions(r, slots, count, where, whole, out);
   if (coding == TagCoding::kText || coding == TagCoding::kUnescaped) {
@@ -466,13 +488,13 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
   std::vector<std::string_view> body;
   if (auto st = read_column_heads(r, keys.size(), where, coding, body); !st) return st;
   // A coded column (9.4.7) is read as a column of its base coding whose codes are a codeword's.
-  const bool table_layout = layout == kTableTagsLayout || layout == kXiangqiTagsLayout || layout == kUnescapedTagsLayout;
-  const bool derived_layout = layout == kDerivedTagsLayout || layout == kCodedTagsLayout || table_layout;
+  const bool tables_allowed = table_layout(layout);
+  const bool derived_layout = layout != kBlockLayout;
   std::vector<bool> coded(keys.size(), false);
   TableEntries table_entries;
   for (std::size_t k = 0; k < keys.size(); ++k) {
     if (coding[k] == TagCoding::kTable) {
-      if (!table_layout) return bad("a table column in a block of layout 1, 3 or 4");
+      if (!tables_allowed) return bad("a table column in a block of layout 1, 3 or 4");
       if (!table_entries.tables) {
         table_entries.tables = players ? players->value_tables() : nullptr;
         if (!table_entries.tables) return bad("a table column, but the archive has no value tables");
@@ -494,7 +516,7 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
       }
     }
     if (coding[k] != TagCoding::kCoded) continue;
-    if (layout != kCodedTagsLayout && !table_layout) return bad("a coded column in a block of layout 1 or 3");
+    if (layout != kCodedTagsLayout && !tables_allowed) return bad("a coded column in a block of layout 1 or 3");
     const auto base = body[k].empty() ? 0 : static_cast<std::uint8_t>(body[k][0]);
     if (base < static_cast<std::uint8_t>(TagCoding::kInteger) || base > static_cast<std::uint8_t>(TagCoding::kTime))
       return bad("bad coded column base");
@@ -547,14 +569,23 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
       continue;
     }
     ByteCursor c(body[k]);
-    if (coding[k] == TagCoding::kPlayer && name_field_of(keys[k]) != kPlayerField)
-      return bad("a player column of a key other than White and Black");
+    // A column of entries names the players' table (White, Black) or, in a block of layout 8,
+    // the Event or Site table (9.4.3).
+    const PlayerNames* names = players;
+    bool ranked = false;  // an Event or Site column of entries
+    if (coding[k] == TagCoding::kPlayer) {
+      const int field = name_field_of(keys[k]);
+      if (field < 0 || (field != kPlayerField && layout != kNameEntriesLayout))
+        return bad(layout == kNameEntriesLayout ? "a column of entries of a key other than White, Black, Event and Site"
+                                                : "a player column of a key other than White and Black");
+      ranked = field != kPlayerField;
+      if (ranked) names = players ? players->field_names(field) : nullptr;
+    }
     if (coding[k] == TagCoding::kPosition && keys[k] != "FEN") return bad("a position column of a key other than FEN");
-    if (coding[k] == TagCoding::kUnescaped && layout != kUnescapedTagsLayout)
+    if (coding[k] == TagCoding::kUnescaped && !unescaped_layout(layout))
       return bad("an unescaped text column in a block of layout 1 to 6");
     if (coding[k] == TagCoding::kXiangqiPosition) {
-      if (layout != kXiangqiTagsLayout && layout != kUnescapedTagsLayout)
-        return bad("a Xiangqi position column in a block of layout 1 to 5");
+      if (!xiangqi_layout(layout)) return bad("a Xiangqi position column in a block of layout 1 to 5");
       if (keys[k] != "FEN") return bad("a Xiangqi position column of a key other than FEN");
     }
     if (coding[k] == TagCoding::kTable) {
@@ -572,8 +603,8 @@ Status decode_section(std::string_view in, std::uint32_t games, std::uint32_t fr
         return st;
       continue;
     }
-    if (auto st = read_column(c, coding[k], coded[k], Slots{out.slots.data() + out.column_start[k], column_kept[k]}, column_size[k], where, players,
-                              whole[k], out);
+    if (auto st = read_column(c, coding[k], coded[k], Slots{out.slots.data() + out.column_start[k], column_kept[k]}, column_size[k], where, names,
+                              whole[k], out, ranked);
         !st)
       return st;
   }

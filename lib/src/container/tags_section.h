@@ -16,6 +16,7 @@ namespace pgnarc::container {
 
 class ValueTables;
 struct TableColumns;
+struct NameEntries;
 
 // Bytes per reference in a column of `distinct` values: none for one value, else the fewest
 // that hold 0 to `distinct`.
@@ -39,18 +40,25 @@ inline constexpr int tag_ref_width(std::uint64_t distinct) {
 // 12, 9.4.9) where that is smaller. A column that holds a tag written without escapes
 // (Tag::unescaped) is unescaped text (coding 13, 9.4.10, for a block of layout 7), whatever the
 // other settings.
+// `names` (NameEntries): with it, an Event or Site column whose every value its table holds may be
+// coded as entries (coding 6 in a block of layout 8, 9.4.3).
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
                                 const std::vector<std::uint32_t>* players = nullptr,
                                 const std::vector<std::vector<std::uint8_t>>* derived = nullptr, bool coded = false,
-                                const TableColumns* tables = nullptr, bool xiangqi_positions = false);
+                                const TableColumns* tables = nullptr, bool xiangqi_positions = false,
+                                const NameEntries* names = nullptr);
 
-// The archive's players' table (9.10), as a player column reads it, and its value tables (9.4.8),
-// as a table column reads them.
+// The archive's players' table (9.10), as a player column reads it, its Event and Site tables, as
+// a column of their entries reads them (layout 8, 9.4.3), and its value tables (9.4.8), as a
+// table column reads them.
 class PlayerNames {
  public:
   virtual ~PlayerNames() = default;
   // The archive's value tables, or null where it has none.
   virtual const ValueTables* value_tables() const { return nullptr; }
+  // The table of name field `field` (kEventField, kSiteField: format.h), read as this one is, or
+  // null where there is none to read it with.
+  virtual const PlayerNames* field_names(int /*field*/) const { return nullptr; }
   // Appends the value of the table's entry `ordinal` to `out`; an error naming `where` if the
   // table has no such entry or cannot be read.
   virtual Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const = 0;

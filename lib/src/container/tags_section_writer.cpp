@@ -71,6 +71,13 @@ std::string player_body(const std::vector<std::uint32_t>& entries) {
   return body;
 }
 
+// The ranks of a column's values written without escapes (9.4.10): their count, then the first
+// as it is and each next as its gap from the one before less 1.
+void put_unescaped_ranks(const std::vector<std::uint32_t>& ranks, std::string& out) {
+  put_varint(out, ranks.size());
+  for (std::size_t i = 0; i < ranks.size(); ++i) put_varint(out, i == 0 ? ranks[0] : ranks[i] - ranks[i - 1] - 1);
+}
+
 // The per-tag part and the fallbacks of a typed column: `numbers[e]` is tag e's value in the
 // form, or absent (the tag is kept as text).
 struct TypedValues {
@@ -325,7 +332,7 @@ std::vector<ValueForm> candidate_forms(const std::vector<std::string_view>& valu
 std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int choose_level,
                                 const std::vector<std::uint32_t>* players,
                                 const std::vector<std::vector<std::uint8_t>>* derived, bool coded,
-                                const TableColumns* tables, bool xiangqi_positions) {
+                                const TableColumns* tables, bool xiangqi_positions, const NameEntries* names) {
   // Parts 1 and 2: the key table, then per game the keys used.
   std::unordered_map<std::string_view, std::uint32_t> key_id;  // views of `games`' keys
   std::vector<std::string_view> keys;
@@ -414,6 +421,27 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
         }
     if (i != players->size()) throw std::logic_error("encode_tags_section: more players' entries than players");
   }
+  // The Event and Site columns' entries of their tables, for a column whose every value has one.
+  if (names) {
+    std::size_t at[2] = {0, 0};
+    std::vector<bool> missing(keys.size(), false);
+    for (const auto& g : games)
+      for (const Tag& t : g) {
+        const int f = name_field_of(t.key);
+        if (f != kEventField && f != kSiteField) continue;
+        const std::vector<std::uint32_t>& of = f == kEventField ? names->event : names->site;
+        std::size_t& i = at[f == kEventField ? 0 : 1];
+        if (i == of.size()) throw std::logic_error("encode_tags_section: fewer name entries than Event and Site tags");
+        const std::uint32_t k = key_id.find(t.key)->second;
+        if (of[i] == kNoNameEntry) missing[k] = true;
+        else entries[k].push_back(of[i]);
+        ++i;
+      }
+    if (at[0] != names->event.size() || at[1] != names->site.size())
+      throw std::logic_error("encode_tags_section: more name entries than Event and Site tags");
+    for (std::size_t k = 0; k < keys.size(); ++k)
+      if (missing[k]) entries[k].clear();
+  }
   const ColumnChooser chooser(choose_level);
   struct Choice {
     TagCoding coding = TagCoding::kText;
@@ -423,12 +451,23 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
   std::vector<Choice> best(keys.size());  // the best coding of each column other than ratings
   std::vector<Choice> best_coded(keys.size(), Choice{TagCoding::kCoded, {}, SIZE_MAX});  // its best coded one
   for (std::size_t k = 0; k < keys.size(); ++k) {
+    // An Event or Site column of entries (layout 8, 9.4.3): a player column's body, then the
+    // ranks of its values written without escapes.
+    const int field = name_field_of(keys[k]);
+    std::string entries_body;
+    if (!entries[k].empty() && field != kPlayerField) {
+      entries_body = player_body(entries[k]);
+      put_unescaped_ranks(unescaped[k], entries_body);
+    }
     if (!unescaped[k].empty()) {
       put_text_body(columns[k], best[k].body);
-      put_varint(best[k].body, unescaped[k].size());
-      for (std::size_t i = 0; i < unescaped[k].size(); ++i)
-        put_varint(best[k].body, i == 0 ? unescaped[k][0] : unescaped[k][i] - unescaped[k][i - 1] - 1);
+      put_unescaped_ranks(unescaped[k], best[k].body);
       best[k].coding = TagCoding::kUnescaped;
+      if (!entries_body.empty()) {
+        best[k].cost = chooser.cost(best[k].body);
+        if (const std::size_t c = chooser.cost(entries_body); c < best[k].cost)
+          best[k] = Choice{TagCoding::kPlayer, std::move(entries_body), c};
+      }
       continue;
     }
     if (table[k]) {  // (this writer's choice for the whole archive, 9.4.8)
@@ -443,7 +482,7 @@ std::string encode_tags_section(const std::vector<std::vector<Tag>>& games, int 
     put_text_body(columns[k], best[k].body);
     best[k].cost = chooser.cost(best[k].body);
     if (!entries[k].empty()) {
-      std::string body = player_body(entries[k]);
+      std::string body = field == kPlayerField ? player_body(entries[k]) : std::move(entries_body);
       if (const std::size_t c = chooser.cost(body); c < best[k].cost) best[k] = Choice{TagCoding::kPlayer, std::move(body), c};
     }
     if (keys[k] == "FEN") {

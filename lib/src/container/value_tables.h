@@ -99,4 +99,11 @@ struct TableColumns {
   std::vector<std::int64_t> entry;
 };
 
+// For every Event and Site tag of a block's games, in order, its entry in that field's name table
+// (9.10, in ascending order of value), or kNoNameEntry where the table does not hold its value.
+struct NameEntries {
+  std::vector<std::uint32_t> event, site;
+};
+inline constexpr std::uint32_t kNoNameEntry = 0xFFFFFFFFu;
+
 }  // namespace pgnarc::container
