@@ -19,7 +19,11 @@
    crazyhouse with the crazyhouse model and the other two with the fast model (7.8); the test
    checks that their blocks are of codec 7 (8 where a block holds a clock track, 8.3.4) and of
    move coder 2, 1 or 0 ("uniform"). Every setting but "clock-bytes" codes clock tracks with the
-   clock model (8.3.4, codec 8). The files of TABLE_PACK, put together twice (their openings
+   clock model (8.3.4, codec 8). Packed by default, a small file whose games have events of
+   their own gets blocks of layout 8 (format 1.14: its Event and Site columns name entries of
+   the archive's Event and Site tables, 9.4.3); the inputs whose read version the test checks
+   below are packed with `--tags tables` (FEATURE_OPTIONS), so that it is their feature's.
+   The files of TABLE_PACK, put together twice (their openings
    recur), are packed under TABLE_SETTINGS with --no-moves-dict (their games twice would take a
    moves dictionary, format 1.13), each an archive of format 1.6 (the test checks its read
    version): blocks of layout 5 whose ECO, Opening and Variation columns name entries of the
@@ -136,6 +140,9 @@ TABLE_PACK = ("twic_events.pgn", "lichess_2021-10_clk_eval.pgn", "lichess_misc_e
 TABLE_SETTINGS = ("default", "store", "small-blocks", "model")  # pack writes a value table (9.4.8)
 TABLE_OPTIONS = ["--no-moves-dict"]              # ... and, its games twice, no moves dictionary
                                                  # (9.9): read version 1.6, not 1.13
+FEATURE_OPTIONS = ["--tags", "tables"]           # the inputs whose read version is checked: their
+                                                 # events as tags, not entries of the Event table
+                                                 # (9.4.3), so that it is their feature's, not 1.14
 XIANGQI_PACKS = ("wukong_iccs.pgn", "wukong_wxf_fullwidth.pgn",    # corpus/xiangqi: Xiangqi
                  "wukong_chinese.pgn")           # games (5.7.2), blocks of codec 11 or 9
 XIANGQI_CRAFTED = "xiangqi_crafted.pgn"          # made by xiangqi_crafted_pgn (5.7.2, 7.9)
@@ -427,8 +434,11 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                             else XIANGQI_CRAFTED)
                 label = f"{name} {' '.join(variant)} [{setting}]"
                 archive = os.path.join(tmp, "a.pga")
+                checked = (path in xiangqi_pgns or path in xiangqi_1_10 or path == tables_pgn
+                           or path in (unescaped, text_dictionary))
                 rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"] + options
-                                 + variant + (TABLE_OPTIONS if path == tables_pgn else []))
+                                 + variant + (TABLE_OPTIONS if path == tables_pgn else [])
+                                 + (FEATURE_OPTIONS if checked and "--tags" not in options else []))
                 if rc != 0:
                     print(f"  (pgnarc pack refused {label}: {err})")
                     continue
@@ -872,7 +882,7 @@ def test_moves_dictionary(pgnarc, tmp, failures):
                                 (xiangqi, f"{source} {times} times", False)):
         label = f"{label} [{' '.join(MOVES_DICTIONARY_OPTIONS)}]"
         rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"]
-                         + MOVES_DICTIONARY_OPTIONS)
+                         + MOVES_DICTIONARY_OPTIONS + FEATURE_OPTIONS)
         if rc != 0:
             failures.append(f"{label}: pgnarc pack fails: {err}")
             continue

@@ -1,18 +1,20 @@
 // Fuzz target: a block's tags section of arbitrary bytes (spec 9.4). The first byte gives the
-// game count and, in its low bit, the block's layout: 0 layout 1, or layout 7 (everything below
-// and Xiangqi positions, 9.4.9, and unescaped text columns, 9.4.10) where the input's size is a
-// multiple of 3; 1 layout 4 (whose columns may
+// game count and, in its low bit, the block's layout: 0 layout 1, or layout 8 (everything below
+// and Event and Site columns of entries, 9.4.3) where the input's size is a multiple of 6, layout
+// 7 (Xiangqi positions, 9.4.9, and unescaped text columns, 9.4.10) where it is one of 3 otherwise;
+// 1 layout 4 (whose columns may
 // be derived, 9.4.5, named, 9.4.6, and coded, 9.4.7) where the input's size is a multiple of 4,
 // layout 5 (table columns too, 9.4.8) where it is even otherwise, else layout 3 (coded columns
 // rejected); the rest is the section, read with a players' table of 1,000 entries `p0` to
-// `p999` and a value table of ECO and Opening of 300 entries (`A0`, `Opening 0`, ...; every
+// `p999` (the Event and Site tables too) and a value table of ECO and Opening of 300 entries (`A0`, `Opening 0`, ...; every
 // tenth without an Opening). Damage must be an error, never a crash, also where only a few
 // games' tags are decoded (decode_game_tags); a section that decodes gives each game's tags
 // the same when they are decoded alone, and is the one the writer makes of the tags it decodes
 // to, when its columns are chosen by raw size (only the writer's choice of coding may differ),
 // White and Black given as entries of that table (values it lacks added to it), in layouts 3 to 7
 // derived tags as derived by the same rule (their values, which need the moves, left empty), and
-// in layouts 5 and 7 the value table's keys as entries of it (a value it lacks kept as text).
+// in layouts 5, 7 and 8 the value table's keys as entries of it (a value it lacks kept as text),
+// in layout 8 Event and Site given as entries of that players' table too.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,6 +70,7 @@ class Table : public pgnarc::container::PlayerNames {
     return static_cast<std::uint32_t>(kBase + extra_.size() - 1);
   }
   const pgnarc::container::ValueTables* value_tables() const override { return &fixed_tables(); }
+  const PlayerNames* field_names(int) const override { return this; }
 
  private:
   static constexpr std::uint32_t kBase = 1000;
@@ -81,11 +84,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace pgnarc::container;
   if (size < 1) return 0;
   const std::uint32_t games = 1 + (data[0] >> 1);  // 1 to 128
-  const std::uint8_t layout = (data[0] & 1) == 0 ? (size % 3 == 0 ? kUnescapedTagsLayout : kBlockLayout)
-                              : size % 4 == 0      ? kCodedTagsLayout
-                              : size % 2 == 0      ? kTableTagsLayout
-                                                   : kDerivedTagsLayout;
-  const bool table_layout = layout == kTableTagsLayout || layout == kUnescapedTagsLayout;
+  const std::uint8_t layout = (data[0] & 1) == 0 ? (size % 6 == 0   ? kNameEntriesLayout
+                                                   : size % 3 == 0 ? kUnescapedTagsLayout
+                                                                   : kBlockLayout)
+                              : size % 4 == 0 ? kCodedTagsLayout
+                              : size % 2 == 0 ? kTableTagsLayout
+                                              : kDerivedTagsLayout;
+  const bool tables_allowed = table_layout(layout);
   const bool derived_layout = layout != kBlockLayout;
   const std::string_view section(reinterpret_cast<const char*>(data) + 1, size - 1);
   Table table;
@@ -103,10 +108,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Decoded again from the section the writer makes of them, the tags are the same.
   std::vector<std::vector<Tag>> tags;
   std::vector<std::uint32_t> players;
+  NameEntries names;
   for (std::uint32_t g = 0; g < games; ++g) {
     tags.push_back(whole.game(g));
-    for (const Tag& t : tags.back())
-      if (name_field_of(t.key) == kPlayerField) players.push_back(table.entry(t.value));
+    for (const Tag& t : tags.back()) {
+      const int f = name_field_of(t.key);
+      if (f == kPlayerField) players.push_back(table.entry(t.value));
+      if (f == kEventField || f == kSiteField) (f == kEventField ? names.event : names.site).push_back(table.entry(t.value));
+    }
   }
   const std::vector<std::vector<std::uint8_t>> rules = whole.derived_rules(games);
   // The value table's entries of the games, as far as the table has them.
@@ -117,8 +126,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::uint32_t>* const ways[] = {nullptr, &players};  // as text, as entries
   for (const std::vector<std::uint32_t>* given : ways) {
     const std::string again = encode_tags_section(tags, 0, given, derived_layout ? &rules : nullptr,
-                                                 layout == kCodedTagsLayout || table_layout,
-                                                 table_layout ? &columns : nullptr, layout == kUnescapedTagsLayout);
+                                                 layout == kCodedTagsLayout || tables_allowed,
+                                                 tables_allowed ? &columns : nullptr, unescaped_layout(layout),
+                                                 given && layout == kNameEntriesLayout ? &names : nullptr);
     BlockTags back;
     if (!decode_tags_section(again, games, "fuzz", back, &table, layout).ok()) __builtin_trap();
     for (std::uint32_t g = 0; g < games; ++g)

@@ -31,7 +31,7 @@ constexpr Command kCommands[] = {
     {"share", "a game as a short URL-safe token, or the game a token holds", declare_share},
     {"serve", "a web browser's view of archives: search, games on a board, explorer, share links", declare_serve},
     {"append", "add games to an archive", declare_append},
-    {"merge", "join archives (blocks copied, not decoded)", declare_merge},
+    {"merge", "join archives (blocks copied, moves not decoded)", declare_merge},
     {"info", "games, blocks, bytes by section, bits per ply, versions", declare_info},
     {"verify", "checksums and a full decode", declare_verify},
     {"perft", "leaf nodes of the legal move tree of DEPTH plies from FEN", declare_perft},

@@ -431,8 +431,9 @@ Run declare_pack(CLI::App& cmd) {
 Run declare_append(CLI::App& cmd) {
   auto a = std::make_shared<AppendArgs>();
   cmd.footer(
-      "Adds the games of the inputs to ARCHIVE. The old blocks are copied, not re-encoded, and the "
-      "archive keeps its tag dictionary; it is replaced only when the new one is complete, keeping "
+      "Adds the games of the inputs to ARCHIVE. The old blocks are copied, not re-encoded (but the "
+      "tags of blocks that name their events and sites as entries of the archive's tables, format "
+      "1.14, which are coded again as tags), and the archive keeps its tag dictionary; it is replaced only when the new one is complete, keeping "
       "its permissions and owner (through a symlink, its target is replaced). ARCHIVE is locked "
       "from the moment it is read: a second append or merge onto it meanwhile fails at once "
       "(exit 4, busy) and can be run again. The new blocks are coded as most of the archive's are "
@@ -455,7 +456,9 @@ Run declare_merge(CLI::App& cmd) {
   auto a = std::make_shared<MergeArgs>();
   cmd.footer(
       "Joins archives into OUT.pga by copying their blocks, without decoding moves (the tags of "
-      "the blocks of every archive after the first are coded again to the joined players' table). "
+      "the blocks of every archive after the first are coded again to the joined players' table, "
+      "and those of blocks that name their events and sites as entries of their archive's tables, "
+      "format 1.14, as tags). "
       "OUT.pga must not be one of the inputs; it is written and replaced as pack does.");
   cmd.add_option("ARCHIVE", a->archives, "the archives to join, in order")->required();
   add_output(cmd, a->out, "OUT.pga",

@@ -22,7 +22,7 @@ namespace pgnarc::api {
 bool keeps_unescaped_tags(const WriterOptions& options);
 
 // Whether the blocks `options` make may name entries of the Event and Site tables where the
-// writer holds all of them (WriterOptions::name_entries): format 1.14, under --tags tables.
+// writer holds all of them (WriterOptions::name_entries): format 1.14, under --tags names.
 bool keeps_name_entries(const WriterOptions& options);
 
 // The container's view of the writer's options.

@@ -123,9 +123,10 @@ class FoundNames : public PlayerNames {
   }
   Status append(std::uint64_t ordinal, const std::string& where, std::string& out) const override {
     if (ordinal >= values_.size())
-      return corruption(where + ": tags section: a " + (field_ == kPlayerField ? "player" : kNameFields[field_]) +
+      return corruption(where + ": tags section: " + (field_ == kPlayerField ? "a player" : field_ == kEventField ? "an Event" : "a Site") +
                         " column names entry " + std::to_string(ordinal) + ", which no sound " +
-                        (field_ == kPlayerField ? "players'" : kNameFields[field_]) + " name chunk holds");
+                        (field_ == kPlayerField ? "players'" : kNameFields[field_]) +
+                        " name chunk holds (one of the table's is lost or follows damage)");
     out += values_[ordinal];
     return {};
   }

@@ -65,7 +65,8 @@ Result<std::unique_ptr<ArchiveFile>> ArchiveFile::open(std::unique_ptr<common::F
 }
 
 namespace {
-// Decoded players' chunks kept for reading player columns, in all.
+// Decoded chunks of one name table (the players', the Event or the Site table) kept for reading
+// columns of its entries, in all.
 constexpr std::size_t kPlayerCacheBytes = 64u << 20;
 }  // namespace
 
