@@ -1153,22 +1153,30 @@ def read_unescaped(body, count):
     each next its gap from the one before less 1.  The tags of those ranks are unescaped, and
     each of their values holds a `"` (22) or a `\\` (5C) byte and no 0A or 0D; nothing follows
     the ranks."""
-    values = read_text_body(body, count)
+    return read_unescaped_ranks(body, read_text_body(body, count), 1, "TAGS-14")
+
+
+def read_unescaped_ranks(body, values, least, rule):
+    """The ranks of a column's unescaped tags after its `values` (9.4.10, 9.4.3): varint u
+    (`least` to E_k) and u varint ranks, ascending, the first as it is, each next its gap from
+    the one before less 1; each such value holds a `"` (22) or a `\\` (5C) byte and no 0A or 0D,
+    and becomes an UnescapedValue; nothing follows the ranks.  `rule`: the rule cited."""
+    count = len(values)
     u = body.varint()
-    require(1 <= u <= count, "TAGS-14", body.where(), f"u = {u} for {count} tags")
+    require(least <= u <= count, rule, body.where(), f"u = {u} for {count} tags")
     rank = -1
     for i in range(u):
         gap = body.varint()
         rank = gap if i == 0 else rank + gap + 1
-        require(rank < count, "TAGS-14", body.where(),
+        require(rank < count, rule, body.where(),
                 f"rank {rank} (ranks read: {i + 1} of {u}) at or above E_k = {count}")
         value = values[rank]
-        require(b'"' in value or b"\\" in value, "TAGS-14", body.where(),
+        require(b'"' in value or b"\\" in value, rule, body.where(),
                 f"unescaped tag of rank {rank}: {value!r} holds neither a quote nor a backslash")
-        require(b"\n" not in value and b"\r" not in value, "TAGS-14", body.where(),
+        require(b"\n" not in value and b"\r" not in value, rule, body.where(),
                 f"unescaped tag of rank {rank}: {value!r} holds a line break")
         values[rank] = UnescapedValue(value)
-    require(body.at_end(), "TAGS-14", body.where(), "bytes after the ranks")
+    require(body.at_end(), rule, body.where(), "bytes after the ranks")
     return values
 
 
@@ -1342,23 +1350,7 @@ def read_name_entries(archive, field, body, count, budget):
     """9.4.3 [TAGS-15]: an `Event` or `Site` column of coding 6 (layout 8): entries of the
     field's table as a player column's, then varint u (0 to `count`) and u varint ranks of the
     unescaped tags, as a column of coding 13 gives them (9.4.10)."""
-    values = read_players(archive, body, count, budget, field)
-    u = body.varint()
-    require(u <= count, "TAGS-15", body.where(), f"u = {u} for {count} tags")
-    rank = -1
-    for i in range(u):
-        gap = body.varint()
-        rank = gap if i == 0 else rank + gap + 1
-        require(rank < count, "TAGS-15", body.where(),
-                f"rank {rank} (ranks read: {i + 1} of {u}) at or above E_k = {count}")
-        value = values[rank]
-        require(b'"' in value or b"\\" in value, "TAGS-15", body.where(),
-                f"unescaped tag of rank {rank}: {value!r} holds neither a quote nor a backslash")
-        require(b"\n" not in value and b"\r" not in value, "TAGS-15", body.where(),
-                f"unescaped tag of rank {rank}: {value!r} holds a line break")
-        values[rank] = UnescapedValue(value)
-    require(body.at_end(), "TAGS-15", body.where(), "bytes after the ranks")
-    return values
+    return read_unescaped_ranks(body, read_players(archive, body, count, budget, field), 0, "TAGS-15")
 
 
 def read_positions(body, count, budget):

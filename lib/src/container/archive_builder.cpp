@@ -195,12 +195,14 @@ Status ArchiveBuilder::copy_archive(const std::string& path, Copied& out) {
     const WriterDictionary* with = nullptr;
     if (sizes.encoding[kTags] == kZstdDictionary)
       with = dictionaries_.at(common::frame_dictionary_id(std::string_view(block).substr(sizes.data_offset, sizes.stored[kTags]))).get();
-    const std::string recoded =
-        replace_tags_section(block,
-                             encode_tags_section(games, &players, options_.store, tags_of.derived_tags ? &derived : nullptr, coded,
-                                                 tables ? &*tables : nullptr,
-                                                 xiangqi_layout(tags_of.layout)),
-                             options_.store, with);
+    const std::string tags = encode_tags_section(games, &players, options_.store, tags_of.derived_tags ? &derived : nullptr,
+                                                 coded, tables ? &*tables : nullptr, xiangqi_layout(tags_of.layout));
+    std::string recoded = replace_tags_section(block, tags, options_.store, with);
+    // Events and sites that were entries are text now, which a dictionary of sections without
+    // them may not hold: compressed alone where that is smaller.
+    if (with && sizes.layout == kNameEntriesLayout)
+      if (std::string alone = replace_tags_section(block, tags, options_.store, nullptr); alone.size() < recoded.size())
+        recoded = std::move(alone);
     // (Where the players' table is followed, its postings came with it.)
     if (auto r = add_block(recoded, sizes.games, src.entry(b).summary, nullptr, same_players ? nullptr : &players); !r)
       return r;
