@@ -136,7 +136,7 @@ struct PGNARC_EXPORT WriterOptions {
   // With table_tags, where the writer's training holds all the archive's blocks (as for
   // text_dictionary), an Event or Site tag may be stored as its entry in the archive's Event or
   // Site table, which holds each value once for search, in place of its value, where that makes
-  // the tags at least 1/32 smaller (format 1.14: collections whose every game has an event of its
+  // the tags at least 1/8 smaller (format 1.14: collections whose every game has an event of its
   // own, Xiangqi archives by player or event, 7-10% smaller); false: as other tags, which readers
   // of 1.13 read.
   bool name_entries = true;

@@ -53,7 +53,7 @@ struct EncodedBlock {
 
 // Gives each of `blocks` (an archive's all, held unfinished) the entries of its Event and Site
 // tags in the tables their names make (BlockBuilder::names) and makes its tags section again
-// (on `workers` threads), where that makes their tags sections compressed alone at least 1/32
+// (on `workers` threads), where that makes their tags sections compressed alone at least 1/8
 // smaller; returns the sections' bytes.
 std::size_t number_names(std::vector<EncodedBlock>& blocks, const container::StoreOptions& store, unsigned workers);
 
