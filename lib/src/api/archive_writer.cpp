@@ -294,14 +294,6 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     return best;
   }
 
-  // The size of a tags section or table in the archive, as the dictionary's choice measures it
-  // before there is one: compressed alone where blocks are compressed.
-  std::size_t stored_size(std::string_view bytes) const {
-    if (!options.compress) return bytes.size();
-    const std::string frame = common::compress_frame(bytes, options.zstd_level);
-    return frame.empty() ? bytes.size() : std::min(frame.size(), bytes.size());
-  }
-
   // Decides on the value table (9.4.8): one of the opening keys the held blocks use, numbered
   // over them, kept if their tags sections with it and the table are smaller than without.
   void decide_tables() {
@@ -320,8 +312,8 @@ struct PGNARC_HIDDEN ArchiveWriter::Impl {
     for (const api::EncodedBlock& b : held)
       pool.submit([this, &b] {
         Sizes s{b.builder.tags_section(store)};
-        s.with = stored_size(s.tags);
-        s.without = stored_size(b.tags_raw);
+        s.with = api::stored_size(s.tags, store);
+        s.without = api::stored_size(b.tags_raw, store);
         return s;
       });
     std::vector<std::string> tabled;

@@ -54,6 +54,12 @@ bool keeps_unescaped_tags(const WriterOptions& options) {
   return options.derive_tags && options.code_tags && options.table_tags && options.unescaped_tags;
 }
 
+std::size_t stored_size(std::string_view bytes, const container::StoreOptions& store) {
+  if (!store.compress) return bytes.size();
+  const std::string frame = common::compress_frame(bytes, store.zstd_level);
+  return frame.empty() ? bytes.size() : std::min(frame.size(), bytes.size());
+}
+
 bool keeps_name_entries(const WriterOptions& options) {
   return options.derive_tags && options.code_tags && options.table_tags && options.name_entries;
 }
@@ -107,16 +113,12 @@ std::size_t number_names(std::vector<EncodedBlock>& blocks, const container::Sto
     std::string tags;
     std::size_t with = 0, without = 0;
   };
-  const auto stored = [&store](const std::string& s) {
-    const std::string frame = store.compress ? common::compress_frame(s, store.zstd_level) : std::string();
-    return frame.empty() ? s.size() : std::min(frame.size(), s.size());
-  };
   common::OrderedPool<Made> pool(workers);
   for (const EncodedBlock& b : blocks)
-    pool.submit([&b, &store, &stored] {
+    pool.submit([&b, &store] {
       Made m{b.builder.tags_section(store)};
-      m.with = stored(m.tags);
-      m.without = stored(b.tags_raw);
+      m.with = stored_size(m.tags, store);
+      m.without = stored_size(b.tags_raw, store);
       return m;
     });
   std::vector<std::string> made;

@@ -51,6 +51,10 @@ struct EncodedBlock {
   codec::CodecStats stats;
 };
 
+// The size of a tags section or table in the archive, as the writer's choices measure it before
+// there is a dictionary: compressed alone where blocks are compressed.
+std::size_t stored_size(std::string_view bytes, const container::StoreOptions& store);
+
 // Gives each of `blocks` (an archive's all, held unfinished) the entries of its Event and Site
 // tags in the tables their names make (BlockBuilder::names) and makes its tags section again
 // (on `workers` threads), where that makes their tags sections compressed alone at least 1/8

@@ -1,7 +1,6 @@
-// The readers of a tags section's columns that the codings of layouts 3 and 5 share with the
-// others (internal to tags_section.cpp, tags_section_layout3.cpp and tags_section_tables.cpp,
-// spec 9.4): where a column's values go, its text bodies, codes in a codeword, and the values
-// written out in an arena.
+// The readers of a tags section's columns that the codings of layouts 3 to 8 share with the
+// others (internal to the tags_section*.cpp files, spec 9.4): where a column's values go, its
+// text bodies, codes in a codeword, and the values written out in an arena.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +36,26 @@ Status read_text_body(common::ByteCursor& r, std::uint32_t count, const std::str
 // only checked), which ends the column.
 Status read_kept(common::ByteCursor& r, const std::vector<std::uint32_t>& kept, const std::string& where,
                  BlockTags& out);
+
+// Reference `e` of `count` references stored in `width` byte planes (low bytes first). A column
+// of one value stores none (width 0): its first tag is that value's first use (0), the others
+// repeat it (1).
+std::uint64_t plane_ref(std::string_view refs, std::uint32_t count, std::uint32_t e, int width);
+
+// The ranks of a column's values written without escapes (9.4.10): their count (at least 1
+// with `some`, at most `count`), then each as its gap from the one before less 1.
+Status read_unescaped_ranks(common::ByteCursor& r, std::uint32_t count, bool some, const std::string& where,
+                            std::vector<std::uint32_t>& ranks);
+// An error unless `value` may be written without escapes: it holds a quote or a backslash, and
+// no line break (9.4.10).
+Status check_unescaped(std::string_view value, const std::string& where);
+
+// A column of entries (9.4.3) of `count` tags: its entries of `players` (the players' table, or
+// with `ranked` the Event or Site table, whose ranks of values written without escapes follow),
+// then each tag's place among them; the values of the entries the tags written out name read
+// from the table into the arena, in one pass over it (the entries ascend).
+Status read_players(common::ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where,
+                    const PlayerNames* players, bool whole, BlockTags& out, bool ranked);
 
 // Whether the codeword `codeword`, read up to its closing bits by `in`, ends in its last byte
 // with the bits after its end 0 (TAGS-6, TAGS-11, TAGS-12).

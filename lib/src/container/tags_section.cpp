@@ -170,9 +170,10 @@ Status read_column_heads(ByteCursor& r, std::size_t keys, const std::string& whe
   return {};
 }
 
-// Reference `e` of `count` references stored in `width` byte planes (low bytes first). A column
-// of one value stores none (width 0): its first tag is that value's first use (0), the others
-// repeat it (1).
+}  // namespace
+
+namespace tag_readers {
+
 std::uint64_t plane_ref(std::string_view refs, std::uint32_t count, std::uint32_t e, int width) {
   if (width == 0) return e != 0;
   std::uint64_t v = 0;
@@ -181,9 +182,28 @@ std::uint64_t plane_ref(std::string_view refs, std::uint32_t count, std::uint32_
   return v;
 }
 
-}  // namespace
+Status read_unescaped_ranks(ByteCursor& r, std::uint32_t count, bool some, const std::string& where,
+                            std::vector<std::uint32_t>& ranks) {
+  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
+  std::uint64_t n;
+  if (!r.varint(n) || (some && n == 0) || n > count) return bad("bad count of unescaped values");
+  ranks.clear();
+  for (std::uint64_t i = 0, e = 0; i < n; ++i, ++e) {
+    std::uint64_t gap;
+    if (!r.varint(gap) || gap >= count - e) return bad("unescaped value's rank out of range");
+    e += gap;
+    ranks.push_back(static_cast<std::uint32_t>(e));
+  }
+  return {};
+}
 
-namespace tag_readers {
+Status check_unescaped(std::string_view value, const std::string& where) {
+  if (value.find_first_of("\"\\") == std::string_view::npos)
+    return corruption(where + ": tags section: unescaped value without a quote or a backslash");
+  if (value.find_first_of("\r\n") != std::string_view::npos)
+    return corruption(where + ": tags section: unescaped value with a line break");
+  return {};
+}
 
 // A text body of `count` values (a text column, or a typed column's fallbacks) into `values`.
 Status read_text_body(ByteCursor& r, std::uint32_t count, const std::string& where, BlockTags& scratch,
@@ -292,92 +312,6 @@ Status read_fallbacks(ByteCursor& r, const ValueForm& form, const std::vector<st
   return {};
 }
 
-// A player column (9.4.3): its entries, then each tag's place among them; the values of the
-// entries the tags written out name read from the players' table into the arena, in one pass
-// over the table (the entries ascend). An Event or Site column of entries (`ranked`, layout 8)
-// reads its table so, and then the ranks of its values written without escapes (as 9.4.10's).
-Status read_players(ByteCursor& r, Slots slots, std::uint32_t count, const std::string& where,
-                    const PlayerNames* players, bool whole, BlockTags& out, bool ranked = false) {
-  auto bad = [&](const char* what) { return corruption(where + ": tags section: " + what); };
-  if (!players) return bad("a column of entries, but no name table to read it with");
-  std::uint64_t n;
-  if (!r.varint(n) || n == 0 || n > count) return bad("bad player count");
-  struct Entry {
-    std::uint32_t entry;
-    bool named = false, wanted = false;
-    std::size_t from = 0, size = 0;  // its value in the arena, once read
-  };
-  std::vector<Entry> at(n);
-  std::uint64_t entry = 0;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    std::uint64_t d;
-    if (!r.varint(d) || d > 0xFFFFFFFFu) return bad("player entries run past the end");
-    entry = i == 0 ? d : entry + d + 1;
-    if (entry > 0xFFFFFFFFu) return bad("player entry out of range");
-    at[i].entry = static_cast<std::uint32_t>(entry);
-  }
-  // Every entry is one of the table's, in a chunk that reads (TAGS-5, NAME-1), whether or not
-  // its value is needed.
-  {
-    std::vector<std::uint32_t> entries(n);
-    for (std::size_t i = 0; i < n; ++i) entries[i] = at[i].entry;
-    if (auto st = players->check_ascending(entries.data(), entries.size(), where); !st) return st;
-  }
-  const int width = width_below(static_cast<std::int64_t>(n));
-  std::string_view refs;
-  if (!r.bytes(std::uint64_t{count} * width, refs)) return bad("player references run past the end");
-  // One entry (no planes): every tag names it.
-  const auto place = [&](std::uint32_t e) { return width == 0 ? 0 : plane_ref(refs, count, e, width); };
-  for (std::uint32_t e = 0; e < count; ++e) {
-    const std::uint64_t p = place(e);
-    if (p >= n) return bad("reference to a player not in the column's list");
-    at[p].named = true;
-    at[p].wanted = at[p].wanted || written(out, slots[e], whole);
-  }
-  for (const Entry& a : at)
-    if (!a.named) return bad("a listed player that no tag names");
-  // The ranks written without escapes: their entries' values are read, to be checked.
-  std::vector<std::uint32_t> unescaped;
-  if (ranked) {
-    std::uint64_t u;
-    if (!r.varint(u) || u > count) return bad("bad count of unescaped values");
-    for (std::uint64_t i = 0, e = 0; i < u; ++i, ++e) {
-      std::uint64_t gap;
-      if (!r.varint(gap) || gap >= count - e) return bad("unescaped value's rank out of range");
-      e += gap;
-      unescaped.push_back(static_cast<std::uint32_t>(e));
-      at[place(static_cast<std::uint32_t>(e))].wanted = true;
-    }
-  }
-  if (r.remaining() != 0) return bad("bytes left over in a column");
-  std::vector<std::uint32_t> wanted;
-  for (const Entry& a : at)
-    if (a.wanted) wanted.push_back(a.entry);
-  std::vector<std::size_t> ends;
-  const std::size_t from = out.arena.size();
-  if (auto st = players->append_ascending(wanted.data(), wanted.size(), where, out.arena, ends); !st) return st;
-  if (out.arena.size() > kMaxTypedTagBytes) return bad("typed values larger than the limit");
-  for (std::size_t i = 0, w = 0; i < n; ++i) {
-    if (!at[i].wanted) continue;
-    at[i].from = w == 0 ? from : ends[w - 1];
-    at[i].size = ends[w] - at[i].from;
-    ++w;
-  }
-  for (std::uint32_t e : unescaped) {
-    const Entry& a = at[place(e)];
-    const std::string_view value = std::string_view(out.arena).substr(a.from, a.size);
-    if (value.find_first_of("\"\\") == std::string_view::npos) return bad("unescaped value without a quote or a backslash");
-    if (value.find_first_of("\r\n") != std::string_view::npos) return bad("unescaped value with a line break");
-    if (written(out, slots[e], whole)) out.views[slots[e]].unescaped = true;
-  }
-  for (std::uint32_t e = 0; e < slots.kept; ++e)
-    if (written(out, slots[e], whole)) {
-      const Entry& a = at[place(e)];
-      out.pending.push_back(BlockTags::Pending{slots[e], a.from, a.size});
-    }
-  return {};
-}
-
 // A column other than a rating column: its values into the views of its slots. Writes out the
 // values of wanted tags (with `whole`: of all tags up to the last one wanted); the others are
 // read and checked (a typed value's range too) but not written out.
@@ -393,19 +327,12 @@ Status read_column(ByteCursor& r, TagCoding coding, bool coded, Slots slots, std
     for (std::uint32_t e = 0; e < count; ++e)
       if (written(out, slots[e], whole)) out.views[slots[e]].value = out.values[e];
     if (coding == TagCoding::kText) return r.remaining() == 0 ? Status{} : bad("bytes left over in a column");
-    // The ranks of the values written without escapes (9.4.10): their count, then each as its
-    // gap from the one before less 1.
-    std::uint64_t n;
-    if (!r.varint(n) || n == 0 || n > count) return bad("bad count of unescaped values");
-    for (std::uint64_t i = 0, e = 0; i < n; ++i, ++e) {
-      std::uint64_t gap;
-      if (!r.varint(gap) || gap >= count - e) return bad("unescaped value's rank out of range");
-      e += gap;
-      if (out.values[e].find_first_of("\"\\") == std::string_view::npos)
-        return bad("unescaped value without a quote or a backslash");
-      if (out.values[e].find_first_of("\r\n") != std::string_view::npos) return bad("unescaped value with a line break");
-      const std::uint32_t slot = slots[static_cast<std::uint32_t>(e)];
-      if (written(out, slot, whole)) out.views[slot].unescaped = true;
+    // The ranks of the values written without escapes (9.4.10).
+    std::vector<std::uint32_t> ranks;
+    if (auto st = read_unescaped_ranks(r, count, true, where, ranks); !st) return st;
+    for (std::uint32_t e : ranks) {
+      if (auto st = check_unescaped(out.values[e], where); !st) return st;
+      if (written(out, slots[e], whole)) out.views[slots[e]].unescaped = true;
     }
     if (r.remaining() != 0) return bad("bytes left over in a column");
     return {};
