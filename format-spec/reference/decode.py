@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference decoder for pgnarc archives of format versions 1.0 to 1.14, written from
+"""Reference decoder for pgnarc archives of format versions 1.0 to 1.15, written from
 format-spec/pgnarc-format.md alone.  Besides everything of 1.0 it reads the blocks of move
 codec 7 (9.3, format 1.1), whose games may be under one of the variants of 5.6 (crazyhouse,
 atomic, antichess, three-check, king of the hill, racing kings, horde), named by their Variant
@@ -33,8 +33,10 @@ is made with one of the archive's dictionaries (9.9), the one its header names (
 moves and structure sections of encoding 10 (format 1.13, 9.3): encoding 1 whose frame is made
 with one of the archive's dictionaries, the one its header names (BLOCK-5), and the blocks of
 layout 8 (format 1.14), read as those of layout 7 but that an `Event` or `Site` column may have
-coding 6 (9.4.3): entries of the Event or Site table, then the ranks of its unescaped tags;
-codec 13 is not defined, nor section encodings 6 and 9.
+coding 6 (9.4.3): entries of the Event or Site table, then the ranks of its unescaped tags,
+and the blocks of move codecs 17 and 18 (format 1.15), codecs 14 and 15 whose Xiangqi games take
+the frequencies of the Xiangqi model's opening book (7.9.1, XQ-BOOK-1 to 3, in xiangqi_model.py)
+in the positions it holds; codec 13 is not defined, nor section encodings 6 and 9.
 
     decode.py ARCHIVE        writes the archive's canonical PGN (section 10) to standard output
     decode.py ARCHIVE N      writes game N alone (numbered from 1, as `pgnarc get` numbers them)
@@ -73,7 +75,7 @@ from moves import (NO_HISTORY, PIECE_LETTERS, AdaptiveFrequencies, ArithmeticDec
                    double_step_passed, end_frequency, history_after, is_white, move_frequencies,
                    ptype_of, read_integer, variant_of_name)
 from xiangqi import NOTATION_LENGTH, XiangqiPosition, move_text_bytes, read_notation
-from xiangqi_model import (XQ_NO_HISTORY, xq_end_frequency, xq_history_after,
+from xiangqi_model import (XQ_NO_HISTORY, xq_book_frequencies, xq_end_frequency, xq_history_after,
                            xq_model_frequencies)
 from xiangqi_position import XiangqiPositionCodeReader
 
@@ -310,15 +312,16 @@ def read_element_payload(encoding, stored, raw_size, rule, where, dictionaries=N
 # ---------------------------------------------------------------------------------------------
 # Section 9.1: an archive is opened from its ends: header (9.2), footer (9.6), index (9.5).
 
-READ_MAJOR = 1                                 # this reader implements format version 1.14
+READ_MAJOR = 1                                 # this reader implements format version 1.15
 FILE_MAGIC = b"\x89PGA\r\n\x1a\n"
 FIELDS = ("players", "Event", "Site")          # the name directory's fields, 9.5 and 9.10
-MOVE_CODECS = (6, 7, 8, 9, 10, 11, 12, 14, 15)  # the move codecs of 9.3 (BLOCK-1); 13 undefined
-VARIANT_CODECS = (7, 8, 9, 10, 11, 12, 14, 15)   # codecs whose games may be under a variant (8.1)
-MODELLED_TRACK_CODECS = (8, 10, 12, 15)        # codecs of modelled clock tracks (8.3.4)
-XIANGQI_CODECS = (9, 10, 11, 12, 14, 15)       # codecs whose records may be Xiangqi games (5.7.2)
-XIANGQI_MODEL_CODECS = (11, 12, 14, 15)        # ... by the Xiangqi model under coders 1, 2 (7.9)
-ENCODING_CODECS = (14, 15)                     # ... whose notation bytes may set the encoding and
+MOVE_CODECS = (6, 7, 8, 9, 10, 11, 12, 14, 15, 17, 18)  # the move codecs of 9.3 (BLOCK-1); 13, 16 undefined
+VARIANT_CODECS = (7, 8, 9, 10, 11, 12, 14, 15, 17, 18)   # codecs whose games may be under a variant (8.1)
+MODELLED_TRACK_CODECS = (8, 10, 12, 15, 18)    # codecs of modelled clock tracks (8.3.4)
+XIANGQI_CODECS = (9, 10, 11, 12, 14, 15, 17, 18)  # codecs whose records may be Xiangqi games (5.7.2)
+XIANGQI_MODEL_CODECS = (11, 12, 14, 15, 17, 18)  # ... by the Xiangqi model under coders 1, 2 (7.9)
+XIANGQI_BOOK_CODECS = (17, 18)                 # ... and its book (7.9.1)
+ENCODING_CODECS = (14, 15, 17, 18)                     # ... whose notation bytes may set the encoding and
                                                # tandem by file (5.7.1, XQ-NOTATION-1)
 LAYOUTS = (1, 3, 4, 5, 6, 7, 8)                # the layouts of 9.3 (BLOCK-1); 2 undefined
 
@@ -759,7 +762,9 @@ class Block:
         # codec 8's records, and Xiangqi games besides (1.7, 5.7.2); 11 and 12: codecs 9 and 10
         # whose Xiangqi games have the Xiangqi model's frequencies under coders 1 and 2 (1.8, 7.9);
         # 14 and 15: codecs 11 and 12 whose notation bytes may set the encoding and tandem by
-        # file (1.10, 5.7.1); 13 is never defined
+        # file (1.10, 5.7.1); 17 and 18: codecs 14 and 15 whose Xiangqi games take the
+        # Xiangqi model's book's frequencies where it holds the position (1.15, 7.9.1); 13 is
+        # never defined
         if data[4] not in MOVE_CODECS:
             raise unsupported("BLOCK-1", w, f"unknown move codec {data[4]}")
         self.codec = data[4]
@@ -1972,14 +1977,17 @@ class GameReader:
 
     def xiangqi_model(self):
         """7.5, 7.9 [XQ-MODEL-1]: whether this Xiangqi game's plies have the Xiangqi model's
-        frequencies and end: in a block of codec 11, 12, 14 or 15 whose move coder is 1 or 2."""
+        frequencies and end: in a block of codec 11, 12, 14, 15, 17 or 18 whose move coder is 1 or 2."""
         return self.codec in XIANGQI_MODEL_CODECS and self.coder in (1, 2)
 
     def frequencies(self, position, history, moves):
         """7.1's f_0 .. f_{n-1}: the block's move coder's (7.5, MOVE-CODER-1); a Xiangqi
-        game's 4096 each (5.7.2), or the Xiangqi model's (XQ-MODEL-1, 7.9)."""
+        game's 4096 each (5.7.2), or the Xiangqi model's (XQ-MODEL-1, 7.9), the book's where
+        it holds the position in a block of codec 17 or 18 (7.9.1)."""
         if self.xiangqi:
             if self.xiangqi_model():
+                if self.codec in XIANGQI_BOOK_CODECS:
+                    return xq_book_frequencies(position, history, moves)
                 return xq_model_frequencies(position, history, moves)
             return xiangqi_frequencies(moves)
         return move_frequencies(self.coder, position, history, moves)

@@ -2152,11 +2152,12 @@ def crazyhouse_frequencies(position: "VariantPosition", history: History, moves:
 # The fast model (7.8, format 1.2)
 # ---------------------------------------------------------------------------------------------
 
-def _load_book_bytes() -> bytes:
-    """FAST-BOOK-1: the book's bytes, from the hexadecimal of fast-model-tables.md's "## Book",
-    checked against the byte count and SHA-256 the section gives."""
+def _load_book_bytes(appendix: str = "fast-model-tables.md") -> bytes:
+    """FAST-BOOK-1 (XQ-BOOK-1 from xiangqi-model-tables.md): the book's bytes, from the
+    hexadecimal of the appendix's "## Book", checked against the byte count and SHA-256 the
+    section gives."""
     import hashlib
-    text = _read_spec("fast-model-tables.md")
+    text = _read_spec(appendix)
     section = re.search(r"^## Book\s*\n(.*?)(?=^## |\Z)", text, re.M | re.S).group(1)
     size = int(re.search(r"(\d+) bytes", section).group(1))
     digest = re.search(r"\b([0-9a-f]{64})\b", section).group(1)
@@ -2309,10 +2310,12 @@ def fast_scores(position: Position, history: History, moves: list) -> list:
     return scores
 
 
-def read_book(data: bytes) -> dict:
+def read_book(data: bytes, start=None) -> dict:
     """FAST-BOOK-1: the book's nodes by position identity (pieces, side to move, castling rooks,
     effective en passant square: Position.identity), each a list of (index, count); where two
-    nodes have the same identity, the first in the bytes."""
+    nodes have the same identity, the first in the bytes. From `start` where given (XQ-BOOK-1:
+    a Xiangqi start position, whose identity() is its placement and side to move), else the
+    standard start position."""
     book = {}
     at = 0
 
@@ -2342,7 +2345,7 @@ def read_book(data: bytes) -> dict:
             book[key] = entries
 
     if data:
-        node(Position.standard())
+        node(Position.standard() if start is None else start)
         assert at == len(data), "the book's bytes after its start node"
     return book
 

@@ -22,7 +22,9 @@
    clock model (8.3.4, codec 8). Packed by default, a small file whose games have events of
    their own gets blocks of layout 8 (format 1.14: its Event and Site columns name entries of
    the archive's Event and Site tables, 9.4.3); the inputs whose read version the test checks
-   below are packed with `--tags tables` (FEATURE_OPTIONS), so that it is their feature's.
+   below are packed with `--tags tables` (FEATURE_OPTIONS), so that it is their feature's, and
+   their Xiangqi games with `--xiangqi model` (XIANGQI_FEATURE_OPTIONS), without the Xiangqi
+   model's opening book (format 1.15, 7.9.1), but under the setting "xiangqi-book".
    The files of TABLE_PACK, put together twice (their openings
    recur), are packed under TABLE_SETTINGS with --no-moves-dict (their games twice would take a
    moves dictionary, format 1.13), each an archive of format 1.6 (the test checks its read
@@ -34,8 +36,9 @@
    are packed under the settings of XIANGQI_SETTINGS, each checked for the codec, move coder and
    read version of XIANGQI_EXPECTED: Xiangqi games (5.7.2) with their notation bytes and move
    texts (5.7.1), coded by the Xiangqi model (7.9, format 1.8: codec 11 under the fast and the
-   model coder) or with the uniform coder's frequencies (codec 9, format 1.7: under the uniform
-   coder, and with `--xiangqi uniform`).  The files of XIANGQI_ENCODED, corpus/xiangqi's Chinese
+   model coder; with its opening book under "xiangqi-book", 7.9.1, format 1.15: codec 17) or with
+   the uniform coder's frequencies (codec 9, format 1.7: under the uniform coder, and with
+   `--xiangqi uniform`).  The files of XIANGQI_ENCODED, corpus/xiangqi's Chinese
    and full-width WXF files converted to GB18030 and the Chinese one (帅将马车进后 made
    帥將馬車進後) to Big5, and a file of XIANGQI_TANDEM (tandem chariots, horses and cannons
    named by their file where the other cannot make the same motion, in Chinese, WXF and Big5,
@@ -90,7 +93,7 @@
    so that N processes share the work.
    Test 1 also checks that the vectors of the Xiangqi model (XIANGQI_MODEL_VECTORS, format 1.8)
    and of format 1.10 (XIANGQI_1_10_VECTORS: GB18030, Big5 and its defaults, tandem by file)
-   are there, with the codec and move coder their MANIFEST lines name (or, where a line names no
+   and 1.15 (XIANGQI_BOOK_VECTORS: the Xiangqi model's opening book) are there, with the codec and move coder their MANIFEST lines name (or, where a line names no
    coder, the block's), that those of format 1.11 (UNESCAPED_VECTORS: tags written without
    escapes, 9.4.10) are there, of read version 1.11 with a first block of layout 7, and those of
    format 1.12 (TEXT_DICTIONARY_VECTORS: comments compressed with a text dictionary) are there,
@@ -127,9 +130,10 @@ SETTINGS = {                                # pack options, each a way to exerci
     "text-dict": ["--block-games", "20", "--no-moves-dict"],  # a small archive's comments: a
                                                               # text dictionary (9.9), format 1.12
     "text-dict-frames": ["--block-games", "20", "--frame-kib", "1", "--no-moves-dict"],  # by group
+    "xiangqi-book": [],                     # Xiangqi games by the model and its book (7.9.1, 1.15)
 }
 ONLY_LISTED = ("xiangqi-uniform", "big5-defaults", "tags-coded",  # settings for the inputs that
-               "text-dict", "text-dict-frames")                   # list them alone
+               "text-dict", "text-dict-frames", "xiangqi-book")   # list them alone
 CODERS = {"default": 2, "model": 1, "uniform": 0}     # the move coder (7.5) of each setting
 VARIANT_PACKS = [                           # (corpus/pgn file, variant): standard games re-read
     ("dortmund_latin1_crlf.pgn", "three-check"),          # under a variant, coded where legal
@@ -143,15 +147,18 @@ TABLE_OPTIONS = ["--no-moves-dict"]              # ... and, its games twice, no 
 FEATURE_OPTIONS = ["--tags", "tables"]           # the inputs whose read version is checked: their
                                                  # events as tags, not entries of the Event table
                                                  # (9.4.3), so that it is their feature's, not 1.14
+XIANGQI_FEATURE_OPTIONS = ["--xiangqi", "model"]  # ... and their Xiangqi games without the book
+                                                 # (7.9.1), not 1.15, but under "xiangqi-book"
 XIANGQI_PACKS = ("wukong_iccs.pgn", "wukong_wxf_fullwidth.pgn",    # corpus/xiangqi: Xiangqi
                  "wukong_chinese.pgn")           # games (5.7.2), blocks of codec 11 or 9
 XIANGQI_CRAFTED = "xiangqi_crafted.pgn"          # made by xiangqi_crafted_pgn (5.7.2, 7.9)
-XIANGQI_SETTINGS = ("default", "model", "uniform", "xiangqi-uniform")
+XIANGQI_SETTINGS = ("default", "model", "uniform", "xiangqi-uniform", "xiangqi-book")
 XIANGQI_EXPECTED = {                             # setting -> (first block's codec, coder, read minor)
     "default": (11, 2, 8),                       # the Xiangqi model under the fast coder (7.9)
     "model": (11, 1, 8),                         # ... under the model coder (--moves max)
     "uniform": (9, 0, 7),                        # the uniform coder: codec 9 (5.7.2)
     "xiangqi-uniform": (9, 2, 7),                # --xiangqi uniform: codec 9 under the fast coder
+    "xiangqi-book": (17, 2, 15),                 # the model and its book under the fast coder (7.9.1)
 }
 XIANGQI_ENCODED = {                              # format 1.10: move texts in GB18030 and Big5
     # made file: (corpus/xiangqi file, encoding, settings)
@@ -176,6 +183,9 @@ XIANGQI_1_10_EXPECTED = {                        # as XIANGQI_EXPECTED, for form
 XIANGQI_MODEL_VECTORS = {                        # valid/NAME: (codec, move coder), MANIFEST.tsv
     "xiangqi_model": (11, 1), "xiangqi_model_fast": (11, 2),
     "xiangqi_model_tracks": (12, 1), "xiangqi_model_uniform": (9, 0),
+}
+XIANGQI_BOOK_VECTORS = {                         # ... of format 1.15 (the Xiangqi model's book)
+    "xiangqi_book": (17, 1), "xiangqi_book_tracks": (18, 1),
 }
 XIANGQI_1_10_VECTORS = {                         # ... of format 1.10 (GB18030, Big5, tandem)
     "xiangqi_gb18030": (14, 1), "xiangqi_big5": (14, 2), "xiangqi_big5_defaults": (14, 1),
@@ -242,7 +252,8 @@ def test_valid(failures):
             failures.append(f"valid/{name}: rc {rc} {err}")
     print(f"valid vectors: {passed}/{len(names)} decode exactly")
     for vectors, what in ((XIANGQI_MODEL_VECTORS, "the Xiangqi model's (7.9)"),
-                          (XIANGQI_1_10_VECTORS, "format 1.10's (5.7.1)")):
+                          (XIANGQI_1_10_VECTORS, "format 1.10's (5.7.1)"),
+                          (XIANGQI_BOOK_VECTORS, "format 1.15's (7.9.1)")):
         for name, (codec, coder) in sorted(vectors.items()):
             if name not in names:
                 failures.append(f"valid/{name}: missing (a vector of {what})")
@@ -438,7 +449,9 @@ def test_black_box(pgnarc, failures, quick, part=(1, 1)):
                            or path in (unescaped, text_dictionary))
                 rc, _, err = run([pgnarc, "pack", path, "-o", archive, "--force", "-q"] + options
                                  + variant + (TABLE_OPTIONS if path == tables_pgn else [])
-                                 + (FEATURE_OPTIONS if checked and "--tags" not in options else []))
+                                 + (FEATURE_OPTIONS if checked and "--tags" not in options else [])
+                                 + (XIANGQI_FEATURE_OPTIONS if checked and "--xiangqi" not in options
+                                    and setting != "xiangqi-book" else []))
                 if rc != 0:
                     print(f"  (pgnarc pack refused {label}: {err})")
                     continue

@@ -447,6 +447,10 @@ class XiangqiPosition:
         finally:
             board[frm], board[to] = piece, captured
 
+    def identity(self):
+        """XQ-BOOK-1: the piece placement and the side to move (the clocks are no part of it)."""
+        return (tuple(self.board), self.red_to_move)
+
     def legal_moves(self):
         """5.7 Moves, in the order of 5.7 Order: ascending by (from square, to square)."""
         return sorted(m for m in self.pseudo_moves() if not self._leaves_in_check(m))

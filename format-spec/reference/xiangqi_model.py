@@ -20,8 +20,8 @@ Terms of 7.9, as functions: `attacks(t, B)`, `attack_counts` (A_us and A_them), 
 
 from collections import namedtuple
 
-from moves import HAZARD, _load_weight_table, frequencies_of_scores
-from xiangqi import (ADVISOR, ADVISOR_STEPS, CANNON, CHARIOT, ELEPHANT, ELEPHANT_STEPS, FILES,
+from moves import HAZARD, _load_book_bytes, _load_weight_table, book_frequencies, frequencies_of_scores, read_book
+from xiangqi import (XiangqiPosition, ADVISOR, ADVISOR_STEPS, CANNON, CHARIOT, ELEPHANT, ELEPHANT_STEPS, FILES,
                      GENERAL, GENERAL_STEPS, HORSE, HORSE_STEPS, KINDS, RAYS, SOLDIER,
                      SOLDIER_STEPS, SQUARES, attacked, color_of, file_of, generals_face,
                      kind_of, rank_of)
@@ -285,6 +285,37 @@ def xq_model_frequencies(position, history: XqHistory, moves: list) -> list:
     if not moves:
         return []
     return frequencies_of_scores(xq_scores(position, history, moves))
+
+
+# ---------------------------------------------------------------------------------------------
+# The book (7.9.1)
+# ---------------------------------------------------------------------------------------------
+
+XQ_BOOK_BYTES = _load_book_bytes("xiangqi-model-tables.md")     # XQ-BOOK-1
+_XQ_BOOK = None                          # its nodes, read at the first use
+XQ_BOOK_LAST_MOVE = 20
+
+
+def xq_book_entries(position) -> "list | None":
+    """XQ-BOOK-2: the book's node (a list of (index, count)) of a position whose fullmove number
+    is at most 20, else None."""
+    global _XQ_BOOK
+    if position.fullmove > XQ_BOOK_LAST_MOVE:
+        return None
+    if _XQ_BOOK is None:
+        _XQ_BOOK = read_book(XQ_BOOK_BYTES, XiangqiPosition.start())
+    return _XQ_BOOK.get(position.identity())
+
+
+def xq_book_frequencies(position, history: XqHistory, moves: list) -> list:
+    """XQ-MODEL-1 in a block of codec 17 or 18: the book's frequencies (XQ-BOOK-3) where it
+    holds the position, else the model's."""
+    if not moves:
+        return []
+    entries = xq_book_entries(position)
+    if entries is not None:
+        return book_frequencies(entries, len(moves))
+    return xq_model_frequencies(position, history, moves)
 
 
 def xq_end_frequency(total: int, p: int) -> int:

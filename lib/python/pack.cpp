@@ -67,7 +67,7 @@ py::dict stats_dict(const PackStats& s, const std::vector<std::string>& problems
 
 WriterOptions writer_options(unsigned threads, bool force, const std::string& moves, bool position_filter,
                              const std::string& variant = {}, const std::string& clocks = "model",
-                             const std::string& tags = "names", const std::string& xiangqi = "model") {
+                             const std::string& tags = "names", const std::string& xiangqi = "book") {
   WriterOptions o;
   o.variant = variant_named(variant);
   o.threads = threads;
@@ -80,6 +80,7 @@ WriterOptions writer_options(unsigned threads, bool force, const std::string& mo
   o.table_tags = tags == "tables" || tags == "names";
   o.name_entries = tags == "names";
   o.xiangqi_model = o.xiangqi_positions = o.xiangqi_spellings = xiangqi != "uniform";
+  o.xiangqi_book = xiangqi == "book";
   return o;
 }
 

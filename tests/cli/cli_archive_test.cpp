@@ -290,7 +290,7 @@ TEST_F(CliArchive, InfoAndVerify) {
   EXPECT_NE(r.out.find("games:    61 (1 kept verbatim)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bits per ply"), std::string::npos);
   r = run_cli("info " + p("games.pga") + " --json");
-  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.14");
+  EXPECT_EQ(std::string(PGNARC_FORMAT_VERSION_STRING), "1.15");
   // The fast model (the default) and no clock tracks: a reader of 1.2.
   EXPECT_TRUE(r.out.starts_with("{\"write_version\": \"1.2\", \"read_version\": \"1.2\",")) << r.out;
   EXPECT_NE(r.out.find("\"games\": 61"), std::string::npos);
@@ -449,9 +449,10 @@ TEST_F(CliArchive, MovesDictionaryUnlessNoMovesDict) {
     for (int copy = 0; copy < 12; ++copy) out << one << "\n";
   }
   const std::string input = p("repeated.pgn");
-  // (--tags tables: the read version is the moves dictionary's, not 1.14's Event entries')
-  ASSERT_EQ(run_cli("pack -q --tags tables --block-games 36 " + input + " -o " + p("moves.pga")).exit_code, 0);
-  ASSERT_EQ(run_cli("pack -q --tags tables --block-games 36 --no-moves-dict " + input + " -o " + p("plain.pga")).exit_code, 0);
+  // (--tags tables and --xiangqi model: the read version is the moves dictionary's, not 1.14's
+  // Event entries' or 1.15's opening book's)
+  ASSERT_EQ(run_cli("pack -q --tags tables --xiangqi model --block-games 36 " + input + " -o " + p("moves.pga")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack -q --tags tables --xiangqi model --block-games 36 --no-moves-dict " + input + " -o " + p("plain.pga")).exit_code, 0);
   const auto figures = [&](const std::string& name) { return nlohmann::json::parse(run_cli("info --json " + p(name)).out); };
   const auto moves = figures("moves.pga"), plain = figures("plain.pga");
   EXPECT_EQ(moves["blocks"], 5);
@@ -639,7 +640,7 @@ TEST_F(CliArchive, VersionNamesTheFormatVersions) {
   for (const char* args : {"--version", "info --version"}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << args;
-    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.14)\n")
+    EXPECT_EQ(r.out, std::string("pgnarc ") + library_version() + " (archive format 1.15)\n")
         << args;
   }
 }

@@ -27,10 +27,16 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
     auto r = run_cli("pack " + corpus(name) + " -o " + p("x.pga") + " --force");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE((r.out + r.err).find("15 games (0 kept verbatim), 1378 plies coded"), std::string::npos) << r.out << r.err;
-    // (The Xiangqi model's 1.8, and each game's own event an entry of the Event table, 1.14.)
+    // (The Xiangqi model and its opening book, 1.15.)
     const auto info = nlohmann::json::parse(run_cli("info --json " + p("x.pga")).out);
-    EXPECT_EQ(info["read_version"], "1.14");
+    EXPECT_EQ(info["read_version"], "1.15");
     const std::string once = run_cli("unpack " + p("x.pga")).out;
+    // Without the book (--xiangqi model), as readers of 1.14 read them (each game's own event an
+    // entry of the Event table): the same games, in a larger archive.
+    ASSERT_EQ(run_cli("pack " + corpus(name) + " -o " + p("m.pga") + " --force --xiangqi model").exit_code, 0);
+    EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("m.pga")).out)["read_version"], "1.14");
+    EXPECT_EQ(run_cli("unpack " + p("m.pga")).out, once);
+    EXPECT_LT(test::read_file(scratch_.path() + "/x.pga").size() + 30, test::read_file(scratch_.path() + "/m.pga").size());
     // Coded uniformly, the events as tags, as readers of 1.7 read them: the same games, in a
     // larger archive.
     ASSERT_EQ(run_cli("pack " + corpus(name) + " -o " + p("u.pga") + " --force --xiangqi uniform --tags tables").exit_code,
@@ -172,9 +178,9 @@ TEST_F(CliXiangqi, GamesInGb18030AndBig5ComeBackInTheirBytes) {
             "0\n");  // 丁 and the letter g: a character's second byte is no letter
   // (Format 1.10 and, the Big5 file, 1.11: one game's Event has quotes left unescaped, and Big5's
   // 許 ends in the byte of `\`, values written back as they are; each game's own event an entry
-  // of the Event table, 1.14, the unescaped ones ranked so.)
-  for (const File& f : {File{"xqbase_gb18030.pgn", "12 games (0 kept verbatim), 998 plies coded", 0, "gb18030", "许银川", "1.14"},
-                        File{"ccpd_big5.pgn", "12 games (0 kept verbatim), 1208 plies coded", 0, "big5", "柳大華", "1.14"}}) {
+  // of the Event table, 1.14, the unescaped ones ranked so; the opening book's blocks, 1.15.)
+  for (const File& f : {File{"xqbase_gb18030.pgn", "12 games (0 kept verbatim), 998 plies coded", 0, "gb18030", "许银川", "1.15"},
+                        File{"ccpd_big5.pgn", "12 games (0 kept verbatim), 1208 plies coded", 0, "big5", "柳大華", "1.15"}}) {
     SCOPED_TRACE(f.name);
     const std::string input = test::read_file(test::corpus_path(std::string("xiangqi/") + f.name));
     auto r = run_cli("pack " + corpus(f.name) + " -o " + p("x.pga") + " --force");
@@ -199,7 +205,9 @@ TEST_F(CliXiangqi, GamesInGb18030AndBig5ComeBackInTheirBytes) {
     EXPECT_EQ(move_words(run_cli("unpack " + p("u.pga")).out), move_words(input));
     EXPECT_LT(test::read_file(scratch_.path() + "/x.pga").size() * 2, test::read_file(scratch_.path() + "/u.pga").size());
     // Appended to an archive of 1.8, verbatim too; appended to one of 1.10, coded.
-    ASSERT_EQ(run_cli("pack " + corpus("wukong_chinese.pgn") + " -o " + p("a.pga") + " --force --tags tables").exit_code, 0);
+    ASSERT_EQ(run_cli("pack " + corpus("wukong_chinese.pgn") + " -o " + p("a.pga") + " --force --tags tables --xiangqi model")
+                  .exit_code,
+              0);
     r = run_cli("append " + p("a.pga") + " " + corpus(f.name));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("a.pga")).out)["read_version"], "1.8");
@@ -226,8 +234,9 @@ TEST_F(CliXiangqi, SetUpPositionsTakeTheXiangqiPositionCode) {
   }
   std::ofstream(scratch_.path() + "/p.pgn", std::ios::binary) << pgn;
   std::ofstream(scratch_.path() + "/later.pgn", std::ios::binary) << later;
-  ASSERT_EQ(run_cli("pack " + p("p.pgn") + " -o " + p("p.pga") + " --force").exit_code, 0);
-  ASSERT_EQ(run_cli("pack " + p("p.pgn") + " -o " + p("t.pga") + " --force --tags coded").exit_code, 0);
+  // (--xiangqi model: the positions are the book's, whose blocks would be 1.15's.)
+  ASSERT_EQ(run_cli("pack " + p("p.pgn") + " -o " + p("p.pga") + " --force --xiangqi model").exit_code, 0);
+  ASSERT_EQ(run_cli("pack " + p("p.pgn") + " -o " + p("t.pga") + " --force --tags coded --xiangqi model").exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("p.pga")).out)["read_version"], "1.9");
   EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("t.pga")).out)["read_version"], "1.8");
   EXPECT_EQ(run_cli("unpack " + p("p.pga")).out, pgn);
@@ -257,7 +266,8 @@ TEST_F(CliXiangqi, BesideChessGamesAndKeptVerbatimWhereAMoveCannotBeCoded) {
   EXPECT_NE(r.err.find("game 4: move \"H8+7\" is in WXF notation, where the game's moves are in ICCS"), std::string::npos) << r.err;
   r = run_cli("unpack " + p("m.pga"));
   EXPECT_EQ(r.out, chess + xiangqi + illegal + "\n\n" + mixed + "\n\n");
-  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("m.pga")).out)["read_version"], "1.8");
+  // (The Xiangqi game's opening in the Xiangqi model's book: 1.15.)
+  EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("m.pga")).out)["read_version"], "1.15");
   // Found by their players, Red among them, beside the chess game's White and Black.
   EXPECT_EQ(run_cli("find --numbers --exact --player r " + p("m.pga")).out, "2\n");
   EXPECT_EQ(run_cli("find --numbers --exact --player b " + p("m.pga")).out, "1\n2\n");

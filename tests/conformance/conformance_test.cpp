@@ -68,9 +68,10 @@ TEST_P(Conformance, Vector) {
     o.table_tags = false;        // no value table, unless the settings say tags=tables
     o.xiangqi_model = false;     // Xiangqi moves uniform, unless the settings say xiangqi=model
     o.name_entries = false;      // Event and Site values as tags, unless the settings say tags=names
+    o.xiangqi_book = false;      // Xiangqi moves without the book, unless the settings say xiangqi=book
     // Settings: "-", or a comma-separated list of block-games=N, moves=uniform or moves=fast,
     // clocks=model, tags=derive, tags=coded, tags=tables or tags=names, variant=NAME and
-    // xiangqi=model.
+    // xiangqi=model or xiangqi=book.
     std::istringstream settings(v.setting);
     for (std::string item; std::getline(settings, item, ',');) {
       if (item.starts_with("block-games=")) o.block_games = std::stoul(item.substr(12));
@@ -83,6 +84,7 @@ TEST_P(Conformance, Vector) {
       else if (item == "tags=names") o.derive_tags = o.code_tags = o.table_tags = o.name_entries = true;
       else if (item.starts_with("variant=")) ASSERT_TRUE(variant_from_name(item.substr(8), o.variant)) << item;
       else if (item == "xiangqi=model") o.xiangqi_model = true;
+      else if (item == "xiangqi=book") o.xiangqi_model = o.xiangqi_book = true;
       else ASSERT_EQ(item, "-") << "unknown setting";
     }
     const test::ScratchDir scratch("conform");

@@ -96,6 +96,7 @@ WriterOptions stored(std::size_t block_games = 4096) {
   o.table_tags = false;        // no value table; vectors of table columns say so
   o.xiangqi_model = false;     // Xiangqi moves uniform; vectors of the Xiangqi model say so
   o.name_entries = false;      // Event and Site values as tags; vectors of name entries say so
+  o.xiangqi_book = false;      // Xiangqi moves without the book; vectors of the book say so
   return o;
 }
 
@@ -2740,6 +2741,85 @@ void name_entry_vectors() {
                  "a block of layout 9, which 1.14 does not define");
 }
 
+// Format 1.15: Xiangqi games whose positions in the Xiangqi model's book take the book's
+// frequencies (7.9.1), in blocks of codec 17 and 18: a master game from the start position, a
+// variation in the book, a FEN of a book position at fullmove 20 (held) and the same at fullmove
+// 21 (not held), a game of chess beside them; then the same Xiangqi game beside a chess game's
+// modelled clock track (codec 18), and codec 19.
+void xiangqi_book_vectors() {
+  const std::string after_h2e2 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 ";
+  const std::string pgn =
+      "[Event \"Jiafun Cup National Champion 1997\"]\n"
+      "[Red \"LIU DianZhong\"]\n"
+      "[Black \"LIU DaHua\"]\n"
+      "\n"
+      "1. h2e2 b9c7 2. h0g2 h7f7 3. g3g4 h9g7 4. b2c2 i9h9 5. b0a2 a9b9 6. a0b0 b7b3 7. c3c4 h9h5 8. i0h0 "
+      "h5d5 9. c2c6 c9e7 10. e2f2 d5d6 11. c4c5 b3b2 12. h0h8 b2g2 13. b0b9 c7b9 14. h8b8 g2a2 15. c0a2 b9d8 "
+      "16. c6c9 d9e8 17. c9a9 d6d7 18. b8b9 e8d9 19. b9b8 d9e8 20. f2d2 d7a7 21. b8b9 e8d9 22. b9d9 e9e8\n"
+      "\n"
+      "[Event \"variation\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "\n"
+      "1. h2e2 h9g7 2. h0g2 {the usual} i9h9 (2... b9c7 3. i0h0 i9h9) 3. i0h0 *\n"
+      "\n"
+      "[Event \"fullmove 20\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "[FEN \"" + after_h2e2 + "20\"]\n"
+      "\n"
+      "20... h9g7 21. h0g2 *\n"
+      "\n"
+      "[Event \"fullmove 21\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "[FEN \"" + after_h2e2 + "21\"]\n"
+      "\n"
+      "21... h9g7 22. h0g2 *\n"
+      "\n"
+      "[Event \"chess\"]\n"
+      "[White \"a\"]\n"
+      "[Black \"b\"]\n"
+      "\n"
+      "1. e4 e5 2. Nf3 Nc6 1/2-1/2\n";
+  const std::string ids = "XQ-BOOK-1 XQ-BOOK-2 XQ-BOOK-3 XQ-MODEL-1 XQ-REC-1";
+  WriterOptions o = stored();
+  o.xiangqi_model = o.xiangqi_book = true;
+  const std::string pga = pack(pgn, o);
+  // The book codes the first games' opening moves in fewer bits than the model alone.
+  WriterOptions model = o;
+  model.xiangqi_book = false;
+  const std::string_view block = std::string_view(pga).substr(kHeaderSize);
+  if (block[4] != codec::kXiangqiBookCodec || pga[11] != 15 || pga.size() >= pack(pgn, model).size()) {
+    std::fprintf(stderr, "xiangqi book: the writer did not code the games in codec 17 of 1.15, smaller than codec 11\n");
+    std::exit(1);
+  }
+  write("encode/xiangqi_book.pgn", pgn);
+  write("encode/xiangqi_book.pga", pga);
+  valid_vector("xiangqi_book", pga, ids, "the archive of encode/xiangqi_book");
+  manifest.insert(manifest.rfind("valid\txiangqi_book"),
+                  "encode\txiangqi_book\txiangqi=book\t" + ids +
+                      "\tXiangqi games coded with the Xiangqi model's book (codec 17, format 1.15): a master game whose "
+                      "first moves the book holds, a variation in the book, a book position given by a FEN at fullmove "
+                      "20 (held) and at fullmove 21 (not held: the model's frequencies), then a game of chess\n");
+  const std::string tracks =
+      "[Event \"clocks\"]\n[White \"a\"]\n[Black \"b\"]\n[TimeControl \"60+0\"]\n\n"
+      "1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:58] } 1-0\n\n"
+      "[Event \"Xiangqi\"]\n[Game \"Chinese Chess\"]\n[Format \"WXF\"]\n\n1. C2.5 H8+7 2. H2+3 R9.8 *\n";
+  WriterOptions t = o;
+  t.model_clocks = true;
+  const std::string tracks_pga = pack(tracks, t);
+  if (static_cast<std::uint8_t>(tracks_pga[kHeaderSize + 4]) != codec::kXiangqiBookTracksCodec) {
+    std::fprintf(stderr, "xiangqi book: the writer did not give a modelled track's block codec 18\n");
+    std::exit(1);
+  }
+  write("encode/xiangqi_book_tracks.pgn", tracks);
+  write("encode/xiangqi_book_tracks.pga", tracks_pga);
+  valid_vector("xiangqi_book_tracks", tracks_pga, ids, "the archive of encode/xiangqi_book_tracks");
+  manifest.insert(manifest.rfind("valid\txiangqi_book_tracks"),
+                  "encode\txiangqi_book_tracks\tclocks=model,xiangqi=book\t" + ids +
+                      "\ta Xiangqi game in the book beside a chess game's modelled clock track: codec 18\n");
+  invalid_vector("unknown_codec_19", edit_block(pga, [](std::string& b) { b[4] = 19; }), "Unsupported", "BLOCK-1",
+                 "a block of move codec 19, which 1.15 does not define");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -2775,6 +2855,7 @@ int main(int argc, char** argv) {
   text_dictionary_vectors();
   moves_dictionary_vectors();
   name_entry_vectors();
+  xiangqi_book_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

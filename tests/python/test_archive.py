@@ -429,7 +429,7 @@ def test_xiangqi(tmp_path, cli):
         assert list(moves["san"]) == ["炮二平五", "马８进７", "马二进三"]
         assert list(moves["uci"]) == ["h2e2", "h9g7", "h0g2"]
         assert [n.move for n in xq.root().mainline()] == ["h2e2", "h9g7", "h0g2"]
-        assert a.info()["read_version"] == "1.8"
+        assert a.info()["read_version"] == "1.15"          # the Xiangqi model's opening book
         # Found and explored by a Xiangqi FEN, as the command line does.
         after = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1"
         assert a.find(position=after) == [0]
@@ -439,12 +439,14 @@ def test_xiangqi(tmp_path, cli):
         assert [(m["san"], m["uci"], m["games"]) for m in tree["moves"]] == [("H8+7", "h9g7", 1)]
         with pytest.raises(ValueError, match="Xiangqi"):
             a.find(position=after, moves="e4")
-    # Coded uniformly, as readers of 1.7 read them: the same games.
-    uniform = tmp_path / "u.pga"
+    # Coded uniformly, as readers of 1.7 read them, and by the model without its book, as readers
+    # of 1.8 read them: the same games.
+    uniform, model = tmp_path / "u.pga", tmp_path / "m.pga"
     pgnarc.pack(pgn, uniform, xiangqi="uniform")
-    with pgnarc.open(uniform) as u, pgnarc.open(out) as a:
-        assert u.info()["read_version"] == "1.7"
-        assert [g.pgn() for g in u] == [g.pgn() for g in a]
+    pgnarc.pack(pgn, model, xiangqi="model")
+    with pgnarc.open(uniform) as u, pgnarc.open(model) as m, pgnarc.open(out) as a:
+        assert u.info()["read_version"] == "1.7" and m.info()["read_version"] == "1.8"
+        assert [g.pgn() for g in u] == [g.pgn() for g in a] == [g.pgn() for g in m]
     with pytest.raises(ValueError, match="xiangqi"):
         pgnarc.pack(pgn, uniform, force=True, xiangqi="max")
 
@@ -452,13 +454,15 @@ def test_xiangqi(tmp_path, cli):
 def test_xiangqi_gb18030_and_big5(tmp_path, cli):
     """Chinese PGN in GB18030 and Big5: coded (format 1.10; 1.11 for the Big5 file, whose tag
     values are written without escapes: a quote left unescaped, 許 ending in the byte of a
-    backslash; with tags="tables", as the default's Event entries would make both 1.14), its
+    backslash; with tags="tables" and xiangqi="model", as the default's Event entries and opening
+    book would make both 1.14 and 1.15), its
     games' PGN the bytes the command line writes, read as str in the file's encoding with
     encoding="gb18030" or "big5"."""
     for name, encoding, red, version in (("xqbase_gb18030.pgn", "gb18030", "许银川", "1.10"),
                                          ("ccpd_big5.pgn", "big5", "柳大華", "1.11")):
         out = tmp_path / (name + ".pga")
-        assert pgnarc.pack(os.path.join(XIANGQI, name), out, tags="tables")["verbatim_games"] == 0
+        assert pgnarc.pack(os.path.join(XIANGQI, name), out, tags="tables",
+                           xiangqi="model")["verbatim_games"] == 0
         with pgnarc.open(out, encoding=encoding) as a:
             assert a.info()["read_version"] == version
             assert "".join(g.pgn() for g in a).encode(encoding) == cli("unpack", out).stdout

@@ -218,8 +218,8 @@ int main(int argc, char** argv) {
                          "PATH[:FIT] ...\n");
     return 2;
   }
-  if (!book_path.empty() && !fast_model) {
-    std::fprintf(stderr, "pgnarc-train: --book-out is for --model fast\n");
+  if (!book_path.empty() && !fast_model && !xiangqi) {
+    std::fprintf(stderr, "pgnarc-train: --book-out is for --model fast and --variant xiangqi\n");
     return 2;
   }
   if (fast_model && !out_path.empty() && book_path.empty()) {
@@ -231,7 +231,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (fens) return xiangqi_fens(inputs);
-  if (xiangqi) return train_xiangqi(inputs, epochs, out_path, tables_path);
+  if (xiangqi) return train_xiangqi(inputs, epochs, book_min, out_path, book_path, tables_path);
   for (Input& in : inputs) {
     if (!test::read_main_lines("pgnarc-train", in.path, in.games, std::numeric_limits<std::size_t>::max(), variant,
                                variant))

@@ -160,7 +160,22 @@ struct ModelDoc {
   const char* ns;           // the namespace the C++ file closes
   const char* title;        // the appendix's title and first paragraph
   std::size_t per_line;     // weights a line in the C++ file
+  const char* book_section = "7.8.1";  // the section of its opening book, where it has one
 };
+
+// What a book's C++ file says of itself: what it is, the header it includes, its namespace and
+// what writes it.
+struct BookSource {
+  const char* what;
+  const char* include;
+  const char* ns;
+  const char* generator;
+};
+
+// Writes an opening book's C++ file: kBookBytes over the bytes, which the file holds as lowercase
+// hex digits, one string literal of 96 bytes a line (each literal well under the 65,536
+// characters compilers must accept), decoded at compile time. False where it cannot be written.
+bool write_book(const std::string& path, const std::vector<std::uint8_t>& book, const BookSource& source);
 
 // Writes the model's C++ table `q` (then `hazard` where given) to `path`; false where the file
 // cannot be written.
@@ -224,7 +239,7 @@ int train_fast(const std::vector<Input>& inputs, int epochs, std::uint64_t min_g
 // --variant xiangqi --fens: the FEN of every position of the Xiangqi games' main lines (their start
 // and after each ply), one a line on standard output, for tools/dev/train-xiangqi-positions.
 int xiangqi_fens(const std::vector<Input>& inputs);
-int train_xiangqi(const std::vector<Input>& inputs, int epochs, const std::string& out_path,
-                  const std::string& tables_path);
+int train_xiangqi(const std::vector<Input>& inputs, int epochs, std::uint64_t book_min, const std::string& out_path,
+                  const std::string& book_path, const std::string& tables_path);
 
 }  // namespace pgnarc::train

@@ -126,6 +126,12 @@ struct PGNARC_EXPORT WriterOptions {
   // them. `pgnarc append` without --xiangqi sets it false for an archive whose read version is
   // below 1.10.
   bool xiangqi_spellings = true;
+  // With xiangqi_spellings, the Xiangqi positions of the model's opening book (the first 20 moves
+  // of master games from the start position) take the book's frequencies (format 1.15: master
+  // games' moves about 7% smaller); false: the model's, as readers of 1.10 to 1.14 read them.
+  // `pgnarc append` without --xiangqi sets it false for an archive whose read version is below
+  // 1.15.
+  bool xiangqi_book = true;
   // With table_tags, a game whose tag values were written with quotes left unescaped in them or
   // backslashes that escape nothing (`[Event "Cup "A" 1990"]`, Big5's 許: Tag::unescaped) is
   // coded, those values written back as they were (format 1.11); false: as readers of 1.10 read

@@ -293,7 +293,7 @@ def _encoding(encoding):
 
 
 def pack(inputs, output, threads=None, force=False, moves="fast", position_filter=False, variant=None,
-         clocks="model", tags="names", xiangqi="model"):
+         clocks="model", tags="names", xiangqi="book"):
     """Packs PGN (plain, gzip or zstd) into the archive `output`, as `pgnarc pack` does, and
     returns its figures: games, verbatim_games, plies, input_bytes, output_bytes, blocks, and the
     problems that made games be kept verbatim. `inputs` is one input or a list of them: a path
@@ -310,9 +310,11 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
     numbers, dates and times of day coded by the arithmetic coder where that is smaller), "derive" (format 1.4: a CurrentPosition tag that is the final position derived from
     the moves, a Termination that begins with a player's name as that name and a rest) or
     "text" (as readers of format 1.3 and earlier read them); `xiangqi` how Xiangqi games' moves
-    are coded under moves "fast" or "max" (`pgnarc pack --xiangqi`): "model" (format 1.8; 1.9
-    with set-up positions; 1.10 with move texts in GB18030 or Big5 or naming two pieces on a file
-    by their file) or "uniform" (as readers of format 1.7 read them: such games kept verbatim)."""
+    are coded under moves "fast" or "max" (`pgnarc pack --xiangqi`): "book" (format 1.15: as
+    "model", and the positions of the Xiangqi model's opening book by the book's counts), "model"
+    (format 1.8; 1.9 with set-up positions; 1.10 with move texts in GB18030 or Big5 or naming two
+    pieces on a file by their file) or "uniform" (as readers of format 1.7 read them: such games
+    kept verbatim)."""
     if isinstance(inputs, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(inputs, "read") \
             or not hasattr(inputs, "__iter__"):
         inputs = [inputs]
@@ -324,8 +326,8 @@ def pack(inputs, output, threads=None, force=False, moves="fast", position_filte
         raise ValueError(f"clocks must be 'model' or 'bytes', not {clocks!r}")
     if tags not in ("names", "tables", "coded", "derive", "text"):
         raise ValueError(f"tags must be 'names', 'tables', 'coded', 'derive' or 'text', not {tags!r}")
-    if xiangqi not in ("model", "uniform"):
-        raise ValueError(f"xiangqi must be 'model' or 'uniform', not {xiangqi!r}")
+    if xiangqi not in ("book", "model", "uniform"):
+        raise ValueError(f"xiangqi must be 'book', 'model' or 'uniform', not {xiangqi!r}")
     for i in inputs:
         if isinstance(i, str) and i != "-" and not _os.path.exists(i):
             raise FileNotFoundError(2, "No such file", i)

@@ -45,6 +45,7 @@ void set_block_coding(const WriterOptions& options, BlockBuilder& b) {
   b.streams.modelled_tracks = options.model_clocks;
   b.streams.xiangqi_model = options.xiangqi_model;
   b.streams.xiangqi_spellings = options.xiangqi_model && options.xiangqi_spellings;
+  b.streams.xiangqi_book = b.streams.xiangqi_spellings && options.xiangqi_book;
   b.derive_tags = options.derive_tags;
   b.code_tags = options.derive_tags && options.code_tags;
   b.xiangqi_positions = b.code_tags && options.table_tags && options.xiangqi_positions;

@@ -62,6 +62,16 @@ inline constexpr std::uint8_t kXiangqiModelTracksCodec = 12;
 inline constexpr std::uint8_t kXiangqiSpellingsCodec = 14;
 inline constexpr std::uint8_t kXiangqiSpellingsTracksCodec = 15;
 inline constexpr std::uint8_t kUndefinedCodec = 13;
+// Codecs 14 and 15 whose Xiangqi games take the frequencies of the Xiangqi model's opening book
+// (format 1.15, 7.9.1; xiangqi_book.h) in the positions it holds, the model's in the others,
+// under the model and the fast coder. A writer gives them where it would give 11, 12, 14 or 15
+// to a block one of whose Xiangqi games' coded positions the book holds: 18 where a track was
+// modelled, else 17 (a block whose Xiangqi games never meet the book codes the same bytes
+// without it, readable by 1.8 to 1.14). Codec 16 is not a codec, as 13 is not (the vector
+// invalid/unknown_codec_16 of 1.10 names it as one no reader knows).
+inline constexpr std::uint8_t kXiangqiBookCodec = 17;
+inline constexpr std::uint8_t kXiangqiBookTracksCodec = 18;
+inline constexpr std::uint8_t kUndefinedCodec16 = 16;
 
 // The frequencies a block's move symbols have (the block header says which).
 enum class MoveCoder : std::uint8_t {
@@ -89,15 +99,23 @@ struct CodecStreams {
   // xiangqi_model); set before the first game is encoded. Without, such a game cannot be encoded.
   bool xiangqi_spellings = false;
   bool xiangqi_spelled = false;  // such a game was encoded: the block's codec is 14 or 15
+  // Code Xiangqi games with the Xiangqi model's opening book too (kXiangqiBookCodec; with
+  // xiangqi_model and xiangqi_spellings); set before the first game is encoded.
+  bool xiangqi_book = false;
+  bool xiangqi_in_book = false;  // with xiangqi_book, a ply was coded in a position the book holds
   // Whether Xiangqi games are coded with the Xiangqi model.
   bool xiangqi_modelled() const { return xiangqi_model && coder != MoveCoder::kUniform; }
-  // The block's codec: with a Xiangqi game of codec 14's elements kXiangqiSpellingsTracksCodec where a
+  // Whether the book gives a Xiangqi position it holds its frequencies.
+  bool xiangqi_booked() const { return xiangqi_book && xiangqi_modelled(); }
+  // The block's codec: with a Xiangqi game coded in a position the book holds
+  // kXiangqiBookTracksCodec where a track was modelled, else kXiangqiBookCodec; with a Xiangqi game of codec 14's elements kXiangqiSpellingsTracksCodec where a
   // track was modelled, else kXiangqiSpellingsCodec; with other Xiangqi games kXiangqiTracksCodec
   // where a track was modelled, else kXiangqiCodec, each 2 more where the Xiangqi model codes
   // their moves; without, kModelledTracksCodec where a track was modelled, else kVariantsCodec
   // where a game is under a variant, else kMoveCodec.
   std::uint8_t codec() const {
     const bool track = modelled_tracks && tracks;
+    if (xiangqi && xiangqi_booked() && xiangqi_in_book) return track ? kXiangqiBookTracksCodec : kXiangqiBookCodec;
     if (xiangqi && xiangqi_spelled) return track ? kXiangqiSpellingsTracksCodec : kXiangqiSpellingsCodec;
     if (xiangqi)
       return static_cast<std::uint8_t>((track ? kXiangqiTracksCodec : kXiangqiCodec) + (xiangqi_modelled() ? 2 : 0));
@@ -140,11 +158,14 @@ struct CodecCursor {
   bool variants = false;  // the block's codec is kVariantsCodec or kModelledTracksCodec
   bool modelled_tracks = false;  // the block's codec is kModelledTracksCodec
   std::uint8_t move_bit = 0;  // the next codeword starts at this bit (0-7, most significant first) of moves[0]
-  bool xiangqi = false;  // the block's codec is 9 to 12, 14 or 15 (variants too)
-  bool xiangqi_model = false;  // the block's codec is 11, 12, 14 or 15
-  bool xiangqi_spellings = false;  // the block's codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
+  bool xiangqi = false;  // the block's codec is 9 to 12, 14, 15, 17 or 18 (variants too)
+  bool xiangqi_model = false;  // the block's codec is 11, 12, 14, 15, 17 or 18
+  bool xiangqi_spellings = false;  // the block's codec is 14, 15, 17 or 18
+  bool xiangqi_book = false;       // the block's codec is kXiangqiBookCodec or kXiangqiBookTracksCodec
   // Whether Xiangqi games are coded with the Xiangqi model.
   bool xiangqi_modelled() const { return xiangqi_model && coder != MoveCoder::kUniform; }
+  // Whether the book gives a Xiangqi position it holds its frequencies.
+  bool xiangqi_booked() const { return xiangqi_book && xiangqi_modelled(); }
 };
 
 // Decodes the next game from `in`, advancing `in` past it on success. `tags` are the game's tags

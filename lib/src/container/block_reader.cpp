@@ -26,14 +26,17 @@ Status read_block_sizes(std::string_view b, const Where& where, BlockSizes& out)
   const auto codec = static_cast<std::uint8_t>(b[4]);
   const std::string later = ", which format " + std::to_string(kFormatVersionMajor) + "." + std::to_string(kFormatVersionMinor) +
                             " does not define";
-  if (codec < codec::kMoveCodec || codec > codec::kXiangqiSpellingsTracksCodec || codec == codec::kUndefinedCodec)
+  if (codec < codec::kMoveCodec || codec > codec::kXiangqiBookTracksCodec || codec == codec::kUndefinedCodec ||
+      codec == codec::kUndefinedCodec16)
     return unsupported(where + ": move codec " + std::to_string(codec) + later + where.byte(4));
   out.variants = codec != codec::kMoveCodec;
   out.modelled_tracks = codec == codec::kModelledTracksCodec || codec == codec::kXiangqiTracksCodec ||
-                        codec == codec::kXiangqiModelTracksCodec || codec == codec::kXiangqiSpellingsTracksCodec;
+                        codec == codec::kXiangqiModelTracksCodec || codec == codec::kXiangqiSpellingsTracksCodec ||
+                        codec == codec::kXiangqiBookTracksCodec;
   out.xiangqi = codec >= codec::kXiangqiCodec;
   out.xiangqi_model = codec >= codec::kXiangqiModelCodec;
   out.xiangqi_spellings = codec >= codec::kXiangqiSpellingsCodec;
+  out.xiangqi_book = codec >= codec::kXiangqiBookCodec;
   const auto section_count = static_cast<std::uint8_t>(b[5]);
   if (section_count < kSections) return bad("section count below 5", 5);
   out.data_offset = kBlockHeaderSize + std::size_t{section_count} * kSectionEntrySize;
@@ -116,6 +119,7 @@ std::size_t block_element_size(std::string_view bytes) {
 std::uint8_t block_read_minor(std::string_view b) {
   const auto codec = static_cast<std::uint8_t>(b[4]);
   const auto encoding = [&b](int s) { return static_cast<std::uint8_t>(b[kBlockHeaderSize + s * kSectionEntrySize + 1]); };
+  if (codec >= codec::kXiangqiBookCodec) return kXiangqiBookMinor;
   if (static_cast<std::uint8_t>(b[6]) == kNameEntriesLayout) return kNameEntriesMinor;
   if (encoding(kMoves) == kZstdMovesDictionary || encoding(kStructure) == kZstdMovesDictionary) return kMovesDictionaryMinor;
   for (int s = kTexts; s < kSections; ++s)
@@ -261,6 +265,7 @@ Status decode_block(std::string_view b, const Where& where, DecodedBlock& out, B
   out.xiangqi = sizes.xiangqi;
   out.xiangqi_model = sizes.xiangqi_model;
   out.xiangqi_spellings = sizes.xiangqi_spellings;
+  out.xiangqi_book = sizes.xiangqi_book;
   out.derived_tags = sizes.derived_tags;
   out.layout = sizes.layout;
   std::copy(sizes.encoding, sizes.encoding + kSections, out.encoding);
@@ -370,6 +375,7 @@ codec::CodecCursor group_cursor(const DecodedBlock& block, std::uint32_t k, bool
   c.xiangqi = block.xiangqi;
   c.xiangqi_model = block.xiangqi_model;
   c.xiangqi_spellings = block.xiangqi_spellings;
+  c.xiangqi_book = block.xiangqi_book;
   return c;
 }
 

@@ -52,7 +52,8 @@ struct DecodedBlock {
   bool modelled_tracks = false;          // its codec is kModelledTracksCodec, 10, 12 or 15
   bool xiangqi = false;                  // its codec is 9 to 12, 14 or 15
   bool xiangqi_model = false;            // its codec is 11, 12, 14 or 15
-  bool xiangqi_spellings = false;        // its codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
+  bool xiangqi_spellings = false;        // its codec is 14, 15, 17 or 18
+  bool xiangqi_book = false;             // its codec is kXiangqiBookCodec or kXiangqiBookTracksCodec
   bool derived_tags = false;             // its layout is not kBlockLayout (3 to 8)
   std::uint8_t layout = kBlockLayout;    // its layout (9.3)
   std::uint8_t encoding[kSections] = {};  // as BlockSizes gives them
@@ -71,6 +72,7 @@ struct DecodedBlock {
     c.xiangqi = xiangqi;
     c.xiangqi_model = xiangqi_model;
     c.xiangqi_spellings = xiangqi_spellings;
+    c.xiangqi_book = xiangqi_book;
     return c;
   }
 };
@@ -119,7 +121,8 @@ struct BlockSizes {
   bool modelled_tracks = false;  // its codec is kModelledTracksCodec, 10, 12 or 15
   bool xiangqi = false;          // its codec is 9 to 12, 14 or 15
   bool xiangqi_model = false;    // its codec is 11, 12, 14 or 15
-  bool xiangqi_spellings = false;  // its codec is kXiangqiSpellingsCodec or kXiangqiSpellingsTracksCodec
+  bool xiangqi_spellings = false;  // its codec is 14, 15, 17 or 18
+  bool xiangqi_book = false;       // its codec is kXiangqiBookCodec or kXiangqiBookTracksCodec
   bool derived_tags = false;     // its layout is not kBlockLayout (3 to 8)
   std::uint8_t layout = kBlockLayout;
   // Each section's encoding, that of 7, 8 or 10 given as the one it adds a dictionary to (1, 2

@@ -27,20 +27,21 @@ inline constexpr char kTableChunkMagic[4] = {'P', 'G', 'A', 'T'};
 // Xiangqi positions (1.9), the codecs of Xiangqi move texts in GB18030 or Big5 or naming tandem
 // pieces by file (1.10), the layout of unescaped tag values (1.11), the section encodings of
 // texts and raw sections with a dictionary (1.12), that of moves and structure sections with a
-// dictionary (1.13) and the layout of Event and Site columns naming entries of their name tables
-// (1.14).
+// dictionary (1.13), the layout of Event and Site columns naming entries of their name tables
+// (1.14) and the Xiangqi book's codecs (1.15).
 inline constexpr std::uint8_t kVariantsCodecMinor = 1, kFastCoderMinor = 2, kModelledTracksMinor = 3,
                               kDerivedTagsMinor = 4, kCodedTagsMinor = 5, kTableTagsMinor = 6, kXiangqiCodecMinor = 7,
                               kXiangqiModelMinor = 8, kXiangqiPositionsMinor = 9,
                               kXiangqiSpellingsMinor = 10, kUnescapedTagsMinor = 11, kTextDictionaryMinor = 12,
-                              kMovesDictionaryMinor = 13, kNameEntriesMinor = 14;
+                              kMovesDictionaryMinor = 13, kNameEntriesMinor = 14, kXiangqiBookMinor = 15;
 static_assert(kVariantsCodecMinor < kFastCoderMinor && kFastCoderMinor < kModelledTracksMinor &&
               kModelledTracksMinor < kDerivedTagsMinor && kDerivedTagsMinor < kCodedTagsMinor &&
               kCodedTagsMinor < kTableTagsMinor && kTableTagsMinor < kXiangqiCodecMinor &&
               kXiangqiCodecMinor < kXiangqiModelMinor && kXiangqiModelMinor < kXiangqiPositionsMinor &&
               kXiangqiPositionsMinor < kXiangqiSpellingsMinor && kXiangqiSpellingsMinor < kUnescapedTagsMinor &&
               kUnescapedTagsMinor < kTextDictionaryMinor && kTextDictionaryMinor < kMovesDictionaryMinor &&
-              kMovesDictionaryMinor < kNameEntriesMinor && kNameEntriesMinor <= kFormatVersionMinor);
+              kMovesDictionaryMinor < kNameEntriesMinor && kNameEntriesMinor < kXiangqiBookMinor &&
+              kXiangqiBookMinor <= kFormatVersionMinor);
 
 inline constexpr std::size_t kHeaderSize = 32;
 inline constexpr std::size_t kFooterSize = 48;

@@ -7,6 +7,7 @@
 #include "codec/model/fast_model.h"
 #include "codec/model/frequency_cache.h"
 #include "codec/model/variant_model.h"
+#include "codec/model/xiangqi_book.h"
 
 namespace pgnarc::codec {
 
@@ -77,16 +78,20 @@ void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const mo
   out.total = moves + out.end;
 }
 
-void xiangqi_frequencies(bool modelled, bool ends, std::uint64_t ply, const rules::xiangqi::Position& pos,
+bool xiangqi_frequencies(bool modelled, bool booked, bool ends, std::uint64_t ply, const rules::xiangqi::Position& pos,
                          const rules::xiangqi::MoveList& list, const model::xq::History& h, PlyFrequencies& out) {
   const int n = list.size;
-  if (!modelled) return uniform_frequencies(ends, n, out);
+  if (!modelled) return uniform_frequencies(ends, n, out), false;
   out.end = 0;
   out.total = 0;
-  if (!ends && n <= 1) return;
-  const std::uint32_t moves = n == 0 ? 0 : model::xq::frequencies(pos, list, h, out.freq);
+  if (!ends && n <= 1) return false;
+  const model::BookNode* node = booked && n > 0 ? model::xq::book_node(pos) : nullptr;
+  const std::uint32_t moves = n == 0 ? 0
+                              : node ? model::book_frequencies(*node, n, out.freq)
+                                     : model::xq::frequencies(pos, list, h, out.freq);
   if (ends) out.end = end_frequency(moves, ply);
   out.total = moves + out.end;
+  return node != nullptr;
 }
 
 }  // namespace pgnarc::codec

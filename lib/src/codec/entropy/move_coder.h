@@ -62,9 +62,11 @@ void variant_frequencies(MoveCoder coder, bool ends, std::uint64_t ply, const mo
                          const MoveList& list, PlyFrequencies& out);
 
 // The frequencies of a ply of a Xiangqi game (5.7.2) at `pos` (legal moves `list`, model history
-// `h`) at `ply` of a line: the Xiangqi model's with the end hazard H where `modelled` (codecs 11
-// and 12 under the model or the fast coder, 7.9), else the uniform coder's.
-void xiangqi_frequencies(bool modelled, bool ends, std::uint64_t ply, const rules::xiangqi::Position& pos,
+// `h`) at `ply` of a line: the Xiangqi model's with the end hazard H where `modelled` (codecs 11,
+// 12, 14, 15, 17 and 18 under the model or the fast coder, 7.9), the book's in place of the model's
+// where also `booked` and the book holds `pos` (codecs 17 and 18, 7.9.1), else the uniform
+// coder's. True where the book gave them.
+bool xiangqi_frequencies(bool modelled, bool booked, bool ends, std::uint64_t ply, const rules::xiangqi::Position& pos,
                          const rules::xiangqi::MoveList& list, const model::xq::History& h, PlyFrequencies& out);
 
 // The legal moves of a ply as the codec sees them, in canonical order: a standard position's as

@@ -270,48 +270,21 @@ std::size_t BookKeyHash::operator()(const BookKey& k) const {
 
 bool read_book(std::span<const std::uint8_t> bytes,
                const std::function<void(const Position&, std::span<const BookEntry>)>& visit) {
-  // The nodes in the order the bytes start them (a node before the nodes written among its
-  // entries), each handed over once its entries are read.
-  struct Node {
+  struct Moves {
     Position pos;
-    std::vector<BookEntry> entries;
-  };
-  std::vector<Node> nodes;
-  std::size_t at = 0;
-  bool ok = true;
-  auto varint = [&]() -> std::uint64_t {
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (at >= bytes.size()) return ok = false, 0;
-      const std::uint8_t b = bytes[at++];
-      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    return ok = false, 0;
-  };
-  auto node = [&](auto&& self, const Position& pos) -> void {
-    const std::size_t id = nodes.size();
-    nodes.push_back(Node{pos, {}});
-    const std::uint64_t count = varint();
     PieceTargets t;
-    generate_targets(pos, t);
-    for (std::uint64_t e = 0; ok && e < count; ++e) {
-      if (at >= bytes.size()) return void(ok = false);
-      const int index = bytes[at++];
-      const std::uint64_t v = varint();
-      if (!ok || index >= t.total || (v >> 1) > 0xFFFFFFFFu) return void(ok = false);
-      nodes[id].entries.push_back(BookEntry{static_cast<std::uint8_t>(index), static_cast<std::uint32_t>(v >> 1)});
-      if (v & 1) {
-        Position next = pos;
-        next.play(move_at_index(pos, t, index));
-        self(self, next);
-      }
+    int count() const { return t.total; }
+    Position after(int index) const {
+      Position next = pos;
+      next.play(move_at_index(pos, t, index));
+      return next;
     }
   };
-  if (!bytes.empty()) node(node, Position());
-  if (!ok || at != bytes.size()) return false;
-  for (const Node& n : nodes) visit(n.pos, n.entries);
-  return true;
+  return model::read_book_nodes(bytes, Position(), [](const Position& pos) {
+    Moves m{pos, {}};
+    generate_targets(pos, m.t);
+    return m;
+  }, visit);
 }
 
 namespace {
@@ -395,17 +368,6 @@ const Book& the_book() {
 const BookNode* book_node(const Position& pos) {
   if (pos.variant() != Variant::kStandard || pos.fullmove_number() > kBookLastMove) return nullptr;
   return the_book().find(pos);
-}
-
-std::uint32_t book_frequencies(const BookNode& node, int n, std::uint32_t* freq) {
-  // f_i = floor(c_i * 2^16 / (N + 3)) + floor(3 * 2^16 / ((N + 3) * n)) + 1
-  const std::uint64_t d = node.games + 3;
-  const auto escape = static_cast<std::uint32_t>((std::uint64_t{3} << 16) / (d * static_cast<std::uint64_t>(n)) + 1);
-  for (int i = 0; i < n; ++i) freq[i] = escape;
-  for (const BookEntry& e : node.entries) freq[e.index] += static_cast<std::uint32_t>((std::uint64_t{e.count} << 16) / d);
-  std::uint32_t total = 0;
-  for (int i = 0; i < n; ++i) total += freq[i];
-  return total;
 }
 
 std::uint32_t frequencies(const Position& pos, const PieceTargets& t, const History& history, std::uint32_t* freq) {

@@ -26,6 +26,7 @@
 #include <span>
 
 #include "codec/model/move_model.h"
+#include "codec/model/opening_book.h"
 #include "rules/bitboard.h"
 #include "rules/movegen.h"
 
@@ -261,14 +262,9 @@ std::uint32_t model_frequencies_reference(const Position& pos, const rules::Piec
                                           std::uint32_t* freq, const std::int8_t* weights = kWeights.data());
 
 // The opening book (7.8.1): the counts of the moves played in a position, by canonical index.
-struct BookEntry {
-  std::uint8_t index;
-  std::uint32_t count;
-};
-struct BookNode {
-  std::span<const BookEntry> entries;
-  std::uint64_t games;  // N: the sum of the entries' counts
-};
+using model::BookEntry;
+using model::BookNode;
+using model::book_frequencies;
 // What identifies a position for the book (7.8.1): its pieces, side to move, castling rooks and
 // en passant square, compared byte for byte (a hash only picks a slot).
 struct BookKey {
@@ -297,8 +293,6 @@ bool read_book(std::span<const std::uint8_t> bytes,
 // with fullmove number above kBookLastMove, never has one).
 inline constexpr int kBookLastMove = 20;
 const BookNode* book_node(const Position& pos);
-// The book's frequencies of `node` for a position of `n` legal moves: their total.
-std::uint32_t book_frequencies(const BookNode& node, int n, std::uint32_t* freq);
 
 // The fast model's frequencies of the legal moves `t` of `pos` (n >= 1): the book's where it
 // holds the position, else the model's. Their total.

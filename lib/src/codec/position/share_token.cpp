@@ -91,7 +91,7 @@ Result<std::string> encode_xiangqi_token(const Game& game) {
     if (at == list.end() || *at != m)
       return invalid_input("illegal move " + rx::to_iccs(m) + " in position " + pos.fen());
     if (ply == kMaxPlies) return invalid_input("a main line of more than 65536 plies cannot be shared");
-    xiangqi_frequencies(true, true, ply++, pos, list, history, freq);
+    xiangqi_frequencies(true, false, true, ply++, pos, list, history, freq);
     symbols.push_back(symbol_of(freq, static_cast<int>(at - list.begin())));
     history = model::xq::history_after(history, pos, m);
     pos.play(m);
@@ -99,7 +99,7 @@ Result<std::string> encode_xiangqi_token(const Game& game) {
   });
   if (!st) return st.error();
   rx::legal_moves(pos, list);
-  xiangqi_frequencies(true, true, ply, pos, list, history, freq);
+  xiangqi_frequencies(true, false, true, ply, pos, list, history, freq);
   symbols.push_back(symbol_of(freq, -1));
   return token_bytes(kXiangqiTokenVersion, static_cast<unsigned>(MoveCoder::kModel) | (set_up ? kSetUp : 0) |
                          static_cast<unsigned>(game.result) << 4,
@@ -131,7 +131,7 @@ Result<Game> decode_xiangqi_token(unsigned flags, std::string_view code) {
   PlyFrequencies freq;
   for (std::uint64_t ply = 0;; ++ply) {
     rx::legal_moves(pos, list);
-    xiangqi_frequencies((flags & 3) == 1, true, ply, pos, list, history, freq);
+    xiangqi_frequencies((flags & 3) == 1, false, true, ply, pos, list, history, freq);
     const int m = read_symbol(in, freq);
     if (m == -2) return bad("its codeword holds no move here");
     if (m == -1) break;

@@ -45,7 +45,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
                    const History& start_history, bool annotated, bool counted, int depth, CodecStreams& out,
                    std::vector<PlySymbol>& symbols, CodecStats& stats) {
   if (depth > kMaxDepth) return bad_game("variations nested deeper than " + std::to_string(kMaxDepth));
-  const bool ends = !annotated && !counted, modelled = out.xiangqi_modelled();
+  const bool ends = !annotated && !counted, modelled = out.xiangqi_modelled(), booked = out.xiangqi_booked();
   xq::Position at = start, prev = start;
   History h = start_history, prev_h = start_history;
   xq::MoveList list;
@@ -60,7 +60,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
         const xq::Move m = xq::move_of(e.move);
         const int index = index_in(list, m);
         if (index < 0) return bad_game("illegal Xiangqi move " + xq::to_iccs(m) + " in " + at.fen());
-        xiangqi_frequencies(modelled, ends, slot, at, list, h, freq);
+        out.xiangqi_in_book |= xiangqi_frequencies(modelled, booked, ends, slot, at, list, h, freq);
         if (freq.total) symbols.push_back(symbol_of(freq, index));
         if (n > 1) stats.log2_legal_moves += std::log2(static_cast<double>(n));
         if (variation_follows(events, i + 1, end)) prev = at, prev_h = h;
@@ -94,7 +94,7 @@ Status encode_line(const std::vector<GameEvent>& events, std::size_t begin, std:
   if (depth == 0) stats.mainline_plies += slot;
   if (ends) {
     xq::legal_moves(at, list);
-    xiangqi_frequencies(modelled, true, slot, at, list, h, freq);
+    out.xiangqi_in_book |= xiangqi_frequencies(modelled, booked, true, slot, at, list, h, freq);
     symbols.push_back(symbol_of(freq, -1));
     return {};
   }
@@ -139,7 +139,7 @@ class XiangqiDecodePolicy : public RecordOut {
   };
 
   XiangqiDecodePolicy(std::vector<Tag> tags, const CodecCursor& in)
-      : RecordOut(std::move(tags)), modelled_(in.xiangqi_modelled()), spellings_(in.xiangqi_spellings) {
+      : RecordOut(std::move(tags)), modelled_(in.xiangqi_modelled()), booked_(in.xiangqi_booked()), spellings_(in.xiangqi_spellings) {
     decoder_.start(in.moves, in.move_bit);
   }
 
@@ -184,7 +184,7 @@ class XiangqiDecodePolicy : public RecordOut {
     History h = start.history;
     for (std::uint64_t slot = 0; ends || slot < plies; ++slot) {
       const int n = xq::legal_moves(at, list_);
-      xiangqi_frequencies(modelled_, ends, slot, at, list_, h, freq_);
+      xiangqi_frequencies(modelled_, booked_, ends, slot, at, list_, h, freq_);
       int m = 0;
       if (freq_.total) {
         m = read_symbol(decoder_, freq_);
@@ -230,6 +230,7 @@ class XiangqiDecodePolicy : public RecordOut {
 
  private:
   const bool modelled_;  // the block codes Xiangqi games with the Xiangqi model
+  const bool booked_;    // and with its book (codec 17 or 18)
   const bool spellings_;  // its notation bytes may set the elements of codecs 14 and 15
   ArithDecoder decoder_;
   xq::MoveList list_;
@@ -267,6 +268,7 @@ Status encode_xiangqi_game(const Game& game, CodecStreams& out, CodecStats* stat
   std::vector<PlySymbol> symbols;
   s.coder = out.coder;
   s.xiangqi_model = out.xiangqi_model;
+  s.xiangqi_book = out.xiangqi_book;
   if (auto st = encode_line(game.events, 0, game.events.size(), *start, {}, annotated, counted, 0, s, symbols, local);
       !st)
     return st;
@@ -275,6 +277,7 @@ Status encode_xiangqi_game(const Game& game, CodecStreams& out, CodecStats* stat
   out.texts += s.texts;
   out.xiangqi = true;
   out.xiangqi_spelled |= spelled;
+  out.xiangqi_in_book |= s.xiangqi_in_book;
   if (stats) stats->add_game(local);
   return {};
 }
