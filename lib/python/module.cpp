@@ -663,10 +663,10 @@ PYBIND11_MODULE(_pgnarc, m) {
 
   m.def("_pack", &pack, py::arg("inputs"), py::arg("output"), py::arg("threads"), py::arg("force"),
         py::arg("moves"), py::arg("position_filter"), py::arg("variant") = "", py::arg("clocks") = "model",
-        py::arg("tags") = "derive", py::arg("xiangqi") = "model");
+        py::arg("tags") = "derive", py::arg("xiangqi") = "book");
   m.def("_pack_bytes", &pack_bytes, py::arg("data"), py::arg("name"), py::arg("output"), py::arg("threads"),
         py::arg("force"), py::arg("moves"), py::arg("position_filter"), py::arg("variant") = "",
-        py::arg("clocks") = "model", py::arg("tags") = "derive", py::arg("xiangqi") = "model");
+        py::arg("clocks") = "model", py::arg("tags") = "derive", py::arg("xiangqi") = "book");
   m.def("_merge", &merge, py::arg("inputs"), py::arg("output"), py::arg("force"));
   m.def("_game_cuts", &game_cuts, py::arg("path"), py::arg("shard_bytes"));
 }

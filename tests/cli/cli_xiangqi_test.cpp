@@ -37,6 +37,13 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
     EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("m.pga")).out)["read_version"], "1.14");
     EXPECT_EQ(run_cli("unpack " + p("m.pga")).out, once);
     EXPECT_LT(test::read_file(scratch_.path() + "/x.pga").size() + 30, test::read_file(scratch_.path() + "/m.pga").size());
+    // Appended to without --xiangqi, it takes no book (its events coded again as tags, as an append
+    // does: readable by 1.8); with --xiangqi book, its new block takes the book.
+    ASSERT_EQ(run_cli("append " + p("m.pga") + " " + corpus(name)).exit_code, 0);
+    EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("m.pga")).out)["read_version"], "1.8");
+    ASSERT_EQ(run_cli("append --xiangqi book " + p("m.pga") + " " + corpus(name)).exit_code, 0);
+    EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("m.pga")).out)["read_version"], "1.15");
+    EXPECT_EQ(run_cli("unpack " + p("m.pga")).out, once + once + once);
     // Coded uniformly, the events as tags, as readers of 1.7 read them: the same games, in a
     // larger archive.
     ASSERT_EQ(run_cli("pack " + corpus(name) + " -o " + p("u.pga") + " --force --xiangqi uniform --tags tables").exit_code,

@@ -2697,6 +2697,17 @@ void moves_dictionary_vectors() {
                  "Unsupported", "BLOCK-1", "the moves section in encoding 11, which 1.13 does not define");
 }
 
+// An encode vector of settings that encode_vector takes no parameter for: its PGN and `pga`, the
+// archive packed so, the valid vector of that archive, and their MANIFEST lines.
+void settings_vector(const std::string& name, const std::string& pgn, const std::string& pga,
+                     const std::string& settings, const std::string& ids, const std::string& why) {
+  write("encode/" + name + ".pgn", pgn);
+  write("encode/" + name + ".pga", pga);
+  valid_vector(name, pga, ids, "the archive of encode/" + name);
+  manifest.insert(manifest.rfind("valid\t" + name + "\t"),
+                  "encode\t" + name + "\t" + settings + "\t" + ids + "\t" + why + "\n");
+}
+
 // Format 1.14: Event and Site columns naming entries of their name tables (9.4.3, coding 6 in a
 // block of layout 8): the spec's example, with a third game whose Event, written without escapes
 // (Big5's 許, B3 5C, before a space), is ranked; then damaged columns, and layout 9.
@@ -2708,13 +2719,10 @@ void name_entry_vectors() {
   WriterOptions o = stored();
   o.derive_tags = o.code_tags = o.table_tags = o.name_entries = true;
   const std::string pga = pack(pgn, o);
-  write("encode/name_entries.pgn", pgn);
-  write("encode/name_entries.pga", pga);
-  valid_vector("name_entries", pga, "TAGS-5 TAGS-15 TAGS-14 PGN-1", "the archive of encode/name_entries");
-  manifest.insert(manifest.rfind("valid\tname_entries"),
-                  "encode\tname_entries\ttags=names\tTAGS-5 TAGS-15 TAGS-14 PGN-1\tEvent and Site columns of coding 6 "
-                  "(entries of the Event and Site tables, format 1.14) in a block of layout 8, the Event column with "
-                  "the rank of a value written without escapes (Big5's B3 5C before a space)\n");
+  settings_vector("name_entries", pgn, pga, "tags=names", "TAGS-5 TAGS-15 TAGS-14 PGN-1",
+                  "Event and Site columns of coding 6 (entries of the Event and Site tables, format 1.14) in a block "
+                  "of layout 8, the Event column with the rank of a value written without escapes (Big5's B3 5C "
+                  "before a space)");
   // Event: P 02, entries 00 00, references 00 00 01, u 01, rank 02; Site: P 02, entries 00 00,
   // references 01 00 00, u 00.
   const ColumnAt event = column_of(pga, "Event"), site = column_of(pga, "Site");
@@ -2744,7 +2752,8 @@ void name_entry_vectors() {
 // Format 1.15: Xiangqi games whose positions in the Xiangqi model's book take the book's
 // frequencies (7.9.1), in blocks of codec 17 and 18: a master game from the start position, a
 // variation in the book, a FEN of a book position at fullmove 20 (held) and the same at fullmove
-// 21 (not held), a game of chess beside them; then the same Xiangqi game beside a chess game's
+// 21 (not held), a line that ends in a book position (its end symbol the book's, MOVE-SYM-2) and
+// a book position with no move (its end alone), a game of chess beside them; then the same Xiangqi game beside a chess game's
 // modelled clock track (codec 18), and codec 19.
 void xiangqi_book_vectors() {
   const std::string after_h2e2 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 ";
@@ -2774,6 +2783,17 @@ void xiangqi_book_vectors() {
       "\n"
       "21... h9g7 22. h0g2 *\n"
       "\n"
+      "[Event \"ends in the book\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "\n"
+      "1. h2e2 h9g7 *\n"
+      "\n"
+      "[Event \"a book position alone\"]\n"
+      "[Game \"Chinese Chess\"]\n"
+      "[FEN \"" + after_h2e2 + "1\"]\n"
+      "\n"
+      "*\n"
+      "\n"
       "[Event \"chess\"]\n"
       "[White \"a\"]\n"
       "[Black \"b\"]\n"
@@ -2791,14 +2811,11 @@ void xiangqi_book_vectors() {
     std::fprintf(stderr, "xiangqi book: the writer did not code the games in codec 17 of 1.15, smaller than codec 11\n");
     std::exit(1);
   }
-  write("encode/xiangqi_book.pgn", pgn);
-  write("encode/xiangqi_book.pga", pga);
-  valid_vector("xiangqi_book", pga, ids, "the archive of encode/xiangqi_book");
-  manifest.insert(manifest.rfind("valid\txiangqi_book"),
-                  "encode\txiangqi_book\txiangqi=book\t" + ids +
-                      "\tXiangqi games coded with the Xiangqi model's book (codec 17, format 1.15): a master game whose "
-                      "first moves the book holds, a variation in the book, a book position given by a FEN at fullmove "
-                      "20 (held) and at fullmove 21 (not held: the model's frequencies), then a game of chess\n");
+  settings_vector("xiangqi_book", pgn, pga, "xiangqi=book", ids,
+                  "Xiangqi games coded with the Xiangqi model's book (codec 17, format 1.15): a master game whose "
+                  "first moves the book holds, a variation in the book, a book position given by a FEN at fullmove "
+                  "20 (held) and at fullmove 21 (not held: the model's frequencies), a line ended in a book position "
+                  "and a book position with no move (their end symbols beside the book's total), then a game of chess");
   const std::string tracks =
       "[Event \"clocks\"]\n[White \"a\"]\n[Black \"b\"]\n[TimeControl \"60+0\"]\n\n"
       "1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:58] } 1-0\n\n"
@@ -2810,12 +2827,8 @@ void xiangqi_book_vectors() {
     std::fprintf(stderr, "xiangqi book: the writer did not give a modelled track's block codec 18\n");
     std::exit(1);
   }
-  write("encode/xiangqi_book_tracks.pgn", tracks);
-  write("encode/xiangqi_book_tracks.pga", tracks_pga);
-  valid_vector("xiangqi_book_tracks", tracks_pga, ids, "the archive of encode/xiangqi_book_tracks");
-  manifest.insert(manifest.rfind("valid\txiangqi_book_tracks"),
-                  "encode\txiangqi_book_tracks\tclocks=model,xiangqi=book\t" + ids +
-                      "\ta Xiangqi game in the book beside a chess game's modelled clock track: codec 18\n");
+  settings_vector("xiangqi_book_tracks", tracks, tracks_pga, "clocks=model,xiangqi=book", ids,
+                  "a Xiangqi game in the book beside a chess game's modelled clock track: codec 18");
   invalid_vector("unknown_codec_19", edit_block(pga, [](std::string& b) { b[4] = 19; }), "Unsupported", "BLOCK-1",
                  "a block of move codec 19, which 1.15 does not define");
 }

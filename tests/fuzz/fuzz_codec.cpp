@@ -26,13 +26,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   c.raw = rest;
   c.coder = static_cast<pgnarc::codec::MoveCoder>(data[6] % 3);
-  const int k = data[6] / 3 % 9;
-  const int codec = k < 7 ? 6 + k : 7 + k;  // 6 to 12, 14 and 15
+  const int k = data[6] / 3 % 11;
+  const int codec = k < 7 ? 6 + k : k < 9 ? 7 + k : 8 + k;  // 6 to 12, 14, 15, 17 and 18
   c.variants = codec > 6;
-  c.modelled_tracks = codec == 8 || codec == 10 || codec == 12 || codec == 15;
+  c.modelled_tracks = codec == 8 || codec == 10 || codec == 12 || codec == 15 || codec == 18;
   c.xiangqi = codec >= 9;
   c.xiangqi_model = codec >= 11;
   c.xiangqi_spellings = codec >= 14;
+  c.xiangqi_book = codec >= 17;
   static const char* const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
   const std::vector<pgnarc::Tag> tagged = {pgnarc::Tag{"PlyCount", std::to_string(data[0] % 64)},
                                            pgnarc::Tag{"Result", results[data[1] % 4]},

@@ -65,14 +65,16 @@ void check_game(std::string_view movetext, std::uint8_t damage_at, std::uint8_t 
   if (!again.ok() || !(again.game() == g)) __builtin_trap();
   codec::CodecStreams s;
   // The Xiangqi model's frequencies (codec 11, or 14 for texts in GB18030 or Big5 or tandem pieces
-  // by file), or the uniform coder's.
+  // by file; with its book, 17, where a position the book holds is met), or the uniform coder's.
   s.xiangqi_model = s.xiangqi_spellings = damage & 0x80;
+  s.xiangqi_book = damage & 0x40;
   if (!codec::encode_game(g, s).ok()) return;  // (more plies than a record holds; 1.10's texts, uniform)
   const auto cursor = [](const codec::CodecStreams& st) {
     codec::CodecCursor c{st.moves, st.structure, st.texts, st.raw, st.coder, true, false};
     c.xiangqi = true;
     c.xiangqi_model = st.xiangqi_model;
     c.xiangqi_spellings = st.codec() >= codec::kXiangqiSpellingsCodec;
+    c.xiangqi_book = st.codec() >= codec::kXiangqiBookCodec;
     return c;
   };
   codec::CodecCursor c = cursor(s);

@@ -164,16 +164,17 @@ struct ModelDoc {
 };
 
 // What a book's C++ file says of itself: what it is, the header it includes, its namespace and
-// what writes it.
+// what writes it; and how many of its bytes a line of the file holds.
 struct BookSource {
   const char* what;
   const char* include;
   const char* ns;
   const char* generator;
+  std::size_t line = 96;
 };
 
 // Writes an opening book's C++ file: kBookBytes over the bytes, which the file holds as lowercase
-// hex digits, one string literal of 96 bytes a line (each literal well under the 65,536
+// hex digits, one string literal of source.line bytes a line (each literal well under the 65,536
 // characters compilers must accept), decoded at compile time. False where it cannot be written.
 bool write_book(const std::string& path, const std::vector<std::uint8_t>& book, const BookSource& source);
 

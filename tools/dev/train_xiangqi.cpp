@@ -93,7 +93,7 @@ const ModelDoc kXiangqiDoc = {
 
 const BookSource kXiangqiBookSource = {"The Xiangqi model's opening book (xiangqi_book.h; format specification 7.9.1)",
                                        "codec/model/xiangqi_book.h", "pgnarc::codec::model::xq",
-                                       "tools/dev/train-xiangqi (pgnarc-train --variant xiangqi --book-out)"};
+                                       "tools/dev/train-xiangqi (pgnarc-train --variant xiangqi --book-out)", 128};
 
 using xm::BookKey;
 using xm::BookKeyHash;

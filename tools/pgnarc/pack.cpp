@@ -117,7 +117,7 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
          "with move texts in GB18030 or Big5, or naming two pieces on a file by their file) or uniform "
          "(every legal move alike, as readers of format 1.7 read them; such games kept verbatim)")
       ->check(CLI::IsMember({"book", "model", "uniform"}))
-      ->type_name("model|uniform");
+      ->type_name("book|model|uniform");
   cmd.add_option_function<std::string>(
          "--variant",
          [&w](const std::string& v) { w.options.variant = variant_option(v); },
@@ -323,8 +323,9 @@ struct AppendArgs {
 // ones where the user gives none: the coder most of its blocks have, filters where all have
 // them, the clock model where the archive already needs a reader of 1.3, derived tags where it
 // needs one of 1.4, coded tags where it needs one of 1.5, the Xiangqi model where it needs one
-// of 1.8, Xiangqi position columns where it needs one of 1.9 and Xiangqi move texts in GB18030
-// or Big5 where it needs one of 1.10 (so that an append does not raise
+// of 1.8, Xiangqi position columns where it needs one of 1.9, Xiangqi move texts in GB18030
+// or Big5 where it needs one of 1.10 and the Xiangqi model's opening book where it needs one of
+// 1.15 (so that an append does not raise
 // what reads the archive; a value table, or none, the archive keeps as it is).
 Status keep_archive_settings(const std::string& path, WriterArgs& w) {
   if (w.moves->count() && w.position_filter->count() && w.clocks->count() && w.tags->count() && w.xiangqi->count())
@@ -445,7 +446,8 @@ Run declare_append(CLI::App& cmd) {
       "where the archive needs a reader of format 1.3 already, derived tags where it needs one of "
       "1.4, coded tags where it needs one of 1.5, Xiangqi moves by the Xiangqi model where it needs one of 1.8, "
       "Xiangqi set-up positions coded where it needs one of 1.9, Xiangqi move texts in GB18030 or Big5 or naming "
-      "two pieces on a file by their file where it needs one of 1.10; its "
+      "two pieces on a file by their file where it needs one of 1.10, the Xiangqi model's opening book where it "
+      "needs one of 1.15; its "
       "value table of openings, or none) unless --moves, --position-filter, --clocks, --tags or --xiangqi says "
       "otherwise; block sizes and zstd levels, which an archive does not "
       "record, are this command's. Games kept verbatim are listed in ARCHIVE.log.");

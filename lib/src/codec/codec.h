@@ -98,7 +98,7 @@ struct CodecStreams {
   // Code Xiangqi games whose notation bytes set an element of codecs 14 and 15 (with
   // xiangqi_model); set before the first game is encoded. Without, such a game cannot be encoded.
   bool xiangqi_spellings = false;
-  bool xiangqi_spelled = false;  // such a game was encoded: the block's codec is 14 or 15
+  bool xiangqi_spelled = false;  // such a game was encoded: the block's codec is 14, 15, 17 or 18
   // Code Xiangqi games with the Xiangqi model's opening book too (kXiangqiBookCodec; with
   // xiangqi_model and xiangqi_spellings); set before the first game is encoded.
   bool xiangqi_book = false;

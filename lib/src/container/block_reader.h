@@ -50,8 +50,8 @@ struct DecodedBlock {
   codec::MoveCoder coder = codec::MoveCoder::kModel;  // of the block's move codewords
   bool variants = false;                 // its codec is not kMoveCodec
   bool modelled_tracks = false;          // its codec is kModelledTracksCodec, 10, 12 or 15
-  bool xiangqi = false;                  // its codec is 9 to 12, 14 or 15
-  bool xiangqi_model = false;            // its codec is 11, 12, 14 or 15
+  bool xiangqi = false;                  // its codec is 9 to 12, 14, 15, 17 or 18
+  bool xiangqi_model = false;            // its codec is 11, 12, 14, 15, 17 or 18
   bool xiangqi_spellings = false;        // its codec is 14, 15, 17 or 18
   bool xiangqi_book = false;             // its codec is kXiangqiBookCodec or kXiangqiBookTracksCodec
   bool derived_tags = false;             // its layout is not kBlockLayout (3 to 8)
@@ -119,8 +119,8 @@ struct BlockSizes {
   codec::MoveCoder coder = codec::MoveCoder::kModel;
   bool variants = false;  // its codec is not kMoveCodec
   bool modelled_tracks = false;  // its codec is kModelledTracksCodec, 10, 12 or 15
-  bool xiangqi = false;          // its codec is 9 to 12, 14 or 15
-  bool xiangqi_model = false;    // its codec is 11, 12, 14 or 15
+  bool xiangqi = false;          // its codec is 9 to 12, 14, 15, 17 or 18
+  bool xiangqi_model = false;    // its codec is 11, 12, 14, 15, 17 or 18
   bool xiangqi_spellings = false;  // its codec is 14, 15, 17 or 18
   bool xiangqi_book = false;       // its codec is kXiangqiBookCodec or kXiangqiBookTracksCodec
   bool derived_tags = false;     // its layout is not kBlockLayout (3 to 8)
@@ -145,7 +145,8 @@ std::size_t block_element_size(std::string_view bytes);
 std::uint64_t block_declared_size(std::string_view head);
 inline constexpr std::size_t kMaxBlockHeadBytes = kBlockHeaderSize + 255 * kSectionEntrySize;
 // The read minor version (2.1) a block needs, from its header (of a block made or checked, at
-// least its section table's bytes): kNameEntriesMinor with the name entries' layout, else
+// least its section table's bytes): kXiangqiBookMinor with a codec of the Xiangqi book, else
+// kNameEntriesMinor with the name entries' layout, else
 // kMovesDictionaryMinor with a section of encoding 10, else
 // kTextDictionaryMinor with a section of encoding 7 or 8,
 // else kUnescapedTagsMinor with the unescaped tags' layout, else kXiangqiSpellingsMinor with a

@@ -281,11 +281,8 @@ struct BookKeyHash {
   std::size_t operator()(const BookKey& k) const;
 };
 
-// Reads book bytes (7.8.1) depth first from the start position, calling visit(position,
-// entries) for each node once its last entry is read (so after the nodes written among its
-// entries). False where the bytes are malformed: cut short, a varint longer than 64 bits, an
-// index that is no legal move of its position, a count of 2^32 or more, or bytes after the start
-// position's node. No bytes are an empty book.
+// Reads book bytes (7.8.1) depth first from the start position, as model::read_book_nodes says
+// (false where they are malformed; no bytes are an empty book).
 bool read_book(std::span<const std::uint8_t> bytes,
                const std::function<void(const Position&, std::span<const BookEntry>)>& visit);
 

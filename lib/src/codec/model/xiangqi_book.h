@@ -20,15 +20,16 @@ namespace rx = rules::xiangqi;
 // --book-out).
 extern const std::span<const std::uint8_t> kBookBytes;
 
-// What identifies a position for the book (XQ-BOOK-1): the piece on each square and the side to
-// move, compared byte for byte (a hash only picks a slot).
+// What identifies a position for the book (XQ-BOOK-1): the piece on each square (square 2i in
+// the low four bits of board[i], 2i + 1 in the high) and the side to move, compared byte for byte
+// (a hash only picks a slot).
 struct BookKey {
-  std::array<std::uint8_t, rx::kSquares> board;
+  std::array<std::uint8_t, rx::kSquares / 2> board;
   std::uint8_t side;
-  std::uint8_t pad[5];
+  std::uint8_t pad[2];
   bool operator==(const BookKey&) const = default;
 };
-static_assert(sizeof(BookKey) == 96);
+static_assert(sizeof(BookKey) == 48 && rx::kSquares % 2 == 0);
 BookKey book_key(const rx::Position& pos);
 struct BookKeyHash {
   std::size_t operator()(const BookKey& k) const;
