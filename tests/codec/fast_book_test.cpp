@@ -10,55 +10,31 @@
 #include <vector>
 
 #include "codec/model/fast_model.h"
+#include "support/book_parse.h"
 #include "support/test_util.h"
 
 namespace pgnarc::codec::fast {
 namespace {
 
-struct ParsedNode {
-  Position pos;
-  std::vector<BookEntry> entries;
-  std::uint64_t games = 0;
-};
+using ParsedNode = test::ParsedBookNode<Position>;
 
-// The book's nodes as its bytes write them (7.8.1), read here independently of the library: false
-// where the bytes are malformed or not read to their end.
+// The book's nodes as its bytes write them (7.8.1), read here independently of the library.
 bool parse_book(std::span<const std::uint8_t> bytes, std::vector<ParsedNode>& out) {
-  std::size_t at = 0;
-  bool ok = true;
-  auto varint = [&]() -> std::uint64_t {
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (at >= bytes.size()) return ok = false, 0;
-      const std::uint8_t b = bytes[at++];
-      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    return ok = false, 0;
-  };
-  auto node = [&](auto&& self, const Position& pos) -> void {
-    const std::uint64_t count = varint();
-    ParsedNode own{pos, {}, 0};
-    rules::PieceTargets t;
-    rules::generate_targets(pos, t);
-    for (std::uint64_t e = 0; ok && e < count; ++e) {
-      if (at >= bytes.size()) return void(ok = false);
-      const int index = bytes[at++];
-      const std::uint64_t v = varint();
-      // Entries in ascending move index, each a legal move.
-      if (index >= t.total || (!own.entries.empty() && index <= own.entries.back().index)) return void(ok = false);
-      own.entries.push_back(BookEntry{static_cast<std::uint8_t>(index), static_cast<std::uint32_t>(v >> 1)});
-      own.games += v >> 1;
-      if (v & 1) {
+  return test::parse_book(
+      bytes, Position(),
+      [](const Position& pos) {
+        rules::PieceTargets t;
+        rules::generate_targets(pos, t);
+        return t.total;
+      },
+      [](const Position& pos, int index) {
+        rules::PieceTargets t;
+        rules::generate_targets(pos, t);
         Position next = pos;
         next.play(rules::move_at_index(pos, t, index));
-        self(self, next);
-      }
-    }
-    out.push_back(std::move(own));
-  };
-  if (!bytes.empty()) node(node, Position());
-  return ok && at == bytes.size();
+        return next;
+      },
+      out);
 }
 
 // A position without its move counters (the book does not tell transpositions apart by them).

@@ -14,52 +14,29 @@
 #include "codec/model/xiangqi_book.h"
 #include "pgn/xiangqi_pgn.h"
 #include "pgnarc/pgn.h"
+#include "support/book_parse.h"
 #include "support/codec_util.h"
 #include "support/test_util.h"
 
 namespace pgnarc::codec::model::xq {
 namespace {
 
-struct ParsedNode {
-  rx::Position pos;
-  std::vector<BookEntry> entries;
-  std::uint64_t games = 0;
-};
+using ParsedNode = test::ParsedBookNode<rx::Position>;
 
-// The book's nodes as its bytes write them (7.9.1), read here independently of the library: false
-// where the bytes are malformed or not read to their end.
+// The book's nodes as its bytes write them (7.9.1), read here independently of the library.
 bool parse_book(std::span<const std::uint8_t> bytes, std::vector<ParsedNode>& out) {
-  std::size_t at = 0;
-  bool ok = true;
-  auto varint = [&]() -> std::uint64_t {
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (at >= bytes.size()) return ok = false, 0;
-      const std::uint8_t b = bytes[at++];
-      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    return ok = false, 0;
-  };
-  auto node = [&](auto&& self, const rx::Position& pos) -> void {
-    const std::uint64_t count = varint();
-    ParsedNode own{pos, {}, 0};
-    rx::MoveList list;
-    rx::legal_moves(pos, list);
-    for (std::uint64_t e = 0; ok && e < count; ++e) {
-      if (at >= bytes.size()) return void(ok = false);
-      const int index = bytes[at++];
-      const std::uint64_t v = varint();
-      // Entries in ascending move index, each a legal move.
-      if (index >= list.size || (!own.entries.empty() && index <= own.entries.back().index)) return void(ok = false);
-      own.entries.push_back(BookEntry{static_cast<std::uint8_t>(index), static_cast<std::uint32_t>(v >> 1)});
-      own.games += v >> 1;
-      if (v & 1) self(self, pos.after(list[index]));
-    }
-    out.push_back(std::move(own));
-  };
-  if (!bytes.empty()) node(node, rx::Position());
-  return ok && at == bytes.size();
+  return test::parse_book(
+      bytes, rx::Position(),
+      [](const rx::Position& pos) {
+        rx::MoveList list;
+        return rx::legal_moves(pos, list);
+      },
+      [](const rx::Position& pos, int index) {
+        rx::MoveList list;
+        rx::legal_moves(pos, list);
+        return pos.after(list[index]);
+      },
+      out);
 }
 
 // A position's FEN with `fullmove` for its fullmove number.

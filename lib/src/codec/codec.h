@@ -108,8 +108,9 @@ struct CodecStreams {
   // Whether the book gives a Xiangqi position it holds its frequencies.
   bool xiangqi_booked() const { return xiangqi_book && xiangqi_modelled(); }
   // The block's codec: with a Xiangqi game coded in a position the book holds
-  // kXiangqiBookTracksCodec where a track was modelled, else kXiangqiBookCodec; with a Xiangqi game of codec 14's elements kXiangqiSpellingsTracksCodec where a
-  // track was modelled, else kXiangqiSpellingsCodec; with other Xiangqi games kXiangqiTracksCodec
+  // kXiangqiBookTracksCodec where a track was modelled, else kXiangqiBookCodec; with a Xiangqi
+  // game of codec 14's elements kXiangqiSpellingsTracksCodec where a track was modelled, else
+  // kXiangqiSpellingsCodec; with other Xiangqi games kXiangqiTracksCodec
   // where a track was modelled, else kXiangqiCodec, each 2 more where the Xiangqi model codes
   // their moves; without, kModelledTracksCodec where a track was modelled, else kVariantsCodec
   // where a game is under a variant, else kMoveCodec.
