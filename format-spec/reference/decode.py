@@ -2636,10 +2636,20 @@ def line_events(line):
         yield from (("item", i) for i in items[lead:])
 
 
-def write_line(w, line):
+def write_line(w, line, number=None):
     """Section 10: a line's tokens; a Xiangqi game's moves (5.7.2) are their move texts in the
     encoding its notation bytes name (5.7.1: UTF-8, GB18030 or Big5; a line's length counts
-    bytes), numbered as chess moves are, Red's as White's."""
+    bytes), numbered as chess moves are, Red's as White's.  `number` is the move number of the
+    line's first ply (the main line's: its start position's fullmove number); move numbers go on
+    past 65535, where a position's counter stops or turns to 0 (section 10)."""
+    first = line.positions[0]
+    first_white = first.red_to_move if line.notation is not None else first.white_to_move
+    if number is None:
+        number = first.fullmove
+
+    def ply_number(i):                  # one more after each Black ply before ply i
+        return number + (i + (0 if first_white else 1)) // 2
+
     numbered = True                     # the next Black move is written with its number
     for kind, event in line_events(line):
         if kind == "ply":
@@ -2648,17 +2658,17 @@ def write_line(w, line):
                 san = san.encode()
             white = position.red_to_move if line.notation is not None else position.white_to_move
             if white:
-                w.token(b"%d. %s" % (position.fullmove, san))
+                w.token(b"%d. %s" % (ply_number(event), san))
             elif numbered:
-                w.token(b"%d... %s" % (position.fullmove, san))
+                w.token(b"%d... %s" % (ply_number(event), san))
             else:
                 w.token(san)
             numbered = False
         elif event.kind == "nag":
             w.token(b"$%d" % event.nag)
-        elif event.kind == "variation":
+        elif event.kind == "variation":         # it replaces ply slot - 1, with that ply's number
             w.open_variation()
-            write_line(w, event.line)
+            write_line(w, event.line, ply_number(event.slot - 1))
             w.close_variation()
             numbered = True
         else:                           # brace, line or escape comment; records are braces

@@ -2833,6 +2833,20 @@ void xiangqi_book_vectors() {
                  "a block of move codec 19, which 1.15 does not define");
 }
 
+// Move numbers past 65535 (section 10): a chess game from a FEN of fullmove 65535 whose moves
+// and variation go on to 65537 while the board's counter turns to 0, and a Xiangqi game whose
+// counter stays at 65535.
+void move_number_vectors() {
+  const std::string pgn =
+      "[Event \"numbers\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 65535\"]\n\n"
+      "65535... Kd7 65536. Ke2 (65536. Kd2 Kc7 65537. Kc2) 65536... Ke7 65537. Ke3 *\n\n"
+      "[Game \"Chinese Chess\"]\n[FEN \"5k3/9/9/9/9/9/9/9/9/3K5 w - - 0 65535\"]\n\n"
+      "65535. d0d1 f9f8 65536. d1d0 {back} 65536... f8f9 *\n";
+  encode_vector("move_numbers_past_65535", pgn, "PGN-1",
+                "move numbers go on past 65535 where a position's fullmove counter turns to 0 (chess, a variation "
+                "too) or stays at 65535 (Xiangqi)");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: pgnarc-vectors DIR\n");
@@ -2869,6 +2883,7 @@ int main(int argc, char** argv) {
   moves_dictionary_vectors();
   name_entry_vectors();
   xiangqi_book_vectors();
+  move_number_vectors();
   write("MANIFEST.tsv", manifest);
   return 0;
 }

@@ -209,6 +209,28 @@ TEST(PgnRead, SetUpFenAndChess960) {
   EXPECT_EQ(g.game.events[0].move, Move(1, 0, Move::kCastling));
 }
 
+// A board's fullmove counter is of 16 bits (it turns to 0 after 65535), the move numbers of the
+// movetext are not: after 65535. comes 65536., on the main line and in a variation, as the
+// movetext had them.
+TEST(PgnWrite, MoveNumbersGoOnPast65535) {
+  const std::string text =
+      "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 65535\"]\n\n"
+      "65535... Kd7 65536. Ke2 (65536. Kd2 Kc7 65537. Kc2) 65536... Ke7 65537. Ke3 *\n";
+  const auto g = only(read_all(text));
+  ASSERT_TRUE(g.ok) << g.error;
+  std::string out;
+  ASSERT_TRUE(write_pgn(g.game, out));
+  EXPECT_NE(out.find("65535... Kd7 65536. Ke2 (65536. Kd2 Kc7 65537. Kc2) 65536... Ke7 65537. Ke3 *"),
+            std::string::npos)
+      << out;
+  // The board's counter: 0 after Black's move at 65535 (5.5).
+  auto start = start_position(g.game.tags);
+  ASSERT_TRUE(start.ok());
+  GameWalker w(*start);
+  ASSERT_TRUE(w.step(g.game.events[0]).ok());
+  EXPECT_EQ(w.current().fullmove_number(), 0);
+}
+
 TEST(PgnRead, EventsCarryLineAndColumn) {
   struct Recorder : PgnVisitor {
     std::vector<std::string> seen;

@@ -189,12 +189,13 @@ void escape_tag_value(std::string_view v, std::string& out) {
 }
 
 
-// What numbering the moves needs, without a board: the side to move and the move number.
+// What numbering the moves needs, without a board: the side to move and the move number (which
+// goes on past 65535, where a position's 16-bit counter stops or turns to 0).
 struct Turn {
   Color side;
-  int fullmove;
+  std::int64_t fullmove;
   Color side_to_move() const { return side; }
-  int fullmove_number() const { return fullmove; }
+  std::int64_t fullmove_number() const { return fullmove; }
   void play(Move) { play_null(); }
   void play_null() {
     if (side == kBlack) ++fullmove;
@@ -237,6 +238,8 @@ Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::ui
   // the start of the game).
   const std::size_t movetext_start = out.size();
   LineWriter w(out);
+  // The move numbers, walked beside `walker` (a board's fullmove counter stops at 16 bits).
+  rules::LineFrames<Turn> turns(Turn{walker.current().side_to_move(), walker.current().fullmove_number()});
   bool need_number = true;  // a black move must say "N..." here
   std::size_t next_hint = 0;
   for (const GameEvent& e : game.events) {
@@ -245,11 +248,12 @@ Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::ui
       case GameEvent::kNullMove: {
         // The number and its move form one token, so that they stay together on one line.
         const auto& pos = walker.current();
+        const Turn& turn = turns.current();
         char buf[LineWriter::kMoveBuffer];
         char* p = buf + 1;
-        if (pos.side_to_move() == kWhite || need_number) {
-          p = std::to_chars(p, buf + 13, pos.fullmove_number()).ptr;
-          for (const char* c = pos.side_to_move() == kWhite ? ". " : "... "; *c; ++c) *p++ = *c;
+        if (turn.side_to_move() == kWhite || need_number) {
+          p = std::to_chars(p, buf + 13, turn.fullmove_number()).ptr;
+          for (const char* c = turn.side_to_move() == kWhite ? ". " : "... "; *c; ++c) *p++ = *c;
         }
         if (e.type == GameEvent::kMove) {
           if constexpr (hinted) {
@@ -277,6 +281,7 @@ Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::ui
           *p++ = '-';
           walker.play_null();
         }
+        turns.play_null();  // (a move or a null move alike turns the turn)
         w.move(buf, static_cast<std::size_t>(p - buf - 1));
         need_number = false;
         break;
@@ -291,12 +296,14 @@ Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::ui
         break;
       }
       case GameEvent::kBeginVariation:
-        if (!walker.begin_variation()) return invalid_input("cannot write game: variation without a move to replace");
+        if (!walker.begin_variation() || !turns.begin_variation())
+          return invalid_input("cannot write game: variation without a move to replace");
         w.open_variation();
         need_number = true;
         break;
       case GameEvent::kEndVariation:
-        if (!walker.end_variation()) return invalid_input("cannot write game: unmatched end of variation");
+        if (!walker.end_variation() || !turns.end_variation())
+          return invalid_input("cannot write game: unmatched end of variation");
         w.token(")", true);
         need_number = true;
         break;
