@@ -291,6 +291,15 @@ TEST_F(CliXiangqi, BesideChessGamesAndKeptVerbatimWhereAMoveCannotBeCoded) {
   // are coded uniformly (codec 9).
   ASSERT_EQ(run_cli("pack --moves uniform " + p("mixed.pgn") + " -o " + p("u.pga")).exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("u.pga")).out)["read_version"], "1.7");
+  // Its block is decoded whole for a search (groups of games: a small uniform block): a chess
+  // position is looked for in the chess games, the Xiangqi games passed over.
+  auto found = run_cli("find --numbers --position 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2' " +
+                       p("u.pga"));
+  EXPECT_EQ(found.exit_code, 0) << found.err;
+  EXPECT_EQ(found.out, "1\n");
+  found = run_cli("tree --json " + p("u.pga"));
+  EXPECT_EQ(found.exit_code, 0) << found.err;
+  EXPECT_NE(found.out.find("\"games\":1,"), std::string::npos) << found.out;
   ASSERT_EQ(run_cli("pack --xiangqi uniform " + p("mixed.pgn") + " -o " + p("a.pga")).exit_code, 0);
   ASSERT_EQ(run_cli("append " + p("a.pga") + " " + p("mixed.pgn")).exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(run_cli("info --json " + p("a.pga")).out)["read_version"], "1.7");

@@ -868,6 +868,9 @@ def check(records, W, H, E, out):
                 raise Mismatch(f"dump: position {fen} not preceded by a line start or a move")
             here = describe(label, p, fen, hist)
             lib_pos = Position(fen)
+            fields = fen.split()
+            if len(fields) > 5:
+                lib_pos.fullmove = int(fields[5])  # the dump's counter as it is: 0 after 65535 (5.5)
             if pos is None:
                 pos = lib_pos  # the line's start position
             elif pos.state() != lib_pos.state():

@@ -116,6 +116,7 @@ Result<PositionHits> decode_games(const DecodedBlock& block, const Position& tar
       ++found.verbatim_games;
       continue;
     }
+    if (d->game.rules != GameRules::kChess) continue;  // a Xiangqi game holds no chess position
     auto start = start_position(d->game);  // (the game decoded: its tags give one)
     if (!start) return corruption(where + ": game " + std::to_string(first_game + j + 1) + ": " + start.error().message());
     if (auto hit = first_reach(d->game, *start, target, first_game + j)) found.hits.push_back(*hit);
