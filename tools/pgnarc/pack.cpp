@@ -128,8 +128,9 @@ void add_writer_options(CLI::App& cmd, WriterArgs& w, Writes what) {
   add_number(
       cmd, "--frame-kib", w.frame_kib, 0, 65536,
       "a block's comments or verbatim games larger than 2N KiB are compressed in frames of about "
-      "N KiB (whole groups of games), so that reading one game decompresses only its frame "
-      "(engine-annotated archives: reads about 2x faster, 4% larger); 0: never");
+      "N KiB (whole groups of games, where they make frames of at least about N/2 KiB), so that "
+      "reading one game decompresses only its frame (engine-annotated archives: reads about 2x "
+      "faster, 4% larger); 0: never");
   w.position_filter = cmd.add_flag("--position-filter", w.options.position_filter,
                "give each block a filter of its games' positions (their pawns and material), so that "
                "find --position and tree skip the blocks that cannot hold a position past the opening "

@@ -81,6 +81,11 @@ struct BlockBuilder {
   // take at most 1 KiB (up to eight games) and where the texts or raw stream is to be split into
   // zstd frames (about options.frame_bytes of it).
   std::uint32_t directory_step(const StoreOptions& options) const;
+  static constexpr std::uint32_t kMaxGroupGames = 8;
+  std::uint64_t max_group_games() const;
+  // Whether the texts and raw streams are to be split into frames, one per group: where one of
+  // them is more than two frames and the groups hold about a frame each (not much less).
+  bool framed(const StoreOptions& options) const;
 };
 
 // The tags section of `games` (9.4), `players` their White and Black tags' players' table
