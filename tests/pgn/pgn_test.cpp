@@ -58,7 +58,8 @@ TEST(PgnRead, ByteOrderMarkCrLfLoneCrAndTabs) {
 TEST(PgnRead, MoveNumbersInAnyStyle) {
   for (const std::string text : {"1. e4 e5 2. Nf3 Nc6 *", "1.e4 e5 2.Nf3 Nc6 *", "1. e4 1... e5 2. Nf3 2... Nc6 *",
                                  "1 . e4 1 ... e5 2 . Nf3 2 ... Nc6 *", "1.e4 1...e5 2.Nf3 2..Nc6 *",
-                                 "e4 e5 Nf3 Nc6 *", "1. e4 e5 7. Nf3 Nc6 *"}) {
+                                 "e4 e5 Nf3 Nc6 *", "1. e4 e5 7. Nf3 Nc6 *", "1. e4 1. ...e5 2. Nf3 2. ...Nc6 *",
+                                 "1. e4 ...e5 2. Nf3 ..Nc6 *"}) {
     const auto g = only(read_all(text));
     ASSERT_TRUE(g.ok) << text << ": " << g.error;
     EXPECT_EQ(sans(g.game), (std::vector<std::string>{"e4", "e5", "Nf3", "Nc6"})) << text;

@@ -150,6 +150,16 @@ TEST(XiangqiPgn, AFenTagAndBlackFirst) {
   EXPECT_EQ(out, text + "\n");
 }
 
+// A Black move numbered with its dots against it ("2. ...B7-D7", as obsidian-xiangqi writes
+// variations) is read as the move, in the notation of the game's others.
+TEST(XiangqiPgn, DotsAgainstABlackMove) {
+  GameBuilder b = read_one("[Game \"Chinese Chess\"]\n\n1. H2-E2 H9-G7 (1. ...B7-D7) 2. H0-G2 *\n");
+  ASSERT_TRUE(b.ok()) << b.error().message();
+  std::string out;
+  ASSERT_TRUE(write_pgn(b.game(), out).ok());
+  EXPECT_NE(out.find("(1... B7-D7)"), std::string::npos) << out;
+}
+
 TEST(XiangqiPgn, WxfDigitFirstFormsAreMovesNotNumbers) {
   // Three red soldiers on the e-file, one across the river on each side of it; WXF numbers the
   // soldiers "1P" "2P" "3P" in one style: "2P.6" is a move, not the number 2.

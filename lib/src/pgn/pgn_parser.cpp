@@ -352,7 +352,12 @@ class GameParser {
         i_ -= w.size() - d;  // read the rest as a word of its own
         continue;
       }
-      if (w.find_first_not_of('.') == std::string_view::npos) continue;  // "1 ..." style
+      if (w[0] == '.') {
+        // Dots alone ("1 ..." style), or dots before the move ("2. ...Nf6"): the move read alone.
+        const std::size_t d = w.find_first_not_of('.');
+        if (d != std::string_view::npos) i_ -= w.size() - d;
+        continue;
+      }
       if (const int nag = symbol_nag(w)) {
         any_event_ = true;
         v_.nag(nag, at);
