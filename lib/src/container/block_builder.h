@@ -76,12 +76,13 @@ struct BlockBuilder {
   // compressed (at kTagChoiceLevel) when the block is compressed, else by their raw size.
   std::string tags_section(const StoreOptions& options) const;
   static constexpr int kTagChoiceLevel = 3;
-  // Games per directory group (9.3.1), 1 to 8: reading a game decodes the codewords of the
-  // group's games before it, so a group holds one game, but in a uniform block whose codewords
-  // take at most 1 KiB (up to eight games) and where the texts or raw stream is to be split into
-  // zstd frames (about options.frame_bytes of it).
+  // Games per directory group (9.3.1): reading a game decodes the codewords of the group's
+  // games before it, so a group holds one game, but in a uniform block whose codewords take at
+  // most 1 KiB (up to eight games) and where the texts or raw stream is to be split into zstd
+  // frames (about options.frame_bytes of it: up to max_group_games()).
   std::uint32_t directory_step(const StoreOptions& options) const;
   static constexpr std::uint32_t kMaxGroupGames = 8;
+  // kMaxGroupGames, or every game of a block without codewords (its games kept verbatim).
   std::uint64_t max_group_games() const;
   // Whether the texts and raw streams are to be split into frames, one per group: where one of
   // them is more than two frames and the groups hold about a frame each (not much less).
