@@ -89,9 +89,16 @@ TEST_F(CliXiangqi, TheCorpusInEachNotationComesBackMoveForMove) {
     r = run_cli("tree --position '" + after_two + "' " + p("x.pga"));
     EXPECT_NE(r.out.find("games: 7 (red wins"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("iccs"), std::string::npos) << r.out;
-    r = run_cli("tree --moves h2e2 --position '" + after_two + "' " + p("x.pga"));
+    // The same position reached by --moves in ICCS from the start; a move that is not legal there
+    // is named.
+    const std::string start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    r = run_cli("tree --json --moves '1. h2e2 h9g7' --position '" + start + "' " + p("x.pga"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\"games\":7,"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"moves\":[{\"san\":\"H2+3\",\"uci\":\"h0g2\",\"games\":7,"), std::string::npos) << r.out;
+    r = run_cli("tree --moves 'h2e2 h9h7 h0g2' --position '" + start + "' " + p("x.pga"));
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("--moves is for chess positions"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--moves: move 2 'h9h7'"), std::string::npos) << r.err;
     // Shared: the token opens to the game's main line in ICCS, whose token is the same.
     r = run_cli("share " + p("x.pga") + " 1");
     ASSERT_EQ(r.exit_code, 0) << r.err;

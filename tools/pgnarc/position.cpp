@@ -142,17 +142,23 @@ int print_tree(const std::string& fen, const PositionTree& t, const TreeArgs& a,
   return kOk;
 }
 
-// The tree of a Xiangqi position: the Xiangqi games' moves there, in WXF and ICCS.
+// The tree of a Xiangqi position (after --moves in ICCS): the Xiangqi games' moves there, in WXF
+// and ICCS.
 int xiangqi_tree(const TreeArgs& a) {
-  if (!a.moves.empty()) return report(invalid_input("--moves is for chess positions: give a Xiangqi position by its FEN"));
   if (a.variant != Variant::kStandard) return report(invalid_input("--variant names chess variants, not Xiangqi"));
+  std::string fen = *a.position;
+  if (!a.moves.empty()) {
+    auto after = xiangqi_fen_after(fen, a.moves);
+    if (!after) return report(invalid_input("--moves: " + after.error().message()));
+    fen = std::move(*after);
+  }
   auto archive = open_archive(a.archive);
   if (!archive) return report_archive_error(archive.error(), a.archive);
-  auto hits = search_xiangqi_position(**archive, *a.position, a.threads);
+  auto hits = search_xiangqi_position(**archive, fen, a.threads);
   if (!hits) return report_archive_error(hits.error(), a.archive);
-  auto t = xiangqi_position_tree(*a.position, *hits);
+  auto t = xiangqi_position_tree(fen, *hits);
   if (!t) return report(t.error());
-  return print_tree(*a.position, *t, a, "red");
+  return print_tree(fen, *t, a, "red");
 }
 
 int tree(const TreeArgs& a) {
@@ -182,7 +188,9 @@ Run declare_tree(CLI::App& cmd) {
                  "the position (pieces, side to move, castling rights, and the en passant square "
                  "where a capture there is legal; move counters aside)")
       ->type_name("FEN");
-  cmd.add_option("--moves", a->moves, "moves in SAN played from the position, e.g. \"e4 e5 Nf3\"")
+  cmd.add_option("--moves", a->moves,
+                 "moves in SAN played from the position, e.g. \"e4 e5 Nf3\" (in ICCS from a Xiangqi "
+                 "position: \"h2e2 h9g7\")")
       ->type_name("SAN");
   cmd.add_option_function<std::string>(
          "--variant", [a](const std::string& v) { a->variant = variant_option(v); },
