@@ -1,6 +1,7 @@
 // Xiangqi games as PGN holds them: their tags, start, lines and notation bytes.
 #include "rules/xiangqi_game.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace pgnarc::rules::xiangqi {
@@ -180,13 +181,22 @@ Result<Move> MoveReader::read(const Position& pos, std::string_view text) {
   if (!known_) {
     // The first move tells the notation: the forms of the three do not overlap (ICCS starts
     // with a file letter and a digit, WXF with a piece letter or a mark, Chinese outside ASCII).
+    std::string chinese;  // why a text of other than ASCII is no Chinese move
     for (const Notation n : {Notation::kIccs, Notation::kWxf, Notation::kChinese}) {
-      if (!parse_move(pos, text, n).ok()) continue;
+      Result<Move> m = parse_move(pos, text, n);
+      if (!m.ok()) {
+        if (n == Notation::kChinese) chinese = m.error().message();
+        continue;
+      }
       notation_ = n;
       known_ = true;
       break;
     }
     if (!known_) {
+      // (Only Chinese moves are written in other than ASCII: their reader says what is wrong, in
+      // UTF-8 where the text is GB18030 or Big5.)
+      if (std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+        return invalid_input(chinese);
       std::string why = "\"";
       why.append(text).append("\" is no legal move in ICCS, WXF or Chinese notation in ").append(pos.fen());
       return invalid_input(why);

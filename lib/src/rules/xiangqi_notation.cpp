@@ -452,8 +452,17 @@ std::string decode(std::string_view text, Notation notation, Side side, Encoding
 
 Result<Parsed> parse(const Position& pos, std::string_view text, Notation notation, Encoding prefer = Encoding::kUnset) {
   const std::string_view name = notation_name(notation);
-  const auto where = [&] { return " \"" + std::string(text) + "\" in " + pos.fen(); };
   Parsed out;
+  // The text as it was, or, read in GB18030 or Big5, in UTF-8 with its encoding named.
+  const auto where = [&] {
+    const Encoding e = out.reading.marks.encoding;
+    std::u32string chars;
+    if ((e != Encoding::kGb18030 && e != Encoding::kBig5) || !decode_text(text, e, chars))
+      return " \"" + std::string(text) + "\" in " + pos.fen();
+    std::string shown;
+    for (const char32_t c : chars) append_char(shown, c, Encoding::kUtf8);
+    return " \"" + shown + "\" (" + (e == Encoding::kGb18030 ? "GB18030" : "Big5") + ") in " + pos.fen();
+  };
   if (notation == Notation::kIccs) {
     const Result<Move> m = parse_iccs(text);
     if (!m.ok())
