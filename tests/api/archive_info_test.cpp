@@ -52,6 +52,37 @@ TEST(ArchiveInfo, PliesAndVerbatimGamesAsTheWriterCountedThem) {
   }
 }
 
+// Verbatim games of a hundred bytes: framed by groups of about a frame (any number of games a
+// group where the block has no codewords), but not one game a group (a block made for position
+// search), where the frames would compress too little alone.
+TEST(ArchiveInfo, FramesHoldAboutAFrameOfGames) {
+  std::string pgn;
+  for (int i = 0; i < 2000; ++i)
+    pgn += "[Event \"v\"]\n[Variant \"Seirawan\"]\n\n1. e4 e5 2. Nf3 {note " + std::to_string(i * 7919) + "} *\n\n";
+  WriterOptions grouped, filtered;
+  filtered.position_filter = true;
+  WriterOptions filtered_whole = filtered;
+  filtered_whole.frame_bytes = 0;
+  std::uint64_t sizes[3] = {};
+  std::uint64_t framed[3] = {};
+  int k = 0;
+  for (const WriterOptions* o : {&grouped, &filtered, &filtered_whole}) {
+    const std::string path = test::temp_path("info_frames.pga");
+    std::remove(path.c_str());
+    const PackStats stats = pack_with(pgn, path, *o);
+    ASSERT_EQ(stats.raw_games, 2000u);
+    auto a = Archive::open(path);
+    ASSERT_TRUE(a.ok());
+    auto info = (*a)->info();
+    ASSERT_TRUE(info.ok()) << info.error().to_string();
+    sizes[k] = info->file_bytes;
+    framed[k++] = info->section(Section::Raw).framed_blocks;
+  }
+  EXPECT_GT(framed[0], 0u);
+  EXPECT_EQ(framed[1], 0u);
+  EXPECT_LE(sizes[1], sizes[2] + sizes[2] / 50);
+}
+
 // A game header with a reserved bit set (its block's checksum right): every decode refuses it,
 // info, which decodes no game, does not.
 TEST(ArchiveInfo, DecodesNoGame) {

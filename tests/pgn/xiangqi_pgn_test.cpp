@@ -193,8 +193,8 @@ TEST(XiangqiPgn, GamesInErrorKeepTheirBytesAndSayWhere) {
     EXPECT_NE(b.error().message().find(std::string("test.pgn:") + c.says), std::string::npos) << b.error().message();
     EXPECT_EQ(b.raw_text(), text);
   }
-  // A Chinese move in GB18030 or Big5 that cannot be played is named in UTF-8, with its encoding
-  // (炮二进八 and 炮二進八: the cannon would leave the board), first move or later.
+  // A Chinese move in GB18030 or Big5 that cannot be read or played is named in UTF-8, with its
+  // encoding (炮二进八 and 炮二進八: the cannon would leave the board), first move or later.
   const struct {
     const char* movetext;
     const char* says;
@@ -203,6 +203,9 @@ TEST(XiangqiPgn, GamesInErrorKeepTheirBytesAndSayWhere) {
       {"1. \xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5 \xC5\xDA\xB6\xFE\xBD\xF8\xB0\xCB",
        "no legal move matches Chinese move \"炮二进八\" (GB18030) in "},
       {"1. \xAC\xB6\xA4\x47\xB6\x69\xA4\x4B", "no legal move matches Chinese move \"炮二進八\" (Big5) in "},
+      // A Chinese move cut short (炮五进), and a full-width WXF move, which is no Chinese move.
+      {"1. \xC5\xDA\xCE\xE5\xBD\xF8", "bad Chinese move \"炮五进\" (GB18030) in "},
+      {"1. Ｃ２＋９", "\"Ｃ２＋９\" is no legal move in ICCS, WXF or Chinese notation in "},
   };
   for (const auto& c : encoded) {
     GameBuilder b = read_one(std::string("[Game \"Chinese Chess\"]\n") + c.movetext);

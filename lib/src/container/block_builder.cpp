@@ -134,9 +134,11 @@ bool BlockBuilder::framed(const StoreOptions& options) const {
   // hundred bytes: verbatim games beside coded ones, short comments), frames that small compress
   // too little alone (a block of 141 Xiangqi games, 116 of them verbatim: 56% larger framed), and
   // the sections are read whole instead (a block holds at most --block-kib of PGN).
+  // (A block made for position search has one game a group.)
   const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
+  const std::uint64_t most = options.position_filter ? 1 : max_group_games();
   return options.compress && options.frame_bytes != 0 && big > 2 * options.frame_bytes &&
-         games * options.frame_bytes <= 2 * max_group_games() * big;
+         games * options.frame_bytes <= 2 * most * big;
 }
 
 std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {

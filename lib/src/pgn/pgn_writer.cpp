@@ -238,7 +238,7 @@ Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::ui
   // the start of the game).
   const std::size_t movetext_start = out.size();
   LineWriter w(out);
-  // The move numbers, walked beside `walker` (a board's fullmove counter stops at 16 bits).
+  // The move numbers, walked beside `walker` (a board's 16-bit fullmove counter stops or turns to 0).
   rules::LineFrames<Turn> turns(Turn{walker.current().side_to_move(), walker.current().fullmove_number()});
   bool need_number = true;  // a black move must say "N..." here
   std::size_t next_hint = 0;

@@ -173,6 +173,18 @@ Status read_notation(std::string_view bytes, Notation& notation, NotationStyle& 
   return {};
 }
 
+namespace {
+
+// Whether `text` is not UTF-8 (a double-byte encoding's) or holds a CJK ideograph.
+bool chinese_characters(std::string_view text) {
+  std::u32string chars;
+  if (!decode_text(text, Encoding::kUtf8, chars))
+    return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  return std::any_of(chars.begin(), chars.end(), [](char32_t c) { return c >= 0x4E00 && c <= 0x9FFF; });
+}
+
+}  // namespace
+
 MoveReader::MoveReader(const std::vector<Tag>& tags) {
   if (const std::string* v = find_tag(tags, "Format")) known_ = notation_of_format(*v, notation_);
 }
@@ -193,10 +205,9 @@ Result<Move> MoveReader::read(const Position& pos, std::string_view text) {
       break;
     }
     if (!known_) {
-      // (Only Chinese moves are written in other than ASCII: their reader says what is wrong, in
-      // UTF-8 where the text is GB18030 or Big5.)
-      if (std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
-        return invalid_input(chinese);
+      // A text of Chinese characters (in GB18030 or Big5, or CJK ideographs in UTF-8) is a Chinese
+      // move: its reader says what is wrong, in UTF-8.
+      if (chinese_characters(text)) return invalid_input(chinese);
       std::string why = "\"";
       why.append(text).append("\" is no legal move in ICCS, WXF or Chinese notation in ").append(pos.fen());
       return invalid_input(why);

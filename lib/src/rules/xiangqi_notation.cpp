@@ -453,10 +453,20 @@ std::string decode(std::string_view text, Notation notation, Side side, Encoding
 Result<Parsed> parse(const Position& pos, std::string_view text, Notation notation, Encoding prefer = Encoding::kUnset) {
   const std::string_view name = notation_name(notation);
   Parsed out;
-  // The text as it was, or, read in GB18030 or Big5, in UTF-8 with its encoding named.
+  // The text as it was, or, read in GB18030 or Big5 (as its reading found, else the first of
+  // `prefer`, GB18030 and Big5 whose characters it is), in UTF-8 with its encoding named.
   const auto where = [&] {
-    const Encoding e = out.reading.marks.encoding;
+    Encoding e = out.reading.marks.encoding;
     std::u32string chars;
+    if (e == Encoding::kUnset && !decode_text(text, Encoding::kUtf8, chars))
+      for (const Encoding c : {prefer, Encoding::kGb18030, Encoding::kBig5}) {
+        chars.clear();
+        if ((c == Encoding::kGb18030 || c == Encoding::kBig5) && decode_text(text, c, chars)) {
+          e = c;
+          break;
+        }
+      }
+    chars.clear();
     if ((e != Encoding::kGb18030 && e != Encoding::kBig5) || !decode_text(text, e, chars))
       return " \"" + std::string(text) + "\" in " + pos.fen();
     std::string shown;
