@@ -57,13 +57,18 @@ bool read_book_nodes(std::span<const std::uint8_t> bytes, const Position& start,
     }
     return ok = false, 0;
   };
+  // A node's entries are written among its children's nodes: gathered on a stack (a child's
+  // gone from it when the child is read), then put together.
+  std::vector<BookEntry> own;
+  std::vector<std::uint32_t> own_child;
+  // (A node takes a byte at least, an entry two.)
+  nodes.reserve(bytes.size() / 3 + 1);
+  entries.reserve(bytes.size() / 2);
+  child.reserve(bytes.size() / 2);
   auto node = [&](auto&& self) -> void {
-    const std::size_t id = nodes.size();
+    const std::size_t id = nodes.size(), base = own.size();
     nodes.push_back(Node{});
     const std::uint64_t count = varint();
-    // A node's entries are written among its children's nodes: gathered here, then put together.
-    std::vector<BookEntry> own;
-    std::vector<std::uint32_t> own_child;
     for (std::uint64_t e = 0; ok && e < count; ++e) {
       if (at >= bytes.size()) return void(ok = false);
       const int index = bytes[at++];
@@ -73,9 +78,11 @@ bool read_book_nodes(std::span<const std::uint8_t> bytes, const Position& start,
       own_child.push_back(v & 1 ? static_cast<std::uint32_t>(nodes.size()) : 0);
       if (v & 1) self(self);
     }
-    nodes[id] = Node{entries.size(), own.size()};
-    entries.insert(entries.end(), own.begin(), own.end());
-    child.insert(child.end(), own_child.begin(), own_child.end());
+    nodes[id] = Node{entries.size(), own.size() - base};
+    entries.insert(entries.end(), own.begin() + static_cast<std::ptrdiff_t>(base), own.end());
+    child.insert(child.end(), own_child.begin() + static_cast<std::ptrdiff_t>(base), own_child.end());
+    own.resize(base);
+    own_child.resize(base);
   };
   if (!bytes.empty()) node(node);
   if (!ok || at != bytes.size()) return false;
