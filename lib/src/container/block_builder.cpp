@@ -129,20 +129,18 @@ std::uint64_t BlockBuilder::max_group_games() const {
   return streams.moves.empty() ? std::max<std::uint64_t>(games, 1) : kMaxGroupGames;
 }
 
-bool BlockBuilder::framed(const StoreOptions& options) const {
-  // Where the groups would hold less than half a frame (at most kMaxGroupGames games of a few
-  // hundred bytes: verbatim games beside coded ones, short comments), frames that small compress
-  // too little alone (a block of 141 Xiangqi games, 116 of them verbatim: 56% larger framed), and
-  // the sections are read whole instead (a block holds at most --block-kib of PGN).
-  // (A block made for position search has one game a group.)
+bool BlockBuilder::framed(const StoreOptions& options, std::uint64_t step) const {
+  // Where groups of `step` games hold less than half a frame (at most kMaxGroupGames games of a
+  // few hundred bytes: verbatim games beside coded ones, short comments; one game a group of a
+  // block made for position search), frames that small compress too little alone (a block of 141
+  // Xiangqi games, 116 of them verbatim: 56% larger framed), and the sections are read whole
+  // instead (a block holds at most --block-kib of PGN).
   const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
-  const std::uint64_t most = options.position_filter ? 1 : max_group_games();
   return options.compress && options.frame_bytes != 0 && big > 2 * options.frame_bytes &&
-         games * options.frame_bytes <= 2 * most * big;
+         2 * step * big >= games * options.frame_bytes;
 }
 
 std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
-  constexpr std::uint64_t kStep = kMaxGroupGames;
   // Reading a game decodes the codewords of the games before it in its group.
   // Where the texts or verbatim games are stored by group, a group holds about frame_bytes of
   // them: smaller frames would compress them less well.
@@ -156,13 +154,14 @@ std::uint32_t BlockBuilder::directory_step(const StoreOptions& options) const {
   // A block made for position search needs one game a group anyway: a search reads each game's
   // main line from its own start, as far as it can still reach the position.
   if (options.position_filter) return 1;
-  if (framed(options)) {
-    const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size());
-    return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, max_group_games()));
+  if (const std::uint64_t big = std::max(streams.texts.size(), streams.raw.size()); big > 0) {
+    const std::uint64_t step = std::clamp<std::uint64_t>(games * options.frame_bytes / big, 1, max_group_games());
+    if (framed(options, step)) return static_cast<std::uint32_t>(step);
   }
   if (streams.coder != codec::MoveCoder::kUniform || streams.moves.size() > kSmallBlock) return 1;
   return static_cast<std::uint32_t>(
-      std::clamp<std::uint64_t>(games * kSmallBlock / std::max<std::uint64_t>(streams.moves.size(), 1), 1, kStep));
+      std::clamp<std::uint64_t>(games * kSmallBlock / std::max<std::uint64_t>(streams.moves.size(), 1), 1,
+                                kMaxGroupGames));
 }
 
 BlockBuilder::MovesAndStructure BlockBuilder::moves_and_structure(const StoreOptions& options) const {
@@ -211,7 +210,7 @@ std::string BlockBuilder::finish(const StoreOptions& options, const WriterDictio
                                  const WriterDictionary* moves_dict) const {
   const std::uint32_t step = directory_step(options);
   const std::uint32_t groups = (games + step - 1) / step;
-  const bool framed_sections = framed(options);
+  const bool framed_sections = framed(options, step);
   // Where group k starts and ends in stream i.
   const auto group_from = [&](int i, std::uint32_t k) { return k ? game_end[i][k * step - 1] : 0u; };
   const auto group_to = [&](int i, std::uint32_t k) { return game_end[i][std::min(games, (k + 1) * step) - 1]; };

@@ -84,9 +84,9 @@ struct BlockBuilder {
   static constexpr std::uint32_t kMaxGroupGames = 8;
   // kMaxGroupGames, or every game of a block without codewords (its games kept verbatim).
   std::uint64_t max_group_games() const;
-  // Whether the texts and raw streams are to be split into frames, one per group: where one of
-  // them is more than two frames and the groups hold about a frame each (not much less).
-  bool framed(const StoreOptions& options) const;
+  // Whether the texts and raw streams are to be split into frames, one per group of `step` games:
+  // where one of them is more than two frames and the groups hold half a frame or more.
+  bool framed(const StoreOptions& options, std::uint64_t step) const;
 };
 
 // The tags section of `games` (9.4), `players` their White and Black tags' players' table

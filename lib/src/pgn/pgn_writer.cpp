@@ -203,23 +203,29 @@ struct Turn {
   }
 };
 
-// The turns along a game's lines, with GameWalker's handling of variations (a variation starts
-// where the line's last move started).
-class TurnWalker : public rules::LineFrames<Turn> {
- public:
-  explicit TurnWalker(const Position& start) : LineFrames(Turn{start.side_to_move(), start.fullmove_number()}) {}
-  // Xiangqi's Red moves first, as White does.
-  explicit TurnWalker(const rules::xiangqi::Position& start)
-      : LineFrames(Turn{start.side_to_move() == rules::xiangqi::kRed ? kWhite : kBlack, start.fullmove_number()}) {}
+// The turn at a game's start. Xiangqi's Red moves first, as White does.
+Turn start_turn(const Position& start) { return Turn{start.side_to_move(), start.fullmove_number()}; }
+Turn start_turn(const rules::xiangqi::Position& start) {
+  return Turn{start.side_to_move() == rules::xiangqi::kRed ? kWhite : kBlack, start.fullmove_number()};
+}
+
+// No board: the moves are taken as legal (written from hints or move texts).
+struct Unchecked {
+  void play(Move) {}
+  void play_null() {}
+  bool begin_variation() { return true; }
+  bool end_variation() { return true; }
 };
 
-// With a GameWalker, each move is checked and its SAN found on the board; with a TurnWalker,
-// `hints` (one per move, pgn/write_pgn_with_hints.h) give what SAN needs and the moves are taken
-// as legal, or, for a Xiangqi game, `xiangqi` gives each move's text (rules::xiangqi::move_texts).
+// The turns along the game's lines (LineFrames: a variation starts where the line's last move
+// started, as GameWalker has it) number the moves. With a GameWalker, each move is also checked
+// and its SAN found on the board; with Unchecked, `hints` (one per move,
+// pgn/write_pgn_with_hints.h) give what SAN needs, or, for a Xiangqi game, `xiangqi` gives each
+// move's text (rules::xiangqi::move_texts).
 template <typename Walker>
-Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::uint8_t>* hints, std::string& out,
-                      const std::vector<std::string>* xiangqi = nullptr) {
-  constexpr bool hinted = std::is_same_v<Walker, TurnWalker>;
+Status write_pgn_impl(const Game& game, Turn start, Walker walker, const std::vector<std::uint8_t>* hints,
+                      std::string& out, const std::vector<std::string>* xiangqi = nullptr) {
+  constexpr bool hinted = std::is_same_v<Walker, Unchecked>;
   for (const Comment& c : game.prelude) {
     out += comment_token(c.kind, c.text);
     out += '\n';
@@ -238,8 +244,8 @@ Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::ui
   // the start of the game).
   const std::size_t movetext_start = out.size();
   LineWriter w(out);
-  // The move numbers, walked beside `walker` (a board's 16-bit fullmove counter stops or turns to 0).
-  rules::LineFrames<Turn> turns(Turn{walker.current().side_to_move(), walker.current().fullmove_number()});
+  // (Not the board's fullmove counter: its 16 bits stop or turn to 0 after 65535.)
+  rules::LineFrames<Turn> turns(start);
   bool need_number = true;  // a black move must say "N..." here
   std::size_t next_hint = 0;
   for (const GameEvent& e : game.events) {
@@ -247,7 +253,6 @@ Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::ui
       case GameEvent::kMove:
       case GameEvent::kNullMove: {
         // The number and its move form one token, so that they stay together on one line.
-        const auto& pos = walker.current();
         const Turn& turn = turns.current();
         char buf[LineWriter::kMoveBuffer];
         char* p = buf + 1;
@@ -270,6 +275,7 @@ Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::ui
                                     rules::note_disambiguation(note), rules::note_suffix(note), p);
             }
           } else {
+            const Position& pos = walker.current();
             if (!pos.is_legal(e.move))
               return invalid_input("cannot write game: illegal move " + pos.uci(e.move) + " in position " + pos.fen());
             const std::string san = pos.san(e.move);
@@ -309,7 +315,7 @@ Status write_pgn_impl(const Game& game, Walker walker, const std::vector<std::ui
         break;
     }
   }
-  if (walker.depth() != 0) return invalid_input("cannot write game: variation not closed");
+  if (turns.depth() != 0) return invalid_input("cannot write game: variation not closed");
   if (game.result != GameResult::kNone) w.token(result_text(game.result));
   for (const Comment& c : game.epilogue) write_comment(w, c.kind, c.text);
   w.finish();
@@ -324,12 +330,12 @@ Status write_pgn_or_nothing(const Game& game, const std::vector<std::uint8_t>* h
   if (game.rules == GameRules::kXiangqi) {
     Result<rules::xiangqi::MoveTexts> texts = rules::xiangqi::move_texts(game);
     if (!texts) return invalid_input("cannot write game: " + texts.error().message());
-    st = write_pgn_impl(game, TurnWalker(texts->start), nullptr, out, &texts->texts);
+    st = write_pgn_impl(game, start_turn(texts->start), Unchecked{}, nullptr, out, &texts->texts);
   } else {
     auto start = start_position(game);
     if (!start) return start.error();
-    st = hints ? write_pgn_impl(game, TurnWalker(*start), hints, out)
-               : write_pgn_impl(game, GameWalker(*start), nullptr, out);
+    st = hints ? write_pgn_impl(game, start_turn(*start), Unchecked{}, hints, out)
+               : write_pgn_impl(game, start_turn(*start), GameWalker(*start), nullptr, out);
   }
   if (!st) out.resize(before);
   return st;
